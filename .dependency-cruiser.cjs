@@ -1,0 +1,40 @@
+/** The dependency rule of architecture.md: a pure middle, I/O and shells at the edges, no cycles. */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'pure-middle-no-io',
+      comment: 'model, graph and providers are functions of their input: no file system, no stores, no shells.',
+      severity: 'error',
+      from: { path: '^src/(model|graph|providers)/', pathNot: '\\.test\\.ts$' },
+      to: { path: ['^node:fs', '^fs$', '^fs/', '^node:child_process', '^src/(stores|cli|web|mcp|bundle|read)/'] },
+    },
+    {
+      name: 'shells-use-public-api',
+      comment: 'The CLI, web app and MCP server import only the public API (src/index.ts) and each other.',
+      severity: 'error',
+      from: { path: '^src/(cli|web|mcp)/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/index\\.ts$', '^src/(cli|web|mcp)/'],
+      },
+    },
+    {
+      name: 'library-not-shells',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(cli|web|mcp)/' },
+      to: { path: '^src/(cli|web|mcp)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '\\.test\\.ts$' },
+  },
+};

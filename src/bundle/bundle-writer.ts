@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
+import type { Entry } from '../read/entry.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { MEMORY_STORE_FILE, conversationPath } from './layout.js';
+import { toIndexEntry, toMemoryStore } from './memory-store.js';
+import { serialize } from './serialize.js';
+
+/** What happened to one conversation file. */
+export type WriteOutcome = 'created' | 'updated' | 'unchanged';
+
+const IMPORTED_AT = /"imported_at": "([^"]*)"/;
+
+/**
+ * Writes a PAM bundle: one file per conversation, copied attachments, and `memory-store.json`
+ * at the end. An existing bundle is extended: its index and memories are kept and updated.
+ */
+export class BundleWriter {
+  private readonly index = new Map<string, ConversationIndexEntry>();
+  private readonly memories = new Map<string, Memory>();
+  private existing: MemoryStore | undefined;
+  private readonly copied = new Set<string>();
+
+  private constructor(readonly dir: string) {}
+
+  /** Opens (or starts) the bundle in `dir`. */
+  static async open(dir: string): Promise<BundleWriter> {
+    const writer = new BundleWriter(dir);
+    await mkdir(dir, { recursive: true });
+    const text = await readFile(join(dir, MEMORY_STORE_FILE), 'utf8').catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (text !== undefined) {
+      const store = JSON.parse(text) as MemoryStore;
+      writer.existing = store;
+      for (const entry of store.conversations_index) writer.index.set(entry.id, entry);
+      for (const memory of store.memories) writer.memories.set(memory.id, memory);
+    }
+    return writer;
+  }
+
+  /** The owner id an earlier import settled on, if any. */
+  get ownerId(): string | undefined {
+    return this.existing?.owner.id;
+  }
+
+  /** The index entry of a conversation already in the bundle. */
+  indexed(id: string): ConversationIndexEntry | undefined {
+    return this.index.get(id);
+  }
+
+  /** Writes one conversation unless the file already says the same (bar its import time). */
+  async writeConversation(conversation: Conversation): Promise<WriteOutcome> {
+    const path = conversationPath(this.dir, conversation.id);
+    const had = this.index.has(conversation.id);
+    const text = serialize(conversation);
+    const previous = had ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
+    if (previous !== undefined) {
+      const oldTime = IMPORTED_AT.exec(previous)?.[1];
+      if (oldTime !== undefined && conversation.import_metadata) {
+        const same = serialize({
+          ...conversation,
+          import_metadata: { ...conversation.import_metadata, imported_at: oldTime },
+        });
+        if (same === previous) {
+          this.index.set(conversation.id, toIndexEntry(conversation));
+          return 'unchanged';
+        }
+      }
+    }
+    await writeFileAtomic(path, text);
+    this.index.set(conversation.id, toIndexEntry(conversation));
+    return previous !== undefined ? 'updated' : 'created';
+  }
+
+  /** Copies an export file to its bundle-relative `ref`, once; an existing copy of the same size is kept. */
+  async copyAsset(entry: Entry, ref: string): Promise<boolean> {
+    if (this.copied.has(ref)) return false;
+    this.copied.add(ref);
+    const target = join(this.dir, ref);
+    const existing = await stat(target).catch(() => undefined);
+    if (existing && entry.size !== undefined && existing.size === entry.size) return false;
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      if (entry.localFile !== undefined) await copyFile(entry.localFile, temp);
+      else await pipeline(await entry.open(), createWriteStream(temp));
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+    return true;
+  }
+
+  /** Adds or replaces memories (by id). */
+  addMemories(memories: readonly Memory[]): void {
+    for (const memory of memories) this.memories.set(memory.id, memory);
+  }
+
+  /** Writes `memory-store.json`. */
+  async finish(owner: { id: string; createdAt: string }, exportDate: string): Promise<MemoryStore> {
+    const store = toMemoryStore({
+      ownerId: owner.id,
+      ownerCreatedAt: this.existing?.owner.created_at ?? owner.createdAt,
+      exportDate,
+      memories: this.memories.values(),
+      index: this.index.values(),
+    });
+    await writeFileAtomic(join(this.dir, MEMORY_STORE_FILE), serialize(store));
+    return store;
+  }
+}

@@ -1,0 +1,16 @@
+import { join } from 'node:path';
+
+/** Where things live in a PAM bundle. */
+export const MEMORY_STORE_FILE = 'memory-store.json';
+export const CONVERSATIONS_DIR = 'conversations';
+export const ATTACHMENTS_DIR = 'attachments';
+
+/** The bundle-relative path of a conversation file (the index's `storage.ref`). */
+export function conversationRef(id: string): string {
+  return `${CONVERSATIONS_DIR}/${id}.json`;
+}
+
+/** The absolute path of a conversation file. */
+export function conversationPath(bundle: string, id: string): string {
+  return join(bundle, CONVERSATIONS_DIR, `${id}.json`);
+}

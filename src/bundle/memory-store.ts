@@ -1,0 +1,58 @@
+import { sha256 } from '../model/content-hash.js';
+import { stableId } from '../model/ids.js';
+import { integrityChecksum } from '../model/integrity.js';
+import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
+import { PAM_SCHEMA_VERSION } from '../model/pam.js';
+import { IMPORTER } from '../version.js';
+import { conversationRef } from './layout.js';
+
+/** The index entry of a conversation, consistent with its file (title, count, time). */
+export function toIndexEntry(conversation: Conversation): ConversationIndexEntry {
+  return {
+    id: conversation.id,
+    platform: conversation.provider.name,
+    title: conversation.title,
+    temporal: { ...conversation.temporal },
+    message_count: conversation.messages.length,
+    tags: [...conversation.tags],
+    storage: { type: 'file', ref: conversationRef(conversation.id), format: 'json' },
+  };
+}
+
+/** Assembles `memory-store.json`: memories and index sorted, integrity per spec §15. */
+export function toMemoryStore(input: {
+  ownerId: string;
+  ownerCreatedAt: string;
+  exportDate: string;
+  memories: Iterable<Memory>;
+  index: Iterable<ConversationIndexEntry>;
+}): MemoryStore {
+  const memories = [...input.memories].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const index = [...input.index].sort((a, b) =>
+    a.temporal.created_at < b.temporal.created_at
+      ? -1
+      : a.temporal.created_at > b.temporal.created_at
+        ? 1
+        : a.id < b.id
+          ? -1
+          : a.id > b.id
+            ? 1
+            : 0,
+  );
+  const checksum = integrityChecksum(memories);
+  const indexDigest = sha256(index.map((e) => `${e.id}\u0000${e.title ?? ''}\u0000${e.message_count}\u0000${e.temporal.updated_at ?? ''}`).join('\n'));
+  return {
+    schema: 'portable-ai-memory',
+    schema_version: PAM_SCHEMA_VERSION,
+    spec_uri: 'https://portable-ai-memory.org/spec/v1.0',
+    export_id: stableId('export', input.ownerId, checksum, indexDigest),
+    exported_by: IMPORTER,
+    export_date: input.exportDate,
+    owner: { id: input.ownerId, created_at: input.ownerCreatedAt },
+    memories,
+    relations: [],
+    conversations_index: index,
+    integrity: { canonicalization: 'RFC8785', checksum, total_memories: memories.length },
+    export_type: 'full',
+  };
+}

@@ -1,0 +1,129 @@
+import type { Diagnostic } from './model/diagnostic.js';
+import type { Conversation } from './model/pam.js';
+
+/** Counts for one provider (or all). */
+export interface ProviderSummary {
+  conversations: number;
+  messages: number;
+  /** Alternative branches: for each fork, every child past the first. */
+  branches: number;
+  toolCalls: number;
+  attachments: number;
+  attachmentsCopied: number;
+  attachmentsMissing: number;
+  memories: number;
+  /** Records that could not be converted at all. */
+  skipped: number;
+  /** Messages whose time was missing and taken from the nearest known one. */
+  inferredTimestamps: number;
+}
+
+/** One file of the input and what was made of it. */
+export interface FileReport {
+  file: string;
+  provider: string;
+  role: string;
+  variant: string;
+  checksum?: string;
+  bytes?: number;
+}
+
+/** Problems with one code, counted, with the first examples. */
+export interface ProblemGroup {
+  code: string;
+  level: Diagnostic['level'];
+  count: number;
+  examples: Diagnostic[];
+}
+
+/** What an import did: per provider, per file, and every problem grouped by code. */
+export interface ImportReport {
+  bundle: string;
+  files: FileReport[];
+  providers: Record<string, ProviderSummary>;
+  totals: ProviderSummary;
+  written: { created: number; updated: number; unchanged: number; duplicates: number };
+  problems: ProblemGroup[];
+}
+
+/** How many examples of one problem code the report keeps (the count is always whole). */
+export const EXAMPLES_PER_CODE = 50;
+
+/** An empty summary. */
+export function emptySummary(): ProviderSummary {
+  return {
+    conversations: 0,
+    messages: 0,
+    branches: 0,
+    toolCalls: 0,
+    attachments: 0,
+    attachmentsCopied: 0,
+    attachmentsMissing: 0,
+    memories: 0,
+    skipped: 0,
+    inferredTimestamps: 0,
+  };
+}
+
+/** Collects the report while an import runs. */
+export class ReportBuilder {
+  readonly files: FileReport[] = [];
+  readonly providers = new Map<string, ProviderSummary>();
+  readonly written = { created: 0, updated: 0, unchanged: 0, duplicates: 0 };
+  private readonly groups = new Map<string, ProblemGroup>();
+
+  constructor(private readonly bundle: string) {}
+
+  /** The summary of one provider, created on first use. */
+  summary(provider: string): ProviderSummary {
+    let summary = this.providers.get(provider);
+    if (!summary) {
+      summary = emptySummary();
+      this.providers.set(provider, summary);
+    }
+    return summary;
+  }
+
+  /** Records a problem. */
+  add(diagnostic: Diagnostic): void {
+    let group = this.groups.get(diagnostic.code);
+    if (!group) {
+      group = { code: diagnostic.code, level: diagnostic.level, count: 0, examples: [] };
+      this.groups.set(diagnostic.code, group);
+    }
+    group.count++;
+    if (group.examples.length < EXAMPLES_PER_CODE) group.examples.push(diagnostic);
+  }
+
+  /** Counts a converted conversation. */
+  countConversation(provider: string, conversation: Conversation): void {
+    const summary = this.summary(provider);
+    summary.conversations++;
+    summary.messages += conversation.messages.length;
+    for (const message of conversation.messages) {
+      if (message.children_ids.length > 1) summary.branches += message.children_ids.length - 1;
+      summary.toolCalls += message.tool_calls.length;
+      summary.attachments += message.attachments.length;
+      if (message.raw_metadata.timestamp_inferred === true) summary.inferredTimestamps++;
+    }
+  }
+
+  /** The finished report. */
+  build(): ImportReport {
+    const totals = emptySummary();
+    for (const summary of this.providers.values()) {
+      for (const key of Object.keys(totals) as (keyof ProviderSummary)[]) totals[key] += summary[key];
+    }
+    const order = { error: 0, warning: 1, info: 2 };
+    return {
+      bundle: this.bundle,
+      files: this.files,
+      providers: Object.fromEntries(this.providers),
+      totals,
+      written: { ...this.written },
+      problems: [...this.groups.values()].sort(
+        (a, b) => order[a.level] - order[b.level] || b.count - a.count || a.code.localeCompare(b.code),
+      ),
+    };
+  }
+}

@@ -1,0 +1,159 @@
+/** Portable AI Memory v1.0 types, field for field as in the official schemas (snake_case kept). */
+
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+
+export type JsonObject = Record<string, unknown>;
+
+export interface ProviderInfo {
+  name: string;
+  conversation_id: string | null;
+  account_id: string | null;
+  export_format_version: string | null;
+}
+
+export interface Participant {
+  role: Role;
+  name?: string | null;
+  provider_id?: string | null;
+}
+
+export interface ContentPart {
+  type: 'text' | 'image' | 'code' | 'file' | 'audio' | 'video';
+  text?: string | null;
+  language?: string | null;
+  mime_type?: string | null;
+  ref?: string | null;
+}
+
+export interface MessageContent {
+  type: 'text' | 'multipart';
+  text: string | null;
+  parts?: ContentPart[];
+}
+
+export interface Attachment {
+  type: 'file' | 'image' | 'audio' | 'video' | 'document';
+  name: string | null;
+  mime_type: string | null;
+  size_bytes: number | null;
+  ref: string | null;
+  provider_id: string | null;
+}
+
+export interface Citation {
+  title: string | null;
+  url: string | null;
+  snippet: string | null;
+}
+
+export interface ToolCall {
+  id: string | null;
+  name: string;
+  input: JsonObject | string | null;
+  output: string | null;
+}
+
+export interface Message {
+  id: string;
+  provider_message_id: string | null;
+  role: Role;
+  content?: MessageContent;
+  created_at: string;
+  parent_id: string | null;
+  children_ids: string[];
+  model: string | null;
+  is_thought: boolean;
+  token_count: number | null;
+  attachments: Attachment[];
+  citations: Citation[];
+  tool_calls: ToolCall[];
+  raw_metadata: JsonObject;
+}
+
+export interface ImportMetadata {
+  importer: string;
+  importer_version: string | null;
+  imported_at: string;
+  source_file: string;
+  source_checksum: string;
+}
+
+export interface Conversation {
+  schema: 'portable-ai-memory-conversation';
+  schema_version: '1.0';
+  id: string;
+  provider: ProviderInfo;
+  title: string | null;
+  temporal: { created_at: string; updated_at: string | null };
+  participants: Participant[];
+  messages: Message[];
+  model: string | null;
+  system_instruction: string | null;
+  is_archived: boolean;
+  tags: string[];
+  raw_metadata: JsonObject;
+  import_metadata?: ImportMetadata;
+}
+
+export type MemoryType =
+  | 'fact'
+  | 'preference'
+  | 'skill'
+  | 'context'
+  | 'relationship'
+  | 'goal'
+  | 'instruction'
+  | 'identity'
+  | 'environment'
+  | 'project'
+  | 'custom';
+
+/**
+ * A memory as chatgraph writes it: optional fields are omitted rather than null, and `status`
+ * and `tags` are always present, so both the spec's and the Python SDK's checksums agree.
+ */
+export interface Memory {
+  id: string;
+  type: MemoryType;
+  status: 'active';
+  content: string;
+  content_hash: string;
+  summary?: string;
+  tags: string[];
+  temporal: { created_at: string; updated_at?: string };
+  provenance: {
+    platform: string;
+    platform_user_id?: string;
+    conversation_ref?: string;
+    extraction_method: 'api_export';
+    extractor: string;
+  };
+  metadata?: JsonObject;
+}
+
+export interface ConversationIndexEntry {
+  id: string;
+  platform: string;
+  title: string | null;
+  temporal: { created_at: string; updated_at: string | null };
+  message_count: number;
+  tags: string[];
+  storage: { type: 'file'; ref: string; format: 'json' };
+}
+
+export interface MemoryStore {
+  schema: 'portable-ai-memory';
+  schema_version: '1.0';
+  spec_uri: string;
+  export_id: string;
+  exported_by: string;
+  export_date: string;
+  owner: { id: string; created_at: string };
+  memories: Memory[];
+  relations: never[];
+  conversations_index: ConversationIndexEntry[];
+  integrity: { canonicalization: 'RFC8785'; checksum: string; total_memories: number };
+  export_type: 'full';
+}
+
+export const PAM_SCHEMA_VERSION = '1.0';

@@ -1,0 +1,27 @@
+import type { Provider } from '../provider.js';
+import { asObject, asText } from '../untrusted.js';
+import { detectChatgpt } from './detect.js';
+import { toChatgptConversation } from './to-conversation.js';
+
+/** ChatGPT (Settings → Data controls → Export data). */
+export const chatgpt: Provider = {
+  name: 'chatgpt',
+  source: 'chatgpt',
+  label: 'ChatGPT',
+  detect: detectChatgpt,
+  toConversation: toChatgptConversation,
+  toAccount(raw) {
+    const user = asObject(raw);
+    const id = asText(user?.id);
+    if (!user || id === undefined) return undefined;
+    const email = asText(user.email);
+    return email !== undefined ? { id, email } : { id };
+  },
+  toAssetNames(raw) {
+    // conversation_asset_file_names.json: {"file-0HD….dat": "dalle-generations/bdd5….webp"}.
+    const names = asObject(raw) ?? {};
+    return Object.entries(names).flatMap(([dat, original]) =>
+      typeof original === 'string' ? [[dat, original] as [string, string]] : [],
+    );
+  },
+};

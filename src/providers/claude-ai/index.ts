@@ -1,0 +1,27 @@
+import type { Provider } from '../provider.js';
+import { asArray, asObject, asText } from '../untrusted.js';
+import { detectClaude } from './detect.js';
+import { toClaudeConversation } from './to-conversation.js';
+import { toClaudeMemories } from './to-memories.js';
+
+/** Claude.ai (Settings → Privacy → Export data). */
+export const claudeAi: Provider = {
+  name: 'claude',
+  source: 'claude-ai',
+  label: 'Claude AI',
+  detect: detectClaude,
+  toConversation: toClaudeConversation,
+  toMemories: toClaudeMemories,
+  toAccount(raw) {
+    // users.json is an array of one user; the splitter hands over its elements.
+    const user = asObject(raw) ?? asObject(asArray(raw)?.[0]);
+    const id = asText(user?.uuid);
+    if (!user || id === undefined) return undefined;
+    const account: { id: string; name?: string; email?: string } = { id };
+    const name = asText(user.full_name);
+    const email = asText(user.email_address);
+    if (name !== undefined) account.name = name;
+    if (email !== undefined) account.email = email;
+    return account;
+  },
+};

@@ -1,0 +1,301 @@
+import { buildConversation } from '../../model/build-conversation.js';
+import type { DraftMessage } from '../../model/draft.js';
+import { stableId } from '../../model/ids.js';
+import type { Attachment, Citation, Conversation, JsonObject, Role, ToolCall } from '../../model/pam.js';
+import { toMicros, toTimestamp } from '../../model/time.js';
+import type { ConversionContext } from '../provider.js';
+import { asAbsoluteUrl, asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
+import { IMAGE_EXTENSIONS, MAPPED_CONVERSATION_KEYS, MAPPED_MESSAGE_KEYS, ROOT_PARENT } from './raw.js';
+
+const ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant' };
+
+interface PendingResult {
+  block: JsonObject;
+  holder: DraftMessage;
+}
+
+/**
+ * Converts one Claude.ai conversation to PAM. Branches come from `parent_message_uuid`; without
+ * it messages are chained in array order. Each `thinking` block becomes its own thought message
+ * just before the reply, and each `tool_result` fills its `tool_use`'s output.
+ */
+export function toClaudeConversation(
+  raw: unknown,
+  variant: string,
+  context: ConversionContext,
+): Conversation | undefined {
+  const conversation = asObject(raw);
+  const chatMessages = asArray(conversation?.chat_messages);
+  if (!conversation || !chatMessages) {
+    context.report({
+      level: 'error',
+      code: 'not-a-conversation',
+      message: 'the record has no `chat_messages` array, so it is not a Claude.ai conversation; skipped',
+      record: context.record,
+    });
+    return undefined;
+  }
+  let platformId = asText(conversation.uuid);
+  if (platformId === undefined) {
+    platformId = `anonymous-${stableId('claude-anonymous', String(conversation.created_at), String(chatMessages.length), String(conversation.name))}`;
+    context.report({
+      level: 'warning',
+      code: 'missing-conversation-id',
+      message: `the conversation has no uuid; it is given the stable id ${platformId}`,
+      record: context.record,
+    });
+  }
+  const model = asText(conversation.model) ?? null;
+  const drafts: DraftMessage[] = [];
+  const calls = new Map<string, ToolCall>();
+  const results: PendingResult[] = [];
+  let previousKey: string | null = null;
+  let withBlocks = false;
+  let withParents = false;
+
+  for (const index of chronologicalOrder(chatMessages)) {
+    const item = chatMessages[index];
+    const message = asObject(item);
+    if (!message) {
+      context.report({
+        level: 'warning',
+        code: 'malformed-message',
+        message: `chat_messages[${index}] is not an object; skipped`,
+        record: context.record,
+      });
+      continue;
+    }
+    const key = asText(message.uuid) ?? `index-${index}`;
+    const parentField = asString(message.parent_message_uuid);
+    if (parentField !== undefined) withParents = true;
+    // The all-zero uuid marks a root; without the field, messages chain in array order.
+    const parentKey: string | null =
+      parentField === undefined ? previousKey : parentField === ROOT_PARENT || parentField === '' ? null : parentField;
+    const sender = asString(message.sender) ?? '';
+    let role = ROLES[sender];
+    if (role === undefined) {
+      role = 'user';
+      context.report({
+        level: 'warning',
+        code: 'unknown-role',
+        message: `message ${key} has the unknown sender "${sender}"; it is kept as a user message`,
+        record: context.record,
+      });
+    }
+    const createdAt = toTimestamp(message.created_at);
+    const blocks = asArray(message.content);
+    if (blocks && blocks.length > 0) withBlocks = true;
+
+    const texts: string[] = [];
+    const citations: Citation[] = [];
+    const toolCalls: ToolCall[] = [];
+    const toolUseExtras: JsonObject[] = [];
+    const thoughts: { text: string; raw: JsonObject }[] = [];
+    const unknownBlocks: JsonObject[] = [];
+    const ownResults: JsonObject[] = [];
+    for (const entry of blocks ?? []) {
+      const block = asObject(entry);
+      if (!block) continue;
+      const type = asString(block.type);
+      if (type === 'text') {
+        const text = asString(block.text);
+        if (text) texts.push(text);
+        for (const c of asArray(block.citations) ?? []) citations.push(...blockCitation(c));
+      } else if (type === 'thinking') {
+        thoughts.push({ text: asString(block.thinking) ?? '', raw: without(block, ['type', 'thinking']) });
+      } else if (type === 'tool_use') {
+        const id = asText(block.id) ?? null;
+        const input = asObject(block.input) ?? asString(block.input) ?? null;
+        const call: ToolCall = { id, name: asText(block.name) ?? 'unknown', input, output: null };
+        toolCalls.push(call);
+        if (id !== null) calls.set(id, call);
+        const extras = without(block, ['type', 'id', 'name', 'input']);
+        if (Object.keys(extras).length > 0) toolUseExtras.push({ id, ...extras });
+      } else if (type === 'tool_result') {
+        ownResults.push(block);
+      } else if (type === 'voice_note') {
+        const text = [asString(block.title), asString(block.text)].filter((s) => !!s).join('\n');
+        if (text) texts.push(text);
+      } else {
+        unknownBlocks.push(block);
+        context.report({
+          level: 'info',
+          code: 'unknown-block-type',
+          message: `content block type "${type ?? 'without type'}" is not mapped; it is kept in raw_metadata.unknown_blocks`,
+          record: context.record,
+        });
+      }
+    }
+    const rawText = asString(message.text) ?? '';
+    const raw: JsonObject = without(message, MAPPED_MESSAGE_KEYS);
+    let text = texts.join('\n\n');
+    // The 2024 format has no content[]; later, `text` repeats the blocks (with thinking glued
+    // on), so it is used only when the blocks hold no text at all.
+    if (!blocks || blocks.length === 0) text = rawText;
+    else if (text === '' && rawText !== '' && toolCalls.length === 0) {
+      text = rawText;
+      raw.text_from = 'message.text';
+    }
+    if (unknownBlocks.length > 0) raw.unknown_blocks = unknownBlocks;
+    if (toolUseExtras.length > 0) raw.tool_use_extras = toolUseExtras;
+
+    const attachments: Attachment[] = [];
+    const extracts: JsonObject[] = [];
+    for (const a of asArray(message.attachments) ?? []) {
+      const attachment = asObject(a);
+      if (!attachment) continue;
+      const fileType = asText(attachment.file_type);
+      attachments.push({
+        type: 'document',
+        name: asText(attachment.file_name) ?? null,
+        mime_type: fileType?.includes('/') ? fileType : null,
+        size_bytes: asCount(attachment.file_size),
+        ref: null,
+        provider_id: null,
+      });
+      const extracted = asString(attachment.extracted_content);
+      if (extracted !== undefined) extracts.push({ file_name: attachment.file_name ?? null, extracted_content: extracted });
+    }
+    if (extracts.length > 0) raw.attachment_extracts = extracts;
+    for (const f of asArray(message.files) ?? []) {
+      const file = asObject(f);
+      if (!file) continue;
+      const name = asText(file.file_name) ?? null;
+      attachments.push({
+        type: (name !== null && IMAGE_EXTENSIONS.test(name)) || file.file_kind === 'image' ? 'image' : 'file',
+        name,
+        mime_type: null,
+        size_bytes: null,
+        ref: null,
+        provider_id: asText(file.file_uuid) ?? null,
+      });
+    }
+
+    let parent = parentKey;
+    thoughts.forEach((thought, t) => {
+      const thoughtKey = `${key}#thinking-${t}`;
+      drafts.push({
+        key: thoughtKey,
+        parentKey: parent,
+        provider_message_id: key,
+        role: 'assistant',
+        content: { type: 'text', text: thought.text },
+        createdAt: toTimestamp(thought.raw.start_timestamp) ?? createdAt,
+        model: role === 'assistant' ? model : null,
+        is_thought: true,
+        attachments: [],
+        citations: [],
+        tool_calls: [],
+        raw_metadata: { ...thought.raw, thought_of: key, block: 'thinking' },
+      });
+      parent = thoughtKey;
+    });
+    const draft: DraftMessage = {
+      key,
+      parentKey: parent,
+      provider_message_id: asText(message.uuid) ?? null,
+      role,
+      content: { type: 'text', text },
+      createdAt,
+      model: role === 'assistant' ? model : null,
+      is_thought: false,
+      attachments,
+      citations,
+      tool_calls: toolCalls,
+      raw_metadata: raw,
+    };
+    drafts.push(draft);
+    for (const block of ownResults) results.push({ block, holder: draft });
+    previousKey = key;
+  }
+
+  for (const { block, holder } of results) pairResult(block, holder, calls, context);
+
+  const era = withBlocks ? 'content-blocks' : '2024-text-only';
+  return buildConversation(
+    {
+      provider: {
+        name: 'claude',
+        conversation_id: platformId,
+        account_id: asText(asObject(conversation.account)?.uuid) ?? null,
+        export_format_version: `claude/${variant}/${era}${withParents ? '+branches' : ''}`,
+      },
+      title: asText(conversation.name) ?? null,
+      createdAt: toTimestamp(conversation.created_at),
+      updatedAt: toTimestamp(conversation.updated_at),
+      messages: drafts,
+      shownLeafKey: asText(conversation.current_leaf_message_uuid),
+      model,
+      system_instruction: null,
+      is_archived: false,
+      raw_metadata: without(conversation, MAPPED_CONVERSATION_KEYS),
+      assistantName: 'Claude',
+    },
+    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+  );
+}
+
+/**
+ * Array indexes in time order, ties (and messages without a time) in array order. Messages
+ * without `parent_message_uuid` chain in this order: the real 2024 export in the shared
+ * fixtures lists an edited prompt first although it was sent 9 minutes in.
+ */
+function chronologicalOrder(messages: readonly unknown[]): number[] {
+  let last = -Infinity;
+  const keys = messages.map((item) => {
+    const micros = toMicros(asObject(item)?.created_at);
+    if (micros !== undefined) last = micros;
+    return last;
+  });
+  return messages.map((_, i) => i).sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
+}
+
+function blockCitation(value: unknown): Citation[] {
+  const citation = asObject(value);
+  if (!citation) return [];
+  const details = asObject(citation.details) ?? {};
+  const url = asAbsoluteUrl(details.url ?? citation.url);
+  const title = asText(citation.title) ?? asText(details.title) ?? null;
+  if (url === null && title === null) return [];
+  return [{ title, url, snippet: asText(citation.text) ?? null }];
+}
+
+// A tool_result fills the output of the tool_use with its id (parallel calls each get theirs).
+function pairResult(
+  block: JsonObject,
+  holder: DraftMessage,
+  calls: ReadonlyMap<string, ToolCall>,
+  context: ConversionContext,
+): void {
+  const id = asText(block.tool_use_id);
+  const items = asArray(block.content);
+  const texts: string[] = [];
+  for (const item of items ?? []) {
+    const object = asObject(item);
+    if (object?.type === 'text' && typeof object.text === 'string') texts.push(object.text);
+    else texts.push(JSON.stringify(item));
+    // Knowledge items (web search results) are the reply's sources.
+    if (object && (object.type === 'knowledge' || asText(object.url))) {
+      const url = asAbsoluteUrl(object.url);
+      const title = asText(object.title) ?? null;
+      if (url !== null || title !== null) holder.citations.push({ title, url, snippet: asText(object.text) ?? null });
+    }
+  }
+  const output = typeof block.content === 'string' ? block.content : items ? texts.join('\n') : JSON.stringify(block.content ?? null);
+  const details = without(block, ['type', 'content']);
+  const list = Array.isArray(holder.raw_metadata.tool_results) ? (holder.raw_metadata.tool_results as unknown[]) : [];
+  list.push(details);
+  holder.raw_metadata.tool_results = list;
+  const call = id !== undefined ? calls.get(id) : undefined;
+  if (!call) {
+    context.report({
+      level: 'warning',
+      code: 'orphan-tool-result',
+      message: `tool_result for ${id ?? 'no id'} has no matching tool_use; kept in raw_metadata.tool_results`,
+      record: context.record,
+    });
+    (details as JsonObject).output = output;
+    return;
+  }
+  call.output = call.output === null ? output : `${call.output}\n${output}`;
+}

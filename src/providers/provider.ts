@@ -1,0 +1,56 @@
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Conversation, Memory } from '../model/pam.js';
+import type { RecordFormat } from '../read/read-records.js';
+
+/** What an entry of an export holds, as a provider sees it. */
+export type EntryRole = 'conversations' | 'account' | 'memories' | 'projects' | 'asset-names';
+
+/** A provider's claim on an entry. */
+export interface Detection {
+  role: EntryRole;
+  format: RecordFormat;
+  /** The container variant, recorded in `provider.export_format_version`. */
+  variant: string;
+}
+
+/** The account an export belongs to (`users.json`, `user.json`). */
+export interface Account {
+  id: string;
+  name?: string;
+  email?: string;
+}
+
+/** What a pure conversion may ask of the import around it. */
+export interface ConversionContext {
+  /** Reports a problem in the current record. */
+  report(diagnostic: Omit<Diagnostic, 'file'>): void;
+  /**
+   * Looks up a file of the export by a provider's pointer (`file-service://file-abc`) and
+   * returns its bundle-relative `ref` (it will be copied), or undefined when it is not there.
+   */
+  resolveAsset(pointer: string): string | undefined;
+  /** The time of the export file itself, the last resort for a record with no time at all. */
+  readonly fallbackTime: string | undefined;
+  /** The record's position in its file, for messages. */
+  readonly record: string;
+}
+
+/** One export format: how to recognise its files and turn its records into PAM. */
+export interface Provider {
+  /** PAM `provider.name`. */
+  readonly name: string;
+  /** The graph's `source` (the seed's names: `claude-ai` for Claude, `chatgpt`, ...). */
+  readonly source: string;
+  /** The product's name for people (`ChatGPT`, `Claude AI`). */
+  readonly label: string;
+  /** Claims an entry by its path and first bytes, or returns undefined. */
+  detect(path: string, head: string): Detection | undefined;
+  /** Turns one raw conversation into PAM, or undefined when the record is not one. Pure. */
+  toConversation(raw: unknown, variant: string, context: ConversionContext): Conversation | undefined;
+  /** Reads the account from an `account` entry's record. */
+  toAccount?(raw: unknown): Account | undefined;
+  /** Turns one record of a `memories` or `projects` entry into memories. Pure. */
+  toMemories?(raw: unknown, role: EntryRole, context: ConversionContext): Memory[];
+  /** Reads `.dat` asset names (`conversation_asset_file_names.json`) into pairs. */
+  toAssetNames?(raw: unknown): [string, string][];
+}

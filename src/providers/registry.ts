@@ -1,0 +1,11 @@
+import { chatgpt } from './chatgpt/index.js';
+import { claudeAi } from './claude-ai/index.js';
+import type { Provider } from './provider.js';
+
+/** Every provider chatgraph knows, in the order detection asks them. */
+export const PROVIDERS: readonly Provider[] = [chatgpt, claudeAi];
+
+/** The provider with this graph `source` or PAM name, if any. */
+export function findProvider(nameOrSource: string): Provider | undefined {
+  return PROVIDERS.find((p) => p.source === nameOrSource || p.name === nameOrSource);
+}

@@ -1,0 +1,23 @@
+import type { Readable } from 'node:stream';
+
+/** One file of an export: a member of a zip, a file in a folder, or a single file. */
+export interface Entry {
+  /** Path inside its container, with `/` separators (`conversations.json`, `dalle/x.webp`). */
+  readonly path: string;
+  /** Where it is, for messages: `export.zip!conversations.json` or a file path. */
+  readonly displayPath: string;
+  /** Uncompressed size in bytes, when known. */
+  readonly size: number | undefined;
+  /** Last modification time, when the container records it. */
+  readonly modified: Date | undefined;
+  /** The file on disk that holds exactly these bytes, when there is one (no need to copy it). */
+  readonly localFile?: string;
+  /** A fresh stream of its (decompressed) bytes. */
+  open(): Promise<Readable>;
+}
+
+/** The last path segment of an entry. */
+export function baseName(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash === -1 ? path : path.slice(slash + 1);
+}

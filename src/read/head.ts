@@ -1,0 +1,18 @@
+import type { Entry } from './entry.js';
+
+/** The first bytes of an entry (fewer when it is shorter), for sniffing its format. */
+export async function readHead(entry: Entry, length = 64 * 1024): Promise<Buffer> {
+  const stream = await entry.open();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (total >= length) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks).subarray(0, length);
+}

@@ -1,0 +1,18 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { expect } from 'vitest';
+
+/** Set UPDATE_GOLDEN=1 to rewrite golden files from the current output. */
+export const UPDATING = process.env.UPDATE_GOLDEN === '1';
+
+/** Compares a value with its golden file (or rewrites the file when updating). */
+export function expectGolden(path: string, value: unknown): void {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (UPDATING || !existsSync(path)) {
+    if (!UPDATING && process.env.CI) throw new Error(`golden file missing: ${path}`);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+    return;
+  }
+  expect(JSON.parse(text)).toEqual(JSON.parse(readFileSync(path, 'utf8')));
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { SHARED } from './shared.js';
+
+function load(name: string): object {
+  return JSON.parse(readFileSync(join(SHARED, 'pam', 'schemas', name), 'utf8')) as object;
+}
+
+// pam-notes.md §0.5: Ajv 2020 with formats; union types allowed (ToolCall.input); strictRequired
+// off because the memory-store schema's if/then requires undeclared properties.
+const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strictRequired: false, strict: false });
+addFormats.default(ajv);
+
+const conversation: ValidateFunction = ajv.compile(load('portable-ai-memory-conversation.schema.json'));
+const memoryStore: ValidateFunction = ajv.compile(load('portable-ai-memory.schema.json'));
+
+function check(validate: ValidateFunction, value: unknown): string[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+}
+
+/** Schema errors of a conversation file (empty when valid). */
+export function conversationErrors(value: unknown): string[] {
+  return check(conversation, value);
+}
+
+/** Schema errors of a memory-store file (empty when valid). */
+export function memoryStoreErrors(value: unknown): string[] {
+  return check(memoryStore, value);
+}

@@ -1,0 +1,19 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The shared folder beside the repository (read-only; never copied in). */
+export const SHARED = resolve(process.env.CHATGRAPH_SHARED ?? join(ROOT, '..', 'shared'));
+
+/** The shared fixtures of one provider folder, as absolute paths, sorted. */
+export function fixtures(folder: string): string[] {
+  const dir = join(SHARED, 'fixtures', folder);
+  if (!existsSync(dir)) throw new Error(`shared fixtures not found at ${dir} (set CHATGRAPH_SHARED)`);
+  return readdirSync(dir)
+    .filter((name) => !name.startsWith('.'))
+    .sort()
+    .map((name) => join(dir, name));
+}
