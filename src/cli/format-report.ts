@@ -1,0 +1,48 @@
+import type { ImportReport, ProviderSummary } from '../index.js';
+
+const COLUMNS: [keyof ProviderSummary, string][] = [
+  ['conversations', 'conversations'],
+  ['messages', 'messages'],
+  ['branches', 'branches'],
+  ['toolCalls', 'tool calls'],
+  ['attachments', 'attachments'],
+  ['memories', 'memories'],
+  ['skipped', 'skipped'],
+];
+
+/** The import report as text for a terminal. */
+export function formatReport(report: ImportReport): string {
+  const lines: string[] = [];
+  const names = Object.keys(report.providers);
+  const table = [['', ...COLUMNS.map(([, label]) => label)]];
+  for (const name of names) {
+    const summary = report.providers[name];
+    if (summary) table.push([name, ...COLUMNS.map(([key]) => summary[key].toLocaleString('en-US'))]);
+  }
+  if (names.length > 1) table.push(['total', ...COLUMNS.map(([key]) => report.totals[key].toLocaleString('en-US'))]);
+  const widths = (table[0] ?? []).map((_, c) => Math.max(...table.map((row) => (row[c] ?? '').length)));
+  for (const row of table) lines.push(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '));
+  const t = report.totals;
+  lines.push('');
+  lines.push(
+    `attachments: ${t.attachmentsCopied} copied into the bundle, ${t.attachmentsMissing} referenced but not in the export; ${t.inferredTimestamps} message time(s) inferred`,
+  );
+  const w = report.written;
+  lines.push(`bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files`);
+  if (report.problems.length > 0) {
+    lines.push('');
+    lines.push('problems:');
+    for (const group of report.problems) {
+      lines.push(`  ${group.level} ${group.code} ×${group.count}`);
+      for (const example of group.examples.slice(0, 5)) {
+        const where = [example.file, example.record, example.offset !== undefined ? `byte ${example.offset}` : undefined]
+          .filter((part) => part !== undefined)
+          .join(' ');
+        lines.push(`    ${where}: ${example.message}`);
+      }
+      const more = group.count - Math.min(5, group.examples.length);
+      if (more > 0) lines.push(`    … and ${more} more (all counted; --json lists up to ${group.examples.length})`);
+    }
+  }
+  return lines.join('\n');
+}
