@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ZipWriter } from '../src/sample/zip-writer.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { ROOT } from './support/shared.js';
+
+const run = promisify(execFile);
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+async function chatgraph(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('chatgraph convert on what is not an export', () => {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error('build first: npm run build');
+  });
+
+  const cases: [string, (dir: string) => Promise<string>][] = [
+    ['an image', async (dir) => {
+      const path = join(dir, 'photo.png');
+      writeFileSync(path, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+      return path;
+    }],
+    ['a random JSON file', async (dir) => {
+      const path = join(dir, 'data.json');
+      writeFileSync(path, JSON.stringify({ hello: 'world', items: [1, 2, 3] }));
+      return path;
+    }],
+    ['an empty zip', async (dir) => {
+      const path = join(dir, 'empty.zip');
+      const zip = new ZipWriter(path);
+      await zip.close();
+      return path;
+    }],
+    ['a path that does not exist', (dir) => Promise.resolve(join(dir, 'nope.zip'))],
+  ];
+
+  it.each(cases)('%s: one clear sentence, exit code 2, nothing written', async (_name, make) => {
+    const dir = tempDir();
+    const input = await make(dir);
+    const out = join(dir, 'bundle');
+    const { code, stderr, stdout } = await chatgraph('convert', input, '--out', out);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/^chatgraph: .*(not a chat export: expected a ChatGPT or Claude\.ai export|does not exist)/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('reads a zip that has no .zip extension', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'claude-export-download');
+    const zip = new ZipWriter(path);
+    await zip.add('conversations.json', JSON.stringify([{ uuid: 'c', name: 'x', created_at: '2025-01-01T00:00:00Z', chat_messages: [{ uuid: 'm', sender: 'human', text: 'hi', created_at: '2025-01-01T00:00:00Z' }] }]));
+    await zip.close();
+    const { code, stdout } = await chatgraph('convert', path, '--out', join(dir, 'b'), '--json');
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { totals: { conversations: number } };
+    expect(report.totals.conversations).toBe(1);
+  });
+});
