@@ -65,6 +65,32 @@ export function emptySummary(): ProviderSummary {
   };
 }
 
+/** What one conversation adds to its provider's summary. */
+export type ConversationCounts = Pick<
+  ProviderSummary,
+  'messages' | 'branches' | 'toolCalls' | 'attachments' | 'attachmentsMissing' | 'inferredTimestamps'
+>;
+
+/** Counts a conversation for the report. */
+export function countConversation(conversation: Conversation): ConversationCounts {
+  const counts: ConversationCounts = {
+    messages: conversation.messages.length,
+    branches: 0,
+    toolCalls: 0,
+    attachments: 0,
+    attachmentsMissing: 0,
+    inferredTimestamps: 0,
+  };
+  for (const message of conversation.messages) {
+    if (message.children_ids.length > 1) counts.branches += message.children_ids.length - 1;
+    counts.toolCalls += message.tool_calls.length;
+    counts.attachments += message.attachments.length;
+    for (const attachment of message.attachments) if (attachment.ref === null) counts.attachmentsMissing++;
+    if (message.raw_metadata.timestamp_inferred === true) counts.inferredTimestamps++;
+  }
+  return counts;
+}
+
 /** Collects the report while an import runs. */
 export class ReportBuilder {
   readonly files: FileReport[] = [];
@@ -95,17 +121,11 @@ export class ReportBuilder {
     if (group.examples.length < EXAMPLES_PER_CODE) group.examples.push(diagnostic);
   }
 
-  /** Counts a converted conversation. */
-  countConversation(provider: string, conversation: Conversation): void {
+  /** Adds a converted conversation's counts. */
+  addCounts(provider: string, counts: ConversationCounts): void {
     const summary = this.summary(provider);
     summary.conversations++;
-    summary.messages += conversation.messages.length;
-    for (const message of conversation.messages) {
-      if (message.children_ids.length > 1) summary.branches += message.children_ids.length - 1;
-      summary.toolCalls += message.tool_calls.length;
-      summary.attachments += message.attachments.length;
-      if (message.raw_metadata.timestamp_inferred === true) summary.inferredTimestamps++;
-    }
+    for (const key of Object.keys(counts) as (keyof ConversationCounts)[]) summary[key] += counts[key];
   }
 
   /** The finished report. */

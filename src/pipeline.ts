@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BundleWriter } from './bundle/bundle-writer.js';
+import type { RecordResult, RecordTask } from './convert-record.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
 import type { Diagnostic } from './model/diagnostic.js';
 import { stableId } from './model/ids.js';
@@ -8,13 +9,13 @@ import { timestampOf, toTimestamp } from './model/time.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Account, ConversionContext, Detection, Provider } from './providers/provider.js';
 import { PROVIDERS } from './providers/registry.js';
-import { asObject, asText } from './providers/untrusted.js';
 import { AssetIndex } from './read/asset-index.js';
 import type { Entry } from './read/entry.js';
 import { readHead } from './read/head.js';
 import { openSource, type OpenedSource } from './read/open-source.js';
-import { readRecords } from './read/read-records.js';
-import { IMPORTER } from './version.js';
+import { readRecords, readValues } from './read/read-records.js';
+import { RecordConverter } from './record-converter.js';
+import { recordLabel } from './convert-record.js';
 
 /** How far an import has got, for a progress bar. */
 export interface ImportProgress {
@@ -39,10 +40,13 @@ export interface ConvertOptions {
   sinks?: readonly ConversationSink[];
   /** Conversations files whose checksum is here were imported before and are skipped. */
   skipChecksums?: ReadonlySet<string>;
+  /** Worker threads for conversion (default: one per core but one, when compiled; 0: inline). */
+  workers?: number;
 }
 
 interface Claim {
   source: OpenedSource;
+  sourceKey: string;
   entry: Entry;
   provider: Provider;
   detection: Detection;
@@ -55,6 +59,8 @@ const SNIFF = /\.(json|jsonl)$/i;
 /**
  * Reads exports (zips, folders, files), converts every conversation to PAM and writes the
  * bundle: read → provider → PAM conversation → bundle (and any sinks), one record at a time.
+ * Conversion runs on worker threads; results are taken in file order, so output and report are
+ * the same whatever the timing.
  */
 export async function convertExports(
   inputs: readonly string[],
@@ -63,13 +69,14 @@ export async function convertExports(
   const report = new ReportBuilder(options.out);
   const importedAt = timestampOf(options.importedAt ?? new Date());
   const sources: OpenedSource[] = [];
+  let converter: RecordConverter | undefined;
   try {
     const claims: Claim[] = [];
-    for (const input of inputs) {
+    for (const [n, input] of inputs.entries()) {
       const source = await openSource(input);
       sources.push(source);
       for (const problem of source.problems) report.add(problem);
-      claims.push(...(await claimEntries(source, inputs.length === 1 && source.entries.length === 1)));
+      claims.push(...(await claimEntries(source, `source-${n}`, inputs.length === 1 && source.entries.length === 1)));
     }
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     if (conversationClaims.length === 0) {
@@ -104,25 +111,69 @@ export async function convertExports(
 
     const writer = await BundleWriter.open(options.out);
     let account: Account | undefined;
-    const assets = new Map<OpenedSource, AssetIndex>();
+    const assets = new Map<string, AssetIndex>();
+    for (const source of sources) assets.set(sourceKeyOf(claims, source), new AssetIndex(source.entries));
     for (const claim of claims) {
-      if (claim.detection.role === 'account' && claim.provider.toAccount) {
-        for await (const item of readRecords(claim.entry, claim.detection.format)) {
-          if (item.kind === 'value') account ??= claim.provider.toAccount(item.value);
-          else report.add(toDiagnostic(item, claim.entry));
-        }
-      }
-      if (claim.detection.role === 'asset-names' && claim.provider.toAssetNames) {
-        for await (const item of readRecords(claim.entry, claim.detection.format)) {
-          if (item.kind === 'value') assetsOf(assets, claim.source).addOriginalNames(claim.provider.toAssetNames(item.value));
+      const role = claim.detection.role;
+      if (role !== 'account' && role !== 'asset-names') continue;
+      for await (const item of readValues(claim.entry, claim.detection.format)) {
+        if (item.kind === 'problem') {
+          report.add(toDiagnostic(item, claim.entry));
+        } else if (role === 'account' && claim.provider.toAccount) {
+          account ??= claim.provider.toAccount(item.value);
+        } else if (role === 'asset-names' && claim.provider.toAssetNames) {
+          assets.get(claim.sourceKey)?.addOriginalNames(claim.provider.toAssetNames(item.value));
         }
       }
     }
 
+    converter = new RecordConverter(options.workers);
+    for (const [key, index] of assets) converter.setAssets(key, index.refTable());
     const grandTotal = conversationClaims.reduce((sum, c) => sum + (c.bytes ?? 0), 0);
     let done = 0;
     let converted = 0;
     const seen = new Map<string, string>();
+    const window = Math.max(8, converter.workers * 8);
+
+    const take = async (claim: Claim, result: RecordResult): Promise<void> => {
+      for (const diagnostic of result.diagnostics) report.add(diagnostic);
+      const summary = report.summary(claim.provider.name);
+      if (result.skipped || !result.conversation) {
+        summary.skipped++;
+        return;
+      }
+      const converted_ = result.conversation;
+      const before = seen.get(converted_.id);
+      if (before !== undefined) {
+        report.written.duplicates++;
+        const newer = converted_.updated > before;
+        report.add({
+          level: 'info',
+          code: 'duplicate-conversation',
+          message: newer
+            ? `conversation ${converted_.platformId ?? ''} appeared before in this import; this newer copy replaces it`
+            : `conversation ${converted_.platformId ?? ''} appeared before in this import; this copy is not newer and is skipped`,
+          file: claim.entry.displayPath,
+        });
+        if (!newer) return;
+      } else {
+        report.addCounts(claim.provider.name, converted_.counts);
+      }
+      seen.set(converted_.id, converted_.updated);
+      const index = assets.get(claim.sourceKey);
+      for (const ref of converted_.refs) {
+        const entry = index?.entryOf(ref);
+        if (entry && (await writer.copyAsset(entry, ref))) summary.attachmentsCopied++;
+      }
+      report.written[writer.writeConversation(converted_.id, converted_.text, converted_.index)]++;
+      if (options.sinks && options.sinks.length > 0) {
+        const conversation = JSON.parse(converted_.text) as Conversation;
+        for (const sink of options.sinks) await sink.write(conversation, claim.provider);
+      }
+      converted++;
+      options.onProgress?.({ phase: 'convert', bytesDone: done, bytesTotal: grandTotal, conversations: converted });
+    };
+
     for (const claim of conversationClaims) {
       const checksum = claim.checksum ?? '';
       if (options.skipChecksums?.has(checksum)) {
@@ -135,97 +186,36 @@ export async function convertExports(
         });
         continue;
       }
-      const index = assetsOf(assets, claim.source);
       const fallbackTime = claim.entry.modified ? toTimestamp(claim.entry.modified) : undefined;
-      const onBytes = (n: number): void => {
+      const queue: Promise<RecordResult>[] = [];
+      for await (const item of readRecords(claim.entry, claim.detection.format, (n) => {
         done += n;
-      };
-      for await (const item of readRecords(claim.entry, claim.detection.format, onBytes)) {
+      })) {
         if (item.kind === 'problem') {
           report.add(toDiagnostic(item, claim.entry));
-          if (item.code === 'malformed-record') report.summary(claim.provider.name).skipped++;
           continue;
         }
-        const record = recordLabel(item.index, item.value);
-        const pending: { entry: Entry; ref: string }[] = [];
-        const context: ConversionContext = {
-          record,
+        const task: RecordTask = {
+          provider: claim.provider.name,
+          variant: claim.detection.variant,
+          record: item,
+          file: claim.entry.displayPath,
           fallbackTime,
-          report: (d) => report.add({ ...d, file: claim.entry.displayPath }),
-          resolveAsset: (pointer) => {
-            const found = index.resolve(pointer);
-            if (found) pending.push(found);
-            return found?.ref;
-          },
+          assetsKey: claim.sourceKey,
+          importedAt,
+          checksum,
         };
-        if (item.invalidUtf8) {
-          context.report({
-            level: 'warning',
-            code: 'invalid-utf8',
-            message: 'the record had bytes that are not UTF-8; they were replaced by U+FFFD',
-            record,
-          });
-        }
-        let conversation: Conversation | undefined;
-        try {
-          conversation = claim.provider.toConversation(item.value, claim.detection.variant, context);
-        } catch (error) {
-          context.report({
-            level: 'error',
-            code: 'conversion-failed',
-            message: `could not convert this conversation: ${error instanceof Error ? error.message : String(error)}; skipped`,
-            record,
-          });
-        }
-        if (!conversation) {
-          report.summary(claim.provider.name).skipped++;
-          continue;
-        }
-        conversation.import_metadata = {
-          importer: IMPORTER,
-          importer_version: `${claim.provider.name}-importer/${claim.detection.variant}`,
-          imported_at: importedAt,
-          source_file: claim.entry.displayPath,
-          source_checksum: checksum,
-        };
-        const updated = conversation.temporal.updated_at ?? conversation.temporal.created_at;
-        const before = seen.get(conversation.id);
-        if (before !== undefined) {
-          report.written.duplicates++;
-          const newer = updated > before;
-          context.report({
-            level: 'info',
-            code: 'duplicate-conversation',
-            message: newer
-              ? `conversation ${conversation.provider.conversation_id ?? ''} appeared before in this import; this newer copy replaces it`
-              : `conversation ${conversation.provider.conversation_id ?? ''} appeared before in this import; this copy is not newer and is skipped`,
-            record,
-          });
-          if (!newer) continue;
-        } else {
-          report.countConversation(claim.provider.name, conversation);
-        }
-        seen.set(conversation.id, updated);
-        const summary = report.summary(claim.provider.name);
-        for (const asset of pending) {
-          if (await writer.copyAsset(asset.entry, asset.ref)) summary.attachmentsCopied++;
-        }
-        for (const message of conversation.messages) {
-          for (const attachment of message.attachments) if (attachment.ref === null) summary.attachmentsMissing++;
-        }
-        const outcome = await writer.writeConversation(conversation);
-        report.written[outcome]++;
-        for (const sink of options.sinks ?? []) await sink.write(conversation, claim.provider);
-        converted++;
-        options.onProgress?.({ phase: 'convert', bytesDone: done, bytesTotal: grandTotal, conversations: converted });
+        queue.push(converter.submit(task));
+        if (queue.length >= window) await take(claim, await (queue.shift() as Promise<RecordResult>));
       }
+      while (queue.length > 0) await take(claim, await (queue.shift() as Promise<RecordResult>));
     }
 
     for (const claim of claims) {
       const role = claim.detection.role;
       if ((role !== 'memories' && role !== 'projects') || !claim.provider.toMemories) continue;
       const fallbackTime = claim.entry.modified ? toTimestamp(claim.entry.modified) : undefined;
-      for await (const item of readRecords(claim.entry, claim.detection.format)) {
+      for await (const item of readValues(claim.entry, claim.detection.format)) {
         if (item.kind === 'problem') {
           report.add(toDiagnostic(item, claim.entry));
           continue;
@@ -248,20 +238,16 @@ export async function convertExports(
     await writer.finish({ id: ownerId, createdAt: importedAt }, importedAt);
     return report.build();
   } finally {
+    await converter?.close();
     await Promise.all(sources.map((s) => s.close()));
   }
 }
 
-function assetsOf(indexes: Map<OpenedSource, AssetIndex>, source: OpenedSource): AssetIndex {
-  let index = indexes.get(source);
-  if (!index) {
-    index = new AssetIndex(source.entries);
-    indexes.set(source, index);
-  }
-  return index;
+function sourceKeyOf(claims: readonly Claim[], source: OpenedSource): string {
+  return claims.find((c) => c.source === source)?.sourceKey ?? `unclaimed-${source.input}`;
 }
 
-async function claimEntries(source: OpenedSource, sniffAnything: boolean): Promise<Claim[]> {
+async function claimEntries(source: OpenedSource, sourceKey: string, sniffAnything: boolean): Promise<Claim[]> {
   const claims: Claim[] = [];
   for (const entry of source.entries) {
     if (!SNIFF.test(entry.path) && !sniffAnything) continue;
@@ -269,7 +255,7 @@ async function claimEntries(source: OpenedSource, sniffAnything: boolean): Promi
     for (const provider of PROVIDERS) {
       const detection = provider.detect(entry.path, head);
       if (detection) {
-        claims.push({ source, entry, provider, detection });
+        claims.push({ source, sourceKey, entry, provider, detection });
         break;
       }
     }
@@ -302,12 +288,6 @@ async function checksumOf(entry: Entry, onBytes: (n: number) => void): Promise<{
   return { checksum: `sha256:${hash.digest('hex')}`, bytes };
 }
 
-function recordLabel(index: number, value: unknown): string {
-  const object = asObject(value);
-  const id = asText(object?.uuid) ?? asText(object?.conversation_id) ?? asText(object?.id);
-  return id !== undefined ? `#${index} (${id})` : `#${index}`;
-}
-
 function toDiagnostic(
   item: { code: string; message: string; offset: number; index?: number },
   entry: Entry,
@@ -322,3 +302,4 @@ function toDiagnostic(
   if (item.index !== undefined) diagnostic.record = `#${item.index}`;
   return diagnostic;
 }
+

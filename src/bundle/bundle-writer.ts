@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
+import type { ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
 import type { Entry } from '../read/entry.js';
-import { writeFileAtomic } from './atomic-write.js';
-import { MEMORY_STORE_FILE, conversationPath } from './layout.js';
-import { toIndexEntry, toMemoryStore } from './memory-store.js';
+import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
+import { CONVERSATIONS_DIR, MEMORY_STORE_FILE, conversationPath } from './layout.js';
+import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
 
 /** What happened to one conversation file. */
@@ -30,7 +30,7 @@ export class BundleWriter {
   /** Opens (or starts) the bundle in `dir`. */
   static async open(dir: string): Promise<BundleWriter> {
     const writer = new BundleWriter(dir);
-    await mkdir(dir, { recursive: true });
+    await mkdir(join(dir, CONVERSATIONS_DIR), { recursive: true });
     const text = await readFile(join(dir, MEMORY_STORE_FILE), 'utf8').catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -54,27 +54,28 @@ export class BundleWriter {
     return this.index.get(id);
   }
 
-  /** Writes one conversation unless the file already says the same (bar its import time). */
-  async writeConversation(conversation: Conversation): Promise<WriteOutcome> {
-    const path = conversationPath(this.dir, conversation.id);
-    const had = this.index.has(conversation.id);
-    const text = serialize(conversation);
-    const previous = had ? await readFile(path, 'utf8').catch(() => undefined) : undefined;
-    if (previous !== undefined) {
-      const oldTime = IMPORTED_AT.exec(previous)?.[1];
-      if (oldTime !== undefined && conversation.import_metadata) {
-        const same = serialize({
-          ...conversation,
-          import_metadata: { ...conversation.import_metadata, imported_at: oldTime },
-        });
-        if (same === previous) {
-          this.index.set(conversation.id, toIndexEntry(conversation));
-          return 'unchanged';
-        }
+  /**
+   * Writes one conversation's file unless it already says the same bar its import time, so a
+   * re-import leaves unchanged files (and their first import time) alone. Synchronous on
+   * purpose: a small file's open/write/rename costs less CPU blocking than through promises,
+   * and the CPU is what an import is short of (conversion runs on the other cores).
+   */
+  writeConversation(id: string, text: string, index: ConversationIndexEntry): WriteOutcome {
+    const path = conversationPath(this.dir, id);
+    let previous: string | undefined;
+    if (this.index.has(id)) {
+      try {
+        previous = readFileSync(path, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
     }
-    await writeFileAtomic(path, text);
-    this.index.set(conversation.id, toIndexEntry(conversation));
+    this.index.set(id, index);
+    if (previous !== undefined) {
+      const oldTime = IMPORTED_AT.exec(previous)?.[1];
+      if (oldTime !== undefined && text.replace(IMPORTED_AT, `"imported_at": "${oldTime}"`) === previous) return 'unchanged';
+    }
+    writeFileAtomicSync(path, text);
     return previous !== undefined ? 'updated' : 'created';
   }
 

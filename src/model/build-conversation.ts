@@ -36,7 +36,15 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     byKey.set(message.key, message);
   }
   const messages = [...byKey.values()];
-  const idOf = (key: string): string => stableId('message', draft.provider.name, conversationKey, key);
+  const ids = new Map<string, string>();
+  const idOf = (key: string): string => {
+    let value = ids.get(key);
+    if (value === undefined) {
+      value = stableId('message', draft.provider.name, conversationKey, key);
+      ids.set(key, value);
+    }
+    return value;
+  };
 
   // Parents: drop links to messages that are not there, and any link that would close a cycle.
   const parentOf = new Map<string, string | null>();

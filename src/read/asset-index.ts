@@ -9,55 +9,59 @@ function sanitize(name: string): string {
   return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 180) || 'file';
 }
 
-/** A file of the export that a message points to, and where it goes in the bundle. */
-export interface ResolvedAsset {
-  entry: Entry;
-  ref: string;
+/** The bundle ref of the file a pointer names, from a table of {@link AssetIndex.refTable}. */
+export function lookupAsset(table: ReadonlyMap<string, string>, pointer: string): string | undefined {
+  const id = pointer.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^\/+/, '');
+  return table.get(id) ?? table.get(ASSET_ID.exec(id)?.[1] ?? '');
 }
 
-/** Finds export files by the ids that messages point to (`file-service://file-abc`, `sediment://file_01`). */
+/**
+ * Finds export files by the ids that messages point to (`file-service://file-abc`,
+ * `sediment://file_01`) and gives each a stable place under `attachments/`.
+ */
 export class AssetIndex {
-  private readonly byId = new Map<string, Entry>();
-  private readonly refs = new Map<Entry, string>();
-  private readonly taken = new Set<string>();
+  private readonly files: Entry[] = [];
   private readonly originalNames = new Map<string, string>();
+  private table: Map<string, string> | undefined;
+  private readonly byRef = new Map<string, Entry>();
 
   constructor(entries: readonly Entry[]) {
-    for (const entry of entries) {
-      const name = baseName(entry.path);
-      if (EXPORT_DATA.test(name)) continue;
-      const id = ASSET_ID.exec(name)?.[1];
-      if (id !== undefined && !this.byId.has(id)) this.byId.set(id, entry);
-      if (!this.byId.has(name)) this.byId.set(name, entry);
-    }
+    for (const entry of entries) if (!EXPORT_DATA.test(baseName(entry.path))) this.files.push(entry);
   }
 
   /** Records the original names of `.dat` files (`conversation_asset_file_names.json`). */
   addOriginalNames(pairs: readonly (readonly [string, string])[]): void {
     for (const [dat, original] of pairs) this.originalNames.set(dat, original);
+    this.table = undefined;
   }
 
-  /** The file a pointer names, with its bundle ref, or undefined when the export lacks it. */
-  resolve(pointer: string): ResolvedAsset | undefined {
-    const id = pointer.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^\/+/, '');
-    const entry = this.byId.get(id) ?? this.byId.get(ASSET_ID.exec(id)?.[1] ?? '');
-    if (!entry) return undefined;
-    let ref = this.refs.get(entry);
-    if (ref === undefined) {
+  /** Every id and file name mapped to its bundle ref (pure data, so workers can use it). */
+  refTable(): Map<string, string> {
+    if (this.table) return this.table;
+    const table = new Map<string, string>();
+    const taken = new Set<string>();
+    this.byRef.clear();
+    for (const entry of this.files) {
       const name = baseName(entry.path);
       const original = this.originalNames.get(name);
       const assetId = ASSET_ID.exec(name)?.[1];
-      let file =
-        original !== undefined
-          ? `${assetId ?? name.replace(/\.dat$/i, '')}-${baseName(original)}`
-          : name;
-      file = sanitize(file);
-      let candidate = `${ATTACHMENTS_DIR}/${file}`;
-      for (let n = 2; this.taken.has(candidate); n++) candidate = `${ATTACHMENTS_DIR}/${n}-${file}`;
-      ref = candidate;
-      this.taken.add(ref);
-      this.refs.set(entry, ref);
+      const file = sanitize(
+        original !== undefined ? `${assetId ?? name.replace(/\.dat$/i, '')}-${baseName(original)}` : name,
+      );
+      let ref = `${ATTACHMENTS_DIR}/${file}`;
+      for (let n = 2; taken.has(ref); n++) ref = `${ATTACHMENTS_DIR}/${n}-${file}`;
+      taken.add(ref);
+      this.byRef.set(ref, entry);
+      if (assetId !== undefined && !table.has(assetId)) table.set(assetId, ref);
+      if (!table.has(name)) table.set(name, ref);
     }
-    return { entry, ref };
+    this.table = table;
+    return table;
+  }
+
+  /** The export file behind a ref. */
+  entryOf(ref: string): Entry | undefined {
+    this.refTable();
+    return this.byRef.get(ref);
   }
 }

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonSplitter, type JsonItem } from './json-splitter.js';
+import { JsonSplitter } from './json-splitter.js';
+import { parseRecord, type SplitItem } from './record.js';
 
-function split(text: string | Buffer, chunkSizes: number[] = [1 << 20], keys: string[] = []): JsonItem[] {
+function split(text: string | Buffer, chunkSizes: number[] = [1 << 20], keys: string[] = []): SplitItem[] {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   const splitter = new JsonSplitter(keys);
-  const items: JsonItem[] = [];
+  const items: SplitItem[] = [];
   let at = 0;
   let n = 0;
   while (at < bytes.length) {
@@ -17,14 +18,18 @@ function split(text: string | Buffer, chunkSizes: number[] = [1 << 20], keys: st
   return items;
 }
 
-const values = (items: JsonItem[]): unknown[] =>
-  items.flatMap((item) => (item.kind === 'value' ? [item.value] : []));
+const values = (items: SplitItem[]): unknown[] =>
+  items.flatMap((item) => {
+    if (item.kind !== 'record') return [];
+    const parsed = parseRecord(item);
+    return parsed.ok ? [parsed.value] : [];
+  });
 
 describe('JsonSplitter', () => {
   it('yields the elements of a top-level array one by one', () => {
     const items = split('[{"a":1},{"b":[1,2,{"c":"]}"}]}, 3, "x", null, true]');
     expect(values(items)).toEqual([{ a: 1 }, { b: [1, 2, { c: ']}' }] }, 3, 'x', null, true]);
-    expect(items.every((item) => item.kind === 'value')).toBe(true);
+    expect(items.every((item) => item.kind === 'record')).toBe(true);
   });
 
   it('handles escaped quotes and backslashes split across chunks', () => {
@@ -39,18 +44,18 @@ describe('JsonSplitter', () => {
       'conversations',
     ]);
     expect(items).toMatchObject([
-      { kind: 'value', path: 'conversations', index: 0, value: { id: 1 } },
-      { kind: 'value', path: 'conversations', index: 1, value: { id: 2 } },
+      { kind: 'record', path: 'conversations', index: 0 },
+      { kind: 'record', path: 'conversations', index: 1 },
     ]);
-    expect(items).toHaveLength(2);
+    expect(values(items)).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
   it('yields a plain top-level object whole', () => {
     const doc = '{"id":"c1","mapping":{"a":{"children":["b"]}},"title":null}';
     for (const size of [1, 4, 100]) {
-      expect(split(doc, [size], ['conversations'])).toEqual([
-        { kind: 'value', path: '$', index: 0, offset: 0, value: JSON.parse(doc), invalidUtf8: false },
-      ]);
+      const items = split(doc, [size], ['conversations']);
+      expect(items).toMatchObject([{ kind: 'record', path: '$', index: 0, offset: 0 }]);
+      expect(values(items)).toEqual([JSON.parse(doc)]);
     }
   });
 
@@ -65,10 +70,11 @@ describe('JsonSplitter', () => {
     expect(items.at(-1)).toMatchObject({ kind: 'problem', code: 'truncated-file', offset: doc.indexOf('{"id":3'), index: 2 });
   });
 
-  it('reports a malformed record and goes on', () => {
+  it('cuts out a malformed record so that it alone fails to parse', () => {
     const items = split('[{"id":1},{"id":tru},{"id":3}]');
     expect(values(items)).toEqual([{ id: 1 }, { id: 3 }]);
-    expect(items[1]).toMatchObject({ kind: 'problem', code: 'malformed-record', index: 1 });
+    const bad = items[1];
+    expect(bad?.kind === 'record' && parseRecord(bad)).toMatchObject({ ok: false, code: 'malformed-record' });
   });
 
   it('says what is wrong with a file that is no JSON container', () => {
@@ -78,7 +84,8 @@ describe('JsonSplitter', () => {
 
   it('flags records whose bytes are not UTF-8', () => {
     const bytes = Buffer.concat([Buffer.from('[{"t":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}]')]);
-    expect(split(bytes)).toMatchObject([{ kind: 'value', invalidUtf8: true }]);
+    const [item] = split(bytes);
+    expect(item?.kind === 'record' && parseRecord(item)).toMatchObject({ ok: true, invalidUtf8: true });
   });
 
   it('gives the same records as JSON.parse for any array and any chunking', () => {

@@ -1,23 +1,11 @@
 /**
  * Splits a JSON document into records without parsing it whole: the elements of a top-level
  * array, or of an array under one of `streamKeys` in a top-level object, are parsed one at a
- * time; any other top-level object is one record. Memory stays bounded by the largest record.
+ * time; any other top-level object is one record. Records are cut out, not parsed (see
+ * `parseRecord`), so parsing can happen elsewhere. Memory stays bounded by the largest record.
  */
 
-/** One record, or one problem found while splitting. */
-export type JsonItem =
-  | {
-      kind: 'value';
-      /** `''` for a top-level array's elements, the key for a wrapped array's, `'$'` for a whole document. */
-      path: string;
-      index: number;
-      /** Byte offset of the record in the document. */
-      offset: number;
-      value: unknown;
-      /** The record's bytes were not all UTF-8 (the bad ones became U+FFFD). */
-      invalidUtf8: boolean;
-    }
-  | { kind: 'problem'; code: string; message: string; offset: number; index?: number };
+import type { SplitItem } from './record.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -27,7 +15,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
 type Mode = 'start' | 'array' | 'object' | 'done';
 
@@ -67,8 +54,8 @@ export class JsonSplitter {
   }
 
   /** Feeds the next chunk. */
-  push(chunk: Buffer): JsonItem[] {
-    const items: JsonItem[] = [];
+  push(chunk: Buffer): SplitItem[] {
+    const items: SplitItem[] = [];
     let i = 0;
     if (this.firstChunk) {
       this.firstChunk = false;
@@ -243,7 +230,7 @@ export class JsonSplitter {
 
   private discard = false;
 
-  private finishRecord(items: JsonItem[]): void {
+  private finishRecord(items: SplitItem[]): void {
     this.recording = false;
     const parts = this.parts;
     this.parts = [];
@@ -252,7 +239,7 @@ export class JsonSplitter {
       return;
     }
     const buffer = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
-    items.push(decodeRecord(buffer, this.path, this.index++, this.recordStart));
+    items.push(rawRecord(buffer, this.path, this.index++, this.recordStart));
   }
 
   private closeContainer(byte: number): void {
@@ -277,16 +264,16 @@ export class JsonSplitter {
 
   private pendingWhole = false;
 
-  private problem(code: string, message: string, i: number): JsonItem {
+  private problem(code: string, message: string, i: number): SplitItem {
     return { kind: 'problem', code, message, offset: this.offset + i };
   }
 
   /** Call after the last chunk: emits a whole-object record, or reports a cut-off document. */
-  end(): JsonItem[] {
+  end(): SplitItem[] {
     if (this.pendingWhole) {
       const whole = Buffer.concat(this.wholeParts);
       this.wholeParts = [];
-      return [decodeRecord(whole, '$', 0, 0)];
+      return [rawRecord(whole, '$', 0, 0)];
     }
     if (this.mode === 'start') {
       return [{ kind: 'problem', code: 'empty-file', message: 'the file is empty', offset: this.offset }];
@@ -324,18 +311,6 @@ function parseKey(parts: Buffer[]): string {
   }
 }
 
-function decodeRecord(buffer: Buffer, path: string, index: number, offset: number): JsonItem {
-  const text = buffer.toString('utf8');
-  const invalidUtf8 = text.includes('\ufffd') && !buffer.includes(REPLACEMENT);
-  try {
-    return { kind: 'value', path, index, offset, value: JSON.parse(text) as unknown, invalidUtf8 };
-  } catch (error) {
-    return {
-      kind: 'problem',
-      code: 'malformed-record',
-      message: `record ${index} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-      offset,
-      index,
-    };
-  }
+function rawRecord(bytes: Buffer, path: string, index: number, offset: number): SplitItem {
+  return { kind: 'record', path, index, offset, bytes };
 }

@@ -1,19 +1,17 @@
-import type { JsonItem } from './json-splitter.js';
+import type { SplitItem } from './record.js';
 
 const NEWLINE = 0x0a;
-const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
-/** Splits JSON Lines into records, one line at a time; a bad line is a problem, not a stop. */
+/** Splits JSON Lines into records, one line at a time (blank lines are passed over). */
 export class JsonlSplitter {
   private carry: Buffer[] = [];
   private offset = 0;
   private lineStart = 0;
-  private line = 0;
   private index = 0;
 
   /** Feeds the next chunk. */
-  push(chunk: Buffer): JsonItem[] {
-    const items: JsonItem[] = [];
+  push(chunk: Buffer): SplitItem[] {
+    const items: SplitItem[] = [];
     let from = 0;
     for (;;) {
       const newline = chunk.indexOf(NEWLINE, from);
@@ -30,32 +28,32 @@ export class JsonlSplitter {
     return items;
   }
 
-  /** Call after the last chunk: a last line without its newline is read if it is whole. */
-  end(): JsonItem[] {
-    const items: JsonItem[] = [];
+  /** Call after the last chunk: a last line without its newline is a record that may be cut short. */
+  end(): SplitItem[] {
+    const items: SplitItem[] = [];
     if (this.carry.length > 0) this.emit(Buffer.concat(this.carry), items, true);
     this.carry = [];
     return items;
   }
 
-  private emit(bytes: Buffer, items: JsonItem[], last: boolean): void {
-    this.line++;
-    const text = bytes.toString('utf8').trim();
-    if (text === '') return;
-    try {
-      const value: unknown = JSON.parse(text);
-      const invalidUtf8 = text.includes('\ufffd') && !bytes.includes(REPLACEMENT);
-      items.push({ kind: 'value', path: '', index: this.index++, offset: this.lineStart, value, invalidUtf8 });
-    } catch (error) {
-      items.push({
-        kind: 'problem',
-        code: last ? 'truncated-file' : 'malformed-record',
-        message: last
-          ? `the last line (line ${this.line}) is incomplete, as in a file still being written or cut short`
-          : `line ${this.line} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-        offset: this.lineStart,
-        index: this.line,
-      });
-    }
+  private emit(bytes: Buffer, items: SplitItem[], last: boolean): void {
+    let start = 0;
+    let end = bytes.length;
+    while (start < end && isSpace(bytes[start] as number)) start++;
+    while (end > start && isSpace(bytes[end - 1] as number)) end--;
+    if (start === end) return;
+    const record: SplitItem = {
+      kind: 'record',
+      path: '',
+      index: this.index++,
+      offset: this.lineStart + start,
+      bytes: bytes.subarray(start, end),
+    };
+    if (last) record.unterminated = true;
+    items.push(record);
   }
+}
+
+function isSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0d || byte === 0x09 || byte === 0x0a;
 }

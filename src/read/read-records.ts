@@ -1,22 +1,26 @@
 import type { Entry } from './entry.js';
-import { JsonSplitter, type JsonItem } from './json-splitter.js';
+import { JsonSplitter } from './json-splitter.js';
 import { JsonlSplitter } from './jsonl-splitter.js';
+import { parseRecord, type SplitItem } from './record.js';
 
 /** How an entry's records are laid out. */
 export type RecordFormat = { kind: 'json'; streamKeys?: readonly string[] } | { kind: 'jsonl' };
 
-/** Progress callback: bytes of the entry consumed so far. */
-export type BytesRead = (bytes: number) => void;
+/** A parsed record, or a problem (as the splitters give them, plus parse failures). */
+export type ValueItem =
+  | { kind: 'value'; index: number; offset: number; value: unknown; invalidUtf8: boolean }
+  | { kind: 'problem'; code: string; message: string; offset: number; index?: number };
 
 /**
- * Streams an entry's records. A stream error (a corrupt zip, a read failure) ends the entry with
- * a problem that gives the byte offset reached; the records before it have been yielded.
+ * Streams an entry's records, cut out but not parsed. A stream error (a corrupt zip, a read
+ * failure) ends the entry with a problem giving the byte offset reached; the records before it
+ * have been yielded.
  */
 export async function* readRecords(
   entry: Entry,
   format: RecordFormat,
-  onBytes?: BytesRead,
-): AsyncGenerator<JsonItem> {
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<SplitItem> {
   const splitter =
     format.kind === 'jsonl' ? new JsonlSplitter() : new JsonSplitter(format.streamKeys ?? []);
   let bytes = 0;
@@ -35,7 +39,7 @@ export async function* readRecords(
     }
   } catch (error) {
     stream.destroy();
-    yield* splitter.end().filter((item) => item.kind === 'value');
+    yield* splitter.end().filter((item) => item.kind === 'record' && format.kind === 'json');
     yield {
       kind: 'problem',
       code: 'corrupt-file',
@@ -45,6 +49,20 @@ export async function* readRecords(
     return;
   }
   yield* splitter.end();
+}
+
+/** Streams an entry's records parsed (for the small files: accounts, memories, projects). */
+export async function* readValues(entry: Entry, format: RecordFormat): AsyncGenerator<ValueItem> {
+  for await (const item of readRecords(entry, format)) {
+    if (item.kind === 'problem') {
+      yield item;
+      continue;
+    }
+    const parsed = parseRecord(item);
+    yield parsed.ok
+      ? { kind: 'value', index: item.index, offset: item.offset, value: parsed.value, invalidUtf8: parsed.invalidUtf8 }
+      : { kind: 'problem', code: parsed.code, message: parsed.message, offset: item.offset, index: item.index };
+  }
 }
 
 function describe(error: unknown): string {

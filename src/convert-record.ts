@@ -1,0 +1,119 @@
+import { serialize } from './bundle/serialize.js';
+import { toIndexEntry } from './bundle/memory-store.js';
+import { countConversation, type ConversationCounts } from './import-report.js';
+import type { Diagnostic } from './model/diagnostic.js';
+import type { Conversation, ConversationIndexEntry } from './model/pam.js';
+import type { ConversionContext } from './providers/provider.js';
+import { findProvider } from './providers/registry.js';
+import { asObject, asText } from './providers/untrusted.js';
+import { lookupAsset } from './read/asset-index.js';
+import { parseRecord, type RawRecord } from './read/record.js';
+import { IMPORTER } from './version.js';
+
+/** One conversation record to convert (sent to a worker as plain data). */
+export interface RecordTask {
+  provider: string;
+  variant: string;
+  record: RawRecord;
+  file: string;
+  fallbackTime: string | undefined;
+  assetsKey: string;
+  importedAt: string;
+  checksum: string;
+}
+
+/** A converted conversation, ready to write. */
+export interface ConvertedConversation {
+  id: string;
+  platformId: string | null;
+  /** Its update time (or creation time), to choose between two copies. */
+  updated: string;
+  /** The file's text. */
+  text: string;
+  index: ConversationIndexEntry;
+  counts: ConversationCounts;
+  /** Bundle refs of the export files it points to (to be copied). */
+  refs: string[];
+}
+
+/** What became of one record. */
+export interface RecordResult {
+  diagnostics: Diagnostic[];
+  skipped: boolean;
+  conversation?: ConvertedConversation;
+}
+
+/** A record's label in messages: its index and, when it has one, its platform id. */
+export function recordLabel(index: number, value: unknown): string {
+  const object = asObject(value);
+  const id = asText(object?.uuid) ?? asText(object?.conversation_id) ?? asText(object?.id);
+  return id !== undefined ? `#${index} (${id})` : `#${index}`;
+}
+
+/**
+ * Parses, converts and serializes one conversation record: the CPU-heavy middle of an import,
+ * the same whether it runs inline or in a worker thread.
+ */
+export function convertRecord(task: RecordTask, assets: ReadonlyMap<string, string> | undefined): RecordResult {
+  const diagnostics: Diagnostic[] = [];
+  const record = { ...task.record, bytes: Buffer.from(task.record.bytes.buffer, task.record.bytes.byteOffset, task.record.bytes.byteLength) };
+  const parsed = parseRecord(record);
+  if (!parsed.ok) {
+    diagnostics.push({ level: 'error', code: parsed.code, message: parsed.message, file: task.file, record: `#${record.index}`, offset: record.offset });
+    return { diagnostics, skipped: true };
+  }
+  const provider = findProvider(task.provider);
+  if (!provider) throw new Error(`unknown provider ${task.provider}`);
+  const label = recordLabel(record.index, parsed.value);
+  const refs: string[] = [];
+  const context: ConversionContext = {
+    record: label,
+    fallbackTime: task.fallbackTime,
+    report: (d) => diagnostics.push({ ...d, file: task.file }),
+    resolveAsset: (pointer) => {
+      const ref = assets ? lookupAsset(assets, pointer) : undefined;
+      if (ref !== undefined && !refs.includes(ref)) refs.push(ref);
+      return ref;
+    },
+  };
+  if (parsed.invalidUtf8) {
+    context.report({
+      level: 'warning',
+      code: 'invalid-utf8',
+      message: 'the record had bytes that are not UTF-8; they were replaced by U+FFFD',
+      record: label,
+    });
+  }
+  let conversation: Conversation | undefined;
+  try {
+    conversation = provider.toConversation(parsed.value, task.variant, context);
+  } catch (error) {
+    context.report({
+      level: 'error',
+      code: 'conversion-failed',
+      message: `could not convert this conversation: ${error instanceof Error ? error.message : String(error)}; skipped`,
+      record: label,
+    });
+  }
+  if (!conversation) return { diagnostics, skipped: true };
+  conversation.import_metadata = {
+    importer: IMPORTER,
+    importer_version: `${provider.name}-importer/${task.variant}`,
+    imported_at: task.importedAt,
+    source_file: task.file,
+    source_checksum: task.checksum,
+  };
+  return {
+    diagnostics,
+    skipped: false,
+    conversation: {
+      id: conversation.id,
+      platformId: conversation.provider.conversation_id,
+      updated: conversation.temporal.updated_at ?? conversation.temporal.created_at,
+      text: serialize(conversation),
+      index: toIndexEntry(conversation),
+      counts: countConversation(conversation),
+      refs,
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { toTimestamp } from './time.js';
+
+describe('toTimestamp', () => {
+  it('writes UTC with six fraction digits', () => {
+    expect(toTimestamp(1714585031.150442)).toBe('2024-05-01T17:37:11.150442Z');
+    expect(toTimestamp('2024-10-18T05:30:20.458713Z')).toBe('2024-10-18T05:30:20.458713Z');
+    expect(toTimestamp('2024-10-18T05:30:20Z')).toBe('2024-10-18T05:30:20.000000Z');
+    expect(toTimestamp('2024-10-18T07:30:20.5+02:00')).toBe('2024-10-18T05:30:20.500000Z');
+    expect(toTimestamp('2024-10-18 05:30:20')).toBe('2024-10-18T05:30:20.000000Z');
+  });
+
+  it('reads milliseconds, and repairs the cut-off offsets seen in exports', () => {
+    expect(toTimestamp(1714585031150)).toBe('2024-05-01T17:37:11.150000Z');
+    expect(toTimestamp('2023-10-07T07:03:01.693863+')).toBe('2023-10-07T07:03:01.693863Z');
+  });
+
+  it('gives undefined for what is not a time, never "now"', () => {
+    for (const value of [null, undefined, 0, -5, '', 'yesterday', {}, [], Number.NaN, 1e20]) {
+      expect(toTimestamp(value)).toBeUndefined();
+    }
+  });
+
+  it('sorts as strings in the order of the instants', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 4e9 }), fc.integer({ min: 1, max: 4e9 }), (a, b) => {
+        const ta = toTimestamp(a + 0.25) ?? '';
+        const tb = toTimestamp(b + 0.25) ?? '';
+        expect(Math.sign(ta.localeCompare(tb))).toBe(Math.sign(a - b));
+      }),
+    );
+  });
+});

@@ -1,0 +1,49 @@
+/** One record's bytes, cut out of a JSON or JSONL file but not yet parsed. */
+export interface RawRecord {
+  kind: 'record';
+  /** `''` for a top-level array's elements or JSONL lines, the key for a wrapped array's, `'$'` for a whole document. */
+  path: string;
+  index: number;
+  /** Byte offset of the record in the (decompressed) file. */
+  offset: number;
+  bytes: Buffer;
+  /** A JSONL last line without its newline: it may be cut short. */
+  unterminated?: boolean;
+}
+
+/** A problem found while cutting a file into records. */
+export interface SplitProblem {
+  kind: 'problem';
+  code: string;
+  message: string;
+  offset: number;
+  index?: number;
+}
+
+/** What the splitters yield. */
+export type SplitItem = RawRecord | SplitProblem;
+
+/** A parsed record, or why it could not be parsed. */
+export type ParsedRecord =
+  | { ok: true; value: unknown; invalidUtf8: boolean }
+  | { ok: false; code: string; message: string };
+
+const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/** Parses a record's bytes; invalid UTF-8 becomes U+FFFD and is flagged, never thrown. */
+export function parseRecord(record: RawRecord): ParsedRecord {
+  const text = record.bytes.toString('utf8');
+  const invalidUtf8 = text.includes('\ufffd') && !record.bytes.includes(REPLACEMENT);
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown, invalidUtf8 };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return record.unterminated
+      ? {
+          ok: false,
+          code: 'truncated-file',
+          message: `the last line (record ${record.index}) is incomplete, as in a file still being written or cut short`,
+        }
+      : { ok: false, code: 'malformed-record', message: `record ${record.index} is not valid JSON (${reason})` };
+  }
+}

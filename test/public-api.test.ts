@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as api from '../src/index.js';
+import { ROOT } from './support/shared.js';
+
+describe('the public API', () => {
+  it('exports exactly these names', () => {
+    expect(Object.keys(api).sort()).toEqual([
+      'NotAnExportError',
+      'PROVIDERS',
+      'VERSION',
+      'convertExports',
+      'findProvider',
+      'shownThread',
+      'threadTo',
+      'writeChatgptExport',
+      'writeClaudeExport',
+      'writeSamples',
+    ]);
+  });
+
+  it('carries the version of package.json', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(api.VERSION).toBe(pkg.version);
+  });
+});
