@@ -9,7 +9,9 @@ process.stdout.write(
   JSON.stringify({
     seconds,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    bytes: report.files.filter((f) => f.role === 'conversations').reduce((s, f) => s + (f.bytes ?? 0), 0),
+    bytes: report.files
+      .filter((f) => f.role === 'conversations')
+      .reduce((s, f) => s + (f.bytes ?? 0), 0),
     conversations: report.totals.conversations,
     messages: report.totals.messages,
     problems: report.problems.map((p) => `${p.code}×${p.count}`),

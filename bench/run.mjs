@@ -36,7 +36,9 @@ async function jsonParseCeiling() {
   const flush = () => {
     if (batch.length === 0) return;
     const pieces = [Buffer.from('[')];
-    batch.forEach((bytes, i) => pieces.push(i === 0 ? bytes : Buffer.concat([Buffer.from(','), bytes])));
+    batch.forEach((bytes, i) =>
+      pieces.push(i === 0 ? bytes : Buffer.concat([Buffer.from(','), bytes])),
+    );
     pieces.push(Buffer.from(']'));
     const buffer = Buffer.concat(pieces);
     const t = process.hrtime.bigint();

@@ -54,12 +54,29 @@ export function recordLabel(index: number, value: unknown): string {
  * Parses, converts and serializes one conversation record: the CPU-heavy middle of an import,
  * the same whether it runs inline or in a worker thread.
  */
-export function convertRecord(task: RecordTask, assets: ReadonlyMap<string, string> | undefined): RecordResult {
+export function convertRecord(
+  task: RecordTask,
+  assets: ReadonlyMap<string, string> | undefined,
+): RecordResult {
   const diagnostics: Diagnostic[] = [];
-  const record = { ...task.record, bytes: Buffer.from(task.record.bytes.buffer, task.record.bytes.byteOffset, task.record.bytes.byteLength) };
+  const record = {
+    ...task.record,
+    bytes: Buffer.from(
+      task.record.bytes.buffer,
+      task.record.bytes.byteOffset,
+      task.record.bytes.byteLength,
+    ),
+  };
   const parsed = parseRecord(record);
   if (!parsed.ok) {
-    diagnostics.push({ level: 'error', code: parsed.code, message: parsed.message, file: task.file, record: `#${record.index}`, offset: record.offset });
+    diagnostics.push({
+      level: 'error',
+      code: parsed.code,
+      message: parsed.message,
+      file: task.file,
+      record: `#${record.index}`,
+      offset: record.offset,
+    });
     return { diagnostics, skipped: true };
   }
   const provider = findProvider(task.provider);

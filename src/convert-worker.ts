@@ -14,8 +14,14 @@ parentPort?.on('message', (request: WorkerRequest) => {
     return;
   }
   try {
-    parentPort?.postMessage({ seq: request.seq, result: convertRecord(request.task, assets.get(request.task.assetsKey)) });
+    parentPort?.postMessage({
+      seq: request.seq,
+      result: convertRecord(request.task, assets.get(request.task.assetsKey)),
+    });
   } catch (error) {
-    parentPort?.postMessage({ seq: request.seq, error: error instanceof Error ? error.message : String(error) });
+    parentPort?.postMessage({
+      seq: request.seq,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 });

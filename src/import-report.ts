@@ -68,7 +68,12 @@ export function emptySummary(): ProviderSummary {
 /** What one conversation adds to its provider's summary. */
 export type ConversationCounts = Pick<
   ProviderSummary,
-  'messages' | 'branches' | 'toolCalls' | 'attachments' | 'attachmentsMissing' | 'inferredTimestamps'
+  | 'messages'
+  | 'branches'
+  | 'toolCalls'
+  | 'attachments'
+  | 'attachmentsMissing'
+  | 'inferredTimestamps'
 >;
 
 /** Counts a conversation for the report. */
@@ -85,7 +90,8 @@ export function countConversation(conversation: Conversation): ConversationCount
     if (message.children_ids.length > 1) counts.branches += message.children_ids.length - 1;
     counts.toolCalls += message.tool_calls.length;
     counts.attachments += message.attachments.length;
-    for (const attachment of message.attachments) if (attachment.ref === null) counts.attachmentsMissing++;
+    for (const attachment of message.attachments)
+      if (attachment.ref === null) counts.attachmentsMissing++;
     if (message.raw_metadata.timestamp_inferred === true) counts.inferredTimestamps++;
   }
   return counts;
@@ -125,14 +131,16 @@ export class ReportBuilder {
   addCounts(provider: string, counts: ConversationCounts): void {
     const summary = this.summary(provider);
     summary.conversations++;
-    for (const key of Object.keys(counts) as (keyof ConversationCounts)[]) summary[key] += counts[key];
+    for (const key of Object.keys(counts) as (keyof ConversationCounts)[])
+      summary[key] += counts[key];
   }
 
   /** The finished report. */
   build(): ImportReport {
     const totals = emptySummary();
     for (const summary of this.providers.values()) {
-      for (const key of Object.keys(totals) as (keyof ProviderSummary)[]) totals[key] += summary[key];
+      for (const key of Object.keys(totals) as (keyof ProviderSummary)[])
+        totals[key] += summary[key];
     }
     const order = { error: 0, warning: 1, info: 2 };
     return {
@@ -142,7 +150,8 @@ export class ReportBuilder {
       totals,
       written: { ...this.written },
       problems: [...this.groups.values()].sort(
-        (a, b) => order[a.level] - order[b.level] || b.count - a.count || a.code.localeCompare(b.code),
+        (a, b) =>
+          order[a.level] - order[b.level] || b.count - a.count || a.code.localeCompare(b.code),
       ),
     };
   }

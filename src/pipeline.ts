@@ -76,7 +76,13 @@ export async function convertExports(
       const source = await openSource(input);
       sources.push(source);
       for (const problem of source.problems) report.add(problem);
-      claims.push(...(await claimEntries(source, `source-${n}`, inputs.length === 1 && source.entries.length === 1)));
+      claims.push(
+        ...(await claimEntries(
+          source,
+          `source-${n}`,
+          inputs.length === 1 && source.entries.length === 1,
+        )),
+      );
     }
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     if (conversationClaims.length === 0) {
@@ -92,7 +98,12 @@ export async function convertExports(
     for (const claim of conversationClaims) {
       const { checksum, bytes } = await checksumOf(claim.entry, (n) => {
         hashed += n;
-        options.onProgress?.({ phase: 'checksum', bytesDone: hashed, bytesTotal: total, conversations: 0 });
+        options.onProgress?.({
+          phase: 'checksum',
+          bytesDone: hashed,
+          bytesTotal: total,
+          conversations: 0,
+        });
       });
       claim.checksum = checksum;
       claim.bytes = bytes;
@@ -112,7 +123,8 @@ export async function convertExports(
     const writer = await BundleWriter.open(options.out);
     let account: Account | undefined;
     const assets = new Map<string, AssetIndex>();
-    for (const source of sources) assets.set(sourceKeyOf(claims, source), new AssetIndex(source.entries));
+    for (const source of sources)
+      assets.set(sourceKeyOf(claims, source), new AssetIndex(source.entries));
     for (const claim of claims) {
       const role = claim.detection.role;
       if (role !== 'account' && role !== 'asset-names') continue;
@@ -171,7 +183,12 @@ export async function convertExports(
         for (const sink of options.sinks) await sink.write(conversation, claim.provider);
       }
       converted++;
-      options.onProgress?.({ phase: 'convert', bytesDone: done, bytesTotal: grandTotal, conversations: converted });
+      options.onProgress?.({
+        phase: 'convert',
+        bytesDone: done,
+        bytesTotal: grandTotal,
+        conversations: converted,
+      });
     };
 
     for (const claim of conversationClaims) {
@@ -206,7 +223,8 @@ export async function convertExports(
           checksum,
         };
         queue.push(converter.submit(task));
-        if (queue.length >= window) await take(claim, await (queue.shift() as Promise<RecordResult>));
+        if (queue.length >= window)
+          await take(claim, await (queue.shift() as Promise<RecordResult>));
       }
       while (queue.length > 0) await take(claim, await (queue.shift() as Promise<RecordResult>));
     }
@@ -223,7 +241,9 @@ export async function convertExports(
         const context: ConversionContext = {
           record: recordLabel(item.index, item.value),
           fallbackTime,
-          report: (d) => report.add({ ...d, file: claim.entry.displayPath }),
+          report: (d) => {
+            report.add({ ...d, file: claim.entry.displayPath });
+          },
           resolveAsset: () => undefined,
         };
         const memories = claim.provider.toMemories(item.value, role, context);
@@ -232,7 +252,12 @@ export async function convertExports(
       }
     }
 
-    options.onProgress?.({ phase: 'finish', bytesDone: grandTotal, bytesTotal: grandTotal, conversations: converted });
+    options.onProgress?.({
+      phase: 'finish',
+      bytesDone: grandTotal,
+      bytesTotal: grandTotal,
+      conversations: converted,
+    });
     const checksums = conversationClaims.map((c) => c.checksum ?? '').sort();
     const ownerId = writer.ownerId ?? account?.id ?? stableId('owner', ...checksums);
     await writer.finish({ id: ownerId, createdAt: importedAt }, importedAt);
@@ -247,7 +272,11 @@ function sourceKeyOf(claims: readonly Claim[], source: OpenedSource): string {
   return claims.find((c) => c.source === source)?.sourceKey ?? `unclaimed-${source.input}`;
 }
 
-async function claimEntries(source: OpenedSource, sourceKey: string, sniffAnything: boolean): Promise<Claim[]> {
+async function claimEntries(
+  source: OpenedSource,
+  sourceKey: string,
+  sniffAnything: boolean,
+): Promise<Claim[]> {
   const claims: Claim[] = [];
   for (const entry of source.entries) {
     if (!SNIFF.test(entry.path) && !sniffAnything) continue;
@@ -270,7 +299,10 @@ function describeFound(sources: readonly OpenedSource[]): string {
   return `${count} file(s) (${names.join(', ')}${count > names.length ? ', …' : ''})`;
 }
 
-async function checksumOf(entry: Entry, onBytes: (n: number) => void): Promise<{ checksum: string; bytes: number }> {
+async function checksumOf(
+  entry: Entry,
+  onBytes: (n: number) => void,
+): Promise<{ checksum: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
   const stream = await entry.open();
@@ -302,4 +334,3 @@ function toDiagnostic(
   if (item.index !== undefined) diagnostic.record = `#${item.index}`;
   return diagnostic;
 }
-

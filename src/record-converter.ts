@@ -30,7 +30,8 @@ export class RecordConverter {
   constructor(workers?: number) {
     const compiled = import.meta.url.endsWith('.js');
     const count = workers ?? (compiled ? Math.max(1, Math.min(4, availableParallelism() - 1)) : 0);
-    if (count > 0 && !compiled) throw new Error('worker threads need the compiled build (npm run build)');
+    if (count > 0 && !compiled)
+      throw new Error('worker threads need the compiled build (npm run build)');
     for (let i = 0; i < count; i++) {
       const worker = new Worker(new URL('./convert-worker.js', import.meta.url));
       const slot: Slot = { worker, pending: new Map() };
@@ -41,9 +42,12 @@ export class RecordConverter {
         if (message.result) pending.resolve(message.result);
         else pending.reject(new Error(message.error ?? 'conversion worker failed'));
       });
-      worker.on('error', (error) => this.fail(error));
+      worker.on('error', (error) => {
+        this.fail(error);
+      });
       worker.on('exit', (code) => {
-        if (code !== 0 && !this.closing) this.fail(new Error(`a conversion worker stopped (exit code ${code})`));
+        if (code !== 0 && !this.closing)
+          this.fail(new Error(`a conversion worker stopped (exit code ${code})`));
       });
       this.slots.push(slot);
     }
@@ -78,7 +82,11 @@ export class RecordConverter {
     const seq = this.seq++;
     // A copy the worker can own: the record's bytes may share memory with other records.
     const bytes = new Uint8Array(task.record.bytes);
-    const request: WorkerRequest = { type: 'task', seq, task: { ...task, record: { ...task.record, bytes: bytes as Buffer } } };
+    const request: WorkerRequest = {
+      type: 'task',
+      seq,
+      task: { ...task, record: { ...task.record, bytes: bytes as Buffer } },
+    };
     return new Promise((resolve, reject) => {
       slot.pending.set(seq, { resolve, reject });
       slot.worker.postMessage(request, [bytes.buffer]);

@@ -10,7 +10,9 @@ import { ROOT } from './support/shared.js';
 const run = promisify(execFile);
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
-async function chatgraph(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function chatgraph(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
     return { code: 0, stdout, stderr };
@@ -26,22 +28,31 @@ describe('chatgraph convert on what is not an export', () => {
   });
 
   const cases: [string, (dir: string) => Promise<string>][] = [
-    ['an image', async (dir) => {
-      const path = join(dir, 'photo.png');
-      writeFileSync(path, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
-      return path;
-    }],
-    ['a random JSON file', async (dir) => {
-      const path = join(dir, 'data.json');
-      writeFileSync(path, JSON.stringify({ hello: 'world', items: [1, 2, 3] }));
-      return path;
-    }],
-    ['an empty zip', async (dir) => {
-      const path = join(dir, 'empty.zip');
-      const zip = new ZipWriter(path);
-      await zip.close();
-      return path;
-    }],
+    [
+      'an image',
+      (dir) => {
+        const path = join(dir, 'photo.png');
+        writeFileSync(path, Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+        return Promise.resolve(path);
+      },
+    ],
+    [
+      'a random JSON file',
+      (dir) => {
+        const path = join(dir, 'data.json');
+        writeFileSync(path, JSON.stringify({ hello: 'world', items: [1, 2, 3] }));
+        return Promise.resolve(path);
+      },
+    ],
+    [
+      'an empty zip',
+      async (dir) => {
+        const path = join(dir, 'empty.zip');
+        const zip = new ZipWriter(path);
+        await zip.close();
+        return path;
+      },
+    ],
     ['a path that does not exist', (dir) => Promise.resolve(join(dir, 'nope.zip'))],
   ];
 
@@ -53,7 +64,9 @@ describe('chatgraph convert on what is not an export', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/^chatgraph: .*(not a chat export: expected a ChatGPT or Claude\.ai export|does not exist)/);
+    expect(stderr).toMatch(
+      /^chatgraph: .*(not a chat export: expected a ChatGPT or Claude\.ai export|does not exist)/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -61,7 +74,19 @@ describe('chatgraph convert on what is not an export', () => {
     const dir = tempDir();
     const path = join(dir, 'claude-export-download');
     const zip = new ZipWriter(path);
-    await zip.add('conversations.json', JSON.stringify([{ uuid: 'c', name: 'x', created_at: '2025-01-01T00:00:00Z', chat_messages: [{ uuid: 'm', sender: 'human', text: 'hi', created_at: '2025-01-01T00:00:00Z' }] }]));
+    await zip.add(
+      'conversations.json',
+      JSON.stringify([
+        {
+          uuid: 'c',
+          name: 'x',
+          created_at: '2025-01-01T00:00:00Z',
+          chat_messages: [
+            { uuid: 'm', sender: 'human', text: 'hi', created_at: '2025-01-01T00:00:00Z' },
+          ],
+        },
+      ]),
+    );
     await zip.close();
     const { code, stdout } = await chatgraph('convert', path, '--out', join(dir, 'b'), '--json');
     expect(code).toBe(0);

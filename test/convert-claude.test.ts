@@ -15,12 +15,38 @@ function write(dir: string, name: string, value: unknown): string {
   return path;
 }
 
-function message(uuid: string, sender: string, content: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { uuid, sender, text: '', content, created_at: extra.created_at ?? '2025-05-01T10:00:00.000000Z', attachments: [], files: [], ...extra };
+function message(
+  uuid: string,
+  sender: string,
+  content: unknown[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    uuid,
+    sender,
+    text: '',
+    content,
+    created_at: extra.created_at ?? '2025-05-01T10:00:00.000000Z',
+    attachments: [],
+    files: [],
+    ...extra,
+  };
 }
 
-function conversation(uuid: string, messages: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return { uuid, name: 'Chat', created_at: '2025-05-01T10:00:00Z', updated_at: '2025-05-01T11:00:00Z', account: { uuid: 'acc-1' }, chat_messages: messages, ...extra };
+function conversation(
+  uuid: string,
+  messages: unknown[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    uuid,
+    name: 'Chat',
+    created_at: '2025-05-01T10:00:00Z',
+    updated_at: '2025-05-01T11:00:00Z',
+    account: { uuid: 'acc-1' },
+    chat_messages: messages,
+    ...extra,
+  };
 }
 
 describe('Claude.ai import', () => {
@@ -29,11 +55,21 @@ describe('Claude.ai import', () => {
     const input = write(dir, 'conversations.json', [
       conversation('c1', [
         message('m1', 'human', [{ type: 'text', text: 'why?' }]),
-        message('m2', 'assistant', [
-          { type: 'thinking', thinking: 'first thought', summaries: [{ summary: 's' }], cut_off: false },
-          { type: 'thinking', thinking: 'second thought' },
-          { type: 'text', text: 'Because.' },
-        ], { text: 'first thoughtsecond thoughtBecause.' }),
+        message(
+          'm2',
+          'assistant',
+          [
+            {
+              type: 'thinking',
+              thinking: 'first thought',
+              summaries: [{ summary: 's' }],
+              cut_off: false,
+            },
+            { type: 'thinking', thinking: 'second thought' },
+            { type: 'text', text: 'Because.' },
+          ],
+          { text: 'first thoughtsecond thoughtBecause.' },
+        ),
       ]),
     ]);
     const { conversations } = await convertToTemp([input]);
@@ -44,7 +80,10 @@ describe('Claude.ai import', () => {
       ['assistant', true, 'second thought'],
       ['assistant', false, 'Because.'],
     ]);
-    expect(thread[1]?.raw_metadata).toMatchObject({ summaries: [{ summary: 's' }], thought_of: 'm2' });
+    expect(thread[1]?.raw_metadata).toMatchObject({
+      summaries: [{ summary: 's' }],
+      thought_of: 'm2',
+    });
   });
 
   it('pairs parallel tool calls with their results by id, JSON text when a result is not text', async () => {
@@ -56,7 +95,11 @@ describe('Claude.ai import', () => {
           { type: 'tool_use', id: 'a', name: 'web_search', input: { query: 'x' } },
           { type: 'tool_use', id: 'b', name: 'web_fetch', input: { url: 'https://e.org' } },
           { type: 'tool_result', tool_use_id: 'b', content: [{ type: 'text', text: 'page b' }] },
-          { type: 'tool_result', tool_use_id: 'a', content: [{ type: 'knowledge', title: 'K', url: 'https://k.org', text: 'found' }] },
+          {
+            type: 'tool_result',
+            tool_use_id: 'a',
+            content: [{ type: 'knowledge', title: 'K', url: 'https://k.org', text: 'found' }],
+          },
           { type: 'tool_result', tool_use_id: 'zzz', content: [{ type: 'text', text: 'orphan' }] },
           { type: 'text', text: 'Done.' },
         ]),
@@ -65,7 +108,12 @@ describe('Claude.ai import', () => {
     const { conversations, report } = await convertToTemp([input]);
     const reply = conversations[0]!.messages.find((m) => m.provider_message_id === 'm2')!;
     expect(reply.tool_calls).toEqual([
-      { id: 'a', name: 'web_search', input: { query: 'x' }, output: '{"type":"knowledge","title":"K","url":"https://k.org","text":"found"}' },
+      {
+        id: 'a',
+        name: 'web_search',
+        input: { query: 'x' },
+        output: '{"type":"knowledge","title":"K","url":"https://k.org","text":"found"}',
+      },
       { id: 'b', name: 'web_fetch', input: { url: 'https://e.org' }, output: 'page b' },
     ]);
     expect(reply.citations).toEqual([{ title: 'K', url: 'https://k.org', snippet: 'found' }]);
@@ -75,16 +123,30 @@ describe('Claude.ai import', () => {
 
   it('rebuilds branches from parent_message_uuid and shows the current leaf', async () => {
     const dir = tempDir();
-    const input = write(dir, 'c.jsonl', [
-      JSON.stringify(
-        conversation('c1', [
-          message('m1', 'human', [{ type: 'text', text: 'q' }], { parent_message_uuid: ROOT }),
-          message('m3', 'assistant', [{ type: 'text', text: 'retry' }], { parent_message_uuid: 'm1', created_at: '2025-05-01T10:02:00Z' }),
-          message('m2', 'assistant', [{ type: 'text', text: 'first' }], { parent_message_uuid: 'm1', created_at: '2025-05-01T10:01:00Z' }),
-        ], { current_leaf_message_uuid: 'm2' }),
-      ),
-      JSON.stringify(conversation('c2', [message('x', 'human', [{ type: 'text', text: 'hi' }])])),
-    ].join('\n'));
+    const input = write(
+      dir,
+      'c.jsonl',
+      [
+        JSON.stringify(
+          conversation(
+            'c1',
+            [
+              message('m1', 'human', [{ type: 'text', text: 'q' }], { parent_message_uuid: ROOT }),
+              message('m3', 'assistant', [{ type: 'text', text: 'retry' }], {
+                parent_message_uuid: 'm1',
+                created_at: '2025-05-01T10:02:00Z',
+              }),
+              message('m2', 'assistant', [{ type: 'text', text: 'first' }], {
+                parent_message_uuid: 'm1',
+                created_at: '2025-05-01T10:01:00Z',
+              }),
+            ],
+            { current_leaf_message_uuid: 'm2' },
+          ),
+        ),
+        JSON.stringify(conversation('c2', [message('x', 'human', [{ type: 'text', text: 'hi' }])])),
+      ].join('\n'),
+    );
     const { conversations, report } = await convertToTemp([input]);
     expect(report.files[0]?.variant).toBe('jsonl');
     const c1 = conversations.find((c) => c.provider.conversation_id === 'c1')!;
@@ -97,17 +159,42 @@ describe('Claude.ai import', () => {
   it('reads the 2024 format (no content[]) and keeps attachments and files', async () => {
     const dir = tempDir();
     const input = write(dir, 'conversations.json', [
-      conversation('c1', [
-        { uuid: 'm1', sender: 'human', text: 'see file', created_at: '2024-10-01T10:00:00Z', attachments: [{ file_name: 'a.txt', file_size: 3, file_type: 'txt', extracted_content: 'abc' }], files: [{ file_name: 'shot.png' }] },
-        { uuid: 'm2', sender: 'assistant', text: 'ok', created_at: '2024-10-01T10:00:01Z', attachments: [], files: [] },
-      ], { name: '' }),
+      conversation(
+        'c1',
+        [
+          {
+            uuid: 'm1',
+            sender: 'human',
+            text: 'see file',
+            created_at: '2024-10-01T10:00:00Z',
+            attachments: [
+              { file_name: 'a.txt', file_size: 3, file_type: 'txt', extracted_content: 'abc' },
+            ],
+            files: [{ file_name: 'shot.png' }],
+          },
+          {
+            uuid: 'm2',
+            sender: 'assistant',
+            text: 'ok',
+            created_at: '2024-10-01T10:00:01Z',
+            attachments: [],
+            files: [],
+          },
+        ],
+        { name: '' },
+      ),
     ]);
     const { conversations } = await convertToTemp([input]);
     const c = conversations[0]!;
     expect(c.title).toBeNull();
     expect(c.provider.export_format_version).toBe('claude/array/2024-text-only');
-    expect(c.messages[0]?.attachments.map((a) => [a.type, a.name])).toEqual([['document', 'a.txt'], ['image', 'shot.png']]);
-    expect(c.messages[0]?.raw_metadata.attachment_extracts).toEqual([{ file_name: 'a.txt', extracted_content: 'abc' }]);
+    expect(c.messages[0]?.attachments.map((a) => [a.type, a.name])).toEqual([
+      ['document', 'a.txt'],
+      ['image', 'shot.png'],
+    ]);
+    expect(c.messages[0]?.raw_metadata.attachment_extracts).toEqual([
+      { file_name: 'a.txt', extracted_content: 'abc' },
+    ]);
   });
 
   it('reads the 2026 set of zips: memories as an object, one JSON per project, users.json', async () => {
@@ -115,12 +202,30 @@ describe('Claude.ai import', () => {
     const set = join(dir, 'claude-2026');
     mkdirSync(set);
     const conversations = new ZipWriter(join(set, 'conversations-000.zip'));
-    await conversations.add('conversations.json', JSON.stringify([conversation('c1', [message('m1', 'human', [{ type: 'text', text: 'hi' }])])]));
+    await conversations.add(
+      'conversations.json',
+      JSON.stringify([
+        conversation('c1', [message('m1', 'human', [{ type: 'text', text: 'hi' }])]),
+      ]),
+    );
     await conversations.close();
     const projects = new ZipWriter(join(set, 'projects-000.zip'));
-    await projects.add('p1.json', JSON.stringify({ uuid: 'p1', name: 'Garden', description: 'Veg beds', prompt_template: '', docs: [{ uuid: 'd1', filename: 'plan.md', content: 'Tomatoes' }] }));
+    await projects.add(
+      'p1.json',
+      JSON.stringify({
+        uuid: 'p1',
+        name: 'Garden',
+        description: 'Veg beds',
+        prompt_template: '',
+        docs: [{ uuid: 'd1', filename: 'plan.md', content: 'Tomatoes' }],
+      }),
+    );
     await projects.close();
-    write(set, 'memories.json', { conversations_memory: 'Likes tomatoes.', project_memories: { p1: 'Raised beds.' }, account_uuid: 'acc-1' });
+    write(set, 'memories.json', {
+      conversations_memory: 'Likes tomatoes.',
+      project_memories: { p1: 'Raised beds.' },
+      account_uuid: 'acc-1',
+    });
     write(set, 'users.json', [{ uuid: 'acc-1', full_name: 'A', email_address: 'a@b.c' }]);
     const { store, report } = await convertToTemp([set]);
     expect(memoryStoreErrors(store)).toEqual([]);
@@ -139,10 +244,17 @@ describe('Claude.ai import', () => {
   it('keeps unknown block types in raw_metadata and counts them', async () => {
     const dir = tempDir();
     const input = write(dir, 'conversations.json', [
-      conversation('c1', [message('m1', 'human', [{ type: 'hologram', data: 1 }, { type: 'text', text: 'hi' }])]),
+      conversation('c1', [
+        message('m1', 'human', [
+          { type: 'hologram', data: 1 },
+          { type: 'text', text: 'hi' },
+        ]),
+      ]),
     ]);
     const { conversations, report } = await convertToTemp([input]);
-    expect(conversations[0]?.messages[0]?.raw_metadata.unknown_blocks).toEqual([{ type: 'hologram', data: 1 }]);
+    expect(conversations[0]?.messages[0]?.raw_metadata.unknown_blocks).toEqual([
+      { type: 'hologram', data: 1 },
+    ]);
     expect(report.problems.find((p) => p.code === 'unknown-block-type')?.count).toBe(1);
   });
 });

@@ -7,7 +7,12 @@ import { fixtures } from './support/shared.js';
 import { conversationErrors } from './support/pam-validator.js';
 
 function context(): ConversionContext {
-  return { record: '#0', fallbackTime: undefined, report: () => undefined, resolveAsset: () => undefined };
+  return {
+    record: '#0',
+    fallbackTime: undefined,
+    report: () => undefined,
+    resolveAsset: () => undefined,
+  };
 }
 
 /** Replaces one randomly chosen value deep inside `value` with `replacement`. */
@@ -17,12 +22,17 @@ function mutate(value: unknown, path: number[], replacement: unknown): unknown {
   if (Array.isArray(value)) {
     if (value.length === 0) return replacement;
     const i = step % value.length;
-    return value.map((item, k) => (k === i ? mutate(item, rest, replacement) : item));
+    return (value as unknown[]).map((item, k) =>
+      k === i ? mutate(item, rest, replacement) : item,
+    );
   }
   const keys = Object.keys(value);
   if (keys.length === 0) return replacement;
   const key = keys[step % keys.length] as string;
-  return { ...(value as Record<string, unknown>), [key]: mutate((value as Record<string, unknown>)[key], rest, replacement) };
+  return {
+    ...(value as Record<string, unknown>),
+    [key]: mutate((value as Record<string, unknown>)[key], rest, replacement),
+  };
 }
 
 const samples = [...fixtures('chatgpt'), ...fixtures('claude-ai')].map((path) => {
@@ -30,34 +40,37 @@ const samples = [...fixtures('chatgpt'), ...fixtures('claude-ai')].map((path) =>
   return Array.isArray(parsed) ? (parsed[0] as unknown) : parsed;
 });
 
-describe.each(PROVIDERS.map((p) => [p.name, p] as const))('provider %s on mangled input', (_name, provider) => {
-  it('never throws, and whatever it returns validates and is deterministic', () => {
-    fc.assert(
-      fc.property(
-        fc.constantFrom(...samples),
-        fc.array(fc.array(fc.nat(40), { maxLength: 8 }), { minLength: 1, maxLength: 4 }),
-        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 4, maxLength: 4 }),
-        (sample, paths, replacements) => {
-          let value = sample;
-          paths.forEach((path, i) => {
-            value = mutate(value, path, replacements[i]);
-          });
-          const first = provider.toConversation(value, 'test', context());
-          const second = provider.toConversation(structuredClone(value), 'test', context());
-          expect(second).toEqual(first);
-          if (first) expect(conversationErrors(first)).toEqual([]);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
+  'provider %s on mangled input',
+  (_name, provider) => {
+    it('never throws, and whatever it returns validates and is deterministic', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...samples),
+          fc.array(fc.array(fc.nat(40), { maxLength: 8 }), { minLength: 1, maxLength: 4 }),
+          fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 4, maxLength: 4 }),
+          (sample, paths, replacements) => {
+            let value = sample;
+            paths.forEach((path, i) => {
+              value = mutate(value, path, replacements[i]);
+            });
+            const first = provider.toConversation(value, 'test', context());
+            const second = provider.toConversation(structuredClone(value), 'test', context());
+            expect(second).toEqual(first);
+            if (first) expect(conversationErrors(first)).toEqual([]);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
 
-  it('never throws on arbitrary JSON', () => {
-    fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        provider.toConversation(value, 'test', context());
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
+    it('never throws on arbitrary JSON', () => {
+      fc.assert(
+        fc.property(fc.jsonValue(), (value) => {
+          provider.toConversation(value, 'test', context());
+        }),
+        { numRuns: 300 },
+      );
+    });
+  },
+);

@@ -73,7 +73,11 @@ export class BundleWriter {
     this.index.set(id, index);
     if (previous !== undefined) {
       const oldTime = IMPORTED_AT.exec(previous)?.[1];
-      if (oldTime !== undefined && text.replace(IMPORTED_AT, `"imported_at": "${oldTime}"`) === previous) return 'unchanged';
+      if (
+        oldTime !== undefined &&
+        text.replace(IMPORTED_AT, `"imported_at": "${oldTime}"`) === previous
+      )
+        return 'unchanged';
     }
     writeFileAtomicSync(path, text);
     return previous !== undefined ? 'updated' : 'created';

@@ -40,7 +40,14 @@ export function toMemoryStore(input: {
             : 0,
   );
   const checksum = integrityChecksum(memories);
-  const indexDigest = sha256(index.map((e) => `${e.id}\u0000${e.title ?? ''}\u0000${e.message_count}\u0000${e.temporal.updated_at ?? ''}`).join('\n'));
+  const indexDigest = sha256(
+    index
+      .map(
+        (e) =>
+          `${e.id}\u0000${e.title ?? ''}\u0000${e.message_count}\u0000${e.temporal.updated_at ?? ''}`,
+      )
+      .join('\n'),
+  );
   return {
     schema: 'portable-ai-memory',
     schema_version: PAM_SCHEMA_VERSION,

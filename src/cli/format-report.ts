@@ -17,31 +17,49 @@ export function formatReport(report: ImportReport): string {
   const table = [['', ...COLUMNS.map(([, label]) => label)]];
   for (const name of names) {
     const summary = report.providers[name];
-    if (summary) table.push([name, ...COLUMNS.map(([key]) => summary[key].toLocaleString('en-US'))]);
+    if (summary)
+      table.push([name, ...COLUMNS.map(([key]) => summary[key].toLocaleString('en-US'))]);
   }
-  if (names.length > 1) table.push(['total', ...COLUMNS.map(([key]) => report.totals[key].toLocaleString('en-US'))]);
-  const widths = (table[0] ?? []).map((_, c) => Math.max(...table.map((row) => (row[c] ?? '').length)));
-  for (const row of table) lines.push(row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0))).join('  '));
+  if (names.length > 1)
+    table.push(['total', ...COLUMNS.map(([key]) => report.totals[key].toLocaleString('en-US'))]);
+  const widths = (table[0] ?? []).map((_, c) =>
+    Math.max(...table.map((row) => (row[c] ?? '').length)),
+  );
+  for (const row of table)
+    lines.push(
+      row
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0)))
+        .join('  '),
+    );
   const t = report.totals;
   lines.push('');
   lines.push(
     `attachments: ${t.attachmentsCopied} copied into the bundle, ${t.attachmentsMissing} referenced but not in the export; ${t.inferredTimestamps} message time(s) inferred`,
   );
   const w = report.written;
-  lines.push(`bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files`);
+  lines.push(
+    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files`,
+  );
   if (report.problems.length > 0) {
     lines.push('');
     lines.push('problems:');
     for (const group of report.problems) {
       lines.push(`  ${group.level} ${group.code} ×${group.count}`);
       for (const example of group.examples.slice(0, 5)) {
-        const where = [example.file, example.record, example.offset !== undefined ? `byte ${example.offset}` : undefined]
+        const where = [
+          example.file,
+          example.record,
+          example.offset !== undefined ? `byte ${example.offset}` : undefined,
+        ]
           .filter((part) => part !== undefined)
           .join(' ');
         lines.push(`    ${where}: ${example.message}`);
       }
       const more = group.count - Math.min(5, group.examples.length);
-      if (more > 0) lines.push(`    … and ${more} more (all counted; --json lists up to ${group.examples.length})`);
+      if (more > 0)
+        lines.push(
+          `    … and ${more} more (all counted; --json lists up to ${group.examples.length})`,
+        );
     }
   }
   return lines.join('\n');

@@ -16,7 +16,10 @@ function importTime(): Date | undefined {
 
 function checkInputs(inputs: string[]): void {
   for (const input of inputs) {
-    if (!existsSync(input)) throw new UsageError(`"${input}" does not exist: give the path of an export (a .zip, its unpacked folder, or a conversations file)`);
+    if (!existsSync(input))
+      throw new UsageError(
+        `"${input}" does not exist: give the path of an export (a .zip, its unpacked folder, or a conversations file)`,
+      );
   }
 }
 
@@ -31,7 +34,10 @@ program
   .command('convert')
   .description('convert exports (zip, folder or file) into a Portable AI Memory bundle')
   .argument('<input...>', 'export zips, folders or files')
-  .requiredOption('-o, --out <dir>', 'the bundle folder to write (created, or extended when it exists)')
+  .requiredOption(
+    '-o, --out <dir>',
+    'the bundle folder to write (created, or extended when it exists)',
+  )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
   .action(async (inputs: string[], options: { out: string; json?: boolean; quiet?: boolean }) => {
@@ -41,10 +47,18 @@ program
     const report = await convertExports(inputs, {
       out: options.out,
       ...(importedAt ? { importedAt } : {}),
-      ...(options.quiet || options.json ? {} : { onProgress: (p) => bar.update(p) }),
+      ...(options.quiet || options.json
+        ? {}
+        : {
+            onProgress: (p) => {
+              bar.update(p);
+            },
+          }),
     });
     bar.done();
-    process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+    process.stdout.write(
+      options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
+    );
   });
 
 program
@@ -66,7 +80,8 @@ try {
     process.exitCode = 2;
   } else {
     process.stderr.write(`chatgraph: ${error instanceof Error ? error.message : String(error)}\n`);
-    if (process.env.CHATGRAPH_DEBUG && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
+    if (process.env.CHATGRAPH_DEBUG && error instanceof Error)
+      process.stderr.write(`${error.stack ?? ''}\n`);
     process.exitCode = 1;
   }
 }

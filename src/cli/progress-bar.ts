@@ -32,9 +32,15 @@ export class ProgressBar {
     if (now - this.last < 100 && progress.phase !== 'finish') return;
     this.last = now;
     const width = 28;
-    const ratio = progress.bytesTotal > 0 ? Math.min(1, progress.bytesDone / progress.bytesTotal) : 0;
+    const ratio =
+      progress.bytesTotal > 0 ? Math.min(1, progress.bytesDone / progress.bytesTotal) : 0;
     const filled = Math.round(ratio * width);
-    const label = progress.phase === 'checksum' ? 'checking' : progress.phase === 'convert' ? 'converting' : 'finishing';
+    const label =
+      progress.phase === 'checksum'
+        ? 'checking'
+        : progress.phase === 'convert'
+          ? 'converting'
+          : 'finishing';
     const line = `${label.padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${formatBytes(progress.bytesDone)}/${formatBytes(progress.bytesTotal)} · ${progress.conversations.toLocaleString('en-US')} conversations`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\x1b[K`);
     this.shown = true;

@@ -112,7 +112,10 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     let time = message.createdAt;
     if (time === undefined) {
       const parent = parentOf.get(message.key) ?? null;
-      time = (parent !== null ? created.get(parent) : undefined) ?? conversationCreated ?? options.fallbackTime;
+      time =
+        (parent !== null ? created.get(parent) : undefined) ??
+        conversationCreated ??
+        options.fallbackTime;
       inferred++;
     }
     created.set(message.key, time ?? EPOCH);
@@ -192,7 +195,8 @@ const EPOCH = '1970-01-01T00:00:00.000000Z';
 
 function earliest(times: readonly (string | undefined)[]): string | undefined {
   let best: string | undefined;
-  for (const time of times) if (time !== undefined && (best === undefined || time < best)) best = time;
+  for (const time of times)
+    if (time !== undefined && (best === undefined || time < best)) best = time;
   return best;
 }
 
@@ -204,7 +208,8 @@ function chooseShownLeaf(
   options: BuildOptions,
 ): string | undefined {
   if (messages.length === 0) return undefined;
-  if (draft.shownLeafKey !== undefined && children.has(draft.shownLeafKey)) return draft.shownLeafKey;
+  if (draft.shownLeafKey !== undefined && children.has(draft.shownLeafKey))
+    return draft.shownLeafKey;
   if (draft.shownLeafKey !== undefined) {
     options.report({
       level: 'warning',
@@ -229,7 +234,10 @@ function chooseShownLeaf(
 
 function participantsOf(messages: readonly Message[], assistantName: string): Participant[] {
   const roles = new Set<Role>(messages.map((m) => m.role));
-  const participants: Participant[] = [{ role: 'user' }, { role: 'assistant', name: assistantName }];
+  const participants: Participant[] = [
+    { role: 'user' },
+    { role: 'assistant', name: assistantName },
+  ];
   if (roles.has('system')) participants.push({ role: 'system' });
   if (roles.has('tool')) participants.push({ role: 'tool' });
   return participants;

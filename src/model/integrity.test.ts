@@ -22,7 +22,8 @@ describe('integrityChecksum', () => {
 
 describe('contentHash', () => {
   it('reproduces every content_hash of the official example', () => {
-    for (const memory of example.memories) expect(contentHash(memory.content)).toBe(memory.content_hash);
+    for (const memory of example.memories)
+      expect(contentHash(memory.content)).toBe(memory.content_hash);
   });
 
   it('normalises case, edges and runs of whitespace as the Python reference does', () => {

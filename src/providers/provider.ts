@@ -23,12 +23,12 @@ export interface Account {
 /** What a pure conversion may ask of the import around it. */
 export interface ConversionContext {
   /** Reports a problem in the current record. */
-  report(diagnostic: Omit<Diagnostic, 'file'>): void;
+  report: (diagnostic: Omit<Diagnostic, 'file'>) => void;
   /**
    * Looks up a file of the export by a provider's pointer (`file-service://file-abc`) and
    * returns its bundle-relative `ref` (it will be copied), or undefined when it is not there.
    */
-  resolveAsset(pointer: string): string | undefined;
+  resolveAsset: (pointer: string) => string | undefined;
   /** The time of the export file itself, the last resort for a record with no time at all. */
   readonly fallbackTime: string | undefined;
   /** The record's position in its file, for messages. */
@@ -46,7 +46,11 @@ export interface Provider {
   /** Claims an entry by its path and first bytes, or returns undefined. */
   detect(path: string, head: string): Detection | undefined;
   /** Turns one raw conversation into PAM, or undefined when the record is not one. Pure. */
-  toConversation(raw: unknown, variant: string, context: ConversionContext): Conversation | undefined;
+  toConversation(
+    raw: unknown,
+    variant: string,
+    context: ConversionContext,
+  ): Conversation | undefined;
   /** Reads the account from an `account` entry's record. */
   toAccount?(raw: unknown): Account | undefined;
   /** Turns one record of a `memories` or `projects` entry into memories. Pure. */

@@ -6,11 +6,19 @@ const ASSET_ID = /^(file[-_][A-Za-z0-9]+)/;
 const EXPORT_DATA = /\.(json|jsonl|html)$/i;
 
 function sanitize(name: string): string {
-  return name.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^\.+/, '_').slice(0, 180) || 'file';
+  return (
+    name
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .replace(/^\.+/, '_')
+      .slice(0, 180) || 'file'
+  );
 }
 
 /** The bundle ref of the file a pointer names, from a table of {@link AssetIndex.refTable}. */
-export function lookupAsset(table: ReadonlyMap<string, string>, pointer: string): string | undefined {
+export function lookupAsset(
+  table: ReadonlyMap<string, string>,
+  pointer: string,
+): string | undefined {
   const id = pointer.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^\/+/, '');
   return table.get(id) ?? table.get(ASSET_ID.exec(id)?.[1] ?? '');
 }
@@ -26,7 +34,8 @@ export class AssetIndex {
   private readonly byRef = new Map<string, Entry>();
 
   constructor(entries: readonly Entry[]) {
-    for (const entry of entries) if (!EXPORT_DATA.test(baseName(entry.path))) this.files.push(entry);
+    for (const entry of entries)
+      if (!EXPORT_DATA.test(baseName(entry.path))) this.files.push(entry);
   }
 
   /** Records the original names of `.dat` files (`conversation_asset_file_names.json`). */
@@ -46,7 +55,9 @@ export class AssetIndex {
       const original = this.originalNames.get(name);
       const assetId = ASSET_ID.exec(name)?.[1];
       const file = sanitize(
-        original !== undefined ? `${assetId ?? name.replace(/\.dat$/i, '')}-${baseName(original)}` : name,
+        original !== undefined
+          ? `${assetId ?? name.replace(/\.dat$/i, '')}-${baseName(original)}`
+          : name,
       );
       let ref = `${ATTACHMENTS_DIR}/${file}`;
       for (let n = 2; taken.has(ref); n++) ref = `${ATTACHMENTS_DIR}/${n}-${file}`;

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { JsonSplitter } from './json-splitter.js';
 import { parseRecord, type SplitItem } from './record.js';
 
-function split(text: string | Buffer, chunkSizes: number[] = [1 << 20], keys: string[] = []): SplitItem[] {
+function split(
+  text: string | Buffer,
+  chunkSizes: number[] = [1 << 20],
+  keys: string[] = [],
+): SplitItem[] {
   const bytes = typeof text === 'string' ? Buffer.from(text) : text;
   const splitter = new JsonSplitter(keys);
   const items: SplitItem[] = [];
@@ -40,9 +44,11 @@ describe('JsonSplitter', () => {
   });
 
   it('streams the array under a wrapper key', () => {
-    const items = split('{"meta":{"x":[1]},"conversations":[{"id":1},{"id":2}],"tail":3}', [5], [
-      'conversations',
-    ]);
+    const items = split(
+      '{"meta":{"x":[1]},"conversations":[{"id":1},{"id":2}],"tail":3}',
+      [5],
+      ['conversations'],
+    );
     expect(items).toMatchObject([
       { kind: 'record', path: 'conversations', index: 0 },
       { kind: 'record', path: 'conversations', index: 1 },
@@ -60,21 +66,31 @@ describe('JsonSplitter', () => {
   });
 
   it('skips a byte-order mark', () => {
-    expect(values(split(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[1]')])))).toEqual([1]);
+    expect(
+      values(split(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[1]')]))),
+    ).toEqual([1]);
   });
 
   it('reports a cut-off document with the offset of the first lost record', () => {
     const doc = '[{"id":1},{"id":2},{"id":3,"text":"cut';
     const items = split(doc, [7]);
     expect(values(items)).toEqual([{ id: 1 }, { id: 2 }]);
-    expect(items.at(-1)).toMatchObject({ kind: 'problem', code: 'truncated-file', offset: doc.indexOf('{"id":3'), index: 2 });
+    expect(items.at(-1)).toMatchObject({
+      kind: 'problem',
+      code: 'truncated-file',
+      offset: doc.indexOf('{"id":3'),
+      index: 2,
+    });
   });
 
   it('cuts out a malformed record so that it alone fails to parse', () => {
     const items = split('[{"id":1},{"id":tru},{"id":3}]');
     expect(values(items)).toEqual([{ id: 1 }, { id: 3 }]);
     const bad = items[1];
-    expect(bad?.kind === 'record' && parseRecord(bad)).toMatchObject({ ok: false, code: 'malformed-record' });
+    expect(bad?.kind === 'record' && parseRecord(bad)).toMatchObject({
+      ok: false,
+      code: 'malformed-record',
+    });
   });
 
   it('says what is wrong with a file that is no JSON container', () => {
@@ -83,9 +99,16 @@ describe('JsonSplitter', () => {
   });
 
   it('flags records whose bytes are not UTF-8', () => {
-    const bytes = Buffer.concat([Buffer.from('[{"t":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('"}]')]);
+    const bytes = Buffer.concat([
+      Buffer.from('[{"t":"a'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}]'),
+    ]);
     const [item] = split(bytes);
-    expect(item?.kind === 'record' && parseRecord(item)).toMatchObject({ ok: true, invalidUtf8: true });
+    expect(item?.kind === 'record' && parseRecord(item)).toMatchObject({
+      ok: true,
+      invalidUtf8: true,
+    });
   });
 
   it('gives the same records as JSON.parse for any array and any chunking', () => {
@@ -105,9 +128,13 @@ describe('JsonSplitter', () => {
 
   it('never throws on mangled bytes', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 50 }), (bytes, size) => {
-        split(Buffer.from(bytes), [size], ['conversations']);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.integer({ min: 1, max: 50 }),
+        (bytes, size) => {
+          split(Buffer.from(bytes), [size], ['conversations']);
+        },
+      ),
       { numRuns: 500 },
     );
   });

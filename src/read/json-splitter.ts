@@ -106,7 +106,13 @@ export class JsonSplitter {
           this.mode = 'object';
           this.expectKey = true;
         } else {
-          items.push(this.problem('not-json-container', 'the file does not start with a JSON array or object', i));
+          items.push(
+            this.problem(
+              'not-json-container',
+              'the file does not start with a JSON array or object',
+              i,
+            ),
+          );
           this.mode = 'done';
           break;
         }
@@ -126,7 +132,13 @@ export class JsonSplitter {
           } else if (byte === CLOSE_BRACE) {
             this.closeTopLevel();
           } else if (byte !== COMMA) {
-            items.push(this.problem('malformed-json', 'the JSON structure is broken here; nothing after it can be read', i));
+            items.push(
+              this.problem(
+                'malformed-json',
+                'the JSON structure is broken here; nothing after it can be read',
+                i,
+              ),
+            );
             this.mode = 'done';
           }
           i++;
@@ -207,7 +219,8 @@ export class JsonSplitter {
       else if (byte === QUOTE) this.inString = true;
       i++;
     }
-    if (this.recording && segment >= 0 && segment < length) this.parts.push(chunk.subarray(segment));
+    if (this.recording && segment >= 0 && segment < length)
+      this.parts.push(chunk.subarray(segment));
     if (this.readingKey && keySegment >= 0) this.keyParts.push(chunk.subarray(keySegment));
     if (!this.wrapper && (this.mode === 'object' || this.pendingWhole)) {
       this.wholeParts.push(chunk.subarray(wholeFrom, i));
@@ -276,7 +289,9 @@ export class JsonSplitter {
       return [rawRecord(whole, '$', 0, 0)];
     }
     if (this.mode === 'start') {
-      return [{ kind: 'problem', code: 'empty-file', message: 'the file is empty', offset: this.offset }];
+      return [
+        { kind: 'problem', code: 'empty-file', message: 'the file is empty', offset: this.offset },
+      ];
     }
     if (this.mode === 'done') return [];
     const at = this.recording && !this.discard ? this.recordStart : this.offset;

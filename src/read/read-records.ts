@@ -60,8 +60,20 @@ export async function* readValues(entry: Entry, format: RecordFormat): AsyncGene
     }
     const parsed = parseRecord(item);
     yield parsed.ok
-      ? { kind: 'value', index: item.index, offset: item.offset, value: parsed.value, invalidUtf8: parsed.invalidUtf8 }
-      : { kind: 'problem', code: parsed.code, message: parsed.message, offset: item.offset, index: item.index };
+      ? {
+          kind: 'value',
+          index: item.index,
+          offset: item.offset,
+          value: parsed.value,
+          invalidUtf8: parsed.invalidUtf8,
+        }
+      : {
+          kind: 'problem',
+          code: parsed.code,
+          message: parsed.message,
+          offset: item.offset,
+          index: item.index,
+        };
   }
 }
 

@@ -25,8 +25,7 @@ export type SplitItem = RawRecord | SplitProblem;
 
 /** A parsed record, or why it could not be parsed. */
 export type ParsedRecord =
-  | { ok: true; value: unknown; invalidUtf8: boolean }
-  | { ok: false; code: string; message: string };
+  { ok: true; value: unknown; invalidUtf8: boolean } | { ok: false; code: string; message: string };
 
 const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
@@ -44,6 +43,10 @@ export function parseRecord(record: RawRecord): ParsedRecord {
           code: 'truncated-file',
           message: `the last line (record ${record.index}) is incomplete, as in a file still being written or cut short`,
         }
-      : { ok: false, code: 'malformed-record', message: `record ${record.index} is not valid JSON (${reason})` };
+      : {
+          ok: false,
+          code: 'malformed-record',
+          message: `record ${record.index} is not valid JSON (${reason})`,
+        };
   }
 }

@@ -34,7 +34,9 @@ export interface ZipListing {
 
 /** True when the first bytes are a zip signature (whatever the file's name). */
 export function isZipHead(head: Uint8Array): boolean {
-  return head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5);
+  return (
+    head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && (head[2] === 3 || head[2] === 5)
+  );
 }
 
 /**
@@ -136,7 +138,8 @@ async function readCentralDirectory(handle: FileHandle, size: number): Promise<Z
   if (locator >= 0 && tail.readUInt32LE(locator) === ZIP64_LOCATOR) {
     const endOffset = Number(tail.readBigUInt64LE(locator + 8));
     const end = await readAt(handle, endOffset, 56);
-    if (end.length < 56 || end.readUInt32LE(0) !== ZIP64_END) throw new Error('bad zip64 end record');
+    if (end.length < 56 || end.readUInt32LE(0) !== ZIP64_END)
+      throw new Error('bad zip64 end record');
     count = Number(end.readBigUInt64LE(32));
     cdSize = Number(end.readBigUInt64LE(40));
     cdOffset = Number(end.readBigUInt64LE(48));
@@ -180,7 +183,8 @@ async function readCentralDirectory(handle: FileHandle, size: number): Promise<Z
       }
       e += 4 + len;
     }
-    if (headerOffset + 30 > size) throw new Error(`entry "${name}" points past the end of the file`);
+    if (headerOffset + 30 > size)
+      throw new Error(`entry "${name}" points past the end of the file`);
     members.push({
       name,
       method,
@@ -208,7 +212,7 @@ async function scanLocalHeaders(
   let position = 0;
   while (position < size) {
     const chunk = await readAt(handle, position, Math.min(chunkSize + 3, size - position));
-    let at = chunk.indexOf(signature);
+    const at = chunk.indexOf(signature);
     if (at === -1) {
       position += chunkSize;
       continue;
@@ -258,7 +262,6 @@ async function scanLocalHeaders(
         member.size = undefined;
       }
       position = dataOffset;
-      at = -1;
     }
   }
   const last = members.at(-1);
@@ -279,7 +282,9 @@ function toEntry(zipPath: string, displayName: string, member: ZipMember): Entry
         try {
           const header = await readAt(handle, member.headerOffset, 30);
           if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_HEADER) {
-            throw new Error(`zip entry "${member.name}" has no local header where the directory says`);
+            throw new Error(
+              `zip entry "${member.name}" has no local header where the directory says`,
+            );
           }
           start = member.headerOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
         } finally {

@@ -92,17 +92,35 @@ function makeConversation(random: Random, n: number, assetIds: readonly string[]
         ? {
             content_type: 'multimodal_text',
             parts: [
-              { content_type: 'image_asset_pointer', asset_pointer: `file-service://${random.pick(assetIds)}`, size_bytes: 68, width: 1, height: 1, fovea: null, metadata: null },
+              {
+                content_type: 'image_asset_pointer',
+                asset_pointer: `file-service://${random.pick(assetIds)}`,
+                size_bytes: 68,
+                width: 1,
+                height: 1,
+                fovea: null,
+                metadata: null,
+              },
               prompt(random, topic),
             ],
           }
         : text(prompt(random, topic));
     const requestId = random.uuid();
-    let user = add(leaf, message('user', userContent, { metadata: { request_id: requestId, timestamp_: 'absolute', message_type: null } }));
+    let user = add(
+      leaf,
+      message('user', userContent, {
+        metadata: { request_id: requestId, timestamp_: 'absolute', message_type: null },
+      }),
+    );
     if (random.chance(0.04)) {
       // An edited prompt: a sibling of the first version, which becomes the shown branch.
       const parent = mapping[user]?.parent as string;
-      user = add(parent, message('user', text(prompt(random, topic)), { metadata: { request_id: random.uuid(), timestamp_: 'absolute' } }));
+      user = add(
+        parent,
+        message('user', text(prompt(random, topic)), {
+          metadata: { request_id: random.uuid(), timestamp_: 'absolute' },
+        }),
+      );
     }
     let at = user;
     const assistantMeta = (): Json => ({
@@ -116,29 +134,121 @@ function makeConversation(random: Random, n: number, assetIds: readonly string[]
       parent_id: at,
     });
     if (random.chance(0.08)) {
-      at = add(at, message('assistant', { content_type: 'thoughts', thoughts: [{ summary: 'Considering the options', content: answer(random, topic, 1), chunks: [], finished: true }], source_analysis_msg_id: random.uuid() }, { metadata: { ...assistantMeta(), reasoning_status: 'is_reasoning' } }));
-      at = add(at, message('assistant', { content_type: 'reasoning_recap', content: `Thought for ${random.int(3, 90)}s` }, { metadata: { ...assistantMeta(), reasoning_status: 'reasoning_ended' } }));
+      at = add(
+        at,
+        message(
+          'assistant',
+          {
+            content_type: 'thoughts',
+            thoughts: [
+              {
+                summary: 'Considering the options',
+                content: answer(random, topic, 1),
+                chunks: [],
+                finished: true,
+              },
+            ],
+            source_analysis_msg_id: random.uuid(),
+          },
+          { metadata: { ...assistantMeta(), reasoning_status: 'is_reasoning' } },
+        ),
+      );
+      at = add(
+        at,
+        message(
+          'assistant',
+          { content_type: 'reasoning_recap', content: `Thought for ${random.int(3, 90)}s` },
+          { metadata: { ...assistantMeta(), reasoning_status: 'reasoning_ended' } },
+        ),
+      );
     }
     if (random.chance(0.1)) {
-      at = add(at, message('assistant', { content_type: 'code', language: 'unknown', response_format_name: null, text: `import statistics\nprint(statistics.mean([${random.int(1, 9)}, ${random.int(1, 9)}, ${random.int(1, 9)}]))` }, { recipient: 'python', metadata: assistantMeta() }));
-      at = add(at, message('tool', { content_type: 'execution_output', text: String(random.int(1, 9)) }, { authorName: 'python', metadata: { aggregate_result: { status: 'success', code: 'print(...)' } } }));
+      at = add(
+        at,
+        message(
+          'assistant',
+          {
+            content_type: 'code',
+            language: 'unknown',
+            response_format_name: null,
+            text: `import statistics\nprint(statistics.mean([${random.int(1, 9)}, ${random.int(1, 9)}, ${random.int(1, 9)}]))`,
+          },
+          { recipient: 'python', metadata: assistantMeta() },
+        ),
+      );
+      at = add(
+        at,
+        message(
+          'tool',
+          { content_type: 'execution_output', text: String(random.int(1, 9)) },
+          {
+            authorName: 'python',
+            metadata: { aggregate_result: { status: 'success', code: 'print(...)' } },
+          },
+        ),
+      );
     }
     let citations: Json[] = [];
     if (random.chance(0.05)) {
-      at = add(at, message('assistant', { content_type: 'code', language: 'unknown', text: `search("${topic[1] ?? 'news'}")` }, { recipient: 'browser', metadata: assistantMeta() }));
+      at = add(
+        at,
+        message(
+          'assistant',
+          { content_type: 'code', language: 'unknown', text: `search("${topic[1] ?? 'news'}")` },
+          { recipient: 'browser', metadata: assistantMeta() },
+        ),
+      );
       const url = `https://example.org/${(topic[1] ?? 'page').replace(/ /g, '-')}`;
-      at = add(at, message('tool', { content_type: 'tether_browsing_display', result: `【0†${topic[1] ?? ''}†example.org】 ${sentence(random, topic)}`, summary: null, assets: [], tether_id: null }, { authorName: 'browser' }));
-      citations = [{ start_ix: 0, end_ix: 10, citation_format_type: 'tether_og', metadata: { type: 'webpage', title: `About ${topic[1] ?? ''}`, url, text: sentence(random, topic), extra: null } }];
+      at = add(
+        at,
+        message(
+          'tool',
+          {
+            content_type: 'tether_browsing_display',
+            result: `【0†${topic[1] ?? ''}†example.org】 ${sentence(random, topic)}`,
+            summary: null,
+            assets: [],
+            tether_id: null,
+          },
+          { authorName: 'browser' },
+        ),
+      );
+      citations = [
+        {
+          start_ix: 0,
+          end_ix: 10,
+          citation_format_type: 'tether_og',
+          metadata: {
+            type: 'webpage',
+            title: `About ${topic[1] ?? ''}`,
+            url,
+            text: sentence(random, topic),
+            extra: null,
+          },
+        },
+      ];
     }
-    const reply = add(at, message('assistant', text(answer(random, topic, random.int(1, 5))), { metadata: { ...assistantMeta(), citations } }));
+    const reply = add(
+      at,
+      message('assistant', text(answer(random, topic, random.int(1, 5))), {
+        metadata: { ...assistantMeta(), citations },
+      }),
+    );
     leaf = reply;
     if (random.chance(0.08)) {
       // A regenerated answer: a sibling under the same parent, shown instead of the first.
-      leaf = add(at, message('assistant', text(answer(random, topic, random.int(1, 4))), { metadata: assistantMeta() }));
+      leaf = add(
+        at,
+        message('assistant', text(answer(random, topic, random.int(1, 4))), {
+          metadata: assistantMeta(),
+        }),
+      );
     }
   }
   return {
-    title: random.chance(0.97) ? `${topic[0] ?? 'Chat'}: ${topic[random.int(1, topic.length - 1)] ?? ''}` : null,
+    title: random.chance(0.97)
+      ? `${topic[0] ?? 'Chat'}: ${topic[random.int(1, topic.length - 1)] ?? ''}`
+      : null,
     create_time: created,
     update_time: time,
     mapping,

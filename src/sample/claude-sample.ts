@@ -7,9 +7,14 @@ const ROOT = '00000000-0000-4000-8000-000000000000';
 const START = Date.UTC(2025, 2, 1);
 
 /** Generates Claude.ai conversations shaped like a 2025–2026 export (content blocks, branches). */
-export function* claudeConversations(options: { seed: number; conversations: number; accountId: string }): Generator<Json> {
+export function* claudeConversations(options: {
+  seed: number;
+  conversations: number;
+  accountId: string;
+}): Generator<Json> {
   const random = new Random(options.seed);
-  for (let n = 0; n < options.conversations; n++) yield makeConversation(random, n, options.accountId);
+  for (let n = 0; n < options.conversations; n++)
+    yield makeConversation(random, n, options.accountId);
 }
 
 function makeConversation(random: Random, n: number, accountId: string): Json {
@@ -26,12 +31,27 @@ function makeConversation(random: Random, n: number, accountId: string): Json {
     const human: Json = {
       uuid: userId,
       text: '',
-      content: [{ type: 'text', text: prompt(random, topic), start_timestamp: iso(), stop_timestamp: iso(), citations: [] }],
+      content: [
+        {
+          type: 'text',
+          text: prompt(random, topic),
+          start_timestamp: iso(),
+          stop_timestamp: iso(),
+          citations: [],
+        },
+      ],
       sender: 'human',
       created_at: iso(),
       updated_at: iso(),
       attachments: random.chance(0.1)
-        ? [{ file_name: 'notes.txt', file_size: 120, file_type: 'txt', extracted_content: sentence(random, topic) }]
+        ? [
+            {
+              file_name: 'notes.txt',
+              file_size: 120,
+              file_type: 'txt',
+              extracted_content: sentence(random, topic),
+            },
+          ]
         : [],
       files: [],
       parent_message_uuid: parent,
@@ -41,22 +61,79 @@ function makeConversation(random: Random, n: number, accountId: string): Json {
       time += random.int(2_000, 30_000);
       const blocks: Json[] = [];
       if (random.chance(0.3)) {
-        blocks.push({ type: 'thinking', thinking: answer(random, topic, 1), summaries: [{ summary: 'Thinking it through' }], cut_off: false, start_timestamp: iso(), stop_timestamp: iso() });
+        blocks.push({
+          type: 'thinking',
+          thinking: answer(random, topic, 1),
+          summaries: [{ summary: 'Thinking it through' }],
+          cut_off: false,
+          start_timestamp: iso(),
+          stop_timestamp: iso(),
+        });
       }
       if (random.chance(0.2)) {
         const a = random.uuid();
         const b = random.uuid();
-        blocks.push({ type: 'tool_use', id: a, name: 'web_search', input: { query: topic[1] ?? '' }, start_timestamp: iso() });
-        blocks.push({ type: 'tool_use', id: b, name: 'web_fetch', input: { url: 'https://example.org/docs' }, start_timestamp: iso() });
-        blocks.push({ type: 'tool_result', tool_use_id: b, name: 'web_fetch', content: [{ type: 'text', text: sentence(random, topic) }], is_error: false });
-        blocks.push({ type: 'tool_result', tool_use_id: a, name: 'web_search', content: [{ type: 'knowledge', title: `On ${topic[1] ?? ''}`, url: 'https://example.org/search', text: sentence(random, topic) }], is_error: false });
+        blocks.push({
+          type: 'tool_use',
+          id: a,
+          name: 'web_search',
+          input: { query: topic[1] ?? '' },
+          start_timestamp: iso(),
+        });
+        blocks.push({
+          type: 'tool_use',
+          id: b,
+          name: 'web_fetch',
+          input: { url: 'https://example.org/docs' },
+          start_timestamp: iso(),
+        });
+        blocks.push({
+          type: 'tool_result',
+          tool_use_id: b,
+          name: 'web_fetch',
+          content: [{ type: 'text', text: sentence(random, topic) }],
+          is_error: false,
+        });
+        blocks.push({
+          type: 'tool_result',
+          tool_use_id: a,
+          name: 'web_search',
+          content: [
+            {
+              type: 'knowledge',
+              title: `On ${topic[1] ?? ''}`,
+              url: 'https://example.org/search',
+              text: sentence(random, topic),
+            },
+          ],
+          is_error: false,
+        });
       }
       blocks.push({
         type: 'text',
         text: answer(random, topic, random.int(1, 4)),
-        citations: random.chance(0.2) ? [{ uuid: random.uuid(), start_index: 0, end_index: 5, details: { type: 'web_search_citation', url: 'https://example.org/search' } }] : [],
+        citations: random.chance(0.2)
+          ? [
+              {
+                uuid: random.uuid(),
+                start_index: 0,
+                end_index: 5,
+                details: { type: 'web_search_citation', url: 'https://example.org/search' },
+              },
+            ]
+          : [],
       });
-      return { uuid: random.uuid(), text: '', content: blocks, sender: 'assistant', created_at: iso(), updated_at: iso(), attachments: [], files: [], parent_message_uuid: userId };
+      return {
+        uuid: random.uuid(),
+        text: '',
+        content: blocks,
+        sender: 'assistant',
+        created_at: iso(),
+        updated_at: iso(),
+        attachments: [],
+        files: [],
+        parent_message_uuid: userId,
+      };
     };
     const first = reply();
     messages.push(first);

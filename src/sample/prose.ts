@@ -6,7 +6,14 @@ const TOPICS = [
   ['kubernetes', 'ingress', 'helm chart', 'pod disruption budget', 'autoscaler', 'service mesh'],
   ['sourdough', 'levain', 'hydration', 'bulk fermentation', 'crumb', 'banneton'],
   ['marathon', 'tempo run', 'heart rate zones', 'taper', 'long run', 'carb loading'],
-  ['typescript', 'generics', 'discriminated unions', 'type narrowing', 'module resolution', 'strict mode'],
+  [
+    'typescript',
+    'generics',
+    'discriminated unions',
+    'type narrowing',
+    'module resolution',
+    'strict mode',
+  ],
   ['garden', 'compost', 'tomato blight', 'raised beds', 'drip irrigation', 'crop rotation'],
   ['budget', 'index funds', 'emergency fund', 'tax brackets', 'mortgage', 'rebalancing'],
 ];
@@ -34,7 +41,8 @@ export function pickTopic(random: Random): readonly string[] {
 export function sentence(random: Random, topic: readonly string[]): string {
   const length = random.int(8, 22);
   const words: string[] = [];
-  for (let i = 0; i < length; i++) words.push(random.chance(0.15) ? random.pick(topic) : random.pick(WORDS));
+  for (let i = 0; i < length; i++)
+    words.push(random.chance(0.15) ? random.pick(topic) : random.pick(WORDS));
   const text = words.join(' ');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
@@ -52,10 +60,14 @@ export function answer(random: Random, topic: readonly string[], paragraphs: num
     const sentences = Array.from({ length: random.int(2, 6) }, () => sentence(random, topic));
     parts.push(sentences.join(' '));
     if (random.chance(0.2)) {
-      parts.push(Array.from({ length: random.int(3, 5) }, () => `- ${sentence(random, topic)}`).join('\n'));
+      parts.push(
+        Array.from({ length: random.int(3, 5) }, () => `- ${sentence(random, topic)}`).join('\n'),
+      );
     }
     if (random.chance(0.12)) {
-      parts.push(`\`\`\`python\ndef ${random.pick(['run', 'plan', 'check'])}(items):\n    return [x for x in items if x]\n\`\`\``);
+      parts.push(
+        `\`\`\`python\ndef ${random.pick(['run', 'plan', 'check'])}(items):\n    return [x for x in items if x]\n\`\`\``,
+      );
     }
   }
   return parts.join('\n\n');

@@ -12,7 +12,7 @@ const PNG = Buffer.from(
 );
 
 /** Streams records as a JSON array, a chunk per record. */
-export async function* jsonArray(records: Iterable<unknown>): AsyncGenerator<string> {
+export function* jsonArray(records: Iterable<unknown>): Generator<string> {
   yield '[';
   let first = true;
   for (const record of records) {
@@ -29,7 +29,14 @@ export async function writeChatgptExport(
 ): Promise<void> {
   const zip = new ZipWriter(path);
   const assetIds = ['file-Sample0Image1', 'file-Sample0Image2'];
-  await zip.add('user.json', JSON.stringify({ id: 'user-sample0account', email: 'sample@example.org', chatgpt_plus_user: false }));
+  await zip.add(
+    'user.json',
+    JSON.stringify({
+      id: 'user-sample0account',
+      email: 'sample@example.org',
+      chatgpt_plus_user: false,
+    }),
+  );
   await zip.add('conversations.json', jsonArray(chatgptConversations({ ...options, assetIds })));
   for (const id of assetIds) await zip.add(`${id}-diagram.png`, PNG, { store: true });
   await zip.add('message_feedback.json', '[]');
@@ -37,13 +44,64 @@ export async function writeChatgptExport(
 }
 
 /** Writes a Claude.ai export zip (conversations.json, users.json, memories.json, projects.json). */
-export async function writeClaudeExport(path: string, options: { seed: number; conversations: number }): Promise<void> {
+export async function writeClaudeExport(
+  path: string,
+  options: { seed: number; conversations: number },
+): Promise<void> {
   const account = '5a3c1e0b-0000-4000-8000-00000000c1a0';
   const zip = new ZipWriter(path);
-  await zip.add('users.json', JSON.stringify([{ uuid: account, full_name: 'Sample User', email_address: 'sample@example.org', verified_phone_number: null }]));
-  await zip.add('conversations.json', jsonArray(claudeConversations({ ...options, accountId: account })));
-  await zip.add('memories.json', JSON.stringify([{ conversations_memory: 'The user bakes sourdough and runs marathons; prefers short answers with code.', project_memories: { '7d1f0000-0000-4000-8000-0000000000aa': 'Project Bread: tracking hydration experiments.' }, account_uuid: account }]));
-  await zip.add('projects.json', JSON.stringify([{ uuid: '7d1f0000-0000-4000-8000-0000000000aa', name: 'Bread', description: 'Sourdough experiments', is_private: true, is_starter_project: false, prompt_template: 'Answer as a baker.', created_at: '2025-03-01T10:00:00.000000Z', updated_at: '2025-03-02T10:00:00.000000Z', creator: { uuid: account, full_name: 'Sample User' }, docs: [{ uuid: '7d1f0000-0000-4000-8000-0000000000bb', filename: 'hydration.md', content: '# Hydration\n75% works best for this flour.', created_at: '2025-03-01T10:00:00.000000Z' }] }]));
+  await zip.add(
+    'users.json',
+    JSON.stringify([
+      {
+        uuid: account,
+        full_name: 'Sample User',
+        email_address: 'sample@example.org',
+        verified_phone_number: null,
+      },
+    ]),
+  );
+  await zip.add(
+    'conversations.json',
+    jsonArray(claudeConversations({ ...options, accountId: account })),
+  );
+  await zip.add(
+    'memories.json',
+    JSON.stringify([
+      {
+        conversations_memory:
+          'The user bakes sourdough and runs marathons; prefers short answers with code.',
+        project_memories: {
+          '7d1f0000-0000-4000-8000-0000000000aa': 'Project Bread: tracking hydration experiments.',
+        },
+        account_uuid: account,
+      },
+    ]),
+  );
+  await zip.add(
+    'projects.json',
+    JSON.stringify([
+      {
+        uuid: '7d1f0000-0000-4000-8000-0000000000aa',
+        name: 'Bread',
+        description: 'Sourdough experiments',
+        is_private: true,
+        is_starter_project: false,
+        prompt_template: 'Answer as a baker.',
+        created_at: '2025-03-01T10:00:00.000000Z',
+        updated_at: '2025-03-02T10:00:00.000000Z',
+        creator: { uuid: account, full_name: 'Sample User' },
+        docs: [
+          {
+            uuid: '7d1f0000-0000-4000-8000-0000000000bb',
+            filename: 'hydration.md',
+            content: '# Hydration\n75% works best for this flour.',
+            created_at: '2025-03-01T10:00:00.000000Z',
+          },
+        ],
+      },
+    ]),
+  );
   await zip.close();
 }
 

@@ -32,7 +32,7 @@ export class ZipWriter {
   /** Adds an entry from a buffer, a string or a stream of chunks. */
   async add(
     name: string,
-    data: Buffer | string | AsyncIterable<Buffer | string>,
+    data: Buffer | string | Iterable<Buffer | string> | AsyncIterable<Buffer | string>,
     options: { store?: boolean } = {},
   ): Promise<void> {
     const nameBytes = Buffer.from(name, 'utf8');
@@ -44,14 +44,14 @@ export class ZipWriter {
     header.writeUInt16LE(0x0808, 6); // data descriptor + UTF-8 names
     header.writeUInt16LE(method, 8);
     header.writeUInt16LE(0, 10);
-    header.writeUInt16LE((2024 - 1980) << 9 | (1 << 5) | 1, 12);
+    header.writeUInt16LE(((2024 - 1980) << 9) | (1 << 5) | 1, 12);
     header.writeUInt16LE(nameBytes.length, 26);
     await this.write(Buffer.concat([header, nameBytes]));
     let crc = 0;
     let size = 0;
     let compressed = 0;
-    const chunks: AsyncIterable<Buffer | string> =
-      typeof data === 'string' || Buffer.isBuffer(data) ? [data] as unknown as AsyncIterable<Buffer> : data;
+    const chunks: Iterable<Buffer | string> | AsyncIterable<Buffer | string> =
+      typeof data === 'string' || Buffer.isBuffer(data) ? [data] : data;
     if (method === 0) {
       for await (const chunk of chunks) {
         const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
@@ -97,7 +97,7 @@ export class ZipWriter {
         header.writeUInt16LE(20, 6);
         header.writeUInt16LE(0x0808, 8);
         header.writeUInt16LE(entry.method, 10);
-        header.writeUInt16LE((2024 - 1980) << 9 | (1 << 5) | 1, 14);
+        header.writeUInt16LE(((2024 - 1980) << 9) | (1 << 5) | 1, 14);
         header.writeUInt32LE(entry.crc, 16);
         header.writeUInt32LE(entry.compressed, 20);
         header.writeUInt32LE(entry.size, 24);

@@ -13,7 +13,13 @@ export function node(
 }
 
 /** A ChatGPT message. */
-export function msg(id: string, role: string, text: string, time: number | null, extra: Json = {}): Json {
+export function msg(
+  id: string,
+  role: string,
+  text: string,
+  time: number | null,
+  extra: Json = {},
+): Json {
   return {
     id,
     author: { role, name: extra.authorName ?? null, metadata: {} },
@@ -37,8 +43,22 @@ export function branchedConversation(id = 'conv-1', title: string | null = 'Bran
     mapping: {
       root: node('root', null, ['u'], null),
       u: node('u', 'root', ['a', 'b'], msg('u', 'user', 'hello', 1_700_000_001)),
-      a: node('a', 'u', [], msg('a', 'assistant', 'first answer', 1_700_000_002, { metadata: { model_slug: 'gpt-4o' } })),
-      b: node('b', 'u', [], msg('b', 'assistant', 'second answer', 1_700_000_003, { metadata: { model_slug: 'gpt-4o' } })),
+      a: node(
+        'a',
+        'u',
+        [],
+        msg('a', 'assistant', 'first answer', 1_700_000_002, {
+          metadata: { model_slug: 'gpt-4o' },
+        }),
+      ),
+      b: node(
+        'b',
+        'u',
+        [],
+        msg('b', 'assistant', 'second answer', 1_700_000_003, {
+          metadata: { model_slug: 'gpt-4o' },
+        }),
+      ),
     },
   };
 }

@@ -22,10 +22,17 @@ export interface ConvertedBundle {
 }
 
 /** Reads a bundle's files back, conversations sorted by id. */
-export function readBundleFiles(dir: string): { conversations: Conversation[]; store: MemoryStore } {
-  const files = readdirSync(join(dir, 'conversations')).filter((f) => f.endsWith('.json')).sort();
+export function readBundleFiles(dir: string): {
+  conversations: Conversation[];
+  store: MemoryStore;
+} {
+  const files = readdirSync(join(dir, 'conversations'))
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   return {
-    conversations: files.map((f) => JSON.parse(readFileSync(join(dir, 'conversations', f), 'utf8')) as Conversation),
+    conversations: files.map(
+      (f) => JSON.parse(readFileSync(join(dir, 'conversations', f), 'utf8')) as Conversation,
+    ),
     store: JSON.parse(readFileSync(join(dir, 'memory-store.json'), 'utf8')) as MemoryStore,
   };
 }

@@ -10,15 +10,24 @@ function load(name: string): object {
 
 // pam-notes.md §0.5: Ajv 2020 with formats; union types allowed (ToolCall.input); strictRequired
 // off because the memory-store schema's if/then requires undeclared properties.
-const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, strictRequired: false, strict: false });
+const ajv = new Ajv2020({
+  allErrors: true,
+  allowUnionTypes: true,
+  strictRequired: false,
+  strict: false,
+});
 addFormats.default(ajv);
 
-const conversation: ValidateFunction = ajv.compile(load('portable-ai-memory-conversation.schema.json'));
+const conversation: ValidateFunction = ajv.compile(
+  load('portable-ai-memory-conversation.schema.json'),
+);
 const memoryStore: ValidateFunction = ajv.compile(load('portable-ai-memory.schema.json'));
 
 function check(validate: ValidateFunction, value: unknown): string[] {
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+  );
 }
 
 /** Schema errors of a conversation file (empty when valid). */

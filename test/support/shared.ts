@@ -11,7 +11,8 @@ export const SHARED = resolve(process.env.CHATGRAPH_SHARED ?? join(ROOT, '..', '
 /** The shared fixtures of one provider folder, as absolute paths, sorted. */
 export function fixtures(folder: string): string[] {
   const dir = join(SHARED, 'fixtures', folder);
-  if (!existsSync(dir)) throw new Error(`shared fixtures not found at ${dir} (set CHATGRAPH_SHARED)`);
+  if (!existsSync(dir))
+    throw new Error(`shared fixtures not found at ${dir} (set CHATGRAPH_SHARED)`);
   return readdirSync(dir)
     .filter((name) => !name.startsWith('.'))
     .sort()

@@ -86,7 +86,9 @@ export function mapContent(content: JsonObject, context: ConversionContext): Map
       const thoughts = (asArray(content.thoughts) ?? []).flatMap((item) => {
         const thought = asObject(item);
         if (!thought) return [];
-        return [[asString(thought.summary), asString(thought.content)].filter((s) => !!s).join('\n')];
+        return [
+          [asString(thought.summary), asString(thought.content)].filter((s) => !!s).join('\n'),
+        ];
       });
       mapped.text = thoughts.length > 0 ? thoughts.join('\n\n') : stringParts(parts).join('\n');
       mapped.isThought = true;
@@ -125,7 +127,13 @@ function mapMultimodal(parts: unknown[], mapped: MappedContent, context: Convers
     if (partType === 'image_asset_pointer') {
       addAsset(object, 'image', asString(object.asset_pointer), mapped, context);
     } else if (partType === 'audio_asset_pointer') {
-      addAsset(object, 'audio', asString(object.asset_pointer) ?? asString(object.audio_asset_pointer), mapped, context);
+      addAsset(
+        object,
+        'audio',
+        asString(object.asset_pointer) ?? asString(object.audio_asset_pointer),
+        mapped,
+        context,
+      );
     } else if (partType === 'audio_transcription') {
       const text = asString(object.text);
       if (text) texts.push(text);

@@ -24,5 +24,9 @@ export function detectChatgpt(path: string, head: string): Detection | undefined
       : WRAPPED.test(trimmed)
         ? 'wrapped'
         : 'single-object';
-  return { role: 'conversations', format: { kind: 'json', streamKeys: ['conversations'] }, variant };
+  return {
+    role: 'conversations',
+    format: { kind: 'json', streamKeys: ['conversations'] },
+    variant,
+  };
 }

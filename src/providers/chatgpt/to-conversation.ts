@@ -1,10 +1,26 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { stableId } from '../../model/ids.js';
-import type { Attachment, Citation, Conversation, JsonObject, MessageContent, Role, ToolCall } from '../../model/pam.js';
+import type {
+  Attachment,
+  Citation,
+  Conversation,
+  JsonObject,
+  MessageContent,
+  Role,
+  ToolCall,
+} from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import type { ConversionContext } from '../provider.js';
-import { asAbsoluteUrl, asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
+import {
+  asAbsoluteUrl,
+  asArray,
+  asCount,
+  asObject,
+  asString,
+  asText,
+  without,
+} from '../untrusted.js';
 import { mapContent } from './content.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
 
@@ -70,7 +86,9 @@ export function toChatgptConversation(
   for (const [key, node] of nodes) {
     const message = asObject(node.message);
     if (!message) continue;
-    const children = (asArray(node.children) ?? []).filter((c): c is string => typeof c === 'string');
+    const children = (asArray(node.children) ?? []).filter(
+      (c): c is string => typeof c === 'string',
+    );
     if (children.length > 0) anyChildren = true;
     const draft = toDraft(key, message, messageAncestor(asString(node.parent)), children, context);
     if (draft.instruction) systemInstruction = draft.instruction;
@@ -93,7 +111,8 @@ export function toChatgptConversation(
       createdAt: toTimestamp(conversation.create_time),
       updatedAt: toTimestamp(conversation.update_time),
       messages: drafts,
-      shownLeafKey: currentNode !== undefined ? (messageAncestor(currentNode) ?? undefined) : undefined,
+      shownLeafKey:
+        currentNode !== undefined ? (messageAncestor(currentNode) ?? undefined) : undefined,
       model: asText(conversation.default_model_slug) ?? null,
       system_instruction: systemInstruction,
       is_archived: conversation.is_archived === true,
@@ -131,7 +150,12 @@ function toDraft(
   const tool_calls: ToolCall[] = [];
   // An assistant message addressed to anything but "all" is a tool call; its text is the input.
   if (role === 'assistant' && recipient !== undefined && recipient !== 'all' && recipient !== '') {
-    tool_calls.push({ id: providerId, name: recipient, input: toolInput(content.text), output: null });
+    tool_calls.push({
+      id: providerId,
+      name: recipient,
+      input: toolInput(content.text),
+      output: null,
+    });
   }
 
   const attachments: Attachment[] = [...content.attachments];
@@ -152,11 +176,19 @@ function toDraft(
 
   const raw: JsonObject = {};
   if (key !== providerId) raw.node_id = key;
-  for (const field of ['status', 'end_turn', 'weight', 'recipient', 'channel', 'update_time'] as const) {
+  for (const field of [
+    'status',
+    'end_turn',
+    'weight',
+    'recipient',
+    'channel',
+    'update_time',
+  ] as const) {
     if (message[field] !== undefined && message[field] !== null) raw[field] = message[field];
   }
   if (asText(author.name)) raw.author_name = author.name;
-  if (Object.keys(asObject(author.metadata) ?? {}).length > 0) raw.author_metadata = author.metadata;
+  if (Object.keys(asObject(author.metadata) ?? {}).length > 0)
+    raw.author_metadata = author.metadata;
   if (Object.keys(metadata).length > 0) raw.metadata = metadata;
   if (metadata.is_visually_hidden_from_conversation === true) raw.hidden = true;
   if (content.unknownContent) raw.content = content.unknownContent;
@@ -221,7 +253,12 @@ function linkToolResults(drafts: DraftMessage[]): void {
       const call = at.tool_calls[0];
       if (call) {
         fallback ??= call;
-        if (toolName === undefined || call.name === toolName || toolName.startsWith(call.name) || call.name.startsWith(toolName)) {
+        if (
+          toolName === undefined ||
+          call.name === toolName ||
+          toolName.startsWith(call.name) ||
+          call.name.startsWith(toolName)
+        ) {
           match = call;
         }
       }

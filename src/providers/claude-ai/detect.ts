@@ -8,7 +8,8 @@ export function detectClaude(path: string, head: string): Detection | undefined 
   const name = baseName(path).toLowerCase();
   const folder = path.toLowerCase();
   if (CHAT_MESSAGES.test(head)) {
-    if (name.endsWith('.jsonl')) return { role: 'conversations', format: { kind: 'jsonl' }, variant: 'jsonl' };
+    if (name.endsWith('.jsonl'))
+      return { role: 'conversations', format: { kind: 'jsonl' }, variant: 'jsonl' };
     if (!name.endsWith('.json')) return undefined;
     const trimmed = head.replace(/^\uFEFF/, '').trimStart();
     return {
@@ -20,12 +21,20 @@ export function detectClaude(path: string, head: string): Detection | undefined 
   if (name === 'users.json' && /"uuid"\s*:/.test(head)) {
     return { role: 'account', format: { kind: 'json' }, variant: 'users.json' };
   }
-  if (name === 'memories.json' && /"(conversations_memory|project_memories|account_uuid)"/.test(head)) {
+  if (
+    name === 'memories.json' &&
+    /"(conversations_memory|project_memories|account_uuid)"/.test(head)
+  ) {
     return { role: 'memories', format: { kind: 'json' }, variant: 'memories.json' };
   }
   // projects.json (an array), or the 2026 projects-000.zip with one JSON per project.
   const projectFile = name === 'projects.json' || /(^|\/)projects(-\d+)?(\.zip)?\//.test(folder);
-  if (projectFile && name.endsWith('.json') && /"uuid"\s*:/.test(head) && /"(prompt_template|docs|is_private|is_starter_project)"/.test(head)) {
+  if (
+    projectFile &&
+    name.endsWith('.json') &&
+    /"uuid"\s*:/.test(head) &&
+    /"(prompt_template|docs|is_private|is_starter_project)"/.test(head)
+  ) {
     return { role: 'projects', format: { kind: 'json' }, variant: 'projects' };
   }
   return undefined;

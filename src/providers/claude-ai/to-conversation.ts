@@ -1,11 +1,31 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { stableId } from '../../model/ids.js';
-import type { Attachment, Citation, Conversation, JsonObject, Role, ToolCall } from '../../model/pam.js';
+import type {
+  Attachment,
+  Citation,
+  Conversation,
+  JsonObject,
+  Role,
+  ToolCall,
+} from '../../model/pam.js';
 import { toMicros, toTimestamp } from '../../model/time.js';
 import type { ConversionContext } from '../provider.js';
-import { asAbsoluteUrl, asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
-import { IMAGE_EXTENSIONS, MAPPED_CONVERSATION_KEYS, MAPPED_MESSAGE_KEYS, ROOT_PARENT } from './raw.js';
+import {
+  asAbsoluteUrl,
+  asArray,
+  asCount,
+  asObject,
+  asString,
+  asText,
+  without,
+} from '../untrusted.js';
+import {
+  IMAGE_EXTENSIONS,
+  MAPPED_CONVERSATION_KEYS,
+  MAPPED_MESSAGE_KEYS,
+  ROOT_PARENT,
+} from './raw.js';
 
 const ROLES: Record<string, Role> = { human: 'user', user: 'user', assistant: 'assistant' };
 
@@ -30,7 +50,8 @@ export function toClaudeConversation(
     context.report({
       level: 'error',
       code: 'not-a-conversation',
-      message: 'the record has no `chat_messages` array, so it is not a Claude.ai conversation; skipped',
+      message:
+        'the record has no `chat_messages` array, so it is not a Claude.ai conversation; skipped',
       record: context.record,
     });
     return undefined;
@@ -70,7 +91,11 @@ export function toClaudeConversation(
     if (parentField !== undefined) withParents = true;
     // The all-zero uuid marks a root; without the field, messages chain in array order.
     const parentKey: string | null =
-      parentField === undefined ? previousKey : parentField === ROOT_PARENT || parentField === '' ? null : parentField;
+      parentField === undefined
+        ? previousKey
+        : parentField === ROOT_PARENT || parentField === ''
+          ? null
+          : parentField;
     const sender = asString(message.sender) ?? '';
     let role = ROLES[sender];
     if (role === undefined) {
@@ -102,7 +127,10 @@ export function toClaudeConversation(
         if (text) texts.push(text);
         for (const c of asArray(block.citations) ?? []) citations.push(...blockCitation(c));
       } else if (type === 'thinking') {
-        thoughts.push({ text: asString(block.thinking) ?? '', raw: without(block, ['type', 'thinking']) });
+        thoughts.push({
+          text: asString(block.thinking) ?? '',
+          raw: without(block, ['type', 'thinking']),
+        });
       } else if (type === 'tool_use') {
         const id = asText(block.id) ?? null;
         const input = asObject(block.input) ?? asString(block.input) ?? null;
@@ -154,7 +182,8 @@ export function toClaudeConversation(
         provider_id: null,
       });
       const extracted = asString(attachment.extracted_content);
-      if (extracted !== undefined) extracts.push({ file_name: attachment.file_name ?? null, extracted_content: extracted });
+      if (extracted !== undefined)
+        extracts.push({ file_name: attachment.file_name ?? null, extracted_content: extracted });
     }
     if (extracts.length > 0) raw.attachment_extracts = extracts;
     for (const f of asArray(message.files) ?? []) {
@@ -162,7 +191,10 @@ export function toClaudeConversation(
       if (!file) continue;
       const name = asText(file.file_name) ?? null;
       attachments.push({
-        type: (name !== null && IMAGE_EXTENSIONS.test(name)) || file.file_kind === 'image' ? 'image' : 'file',
+        type:
+          (name !== null && IMAGE_EXTENSIONS.test(name)) || file.file_kind === 'image'
+            ? 'image'
+            : 'file',
         name,
         mime_type: null,
         size_bytes: null,
@@ -247,7 +279,9 @@ function chronologicalOrder(messages: readonly unknown[]): number[] {
     if (micros !== undefined) last = micros;
     return last;
   });
-  return messages.map((_, i) => i).sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
+  return messages
+    .map((_, i) => i)
+    .sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
 }
 
 function blockCitation(value: unknown): Citation[] {
@@ -278,12 +312,20 @@ function pairResult(
     if (object && (object.type === 'knowledge' || asText(object.url))) {
       const url = asAbsoluteUrl(object.url);
       const title = asText(object.title) ?? null;
-      if (url !== null || title !== null) holder.citations.push({ title, url, snippet: asText(object.text) ?? null });
+      if (url !== null || title !== null)
+        holder.citations.push({ title, url, snippet: asText(object.text) ?? null });
     }
   }
-  const output = typeof block.content === 'string' ? block.content : items ? texts.join('\n') : JSON.stringify(block.content ?? null);
+  const output =
+    typeof block.content === 'string'
+      ? block.content
+      : items
+        ? texts.join('\n')
+        : JSON.stringify(block.content ?? null);
   const details = without(block, ['type', 'content']);
-  const list = Array.isArray(holder.raw_metadata.tool_results) ? (holder.raw_metadata.tool_results as unknown[]) : [];
+  const list = Array.isArray(holder.raw_metadata.tool_results)
+    ? (holder.raw_metadata.tool_results as unknown[])
+    : [];
   list.push(details);
   holder.raw_metadata.tool_results = list;
   const call = id !== undefined ? calls.get(id) : undefined;
@@ -294,7 +336,7 @@ function pairResult(
       message: `tool_result for ${id ?? 'no id'} has no matching tool_use; kept in raw_metadata.tool_results`,
       record: context.record,
     });
-    (details as JsonObject).output = output;
+    details.output = output;
     return;
   }
   call.output = call.output === null ? output : `${call.output}\n${output}`;

@@ -8,7 +8,11 @@ import { asArray, asObject, asString, asText } from '../untrusted.js';
 const EPOCH = '1970-01-01T00:00:00.000000Z';
 
 /** Turns a `memories.json` element or a project into PAM memories. */
-export function toClaudeMemories(raw: unknown, role: EntryRole, context: ConversionContext): Memory[] {
+export function toClaudeMemories(
+  raw: unknown,
+  role: EntryRole,
+  context: ConversionContext,
+): Memory[] {
   const object = asObject(raw);
   if (!object) {
     context.report({
@@ -71,7 +75,9 @@ function projectMemories(project: Record<string, unknown>, context: ConversionCo
   const sections = [
     name !== null ? `Project: ${name}` : undefined,
     asText(project.description),
-    asText(project.prompt_template) !== undefined ? `Instructions:\n${asString(project.prompt_template) ?? ''}` : undefined,
+    asText(project.prompt_template) !== undefined
+      ? `Instructions:\n${asString(project.prompt_template) ?? ''}`
+      : undefined,
   ].filter((s): s is string => s !== undefined && s.trim() !== '');
   const memories: Memory[] = [];
   if (sections.length > 0) {
@@ -100,7 +106,13 @@ function projectMemories(project: Record<string, unknown>, context: ConversionCo
     if (!doc || content === undefined || content.trim() === '') continue;
     memories.push(
       toMemory({
-        id: stableId('memory', 'claude', 'project-doc', uuid, asText(doc.uuid) ?? asText(doc.filename) ?? ''),
+        id: stableId(
+          'memory',
+          'claude',
+          'project-doc',
+          uuid,
+          asText(doc.uuid) ?? asText(doc.filename) ?? '',
+        ),
         type: 'project',
         content,
         summary: asText(doc.filename),
