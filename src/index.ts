@@ -20,3 +20,20 @@ export { PROVIDERS, findProvider } from './providers/registry.js';
 export type { Provider } from './providers/provider.js';
 export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/write-samples.js';
 export { VERSION } from './version.js';
+export { importExports, reindex } from './import-exports.js';
+export type { ImportOptions, ImportResult } from './import-exports.js';
+export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
+export { SqliteStore, MAX_SEARCH_LIMIT } from './stores/sqlite/sqlite-store.js';
+export { QueryError, MATCH_START, MATCH_END } from './stores/store.js';
+export type {
+  Store,
+  Row,
+  SearchQuery,
+  SearchHit,
+  ThreadMessage,
+  ConversationInfo,
+  Stats,
+} from './stores/store.js';
+export { project } from './graph/project.js';
+export type { GraphBatch, GraphNode, GraphEdge } from './graph/graph-batch.js';
+export { LABELS, EDGES } from './graph/schema.js';

@@ -25,9 +25,26 @@ export interface ImportProgress {
   conversations: number;
 }
 
+/** Where a conversation came from, for sinks. */
+export interface SinkContext {
+  provider: Provider;
+  /** The conversation file's text as written to the bundle. */
+  text: string;
+  /** The export file it came from, and that file's checksum. */
+  file: string;
+  checksum: string;
+}
+
 /** Receives each conversation as it is written to the bundle (the graph store is one). */
 export interface ConversationSink {
-  write(conversation: Conversation, provider: Provider): Promise<void>;
+  write(conversation: Conversation, context: SinkContext): Promise<void>;
+}
+
+/** An export file whose conversations have all been read. */
+export interface ImportedFile {
+  file: string;
+  checksum: string;
+  provider: string;
 }
 
 /** Options of {@link convertExports}. */
@@ -40,6 +57,8 @@ export interface ConvertOptions {
   sinks?: readonly ConversationSink[];
   /** Conversations files whose checksum is here were imported before and are skipped. */
   skipChecksums?: ReadonlySet<string>;
+  /** Called when every conversation of a file has been written (not for skipped files). */
+  onFileImported?: (file: ImportedFile) => Promise<void>;
   /** Worker threads for conversion (default: one per core but one, when compiled; 0: inline). */
   workers?: number;
 }
@@ -180,7 +199,8 @@ export async function convertExports(
       report.written[writer.writeConversation(converted_.id, converted_.text, converted_.index)]++;
       if (options.sinks && options.sinks.length > 0) {
         const conversation = JSON.parse(converted_.text) as Conversation;
-        for (const sink of options.sinks) await sink.write(conversation, claim.provider);
+        const context = { provider: claim.provider, text: converted_.text, file: claim.entry.displayPath, checksum: claim.checksum ?? '' };
+        for (const sink of options.sinks) await sink.write(conversation, context);
       }
       converted++;
       options.onProgress?.({
@@ -227,6 +247,7 @@ export async function convertExports(
           await take(claim, await (queue.shift() as Promise<RecordResult>));
       }
       while (queue.length > 0) await take(claim, await (queue.shift() as Promise<RecordResult>));
+      await options.onFileImported?.({ file: claim.entry.displayPath, checksum, provider: claim.provider.name });
     }
 
     for (const claim of claims) {

@@ -1,0 +1,21 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** The data folder: the option, then `CHATGRAPH_DATA_DIR`, then `$XDG_DATA_HOME/chatgraph`. */
+export function resolveDataDir(option?: string): string {
+  if (option) return option;
+  const env = process.env.CHATGRAPH_DATA_DIR;
+  if (env) return env;
+  const xdg = process.env.XDG_DATA_HOME;
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'chatgraph');
+}
+
+/** The PAM bundle inside a data folder (the record). */
+export function bundleDir(dataDir: string): string {
+  return join(dataDir, 'bundle');
+}
+
+/** The SQLite index inside a data folder. */
+export function storeFile(dataDir: string): string {
+  return join(dataDir, 'chatgraph.sqlite');
+}

@@ -1,0 +1,169 @@
+import { SHOWN_LEAF_KEY, threadTo } from '../model/build-conversation.js';
+import type { Conversation, Message } from '../model/pam.js';
+import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
+
+/** What the projection needs to know besides the conversation. */
+export interface ProjectOptions {
+  /** The graph `source` (the provider's, e.g. `claude-ai`). */
+  source: string;
+  /** The provider's name for people (`Claude AI`, `ChatGPT`), for Document titles. */
+  label: string;
+  /** Deep mode: tool calls become DecisionTrace and TraceStep nodes. */
+  deep: boolean;
+  /** The Import node that wrote this conversation, linked by IMPORTED. */
+  importId?: string;
+}
+
+/** Whether a message is left off the NEXT chain: hidden context and system messages. */
+export function isOffThread(message: Message): boolean {
+  return message.raw_metadata.hidden === true || message.role === 'system';
+}
+
+/** The message's text, in full. */
+function textOf(message: Message): string {
+  return message.content?.text ?? '';
+}
+
+const ROLE_LABELS: Record<Message['role'], string> = {
+  user: 'User',
+  assistant: 'Assistant',
+  system: 'System',
+  tool: 'Tool',
+};
+
+/**
+ * Projects a PAM conversation into the seed's graph, deterministically: a Conversation, a
+ * Message per message of every branch (HAS_MESSAGE; REPLY_TO its parent), NEXT along the shown
+ * thread, a Document with the thread's text, and in deep mode a DecisionTrace of TraceSteps.
+ */
+export function project(conversation: Conversation, options: ProjectOptions): GraphBatch {
+  const platformId = conversation.provider.conversation_id ?? conversation.id;
+  const owner = conversation.id;
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
+  const shownPath = typeof leaf === 'string' ? threadTo(conversation, leaf) : [];
+  const thread = shownPath.filter((m) => !isOffThread(m));
+  const position = new Map(thread.map((m, i) => [m.id, i]));
+  const name = conversation.title ?? `conv-${platformId}`;
+
+  nodes.push({
+    label: 'Conversation',
+    id: owner,
+    properties: {
+      name,
+      title: conversation.title,
+      conversation_id: platformId,
+      pam_id: conversation.id,
+      source: options.source,
+      created_at: conversation.temporal.created_at,
+      updated_at: conversation.temporal.updated_at,
+      message_count: conversation.messages.length,
+      model_slug: conversation.model,
+    },
+  });
+  for (const message of conversation.messages) {
+    const at = position.get(message.id);
+    nodes.push({
+      label: 'Message',
+      id: message.id,
+      properties: {
+        name: `msg-${(message.provider_message_id ?? message.id).slice(0, 12)}`,
+        role: message.role,
+        content: textOf(message),
+        created_at: message.created_at,
+        conversation_id: platformId,
+        has_tool_calls: message.tool_calls.length > 0,
+        has_tool_results: message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
+        model_slug: message.model,
+        provider_message_id: message.provider_message_id,
+        parent_id: message.parent_id,
+        position: at ?? null,
+        on_shown_thread: at !== undefined,
+        is_thought: message.is_thought,
+        hidden: message.raw_metadata.hidden === true,
+      },
+    });
+    edges.push({ kind: 'HAS_MESSAGE', from: owner, to: message.id });
+    if (message.parent_id !== null) edges.push({ kind: 'REPLY_TO', from: message.id, to: message.parent_id });
+  }
+  for (let i = 1; i < thread.length; i++) {
+    edges.push({ kind: 'NEXT', from: (thread[i - 1] as Message).id, to: (thread[i] as Message).id });
+  }
+
+  const documentId = `${owner}:document`;
+  nodes.push({
+    label: 'Document',
+    id: documentId,
+    properties: {
+      title: `${options.label}: ${name}`,
+      content: thread
+        .filter((m) => !m.is_thought)
+        .map((m) => `${ROLE_LABELS[m.role]}: ${textOf(m)}`)
+        .join('\n\n'),
+      template_id: 'chat-import',
+      template_name: `${options.label} Conversation`,
+      conversation_id: platformId,
+      source: options.source,
+      created_at: conversation.temporal.created_at,
+    },
+  });
+  edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: documentId });
+  if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
+  if (options.importId !== undefined) edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
+  return { owner, nodes, edges };
+}
+
+function addTrace(
+  conversation: Conversation,
+  options: ProjectOptions,
+  platformId: string,
+  name: string,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  const calls = conversation.messages.flatMap((message) => message.tool_calls.map((call) => ({ message, call })));
+  if (calls.length === 0) return;
+  const traceId = `${options.source}-trace-${platformId}`;
+  nodes.push({
+    label: 'DecisionTrace',
+    id: traceId,
+    properties: {
+      task: `Tool usage in: ${name}`,
+      outcome: `${calls.length} tool call${calls.length === 1 ? '' : 's'}, ${calls.filter((c) => c.call.output !== null).length} with a result`,
+      conversation_id: platformId,
+      source: options.source,
+    },
+  });
+  edges.push({ kind: 'HAS_TRACE', from: conversation.id, to: traceId });
+  let previous: string | undefined;
+  let step = 0;
+  const addStep = (properties: GraphNode['properties']): void => {
+    const id = `${traceId}:step-${step}`;
+    nodes.push({ label: 'TraceStep', id, properties: { ...properties, step, conversation_id: platformId } });
+    edges.push({ kind: 'HAS_STEP', from: traceId, to: id });
+    if (previous !== undefined) edges.push({ kind: 'STEP_NEXT', from: previous, to: id });
+    previous = id;
+    step++;
+  };
+  // Each call is followed by its own result (paired by id, so parallel calls stay apart).
+  calls.forEach(({ message, call }, n) => {
+    const callId = call.id ?? `${message.id}#${n}`;
+    addStep({
+      thought: textOf(message),
+      action: `tool_use:${call.name}`,
+      observation: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
+      tool_call_id: callId,
+      message_id: message.id,
+    });
+    if (call.output !== null) {
+      addStep({
+        thought: `result of ${call.name}`,
+        action: `tool_result:${call.name}`,
+        observation: call.output,
+        tool_call_id: callId,
+        message_id: message.id,
+      });
+    }
+  });
+}

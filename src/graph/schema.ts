@@ -1,0 +1,109 @@
+/**
+ * The context graph's schema: the seed's labels, relationship types and property names
+ * (seed-spec.md §1), and where chatgraph goes beyond it. Stores build their tables and
+ * constraints from this one description.
+ */
+
+/** A property's type. */
+export type PropertyType = 'string' | 'integer' | 'boolean';
+
+/** One node label. */
+export interface LabelSpec {
+  /** Property names and types; every node also has `id`. */
+  properties: Record<string, PropertyType>;
+}
+
+/** One relationship type and the labels it connects. */
+export interface EdgeSpec {
+  from: Label;
+  to: Label;
+}
+
+export const LABELS = {
+  Conversation: {
+    properties: {
+      name: 'string',
+      title: 'string',
+      conversation_id: 'string',
+      pam_id: 'string',
+      source: 'string',
+      created_at: 'string',
+      updated_at: 'string',
+      message_count: 'integer',
+      model_slug: 'string',
+    },
+  },
+  Message: {
+    properties: {
+      name: 'string',
+      role: 'string',
+      content: 'string',
+      created_at: 'string',
+      conversation_id: 'string',
+      has_tool_calls: 'boolean',
+      has_tool_results: 'boolean',
+      model_slug: 'string',
+      provider_message_id: 'string',
+      parent_id: 'string',
+      position: 'integer',
+      on_shown_thread: 'boolean',
+      is_thought: 'boolean',
+      hidden: 'boolean',
+    },
+  },
+  Document: {
+    properties: {
+      title: 'string',
+      content: 'string',
+      template_id: 'string',
+      template_name: 'string',
+      conversation_id: 'string',
+      source: 'string',
+      created_at: 'string',
+    },
+  },
+  DecisionTrace: {
+    properties: { task: 'string', outcome: 'string', conversation_id: 'string', source: 'string' },
+  },
+  TraceStep: {
+    properties: {
+      thought: 'string',
+      action: 'string',
+      observation: 'string',
+      step: 'integer',
+      tool_call_id: 'string',
+      message_id: 'string',
+      conversation_id: 'string',
+    },
+  },
+  Import: {
+    properties: { source_file: 'string', checksum: 'string', importer: 'string', imported_at: 'string' },
+  },
+} as const satisfies Record<string, LabelSpec>;
+
+/** A node label. */
+export type Label = keyof typeof LABELS;
+
+export const EDGES = {
+  HAS_MESSAGE: { from: 'Conversation', to: 'Message' },
+  NEXT: { from: 'Message', to: 'Message' },
+  REPLY_TO: { from: 'Message', to: 'Message' },
+  HAS_DOCUMENT: { from: 'Conversation', to: 'Document' },
+  HAS_TRACE: { from: 'Conversation', to: 'DecisionTrace' },
+  HAS_STEP: { from: 'DecisionTrace', to: 'TraceStep' },
+  STEP_NEXT: { from: 'TraceStep', to: 'TraceStep' },
+  IMPORTED: { from: 'Import', to: 'Conversation' },
+} as const satisfies Record<string, EdgeSpec>;
+
+/** A relationship type as stored (`STEP_NEXT` is the seed's `NEXT` between trace steps). */
+export type EdgeKind = keyof typeof EDGES;
+
+/** The relationship type a query sees: trace steps' `NEXT` is stored apart from messages'. */
+export function edgeTypeName(kind: EdgeKind): string {
+  return kind === 'STEP_NEXT' ? 'NEXT' : kind;
+}
+
+/** Every label. */
+export const LABEL_NAMES = Object.keys(LABELS) as Label[];
+/** Every stored relationship kind. */
+export const EDGE_KINDS = Object.keys(EDGES) as EdgeKind[];

@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { bundleDir, storeFile } from './data-dir.js';
+import { project } from './graph/project.js';
+import type { ImportReport } from './import-report.js';
+import type { Conversation } from './model/pam.js';
+import { convertExports, type ConvertOptions, type SinkContext } from './pipeline.js';
+import { findProvider } from './providers/registry.js';
+import { readBundleConversations } from './bundle/read-bundle.js';
+import { SqliteStore } from './stores/sqlite/sqlite-store.js';
+import { IMPORTER } from './version.js';
+import { timestampOf } from './model/time.js';
+
+/** Options of {@link importExports}. */
+export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'sinks' | 'skipChecksums' | 'onFileImported'> {
+  dataDir: string;
+  /** Project tool calls into DecisionTrace/TraceStep (remembered by the store). */
+  deep?: boolean;
+}
+
+/** An import's report, with what it did to the graph. */
+export interface ImportResult extends ImportReport {
+  graph: { written: number; unchanged: number; reindexed: boolean };
+}
+
+const IMPORTED_AT = /"imported_at": "[^"]*"/;
+
+/** The hash of a conversation file without its import time: equal means nothing changed. */
+export function contentHashOf(text: string): string {
+  return createHash('sha256').update(text.replace(IMPORTED_AT, '"imported_at": ""')).digest('hex');
+}
+
+/** The Import node id of an export file. */
+export function importIdOf(checksum: string): string {
+  return `import:${checksum}`;
+}
+
+/**
+ * Imports exports into a data folder: converts them into its PAM bundle (the record), then
+ * indexes each conversation in the SQLite store as it is written. A file imported before
+ * (same checksum) is skipped; an unchanged conversation is not rewritten.
+ */
+export async function importExports(inputs: readonly string[], options: ImportOptions): Promise<ImportResult> {
+  const store = SqliteStore.open(storeFile(options.dataDir));
+  try {
+    const wasDeep = await store.deep();
+    const deep = wasDeep || options.deep === true;
+    const hadConversations = (await store.stats()).conversations > 0;
+    if (deep !== wasDeep) await store.setDeep(deep);
+    const graph = { written: 0, unchanged: 0, reindexed: false };
+    const { dataDir: _dataDir, deep: _deep, ...convertOptions } = options;
+    const report = await convertExports(inputs, {
+      ...convertOptions,
+      out: bundleDir(options.dataDir),
+      skipChecksums: await store.importedChecksums(),
+      sinks: [
+        {
+          write: (conversation: Conversation, context: SinkContext) => {
+            const batch = project(conversation, {
+              source: context.provider.source,
+              label: context.provider.label,
+              deep,
+              importId: importIdOf(context.checksum),
+            });
+            graph[store.upsertOne({ ...batch, hash: contentHashOf(context.text) }, deep)]++;
+            return Promise.resolve();
+          },
+        },
+      ],
+      onFileImported: (file) =>
+        store.recordImport({
+          id: importIdOf(file.checksum),
+          sourceFile: file.file,
+          checksum: file.checksum,
+          importer: IMPORTER,
+          importedAt: timestampOf(options.importedAt ?? new Date()),
+        }),
+    });
+    if (deep && !wasDeep && hadConversations) {
+      // Conversations indexed before deep mode get their traces.
+      await reindexStore(store, options.dataDir);
+      graph.reindexed = true;
+    }
+    return { ...report, graph };
+  } finally {
+    await store.close();
+  }
+}
+
+/** Rebuilds the SQLite index from the bundle alone. */
+export async function reindex(dataDir: string): Promise<{ conversations: number }> {
+  const store = SqliteStore.open(storeFile(dataDir));
+  try {
+    return await reindexStore(store, dataDir);
+  } finally {
+    await store.close();
+  }
+}
+
+async function reindexStore(store: SqliteStore, dataDir: string): Promise<{ conversations: number }> {
+  const deep = await store.deep();
+  const imports = new Map<string, { sourceFile: string; importer: string; importedAt: string }>();
+  await store.clear();
+  let conversations = 0;
+  for await (const { conversation, text } of readBundleConversations(bundleDir(dataDir))) {
+    const provider = findProvider(conversation.provider.name);
+    if (!provider) continue;
+    const meta = conversation.import_metadata;
+    const checksum = meta?.source_checksum;
+    const batch = project(conversation, {
+      source: provider.source,
+      label: provider.label,
+      deep,
+      ...(checksum ? { importId: importIdOf(checksum) } : {}),
+    });
+    store.upsertOne({ ...batch, hash: contentHashOf(text) }, deep);
+    if (meta && checksum && !imports.has(checksum)) {
+      imports.set(checksum, { sourceFile: meta.source_file, importer: meta.importer, importedAt: meta.imported_at });
+    }
+    conversations++;
+  }
+  for (const [checksum, meta] of imports) await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
+  return { conversations };
+}

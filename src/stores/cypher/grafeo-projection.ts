@@ -1,0 +1,149 @@
+import { createRequire } from 'node:module';
+import type { GrafeoDB as GrafeoDatabase } from '@grafeo-db/js';
+import { EDGE_KINDS, EDGES, LABEL_NAMES, edgeTypeName, type EdgeKind, type Label } from '../../graph/schema.js';
+import { QueryError, type Row } from '../store.js';
+import { assertReadOnly, footprint } from './cypher-text.js';
+
+// @grafeo-db/js is CommonJS; its named exports are reached through require.
+const require = createRequire(import.meta.url);
+const { GrafeoDB } = require('@grafeo-db/js') as typeof import('@grafeo-db/js');
+
+/** Where the projection reads the graph from (the SQLite store). */
+export interface GraphSource {
+  nodes(label: Label): Iterable<Record<string, unknown>>;
+  edges(kind: EdgeKind): Iterable<{ src: string; dst: string }>;
+  /** Changes whenever the graph does, so a warm projection knows when to reload. */
+  version(): string;
+}
+
+const CHUNK = 20_000;
+
+/**
+ * Runs Cypher without a server: the labels a query needs are loaded from the store into an
+ * in-memory Grafeo graph (never a file, never its text index). A long-running process keeps
+ * it warm until the store changes.
+ */
+export class CypherProjection {
+  private db: GrafeoDatabase | undefined;
+  private loaded = new Set<Label>();
+  private loadedVersion = '';
+  private ids = new Map<string, number>();
+
+  constructor(private readonly source: GraphSource) {}
+
+  /** Runs a read-only query and returns its rows keyed by column name. */
+  async run(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+    assertReadOnly(query);
+    const needs = footprint(query);
+    const labels = needs.all ? new Set(LABEL_NAMES) : needs.labels;
+    await this.ensure(labels);
+    const db = this.db as GrafeoDatabase;
+    try {
+      const result = await db.executeCypher(query, params);
+      const counters = result.counters;
+      if (counters.nodesCreated + counters.edgesCreated + counters.propertiesSet + counters.nodesDeleted + counters.edgesDeleted > 0) {
+        // The guard above should have stopped it; the projection is no longer the store's.
+        this.reset();
+        throw new QueryError('writes are refused: this store is read-only through Cypher');
+      }
+      return result.toArray().map((row) => cleanRow(row));
+    } catch (error) {
+      if (error instanceof QueryError) throw error;
+      throw new QueryError(oneLine(error));
+    }
+  }
+
+  private reset(): void {
+    this.db?.close();
+    this.db = undefined;
+    this.loaded = new Set();
+    this.ids = new Map();
+  }
+
+  private async ensure(labels: Set<Label>): Promise<void> {
+    const version = this.source.version();
+    if (version !== this.loadedVersion) {
+      this.reset();
+      this.loadedVersion = version;
+    }
+    const missing = [...labels].filter((label) => !this.loaded.has(label));
+    if (missing.length === 0 && this.db) return;
+    this.db ??= GrafeoDB.create();
+    const db = this.db;
+    for (const label of missing) {
+      let batch: Record<string, unknown>[] = [];
+      let keys: string[] = [];
+      const flush = async (): Promise<void> => {
+        if (batch.length === 0) return;
+        const created = await db.batchCreateNodesWithProps(label, batch);
+        created.forEach((id, i) => this.ids.set(keys[i] as string, id));
+        batch = [];
+        keys = [];
+      };
+      for (const row of this.source.nodes(label)) {
+        const properties: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(row)) if (value !== null && value !== undefined) properties[key] = value;
+        batch.push(properties);
+        keys.push(String(row.id));
+        if (batch.length >= CHUNK) await flush();
+      }
+      await flush();
+      this.loaded.add(label);
+    }
+    // Edges whose two ends are now loaded, and were not before.
+    for (const kind of EDGE_KINDS) {
+      const { from, to } = EDGES[kind];
+      const ready = this.loaded.has(from) && this.loaded.has(to);
+      const wasReady = !missing.includes(from) && !missing.includes(to);
+      if (!ready || wasReady) continue;
+      let batch: { src: number; dst: number; type: string }[] = [];
+      for (const edge of this.source.edges(kind)) {
+        const src = this.ids.get(edge.src);
+        const dst = this.ids.get(edge.dst);
+        if (src === undefined || dst === undefined) continue;
+        batch.push({ src, dst, type: edgeTypeName(kind) });
+        if (batch.length >= CHUNK) {
+          await db.batchCreateEdges(batch);
+          batch = [];
+        }
+      }
+      if (batch.length > 0) await db.batchCreateEdges(batch);
+    }
+  }
+
+  /** Frees the in-memory graph. */
+  close(): void {
+    this.reset();
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^\|?\s*\^*$/.test(line) && !line.startsWith('-->') && !/^\d+\s*\|/.test(line))
+    .join(' ')
+    .replace(/^Query error:\s*/, '');
+}
+
+// Grafeo returns nodes with `_id` and `_labels`; rows keep plain values.
+function cleanRow(row: Record<string, unknown>): Row {
+  const result: Row = {};
+  for (const [key, value] of Object.entries(row)) result[key] = cleanValue(value);
+  return result;
+}
+
+function cleanValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(cleanValue);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '_id') continue;
+      out[key === '_labels' ? 'labels' : key] = cleanValue(inner);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,55 @@
+import { EDGE_KINDS, LABELS, LABEL_NAMES, type EdgeKind, type Label, type PropertyType } from '../../graph/schema.js';
+
+/** The graph as tables: one per label (properties as columns), one per relationship type. */
+
+const SQL_TYPES: Record<PropertyType, string> = { string: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER' };
+
+/** A quoted SQL identifier. */
+export function quote(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The property columns of a label, in schema order. */
+export function columnsOf(label: Label): string[] {
+  return Object.keys(LABELS[label].properties);
+}
+
+/** The type of each property of a label. */
+export function typesOf(label: Label): Record<string, PropertyType> {
+  return LABELS[label].properties as Record<string, PropertyType>;
+}
+
+/** The statements that create the schema (idempotent). */
+export function schemaStatements(): string[] {
+  const statements: string[] = [
+    `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    // Import state: what each conversation looked like when indexed.
+    `CREATE TABLE IF NOT EXISTS conversation_state (id TEXT PRIMARY KEY, content_hash TEXT NOT NULL, deep INTEGER NOT NULL)`,
+  ];
+  for (const label of LABEL_NAMES) {
+    const columns = columnsOf(label).map((c) => `${quote(c)} ${SQL_TYPES[typesOf(label)[c] as PropertyType]}`);
+    statements.push(
+      `CREATE TABLE IF NOT EXISTS ${quote(label)} (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, owner TEXT, ${columns.join(', ')})`,
+      `CREATE INDEX IF NOT EXISTS ${quote(`${label}_owner`)} ON ${quote(label)} (owner)`,
+    );
+  }
+  for (const kind of EDGE_KINDS) {
+    statements.push(
+      `CREATE TABLE IF NOT EXISTS ${quote(kind)} (src TEXT NOT NULL, dst TEXT NOT NULL, owner TEXT, PRIMARY KEY (src, dst)) WITHOUT ROWID`,
+      `CREATE INDEX IF NOT EXISTS ${quote(`${kind}_dst`)} ON ${quote(kind)} (dst)`,
+      `CREATE INDEX IF NOT EXISTS ${quote(`${kind}_owner`)} ON ${quote(kind)} (owner)`,
+    );
+  }
+  statements.push(
+    `CREATE INDEX IF NOT EXISTS message_thread ON "Message" (owner, position)`,
+    `CREATE INDEX IF NOT EXISTS message_created ON "Message" (created_at)`,
+    `CREATE INDEX IF NOT EXISTS conversation_platform ON "Conversation" (conversation_id)`,
+    `CREATE INDEX IF NOT EXISTS conversation_created ON "Conversation" (created_at)`,
+    // Ranked search over message text; the text itself stays in "Message" (external content).
+    `CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(content, content='Message', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`,
+  );
+  return statements;
+}
+
+/** Every edge kind, for loops. */
+export const EDGE_TABLES: readonly EdgeKind[] = EDGE_KINDS;

@@ -1,0 +1,300 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
+import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
+import { toTimestamp } from '../../model/time.js';
+import { CypherProjection } from '../cypher/grafeo-projection.js';
+import {
+  MATCH_END,
+  MATCH_START,
+  QueryError,
+  type ConversationInfo,
+  type ImportRecord,
+  type Row,
+  type SearchHit,
+  type SearchQuery,
+  type Stats,
+  type Store,
+  type ThreadMessage,
+  type WriteReport,
+} from '../store.js';
+import { toFtsQuery } from './fts-query.js';
+import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
+
+type Statement = Database.Statement;
+
+/** The largest `--limit` a search takes. */
+export const MAX_SEARCH_LIMIT = 1000;
+
+/** A batch with the hash of what it was made from, so an unchanged conversation is skipped. */
+export type HashedBatch = GraphBatch & { hash?: string };
+
+/**
+ * The embedded store: the graph as SQLite tables (WAL, so readers go on while an import
+ * writes), FTS5 for ranked search, and Cypher through an in-memory Grafeo projection.
+ */
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly insertNode = new Map<Label, Statement>();
+  private readonly insertEdge = new Map<EdgeKind, Statement>();
+  private readonly deleteNodes = new Map<Label, Statement>();
+  private readonly deleteEdges = new Map<EdgeKind, Statement>();
+  private readonly projection: CypherProjection;
+  private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
+
+  private constructor(readonly file: string, readonly: boolean) {
+    if (!readonly) mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file, { readonly, fileMustExist: readonly });
+    this.db.pragma('busy_timeout = 10000');
+    if (!readonly) {
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      for (const statement of schemaStatements()) this.db.exec(statement);
+      for (const label of LABEL_NAMES) {
+        const columns = ['id', 'owner', ...columnsOf(label)];
+        this.insertNode.set(
+          label,
+          this.db.prepare(
+            `INSERT INTO ${quote(label)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+             ON CONFLICT(id) DO UPDATE SET ${columns.slice(1).map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`,
+          ),
+        );
+        this.deleteNodes.set(label, this.db.prepare(`DELETE FROM ${quote(label)} WHERE owner = ?`));
+      }
+      for (const kind of EDGE_KINDS) {
+        this.insertEdge.set(kind, this.db.prepare(`INSERT OR IGNORE INTO ${quote(kind)} (src, dst, owner) VALUES (?, ?, ?)`));
+        this.deleteEdges.set(kind, this.db.prepare(`DELETE FROM ${quote(kind)} WHERE owner = ?`));
+      }
+      const ftsDelete = this.db.prepare(
+        `INSERT INTO message_fts (message_fts, rowid, content) SELECT 'delete', rowid, content FROM "Message" WHERE owner = ?`,
+      );
+      const ftsInsert = this.db.prepare(`INSERT INTO message_fts (rowid, content) VALUES (?, ?)`);
+      const state = this.db.prepare(
+        `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
+      );
+      const bump = this.db.prepare(`INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
+      // One transaction per conversation: a process killed mid-import leaves whole conversations only.
+      this.writeBatch = this.db.transaction((batch: HashedBatch, hash: string, deep: boolean) => {
+        ftsDelete.run(batch.owner);
+        for (const label of LABEL_NAMES) if (label !== 'Import') this.deleteNodes.get(label)?.run(batch.owner);
+        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run(batch.owner);
+        for (const node of batch.nodes) {
+          const owner = node.label === 'Import' ? null : batch.owner;
+          const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
+          // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
+          if (node.label === 'Message' && info) ftsInsert.run(info.lastInsertRowid, node.properties.content ?? '');
+        }
+        for (const edge of batch.edges) this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+        state.run(batch.owner, hash, deep ? 1 : 0);
+        bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
+      });
+    } else {
+      this.writeBatch = () => {
+        throw new Error('the store is open read-only');
+      };
+    }
+    const versionOf = this.db.prepare(`SELECT value FROM meta WHERE key = 'version'`).pluck();
+    this.projection = new CypherProjection({
+      nodes: (label) => this.db.prepare(`SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`).iterate() as Iterable<Record<string, unknown>>,
+      edges: (kind) => this.db.prepare(`SELECT src, dst FROM ${quote(kind)}`).iterate() as Iterable<{ src: string; dst: string }>,
+      version: () => String(versionOf.get() ?? ''),
+    });
+  }
+
+  /** Opens (creating) the store file. */
+  static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+    return new SqliteStore(file, options.readonly ?? false);
+  }
+
+  /** Writes one batch unless the same content was written before; synchronous. */
+  upsertOne(batch: HashedBatch, deep: boolean): 'written' | 'unchanged' {
+    const hash = batch.hash ?? createHash('sha256').update(JSON.stringify(batch)).digest('hex');
+    const previous = this.db.prepare(`SELECT content_hash, deep FROM conversation_state WHERE id = ?`).get(batch.owner) as
+      | { content_hash: string; deep: number }
+      | undefined;
+    if (previous && previous.content_hash === hash && previous.deep === (deep ? 1 : 0)) return 'unchanged';
+    this.writeBatch(batch, hash, deep);
+    return 'written';
+  }
+
+  async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {
+    const deep = await this.deep();
+    const report: WriteReport = { written: 0, unchanged: 0 };
+    for await (const batch of batches) report[this.upsertOne(batch, deep)]++;
+    return report;
+  }
+
+  recordImport(record: ImportRecord): Promise<void> {
+    this.insertNode.get('Import')?.run(record.id, null, record.sourceFile, record.checksum, record.importer, record.importedAt);
+    return Promise.resolve();
+  }
+
+  importedChecksums(): Promise<Set<string>> {
+    return Promise.resolve(new Set(this.db.prepare(`SELECT checksum FROM "Import"`).pluck().all() as string[]));
+  }
+
+  async cypher(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+    return this.projection.run(query, params);
+  }
+
+  search(query: SearchQuery): Promise<SearchHit[]> {
+    const match = toFtsQuery(query.text);
+    if (match === undefined) throw new QueryError('give at least one word to search for');
+    const limit = query.limit ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+      throw new QueryError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
+    }
+    const where: string[] = ['message_fts MATCH @match'];
+    const params: Record<string, unknown> = { match, limit };
+    if (query.source !== undefined) {
+      where.push('c.source = @source');
+      params.source = query.source;
+    }
+    if (query.role !== undefined) {
+      where.push('m.role = @role');
+      params.role = query.role;
+    }
+    if (query.since !== undefined) {
+      where.push('m.created_at >= @since');
+      params.since = dateBound(query.since, '--since');
+    }
+    if (query.until !== undefined) {
+      where.push('m.created_at < @until');
+      params.until = dateBound(query.until, '--until');
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT m.id AS messageId, m.role, m.created_at AS createdAt, c.id AS conversationId,
+                c.conversation_id AS platformConversationId, c.name AS title, c.source,
+                snippet(message_fts, 0, '${MATCH_START}', '${MATCH_END}', '…', 24) AS snippet,
+                bm25(message_fts) AS rank
+         FROM message_fts
+         JOIN "Message" m ON m.rowid = message_fts.rowid
+         JOIN "Conversation" c ON c.id = m.owner
+         WHERE ${where.join(' AND ')}
+         ORDER BY rank LIMIT @limit`,
+      )
+      .all(params) as (Omit<SearchHit, 'score'> & { rank: number })[];
+    return Promise.resolve(rows.map(({ rank, ...hit }) => ({ ...hit, score: -rank })));
+  }
+
+  conversation(id: string): Promise<ConversationInfo | undefined> {
+    const row = this.db
+      .prepare(
+        `SELECT id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount
+         FROM "Conversation" WHERE id = @id OR conversation_id = @id ORDER BY id = @id DESC LIMIT 1`,
+      )
+      .get({ id }) as ConversationInfo | undefined;
+    return Promise.resolve(row);
+  }
+
+  async thread(conversationId: string, options: { allBranches?: boolean } = {}): Promise<ThreadMessage[]> {
+    const conversation = await this.conversation(conversationId);
+    if (!conversation) throw new QueryError(`no conversation with id ${conversationId}`);
+    const columns = `id, role, content, created_at AS createdAt, model_slug AS model, parent_id AS parentId,
+      is_thought AS isThought, hidden, on_shown_thread AS onShownThread`;
+    type Raw = Omit<ThreadMessage, 'depth' | 'isThought' | 'hidden' | 'onShownThread'> & { isThought: number; hidden: number; onShownThread: number };
+    const toMessage = (row: Raw, depth: number): ThreadMessage => ({
+      ...row,
+      isThought: row.isThought === 1,
+      hidden: row.hidden === 1,
+      onShownThread: row.onShownThread === 1,
+      depth,
+    });
+    if (!options.allBranches) {
+      const rows = this.db.prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`).all(conversation.id) as Raw[];
+      return rows.map((row, i) => toMessage(row, i === 0 ? 0 : 1));
+    }
+    const rows = this.db.prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? ORDER BY rowid`).all(conversation.id) as Raw[];
+    // Tree order: each message after its parent, siblings in stored order.
+    const children = new Map<string | null, Raw[]>();
+    const ids = new Set(rows.map((r) => r.id));
+    for (const row of rows) {
+      const parent = row.parentId !== null && ids.has(row.parentId) ? row.parentId : null;
+      children.set(parent, [...(children.get(parent) ?? []), row]);
+    }
+    const out: ThreadMessage[] = [];
+    const stack: [Raw, number][] = (children.get(null) ?? []).map((r): [Raw, number] => [r, 0]).reverse();
+    while (stack.length > 0) {
+      const [row, depth] = stack.pop() as [Raw, number];
+      out.push(toMessage(row, depth));
+      for (const child of [...(children.get(row.id) ?? [])].reverse()) stack.push([child, depth + 1]);
+    }
+    return out;
+  }
+
+  stats(): Promise<Stats> {
+    const one = (sql: string): number => Number(this.db.prepare(sql).pluck().get() ?? 0);
+    return Promise.resolve({
+      conversations: one(`SELECT count(*) FROM "Conversation"`),
+      messages: one(`SELECT count(*) FROM "Message"`),
+      bySource: this.db
+        .prepare(`SELECT source, count(*) AS conversations, coalesce(sum(message_count), 0) AS messages FROM "Conversation" GROUP BY source ORDER BY source`)
+        .all() as Stats['bySource'],
+      byMonth: this.db
+        .prepare(
+          `SELECT substr(m.created_at, 1, 7) AS month, c.source AS source, count(*) AS messages
+           FROM "Message" m JOIN "Conversation" c ON c.id = m.owner GROUP BY month, c.source ORDER BY month, c.source`,
+        )
+        .all() as Stats['byMonth'],
+      byRole: this.db.prepare(`SELECT role, count(*) AS messages FROM "Message" GROUP BY role ORDER BY messages DESC`).all() as Stats['byRole'],
+    });
+  }
+
+  counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
+    const nodes: Record<string, number> = {};
+    const edges: Record<string, number> = {};
+    for (const label of LABEL_NAMES) nodes[label] = Number(this.db.prepare(`SELECT count(*) FROM ${quote(label)}`).pluck().get());
+    for (const kind of EDGE_KINDS) edges[kind] = Number(this.db.prepare(`SELECT count(*) FROM ${quote(kind)}`).pluck().get());
+    return Promise.resolve({ nodes, edges });
+  }
+
+  deep(): Promise<boolean> {
+    return Promise.resolve(this.db.prepare(`SELECT value FROM meta WHERE key = 'deep'`).pluck().get() === '1');
+  }
+
+  setDeep(deep: boolean): Promise<void> {
+    this.db.prepare(`INSERT INTO meta (key, value) VALUES ('deep', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(deep ? '1' : '0');
+    return Promise.resolve();
+  }
+
+  clear(): Promise<void> {
+    this.db.transaction(() => {
+      for (const label of LABEL_NAMES) this.db.exec(`DELETE FROM ${quote(label)}`);
+      for (const kind of EDGE_KINDS) this.db.exec(`DELETE FROM ${quote(kind)}`);
+      this.db.exec(`DELETE FROM conversation_state`);
+      this.db.exec(`INSERT INTO message_fts (message_fts) VALUES ('delete-all')`);
+      this.db.prepare(`INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(`cleared-${Date.now()}`);
+    })();
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    this.projection.close();
+    this.db.close();
+    return Promise.resolve();
+  }
+}
+
+function rowOf(node: GraphNode, owner: string | null): unknown[] {
+  const types = typesOf(node.label);
+  return [
+    node.id,
+    owner,
+    ...columnsOf(node.label).map((column) => {
+      const value = node.properties[column];
+      if (value === undefined || value === null) return null;
+      return types[column] === 'boolean' ? (value ? 1 : 0) : value;
+    }),
+  ];
+}
+
+function dateBound(value: string, option: string): string {
+  const time = toTimestamp(value);
+  if (time === undefined || !/^\d{4}-\d{2}/.test(value)) {
+    throw new QueryError(`${option} takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, not "${value}"`);
+  }
+  return time;
+}

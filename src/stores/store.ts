@@ -1,0 +1,118 @@
+import type { GraphBatch } from '../graph/graph-batch.js';
+
+/** One result row of a Cypher query, keyed by the RETURN column names. */
+export type Row = Record<string, unknown>;
+
+/** A search over message text. */
+export interface SearchQuery {
+  text: string;
+  source?: string;
+  /** ISO date or timestamp: only messages at or after it. */
+  since?: string;
+  /** ISO date or timestamp: only messages before it. */
+  until?: string;
+  role?: string;
+  limit?: number;
+}
+
+/** Marks around the matched words of a snippet (private-use characters, never in chat text by accident). */
+export const MATCH_START = '\ue000';
+export const MATCH_END = '\ue001';
+
+/** One ranked search hit. */
+export interface SearchHit {
+  conversationId: string;
+  /** The platform's conversation id. */
+  platformConversationId: string;
+  title: string;
+  source: string;
+  messageId: string;
+  role: string;
+  createdAt: string;
+  /** The matching passage, matched words between {@link MATCH_START} and {@link MATCH_END}. */
+  snippet: string;
+  /** BM25 score (higher is better). */
+  score: number;
+}
+
+/** One message as `thread` returns it. */
+export interface ThreadMessage {
+  id: string;
+  role: string;
+  content: string;
+  createdAt: string;
+  model: string | null;
+  parentId: string | null;
+  isThought: boolean;
+  hidden: boolean;
+  onShownThread: boolean;
+  /** Depth in the tree (0 for a root). */
+  depth: number;
+}
+
+/** A conversation found by id. */
+export interface ConversationInfo {
+  id: string;
+  platformId: string;
+  title: string | null;
+  name: string;
+  source: string;
+  createdAt: string;
+  updatedAt: string | null;
+  messageCount: number;
+}
+
+/** Counts for `stats`. */
+export interface Stats {
+  conversations: number;
+  messages: number;
+  bySource: { source: string; conversations: number; messages: number }[];
+  byMonth: { month: string; source: string; messages: number }[];
+  byRole: { role: string; messages: number }[];
+}
+
+/** What a write did. */
+export interface WriteReport {
+  written: number;
+  unchanged: number;
+}
+
+/** An imported export file, as the Import node records it. */
+export interface ImportRecord {
+  id: string;
+  sourceFile: string;
+  checksum: string;
+  importer: string;
+  importedAt: string;
+}
+
+/** A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite. */
+export interface Store {
+  /** Replaces each batch's conversation (nodes and edges) with the batch; the same batch twice is a no-op. */
+  upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport>;
+  /** Records an import (the Import node). */
+  recordImport(record: ImportRecord): Promise<void>;
+  /** Checksums of every export file imported so far. */
+  importedChecksums(): Promise<Set<string>>;
+  /** Runs read-only Cypher; writes are refused. */
+  cypher(query: string, params?: Record<string, unknown>): Promise<Row[]>;
+  search(query: SearchQuery): Promise<SearchHit[]>;
+  /** A conversation by its id (chatgraph's or the platform's). */
+  conversation(id: string): Promise<ConversationInfo | undefined>;
+  /** The shown thread in order, or every branch (tree order) with `allBranches`. */
+  thread(conversationId: string, options?: { allBranches?: boolean }): Promise<ThreadMessage[]>;
+  stats(): Promise<Stats>;
+  /** Counts of nodes per label and edges per type (for checks and tests). */
+  counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }>;
+  /** Whether the store projects tool calls into traces. */
+  deep(): Promise<boolean>;
+  setDeep(deep: boolean): Promise<void>;
+  /** Removes every node and edge (for reindex). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A query error meant for the user: the engine's message, in one line. */
+export class QueryError extends Error {
+  override readonly name = 'QueryError';
+}
