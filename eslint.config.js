@@ -16,6 +16,10 @@ export default tseslint.config(
         { allowConstantLoopConditions: true },
       ],
       'no-empty': ['error', { allowEmptyCatch: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^_', argsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   {

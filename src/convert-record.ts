@@ -1,4 +1,4 @@
-import { serialize } from './bundle/serialize.js';
+import { conversationText } from './bundle/conversation-text.js';
 import { toIndexEntry } from './bundle/memory-store.js';
 import { countConversation, type ConversationCounts } from './import-report.js';
 import type { Diagnostic } from './model/diagnostic.js';
@@ -30,6 +30,8 @@ export interface ConvertedConversation {
   updated: string;
   /** The file's text. */
   text: string;
+  /** The hash of its content without import metadata. */
+  contentHash: string;
   index: ConversationIndexEntry;
   counts: ConversationCounts;
   /** Bundle refs of the export files it points to (to be copied). */
@@ -113,13 +115,13 @@ export function convertRecord(
     });
   }
   if (!conversation) return { diagnostics, skipped: true };
-  conversation.import_metadata = {
+  const { text, contentHash } = conversationText(conversation, {
     importer: IMPORTER,
     importer_version: `${provider.name}-importer/${task.variant}`,
     imported_at: task.importedAt,
     source_file: task.file,
     source_checksum: task.checksum,
-  };
+  });
   return {
     diagnostics,
     skipped: false,
@@ -127,7 +129,8 @@ export function convertRecord(
       id: conversation.id,
       platformId: conversation.provider.conversation_id,
       updated: conversation.temporal.updated_at ?? conversation.temporal.created_at,
-      text: serialize(conversation),
+      text,
+      contentHash,
       index: toIndexEntry(conversation),
       counts: countConversation(conversation),
       refs,

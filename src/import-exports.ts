@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { contentHashOfText } from './bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
 import { project } from './graph/project.js';
 import type { ImportReport } from './import-report.js';
@@ -11,7 +11,10 @@ import { IMPORTER } from './version.js';
 import { timestampOf } from './model/time.js';
 
 /** Options of {@link importExports}. */
-export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'sinks' | 'skipChecksums' | 'onFileImported'> {
+export interface ImportOptions extends Omit<
+  ConvertOptions,
+  'out' | 'sinks' | 'skipChecksums' | 'onFileImported'
+> {
   dataDir: string;
   /** Project tool calls into DecisionTrace/TraceStep (remembered by the store). */
   deep?: boolean;
@@ -20,13 +23,6 @@ export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'sinks' | 's
 /** An import's report, with what it did to the graph. */
 export interface ImportResult extends ImportReport {
   graph: { written: number; unchanged: number; reindexed: boolean };
-}
-
-const IMPORTED_AT = /"imported_at": "[^"]*"/;
-
-/** The hash of a conversation file without its import time: equal means nothing changed. */
-export function contentHashOf(text: string): string {
-  return createHash('sha256').update(text.replace(IMPORTED_AT, '"imported_at": ""')).digest('hex');
 }
 
 /** The Import node id of an export file. */
@@ -39,7 +35,10 @@ export function importIdOf(checksum: string): string {
  * indexes each conversation in the SQLite store as it is written. A file imported before
  * (same checksum) is skipped; an unchanged conversation is not rewritten.
  */
-export async function importExports(inputs: readonly string[], options: ImportOptions): Promise<ImportResult> {
+export async function importExports(
+  inputs: readonly string[],
+  options: ImportOptions,
+): Promise<ImportResult> {
   const store = SqliteStore.open(storeFile(options.dataDir));
   try {
     const wasDeep = await store.deep();
@@ -61,7 +60,7 @@ export async function importExports(inputs: readonly string[], options: ImportOp
               deep,
               importId: importIdOf(context.checksum),
             });
-            graph[store.upsertOne({ ...batch, hash: contentHashOf(context.text) }, deep)]++;
+            graph[store.upsertOne({ ...batch, hash: context.contentHash }, deep)]++;
             return Promise.resolve();
           },
         },
@@ -96,7 +95,10 @@ export async function reindex(dataDir: string): Promise<{ conversations: number 
   }
 }
 
-async function reindexStore(store: SqliteStore, dataDir: string): Promise<{ conversations: number }> {
+async function reindexStore(
+  store: SqliteStore,
+  dataDir: string,
+): Promise<{ conversations: number }> {
   const deep = await store.deep();
   const imports = new Map<string, { sourceFile: string; importer: string; importedAt: string }>();
   await store.clear();
@@ -112,12 +114,17 @@ async function reindexStore(store: SqliteStore, dataDir: string): Promise<{ conv
       deep,
       ...(checksum ? { importId: importIdOf(checksum) } : {}),
     });
-    store.upsertOne({ ...batch, hash: contentHashOf(text) }, deep);
+    store.upsertOne({ ...batch, hash: contentHashOfText(text) }, deep);
     if (meta && checksum && !imports.has(checksum)) {
-      imports.set(checksum, { sourceFile: meta.source_file, importer: meta.importer, importedAt: meta.imported_at });
+      imports.set(checksum, {
+        sourceFile: meta.source_file,
+        importer: meta.importer,
+        importedAt: meta.imported_at,
+      });
     }
     conversations++;
   }
-  for (const [checksum, meta] of imports) await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
+  for (const [checksum, meta] of imports)
+    await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
   return { conversations };
 }

@@ -30,6 +30,8 @@ export interface SinkContext {
   provider: Provider;
   /** The conversation file's text as written to the bundle. */
   text: string;
+  /** The hash of its content, import metadata aside (equal: nothing changed). */
+  contentHash: string;
   /** The export file it came from, and that file's checksum. */
   file: string;
   checksum: string;
@@ -196,10 +198,23 @@ export async function convertExports(
         const entry = index?.entryOf(ref);
         if (entry && (await writer.copyAsset(entry, ref))) summary.attachmentsCopied++;
       }
-      report.written[writer.writeConversation(converted_.id, converted_.text, converted_.index)]++;
+      report.written[
+        writer.writeConversation(
+          converted_.id,
+          converted_.text,
+          converted_.contentHash,
+          converted_.index,
+        )
+      ]++;
       if (options.sinks && options.sinks.length > 0) {
         const conversation = JSON.parse(converted_.text) as Conversation;
-        const context = { provider: claim.provider, text: converted_.text, file: claim.entry.displayPath, checksum: claim.checksum ?? '' };
+        const context = {
+          provider: claim.provider,
+          text: converted_.text,
+          contentHash: converted_.contentHash,
+          file: claim.entry.displayPath,
+          checksum: claim.checksum ?? '',
+        };
         for (const sink of options.sinks) await sink.write(conversation, context);
       }
       converted++;
@@ -247,7 +262,11 @@ export async function convertExports(
           await take(claim, await (queue.shift() as Promise<RecordResult>));
       }
       while (queue.length > 0) await take(claim, await (queue.shift() as Promise<RecordResult>));
-      await options.onFileImported?.({ file: claim.entry.displayPath, checksum, provider: claim.provider.name });
+      await options.onFileImported?.({
+        file: claim.entry.displayPath,
+        checksum,
+        provider: claim.provider.name,
+      });
     }
 
     for (const claim of claims) {

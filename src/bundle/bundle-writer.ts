@@ -9,11 +9,10 @@ import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 import { CONVERSATIONS_DIR, MEMORY_STORE_FILE, conversationPath } from './layout.js';
 import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
+import { contentHashOfText } from './conversation-text.js';
 
 /** What happened to one conversation file. */
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
-
-const IMPORTED_AT = /"imported_at": "([^"]*)"/;
 
 /**
  * Writes a PAM bundle: one file per conversation, copied attachments, and `memory-store.json`
@@ -55,12 +54,17 @@ export class BundleWriter {
   }
 
   /**
-   * Writes one conversation's file unless it already says the same bar its import time, so a
-   * re-import leaves unchanged files (and their first import time) alone. Synchronous on
+   * Writes one conversation's file unless the file there has the same content (import metadata
+   * aside), so a re-import leaves unchanged files, and their provenance, alone. Synchronous on
    * purpose: a small file's open/write/rename costs less CPU blocking than through promises,
    * and the CPU is what an import is short of (conversion runs on the other cores).
    */
-  writeConversation(id: string, text: string, index: ConversationIndexEntry): WriteOutcome {
+  writeConversation(
+    id: string,
+    text: string,
+    contentHash: string,
+    index: ConversationIndexEntry,
+  ): WriteOutcome {
     const path = conversationPath(this.dir, id);
     let previous: string | undefined;
     if (this.index.has(id)) {
@@ -71,14 +75,7 @@ export class BundleWriter {
       }
     }
     this.index.set(id, index);
-    if (previous !== undefined) {
-      const oldTime = IMPORTED_AT.exec(previous)?.[1];
-      if (
-        oldTime !== undefined &&
-        text.replace(IMPORTED_AT, `"imported_at": "${oldTime}"`) === previous
-      )
-        return 'unchanged';
-    }
+    if (previous !== undefined && contentHashOfText(previous) === contentHash) return 'unchanged';
     writeFileAtomicSync(path, text);
     return previous !== undefined ? 'updated' : 'created';
   }

@@ -10,7 +10,8 @@ export async function* readBundleConversations(
   const dir = join(bundle, CONVERSATIONS_DIR);
   const names: string[] = [];
   try {
-    for await (const entry of await opendir(dir)) if (entry.isFile() && entry.name.endsWith('.json')) names.push(entry.name);
+    for await (const entry of await opendir(dir))
+      if (entry.isFile() && entry.name.endsWith('.json')) names.push(entry.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;

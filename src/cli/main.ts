@@ -79,7 +79,8 @@ program
 type Format = 'table' | 'json';
 
 function checkFormat(format: string): Format {
-  if (format !== 'table' && format !== 'json') throw new UsageError(`--format takes table or json, not "${format}"`);
+  if (format !== 'table' && format !== 'json')
+    throw new UsageError(`--format takes table or json, not "${format}"`);
   return format;
 }
 
@@ -88,12 +89,17 @@ function openForReading(dataDirOption: string | undefined): SqliteStore {
   const dataDir = resolveDataDir(dataDirOption);
   const file = storeFile(dataDir);
   if (!existsSync(file)) {
-    throw new UsageError(`nothing is imported in ${dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`);
+    throw new UsageError(
+      `nothing is imported in ${dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
+    );
   }
   return SqliteStore.open(file, { readonly: true });
 }
 
-async function withStore<T>(dataDir: string | undefined, use: (store: SqliteStore) => Promise<T>): Promise<T> {
+async function withStore<T>(
+  dataDir: string | undefined,
+  use: (store: SqliteStore) => Promise<T>,
+): Promise<T> {
   const store = openForReading(dataDir);
   try {
     return await use(store);
@@ -108,10 +114,17 @@ function print(text: string): void {
 
 function highlight(snippet: string): string {
   const tty = process.stdout.isTTY;
-  return snippet.split(MATCH_START).join(tty ? '\x1b[1m' : '«').split(MATCH_END).join(tty ? '\x1b[22m' : '»');
+  return snippet
+    .split(MATCH_START)
+    .join(tty ? '\x1b[1m' : '«')
+    .split(MATCH_END)
+    .join(tty ? '\x1b[22m' : '»');
 }
 
-const dataDirOption = ['--data-dir <dir>', 'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)'] as const;
+const dataDirOption = [
+  '--data-dir <dir>',
+  'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)',
+] as const;
 
 program
   .command('import')
@@ -121,39 +134,62 @@ program
   .option('--deep', 'also project tool calls into DecisionTrace and TraceStep nodes (remembered)')
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
-  .action(async (inputs: string[], options: { dataDir?: string; deep?: boolean; json?: boolean; quiet?: boolean }) => {
-    checkInputs(inputs);
-    const bar = new ProgressBar();
-    const importedAt = importTime();
-    const report = await importExports(inputs, {
-      dataDir: resolveDataDir(options.dataDir),
-      deep: options.deep === true,
-      ...(importedAt ? { importedAt } : {}),
-      ...(options.quiet || options.json ? {} : { onProgress: (p) => bar.update(p) }),
-    });
-    bar.done();
-    if (options.json) {
-      print(JSON.stringify(report, null, 2));
-      return;
-    }
-    print(formatReport(report));
-    const skipped = report.problems.find((p) => p.code === 'file-already-imported');
-    const g = report.graph;
-    print(`graph: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`);
-  });
+  .action(
+    async (
+      inputs: string[],
+      options: { dataDir?: string; deep?: boolean; json?: boolean; quiet?: boolean },
+    ) => {
+      checkInputs(inputs);
+      const bar = new ProgressBar();
+      const importedAt = importTime();
+      const report = await importExports(inputs, {
+        dataDir: resolveDataDir(options.dataDir),
+        deep: options.deep === true,
+        ...(importedAt ? { importedAt } : {}),
+        ...(options.quiet || options.json
+          ? {}
+          : {
+              onProgress: (p) => {
+                bar.update(p);
+              },
+            }),
+      });
+      bar.done();
+      if (options.json) {
+        print(JSON.stringify(report, null, 2));
+        return;
+      }
+      print(formatReport(report));
+      const skipped = report.problems.find((p) => p.code === 'file-already-imported');
+      const g = report.graph;
+      print(
+        `graph: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`,
+      );
+    },
+  );
 
 program
   .command('query')
   .description('run a read-only Cypher query over the graph')
   .argument('<cypher>', 'the query')
-  .option('-p, --param <name=value>', 'a query parameter (JSON when it parses, else text); repeatable', parseParam, {})
+  .option(
+    '-p, --param <name=value>',
+    'a query parameter (JSON when it parses, else text); repeatable',
+    parseParam,
+    {},
+  )
   .option('--format <format>', 'table or json', 'table')
   .option(...dataDirOption)
-  .action(async (query: string, options: { param: Record<string, unknown>; format: string; dataDir?: string }) => {
-    const format = checkFormat(options.format);
-    const rows = await withStore(options.dataDir, (store) => store.cypher(query, options.param));
-    print(format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(rows));
-  });
+  .action(
+    async (
+      query: string,
+      options: { param: Record<string, unknown>; format: string; dataDir?: string },
+    ) => {
+      const format = checkFormat(options.format);
+      const rows = await withStore(options.dataDir, (store) => store.cypher(query, options.param));
+      print(format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(rows));
+    },
+  );
 
 program
   .command('search')
@@ -166,29 +202,53 @@ program
   .option('--limit <n>', 'how many hits', '20')
   .option('--format <format>', 'table or json', 'table')
   .option(...dataDirOption)
-  .action(async (terms: string[], options: { source?: string; since?: string; until?: string; role?: string; limit: string; format: string; dataDir?: string }) => {
-    const format = checkFormat(options.format);
-    const limit = Number(options.limit);
-    const hits = await withStore(options.dataDir, (store) =>
-      store.search({
-        text: terms.join(' '),
-        limit,
-        ...(options.source ? { source: options.source } : {}),
-        ...(options.since ? { since: options.since } : {}),
-        ...(options.until ? { until: options.until } : {}),
-        ...(options.role ? { role: options.role } : {}),
-      }),
-    );
-    if (format === 'json') {
-      print(JSON.stringify(hits.map((hit) => ({ ...hit, snippet: hit.snippet.split(MATCH_START).join('«').split(MATCH_END).join('»') })), null, 2));
-      return;
-    }
-    if (hits.length === 0) print('no matches');
-    for (const hit of hits) {
-      print(`${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}  (${hit.role}, conversation ${hit.platformConversationId}, message ${hit.messageId})`);
-      print(`    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`);
-    }
-  });
+  .action(
+    async (
+      terms: string[],
+      options: {
+        source?: string;
+        since?: string;
+        until?: string;
+        role?: string;
+        limit: string;
+        format: string;
+        dataDir?: string;
+      },
+    ) => {
+      const format = checkFormat(options.format);
+      const limit = Number(options.limit);
+      const hits = await withStore(options.dataDir, (store) =>
+        store.search({
+          text: terms.join(' '),
+          limit,
+          ...(options.source ? { source: options.source } : {}),
+          ...(options.since ? { since: options.since } : {}),
+          ...(options.until ? { until: options.until } : {}),
+          ...(options.role ? { role: options.role } : {}),
+        }),
+      );
+      if (format === 'json') {
+        print(
+          JSON.stringify(
+            hits.map((hit) => ({
+              ...hit,
+              snippet: hit.snippet.split(MATCH_START).join('«').split(MATCH_END).join('»'),
+            })),
+            null,
+            2,
+          ),
+        );
+        return;
+      }
+      if (hits.length === 0) print('no matches');
+      for (const hit of hits) {
+        print(
+          `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}  (${hit.role}, conversation ${hit.platformConversationId}, message ${hit.messageId})`,
+        );
+        print(`    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`);
+      }
+    },
+  );
 
 program
   .command('thread')
@@ -197,24 +257,38 @@ program
   .option('--all-branches', 'every message of every branch, indented by depth')
   .option('--format <format>', 'table or json', 'table')
   .option(...dataDirOption)
-  .action(async (id: string, options: { allBranches?: boolean; format: string; dataDir?: string }) => {
-    const format = checkFormat(options.format);
-    const { info, messages } = await withStore(options.dataDir, async (store) => {
-      const info = await store.conversation(id);
-      return { info, messages: await store.thread(id, { allBranches: options.allBranches === true }) };
-    });
-    if (format === 'json') {
-      print(JSON.stringify({ conversation: info, messages }, null, 2));
-      return;
-    }
-    if (info) print(`# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`);
-    for (const message of messages) {
-      const indent = options.allBranches ? '  '.repeat(message.depth) : '';
-      const marks = [message.isThought ? 'thought' : '', message.hidden ? 'hidden' : '', options.allBranches && message.onShownThread ? 'shown' : ''].filter(Boolean).join(', ');
-      print(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
-      print(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
-    }
-  });
+  .action(
+    async (id: string, options: { allBranches?: boolean; format: string; dataDir?: string }) => {
+      const format = checkFormat(options.format);
+      const { info, messages } = await withStore(options.dataDir, async (store) => {
+        const info = await store.conversation(id);
+        return {
+          info,
+          messages: await store.thread(id, { allBranches: options.allBranches === true }),
+        };
+      });
+      if (format === 'json') {
+        print(JSON.stringify({ conversation: info, messages }, null, 2));
+        return;
+      }
+      if (info)
+        print(
+          `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`,
+        );
+      for (const message of messages) {
+        const indent = options.allBranches ? '  '.repeat(message.depth) : '';
+        const marks = [
+          message.isThought ? 'thought' : '',
+          message.hidden ? 'hidden' : '',
+          options.allBranches && message.onShownThread ? 'shown' : '',
+        ]
+          .filter(Boolean)
+          .join(', ');
+        print(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
+        print(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
+      }
+    },
+  );
 
 program
   .command('stats')
@@ -265,7 +339,11 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof NotAnExportError || error instanceof UsageError || error instanceof QueryError) {
+  } else if (
+    error instanceof NotAnExportError ||
+    error instanceof UsageError ||
+    error instanceof QueryError
+  ) {
     process.stderr.write(`chatgraph: ${error.message}\n`);
     process.exitCode = 2;
   } else {

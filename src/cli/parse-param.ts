@@ -4,7 +4,7 @@ export function parseParam(text: string, into: Record<string, unknown>): Record<
   if (at <= 0) throw new Error(`--param takes name=value, not "${text}"`);
   const name = text.slice(0, at);
   const raw = text.slice(at + 1);
-  let value: unknown = raw;
+  let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {

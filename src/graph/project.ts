@@ -74,7 +74,8 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
         created_at: message.created_at,
         conversation_id: platformId,
         has_tool_calls: message.tool_calls.length > 0,
-        has_tool_results: message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
+        has_tool_results:
+          message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
         model_slug: message.model,
         provider_message_id: message.provider_message_id,
         parent_id: message.parent_id,
@@ -85,10 +86,15 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
       },
     });
     edges.push({ kind: 'HAS_MESSAGE', from: owner, to: message.id });
-    if (message.parent_id !== null) edges.push({ kind: 'REPLY_TO', from: message.id, to: message.parent_id });
+    if (message.parent_id !== null)
+      edges.push({ kind: 'REPLY_TO', from: message.id, to: message.parent_id });
   }
   for (let i = 1; i < thread.length; i++) {
-    edges.push({ kind: 'NEXT', from: (thread[i - 1] as Message).id, to: (thread[i] as Message).id });
+    edges.push({
+      kind: 'NEXT',
+      from: (thread[i - 1] as Message).id,
+      to: (thread[i] as Message).id,
+    });
   }
 
   const documentId = `${owner}:document`;
@@ -110,7 +116,8 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   });
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: documentId });
   if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
-  if (options.importId !== undefined) edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
+  if (options.importId !== undefined)
+    edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
   return { owner, nodes, edges };
 }
 
@@ -122,7 +129,9 @@ function addTrace(
   nodes: GraphNode[],
   edges: GraphEdge[],
 ): void {
-  const calls = conversation.messages.flatMap((message) => message.tool_calls.map((call) => ({ message, call })));
+  const calls = conversation.messages.flatMap((message) =>
+    message.tool_calls.map((call) => ({ message, call })),
+  );
   if (calls.length === 0) return;
   const traceId = `${options.source}-trace-${platformId}`;
   nodes.push({
@@ -140,7 +149,11 @@ function addTrace(
   let step = 0;
   const addStep = (properties: GraphNode['properties']): void => {
     const id = `${traceId}:step-${step}`;
-    nodes.push({ label: 'TraceStep', id, properties: { ...properties, step, conversation_id: platformId } });
+    nodes.push({
+      label: 'TraceStep',
+      id,
+      properties: { ...properties, step, conversation_id: platformId },
+    });
     edges.push({ kind: 'HAS_STEP', from: traceId, to: id });
     if (previous !== undefined) edges.push({ kind: 'STEP_NEXT', from: previous, to: id });
     previous = id;

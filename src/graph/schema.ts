@@ -77,7 +77,12 @@ export const LABELS = {
     },
   },
   Import: {
-    properties: { source_file: 'string', checksum: 'string', importer: 'string', imported_at: 'string' },
+    properties: {
+      source_file: 'string',
+      checksum: 'string',
+      importer: 'string',
+      imported_at: 'string',
+    },
   },
 } as const satisfies Record<string, LabelSpec>;
 

@@ -9,13 +9,16 @@ function code(query: string): string {
     .replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
 }
 
-const WRITES = /\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD\s+CSV|FOREACH|CALL\s*\{|CALL\s+(?:db|dbms|apoc|gds)\.)\b/i;
+const WRITES =
+  /\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD\s+CSV|FOREACH|CALL\s*\{|CALL\s+(?:db|dbms|apoc|gds)\.)\b/i;
 
 /** Refuses a query that writes (the store is read from, never written, through Cypher). */
 export function assertReadOnly(query: string): void {
   const match = WRITES.exec(code(query));
   if (match) {
-    throw new QueryError(`writes are refused: this store is read-only through Cypher (found ${match[1]?.toUpperCase() ?? ''})`);
+    throw new QueryError(
+      `writes are refused: this store is read-only through Cypher (found ${match[1]?.toUpperCase() ?? ''})`,
+    );
   }
 }
 
@@ -35,22 +38,35 @@ const KNOWN_TYPES = new Set(EDGE_KINDS.map(edgeTypeName));
 export function footprint(query: string): QueryFootprint {
   const text = code(query);
   const labels = new Set<Label>();
-  for (const match of text.matchAll(/\(\s*[A-Za-z_][A-Za-z0-9_]*\s*((?::\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*)+)|\(\s*((?::\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*)+)/g)) {
+  for (const match of text.matchAll(
+    /\(\s*[A-Za-z_][A-Za-z0-9_]*\s*((?::\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*)+)|\(\s*((?::\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*)+)/g,
+  )) {
     const chain = match[1] ?? match[2] ?? '';
-    for (const label of chain.split(':').map((s) => s.replace(/[`\s]/g, '')).filter(Boolean)) {
+    for (const label of chain
+      .split(':')
+      .map((s) => s.replace(/[`\s]/g, ''))
+      .filter(Boolean)) {
       if (!(LABEL_NAMES as string[]).includes(label)) {
-        throw new QueryError(`unknown label :${label}; the graph has ${LABEL_NAMES.map((l) => `:${l}`).join(', ')}`);
+        throw new QueryError(
+          `unknown label :${label}; the graph has ${LABEL_NAMES.map((l) => `:${l}`).join(', ')}`,
+        );
       }
       labels.add(label as Label);
     }
   }
   let all = false;
   for (const match of text.matchAll(/\[\s*([A-Za-z_][A-Za-z0-9_]*)?\s*(:[^\]*{]*)?[^\]]*\]/g)) {
-    const types = (match[2] ?? '').replace(/^:/, '').split('|').map((s) => s.replace(/[`:\s]/g, '')).filter(Boolean);
+    const types = (match[2] ?? '')
+      .replace(/^:/, '')
+      .split('|')
+      .map((s) => s.replace(/[`:\s]/g, ''))
+      .filter(Boolean);
     if (types.length === 0) all = true;
     for (const type of types) {
       if (!KNOWN_TYPES.has(type)) {
-        throw new QueryError(`unknown relationship type :${type}; the graph has ${[...KNOWN_TYPES].map((t) => `:${t}`).join(', ')}`);
+        throw new QueryError(
+          `unknown relationship type :${type}; the graph has ${[...KNOWN_TYPES].map((t) => `:${t}`).join(', ')}`,
+        );
       }
       for (const kind of EDGE_KINDS) {
         if (edgeTypeName(kind) === type) {

@@ -1,6 +1,13 @@
 import { createRequire } from 'node:module';
 import type { GrafeoDB as GrafeoDatabase } from '@grafeo-db/js';
-import { EDGE_KINDS, EDGES, LABEL_NAMES, edgeTypeName, type EdgeKind, type Label } from '../../graph/schema.js';
+import {
+  EDGE_KINDS,
+  EDGES,
+  LABEL_NAMES,
+  edgeTypeName,
+  type EdgeKind,
+  type Label,
+} from '../../graph/schema.js';
 import { QueryError, type Row } from '../store.js';
 import { assertReadOnly, footprint } from './cypher-text.js';
 
@@ -41,7 +48,14 @@ export class CypherProjection {
     try {
       const result = await db.executeCypher(query, params);
       const counters = result.counters;
-      if (counters.nodesCreated + counters.edgesCreated + counters.propertiesSet + counters.nodesDeleted + counters.edgesDeleted > 0) {
+      if (
+        counters.nodesCreated +
+          counters.edgesCreated +
+          counters.propertiesSet +
+          counters.nodesDeleted +
+          counters.edgesDeleted >
+        0
+      ) {
         // The guard above should have stopped it; the projection is no longer the store's.
         this.reset();
         throw new QueryError('writes are refused: this store is read-only through Cypher');
@@ -82,7 +96,8 @@ export class CypherProjection {
       };
       for (const row of this.source.nodes(label)) {
         const properties: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(row)) if (value !== null && value !== undefined) properties[key] = value;
+        for (const [key, value] of Object.entries(row))
+          if (value !== null && value !== undefined) properties[key] = value;
         batch.push(properties);
         keys.push(String(row.id));
         if (batch.length >= CHUNK) await flush();
@@ -122,7 +137,13 @@ function oneLine(error: unknown): string {
   return message
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^\|?\s*\^*$/.test(line) && !line.startsWith('-->') && !/^\d+\s*\|/.test(line))
+    .filter(
+      (line) =>
+        line !== '' &&
+        !/^\|?\s*\^*$/.test(line) &&
+        !line.startsWith('-->') &&
+        !/^\d+\s*\|/.test(line),
+    )
     .join(' ')
     .replace(/^Query error:\s*/, '');
 }

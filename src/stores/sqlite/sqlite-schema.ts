@@ -1,8 +1,19 @@
-import { EDGE_KINDS, LABELS, LABEL_NAMES, type EdgeKind, type Label, type PropertyType } from '../../graph/schema.js';
+import {
+  EDGE_KINDS,
+  LABELS,
+  LABEL_NAMES,
+  type EdgeKind,
+  type Label,
+  type PropertyType,
+} from '../../graph/schema.js';
 
 /** The graph as tables: one per label (properties as columns), one per relationship type. */
 
-const SQL_TYPES: Record<PropertyType, string> = { string: 'TEXT', integer: 'INTEGER', boolean: 'INTEGER' };
+const SQL_TYPES: Record<PropertyType, string> = {
+  string: 'TEXT',
+  integer: 'INTEGER',
+  boolean: 'INTEGER',
+};
 
 /** A quoted SQL identifier. */
 export function quote(name: string): string {
@@ -16,7 +27,7 @@ export function columnsOf(label: Label): string[] {
 
 /** The type of each property of a label. */
 export function typesOf(label: Label): Record<string, PropertyType> {
-  return LABELS[label].properties as Record<string, PropertyType>;
+  return LABELS[label].properties;
 }
 
 /** The statements that create the schema (idempotent). */
@@ -27,7 +38,9 @@ export function schemaStatements(): string[] {
     `CREATE TABLE IF NOT EXISTS conversation_state (id TEXT PRIMARY KEY, content_hash TEXT NOT NULL, deep INTEGER NOT NULL)`,
   ];
   for (const label of LABEL_NAMES) {
-    const columns = columnsOf(label).map((c) => `${quote(c)} ${SQL_TYPES[typesOf(label)[c] as PropertyType]}`);
+    const columns = columnsOf(label).map(
+      (c) => `${quote(c)} ${SQL_TYPES[typesOf(label)[c] as PropertyType]}`,
+    );
     statements.push(
       `CREATE TABLE IF NOT EXISTS ${quote(label)} (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, owner TEXT, ${columns.join(', ')})`,
       `CREATE INDEX IF NOT EXISTS ${quote(`${label}_owner`)} ON ${quote(label)} (owner)`,

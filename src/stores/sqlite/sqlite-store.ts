@@ -44,7 +44,10 @@ export class SqliteStore implements Store {
   private readonly projection: CypherProjection;
   private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
 
-  private constructor(readonly file: string, readonly: boolean) {
+  private constructor(
+    readonly file: string,
+    readonly: boolean,
+  ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file, { readonly, fileMustExist: readonly });
     this.db.pragma('busy_timeout = 10000');
@@ -58,13 +61,21 @@ export class SqliteStore implements Store {
           label,
           this.db.prepare(
             `INSERT INTO ${quote(label)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
-             ON CONFLICT(id) DO UPDATE SET ${columns.slice(1).map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`,
+             ON CONFLICT(id) DO UPDATE SET ${columns
+               .slice(1)
+               .map((c) => `${quote(c)} = excluded.${quote(c)}`)
+               .join(', ')}`,
           ),
         );
         this.deleteNodes.set(label, this.db.prepare(`DELETE FROM ${quote(label)} WHERE owner = ?`));
       }
       for (const kind of EDGE_KINDS) {
-        this.insertEdge.set(kind, this.db.prepare(`INSERT OR IGNORE INTO ${quote(kind)} (src, dst, owner) VALUES (?, ?, ?)`));
+        this.insertEdge.set(
+          kind,
+          this.db.prepare(
+            `INSERT OR IGNORE INTO ${quote(kind)} (src, dst, owner) VALUES (?, ?, ?)`,
+          ),
+        );
         this.deleteEdges.set(kind, this.db.prepare(`DELETE FROM ${quote(kind)} WHERE owner = ?`));
       }
       const ftsDelete = this.db.prepare(
@@ -74,19 +85,24 @@ export class SqliteStore implements Store {
       const state = this.db.prepare(
         `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
       );
-      const bump = this.db.prepare(`INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`);
+      const bump = this.db.prepare(
+        `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      );
       // One transaction per conversation: a process killed mid-import leaves whole conversations only.
       this.writeBatch = this.db.transaction((batch: HashedBatch, hash: string, deep: boolean) => {
         ftsDelete.run(batch.owner);
-        for (const label of LABEL_NAMES) if (label !== 'Import') this.deleteNodes.get(label)?.run(batch.owner);
+        for (const label of LABEL_NAMES)
+          if (label !== 'Import') this.deleteNodes.get(label)?.run(batch.owner);
         for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run(batch.owner);
         for (const node of batch.nodes) {
           const owner = node.label === 'Import' ? null : batch.owner;
           const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
           // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
-          if (node.label === 'Message' && info) ftsInsert.run(info.lastInsertRowid, node.properties.content ?? '');
+          if (node.label === 'Message' && info)
+            ftsInsert.run(info.lastInsertRowid, node.properties.content ?? '');
         }
-        for (const edge of batch.edges) this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+        for (const edge of batch.edges)
+          this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
         state.run(batch.owner, hash, deep ? 1 : 0);
         bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
       });
@@ -97,9 +113,24 @@ export class SqliteStore implements Store {
     }
     const versionOf = this.db.prepare(`SELECT value FROM meta WHERE key = 'version'`).pluck();
     this.projection = new CypherProjection({
-      nodes: (label) => this.db.prepare(`SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`).iterate() as Iterable<Record<string, unknown>>,
-      edges: (kind) => this.db.prepare(`SELECT src, dst FROM ${quote(kind)}`).iterate() as Iterable<{ src: string; dst: string }>,
-      version: () => String(versionOf.get() ?? ''),
+      nodes: (label) =>
+        withBooleans(
+          label,
+          this.db
+            .prepare(
+              `SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`,
+            )
+            .iterate() as Iterable<Record<string, unknown>>,
+        ),
+      edges: (kind) =>
+        this.db.prepare(`SELECT src, dst FROM ${quote(kind)}`).iterate() as Iterable<{
+          src: string;
+          dst: string;
+        }>,
+      version: () => {
+        const value: unknown = versionOf.get();
+        return typeof value === 'string' ? value : '';
+      },
     });
   }
 
@@ -111,10 +142,11 @@ export class SqliteStore implements Store {
   /** Writes one batch unless the same content was written before; synchronous. */
   upsertOne(batch: HashedBatch, deep: boolean): 'written' | 'unchanged' {
     const hash = batch.hash ?? createHash('sha256').update(JSON.stringify(batch)).digest('hex');
-    const previous = this.db.prepare(`SELECT content_hash, deep FROM conversation_state WHERE id = ?`).get(batch.owner) as
-      | { content_hash: string; deep: number }
-      | undefined;
-    if (previous && previous.content_hash === hash && previous.deep === (deep ? 1 : 0)) return 'unchanged';
+    const previous = this.db
+      .prepare(`SELECT content_hash, deep FROM conversation_state WHERE id = ?`)
+      .get(batch.owner) as { content_hash: string; deep: number } | undefined;
+    if (previous && previous.content_hash === hash && previous.deep === (deep ? 1 : 0))
+      return 'unchanged';
     this.writeBatch(batch, hash, deep);
     return 'written';
   }
@@ -127,12 +159,23 @@ export class SqliteStore implements Store {
   }
 
   recordImport(record: ImportRecord): Promise<void> {
-    this.insertNode.get('Import')?.run(record.id, null, record.sourceFile, record.checksum, record.importer, record.importedAt);
+    this.insertNode
+      .get('Import')
+      ?.run(
+        record.id,
+        null,
+        record.sourceFile,
+        record.checksum,
+        record.importer,
+        record.importedAt,
+      );
     return Promise.resolve();
   }
 
   importedChecksums(): Promise<Set<string>> {
-    return Promise.resolve(new Set(this.db.prepare(`SELECT checksum FROM "Import"`).pluck().all() as string[]));
+    return Promise.resolve(
+      new Set(this.db.prepare(`SELECT checksum FROM "Import"`).pluck().all() as string[]),
+    );
   }
 
   async cypher(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
@@ -140,6 +183,13 @@ export class SqliteStore implements Store {
   }
 
   search(query: SearchQuery): Promise<SearchHit[]> {
+    // Through the executor, a thrown QueryError becomes a rejection.
+    return new Promise((resolve) => {
+      resolve(this.searchNow(query));
+    });
+  }
+
+  private searchNow(query: SearchQuery): SearchHit[] {
     const match = toFtsQuery(query.text);
     if (match === undefined) throw new QueryError('give at least one word to search for');
     const limit = query.limit ?? 20;
@@ -177,7 +227,7 @@ export class SqliteStore implements Store {
          ORDER BY rank LIMIT @limit`,
       )
       .all(params) as (Omit<SearchHit, 'score'> & { rank: number })[];
-    return Promise.resolve(rows.map(({ rank, ...hit }) => ({ ...hit, score: -rank })));
+    return rows.map(({ rank, ...hit }) => ({ ...hit, score: -rank }));
   }
 
   conversation(id: string): Promise<ConversationInfo | undefined> {
@@ -190,12 +240,19 @@ export class SqliteStore implements Store {
     return Promise.resolve(row);
   }
 
-  async thread(conversationId: string, options: { allBranches?: boolean } = {}): Promise<ThreadMessage[]> {
+  async thread(
+    conversationId: string,
+    options: { allBranches?: boolean } = {},
+  ): Promise<ThreadMessage[]> {
     const conversation = await this.conversation(conversationId);
     if (!conversation) throw new QueryError(`no conversation with id ${conversationId}`);
     const columns = `id, role, content, created_at AS createdAt, model_slug AS model, parent_id AS parentId,
       is_thought AS isThought, hidden, on_shown_thread AS onShownThread`;
-    type Raw = Omit<ThreadMessage, 'depth' | 'isThought' | 'hidden' | 'onShownThread'> & { isThought: number; hidden: number; onShownThread: number };
+    type Raw = Omit<ThreadMessage, 'depth' | 'isThought' | 'hidden' | 'onShownThread'> & {
+      isThought: number;
+      hidden: number;
+      onShownThread: number;
+    };
     const toMessage = (row: Raw, depth: number): ThreadMessage => ({
       ...row,
       isThought: row.isThought === 1,
@@ -204,10 +261,16 @@ export class SqliteStore implements Store {
       depth,
     });
     if (!options.allBranches) {
-      const rows = this.db.prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`).all(conversation.id) as Raw[];
+      const rows = this.db
+        .prepare(
+          `SELECT ${columns} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`,
+        )
+        .all(conversation.id) as Raw[];
       return rows.map((row, i) => toMessage(row, i === 0 ? 0 : 1));
     }
-    const rows = this.db.prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? ORDER BY rowid`).all(conversation.id) as Raw[];
+    const rows = this.db
+      .prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? ORDER BY rowid`)
+      .all(conversation.id) as Raw[];
     // Tree order: each message after its parent, siblings in stored order.
     const children = new Map<string | null, Raw[]>();
     const ids = new Set(rows.map((r) => r.id));
@@ -216,11 +279,14 @@ export class SqliteStore implements Store {
       children.set(parent, [...(children.get(parent) ?? []), row]);
     }
     const out: ThreadMessage[] = [];
-    const stack: [Raw, number][] = (children.get(null) ?? []).map((r): [Raw, number] => [r, 0]).reverse();
+    const stack: [Raw, number][] = (children.get(null) ?? [])
+      .map((r): [Raw, number] => [r, 0])
+      .reverse();
     while (stack.length > 0) {
       const [row, depth] = stack.pop() as [Raw, number];
       out.push(toMessage(row, depth));
-      for (const child of [...(children.get(row.id) ?? [])].reverse()) stack.push([child, depth + 1]);
+      for (const child of [...(children.get(row.id) ?? [])].reverse())
+        stack.push([child, depth + 1]);
     }
     return out;
   }
@@ -231,7 +297,9 @@ export class SqliteStore implements Store {
       conversations: one(`SELECT count(*) FROM "Conversation"`),
       messages: one(`SELECT count(*) FROM "Message"`),
       bySource: this.db
-        .prepare(`SELECT source, count(*) AS conversations, coalesce(sum(message_count), 0) AS messages FROM "Conversation" GROUP BY source ORDER BY source`)
+        .prepare(
+          `SELECT source, count(*) AS conversations, coalesce(sum(message_count), 0) AS messages FROM "Conversation" GROUP BY source ORDER BY source`,
+        )
         .all() as Stats['bySource'],
       byMonth: this.db
         .prepare(
@@ -239,24 +307,46 @@ export class SqliteStore implements Store {
            FROM "Message" m JOIN "Conversation" c ON c.id = m.owner GROUP BY month, c.source ORDER BY month, c.source`,
         )
         .all() as Stats['byMonth'],
-      byRole: this.db.prepare(`SELECT role, count(*) AS messages FROM "Message" GROUP BY role ORDER BY messages DESC`).all() as Stats['byRole'],
+      byRole: this.db
+        .prepare(
+          `SELECT role, count(*) AS messages FROM "Message" GROUP BY role ORDER BY messages DESC`,
+        )
+        .all() as Stats['byRole'],
     });
   }
 
   counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
     const nodes: Record<string, number> = {};
     const edges: Record<string, number> = {};
-    for (const label of LABEL_NAMES) nodes[label] = Number(this.db.prepare(`SELECT count(*) FROM ${quote(label)}`).pluck().get());
-    for (const kind of EDGE_KINDS) edges[kind] = Number(this.db.prepare(`SELECT count(*) FROM ${quote(kind)}`).pluck().get());
+    for (const label of LABEL_NAMES)
+      nodes[label] = Number(
+        this.db
+          .prepare(`SELECT count(*) FROM ${quote(label)}`)
+          .pluck()
+          .get(),
+      );
+    for (const kind of EDGE_KINDS)
+      edges[kind] = Number(
+        this.db
+          .prepare(`SELECT count(*) FROM ${quote(kind)}`)
+          .pluck()
+          .get(),
+      );
     return Promise.resolve({ nodes, edges });
   }
 
   deep(): Promise<boolean> {
-    return Promise.resolve(this.db.prepare(`SELECT value FROM meta WHERE key = 'deep'`).pluck().get() === '1');
+    return Promise.resolve(
+      this.db.prepare(`SELECT value FROM meta WHERE key = 'deep'`).pluck().get() === '1',
+    );
   }
 
   setDeep(deep: boolean): Promise<void> {
-    this.db.prepare(`INSERT INTO meta (key, value) VALUES ('deep', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(deep ? '1' : '0');
+    this.db
+      .prepare(
+        `INSERT INTO meta (key, value) VALUES ('deep', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      )
+      .run(deep ? '1' : '0');
     return Promise.resolve();
   }
 
@@ -266,7 +356,11 @@ export class SqliteStore implements Store {
       for (const kind of EDGE_KINDS) this.db.exec(`DELETE FROM ${quote(kind)}`);
       this.db.exec(`DELETE FROM conversation_state`);
       this.db.exec(`INSERT INTO message_fts (message_fts) VALUES ('delete-all')`);
-      this.db.prepare(`INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(`cleared-${Date.now()}`);
+      this.db
+        .prepare(
+          `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+        )
+        .run(`cleared-${Date.now()}`);
     })();
     return Promise.resolve();
   }
@@ -275,6 +369,21 @@ export class SqliteStore implements Store {
     this.projection.close();
     this.db.close();
     return Promise.resolve();
+  }
+}
+
+// SQLite stores booleans as 0/1; the graph (and Cypher) sees true/false.
+function* withBooleans(
+  label: Label,
+  rows: Iterable<Record<string, unknown>>,
+): Generator<Record<string, unknown>> {
+  const booleans = Object.entries(typesOf(label))
+    .filter(([, type]) => type === 'boolean')
+    .map(([column]) => column);
+  for (const row of rows) {
+    for (const column of booleans)
+      if (row[column] !== null && row[column] !== undefined) row[column] = row[column] === 1;
+    yield row;
   }
 }
 
@@ -294,7 +403,9 @@ function rowOf(node: GraphNode, owner: string | null): unknown[] {
 function dateBound(value: string, option: string): string {
   const time = toTimestamp(value);
   if (time === undefined || !/^\d{4}-\d{2}/.test(value)) {
-    throw new QueryError(`${option} takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, not "${value}"`);
+    throw new QueryError(
+      `${option} takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, not "${value}"`,
+    );
   }
   return time;
 }

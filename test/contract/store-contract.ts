@@ -1,0 +1,214 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Conversation } from '../../src/model/pam.js';
+import { QueryError, type Store } from '../../src/stores/store.js';
+import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
+
+const SEED_PLATFORM = `MATCH (c:Conversation)
+WHERE c.source = 'claude-ai'
+RETURN c.name, c.message_count, c.created_at
+ORDER BY c.created_at DESC`;
+const SEED_THREAD = `MATCH path = (first:Message)-[:NEXT*]->(last:Message)
+WHERE first.conversation_id = $conv_id
+  AND NOT ()-[:NEXT]->(first)
+RETURN [n IN nodes(path) | {role: n.role, content: left(n.content, 200)}] AS thread`;
+const SEED_COUNT = `MATCH (c:Conversation)
+RETURN c.source, count(c) AS conversations, sum(c.message_count) AS total_messages`;
+const SEED_SEARCH = `MATCH (d:Document)
+WHERE d.template_id = 'chat-import'
+  AND d.content CONTAINS $search_term
+RETURN d.title, d.source, d.created_at
+ORDER BY d.created_at DESC`;
+
+/** The seed's four example queries, as written. */
+export const SEED_QUERIES = { SEED_PLATFORM, SEED_THREAD, SEED_COUNT, SEED_SEARCH };
+
+/** The shared suite every Store implementation passes. */
+export function storeContract(name: string, open: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    let store: Store;
+    let conversations: Conversation[];
+
+    beforeEach(async () => {
+      store = await open();
+      await store.setDeep(true);
+      conversations = await knownConversations();
+      await store.upsert(batchesOf(conversations));
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('runs the seed query for one platform', async () => {
+      expect(await store.cypher(SEED_PLATFORM)).toEqual([
+        {
+          'c.name': 'Claude on bread',
+          'c.message_count': 2,
+          'c.created_at': '2025-01-01T10:00:00.000000Z',
+        },
+      ]);
+    });
+
+    it('runs the seed thread query: one row per prefix of the shown thread', async () => {
+      const rows = await store.cypher(SEED_THREAD, { conv_id: 'gpt-a' });
+      expect(rows).toEqual([
+        {
+          thread: [
+            { role: 'user', content: 'hello' },
+            { role: 'assistant', content: 'second answer' },
+          ],
+        },
+      ]);
+      const claude = await store.cypher(SEED_THREAD, { conv_id: 'cl-1' });
+      expect(claude.map((r) => (r.thread as unknown[]).length)).toEqual([2]);
+    });
+
+    it('runs the seed cross-platform count', async () => {
+      const rows = await store.cypher(SEED_COUNT);
+      const bySource: Record<string, unknown> = Object.fromEntries(
+        rows.map((r) => [String(r['c.source']), [r.conversations, r.total_messages]]),
+      );
+      expect(bySource).toEqual({ chatgpt: [2, 6], 'claude-ai': [1, 2] });
+    });
+
+    it('runs the seed document search', async () => {
+      const rows = await store.cypher(SEED_SEARCH, { search_term: 'sourdough' });
+      expect(rows).toEqual([
+        {
+          'd.title': 'Claude AI: Claude on bread',
+          'd.source': 'claude-ai',
+          'd.created_at': '2025-01-01T10:00:00.000000Z',
+        },
+      ]);
+    });
+
+    it('names an untitled conversation conv-{id}, and keeps two of them apart', async () => {
+      const rows = await store.cypher(
+        `MATCH (c:Conversation) WHERE c.title IS NULL RETURN c.name AS name`,
+      );
+      expect(rows).toEqual([{ name: 'conv-gpt-b' }]);
+    });
+
+    it('keeps every branch reachable and NEXT on the shown thread only', async () => {
+      const [all] = await store.cypher(
+        `MATCH (c:Conversation {conversation_id: 'gpt-a'})-[:HAS_MESSAGE]->(m:Message) RETURN count(m) AS n`,
+      );
+      expect(all).toEqual({ n: 3 });
+      const replies = await store.cypher(
+        `MATCH (m:Message {conversation_id: 'gpt-a'})-[:REPLY_TO]->(p:Message) RETURN m.content AS child, p.content AS parent ORDER BY child`,
+      );
+      expect(replies).toEqual([
+        { child: 'first answer', parent: 'hello' },
+        { child: 'second answer', parent: 'hello' },
+      ]);
+      const off = await store.cypher(
+        `MATCH (m:Message {conversation_id: 'gpt-a', on_shown_thread: false}) RETURN m.content AS content`,
+      );
+      expect(off).toEqual([{ content: 'first answer' }]);
+    });
+
+    it('pairs tool calls with results in deep mode', async () => {
+      const rows = await store.cypher(
+        `MATCH (c:Conversation {conversation_id: 'cl-1'})-[:HAS_TRACE]->(t:DecisionTrace)-[:HAS_STEP]->(s:TraceStep) RETURN t.id AS trace, s.action AS action, s.observation AS observation ORDER BY s.step`,
+      );
+      expect(rows).toEqual([
+        {
+          trace: 'claude-ai-trace-cl-1',
+          action: 'tool_use:web_search',
+          observation: '{"query":"proofing time"}',
+        },
+        {
+          trace: 'claude-ai-trace-cl-1',
+          action: 'tool_result:web_search',
+          observation: 'four hours',
+        },
+      ]);
+    });
+
+    it('writes the same batch twice as once', async () => {
+      const before = await store.counts();
+      const report = await store.upsert(batchesOf(conversations));
+      expect(report).toEqual({ written: 0, unchanged: 3 });
+      expect(await store.counts()).toEqual(before);
+    });
+
+    it('replaces a changed conversation without stale nodes or edges', async () => {
+      const changed = structuredClone(
+        conversations.find((c) => c.provider.conversation_id === 'gpt-a'),
+      ) as Conversation;
+      // Drop the second answer: its node and its edges must go.
+      const gone = changed.messages.find((m) => m.content?.text === 'second answer');
+      changed.messages = changed.messages.filter((m) => m !== gone);
+      for (const m of changed.messages)
+        m.children_ids = m.children_ids.filter((id) => id !== gone?.id);
+      changed.raw_metadata.shown_leaf_id = changed.messages.find(
+        (m) => m.content?.text === 'first answer',
+      )?.id;
+      changed.title = 'Renamed';
+      await store.upsert(batchesOf([changed]));
+      const rows = await store.cypher(SEED_THREAD, { conv_id: 'gpt-a' });
+      expect(rows).toEqual([
+        {
+          thread: [
+            { role: 'user', content: 'hello' },
+            { role: 'assistant', content: 'first answer' },
+          ],
+        },
+      ]);
+      const counts = await store.counts();
+      expect(counts.nodes.Message).toBe(7);
+      expect(counts.nodes.Conversation).toBe(3);
+      expect((await store.conversation('gpt-a'))?.name).toBe('Renamed');
+      expect((await store.search({ text: 'second' })).map((h) => h.platformConversationId)).toEqual(
+        ['gpt-b'],
+      );
+    });
+
+    it('searches ranked, with snippets and filters', async () => {
+      const hits = await store.search({ text: 'sourdough' });
+      expect(hits.map((h) => [h.platformConversationId, h.role])).toEqual([['cl-1', 'user']]);
+      expect(hits[0]?.snippet).toContain('sourdough');
+      expect(hits[0]?.title).toBe('Claude on bread');
+      expect(await store.search({ text: 'answer', source: 'claude-ai' })).toEqual([]);
+      expect((await store.search({ text: 'answer', role: 'assistant' })).length).toBe(4);
+      expect((await store.search({ text: 'answer', since: '2023-11-14T22:13:23Z' })).length).toBe(
+        2,
+      );
+      await expect(store.search({ text: 'answer', since: 'last tuesday' })).rejects.toBeInstanceOf(
+        QueryError,
+      );
+    });
+
+    it('gives the shown thread in order, and every branch on request', async () => {
+      const thread = await store.thread('gpt-a');
+      expect(thread.map((m) => m.content)).toEqual(['hello', 'second answer']);
+      const all = await store.thread('gpt-a', { allBranches: true });
+      expect(all.map((m) => [m.content, m.depth])).toEqual([
+        ['hello', 0],
+        ['first answer', 1],
+        ['second answer', 1],
+      ]);
+      const byPamId = await store.thread(conversations[0]?.id ?? '');
+      expect(byPamId.length).toBeGreaterThan(0);
+    });
+
+    it('refuses writes, and reports unknown labels and syntax errors as query errors', async () => {
+      await expect(store.cypher('CREATE (n:Message {id: "x"}) RETURN n')).rejects.toThrow(
+        /writes are refused/,
+      );
+      await expect(store.cypher('MATCH (n:Nope) RETURN n')).rejects.toThrow(/unknown label :Nope/);
+      await expect(store.cypher('MATCH (n RETURN n')).rejects.toBeInstanceOf(QueryError);
+      expect((await store.counts()).nodes.Message).toBe(8);
+    });
+
+    it('counts per source, month and role', async () => {
+      const stats = await store.stats();
+      expect(stats.conversations).toBe(3);
+      expect(stats.messages).toBe(8);
+      expect(stats.bySource).toEqual([
+        { source: 'chatgpt', conversations: 2, messages: 6 },
+        { source: 'claude-ai', conversations: 1, messages: 2 },
+      ]);
+      expect(stats.byRole.find((r) => r.role === 'assistant')?.messages).toBe(5);
+    });
+  });
+}

@@ -1,0 +1,234 @@
+import { spawn, execFile } from 'node:child_process';
+import { readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { importExports, reindex } from '../src/import-exports.js';
+import { storeFile } from '../src/data-dir.js';
+import { writeChatgptExport } from '../src/sample/write-samples.js';
+import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import { branchedConversation, msg, node } from './support/chatgpt-builder.js';
+import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
+import { ROOT } from './support/shared.js';
+
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const run = promisify(execFile);
+
+async function counts(
+  dataDir: string,
+): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
+  const store = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  try {
+    return await store.counts();
+  } finally {
+    await store.close();
+  }
+}
+
+describe('import', () => {
+  it('imports the same export again without a change, and says so', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'conversations.json');
+    writeFileSync(input, JSON.stringify([branchedConversation('a'), branchedConversation('b')]));
+    const data = join(dir, 'data');
+    const first = await importExports([input], { dataDir: data, importedAt: FIXED_TIME });
+    expect(first.graph).toMatchObject({ written: 2, unchanged: 0 });
+    const before = await counts(data);
+    expect(before.nodes).toMatchObject({ Conversation: 2, Message: 6, Document: 2, Import: 1 });
+    expect(before.edges).toMatchObject({ HAS_MESSAGE: 6, NEXT: 2, REPLY_TO: 4, IMPORTED: 2 });
+    const again = await importExports([input], { dataDir: data });
+    expect(again.problems.map((p) => p.code)).toContain('file-already-imported');
+    expect(again.graph).toMatchObject({ written: 0, unchanged: 0 });
+    expect(await counts(data)).toEqual(before);
+  });
+
+  it('updates edited, branched and renamed conversations from a newer export, adds new ones, leaves nothing stale', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    const old = join(dir, 'old.json');
+    writeFileSync(
+      old,
+      JSON.stringify([
+        branchedConversation('edit'),
+        branchedConversation('branch'),
+        branchedConversation('rename'),
+        branchedConversation('same'),
+      ]),
+    );
+    await importExports([old], { dataDir: data, importedAt: FIXED_TIME });
+    const edited = branchedConversation('edit');
+    (edited.mapping as Record<string, { message: Record<string, unknown> }>).b!.message.content = {
+      content_type: 'text',
+      parts: ['an edited answer'],
+    };
+    const branched = branchedConversation('branch');
+    const mapping = branched.mapping as Record<string, Record<string, unknown>>;
+    (mapping.u as { children: string[] }).children.push('c');
+    mapping.c = node('c', 'u', [], msg('c', 'assistant', 'third answer', 1_700_000_004));
+    branched.current_node = 'c';
+    const renamed = branchedConversation('rename', 'A new name');
+    const newer = join(dir, 'newer.json');
+    writeFileSync(
+      newer,
+      JSON.stringify([
+        edited,
+        branched,
+        renamed,
+        branchedConversation('same'),
+        branchedConversation('new'),
+      ]),
+    );
+    const result = await importExports([newer], { dataDir: data });
+    expect(result.graph).toMatchObject({ written: 4, unchanged: 1 });
+    expect(result.written).toMatchObject({ created: 1, updated: 3, unchanged: 1 });
+    const after = await counts(data);
+    expect(after.nodes).toMatchObject({ Conversation: 5, Message: 16, Document: 5, Import: 2 });
+    expect(after.edges).toMatchObject({ HAS_MESSAGE: 16, NEXT: 5, REPLY_TO: 11, HAS_DOCUMENT: 5 });
+    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    try {
+      expect((await store.thread('edit')).map((m) => m.content)).toEqual([
+        'hello',
+        'an edited answer',
+      ]);
+      expect((await store.thread('branch')).map((m) => m.content)).toEqual([
+        'hello',
+        'third answer',
+      ]);
+      expect((await store.conversation('rename'))?.name).toBe('A new name');
+      expect(await store.search({ text: 'edited' })).toHaveLength(1);
+      // The unchanged conversation keeps the link to the import that wrote it.
+      const imported = await store.cypher(
+        `MATCH (i:Import)-[:IMPORTED]->(c:Conversation) RETURN c.conversation_id AS id, i.source_file AS file ORDER BY id`,
+      );
+      expect(imported).toEqual([
+        { id: 'branch', file: 'newer.json' },
+        { id: 'edit', file: 'newer.json' },
+        { id: 'new', file: 'newer.json' },
+        { id: 'rename', file: 'newer.json' },
+        { id: 'same', file: 'old.json' },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('rebuilds the index from the bundle alone, deep traces included', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await writeChatgptExport(join(dir, 'export.zip'), { seed: 3, conversations: 12 });
+    await importExports([join(dir, 'export.zip')], { dataDir: data, deep: true });
+    const before = await counts(data);
+    expect(before.nodes.DecisionTrace).toBeGreaterThan(0);
+    const { rmSync } = await import('node:fs');
+    rmSync(storeFile(data));
+    const store = SqliteStore.open(storeFile(data));
+    await store.setDeep(true);
+    await store.close();
+    expect(await reindex(data)).toEqual({ conversations: 12 });
+    expect(await counts(data)).toEqual(before);
+  });
+});
+
+describe('import under faults (compiled CLI)', () => {
+  it('a process killed with kill -9 mid-import leaves a bundle and store that the next import completes', async () => {
+    expect(existsSync(CLI)).toBe(true);
+    const dir = tempDir();
+    const input = join(dir, 'export.zip');
+    await writeChatgptExport(input, { seed: 5, conversations: 1500 });
+    const data = join(dir, 'data');
+    const child = spawn(process.execPath, [CLI, 'import', input, '--data-dir', data, '-q'], {
+      stdio: 'ignore',
+    });
+    const conversationsDir = join(data, 'bundle', 'conversations');
+    // Wait until the import is well under way, then kill it without warning.
+    const started = Date.now();
+    while (Date.now() - started < 60_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      if (existsSync(conversationsDir) && readdirSync(conversationsDir).length > 150) break;
+    }
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    const partial = readdirSync(conversationsDir).filter((f) => f.endsWith('.json')).length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(1500);
+
+    await run(process.execPath, [CLI, 'import', input, '--data-dir', data, '-q']);
+    const clean = join(dir, 'clean');
+    await run(process.execPath, [CLI, 'import', input, '--data-dir', clean, '-q']);
+    expect(await counts(data)).toEqual(await counts(clean));
+    const files = readdirSync(conversationsDir);
+    expect(files.filter((f) => f.endsWith('.json'))).toHaveLength(1500);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('a reader searches while an import writes', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    const first = join(dir, 'first.zip');
+    await writeChatgptExport(first, { seed: 8, conversations: 20 });
+    await run(process.execPath, [CLI, 'import', first, '--data-dir', data, '-q']);
+    const second = join(dir, 'second.zip');
+    await writeChatgptExport(second, { seed: 9, conversations: 1500 });
+    const child = spawn(process.execPath, [CLI, 'import', second, '--data-dir', data, '-q'], {
+      stdio: 'ignore',
+    });
+    let done = false;
+    const exited = new Promise<number>((resolve) =>
+      child.on('exit', (code) => {
+        done = true;
+        resolve(code ?? -1);
+      }),
+    );
+    let searches = 0;
+    while (!done) {
+      const { stdout } = await run(process.execPath, [
+        CLI,
+        'search',
+        'the',
+        '--limit',
+        '3',
+        '--format',
+        'json',
+        '--data-dir',
+        data,
+      ]);
+      expect((JSON.parse(stdout) as unknown[]).length).toBe(3);
+      searches++;
+    }
+    expect(await exited).toBe(0);
+    expect(searches).toBeGreaterThan(0);
+  });
+});
+
+describe('chatgraph query', () => {
+  it('gives the engine message in one line and exit code 2 for a bad query, and reads --param as JSON', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'conversations.json');
+    writeFileSync(input, JSON.stringify([branchedConversation('a')]));
+    const data = join(dir, 'data');
+    await run(process.execPath, [CLI, 'import', input, '--data-dir', data, '-q']);
+    const bad = await run(process.execPath, [
+      CLI,
+      'query',
+      'MATCH (n RETURN n',
+      '--data-dir',
+      data,
+    ]).catch((e: unknown) => e as { code: number; stderr: string });
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
+    const { stdout } = await run(process.execPath, [
+      CLI,
+      'query',
+      'MATCH (c:Conversation) WHERE c.message_count = $n AND c.conversation_id IN $ids RETURN c.name AS name',
+      '--param',
+      'n=3',
+      '--param',
+      'ids=["a"]',
+      '--format',
+      'json',
+      '--data-dir',
+      data,
+    ]);
+    expect(JSON.parse(stdout)).toEqual([{ name: 'Branched' }]);
+  });
+});
