@@ -85,7 +85,7 @@ describe('project', () => {
           expect(thread.map((m) => m.id)).toEqual(
             shownThread(conversation)
               .filter((m) => !isOffThread(m))
-              .map((m) => m.id),
+              .map((m) => `${conversation.id}:${m.id}`),
           );
         }),
         { numRuns: 60 },

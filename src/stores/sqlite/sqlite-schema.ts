@@ -43,8 +43,12 @@ export function schemaStatements(): string[] {
     );
     statements.push(
       `CREATE TABLE IF NOT EXISTS ${quote(label)} (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, owner TEXT, ${columns.join(', ')})`,
-      `CREATE INDEX IF NOT EXISTS ${quote(`${label}_owner`)} ON ${quote(label)} (owner)`,
     );
+    // Message has (owner, position) below, which serves owner lookups too.
+    if (label !== 'Message')
+      statements.push(
+        `CREATE INDEX IF NOT EXISTS ${quote(`${label}_owner`)} ON ${quote(label)} (owner)`,
+      );
   }
   for (const kind of EDGE_KINDS) {
     statements.push(
