@@ -30,6 +30,7 @@ export type {
   Row,
   SearchQuery,
   SearchHit,
+  SearchResult,
   ThreadMessage,
   ConversationInfo,
   Stats,

@@ -95,7 +95,7 @@ describe('import', () => {
         'third answer',
       ]);
       expect((await store.conversation('rename'))?.name).toBe('A new name');
-      expect(await store.search({ text: 'edited' })).toHaveLength(1);
+      expect((await store.search({ text: 'edited' })).hits).toHaveLength(1);
       // The unchanged conversation keeps the link to the import that wrote it.
       const imported = await store.cypher(
         `MATCH (i:Import)-[:IMPORTED]->(c:Conversation) RETURN c.conversation_id AS id, i.source_file AS file ORDER BY id`,
@@ -192,7 +192,7 @@ describe('import under faults (compiled CLI)', () => {
         '--data-dir',
         data,
       ]);
-      expect((JSON.parse(stdout) as unknown[]).length).toBe(3);
+      expect((JSON.parse(stdout) as { hits: unknown[] }).hits.length).toBe(3);
       searches++;
     }
     expect(await exited).toBe(0);

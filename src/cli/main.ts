@@ -217,7 +217,7 @@ program
     ) => {
       const format = checkFormat(options.format);
       const limit = Number(options.limit);
-      const hits = await withStore(options.dataDir, (store) =>
+      const result = await withStore(options.dataDir, (store) =>
         store.search({
           text: terms.join(' '),
           limit,
@@ -228,24 +228,24 @@ program
         }),
       );
       if (format === 'json') {
-        print(
-          JSON.stringify(
-            hits.map((hit) => ({
-              ...hit,
-              snippet: hit.snippet.split(MATCH_START).join('«').split(MATCH_END).join('»'),
-            })),
-            null,
-            2,
-          ),
-        );
+        const hits = result.hits.map((hit) => ({
+          ...hit,
+          snippet: hit.snippet.split(MATCH_START).join('«').split(MATCH_END).join('»'),
+        }));
+        print(JSON.stringify({ ...result, hits }, null, 2));
         return;
       }
-      if (hits.length === 0) print('no matches');
-      for (const hit of hits) {
+      if (result.hits.length === 0) print('no matches');
+      for (const hit of result.hits) {
         print(
           `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}  (${hit.role}, conversation ${hit.platformConversationId}, message ${hit.messageId})`,
         );
         print(`    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`);
+      }
+      if (result.ranked < result.matches) {
+        print(
+          `(${result.matchesCapped ? 'more than ' : ''}${result.matches.toLocaleString('en-US')} messages match; the best of the ${result.ranked.toLocaleString('en-US')} most recently indexed are shown: add words to narrow)`,
+        );
       }
     },
   );

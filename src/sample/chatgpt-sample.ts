@@ -8,6 +8,10 @@ export interface ChatgptSampleOptions {
   conversations?: number;
   /** ...or once the conversations' JSON reaches this many bytes. */
   targetBytes?: number;
+  /** ...or once this many messages are written. */
+  targetMessages?: number;
+  /** Give the first conversation this many turns (a long conversation, for thread timings). */
+  longTurns?: number;
   /** Image asset pointers that name files shipped in the export. */
   assetIds?: readonly string[];
 }
@@ -24,16 +28,25 @@ const START = 1_700_000_000;
 export function* chatgptConversations(options: ChatgptSampleOptions): Generator<Json> {
   const random = new Random(options.seed);
   let bytes = 0;
+  let messages = 0;
   for (let n = 0; ; n++) {
     if (options.conversations !== undefined && n >= options.conversations) return;
     if (options.targetBytes !== undefined && bytes >= options.targetBytes) return;
-    const conversation = makeConversation(random, n, options.assetIds ?? []);
+    if (options.targetMessages !== undefined && messages >= options.targetMessages) return;
+    const turns = n === 0 && options.longTurns !== undefined ? options.longTurns : undefined;
+    const conversation = makeConversation(random, n, options.assetIds ?? [], turns);
     bytes += JSON.stringify(conversation).length;
+    messages += Object.keys(conversation.mapping as object).length - 1;
     yield conversation;
   }
 }
 
-function makeConversation(random: Random, n: number, assetIds: readonly string[]): Json {
+function makeConversation(
+  random: Random,
+  n: number,
+  assetIds: readonly string[],
+  fixedTurns?: number,
+): Json {
   const topic = pickTopic(random);
   const model = random.pick(MODELS);
   const id = random.uuid();
@@ -85,7 +98,7 @@ function makeConversation(random: Random, n: number, assetIds: readonly string[]
       ),
     );
   }
-  const turns = random.int(2, 24);
+  const turns = fixedTurns ?? random.int(2, 24);
   for (let turn = 0; turn < turns; turn++) {
     const userContent =
       assetIds.length > 0 && random.chance(0.05)

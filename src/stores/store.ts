@@ -35,6 +35,21 @@ export interface SearchHit {
   score: number;
 }
 
+/** Ranked hits, and how many messages matched at all. */
+export interface SearchResult {
+  hits: SearchHit[];
+  /** Messages matching the words (before filters), counted up to a cap. */
+  matches: number;
+  /** True when more messages match than `matches` says. */
+  matchesCapped: boolean;
+  /**
+   * How many of them were ranked: a word in thousands of messages is ranked among the most
+   * recently indexed matches only, so a search stays fast; 0 when only very common words were
+   * given (then the newest matches are listed).
+   */
+  ranked: number;
+}
+
 /** One message as `thread` returns it. */
 export interface ThreadMessage {
   id: string;
@@ -96,7 +111,7 @@ export interface Store {
   importedChecksums(): Promise<Set<string>>;
   /** Runs read-only Cypher; writes are refused. */
   cypher(query: string, params?: Record<string, unknown>): Promise<Row[]>;
-  search(query: SearchQuery): Promise<SearchHit[]>;
+  search(query: SearchQuery): Promise<SearchResult>;
   /** A conversation by its id (chatgraph's or the platform's). */
   conversation(id: string): Promise<ConversationInfo | undefined>;
   /** The shown thread in order, or every branch (tree order) with `allBranches`. */

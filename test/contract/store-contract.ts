@@ -158,21 +158,22 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(counts.nodes.Message).toBe(7);
       expect(counts.nodes.Conversation).toBe(3);
       expect((await store.conversation('gpt-a'))?.name).toBe('Renamed');
-      expect((await store.search({ text: 'second' })).map((h) => h.platformConversationId)).toEqual(
-        ['gpt-b'],
-      );
+      expect(
+        (await store.search({ text: 'second' })).hits.map((h) => h.platformConversationId),
+      ).toEqual(['gpt-b']);
     });
 
     it('searches ranked, with snippets and filters', async () => {
-      const hits = await store.search({ text: 'sourdough' });
+      const { hits, matches, ranked, matchesCapped } = await store.search({ text: 'sourdough' });
+      expect([matches, ranked, matchesCapped]).toEqual([1, 1, false]);
       expect(hits.map((h) => [h.platformConversationId, h.role])).toEqual([['cl-1', 'user']]);
       expect(hits[0]?.snippet).toContain('sourdough');
       expect(hits[0]?.title).toBe('Claude on bread');
-      expect(await store.search({ text: 'answer', source: 'claude-ai' })).toEqual([]);
-      expect((await store.search({ text: 'answer', role: 'assistant' })).length).toBe(4);
-      expect((await store.search({ text: 'answer', since: '2023-11-14T22:13:23Z' })).length).toBe(
-        2,
-      );
+      expect((await store.search({ text: 'answer', source: 'claude-ai' })).hits).toEqual([]);
+      expect((await store.search({ text: 'answer', role: 'assistant' })).hits.length).toBe(4);
+      expect(
+        (await store.search({ text: 'answer', since: '2023-11-14T22:13:23Z' })).hits.length,
+      ).toBe(2);
       await expect(store.search({ text: 'answer', since: 'last tuesday' })).rejects.toBeInstanceOf(
         QueryError,
       );

@@ -15,12 +15,14 @@ import {
   type Row,
   type SearchHit,
   type SearchQuery,
+  type SearchResult,
   type Stats,
   type Store,
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
 import { toFtsQuery } from './fts-query.js';
+import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 
 type Statement = Database.Statement;
@@ -28,6 +30,12 @@ type Statement = Database.Statement;
 /** Conversations per commit, and the longest a group stays open (readers see it then). */
 const GROUP_SIZE = 2000;
 const GROUP_MILLISECONDS = 3000;
+
+/** How many of a word's matches are ranked at first (see `search`). */
+export const RANK_WINDOW = 2_000;
+
+/** Matches are counted up to this many. */
+export const MATCH_COUNT_CAP = 50_000;
 
 /** The largest `--limit` a search takes. */
 export const MAX_SEARCH_LIMIT = 1000;
@@ -225,52 +233,121 @@ export class SqliteStore implements Store {
     return this.projection.run(query, params);
   }
 
-  search(query: SearchQuery): Promise<SearchHit[]> {
+  search(query: SearchQuery): Promise<SearchResult> {
     // Through the executor, a thrown QueryError becomes a rejection.
     return new Promise((resolve) => {
       resolve(this.searchNow(query));
     });
   }
 
-  private searchNow(query: SearchQuery): SearchHit[] {
-    const match = toFtsQuery(query.text);
-    if (match === undefined) throw new QueryError('give at least one word to search for');
+  /**
+   * BM25 over message text. Scoring costs about a microsecond a match, so a word found in
+   * hundreds of thousands of messages (measured: "the", 479,189 matches, 718 ms) is ranked
+   * among its {@link RANK_WINDOW} most recently indexed matches, widened while filters leave
+   * too few hits; the result says how many were ranked.
+   */
+  private searchNow(query: SearchQuery): SearchResult {
+    const fts = toFtsQuery(query.text);
+    if (fts === undefined) throw new QueryError('give at least one word to search for');
+    const match = fts.match;
     const limit = query.limit ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
       throw new QueryError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
     }
-    const where: string[] = ['message_fts MATCH @match'];
+    const filters: string[] = [];
     const params: Record<string, unknown> = { match, limit };
     if (query.source !== undefined) {
-      where.push('c.source = @source');
+      filters.push('c.source = @source');
       params.source = query.source;
     }
     if (query.role !== undefined) {
-      where.push('m.role = @role');
+      filters.push('m.role = @role');
       params.role = query.role;
     }
     if (query.since !== undefined) {
-      where.push('m.created_at >= @since');
+      filters.push('m.created_at >= @since');
       params.since = dateBound(query.since, '--since');
     }
     if (query.until !== undefined) {
-      where.push('m.created_at < @until');
+      filters.push('m.created_at < @until');
       params.until = dateBound(query.until, '--until');
     }
-    const rows = this.db
-      .prepare(
-        `SELECT m.id AS messageId, m.role, m.created_at AS createdAt, c.id AS conversationId,
-                c.conversation_id AS platformConversationId, c.name AS title, c.source,
-                snippet(message_fts, 0, '${MATCH_START}', '${MATCH_END}', '…', 24) AS snippet,
-                bm25(message_fts) AS rank
-         FROM message_fts
-         JOIN "Message" m ON m.rowid = message_fts.rowid
-         JOIN "Conversation" c ON c.id = m.owner
-         WHERE ${where.join(' AND ')}
-         ORDER BY rank LIMIT @limit`,
-      )
-      .all(params) as (Omit<SearchHit, 'score'> & { rank: number })[];
-    return rows.map(({ rank, ...hit }) => ({ ...hit, score: -rank }));
+    let matches: number;
+    try {
+      // Counting every match of a very common word costs more than ranking: counted up to a cap.
+      matches = Number(
+        this.db
+          .prepare(
+            `SELECT count(*) FROM (SELECT rowid FROM message_fts WHERE message_fts MATCH ? LIMIT ${MATCH_COUNT_CAP + 1})`,
+          )
+          .pluck()
+          .get(match),
+      );
+    } catch (error) {
+      throw new QueryError(
+        `the search could not be run: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    // bm25() rather than FTS5's rank column: ORDER BY rank scores every match and ignores
+    // the rowid window (measured: 526 ms against 36 ms for "the").
+    const ranked = this.db.prepare(
+      `SELECT t.rowid AS rowid, t.score AS rank
+       FROM (SELECT rowid, ${fts.unranked ? '-rowid' : 'bm25(message_fts)'} AS score FROM message_fts
+             WHERE message_fts MATCH @match ORDER BY rowid DESC LIMIT @window) t
+       JOIN "Message" m ON m.rowid = t.rowid
+       JOIN "Conversation" c ON c.id = m.owner
+       ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
+       ORDER BY t.score LIMIT @limit`,
+    );
+    let window = Math.min(matches, RANK_WINDOW);
+    let top: { rowid: number; rank: number }[];
+    for (;;) {
+      // The window is read newest-indexed first, which FTS5 does cheaply (a `rowid >= ?` range
+      // was read from the start of the doclist: 23 ms for "the").
+      top = ranked.all({ ...params, window: Math.max(window, 1) }) as {
+        rowid: number;
+        rank: number;
+      }[];
+      if (top.length >= limit || window >= matches) break;
+      window = Math.min(matches, window * 8);
+    }
+    if (top.length === 0) {
+      return {
+        hits: [],
+        matches: Math.min(matches, MATCH_COUNT_CAP),
+        matchesCapped: matches > MATCH_COUNT_CAP,
+        ranked: fts.unranked ? 0 : window,
+      };
+    }
+    // Snippets are cut here, not by FTS5: its snippet() needs the MATCH, and FTS5 ignored a
+    // `rowid = ?` beside a MATCH (it returned every match), so each would rescan the doclist.
+    const detail = this.db.prepare(
+      `SELECT m.rowid AS rowid, m.id AS messageId, m.role, m.created_at AS createdAt, m.content,
+              c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title, c.source
+       FROM "Message" m JOIN "Conversation" c ON c.id = m.owner WHERE m.rowid = ?`,
+    );
+    const terms = snippetTerms(query.text);
+    const details = top.flatMap((t) => {
+      const row = detail.get(t.rowid) as
+        | (Omit<SearchHit, 'score' | 'snippet'> & { rowid: number; content: string | null })
+        | undefined;
+      if (!row) return [];
+      const { content, ...rest } = row;
+      return [{ ...rest, snippet: makeSnippet(content ?? '', terms, MATCH_START, MATCH_END) }];
+    });
+    const byRowid = new Map(details.map((d) => [d.rowid, d]));
+    const hits = top.flatMap(({ rowid, rank }) => {
+      const detail = byRowid.get(rowid);
+      if (!detail) return [];
+      const { rowid: _rowid, ...hit } = detail;
+      return [{ ...hit, score: -rank }];
+    });
+    return {
+      hits,
+      matches: Math.min(matches, MATCH_COUNT_CAP),
+      matchesCapped: matches > MATCH_COUNT_CAP,
+      ranked: fts.unranked ? 0 : window,
+    };
   }
 
   conversation(id: string): Promise<ConversationInfo | undefined> {

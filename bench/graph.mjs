@@ -1,0 +1,184 @@
+// The graph benchmark (issue: the context graph): import throughput end to end, search and
+// thread latency, unchanged re-import, store size, and the seed's four Cypher queries at
+// 100,000 messages. `npm run bench -- --messages 1000000`.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SqliteStore, storeFile, writeChatgptExport } from '../dist/index.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+const messages = option('--messages', 1_000_000);
+const work = join(root, '.bench');
+mkdirSync(work, { recursive: true });
+const cli = join(root, 'dist', 'cli', 'main.js');
+
+async function exportWith(name, targetMessages, longTurns) {
+  const path = join(work, name);
+  if (!existsSync(path)) {
+    process.stderr.write(`generating ${path}…\n`);
+    await writeChatgptExport(path, {
+      seed: 77,
+      targetMessages,
+      ...(longTurns ? { longTurns } : {}),
+    });
+  }
+  return path;
+}
+
+const say = (line) => process.stdout.write(`${line}\n`);
+
+function timed(fn) {
+  const t = process.hrtime.bigint();
+  const result = fn();
+  return { result, seconds: Number(process.hrtime.bigint() - t) / 1e9 };
+}
+
+function importInto(path, dataDir) {
+  return timed(() =>
+    JSON.parse(
+      execFileSync(process.execPath, [cli, 'import', path, '--data-dir', dataDir, '--json', '-q'], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 28,
+      }),
+    ),
+  );
+}
+
+function sizeOf(path) {
+  if (!existsSync(path)) return 0;
+  const info = statSync(path);
+  if (!info.isDirectory()) return info.size;
+  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+}
+
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[
+    Math.min(values.length - 1, Math.floor((p / 100) * values.length))
+  ];
+const mb = (bytes) => (bytes / 1024 / 1024).toFixed(0);
+
+// 1. Import of at least `messages` messages.
+const big = await exportWith(`chatgpt-${messages}-messages.zip`, messages, 1000);
+const data = join(work, 'graph-data');
+rmSync(data, { recursive: true, force: true });
+const first = importInto(big, data);
+const bytes = first.result.files
+  .filter((f) => f.role === 'conversations')
+  .reduce((s, f) => s + f.bytes, 0);
+say(
+  `graph export: ${big} (${mb(bytes)} MB of conversations.json, ${first.result.totals.messages} messages, ${first.result.totals.conversations} conversations)`,
+);
+const store = SqliteStore.open(storeFile(data), { readonly: true });
+const counts = await store.counts();
+const rows =
+  Object.values(counts.nodes).reduce((a, b) => a + b, 0) +
+  Object.values(counts.edges).reduce((a, b) => a + b, 0);
+
+say(
+  `import end to end: ${first.seconds.toFixed(1)} s, ${(bytes / 1024 / 1024 / first.seconds).toFixed(1)} MB/s (target ≥ 15 MB/s), ${Math.round(rows / first.seconds)} rows/s (${rows} nodes and edges)`,
+);
+say(
+  `store on disk: SQLite ${mb(sizeOf(storeFile(data)) + sizeOf(`${storeFile(data)}-wal`))} MB, PAM bundle ${mb(sizeOf(join(data, 'bundle')))} MB`,
+);
+
+// 2. Search latency over 100 varied queries.
+const words = [
+  'postgres',
+  'replication',
+  'borrow',
+  'lifetimes',
+  'kubernetes',
+  'ingress',
+  'sourdough',
+  'levain',
+  'marathon',
+  'taper',
+  'generics',
+  'compost',
+  'budget',
+  'mortgage',
+  'the',
+  'because',
+  'vacuum',
+  'helm',
+  'crumb',
+  'rebalancing',
+];
+const queries = [];
+for (let i = 0; queries.length < 100; i++) {
+  const a = words[i % words.length];
+  const b = words[(i * 7 + 3) % words.length];
+  const kind = i % 5;
+  if (kind === 0) queries.push({ text: a });
+  else if (kind === 1) queries.push({ text: `${a} ${b}` });
+  else if (kind === 2) queries.push({ text: `"${a} and"`, role: 'user' });
+  else if (kind === 3) queries.push({ text: `${a.slice(0, 4)}*`, source: 'chatgpt' });
+  else queries.push({ text: a, since: '2023-12-01' });
+}
+const searchAsync = [];
+for (const query of queries) {
+  const t = process.hrtime.bigint();
+  await store.search({ ...query, limit: 20 });
+  searchAsync.push(Number(process.hrtime.bigint() - t) / 1e6);
+}
+
+say(
+  `search over 100 varied queries: p50 ${percentile(searchAsync, 50).toFixed(1)} ms, p95 ${percentile(searchAsync, 95).toFixed(1)} ms, max ${Math.max(...searchAsync).toFixed(1)} ms (target p95 < 50 ms)`,
+);
+
+// 3. Thread latency for the longest conversation (2,000 messages).
+const [longest] = await store.cypher(
+  'MATCH (c:Conversation) RETURN c.id AS id, c.message_count AS n ORDER BY n DESC LIMIT 1',
+);
+const threadTimes = [];
+let threadLength = 0;
+for (let i = 0; i < 20; i++) {
+  const t = process.hrtime.bigint();
+  threadLength = (await store.thread(longest.id)).length;
+  threadTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+}
+await store.close();
+say(
+  `thread of a ${threadLength}-message conversation: p50 ${percentile(threadTimes, 50).toFixed(1)} ms, max ${Math.max(...threadTimes).toFixed(1)} ms (target < 100 ms)`,
+);
+
+// 4. Unchanged re-import.
+const again = importInto(big, data);
+say(
+  `unchanged re-import: ${again.seconds.toFixed(2)} s, ${((again.seconds / first.seconds) * 100).toFixed(1)}% of the first import (target < 5%)`,
+);
+
+// 5. The seed's four queries at 100,000 messages, projection included, in a fresh process.
+const small = await exportWith('chatgpt-100000-messages-plain.zip', 100_000);
+const smallData = join(work, 'graph-data-100k');
+rmSync(smallData, { recursive: true, force: true });
+importInto(small, smallData);
+const seedScript = `
+import { SqliteStore, storeFile } from '${join(root, 'dist', 'index.js')}';
+const store = SqliteStore.open(storeFile(${JSON.stringify(smallData)}), { readonly: true });
+// A conversation of median length: the seed's thread query returns one row per prefix.
+const ids = await store.cypher('MATCH (c:Conversation) RETURN c.conversation_id AS id ORDER BY c.message_count, id');
+const conv = ids[Math.floor(ids.length / 2)];
+const queries = [
+  ["MATCH (c:Conversation) WHERE c.source = 'claude-ai' RETURN c.name, c.message_count, c.created_at ORDER BY c.created_at DESC", {}],
+  ["MATCH path = (first:Message)-[:NEXT*]->(last:Message) WHERE first.conversation_id = $conv_id AND NOT ()-[:NEXT]->(first) RETURN [n IN nodes(path) | {role: n.role, content: left(n.content, 200)}] AS thread", { conv_id: conv.id }],
+  ["MATCH (c:Conversation) RETURN c.source, count(c) AS conversations, sum(c.message_count) AS total_messages", {}],
+  ["MATCH (d:Document) WHERE d.template_id = 'chat-import' AND d.content CONTAINS $search_term RETURN d.title, d.source, d.created_at ORDER BY d.created_at DESC", { search_term: 'sourdough' }],
+];
+const times = [];
+const t0 = process.hrtime.bigint();
+for (const [q, p] of queries) { const t = process.hrtime.bigint(); const rows = await store.cypher(q, p); times.push([Number(process.hrtime.bigint() - t) / 1e9, rows.length]); }
+console.log(JSON.stringify({ total: Number(process.hrtime.bigint() - t0) / 1e9, times }));
+await store.close();
+`;
+const seed = JSON.parse(
+  execFileSync(process.execPath, ['--input-type=module', '-e', seedScript], { encoding: 'utf8' }),
+);
+
+say(
+  `seed's four Cypher queries at 100,000 messages, projection included: ${seed.total.toFixed(2)} s (target < 10 s); each: ${seed.times.map(([sec, n]) => `${sec.toFixed(2)} s/${n} rows`).join(', ')}`,
+);
