@@ -23,7 +23,7 @@ import {
 } from '../store.js';
 import { toFtsQuery } from './fts-query.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
-import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
+import { columnsOf, ownedBySource, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 
 type Statement = Database.Statement;
 
@@ -93,7 +93,17 @@ export class SqliteStore implements Store {
             `INSERT OR IGNORE INTO ${quote(kind)} (src, dst, owner) VALUES (?, ?, ?)`,
           ),
         );
-        this.deleteEdges.set(kind, this.db.prepare(`DELETE FROM ${quote(kind)} WHERE owner = ?`));
+        const owned = ownedBySource(kind);
+        this.deleteEdges.set(
+          kind,
+          this.db.prepare(
+            owned === 'equal'
+              ? `DELETE FROM ${quote(kind)} WHERE src = @owner`
+              : owned === 'prefix'
+                ? `DELETE FROM ${quote(kind)} WHERE src >= @owner || ':' AND src < @owner || ';'`
+                : `DELETE FROM ${quote(kind)} WHERE owner = @owner`,
+          ),
+        );
       }
       const ftsDelete = this.db.prepare(
         `INSERT INTO message_fts (message_fts, rowid, content) SELECT 'delete', rowid, content FROM "Message" WHERE owner = ?`,
@@ -111,7 +121,7 @@ export class SqliteStore implements Store {
         ftsDelete.run(batch.owner);
         for (const label of LABEL_NAMES)
           if (label !== 'Import') this.deleteNodes.get(label)?.run(batch.owner);
-        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run(batch.owner);
+        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner: batch.owner });
         for (const node of batch.nodes) {
           const owner = node.label === 'Import' ? null : batch.owner;
           const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
