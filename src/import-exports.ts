@@ -3,7 +3,12 @@ import { bundleDir, storeFile } from './data-dir.js';
 import { project } from './graph/project.js';
 import type { ImportReport } from './import-report.js';
 import type { Conversation } from './model/pam.js';
-import { convertExports, type ConvertOptions, type SinkContext } from './pipeline.js';
+import {
+  convertExports,
+  fileFingerprint,
+  type ConvertOptions,
+  type SinkContext,
+} from './pipeline.js';
 import { findProvider } from './providers/registry.js';
 import { readBundleConversations } from './bundle/read-bundle.js';
 import { SqliteStore } from './stores/sqlite/sqlite-store.js';
@@ -43,7 +48,7 @@ export async function importExports(
   try {
     const wasDeep = await store.deep();
     const deep = wasDeep || options.deep === true;
-    const hadConversations = (await store.stats()).conversations > 0;
+    const hadConversations = (await store.conversationCount()) > 0;
     if (deep !== wasDeep) await store.setDeep(deep);
     const graph = { written: 0, unchanged: 0, reindexed: false };
     const { dataDir: _dataDir, deep: _deep, ...convertOptions } = options;
@@ -51,6 +56,13 @@ export async function importExports(
       ...convertOptions,
       out: bundleDir(options.dataDir),
       skipChecksums: await store.importedChecksums(),
+      knownFiles: new Map(
+        (await store.importedFiles()).flatMap((f) =>
+          f.size !== undefined && f.crc32 !== undefined
+            ? [[fileFingerprint(f.sourceFile, f.size, f.crc32), f.checksum] as [string, string]]
+            : [],
+        ),
+      ),
       sinks: [
         {
           write: (conversation: Conversation, context: SinkContext) => {
@@ -65,6 +77,11 @@ export async function importExports(
           },
         },
       ],
+      onFileSkipped: (file) => {
+        if (file.size !== undefined && file.crc32 !== undefined)
+          store.recordFingerprint(file.checksum, file.size, file.crc32);
+        return Promise.resolve();
+      },
       onFileImported: (file) =>
         store.recordImport({
           id: importIdOf(file.checksum),
@@ -72,6 +89,8 @@ export async function importExports(
           checksum: file.checksum,
           importer: IMPORTER,
           importedAt: timestampOf(options.importedAt ?? new Date()),
+          ...(file.size !== undefined ? { size: file.size } : {}),
+          ...(file.crc32 !== undefined ? { crc32: file.crc32 } : {}),
         }),
     });
     if (deep && !wasDeep && hadConversations) {

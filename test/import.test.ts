@@ -112,6 +112,23 @@ describe('import', () => {
     }
   });
 
+  it('recognises an unchanged zipped export by its size and CRC-32 without reading it again', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    const input = join(dir, 'export.zip');
+    await writeChatgptExport(input, { seed: 4, conversations: 5 });
+    await importExports([input], { dataDir: data });
+    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const [file] = await store.importedFiles();
+    await store.close();
+    expect(file).toMatchObject({ sourceFile: 'export.zip!conversations.json' });
+    expect(file?.size).toBeGreaterThan(0);
+    expect(typeof file?.crc32).toBe('number');
+    const again = await importExports([input], { dataDir: data });
+    expect(again.files.find((f) => f.role === 'conversations')?.checksum).toBe(file?.checksum);
+    expect(again.problems.find((p) => p.code === 'file-already-imported')?.count).toBe(1);
+  });
+
   it('rebuilds the index from the bundle alone, deep traces included', async () => {
     const dir = tempDir();
     const data = join(dir, 'data');

@@ -82,6 +82,8 @@ export const LABELS = {
       checksum: 'string',
       importer: 'string',
       imported_at: 'string',
+      size: 'integer',
+      crc32: 'integer',
     },
   },
 } as const satisfies Record<string, LabelSpec>;

@@ -8,6 +8,8 @@ export interface Entry {
   readonly displayPath: string;
   /** Uncompressed size in bytes, when known. */
   readonly size: number | undefined;
+  /** The CRC-32 a zip records for the entry (lets a re-import recognise an unchanged file unread). */
+  readonly crc32?: number;
   /** Last modification time, when the container records it. */
   readonly modified: Date | undefined;
   /** The file on disk that holds exactly these bytes, when there is one (no need to copy it). */

@@ -116,6 +116,7 @@ function prefixEntry(inner: Entry, outerPath: string): Entry {
     displayPath: inner.displayPath,
     size: inner.size,
     modified: inner.modified,
+    ...(inner.crc32 !== undefined ? { crc32: inner.crc32 } : {}),
     open: () => inner.open(),
   };
 }

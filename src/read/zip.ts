@@ -24,6 +24,7 @@ interface ZipMember {
   /** From a scan of local headers, the end of the region the data may occupy. */
   dataEnd?: number;
   modified: Date | undefined;
+  crc32: number | undefined;
 }
 
 /** The result of opening a zip: its entries and what was wrong with the archive itself. */
@@ -156,6 +157,7 @@ async function readCentralDirectory(handle: FileHandle, size: number): Promise<Z
     const method = cd.readUInt16LE(p + 10);
     const time = cd.readUInt16LE(p + 12);
     const date = cd.readUInt16LE(p + 14);
+    const crc32 = cd.readUInt32LE(p + 16);
     let compressedSize = cd.readUInt32LE(p + 20);
     let uncompressedSize = cd.readUInt32LE(p + 24);
     const nameLength = cd.readUInt16LE(p + 28);
@@ -193,6 +195,7 @@ async function readCentralDirectory(handle: FileHandle, size: number): Promise<Z
       size: uncompressedSize,
       headerOffset,
       modified: dosDate(date, time),
+      crc32,
     });
     p = extraEnd + commentLength;
   }
@@ -242,6 +245,7 @@ async function scanLocalHeaders(
       headerOffset,
       dataOffset,
       modified: dosDate(header.readUInt16LE(12), header.readUInt16LE(10)),
+      crc32: known ? header.readUInt32LE(14) : undefined,
     };
     const previous = members.at(-1);
     if (previous && previous.dataEnd === undefined) previous.dataEnd = headerOffset;
@@ -275,6 +279,7 @@ function toEntry(zipPath: string, displayName: string, member: ZipMember): Entry
     displayPath: `${displayName}!${member.name}`,
     size: member.size,
     modified: member.modified,
+    ...(member.crc32 !== undefined ? { crc32: member.crc32 } : {}),
     async open(): Promise<Readable> {
       let start = member.dataOffset;
       if (start === undefined) {

@@ -99,6 +99,9 @@ export interface ImportRecord {
   checksum: string;
   importer: string;
   importedAt: string;
+  /** Size and CRC-32 from the zip, when the file was in one. */
+  size?: number;
+  crc32?: number;
 }
 
 /** A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite. */
@@ -109,6 +112,8 @@ export interface Store {
   recordImport(record: ImportRecord): Promise<void>;
   /** Checksums of every export file imported so far. */
   importedChecksums(): Promise<Set<string>>;
+  /** Every imported file, with its zip size and CRC-32 where known. */
+  importedFiles(): Promise<ImportRecord[]>;
   /** Runs read-only Cypher; writes are refused. */
   cypher(query: string, params?: Record<string, unknown>): Promise<Row[]>;
   search(query: SearchQuery): Promise<SearchResult>;

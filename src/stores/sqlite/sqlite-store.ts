@@ -72,6 +72,7 @@ export class SqliteStore implements Store {
       // Checkpoint the WAL every 64 MB rather than 4 MB: fewer, larger copies during an import.
       this.db.pragma('wal_autocheckpoint = 16384');
       for (const statement of schemaStatements()) this.db.exec(statement);
+      this.addMissingColumns();
       for (const label of LABEL_NAMES) {
         const columns = ['id', 'owner', ...columnsOf(label)];
         this.insertNode.set(
@@ -165,6 +166,25 @@ export class SqliteStore implements Store {
     });
   }
 
+  // A store made by an older version lacks the properties added since: add them (empty).
+  private addMissingColumns(): void {
+    for (const label of LABEL_NAMES) {
+      const have = new Set(
+        (this.db.prepare(`PRAGMA table_info(${quote(label)})`).all() as { name: string }[]).map(
+          (c) => c.name,
+        ),
+      );
+      const types = typesOf(label);
+      for (const column of columnsOf(label)) {
+        if (!have.has(column)) {
+          this.db.exec(
+            `ALTER TABLE ${quote(label)} ADD COLUMN ${quote(column)} ${types[column] === 'string' ? 'TEXT' : 'INTEGER'}`,
+          );
+        }
+      }
+    }
+  }
+
   /** Opens (creating) the store file. */
   static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
     return new SqliteStore(file, options.readonly ?? false);
@@ -229,8 +249,42 @@ export class SqliteStore implements Store {
         record.checksum,
         record.importer,
         record.importedAt,
+        record.size ?? null,
+        record.crc32 ?? null,
       );
     return Promise.resolve();
+  }
+
+  /** How many conversations the store holds (cheap, unlike `stats`). */
+  conversationCount(): Promise<number> {
+    return Promise.resolve(
+      Number(this.db.prepare(`SELECT count(*) FROM "Conversation"`).pluck().get()),
+    );
+  }
+
+  /** Remembers the zip size and CRC-32 of a file imported before (by an older version). */
+  recordFingerprint(checksum: string, size: number, crc32: number): void {
+    this.db
+      .prepare(`UPDATE "Import" SET size = ?, crc32 = ? WHERE checksum = ? AND size IS NULL`)
+      .run(size, crc32, checksum);
+  }
+
+  importedFiles(): Promise<ImportRecord[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32 FROM "Import"`,
+      )
+      .all() as (Omit<ImportRecord, 'size' | 'crc32'> & {
+      size: number | null;
+      crc32: number | null;
+    })[];
+    return Promise.resolve(
+      rows.map(({ size, crc32, ...rest }) => ({
+        ...rest,
+        ...(size !== null ? { size } : {}),
+        ...(crc32 !== null ? { crc32 } : {}),
+      })),
+    );
   }
 
   importedChecksums(): Promise<Set<string>> {
