@@ -8,21 +8,24 @@ const path = new URL('../package-lock.json', import.meta.url);
 const lock = JSON.parse(readFileSync(path, 'utf8'));
 const packages = lock.packages;
 let added = 0;
-for (const [key, entry] of Object.entries(packages)) {
+for (const entry of Object.values(packages)) {
   for (const [name, version] of Object.entries(entry.optionalDependencies ?? {})) {
     const target = `node_modules/${name}`;
     if (packages[target]) continue;
-    const os = ['darwin', 'linux', 'win32', 'freebsd', 'android'].find((o) => name.includes(`-${o}`));
+    const os = ['darwin', 'linux', 'win32', 'freebsd', 'android'].find((o) =>
+      name.includes(`-${o}`),
+    );
     const cpu = ['x64', 'arm64', 'ia32', 'arm'].find((c) => name.includes(`-${c}`));
     if (!os || !cpu) continue;
     const libc = name.endsWith('-musl') ? ['musl'] : name.endsWith('-gnu') ? ['glibc'] : undefined;
     packages[target] = { version, cpu: [cpu], ...(libc ? { libc } : {}), optional: true, os: [os] };
     added++;
-    void key;
   }
 }
 const sorted = Object.fromEntries(
-  Object.entries(packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0)),
+  Object.entries(packages).sort(([a], [b]) =>
+    a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0,
+  ),
 );
 lock.packages = sorted;
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
