@@ -33,6 +33,8 @@ export type {
   SearchResult,
   ThreadMessage,
   ConversationInfo,
+  ConversationFilter,
+  ConversationPage,
   Stats,
 } from './stores/store.js';
 export { project } from './graph/project.js';

@@ -15,6 +15,9 @@ import {
   storeFile,
   writeSamples,
 } from '../index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createServer } from '../mcp/create-server.js';
+import { serveMcpHttp } from '../mcp/serve-http.js';
 import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
 import { parseParam } from './parse-param.js';
@@ -317,6 +320,29 @@ program
   .action(async (options: { dataDir?: string }) => {
     const { conversations } = await reindex(resolveDataDir(options.dataDir));
     print(`re-indexed ${conversations} conversation(s) from the bundle`);
+  });
+
+program
+  .command('mcp')
+  .description('run a Model Context Protocol server over the store (stdio, or --http on 127.0.0.1)')
+  .option(...dataDirOption)
+  .option(
+    '--http <port>',
+    'serve streamable HTTP on 127.0.0.1:<port> (0: any free port) instead of stdio',
+  )
+  .action(async (options: { dataDir?: string; http?: string }) => {
+    const store = openForReading(options.dataDir);
+    if (options.http !== undefined) {
+      const port = Number(options.http);
+      if (!Number.isInteger(port) || port < 0 || port > 65535)
+        throw new UsageError(`--http takes a port number, not "${options.http}"`);
+      const endpoint = await serveMcpHttp(store, port);
+      process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
+      return;
+    }
+    // stdout carries the protocol: nothing else may be printed there.
+    await createServer(store).connect(new StdioServerTransport());
+    process.stderr.write('chatgraph MCP server on stdio\n');
   });
 
 program

@@ -77,6 +77,26 @@ export interface ConversationInfo {
   messageCount: number;
 }
 
+/** Which conversations to list. */
+export interface ConversationFilter {
+  source?: string | undefined;
+  /** ISO date: created at or after. */
+  since?: string | undefined;
+  /** ISO date: created before. */
+  until?: string | undefined;
+  /** Words the title contains (case-insensitive). */
+  title?: string | undefined;
+  sort?: 'newest' | 'oldest' | 'most-messages' | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** A page of conversations. */
+export interface ConversationPage {
+  total: number;
+  items: ConversationInfo[];
+}
+
 /** Counts for `stats`. */
 export interface Stats {
   conversations: number;
@@ -122,6 +142,10 @@ export interface Store {
   /** The shown thread in order, or every branch (tree order) with `allBranches`. */
   thread(conversationId: string, options?: { allBranches?: boolean }): Promise<ThreadMessage[]>;
   stats(): Promise<Stats>;
+  /** Conversations matching a filter, a page at a time. */
+  listConversations(filter: ConversationFilter): Promise<ConversationPage>;
+  /** A message with up to `before` messages leading to it and `after` following it. */
+  messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]>;
   /** Counts of nodes per label and edges per type (for checks and tests). */
   counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }>;
   /** Whether the store projects tool calls into traces. */

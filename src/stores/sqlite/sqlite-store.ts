@@ -10,7 +10,9 @@ import {
   MATCH_END,
   MATCH_START,
   QueryError,
+  type ConversationFilter,
   type ConversationInfo,
+  type ConversationPage,
   type ImportRecord,
   type Row,
   type SearchHit,
@@ -473,6 +475,85 @@ export class SqliteStore implements Store {
         stack.push([child, depth + 1]);
     }
     return out;
+  }
+
+  listConversations(filter: ConversationFilter): Promise<ConversationPage> {
+    return new Promise((resolve) => {
+      const where: string[] = [];
+      const params: Record<string, unknown> = {};
+      if (filter.source !== undefined) {
+        where.push('source = @source');
+        params.source = filter.source;
+      }
+      if (filter.since !== undefined) {
+        where.push('created_at >= @since');
+        params.since = dateBound(filter.since, 'since');
+      }
+      if (filter.until !== undefined) {
+        where.push('created_at < @until');
+        params.until = dateBound(filter.until, 'until');
+      }
+      if (filter.title !== undefined && filter.title.trim() !== '') {
+        where.push(`name LIKE @title ESCAPE '\\'`);
+        params.title = `%${filter.title.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      }
+      const limit = filter.limit ?? 20;
+      const offset = filter.offset ?? 0;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+        throw new QueryError(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
+      }
+      if (!Number.isInteger(offset) || offset < 0)
+        throw new QueryError('offset must be a whole number, 0 or more');
+      const order =
+        filter.sort === 'oldest'
+          ? 'created_at ASC, id'
+          : filter.sort === 'most-messages'
+            ? 'message_count DESC, id'
+            : 'created_at DESC, id';
+      const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+      const total = Number(
+        this.db.prepare(`SELECT count(*) FROM "Conversation" ${clause}`).pluck().get(params),
+      );
+      const items = this.db
+        .prepare(
+          `SELECT id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount
+           FROM "Conversation" ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+        )
+        .all({ ...params, limit, offset }) as ConversationInfo[];
+      resolve({ total, items });
+    });
+  }
+
+  async messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]> {
+    const row = this.db
+      .prepare(`SELECT owner, position FROM "Message" WHERE id = ?`)
+      .get(messageId) as { owner: string; position: number | null } | undefined;
+    if (!row) throw new QueryError(`no message with id ${messageId}`);
+    if (row.position !== null) {
+      const thread = await this.thread(row.owner);
+      return thread.slice(Math.max(0, row.position - before), row.position + after + 1);
+    }
+    // Off the shown thread: the messages leading to it, and its first descendants.
+    const all = await this.thread(row.owner, { allBranches: true });
+    const byId = new Map(all.map((m) => [m.id, m]));
+    const leading: ThreadMessage[] = [];
+    let at = byId.get(messageId)?.parentId ?? null;
+    while (at !== null && leading.length < before) {
+      const message = byId.get(at);
+      if (!message) break;
+      leading.unshift(message);
+      at = message.parentId;
+    }
+    const following: ThreadMessage[] = [];
+    let current = messageId;
+    while (following.length < after) {
+      const child = all.find((m) => m.parentId === current);
+      if (!child) break;
+      following.push(child);
+      current = child.id;
+    }
+    const self = byId.get(messageId);
+    return [...leading, ...(self ? [self] : []), ...following];
   }
 
   stats(): Promise<Stats> {
