@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
 import type { Entry } from '../read/entry.js';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
-import { CONVERSATIONS_DIR, MEMORY_STORE_FILE, conversationPath } from './layout.js';
+import {
+  ATTACHMENTS_DIR,
+  CONVERSATIONS_DIR,
+  MEMORY_STORE_FILE,
+  conversationPath,
+} from './layout.js';
 import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
@@ -30,6 +35,8 @@ export class BundleWriter {
   static async open(dir: string): Promise<BundleWriter> {
     const writer = new BundleWriter(dir);
     await mkdir(join(dir, CONVERSATIONS_DIR), { recursive: true });
+    await removeStaleTemporaries(join(dir, CONVERSATIONS_DIR));
+    await removeStaleTemporaries(join(dir, ATTACHMENTS_DIR));
     const text = await readFile(join(dir, MEMORY_STORE_FILE), 'utf8').catch((error: unknown) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -116,5 +123,26 @@ export class BundleWriter {
     });
     await writeFileAtomic(join(this.dir, MEMORY_STORE_FILE), serialize(store));
     return store;
+  }
+}
+
+// A process killed mid-write leaves `<file>.<pid>-<n>.tmp` beside the file it was writing (the
+// rename never came): removed when no process with that pid is alive.
+async function removeStaleTemporaries(dir: string): Promise<void> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    const pid = /\.(\d+)-\d+\.tmp$/.exec(name)?.[1] ?? /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name)?.[1];
+    if (pid === undefined || isAlive(Number(pid))) continue;
+    await rm(join(dir, name), { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

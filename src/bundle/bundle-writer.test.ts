@@ -1,0 +1,21 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../test/support/convert-to-temp.js';
+import { BundleWriter } from './bundle-writer.js';
+
+describe('BundleWriter.open', () => {
+  it('removes temporaries left by a killed process, and keeps those of live ones', async () => {
+    const dir = tempDir();
+    const conversations = join(dir, 'conversations');
+    mkdirSync(conversations, { recursive: true });
+    // No process has pid 4194304 or more on Linux (pid_max is at most 2^22).
+    const stale = join(conversations, 'abc.json.4194305-7.tmp');
+    const live = join(conversations, `def.json.${process.pid}-1.tmp`);
+    writeFileSync(stale, '{');
+    writeFileSync(live, '{');
+    await BundleWriter.open(dir);
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+  });
+});
