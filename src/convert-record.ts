@@ -16,6 +16,8 @@ export interface RecordTask {
   variant: string;
   record: RawRecord;
   file: string;
+  /** The entry's path inside its export. */
+  entryPath: string;
   fallbackTime: string | undefined;
   assetsKey: string;
   importedAt: string;
@@ -42,7 +44,8 @@ export interface ConvertedConversation {
 export interface RecordResult {
   diagnostics: Diagnostic[];
   skipped: boolean;
-  conversation?: ConvertedConversation;
+  /** Usually one; a session log that interleaves several sessions gives one each. */
+  conversations: ConvertedConversation[];
 }
 
 /** A record's label in messages: its index and, when it has one, its platform id. */
@@ -79,7 +82,7 @@ export function convertRecord(
       record: `#${record.index}`,
       offset: record.offset,
     });
-    return { diagnostics, skipped: true };
+    return { diagnostics, skipped: true, conversations: [] };
   }
   const provider = findProvider(task.provider);
   if (!provider) throw new Error(`unknown provider ${task.provider}`);
@@ -87,6 +90,7 @@ export function convertRecord(
   const refs: string[] = [];
   const context: ConversionContext = {
     record: label,
+    file: task.entryPath,
     fallbackTime: task.fallbackTime,
     report: (d) => diagnostics.push({ ...d, file: task.file }),
     resolveAsset: (pointer) => {
@@ -103,9 +107,9 @@ export function convertRecord(
       record: label,
     });
   }
-  let conversation: Conversation | undefined;
+  let converted: Conversation | Conversation[] | undefined;
   try {
-    conversation = provider.toConversation(parsed.value, task.variant, context);
+    converted = provider.toConversation(parsed.value, task.variant, context);
   } catch (error) {
     context.report({
       level: 'error',
@@ -114,26 +118,30 @@ export function convertRecord(
       record: label,
     });
   }
-  if (!conversation) return { diagnostics, skipped: true };
-  const { text, contentHash } = conversationText(conversation, {
-    importer: IMPORTER,
-    importer_version: `${provider.name}-importer/${task.variant}`,
-    imported_at: task.importedAt,
-    source_file: task.file,
-    source_checksum: task.checksum,
-  });
+  const conversations =
+    converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
+  if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };
   return {
     diagnostics,
     skipped: false,
-    conversation: {
-      id: conversation.id,
-      platformId: conversation.provider.conversation_id,
-      updated: conversation.temporal.updated_at ?? conversation.temporal.created_at,
-      text,
-      contentHash,
-      index: toIndexEntry(conversation),
-      counts: countConversation(conversation),
-      refs,
-    },
+    conversations: conversations.map((conversation) => {
+      const { text, contentHash } = conversationText(conversation, {
+        importer: IMPORTER,
+        importer_version: `${provider.name}-importer/${task.variant}`,
+        imported_at: task.importedAt,
+        source_file: task.file,
+        source_checksum: task.checksum,
+      });
+      return {
+        id: conversation.id,
+        platformId: conversation.provider.conversation_id,
+        updated: conversation.temporal.updated_at ?? conversation.temporal.created_at,
+        text,
+        contentHash,
+        index: toIndexEntry(conversation),
+        counts: countConversation(conversation),
+        refs,
+      };
+    }),
   };
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BundleWriter } from './bundle/bundle-writer.js';
-import type { RecordResult, RecordTask } from './convert-record.js';
+import type { ConvertedConversation, RecordResult, RecordTask } from './convert-record.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
 import type { Diagnostic } from './model/diagnostic.js';
 import { stableId } from './model/ids.js';
@@ -195,12 +195,15 @@ export async function convertExports(
 
     const take = async (claim: Claim, result: RecordResult): Promise<void> => {
       for (const diagnostic of result.diagnostics) report.add(diagnostic);
+      if (result.skipped) report.summary(claim.provider.name).skipped++;
+      for (const conversation of result.conversations) await takeConversation(claim, conversation);
+    };
+
+    const takeConversation = async (
+      claim: Claim,
+      converted_: ConvertedConversation,
+    ): Promise<void> => {
       const summary = report.summary(claim.provider.name);
-      if (result.skipped || !result.conversation) {
-        summary.skipped++;
-        return;
-      }
-      const converted_ = result.conversation;
       const before = seen.get(converted_.id);
       if (before !== undefined) {
         report.written.duplicates++;
@@ -285,6 +288,7 @@ export async function convertExports(
           variant: claim.detection.variant,
           record: item,
           file: claim.entry.displayPath,
+          entryPath: claim.entry.path,
           fallbackTime,
           assetsKey: claim.sourceKey,
           importedAt,
@@ -316,6 +320,7 @@ export async function convertExports(
         }
         const context: ConversionContext = {
           record: recordLabel(item.index, item.value),
+          file: claim.entry.path,
           fallbackTime,
           report: (d) => {
             report.add({ ...d, file: claim.entry.displayPath });

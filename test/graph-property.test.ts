@@ -41,11 +41,12 @@ const conversationArbitrary = fc
       'test',
       {
         record: '#0',
+        file: 'test.json',
         fallbackTime: undefined,
         report: () => undefined,
         resolveAsset: () => undefined,
       },
-    );
+    ) as Conversation | undefined;
   });
 
 const options = { source: 'chatgpt', label: 'ChatGPT', deep: true };

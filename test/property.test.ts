@@ -9,6 +9,7 @@ import { conversationErrors } from './support/pam-validator.js';
 function context(): ConversionContext {
   return {
     record: '#0',
+    file: 'test.json',
     fallbackTime: undefined,
     report: () => undefined,
     resolveAsset: () => undefined,
@@ -57,7 +58,8 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
             const first = provider.toConversation(value, 'test', context());
             const second = provider.toConversation(structuredClone(value), 'test', context());
             expect(second).toEqual(first);
-            if (first) expect(conversationErrors(first)).toEqual([]);
+            const list = first === undefined ? [] : Array.isArray(first) ? first : [first];
+            for (const conversation of list) expect(conversationErrors(conversation)).toEqual([]);
           },
         ),
         { numRuns: 300 },

@@ -33,6 +33,8 @@ export interface ConversionContext {
   readonly fallbackTime: string | undefined;
   /** The record's position in its file, for messages. */
   readonly record: string;
+  /** The file's path inside its export (`proj/abc.jsonl`), for providers whose ids live in names. */
+  readonly file: string;
 }
 
 /** One export format: how to recognise its files and turn its records into PAM. */
@@ -45,12 +47,15 @@ export interface Provider {
   readonly label: string;
   /** Claims an entry by its path and first bytes, or returns undefined. */
   detect(path: string, head: string): Detection | undefined;
-  /** Turns one raw conversation into PAM, or undefined when the record is not one. Pure. */
+  /**
+   * Turns one raw record into PAM: a conversation, several (a session log that interleaves
+   * sessions), or undefined when the record is not one. Pure.
+   */
   toConversation(
     raw: unknown,
     variant: string,
     context: ConversionContext,
-  ): Conversation | undefined;
+  ): Conversation | Conversation[] | undefined;
   /** Reads the account from an `account` entry's record. */
   toAccount?(raw: unknown): Account | undefined;
   /** Turns one record of a `memories` or `projects` entry into memories. Pure. */

@@ -1,9 +1,10 @@
 import { chatgpt } from './chatgpt/index.js';
 import { claudeAi } from './claude-ai/index.js';
+import { claudeCode } from './claude-code/index.js';
 import type { Provider } from './provider.js';
 
 /** Every provider chatgraph knows, in the order detection asks them. */
-export const PROVIDERS: readonly Provider[] = [chatgpt, claudeAi];
+export const PROVIDERS: readonly Provider[] = [chatgpt, claudeAi, claudeCode];
 
 /** The provider with this graph `source` or PAM name, if any. */
 export function findProvider(nameOrSource: string): Provider | undefined {

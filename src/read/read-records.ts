@@ -4,7 +4,11 @@ import { JsonlSplitter } from './jsonl-splitter.js';
 import { parseRecord, type SplitItem } from './record.js';
 
 /** How an entry's records are laid out. */
-export type RecordFormat = { kind: 'json'; streamKeys?: readonly string[] } | { kind: 'jsonl' };
+export type RecordFormat =
+  | { kind: 'json'; streamKeys?: readonly string[] }
+  | { kind: 'jsonl' }
+  /** The whole JSON Lines file is one record (a Claude Code session). */
+  | { kind: 'jsonl-file' };
 
 /** A parsed record, or a problem (as the splitters give them, plus parse failures). */
 export type ValueItem =
@@ -21,6 +25,10 @@ export async function* readRecords(
   format: RecordFormat,
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<SplitItem> {
+  if (format.kind === 'jsonl-file') {
+    yield* readWholeFile(entry, onBytes);
+    return;
+  }
   const splitter =
     format.kind === 'jsonl' ? new JsonlSplitter() : new JsonSplitter(format.streamKeys ?? []);
   let bytes = 0;
@@ -49,6 +57,37 @@ export async function* readRecords(
     return;
   }
   yield* splitter.end();
+}
+
+async function* readWholeFile(
+  entry: Entry,
+  onBytes?: (bytes: number) => void,
+): AsyncGenerator<SplitItem> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of (await entry.open()) as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      bytes += chunk.length;
+      onBytes?.(chunk.length);
+    }
+  } catch (error) {
+    yield {
+      kind: 'problem',
+      code: 'corrupt-file',
+      message: `reading stopped at byte ${bytes}: ${describe(error)}; the lines before it were read`,
+      offset: bytes,
+    };
+  }
+  if (bytes > 0)
+    yield {
+      kind: 'record',
+      path: '',
+      index: 0,
+      offset: 0,
+      bytes: Buffer.concat(chunks),
+      lines: true,
+    };
 }
 
 /** Streams an entry's records parsed (for the small files: accounts, memories, projects). */

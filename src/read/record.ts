@@ -9,6 +9,16 @@ export interface RawRecord {
   bytes: Buffer;
   /** A JSONL last line without its newline: it may be cut short. */
   unterminated?: boolean;
+  /** The whole file is one record made of JSON lines (a Claude Code session). */
+  lines?: boolean;
+}
+
+/** A whole JSON Lines file as one record: the lines that parsed, and those that did not. */
+export interface LinesValue {
+  entries: unknown[];
+  badLines: { line: number; message: string }[];
+  /** The last line had no newline and did not parse: a file still being written. */
+  cutLastLine: boolean;
 }
 
 /** A problem found while cutting a file into records. */
@@ -32,6 +42,8 @@ const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 /** Parses a record's bytes; invalid UTF-8 becomes U+FFFD and is flagged, never thrown. */
 export function parseRecord(record: RawRecord): ParsedRecord {
   const text = record.bytes.toString('utf8');
+  if (record.lines)
+    return { ok: true, value: parseLines(text), invalidUtf8: hasInvalidUtf8(text, record.bytes) };
   const invalidUtf8 = text.includes('\ufffd') && !record.bytes.includes(REPLACEMENT);
   try {
     return { ok: true, value: JSON.parse(text) as unknown, invalidUtf8 };
@@ -49,4 +61,29 @@ export function parseRecord(record: RawRecord): ParsedRecord {
           message: `record ${record.index} is not valid JSON (${reason})`,
         };
   }
+}
+
+function hasInvalidUtf8(text: string, bytes: Buffer): boolean {
+  return text.includes('\ufffd') && !bytes.includes(REPLACEMENT);
+}
+
+function parseLines(text: string): LinesValue {
+  const value: LinesValue = { entries: [], badLines: [], cutLastLine: false };
+  const lines = text.split('\n');
+  const terminated = text.endsWith('\n');
+  lines.forEach((line, i) => {
+    const trimmed = line.trim();
+    if (trimmed === '') return;
+    try {
+      value.entries.push(JSON.parse(trimmed) as unknown);
+    } catch (error) {
+      if (i === lines.length - 1 && !terminated) value.cutLastLine = true;
+      else
+        value.badLines.push({
+          line: i + 1,
+          message: error instanceof Error ? error.message : String(error),
+        });
+    }
+  });
+  return value;
 }

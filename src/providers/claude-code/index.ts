@@ -1,0 +1,12 @@
+import type { Provider } from '../provider.js';
+import { detectClaudeCode } from './detect.js';
+import { toClaudeCodeConversation } from './to-conversation.js';
+
+/** Claude Code session logs (`~/.claude/projects`). */
+export const claudeCode: Provider = {
+  name: 'claude-code',
+  source: 'claude-code',
+  label: 'Claude Code',
+  detect: detectClaudeCode,
+  toConversation: toClaudeCodeConversation,
+};

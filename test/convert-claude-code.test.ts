@@ -1,0 +1,179 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { shownThread } from '../src/model/build-conversation.js';
+import { convertToTemp, tempDir } from './support/convert-to-temp.js';
+import { conversationErrors } from './support/pam-validator.js';
+
+const S = 'sess-1';
+const base = { sessionId: S, cwd: '/home/me/project', gitBranch: 'main', version: '2.1.71' };
+const line = (value: Record<string, unknown>): string => JSON.stringify({ ...base, ...value });
+
+describe('Claude Code import', () => {
+  it('merges a reply split over lines, attaches tool results, bridges compaction, and reads a half-written session', async () => {
+    const dir = tempDir();
+    const project = join(dir, 'projects', '-home-me-project');
+    mkdirSync(join(project, S, 'subagents'), { recursive: true });
+    const lines = [
+      line({
+        type: 'user',
+        uuid: 'u1',
+        parentUuid: null,
+        timestamp: '2026-01-01T10:00:00Z',
+        message: { role: 'user', content: 'fix the bug' },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        timestamp: '2026-01-01T10:00:01Z',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'claude-opus-4',
+          content: [{ type: 'thinking', thinking: 'look at the file' }],
+        },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a2',
+        parentUuid: 'a1',
+        timestamp: '2026-01-01T10:00:02Z',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'claude-opus-4',
+          content: [{ type: 'text', text: 'Reading it.' }],
+        },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a3',
+        parentUuid: 'a2',
+        timestamp: '2026-01-01T10:00:03Z',
+        message: {
+          id: 'msg_1',
+          role: 'assistant',
+          model: 'claude-opus-4',
+          content: [
+            {
+              type: 'tool_use',
+              id: 't1',
+              name: 'Read',
+              input: { file_path: '/home/me/project/a.ts' },
+            },
+          ],
+        },
+      }),
+      line({
+        type: 'user',
+        uuid: 'r1',
+        parentUuid: 'a3',
+        timestamp: '2026-01-01T10:00:04Z',
+        toolUseResult: { type: 'text' },
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't1', content: 'const a = 1;' }],
+        },
+      }),
+      line({
+        type: 'system',
+        uuid: 'c1',
+        parentUuid: null,
+        logicalParentUuid: 'r1',
+        subtype: 'compact_boundary',
+        timestamp: '2026-01-01T10:00:05Z',
+        content: 'Conversation compacted',
+      }),
+      line({
+        type: 'user',
+        uuid: 'u2',
+        parentUuid: 'c1',
+        isMeta: true,
+        timestamp: '2026-01-01T10:00:06Z',
+        message: { role: 'user', content: '<system-reminder>x</system-reminder>' },
+      }),
+      line({
+        type: 'assistant',
+        uuid: 'a4',
+        parentUuid: 'u2',
+        timestamp: '2026-01-01T10:00:07Z',
+        message: {
+          id: 'msg_2',
+          role: 'assistant',
+          model: 'claude-opus-4',
+          content: [{ type: 'text', text: 'Fixed.' }],
+        },
+      }),
+      JSON.stringify({ type: 'ai-title', sessionId: S, aiTitle: 'Fix the bug' }),
+      line({ type: 'file-history-snapshot', messageId: 'x' }),
+      '{"type":"user","uuid":"cut","sessionId":"sess-1","message":{"role":"us',
+    ];
+    writeFileSync(join(project, `${S}.jsonl`), lines.join('\n'));
+    const { conversations, report } = await convertToTemp([join(dir, 'projects')]);
+    expect(conversations).toHaveLength(1);
+    const c = conversations[0]!;
+    expect(conversationErrors(c)).toEqual([]);
+    expect(c.title).toBe('Fix the bug');
+    expect(c.provider).toMatchObject({
+      name: 'claude-code',
+      conversation_id: S,
+      export_format_version: 'claude-code/session/2.1.71',
+    });
+    expect(c.raw_metadata).toMatchObject({
+      cwd: '/home/me/project',
+      git_branch: 'main',
+      cli_version: '2.1.71',
+    });
+    const thread = shownThread(c);
+    expect(thread.map((m) => [m.role, m.is_thought, m.content?.text])).toEqual([
+      ['user', false, 'fix the bug'],
+      ['assistant', true, 'look at the file'],
+      ['assistant', false, 'Reading it.'],
+      ['system', false, 'Conversation compacted'],
+      ['user', false, '<system-reminder>x</system-reminder>'],
+      ['assistant', false, 'Fixed.'],
+    ]);
+    expect(thread[2]?.tool_calls).toEqual([
+      {
+        id: 't1',
+        name: 'Read',
+        input: { file_path: '/home/me/project/a.ts' },
+        output: 'const a = 1;',
+      },
+    ]);
+    expect(thread[4]?.raw_metadata).toMatchObject({ is_meta: true, hidden: true });
+    expect(report.problems.map((p) => p.code)).toContain('session-being-written');
+  });
+
+  it('imports subagent sessions as their own conversations', async () => {
+    const dir = tempDir();
+    const project = join(dir, 'p');
+    mkdirSync(join(project, S, 'subagents'), { recursive: true });
+    writeFileSync(
+      join(project, `${S}.jsonl`),
+      line({
+        type: 'user',
+        uuid: 'u1',
+        timestamp: '2026-01-01T10:00:00Z',
+        message: { role: 'user', content: 'hi' },
+      }),
+    );
+    writeFileSync(
+      join(project, S, 'subagents', 'agent-abc.jsonl'),
+      line({
+        type: 'user',
+        uuid: 'x1',
+        agentId: 'abc',
+        isSidechain: true,
+        timestamp: '2026-01-01T10:00:01Z',
+        message: { role: 'user', content: 'search the code' },
+      }),
+    );
+    const { conversations } = await convertToTemp([project]);
+    expect(conversations.map((c) => c.provider.conversation_id).sort()).toEqual([
+      S,
+      `${S}/agent-abc`,
+    ]);
+  });
+});
