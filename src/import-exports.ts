@@ -69,6 +69,7 @@ export async function importExports(
             const batch = project(conversation, {
               source: context.provider.source,
               label: context.provider.label,
+              fileTools: context.provider.fileTools,
               deep,
               importId: importIdOf(context.checksum),
             });
@@ -130,6 +131,7 @@ async function reindexStore(
     const batch = project(conversation, {
       source: provider.source,
       label: provider.label,
+      fileTools: provider.fileTools,
       deep,
       ...(checksum ? { importId: importIdOf(checksum) } : {}),
     });

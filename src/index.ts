@@ -23,6 +23,7 @@ export { VERSION } from './version.js';
 export { importExports, reindex } from './import-exports.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
+export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { SqliteStore, MAX_SEARCH_LIMIT } from './stores/sqlite/sqlite-store.js';
 export { QueryError, MATCH_START, MATCH_END } from './stores/store.js';
 export type {

@@ -177,3 +177,117 @@ describe('Claude Code import', () => {
     ]);
   });
 });
+
+describe('Claude Code in the graph', () => {
+  it('links tool calls to files, sessions to their project and branch, sharing nodes across sessions', async () => {
+    const { importExports } = await import('../src/import-exports.js');
+    const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
+    const { storeFile } = await import('../src/data-dir.js');
+    const dir = tempDir();
+    const project = join(dir, 'projects', '-home-me-project');
+    mkdirSync(project, { recursive: true });
+    for (const session of ['s1', 's2']) {
+      writeFileSync(
+        join(project, `${session}.jsonl`),
+        [
+          line({
+            sessionId: session,
+            type: 'user',
+            uuid: `${session}-u`,
+            timestamp: '2026-01-01T10:00:00Z',
+            message: { role: 'user', content: 'edit a.ts' },
+          }),
+          line({
+            sessionId: session,
+            type: 'assistant',
+            uuid: `${session}-a`,
+            parentUuid: `${session}-u`,
+            timestamp: '2026-01-01T10:00:01Z',
+            message: {
+              id: `m-${session}`,
+              role: 'assistant',
+              content: [
+                {
+                  type: 'tool_use',
+                  id: `${session}-r`,
+                  name: 'Read',
+                  input: { file_path: '/home/me/project/a.ts' },
+                },
+                {
+                  type: 'tool_use',
+                  id: `${session}-w`,
+                  name: 'Edit',
+                  input: { file_path: '/home/me/project/a.ts', old_string: '1', new_string: '2' },
+                },
+              ],
+            },
+          }),
+        ].join('\n'),
+      );
+    }
+    const data = join(dir, 'data');
+    await importExports([join(dir, 'projects')], { dataDir: data });
+    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    try {
+      expect(
+        await store.cypher(
+          `MATCH (p:Project)-[:HAS_SESSION]->(c:Conversation) RETURN p.path AS path, p.name AS name, count(c) AS sessions`,
+        ),
+      ).toEqual([{ path: '/home/me/project', name: 'project', sessions: 2 }]);
+      expect(
+        await store.cypher(
+          `MATCH (c:Conversation)-[:ON_BRANCH]->(b:GitBranch) RETURN b.name AS branch, count(c) AS n`,
+        ),
+      ).toEqual([{ branch: 'main', n: 2 }]);
+      const files = await store.cypher(
+        `MATCH (m:Message)-[:USED_TOOL]->(t:ToolCall)-[r:READ_FILE|MODIFIED_FILE]->(f:File) RETURN f.path AS path, f.language AS language, type(r) AS kind, count(t) AS calls ORDER BY kind`,
+      );
+      expect(files).toEqual([
+        { path: '/home/me/project/a.ts', language: 'typescript', kind: 'MODIFIED_FILE', calls: 2 },
+        { path: '/home/me/project/a.ts', language: 'typescript', kind: 'READ_FILE', calls: 2 },
+      ]);
+      expect((await store.counts()).nodes).toMatchObject({
+        File: 1,
+        Project: 1,
+        GitBranch: 1,
+        ToolCall: 4,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('chatgraph import with no path', () => {
+  it('reads Claude Code sessions from ~/.claude/projects', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { ROOT } = await import('./support/shared.js');
+    const home = tempDir();
+    const project = join(home, '.claude', 'projects', '-work-x');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(
+      join(project, 's9.jsonl'),
+      line({
+        sessionId: 's9',
+        type: 'user',
+        uuid: 'u',
+        timestamp: '2026-01-01T10:00:00Z',
+        message: { role: 'user', content: 'hello' },
+      }),
+    );
+    const env = {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, '.config'),
+      CLAUDE_CONFIG_DIR: '',
+    };
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [join(ROOT, 'dist', 'cli', 'main.js'), 'import', '--data-dir', join(home, 'data'), '--json'],
+      { env },
+    );
+    const report = JSON.parse(stdout) as { providers: Record<string, { conversations: number }> };
+    expect(report.providers['claude-code']?.conversations).toBe(1);
+  });
+});

@@ -18,6 +18,7 @@ describe('the public API', () => {
       'SqliteStore',
       'VERSION',
       'bundleDir',
+      'claudeCodeProjectDirs',
       'convertExports',
       'findProvider',
       'importExports',

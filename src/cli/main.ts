@@ -8,7 +8,9 @@ import {
   QueryError,
   SqliteStore,
   VERSION,
+  claudeCodeProjectDirs,
   convertExports,
+  PROVIDERS,
   importExports,
   reindex,
   resolveDataDir,
@@ -132,16 +134,25 @@ const dataDirOption = [
 program
   .command('import')
   .description('import exports into the data folder: the PAM bundle, then the searchable graph')
-  .argument('<input...>', 'export zips, folders or files')
+  .argument(
+    '[input...]',
+    'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
+  )
   .option(...dataDirOption)
   .option('--deep', 'also project tool calls into DecisionTrace and TraceStep nodes (remembered)')
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
   .action(
     async (
-      inputs: string[],
+      given: string[],
       options: { dataDir?: string; deep?: boolean; json?: boolean; quiet?: boolean },
     ) => {
+      const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
+      if (inputs.length === 0) {
+        throw new UsageError(
+          'give the path of an export (no Claude Code sessions were found in ~/.claude/projects either)',
+        );
+      }
       checkInputs(inputs);
       const bar = new ProgressBar();
       const importedAt = importTime();
@@ -343,6 +354,22 @@ program
     // stdout carries the protocol: nothing else may be printed there.
     await createServer(store).connect(new StdioServerTransport());
     process.stderr.write('chatgraph MCP server on stdio\n');
+  });
+
+program
+  .command('sources')
+  .description('list the exports chatgraph reads, and how to get each')
+  .action(() => {
+    const how: Record<string, string> = {
+      chatgpt:
+        'ChatGPT: Settings → Data controls → Export data; give the .zip (or conversations.json, or the split conversations-000.json …)',
+      claude:
+        'Claude.ai: Settings → Privacy → Export data; give the .zip (with or without its extension), the 2026 set of zips, or conversations.json(l)',
+      'claude-code':
+        'Claude Code: nothing to export; chatgraph import with no path reads ~/.claude/projects (or CLAUDE_CONFIG_DIR)',
+    };
+    for (const provider of PROVIDERS)
+      print(`${provider.source.padEnd(12)} ${how[provider.name] ?? provider.label}`);
   });
 
 program

@@ -12,6 +12,8 @@ export interface ProjectOptions {
   deep: boolean;
   /** The Import node that wrote this conversation, linked by IMPORTED. */
   importId?: string;
+  /** The provider's tool names that read or modify files (see `Provider.fileTools`). */
+  fileTools?: { read: readonly string[]; modify: readonly string[] } | undefined;
 }
 
 /** Whether a message is left off the NEXT chain: hidden context and system messages. */
@@ -119,6 +121,8 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
     },
   });
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: documentId });
+  addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
+  addWorkspace(conversation, nodes, edges);
   if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
   if (options.importId !== undefined)
     edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
@@ -184,4 +188,111 @@ function addTrace(
       });
     }
   });
+}
+
+const LANGUAGES: Record<string, string> = {
+  ts: 'typescript',
+  tsx: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  py: 'python',
+  rs: 'rust',
+  go: 'go',
+  java: 'java',
+  rb: 'ruby',
+  c: 'c',
+  h: 'c',
+  cc: 'cpp',
+  cpp: 'cpp',
+  hpp: 'cpp',
+  cs: 'csharp',
+  swift: 'swift',
+  kt: 'kotlin',
+  php: 'php',
+  sh: 'shell',
+  bash: 'shell',
+  md: 'markdown',
+  json: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'toml',
+  sql: 'sql',
+  html: 'html',
+  css: 'css',
+  ipynb: 'jupyter',
+};
+
+function languageOf(path: string): string | null {
+  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  return extension !== undefined ? (LANGUAGES[extension] ?? extension) : null;
+}
+
+// Every tool call is a ToolCall node; the provider's file tools link theirs to shared File nodes.
+function addToolCalls(
+  conversation: Conversation,
+  options: ProjectOptions,
+  platformId: string,
+  nodeId: (message: { id: string }) => string,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  const files = new Set<string>();
+  for (const message of conversation.messages) {
+    const errors = Array.isArray(message.raw_metadata.tool_errors)
+      ? (message.raw_metadata.tool_errors as unknown[])
+      : [];
+    message.tool_calls.forEach((call, n) => {
+      const id = `${nodeId(message)}:tool-${n}`;
+      nodes.push({
+        label: 'ToolCall',
+        id,
+        properties: {
+          name: call.name,
+          input: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
+          output: call.output,
+          is_error: call.id !== null && errors.includes(call.id),
+          timestamp: message.created_at,
+          tool_call_id: call.id,
+          conversation_id: platformId,
+        },
+      });
+      edges.push({ kind: 'USED_TOOL', from: nodeId(message), to: id });
+      const kind = options.fileTools?.read.includes(call.name)
+        ? 'READ_FILE'
+        : options.fileTools?.modify.includes(call.name)
+          ? 'MODIFIED_FILE'
+          : undefined;
+      const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
+      const path = ['file_path', 'notebook_path', 'path']
+        .map((k) => input[k])
+        .find((v): v is string => typeof v === 'string' && v !== '');
+      if (kind === undefined || path === undefined) return;
+      const fileId = `file:${path}`;
+      if (!files.has(fileId)) {
+        files.add(fileId);
+        nodes.push({ label: 'File', id: fileId, properties: { path, language: languageOf(path) } });
+      }
+      edges.push({ kind, from: id, to: fileId });
+    });
+  }
+}
+
+// A coding session's working folder and branch (Claude Code's cwd and gitBranch), shared nodes.
+function addWorkspace(conversation: Conversation, nodes: GraphNode[], edges: GraphEdge[]): void {
+  const cwd = conversation.raw_metadata.cwd;
+  if (typeof cwd !== 'string' || cwd === '') return;
+  const projectId = `project:${cwd}`;
+  nodes.push({
+    label: 'Project',
+    id: projectId,
+    properties: { path: cwd, name: cwd.split(/[\\/]/).filter(Boolean).at(-1) ?? cwd },
+  });
+  edges.push({ kind: 'HAS_SESSION', from: projectId, to: conversation.id });
+  const branch = conversation.raw_metadata.git_branch;
+  if (typeof branch !== 'string' || branch === '') return;
+  const branchId = `branch:${cwd}:${branch}`;
+  nodes.push({ label: 'GitBranch', id: branchId, properties: { name: branch, project: cwd } });
+  edges.push({ kind: 'ON_BRANCH', from: conversation.id, to: branchId });
 }

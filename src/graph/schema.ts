@@ -76,6 +76,20 @@ export const LABELS = {
       conversation_id: 'string',
     },
   },
+  ToolCall: {
+    properties: {
+      name: 'string',
+      input: 'string',
+      output: 'string',
+      is_error: 'boolean',
+      timestamp: 'string',
+      tool_call_id: 'string',
+      conversation_id: 'string',
+    },
+  },
+  File: { properties: { path: 'string', language: 'string' } },
+  Project: { properties: { path: 'string', name: 'string' } },
+  GitBranch: { properties: { name: 'string', project: 'string' } },
   Import: {
     properties: {
       source_file: 'string',
@@ -100,6 +114,11 @@ export const EDGES = {
   HAS_STEP: { from: 'DecisionTrace', to: 'TraceStep' },
   STEP_NEXT: { from: 'TraceStep', to: 'TraceStep' },
   IMPORTED: { from: 'Import', to: 'Conversation' },
+  USED_TOOL: { from: 'Message', to: 'ToolCall' },
+  READ_FILE: { from: 'ToolCall', to: 'File' },
+  MODIFIED_FILE: { from: 'ToolCall', to: 'File' },
+  HAS_SESSION: { from: 'Project', to: 'Conversation' },
+  ON_BRANCH: { from: 'Conversation', to: 'GitBranch' },
 } as const satisfies Record<string, EdgeSpec>;
 
 /** A relationship type as stored (`STEP_NEXT` is the seed's `NEXT` between trace steps). */
@@ -114,3 +133,11 @@ export function edgeTypeName(kind: EdgeKind): string {
 export const LABEL_NAMES = Object.keys(LABELS) as Label[];
 /** Every stored relationship kind. */
 export const EDGE_KINDS = Object.keys(EDGES) as EdgeKind[];
+
+/** Labels whose nodes are shared by conversations (one node per path, name or file) and owned by none. */
+export const SHARED_LABELS: ReadonlySet<Label> = new Set<Label>([
+  'Import',
+  'File',
+  'Project',
+  'GitBranch',
+]);

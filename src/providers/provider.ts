@@ -45,6 +45,8 @@ export interface Provider {
   readonly source: string;
   /** The product's name for people (`ChatGPT`, `Claude AI`). */
   readonly label: string;
+  /** Tool names that read or modify files (the graph links their calls to File nodes). */
+  readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
   /** Claims an entry by its path and first bytes, or returns undefined. */
   detect(path: string, head: string): Detection | undefined;
   /**

@@ -12,7 +12,12 @@ export function batchesOf(conversations: readonly Conversation[], deep = true): 
   return conversations.map((conversation) => {
     const provider = findProvider(conversation.provider.name);
     if (!provider) throw new Error(`no provider ${conversation.provider.name}`);
-    return project(conversation, { source: provider.source, label: provider.label, deep });
+    return project(conversation, {
+      source: provider.source,
+      label: provider.label,
+      fileTools: provider.fileTools,
+      deep,
+    });
   });
 }
 

@@ -7,6 +7,10 @@ export const claudeCode: Provider = {
   name: 'claude-code',
   source: 'claude-code',
   label: 'Claude Code',
+  fileTools: {
+    read: ['Read', 'Grep', 'Glob', 'LS'],
+    modify: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'],
+  },
   detect: detectClaudeCode,
   toConversation: toClaudeCodeConversation,
 };

@@ -3,7 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
-import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
+import {
+  EDGE_KINDS,
+  LABEL_NAMES,
+  SHARED_LABELS,
+  type EdgeKind,
+  type Label,
+} from '../../graph/schema.js';
 import { toTimestamp } from '../../model/time.js';
 import { CypherProjection } from '../cypher/grafeo-projection.js';
 import {
@@ -123,10 +129,10 @@ export class SqliteStore implements Store {
       this.writeBatch = (batch: HashedBatch, hash: string, deep: boolean) => {
         ftsDelete.run(batch.owner);
         for (const label of LABEL_NAMES)
-          if (label !== 'Import') this.deleteNodes.get(label)?.run(batch.owner);
+          if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(batch.owner);
         for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner: batch.owner });
         for (const node of batch.nodes) {
-          const owner = node.label === 'Import' ? null : batch.owner;
+          const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
           const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
           // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
           if (node.label === 'Message' && info)
