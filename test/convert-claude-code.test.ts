@@ -291,3 +291,72 @@ describe('chatgraph import with no path', () => {
     expect(report.providers['claude-code']?.conversations).toBe(1);
   });
 });
+
+describe('Claude Code subagents in the graph', () => {
+  it('links the Task call that started a subagent to the subagent session', async () => {
+    const { importExports } = await import('../src/import-exports.js');
+    const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
+    const { storeFile } = await import('../src/data-dir.js');
+    const dir = tempDir();
+    const project = join(dir, 'p');
+    mkdirSync(join(project, S, 'subagents'), { recursive: true });
+    writeFileSync(
+      join(project, `${S}.jsonl`),
+      [
+        line({
+          type: 'user',
+          uuid: 'u1',
+          timestamp: '2026-01-01T10:00:00Z',
+          message: { role: 'user', content: 'research this' },
+        }),
+        line({
+          type: 'assistant',
+          uuid: 'a1',
+          parentUuid: 'u1',
+          timestamp: '2026-01-01T10:00:01Z',
+          message: {
+            id: 'm1',
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'task-1', name: 'Task', input: { description: 'search' } },
+            ],
+          },
+        }),
+        line({
+          type: 'user',
+          uuid: 'r1',
+          parentUuid: 'a1',
+          timestamp: '2026-01-01T10:00:09Z',
+          toolUseResult: { agentId: 'abc', status: 'completed' },
+          message: {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'task-1', content: 'found it' }],
+          },
+        }),
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(project, S, 'subagents', 'agent-abc.jsonl'),
+      line({
+        type: 'user',
+        uuid: 'x1',
+        agentId: 'abc',
+        isSidechain: true,
+        timestamp: '2026-01-01T10:00:02Z',
+        message: { role: 'user', content: 'search the code' },
+      }),
+    );
+    const data = join(dir, 'data');
+    await importExports([project], { dataDir: data });
+    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    try {
+      expect(
+        await store.cypher(
+          `MATCH (t:ToolCall)-[:STARTED]->(c:Conversation) RETURN t.name AS tool, c.conversation_id AS session`,
+        ),
+      ).toEqual([{ tool: 'Task', session: `${S}/agent-abc` }]);
+    } finally {
+      await store.close();
+    }
+  });
+});

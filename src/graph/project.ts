@@ -1,4 +1,4 @@
-import { SHOWN_LEAF_KEY, threadTo } from '../model/build-conversation.js';
+import { SHOWN_LEAF_KEY, conversationIdOf, threadTo } from '../model/build-conversation.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 
@@ -259,6 +259,20 @@ function addToolCalls(
         },
       });
       edges.push({ kind: 'USED_TOOL', from: nodeId(message), to: id });
+      // A call that started a subagent points at the subagent's conversation (which may be
+      // imported later, or not at all: the edge is kept either way).
+      for (const started of Array.isArray(message.raw_metadata.subagents)
+        ? message.raw_metadata.subagents
+        : []) {
+        const link = started as { tool_use_id?: unknown; conversation_id?: unknown };
+        if (link.tool_use_id === call.id && typeof link.conversation_id === 'string') {
+          edges.push({
+            kind: 'STARTED',
+            from: id,
+            to: conversationIdOf(conversation.provider.name, link.conversation_id),
+          });
+        }
+      }
       const kind = options.fileTools?.read.includes(call.name)
         ? 'READ_FILE'
         : options.fileTools?.modify.includes(call.name)

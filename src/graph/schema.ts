@@ -119,6 +119,7 @@ export const EDGES = {
   MODIFIED_FILE: { from: 'ToolCall', to: 'File' },
   HAS_SESSION: { from: 'Project', to: 'Conversation' },
   ON_BRANCH: { from: 'Conversation', to: 'GitBranch' },
+  STARTED: { from: 'ToolCall', to: 'Conversation' },
 } as const satisfies Record<string, EdgeSpec>;
 
 /** A relationship type as stored (`STEP_NEXT` is the seed's `NEXT` between trace steps). */

@@ -7,6 +7,11 @@ import { PAM_SCHEMA_VERSION } from './pam.js';
 /** Where the shown thread ends and how it was chosen, kept in the conversation's `raw_metadata`. */
 export const SHOWN_LEAF_KEY = 'shown_leaf_id';
 
+/** The PAM id of a provider's conversation (UUID v5 of provider and platform id). */
+export function conversationIdOf(provider: string, platformId: string): string {
+  return stableId('conversation', provider, platformId);
+}
+
 /** Options of {@link buildConversation}. */
 export interface BuildOptions {
   report: (diagnostic: Omit<Diagnostic, 'file'>) => void;
@@ -21,7 +26,7 @@ export interface BuildOptions {
  */
 export function buildConversation(draft: DraftConversation, options: BuildOptions): Conversation {
   const conversationKey = draft.provider.conversation_id ?? '';
-  const id = stableId('conversation', draft.provider.name, conversationKey);
+  const id = conversationIdOf(draft.provider.name, conversationKey);
   const byKey = new Map<string, DraftMessage>();
   for (const message of draft.messages) {
     if (byKey.has(message.key)) {

@@ -185,7 +185,11 @@ function sessionConversation(
   };
   const calls = new Map<string, ToolCall>();
   const drafts: DraftMessage[] = [];
-  const pendingResults: { block: JsonObject; holder: DraftMessage | undefined }[] = [];
+  const pendingResults: {
+    block: JsonObject;
+    holder: DraftMessage | undefined;
+    agentId: string | undefined;
+  }[] = [];
   let previous: string | null = null;
   let model: string | null = null;
 
@@ -247,12 +251,15 @@ function sessionConversation(
     // A user line holding only tool results is not a turn: the results go to their calls.
     if (type === 'user' && results.length > 0 && texts.length === 0 && attachments.length === 0) {
       const holder = drafts.find((d) => d.key === parentKey) ?? drafts.at(-1);
-      for (const block of results) pendingResults.push({ block, holder });
+      // A Task/Agent call's result names the subagent it started (toolUseResult.agentId).
+      const agentId = asText(asObject(entry.toolUseResult)?.agentId);
+      for (const block of results) pendingResults.push({ block, holder, agentId });
       for (const uuid of item.uuids) keyOf.set(uuid, parentKey ?? uuid);
       if (parentKey === null) for (const uuid of item.uuids) keyOf.delete(uuid);
       continue;
     }
-    for (const block of results) pendingResults.push({ block, holder: undefined });
+    for (const block of results)
+      pendingResults.push({ block, holder: undefined, agentId: undefined });
     for (const uuid of item.uuids) keyOf.set(uuid, key);
     const message = asObject(entry.message);
     const role = ROLES[type] ?? 'user';
@@ -312,7 +319,7 @@ function sessionConversation(
     previous = key;
   }
 
-  for (const { block, holder } of pendingResults) {
+  for (const { block, holder, agentId } of pendingResults) {
     const id = asText(block.tool_use_id);
     const call = id !== undefined ? calls.get(id) : undefined;
     const content = block.content;
@@ -345,6 +352,14 @@ function sessionConversation(
       continue;
     }
     call.output = call.output === null ? output : `${call.output}\n${output}`;
+    const caller = drafts.find((d) => d.tool_calls.includes(call));
+    if (agentId !== undefined && caller && sessionId !== undefined) {
+      const started = Array.isArray(caller.raw_metadata.subagents)
+        ? (caller.raw_metadata.subagents as unknown[])
+        : [];
+      started.push({ tool_use_id: call.id, conversation_id: `${sessionId}/agent-${agentId}` });
+      caller.raw_metadata.subagents = started;
+    }
     if (block.is_error === true) {
       const owner = drafts.find((d) => d.tool_calls.includes(call));
       if (owner) {
