@@ -9,6 +9,7 @@ import { asObject, asText } from './providers/untrusted.js';
 import { lookupAsset } from './read/asset-index.js';
 import { parseRecord, type RawRecord } from './read/record.js';
 import { IMPORTER } from './version.js';
+import { redactValue, type RedactionCounts } from './model/redact.js';
 
 /** One conversation record to convert (sent to a worker as plain data). */
 export interface RecordTask {
@@ -22,6 +23,8 @@ export interface RecordTask {
   assetsKey: string;
   importedAt: string;
   checksum: string;
+  /** Mask secrets before anything is written. */
+  redact: boolean;
 }
 
 /** A converted conversation, ready to write. */
@@ -46,6 +49,8 @@ export interface RecordResult {
   skipped: boolean;
   /** Usually one; a session log that interleaves several sessions gives one each. */
   conversations: ConvertedConversation[];
+  /** Secrets masked (with `redact`), by kind. */
+  redactions?: RedactionCounts;
 }
 
 /** A record's label in messages: its index and, when it has one, its platform id. */
@@ -118,12 +123,17 @@ export function convertRecord(
       record: label,
     });
   }
-  const conversations =
+  let conversations =
     converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
+  const redactions: RedactionCounts = {};
+  if (task.redact) {
+    conversations = conversations.map((conversation) => redactValue(conversation, redactions));
+  }
   if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };
   return {
     diagnostics,
     skipped: false,
+    ...(task.redact ? { redactions } : {}),
     conversations: conversations.map((conversation) => {
       const { text, contentHash } = conversationText(conversation, {
         importer: IMPORTER,

@@ -43,6 +43,8 @@ export interface ImportReport {
   providers: Record<string, ProviderSummary>;
   totals: ProviderSummary;
   written: { created: number; updated: number; unchanged: number; duplicates: number };
+  /** Secrets masked by `--redact`, by kind (empty without it). */
+  redactions: Record<string, number>;
   problems: ProblemGroup[];
 }
 
@@ -102,6 +104,7 @@ export class ReportBuilder {
   readonly files: FileReport[] = [];
   readonly providers = new Map<string, ProviderSummary>();
   readonly written = { created: 0, updated: 0, unchanged: 0, duplicates: 0 };
+  readonly redactions: Record<string, number> = {};
   private readonly groups = new Map<string, ProblemGroup>();
 
   constructor(private readonly bundle: string) {}
@@ -114,6 +117,12 @@ export class ReportBuilder {
       this.providers.set(provider, summary);
     }
     return summary;
+  }
+
+  /** Adds counts of masked secrets. */
+  addRedactions(counts: Record<string, number>): void {
+    for (const [kind, n] of Object.entries(counts))
+      this.redactions[kind] = (this.redactions[kind] ?? 0) + n;
   }
 
   /** Records a problem. */
@@ -149,6 +158,7 @@ export class ReportBuilder {
       providers: Object.fromEntries(this.providers),
       totals,
       written: { ...this.written },
+      redactions: { ...this.redactions },
       problems: [...this.groups.values()].sort(
         (a, b) =>
           order[a.level] - order[b.level] || b.count - a.count || a.code.localeCompare(b.code),

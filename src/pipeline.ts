@@ -4,6 +4,8 @@ import type { ConvertedConversation, RecordResult, RecordTask } from './convert-
 import { ReportBuilder, type ImportReport } from './import-report.js';
 import type { Diagnostic } from './model/diagnostic.js';
 import { stableId } from './model/ids.js';
+import { redactValue } from './model/redact.js';
+import { contentHash } from './model/content-hash.js';
 import type { Conversation } from './model/pam.js';
 import { timestampOf, toTimestamp } from './model/time.js';
 import { NotAnExportError } from './not-an-export-error.js';
@@ -76,6 +78,8 @@ export interface ConvertOptions {
   onFileImported?: (file: ImportedFile) => Promise<void>;
   /** Called for a file skipped as imported before. */
   onFileSkipped?: (file: ImportedFile) => Promise<void>;
+  /** Mask secrets (API keys, tokens, bearer headers, URL passwords, private keys) before writing. */
+  redact?: boolean;
   /** Worker threads for conversion (default: one per core but one, when compiled; 0: inline). */
   workers?: number;
 }
@@ -195,6 +199,7 @@ export async function convertExports(
 
     const take = async (claim: Claim, result: RecordResult): Promise<void> => {
       for (const diagnostic of result.diagnostics) report.add(diagnostic);
+      if (result.redactions) report.addRedactions(result.redactions);
       if (result.skipped) report.summary(claim.provider.name).skipped++;
       for (const conversation of result.conversations) await takeConversation(claim, conversation);
     };
@@ -293,6 +298,7 @@ export async function convertExports(
           assetsKey: claim.sourceKey,
           importedAt,
           checksum,
+          redact: options.redact === true,
         };
         queue.push(converter.submit(task));
         if (queue.length >= window)
@@ -327,7 +333,15 @@ export async function convertExports(
           },
           resolveAsset: () => undefined,
         };
-        const memories = claim.provider.toMemories(item.value, role, context);
+        const found = claim.provider.toMemories(item.value, role, context);
+        const redactions: Record<string, number> = {};
+        const memories = options.redact
+          ? found.map((memory) => {
+              const masked = redactValue(memory, redactions);
+              return { ...masked, content_hash: contentHash(masked.content) };
+            })
+          : found;
+        report.addRedactions(redactions);
         writer.addMemories(memories);
         report.summary(claim.provider.name).memories += memories.length;
       }

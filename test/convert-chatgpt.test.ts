@@ -315,6 +315,26 @@ describe('ChatGPT import', () => {
     expect(report.problems.map((p) => p.code)).toContain('invalid-utf8');
   });
 
+  it('masks secrets before anything is written with redact, and counts them', async () => {
+    const dir = tempDir();
+    const conversation = branchedConversation('secret');
+    const mapping = conversation.mapping as Record<string, { message: Record<string, unknown> }>;
+    mapping.u!.message.content = {
+      content_type: 'text',
+      parts: ['my key is sk-proj-abcdefghijklmnopqrstuvwxyz0123'],
+    };
+    const input = write(dir, 'conversations.json', [conversation]);
+    const out = tempDir();
+    const { convertExports } = await import('../src/pipeline.js');
+    const report = await convertExports([input], { out, redact: true });
+    expect(report.redactions).toEqual({ 'openai-key': 1 });
+    const { readdirSync } = await import('node:fs');
+    const files = readdirSync(join(out, 'conversations'));
+    const text = readFileSync(join(out, 'conversations', files[0]!), 'utf8');
+    expect(text).not.toContain('sk-proj-abc');
+    expect(text).toContain('[REDACTED:openai-key]');
+  });
+
   it('writes the same files when converting the same export twice', async () => {
     const dir = tempDir();
     const input = write(dir, 'conversations.json', [

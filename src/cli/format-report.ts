@@ -36,6 +36,9 @@ export function formatReport(report: ImportReport): string {
   lines.push(
     `attachments: ${t.attachmentsCopied} copied into the bundle, ${t.attachmentsMissing} referenced but not in the export; ${t.inferredTimestamps} message time(s) inferred`,
   );
+  const masked = Object.entries(report.redactions);
+  if (masked.length > 0)
+    lines.push(`redacted: ${masked.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
   const w = report.written;
   lines.push(
     `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files`,

@@ -60,26 +60,36 @@ program
   )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
-  .action(async (inputs: string[], options: { out: string; json?: boolean; quiet?: boolean }) => {
-    checkInputs(inputs);
-    const bar = new ProgressBar();
-    const importedAt = importTime();
-    const report = await convertExports(inputs, {
-      out: options.out,
-      ...(importedAt ? { importedAt } : {}),
-      ...(options.quiet || options.json
-        ? {}
-        : {
-            onProgress: (p) => {
-              bar.update(p);
-            },
-          }),
-    });
-    bar.done();
-    process.stdout.write(
-      options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
-    );
-  });
+  .option(
+    '--redact',
+    'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
+  )
+  .action(
+    async (
+      inputs: string[],
+      options: { out: string; json?: boolean; quiet?: boolean; redact?: boolean },
+    ) => {
+      checkInputs(inputs);
+      const bar = new ProgressBar();
+      const importedAt = importTime();
+      const report = await convertExports(inputs, {
+        out: options.out,
+        redact: options.redact === true,
+        ...(importedAt ? { importedAt } : {}),
+        ...(options.quiet || options.json
+          ? {}
+          : {
+              onProgress: (p) => {
+                bar.update(p);
+              },
+            }),
+      });
+      bar.done();
+      process.stdout.write(
+        options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
+      );
+    },
+  );
 
 type Format = 'table' | 'json';
 
@@ -140,12 +150,22 @@ program
   )
   .option(...dataDirOption)
   .option('--deep', 'also project tool calls into DecisionTrace and TraceStep nodes (remembered)')
+  .option(
+    '--redact',
+    'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
+  )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
   .action(
     async (
       given: string[],
-      options: { dataDir?: string; deep?: boolean; json?: boolean; quiet?: boolean },
+      options: {
+        dataDir?: string;
+        deep?: boolean;
+        json?: boolean;
+        quiet?: boolean;
+        redact?: boolean;
+      },
     ) => {
       const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
       if (inputs.length === 0) {
@@ -159,6 +179,7 @@ program
       const report = await importExports(inputs, {
         dataDir: resolveDataDir(options.dataDir),
         deep: options.deep === true,
+        redact: options.redact === true,
         ...(importedAt ? { importedAt } : {}),
         ...(options.quiet || options.json
           ? {}
