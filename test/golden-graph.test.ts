@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
-import { ROOT, fixtures } from './support/shared.js';
+import { ROOT, fixturesOf } from './support/shared.js';
 
-describe.each(['chatgpt', 'claude-ai', 'claude-code'])(
+describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek'])(
   'golden graph output for %s fixtures',
   (folder) => {
-    it.each(fixtures(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
+    it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
       const { conversations } = await convertToTemp([path]);
       const batches = batchesOf(conversations, true);
       for (const batch of batches) {

@@ -4,12 +4,12 @@ import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { expectGolden } from './support/golden.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
-import { ROOT, fixtures } from './support/shared.js';
+import { ROOT, fixturesOf } from './support/shared.js';
 
-describe.each(['chatgpt', 'claude-ai', 'claude-code'])(
+describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek'])(
   'golden PAM output for %s fixtures',
   (folder) => {
-    it.each(fixtures(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
+    it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
       const { conversations, store, report } = await convertToTemp([path]);
       for (const conversation of conversations)
         expect(conversationErrors(conversation)).toEqual([]);

@@ -8,7 +8,11 @@ export type RecordFormat =
   | { kind: 'json'; streamKeys?: readonly string[] }
   | { kind: 'jsonl' }
   /** The whole JSON Lines file is one record (a Claude Code session). */
-  | { kind: 'jsonl-file' };
+  | { kind: 'jsonl-file' }
+  /** The whole JSON file is one record (a Le Chat conversation, a Takeout activity log). */
+  | { kind: 'json-file' }
+  /** The whole file is one record of text (CSV, HTML), given to the provider as a string. */
+  | { kind: 'text-file' };
 
 /** A parsed record, or a problem (as the splitters give them, plus parse failures). */
 export type ValueItem =
@@ -25,8 +29,8 @@ export async function* readRecords(
   format: RecordFormat,
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<SplitItem> {
-  if (format.kind === 'jsonl-file') {
-    yield* readWholeFile(entry, onBytes);
+  if (format.kind === 'jsonl-file' || format.kind === 'json-file' || format.kind === 'text-file') {
+    yield* readWholeFile(entry, format.kind, onBytes);
     return;
   }
   const splitter =
@@ -61,6 +65,7 @@ export async function* readRecords(
 
 async function* readWholeFile(
   entry: Entry,
+  kind: 'jsonl-file' | 'json-file' | 'text-file',
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<SplitItem> {
   const chunks: Buffer[] = [];
@@ -79,15 +84,17 @@ async function* readWholeFile(
       offset: bytes,
     };
   }
-  if (bytes > 0)
-    yield {
-      kind: 'record',
-      path: '',
-      index: 0,
-      offset: 0,
-      bytes: Buffer.concat(chunks),
-      lines: true,
-    };
+  if (bytes === 0) return;
+  const record: SplitItem = {
+    kind: 'record',
+    path: '',
+    index: 0,
+    offset: 0,
+    bytes: Buffer.concat(chunks),
+  };
+  if (kind === 'jsonl-file') record.lines = true;
+  if (kind === 'text-file') record.text = true;
+  yield record;
 }
 
 /** Streams an entry's records parsed (for the small files: accounts, memories, projects). */

@@ -11,6 +11,8 @@ export interface RawRecord {
   unterminated?: boolean;
   /** The whole file is one record made of JSON lines (a Claude Code session). */
   lines?: boolean;
+  /** The whole file is one record of plain text (CSV, HTML): its value is the string. */
+  text?: boolean;
 }
 
 /** A whole JSON Lines file as one record: the lines that parsed, and those that did not. */
@@ -42,8 +44,16 @@ const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 /** Parses a record's bytes; invalid UTF-8 becomes U+FFFD and is flagged, never thrown. */
 export function parseRecord(record: RawRecord): ParsedRecord {
   const text = record.bytes.toString('utf8');
-  if (record.lines)
+  if (record.lines) {
     return { ok: true, value: parseLines(text), invalidUtf8: hasInvalidUtf8(text, record.bytes) };
+  }
+  if (record.text) {
+    return {
+      ok: true,
+      value: text.replace(/^\uFEFF/, ''),
+      invalidUtf8: hasInvalidUtf8(text, record.bytes),
+    };
+  }
   const invalidUtf8 = text.includes('\ufffd') && !record.bytes.includes(REPLACEMENT);
   try {
     return { ok: true, value: JSON.parse(text) as unknown, invalidUtf8 };

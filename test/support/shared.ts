@@ -18,3 +18,16 @@ export function fixtures(folder: string): string[] {
     .sort()
     .map((name) => join(dir, name));
 }
+
+/**
+ * The fixtures of a source: the shared public samples when ../shared has the folder, else the
+ * files written for the project in test/fixtures (for sources with no public sample).
+ */
+export function fixturesOf(folder: string): string[] {
+  const shared = join(SHARED, 'fixtures', folder);
+  const dir = existsSync(shared) ? shared : join(ROOT, 'test', 'fixtures', folder);
+  return readdirSync(dir)
+    .filter((name) => !name.startsWith('.'))
+    .sort()
+    .map((name) => join(dir, name));
+}

@@ -1,0 +1,182 @@
+import { buildConversation } from '../../model/build-conversation.js';
+import type { DraftMessage } from '../../model/draft.js';
+import type { Attachment, Citation, Conversation } from '../../model/pam.js';
+import { toTimestamp } from '../../model/time.js';
+import { baseName } from '../../read/entry.js';
+import type { ConversionContext, Detection, Provider } from '../provider.js';
+import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
+
+// Grok's message times are BSON extended JSON: {"$date": {"$numberLong": "<ms>"}} (or ISO).
+function bsonTime(value: unknown): string | undefined {
+  const date = asObject(value)?.$date;
+  const long = asObject(date)?.$numberLong;
+  if (typeof long === 'string') return toTimestamp(Number(long));
+  return toTimestamp(date ?? value);
+}
+
+function detect(path: string, head: string): Detection | undefined {
+  const name = baseName(path).toLowerCase();
+  const wrapped =
+    /"conversations"\s*:\s*\[\s*\{\s*"conversation"\s*:/.test(head) ||
+    /"responses"\s*:\s*\[/.test(head);
+  if (!name.endsWith('.json') || !(name === 'prod-grok-backend.json' || wrapped)) return undefined;
+  if (!/"conversation"\s*:/.test(head)) return undefined;
+  return {
+    role: 'conversations',
+    format: { kind: 'json', streamKeys: ['conversations'] },
+    variant: 'prod-grok-backend',
+  };
+}
+
+/** One element of `conversations[]`: `{conversation, responses: [{response}]}`, unwrapped twice. */
+function toConversation(
+  raw: unknown,
+  variant: string,
+  context: ConversionContext,
+): Conversation | undefined {
+  const item = asObject(raw);
+  const conversation = asObject(item?.conversation);
+  const responses = asArray(item?.responses);
+  if (!conversation || !responses) {
+    context.report({
+      level: 'error',
+      code: 'not-a-conversation',
+      message: 'the record has no `conversation` and `responses`; skipped',
+      record: context.record,
+    });
+    return undefined;
+  }
+  const id =
+    asText(conversation.id) ??
+    asText(conversation.conversation_id) ??
+    `anonymous-${context.record}`;
+  const drafts: DraftMessage[] = [];
+  let previous: string | null = null;
+  const withParents = responses.some(
+    (r) => typeof asObject(asObject(r)?.response)?.parent_response_id === 'string',
+  );
+  responses.forEach((entry, index) => {
+    const wrapper = asObject(entry);
+    const response = asObject(wrapper?.response);
+    if (!response) {
+      context.report({
+        level: 'warning',
+        code: 'malformed-message',
+        message: `responses[${index}] has no response; skipped`,
+        record: context.record,
+      });
+      return;
+    }
+    const key = asText(response._id) ?? `index-${index}`;
+    const sender = (asString(response.sender) ?? '').toLowerCase();
+    // Any sender but "human" is the assistant (assistant, ASSISTANT, grok-3, ...).
+    const role = sender === 'human' || sender === 'user' ? 'user' : 'assistant';
+    const citations: Citation[] = (asArray(response.cited_web_search_results) ?? []).flatMap(
+      (c) => {
+        const result = asObject(c);
+        return result
+          ? [
+              {
+                title: asText(result.title) ?? null,
+                url: asAbsoluteUrl(result.url),
+                snippet: asText(result.preview) ?? null,
+              },
+            ]
+          : [];
+      },
+    );
+    const attachments: Attachment[] = [
+      ...(asArray(response.generated_image_urls) ?? []).flatMap((u) =>
+        typeof u === 'string'
+          ? [
+              {
+                type: 'image' as const,
+                name: null,
+                mime_type: null,
+                size_bytes: null,
+                ref: u,
+                provider_id: null,
+              },
+            ]
+          : [],
+      ),
+      ...(asArray(response.file_attachments) ?? []).flatMap((f) =>
+        typeof f === 'string'
+          ? [
+              {
+                type: 'file' as const,
+                name: null,
+                mime_type: null,
+                size_bytes: null,
+                ref: null,
+                provider_id: f,
+              },
+            ]
+          : [],
+      ),
+    ];
+    const raw = without(response, [
+      '_id',
+      'conversation_id',
+      'message',
+      'sender',
+      'create_time',
+      'model',
+      'parent_response_id',
+      'cited_web_search_results',
+      'generated_image_urls',
+      'file_attachments',
+    ]);
+    if (raw.metadata !== undefined) {
+      raw.grok_metadata = raw.metadata;
+      delete raw.metadata;
+    }
+    if (wrapper?.share_link !== undefined) raw.share_link = wrapper.share_link;
+    const parentField = asText(response.parent_response_id);
+    drafts.push({
+      key,
+      parentKey: withParents ? (parentField ?? null) : previous,
+      provider_message_id: asText(response._id) ?? null,
+      role,
+      content: { type: 'text', text: asString(response.message) ?? '' },
+      createdAt: bsonTime(response.create_time),
+      model: role === 'assistant' ? (asText(response.model) ?? null) : null,
+      is_thought: false,
+      attachments,
+      citations,
+      tool_calls: [],
+      raw_metadata: raw,
+    });
+    previous = key;
+  });
+  return buildConversation(
+    {
+      provider: {
+        name: 'grok',
+        conversation_id: id,
+        account_id: asText(conversation.user_id) ?? null,
+        export_format_version: `grok/${variant}${withParents ? '+branches' : ''}`,
+      },
+      title: asText(conversation.title) ?? null,
+      createdAt: toTimestamp(conversation.create_time),
+      updatedAt: toTimestamp(conversation.modify_time),
+      messages: drafts,
+      shownLeafKey: asText(conversation.leaf_response_id),
+      model: null,
+      system_instruction: null,
+      is_archived: false,
+      raw_metadata: without(conversation, ['id', 'title', 'create_time', 'modify_time', 'user_id']),
+      assistantName: 'Grok',
+    },
+    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+  );
+}
+
+/** Grok (accounts.x.ai → download your data → `prod-grok-backend.json`). */
+export const grok: Provider = {
+  name: 'grok',
+  source: 'grok',
+  label: 'Grok',
+  detect,
+  toConversation,
+};
