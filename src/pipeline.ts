@@ -94,7 +94,7 @@ interface Claim {
   bytes?: number;
 }
 
-const SNIFF = /\.(json|jsonl)$/i;
+const SNIFF = /\.(json|jsonl|csv|html)$/i;
 
 /**
  * Reads exports (zips, folders, files), converts every conversation to PAM and writes the

@@ -5,7 +5,7 @@ import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
 import { ROOT, fixturesOf } from './support/shared.js';
 
-describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek'])(
+describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek', 'le-chat', 'copilot'])(
   'golden graph output for %s fixtures',
   (folder) => {
     it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {

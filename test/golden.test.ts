@@ -6,7 +6,7 @@ import { expectGolden } from './support/golden.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT, fixturesOf } from './support/shared.js';
 
-describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek'])(
+describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek', 'le-chat', 'copilot'])(
   'golden PAM output for %s fixtures',
   (folder) => {
     it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {

@@ -3,11 +3,21 @@ import { claudeAi } from './claude-ai/index.js';
 import { claudeCode } from './claude-code/index.js';
 import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
+import { leChat } from './le-chat/index.js';
+import { copilot } from './copilot/index.js';
 import type { Provider } from './provider.js';
 
 /** Every provider chatgraph knows, in the order detection asks them. */
 // DeepSeek before ChatGPT: both have a `mapping`; DeepSeek's detection is the narrower.
-export const PROVIDERS: readonly Provider[] = [deepseek, chatgpt, claudeAi, claudeCode, grok];
+export const PROVIDERS: readonly Provider[] = [
+  deepseek,
+  chatgpt,
+  claudeAi,
+  claudeCode,
+  grok,
+  leChat,
+  copilot,
+];
 
 /** The provider with this graph `source` or PAM name, if any. */
 export function findProvider(nameOrSource: string): Provider | undefined {

@@ -1,0 +1,157 @@
+import { buildConversation } from '../../model/build-conversation.js';
+import type { DraftMessage } from '../../model/draft.js';
+import type { Attachment, Citation, Conversation, ToolCall } from '../../model/pam.js';
+import { toTimestamp } from '../../model/time.js';
+import { baseName } from '../../read/entry.js';
+import type { ConversionContext, Detection, Provider } from '../provider.js';
+import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
+
+function detect(path: string, head: string): Detection | undefined {
+  const name = baseName(path).toLowerCase();
+  if (!/^chat-[0-9a-z-]+\.json$/.test(name) || !/"chatId"\s*:/.test(head)) return undefined;
+  return { role: 'conversations', format: { kind: 'json-file' }, variant: 'chat-json' };
+}
+
+/** One `chat-<uuid>.json`: an array of messages, which is one conversation. */
+function toConversation(
+  raw: unknown,
+  variant: string,
+  context: ConversionContext,
+): Conversation | undefined {
+  const messages = asArray(raw);
+  if (!messages) {
+    context.report({
+      level: 'error',
+      code: 'not-a-conversation',
+      message: 'a Le Chat file holds an array of messages; this one does not',
+      record: context.record,
+    });
+    return undefined;
+  }
+  let chatId: string | undefined;
+  let previous: string | null = null;
+  const drafts: DraftMessage[] = [];
+  messages.forEach((item, index) => {
+    const message = asObject(item);
+    if (!message) return;
+    chatId ??= asText(message.chatId);
+    const key = asText(message.id) ?? `index-${index}`;
+    const role =
+      asString(message.role) === 'user'
+        ? 'user'
+        : asString(message.role) === 'system'
+          ? 'system'
+          : 'assistant';
+    const texts: string[] = [];
+    const citations: Citation[] = [];
+    const toolCalls: ToolCall[] = [];
+    const attachments: Attachment[] = [];
+    const unknownChunks: unknown[] = [];
+    for (const c of asArray(message.contentChunks) ?? []) {
+      const chunk = asObject(c);
+      const type = asString(chunk?.type);
+      if (!chunk) continue;
+      if (type === 'text') texts.push(asString(chunk.text) ?? '');
+      else if (type === 'tool_call')
+        toolCalls.push({
+          id: asText(chunk.id) ?? null,
+          name: asText(chunk.name) ?? 'tool',
+          input: asObject(chunk.arguments) ?? asString(chunk.arguments) ?? null,
+          output: asString(chunk.result) ?? null,
+        });
+      else if (type === 'reference')
+        citations.push({
+          title: asText(chunk.title) ?? null,
+          url: asAbsoluteUrl(chunk.url),
+          snippet: asText(chunk.description) ?? null,
+        });
+      else if (type === 'image_url')
+        attachments.push({
+          type: 'image',
+          name: null,
+          mime_type: null,
+          size_bytes: null,
+          ref: asText(chunk.url) ?? null,
+          provider_id: null,
+        });
+      else {
+        unknownChunks.push(chunk);
+        context.report({
+          level: 'info',
+          code: 'unknown-chunk-type',
+          message: `content chunk type "${type ?? 'without type'}" is not mapped; it is kept in raw_metadata.unknown_chunks`,
+          record: context.record,
+        });
+      }
+    }
+    for (const f of asArray(message.files) ?? []) {
+      const file = asObject(f);
+      if (file)
+        attachments.push({
+          type: asString(file.type) === 'image' ? 'image' : 'file',
+          name: asText(file.name) ?? null,
+          mime_type: null,
+          size_bytes: null,
+          ref: null,
+          provider_id: null,
+        });
+    }
+    const text = texts.length > 0 ? texts.join('') : (asString(message.content) ?? '');
+    const rawMetadata = without(message, [
+      'id',
+      'chatId',
+      'content',
+      'contentChunks',
+      'role',
+      'createdAt',
+      'files',
+    ]);
+    if (unknownChunks.length > 0) rawMetadata.unknown_chunks = unknownChunks;
+    drafts.push({
+      key,
+      parentKey: previous,
+      provider_message_id: asText(message.id) ?? null,
+      role,
+      content: { type: 'text', text },
+      createdAt: toTimestamp(message.createdAt),
+      model: null,
+      is_thought: false,
+      attachments,
+      citations,
+      tool_calls: toolCalls,
+      raw_metadata: rawMetadata,
+    });
+    previous = key;
+  });
+  const fileId = /chat-([0-9a-z-]+)\.json$/i.exec(context.file)?.[1];
+  return buildConversation(
+    {
+      provider: {
+        name: 'le-chat',
+        conversation_id: chatId ?? fileId ?? `anonymous-${context.record}`,
+        account_id: null,
+        export_format_version: `le-chat/${variant}`,
+      },
+      title: null,
+      createdAt: undefined,
+      updatedAt: undefined,
+      messages: drafts,
+      shownLeafKey: undefined,
+      model: null,
+      system_instruction: null,
+      is_archived: false,
+      raw_metadata: {},
+      assistantName: 'Le Chat',
+    },
+    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+  );
+}
+
+/** Mistral Le Chat (one `chat-<uuid>.json` per conversation). */
+export const leChat: Provider = {
+  name: 'le-chat',
+  source: 'le-chat',
+  label: 'Le Chat',
+  detect,
+  toConversation,
+};
