@@ -127,7 +127,7 @@ export async function convertExports(
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     if (conversationClaims.length === 0) {
       throw new NotAnExportError(
-        `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected a ChatGPT or Claude.ai export (a .zip, its unpacked folder, or its conversations.json / conversations.jsonl), and found no conversations in ${describeFound(sources)}`,
+        `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ChatGPT, Claude.ai, Claude Code, Gemini, Grok, DeepSeek, Copilot or Le Chat (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
       );
     }
 

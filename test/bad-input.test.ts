@@ -65,7 +65,7 @@ describe('chatgraph convert on what is not an export', () => {
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(
-      /^chatgraph: .*(not a chat export: expected a ChatGPT or Claude\.ai export|does not exist)/,
+      /^chatgraph: .*(not a chat export: expected an export of ChatGPT, Claude\.ai|does not exist)/,
     );
     expect(existsSync(out)).toBe(false);
   });

@@ -5,21 +5,27 @@ import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
 import { ROOT, fixturesOf } from './support/shared.js';
 
-describe.each(['chatgpt', 'claude-ai', 'claude-code', 'grok', 'deepseek', 'le-chat', 'copilot'])(
-  'golden graph output for %s fixtures',
-  (folder) => {
-    it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
-      const { conversations } = await convertToTemp([path]);
-      const batches = batchesOf(conversations, true);
-      for (const batch of batches) {
-        const ids = new Set(batch.nodes.map((n) => n.id));
-        expect(ids.size).toBe(batch.nodes.length);
-        for (const edge of batch.edges) {
-          expect(ids.has(edge.from)).toBe(true);
-          expect(ids.has(edge.to)).toBe(true);
-        }
+describe.each([
+  'chatgpt',
+  'claude-ai',
+  'claude-code',
+  'grok',
+  'deepseek',
+  'le-chat',
+  'copilot',
+  'gemini',
+])('golden graph output for %s fixtures', (folder) => {
+  it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
+    const { conversations } = await convertToTemp([path]);
+    const batches = batchesOf(conversations, true);
+    for (const batch of batches) {
+      const ids = new Set(batch.nodes.map((n) => n.id));
+      expect(ids.size).toBe(batch.nodes.length);
+      for (const edge of batch.edges) {
+        expect(ids.has(edge.from)).toBe(true);
+        expect(ids.has(edge.to)).toBe(true);
       }
-      expectGolden(join(ROOT, 'test', 'golden', 'graph', folder, `${name}.graph.json`), batches);
-    });
-  },
-);
+    }
+    expectGolden(join(ROOT, 'test', 'golden', 'graph', folder, `${name}.graph.json`), batches);
+  });
+});

@@ -5,6 +5,7 @@ import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
 import { copilot } from './copilot/index.js';
+import { gemini } from './gemini/index.js';
 import type { Provider } from './provider.js';
 
 /** Every provider chatgraph knows, in the order detection asks them. */
@@ -17,6 +18,7 @@ export const PROVIDERS: readonly Provider[] = [
   grok,
   leChat,
   copilot,
+  gemini,
 ];
 
 /** The provider with this graph `source` or PAM name, if any. */
