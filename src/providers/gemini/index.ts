@@ -6,6 +6,7 @@ import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
+import { parseActivityHtml } from './activity-html.js';
 import { htmlToText } from './html-text.js';
 
 /** Activity records further apart than this start a new conversation when no id groups them. */
@@ -16,8 +17,18 @@ const CONVERSATION_URL = /gemini\.google\.com\/app\/([A-Za-z0-9_-]+)/;
 
 function detect(path: string, head: string): Detection | undefined {
   const name = baseName(path).toLowerCase();
-  if (!name.endsWith('.json') || !/"header"\s*:\s*"Gemini( Apps)?"/.test(head)) return undefined;
-  return { role: 'conversations', format: { kind: 'json-file' }, variant: 'takeout-activity' };
+  if (name.endsWith('.json') && /"header"\s*:\s*"Gemini( Apps)?"/.test(head)) {
+    return { role: 'conversations', format: { kind: 'json-file' }, variant: 'takeout-activity' };
+  }
+  // The HTML variant (My Activity.html, localized names): a page of outer-cells naming Gemini.
+  if (name.endsWith('.html') && /class="outer-cell/.test(head) && /Gemini/.test(head)) {
+    return {
+      role: 'conversations',
+      format: { kind: 'text-file' },
+      variant: 'takeout-activity-html',
+    };
+  }
+  return undefined;
 }
 
 interface Exchange {
@@ -125,7 +136,7 @@ function toConversation(
   variant: string,
   context: ConversionContext,
 ): Conversation[] | undefined {
-  const records = asArray(raw);
+  const records = typeof raw === 'string' ? parseActivityHtml(raw) : asArray(raw);
   if (!records) {
     context.report({
       level: 'error',
