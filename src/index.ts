@@ -19,6 +19,7 @@ export { shownThread, threadTo } from './model/build-conversation.js';
 export { PROVIDERS, findProvider } from './providers/registry.js';
 export type { Provider } from './providers/provider.js';
 export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/write-samples.js';
+export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './version.js';
 export { importExports, reindex } from './import-exports.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversionContext } from '../src/providers/provider.js';
 import { PROVIDERS } from '../src/providers/registry.js';
-import { fixtures } from './support/shared.js';
+import { fixtures, fixturesOf } from './support/shared.js';
+import { parseRecord } from '../src/read/record.js';
 import { conversationErrors } from './support/pam-validator.js';
 
 function context(): ConversionContext {
@@ -36,10 +37,37 @@ function mutate(value: unknown, path: number[], replacement: unknown): unknown {
   };
 }
 
-const samples = [...fixtures('chatgpt'), ...fixtures('claude-ai')].map((path) => {
-  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  return Array.isArray(parsed) ? (parsed[0] as unknown) : parsed;
-});
+// One record of every format: JSON elements, whole JSON files, Claude Code sessions (as the
+// reader hands them over) and the text of CSV and HTML files.
+const samples: unknown[] = [
+  ...[...fixtures('chatgpt'), ...fixtures('claude-ai'), ...fixturesOf('deepseek')].map((path) => {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return Array.isArray(parsed) ? (parsed[0] as unknown) : parsed;
+  }),
+  ...fixturesOf('grok').map(
+    (path) =>
+      (JSON.parse(readFileSync(path, 'utf8')) as { conversations: unknown[] }).conversations[0],
+  ),
+  ...[...fixturesOf('le-chat'), ...fixturesOf('gemini').filter((p) => p.endsWith('.json'))].map(
+    (path) => JSON.parse(readFileSync(path, 'utf8')) as unknown,
+  ),
+  ...fixtures('claude-code').map((path) => {
+    const bytes = readFileSync(path);
+    const parsed = parseRecord({
+      kind: 'record',
+      path: '',
+      index: 0,
+      offset: 0,
+      bytes,
+      lines: true,
+    });
+    return parsed.ok ? parsed.value : undefined;
+  }),
+];
+const texts = [
+  ...fixturesOf('copilot'),
+  ...fixturesOf('gemini').filter((p) => p.endsWith('.html')),
+].map((path) => readFileSync(path, 'utf8'));
 
 describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
   'provider %s on mangled input',
@@ -63,6 +91,25 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
           },
         ),
         { numRuns: 300 },
+      );
+    });
+
+    it('never throws on mangled CSV and HTML text', () => {
+      fc.assert(
+        fc.property(
+          fc.constantFrom(...texts),
+          fc.nat(),
+          fc.nat(),
+          fc.string({ maxLength: 40 }),
+          (text, at, length, insert) => {
+            const cut = at % (text.length + 1);
+            const mangled = text.slice(0, cut) + insert + text.slice(cut + (length % 30));
+            const result = provider.toConversation(mangled, 'test', context());
+            const list = result === undefined ? [] : Array.isArray(result) ? result : [result];
+            for (const conversation of list) expect(conversationErrors(conversation)).toEqual([]);
+          },
+        ),
+        { numRuns: 200 },
       );
     });
 

@@ -29,6 +29,7 @@ describe('the public API', () => {
       'storeFile',
       'threadTo',
       'writeChatgptExport',
+      'writeClaudeCodeProjects',
       'writeClaudeExport',
       'writeSamples',
     ]);

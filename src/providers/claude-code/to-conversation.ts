@@ -31,15 +31,18 @@ export function toClaudeCodeConversation(
 ): Conversation | Conversation[] | undefined {
   const value = (asObject(raw) ?? {}) as Partial<LinesValue>;
   const entries = (asArray(value.entries) ?? []).map((e) => asObject(e));
-  for (const bad of value.badLines ?? []) {
+  for (const item of asArray(value.badLines) ?? []) {
+    const bad = asObject(item);
+    if (!bad) continue;
+    const line = typeof bad.line === 'number' ? bad.line : 0;
     context.report({
       level: 'warning',
       code: 'malformed-line',
-      message: `line ${bad.line} is not valid JSON (${bad.message}); skipped`,
-      record: `line ${bad.line}`,
+      message: `line ${line} is not valid JSON (${asString(bad.message) ?? 'unreadable'}); skipped`,
+      record: `line ${line}`,
     });
   }
-  if (value.cutLastLine) {
+  if (value.cutLastLine === true) {
     context.report({
       level: 'info',
       code: 'session-being-written',
