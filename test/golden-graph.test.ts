@@ -3,18 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
-import { ROOT, fixturesOf } from './support/shared.js';
+import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
-describe.each([
-  'chatgpt',
-  'claude-ai',
-  'claude-code',
-  'grok',
-  'deepseek',
-  'le-chat',
-  'copilot',
-  'gemini',
-])('golden graph output for %s fixtures', (folder) => {
+describe.each(GOLDEN_SOURCES)('golden graph output for %s fixtures', (folder) => {
   it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
     const { conversations } = await convertToTemp([path]);
     const batches = batchesOf(conversations, true);

@@ -4,18 +4,9 @@ import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { expectGolden } from './support/golden.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
-import { ROOT, fixturesOf } from './support/shared.js';
+import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
-describe.each([
-  'chatgpt',
-  'claude-ai',
-  'claude-code',
-  'grok',
-  'deepseek',
-  'le-chat',
-  'copilot',
-  'gemini',
-])('golden PAM output for %s fixtures', (folder) => {
+describe.each(GOLDEN_SOURCES)('golden PAM output for %s fixtures', (folder) => {
   it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
     const { conversations, store, report } = await convertToTemp([path]);
     for (const conversation of conversations) expect(conversationErrors(conversation)).toEqual([]);

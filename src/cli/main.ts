@@ -11,6 +11,7 @@ import {
   claudeCodeProjectDirs,
   convertExports,
   PROVIDERS,
+  type ImportProgress,
   importExports,
   reindex,
   resolveDataDir,
@@ -32,6 +33,25 @@ function importTime(): Date | undefined {
   // SOURCE_DATE_EPOCH makes the written import times reproducible (as in reproducible builds).
   const epoch = process.env.SOURCE_DATE_EPOCH;
   return epoch !== undefined && /^\d+$/.test(epoch) ? new Date(Number(epoch) * 1000) : undefined;
+}
+
+/** What `convert` and `import` share: redaction, the import time, and the progress bar. */
+function runOptions(
+  options: { json?: boolean; quiet?: boolean; redact?: boolean },
+  bar: ProgressBar,
+): { redact: boolean; importedAt?: Date; onProgress?: (progress: ImportProgress) => void } {
+  const importedAt = importTime();
+  return {
+    redact: options.redact === true,
+    ...(importedAt ? { importedAt } : {}),
+    ...(options.quiet || options.json
+      ? {}
+      : {
+          onProgress: (progress: ImportProgress) => {
+            bar.update(progress);
+          },
+        }),
+  };
 }
 
 function checkInputs(inputs: string[]): void {
@@ -71,18 +91,9 @@ program
     ) => {
       checkInputs(inputs);
       const bar = new ProgressBar();
-      const importedAt = importTime();
       const report = await convertExports(inputs, {
         out: options.out,
-        redact: options.redact === true,
-        ...(importedAt ? { importedAt } : {}),
-        ...(options.quiet || options.json
-          ? {}
-          : {
-              onProgress: (p) => {
-                bar.update(p);
-              },
-            }),
+        ...runOptions(options, bar),
       });
       bar.done();
       process.stdout.write(
@@ -175,19 +186,10 @@ program
       }
       checkInputs(inputs);
       const bar = new ProgressBar();
-      const importedAt = importTime();
       const report = await importExports(inputs, {
         dataDir: resolveDataDir(options.dataDir),
         deep: options.deep === true,
-        redact: options.redact === true,
-        ...(importedAt ? { importedAt } : {}),
-        ...(options.quiet || options.json
-          ? {}
-          : {
-              onProgress: (p) => {
-                bar.update(p);
-              },
-            }),
+        ...runOptions(options, bar),
       });
       bar.done();
       if (options.json) {

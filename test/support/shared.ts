@@ -31,3 +31,15 @@ export function fixturesOf(folder: string): string[] {
     .sort()
     .map((name) => join(dir, name));
 }
+
+/** Every source with golden files: the shared public samples, then the project's own. */
+export const GOLDEN_SOURCES = [
+  'chatgpt',
+  'claude-ai',
+  'claude-code',
+  'grok',
+  'deepseek',
+  'le-chat',
+  'copilot',
+  'gemini',
+];

@@ -1,5 +1,7 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
+import { thoughtDrafts } from '../../model/thought-drafts.js';
+import { toolResultText } from '../tool-result-text.js';
 import { stableId } from '../../model/ids.js';
 import type {
   Attachment,
@@ -203,25 +205,18 @@ export function toClaudeConversation(
       });
     }
 
-    let parent = parentKey;
-    thoughts.forEach((thought, t) => {
-      const thoughtKey = `${key}#thinking-${t}`;
-      drafts.push({
-        key: thoughtKey,
-        parentKey: parent,
-        provider_message_id: key,
-        role: 'assistant',
-        content: { type: 'text', text: thought.text },
+    const thinking = thoughtDrafts(
+      key,
+      parentKey,
+      thoughts.map((thought) => ({
+        text: thought.text,
         createdAt: toTimestamp(thought.raw.start_timestamp) ?? createdAt,
-        model: role === 'assistant' ? model : null,
-        is_thought: true,
-        attachments: [],
-        citations: [],
-        tool_calls: [],
-        raw_metadata: { ...thought.raw, thought_of: key, block: 'thinking' },
-      });
-      parent = thoughtKey;
-    });
+        raw: { ...thought.raw, block: 'thinking' },
+      })),
+      role === 'assistant' ? model : null,
+    );
+    drafts.push(...thinking.drafts);
+    const parent = thinking.replyParent;
     const draft: DraftMessage = {
       key,
       parentKey: parent,
@@ -302,12 +297,8 @@ function pairResult(
   context: ConversionContext,
 ): void {
   const id = asText(block.tool_use_id);
-  const items = asArray(block.content);
-  const texts: string[] = [];
-  for (const item of items ?? []) {
+  for (const item of asArray(block.content) ?? []) {
     const object = asObject(item);
-    if (object?.type === 'text' && typeof object.text === 'string') texts.push(object.text);
-    else texts.push(JSON.stringify(item));
     // Knowledge items (web search results) are the reply's sources.
     if (object && (object.type === 'knowledge' || asText(object.url))) {
       const url = asAbsoluteUrl(object.url);
@@ -316,12 +307,7 @@ function pairResult(
         holder.citations.push({ title, url, snippet: asText(object.text) ?? null });
     }
   }
-  const output =
-    typeof block.content === 'string'
-      ? block.content
-      : items
-        ? texts.join('\n')
-        : JSON.stringify(block.content ?? null);
+  const output = toolResultText(block.content);
   const details = without(block, ['type', 'content']);
   const list = Array.isArray(holder.raw_metadata.tool_results)
     ? (holder.raw_metadata.tool_results as unknown[])

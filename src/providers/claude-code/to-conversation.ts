@@ -1,5 +1,7 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
+import { thoughtDrafts } from '../../model/thought-drafts.js';
+import { toolResultText } from '../tool-result-text.js';
 import type { Attachment, Conversation, JsonObject, Role, ToolCall } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import type { LinesValue } from '../../read/record.js';
@@ -285,25 +287,18 @@ function sessionConversation(
     if (isMeta || wrapped || type === 'system') raw.hidden = true;
     if (explicitParent === undefined && previous !== null) raw.parent_inferred = true;
 
-    let parent = parentKey;
-    thoughts.forEach((thought, t) => {
-      const thoughtKey = `${key}#thinking-${t}`;
-      drafts.push({
-        key: thoughtKey,
-        parentKey: parent,
-        provider_message_id: key,
-        role: 'assistant',
-        content: { type: 'text', text: asString(thought.thinking) ?? '' },
+    const thinking = thoughtDrafts(
+      key,
+      parentKey,
+      thoughts.map((thought) => ({
+        text: asString(thought.thinking) ?? '',
         createdAt,
-        model: entryModel,
-        is_thought: true,
-        attachments: [],
-        citations: [],
-        tool_calls: [],
-        raw_metadata: { ...without(thought, ['type', 'thinking']), thought_of: key },
-      });
-      parent = thoughtKey;
-    });
+        raw: without(thought, ['type', 'thinking']),
+      })),
+      entryModel,
+    );
+    drafts.push(...thinking.drafts);
+    const parent = thinking.replyParent;
     const draft: DraftMessage = {
       key,
       parentKey: parent,
@@ -326,17 +321,7 @@ function sessionConversation(
     const id = asText(block.tool_use_id);
     const call = id !== undefined ? calls.get(id) : undefined;
     const content = block.content;
-    const output =
-      typeof content === 'string'
-        ? content
-        : (asArray(content) ?? [])
-            .map((c) => {
-              const part = asObject(c);
-              return part?.type === 'text' && typeof part.text === 'string'
-                ? part.text
-                : JSON.stringify(c);
-            })
-            .join('\n');
+    const output = toolResultText(content);
     if (!call) {
       context.report({
         level: 'warning',
