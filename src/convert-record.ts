@@ -9,6 +9,9 @@ import { asObject, asText } from './providers/untrusted.js';
 import { lookupAsset } from './read/asset-index.js';
 import { parseRecord, type RawRecord } from './read/record.js';
 import { IMPORTER } from './version.js';
+import { project } from './graph/project.js';
+import { importIdOf } from './graph/import-id.js';
+import type { GraphBatch } from './graph/graph-batch.js';
 import { redactValue, type RedactionCounts } from './model/redact.js';
 
 /** One conversation record to convert (sent to a worker as plain data). */
@@ -25,6 +28,8 @@ export interface RecordTask {
   checksum: string;
   /** Mask secrets before anything is written. */
   redact: boolean;
+  /** Project each conversation into the graph too. */
+  graph?: { deep: boolean };
 }
 
 /** A converted conversation, ready to write. */
@@ -41,6 +46,8 @@ export interface ConvertedConversation {
   counts: ConversationCounts;
   /** Bundle refs of the export files it points to (to be copied). */
   refs: string[];
+  /** Its graph batch, when the task asked for one. */
+  batch?: GraphBatch;
 }
 
 /** What became of one record. */
@@ -151,6 +158,17 @@ export function convertRecord(
         index: toIndexEntry(conversation),
         counts: countConversation(conversation),
         refs,
+        ...(task.graph
+          ? {
+              batch: project(conversation, {
+                source: provider.source,
+                label: provider.label,
+                fileTools: provider.fileTools,
+                deep: task.graph.deep,
+                importId: importIdOf(task.checksum),
+              }),
+            }
+          : {}),
       };
     }),
   };

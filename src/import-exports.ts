@@ -1,8 +1,8 @@
 import { contentHashOfText } from './bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
 import { project } from './graph/project.js';
+import { importIdOf } from './graph/import-id.js';
 import type { ImportReport } from './import-report.js';
-import type { Conversation } from './model/pam.js';
 import {
   convertExports,
   fileFingerprint,
@@ -28,11 +28,6 @@ export interface ImportOptions extends Omit<
 /** An import's report, with what it did to the graph. */
 export interface ImportResult extends ImportReport {
   graph: { written: number; unchanged: number; reindexed: boolean };
-}
-
-/** The Import node id of an export file. */
-export function importIdOf(checksum: string): string {
-  return `import:${checksum}`;
 }
 
 /**
@@ -63,16 +58,20 @@ export async function importExports(
             : [],
         ),
       ),
+      // The worker projects each conversation (it has it parsed already); the store writes it.
+      graph: { deep },
       sinks: [
         {
-          write: (conversation: Conversation, context: SinkContext) => {
-            const batch = project(conversation, {
-              source: context.provider.source,
-              label: context.provider.label,
-              fileTools: context.provider.fileTools,
-              deep,
-              importId: importIdOf(context.checksum),
-            });
+          write: (context: SinkContext) => {
+            const batch =
+              context.batch ??
+              project(context.conversation(), {
+                source: context.provider.source,
+                label: context.provider.label,
+                fileTools: context.provider.fileTools,
+                deep,
+                importId: importIdOf(context.checksum),
+              });
             graph[store.upsertOne({ ...batch, hash: context.contentHash }, deep)]++;
             return Promise.resolve();
           },

@@ -7,6 +7,7 @@ import { stableId } from './model/ids.js';
 import { redactValue } from './model/redact.js';
 import { contentHash } from './model/content-hash.js';
 import type { Conversation } from './model/pam.js';
+import type { GraphBatch } from './graph/graph-batch.js';
 import { timestampOf, toTimestamp } from './model/time.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Account, ConversionContext, Detection, Provider } from './providers/provider.js';
@@ -37,11 +38,15 @@ export interface SinkContext {
   /** The export file it came from, and that file's checksum. */
   file: string;
   checksum: string;
+  /** Its graph batch, when the import asked for one (see `ConvertOptions.graph`). */
+  batch: GraphBatch | undefined;
+  /** The conversation itself (parsed from `text` on first use). */
+  conversation(): Conversation;
 }
 
 /** Receives each conversation as it is written to the bundle (the graph store is one). */
 export interface ConversationSink {
-  write(conversation: Conversation, context: SinkContext): Promise<void>;
+  write(context: SinkContext): Promise<void>;
 }
 
 /** An export file whose conversations have all been read. */
@@ -67,6 +72,8 @@ export interface ConvertOptions {
   importedAt?: Date;
   onProgress?: (progress: ImportProgress) => void;
   sinks?: readonly ConversationSink[];
+  /** Project each conversation into the graph on the worker, for the sinks (`SinkContext.batch`). */
+  graph?: { deep: boolean };
   /** Conversations files whose checksum is here were imported before and are skipped. */
   skipChecksums?: ReadonlySet<string>;
   /**
@@ -240,15 +247,17 @@ export async function convertExports(
         )
       ]++;
       if (options.sinks && options.sinks.length > 0) {
-        const conversation = JSON.parse(converted_.text) as Conversation;
-        const context = {
+        let parsed: Conversation | undefined;
+        const context: SinkContext = {
           provider: claim.provider,
           text: converted_.text,
           contentHash: converted_.contentHash,
           file: claim.entry.displayPath,
           checksum: claim.checksum ?? '',
+          batch: converted_.batch,
+          conversation: () => (parsed ??= JSON.parse(converted_.text) as Conversation),
         };
-        for (const sink of options.sinks) await sink.write(conversation, context);
+        for (const sink of options.sinks) await sink.write(context);
       }
       converted++;
       options.onProgress?.({
@@ -299,6 +308,7 @@ export async function convertExports(
           importedAt,
           checksum,
           redact: options.redact === true,
+          ...(options.graph ? { graph: options.graph } : {}),
         };
         queue.push(converter.submit(task));
         if (queue.length >= window)

@@ -76,7 +76,6 @@ export function schemaStatements(): string[] {
   }
   statements.push(
     `CREATE INDEX IF NOT EXISTS message_thread ON "Message" (owner, position)`,
-    `CREATE INDEX IF NOT EXISTS message_created ON "Message" (created_at)`,
     `CREATE INDEX IF NOT EXISTS conversation_platform ON "Conversation" (conversation_id)`,
     `CREATE INDEX IF NOT EXISTS conversation_created ON "Conversation" (created_at)`,
     // Ranked search over message text; the text itself stays in "Message" (external content).
