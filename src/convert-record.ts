@@ -28,6 +28,8 @@ export interface RecordTask {
   checksum: string;
   /** Mask secrets before anything is written. */
   redact: boolean;
+  /** Hash each conversation's content (the graph store needs it; a plain convert does not). */
+  hash?: boolean;
   /** Project each conversation into the graph too. */
   graph?: { deep: boolean };
 }
@@ -40,8 +42,8 @@ export interface ConvertedConversation {
   updated: string;
   /** The file's text. */
   text: string;
-  /** The hash of its content without import metadata. */
-  contentHash: string;
+  /** The hash of its content without import metadata (when the task asked for it). */
+  contentHash: string | undefined;
   index: ConversationIndexEntry;
   counts: ConversationCounts;
   /** Bundle refs of the export files it points to (to be copied). */
@@ -142,13 +144,17 @@ export function convertRecord(
     skipped: false,
     ...(task.redact ? { redactions } : {}),
     conversations: conversations.map((conversation) => {
-      const { text, contentHash } = conversationText(conversation, {
-        importer: IMPORTER,
-        importer_version: `${provider.name}-importer/${task.variant}`,
-        imported_at: task.importedAt,
-        source_file: task.file,
-        source_checksum: task.checksum,
-      });
+      const { text, contentHash } = conversationText(
+        conversation,
+        {
+          importer: IMPORTER,
+          importer_version: `${provider.name}-importer/${task.variant}`,
+          imported_at: task.importedAt,
+          source_file: task.file,
+          source_checksum: task.checksum,
+        },
+        task.hash === true,
+      );
       return {
         id: conversation.id,
         platformId: conversation.provider.conversation_id,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BundleWriter } from './bundle/bundle-writer.js';
+import { contentHashOfText } from './bundle/conversation-text.js';
 import type { ConvertedConversation, RecordResult, RecordTask } from './convert-record.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
 import type { Diagnostic } from './model/diagnostic.js';
@@ -31,8 +32,6 @@ export interface ImportProgress {
 /** Where a conversation came from, for sinks. */
 export interface SinkContext {
   provider: Provider;
-  /** The conversation file's text as written to the bundle. */
-  text: string;
   /** The hash of its content, import metadata aside (equal: nothing changed). */
   contentHash: string;
   /** The export file it came from, and that file's checksum. */
@@ -248,14 +247,14 @@ export async function convertExports(
       ]++;
       if (options.sinks && options.sinks.length > 0) {
         let parsed: Conversation | undefined;
+        const text = converted_.text;
         const context: SinkContext = {
           provider: claim.provider,
-          text: converted_.text,
-          contentHash: converted_.contentHash,
+          contentHash: converted_.contentHash ?? contentHashOfText(text),
           file: claim.entry.displayPath,
           checksum: claim.checksum ?? '',
           batch: converted_.batch,
-          conversation: () => (parsed ??= JSON.parse(converted_.text) as Conversation),
+          conversation: () => (parsed ??= JSON.parse(text) as Conversation),
         };
         for (const sink of options.sinks) await sink.write(context);
       }
@@ -308,6 +307,7 @@ export async function convertExports(
           importedAt,
           checksum,
           redact: options.redact === true,
+          hash: (options.sinks?.length ?? 0) > 0,
           ...(options.graph ? { graph: options.graph } : {}),
         };
         queue.push(converter.submit(task));

@@ -69,7 +69,7 @@ export class BundleWriter {
   writeConversation(
     id: string,
     text: string,
-    contentHash: string,
+    contentHash: string | undefined,
     index: ConversationIndexEntry,
   ): WriteOutcome {
     const path = conversationPath(this.dir, id);
@@ -82,7 +82,12 @@ export class BundleWriter {
       }
     }
     this.index.set(id, index);
-    if (previous !== undefined && contentHashOfText(previous) === contentHash) return 'unchanged';
+    if (
+      previous !== undefined &&
+      contentHashOfText(previous) === (contentHash ?? contentHashOfText(text))
+    ) {
+      return 'unchanged';
+    }
     writeFileAtomicSync(path, text);
     return previous !== undefined ? 'updated' : 'created';
   }

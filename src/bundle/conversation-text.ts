@@ -12,7 +12,12 @@ const META_KEY = '\n  "import_metadata": ';
 export function conversationText(
   conversation: Conversation,
   meta: ImportMetadata,
-): { text: string; contentHash: string } {
+  withHash: boolean,
+): { text: string; contentHash: string | undefined } {
+  // Without a hash to make, one serialisation: conversations come without import_metadata, so
+  // adding it puts it last, as below.
+  if (!withHash)
+    return { text: serialize({ ...conversation, import_metadata: meta }), contentHash: undefined };
   const { import_metadata: _ignored, ...content } = conversation;
   const bare = serialize(content);
   const contentHash = createHash('sha256').update(bare).digest('hex');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toTimestamp } from './time.js';
+import { formatMicros, toTimestamp } from './time.js';
 
 describe('toTimestamp', () => {
   it('writes UTC with six fraction digits', () => {
@@ -20,6 +20,20 @@ describe('toTimestamp', () => {
     for (const value of [null, undefined, 0, -5, '', 'yesterday', {}, [], Number.NaN, 1e20]) {
       expect(toTimestamp(value)).toBeUndefined();
     }
+  });
+
+  it('formats every instant as Date does, to the microsecond', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 7_000_000_000_000 }),
+        fc.integer({ min: 0, max: 999 }),
+        (ms, us) => {
+          const expected = `${new Date(ms).toISOString().slice(0, 23)}${String(us).padStart(3, '0')}Z`;
+          expect(formatMicros(ms * 1000 + us)).toBe(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('sorts as strings in the order of the instants', () => {

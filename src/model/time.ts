@@ -6,12 +6,33 @@
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?/;
 
-/** Formats microseconds since the epoch. */
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/**
+ * Formats microseconds since the epoch (1970–9999). Plain arithmetic (Howard Hinnant's
+ * civil-from-days) rather than a Date per call: it runs for every message of an import.
+ */
 export function formatMicros(micros: number): string {
-  const ms = Math.floor(micros / 1000);
-  const rest = micros - ms * 1000;
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 23)}${String(rest).padStart(3, '0')}Z`;
+  const seconds = Math.floor(micros / 1e6);
+  const fraction = micros - seconds * 1e6;
+  const days = Math.floor(seconds / 86400);
+  let rest = seconds - days * 86400;
+  const hour = Math.floor(rest / 3600);
+  rest -= hour * 3600;
+  const minute = Math.floor(rest / 60);
+  const second = rest - minute * 60;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}.${String(fraction).padStart(6, '0')}Z`;
 }
 
 /** Microseconds since the epoch of a date or timestamp, or undefined when it cannot be read. */
