@@ -11,6 +11,7 @@ import type {
   ToolCall,
 } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
+import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext } from '../provider.js';
 import {
   asAbsoluteUrl,
@@ -42,13 +43,11 @@ export function toChatgptConversation(
   const conversation = asObject(raw);
   const mapping = asObject(conversation?.mapping);
   if (!conversation || !mapping) {
-    context.report({
-      level: 'error',
-      code: 'not-a-conversation',
-      message: 'the record has no `mapping` object, so it is not a ChatGPT conversation; skipped',
-      record: context.record,
-    });
-    return undefined;
+    notAConversation(
+      context,
+      'the record has no `mapping` object, so it is not a ChatGPT conversation',
+    );
+    return;
   }
   let platformId = asText(conversation.conversation_id) ?? asText(conversation.id);
   if (platformId === undefined) {

@@ -12,6 +12,7 @@ import type {
   ToolCall,
 } from '../../model/pam.js';
 import { toMicros, toTimestamp } from '../../model/time.js';
+import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext } from '../provider.js';
 import {
   asAbsoluteUrl,
@@ -49,14 +50,11 @@ export function toClaudeConversation(
   const conversation = asObject(raw);
   const chatMessages = asArray(conversation?.chat_messages);
   if (!conversation || !chatMessages) {
-    context.report({
-      level: 'error',
-      code: 'not-a-conversation',
-      message:
-        'the record has no `chat_messages` array, so it is not a Claude.ai conversation; skipped',
-      record: context.record,
-    });
-    return undefined;
+    notAConversation(
+      context,
+      'the record has no `chat_messages` array, so it is not a Claude.ai conversation',
+    );
+    return;
   }
   let platformId = asText(conversation.uuid);
   if (platformId === undefined) {

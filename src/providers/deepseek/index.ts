@@ -3,6 +3,7 @@ import type { DraftMessage } from '../../model/draft.js';
 import type { Attachment, Conversation, JsonObject } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
+import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -64,13 +65,8 @@ function toConversation(
   const conversation = asObject(raw);
   const mapping = asObject(conversation?.mapping);
   if (!conversation || !mapping) {
-    context.report({
-      level: 'error',
-      code: 'not-a-conversation',
-      message: 'the record has no `mapping`; skipped',
-      record: context.record,
-    });
-    return undefined;
+    notAConversation(context, 'the record has no `mapping`');
+    return;
   }
   const id = asText(conversation.id) ?? `anonymous-${context.record}`;
   const drafts: DraftMessage[] = [];

@@ -4,6 +4,7 @@ import { stableId } from '../../model/ids.js';
 import type { Attachment, Conversation, JsonObject } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
+import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
 import { parseActivityHtml } from './activity-html.js';
@@ -138,13 +139,11 @@ function toConversation(
 ): Conversation[] | undefined {
   const records = typeof raw === 'string' ? parseActivityHtml(raw) : asArray(raw);
   if (!records) {
-    context.report({
-      level: 'error',
-      code: 'not-a-conversation',
-      message: 'a Gemini activity file holds an array of activity records; this one does not',
-      record: context.record,
-    });
-    return undefined;
+    notAConversation(
+      context,
+      'a Gemini activity file holds an array of activity records; this one does not',
+    );
+    return;
   }
   const exchanges = records
     .map((r, i) => (asObject(r) ? toExchange(asObject(r) as JsonObject, i) : undefined))

@@ -3,6 +3,7 @@ import type { DraftMessage } from '../../model/draft.js';
 import type { Attachment, Citation, Conversation } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
+import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -38,13 +39,8 @@ function toConversation(
   const conversation = asObject(item?.conversation);
   const responses = asArray(item?.responses);
   if (!conversation || !responses) {
-    context.report({
-      level: 'error',
-      code: 'not-a-conversation',
-      message: 'the record has no `conversation` and `responses`; skipped',
-      record: context.record,
-    });
-    return undefined;
+    notAConversation(context, 'the record has no `conversation` and `responses`');
+    return;
   }
   const id =
     asText(conversation.id) ??

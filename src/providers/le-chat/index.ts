@@ -3,6 +3,7 @@ import type { DraftMessage } from '../../model/draft.js';
 import type { Attachment, Citation, Conversation, ToolCall } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
+import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -20,13 +21,8 @@ function toConversation(
 ): Conversation | undefined {
   const messages = asArray(raw);
   if (!messages) {
-    context.report({
-      level: 'error',
-      code: 'not-a-conversation',
-      message: 'a Le Chat file holds an array of messages; this one does not',
-      record: context.record,
-    });
-    return undefined;
+    notAConversation(context, 'a Le Chat file holds an array of messages; this one does not');
+    return;
   }
   let chatId: string | undefined;
   let previous: string | null = null;
