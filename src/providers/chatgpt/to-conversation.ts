@@ -24,6 +24,7 @@ import {
 } from '../untrusted.js';
 import { mapContent } from './content.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
+import { messageAncestor } from '../mapping-ancestor.js';
 
 const ROLES: Record<string, Role> = {
   user: 'user',
@@ -67,17 +68,6 @@ export function toChatgptConversation(
     const node = asObject(value);
     if (node) nodes.set(key, node);
   }
-  const isMessage = (key: string): boolean => asObject(nodes.get(key)?.message) !== undefined;
-  const messageAncestor = (key: string | undefined): string | null => {
-    const seen = new Set<string>();
-    let at = key;
-    while (at !== undefined && !seen.has(at)) {
-      if (isMessage(at)) return at;
-      seen.add(at);
-      at = asString(nodes.get(at)?.parent);
-    }
-    return null;
-  };
 
   let anyChildren = false;
   const drafts: DraftMessage[] = [];
@@ -89,7 +79,13 @@ export function toChatgptConversation(
       (c): c is string => typeof c === 'string',
     );
     if (children.length > 0) anyChildren = true;
-    const draft = toDraft(key, message, messageAncestor(asString(node.parent)), children, context);
+    const draft = toDraft(
+      key,
+      message,
+      messageAncestor(mapping, asString(node.parent)),
+      children,
+      context,
+    );
     if (draft.instruction) systemInstruction = draft.instruction;
     drafts.push(draft.message);
   }
@@ -111,7 +107,9 @@ export function toChatgptConversation(
       updatedAt: toTimestamp(conversation.update_time),
       messages: drafts,
       shownLeafKey:
-        currentNode !== undefined ? (messageAncestor(currentNode) ?? undefined) : undefined,
+        currentNode !== undefined
+          ? (messageAncestor(mapping, currentNode) ?? undefined)
+          : undefined,
       model: asText(conversation.default_model_slug) ?? null,
       system_instruction: systemInstruction,
       is_archived: conversation.is_archived === true,

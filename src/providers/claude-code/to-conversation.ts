@@ -190,6 +190,8 @@ function sessionConversation(
   };
   const calls = new Map<string, ToolCall>();
   const drafts: DraftMessage[] = [];
+  const draftByKey = new Map<string, DraftMessage>();
+  const callOwner = new Map<ToolCall, DraftMessage>();
   const pendingResults: {
     block: JsonObject;
     holder: DraftMessage | undefined;
@@ -255,7 +257,7 @@ function sessionConversation(
     }
     // A user line holding only tool results is not a turn: the results go to their calls.
     if (type === 'user' && results.length > 0 && texts.length === 0 && attachments.length === 0) {
-      const holder = drafts.find((d) => d.key === parentKey) ?? drafts.at(-1);
+      const holder = (parentKey !== null ? draftByKey.get(parentKey) : undefined) ?? drafts.at(-1);
       // A Task/Agent call's result names the subagent it started (toolUseResult.agentId).
       const agentId = asText(asObject(entry.toolUseResult)?.agentId);
       for (const block of results) pendingResults.push({ block, holder, agentId });
@@ -314,6 +316,8 @@ function sessionConversation(
       raw_metadata: raw,
     };
     drafts.push(draft);
+    draftByKey.set(key, draft);
+    for (const call of toolCalls) callOwner.set(call, draft);
     previous = key;
   }
 
@@ -340,7 +344,8 @@ function sessionConversation(
       continue;
     }
     call.output = call.output === null ? output : `${call.output}\n${output}`;
-    const caller = drafts.find((d) => d.tool_calls.includes(call));
+    // Maps, not searches: a long session has thousands of results to pair.
+    const caller = callOwner.get(call);
     if (agentId !== undefined && caller && sessionId !== undefined) {
       const started = Array.isArray(caller.raw_metadata.subagents)
         ? (caller.raw_metadata.subagents as unknown[])
@@ -348,15 +353,12 @@ function sessionConversation(
       started.push({ tool_use_id: call.id, conversation_id: `${sessionId}/agent-${agentId}` });
       caller.raw_metadata.subagents = started;
     }
-    if (block.is_error === true) {
-      const owner = drafts.find((d) => d.tool_calls.includes(call));
-      if (owner) {
-        const errors = Array.isArray(owner.raw_metadata.tool_errors)
-          ? (owner.raw_metadata.tool_errors as unknown[])
-          : [];
-        errors.push(call.id);
-        owner.raw_metadata.tool_errors = errors;
-      }
+    if (block.is_error === true && caller) {
+      const errors = Array.isArray(caller.raw_metadata.tool_errors)
+        ? (caller.raw_metadata.tool_errors as unknown[])
+        : [];
+      errors.push(call.id);
+      caller.raw_metadata.tool_errors = errors;
     }
   }
 

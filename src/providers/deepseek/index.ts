@@ -4,6 +4,7 @@ import type { Attachment, Conversation, JsonObject } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
+import { messageAncestor } from '../mapping-ancestor.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -70,18 +71,6 @@ function toConversation(
   }
   const id = asText(conversation.id) ?? `anonymous-${context.record}`;
   const drafts: DraftMessage[] = [];
-  const isMessage = (key: string | undefined): boolean =>
-    key !== undefined && asObject(asObject(mapping[key])?.message) !== undefined;
-  const messageParent = (key: string | undefined): string | null => {
-    const seen = new Set<string>();
-    let at = key;
-    while (at !== undefined && !seen.has(at)) {
-      if (isMessage(at)) return at;
-      seen.add(at);
-      at = asString(asObject(mapping[at])?.parent);
-    }
-    return null;
-  };
   // The last message key a node's parts end on, for its children to hang from.
   const lastKey = new Map<string, string>();
   const order = Object.keys(mapping);
@@ -89,7 +78,7 @@ function toConversation(
     const node = asObject(mapping[key]);
     const message = asObject(node?.message);
     if (!node || !message) continue;
-    const parentNode = messageParent(asString(node.parent));
+    const parentNode = messageAncestor(mapping, asString(node.parent));
     let parent = parentNode === null ? null : (lastKey.get(parentNode) ?? parentNode);
     const createdAt = toTimestamp(message.inserted_at);
     const model = asText(message.model) ?? null;

@@ -552,10 +552,15 @@ export class SqliteStore implements Store {
       leading.unshift(message);
       at = message.parentId;
     }
+    const firstChild = new Map<string, ThreadMessage>();
+    for (const message of all) {
+      if (message.parentId !== null && !firstChild.has(message.parentId))
+        firstChild.set(message.parentId, message);
+    }
     const following: ThreadMessage[] = [];
     let current = messageId;
     while (following.length < after) {
-      const child = all.find((m) => m.parentId === current);
+      const child = firstChild.get(current);
       if (!child) break;
       following.push(child);
       current = child.id;
