@@ -113,6 +113,20 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
       );
     });
 
+    it('never throws on records whose values have a toString key (String() of them throws)', () => {
+      const hostile = { toString: 1, valueOf: 2 };
+      for (const sample of samples) {
+        const object =
+          typeof sample === 'object' && sample !== null && !Array.isArray(sample) ? sample : {};
+        const mangled = Object.fromEntries(Object.keys(object).map((key) => [key, hostile]));
+        provider.toConversation(
+          { ...object, ...mangled, uuid: undefined, id: undefined },
+          'test',
+          context(),
+        );
+      }
+    });
+
     it('never throws on arbitrary JSON', () => {
       fc.assert(
         fc.property(fc.jsonValue(), (value) => {

@@ -52,7 +52,7 @@ export function toChatgptConversation(
   }
   let platformId = asText(conversation.conversation_id) ?? asText(conversation.id);
   if (platformId === undefined) {
-    platformId = `anonymous-${stableId('chatgpt-anonymous', JSON.stringify(Object.keys(mapping)), String(conversation.create_time))}`;
+    platformId = `anonymous-${stableId('chatgpt-anonymous', JSON.stringify(Object.keys(mapping)), JSON.stringify(conversation.create_time ?? null))}`;
     context.report({
       level: 'warning',
       code: 'missing-conversation-id',

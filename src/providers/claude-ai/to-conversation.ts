@@ -58,7 +58,7 @@ export function toClaudeConversation(
   }
   let platformId = asText(conversation.uuid);
   if (platformId === undefined) {
-    platformId = `anonymous-${stableId('claude-anonymous', String(conversation.created_at), String(chatMessages.length), String(conversation.name))}`;
+    platformId = `anonymous-${stableId('claude-anonymous', JSON.stringify([conversation.created_at ?? null, chatMessages.length, conversation.name ?? null]))}`;
     context.report({
       level: 'warning',
       code: 'missing-conversation-id',
