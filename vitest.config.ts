@@ -8,6 +8,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
+    globalSetup: ['test/support/global-setup.ts'],
     ...(report ? { reporters: ['default', 'json'], outputFile: { json: report } } : {}),
   },
 });

@@ -1,5 +1,5 @@
 import { contentHashOfText } from './bundle/conversation-text.js';
-import { bundleDir, storeFile } from './data-dir.js';
+import { bundleDir } from './data-dir.js';
 import { project } from './graph/project.js';
 import { importIdOf } from './graph/import-id.js';
 import type { ImportReport } from './import-report.js';
@@ -7,11 +7,14 @@ import {
   convertExports,
   fileFingerprint,
   type ConvertOptions,
+  type ImportProgress,
   type SinkContext,
 } from './pipeline.js';
 import { findProvider } from './providers/registry.js';
-import { readBundleConversations } from './bundle/read-bundle.js';
-import { SqliteStore } from './stores/sqlite/sqlite-store.js';
+import { bundleSize, readBundleConversations } from './bundle/read-bundle.js';
+import { openStore } from './open-store.js';
+import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
+import type { Store } from './stores/store.js';
 import { IMPORTER } from './version.js';
 import { timestampOf } from './model/time.js';
 
@@ -21,6 +24,8 @@ export interface ImportOptions extends Omit<
   'out' | 'sinks' | 'skipChecksums' | 'onFileImported'
 > {
   dataDir: string;
+  /** Index into this Neo4j server rather than the data folder's embedded store. */
+  neo4j?: Neo4jTarget | undefined;
   /** Project tool calls into DecisionTrace/TraceStep (remembered by the store). */
   deep?: boolean;
 }
@@ -32,21 +37,22 @@ export interface ImportResult extends ImportReport {
 
 /**
  * Imports exports into a data folder: converts them into its PAM bundle (the record), then
- * indexes each conversation in the SQLite store as it is written. A file imported before
- * (same checksum) is skipped; an unchanged conversation is not rewritten.
+ * indexes each conversation in the store (the embedded one, or Neo4j) as it is written. A file
+ * imported before (same checksum) is skipped; an unchanged conversation is not rewritten. The
+ * store is opened first, so a store that cannot be reached leaves the bundle untouched.
  */
 export async function importExports(
   inputs: readonly string[],
   options: ImportOptions,
 ): Promise<ImportResult> {
-  const store = SqliteStore.open(storeFile(options.dataDir));
+  const store = await openStore(options);
   try {
     const wasDeep = await store.deep();
     const deep = wasDeep || options.deep === true;
     const hadConversations = (await store.conversationCount()) > 0;
     if (deep !== wasDeep) await store.setDeep(deep);
-    const graph = { written: 0, unchanged: 0, reindexed: false };
-    const { dataDir: _dataDir, deep: _deep, ...convertOptions } = options;
+    const writer = store.writer(deep);
+    const { dataDir: _dataDir, deep: _deep, neo4j: _neo4j, ...convertOptions } = options;
     const report = await convertExports(inputs, {
       ...convertOptions,
       out: bundleDir(options.dataDir),
@@ -62,7 +68,7 @@ export async function importExports(
       graph: { deep },
       sinks: [
         {
-          write: (context: SinkContext) => {
+          write: async (context: SinkContext) => {
             const batch =
               context.batch ??
               project(context.conversation(), {
@@ -72,18 +78,18 @@ export async function importExports(
                 deep,
                 importId: importIdOf(context.checksum),
               });
-            graph[store.upsertOne({ ...batch, hash: context.contentHash }, deep)]++;
-            return Promise.resolve();
+            await writer.write({ ...batch, hash: context.contentHash });
           },
         },
       ],
-      onFileSkipped: (file) => {
-        if (file.size !== undefined && file.crc32 !== undefined)
-          store.recordFingerprint(file.checksum, file.size, file.crc32);
-        return Promise.resolve();
-      },
-      onFileImported: (file) =>
-        store.recordImport({
+      onFileSkipped: (file) =>
+        file.size !== undefined && file.crc32 !== undefined
+          ? store.recordFingerprint(file.checksum, file.size, file.crc32)
+          : Promise.resolve(),
+      onFileImported: async (file) => {
+        // A file counts as imported only once its conversations are in the store.
+        await writer.flush();
+        await store.recordImport({
           id: importIdOf(file.checksum),
           sourceFile: file.file,
           checksum: file.checksum,
@@ -91,11 +97,15 @@ export async function importExports(
           importedAt: timestampOf(options.importedAt ?? new Date()),
           ...(file.size !== undefined ? { size: file.size } : {}),
           ...(file.crc32 !== undefined ? { crc32: file.crc32 } : {}),
-        }),
+        });
+      },
     });
+    const written = await writer.end();
+    const graph = { ...written, reindexed: false };
     if (deep && !wasDeep && hadConversations) {
       // Conversations indexed before deep mode get their traces.
-      await reindexStore(store, options.dataDir);
+      await store.clear();
+      await loadBundle(store, options.dataDir);
       graph.reindexed = true;
     }
     return { ...report, graph };
@@ -104,25 +114,52 @@ export async function importExports(
   }
 }
 
-/** Rebuilds the SQLite index from the bundle alone. */
-export async function reindex(dataDir: string): Promise<{ conversations: number }> {
-  const store = SqliteStore.open(storeFile(dataDir));
+/** Rebuilds the store (embedded, or Neo4j) from the data folder's bundle alone. */
+export async function reindex(
+  dataDir: string,
+  options: {
+    neo4j?: Neo4jTarget | undefined;
+    onProgress?: (progress: ImportProgress) => void;
+  } = {},
+): Promise<{ conversations: number; written: number; unchanged: number }> {
+  const store = await openStore({ dataDir, neo4j: options.neo4j });
   try {
-    return await reindexStore(store, dataDir);
+    await store.clear();
+    return await loadBundle(store, dataDir, options.onProgress);
   } finally {
     await store.close();
   }
 }
 
-async function reindexStore(
-  store: SqliteStore,
+/**
+ * Loads the data folder's bundle into a store, Neo4j usually: conversations already there as
+ * they are in the bundle are skipped, so a push that was cut off is completed by the next.
+ */
+export async function pushBundle(
   dataDir: string,
-): Promise<{ conversations: number }> {
+  options: { neo4j?: Neo4jTarget | undefined; onProgress?: (progress: ImportProgress) => void },
+): Promise<{ conversations: number; written: number; unchanged: number }> {
+  const store = await openStore({ dataDir, neo4j: options.neo4j });
+  try {
+    return await loadBundle(store, dataDir, options.onProgress);
+  } finally {
+    await store.close();
+  }
+}
+
+async function loadBundle(
+  store: Store,
+  dataDir: string,
+  onProgress?: (progress: ImportProgress) => void,
+): Promise<{ conversations: number; written: number; unchanged: number }> {
   const deep = await store.deep();
   const imports = new Map<string, { sourceFile: string; importer: string; importedAt: string }>();
-  await store.clear();
+  const bundle = bundleDir(dataDir);
+  const total = onProgress ? await bundleSize(bundle) : { files: 0, bytes: 0 };
+  const writer = store.writer(deep);
   let conversations = 0;
-  for await (const { conversation, text } of readBundleConversations(bundleDir(dataDir))) {
+  let bytesDone = 0;
+  for await (const { conversation, text, bytes } of readBundleConversations(bundle)) {
     const provider = findProvider(conversation.provider.name);
     if (!provider) continue;
     const meta = conversation.import_metadata;
@@ -134,7 +171,7 @@ async function reindexStore(
       deep,
       ...(checksum ? { importId: importIdOf(checksum) } : {}),
     });
-    store.upsertOne({ ...batch, hash: contentHashOfText(text) }, deep);
+    await writer.write({ ...batch, hash: contentHashOfText(text) });
     if (meta && checksum && !imports.has(checksum)) {
       imports.set(checksum, {
         sourceFile: meta.source_file,
@@ -143,8 +180,12 @@ async function reindexStore(
       });
     }
     conversations++;
+    bytesDone += bytes;
+    onProgress?.({ phase: 'push', bytesDone, bytesTotal: total.bytes, conversations });
   }
+  const report = await writer.end();
   for (const [checksum, meta] of imports)
     await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
-  return { conversations };
+  onProgress?.({ phase: 'finish', bytesDone, bytesTotal: total.bytes, conversations });
+  return { conversations, ...report };
 }

@@ -21,14 +21,24 @@ export type { Provider } from './providers/provider.js';
 export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/write-samples.js';
 export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './version.js';
-export { importExports, reindex } from './import-exports.js';
+export { importExports, reindex, pushBundle } from './import-exports.js';
+export { openStore } from './open-store.js';
+export type { StoreChoice } from './open-store.js';
+export { Neo4jStore } from './stores/neo4j/neo4j-store.js';
+export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
+export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
-export { SqliteStore, MAX_SEARCH_LIMIT } from './stores/sqlite/sqlite-store.js';
-export { QueryError, MATCH_START, MATCH_END } from './stores/store.js';
+export { SqliteStore } from './stores/sqlite/sqlite-store.js';
+export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
+export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';
 export type {
   Store,
+  GraphWriter,
+  HashedBatch,
+  ImportRecord,
+  WriteReport,
   Row,
   SearchQuery,
   SearchHit,

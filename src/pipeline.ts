@@ -23,7 +23,8 @@ import { recordLabel } from './convert-record.js';
 
 /** How far an import has got, for a progress bar. */
 export interface ImportProgress {
-  phase: 'checksum' | 'convert' | 'finish';
+  /** `push`: a bundle being loaded into a store. */
+  phase: 'checksum' | 'convert' | 'finish' | 'push';
   bytesDone: number;
   bytesTotal: number;
   conversations: number;

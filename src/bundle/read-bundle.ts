@@ -1,24 +1,36 @@
-import { opendir, readFile } from 'node:fs/promises';
+import { opendir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Conversation } from '../model/pam.js';
 import { CONVERSATIONS_DIR } from './layout.js';
 
-/** Every conversation of a bundle, one file at a time, with the file's text. */
-export async function* readBundleConversations(
-  bundle: string,
-): AsyncGenerator<{ conversation: Conversation; text: string; path: string }> {
+async function conversationFiles(bundle: string): Promise<string[]> {
   const dir = join(bundle, CONVERSATIONS_DIR);
   const names: string[] = [];
   try {
     for await (const entry of await opendir(dir))
       if (entry.isFile() && entry.name.endsWith('.json')) names.push(entry.name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  for (const name of names.sort()) {
-    const path = join(dir, name);
-    const text = await readFile(path, 'utf8');
-    yield { conversation: JSON.parse(text) as Conversation, text, path };
+  return names.sort().map((name) => join(dir, name));
+}
+
+/** How many conversation files a bundle has, and their bytes (for a progress bar). */
+export async function bundleSize(bundle: string): Promise<{ files: number; bytes: number }> {
+  let bytes = 0;
+  const files = await conversationFiles(bundle);
+  for (const path of files) bytes += (await stat(path)).size;
+  return { files: files.length, bytes };
+}
+
+/** Every conversation of a bundle, one file at a time, with the file's text and size. */
+export async function* readBundleConversations(
+  bundle: string,
+): AsyncGenerator<{ conversation: Conversation; text: string; path: string; bytes: number }> {
+  for (const path of await conversationFiles(bundle)) {
+    const bytes = await readFile(path);
+    const text = bytes.toString('utf8');
+    yield { conversation: JSON.parse(text) as Conversation, text, path, bytes: bytes.length };
   }
 }

@@ -6,16 +6,21 @@ import {
   MATCH_START,
   NotAnExportError,
   QueryError,
-  SqliteStore,
+  StoreConnectionError,
   VERSION,
   claudeCodeProjectDirs,
   convertExports,
   PROVIDERS,
   type ImportProgress,
   importExports,
+  neo4jTarget,
+  openStore,
+  pushBundle,
   reindex,
   resolveDataDir,
-  storeFile,
+  bundleDir,
+  type Neo4jTarget,
+  type Store,
   writeSamples,
 } from '../index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -110,23 +115,48 @@ function checkFormat(format: string): Format {
   return format;
 }
 
-/** Opens the data folder's store for reading; it must exist. */
-function openForReading(dataDirOption: string | undefined): SqliteStore {
-  const dataDir = resolveDataDir(dataDirOption);
-  const file = storeFile(dataDir);
-  if (!existsSync(file)) {
-    throw new UsageError(
-      `nothing is imported in ${dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
-    );
-  }
-  return SqliteStore.open(file, { readonly: true });
+/** The options every store command takes. */
+interface StoreOptions {
+  dataDir?: string;
+  neo4j?: string;
+  user?: string;
+  database?: string;
 }
 
-async function withStore<T>(
-  dataDir: string | undefined,
-  use: (store: SqliteStore) => Promise<T>,
-): Promise<T> {
-  const store = openForReading(dataDir);
+/** Adds the store options: the data folder, or a Neo4j server. */
+function withStoreOptions(command: Command): Command {
+  return command
+    .option(...dataDirOption)
+    .option(
+      '--neo4j <url>',
+      'use this Neo4j 5 server instead of the embedded store: bolt://host:7687, neo4j+s://… for Aura (default: $NEO4J_URI)',
+    )
+    .option(
+      '--user <name>',
+      'the Neo4j user (default: $NEO4J_USERNAME or neo4j); the password is read from $NEO4J_PASSWORD only',
+    )
+    .option(
+      '--database <name>',
+      'the Neo4j database (default: $NEO4J_DATABASE or the server default)',
+    );
+}
+
+function neo4jOf(options: StoreOptions): Neo4jTarget | undefined {
+  if (options.neo4j === undefined && (options.user !== undefined || options.database !== undefined))
+    throw new UsageError('--user and --database go with --neo4j <url> (or NEO4J_URI)');
+  return neo4jTarget({ url: options.neo4j, user: options.user, database: options.database });
+}
+
+/** Opens the chosen store for reading: the data folder's (it must exist), or Neo4j. */
+function openForReading(options: StoreOptions): Promise<Store> {
+  return openStore(
+    { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) },
+    { readonly: true },
+  );
+}
+
+async function withStore<T>(options: StoreOptions, use: (store: Store) => Promise<T>): Promise<T> {
+  const store = await openForReading(options);
   try {
     return await use(store);
   } finally {
@@ -152,14 +182,17 @@ const dataDirOption = [
   'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)',
 ] as const;
 
-program
-  .command('import')
-  .description('import exports into the data folder: the PAM bundle, then the searchable graph')
-  .argument(
-    '[input...]',
-    'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
-  )
-  .option(...dataDirOption)
+withStoreOptions(
+  program
+    .command('import')
+    .description(
+      'import exports into the data folder: the PAM bundle, then the searchable graph (embedded, or Neo4j)',
+    )
+    .argument(
+      '[input...]',
+      'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
+    ),
+)
   .option('--deep', 'also project tool calls into DecisionTrace and TraceStep nodes (remembered)')
   .option(
     '--redact',
@@ -170,14 +203,14 @@ program
   .action(
     async (
       given: string[],
-      options: {
-        dataDir?: string;
+      options: StoreOptions & {
         deep?: boolean;
         json?: boolean;
         quiet?: boolean;
         redact?: boolean;
       },
     ) => {
+      const neo4j = neo4jOf(options);
       const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
       if (inputs.length === 0) {
         throw new UsageError(
@@ -188,6 +221,7 @@ program
       const bar = new ProgressBar();
       const report = await importExports(inputs, {
         dataDir: resolveDataDir(options.dataDir),
+        neo4j,
         deep: options.deep === true,
         ...runOptions(options, bar),
       });
@@ -200,15 +234,17 @@ program
       const skipped = report.problems.find((p) => p.code === 'file-already-imported');
       const g = report.graph;
       print(
-        `graph: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`,
+        `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`,
       );
     },
   );
 
-program
-  .command('query')
-  .description('run a read-only Cypher query over the graph')
-  .argument('<cypher>', 'the query')
+withStoreOptions(
+  program
+    .command('query')
+    .description('run a read-only Cypher query over the graph')
+    .argument('<cypher>', 'the query'),
+)
   .option(
     '-p, --param <name=value>',
     'a query parameter (JSON when it parses, else text); repeatable',
@@ -216,45 +252,44 @@ program
     {},
   )
   .option('--format <format>', 'table or json', 'table')
-  .option(...dataDirOption)
   .action(
     async (
       query: string,
-      options: { param: Record<string, unknown>; format: string; dataDir?: string },
+      options: StoreOptions & { param: Record<string, unknown>; format: string },
     ) => {
       const format = checkFormat(options.format);
-      const rows = await withStore(options.dataDir, (store) => store.cypher(query, options.param));
+      const rows = await withStore(options, (store) => store.cypher(query, options.param));
       print(format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(rows));
     },
   );
 
-program
-  .command('search')
-  .description('ranked full-text search over message text')
-  .argument('<terms...>', 'words; "quoted phrases"; word* for a prefix')
+withStoreOptions(
+  program
+    .command('search')
+    .description('ranked full-text search over message text')
+    .argument('<terms...>', 'words; "quoted phrases"; word* for a prefix'),
+)
   .option('--source <source>', 'only this source (chatgpt, claude-ai, ...)')
   .option('--since <date>', 'only messages at or after this date')
   .option('--until <date>', 'only messages before this date')
   .option('--role <role>', 'only messages of this role (user, assistant, tool, system)')
   .option('--limit <n>', 'how many hits', '20')
   .option('--format <format>', 'table or json', 'table')
-  .option(...dataDirOption)
   .action(
     async (
       terms: string[],
-      options: {
+      options: StoreOptions & {
         source?: string;
         since?: string;
         until?: string;
         role?: string;
         limit: string;
         format: string;
-        dataDir?: string;
       },
     ) => {
       const format = checkFormat(options.format);
       const limit = Number(options.limit);
-      const result = await withStore(options.dataDir, (store) =>
+      const result = await withStore(options, (store) =>
         store.search({
           text: terms.join(' '),
           limit,
@@ -287,54 +322,50 @@ program
     },
   );
 
-program
-  .command('thread')
-  .description('print a conversation: the shown thread in order, or every branch')
-  .argument('<conversation-id>', "chatgraph's or the platform's conversation id")
+withStoreOptions(
+  program
+    .command('thread')
+    .description('print a conversation: the shown thread in order, or every branch')
+    .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
+)
   .option('--all-branches', 'every message of every branch, indented by depth')
   .option('--format <format>', 'table or json', 'table')
-  .option(...dataDirOption)
-  .action(
-    async (id: string, options: { allBranches?: boolean; format: string; dataDir?: string }) => {
-      const format = checkFormat(options.format);
-      const { info, messages } = await withStore(options.dataDir, async (store) => {
-        const info = await store.conversation(id);
-        return {
-          info,
-          messages: await store.thread(id, { allBranches: options.allBranches === true }),
-        };
-      });
-      if (format === 'json') {
-        print(JSON.stringify({ conversation: info, messages }, null, 2));
-        return;
-      }
-      if (info)
-        print(
-          `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`,
-        );
-      for (const message of messages) {
-        const indent = options.allBranches ? '  '.repeat(message.depth) : '';
-        const marks = [
-          message.isThought ? 'thought' : '',
-          message.hidden ? 'hidden' : '',
-          options.allBranches && message.onShownThread ? 'shown' : '',
-        ]
-          .filter(Boolean)
-          .join(', ');
-        print(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
-        print(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
-      }
-    },
-  );
-
-program
-  .command('stats')
-  .description('counts per source, per month and per role')
-  .option('--format <format>', 'table or json', 'table')
-  .option(...dataDirOption)
-  .action(async (options: { format: string; dataDir?: string }) => {
+  .action(async (id: string, options: StoreOptions & { allBranches?: boolean; format: string }) => {
     const format = checkFormat(options.format);
-    const stats = await withStore(options.dataDir, (store) => store.stats());
+    const { info, messages } = await withStore(options, async (store) => {
+      const info = await store.conversation(id);
+      return {
+        info,
+        messages: await store.thread(id, { allBranches: options.allBranches === true }),
+      };
+    });
+    if (format === 'json') {
+      print(JSON.stringify({ conversation: info, messages }, null, 2));
+      return;
+    }
+    if (info)
+      print(
+        `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`,
+      );
+    for (const message of messages) {
+      const indent = options.allBranches ? '  '.repeat(message.depth) : '';
+      const marks = [
+        message.isThought ? 'thought' : '',
+        message.hidden ? 'hidden' : '',
+        options.allBranches && message.onShownThread ? 'shown' : '',
+      ]
+        .filter(Boolean)
+        .join(', ');
+      print(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
+      print(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
+    }
+  });
+
+withStoreOptions(program.command('stats').description('counts per source, per month and per role'))
+  .option('--format <format>', 'table or json', 'table')
+  .action(async (options: StoreOptions & { format: string }) => {
+    const format = checkFormat(options.format);
+    const stats = await withStore(options, (store) => store.stats());
     if (format === 'json') {
       print(JSON.stringify(stats, null, 2));
       return;
@@ -347,25 +378,75 @@ program
     print(formatTable(stats.byMonth));
   });
 
-program
-  .command('reindex')
-  .description('rebuild the searchable graph from the PAM bundle alone')
-  .option(...dataDirOption)
-  .action(async (options: { dataDir?: string }) => {
-    const { conversations } = await reindex(resolveDataDir(options.dataDir));
+withStoreOptions(
+  program
+    .command('reindex')
+    .description('rebuild the searchable graph (embedded, or Neo4j) from the PAM bundle alone'),
+)
+  .option('-q, --quiet', 'no progress bar')
+  .action(async (options: StoreOptions & { quiet?: boolean }) => {
+    const bar = new ProgressBar();
+    const { conversations } = await reindex(resolveDataDir(options.dataDir), {
+      neo4j: neo4jOf(options),
+      ...(options.quiet
+        ? {}
+        : {
+            onProgress: (p: ImportProgress) => {
+              bar.update(p);
+            },
+          }),
+    });
+    bar.done();
     print(`re-indexed ${conversations} conversation(s) from the bundle`);
   });
 
-program
-  .command('mcp')
-  .description('run a Model Context Protocol server over the store (stdio, or --http on 127.0.0.1)')
-  .option(...dataDirOption)
+withStoreOptions(
+  program
+    .command('push')
+    .description(
+      "load the data folder's PAM bundle into Neo4j (again: only what changed; completes a push that was cut off)",
+    ),
+)
+  .option('-q, --quiet', 'no progress bar')
+  .action(async (options: StoreOptions & { quiet?: boolean }) => {
+    const neo4j = neo4jOf(options);
+    if (!neo4j)
+      throw new UsageError('push needs a Neo4j server: give --neo4j <url> (or set NEO4J_URI)');
+    const dataDir = resolveDataDir(options.dataDir);
+    if (!existsSync(bundleDir(dataDir)))
+      throw new UsageError(
+        `there is no bundle in ${dataDir}: run "chatgraph import <export>" first (or give --data-dir)`,
+      );
+    const bar = new ProgressBar();
+    const result = await pushBundle(dataDir, {
+      neo4j,
+      ...(options.quiet
+        ? {}
+        : {
+            onProgress: (p: ImportProgress) => {
+              bar.update(p);
+            },
+          }),
+    });
+    bar.done();
+    print(
+      `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
+    );
+  });
+
+withStoreOptions(
+  program
+    .command('mcp')
+    .description(
+      'run a Model Context Protocol server over the store (stdio, or --http on 127.0.0.1)',
+    ),
+)
   .option(
     '--http <port>',
     'serve streamable HTTP on 127.0.0.1:<port> (0: any free port) instead of stdio',
   )
-  .action(async (options: { dataDir?: string; http?: string }) => {
-    const store = openForReading(options.dataDir);
+  .action(async (options: StoreOptions & { http?: string }) => {
+    const store = await openForReading(options);
     if (options.http !== undefined) {
       const port = Number(options.http);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -418,7 +499,8 @@ try {
   } else if (
     error instanceof NotAnExportError ||
     error instanceof UsageError ||
-    error instanceof QueryError
+    error instanceof QueryError ||
+    error instanceof StoreConnectionError
   ) {
     process.stderr.write(`chatgraph: ${error.message}\n`);
     process.exitCode = 2;

@@ -40,7 +40,9 @@ export class ProgressBar {
         ? 'checking'
         : progress.phase === 'convert'
           ? 'converting'
-          : 'finishing';
+          : progress.phase === 'push'
+            ? 'pushing'
+            : 'finishing';
     const line = `${label.padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${formatBytes(progress.bytesDone)}/${formatBytes(progress.bytesTotal)} · ${progress.conversations.toLocaleString('en-US')} conversations`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\x1b[K`);
     this.shown = true;

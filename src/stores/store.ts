@@ -124,12 +124,31 @@ export interface ImportRecord {
   crc32?: number;
 }
 
+/** A batch with the hash of what it was made from, so an unchanged conversation is skipped. */
+export type HashedBatch = GraphBatch & { hash?: string };
+
+/** Writes conversations one at a time as an import produces them (see {@link Store.writer}). */
+export interface GraphWriter {
+  /** Writes, or queues, one conversation; a returned promise resolves when more may be given. */
+  write(batch: HashedBatch): void | Promise<void>;
+  /** Writes whatever is queued now (before an import is recorded as done). */
+  flush(): Promise<void>;
+  /** Writes whatever is queued, and reports the whole run. */
+  end(): Promise<WriteReport>;
+}
+
 /** A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite. */
 export interface Store {
   /** Replaces each batch's conversation (nodes and edges) with the batch; the same batch twice is a no-op. */
   upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport>;
+  /** A writer for batches pushed one by one (by an import), `deep` as the store's mode. */
+  writer(deep: boolean): GraphWriter;
   /** Records an import (the Import node). */
   recordImport(record: ImportRecord): Promise<void>;
+  /** Remembers the zip size and CRC-32 of a file imported before (by an older version). */
+  recordFingerprint(checksum: string, size: number, crc32: number): Promise<void>;
+  /** How many conversations the store holds (cheap, unlike `stats`). */
+  conversationCount(): Promise<number>;
   /** Checksums of every export file imported so far. */
   importedChecksums(): Promise<Set<string>>;
   /** Every imported file, with its zip size and CRC-32 where known. */
@@ -159,4 +178,9 @@ export interface Store {
 /** A query error meant for the user: the engine's message, in one line. */
 export class QueryError extends Error {
   override readonly name = 'QueryError';
+}
+
+/** A store that cannot be reached or used (wrong address, password, version): one sentence for the user. */
+export class StoreConnectionError extends Error {
+  override readonly name = 'StoreConnectionError';
 }

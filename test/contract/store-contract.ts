@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/model/pam.js';
 import { QueryError, type Store } from '../../src/stores/store.js';
@@ -199,6 +200,24 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await expect(store.cypher('MATCH (n:Nope) RETURN n')).rejects.toThrow(/unknown label :Nope/);
       await expect(store.cypher('MATCH (n RETURN n')).rejects.toBeInstanceOf(QueryError);
       expect((await store.counts()).nodes.Message).toBe(8);
+    });
+
+    it('takes anything a person types as a search: hits, or the one "give a word" error', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(fc.string(), fc.stringMatching(/^[a-z"*+\-:()[\]{}~^!?&|\\/ ]{0,20}$/)),
+          async (text) => {
+            try {
+              const result = await store.search({ text });
+              expect(result.hits.length).toBeLessThanOrEqual(20);
+            } catch (error) {
+              expect(error).toBeInstanceOf(QueryError);
+              expect((error as Error).message).toBe('give at least one word to search for');
+            }
+          },
+        ),
+        { numRuns: 60 },
+      );
     });
 
     it('counts per source, month and role', async () => {

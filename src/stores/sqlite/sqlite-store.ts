@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,7 +9,10 @@ import {
   type EdgeKind,
   type Label,
 } from '../../graph/schema.js';
-import { toTimestamp } from '../../model/time.js';
+import { batchHash } from '../batch-hash.js';
+import { dateBound } from '../date-bound.js';
+import { pageBounds } from '../page-bounds.js';
+import { branchContext, treeOrder, type TreeRow } from '../thread-tree.js';
 import { CypherProjection } from '../cypher/grafeo-projection.js';
 import {
   MATCH_END,
@@ -19,6 +21,8 @@ import {
   type ConversationFilter,
   type ConversationInfo,
   type ConversationPage,
+  type GraphWriter,
+  type HashedBatch,
   type ImportRecord,
   type Row,
   type SearchHit,
@@ -44,12 +48,6 @@ export const RANK_WINDOW = 2_000;
 
 /** Matches are counted up to this many. */
 export const MATCH_COUNT_CAP = 50_000;
-
-/** The largest `--limit` a search takes. */
-export const MAX_SEARCH_LIMIT = 1000;
-
-/** A batch with the hash of what it was made from, so an unchanged conversation is skipped. */
-export type HashedBatch = GraphBatch & { hash?: string };
 
 /**
  * The embedded store: the graph as SQLite tables (WAL, so readers go on while an import
@@ -217,7 +215,7 @@ export class SqliteStore implements Store {
 
   /** Writes one batch unless the same content was written before; synchronous. */
   upsertOne(batch: HashedBatch, deep: boolean): 'written' | 'unchanged' {
-    const hash = batch.hash ?? createHash('sha256').update(JSON.stringify(batch)).digest('hex');
+    const hash = batchHash(batch);
     const previous = this.stateOf.get(batch.owner) as
       { content_hash: string; deep: number } | undefined;
     if (previous && previous.content_hash === hash && previous.deep === (deep ? 1 : 0))
@@ -241,11 +239,27 @@ export class SqliteStore implements Store {
   }
 
   async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {
-    const deep = await this.deep();
+    const writer = this.writer(await this.deep());
+    for await (const batch of batches) await writer.write(batch);
+    return writer.end();
+  }
+
+  writer(deep: boolean): GraphWriter {
     const report: WriteReport = { written: 0, unchanged: 0 };
-    for await (const batch of batches) report[this.upsertOne(batch, deep)]++;
-    this.flush();
-    return report;
+    return {
+      // Synchronous: SQLite commits in groups itself (see flush).
+      write: (batch) => {
+        report[this.upsertOne(batch, deep)]++;
+      },
+      flush: () => {
+        this.flush();
+        return Promise.resolve();
+      },
+      end: () => {
+        this.flush();
+        return Promise.resolve({ ...report });
+      },
+    };
   }
 
   recordImport(record: ImportRecord): Promise<void> {
@@ -265,18 +279,17 @@ export class SqliteStore implements Store {
     return Promise.resolve();
   }
 
-  /** How many conversations the store holds (cheap, unlike `stats`). */
   conversationCount(): Promise<number> {
     return Promise.resolve(
       Number(this.db.prepare(`SELECT count(*) FROM "Conversation"`).pluck().get()),
     );
   }
 
-  /** Remembers the zip size and CRC-32 of a file imported before (by an older version). */
-  recordFingerprint(checksum: string, size: number, crc32: number): void {
+  recordFingerprint(checksum: string, size: number, crc32: number): Promise<void> {
     this.db
       .prepare(`UPDATE "Import" SET size = ?, crc32 = ? WHERE checksum = ? AND size IS NULL`)
       .run(size, crc32, checksum);
+    return Promise.resolve();
   }
 
   importedFiles(): Promise<ImportRecord[]> {
@@ -324,10 +337,7 @@ export class SqliteStore implements Store {
     const fts = toFtsQuery(query.text);
     if (fts === undefined) throw new QueryError('give at least one word to search for');
     const match = fts.match;
-    const limit = query.limit ?? 20;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
-      throw new QueryError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
-    }
+    const { limit } = pageBounds(query.limit ?? 20, 0, '--limit');
     const filters: string[] = [];
     const params: Record<string, unknown> = { match, limit };
     if (query.source !== undefined) {
@@ -442,17 +452,16 @@ export class SqliteStore implements Store {
     if (!conversation) throw new QueryError(`no conversation with id ${conversationId}`);
     const columns = `id, role, content, created_at AS createdAt, model_slug AS model, parent_id AS parentId,
       is_thought AS isThought, hidden, on_shown_thread AS onShownThread`;
-    type Raw = Omit<ThreadMessage, 'depth' | 'isThought' | 'hidden' | 'onShownThread'> & {
+    type Raw = Omit<TreeRow, 'isThought' | 'hidden' | 'onShownThread'> & {
       isThought: number;
       hidden: number;
       onShownThread: number;
     };
-    const toMessage = (row: Raw, depth: number): ThreadMessage => ({
+    const toRow = (row: Raw): TreeRow => ({
       ...row,
       isThought: row.isThought === 1,
       hidden: row.hidden === 1,
       onShownThread: row.onShownThread === 1,
-      depth,
     });
     if (!options.allBranches) {
       const rows = this.db
@@ -460,29 +469,12 @@ export class SqliteStore implements Store {
           `SELECT ${columns} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`,
         )
         .all(conversation.id) as Raw[];
-      return rows.map((row, i) => toMessage(row, i === 0 ? 0 : 1));
+      return rows.map((row, i) => ({ ...toRow(row), depth: i === 0 ? 0 : 1 }));
     }
     const rows = this.db
       .prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? ORDER BY rowid`)
       .all(conversation.id) as Raw[];
-    // Tree order: each message after its parent, siblings in stored order.
-    const children = new Map<string | null, Raw[]>();
-    const ids = new Set(rows.map((r) => r.id));
-    for (const row of rows) {
-      const parent = row.parentId !== null && ids.has(row.parentId) ? row.parentId : null;
-      children.set(parent, [...(children.get(parent) ?? []), row]);
-    }
-    const out: ThreadMessage[] = [];
-    const stack: [Raw, number][] = (children.get(null) ?? [])
-      .map((r): [Raw, number] => [r, 0])
-      .reverse();
-    while (stack.length > 0) {
-      const [row, depth] = stack.pop() as [Raw, number];
-      out.push(toMessage(row, depth));
-      for (const child of [...(children.get(row.id) ?? [])].reverse())
-        stack.push([child, depth + 1]);
-    }
-    return out;
+    return treeOrder(rows.map(toRow));
   }
 
   listConversations(filter: ConversationFilter): Promise<ConversationPage> {
@@ -505,13 +497,7 @@ export class SqliteStore implements Store {
         where.push(`name LIKE @title ESCAPE '\\'`);
         params.title = `%${filter.title.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       }
-      const limit = filter.limit ?? 20;
-      const offset = filter.offset ?? 0;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
-        throw new QueryError(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
-      }
-      if (!Number.isInteger(offset) || offset < 0)
-        throw new QueryError('offset must be a whole number, 0 or more');
+      const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
       const order =
         filter.sort === 'oldest'
           ? 'created_at ASC, id'
@@ -542,31 +528,12 @@ export class SqliteStore implements Store {
       return thread.slice(Math.max(0, row.position - before), row.position + after + 1);
     }
     // Off the shown thread: the messages leading to it, and its first descendants.
-    const all = await this.thread(row.owner, { allBranches: true });
-    const byId = new Map(all.map((m) => [m.id, m]));
-    const leading: ThreadMessage[] = [];
-    let at = byId.get(messageId)?.parentId ?? null;
-    while (at !== null && leading.length < before) {
-      const message = byId.get(at);
-      if (!message) break;
-      leading.unshift(message);
-      at = message.parentId;
-    }
-    const firstChild = new Map<string, ThreadMessage>();
-    for (const message of all) {
-      if (message.parentId !== null && !firstChild.has(message.parentId))
-        firstChild.set(message.parentId, message);
-    }
-    const following: ThreadMessage[] = [];
-    let current = messageId;
-    while (following.length < after) {
-      const child = firstChild.get(current);
-      if (!child) break;
-      following.push(child);
-      current = child.id;
-    }
-    const self = byId.get(messageId);
-    return [...leading, ...(self ? [self] : []), ...following];
+    return branchContext(
+      await this.thread(row.owner, { allBranches: true }),
+      messageId,
+      before,
+      after,
+    );
   }
 
   stats(): Promise<Stats> {
@@ -678,14 +645,4 @@ function rowOf(node: GraphNode, owner: string | null): unknown[] {
       return types[column] === 'boolean' ? (value ? 1 : 0) : value;
     }),
   ];
-}
-
-function dateBound(value: string, option: string): string {
-  const time = toTimestamp(value);
-  if (time === undefined || !/^\d{4}-\d{2}/.test(value)) {
-    throw new QueryError(
-      `${option} takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, not "${value}"`,
-    );
-  }
-  return time;
 }

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { storeFile } from './data-dir.js';
+import { Neo4jStore } from './stores/neo4j/neo4j-store.js';
+import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
+import { SqliteStore } from './stores/sqlite/sqlite-store.js';
+import { StoreConnectionError, type Store } from './stores/store.js';
+
+/** Which store: the data folder's embedded one, or a Neo4j server. */
+export interface StoreChoice {
+  dataDir: string;
+  /** Use this Neo4j server instead of the embedded store. */
+  neo4j?: Neo4jTarget | undefined;
+}
+
+/**
+ * Opens the chosen store. For reading, the embedded store must exist (nothing imported yet is
+ * a StoreConnectionError); a Neo4j server is connected to and checked before anything else.
+ */
+export async function openStore(
+  choice: StoreChoice,
+  options: { readonly?: boolean } = {},
+): Promise<Store> {
+  if (choice.neo4j) return Neo4jStore.open(choice.neo4j);
+  const file = storeFile(choice.dataDir);
+  if (options.readonly && !existsSync(file)) {
+    throw new StoreConnectionError(
+      `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
+    );
+  }
+  return SqliteStore.open(file, { readonly: options.readonly ?? false });
+}

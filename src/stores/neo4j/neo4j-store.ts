@@ -1,0 +1,570 @@
+import neo4j, { type Driver, type ManagedTransaction, type Session } from 'neo4j-driver';
+import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
+import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
+import { makeSnippet, snippetTerms } from '../../search/snippet.js';
+import { batchHash } from '../batch-hash.js';
+import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
+import { dateBound } from '../date-bound.js';
+import { pageBounds } from '../page-bounds.js';
+import {
+  MATCH_END,
+  MATCH_START,
+  QueryError,
+  type ConversationFilter,
+  type ConversationInfo,
+  type ConversationPage,
+  type GraphWriter,
+  type HashedBatch,
+  type ImportRecord,
+  type Row,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+  type Stats,
+  type Store,
+  type ThreadMessage,
+  type WriteReport,
+} from '../store.js';
+import { branchContext, treeOrder, type TreeRow } from '../thread-tree.js';
+import { connectNeo4j, connectionError, errorCode } from './neo4j-connect.js';
+import {
+  META_LABEL,
+  OWNED_LABELS,
+  TEXT_INDEX,
+  countEdges,
+  integerProperties,
+  mergeEdges,
+  mergeNodes,
+  schemaStatements,
+} from './neo4j-schema.js';
+import type { Neo4jTarget } from './neo4j-target.js';
+import { toLuceneQuery } from './lucene-query.js';
+import { fromRecord, toParameter } from './neo4j-values.js';
+
+/** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
+const GROUP_ROWS = 20_000;
+/** Rows per UNWIND statement inside a transaction. */
+const STATEMENT_ROWS = 5_000;
+/** The longest a Cypher query from a user may run. */
+const QUERY_TIMEOUT_MS = 30_000;
+/** Matches are counted up to this many (as on the embedded store). */
+const MATCH_COUNT_CAP = 50_000;
+/** Full-text matches read at first before filters; widened while filters leave too few. */
+const SEARCH_WINDOW = 2_000;
+
+const CONVERSATION_COLUMNS = `c.id AS id, c.conversation_id AS platformId, c.title AS title, c.name AS name,
+  c.source AS source, c.created_at AS createdAt, c.updated_at AS updatedAt, c.message_count AS messageCount`;
+const MESSAGE_COLUMNS = `m.id AS id, m.role AS role, coalesce(m.content, '') AS content, m.created_at AS createdAt,
+  m.model_slug AS model, m.parent_id AS parentId, coalesce(m.is_thought, false) AS isThought,
+  coalesce(m.hidden, false) AS hidden, coalesce(m.on_shown_thread, false) AS onShownThread`;
+
+/**
+ * The graph in a Neo4j 5 server (or Aura) over Bolt: the same Store as the embedded one.
+ * Conversations are written in groups, each one explicit transaction the driver retries on
+ * transient errors, nodes then edges by `UNWIND … MERGE`; a group that never committed is
+ * written again by the next push, and MERGE keeps that free of duplicates.
+ */
+export class Neo4jStore implements Store {
+  private schemaReady = false;
+
+  private constructor(
+    private readonly driver: Driver,
+    private readonly target: Neo4jTarget,
+  ) {}
+
+  /** Connects and checks the server (see {@link connectNeo4j}); nothing is written yet. */
+  static async open(target: Neo4jTarget): Promise<Neo4jStore> {
+    return new Neo4jStore(await connectNeo4j(target), target);
+  }
+
+  /** Where the store is, for messages. */
+  get url(): string {
+    return this.target.url;
+  }
+
+  private session(mode: 'READ' | 'WRITE'): Session {
+    return this.driver.session({
+      defaultAccessMode: mode === 'READ' ? neo4j.session.READ : neo4j.session.WRITE,
+      ...(this.target.database ? { database: this.target.database } : {}),
+    });
+  }
+
+  private async read(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+    const session = this.session('READ');
+    try {
+      return await session.executeRead(async (tx) =>
+        (await tx.run(query, params)).records.map(fromRecord),
+      );
+    } catch (error) {
+      throw this.failure(error);
+    } finally {
+      await session.close();
+    }
+  }
+
+  private async write<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T> {
+    await this.ensureSchema();
+    const session = this.session('WRITE');
+    try {
+      return await session.executeWrite(work);
+    } catch (error) {
+      throw this.failure(error);
+    } finally {
+      await session.close();
+    }
+  }
+
+  // A lost server mid-way is a connection error (one sentence); anything else a query error.
+  private failure(error: unknown): Error {
+    if (error instanceof QueryError) return error;
+    const code = errorCode(error);
+    if (
+      code.startsWith('Neo.ClientError.Statement') ||
+      code.startsWith('Neo.ClientError.Procedure')
+    )
+      return new QueryError(firstLine(error));
+    return connectionError(this.target, error);
+  }
+
+  /** Creates the constraints and indexes before the first write, and waits until they are online. */
+  private async ensureSchema(): Promise<void> {
+    if (this.schemaReady) return;
+    const session = this.session('WRITE');
+    try {
+      for (const statement of schemaStatements()) await session.run(statement);
+      await session.run('CALL db.awaitIndexes(300)');
+    } catch (error) {
+      throw this.failure(error);
+    } finally {
+      await session.close();
+    }
+    this.schemaReady = true;
+  }
+
+  async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {
+    const writer = this.writer(await this.deep());
+    for await (const batch of batches) await writer.write(batch);
+    return writer.end();
+  }
+
+  writer(deep: boolean): GraphWriter {
+    const report: WriteReport = { written: 0, unchanged: 0 };
+    let queue: HashedBatch[] = [];
+    let rows = 0;
+    // One group is written while the next is gathered.
+    let inFlight: Promise<void> = Promise.resolve();
+    const send = async (): Promise<void> => {
+      const group = queue;
+      queue = [];
+      rows = 0;
+      await inFlight;
+      inFlight = this.writeGroup(group, deep).then((r) => {
+        report.written += r.written;
+        report.unchanged += r.unchanged;
+      });
+      // Keep a failure from being unhandled before someone awaits it.
+      inFlight.catch(() => undefined);
+    };
+    return {
+      write: async (batch) => {
+        queue.push(batch);
+        rows += batch.nodes.length + batch.edges.length;
+        if (rows >= GROUP_ROWS) await send();
+      },
+      flush: async () => {
+        if (queue.length > 0) await send();
+        await inFlight;
+      },
+      end: async () => {
+        if (queue.length > 0) await send();
+        await inFlight;
+        return { ...report };
+      },
+    };
+  }
+
+  /** Writes a group of conversations in one transaction, skipping those already written as they are. */
+  private async writeGroup(group: HashedBatch[], deep: boolean): Promise<WriteReport> {
+    // The last batch of a conversation given twice wins.
+    const byOwner = new Map<string, HashedBatch>();
+    for (const batch of group) byOwner.set(batch.owner, batch);
+    const hashes = new Map([...byOwner.values()].map((b) => [b.owner, batchHash(b)]));
+    return this.write(async (tx) => {
+      const stored = await tx.run(
+        `UNWIND $ids AS id MATCH (c:Conversation {id: id}) RETURN c.id AS id, c._hash AS hash, c._deep AS deep`,
+        { ids: [...byOwner.keys()] },
+      );
+      const unchanged = new Set<string>();
+      const replaced: string[] = [];
+      for (const record of stored.records) {
+        const id = record.get('id') as string;
+        if (record.get('hash') === hashes.get(id) && record.get('deep') === deep) unchanged.add(id);
+        else replaced.push(id);
+      }
+      const batches = [...byOwner.values()].filter((b) => !unchanged.has(b.owner));
+      // A changed conversation loses every node it owned, and so every edge of those nodes.
+      if (replaced.length > 0) {
+        for (const label of OWNED_LABELS) {
+          await tx.run(`UNWIND $owners AS o MATCH (n:${label} {_owner: o}) DETACH DELETE n`, {
+            owners: replaced,
+          });
+        }
+      }
+      const nodes = new Map<Label, { id: string; props: Record<string, unknown> }[]>();
+      const edges = new Map<string, { from: string; to: string }[]>();
+      for (const batch of batches) {
+        let seq = 0;
+        for (const node of batch.nodes) {
+          const props = propertiesOf(node);
+          if (!SHARED_LABELS.has(node.label)) props._owner = batch.owner;
+          if (node.label === 'Message') props._seq = neo4j.int(seq++);
+          if (node.label === 'Conversation') {
+            props._hash = hashes.get(batch.owner);
+            props._deep = deep;
+          }
+          const list = nodes.get(node.label);
+          if (list) list.push({ id: node.id, props });
+          else nodes.set(node.label, [{ id: node.id, props }]);
+        }
+        for (const edge of batch.edges) {
+          const list = edges.get(edge.kind);
+          if (list) list.push({ from: edge.from, to: edge.to });
+          else edges.set(edge.kind, [{ from: edge.from, to: edge.to }]);
+        }
+      }
+      for (const label of LABEL_NAMES) {
+        for (const rows of chunks(nodes.get(label) ?? []))
+          await tx.run(mergeNodes(label), { rows });
+      }
+      for (const kind of EDGE_KINDS) {
+        for (const rows of chunks(edges.get(kind) ?? [])) await tx.run(mergeEdges(kind), { rows });
+      }
+      return { written: batches.length, unchanged: unchanged.size };
+    });
+  }
+
+  async recordImport(record: ImportRecord): Promise<void> {
+    await this.write((tx) =>
+      tx.run(
+        `MERGE (i:Import {id: $id}) SET i.source_file = $sourceFile, i.checksum = $checksum,
+           i.importer = $importer, i.imported_at = $importedAt, i.size = $size, i.crc32 = $crc32`,
+        toParameter({
+          ...record,
+          size: record.size ?? null,
+          crc32: record.crc32 ?? null,
+        }) as Record<string, unknown>,
+      ),
+    );
+  }
+
+  async recordFingerprint(checksum: string, size: number, crc32: number): Promise<void> {
+    await this.write((tx) =>
+      tx.run(
+        `MATCH (i:Import {checksum: $checksum}) WHERE i.size IS NULL SET i.size = $size, i.crc32 = $crc32`,
+        toParameter({ checksum, size, crc32 }) as Record<string, unknown>,
+      ),
+    );
+  }
+
+  async conversationCount(): Promise<number> {
+    const [row] = await this.read(`MATCH (c:Conversation) RETURN count(c) AS n`);
+    return Number(row?.n ?? 0);
+  }
+
+  async importedFiles(): Promise<ImportRecord[]> {
+    const rows = await this.read(
+      `MATCH (i:Import) WHERE i.checksum IS NOT NULL
+       RETURN i.id AS id, i.source_file AS sourceFile, i.checksum AS checksum, i.importer AS importer,
+              i.imported_at AS importedAt, i.size AS size, i.crc32 AS crc32`,
+    );
+    return rows.map(({ size, crc32, ...rest }) => ({
+      ...(rest as Omit<ImportRecord, 'size' | 'crc32'>),
+      ...(typeof size === 'number' ? { size } : {}),
+      ...(typeof crc32 === 'number' ? { crc32 } : {}),
+    }));
+  }
+
+  async importedChecksums(): Promise<Set<string>> {
+    return new Set((await this.importedFiles()).map((f) => f.checksum));
+  }
+
+  /**
+   * Runs a user's query in a read transaction (Neo4j refuses writes there too), after the same
+   * checks as the embedded store: writes refused, unknown labels and types named.
+   */
+  async cypher(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+    assertReadOnly(query);
+    footprint(query);
+    const session = this.session('READ');
+    try {
+      return await session.executeRead(
+        async (tx) =>
+          (await tx.run(query, toParameter(params) as Record<string, unknown>)).records.map(
+            fromRecord,
+          ),
+        { timeout: QUERY_TIMEOUT_MS },
+      );
+    } catch (error) {
+      const code = errorCode(error);
+      if (code.startsWith('Neo.ClientError') || code.startsWith('Neo.TransientError.Transaction'))
+        throw new QueryError(firstLine(error));
+      throw this.failure(error);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
+   * Ranked by Neo4j's full-text index (Lucene BM25) over every match; filters are applied to the
+   * best {@link SEARCH_WINDOW} matches, widened while they leave too few hits.
+   */
+  async search(query: SearchQuery): Promise<SearchResult> {
+    const lucene = toLuceneQuery(query.text);
+    if (lucene === undefined) throw new QueryError('give at least one word to search for');
+    const { limit } = pageBounds(query.limit ?? 20, 0, '--limit');
+    const filters: string[] = [];
+    const params: Record<string, unknown> = { q: lucene, limit: neo4j.int(limit) };
+    if (query.source !== undefined) {
+      filters.push('c.source = $source');
+      params.source = query.source;
+    }
+    if (query.role !== undefined) {
+      filters.push('m.role = $role');
+      params.role = query.role;
+    }
+    if (query.since !== undefined) {
+      filters.push('m.created_at >= $since');
+      params.since = dateBound(query.since, '--since');
+    }
+    if (query.until !== undefined) {
+      filters.push('m.created_at < $until');
+      params.until = dateBound(query.until, '--until');
+    }
+    await this.assertSearchable();
+    const [counted] = await this.read(
+      `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $cap}) YIELD node RETURN count(node) AS n`,
+      { q: lucene, cap: neo4j.int(MATCH_COUNT_CAP + 1) },
+    );
+    const matches = Number(counted?.n ?? 0);
+    const ranked = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node AS m, score
+      MATCH (c:Conversation {id: m._owner})
+      ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
+      RETURN m.id AS messageId, m.role AS role, m.created_at AS createdAt, coalesce(m.content, '') AS content,
+             c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title,
+             c.source AS source, score
+      ORDER BY score DESC LIMIT $limit`;
+    let window = Math.min(Math.max(matches, 1), SEARCH_WINDOW);
+    let rows: Row[];
+    for (;;) {
+      rows = await this.read(ranked, { ...params, window: neo4j.int(window) });
+      if (rows.length >= limit || window >= matches) break;
+      window = Math.min(matches, window * 8);
+    }
+    const terms = snippetTerms(query.text);
+    const hits = rows.map((row): SearchHit => {
+      const { content, ...rest } = row as Omit<SearchHit, 'snippet'> & { content: string };
+      return { ...rest, snippet: makeSnippet(content, terms, MATCH_START, MATCH_END) };
+    });
+    return {
+      hits,
+      matches: Math.min(matches, MATCH_COUNT_CAP),
+      matchesCapped: matches > MATCH_COUNT_CAP,
+      ranked: Math.min(matches, MATCH_COUNT_CAP),
+    };
+  }
+
+  // Before anything is imported there is no index to search: say so, not "no such index".
+  private async assertSearchable(): Promise<void> {
+    const rows = await this.read(
+      `SHOW FULLTEXT INDEXES YIELD name WHERE name = $name RETURN name`,
+      {
+        name: TEXT_INDEX,
+      },
+    );
+    if (rows.length === 0) {
+      throw new QueryError(
+        `nothing is imported in Neo4j at ${this.target.url} yet: run "chatgraph import" or "chatgraph push" with --neo4j first`,
+      );
+    }
+  }
+
+  async conversation(id: string): Promise<ConversationInfo | undefined> {
+    const [byId] = await this.read(
+      `MATCH (c:Conversation {id: $id}) RETURN ${CONVERSATION_COLUMNS}`,
+      { id },
+    );
+    if (byId) return byId as unknown as ConversationInfo;
+    const [byPlatform] = await this.read(
+      `MATCH (c:Conversation {conversation_id: $id}) RETURN ${CONVERSATION_COLUMNS} ORDER BY c.id LIMIT 1`,
+      { id },
+    );
+    return byPlatform as ConversationInfo | undefined;
+  }
+
+  async thread(
+    conversationId: string,
+    options: { allBranches?: boolean } = {},
+  ): Promise<ThreadMessage[]> {
+    const conversation = await this.conversation(conversationId);
+    if (!conversation) throw new QueryError(`no conversation with id ${conversationId}`);
+    if (!options.allBranches) {
+      const rows = (await this.read(
+        `MATCH (m:Message {_owner: $id}) WHERE m.position IS NOT NULL RETURN ${MESSAGE_COLUMNS} ORDER BY m.position`,
+        { id: conversation.id },
+      )) as unknown as TreeRow[];
+      return rows.map((row, i) => ({ ...row, depth: i === 0 ? 0 : 1 }));
+    }
+    const rows = (await this.read(
+      `MATCH (m:Message {_owner: $id}) RETURN ${MESSAGE_COLUMNS} ORDER BY m._seq`,
+      { id: conversation.id },
+    )) as unknown as TreeRow[];
+    return treeOrder(rows);
+  }
+
+  async listConversations(filter: ConversationFilter): Promise<ConversationPage> {
+    const where: string[] = [];
+    const params: Record<string, unknown> = {};
+    if (filter.source !== undefined) {
+      where.push('c.source = $source');
+      params.source = filter.source;
+    }
+    if (filter.since !== undefined) {
+      where.push('c.created_at >= $since');
+      params.since = dateBound(filter.since, 'since');
+    }
+    if (filter.until !== undefined) {
+      where.push('c.created_at < $until');
+      params.until = dateBound(filter.until, 'until');
+    }
+    if (filter.title !== undefined && filter.title.trim() !== '') {
+      where.push('toLower(c.name) CONTAINS $title');
+      params.title = filter.title.trim().toLowerCase();
+    }
+    const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
+    const order =
+      filter.sort === 'oldest'
+        ? 'c.created_at ASC, c.id'
+        : filter.sort === 'most-messages'
+          ? 'c.message_count DESC, c.id'
+          : 'c.created_at DESC, c.id';
+    const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    const [total] = await this.read(
+      `MATCH (c:Conversation) ${clause} RETURN count(c) AS n`,
+      params,
+    );
+    const items = await this.read(
+      `MATCH (c:Conversation) ${clause} RETURN ${CONVERSATION_COLUMNS} ORDER BY ${order} SKIP $offset LIMIT $limit`,
+      { ...params, offset: neo4j.int(offset), limit: neo4j.int(limit) },
+    );
+    return { total: Number(total?.n ?? 0), items: items as unknown as ConversationInfo[] };
+  }
+
+  async messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]> {
+    const [row] = await this.read(
+      `MATCH (m:Message {id: $id}) RETURN m._owner AS owner, m.position AS position`,
+      { id: messageId },
+    );
+    if (!row) throw new QueryError(`no message with id ${messageId}`);
+    const owner = String(row.owner);
+    if (typeof row.position === 'number') {
+      const thread = await this.thread(owner);
+      return thread.slice(Math.max(0, row.position - before), row.position + after + 1);
+    }
+    return branchContext(await this.thread(owner, { allBranches: true }), messageId, before, after);
+  }
+
+  async stats(): Promise<Stats> {
+    const [totals] = await this.read(
+      `CALL { MATCH (c:Conversation) RETURN count(c) AS conversations }
+       CALL { MATCH (m:Message) RETURN count(m) AS messages }
+       RETURN conversations, messages`,
+    );
+    return {
+      conversations: Number(totals?.conversations ?? 0),
+      messages: Number(totals?.messages ?? 0),
+      bySource: (await this.read(
+        `MATCH (c:Conversation) RETURN c.source AS source, count(c) AS conversations,
+           coalesce(sum(c.message_count), 0) AS messages ORDER BY source`,
+      )) as unknown as Stats['bySource'],
+      byMonth: (await this.read(
+        `MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message)
+         RETURN substring(m.created_at, 0, 7) AS month, c.source AS source, count(m) AS messages
+         ORDER BY month, source`,
+      )) as unknown as Stats['byMonth'],
+      byRole: (await this.read(
+        `MATCH (m:Message) RETURN m.role AS role, count(m) AS messages ORDER BY messages DESC, role`,
+      )) as unknown as Stats['byRole'],
+    };
+  }
+
+  async counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
+    const nodes: Record<string, number> = {};
+    const edges: Record<string, number> = {};
+    for (const label of LABEL_NAMES) {
+      const [row] = await this.read(`MATCH (n:${label}) RETURN count(n) AS n`);
+      nodes[label] = Number(row?.n ?? 0);
+    }
+    for (const kind of EDGE_KINDS) {
+      const [row] = await this.read(countEdges(kind));
+      edges[kind] = Number(row?.n ?? 0);
+    }
+    return { nodes, edges };
+  }
+
+  async deep(): Promise<boolean> {
+    const [row] = await this.read(`MATCH (s:${META_LABEL} {key: 'store'}) RETURN s.deep AS deep`);
+    return row?.deep === true;
+  }
+
+  async setDeep(deep: boolean): Promise<void> {
+    await this.write((tx) =>
+      tx.run(`MERGE (s:${META_LABEL} {key: 'store'}) SET s.deep = $deep`, { deep }),
+    );
+  }
+
+  /**
+   * Removes chatgraph's nodes and their edges, in transactions of 10,000 nodes so a large graph
+   * does not need one huge transaction; anything else in the database is left alone.
+   */
+  async clear(): Promise<void> {
+    await this.ensureSchema();
+    const session = this.session('WRITE');
+    try {
+      for (const label of [...LABEL_NAMES, META_LABEL]) {
+        await session.run(
+          `MATCH (n:${label}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`,
+        );
+      }
+    } catch (error) {
+      throw this.failure(error);
+    } finally {
+      await session.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.driver.close();
+  }
+}
+
+/** A node's properties as Neo4j takes them: integers as integers, no nulls. */
+function propertiesOf(node: GraphNode): Record<string, unknown> {
+  const integers = integerProperties(node.label);
+  const props: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node.properties)) {
+    if (value === null) continue;
+    props[key] = integers.has(key) && typeof value === 'number' ? neo4j.int(value) : value;
+  }
+  return props;
+}
+
+function chunks<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += STATEMENT_ROWS) out.push(rows.slice(i, i + STATEMENT_ROWS));
+  return out;
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n').find((line) => line.trim() !== '') ?? message).trim();
+}

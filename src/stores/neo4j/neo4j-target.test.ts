@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { serverMajor } from './neo4j-connect.js';
+import { toLuceneQuery } from './lucene-query.js';
+import { neo4jTarget } from './neo4j-target.js';
+
+describe('neo4jTarget', () => {
+  it('takes options before the NEO4J_* variables, and the password only from the environment', () => {
+    const env = {
+      NEO4J_URI: 'bolt://env:7687',
+      NEO4J_USERNAME: 'envuser',
+      NEO4J_PASSWORD: 'pw',
+      NEO4J_DATABASE: 'envdb',
+    };
+    expect(neo4jTarget({}, env)).toEqual({
+      url: 'bolt://env:7687',
+      user: 'envuser',
+      password: 'pw',
+      database: 'envdb',
+    });
+    expect(neo4jTarget({ url: 'neo4j+s://x.databases.neo4j.io', user: 'me' }, env)).toEqual({
+      url: 'neo4j+s://x.databases.neo4j.io',
+      user: 'me',
+      password: 'pw',
+      database: 'envdb',
+    });
+    expect(neo4jTarget({}, {})).toBeUndefined();
+    expect(neo4jTarget({ url: 'bolt://h' }, {})).toEqual({
+      url: 'bolt://h',
+      user: 'neo4j',
+      password: '',
+    });
+  });
+});
+
+describe('serverMajor', () => {
+  it('reads the major version from the agent string', () => {
+    expect(serverMajor('Neo4j/5.26.30')).toBe(5);
+    expect(serverMajor('Neo4j/4.4.12')).toBe(4);
+    expect(serverMajor('Memgraph/2.1')).toBeUndefined();
+  });
+});
+
+describe('toLuceneQuery', () => {
+  it('requires every term, quotes phrases, keeps prefixes and escapes Lucene syntax', () => {
+    expect(toLuceneQuery('sourdough "proofing time" bake*')).toBe(
+      '+sourdough +"proofing time" +bake*',
+    );
+    expect(toLuceneQuery('C++ AND a:b (x)')).toBe('+c\\+\\+ +a\\:b +\\(x\\)');
+    // Lucene's operators, given alone, are words to look for.
+    expect(toLuceneQuery('AND OR')).toBe('+and +or');
+    expect(toLuceneQuery('the sourdough')).toBe('+sourdough');
+    expect(toLuceneQuery('*** ---')).toBeUndefined();
+  });
+});

@@ -1,0 +1,29 @@
+/** Where a Neo4j store lives, and who logs in. */
+export interface Neo4jTarget {
+  /** bolt://, neo4j://, or their +s / +ssc forms (Aura is neo4j+s://). */
+  url: string;
+  user: string;
+  password: string;
+  /** The database; the server's default when not given. */
+  database?: string | undefined;
+}
+
+/**
+ * The target from options, else Neo4j's usual environment variables (NEO4J_URI, NEO4J_USERNAME,
+ * NEO4J_PASSWORD, NEO4J_DATABASE); undefined when no URL is given either way. The password is
+ * only ever read from the environment, so it is not left in shell history or `ps`.
+ */
+export function neo4jTarget(
+  options: { url?: string | undefined; user?: string | undefined; database?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Neo4jTarget | undefined {
+  const url = options.url ?? env.NEO4J_URI;
+  if (url === undefined || url === '') return undefined;
+  const database = options.database ?? env.NEO4J_DATABASE;
+  return {
+    url,
+    user: options.user ?? env.NEO4J_USERNAME ?? 'neo4j',
+    password: env.NEO4J_PASSWORD ?? '',
+    ...(database ? { database } : {}),
+  };
+}

@@ -1,0 +1,65 @@
+import type { ThreadMessage } from './store.js';
+
+/** A stored message before its depth in the tree is known. */
+export type TreeRow = Omit<ThreadMessage, 'depth'>;
+
+/**
+ * Every branch in tree order: each message after its parent, siblings in stored order; a
+ * message whose parent is missing is a root. Stores give the rows in stored order.
+ */
+export function treeOrder(rows: readonly TreeRow[]): ThreadMessage[] {
+  const children = new Map<string | null, TreeRow[]>();
+  const ids = new Set(rows.map((r) => r.id));
+  for (const row of rows) {
+    const parent = row.parentId !== null && ids.has(row.parentId) ? row.parentId : null;
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(row);
+    else children.set(parent, [row]);
+  }
+  const out: ThreadMessage[] = [];
+  const stack: [TreeRow, number][] = (children.get(null) ?? [])
+    .map((r): [TreeRow, number] => [r, 0])
+    .reverse();
+  while (stack.length > 0) {
+    const [row, depth] = stack.pop() as [TreeRow, number];
+    out.push({ ...row, depth });
+    for (const child of [...(children.get(row.id) ?? [])].reverse()) stack.push([child, depth + 1]);
+  }
+  return out;
+}
+
+/**
+ * A message off the shown thread with up to `before` of its ancestors and `after` of its first
+ * descendants (following the first child at each step), from every branch in tree order.
+ */
+export function branchContext(
+  all: readonly ThreadMessage[],
+  messageId: string,
+  before: number,
+  after: number,
+): ThreadMessage[] {
+  const byId = new Map(all.map((m) => [m.id, m]));
+  const leading: ThreadMessage[] = [];
+  let at = byId.get(messageId)?.parentId ?? null;
+  while (at !== null && leading.length < before) {
+    const message = byId.get(at);
+    if (!message) break;
+    leading.unshift(message);
+    at = message.parentId;
+  }
+  const firstChild = new Map<string, ThreadMessage>();
+  for (const message of all) {
+    if (message.parentId !== null && !firstChild.has(message.parentId))
+      firstChild.set(message.parentId, message);
+  }
+  const following: ThreadMessage[] = [];
+  let current = messageId;
+  while (following.length < after) {
+    const child = firstChild.get(current);
+    if (!child) break;
+    following.push(child);
+    current = child.id;
+  }
+  const self = byId.get(messageId);
+  return [...leading, ...(self ? [self] : []), ...following];
+}
