@@ -65,6 +65,9 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
       updated_at: conversation.temporal.updated_at,
       message_count: conversation.messages.length,
       model_slug: conversation.model,
+      has_tool_calls: conversation.messages.some((m) => m.tool_calls.length > 0),
+      // Edited prompts and regenerated answers: a message with more than one reply.
+      has_branches: conversation.messages.some((m) => m.children_ids.length > 1),
     },
   });
   for (const message of conversation.messages) {

@@ -86,6 +86,10 @@ export interface ConversationFilter {
   until?: string | undefined;
   /** Words the title contains (case-insensitive). */
   title?: string | undefined;
+  /** Only conversations with tool calls. */
+  hasToolCalls?: boolean | undefined;
+  /** Only conversations that branch (edited prompts, regenerated answers). */
+  hasBranches?: boolean | undefined;
   sort?: 'newest' | 'oldest' | 'most-messages' | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
@@ -104,6 +108,8 @@ export interface Stats {
   bySource: { source: string; conversations: number; messages: number }[];
   byMonth: { month: string; source: string; messages: number }[];
   byRole: { role: string; messages: number }[];
+  /** The models that wrote the most messages (ten at most). */
+  byModel: { model: string; messages: number }[];
 }
 
 /** What a write did. */
@@ -163,6 +169,8 @@ export interface Store {
   stats(): Promise<Stats>;
   /** Conversations matching a filter, a page at a time. */
   listConversations(filter: ConversationFilter): Promise<ConversationPage>;
+  /** Everything a conversation put in the graph (its nodes and edges, shared nodes they reach included). */
+  subgraph(conversationId: string): Promise<GraphBatch | undefined>;
   /** A message with up to `before` messages leading to it and `after` following it. */
   messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]>;
   /** Counts of nodes per label and edges per type (for checks and tests). */

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/model/pam.js';
-import { QueryError, type Store } from '../../src/stores/store.js';
+import type { GraphBatch } from '../../src/graph/graph-batch.js';
+import { QueryError, type ConversationFilter, type Store } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 
 const SEED_PLATFORM = `MATCH (c:Conversation)
@@ -202,6 +203,38 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect((await store.counts()).nodes.Message).toBe(8);
     });
 
+    it('lists conversations that branch, or that call tools', async () => {
+      const ids = async (filter: ConversationFilter): Promise<string[]> =>
+        (await store.listConversations(filter)).items.map((c) => c.platformId).sort();
+      expect(await ids({ hasBranches: true })).toEqual(['gpt-a', 'gpt-b']);
+      expect(await ids({ hasToolCalls: true })).toEqual(['cl-1']);
+      expect(await ids({ hasToolCalls: true, hasBranches: true })).toEqual([]);
+      expect(await ids({ title: 'BREAD' })).toEqual(['cl-1']);
+      expect((await store.listConversations({ sort: 'oldest', limit: 1 })).total).toBe(3);
+    });
+
+    it("gives a conversation's subgraph as it was written", async () => {
+      const conversation = conversations.find((c) => c.provider.conversation_id === 'cl-1');
+      const [written] = batchesOf(conversation ? [conversation] : []);
+      const stored = await store.subgraph('cl-1');
+      // Stores keep no nulls (Neo4j cannot); node and edge order is the store's.
+      const nodes = (batch: GraphBatch | undefined): unknown[] =>
+        (batch?.nodes ?? [])
+          .map((n) => ({
+            ...n,
+            properties: Object.fromEntries(
+              Object.entries(n.properties).filter(([, v]) => v !== null),
+            ),
+          }))
+          .sort((a, b) => a.id.localeCompare(b.id));
+      const edges = (batch: GraphBatch | undefined): string[] =>
+        (batch?.edges ?? []).map((e) => `${e.kind} ${e.from} ${e.to}`).sort();
+      expect(stored?.owner).toBe(written?.owner);
+      expect(nodes(stored)).toEqual(nodes(written));
+      expect(edges(stored)).toEqual(edges(written));
+      expect(await store.subgraph('no-such-conversation')).toBeUndefined();
+    });
+
     it('takes anything a person types as a search: hits, or the one "give a word" error', async () => {
       await fc.assert(
         fc.asyncProperty(
@@ -229,6 +262,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         { source: 'claude-ai', conversations: 1, messages: 2 },
       ]);
       expect(stats.byRole.find((r) => r.role === 'assistant')?.messages).toBe(5);
+      expect(stats.byModel).toEqual([{ model: 'gpt-4o', messages: 4 }]);
     });
   });
 }

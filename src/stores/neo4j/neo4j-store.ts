@@ -1,6 +1,12 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session } from 'neo4j-driver';
-import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
-import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
+import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import {
+  EDGE_KINDS,
+  LABEL_NAMES,
+  SHARED_LABELS,
+  type EdgeKind,
+  type Label,
+} from '../../graph/schema.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { batchHash } from '../batch-hash.js';
 import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
@@ -436,6 +442,8 @@ export class Neo4jStore implements Store {
       where.push('c.created_at < $until');
       params.until = dateBound(filter.until, 'until');
     }
+    if (filter.hasToolCalls) where.push('c.has_tool_calls = true');
+    if (filter.hasBranches) where.push('c.has_branches = true');
     if (filter.title !== undefined && filter.title.trim() !== '') {
       where.push('toLower(c.name) CONTAINS $title');
       params.title = filter.title.trim().toLowerCase();
@@ -494,7 +502,49 @@ export class Neo4jStore implements Store {
       byRole: (await this.read(
         `MATCH (m:Message) RETURN m.role AS role, count(m) AS messages ORDER BY messages DESC, role`,
       )) as unknown as Stats['byRole'],
+      byModel: (await this.read(
+        `MATCH (m:Message) WHERE m.model_slug IS NOT NULL
+         RETURN m.model_slug AS model, count(m) AS messages ORDER BY messages DESC, model LIMIT 10`,
+      )) as unknown as Stats['byModel'],
     };
+  }
+
+  async subgraph(conversationId: string): Promise<GraphBatch | undefined> {
+    const conversation = await this.conversation(conversationId);
+    if (!conversation) return undefined;
+    const owner = conversation.id;
+    // Every node the conversation owns, the shared nodes they touch, and every edge leaving an
+    // owned node or reaching the Conversation from a shared one (IMPORTED, HAS_SESSION); one
+    // indexed lookup per label, since a label-less property match would scan the database.
+    const owned = (match: (label: Label) => string): string =>
+      OWNED_LABELS.map(match).join(' UNION ');
+    const nodeRows = await this.read(
+      `${owned((l) => `MATCH (n:${l} {_owner: $owner}) RETURN '${l}' AS label, n AS node`)}
+       UNION ${owned((l) => `MATCH (:${l} {_owner: $owner})--(s) WHERE s._owner IS NULL RETURN labels(s)[0] AS label, s AS node`)}`,
+      { owner },
+    );
+    const edgeRows = await this.read(
+      `${owned((l) => `MATCH (a:${l} {_owner: $owner})-[r]->(b) RETURN type(r) AS type, '${l}' AS fromLabel, a.id AS from, b.id AS to`)}
+       UNION MATCH (a)-[r]->(:Conversation {id: $owner}) WHERE a._owner IS NULL
+       RETURN type(r) AS type, labels(a)[0] AS fromLabel, a.id AS from, $owner AS to`,
+      { owner },
+    );
+    const nodes: GraphNode[] = nodeRows.map((row) => {
+      const { labels: _labels, id, ...properties } = row.node as Record<string, unknown>;
+      return {
+        label: row.label as Label,
+        id: String(id),
+        properties: properties as GraphNode['properties'],
+      };
+    });
+    const edges: GraphEdge[] = edgeRows.map((row) => ({
+      kind: (row.type === 'NEXT' && row.fromLabel === 'TraceStep'
+        ? 'STEP_NEXT'
+        : row.type) as EdgeKind,
+      from: String(row.from),
+      to: String(row.to),
+    }));
+    return { owner, nodes, edges };
   }
 
   async counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
+import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import {
   EDGE_KINDS,
   LABEL_NAMES,
@@ -493,6 +493,8 @@ export class SqliteStore implements Store {
         where.push('created_at < @until');
         params.until = dateBound(filter.until, 'until');
       }
+      if (filter.hasToolCalls) where.push('has_tool_calls = 1');
+      if (filter.hasBranches) where.push('has_branches = 1');
       if (filter.title !== undefined && filter.title.trim() !== '') {
         where.push(`name LIKE @title ESCAPE '\\'`);
         params.title = `%${filter.title.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -536,6 +538,50 @@ export class SqliteStore implements Store {
     );
   }
 
+  async subgraph(conversationId: string): Promise<GraphBatch | undefined> {
+    const conversation = await this.conversation(conversationId);
+    if (!conversation) return undefined;
+    const owner = conversation.id;
+    const nodes: GraphNode[] = [];
+    const edges: GraphEdge[] = [];
+    for (const kind of EDGE_KINDS) {
+      const owned = ownedBySource(kind);
+      const rows = this.db
+        .prepare(
+          owned === 'equal'
+            ? `SELECT src, dst FROM ${quote(kind)} WHERE src = @owner`
+            : owned === 'prefix'
+              ? `SELECT src, dst FROM ${quote(kind)} WHERE src >= @owner || ':' AND src < @owner || ';'`
+              : `SELECT src, dst FROM ${quote(kind)} WHERE owner = @owner`,
+        )
+        .all({ owner }) as { src: string; dst: string }[];
+      for (const row of rows) edges.push({ kind, from: row.src, to: row.dst });
+    }
+    const shared = new Set<string>();
+    for (const edge of edges) shared.add(edge.from).add(edge.to);
+    for (const label of LABEL_NAMES) {
+      const columns = ['id', ...columnsOf(label)];
+      const rows = (
+        SHARED_LABELS.has(label)
+          ? this.db
+              .prepare(
+                `SELECT ${columns.map(quote).join(', ')} FROM ${quote(label)} WHERE id IN (SELECT value FROM json_each(?))`,
+              )
+              .all(JSON.stringify([...shared]))
+          : this.db
+              .prepare(
+                `SELECT ${columns.map(quote).join(', ')} FROM ${quote(label)} WHERE owner = ?`,
+              )
+              .all(owner)
+      ) as Record<string, unknown>[];
+      for (const row of withBooleans(label, rows)) {
+        const { id, ...properties } = row;
+        nodes.push({ label, id: String(id), properties: properties as GraphNode['properties'] });
+      }
+    }
+    return { owner, nodes, edges };
+  }
+
   stats(): Promise<Stats> {
     const one = (sql: string): number => Number(this.db.prepare(sql).pluck().get() ?? 0);
     return Promise.resolve({
@@ -554,9 +600,15 @@ export class SqliteStore implements Store {
         .all() as Stats['byMonth'],
       byRole: this.db
         .prepare(
-          `SELECT role, count(*) AS messages FROM "Message" GROUP BY role ORDER BY messages DESC`,
+          `SELECT role, count(*) AS messages FROM "Message" GROUP BY role ORDER BY messages DESC, role`,
         )
         .all() as Stats['byRole'],
+      byModel: this.db
+        .prepare(
+          `SELECT model_slug AS model, count(*) AS messages FROM "Message" WHERE model_slug IS NOT NULL
+           GROUP BY model_slug ORDER BY messages DESC, model LIMIT 10`,
+        )
+        .all() as Stats['byModel'],
     });
   }
 
