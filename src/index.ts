@@ -29,6 +29,8 @@ export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
+export { readBundleConversation } from './bundle/read-bundle.js';
+export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { SqliteStore } from './stores/sqlite/sqlite-store.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';

@@ -7,6 +7,7 @@ import { ROOT } from './support/shared.js';
 describe('the public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
+      'ATTACHMENTS_DIR',
       'EDGES',
       'LABELS',
       'MATCH_END',
@@ -27,6 +28,7 @@ describe('the public API', () => {
       'neo4jTarget',
       'openStore',
       'project',
+      'readBundleConversation',
       'pushBundle',
       'reindex',
       'resolveDataDir',

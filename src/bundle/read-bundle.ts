@@ -1,7 +1,7 @@
 import { opendir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Conversation } from '../model/pam.js';
-import { CONVERSATIONS_DIR } from './layout.js';
+import { CONVERSATIONS_DIR, conversationPath } from './layout.js';
 
 async function conversationFiles(bundle: string): Promise<string[]> {
   const dir = join(bundle, CONVERSATIONS_DIR);
@@ -32,5 +32,22 @@ export async function* readBundleConversations(
     const bytes = await readFile(path);
     const text = bytes.toString('utf8');
     yield { conversation: JSON.parse(text) as Conversation, text, path, bytes: bytes.length };
+  }
+}
+
+/**
+ * One conversation of a data folder's bundle by chatgraph's id (a UUID; anything else is not
+ * looked up, so no id reaches outside the folder); undefined when the bundle lacks it.
+ */
+export async function readBundleConversation(
+  bundle: string,
+  id: string,
+): Promise<Conversation | undefined> {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  try {
+    return JSON.parse(await readFile(conversationPath(bundle, id), 'utf8')) as Conversation;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

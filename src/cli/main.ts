@@ -26,6 +26,7 @@ import {
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
+import { startWebApp } from '../web/web-server.js';
 import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
 import { parseParam } from './parse-param.js';
@@ -458,6 +459,59 @@ withStoreOptions(
     // stdout carries the protocol: nothing else may be printed there.
     await createServer(store).connect(new StdioServerTransport());
     process.stderr.write('chatgraph MCP server on stdio\n');
+  });
+
+withStoreOptions(
+  program
+    .command('serve')
+    .description('run the web app over the store: browse, read, search, graph, Cypher, import'),
+)
+  .option('--port <port>', 'the port (0: any free port)', '8484')
+  .option(
+    '--host <address>',
+    'listen on this address instead of 127.0.0.1; then every request needs the printed token',
+  )
+  .option('--max-upload <MB>', 'the largest export the browser may upload, in MB', '2048')
+  .action(async (options: StoreOptions & { port: string; host?: string; maxUpload: string }) => {
+    const port = Number(options.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new UsageError(`--port takes a port number, not "${options.port}"`);
+    const maxUpload = Number(options.maxUpload);
+    if (!(maxUpload > 0))
+      throw new UsageError(`--max-upload takes a size in MB, not "${options.maxUpload}"`);
+    const dataDir = resolveDataDir(options.dataDir);
+    const neo4j = neo4jOf(options);
+    const store = await openStore({ dataDir, neo4j });
+    let app;
+    try {
+      app = await startWebApp({
+        store,
+        dataDir,
+        neo4j,
+        port,
+        ...(options.host !== undefined ? { host: options.host } : {}),
+        maxUploadBytes: maxUpload * 1024 * 1024,
+      });
+    } catch (error) {
+      await store.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE')
+        throw new UsageError(`port ${port} is in use: give another with --port`);
+      if (code === 'EADDRNOTAVAIL')
+        throw new UsageError(`${options.host ?? ''} is not an address of this machine`);
+      throw error;
+    }
+    print(`chatgraph web app at ${app.url}`);
+    if (app.token !== undefined)
+      print('(listening beyond this machine: every request needs the token in that address)');
+    const stop = (): void => {
+      void app
+        .close()
+        .then(() => store.close())
+        .then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
   });
 
 program

@@ -1,0 +1,261 @@
+import { get, type ConversationInfo, type MessageView } from './api.js';
+import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+
+interface Loaded {
+  conversation: ConversationInfo;
+  messages: MessageView[];
+}
+
+/** The tree of a conversation: each message's replies, in stored order. */
+class Tree {
+  readonly byId = new Map<string, MessageView>();
+  readonly children = new Map<string | null, MessageView[]>();
+
+  constructor(messages: MessageView[]) {
+    for (const m of messages) this.byId.set(m.id, m);
+    for (const m of messages) {
+      const parent = m.parentId !== null && this.byId.has(m.parentId) ? m.parentId : null;
+      const list = this.children.get(parent);
+      if (list) list.push(m);
+      else this.children.set(parent, [m]);
+    }
+  }
+
+  /** The message and its ancestors, root first. */
+  ancestry(id: string): MessageView[] {
+    const out: MessageView[] = [];
+    let at = this.byId.get(id);
+    while (at) {
+      out.unshift(at);
+      at = at.parentId !== null ? this.byId.get(at.parentId) : undefined;
+    }
+    return out;
+  }
+}
+
+/**
+ * The path shown: from the root, at each fork the chosen reply, else the one on the thread the
+ * platform showed, else the latest (a regenerated answer replaces the one before).
+ */
+function pathOf(tree: Tree, chosen: Map<string | null, string>): MessageView[] {
+  const path: MessageView[] = [];
+  let parent: string | null = null;
+  for (;;) {
+    const replies: MessageView[] = tree.children.get(parent) ?? [];
+    if (replies.length === 0) return path;
+    const pick: MessageView =
+      replies.find((m) => m.id === chosen.get(parent)) ??
+      replies.find((m) => m.onShownThread || subtreeShown(tree, m)) ??
+      (replies[replies.length - 1] as MessageView);
+    path.push(pick);
+    parent = pick.id;
+  }
+}
+
+// Hidden and system messages are off the thread's NEXT chain, but may lead to shown ones.
+function subtreeShown(tree: Tree, message: MessageView): boolean {
+  const stack = [message];
+  while (stack.length > 0) {
+    const m = stack.pop() as MessageView;
+    if (m.onShownThread) return true;
+    stack.push(...(tree.children.get(m.id) ?? []));
+  }
+  return false;
+}
+
+function folded(summary: string, className: string, ...body: (Node | string)[]): HTMLElement {
+  return h('details', { class: className }, h('summary', {}, summary), ...body);
+}
+
+function messageBody(message: MessageView, conversationId: string): HTMLElement {
+  const parts: Node[] = [];
+  const text = message.content;
+  if (message.isThought) {
+    parts.push(folded('Thinking', 'thought', renderMarkdown(text)));
+  } else if (message.role === 'tool') {
+    parts.push(folded('Tool result', 'tool-result', h('pre', {}, text)));
+  } else if (message.hidden || message.role === 'system') {
+    parts.push(
+      folded(
+        message.role === 'system' ? 'System message' : 'Hidden context',
+        'hidden-context',
+        h('pre', {}, text),
+      ),
+    );
+  } else if (message.role === 'user') {
+    parts.push(h('div', { class: 'plain' }, text));
+  } else if (text) {
+    parts.push(renderMarkdown(text));
+  }
+  for (const call of message.toolCalls) {
+    parts.push(
+      folded(
+        `Tool call: ${call.name}${call.isError ? ' (error)' : ''}`,
+        'tool-call',
+        h('div', { class: 'label' }, 'Input'),
+        h('pre', {}, call.input ?? ''),
+        ...(call.output !== null
+          ? [h('div', { class: 'label' }, 'Output'), h('pre', {}, call.output)]
+          : []),
+      ),
+    );
+  }
+  if (message.attachments.length > 0) {
+    parts.push(
+      h(
+        'ul',
+        { class: 'attachments' },
+        ...message.attachments.map((a) =>
+          h(
+            'li',
+            {},
+            a.ref
+              ? h(
+                  'a',
+                  {
+                    href: `/api/attachment/${encodeURIComponent(conversationId)}?ref=${encodeURIComponent(a.ref)}`,
+                    target: '_blank',
+                    rel: 'noopener',
+                  },
+                  a.name ?? a.ref,
+                )
+              : (a.name ?? 'attachment'),
+            ` (${a.type}${a.mime_type ? `, ${a.mime_type}` : ''}${a.size_bytes !== null ? `, ${formatBytes(a.size_bytes)}` : ''}${a.ref ? '' : ', not in the export'})`,
+          ),
+        ),
+      ),
+    );
+  }
+  if (message.citations.length > 0) {
+    parts.push(
+      h(
+        'ol',
+        { class: 'citations' },
+        ...message.citations.map((c) => {
+          const safe = c.url !== null && /^https?:\/\//i.test(c.url);
+          return h(
+            'li',
+            {},
+            safe
+              ? h(
+                  'a',
+                  { href: c.url ?? '', target: '_blank', rel: 'noopener noreferrer' },
+                  c.title ?? c.url ?? '',
+                )
+              : (c.title ?? c.url ?? 'source'),
+            c.snippet ? h('div', { class: 'snippet' }, c.snippet) : null,
+          );
+        }),
+      ),
+    );
+  }
+  const body = h('div', { class: 'body' });
+  body.append(...parts);
+  return body;
+}
+
+/** A conversation as the assistant showed it, with a switcher at each fork. */
+export async function showConversation(view: HTMLElement, id: string): Promise<void> {
+  const { conversation, messages } = await get<Loaded>(
+    `/api/conversations/${encodeURIComponent(id)}`,
+  );
+  const tree = new Tree(messages);
+  const chosen = new Map<string | null, string>();
+  const focus = hashParams().get('m');
+  // A message off the shown thread (a search hit in an old branch): choose its branch.
+  if (focus && tree.byId.has(focus)) {
+    for (const m of tree.ancestry(focus))
+      chosen.set(m.parentId !== null && tree.byId.has(m.parentId) ? m.parentId : null, m.id);
+  }
+  const thread = h('div', { class: 'thread' });
+  const draw = (): void => {
+    const path = pathOf(tree, chosen);
+    replace(
+      thread,
+      ...path.map((message) => {
+        const parent =
+          message.parentId !== null && tree.byId.has(message.parentId) ? message.parentId : null;
+        const siblings = tree.children.get(parent) ?? [];
+        const at = siblings.indexOf(message);
+        const switcher =
+          siblings.length > 1
+            ? h(
+                'span',
+                { class: 'branch-switcher', 'data-parent': parent ?? '' },
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'branch-prev',
+                    'aria-label': 'Previous branch',
+                    disabled: at === 0,
+                    onclick: () => {
+                      chosen.set(parent, (siblings[at - 1] as MessageView).id);
+                      draw();
+                    },
+                  },
+                  '‹',
+                ),
+                h('span', { class: 'branch-position' }, `${at + 1} / ${siblings.length}`),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'branch-next',
+                    'aria-label': 'Next branch',
+                    disabled: at === siblings.length - 1,
+                    onclick: () => {
+                      chosen.set(parent, (siblings[at + 1] as MessageView).id);
+                      draw();
+                    },
+                  },
+                  '›',
+                ),
+              )
+            : null;
+        return h(
+          'article',
+          {
+            class: `message role-${message.role}${message.id === focus ? ' focus' : ''}${message.onShownThread ? '' : ' off-thread'}`,
+            id: `m-${message.id}`,
+            'data-message-id': message.id,
+          },
+          h(
+            'header',
+            {},
+            h('span', { class: 'role' }, message.isThought ? 'thinking' : message.role),
+            message.model ? h('span', { class: 'model' }, message.model) : null,
+            h('time', { datetime: message.createdAt }, formatDate(message.createdAt, true)),
+            switcher,
+          ),
+          messageBody(message, conversation.id),
+        );
+      }),
+    );
+  };
+  draw();
+  replace(
+    view,
+    h(
+      'div',
+      { class: 'conversation-head' },
+      h('h1', {}, conversation.name),
+      h(
+        'p',
+        { class: 'meta' },
+        h('span', { class: `source source-${conversation.source}` }, conversation.source),
+        ` · ${formatDate(conversation.createdAt, true)} · ${count(conversation.messageCount)} messages · `,
+        h(
+          'a',
+          {
+            href: `#/graph/${encodeURIComponent(conversation.id)}${focus ? `?message=${encodeURIComponent(focus)}` : ''}`,
+          },
+          'Graph',
+        ),
+      ),
+    ),
+    thread,
+  );
+  if (focus) document.getElementById(`m-${focus}`)?.scrollIntoView({ block: 'center' });
+}

@@ -1,0 +1,129 @@
+import { get, type ImportJob } from './api.js';
+import { count, errorBox, formatBytes, h, replace } from './dom.js';
+
+function report(job: ImportJob): HTMLElement {
+  const r = job.report;
+  if (!r) return h('p', {}, 'Imported.');
+  return h(
+    'div',
+    { class: 'import-report', id: 'import-report' },
+    h(
+      'p',
+      { class: 'done' },
+      `Imported ${job.file}: ${count(r.totals.conversations)} conversations, ${count(r.totals.messages)} messages, ${count(r.totals.branches)} branches, ${count(r.totals.toolCalls)} tool calls.`,
+    ),
+    h(
+      'p',
+      {},
+      `Bundle: ${count(r.written.created)} new, ${count(r.written.updated)} updated, ${count(r.written.unchanged)} unchanged. Graph: ${count(r.graph.written)} indexed, ${count(r.graph.unchanged)} unchanged.`,
+    ),
+    r.problems.length === 0
+      ? h('p', {}, 'No problems.')
+      : h(
+          'div',
+          {},
+          h('h2', {}, 'Problems'),
+          h(
+            'ul',
+            { class: 'problems' },
+            ...r.problems.map((p) =>
+              h(
+                'li',
+                { class: `level-${p.level}` },
+                h('strong', {}, `${p.code} × ${count(p.count)}`),
+                p.examples[0]
+                  ? ` — ${p.examples[0].file ?? ''}${p.examples[0].record ? ` record ${p.examples[0].record}` : ''}: ${p.examples[0].message}`
+                  : '',
+              ),
+            ),
+          ),
+        ),
+    h('p', {}, h('a', { href: '#/' }, 'See the conversations')),
+  );
+}
+
+/** Import by dropping an export: upload progress, import progress, the import report. */
+export function showImport(view: HTMLElement): void {
+  const status = h('div', { id: 'import-status', class: 'import-status' });
+  const input = h('input', { type: 'file', id: 'import-file', 'aria-label': 'Export file' });
+  const upload = (file: File): void => {
+    const bar = h('progress', { max: 100, value: 0 });
+    const line = h('span', {}, `Uploading ${file.name}…`);
+    replace(status, line, bar);
+    const request = new XMLHttpRequest();
+    request.open('POST', '/api/import');
+    request.setRequestHeader('X-File-Name', encodeURIComponent(file.name));
+    request.setRequestHeader('Content-Type', 'application/octet-stream');
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) bar.value = (event.loaded / event.total) * 100;
+    };
+    request.onerror = () => {
+      replace(status, errorBox(new Error('the upload failed')));
+    };
+    request.onload = () => {
+      let body: ImportJob & { error?: string };
+      try {
+        body = JSON.parse(request.responseText) as ImportJob & { error?: string };
+      } catch {
+        replace(status, errorBox(new Error(request.responseText || request.statusText)));
+        return;
+      }
+      if (request.status !== 202) {
+        replace(status, errorBox(new Error(body.error ?? request.statusText)));
+        return;
+      }
+      const poll = async (): Promise<void> => {
+        const job = await get<ImportJob>(`/api/import/${encodeURIComponent(body.id)}`);
+        if (job.state === 'running') {
+          const p = job.progress;
+          line.textContent = p
+            ? `Importing ${job.file}: ${p.phase}, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}, ${count(p.conversations)} conversations`
+            : `Importing ${job.file}…`;
+          if (p && p.bytesTotal > 0) bar.value = (p.bytesDone / p.bytesTotal) * 100;
+          window.setTimeout(
+            () =>
+              void poll().catch((e: unknown) => {
+                replace(status, errorBox(e));
+              }),
+            400,
+          );
+          return;
+        }
+        replace(
+          status,
+          job.state === 'done'
+            ? report(job)
+            : errorBox(new Error(job.error ?? 'the import failed')),
+        );
+      };
+      void poll().catch((e: unknown) => {
+        replace(status, errorBox(e));
+      });
+    };
+    request.send(file);
+  };
+  input.addEventListener('change', () => {
+    const file = input.files?.[0];
+    if (file) upload(file);
+  });
+  const zone = h(
+    'div',
+    { class: 'drop-zone', id: 'drop-zone' },
+    h('p', {}, 'Drop an export here (a .zip, conversations.json, a Claude Code .jsonl …)'),
+    h('p', {}, 'or ', input),
+  );
+  zone.addEventListener('dragover', (event) => {
+    event.preventDefault();
+    zone.classList.add('over');
+  });
+  zone.addEventListener('dragleave', () => {
+    zone.classList.remove('over');
+  });
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    zone.classList.remove('over');
+    const file = event.dataTransfer?.files[0];
+    if (file) upload(file);
+  });
+  replace(view, h('h1', {}, 'Import'), zone, status);
+}

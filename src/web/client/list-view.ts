@@ -1,0 +1,172 @@
+import { get, type ConversationInfo } from './api.js';
+import { count, formatDate, h, hashParams, replace } from './dom.js';
+
+const PAGE = 50;
+
+/** The conversations: filters in the address (so Back works), a page of 50 at a time. */
+export async function showList(view: HTMLElement): Promise<void> {
+  const params = hashParams();
+  const sources = await get<string[]>('/api/sources');
+  const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
+  const query = new URLSearchParams();
+  for (const name of ['source', 'since', 'until', 'title', 'tools', 'branches', 'sort']) {
+    const value = params.get(name);
+    if (value) query.set(name, value);
+  }
+  query.set('offset', String(page * PAGE));
+  query.set('limit', String(PAGE));
+
+  const go = (changes: Record<string, string | undefined>): void => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    location.hash = `#/?${next.toString()}`;
+  };
+  const form = h(
+    'form',
+    {
+      class: 'filters',
+      id: 'list-filters',
+      onsubmit: (event: Event) => {
+        event.preventDefault();
+        const data = new FormData(event.target as HTMLFormElement);
+        const value = (name: string): string | undefined => {
+          const v = data.get(name);
+          return typeof v === 'string' && v !== '' ? v : undefined;
+        };
+        go({
+          source: value('source'),
+          since: value('since'),
+          until: value('until'),
+          title: value('title'),
+          tools: data.get('tools') ? '1' : undefined,
+          branches: data.get('branches') ? '1' : undefined,
+          sort: value('sort'),
+          page: undefined,
+        });
+      },
+    },
+    h('input', {
+      name: 'title',
+      type: 'search',
+      placeholder: 'Title contains…',
+      value: params.get('title') ?? '',
+      'aria-label': 'Title contains',
+    }),
+    h(
+      'select',
+      { name: 'source', 'aria-label': 'Source' },
+      h('option', { value: '' }, 'All sources'),
+      ...sources.map((s) => h('option', { value: s, selected: params.get('source') === s }, s)),
+    ),
+    h(
+      'label',
+      {},
+      'From ',
+      h('input', { name: 'since', type: 'date', value: params.get('since') ?? '' }),
+    ),
+    h(
+      'label',
+      {},
+      'before ',
+      h('input', { name: 'until', type: 'date', value: params.get('until') ?? '' }),
+    ),
+    h(
+      'label',
+      {},
+      h('input', { name: 'tools', type: 'checkbox', checked: params.get('tools') === '1' }),
+      ' tool calls',
+    ),
+    h(
+      'label',
+      {},
+      h('input', { name: 'branches', type: 'checkbox', checked: params.get('branches') === '1' }),
+      ' branches',
+    ),
+    h(
+      'select',
+      { name: 'sort', 'aria-label': 'Sort' },
+      h('option', { value: 'newest', selected: params.get('sort') === 'newest' }, 'Newest first'),
+      h('option', { value: 'oldest', selected: params.get('sort') === 'oldest' }, 'Oldest first'),
+      h(
+        'option',
+        { value: 'most-messages', selected: params.get('sort') === 'most-messages' },
+        'Most messages',
+      ),
+    ),
+    h('button', { type: 'submit' }, 'Filter'),
+  );
+  const result = await get<{ total: number; items: ConversationInfo[] }>(
+    `/api/conversations?${query.toString()}`,
+  );
+  const from = result.total === 0 ? 0 : page * PAGE + 1;
+  const to = Math.min(result.total, (page + 1) * PAGE);
+  const pager = h(
+    'div',
+    { class: 'pager' },
+    h(
+      'button',
+      {
+        type: 'button',
+        disabled: page === 0,
+        onclick: () => {
+          go({ page: String(page - 1) });
+        },
+      },
+      '‹ Previous',
+    ),
+    h('span', { class: 'range' }, `${count(from)}–${count(to)} of ${count(result.total)}`),
+    h(
+      'button',
+      {
+        type: 'button',
+        disabled: to >= result.total,
+        onclick: () => {
+          go({ page: String(page + 1) });
+        },
+      },
+      'Next ›',
+    ),
+  );
+  const rows = result.items.map((c) =>
+    h(
+      'tr',
+      {},
+      h(
+        'td',
+        {},
+        h('a', { href: `#/c/${encodeURIComponent(c.id)}`, class: 'conversation-link' }, c.name),
+      ),
+      h('td', {}, h('span', { class: `source source-${c.source}` }, c.source)),
+      h('td', { class: 'num' }, count(c.messageCount)),
+      h('td', {}, formatDate(c.createdAt)),
+    ),
+  );
+  replace(
+    view,
+    h('h1', {}, 'Conversations'),
+    form,
+    pager,
+    result.items.length === 0
+      ? h('p', { class: 'empty' }, 'No conversations match. Import an export on the Import page.')
+      : h(
+          'table',
+          { class: 'conversations' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, 'Title'),
+              h('th', {}, 'Source'),
+              h('th', { class: 'num' }, 'Messages'),
+              h('th', {}, 'Created'),
+            ),
+          ),
+          h('tbody', {}, ...rows),
+        ),
+  );
+}

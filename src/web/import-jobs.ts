@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import {
+  NotAnExportError,
+  importExports,
+  type ImportProgress,
+  type ImportResult,
+  type Neo4jTarget,
+} from '../index.js';
+
+/** An import started from the browser. */
+export interface ImportJob {
+  id: string;
+  file: string;
+  state: 'running' | 'done' | 'failed';
+  progress?: ImportProgress;
+  report?: ImportResult;
+  error?: string;
+}
+
+/** An upload refused before it was imported. */
+export class UploadError extends Error {
+  constructor(
+    readonly status: 400 | 409 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Imports uploaded export files one at a time, through the same importer as the CLI (same
+ * detection, same checks, same report). An upload is streamed to a private temporary folder,
+ * cut off past the size limit, and removed once imported.
+ */
+export class ImportJobs {
+  private readonly jobs = new Map<string, ImportJob>();
+  private running: ImportJob | undefined;
+
+  constructor(
+    private readonly options: {
+      dataDir: string;
+      neo4j?: Neo4jTarget | undefined;
+      maxUploadBytes: number;
+      /** Called after an import has changed the store. */
+      onImported?: () => void;
+    },
+  ) {}
+
+  get(id: string): ImportJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Receives an upload and starts its import; resolves once the file is saved. */
+  async start(request: IncomingMessage, name: string): Promise<ImportJob> {
+    if (this.running) throw new UploadError(409, 'an import is running already: wait for it');
+    const file =
+      basename(name)
+        .replace(/[^\w.\- ]+/g, '_')
+        .slice(0, 200) || 'export';
+    const declared = Number(request.headers['content-length'] ?? NaN);
+    const limit = this.options.maxUploadBytes;
+    if (declared > limit) throw new UploadError(413, tooLarge(limit));
+    const job: ImportJob = { id: randomUUID(), file, state: 'running' };
+    this.running = job;
+    const dir = await mkdtemp(join(tmpdir(), 'chatgraph-upload-'));
+    const path = join(dir, file);
+    let received = 0;
+    try {
+      await pipeline(
+        request,
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            received += chunk.length;
+            if (received > limit) done(new UploadError(413, tooLarge(limit)));
+            else done(null, chunk);
+          },
+        }),
+        createWriteStream(path, { mode: 0o600 }),
+      );
+    } catch (error) {
+      this.running = undefined;
+      await rm(dir, { recursive: true, force: true });
+      if (error instanceof UploadError) throw error;
+      throw new UploadError(400, `the upload of ${file} was cut off`);
+    }
+    if (received === 0) {
+      this.running = undefined;
+      await rm(dir, { recursive: true, force: true });
+      throw new UploadError(400, `${file} is empty`);
+    }
+    this.jobs.set(job.id, job);
+    void this.run(job, path, dir);
+    return job;
+  }
+
+  private async run(job: ImportJob, path: string, dir: string): Promise<void> {
+    try {
+      job.report = await importExports([path], {
+        dataDir: this.options.dataDir,
+        neo4j: this.options.neo4j,
+        onProgress: (progress) => {
+          job.progress = progress;
+        },
+      });
+      job.state = 'done';
+      this.options.onImported?.();
+    } catch (error) {
+      job.state = 'failed';
+      job.error =
+        error instanceof NotAnExportError || error instanceof Error
+          ? error.message.replaceAll(path, job.file)
+          : String(error);
+    } finally {
+      this.running = undefined;
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+function tooLarge(limit: number): string {
+  return `the file is larger than the upload limit of ${Math.round(limit / 1024 / 1024)} MB (chatgraph serve --max-upload, or import it with chatgraph import)`;
+}
