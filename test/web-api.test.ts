@@ -141,7 +141,7 @@ describe('the web app API', () => {
     expect(none.hits).toEqual([]);
     const bad = await raw(app, '/api/search?q=x&since=soon');
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body)).toEqual({ error: expect.stringMatching(/takes a date/) });
+    expect((JSON.parse(bad.body) as { error: string }).error).toMatch(/takes a date/);
   });
 
   it('gives the graph around a conversation', async () => {
@@ -234,10 +234,8 @@ describe('the web app API', () => {
       if (job.state !== 'running') break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(job).toMatchObject({
-      state: 'failed',
-      error: expect.stringMatching(/not a chat export/),
-    });
+    expect(job.state).toBe('failed');
+    expect((job as { error?: string }).error).toMatch(/not a chat export/);
 
     const big = await raw(app, '/api/import', {
       method: 'POST',
