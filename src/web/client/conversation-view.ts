@@ -249,6 +249,7 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
         h(
           'a',
           {
+            id: 'open-graph',
             href: `#/graph/${encodeURIComponent(conversation.id)}${focus ? `?message=${encodeURIComponent(focus)}` : ''}`,
           },
           'Graph',

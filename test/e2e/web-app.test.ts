@@ -1,0 +1,297 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { branchedConversation, msg, node } from '../support/chatgpt-builder.js';
+import { tempDir } from '../support/convert-to-temp.js';
+import { ROOT, fixturesOf } from '../support/shared.js';
+import { execFileSync } from 'node:child_process';
+
+/**
+ * The web app end to end: the built CLI serves an imported data folder, Debian's Chromium
+ * (driven by playwright-core) uses it as a person would. Each test leaves a screenshot in
+ * test-output/screenshots (a few are kept in docs/ for the README).
+ */
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const SHOTS = join(ROOT, 'test-output', 'screenshots');
+
+// Chat text made to attack the page: none of it may run.
+const HOSTILE = [
+  'Here is my answer <script>window.__xss = "script"</script>',
+  '<img src="x" onerror="window.__xss = \'img\'">',
+  '[click me](javascript:window.__xss=%22link%22)',
+  '<svg onload="window.__xss = \'svg\'"><circle r="4"/></svg>',
+  '<iframe src="javascript:parent.__xss=\'iframe\'"></iframe>',
+  '```js\nconsole.log("<b>code</b>")\n```',
+].join('\n\n');
+
+function hostileConversation(): Record<string, unknown> {
+  return {
+    id: 'xss-1',
+    conversation_id: 'xss-1',
+    title: '<img src=x onerror="window.__xss=\'title\'"> Hostile',
+    create_time: 1_705_000_000,
+    update_time: 1_705_000_100,
+    current_node: 'a',
+    mapping: {
+      root: node('root', null, ['u'], null),
+      u: node(
+        'u',
+        'root',
+        ['a'],
+        msg('u', 'user', '<script>window.__xss="user"</script> hi', 1_705_000_001),
+      ),
+      a: node('a', 'u', [], msg('a', 'assistant', HOSTILE, 1_705_000_002)),
+    },
+  };
+}
+
+let server: ChildProcess;
+let base: string;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const dir = tempDir();
+  const data = join(dir, 'data');
+  const made = join(dir, 'conversations.json');
+  writeFileSync(
+    made,
+    JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough'), hostileConversation()]),
+  );
+  execFileSync('node', [
+    CLI,
+    'import',
+    ...fixturesOf('chatgpt'),
+    ...fixturesOf('claude-ai'),
+    ...fixturesOf('claude-code'),
+    made,
+    '--data-dir',
+    data,
+    '--deep',
+    '--quiet',
+  ]);
+  server = spawn('node', [CLI, 'serve', '--data-dir', data, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  base = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /web app at (http:\/\/\S+)/.exec(out);
+      if (match?.[1]) resolve(match[1].replace(/\/$/, ''));
+    });
+    server.once('exit', (code) => {
+      reject(new Error(`chatgraph serve exited with ${String(code)}`));
+    });
+  });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser.close();
+  server.kill();
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    // A refused request (a bad date, a write in the console) is the app's to show, not an error.
+    if (message.type() === 'error' && !/status of 400/.test(message.text()))
+      errors.push(message.text());
+  });
+  page.on('dialog', (dialog) => {
+    errors.push(`dialog: ${dialog.message()}`);
+    void dialog.dismiss();
+  });
+});
+
+afterEach(async () => {
+  await page.close();
+  expect(errors).toEqual([]);
+});
+
+const shot = (name: string): Promise<Buffer> =>
+  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: false });
+
+describe('the web app in Chromium', () => {
+  it('lists conversations and filters them', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('table.conversations tbody tr');
+    const all = await page.locator('table.conversations tbody tr').count();
+    expect(all).toBeGreaterThan(5);
+    await page.selectOption('#list-filters select[name=source]', 'claude-ai');
+    await page.click('#list-filters button[type=submit]');
+    await page.waitForFunction(() => location.hash.includes('source=claude-ai'));
+    await page.waitForSelector('table.conversations tbody tr');
+    const sources = await page.locator('table.conversations tbody td .source').allTextContents();
+    expect(new Set(sources)).toEqual(new Set(['claude-ai']));
+    expect(sources.length).toBeLessThan(all);
+    await page.selectOption('#list-filters select[name=source]', '');
+    await page.check('#list-filters input[name=branches]');
+    await page.click('#list-filters button[type=submit]');
+    await page.waitForFunction(() => location.hash.includes('branches=1'));
+    await expect
+      .poll(() => page.locator('a.conversation-link').allTextContents())
+      .toContain('Alpha about sourdough');
+    await page.uncheck('#list-filters input[name=branches]');
+    await page.click('#list-filters button[type=submit]');
+    await page.waitForSelector('table.conversations tbody tr');
+    await shot('conversations');
+  });
+
+  it('opens a branched conversation and switches branch', async () => {
+    await page.goto(`${base}/#/?title=alpha`);
+    await page.click('a.conversation-link:has-text("Alpha about sourdough")');
+    await page.waitForSelector('article.message');
+    const texts = (): Promise<string[]> => page.locator('article.message .body').allTextContents();
+    expect((await texts()).map((t) => t.trim())).toEqual(['hello', 'second answer']);
+    await expect.poll(() => page.locator('.branch-position').allTextContents()).toEqual(['2 / 2']);
+    await page.click('.branch-prev');
+    await expect
+      .poll(async () => (await texts()).map((t) => t.trim()))
+      .toEqual(['hello', 'first answer']);
+    await expect.poll(() => page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
+    await shot('branch-switcher');
+  });
+
+  it('searches as you type and jumps to the hit', async () => {
+    await page.goto(`${base}/#/search`);
+    await page.fill('#search-input', 'first answ');
+    await page.keyboard.type('er');
+    const hit = page.locator('a.hit').first();
+    await hit.waitFor();
+    await expect.poll(() => hit.locator('mark').first().first().textContent()).toMatch(/first/i);
+    await shot('search');
+    await hit.click();
+    const focused = page.locator('article.message.focus');
+    await focused.waitFor();
+    // The hit is on a branch the platform did not show: the switcher went to it.
+    await expect
+      .poll(async () => (await focused.locator('.body').first().textContent())?.trim())
+      .toBe('first answer');
+    await expect.poll(() => page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
+  });
+
+  it('draws the graph of a conversation, and a click shows a node', async () => {
+    await page.goto(`${base}/#/?title=alpha`);
+    await page.click('a.conversation-link:has-text("Alpha about sourdough")');
+    await page.click('#open-graph');
+    await page.waitForSelector('#graph-canvas canvas');
+    await page.waitForFunction(() => {
+      const cy = (window as unknown as { chatgraphGraph?: { nodes(): { length: number } } })
+        .chatgraphGraph;
+      return (cy?.nodes().length ?? 0) > 0;
+    });
+    const position = await page.evaluate(() => {
+      const cy = (
+        window as unknown as {
+          chatgraphGraph: {
+            nodes(selector: string): { first(): { renderedPosition(): { x: number; y: number } } };
+          };
+        }
+      ).chatgraphGraph;
+      return cy.nodes('[label = "Message"]').first().renderedPosition();
+    });
+    const box = await page.locator('#graph-canvas').boundingBox();
+    await page.mouse.click((box?.x ?? 0) + position.x, (box?.y ?? 0) + position.y);
+    await expect
+      .poll(() => page.locator('#graph-details h2').first().textContent())
+      .toBe('Message');
+    await shot('graph');
+  });
+
+  it('runs a seed query in the Cypher console, and refuses a write', async () => {
+    await page.goto(`${base}/#/cypher`);
+    await page.selectOption('#cypher-examples', { label: 'Cross-platform count' });
+    await page.click('#cypher-run');
+    await page.waitForSelector('#cypher-results table');
+    const sources = await page.locator('#cypher-results td:first-child').allTextContents();
+    expect(sources).toEqual(expect.arrayContaining(['chatgpt', 'claude-ai', 'claude-code']));
+    await shot('cypher');
+    await page.fill('#cypher-query', 'MATCH (n:Message) DETACH DELETE n');
+    await page.click('#cypher-run');
+    await expect
+      .poll(() => page.locator('#cypher-results .error').first().textContent())
+      .toMatch(/writes are refused/);
+  });
+
+  it('shows the overview', async () => {
+    await page.goto(`${base}/#/overview`);
+    await page.waitForSelector('svg.month-chart rect');
+    expect(
+      Number((await page.textContent('#total-conversations'))?.replace(/,/g, '')),
+    ).toBeGreaterThan(5);
+    await shot('overview');
+  });
+
+  it('imports a file by upload and shows the report', async () => {
+    await page.goto(`${base}/#/import`);
+    await page.setInputFiles('#import-file', fixturesOf('deepseek')[0] ?? '');
+    await page.waitForSelector('#import-report', { timeout: 30_000 });
+    await expect
+      .poll(() => page.locator('#import-report .done').first().textContent())
+      .toMatch(/Imported conversations\.json: \d+ conversations/);
+    await shot('import');
+    await page.click('a:has-text("See the conversations")');
+    await page.selectOption('#list-filters select[name=source]', 'deepseek');
+    await page.click('#list-filters button[type=submit]');
+    await expect
+      .poll(() => page.locator('table.conversations tbody tr').count())
+      .toBeGreaterThan(0);
+  });
+
+  it('renders hostile chat text as text: nothing in it runs', async () => {
+    // The sanitiser alone must stop it: this page ignores the Content-Security-Policy (which
+    // would block inline handlers too, and reports the ones DOMPurify's parser meets).
+    await page.close();
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 }, bypassCSP: true });
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('dialog', (dialog) => {
+      errors.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.goto(`${base}/#/?title=hostile`);
+    await page.click('a.conversation-link');
+    await page.waitForSelector('article.message.role-assistant .markdown');
+    await page.waitForTimeout(300);
+    const state = await page.evaluate(() => {
+      const markdown = document.querySelector('article.message.role-assistant .markdown');
+      return {
+        xss: (window as unknown as { __xss?: string }).__xss ?? null,
+        scripts: markdown?.querySelectorAll('script').length ?? -1,
+        handlers: [...(markdown?.querySelectorAll('*') ?? [])].filter((e) =>
+          [...e.attributes].some((a) => a.name.startsWith('on')),
+        ).length,
+        iframes: markdown?.querySelectorAll('iframe').length ?? -1,
+        links: [...(markdown?.querySelectorAll('a') ?? [])].map((a) => a.getAttribute('href')),
+        title: document.querySelector('h1')?.textContent ?? '',
+        user: document.querySelector('article.message.role-user .body')?.textContent ?? '',
+        code: markdown?.querySelector('pre code')?.textContent ?? '',
+      };
+    });
+    expect(state).toMatchObject({ xss: null, scripts: 0, handlers: 0, iframes: 0 });
+    expect(state.links.every((href) => href === null || !href.startsWith('javascript:'))).toBe(
+      true,
+    );
+    expect(state.title).toContain('<img src=x onerror=');
+    expect(state.user).toContain('<script>window.__xss="user"</script>');
+    expect(state.code).toContain('console.log("<b>code</b>")');
+    await shot('hostile-text');
+  });
+});
