@@ -144,6 +144,34 @@ describe('import', () => {
     expect(await reindex(data)).toEqual({ conversations: 12, written: 12, unchanged: 0 });
     expect(await counts(data)).toEqual(before);
   });
+
+  it('brings a store made by an older version up to date when it is opened for reading', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await writeChatgptExport(join(dir, 'export.zip'), { seed: 6, conversations: 8 });
+    await importExports([join(dir, 'export.zip')], { dataDir: data });
+    const read = async (): Promise<unknown> => {
+      const store = SqliteStore.open(storeFile(data), { readonly: true });
+      try {
+        return await store.stats();
+      } finally {
+        await store.close();
+      }
+    };
+    const before = await read();
+    // What a store of the previous version lacks: the per-month counts and two properties.
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(storeFile(data));
+    old.exec(`DROP TABLE message_counts; ALTER TABLE "Conversation" DROP COLUMN has_branches`);
+    old.close();
+    expect(await read()).toEqual(before);
+    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    try {
+      expect((await store.listConversations({ hasBranches: true })).total).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('import under faults (compiled CLI)', () => {

@@ -167,6 +167,8 @@ export interface Store {
   /** The shown thread in order, or every branch (tree order) with `allBranches`. */
   thread(conversationId: string, options?: { allBranches?: boolean }): Promise<ThreadMessage[]>;
   stats(): Promise<Stats>;
+  /** The sources conversations came from (cheap, unlike `stats`). */
+  sources(): Promise<string[]>;
   /** Conversations matching a filter, a page at a time. */
   listConversations(filter: ConversationFilter): Promise<ConversationPage>;
   /** Everything a conversation put in the graph (its nodes and edges, shared nodes they reach included). */

@@ -63,7 +63,7 @@ export async function listConversations(store: Store, params: URLSearchParams): 
 
 /** GET /api/sources: the sources present, for the filters. */
 export async function sources(store: Store): Promise<unknown> {
-  return (await store.stats()).bySource.map((s) => s.source);
+  return store.sources();
 }
 
 interface ToolCallView {

@@ -263,6 +263,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       ]);
       expect(stats.byRole.find((r) => r.role === 'assistant')?.messages).toBe(5);
       expect(stats.byModel).toEqual([{ model: 'gpt-4o', messages: 4 }]);
+      expect(await store.sources()).toEqual(['chatgpt', 'claude-ai']);
     });
   });
 }

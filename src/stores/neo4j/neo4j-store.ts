@@ -481,6 +481,13 @@ export class Neo4jStore implements Store {
     return branchContext(await this.thread(owner, { allBranches: true }), messageId, before, after);
   }
 
+  async sources(): Promise<string[]> {
+    const rows = await this.read(
+      `MATCH (c:Conversation) WHERE c.source IS NOT NULL RETURN DISTINCT c.source AS source ORDER BY source`,
+    );
+    return rows.map((row) => String(row.source));
+  }
+
   async stats(): Promise<Stats> {
     const [totals] = await this.read(
       `CALL { MATCH (c:Conversation) RETURN count(c) AS conversations }

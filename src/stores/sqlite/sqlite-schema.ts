@@ -49,6 +49,9 @@ export function schemaStatements(): string[] {
     `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
     // Import state: what each conversation looked like when indexed.
     `CREATE TABLE IF NOT EXISTS conversation_state (id TEXT PRIMARY KEY, content_hash TEXT NOT NULL, deep INTEGER NOT NULL)`,
+    // Messages counted per conversation, month, role and model ('' for none), so the overview
+    // does not read every message (measured at 350,000 messages: 760 ms, now a few ms).
+    `CREATE TABLE IF NOT EXISTS message_counts (owner TEXT NOT NULL, month TEXT NOT NULL, role TEXT NOT NULL, model TEXT NOT NULL, messages INTEGER NOT NULL, PRIMARY KEY (owner, month, role, model)) WITHOUT ROWID`,
   ];
   for (const label of LABEL_NAMES) {
     const columns = columnsOf(label).map(

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
@@ -81,6 +81,7 @@ export class SqliteStore implements Store {
       this.db.pragma('wal_autocheckpoint = 16384');
       for (const statement of schemaStatements()) this.db.exec(statement);
       this.addMissingColumns();
+      this.backfillMessageCounts();
       for (const label of LABEL_NAMES) {
         const columns = ['id', 'owner', ...columnsOf(label)];
         this.insertNode.set(
@@ -121,6 +122,10 @@ export class SqliteStore implements Store {
       const state = this.db.prepare(
         `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
       );
+      const countsDelete = this.db.prepare(`DELETE FROM message_counts WHERE owner = ?`);
+      const countsInsert = this.db.prepare(
+        `INSERT INTO message_counts (owner, month, role, model, messages) VALUES (?, ?, ?, ?, ?)`,
+      );
       const bump = this.db.prepare(
         `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
       );
@@ -140,6 +145,9 @@ export class SqliteStore implements Store {
         }
         for (const edge of batch.edges)
           this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+        countsDelete.run(batch.owner);
+        for (const [key, messages] of messageCounts(batch))
+          countsInsert.run(batch.owner, ...key.split('\u0000'), messages);
         state.run(batch.owner, hash, deep ? 1 : 0);
         bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
       };
@@ -174,6 +182,19 @@ export class SqliteStore implements Store {
     });
   }
 
+  // A store made before message_counts existed: count its messages once.
+  private backfillMessageCounts(): void {
+    const empty = this.db.prepare(`SELECT NOT EXISTS (SELECT 1 FROM message_counts)`).pluck().get();
+    const messages = this.db.prepare(`SELECT EXISTS (SELECT 1 FROM "Message")`).pluck().get();
+    if (empty === 1 && messages === 1) {
+      this.db.exec(
+        `INSERT INTO message_counts (owner, month, role, model, messages)
+         SELECT owner, coalesce(substr(created_at, 1, 7), ''), coalesce(role, ''), coalesce(model_slug, ''), count(*)
+         FROM "Message" WHERE owner IS NOT NULL GROUP BY 1, 2, 3, 4`,
+      );
+    }
+  }
+
   // A store made by an older version lacks the properties added since: add them (empty).
   private addMissingColumns(): void {
     for (const label of LABEL_NAMES) {
@@ -195,6 +216,9 @@ export class SqliteStore implements Store {
 
   /** Opens (creating) the store file. */
   static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+    // A store made by an older version is brought up to date before it is read.
+    if (options.readonly && existsSync(file) && outdated(file))
+      new SqliteStore(file, false).db.close();
     return new SqliteStore(file, options.readonly ?? false);
   }
 
@@ -582,6 +606,17 @@ export class SqliteStore implements Store {
     return { owner, nodes, edges };
   }
 
+  sources(): Promise<string[]> {
+    return Promise.resolve(
+      this.db
+        .prepare(
+          `SELECT DISTINCT source FROM "Conversation" WHERE source IS NOT NULL ORDER BY source`,
+        )
+        .pluck()
+        .all() as string[],
+    );
+  }
+
   stats(): Promise<Stats> {
     const one = (sql: string): number => Number(this.db.prepare(sql).pluck().get() ?? 0);
     return Promise.resolve({
@@ -594,19 +629,20 @@ export class SqliteStore implements Store {
         .all() as Stats['bySource'],
       byMonth: this.db
         .prepare(
-          `SELECT substr(m.created_at, 1, 7) AS month, c.source AS source, count(*) AS messages
-           FROM "Message" m JOIN "Conversation" c ON c.id = m.owner GROUP BY month, c.source ORDER BY month, c.source`,
+          `SELECT nullif(mc.month, '') AS month, c.source AS source, sum(mc.messages) AS messages
+           FROM message_counts mc JOIN "Conversation" c ON c.id = mc.owner
+           GROUP BY mc.month, c.source ORDER BY mc.month, c.source`,
         )
         .all() as Stats['byMonth'],
       byRole: this.db
         .prepare(
-          `SELECT role, count(*) AS messages FROM "Message" GROUP BY role ORDER BY messages DESC, role`,
+          `SELECT role, sum(messages) AS messages FROM message_counts GROUP BY role ORDER BY messages DESC, role`,
         )
         .all() as Stats['byRole'],
       byModel: this.db
         .prepare(
-          `SELECT model_slug AS model, count(*) AS messages FROM "Message" WHERE model_slug IS NOT NULL
-           GROUP BY model_slug ORDER BY messages DESC, model LIMIT 10`,
+          `SELECT model, sum(messages) AS messages FROM message_counts WHERE model <> ''
+           GROUP BY model ORDER BY messages DESC, model LIMIT 10`,
         )
         .all() as Stats['byModel'],
     });
@@ -653,6 +689,7 @@ export class SqliteStore implements Store {
       for (const label of LABEL_NAMES) this.db.exec(`DELETE FROM ${quote(label)}`);
       for (const kind of EDGE_KINDS) this.db.exec(`DELETE FROM ${quote(kind)}`);
       this.db.exec(`DELETE FROM conversation_state`);
+      this.db.exec(`DELETE FROM message_counts`);
       this.db.exec(`INSERT INTO message_fts (message_fts) VALUES ('delete-all')`);
       this.db
         .prepare(
@@ -697,4 +734,42 @@ function rowOf(node: GraphNode, owner: string | null): unknown[] {
       return types[column] === 'boolean' ? (value ? 1 : 0) : value;
     }),
   ];
+}
+
+// A conversation's messages counted per month, role and model (keys joined by NUL).
+function messageCounts(batch: GraphBatch): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const node of batch.nodes) {
+    if (node.label !== 'Message') continue;
+    const p = node.properties;
+    const month = typeof p.created_at === 'string' ? p.created_at.slice(0, 7) : '';
+    const key = [
+      month,
+      typeof p.role === 'string' ? p.role : '',
+      typeof p.model_slug === 'string' ? p.model_slug : '',
+    ].join('\u0000');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}
+
+// Whether a store file lacks a table or a property column of this version.
+function outdated(file: string): boolean {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const tables = new Set(
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
+    );
+    if (!tables.has('message_counts')) return true;
+    return LABEL_NAMES.some((label) => {
+      const have = new Set(
+        (db.prepare(`PRAGMA table_info(${quote(label)})`).all() as { name: string }[]).map(
+          (c) => c.name,
+        ),
+      );
+      return columnsOf(label).some((column) => !have.has(column));
+    });
+  } finally {
+    db.close();
+  }
 }

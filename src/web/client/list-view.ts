@@ -6,7 +6,6 @@ const PAGE = 50;
 /** The conversations: filters in the address (so Back works), a page of 50 at a time. */
 export async function showList(view: HTMLElement): Promise<void> {
   const params = hashParams();
-  const sources = await get<string[]>('/api/sources');
   const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
   const query = new URLSearchParams();
   for (const name of ['source', 'since', 'until', 'title', 'tools', 'branches', 'sort']) {
@@ -15,6 +14,10 @@ export async function showList(view: HTMLElement): Promise<void> {
   }
   query.set('offset', String(page * PAGE));
   query.set('limit', String(PAGE));
+  const [sources, result] = await Promise.all([
+    get<string[]>('/api/sources'),
+    get<{ total: number; items: ConversationInfo[] }>(`/api/conversations?${query.toString()}`),
+  ]);
 
   const go = (changes: Record<string, string | undefined>): void => {
     const next = new URLSearchParams(params);
@@ -97,9 +100,6 @@ export async function showList(view: HTMLElement): Promise<void> {
       ),
     ),
     h('button', { type: 'submit' }, 'Filter'),
-  );
-  const result = await get<{ total: number; items: ConversationInfo[] }>(
-    `/api/conversations?${query.toString()}`,
   );
   const from = result.total === 0 ? 0 : page * PAGE + 1;
   const to = Math.min(result.total, (page + 1) * PAGE);

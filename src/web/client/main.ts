@@ -1,32 +1,36 @@
 import { errorBox, replace } from './dom.js';
-import { showConversation } from './conversation-view.js';
-import { showCypher } from './cypher-view.js';
-import { showGraph } from './graph-view.js';
-import { showImport } from './import-view.js';
 import { showList } from './list-view.js';
-import { showOverview } from './overview-view.js';
-import { showSearch } from './search-view.js';
 
 /** What each route draws into the view; the hash is the address (`#/c/<id>?m=<message>`). */
 type View = (view: HTMLElement, arg: string | undefined) => Promise<void> | void;
 
+// Views other than the list load when first opened: the graph library and the Markdown
+// renderer are not parsed before the first page of conversations is drawn.
 const ROUTES: [RegExp, string, View][] = [
-  [/^\/c\/([^?]+)/, 'list', (v, id) => showConversation(v, id ?? '')],
-  [/^\/graph\/([^?]+)/, 'list', (v, id) => showGraph(v, id ?? '')],
-  [/^\/search/, 'search', (v) => showSearch(v)],
-  [/^\/overview/, 'overview', (v) => showOverview(v)],
+  [
+    /^\/c\/([^?]+)/,
+    'list',
+    async (v, id) => (await import('./conversation-view.js')).showConversation(v, id ?? ''),
+  ],
+  [
+    /^\/graph\/([^?]+)/,
+    'list',
+    async (v, id) => (await import('./graph-view.js')).showGraph(v, id ?? ''),
+  ],
+  [/^\/search/, 'search', async (v) => (await import('./search-view.js')).showSearch(v)],
+  [/^\/overview/, 'overview', async (v) => (await import('./overview-view.js')).showOverview(v)],
   [
     /^\/cypher/,
     'cypher',
-    (v) => {
-      showCypher(v);
+    async (v) => {
+      (await import('./cypher-view.js')).showCypher(v);
     },
   ],
   [
     /^\/import/,
     'import',
-    (v) => {
-      showImport(v);
+    async (v) => {
+      (await import('./import-view.js')).showImport(v);
     },
   ],
   [/^\/?/, 'list', (v) => showList(v)],
