@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../scripts/chromium.mjs';
 import { writeChatgptExport } from '../dist/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -41,17 +41,7 @@ const base = await new Promise((resolve) => {
     if (match) resolve(match[1].replace(/\/$/, ''));
   });
 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 
 // Milliseconds from navigation start until `selector` is on the page, in a fresh context
 // (nothing cached) for the first load, then in the same context (the browser's cache warm).

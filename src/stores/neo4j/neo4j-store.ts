@@ -10,7 +10,12 @@ import {
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { batchHash } from '../batch-hash.js';
 import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
-import { dateBound } from '../date-bound.js';
+import {
+  conversationConditions,
+  conversationOrder,
+  searchConditions,
+  type Dialect,
+} from '../query-conditions.js';
 import { pageBounds } from '../page-bounds.js';
 import {
   MATCH_END,
@@ -57,6 +62,16 @@ const QUERY_TIMEOUT_MS = 30_000;
 const MATCH_COUNT_CAP = 50_000;
 /** Full-text matches read at first before filters; widened while filters leave too few. */
 const SEARCH_WINDOW = 2_000;
+
+/** Filters in Cypher: `$name` parameters, true, a lower-cased CONTAINS for a title. */
+const CYPHER: Dialect = {
+  param: (name) => `$${name}`,
+  true: 'true',
+  titleContains: {
+    condition: 'toLower(c.name) CONTAINS $title',
+    value: (title) => title.toLowerCase(),
+  },
+};
 
 const CONVERSATION_COLUMNS = `c.id AS id, c.conversation_id AS platformId, c.title AS title, c.name AS name,
   c.source AS source, c.created_at AS createdAt, c.updated_at AS updatedAt, c.message_count AS messageCount`;
@@ -328,24 +343,13 @@ export class Neo4jStore implements Store {
     const lucene = toLuceneQuery(query.text);
     if (lucene === undefined) throw new QueryError('give at least one word to search for');
     const { limit } = pageBounds(query.limit ?? 20, 0, '--limit');
-    const filters: string[] = [];
-    const params: Record<string, unknown> = { q: lucene, limit: neo4j.int(limit) };
-    if (query.source !== undefined) {
-      filters.push('c.source = $source');
-      params.source = query.source;
-    }
-    if (query.role !== undefined) {
-      filters.push('m.role = $role');
-      params.role = query.role;
-    }
-    if (query.since !== undefined) {
-      filters.push('m.created_at >= $since');
-      params.since = dateBound(query.since, '--since');
-    }
-    if (query.until !== undefined) {
-      filters.push('m.created_at < $until');
-      params.until = dateBound(query.until, '--until');
-    }
+    const conditions = searchConditions(query, CYPHER);
+    const filters = conditions.where;
+    const params: Record<string, unknown> = {
+      q: lucene,
+      limit: neo4j.int(limit),
+      ...conditions.params,
+    };
     await this.assertSearchable();
     const [counted] = await this.read(
       `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $cap}) YIELD node RETURN count(node) AS n`,
@@ -428,33 +432,9 @@ export class Neo4jStore implements Store {
   }
 
   async listConversations(filter: ConversationFilter): Promise<ConversationPage> {
-    const where: string[] = [];
-    const params: Record<string, unknown> = {};
-    if (filter.source !== undefined) {
-      where.push('c.source = $source');
-      params.source = filter.source;
-    }
-    if (filter.since !== undefined) {
-      where.push('c.created_at >= $since');
-      params.since = dateBound(filter.since, 'since');
-    }
-    if (filter.until !== undefined) {
-      where.push('c.created_at < $until');
-      params.until = dateBound(filter.until, 'until');
-    }
-    if (filter.hasToolCalls) where.push('c.has_tool_calls = true');
-    if (filter.hasBranches) where.push('c.has_branches = true');
-    if (filter.title !== undefined && filter.title.trim() !== '') {
-      where.push('toLower(c.name) CONTAINS $title');
-      params.title = filter.title.trim().toLowerCase();
-    }
+    const { where, params } = conversationConditions(filter, CYPHER);
     const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-    const order =
-      filter.sort === 'oldest'
-        ? 'c.created_at ASC, c.id'
-        : filter.sort === 'most-messages'
-          ? 'c.message_count DESC, c.id'
-          : 'c.created_at DESC, c.id';
+    const order = conversationOrder(filter.sort);
     const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const [total] = await this.read(
       `MATCH (c:Conversation) ${clause} RETURN count(c) AS n`,

@@ -10,7 +10,12 @@ import {
   type Label,
 } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
-import { dateBound } from '../date-bound.js';
+import {
+  conversationConditions,
+  conversationOrder,
+  searchConditions,
+  type Dialect,
+} from '../query-conditions.js';
 import { pageBounds } from '../page-bounds.js';
 import { branchContext, treeOrder, type TreeRow } from '../thread-tree.js';
 import { CypherProjection } from '../cypher/grafeo-projection.js';
@@ -42,6 +47,16 @@ type Statement = Database.Statement;
 /** Conversations per commit, and the longest a group stays open (readers see it then). */
 const GROUP_SIZE = 2000;
 const GROUP_MILLISECONDS = 3000;
+
+/** Filters in SQLite: `@name` parameters, 1 for true, LIKE for a title (ASCII case-insensitive). */
+const SQL: Dialect = {
+  param: (name) => `@${name}`,
+  true: '1',
+  titleContains: {
+    condition: `c.name LIKE @title ESCAPE '\\'`,
+    value: (title) => `%${title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+  },
+};
 
 /** How many of a word's matches are ranked at first (see `search`). */
 export const RANK_WINDOW = 2_000;
@@ -362,24 +377,9 @@ export class SqliteStore implements Store {
     if (fts === undefined) throw new QueryError('give at least one word to search for');
     const match = fts.match;
     const { limit } = pageBounds(query.limit ?? 20, 0, '--limit');
-    const filters: string[] = [];
-    const params: Record<string, unknown> = { match, limit };
-    if (query.source !== undefined) {
-      filters.push('c.source = @source');
-      params.source = query.source;
-    }
-    if (query.role !== undefined) {
-      filters.push('m.role = @role');
-      params.role = query.role;
-    }
-    if (query.since !== undefined) {
-      filters.push('m.created_at >= @since');
-      params.since = dateBound(query.since, '--since');
-    }
-    if (query.until !== undefined) {
-      filters.push('m.created_at < @until');
-      params.until = dateBound(query.until, '--until');
-    }
+    const conditions = searchConditions(query, SQL);
+    const filters = conditions.where;
+    const params: Record<string, unknown> = { match, limit, ...conditions.params };
     let matches: number;
     try {
       // Counting every match of a very common word costs more than ranking: counted up to a cap.
@@ -503,41 +503,17 @@ export class SqliteStore implements Store {
 
   listConversations(filter: ConversationFilter): Promise<ConversationPage> {
     return new Promise((resolve) => {
-      const where: string[] = [];
-      const params: Record<string, unknown> = {};
-      if (filter.source !== undefined) {
-        where.push('source = @source');
-        params.source = filter.source;
-      }
-      if (filter.since !== undefined) {
-        where.push('created_at >= @since');
-        params.since = dateBound(filter.since, 'since');
-      }
-      if (filter.until !== undefined) {
-        where.push('created_at < @until');
-        params.until = dateBound(filter.until, 'until');
-      }
-      if (filter.hasToolCalls) where.push('has_tool_calls = 1');
-      if (filter.hasBranches) where.push('has_branches = 1');
-      if (filter.title !== undefined && filter.title.trim() !== '') {
-        where.push(`name LIKE @title ESCAPE '\\'`);
-        params.title = `%${filter.title.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      }
+      const { where, params } = conversationConditions(filter, SQL);
       const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-      const order =
-        filter.sort === 'oldest'
-          ? 'created_at ASC, id'
-          : filter.sort === 'most-messages'
-            ? 'message_count DESC, id'
-            : 'created_at DESC, id';
+      const order = conversationOrder(filter.sort);
       const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
       const total = Number(
-        this.db.prepare(`SELECT count(*) FROM "Conversation" ${clause}`).pluck().get(params),
+        this.db.prepare(`SELECT count(*) FROM "Conversation" c ${clause}`).pluck().get(params),
       );
       const items = this.db
         .prepare(
           `SELECT id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount
-           FROM "Conversation" ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+           FROM "Conversation" c ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
         )
         .all({ ...params, limit, offset }) as ConversationInfo[];
       resolve({ total, items });

@@ -1,0 +1,78 @@
+import { dateBound } from './date-bound.js';
+import type { ConversationFilter, SearchQuery } from './store.js';
+
+/**
+ * What differs between the stores' query languages in a filter: how a parameter is named, how
+ * true is written, and how a title is matched (case-insensitively, as words typed).
+ */
+export interface Dialect {
+  param: (name: string) => string;
+  true: string;
+  /** The condition that `c.name` contains the `title` parameter, and that parameter's value. */
+  titleContains: { condition: string; value(title: string): string };
+}
+
+/** Conditions to AND together, and the parameters they name. */
+export interface Conditions {
+  where: string[];
+  params: Record<string, unknown>;
+}
+
+/** A search's filters over `c` (the Conversation) and `m` (the Message). */
+export function searchConditions(query: SearchQuery, dialect: Dialect): Conditions {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  const p = dialect.param;
+  if (query.source !== undefined) {
+    where.push(`c.source = ${p('source')}`);
+    params.source = query.source;
+  }
+  if (query.role !== undefined) {
+    where.push(`m.role = ${p('role')}`);
+    params.role = query.role;
+  }
+  if (query.since !== undefined) {
+    where.push(`m.created_at >= ${p('since')}`);
+    params.since = dateBound(query.since, '--since');
+  }
+  if (query.until !== undefined) {
+    where.push(`m.created_at < ${p('until')}`);
+    params.until = dateBound(query.until, '--until');
+  }
+  return { where, params };
+}
+
+/** A conversation listing's filters over `c` (the Conversation). */
+export function conversationConditions(filter: ConversationFilter, dialect: Dialect): Conditions {
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
+  const p = dialect.param;
+  if (filter.source !== undefined) {
+    where.push(`c.source = ${p('source')}`);
+    params.source = filter.source;
+  }
+  if (filter.since !== undefined) {
+    where.push(`c.created_at >= ${p('since')}`);
+    params.since = dateBound(filter.since, 'since');
+  }
+  if (filter.until !== undefined) {
+    where.push(`c.created_at < ${p('until')}`);
+    params.until = dateBound(filter.until, 'until');
+  }
+  if (filter.hasToolCalls) where.push(`c.has_tool_calls = ${dialect.true}`);
+  if (filter.hasBranches) where.push(`c.has_branches = ${dialect.true}`);
+  if (filter.title !== undefined && filter.title.trim() !== '') {
+    where.push(dialect.titleContains.condition);
+    params.title = dialect.titleContains.value(filter.title.trim());
+  }
+  return { where, params };
+}
+
+/** The ORDER BY of a conversation listing over `c`. */
+export function conversationOrder(sort: ConversationFilter['sort']): string {
+  return sort === 'oldest'
+    ? 'c.created_at ASC, c.id'
+    : sort === 'most-messages'
+      ? 'c.message_count DESC, c.id'
+      : 'c.created_at DESC, c.id';
+}
