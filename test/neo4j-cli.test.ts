@@ -7,6 +7,7 @@ import { storeFile } from '../src/data-dir.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { Neo4jStore } from '../src/stores/neo4j/neo4j-store.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import { startWebApp } from '../src/web/web-server.js';
 import type { Row, Store } from '../src/stores/store.js';
 import { SEED_QUERIES } from './contract/store-contract.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -243,6 +244,44 @@ describe('chatgraph over Neo4j', () => {
     const third = await cli(['push', '--data-dir', data, '--neo4j', server.target.url]);
     expect(third.stdout).toContain('0 written, 1500 already there');
   }, 300_000);
+
+  it('serves the web app over Neo4j', async () => {
+    const neo4j = await emptyNeo4j();
+    const data = join(tempDir(), 'data');
+    await cli([
+      'import',
+      ...fixturesOf('claude-ai'),
+      '--data-dir',
+      data,
+      '--quiet',
+      '--neo4j',
+      server.target.url,
+    ]);
+    const app = await startWebApp({ store: neo4j, dataDir: data, neo4j: server.target, port: 0 });
+    try {
+      const get = async (path: string): Promise<unknown> => {
+        const response = await fetch(`http://127.0.0.1:${app.port}${path}`);
+        expect(response.status, path).toBe(200);
+        return response.json();
+      };
+      const page = (await get('/api/conversations?sort=most-messages&limit=5')) as {
+        total: number;
+        items: { id: string }[];
+      };
+      expect(page.total).toBeGreaterThan(0);
+      const id = page.items[0]?.id ?? '';
+      const conversation = (await get(`/api/conversations/${id}`)) as { messages: unknown[] };
+      expect(conversation.messages.length).toBeGreaterThan(0);
+      const graph = (await get(`/api/graph/${id}`)) as { nodes: { label: string }[] };
+      expect(graph.nodes.some((n) => n.label === 'Message')).toBe(true);
+      expect(await get('/api/sources')).toEqual(['claude-ai']);
+      const overview = (await get('/api/overview')) as { conversations: number };
+      expect(overview.conversations).toBe(page.total);
+    } finally {
+      await app.close();
+      await neo4j.close();
+    }
+  });
 
   it('says push needs a server, and a bundle', async () => {
     const noServer = await cliFailure(['push', '--data-dir', tempDir()], { NEO4J_URI: '' });
