@@ -7,7 +7,6 @@ import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import {
-  NotAnExportError,
   importExports,
   type ImportProgress,
   type ImportResult,
@@ -48,8 +47,6 @@ export class ImportJobs {
       dataDir: string;
       neo4j?: Neo4jTarget | undefined;
       maxUploadBytes: number;
-      /** Called after an import has changed the store. */
-      onImported?: () => void;
     },
   ) {}
 
@@ -110,13 +107,10 @@ export class ImportJobs {
         },
       });
       job.state = 'done';
-      this.options.onImported?.();
     } catch (error) {
       job.state = 'failed';
-      job.error =
-        error instanceof NotAnExportError || error instanceof Error
-          ? error.message.replaceAll(path, job.file)
-          : String(error);
+      // The message names the file as the person chose it, not its temporary path.
+      job.error = error instanceof Error ? error.message.replaceAll(path, job.file) : String(error);
     } finally {
       this.running = undefined;
       await rm(dir, { recursive: true, force: true });
