@@ -82,6 +82,10 @@ try {
     `conversation of ${longest.messageCount} messages`,
     await loads(`/#/c/${longest.id}`, 'article.message'),
   );
+  report(
+    `the same, until all ${longest.messageCount} messages are drawn`,
+    await loads(`/#/c/${longest.id}`, '.thread[data-complete]'),
+  );
   report('search "kubernetes"', await loads('/#/search?q=kubernetes', 'a.hit'));
   report('overview', await loads('/#/overview', 'svg.month-chart rect'));
 } finally {

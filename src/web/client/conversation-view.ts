@@ -155,6 +155,9 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
   return body;
 }
 
+const FIRST_SLICE = 12;
+const SLICE = 40;
+
 /** A conversation as the assistant showed it, with a switcher at each fork. */
 export async function showConversation(view: HTMLElement, id: string): Promise<void> {
   const { conversation, messages } = await get<Loaded>(
@@ -169,69 +172,90 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
       chosen.set(m.parentId !== null && tree.byId.has(m.parentId) ? m.parentId : null, m.id);
   }
   const thread = h('div', { class: 'thread' });
+  // Long conversations are drawn in slices: the first screenful (or up to the message to show)
+  // at once, the rest between frames, so the page is readable before thousands of messages
+  // are rendered. A redraw (a branch switch) abandons the slices of the one before.
+  let generation = 0;
   const draw = (): void => {
     const path = pathOf(tree, chosen);
-    replace(
-      thread,
-      ...path.map((message) => {
-        const parent =
-          message.parentId !== null && tree.byId.has(message.parentId) ? message.parentId : null;
-        const siblings = tree.children.get(parent) ?? [];
-        const at = siblings.indexOf(message);
-        const switcher =
-          siblings.length > 1
-            ? h(
-                'span',
-                { class: 'branch-switcher', 'data-parent': parent ?? '' },
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'branch-prev',
-                    'aria-label': 'Previous branch',
-                    disabled: at === 0,
-                    onclick: () => {
-                      chosen.set(parent, (siblings[at - 1] as MessageView).id);
-                      draw();
-                    },
-                  },
-                  '‹',
-                ),
-                h('span', { class: 'branch-position' }, `${at + 1} / ${siblings.length}`),
-                h(
-                  'button',
-                  {
-                    type: 'button',
-                    class: 'branch-next',
-                    'aria-label': 'Next branch',
-                    disabled: at === siblings.length - 1,
-                    onclick: () => {
-                      chosen.set(parent, (siblings[at + 1] as MessageView).id);
-                      draw();
-                    },
-                  },
-                  '›',
-                ),
-              )
-            : null;
-        return h(
-          'article',
-          {
-            class: `message role-${message.role}${message.id === focus ? ' focus' : ''}${message.onShownThread ? '' : ' off-thread'}`,
-            id: `m-${message.id}`,
-            'data-message-id': message.id,
-          },
-          h(
-            'header',
-            {},
-            h('span', { class: 'role' }, message.isThought ? 'thinking' : message.role),
-            message.model ? h('span', { class: 'model' }, message.model) : null,
-            h('time', { datetime: message.createdAt }, formatDate(message.createdAt, true)),
-            switcher,
-          ),
-          messageBody(message, conversation.id),
-        );
-      }),
+    const mine = ++generation;
+    replace(thread);
+    const focusAt = focus ? path.findIndex((m) => m.id === focus) : -1;
+    let next = 0;
+    const drawUntil = (end: number): void => {
+      const slice = path.slice(next, end);
+      next = Math.min(end, path.length);
+      thread.append(...slice.map(article));
+    };
+    drawUntil(Math.max(FIRST_SLICE, focusAt + 5));
+    const more = (): void => {
+      if (mine !== generation || next >= path.length) {
+        if (mine === generation) thread.dataset.complete = 'true';
+        return;
+      }
+      drawUntil(next + SLICE);
+      window.setTimeout(more, 0);
+    };
+    delete thread.dataset.complete;
+    more();
+  };
+  const article = (message: MessageView): HTMLElement => {
+    const parent =
+      message.parentId !== null && tree.byId.has(message.parentId) ? message.parentId : null;
+    const siblings = tree.children.get(parent) ?? [];
+    const at = siblings.indexOf(message);
+    const switcher =
+      siblings.length > 1
+        ? h(
+            'span',
+            { class: 'branch-switcher', 'data-parent': parent ?? '' },
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'branch-prev',
+                'aria-label': 'Previous branch',
+                disabled: at === 0,
+                onclick: () => {
+                  chosen.set(parent, (siblings[at - 1] as MessageView).id);
+                  draw();
+                },
+              },
+              '‹',
+            ),
+            h('span', { class: 'branch-position' }, `${at + 1} / ${siblings.length}`),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'branch-next',
+                'aria-label': 'Next branch',
+                disabled: at === siblings.length - 1,
+                onclick: () => {
+                  chosen.set(parent, (siblings[at + 1] as MessageView).id);
+                  draw();
+                },
+              },
+              '›',
+            ),
+          )
+        : null;
+    return h(
+      'article',
+      {
+        class: `message role-${message.role}${message.id === focus ? ' focus' : ''}${message.onShownThread ? '' : ' off-thread'}`,
+        id: `m-${message.id}`,
+        'data-message-id': message.id,
+      },
+      h(
+        'header',
+        {},
+        h('span', { class: 'role' }, message.isThought ? 'thinking' : message.role),
+        message.model ? h('span', { class: 'model' }, message.model) : null,
+        h('time', { datetime: message.createdAt }, formatDate(message.createdAt, true)),
+        switcher,
+      ),
+      messageBody(message, conversation.id),
     );
   };
   draw();
