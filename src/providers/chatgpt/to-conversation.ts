@@ -116,7 +116,7 @@ export function toChatgptConversation(
       raw_metadata: without(conversation, MAPPED_CONVERSATION_KEYS),
       assistantName: 'ChatGPT',
     },
-    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+    context,
   );
 }
 

@@ -256,7 +256,7 @@ export function toClaudeConversation(
       raw_metadata: without(conversation, MAPPED_CONVERSATION_KEYS),
       assistantName: 'Claude',
     },
-    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+    context,
   );
 }
 

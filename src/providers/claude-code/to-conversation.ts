@@ -420,6 +420,6 @@ function sessionConversation(
       raw_metadata: rawMetadata,
       assistantName: 'Claude Code',
     },
-    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+    context,
   );
 }

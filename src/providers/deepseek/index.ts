@@ -164,7 +164,7 @@ function toConversation(
       raw_metadata: without(conversation, ['id', 'title', 'inserted_at', 'updated_at', 'mapping']),
       assistantName: 'DeepSeek',
     },
-    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+    context,
   );
 }
 

@@ -164,7 +164,7 @@ function toConversation(
       raw_metadata: without(conversation, ['id', 'title', 'create_time', 'modify_time', 'user_id']),
       assistantName: 'Grok',
     },
-    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+    context,
   );
 }
 

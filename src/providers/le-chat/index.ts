@@ -139,7 +139,7 @@ function toConversation(
       raw_metadata: {},
       assistantName: 'Le Chat',
     },
-    { report: context.report, record: context.record, fallbackTime: context.fallbackTime },
+    context,
   );
 }
 
