@@ -1,4 +1,4 @@
-import type { ThreadMessage } from './store.js';
+import { QueryError, type Store, type ThreadMessage } from './store.js';
 
 /** A stored message before its depth in the tree is known. */
 export type TreeRow = Omit<ThreadMessage, 'depth'>;
@@ -62,4 +62,28 @@ export function branchContext(
   }
   const self = byId.get(messageId);
   return [...leading, ...(self ? [self] : []), ...following];
+}
+
+/**
+ * `Store.messageContext` from where a store found the message: on the shown thread, a slice of
+ * it around the message's position; off it, {@link branchContext}.
+ */
+export async function messageContextAt(
+  store: Pick<Store, 'thread'>,
+  found: { owner: string; position: number | null } | undefined,
+  messageId: string,
+  before: number,
+  after: number,
+): Promise<ThreadMessage[]> {
+  if (!found) throw new QueryError(`no message with id ${messageId}`);
+  if (found.position !== null) {
+    const thread = await store.thread(found.owner);
+    return thread.slice(Math.max(0, found.position - before), found.position + after + 1);
+  }
+  return branchContext(
+    await store.thread(found.owner, { allBranches: true }),
+    messageId,
+    before,
+    after,
+  );
 }

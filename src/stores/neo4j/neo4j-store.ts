@@ -36,7 +36,7 @@ import {
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
-import { branchContext, treeOrder, type TreeRow } from '../thread-tree.js';
+import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
 import { connectNeo4j, connectionError, errorCode } from './neo4j-connect.js';
 import {
   META_LABEL,
@@ -452,13 +452,13 @@ export class Neo4jStore implements Store {
       `MATCH (m:Message {id: $id}) RETURN m._owner AS owner, m.position AS position`,
       { id: messageId },
     );
-    if (!row) throw new QueryError(`no message with id ${messageId}`);
-    const owner = String(row.owner);
-    if (typeof row.position === 'number') {
-      const thread = await this.thread(owner);
-      return thread.slice(Math.max(0, row.position - before), row.position + after + 1);
-    }
-    return branchContext(await this.thread(owner, { allBranches: true }), messageId, before, after);
+    const found = row
+      ? {
+          owner: String(row.owner),
+          position: typeof row.position === 'number' ? row.position : null,
+        }
+      : undefined;
+    return messageContextAt(this, found, messageId, before, after);
   }
 
   async sources(): Promise<string[]> {

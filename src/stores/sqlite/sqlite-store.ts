@@ -17,7 +17,7 @@ import {
   type Dialect,
 } from '../query-conditions.js';
 import { pageBounds } from '../page-bounds.js';
-import { branchContext, treeOrder, type TreeRow } from '../thread-tree.js';
+import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
 import { CypherProjection } from '../cypher/grafeo-projection.js';
 import {
   MATCH_END,
@@ -520,22 +520,11 @@ export class SqliteStore implements Store {
     });
   }
 
-  async messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]> {
-    const row = this.db
+  messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]> {
+    const found = this.db
       .prepare(`SELECT owner, position FROM "Message" WHERE id = ?`)
       .get(messageId) as { owner: string; position: number | null } | undefined;
-    if (!row) throw new QueryError(`no message with id ${messageId}`);
-    if (row.position !== null) {
-      const thread = await this.thread(row.owner);
-      return thread.slice(Math.max(0, row.position - before), row.position + after + 1);
-    }
-    // Off the shown thread: the messages leading to it, and its first descendants.
-    return branchContext(
-      await this.thread(row.owner, { allBranches: true }),
-      messageId,
-      before,
-      after,
-    );
+    return messageContextAt(this, found, messageId, before, after);
   }
 
   async subgraph(conversationId: string): Promise<GraphBatch | undefined> {
