@@ -89,6 +89,21 @@ export const LABELS = {
       conversation_id: 'string',
     },
   },
+  // Text a person pasted or attached (Claude.ai `attachments[].extracted_content`, and the like):
+  // PAM's Attachment has no text field, so the bundle keeps it as a file under `attachments/`
+  // (`ref`) and the graph keeps it here, searchable, linked from its message by HAS_ATTACHMENT.
+  Attachment: {
+    properties: {
+      name: 'string',
+      mime_type: 'string',
+      ref: 'string',
+      size_bytes: 'integer',
+      content: 'string',
+      message_id: 'string',
+      conversation_id: 'string',
+      position: 'integer',
+    },
+  },
   File: { properties: { path: 'string', language: 'string' } },
   Project: { properties: { path: 'string', name: 'string' } },
   GitBranch: { properties: { name: 'string', project: 'string' } },
@@ -117,6 +132,7 @@ export const EDGES = {
   STEP_NEXT: { from: 'TraceStep', to: 'TraceStep' },
   IMPORTED: { from: 'Import', to: 'Conversation' },
   USED_TOOL: { from: 'Message', to: 'ToolCall' },
+  HAS_ATTACHMENT: { from: 'Message', to: 'Attachment' },
   READ_FILE: { from: 'ToolCall', to: 'File' },
   MODIFIED_FILE: { from: 'ToolCall', to: 'File' },
   HAS_SESSION: { from: 'Project', to: 'Conversation' },

@@ -3,9 +3,16 @@ import type { GraphBatch } from '../graph/graph-batch.js';
 /** One result row of a Cypher query, keyed by the RETURN column names. */
 export type Row = Record<string, unknown>;
 
-/** A search over message text. */
+/** How a search finds text: by its words (BM25), by its meaning (vectors), or both fused. */
+export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
+
+/** A search over message text (and the text attached to messages). */
 export interface SearchQuery {
   text: string;
+  /** Keyword when absent (the stores' own search is by words; meaning needs vectors). */
+  mode?: SearchMode;
+  /** Hits to skip (paging past the first page). */
+  offset?: number;
   source?: string;
   /** ISO date or timestamp: only messages at or after it. */
   since?: string;
@@ -33,6 +40,18 @@ export interface SearchHit {
   snippet: string;
   /** BM25 score (higher is better). */
   score: number;
+  /** Set when the hit is in text pasted or attached to the message, not the message itself. */
+  attachment?: { id: string; name: string | null };
+  /** Why it matched: the words it matched, how close in meaning it is, or both. */
+  why?: HitReason;
+}
+
+/** Why a hit matched, for people and agents reading results. */
+export interface HitReason {
+  /** Matched by words: its rank among keyword hits (1-based). */
+  keyword?: { rank: number };
+  /** Matched by meaning: its rank among vector hits (1-based) and cosine similarity. */
+  semantic?: { rank: number; similarity: number };
 }
 
 /** Ranked hits, and how many messages matched at all. */
