@@ -1,4 +1,5 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
+import type { VectorIndex } from './vector-index.js';
 
 /** One result row of a Cypher query, keyed by the RETURN column names. */
 export type Row = Record<string, unknown>;
@@ -67,6 +68,16 @@ export interface SearchResult {
    * given (then the newest matches are listed).
    */
   ranked: number;
+  /** How the search ran (keyword when the store alone answers). */
+  mode?: SearchMode;
+  /** Hits skipped before these (paging). */
+  offset?: number;
+  /** When nothing matched: a word that would (e.g. "did you mean …"). */
+  hint?: string;
+  /** When no word matched: the hits nearest in meaning, if the store has vectors. */
+  nearest?: SearchHit[];
+  /** Something the person should know about how the search ran (e.g. why it was by words only). */
+  notice?: string;
 }
 
 /** One message as `thread` returns it. */
@@ -199,6 +210,8 @@ export interface Store {
   /** Whether the store projects tool calls into traces. */
   deep(): Promise<boolean>;
   setDeep(deep: boolean): Promise<void>;
+  /** The store's vectors, for search by meaning. */
+  readonly vectors: VectorIndex;
   /** Removes every node and edge (for reindex). */
   clear(): Promise<void>;
   close(): Promise<void>;

@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { storeContract } from './store-contract.js';
+import { vectorContract } from './vector-contract.js';
 
 storeContract('embedded SQLite', () =>
+  Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
+);
+vectorContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );

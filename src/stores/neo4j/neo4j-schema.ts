@@ -53,6 +53,9 @@ export function schemaStatements(): string[] {
   statements.push(
     `CREATE CONSTRAINT chatgraph_${META_LABEL}_key IF NOT EXISTS FOR (n:${META_LABEL}) REQUIRE n.key IS UNIQUE`,
     `CREATE FULLTEXT INDEX ${TEXT_INDEX} IF NOT EXISTS FOR (n:Message) ON EACH [n.content]`,
+    // Vectors are deleted with their conversation, found by owner like its other nodes.
+    `CREATE INDEX chatgraph_ChatgraphVector__owner IF NOT EXISTS FOR (n:ChatgraphVector) ON (n._owner)`,
+    `CREATE INDEX chatgraph_ChatgraphVector_node IF NOT EXISTS FOR (n:ChatgraphVector) ON (n.node_id)`,
   );
   return statements;
 }

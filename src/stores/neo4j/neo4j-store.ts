@@ -48,6 +48,7 @@ import {
   mergeNodes,
   schemaStatements,
 } from './neo4j-schema.js';
+import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
 import type { Neo4jTarget } from './neo4j-target.js';
 import { toLuceneQuery } from './lucene-query.js';
 import { fromRecord, toParameter } from './neo4j-values.js';
@@ -87,6 +88,11 @@ const MESSAGE_COLUMNS = `m.id AS id, m.role AS role, coalesce(m.content, '') AS 
  */
 export class Neo4jStore implements Store {
   private schemaReady = false;
+  /** The store's vectors, in Neo4j's native vector index. */
+  readonly vectors = new Neo4jVectors({
+    read: (query, params) => this.read(query, params),
+    write: (work) => this.write(work),
+  });
 
   private constructor(
     private readonly driver: Driver,
@@ -225,7 +231,7 @@ export class Neo4jStore implements Store {
       const batches = [...byOwner.values()].filter((b) => !unchanged.has(b.owner));
       // A changed conversation loses every node it owned, and so every edge of those nodes.
       if (replaced.length > 0) {
-        for (const label of OWNED_LABELS) {
+        for (const label of [...OWNED_LABELS, VECTOR_LABEL]) {
           await tx.run(`UNWIND $owners AS o MATCH (n:${label} {_owner: o}) DETACH DELETE n`, {
             owners: replaced,
           });
@@ -567,7 +573,7 @@ export class Neo4jStore implements Store {
     await this.ensureSchema();
     const session = this.session('WRITE');
     try {
-      for (const label of [...LABEL_NAMES, META_LABEL]) {
+      for (const label of [...LABEL_NAMES, VECTOR_LABEL, META_LABEL]) {
         await session.run(
           `MATCH (n:${label}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`,
         );

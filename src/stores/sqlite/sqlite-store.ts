@@ -39,6 +39,7 @@ import {
   type WriteReport,
 } from '../store.js';
 import { toFtsQuery } from './fts-query.js';
+import { SqliteVectors } from './sqlite-vectors.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { columnsOf, ownedBySource, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 
@@ -76,6 +77,8 @@ export class SqliteStore implements Store {
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly projection: CypherProjection;
   private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
+  /** The store's vectors (semantic search), dropped with their conversation. */
+  readonly vectors: SqliteVectors;
 
   private constructor(
     readonly file: string,
@@ -84,6 +87,7 @@ export class SqliteStore implements Store {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file, { readonly, fileMustExist: readonly });
     this.db.pragma('busy_timeout = 10000');
+    this.vectors = new SqliteVectors(this.db);
     if (!readonly) {
       // 8 KB pages suit rows of chat text (set before WAL, which fixes the page size).
       this.db.pragma('page_size = 8192');
@@ -95,6 +99,7 @@ export class SqliteStore implements Store {
       // Checkpoint the WAL every 64 MB rather than 4 MB: fewer, larger copies during an import.
       this.db.pragma('wal_autocheckpoint = 16384');
       for (const statement of schemaStatements()) this.db.exec(statement);
+      SqliteVectors.createSchema(this.db);
       this.addMissingColumns();
       this.backfillMessageCounts();
       for (const label of LABEL_NAMES) {
@@ -148,6 +153,7 @@ export class SqliteStore implements Store {
       // since FTS5 flushes a segment at every savepoint as it does at every commit.
       this.writeBatch = (batch: HashedBatch, hash: string, deep: boolean) => {
         ftsDelete.run(batch.owner);
+        this.vectors.dropOwner(batch.owner);
         for (const label of LABEL_NAMES)
           if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(batch.owner);
         for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner: batch.owner });
@@ -655,6 +661,7 @@ export class SqliteStore implements Store {
       for (const kind of EDGE_KINDS) this.db.exec(`DELETE FROM ${quote(kind)}`);
       this.db.exec(`DELETE FROM conversation_state`);
       this.db.exec(`DELETE FROM message_counts`);
+      this.vectors.dropAll();
       this.db.exec(`INSERT INTO message_fts (message_fts) VALUES ('delete-all')`);
       this.db
         .prepare(

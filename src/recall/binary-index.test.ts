@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BinaryIndex, toBinaryCode } from './binary-index.js';
+
+const vectorArb = fc.array(fc.float({ min: -1, max: 1, noNaN: true }), {
+  minLength: 40,
+  maxLength: 40,
+});
+
+function hamming(a: Float32Array, b: Float32Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) if ((a[i] ?? 0) > 0 !== (b[i] ?? 0) > 0) d++;
+  return d;
+}
+
+describe('BinaryIndex', () => {
+  it('returns the units nearest by Hamming distance, ties at the cut included, filters obeyed', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ v: vectorArb, source: fc.constantFrom('a', 'b') }), {
+          minLength: 1,
+          maxLength: 60,
+        }),
+        vectorArb,
+        fc.integer({ min: 1, max: 20 }),
+        fc.boolean(),
+        (units, q, count, filtered) => {
+          const index = new BinaryIndex(40, 4);
+          units.forEach((u, id) => {
+            index.add({
+              id,
+              code: toBinaryCode(Float32Array.from(u.v)),
+              source: index.symbol(u.source),
+              role: 0,
+              time: id,
+            });
+          });
+          const query = Float32Array.from(q);
+          const filter = filtered ? { source: index.lookup('a'), since: 3 } : {};
+          const got = index.nearest(toBinaryCode(query), count, filter);
+          const eligible = units
+            .map((u, id) => ({ id, d: hamming(Float32Array.from(u.v), query), s: u.source }))
+            .filter((u) => !filtered || (u.s === 'a' && u.id >= 3))
+            .sort((a, b) => a.d - b.d);
+          const cut = eligible[Math.min(count, eligible.length) - 1]?.d ?? -1;
+          const expected = eligible.filter((u) => u.d <= cut).map((u) => u.id);
+          expect(new Set(got)).toEqual(new Set(expected));
+          const distances = got.map((id) => eligible.find((u) => u.id === id)?.d ?? -1);
+          expect(distances).toEqual([...distances].sort((a, b) => a - b));
+        },
+      ),
+    );
+  });
+
+  it('finds nothing for a filter value no unit has', () => {
+    const index = new BinaryIndex(8);
+    index.add({ id: 1, code: new Uint32Array([1]), source: index.symbol('x'), role: 0, time: 0 });
+    expect(index.nearest(new Uint32Array([1]), 5, { source: index.lookup('y') })).toEqual([]);
+  });
+});

@@ -1,0 +1,176 @@
+import {
+  QueryError,
+  type SearchHit,
+  type SearchMode,
+  type SearchQuery,
+  type SearchResult,
+  type Store,
+} from '../stores/store.js';
+import type { VectorQuery } from '../stores/vector-index.js';
+
+/** Turns a query's text into a vector of the index's model. */
+export type QueryEmbedding = (text: string) => Promise<Float32Array>;
+
+/** Reciprocal rank fusion's constant (the usual 60: ranks matter, scores' scales do not). */
+const RRF_K = 60;
+/** Extra hits each side brings to the fusion beyond the page asked for. */
+const FUSION_DEPTH = 50;
+
+/** What identifies one hit across keyword and vector results. */
+function hitKey(hit: SearchHit): string {
+  if (hit.attachment) return `a:${hit.attachment.id}`;
+  if (hit.messageId === '') return `c:${hit.conversationId}`;
+  return `m:${hit.messageId}`;
+}
+
+/** The mode a search runs in: the one asked for, else hybrid once vectors exist. */
+export async function searchModeFor(
+  store: Store,
+  asked: SearchMode | undefined,
+  canEmbed: boolean,
+): Promise<SearchMode> {
+  if (asked !== undefined) return asked;
+  const model = await store.vectors.model();
+  return model && model.count > 0 && canEmbed ? 'hybrid' : 'keyword';
+}
+
+function vectorQueryOf(query: SearchQuery, vector: Float32Array, limit: number): VectorQuery {
+  return {
+    vector,
+    limit,
+    offset: 0,
+    source: query.source,
+    role: query.role,
+    since: query.since,
+    until: query.until,
+  };
+}
+
+async function semanticHits(
+  store: Store,
+  query: SearchQuery,
+  vector: Float32Array,
+  limit: number,
+): Promise<SearchHit[]> {
+  const hits = await store.vectors.search(vectorQueryOf(query, vector, limit));
+  const described = await store.vectors.describe(hits);
+  return described.map((hit, i) => ({
+    ...hit,
+    why: { semantic: { rank: i + 1, similarity: hit.score } },
+  }));
+}
+
+/** Keyword and vector rankings merged by reciprocal rank fusion. */
+export function fuseRankings(
+  keyword: readonly SearchHit[],
+  semantic: readonly SearchHit[],
+): SearchHit[] {
+  const fused = new Map<string, SearchHit & { fusion: number }>();
+  keyword.forEach((hit, i) => {
+    fused.set(hitKey(hit), {
+      ...hit,
+      why: { keyword: { rank: i + 1 } },
+      fusion: 1 / (RRF_K + i + 1),
+    });
+  });
+  semantic.forEach((hit, i) => {
+    const key = hitKey(hit);
+    const similarity = hit.why?.semantic?.similarity ?? hit.score;
+    const seen = fused.get(key);
+    if (seen) {
+      seen.fusion += 1 / (RRF_K + i + 1);
+      seen.why = { ...seen.why, semantic: { rank: i + 1, similarity } };
+    } else
+      fused.set(key, {
+        ...hit,
+        why: { semantic: { rank: i + 1, similarity } },
+        fusion: 1 / (RRF_K + i + 1),
+      });
+  });
+  return [...fused.values()]
+    .sort((a, b) => b.fusion - a.fusion)
+    .map(({ fusion, ...hit }) => ({ ...hit, score: fusion }));
+}
+
+/**
+ * Searches by words, by meaning, or both (hybrid: the two rankings fused), with the same
+ * filters and paging in every mode. Without vectors (or a way to embed the query) the search is
+ * by words; a semantic search then says what is missing.
+ */
+export async function recall(
+  store: Store,
+  query: SearchQuery,
+  embedQuery?: QueryEmbedding,
+): Promise<SearchResult> {
+  const mode = await searchModeFor(store, query.mode, embedQuery !== undefined);
+  const offset = query.offset ?? 0;
+  const limit = query.limit ?? 20;
+  if (mode === 'keyword') {
+    const result = await store.search({ ...query, mode });
+    const hits = result.hits.map((hit, i) => ({
+      ...hit,
+      why: hit.why ?? { keyword: { rank: offset + i + 1 } },
+    }));
+    if (hits.length > 0 || offset > 0 || !embedQuery) return { ...result, hits, mode, offset };
+    const model = await store.vectors.model();
+    if (!model || model.count === 0) return { ...result, hits, mode, offset };
+    // Nothing has the words: say what is nearest in meaning instead.
+    const nearest = await semanticHits(store, query, await embedQuery(query.text), 3);
+    return { ...result, hits, mode, offset, nearest };
+  }
+  if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
+  const model = await store.vectors.model();
+  if (!model || model.count === 0)
+    throw new QueryError(
+      `there are no vectors to search by meaning yet: run \`chatgraph embed\` first (or search with --mode keyword)`,
+    );
+  const vector = await embedQuery(query.text);
+  if (mode === 'semantic') {
+    const hits = await semanticHits(store, query, vector, offset + limit);
+    return {
+      hits: hits.slice(offset),
+      matches: hits.length,
+      matchesCapped: false,
+      ranked: model.count,
+      mode,
+      offset,
+    };
+  }
+  const depth = offset + limit + FUSION_DEPTH;
+  const [keyword, semantic] = await Promise.all([
+    store
+      .search({ ...query, mode: 'keyword', offset: 0, limit: Math.min(depth, 100) })
+      .catch((error: unknown) => {
+        // Words the keyword search cannot take (only very common ones, say) leave meaning.
+        if (error instanceof QueryError) return undefined;
+        throw error;
+      }),
+    semanticHits(store, query, vector, depth),
+  ]);
+  const fused = fuseRankings(keyword?.hits ?? [], semantic);
+  return {
+    hits: fused.slice(offset, offset + limit),
+    matches: keyword?.matches ?? 0,
+    matchesCapped: keyword?.matchesCapped ?? false,
+    ranked: keyword?.ranked ?? 0,
+    mode,
+    offset,
+    ...(keyword?.hint !== undefined ? { hint: keyword.hint } : {}),
+  };
+}
+
+/** Messages close in meaning to one message (the web app's "similar messages"). */
+export async function similarMessages(
+  store: Store,
+  messageId: string,
+  limit: number,
+): Promise<SearchHit[]> {
+  const vector = await store.vectors.vectorOf(messageId);
+  if (!vector) return [];
+  const hits = await store.vectors.search({ vector, limit, exclude: messageId });
+  const described = await store.vectors.describe(hits);
+  return described.map((hit, i) => ({
+    ...hit,
+    why: { semantic: { rank: i + 1, similarity: hit.score } },
+  }));
+}

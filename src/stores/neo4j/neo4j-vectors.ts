@@ -1,0 +1,272 @@
+import neo4j, { type ManagedTransaction } from 'neo4j-driver';
+import { makeSnippet, snippetTerms } from '../../search/snippet.js';
+import { dateBound } from '../date-bound.js';
+import { MATCH_END, MATCH_START, type Row, type SearchHit } from '../store.js';
+import type {
+  EmbeddingText,
+  IndexedModel,
+  PendingConversation,
+  UnitKind,
+  VectorHit,
+  VectorIndex,
+  VectorQuery,
+  VectorUnit,
+} from '../vector-index.js';
+import { META_LABEL } from './neo4j-schema.js';
+
+/** The label of a chunk's vector: chatgraph's own, so user Cypher never sees it. */
+export const VECTOR_LABEL = 'ChatgraphVector';
+/** Neo4j's native vector index over {@link VECTOR_LABEL}'s `embedding`. */
+export const VECTOR_INDEX = 'chatgraph_vectors';
+
+/** What the store lends the vector index: its read and write transactions. */
+export interface Neo4jAccess {
+  read(query: string, params?: Record<string, unknown>): Promise<Row[]>;
+  write<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T>;
+}
+
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+const KINDS: ReadonlySet<string> = new Set<UnitKind>(['message', 'attachment', 'title']);
+const kindOf = (value: unknown): UnitKind =>
+  KINDS.has(str(value)) ? (str(value) as UnitKind) : 'message';
+
+/**
+ * Vectors in Neo4j: a {@link VECTOR_LABEL} node a chunk, owned (`_owner`) by its conversation
+ * and deleted with it, searched through the native vector index (cosine); a Conversation's
+ * `_vec_hash` records what its vectors were made from.
+ */
+export class Neo4jVectors implements VectorIndex {
+  constructor(private readonly db: Neo4jAccess) {}
+
+  async model(): Promise<IndexedModel | undefined> {
+    const [row] = await this.db.read(
+      `MATCH (s:${META_LABEL} {key: 'store'}) WHERE s.vector_model IS NOT NULL
+       RETURN s.vector_model AS id, s.vector_dimensions AS dimensions,
+              COUNT { MATCH (v:${VECTOR_LABEL}) } AS count`,
+    );
+    if (!row) return undefined;
+    return { id: str(row.id), dimensions: num(row.dimensions), count: num(row.count) };
+  }
+
+  async reset(model: { id: string; dimensions: number }): Promise<void> {
+    await this.db.write(async (tx) => {
+      await tx.run(`MATCH (c:Conversation) REMOVE c._vec_hash`);
+      await tx.run(`MATCH (v:${VECTOR_LABEL}) DETACH DELETE v`);
+      await tx.run(
+        `MERGE (s:${META_LABEL} {key: 'store'}) SET s.vector_model = $id, s.vector_dimensions = $dimensions`,
+        { id: model.id, dimensions: neo4j.int(model.dimensions) },
+      );
+    });
+    // The index's dimension is fixed when it is made: a new model gets a new index.
+    await this.db.write((tx) => tx.run(`DROP INDEX ${VECTOR_INDEX} IF EXISTS`));
+    await this.db.write((tx) =>
+      tx.run(
+        `CREATE VECTOR INDEX ${VECTOR_INDEX} IF NOT EXISTS FOR (v:${VECTOR_LABEL}) ON (v.embedding)
+         OPTIONS {indexConfig: {\`vector.dimensions\`: ${String(Math.trunc(model.dimensions))}, \`vector.similarity_function\`: 'cosine'}}`,
+      ),
+    );
+    await this.db.write((tx) => tx.run(`CALL db.awaitIndex('${VECTOR_INDEX}', 300)`));
+  }
+
+  async pending(): Promise<PendingConversation[]> {
+    const rows = await this.db.read(
+      `MATCH (c:Conversation) WHERE c._vec_hash IS NULL OR c._vec_hash <> c._hash
+       RETURN c.id AS owner, c._hash AS hash ORDER BY c.created_at DESC`,
+    );
+    return rows.map((r) => ({ owner: str(r.owner), hash: str(r.hash) }));
+  }
+
+  async texts(owner: string): Promise<EmbeddingText[]> {
+    const [c] = await this.db.read(
+      `MATCH (c:Conversation {id: $owner})
+       OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(first:Message) WHERE first.position = 0
+       RETURN c.title AS title, c.source AS source, c.created_at AS createdAt, first.id AS first`,
+      { owner },
+    );
+    if (!c) return [];
+    const source = str(c.source);
+    const texts: EmbeddingText[] = [];
+    const title = str(c.title).trim();
+    if (title)
+      texts.push({
+        nodeId: owner,
+        kind: 'title',
+        messageId: strOrNull(c.first),
+        text: title,
+        source,
+        role: null,
+        createdAt: strOrNull(c.createdAt),
+      });
+    const messages = await this.db.read(
+      `MATCH (m:Message {_owner: $owner}) WHERE trim(coalesce(m.content, '')) <> ''
+       RETURN m.id AS id, m.role AS role, m.content AS content, m.created_at AS createdAt ORDER BY m._seq`,
+      { owner },
+    );
+    for (const m of messages)
+      texts.push({
+        nodeId: str(m.id),
+        kind: 'message',
+        messageId: str(m.id),
+        text: str(m.content),
+        source,
+        role: strOrNull(m.role),
+        createdAt: strOrNull(m.createdAt),
+      });
+    const attachments = await this.db.read(
+      `MATCH (m:Message)-[:HAS_ATTACHMENT]->(a:Attachment {_owner: $owner}) WHERE trim(coalesce(a.content, '')) <> ''
+       RETURN a.id AS id, a.content AS content, m.id AS messageId, m.role AS role, m.created_at AS createdAt`,
+      { owner },
+    );
+    for (const a of attachments)
+      texts.push({
+        nodeId: str(a.id),
+        kind: 'attachment',
+        messageId: str(a.messageId),
+        text: str(a.content),
+        source,
+        role: strOrNull(a.role),
+        createdAt: strOrNull(a.createdAt),
+      });
+    return texts;
+  }
+
+  async write(owner: string, hash: string, units: readonly VectorUnit[]): Promise<void> {
+    const rows = units.map((u) => ({
+      node_id: u.nodeId,
+      kind: u.kind,
+      message_id: u.messageId,
+      chunk: neo4j.int(u.chunk),
+      start: neo4j.int(u.start),
+      end: neo4j.int(u.end),
+      text_hash: u.textHash,
+      source: u.source,
+      role: u.role,
+      created_at: u.createdAt,
+      embedding: Array.from(u.vector),
+    }));
+    await this.db.write(async (tx) => {
+      await tx.run(`MATCH (v:${VECTOR_LABEL} {_owner: $owner}) DETACH DELETE v`, { owner });
+      for (let i = 0; i < rows.length; i += 500)
+        await tx.run(
+          `UNWIND $rows AS row CREATE (v:${VECTOR_LABEL}) SET v = row, v._owner = $owner`,
+          { rows: rows.slice(i, i + 500), owner },
+        );
+      await tx.run(`MATCH (c:Conversation {id: $owner}) SET c._vec_hash = $hash`, { owner, hash });
+    });
+  }
+
+  async search(query: VectorQuery): Promise<VectorHit[]> {
+    const model = await this.model();
+    if (!model || model.count === 0) return [];
+    const wanted = (query.offset ?? 0) + query.limit;
+    const where: string[] = [];
+    const params: Record<string, unknown> = { vector: Array.from(query.vector) };
+    if (query.source !== undefined) {
+      where.push('node.source = $source');
+      params.source = query.source;
+    }
+    if (query.role !== undefined) {
+      where.push('node.role = $role');
+      params.role = query.role;
+    }
+    if (query.since !== undefined) {
+      where.push('node.created_at >= $since');
+      params.since = dateBound(query.since, '--since');
+    }
+    if (query.until !== undefined) {
+      where.push('node.created_at < $until');
+      params.until = dateBound(query.until, '--until');
+    }
+    if (query.exclude !== undefined) {
+      where.push('node.node_id <> $exclude');
+      params.exclude = query.exclude;
+    }
+    // The index returns the k nearest before filters: widen k until the page is full.
+    for (let k = Math.max(100, wanted * 10); ; k *= 8) {
+      const rows = await this.db.read(
+        `CALL db.index.vector.queryNodes('${VECTOR_INDEX}', $k, $vector) YIELD node, score
+         ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+         WITH node.node_id AS nodeId, max(score) AS score, collect(node)[0] AS node
+         RETURN nodeId, node.kind AS kind, node.message_id AS messageId, node._owner AS owner,
+                score, node.start AS start, node.end AS end ORDER BY score DESC`,
+        { ...params, k: neo4j.int(Math.min(k, model.count)) },
+      );
+      if (rows.length >= wanted || k >= model.count)
+        return rows.slice(query.offset ?? 0, wanted).map((r) => ({
+          nodeId: str(r.nodeId),
+          kind: kindOf(r.kind),
+          messageId: strOrNull(r.messageId),
+          owner: str(r.owner),
+          // Neo4j's cosine score is (1 + cosine) / 2.
+          similarity: 2 * num(r.score) - 1,
+          start: num(r.start),
+          end: num(r.end),
+        }));
+    }
+  }
+
+  async vectorOf(nodeId: string): Promise<Float32Array | undefined> {
+    const [row] = await this.db.read(
+      `MATCH (v:${VECTOR_LABEL} {node_id: $nodeId}) RETURN v.embedding AS embedding ORDER BY v.chunk LIMIT 1`,
+      { nodeId },
+    );
+    const embedding = row?.embedding;
+    return Array.isArray(embedding) ? Float32Array.from(embedding.map(num)) : undefined;
+  }
+
+  async describe(hits: readonly VectorHit[]): Promise<SearchHit[]> {
+    if (hits.length === 0) return [];
+    const rows = await this.db.read(
+      `UNWIND $hits AS h
+       MATCH (c:Conversation {id: h.owner})
+       OPTIONAL MATCH (m:Message {id: h.messageId})
+       OPTIONAL MATCH (a:Attachment {id: h.nodeId})
+       RETURN h.i AS i, c.id AS conversationId, c.conversation_id AS platformId, c.name AS title,
+              c.source AS source, m.id AS messageId, m.role AS role, m.created_at AS createdAt,
+              m.content AS content, a.name AS attachmentName, a.content AS attachmentText`,
+      {
+        hits: hits.map((h, i) => ({
+          i: neo4j.int(i),
+          owner: h.owner,
+          messageId: h.messageId ?? '',
+          nodeId: h.nodeId,
+        })),
+      },
+    );
+    const byIndex = new Map(rows.map((r) => [num(r.i), r]));
+    return hits.flatMap((hit, i) => {
+      const r = byIndex.get(i);
+      if (!r) return [];
+      const text =
+        hit.kind === 'attachment'
+          ? str(r.attachmentText)
+          : hit.kind === 'title'
+            ? str(r.title)
+            : str(r.content);
+      return [
+        {
+          conversationId: str(r.conversationId),
+          platformConversationId: str(r.platformId),
+          title: str(r.title),
+          source: str(r.source),
+          messageId: str(r.messageId),
+          role: str(r.role),
+          createdAt: str(r.createdAt),
+          snippet: makeSnippet(
+            text.slice(hit.start, hit.end),
+            snippetTerms(''),
+            MATCH_START,
+            MATCH_END,
+          ),
+          score: hit.similarity,
+          ...(hit.kind === 'attachment'
+            ? { attachment: { id: hit.nodeId, name: strOrNull(r.attachmentName) } }
+            : {}),
+        },
+      ];
+    });
+  }
+}
