@@ -39,3 +39,10 @@ export function conversationErrors(value: unknown): string[] {
 export function memoryStoreErrors(value: unknown): string[] {
   return check(memoryStore, value);
 }
+
+const embeddings: ValidateFunction = ajv.compile(load('portable-ai-memory-embeddings.schema.json'));
+
+/** Schema errors of an embeddings file (empty when valid). */
+export function embeddingsErrors(value: unknown): string[] {
+  return check(embeddings, value);
+}

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bagOfWords } from '../../test/contract/vector-contract.js';
+import { tempDir } from '../../test/support/convert-to-temp.js';
+import { embeddingsErrors } from '../../test/support/pam-validator.js';
+import { embedMemories, EMBEDDINGS_FILE } from './embed-memories.js';
+
+function memory(id: string, content: string): Record<string, unknown> {
+  return {
+    id,
+    type: 'fact',
+    content,
+    content_hash: 'sha256:'.padEnd(71, '0'),
+    temporal: { created_at: '2025-01-01T00:00:00Z' },
+    provenance: { platform: 'claude' },
+  };
+}
+
+function writeStore(bundle: string, memories: Record<string, unknown>[]): void {
+  mkdirSync(bundle, { recursive: true });
+  writeFileSync(join(bundle, 'memory-store.json'), JSON.stringify({ memories }));
+}
+
+class MapCache {
+  readonly map = new Map<string, Float32Array>();
+  get(model: string, hashes: readonly string[]): Map<string, Float32Array> {
+    const out = new Map<string, Float32Array>();
+    for (const h of hashes) {
+      const v = this.map.get(`${model}/${h}`);
+      if (v) out.set(h, v);
+    }
+    return out;
+  }
+  put(model: string, entries: readonly { textHash: string; vector: Float32Array }[]): void {
+    for (const e of entries) this.map.set(`${model}/${e.textHash}`, e.vector);
+  }
+}
+
+describe('embedMemories', () => {
+  it('writes a PAM embeddings file the official schema accepts, one vector per memory, and keeps it in step', async () => {
+    const bundle = join(tempDir(), 'bundle');
+    writeStore(bundle, [memory('m1', 'likes sourdough bread'), memory('m2', 'runs marathons')]);
+    const cache = new MapCache();
+    const first = await embedMemories(bundle, bagOfWords, cache, () => '2026-01-01T00:00:00Z');
+    expect(first).toEqual({ memories: 2, embedded: 2 });
+    const file = JSON.parse(readFileSync(join(bundle, EMBEDDINGS_FILE), 'utf8')) as {
+      embeddings: { memory_id: string; dimensions: number; vector: number[]; created_at: string }[];
+    };
+    expect(embeddingsErrors(file)).toEqual([]);
+    expect(file.embeddings.map((e) => e.memory_id)).toEqual(['m1', 'm2']);
+    expect(file.embeddings[0]?.vector).toHaveLength(bagOfWords.model.dimensions);
+
+    writeStore(bundle, [memory('m2', 'runs marathons')]);
+    const second = await embedMemories(bundle, bagOfWords, cache, () => '2027-01-01T00:00:00Z');
+    expect(second).toEqual({ memories: 1, embedded: 0 });
+    const after = JSON.parse(readFileSync(join(bundle, EMBEDDINGS_FILE), 'utf8')) as typeof file;
+    expect(after.embeddings.map((e) => [e.memory_id, e.created_at])).toEqual([
+      ['m2', '2026-01-01T00:00:00Z'],
+    ]);
+    expect(embeddingsErrors(after)).toEqual([]);
+  });
+
+  it('writes nothing for a bundle without memories', async () => {
+    const bundle = join(tempDir(), 'bundle');
+    writeStore(bundle, []);
+    expect(await embedMemories(bundle, bagOfWords, undefined)).toEqual({
+      memories: 0,
+      embedded: 0,
+    });
+  });
+});

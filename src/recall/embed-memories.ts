@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { PAM_SCHEMA_VERSION } from '../model/pam.js';
+import { hashText, type EmbeddingCache, type TextEmbedder } from './embed-conversations.js';
+
+/** PAM's file for memory vectors, beside `memory-store.json`. */
+export const EMBEDDINGS_FILE = 'embeddings.json';
+
+const memoriesSchema = z.object({
+  memories: z.array(z.object({ id: z.string().min(1), content: z.string() }).passthrough()),
+});
+
+const embeddingsSchema = z.object({
+  embeddings: z.array(
+    z
+      .object({
+        id: z.string(),
+        memory_id: z.string(),
+        model: z.string(),
+        created_at: z.string(),
+        vector: z.array(z.number()).nullable().optional(),
+      })
+      .passthrough(),
+  ),
+});
+
+/** One embedding object of PAM's embeddings file. */
+export interface MemoryEmbedding {
+  id: string;
+  memory_id: string;
+  model: string;
+  dimensions: number;
+  created_at: string;
+  vector: number[];
+}
+
+async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
+  if (!existsSync(file)) return undefined;
+  const parsed = schema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+  if (!parsed.success)
+    throw new Error(
+      `${file} is not what PAM says it is (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'bad shape'})`,
+    );
+  return parsed.data;
+}
+
+/**
+ * Writes the bundle's `embeddings.json`: one vector per memory of `memory-store.json`, made
+ * with the embedder (vectors already made come from the cache; memories that are gone lose
+ * theirs). Returns how many memories were embedded anew.
+ */
+export async function embedMemories(
+  bundle: string,
+  embedder: TextEmbedder & { countTokens?(text: string): number },
+  cache: EmbeddingCache | undefined,
+  now: () => string = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+): Promise<{ memories: number; embedded: number }> {
+  const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
+  const memories = (store?.memories ?? []).filter((m) => m.content.trim() !== '');
+  const file = join(bundle, EMBEDDINGS_FILE);
+  const before = await readJson(file, embeddingsSchema);
+  if (memories.length === 0 && !before) return { memories: 0, embedded: 0 };
+  const model = embedder.model.id;
+  const hashes = memories.map((m) => hashText(m.content));
+  const known = cache?.get(model, hashes) ?? new Map<string, Float32Array>();
+  const missing = memories.filter((_, i) => !known.has(hashes[i] ?? ''));
+  const made = missing.length > 0 ? await embedder.embed(missing.map((m) => m.content)) : [];
+  const entries = missing.map((m, i) => ({
+    textHash: hashText(m.content),
+    vector: made[i] ?? new Float32Array(0),
+  }));
+  cache?.put(model, entries);
+  for (const entry of entries) known.set(entry.textHash, entry.vector);
+  const previous = new Map(
+    (before?.embeddings ?? []).filter((e) => e.model === model).map((e) => [e.memory_id, e]),
+  );
+  const embeddings: MemoryEmbedding[] = memories.map((memory, i) => {
+    const vector = Array.from(known.get(hashes[i] ?? '') ?? []);
+    const old = previous.get(memory.id);
+    const same =
+      old?.vector?.length === vector.length && old.vector.every((v, k) => v === vector[k]);
+    return {
+      id: `emb-${memory.id}`,
+      memory_id: memory.id,
+      model,
+      dimensions: vector.length,
+      created_at: same && old ? old.created_at : now(),
+      vector,
+    };
+  });
+  await writeFileAtomic(
+    file,
+    `${JSON.stringify(
+      { schema: 'portable-ai-memory-embeddings', schema_version: PAM_SCHEMA_VERSION, embeddings },
+      null,
+      2,
+    )}\n`,
+  );
+  return { memories: memories.length, embedded: missing.length };
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../bundle/atomic-write.js';
+
+/**
+ * How a data folder's vectors were made (`embedding.json`): the model, or the endpoint and its
+ * model, so a search embeds its query the same way without being told again.
+ */
+export interface EmbeddingSettings {
+  model?: string | undefined;
+  endpoint?: string | undefined;
+}
+
+const SETTINGS_FILE = 'embedding.json';
+
+const settingsSchema = z.object({
+  model: z.string().min(1).optional(),
+  endpoint: z.string().min(1).optional(),
+});
+
+/** The data folder's embedding settings, or none (a bad file is reported, not used). */
+export function readEmbeddingSettings(dataDir: string): EmbeddingSettings {
+  const file = join(dataDir, SETTINGS_FILE);
+  if (!existsSync(file)) return {};
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(
+      `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): fix or delete it, then run chatgraph embed`,
+    );
+  }
+  const parsed = settingsSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(
+      `${file} is not an embedding settings file (${parsed.error.issues[0]?.message ?? 'bad shape'}): fix or delete it`,
+    );
+  return parsed.data;
+}
+
+/** Records how the data folder's vectors were made. */
+export async function writeEmbeddingSettings(
+  dataDir: string,
+  settings: EmbeddingSettings,
+): Promise<void> {
+  await writeFileAtomic(join(dataDir, SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`);
+}
