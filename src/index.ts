@@ -54,3 +54,20 @@ export type {
 export { project } from './graph/project.js';
 export type { GraphBatch, GraphNode, GraphEdge } from './graph/graph-batch.js';
 export { LABELS, EDGES } from './graph/schema.js';
+export { embedStore, openQueryEmbedder, VECTOR_CACHE_FILE } from './recall/embed-store.js';
+export type { EmbedStoreOptions, QueryEmbedder } from './recall/embed-store.js';
+export { embedConversations } from './recall/embed-conversations.js';
+export type {
+  EmbedPlan,
+  EmbedProgress,
+  EmbedReport,
+  EmbedOptions,
+  TextEmbedder,
+} from './recall/embed-conversations.js';
+export { recall, similarMessages, fuseRankings } from './recall/recall-search.js';
+export type { QueryEmbedding } from './recall/recall-search.js';
+export { VectorModelMismatchError } from './stores/vector-index.js';
+export type { VectorIndex, VectorHit, IndexedModel } from './stores/vector-index.js';
+export type { SearchMode, HitReason } from './stores/store.js';
+export { createRecaller } from './recall/recaller.js';
+export type { Recaller } from './recall/recaller.js';

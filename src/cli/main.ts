@@ -10,6 +10,7 @@ import {
   VERSION,
   claudeCodeProjectDirs,
   convertExports,
+  createRecaller,
   PROVIDERS,
   type ImportProgress,
   importExports,
@@ -31,6 +32,7 @@ import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
 import { parseParam } from './parse-param.js';
 import { ProgressBar } from './progress-bar.js';
+import { runEmbed, withModelOptions, type EmbedCliOptions } from './embed-command.js';
 
 /** A usage problem: one sentence, exit code 2. */
 class UsageError extends Error {}
@@ -183,16 +185,18 @@ const dataDirOption = [
   'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)',
 ] as const;
 
-withStoreOptions(
-  program
-    .command('import')
-    .description(
-      'import exports into the data folder: the PAM bundle, then the searchable graph (embedded, or Neo4j)',
-    )
-    .argument(
-      '[input...]',
-      'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
-    ),
+withModelOptions(
+  withStoreOptions(
+    program
+      .command('import')
+      .description(
+        'import exports into the data folder: the PAM bundle, then the searchable graph (embedded, or Neo4j)',
+      )
+      .argument(
+        '[input...]',
+        'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
+      ),
+  ),
 )
   .option('--deep', 'also project tool calls into DecisionTrace and TraceStep nodes (remembered)')
   .option(
@@ -201,6 +205,7 @@ withStoreOptions(
   )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
+  .option('--embed', 'then embed what is new, so search finds it by meaning (see chatgraph embed)')
   .action(
     async (
       given: string[],
@@ -209,7 +214,8 @@ withStoreOptions(
         json?: boolean;
         quiet?: boolean;
         redact?: boolean;
-      },
+        embed?: boolean;
+      } & EmbedCliOptions,
     ) => {
       const neo4j = neo4jOf(options);
       const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
@@ -237,6 +243,16 @@ withStoreOptions(
       print(
         `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`,
       );
+      if (options.embed) {
+        const dataDir = resolveDataDir(options.dataDir);
+        const store = await openStore({ dataDir, neo4j });
+        try {
+          const embedded = await runEmbed(store, dataDir, options, print);
+          if (embedded.interrupted) process.exitCode = 1;
+        } finally {
+          await store.close();
+        }
+      }
     },
   );
 
@@ -448,16 +464,17 @@ withStoreOptions(
   )
   .action(async (options: StoreOptions & { http?: string }) => {
     const store = await openForReading(options);
+    const recaller = createRecaller(store, resolveDataDir(options.dataDir));
     if (options.http !== undefined) {
       const port = Number(options.http);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError(`--http takes a port number, not "${options.http}"`);
-      const endpoint = await serveMcpHttp(store, port);
+      const endpoint = await serveMcpHttp(store, recaller, port);
       process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
       return;
     }
     // stdout carries the protocol: nothing else may be printed there.
-    await createServer(store).connect(new StdioServerTransport());
+    await createServer(store, recaller).connect(new StdioServerTransport());
     process.stderr.write('chatgraph MCP server on stdio\n');
   });
 
@@ -512,6 +529,28 @@ withStoreOptions(
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+  });
+
+withModelOptions(
+  withStoreOptions(
+    program
+      .command('embed')
+      .description(
+        'embed what is not embedded yet (messages on every branch, attached text, titles), so search finds things by meaning',
+      ),
+  ),
+)
+  .option('--redact', 'mask secrets in texts before they are sent to an endpoint')
+  .option('-q, --quiet', 'no plan and no progress bar')
+  .action(async (options: StoreOptions & EmbedCliOptions) => {
+    const dataDir = resolveDataDir(options.dataDir);
+    const store = await openStore({ dataDir, neo4j: neo4jOf(options) });
+    try {
+      const report = await runEmbed(store, dataDir, options, print);
+      if (report.interrupted) process.exitCode = 1;
+    } finally {
+      await store.close();
+    }
   });
 
 program

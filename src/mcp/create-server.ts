@@ -1,19 +1,12 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import {
-  EDGES,
-  LABELS,
-  MATCH_END,
-  MATCH_START,
-  QueryError,
-  VERSION,
-  type Store,
-} from '../index.js';
+import { EDGES, LABELS, QueryError, VERSION, type Recaller, type Store } from '../index.js';
 import { conversationMarkdown } from './conversation-markdown.js';
+import { SEARCH_LIMIT, registerSearchTool } from './search-tool.js';
 
 /** Limits that keep one tool result from flooding an agent's context. */
 export const LIMITS = {
-  search: 100,
+  search: SEARCH_LIMIT,
   list: 200,
   page: 200,
   context: 50,
@@ -46,64 +39,11 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
   }
 }
 
-function plainSnippet(snippet: string): string {
-  return snippet.split(MATCH_START).join('**').split(MATCH_END).join('**');
-}
-
 /** The MCP server over a store: tools to search and read the history, and resources. */
-export function createServer(store: Store): McpServer {
+export function createServer(store: Store, recaller: Recaller): McpServer {
   const server = new McpServer({ name: 'chatgraph', version: VERSION });
 
-  server.registerTool(
-    'search_conversations',
-    {
-      title: 'Search past AI conversations',
-      description:
-        'Ranked full-text search (BM25) over every message of the imported AI chat history. Words must all match; "quoted phrases" and prefix* work. Returns conversation ids, titles, dates and snippets with matches in **bold**.',
-      inputSchema: {
-        query: z.string().min(1).describe('words to search for'),
-        source: z.string().optional().describe('only this source: chatgpt, claude-ai, ...'),
-        since: z.string().optional().describe('ISO date: messages at or after it'),
-        until: z.string().optional().describe('ISO date: messages before it'),
-        role: z.enum(['user', 'assistant', 'tool', 'system']).optional(),
-        limit: z
-          .number()
-          .int()
-          .min(1)
-          .max(LIMITS.search)
-          .optional()
-          .describe(`at most ${LIMITS.search}, default 10`),
-      },
-      annotations: { readOnlyHint: true },
-    },
-    (args) =>
-      guarded(async () => {
-        const result = await store.search({
-          text: args.query,
-          limit: args.limit ?? 10,
-          ...(args.source ? { source: args.source } : {}),
-          ...(args.since ? { since: args.since } : {}),
-          ...(args.until ? { until: args.until } : {}),
-          ...(args.role ? { role: args.role } : {}),
-        });
-        const hits = result.hits.map((hit) => ({ ...hit, snippet: plainSnippet(hit.snippet) }));
-        const text =
-          hits.length === 0
-            ? 'No messages match.'
-            : hits
-                .map(
-                  (h) =>
-                    `- ${h.createdAt.slice(0, 10)} [${h.source}] "${h.title}" (conversation ${h.conversationId}, message ${h.messageId}, ${h.role}): ${h.snippet}`,
-                )
-                .join('\n');
-        return ok(text, {
-          hits,
-          matches: result.matches,
-          matchesCapped: result.matchesCapped,
-          ranked: result.ranked,
-        });
-      }),
-  );
+  registerSearchTool(server, recaller, guarded);
 
   server.registerTool(
     'get_conversation',

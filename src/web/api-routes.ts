@@ -5,6 +5,7 @@ import {
   type ConversationFilter,
   type GraphBatch,
   type GraphNode,
+  type Recaller,
   type SearchQuery,
   type Store,
   type ThreadMessage,
@@ -120,9 +121,19 @@ export async function conversation(store: Store, dataDir: string, id: string): P
   };
 }
 
-/** GET /api/search: ranked hits with the CLI's filters. */
-export async function search(store: Store, params: URLSearchParams): Promise<unknown> {
-  const query: SearchQuery = { text: params.get('q') ?? '', limit: integer(params, 'limit', 30) };
+/** GET /api/search: ranked hits in any mode (hybrid by default once vectors exist), paged. */
+export async function search(recaller: Recaller, params: URLSearchParams): Promise<unknown> {
+  const query: SearchQuery = {
+    text: params.get('q') ?? '',
+    limit: integer(params, 'limit', 30),
+    offset: integer(params, 'offset', 0),
+  };
+  const mode = text(params, 'mode');
+  if (mode !== undefined) {
+    if (mode !== 'keyword' && mode !== 'semantic' && mode !== 'hybrid')
+      throw new ApiError(400, 'mode takes keyword, semantic or hybrid');
+    query.mode = mode;
+  }
   const source = text(params, 'source');
   const role = text(params, 'role');
   const since = text(params, 'since');
@@ -131,7 +142,16 @@ export async function search(store: Store, params: URLSearchParams): Promise<unk
   if (role) query.role = role;
   if (since) query.since = since;
   if (until) query.until = until;
-  return store.search(query);
+  return recaller.search(query);
+}
+
+/** GET /api/similar/:messageId: messages close in meaning to one message. */
+export async function similar(
+  recaller: Recaller,
+  messageId: string,
+  params: URLSearchParams,
+): Promise<unknown> {
+  return { hits: await recaller.similar(messageId, Math.min(50, integer(params, 'limit', 10))) };
 }
 
 /** What the browser draws of one node. */

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { ATTACHMENTS_DIR, bundleDir, type Neo4jTarget, type Store } from '../index.js';
+import {
+  ATTACHMENTS_DIR,
+  bundleDir,
+  createRecaller,
+  type Neo4jTarget,
+  type Recaller,
+  type Store,
+} from '../index.js';
 import * as api from './api-routes.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
@@ -21,6 +28,8 @@ export interface WebOptions {
   token?: string | undefined;
   /** The largest upload, in bytes (default 2 GB). */
   maxUploadBytes?: number;
+  /** Search in every mode (made from the store and data folder when not given). */
+  recaller?: Recaller;
 }
 
 /** A running web app. */
@@ -98,6 +107,7 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
   const token =
     options.token ?? (isLoopback(host) ? undefined : randomBytes(24).toString('base64url'));
   const { store, dataDir } = options;
+  const recaller = options.recaller ?? createRecaller(store, dataDir);
   const jobs = new ImportJobs({
     dataDir,
     neo4j: options.neo4j,
@@ -151,7 +161,9 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     } else if (method === 'GET' && what === 'sources') {
       sendJson(response, 200, await api.sources(store));
     } else if (method === 'GET' && what === 'search') {
-      sendJson(response, 200, await api.search(store, params));
+      sendJson(response, 200, await api.search(recaller, params));
+    } else if (method === 'GET' && what === 'similar' && id !== undefined) {
+      sendJson(response, 200, await api.similar(recaller, id, params));
     } else if (method === 'GET' && what === 'graph' && id !== undefined) {
       sendJson(response, 200, await api.graph(store, id, params));
     } else if (method === 'GET' && what === 'overview') {
@@ -213,13 +225,15 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     host,
     port,
     token,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
           resolve();
         });
-      }),
+      });
+      if (!options.recaller) await recaller.close();
+    },
   };
 }
 

@@ -58,13 +58,25 @@ export interface SearchHit {
   createdAt: string;
   snippet: string;
   score: number;
+  attachment?: { id: string; name: string | null };
+  why?: {
+    keyword?: { rank: number };
+    semantic?: { rank: number; similarity: number };
+  };
 }
+
+export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 
 export interface SearchResult {
   hits: SearchHit[];
   matches: number;
   matchesCapped: boolean;
   ranked: number;
+  mode?: SearchMode;
+  offset?: number;
+  hint?: string;
+  nearest?: SearchHit[];
+  notice?: string;
 }
 
 export interface Stats {

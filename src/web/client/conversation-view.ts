@@ -1,5 +1,6 @@
 import { get, type ConversationInfo, type MessageView } from './api.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
+import { similarButton } from './similar-messages.js';
 import { renderMarkdown } from './markdown.js';
 
 interface Loaded {
@@ -240,6 +241,7 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
             ),
           )
         : null;
+    const similar = similarButton(message.id);
     return h(
       'article',
       {
@@ -254,8 +256,10 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
         message.model ? h('span', { class: 'model' }, message.model) : null,
         h('time', { datetime: message.createdAt }, formatDate(message.createdAt, true)),
         switcher,
+        similar.button,
       ),
       messageBody(message, conversation.id),
+      similar.panel,
     );
   };
   draw();

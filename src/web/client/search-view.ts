@@ -1,24 +1,42 @@
 import { get, type SearchResult } from './api.js';
-import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
+import { count, errorBox, h, hashParams, replace } from './dom.js';
+import { hitLink } from './search-hit.js';
 
-const MATCH_START = '\ue000';
-const MATCH_END = '\ue001';
+const MODES: [string, string][] = [
+  ['', 'Best (words and meaning)'],
+  ['hybrid', 'Words and meaning'],
+  ['semantic', 'Meaning only'],
+  ['keyword', 'Words only'],
+];
 
-/** A snippet with its matched words marked; the text itself stays text. */
-function snippet(text: string): HTMLElement {
-  const out = h('p', { class: 'snippet' });
-  for (const [i, part] of text.split(MATCH_START).entries()) {
-    if (i === 0) {
-      out.append(part);
-      continue;
-    }
-    const end = part.indexOf(MATCH_END);
-    if (end < 0) {
-      out.append(part);
-      continue;
-    }
-    out.append(h('mark', {}, part.slice(0, end)), part.slice(end + MATCH_END.length));
+/** What a result says before its hits: how it ran, how many, and any hint or notice. */
+function summaryOf(result: SearchResult): HTMLElement[] {
+  const how =
+    result.mode === 'semantic'
+      ? 'by meaning'
+      : result.mode === 'hybrid'
+        ? 'by words and meaning'
+        : 'by words';
+  const out: HTMLElement[] = [];
+  if (result.hits.length === 0) {
+    out.push(h('p', { class: 'summary' }, `No matches (searched ${how}).`));
+    if (result.hint) out.push(h('p', { class: 'hint' }, `Did you mean “${result.hint}”?`));
+    if (result.nearest && result.nearest.length > 0)
+      out.push(h('p', { class: 'summary' }, 'Nearest in meaning:'), ...result.nearest.map(hitLink));
+  } else {
+    const matched =
+      result.mode === 'semantic'
+        ? ''
+        : ` · ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)} messages have the words${result.ranked < result.matches ? ` (the ${count(result.ranked)} most recent ranked)` : ''}`;
+    out.push(
+      h(
+        'p',
+        { class: 'summary', 'data-mode': result.mode ?? 'keyword' },
+        `${count((result.offset ?? 0) + 1)}–${count((result.offset ?? 0) + result.hits.length)}, searched ${how}${matched}`,
+      ),
+    );
   }
+  if (result.notice) out.push(h('p', { class: 'notice' }, result.notice));
   return out;
 }
 
@@ -62,6 +80,13 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     value: params.get('until') ?? '',
     'aria-label': 'Before',
   });
+  const mode = h(
+    'select',
+    { name: 'mode', id: 'search-mode', 'aria-label': 'Search by' },
+    ...MODES.map(([value, label]) =>
+      h('option', { value, selected: (params.get('mode') ?? '') === value }, label),
+    ),
+  );
   let controller: AbortController | undefined;
   let timer: number | undefined;
 
@@ -70,7 +95,7 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     const q = input.value.trim();
     const query = new URLSearchParams();
     if (q) query.set('q', q);
-    for (const field of [source, role, since, until])
+    for (const field of [mode, source, role, since, until])
       if (field.value) query.set(field.name, field.value);
     // Keep the search in the address without re-rendering the page.
     history.replaceState(null, '', `#/search?${query.toString()}`);
@@ -81,31 +106,21 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     controller = new AbortController();
     try {
       const result = await get<SearchResult>(`/api/search?${query.toString()}`, controller.signal);
-      const summary =
-        result.hits.length === 0
-          ? 'No matches.'
-          : `${count(result.hits.length)} best of ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)} matching messages${result.ranked < result.matches ? ` (the ${count(result.ranked)} most recent ranked)` : ''}`;
+      const more = h('button', { type: 'button', class: 'more' }, 'More');
+      const page = async (offset: number): Promise<void> => {
+        const next = new URLSearchParams(query);
+        next.set('offset', String(offset));
+        const further = await get<SearchResult>(`/api/search?${next.toString()}`);
+        more.before(...further.hits.map(hitLink));
+        if (further.hits.length < 30) more.remove();
+        else more.onclick = () => void page(offset + further.hits.length);
+      };
+      more.onclick = () => void page(result.hits.length);
       replace(
         results,
-        h('p', { class: 'summary' }, summary),
-        ...result.hits.map((hit) =>
-          h(
-            'a',
-            {
-              class: 'hit',
-              href: `#/c/${encodeURIComponent(hit.conversationId)}?m=${encodeURIComponent(hit.messageId)}`,
-            },
-            h(
-              'div',
-              { class: 'hit-head' },
-              h('strong', {}, hit.title),
-              h('span', { class: `source source-${hit.source}` }, hit.source),
-              h('span', { class: 'role' }, hit.role),
-              h('time', {}, formatDate(hit.createdAt)),
-            ),
-            snippet(hit.snippet),
-          ),
-        ),
+        ...summaryOf(result),
+        ...result.hits.map(hitLink),
+        ...(result.hits.length >= 30 ? [more] : []),
       );
     } catch (error) {
       if ((error as Error).name !== 'AbortError') replace(results, errorBox(error));
@@ -116,7 +131,7 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     timer = window.setTimeout(() => void run(), 200);
   };
   input.addEventListener('input', soon);
-  for (const field of [source, role, since, until])
+  for (const field of [mode, source, role, since, until])
     field.addEventListener('change', () => void run());
   replace(
     view,
@@ -125,6 +140,7 @@ export async function showSearch(view: HTMLElement): Promise<void> {
       'div',
       { class: 'filters' },
       input,
+      mode,
       source,
       role,
       h('label', {}, 'From ', since),

@@ -1,0 +1,245 @@
+// The recall benchmark (issue: recall). `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120]`
+// 1. Embedding throughput of the default model on the generated 200 MB ChatGPT export and on a
+//    Claude Code corpus: a timed embed run each (texts/s, MB/s, peak RSS).
+// 2. Semantic and hybrid latency over 100 distinct queries at 100,000 and at 1,000,000 vectors
+//    on SQLite, and recall@10 of the semantic search against an exact scan of the same vectors.
+//    Embedding a million texts takes hours here, so the vectors are real embeddings of a sample
+//    plus noise (clustered like real data), one per message of the graph bench's stores.
+// 3. The same searches on Neo4j at 100,000 vectors.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import {
+  Neo4jStore,
+  SqliteStore,
+  openEmbedder,
+  recall,
+  storeFile,
+  writeChatgptExport,
+  writeClaudeCodeProjects,
+} from '../dist/index.js';
+import { startNeo4j } from '../scripts/neo4j-server.mjs';
+import { QUERIES } from './recall-queries.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+const largest = option('--vectors', 1_000_000);
+const embedSeconds = option('--embed-seconds', 120);
+const work = join(root, '.bench');
+mkdirSync(work, { recursive: true });
+const cli = join(root, 'dist', 'cli', 'main.js');
+const say = (line) => process.stdout.write(`${line}\n`);
+const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[
+    Math.min(values.length - 1, Math.floor((p / 100) * values.length))
+  ];
+
+function run(cliArgs) {
+  return execFileSync(process.execPath, [cli, ...cliArgs], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+/** Imports an export into a data folder once (kept in .bench between runs). */
+function imported(name, input) {
+  const dataDir = join(work, name);
+  if (!existsSync(storeFile(dataDir))) run(['import', input, '--data-dir', dataDir, '-q']);
+  return dataDir;
+}
+
+function timedEmbed(dataDir) {
+  return JSON.parse(
+    execFileSync(
+      process.execPath,
+      [join(root, 'bench', 'embed-child.mjs'), dataDir, String(embedSeconds)],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      },
+    ),
+  );
+}
+
+function sayThroughput(label, r) {
+  const mb = r.charactersDone / 1024 / 1024;
+  say(
+    `embedding, ${label}: ${r.embedded} chunks in ${r.seconds.toFixed(0)} s = ${(r.embedded / r.seconds).toFixed(1)} texts/s, ${(mb / r.seconds).toFixed(3)} MB/s of text (${r.conversationsDone} conversations done), peak RSS ${(r.maxRssBytes / 1024 / 1024).toFixed(0)} MB`,
+  );
+}
+
+// 1. Throughput.
+const chatgptZip = join(work, 'chatgpt-200mb.zip');
+if (!existsSync(chatgptZip))
+  await writeChatgptExport(chatgptZip, { seed: 42, targetBytes: 200 * 1024 * 1024 });
+const chatgptData = imported('recall-chatgpt-200mb', chatgptZip);
+const chatgpt = timedEmbed(chatgptData);
+sayThroughput('generated 200 MB ChatGPT export', chatgpt);
+const projects = join(work, 'claude-code-300');
+if (!existsSync(projects)) await writeClaudeCodeProjects(projects, { seed: 9, sessions: 300 });
+sayThroughput(
+  'Claude Code corpus (300 sessions)',
+  timedEmbed(imported('recall-claude-code', projects)),
+);
+
+// 2. Real vectors of a sample, for the synthetic sets.
+const sample = new Database(storeFile(chatgptData), { readonly: true })
+  .prepare(`SELECT vector FROM vector_unit LIMIT 20000`)
+  .raw()
+  .all()
+  .map(
+    ([blob]) =>
+      new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
+  );
+if (sample.length < 100) throw new Error('the embed run gave too few vectors to sample');
+const dimensions = sample[0].length;
+say(`sample: ${sample.length} real vectors of ${dimensions} dimensions`);
+
+let seed = 7;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const gaussian = () =>
+  Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
+function noisy(i) {
+  const base = sample[i % sample.length];
+  const v = new Float32Array(dimensions);
+  let norm = 0;
+  for (let d = 0; d < dimensions; d++) {
+    v[d] = base[d] + gaussian() * 0.035;
+    norm += v[d] * v[d];
+  }
+  norm = Math.sqrt(norm);
+  for (let d = 0; d < dimensions; d++) v[d] /= norm;
+  return v;
+}
+
+const embedder = await openEmbedder({});
+const queryVectors = await embedder.embed(QUERIES);
+await embedder.close();
+
+/** Gives every message of a store a vector (real sample plus noise); returns them all. */
+async function fillVectors(store, dataDir) {
+  const db = new Database(storeFile(dataDir), { readonly: true });
+  const rows = db
+    .prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`)
+    .raw()
+    .iterate();
+  const sources = new Map(db.prepare(`SELECT id, source FROM "Conversation"`).raw().all());
+  await store.vectors.reset({ id: 'bench-noisy-sample', dimensions });
+  const all = [];
+  let owner;
+  let units = [];
+  const flush = async () => {
+    if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
+    units = [];
+  };
+  for (const [rowOwner, id, role, createdAt] of rows) {
+    if (rowOwner !== owner) {
+      await flush();
+      owner = rowOwner;
+    }
+    const vector = noisy(all.length);
+    all.push({ id, vector });
+    units.push({
+      nodeId: id,
+      kind: 'message',
+      messageId: id,
+      source: sources.get(rowOwner) ?? '',
+      role,
+      createdAt,
+      chunk: 0,
+      start: 0,
+      end: 0,
+      textHash: '',
+      vector,
+    });
+  }
+  await flush();
+  db.close();
+  return all;
+}
+
+function exactTop10(all, query) {
+  const scored = all.map(({ id, vector }) => {
+    let s = 0;
+    for (let d = 0; d < dimensions; d++) s += vector[d] * query[d];
+    return [s, id];
+  });
+  scored.sort((a, b) => b[0] - a[0]);
+  return scored.slice(0, 10).map(([, id]) => id);
+}
+
+async function latencies(store, label, all) {
+  const semantic = [];
+  const hybrid = [];
+  let found = 0;
+  for (let i = 0; i < QUERIES.length; i++) {
+    const embedQuery = () => Promise.resolve(queryVectors[i]);
+    let t = process.hrtime.bigint();
+    await recall(store, { text: QUERIES[i], mode: 'semantic', limit: 10 }, embedQuery);
+    semantic.push(Number(process.hrtime.bigint() - t) / 1e6);
+    t = process.hrtime.bigint();
+    await recall(store, { text: QUERIES[i], mode: 'hybrid', limit: 10 }, embedQuery);
+    hybrid.push(Number(process.hrtime.bigint() - t) / 1e6);
+    if (all) {
+      const got = new Set(
+        (await store.vectors.search({ vector: queryVectors[i], limit: 10 })).map((h) => h.nodeId),
+      );
+      found += exactTop10(all, queryVectors[i]).filter((id) => got.has(id)).length;
+    }
+  }
+  const ms = (values) =>
+    `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms`;
+  say(
+    `${label}: semantic ${ms(semantic)}; hybrid ${ms(hybrid)}${all ? `; recall@10 against an exact scan ${(found / (QUERIES.length * 10)).toFixed(3)}` : ''} (target p95 < 100 ms, recall@10 ≥ 0.95 at 1M)`,
+  );
+}
+
+async function graphStore(messages, zipName, options) {
+  const zip = join(work, zipName);
+  if (!existsSync(zip))
+    await writeChatgptExport(zip, { seed: 77, targetMessages: messages, ...options });
+  return imported(`recall-graph-${messages}`, zip);
+}
+
+for (const [messages, zipName, options] of [
+  [100_000, 'chatgpt-100000-messages-plain.zip', {}],
+  [largest, `chatgpt-${largest}-messages.zip`, { longTurns: 1000 }],
+]) {
+  const dataDir = await graphStore(messages, zipName, options);
+  const store = SqliteStore.open(storeFile(dataDir));
+  const started = process.hrtime.bigint();
+  const all = await fillVectors(store, dataDir);
+  say(
+    `SQLite: ${all.length} vectors written in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(0)} s`,
+  );
+  // The first search reads the codes into memory; a long-running server does it once.
+  let t = process.hrtime.bigint();
+  await store.vectors.search({ vector: queryVectors[0], limit: 10 });
+  say(
+    `first search (codes read into memory): ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(0)} ms`,
+  );
+  await latencies(store, `SQLite at ${all.length.toLocaleString('en-US')} vectors`, all);
+  if (messages === 100_000) {
+    const server = await startNeo4j({ heap: '4g' });
+    try {
+      const target = server.target;
+      process.env.NEO4J_PASSWORD = target.password;
+      run(['push', '--neo4j', target.url, '--data-dir', dataDir, '-q']);
+      const neo = await Neo4jStore.open(target);
+      t = process.hrtime.bigint();
+      await fillVectors(neo, dataDir);
+      say(`Neo4j: vectors written in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(0)} s`);
+      await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, undefined);
+      await neo.close();
+    } finally {
+      await server.dispose();
+    }
+  }
+  await store.close();
+  rmSync(`${storeFile(dataDir)}.bench-unused`, { force: true });
+}

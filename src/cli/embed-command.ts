@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+import { embedStore, type EmbedReport, type Store } from '../index.js';
+import { describePlan, EmbedProgressBar, formatDuration } from './embed-progress.js';
+
+/** The options `embed` (and `import --embed`) take about the model. */
+export interface EmbedCliOptions {
+  model?: string;
+  endpoint?: string;
+  allowRemote?: boolean;
+  redact?: boolean;
+  quiet?: boolean;
+}
+
+/** Adds the model options to a command. */
+export function withModelOptions(command: Command): Command {
+  return command
+    .option(
+      '--model <model>',
+      'the embedding model: a name from `chatgraph model list`, a folder holding model.onnx and tokenizer.json, or the endpoint’s model (default: the one the data folder was embedded with, else all-minilm-l6-v2)',
+    )
+    .option(
+      '--endpoint <url>',
+      'embed through an OpenAI-compatible endpoint instead (a local Ollama or LM Studio: http://127.0.0.1:11434)',
+    )
+    .option(
+      '--allow-remote',
+      'let texts go to an endpoint that is not on this machine (they leave it: think twice)',
+    );
+}
+
+/**
+ * Embeds what the store has not embedded yet, with a plan first, a progress bar, and a summary;
+ * Ctrl-C stops it cleanly (what was embedded is kept, and the next run goes on from there).
+ */
+export async function runEmbed(
+  store: Store,
+  dataDir: string,
+  options: EmbedCliOptions,
+  print: (text: string) => void,
+): Promise<EmbedReport> {
+  const controller = new AbortController();
+  const stop = (): void => {
+    controller.abort();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const bar = new EmbedProgressBar();
+  const started = Date.now();
+  try {
+    const report = await embedStore(store, dataDir, {
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
+      allowRemote: options.allowRemote === true,
+      redact: options.redact === true,
+      signal: controller.signal,
+      onWarning: (message) => {
+        process.stderr.write(`chatgraph: warning: ${message}\n`);
+      },
+      onPlan: (plan, model) => {
+        if (!options.quiet) print(describePlan(plan, `${model.id} (${model.source})`));
+      },
+      ...(options.quiet
+        ? {}
+        : {
+            onProgress: (progress) => {
+              bar.update(progress);
+            },
+          }),
+    });
+    bar.done();
+    const seconds = (Date.now() - started) / 1000;
+    if (report.replacedModel !== undefined)
+      print(`the vectors of ${report.replacedModel} were replaced by ${report.model}'s`);
+    print(
+      `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${report.conversations.toLocaleString('en-US')} conversation(s) in ${formatDuration(seconds)}: ${report.embedded.toLocaleString('en-US')} text chunk(s) by the model, ${report.cached.toLocaleString('en-US')} from the cache${report.interrupted ? '; run chatgraph embed again to go on' : ''}`,
+    );
+    return report;
+  } finally {
+    bar.done();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}

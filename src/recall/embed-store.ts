@@ -1,0 +1,129 @@
+import { join } from 'node:path';
+import { chunkText } from '../embed/chunk-text.js';
+import type { Embedder } from '../embed/embedder-types.js';
+import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
+import { VectorCache } from '../embed/vector-cache.js';
+import type { Store } from '../stores/store.js';
+import { VectorModelMismatchError } from '../stores/vector-index.js';
+import {
+  embedConversations,
+  type EmbedPlan,
+  type EmbedProgress,
+  type EmbedReport,
+  type TextChunk,
+} from './embed-conversations.js';
+import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
+import { embedMemories } from './embed-memories.js';
+import { bundleDir } from '../data-dir.js';
+import type { QueryEmbedding } from './recall-search.js';
+
+/** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
+export const VECTOR_CACHE_FILE = 'vectors-cache.sqlite';
+
+/** Chunks overlap by this many tokens, so a sentence cut at a boundary is whole in one of them. */
+const OVERLAP_TOKENS = 32;
+
+/** Options of {@link embedStore}. */
+export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'> {
+  modelDir?: string | undefined;
+  signal?: AbortSignal | undefined;
+  onPlan?: (plan: EmbedPlan, model: Embedder['model']) => void;
+  onProgress?: (progress: EmbedProgress) => void;
+}
+
+/** The model options a data folder's vectors call for: those given, else those it was embedded with. */
+function modelOptions(dataDir: string, options: EmbedStoreOptions): OpenEmbedderOptions {
+  const given = options.model !== undefined || options.endpoint !== undefined;
+  const saved = given ? {} : readEmbeddingSettings(dataDir);
+  const model = options.model ?? saved.model;
+  const endpoint = options.endpoint ?? saved.endpoint;
+  return {
+    ...(model !== undefined ? { model } : {}),
+    ...(endpoint !== undefined ? { endpoint } : {}),
+    ...(options.allowRemote !== undefined ? { allowRemote: options.allowRemote } : {}),
+    ...(options.redact !== undefined ? { redact: options.redact } : {}),
+    ...(options.modelDir !== undefined ? { modelDir: options.modelDir } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  };
+}
+
+/** Splits texts so that each chunk fits the model (its token limit, a little overlap). */
+export function chunkerFor(embedder: Embedder): (text: string) => TextChunk[] {
+  const maxTokens = Math.max(16, embedder.model.maxTokens - 2);
+  return (text) =>
+    chunkText(text, { maxTokens, overlapTokens: Math.min(OVERLAP_TOKENS, maxTokens >> 2) }, (t) =>
+      embedder.countTokens(t),
+    );
+}
+
+/**
+ * Embeds what the store has not embedded yet with the data folder's model (or the one asked
+ * for, which replaces the index when it differs), caching every vector in the data folder.
+ */
+export async function embedStore(
+  store: Store,
+  dataDir: string,
+  options: EmbedStoreOptions = {},
+): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
+  const open = modelOptions(dataDir, options);
+  const embedder = await openEmbedder(open);
+  const cache = VectorCache.open(join(dataDir, VECTOR_CACHE_FILE));
+  try {
+    const report = await embedConversations(store.vectors, {
+      embedder,
+      chunk: chunkerFor(embedder),
+      cache,
+      signal: options.signal,
+      onPlan: (plan) => options.onPlan?.(plan, embedder.model),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    const memories = report.interrupted
+      ? { memories: 0, embedded: 0 }
+      : await embedMemories(bundleDir(dataDir), embedder, cache);
+    await writeEmbeddingSettings(dataDir, {
+      model: open.model ?? embedder.model.id,
+      endpoint: open.endpoint,
+    });
+    return { ...report, source: embedder.model.source, memories };
+  } finally {
+    cache.close();
+    await embedder.close();
+  }
+}
+
+/** A way to embed queries for a store's vectors, and to let go of the model afterwards. */
+export interface QueryEmbedder {
+  embedQuery: QueryEmbedding;
+  model: Embedder['model'];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the model the store's vectors were made with, for queries; undefined when the store has
+ * no vectors. A model that is not installed, or not the index's, is an error naming the fix.
+ */
+export async function openQueryEmbedder(
+  store: Store,
+  dataDir: string,
+  options: EmbedStoreOptions = {},
+): Promise<QueryEmbedder | undefined> {
+  const indexed = await store.vectors.model();
+  if (!indexed || indexed.count === 0) return undefined;
+  const open = modelOptions(dataDir, options);
+  const embedder = await openEmbedder({ model: indexed.id, ...open });
+  if (embedder.model.id !== indexed.id || embedder.model.dimensions !== indexed.dimensions) {
+    await embedder.close();
+    throw new VectorModelMismatchError(
+      `the vectors were made with ${indexed.id} (${String(indexed.dimensions)} dimensions), but ${embedder.model.id} (${String(embedder.model.dimensions)}) was opened: search with that model, or run chatgraph embed --model ${embedder.model.id} to re-embed`,
+    );
+  }
+  return {
+    model: embedder.model,
+    embedQuery: async (text) => {
+      const [vector] = await embedder.embed([text]);
+      if (!vector) throw new Error('the model gave no vector for the query');
+      return vector;
+    },
+    close: () => embedder.close(),
+  };
+}

@@ -1,0 +1,58 @@
+import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
+import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
+import { recall, similarMessages } from './recall-search.js';
+
+/** Search in every mode over one store, the query model opened on first use and kept. */
+export interface Recaller {
+  search(query: SearchQuery): Promise<SearchResult>;
+  /** Messages close in meaning to one message. */
+  similar(messageId: string, limit: number): Promise<SearchHit[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A {@link Recaller} for a store and its data folder. With no mode asked for, a search is hybrid
+ * when the store has vectors and their model is installed, else by words, and then the result
+ * says why (`notice`). A mode asked for that cannot run is an error naming the fix.
+ */
+export function createRecaller(
+  store: Store,
+  dataDir: string,
+  options: EmbedStoreOptions = {},
+): Recaller {
+  let opened: Promise<QueryEmbedder | undefined> | undefined;
+  const embedder = (): Promise<QueryEmbedder | undefined> => {
+    opened ??= openQueryEmbedder(store, dataDir, options);
+    // A model installed later is picked up by the next search, not never.
+    opened.catch(() => {
+      opened = undefined;
+    });
+    return opened;
+  };
+  return {
+    async search(query) {
+      let query_ = query;
+      let notice: string | undefined;
+      let opener: QueryEmbedder | undefined;
+      try {
+        opener = await embedder();
+      } catch (error) {
+        if (query.mode === 'semantic' || query.mode === 'hybrid') throw error;
+        if (query.mode === undefined)
+          notice = `searched by words only: ${error instanceof Error ? error.message : String(error)}`;
+        query_ = { ...query, mode: 'keyword' };
+      }
+      const result = await recall(store, query_, opener?.embedQuery);
+      return notice === undefined ? result : { ...result, notice };
+    },
+    similar(messageId, limit) {
+      return similarMessages(store, messageId, limit);
+    },
+    async close() {
+      const current = opened;
+      opened = undefined;
+      const open = await current?.catch(() => undefined);
+      await open?.close();
+    },
+  };
+}
