@@ -30,8 +30,12 @@ export function chunkText(
   const fits = (start: number, end: number): boolean => countTokens(text.slice(start, end)) <= max;
   const chunks: TextChunk[] = [];
   let start = 0;
+  let previousEnd = 0;
   while (start < text.length) {
-    let end = chunkEnd(text, start, max, fits);
+    let end = fits(start, text.length)
+      ? text.length
+      : chunkEnd(text, start, previousEnd, max, fits);
+    previousEnd = end;
     // Trailing whitespace alone is not worth a chunk of its own.
     if (text.slice(end).trim() === '') end = text.length;
     chunks.push({ text: text.slice(start, end), start, end });
@@ -60,6 +64,7 @@ function lastFitting(candidates: number[], ok: (position: number) => boolean): n
 function chunkEnd(
   text: string,
   start: number,
+  previousEnd: number,
   max: number,
   fits: (start: number, end: number) => boolean,
 ): number {
@@ -71,10 +76,11 @@ function chunkEnd(
       cuts.push(p);
   const end = lastFitting(cuts, (p) => fits(start, p));
   if (end === -1) return hardCut(text, start, limit, fits);
-  // Prefer a sentence end in the second half of the chunk.
+  // Prefer a sentence end in the second half of the chunk, past what the last chunk covered.
   const sentence = cuts.filter(
     (p) =>
       p <= end &&
+      p > previousEnd &&
       p >= start + (end - start) / 2 &&
       (SENTENCE_END.test(text.charAt(p - 1)) || text.charAt(p) === '\n'),
   );
