@@ -103,6 +103,8 @@ export async function fetchModel(options: FetchModelOptions = {}): Promise<Fetch
       const result = await installSource(model, source, modelDir, options);
       return { ...result, failedSources: failed };
     } catch (error) {
+      // Files without a manifest are never used: leave no empty or half folder behind.
+      await rm(modelFolder(modelDir, source.id), { recursive: true, force: true });
       failed.push(`${source.kind}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
