@@ -71,3 +71,21 @@ export type { VectorIndex, VectorHit, IndexedModel } from './stores/vector-index
 export type { SearchMode, HitReason } from './stores/store.js';
 export { createRecaller } from './recall/recaller.js';
 export type { Recaller } from './recall/recaller.js';
+export { openEmbedder } from './embed/open-embedder.js';
+export type { OpenEmbedderOptions } from './embed/open-embedder.js';
+export type { Embedder, ModelInfo } from './embed/embedder.js';
+export { chunkText } from './embed/chunk-text.js';
+export type { TextChunk, ChunkOptions } from './embed/chunk-text.js';
+export { VectorCache } from './embed/vector-cache.js';
+export { textHash } from './embed/text-hash.js';
+export {
+  ModelNotInstalledError,
+  EmbeddingEndpointError,
+  ModelFetchError,
+} from './embed/embed-errors.js';
+export { fetchModel } from './embed/model-fetch.js';
+export type { FetchModelOptions, FetchModelResult } from './embed/model-fetch.js';
+export { MODEL_CATALOG, DEFAULT_MODEL } from './embed/model-catalog.js';
+export type { CatalogModel } from './embed/model-catalog.js';
+export { listInstalledModels, resolveModelDir } from './embed/model-folder.js';
+export type { InstalledModel, ModelManifest } from './embed/model-folder.js';

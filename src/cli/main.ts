@@ -30,6 +30,7 @@ import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
 import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
+import { registerModelCommands } from './model-command.js';
 import { parseParam } from './parse-param.js';
 import { ProgressBar } from './progress-bar.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from './embed-command.js';
@@ -577,6 +578,8 @@ program
     const files = await writeSamples(options.out);
     process.stdout.write(`${files.join('\n')}\n`);
   });
+
+registerModelCommands(program);
 
 // `chatgraph search x | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -12,7 +12,8 @@ const END_OF_CENTRAL = 0x06054b50;
 const ZIP64_LOCATOR = 0x07064b50;
 const ZIP64_END = 0x06064b50;
 
-interface ZipMember {
+/** One member of a zip as its central directory (or a scan of local headers) describes it. */
+export interface ZipMember {
   name: string;
   method: number;
   flags: number;
@@ -50,7 +51,8 @@ export async function openZip(path: string, displayName: string): Promise<ZipLis
   let members: ZipMember[];
   try {
     const { size } = await handle.stat();
-    const central = await readCentralDirectory(handle, size).catch((error: unknown) => {
+    const read = (offset: number, length: number): Promise<Buffer> => readAt(handle, offset, length);
+    const central = await readCentralDirectory(read, size).catch((error: unknown) => {
       problems.push({
         level: 'warning',
         code: 'zip-central-directory-damaged',
@@ -121,9 +123,13 @@ async function readAt(handle: FileHandle, offset: number, length: number): Promi
   return buffer.subarray(0, bytesRead);
 }
 
-async function readCentralDirectory(handle: FileHandle, size: number): Promise<ZipMember[]> {
+/** Reads `length` bytes at `offset` (fewer at the end): a file, or HTTP Range requests. */
+export type ByteReader = (offset: number, length: number) => Promise<Buffer>;
+
+/** The members a zip's central directory lists, read through `read` from a zip of `size` bytes. */
+export async function readCentralDirectory(read: ByteReader, size: number): Promise<ZipMember[]> {
   const tailLength = Math.min(size, 65_557 + 20);
-  const tail = await readAt(handle, size - tailLength, tailLength);
+  const tail = await read(size - tailLength, tailLength);
   let eocd = -1;
   for (let i = tail.length - 22; i >= 0; i--) {
     if (tail.readUInt32LE(i) === END_OF_CENTRAL) {
@@ -138,7 +144,7 @@ async function readCentralDirectory(handle: FileHandle, size: number): Promise<Z
   const locator = eocd - 20;
   if (locator >= 0 && tail.readUInt32LE(locator) === ZIP64_LOCATOR) {
     const endOffset = Number(tail.readBigUInt64LE(locator + 8));
-    const end = await readAt(handle, endOffset, 56);
+    const end = await read(endOffset, 56);
     if (end.length < 56 || end.readUInt32LE(0) !== ZIP64_END)
       throw new Error('bad zip64 end record');
     count = Number(end.readBigUInt64LE(32));
@@ -146,7 +152,7 @@ async function readCentralDirectory(handle: FileHandle, size: number): Promise<Z
     cdOffset = Number(end.readBigUInt64LE(48));
   }
   if (cdOffset + cdSize > size) throw new Error('central directory lies past the end of the file');
-  const cd = await readAt(handle, cdOffset, cdSize);
+  const cd = await read(cdOffset, cdSize);
   const members: ZipMember[] = [];
   let p = 0;
   for (let i = 0; i < count; i++) {

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import type { TextChunk } from '../embed/chunk-text.js';
+import { textHash } from '../embed/text-hash.js';
 import type { VectorIndex, VectorUnit, EmbeddingText } from '../stores/vector-index.js';
 
 /** What the embed stage needs of a model (the local ONNX model and endpoints both give it). */
@@ -11,13 +12,6 @@ export interface TextEmbedder {
 export interface EmbeddingCache {
   get(modelId: string, textHashes: readonly string[]): Map<string, Float32Array>;
   put(modelId: string, entries: readonly { textHash: string; vector: Float32Array }[]): void;
-}
-
-/** A chunk of a text, and where it lies in it. */
-export interface TextChunk {
-  text: string;
-  start: number;
-  end: number;
 }
 
 /** How many conversations and texts an embed run has before it, and a guess at its length. */
@@ -60,11 +54,6 @@ export interface EmbedOptions {
   onProgress?: (progress: EmbedProgress) => void;
 }
 
-/** sha256 of a text: the cache's key. */
-export function hashText(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 interface Job {
   owner: string;
   hash: string;
@@ -80,7 +69,7 @@ function unitsOf(texts: readonly EmbeddingText[], chunk: EmbedOptions['chunk']):
       start: c.start,
       end: c.end,
       text: c.text,
-      textHash: hashText(c.text),
+      textHash: textHash(c.text),
     })),
   );
 }

@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
-import { hashText, type EmbeddingCache, type TextEmbedder } from './embed-conversations.js';
+import { textHash } from '../embed/text-hash.js';
+import type { EmbeddingCache, TextEmbedder } from './embed-conversations.js';
 
 /** PAM's file for memory vectors, beside `memory-store.json`. */
 export const EMBEDDINGS_FILE = 'embeddings.json';
@@ -65,12 +66,12 @@ export async function embedMemories(
   const before = await readJson(file, embeddingsSchema);
   if (memories.length === 0 && !before) return { memories: 0, embedded: 0 };
   const model = embedder.model.id;
-  const hashes = memories.map((m) => hashText(m.content));
+  const hashes = memories.map((m) => textHash(m.content));
   const known = cache?.get(model, hashes) ?? new Map<string, Float32Array>();
   const missing = memories.filter((_, i) => !known.has(hashes[i] ?? ''));
   const made = missing.length > 0 ? await embedder.embed(missing.map((m) => m.content)) : [];
   const entries = missing.map((m, i) => ({
-    textHash: hashText(m.content),
+    textHash: textHash(m.content),
     vector: made[i] ?? new Float32Array(0),
   }));
   cache?.put(model, entries);

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { chunkText } from '../embed/chunk-text.js';
-import type { Embedder } from '../embed/embedder-types.js';
+import { chunkText, type TextChunk } from '../embed/chunk-text.js';
+import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
 import { VectorCache } from '../embed/vector-cache.js';
 import type { Store } from '../stores/store.js';
@@ -10,7 +10,6 @@ import {
   type EmbedPlan,
   type EmbedProgress,
   type EmbedReport,
-  type TextChunk,
 } from './embed-conversations.js';
 import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
 import { embedMemories } from './embed-memories.js';

@@ -1,0 +1,56 @@
+// The embedding benchmark (issue: recall): texts/s and MB/s of the local model on the CPU for
+// short (~20 words), long (~200 words) and mixed texts, by batch size and intra-op threads, with
+// peak RSS. Needs the model: `chatgraph model fetch`. `node bench/embed.mjs --quick` runs only
+// the chosen defaults.
+import { Random } from '../dist/sample/random.js';
+import { pickTopic, sentence } from '../dist/sample/prose.js';
+import { openLocalEmbedder, DEFAULT_BATCH } from '../dist/embed/local-embedder.js';
+import { resolveLocalModel } from '../dist/embed/open-embedder.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const say = (line) => process.stdout.write(`${line}\n`);
+
+function text(random, words) {
+  const topic = pickTopic(random);
+  let out = '';
+  while (out.split(' ').length < words) out += `${sentence(random, topic)} `;
+  return out.split(' ').slice(0, words).join(' ');
+}
+
+const random = new Random(7);
+const corpora = {
+  short: Array.from({ length: 400 }, () => text(random, 20)),
+  long: Array.from({ length: 100 }, () => text(random, 200)),
+  // Real histories mix one-line prompts with long answers: sorting by length pays off here.
+  mixed: Array.from({ length: 200 }, () => text(random, random.chance(0.5) ? random.int(5, 40) : random.int(60, 300))),
+};
+
+const spec = await resolveLocalModel({});
+let peakRss = 0;
+const sample = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
+
+async function measure(name, texts, threads, batchSize) {
+  const embedder = await openLocalEmbedder(spec, { threads, batchSize });
+  await embedder.embed(texts.slice(0, 4)); // warm-up
+  const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
+  const start = process.hrtime.bigint();
+  await embedder.embed(texts);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  await embedder.close();
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  say(
+    `${name.padEnd(6)} threads ${threads} batch ${String(batchSize).padStart(2)}: ${(texts.length / seconds).toFixed(1).padStart(6)} texts/s  ${(bytes / seconds / 1e6).toFixed(3)} MB/s`,
+  );
+}
+
+say(`model ${spec.info.id} (${spec.info.source}), max ${spec.info.maxTokens} tokens`);
+const configs = quick
+  ? [[1, DEFAULT_BATCH]]
+  : [1, 2].flatMap((threads) => [1, 4, 8, 16].map((batch) => [threads, batch]));
+for (const [name, texts] of Object.entries(corpora))
+  for (const [threads, batch] of configs) await measure(name, texts, threads, batch);
+clearInterval(sample);
+say(`peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);

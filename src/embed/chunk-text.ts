@@ -1,0 +1,121 @@
+/** A piece of a longer text, with its character offsets (`text.slice(start, end)`). */
+export interface TextChunk {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/** How to cut: the most tokens a chunk may have, and how many tokens neighbours share. */
+export interface ChunkOptions {
+  maxTokens: number;
+  overlapTokens: number;
+}
+
+const SPACE = /\s/;
+const SENTENCE_END = /[.!?。！？…]/;
+
+/**
+ * Splits a text into overlapping chunks of at most `maxTokens` tokens (as `countTokens` counts
+ * them), cutting after a sentence or at whitespace where it can, so a hit on a chunk maps back to
+ * its place in the text. Chunks cover the whole text; neighbours share about `overlapTokens`.
+ */
+export function chunkText(
+  text: string,
+  options: ChunkOptions,
+  countTokens: (text: string) => number,
+): TextChunk[] {
+  const max = Math.max(1, options.maxTokens);
+  const overlap = Math.max(0, Math.min(options.overlapTokens, Math.floor(max / 2)));
+  if (text.length === 0 || countTokens(text) <= max) return [{ text, start: 0, end: text.length }];
+  const fits = (start: number, end: number): boolean => countTokens(text.slice(start, end)) <= max;
+  const chunks: TextChunk[] = [];
+  let start = 0;
+  let previousEnd = 0;
+  while (start < text.length) {
+    let end = fits(start, text.length)
+      ? text.length
+      : chunkEnd(text, start, previousEnd, max, fits);
+    previousEnd = end;
+    // Trailing whitespace alone is not worth a chunk of its own.
+    if (text.slice(end).trim() === '') end = text.length;
+    chunks.push({ text: text.slice(start, end), start, end });
+    if (end >= text.length) break;
+    start = overlap === 0 ? end : overlapStart(text, start, end, overlap, countTokens);
+  }
+  return chunks;
+}
+
+/** The last candidate (ascending list) for which `ok` holds, by binary search; -1 when none. */
+function lastFitting(candidates: number[], ok: (position: number) => boolean): number {
+  let low = 0;
+  let high = candidates.length - 1;
+  let best = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const position = candidates[mid] ?? 0;
+    if (ok(position)) {
+      best = position;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return best;
+}
+
+function chunkEnd(
+  text: string,
+  start: number,
+  previousEnd: number,
+  max: number,
+  fits: (start: number, end: number) => boolean,
+): number {
+  // No token is longer than a few dozen characters: a window bounds the search.
+  const limit = Math.min(text.length, start + max * 64);
+  const cuts: number[] = [];
+  for (let p = start + 1; p <= limit; p++)
+    if (p === text.length || (SPACE.test(text.charAt(p)) && !SPACE.test(text.charAt(p - 1))))
+      cuts.push(p);
+  const end = lastFitting(cuts, (p) => fits(start, p));
+  if (end === -1) return hardCut(text, start, limit, fits);
+  // Prefer a sentence end in the second half of the chunk, past what the last chunk covered.
+  const sentence = cuts.filter(
+    (p) =>
+      p <= end &&
+      p > previousEnd &&
+      p >= start + (end - start) / 2 &&
+      (SENTENCE_END.test(text.charAt(p - 1)) || text.charAt(p) === '\n'),
+  );
+  return sentence.at(-1) ?? end;
+}
+
+/** A cut inside a word (a run with no whitespace that is too long), never inside a surrogate pair. */
+function hardCut(
+  text: string,
+  start: number,
+  limit: number,
+  fits: (start: number, end: number) => boolean,
+): number {
+  const positions: number[] = [];
+  for (let p = start + 1; p <= limit; p++) {
+    const code = text.charCodeAt(p - 1);
+    if (code < 0xd800 || code > 0xdbff || p === text.length) positions.push(p);
+  }
+  const end = lastFitting(positions, (p) => fits(start, p));
+  return end === -1 ? (positions[0] ?? start + 1) : end;
+}
+
+/** Where the next chunk starts: the earliest word start whose tail of this chunk fits the overlap. */
+function overlapStart(
+  text: string,
+  start: number,
+  end: number,
+  overlap: number,
+  countTokens: (text: string) => number,
+): number {
+  const starts: number[] = [];
+  for (let p = start + 1; p < end; p++)
+    if (!SPACE.test(text.charAt(p)) && SPACE.test(text.charAt(p - 1))) starts.push(p);
+  // Later starts give fewer tokens: search from the end for the earliest one that fits.
+  const reversed = [...starts].reverse();
+  const found = lastFitting(reversed, (p) => countTokens(text.slice(p, end)) <= overlap);
+  return found === -1 ? end : found;
+}

