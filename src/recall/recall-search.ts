@@ -19,7 +19,7 @@ const FUSION_DEPTH = 50;
 /** What identifies one hit across keyword and vector results. */
 function hitKey(hit: SearchHit): string {
   if (hit.attachment) return `a:${hit.attachment.id}`;
-  if (hit.messageId === '') return `c:${hit.conversationId}`;
+  if (hit.kind === 'title' || hit.messageId === '') return `t:${hit.conversationId}`;
   return `m:${hit.messageId}`;
 }
 

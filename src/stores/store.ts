@@ -41,6 +41,8 @@ export interface SearchHit {
   snippet: string;
   /** BM25 score (higher is better). */
   score: number;
+  /** What matched: the message (the default), text attached to it, or the conversation's title. */
+  kind?: 'message' | 'attachment' | 'title';
   /** Set when the hit is in text pasted or attached to the message, not the message itself. */
   attachment?: { id: string; name: string | null };
   /** Why it matched: the words it matched, how close in meaning it is, or both. */

@@ -262,6 +262,7 @@ export class Neo4jVectors implements VectorIndex {
             MATCH_END,
           ),
           score: hit.similarity,
+          kind: hit.kind,
           ...(hit.kind === 'attachment'
             ? { attachment: { id: hit.nodeId, name: strOrNull(r.attachmentName) } }
             : {}),

@@ -356,6 +356,7 @@ export class SqliteVectors implements VectorIndex {
           MATCH_END,
         ),
         score: hit.similarity,
+        kind: hit.kind,
         ...(attached ? { attachment: attached } : {}),
       });
     }

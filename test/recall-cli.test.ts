@@ -1,0 +1,206 @@
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { storeFile } from '../src/data-dir.js';
+import { msg, node } from './support/chatgpt-builder.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { testModelDir } from './support/embedding-model.js';
+import { ROOT } from './support/shared.js';
+
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const run = promisify(execFile);
+
+/** Short conversations on distinct topics: the real model tells them apart by meaning. */
+const TOPICS: [string, string, string][] = [
+  [
+    'starter',
+    'My sourdough starter smells like nail polish remover',
+    'An acetone smell means the starter is hungry: feed it more often and keep it warmer.',
+  ],
+  [
+    'drain',
+    'Pods get evicted when I drain a node in the cluster',
+    'Add a PodDisruptionBudget so kubectl drain keeps enough replicas running.',
+  ],
+  [
+    'taper',
+    'How many weeks should I cut my mileage before race day',
+    'Reduce your weekly distance over the last three weeks before the marathon.',
+  ],
+  [
+    'tomato',
+    'Brown spots are spreading on the lower leaves of my tomatoes',
+    'That looks like early blight: remove the affected leaves and water at the base.',
+  ],
+  [
+    'tap',
+    'The kitchen faucet keeps dripping after I close it',
+    'The washer or cartridge is worn: shut the water off and replace it.',
+  ],
+];
+
+function conversation([id, question, answer]: [string, string, string], n: number): unknown {
+  const t = 1_700_000_000 + n * 1000;
+  return {
+    id,
+    conversation_id: id,
+    title: null,
+    create_time: t,
+    update_time: t + 10,
+    current_node: `${id}-a`,
+    mapping: {
+      [`${id}-root`]: node(`${id}-root`, null, [`${id}-q`], null),
+      [`${id}-q`]: node(
+        `${id}-q`,
+        `${id}-root`,
+        [`${id}-a`],
+        msg(`${id}-q`, 'user', question, t + 1),
+      ),
+      [`${id}-a`]: node(`${id}-a`, `${id}-q`, [], msg(`${id}-a`, 'assistant', answer, t + 2)),
+    },
+  };
+}
+
+function writeExport(dir: string, topics = TOPICS): string {
+  const file = join(dir, 'conversations.json');
+  writeFileSync(file, JSON.stringify(topics.map(conversation)));
+  return file;
+}
+
+const env = { ...process.env, CHATGRAPH_MODEL_DIR: testModelDir() };
+
+async function cli(args: string[], extraEnv: Record<string, string> = {}) {
+  return run(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv } });
+}
+
+interface SearchJson {
+  mode: string;
+  hits: { platformConversationId: string; why?: { keyword?: unknown; semantic?: unknown } }[];
+}
+
+describe('recall from the CLI, with the real model', () => {
+  it('imports, embeds, and finds a conversation by a paraphrase that shares no word with it', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await cli(['import', writeExport(dir), '--data-dir', data, '-q']);
+    const before = await cli([
+      'search',
+      'dough',
+      'leaven',
+      'odour',
+      '--data-dir',
+      data,
+      '--format',
+      'json',
+    ]);
+    expect((JSON.parse(before.stdout) as SearchJson).mode).toBe('keyword');
+    const embedded = await cli(['embed', '--data-dir', data]);
+    expect(embedded.stdout).toMatch(/embedding 5 conversation\(s\)/);
+    expect(embedded.stdout).toMatch(/embedded 5 of 5 conversation\(s\)/);
+    for (const [query, target] of [
+      ['my bread leaven has a chemical odour', 'starter'],
+      ['containers thrown out during cluster maintenance', 'drain'],
+      ['easing off training ahead of a long race', 'taper'],
+    ] as const) {
+      const { stdout } = await cli([
+        'search',
+        query,
+        '--data-dir',
+        data,
+        '--format',
+        'json',
+        '--limit',
+        '3',
+      ]);
+      const result = JSON.parse(stdout) as SearchJson;
+      expect(result.mode).toBe('hybrid');
+      expect(result.hits[0]?.platformConversationId).toBe(target);
+      expect(result.hits[0]?.why?.semantic).toBeDefined();
+    }
+    const again = await cli(['embed', '--data-dir', data]);
+    expect(again.stdout).toMatch(/nothing to embed/);
+  });
+
+  it('says in one line what is missing: no model installed, no vectors yet, a bad mode', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await cli(['import', writeExport(dir, TOPICS.slice(0, 1)), '--data-dir', data, '-q']);
+    const empty = join(dir, 'no-models');
+    mkdirSync(empty);
+    const noModel = await cli(['embed', '--data-dir', data], { CHATGRAPH_MODEL_DIR: empty }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect('code' in noModel && noModel.code).toBe(2);
+    expect('stderr' in noModel ? noModel.stderr : '').toMatch(/chatgraph model fetch/);
+    expect(('stderr' in noModel ? noModel.stderr : '').trim().split('\n')).toHaveLength(1);
+    const noVectors = await cli([
+      'search',
+      'bread',
+      '--mode',
+      'semantic',
+      '--data-dir',
+      data,
+    ]).catch((error: { code: number; stderr: string }) => error);
+    expect('stderr' in noVectors ? noVectors.stderr : '').toMatch(/chatgraph embed/);
+    const badMode = await cli(['search', 'bread', '--mode', 'fuzzy', '--data-dir', data]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect('stderr' in badMode ? badMode.stderr : '').toMatch(
+      /--mode takes keyword, semantic or hybrid/,
+    );
+  });
+
+  it('keeps what an embed killed mid-way had done: the next run takes it from the cache', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    const many = Array.from({ length: 40 }, (_, i): [string, string, string] => {
+      const [, q, a] = TOPICS[i % TOPICS.length] ?? TOPICS[0]!;
+      return [`c${String(i)}`, `${q} (case ${String(i)})`, `${a} Note ${String(i)}.`];
+    });
+    await cli(['import', writeExport(dir, many), '--data-dir', data, '-q']);
+    const child = spawn(process.execPath, [CLI, 'embed', '--data-dir', data], { env });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    // Killed once it has written some conversations' vectors (it writes as it goes).
+    const db = new Database(storeFile(data), { readonly: true });
+    const written = db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'vector_state'`);
+    const count = () =>
+      written.pluck().get()
+        ? Number(db.prepare('SELECT count(*) FROM vector_state').pluck().get())
+        : 0;
+    await new Promise<void>((resolve, reject) => {
+      const poll = setInterval(() => {
+        if (count() >= 3) {
+          clearInterval(poll);
+          child.kill('SIGKILL');
+          resolve();
+        } else if (child.exitCode !== null) {
+          clearInterval(poll);
+          reject(new Error('embed ended before it could be killed'));
+        }
+      }, 20);
+    });
+    await exited;
+    const kept = count();
+    db.close();
+    expect(kept).toBeGreaterThanOrEqual(3);
+    const { stdout } = await cli(['embed', '--data-dir', data]);
+    expect(stdout).toMatch(new RegExp(`embedding ${String(40 - kept)} conversation`));
+    const done = /embedded (\d+) of (\d+) conversation\(s\)/.exec(stdout);
+    expect(done?.[1]).toBe(String(40 - kept));
+    expect(done?.[2]).toBe(String(40 - kept));
+    const search = await cli([
+      'search',
+      'nail polish smell in my starter',
+      '--mode',
+      'semantic',
+      '--format',
+      'json',
+      '--data-dir',
+      data,
+    ]);
+    expect((JSON.parse(search.stdout) as SearchJson).hits.length).toBeGreaterThan(0);
+  });
+});
