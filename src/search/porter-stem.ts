@@ -59,29 +59,32 @@ function replaceSuffix(
   return word;
 }
 
-const STEP2: readonly (readonly [string, string])[] = [
-  ['ational', 'ate'],
-  ['tional', 'tion'],
-  ['enci', 'ence'],
-  ['anci', 'ance'],
-  ['izer', 'ize'],
-  ['bli', 'ble'],
-  ['alli', 'al'],
-  ['entli', 'ent'],
-  ['eli', 'e'],
-  ['ousli', 'ous'],
-  ['ization', 'ize'],
-  ['ation', 'ate'],
-  ['ator', 'ate'],
-  ['alism', 'al'],
-  ['iveness', 'ive'],
-  ['fulness', 'ful'],
-  ['ousness', 'ous'],
-  ['aliti', 'al'],
-  ['iviti', 'ive'],
-  ['biliti', 'ble'],
-  ['logi', 'log'],
-].sort((a, b) => b[0].length - a[0].length) as [string, string][];
+// Longest first, as the suffix lists are read.
+const STEP2: readonly (readonly [string, string])[] = (
+  [
+    ['ational', 'ate'],
+    ['tional', 'tion'],
+    ['enci', 'ence'],
+    ['anci', 'ance'],
+    ['izer', 'ize'],
+    ['bli', 'ble'],
+    ['alli', 'al'],
+    ['entli', 'ent'],
+    ['eli', 'e'],
+    ['ousli', 'ous'],
+    ['ization', 'ize'],
+    ['ation', 'ate'],
+    ['ator', 'ate'],
+    ['alism', 'al'],
+    ['iveness', 'ive'],
+    ['fulness', 'ful'],
+    ['ousness', 'ous'],
+    ['aliti', 'al'],
+    ['iviti', 'ive'],
+    ['biliti', 'ble'],
+    ['logi', 'log'],
+  ] as const
+).toSorted((a, b) => b[0].length - a[0].length);
 
 const STEP3: readonly (readonly [string, string])[] = [
   ['icate', 'ic'],

@@ -92,7 +92,8 @@ describe('toFtsQuery', () => {
     expect(toFtsQuery('sourdough starter -levain')?.match).toBe(
       '("sourdough" AND "starter") NOT "levain"',
     );
-    expect(toFtsQuery('decorat*')?.match).toBe('("decorat"* OR "decorat")');
+    expect(toFtsQuery('decorat*')?.match).toBe('("decorat"* OR "decorat" OR "decorate")');
+    expect(toFtsQuery('bake*')?.match).toBe('("bake"* OR "bake")');
     expect(toFtsQuery('a"b (x OR "y z")')?.match).toBe('"ab" AND ("x" OR "y z")');
   });
 });

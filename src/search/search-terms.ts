@@ -251,3 +251,13 @@ export function searchTerms(input: string): SearchTerms | undefined {
     prefixes: positive.filter((t) => t.prefix).map((t) => t.text),
   };
 }
+
+/**
+ * The whole words a prefix also stands for on a stemmed index, which stems what it holds but
+ * not a prefix: the prefix itself and, unless it ends in "e", the prefix with an "e" (the
+ * stemmer gives "decorator", "decorating" and "decorate" one stem, "decor", which `decorat*`
+ * alone would miss). Each is stemmed by the store as any word is.
+ */
+export function prefixWords(prefix: string): string[] {
+  return prefix.endsWith('e') ? [prefix] : [prefix, `${prefix}e`];
+}

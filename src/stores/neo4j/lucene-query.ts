@@ -1,4 +1,4 @@
-import { searchTerms, type SearchNode } from '../../search/search-terms.js';
+import { prefixWords, searchTerms, type SearchNode } from '../../search/search-terms.js';
 
 // Lucene's query syntax characters; escaped so no input is a syntax error.
 const SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
@@ -6,14 +6,17 @@ const SPECIAL = /[+\-&|!(){}[\]^"~*?:\\/]/g;
 const escape = (text: string): string => text.toLowerCase().replace(SPECIAL, (c) => `\\${c}`);
 
 /**
- * One node as a Lucene clause. A prefix also matches its own stem: the index stems what it
- * holds but Lucene does not stem a prefix, so `decorat*` alone would miss "decorator".
+ * One node as a Lucene clause. A prefix also matches the stems of {@link prefixWords}: the
+ * index stems what it holds but Lucene does not stem a prefix, so `decorat*` alone would miss
+ * "decorator".
  */
 function clause(node: SearchNode): string {
   if (node.kind === 'term') {
     const text = escape(node.text);
     if (node.phrase) return `"${text}"`;
-    return node.prefix ? `(${text}* OR ${text})` : text;
+    return node.prefix
+      ? `(${[`${text}*`, ...prefixWords(node.text).map(escape)].join(' OR ')})`
+      : text;
   }
   if (node.kind === 'any') return `(${node.of.map(clause).join(' OR ')})`;
   const parts = [

@@ -1,4 +1,9 @@
-import { searchTerms, type SearchNode, type SearchTerms } from '../../search/search-terms.js';
+import {
+  prefixWords,
+  searchTerms,
+  type SearchNode,
+  type SearchTerms,
+} from '../../search/search-terms.js';
 
 /** A search as FTS5 runs it. */
 export interface FtsQuery {
@@ -14,12 +19,13 @@ const quoted = (text: string): string => `"${text.replace(/"/g, '""')}"`;
 
 /**
  * One node as an FTS5 expression. Every term is quoted, so no input is an FTS5 syntax error. A
- * prefix also matches its own stem: the porter tokenizer stems what it indexes but not a
- * prefix, so `decorat*` alone would miss "decorator" (indexed as "decor").
+ * prefix also matches the stems of {@link prefixWords}: the porter tokenizer stems what it
+ * indexes but not a prefix, so `decorat*` alone would miss "decorator" (indexed as "decor").
  */
 function expression(node: SearchNode): string {
   if (node.kind === 'term') {
-    if (node.prefix) return `(${quoted(node.text)}* OR ${quoted(node.text)})`;
+    if (node.prefix)
+      return `(${[`${quoted(node.text)}*`, ...prefixWords(node.text).map(quoted)].join(' OR ')})`;
     return quoted(node.text);
   }
   const group = (n: SearchNode): string =>
