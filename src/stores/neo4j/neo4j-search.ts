@@ -104,7 +104,7 @@ export async function searchNeo4j(read: Read, query: SearchQuery): Promise<Searc
            c.source AS source, score,
            CASE WHEN node:Attachment THEN node.id END AS attachmentId,
            CASE WHEN node:Attachment THEN node.name END AS attachmentName
-    ORDER BY score DESC SKIP $offset LIMIT $limit`;
+    ORDER BY score DESC, m.id, node.id SKIP $offset LIMIT $limit`;
   let window = Math.min(Math.max(all, 1), SEARCH_WINDOW);
   let rows: Row[];
   for (;;) {

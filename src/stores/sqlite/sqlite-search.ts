@@ -107,7 +107,7 @@ function rankIn(
            WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT @window) t
      ${join} JOIN "Conversation" c ON c.id = m.owner
      ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
-     ORDER BY score LIMIT @want`,
+     ORDER BY score, t.rowid DESC LIMIT @want`,
   );
   const want = Number(params.want);
   let window = Math.min(matches, RANK_WINDOW);
