@@ -20,7 +20,7 @@ async function dataWithSearchFixtures(): Promise<string> {
 }
 
 const search = async (data: string, ...args: string[]): Promise<string> =>
-  (await run(process.execPath, [CLI, 'search', ...args, '--data-dir', data])).stdout;
+  (await run(process.execPath, [CLI, 'search', '--data-dir', data, ...args])).stdout;
 
 describe('chatgraph search', () => {
   it('pages with --offset, marks attachment hits, and prints a hint when nothing matches', async () => {
@@ -37,7 +37,13 @@ describe('chatgraph search', () => {
     expect(await search(data, 'focacia', 'starter')).toBe(
       'no match for focacia starter; did you mean: focaccia starter\n',
     );
-    await expect(search(data, '--', '-levain')).rejects.toMatchObject({
+    // A -word needs no quotes; a search of exclusions only is a one-line error.
+    expect(await search(data, 'focaccia', '-levain')).toContain('My «focaccia» starter');
+    await expect(search(data, '--sorce', 'x')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown option --sorce') as unknown,
+    });
+    await expect(search(data, '-levain')).rejects.toMatchObject({
       code: 2,
       stderr: expect.stringContaining(
         'nothing to search for: NOT and -word only leave words out',

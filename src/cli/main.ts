@@ -281,6 +281,8 @@ withStoreOptions(
   .option('--limit <n>', 'how many hits', '20')
   .option('--offset <n>', 'hits to skip (the next page)', '0')
   .option('--format <format>', 'table or json', 'table')
+  // So `search sourdough -levain` works unquoted: a -word is a search term, not an option.
+  .allowUnknownOption()
   .action(
     async (
       terms: string[],
@@ -295,6 +297,11 @@ withStoreOptions(
       },
     ) => {
       const format = checkFormat(options.format);
+      const unknown = terms.find((t) => t.startsWith('--'));
+      if (unknown !== undefined)
+        throw new UsageError(
+          `unknown option ${unknown} (a word starting with -- can be quoted with others: "git push --force")`,
+        );
       const limit = Number(options.limit);
       const offset = Number(options.offset);
       const result = await withStore(options, (store) =>
