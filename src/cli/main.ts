@@ -29,6 +29,7 @@ import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
 import { formatReport } from './format-report.js';
+import { searchFooter, searchHeader } from './format-search.js';
 import { formatTable } from './format-table.js';
 import { registerModelCommands } from './model-command.js';
 import { parseParam } from './parse-param.js';
@@ -285,14 +286,20 @@ withStoreOptions(
   program
     .command('search')
     .description('ranked full-text search over message text')
-    .argument('<terms...>', 'words; "quoted phrases"; word* for a prefix'),
+    .argument(
+      '<terms...>',
+      'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups)',
+    ),
 )
   .option('--source <source>', 'only this source (chatgpt, claude-ai, ...)')
   .option('--since <date>', 'only messages at or after this date')
   .option('--until <date>', 'only messages before this date')
   .option('--role <role>', 'only messages of this role (user, assistant, tool, system)')
   .option('--limit <n>', 'how many hits', '20')
+  .option('--offset <n>', 'hits to skip (the next page)', '0')
   .option('--format <format>', 'table or json', 'table')
+  // So `search sourdough -levain` works unquoted: a -word is a search term, not an option.
+  .allowUnknownOption()
   .action(
     async (
       terms: string[],
@@ -302,15 +309,23 @@ withStoreOptions(
         until?: string;
         role?: string;
         limit: string;
+        offset: string;
         format: string;
       },
     ) => {
       const format = checkFormat(options.format);
+      const unknown = terms.find((t) => t.startsWith('--'));
+      if (unknown !== undefined)
+        throw new UsageError(
+          `unknown option ${unknown} (a word starting with -- can be quoted with others: "git push --force")`,
+        );
       const limit = Number(options.limit);
+      const offset = Number(options.offset);
       const result = await withStore(options, (store) =>
         store.search({
           text: terms.join(' '),
           limit,
+          offset,
           ...(options.source ? { source: options.source } : {}),
           ...(options.since ? { since: options.since } : {}),
           ...(options.until ? { until: options.until } : {}),
@@ -322,21 +337,18 @@ withStoreOptions(
           ...hit,
           snippet: hit.snippet.split(MATCH_START).join('«').split(MATCH_END).join('»'),
         }));
-        print(JSON.stringify({ ...result, hits }, null, 2));
+        print(JSON.stringify({ ...result, offset, hits }, null, 2));
         return;
       }
-      if (result.hits.length === 0) print('no matches');
+      for (const line of searchHeader(result, terms.join(' '), offset)) print(line);
       for (const hit of result.hits) {
+        const attached = hit.attachment ? `  📎 ${hit.attachment.name ?? 'attachment'}` : '';
         print(
-          `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}  (${hit.role}, conversation ${hit.platformConversationId}, message ${hit.messageId})`,
+          `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}${attached}  (${hit.role}, conversation ${hit.platformConversationId}, message ${hit.messageId})`,
         );
         print(`    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`);
       }
-      if (result.ranked < result.matches) {
-        print(
-          `(${result.matchesCapped ? 'more than ' : ''}${result.matches.toLocaleString('en-US')} messages match; the best of the ${result.ranked.toLocaleString('en-US')} most recently indexed are shown: add words to narrow)`,
-        );
-      }
+      for (const line of searchFooter(result, offset)) print(line);
     },
   );
 

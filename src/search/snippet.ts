@@ -1,30 +1,21 @@
-/** Where each word of a search appears, for snippets: words, phrase words and prefixes. */
+import { indexForm } from './porter-stem.js';
+import { searchTerms } from './search-terms.js';
+
+/** What a snippet marks: words as the stores index them (stemmed, accents removed), and prefixes. */
 export interface SnippetTerms {
   words: string[];
   prefixes: string[];
 }
 
-/** The words a search looks for, lower-cased (quotes and `*` removed). */
+/** The words and prefixes a search looks for (not those it leaves out). */
 export function snippetTerms(text: string): SnippetTerms {
-  const words: string[] = [];
-  const prefixes: string[] = [];
-  for (const match of text.matchAll(/"([^"]*)"|(\S+)/g)) {
-    if (match[1] !== undefined) {
-      words.push(
-        ...match[1]
-          .toLowerCase()
-          .split(/[^\p{L}\p{N}]+/u)
-          .filter(Boolean),
-      );
-      continue;
-    }
-    const word = (match[2] ?? '').toLowerCase();
-    const bare = word.replace(/\*+$/, '').replace(/[^\p{L}\p{N}]+/gu, '');
-    if (!bare) continue;
-    if (word.endsWith('*')) prefixes.push(bare);
-    else words.push(bare);
-  }
-  return { words, prefixes };
+  const parsed = searchTerms(text);
+  if (!parsed) return { words: [], prefixes: [] };
+  const split = (t: string): string[] => t.split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return {
+    words: parsed.words.flatMap(split).map(indexForm),
+    prefixes: parsed.prefixes.flatMap(split).map((p) => p.toLowerCase()),
+  };
 }
 
 /**
@@ -39,26 +30,35 @@ export function makeSnippet(
   size = 24,
 ): string {
   const tokens = [...content.matchAll(/[\p{L}\p{N}]+|[^\p{L}\p{N}]+/gu)].map((m) => m[0]);
+  const stems = new Map<string, boolean>();
   const isMatch = (token: string): boolean => {
     const lower = token.toLowerCase();
-    return terms.words.includes(lower) || terms.prefixes.some((p) => lower.startsWith(p));
+    if (terms.prefixes.some((p) => lower.startsWith(p))) return true;
+    let known = stems.get(lower);
+    if (known === undefined) {
+      known = /[\p{L}\p{N}]/u.test(token) && terms.words.includes(indexForm(lower));
+      stems.set(lower, known);
+    }
+    return known;
   };
   const wordIndexes: number[] = [];
+  const matched: number[] = [];
   tokens.forEach((token, i) => {
-    if (/[\p{L}\p{N}]/u.test(token)) wordIndexes.push(i);
+    if (/[\p{L}\p{N}]/u.test(token)) {
+      wordIndexes.push(i);
+      matched.push(isMatch(token) ? 1 : 0);
+    }
   });
-  // The window of `size` words with the most matches.
+  // The window of `size` words with the most matches (a running count).
+  let count = matched.slice(0, size).reduce((a, b) => a + b, 0);
+  let best = count;
   let bestFrom = 0;
-  let best = -1;
-  for (let w = 0; w < Math.max(1, wordIndexes.length - size + 1); w++) {
-    let count = 0;
-    for (let k = w; k < Math.min(wordIndexes.length, w + size); k++)
-      if (isMatch(tokens[wordIndexes[k] as number] ?? '')) count++;
+  for (let w = 1; w + size <= wordIndexes.length; w++) {
+    count += (matched[w + size - 1] ?? 0) - (matched[w - 1] ?? 0);
     if (count > best) {
       best = count;
       bestFrom = w;
     }
-    if (wordIndexes.length <= size) break;
   }
   const from = wordIndexes[bestFrom] ?? 0;
   const lastWord = Math.min(wordIndexes.length, bestFrom + size) - 1;

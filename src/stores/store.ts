@@ -57,12 +57,14 @@ export interface HitReason {
   semantic?: { rank: number; similarity: number };
 }
 
-/** Ranked hits, and how many messages matched at all. */
+/** Ranked hits, and how many messages and attachments matched at all. */
 export interface SearchResult {
+  /** How the hits were found. */
+  mode: SearchMode;
   hits: SearchHit[];
-  /** Messages matching the words (before filters), counted up to a cap. */
+  /** Messages and attachments matching the search and its filters (source, dates, role), counted up to a cap. */
   matches: number;
-  /** True when more messages match than `matches` says. */
+  /** True when more match than `matches` says. */
   matchesCapped: boolean;
   /**
    * How many of them were ranked: a word in thousands of messages is ranked among the most
@@ -70,11 +72,12 @@ export interface SearchResult {
    * given (then the newest matches are listed).
    */
   ranked: number;
-  /** How the search ran (keyword when the store alone answers). */
-  mode?: SearchMode;
   /** Hits skipped before these (paging). */
   offset?: number;
-  /** When nothing matched: a word that would (e.g. "did you mean …"). */
+  /**
+   * When nothing matched: the search with each word found nowhere replaced by the nearest word
+   * that is (for "no match for X; did you mean Y?").
+   */
   hint?: string;
   /** When no word matched: the hits nearest in meaning, if the store has vectors. */
   nearest?: SearchHit[];

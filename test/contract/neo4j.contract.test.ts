@@ -1,6 +1,9 @@
-import { afterAll, beforeAll } from 'vitest';
+import neo4j from 'neo4j-driver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
+import { TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
 import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { searchBatches } from '../support/search-fixtures.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
 
@@ -22,4 +25,46 @@ vectorContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);
   await store.clear();
   return store;
+});
+
+describe('a Neo4j full-text index made by the previous release', () => {
+  it('is dropped and made again, stemming and over attachments, at the next write', async () => {
+    const { url, user, password } = server.target;
+    const driver = neo4j.driver(url, neo4j.auth.basic(user, password));
+    const session = driver.session();
+    const index = async (): Promise<unknown> =>
+      (
+        await session.run(
+          `SHOW FULLTEXT INDEXES YIELD name, labelsOrTypes, options WHERE name = $name
+           RETURN labelsOrTypes, options.indexConfig.\`fulltext.analyzer\` AS analyzer`,
+          { name: TEXT_INDEX },
+        )
+      ).records.map((r) => r.toObject());
+    try {
+      const available = await session.run(
+        `CALL db.index.fulltext.listAvailableAnalyzers() YIELD analyzer RETURN collect(analyzer) AS names`,
+      );
+      expect(available.records[0]?.get('names')).toContain('english');
+      const store = await Neo4jStore.open(server.target);
+      await store.clear();
+      await session.run(`DROP INDEX ${TEXT_INDEX} IF EXISTS`);
+      // The previous release's index, as its schema made it.
+      await session.run(`CREATE FULLTEXT INDEX ${TEXT_INDEX} FOR (n:Message) ON EACH [n.content]`);
+      await session.run('CALL db.awaitIndexes(300)');
+      await store.close();
+      const writer = await Neo4jStore.open(server.target);
+      await writer.upsert(searchBatches());
+      expect(await index()).toEqual([
+        { labelsOrTypes: ['Message', 'Attachment'], analyzer: 'english' },
+      ]);
+      const found = async (text: string): Promise<string[]> =>
+        (await writer.search({ text })).hits.map((h) => h.messageId);
+      expect(await found('decorator')).toEqual(['kw-bread:m3']);
+      expect(await found('pumpernickel')).toEqual(['kw-bread:m3']);
+      await writer.close();
+    } finally {
+      await session.close();
+      await driver.close();
+    }
+  });
 });

@@ -7,6 +7,7 @@ import {
   type EdgeKind,
   type Label,
 } from '../../graph/schema.js';
+import { textIndexStatement } from './neo4j-full-text.js';
 
 /**
  * The graph in Neo4j: the seed's labels and relationship types as they are, `id` unique per
@@ -14,9 +15,6 @@ import {
  * queries: `_owner` (the conversation a node belongs to), `_seq` (a message's place in its
  * conversation), `_hash` and `_deep` (on a Conversation: what it was written from).
  */
-
-/** The full-text index `search` reads. */
-export const TEXT_INDEX = 'chatgraph_message_text';
 
 /** The node holding the store's own settings (deep mode). */
 export const META_LABEL = 'ChatgraphMeta';
@@ -52,7 +50,7 @@ export function schemaStatements(): string[] {
   }
   statements.push(
     `CREATE CONSTRAINT chatgraph_${META_LABEL}_key IF NOT EXISTS FOR (n:${META_LABEL}) REQUIRE n.key IS UNIQUE`,
-    `CREATE FULLTEXT INDEX ${TEXT_INDEX} IF NOT EXISTS FOR (n:Message) ON EACH [n.content]`,
+    textIndexStatement(),
     // Vectors are deleted with their conversation, found by owner like its other nodes.
     `CREATE INDEX chatgraph_ChatgraphVector__owner IF NOT EXISTS FOR (n:ChatgraphVector) ON (n._owner)`,
     `CREATE INDEX chatgraph_ChatgraphVector_node IF NOT EXISTS FOR (n:ChatgraphVector) ON (n.node_id)`,

@@ -7,19 +7,11 @@ import {
   type EdgeKind,
   type Label,
 } from '../../graph/schema.js';
-import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { batchHash } from '../batch-hash.js';
 import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
-import {
-  conversationConditions,
-  conversationOrder,
-  searchConditions,
-  type Dialect,
-} from '../query-conditions.js';
+import { conversationConditions, conversationOrder } from '../query-conditions.js';
 import { pageBounds } from '../page-bounds.js';
 import {
-  MATCH_END,
-  MATCH_START,
   QueryError,
   type ConversationFilter,
   type ConversationInfo,
@@ -28,7 +20,6 @@ import {
   type HashedBatch,
   type ImportRecord,
   type Row,
-  type SearchHit,
   type SearchQuery,
   type SearchResult,
   type Stats,
@@ -41,7 +32,6 @@ import { connectNeo4j, connectionError, errorCode } from './neo4j-connect.js';
 import {
   META_LABEL,
   OWNED_LABELS,
-  TEXT_INDEX,
   countEdges,
   integerProperties,
   mergeEdges,
@@ -50,7 +40,8 @@ import {
 } from './neo4j-schema.js';
 import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
 import type { Neo4jTarget } from './neo4j-target.js';
-import { toLuceneQuery } from './lucene-query.js';
+import { dropOutdatedTextIndex, TEXT_INDEX } from './neo4j-full-text.js';
+import { CYPHER, searchNeo4j } from './neo4j-search.js';
 import { fromRecord, toParameter } from './neo4j-values.js';
 
 /** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
@@ -59,20 +50,6 @@ const GROUP_ROWS = 20_000;
 const STATEMENT_ROWS = 5_000;
 /** The longest a Cypher query from a user may run. */
 const QUERY_TIMEOUT_MS = 30_000;
-/** Matches are counted up to this many (as on the embedded store). */
-const MATCH_COUNT_CAP = 50_000;
-/** Full-text matches read at first before filters; widened while filters leave too few. */
-const SEARCH_WINDOW = 2_000;
-
-/** Filters in Cypher: `$name` parameters, true, a lower-cased CONTAINS for a title. */
-const CYPHER: Dialect = {
-  param: (name) => `$${name}`,
-  true: 'true',
-  titleContains: {
-    condition: 'toLower(c.name) CONTAINS $title',
-    value: (title) => title.toLowerCase(),
-  },
-};
 
 const CONVERSATION_COLUMNS = `c.id AS id, c.conversation_id AS platformId, c.title AS title, c.name AS name,
   c.source AS source, c.created_at AS createdAt, c.updated_at AS updatedAt, c.message_count AS messageCount`;
@@ -158,6 +135,7 @@ export class Neo4jStore implements Store {
     if (this.schemaReady) return;
     const session = this.session('WRITE');
     try {
+      await dropOutdatedTextIndex(session);
       for (const statement of schemaStatements()) await session.run(statement);
       await session.run('CALL db.awaitIndexes(300)');
     } catch (error) {
@@ -341,52 +319,10 @@ export class Neo4jStore implements Store {
     }
   }
 
-  /**
-   * Ranked by Neo4j's full-text index (Lucene BM25) over every match; filters are applied to the
-   * best {@link SEARCH_WINDOW} matches, widened while they leave too few hits.
-   */
+  /** Keyword search (see {@link searchNeo4j}). */
   async search(query: SearchQuery): Promise<SearchResult> {
-    const lucene = toLuceneQuery(query.text);
-    if (lucene === undefined) throw new QueryError('give at least one word to search for');
-    const { limit } = pageBounds(query.limit ?? 20, 0, '--limit');
-    const conditions = searchConditions(query, CYPHER);
-    const filters = conditions.where;
-    const params: Record<string, unknown> = {
-      q: lucene,
-      limit: neo4j.int(limit),
-      ...conditions.params,
-    };
     await this.assertSearchable();
-    const [counted] = await this.read(
-      `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $cap}) YIELD node RETURN count(node) AS n`,
-      { q: lucene, cap: neo4j.int(MATCH_COUNT_CAP + 1) },
-    );
-    const matches = Number(counted?.n ?? 0);
-    const ranked = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node AS m, score
-      MATCH (c:Conversation {id: m._owner})
-      ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
-      RETURN m.id AS messageId, m.role AS role, m.created_at AS createdAt, coalesce(m.content, '') AS content,
-             c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title,
-             c.source AS source, score
-      ORDER BY score DESC LIMIT $limit`;
-    let window = Math.min(Math.max(matches, 1), SEARCH_WINDOW);
-    let rows: Row[];
-    for (;;) {
-      rows = await this.read(ranked, { ...params, window: neo4j.int(window) });
-      if (rows.length >= limit || window >= matches) break;
-      window = Math.min(matches, window * 8);
-    }
-    const terms = snippetTerms(query.text);
-    const hits = rows.map((row): SearchHit => {
-      const { content, ...rest } = row as Omit<SearchHit, 'snippet'> & { content: string };
-      return { ...rest, snippet: makeSnippet(content, terms, MATCH_START, MATCH_END) };
-    });
-    return {
-      hits,
-      matches: Math.min(matches, MATCH_COUNT_CAP),
-      matchesCapped: matches > MATCH_COUNT_CAP,
-      ranked: Math.min(matches, MATCH_COUNT_CAP),
-    };
+    return searchNeo4j((q, params) => this.read(q, params), query);
   }
 
   // Before anything is imported there is no index to search: say so, not "no such index".

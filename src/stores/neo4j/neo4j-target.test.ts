@@ -43,11 +43,19 @@ describe('serverMajor', () => {
 describe('toLuceneQuery', () => {
   it('requires every term, quotes phrases, keeps prefixes and escapes Lucene syntax', () => {
     expect(toLuceneQuery('sourdough "proofing time" bake*')).toBe(
-      '+sourdough +"proofing time" +bake*',
+      '(+sourdough +"proofing time" +(bake* OR bake))',
     );
-    expect(toLuceneQuery('C++ AND a:b (x)')).toBe('+c\\+\\+ +a\\:b +\\(x\\)');
-    // Lucene's operators, given alone, are words to look for.
-    expect(toLuceneQuery('AND OR')).toBe('+and +or');
+    expect(toLuceneQuery('C++ a:b x')).toBe('(+c\\+\\+ +a\\:b +x)');
+    expect(toLuceneQuery('sourdough OR marathon')).toBe('(sourdough OR marathon)');
+    expect(toLuceneQuery('sourdough NOT levain -"wild yeast"')).toBe(
+      '(+sourdough -levain -"wild yeast")',
+    );
+    expect(toLuceneQuery('bread (rye OR spelt) -(white sugar)')).toBe(
+      '(+bread +(rye OR spelt) -(+white +sugar))',
+    );
+    // Lower-case operators are words; alone, upper-case ones leave nothing to look for.
+    expect(toLuceneQuery('and or')).toBe('(+and +or)');
+    expect(toLuceneQuery('AND OR')).toBeUndefined();
     expect(toLuceneQuery('the sourdough')).toBe('+sourdough');
     expect(toLuceneQuery('*** ---')).toBeUndefined();
   });

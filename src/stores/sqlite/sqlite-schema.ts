@@ -6,6 +6,7 @@ import {
   type Label,
   type PropertyType,
 } from '../../graph/schema.js';
+import { fullTextStatements } from './full-text.js';
 
 /** The graph as tables: one per label (properties as columns), one per relationship type. */
 
@@ -81,8 +82,8 @@ export function schemaStatements(): string[] {
     `CREATE INDEX IF NOT EXISTS message_thread ON "Message" (owner, position)`,
     `CREATE INDEX IF NOT EXISTS conversation_platform ON "Conversation" (conversation_id)`,
     `CREATE INDEX IF NOT EXISTS conversation_created ON "Conversation" (created_at)`,
-    // Ranked search over message text; the text itself stays in "Message" (external content).
-    `CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(content, content='Message', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')`,
+    // Ranked search over message and attachment text (see full-text.ts).
+    ...fullTextStatements(),
   );
   return statements;
 }

@@ -10,18 +10,11 @@ import {
   type Label,
 } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
-import {
-  conversationConditions,
-  conversationOrder,
-  searchConditions,
-  type Dialect,
-} from '../query-conditions.js';
+import { conversationConditions, conversationOrder } from '../query-conditions.js';
 import { pageBounds } from '../page-bounds.js';
 import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
 import { CypherProjection } from '../cypher/grafeo-projection.js';
 import {
-  MATCH_END,
-  MATCH_START,
   QueryError,
   type ConversationFilter,
   type ConversationInfo,
@@ -30,7 +23,6 @@ import {
   type HashedBatch,
   type ImportRecord,
   type Row,
-  type SearchHit,
   type SearchQuery,
   type SearchResult,
   type Stats,
@@ -38,9 +30,10 @@ import {
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
-import { toFtsQuery } from './fts-query.js';
 import { SqliteVectors } from './sqlite-vectors.js';
-import { makeSnippet, snippetTerms } from '../../search/snippet.js';
+import { searchSqlite } from './sqlite-search.js';
+import { SQL } from './sqlite-dialect.js';
+import { clearFullText, fullTextMissing, fullTextWriter, upgradeFullText } from './full-text.js';
 import { columnsOf, ownedBySource, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 
 type Statement = Database.Statement;
@@ -48,22 +41,6 @@ type Statement = Database.Statement;
 /** Conversations per commit, and the longest a group stays open (readers see it then). */
 const GROUP_SIZE = 2000;
 const GROUP_MILLISECONDS = 3000;
-
-/** Filters in SQLite: `@name` parameters, 1 for true, LIKE for a title (ASCII case-insensitive). */
-const SQL: Dialect = {
-  param: (name) => `@${name}`,
-  true: '1',
-  titleContains: {
-    condition: `c.name LIKE @title ESCAPE '\\'`,
-    value: (title) => `%${title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
-  },
-};
-
-/** How many of a word's matches are ranked at first (see `search`). */
-export const RANK_WINDOW = 2_000;
-
-/** Matches are counted up to this many. */
-export const MATCH_COUNT_CAP = 50_000;
 
 /**
  * The embedded store: the graph as SQLite tables (WAL, so readers go on while an import
@@ -83,6 +60,8 @@ export class SqliteStore implements Store {
   private constructor(
     readonly file: string,
     readonly: boolean,
+    // Off when an old store is brought up to date only to be read (a rebuild waits for a write).
+    retokenize = true,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file, { readonly, fileMustExist: readonly });
@@ -98,10 +77,12 @@ export class SqliteStore implements Store {
       this.db.pragma('temp_store = MEMORY');
       // Checkpoint the WAL every 64 MB rather than 4 MB: fewer, larger copies during an import.
       this.db.pragma('wal_autocheckpoint = 16384');
+      const missing = fullTextMissing(this.db);
       for (const statement of schemaStatements()) this.db.exec(statement);
       SqliteVectors.createSchema(this.db);
       this.addMissingColumns();
       this.backfillMessageCounts();
+      upgradeFullText(this.db, retokenize, missing);
       for (const label of LABEL_NAMES) {
         const columns = ['id', 'owner', ...columnsOf(label)];
         this.insertNode.set(
@@ -135,10 +116,7 @@ export class SqliteStore implements Store {
           ),
         );
       }
-      const ftsDelete = this.db.prepare(
-        `INSERT INTO message_fts (message_fts, rowid, content) SELECT 'delete', rowid, content FROM "Message" WHERE owner = ?`,
-      );
-      const ftsInsert = this.db.prepare(`INSERT INTO message_fts (rowid, content) VALUES (?, ?)`);
+      const fullText = fullTextWriter(this.db);
       const state = this.db.prepare(
         `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
       );
@@ -152,7 +130,7 @@ export class SqliteStore implements Store {
       // Runs inside the open group's transaction (see flush): no savepoint per conversation,
       // since FTS5 flushes a segment at every savepoint as it does at every commit.
       this.writeBatch = (batch: HashedBatch, hash: string, deep: boolean) => {
-        ftsDelete.run(batch.owner);
+        fullText.removeOwner(batch.owner);
         this.vectors.dropOwner(batch.owner);
         for (const label of LABEL_NAMES)
           if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(batch.owner);
@@ -161,8 +139,7 @@ export class SqliteStore implements Store {
           const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
           const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
           // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
-          if (node.label === 'Message' && info)
-            ftsInsert.run(info.lastInsertRowid, node.properties.content ?? '');
+          if (info) fullText.add(node.label, info.lastInsertRowid, node.properties.content);
         }
         for (const edge of batch.edges)
           this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
@@ -239,7 +216,7 @@ export class SqliteStore implements Store {
   static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
     // A store made by an older version is brought up to date before it is read.
     if (options.readonly && existsSync(file) && outdated(file))
-      new SqliteStore(file, false).db.close();
+      new SqliteStore(file, false, false).db.close();
     return new SqliteStore(file, options.readonly ?? false);
   }
 
@@ -368,100 +345,8 @@ export class SqliteStore implements Store {
   search(query: SearchQuery): Promise<SearchResult> {
     // Through the executor, a thrown QueryError becomes a rejection.
     return new Promise((resolve) => {
-      resolve(this.searchNow(query));
+      resolve(searchSqlite(this.db, query));
     });
-  }
-
-  /**
-   * BM25 over message text. Scoring costs about a microsecond a match, so a word found in
-   * hundreds of thousands of messages (measured: "the", 479,189 matches, 718 ms) is ranked
-   * among its {@link RANK_WINDOW} most recently indexed matches, widened while filters leave
-   * too few hits; the result says how many were ranked.
-   */
-  private searchNow(query: SearchQuery): SearchResult {
-    const fts = toFtsQuery(query.text);
-    if (fts === undefined) throw new QueryError('give at least one word to search for');
-    const match = fts.match;
-    const { limit } = pageBounds(query.limit ?? 20, 0, '--limit');
-    const conditions = searchConditions(query, SQL);
-    const filters = conditions.where;
-    const params: Record<string, unknown> = { match, limit, ...conditions.params };
-    let matches: number;
-    try {
-      // Counting every match of a very common word costs more than ranking: counted up to a cap.
-      matches = Number(
-        this.db
-          .prepare(
-            `SELECT count(*) FROM (SELECT rowid FROM message_fts WHERE message_fts MATCH ? LIMIT ${MATCH_COUNT_CAP + 1})`,
-          )
-          .pluck()
-          .get(match),
-      );
-    } catch (error) {
-      throw new QueryError(
-        `the search could not be run: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    // bm25() rather than FTS5's rank column: ORDER BY rank scores every match and ignores
-    // the rowid window (measured: 526 ms against 36 ms for "the").
-    const ranked = this.db.prepare(
-      `SELECT t.rowid AS rowid, t.score AS rank
-       FROM (SELECT rowid, ${fts.unranked ? '-rowid' : 'bm25(message_fts)'} AS score FROM message_fts
-             WHERE message_fts MATCH @match ORDER BY rowid DESC LIMIT @window) t
-       JOIN "Message" m ON m.rowid = t.rowid
-       JOIN "Conversation" c ON c.id = m.owner
-       ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
-       ORDER BY t.score LIMIT @limit`,
-    );
-    let window = Math.min(matches, RANK_WINDOW);
-    let top: { rowid: number; rank: number }[];
-    for (;;) {
-      // The window is read newest-indexed first, which FTS5 does cheaply (a `rowid >= ?` range
-      // was read from the start of the doclist: 23 ms for "the").
-      top = ranked.all({ ...params, window: Math.max(window, 1) }) as {
-        rowid: number;
-        rank: number;
-      }[];
-      if (top.length >= limit || window >= matches) break;
-      window = Math.min(matches, window * 8);
-    }
-    if (top.length === 0) {
-      return {
-        hits: [],
-        matches: Math.min(matches, MATCH_COUNT_CAP),
-        matchesCapped: matches > MATCH_COUNT_CAP,
-        ranked: fts.unranked ? 0 : window,
-      };
-    }
-    // Snippets are cut here, not by FTS5: its snippet() needs the MATCH, and FTS5 ignored a
-    // `rowid = ?` beside a MATCH (it returned every match), so each would rescan the doclist.
-    const detail = this.db.prepare(
-      `SELECT m.rowid AS rowid, m.id AS messageId, m.role, m.created_at AS createdAt, m.content,
-              c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title, c.source
-       FROM "Message" m JOIN "Conversation" c ON c.id = m.owner WHERE m.rowid = ?`,
-    );
-    const terms = snippetTerms(query.text);
-    const details = top.flatMap((t) => {
-      const row = detail.get(t.rowid) as
-        | (Omit<SearchHit, 'score' | 'snippet'> & { rowid: number; content: string | null })
-        | undefined;
-      if (!row) return [];
-      const { content, ...rest } = row;
-      return [{ ...rest, snippet: makeSnippet(content ?? '', terms, MATCH_START, MATCH_END) }];
-    });
-    const byRowid = new Map(details.map((d) => [d.rowid, d]));
-    const hits = top.flatMap(({ rowid, rank }) => {
-      const detail = byRowid.get(rowid);
-      if (!detail) return [];
-      const { rowid: _rowid, ...hit } = detail;
-      return [{ ...hit, score: -rank }];
-    });
-    return {
-      hits,
-      matches: Math.min(matches, MATCH_COUNT_CAP),
-      matchesCapped: matches > MATCH_COUNT_CAP,
-      ranked: fts.unranked ? 0 : window,
-    };
   }
 
   conversation(id: string): Promise<ConversationInfo | undefined> {
@@ -662,7 +547,7 @@ export class SqliteStore implements Store {
       this.db.exec(`DELETE FROM conversation_state`);
       this.db.exec(`DELETE FROM message_counts`);
       this.vectors.dropAll();
-      this.db.exec(`INSERT INTO message_fts (message_fts) VALUES ('delete-all')`);
+      clearFullText(this.db);
       this.db
         .prepare(
           `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
@@ -732,7 +617,7 @@ function outdated(file: string): boolean {
     const tables = new Set(
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
     );
-    if (!tables.has('message_counts')) return true;
+    if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
     return LABEL_NAMES.some((label) => {
       const have = new Set(
         (db.prepare(`PRAGMA table_info(${quote(label)})`).all() as { name: string }[]).map(

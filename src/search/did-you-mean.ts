@@ -1,0 +1,74 @@
+import { indexForm } from './porter-stem.js';
+
+/** Levenshtein distance, stopping early once it exceeds `max` (then `max + 1`). */
+export function editDistance(a: string, b: string, max = Infinity): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + cost,
+      );
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length] ?? max + 1;
+}
+
+/** How far a suggestion may be from a word: one edit for short words, two from eight letters. */
+export function allowedDistance(word: string): number {
+  return word.length >= 8 ? 2 : 1;
+}
+
+/** Indexed words (stems, as a full-text vocabulary lists them) nearest to `word`, best first. */
+export function nearestTerms(
+  word: string,
+  candidates: readonly { term: string; count: number }[],
+): string[] {
+  const target = indexForm(word);
+  const max = allowedDistance(target);
+  return candidates
+    .map((c) => ({ ...c, distance: editDistance(target, c.term, max) }))
+    .filter((c) => c.distance <= max && c.term !== target)
+    .sort((a, b) => a.distance - b.distance || b.count - a.count || a.term.localeCompare(b.term))
+    .map((c) => c.term);
+}
+
+/**
+ * The word as people write it, from texts where an indexed stem occurs: the token of those
+ * texts nearest to what was typed (a vocabulary holds "decor", a person wrote "decorator").
+ */
+export function surfaceForm(
+  typed: string,
+  texts: readonly string[],
+  stem?: string,
+): string | undefined {
+  const lower = typed.toLowerCase();
+  let best: { token: string; distance: number } | undefined;
+  for (const text of texts) {
+    for (const [token] of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const candidate = token.toLowerCase();
+      if (candidate === lower) continue;
+      if (stem !== undefined && indexForm(candidate) !== stem) continue;
+      const distance = editDistance(lower, candidate, best?.distance ?? Infinity);
+      if (!best || distance < best.distance) best = { token: candidate, distance };
+    }
+  }
+  if (!best) return undefined;
+  // Without a stem to hold to (a fuzzy match), only a near word is a suggestion.
+  if (stem === undefined && best.distance > allowedDistance(lower)) return undefined;
+  return best.token;
+}
+
+/** The search text with each replaced word (whole words, any case) swapped for its suggestion. */
+export function rewriteSearch(text: string, replacements: ReadonlyMap<string, string>): string {
+  return text.replace(/[\p{L}\p{N}]+/gu, (word) => replacements.get(word.toLowerCase()) ?? word);
+}

@@ -1,0 +1,11 @@
+import type { Dialect } from '../query-conditions.js';
+
+/** Filters in SQLite: `@name` parameters, 1 for true, LIKE for a title (ASCII case-insensitive). */
+export const SQL: Dialect = {
+  param: (name) => `@${name}`,
+  true: '1',
+  titleContains: {
+    condition: `c.name LIKE @title ESCAPE '\\'`,
+    value: (title) => `%${title.replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+  },
+};

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { storeFile } from '../src/data-dir.js';
+import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { searchBatches } from './support/search-fixtures.js';
+import { ROOT } from './support/shared.js';
+
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const run = promisify(execFile);
+
+async function dataWithSearchFixtures(): Promise<string> {
+  const data = join(tempDir(), 'data');
+  const store = SqliteStore.open(storeFile(data));
+  await store.upsert(searchBatches());
+  await store.close();
+  return data;
+}
+
+const search = async (data: string, ...args: string[]): Promise<string> =>
+  (await run(process.execPath, [CLI, 'search', '--data-dir', data, ...args])).stdout;
+
+describe('chatgraph search', () => {
+  it('pages with --offset, marks attachment hits, and prints a hint when nothing matches', async () => {
+    const data = await dataWithSearchFixtures();
+    const first = await search(data, 'zeppelin', '--limit', '10');
+    expect(first).toContain('(hits 1–10 of 25: --offset 10 for the next ones)');
+    const last = await search(data, 'zeppelin', '--limit', '10', '--offset', '20');
+    expect(last).toContain('zeppelin');
+    expect(last).not.toContain('--offset 30');
+    expect(await search(data, 'zeppelin', '--offset', '25')).toBe(
+      'no more hits: 25 in all, all shown before --offset 25\n',
+    );
+    expect(await search(data, 'pumpernickel')).toContain('Bread notes  📎 recipe.txt  (user');
+    expect(await search(data, 'focacia', 'starter')).toBe(
+      'no match for focacia starter; did you mean: focaccia starter\n',
+    );
+    // A -word needs no quotes; a search of exclusions only is a one-line error.
+    expect(await search(data, 'focaccia', '-levain')).toContain('My «focaccia» starter');
+    await expect(search(data, '--sorce', 'x')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown option --sorce') as unknown,
+    });
+    await expect(search(data, '-levain')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(
+        'nothing to search for: NOT and -word only leave words out',
+      ) as unknown,
+    });
+  });
+
+  it('keeps the JSON shape and adds mode, offset, attachment and why', async () => {
+    const data = await dataWithSearchFixtures();
+    const parsed = JSON.parse(
+      await search(data, 'decorators OR pumpernickel', '--format', 'json', '--offset', '1'),
+    ) as Record<string, unknown> & { hits: Record<string, unknown>[] };
+    expect(parsed).toMatchObject({ mode: 'keyword', matches: 2, offset: 1, matchesCapped: false });
+    expect(parsed.hits).toHaveLength(1);
+    const [hit] = parsed.hits;
+    expect(Object.keys(hit ?? {}).sort()).toEqual(
+      [
+        'conversationId',
+        'createdAt',
+        'messageId',
+        'platformConversationId',
+        'role',
+        'score',
+        'snippet',
+        'source',
+        'title',
+        'why',
+        ...(hit?.attachment ? ['attachment'] : []),
+      ].sort(),
+    );
+    expect(hit?.why).toEqual({ keyword: { rank: 2 } });
+    expect(hit?.title).toBe('Bread notes');
+  });
+});
