@@ -131,7 +131,7 @@ describe('recall from the CLI, with the real model', () => {
     const empty = join(dir, 'no-models');
     mkdirSync(empty);
     const noModel = await cli(['embed', '--data-dir', data], { CHATGRAPH_MODEL_DIR: empty }).catch(
-      (error: { code: number; stderr: string }) => error,
+      (error: unknown) => error as { code: number; stderr: string },
     );
     expect('code' in noModel && noModel.code).toBe(2);
     expect('stderr' in noModel ? noModel.stderr : '').toMatch(/chatgraph model fetch/);
@@ -143,10 +143,10 @@ describe('recall from the CLI, with the real model', () => {
       'semantic',
       '--data-dir',
       data,
-    ]).catch((error: { code: number; stderr: string }) => error);
+    ]).catch((error: unknown) => error as { code: number; stderr: string });
     expect('stderr' in noVectors ? noVectors.stderr : '').toMatch(/chatgraph embed/);
     const badMode = await cli(['search', 'bread', '--mode', 'fuzzy', '--data-dir', data]).catch(
-      (error: { code: number; stderr: string }) => error,
+      (error: unknown) => error as { code: number; stderr: string },
     );
     expect('stderr' in badMode ? badMode.stderr : '').toMatch(
       /--mode takes keyword, semantic or hybrid/,
@@ -162,7 +162,11 @@ describe('recall from the CLI, with the real model', () => {
     });
     await cli(['import', writeExport(dir, many), '--data-dir', data, '-q']);
     const child = spawn(process.execPath, [CLI, 'embed', '--data-dir', data], { env });
-    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    const exited = new Promise<void>((resolve) => {
+      child.on('exit', () => {
+        resolve();
+      });
+    });
     // Killed once it has written some conversations' vectors (it writes as it goes).
     const db = new Database(storeFile(data), { readonly: true });
     const written = db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'vector_state'`);

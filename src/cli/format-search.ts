@@ -1,30 +1,116 @@
-import type { SearchResult } from '../index.js';
+import {
+  MATCH_END,
+  MATCH_START,
+  QueryError,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+} from '../index.js';
 
-/** What `search` prints before its hits: when nothing matched, that, and a word that would. */
-export function searchHeader(result: SearchResult, text: string, offset: number): string[] {
-  if (result.hits.length > 0) return [];
-  if (result.matches > 0 && offset > 0)
-    return [
-      `no more hits: ${result.matches.toLocaleString('en-US')} in all, all shown before --offset ${offset}`,
-    ];
-  if (result.hint !== undefined) return [`no match for ${text}; did you mean: ${result.hint}`];
-  return ['no matches'];
+/** What `search` takes besides its words. */
+export interface SearchCliOptions {
+  mode?: string;
+  source?: string;
+  since?: string;
+  until?: string;
+  role?: string;
+  limit: string;
+  offset: string;
+  format: string;
 }
 
-/** What `search` prints after its hits: how much was ranked, and how to see the next page. */
-export function searchFooter(result: SearchResult, offset: number): string[] {
+/** The search the options ask for; a bad option is one sentence. */
+export function searchQueryOf(text: string, options: SearchCliOptions): SearchQuery {
+  const mode = options.mode;
+  if (mode !== undefined && mode !== 'keyword' && mode !== 'semantic' && mode !== 'hybrid')
+    throw new QueryError(`--mode takes keyword, semantic or hybrid, not "${mode}"`);
+  const offset = Number(options.offset);
+  if (!Number.isSafeInteger(offset) || offset < 0)
+    throw new QueryError(`--offset takes a whole number, not "${options.offset}"`);
+  return {
+    text,
+    limit: Number(options.limit),
+    offset,
+    ...(mode !== undefined ? { mode } : {}),
+    ...(options.source ? { source: options.source } : {}),
+    ...(options.since ? { since: options.since } : {}),
+    ...(options.until ? { until: options.until } : {}),
+    ...(options.role ? { role: options.role } : {}),
+  };
+}
+
+const plain = (snippet: string): string =>
+  snippet.split(MATCH_START).join('«').split(MATCH_END).join('»');
+
+/** `search --format json`: the result as it is, snippets with «marks». */
+export function searchJson(result: SearchResult, offset: number): string {
+  const strip = (hits: SearchHit[]): SearchHit[] =>
+    hits.map((hit) => ({ ...hit, snippet: plain(hit.snippet) }));
+  return JSON.stringify(
+    {
+      ...result,
+      offset,
+      hits: strip(result.hits),
+      ...(result.nearest ? { nearest: strip(result.nearest) } : {}),
+    },
+    null,
+    2,
+  );
+}
+
+/** Why a hit matched, in a few words. */
+export function whyOf(hit: SearchHit): string {
+  const parts: string[] = [];
+  if (hit.why?.keyword) parts.push('words');
+  if (hit.why?.semantic) parts.push(`meaning ${hit.why.semantic.similarity.toFixed(2)}`);
+  return parts.join(' + ');
+}
+
+function hitLines(hit: SearchHit, highlight: (snippet: string) => string): string[] {
+  const attached = hit.attachment ? `  📎 ${hit.attachment.name ?? 'attachment'}` : '';
+  const title = hit.kind === 'title' ? '  (title)' : '';
+  const why = whyOf(hit);
+  return [
+    `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}${attached}${title}  (${hit.role || 'conversation'}, conversation ${hit.platformConversationId}${hit.messageId ? `, message ${hit.messageId}` : ''}${why ? `; ${why}` : ''})`,
+    `    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`,
+  ];
+}
+
+/** What `search` prints: hits with why they matched, or what to try when nothing did. */
+export function formatSearch(
+  result: SearchResult,
+  query: SearchQuery,
+  highlight: (snippet: string) => string,
+): string[] {
+  const { text } = query;
+  const offset = query.offset ?? 0;
   const lines: string[] = [];
   const count = (n: number): string => n.toLocaleString('en-US');
-  if (result.ranked > 0 && result.ranked < result.matches) {
+  if (result.notice) lines.push(`(${result.notice})`);
+  if (result.hits.length === 0) {
+    if (result.matches > 0 && offset > 0)
+      lines.push(
+        `no more hits: ${count(result.matches)} in all, all shown before --offset ${offset}`,
+      );
+    else if (result.hint !== undefined)
+      lines.push(`no match for ${text}; did you mean: ${result.hint}`);
+    else lines.push(`no matches (searched by ${result.mode === 'keyword' ? 'words' : 'meaning'})`);
+    if (result.nearest && result.nearest.length > 0) {
+      lines.push('nearest in meaning:');
+      for (const hit of result.nearest) lines.push(...hitLines(hit, highlight));
+    }
+    return lines;
+  }
+  for (const hit of result.hits) lines.push(...hitLines(hit, highlight));
+  if (result.mode === 'keyword' && result.ranked > 0 && result.ranked < result.matches)
     lines.push(
       `(${result.matchesCapped ? 'more than ' : ''}${count(result.matches)} match; the best of the ${count(result.ranked)} most recently indexed are shown: add words to narrow)`,
     );
-  }
   const shown = offset + result.hits.length;
-  if (result.hits.length > 0 && shown < result.matches) {
-    lines.push(
-      `(hits ${count(offset + 1)}–${count(shown)} of ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)}: --offset ${shown} for the next ones)`,
-    );
-  }
+  const more =
+    result.mode === 'keyword' ? shown < result.matches : result.hits.length === query.limit;
+  lines.push(
+    `(${result.mode === 'keyword' ? 'by words' : result.mode === 'semantic' ? 'by meaning' : 'by words and meaning'}: hits ${count(offset + 1)}–${count(shown)}${result.mode === 'keyword' ? ` of ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)}` : ''}${more ? `; --offset ${shown} for the next ones` : ''})`,
+  );
   return lines;
 }

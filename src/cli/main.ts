@@ -11,6 +11,10 @@ import {
   claudeCodeProjectDirs,
   convertExports,
   createRecaller,
+  EmbeddingEndpointError,
+  ModelFetchError,
+  ModelNotInstalledError,
+  VectorModelMismatchError,
   PROVIDERS,
   type ImportProgress,
   importExports,
@@ -29,7 +33,7 @@ import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
 import { formatReport } from './format-report.js';
-import { searchFooter, searchHeader } from './format-search.js';
+import { formatSearch, searchJson, searchQueryOf, type SearchCliOptions } from './format-search.js';
 import { formatTable } from './format-table.js';
 import { registerModelCommands } from './model-command.js';
 import { parseParam } from './parse-param.js';
@@ -285,12 +289,15 @@ withStoreOptions(
 withStoreOptions(
   program
     .command('search')
-    .description('ranked full-text search over message text')
+    .description(
+      'search every message (and pasted or attached text) by words, by meaning, or both (hybrid, the default once `chatgraph embed` has run)',
+    )
     .argument(
       '<terms...>',
-      'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups)',
+      'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups); or a question in your own words',
     ),
 )
+  .option('--mode <mode>', 'keyword, semantic or hybrid (default: hybrid once vectors exist)')
   .option('--source <source>', 'only this source (chatgpt, claude-ai, ...)')
   .option('--since <date>', 'only messages at or after this date')
   .option('--until <date>', 'only messages before this date')
@@ -300,57 +307,29 @@ withStoreOptions(
   .option('--format <format>', 'table or json', 'table')
   // So `search sourdough -levain` works unquoted: a -word is a search term, not an option.
   .allowUnknownOption()
-  .action(
-    async (
-      terms: string[],
-      options: StoreOptions & {
-        source?: string;
-        since?: string;
-        until?: string;
-        role?: string;
-        limit: string;
-        offset: string;
-        format: string;
-      },
-    ) => {
-      const format = checkFormat(options.format);
-      const unknown = terms.find((t) => t.startsWith('--'));
-      if (unknown !== undefined)
-        throw new UsageError(
-          `unknown option ${unknown} (a word starting with -- can be quoted with others: "git push --force")`,
-        );
-      const limit = Number(options.limit);
-      const offset = Number(options.offset);
-      const result = await withStore(options, (store) =>
-        store.search({
-          text: terms.join(' '),
-          limit,
-          offset,
-          ...(options.source ? { source: options.source } : {}),
-          ...(options.since ? { since: options.since } : {}),
-          ...(options.until ? { until: options.until } : {}),
-          ...(options.role ? { role: options.role } : {}),
-        }),
+  .action(async (terms: string[], options: StoreOptions & SearchCliOptions) => {
+    const format = checkFormat(options.format);
+    const unknown = terms.find((t) => t.startsWith('--'));
+    if (unknown !== undefined)
+      throw new UsageError(
+        `unknown option ${unknown} (a word starting with -- can be quoted with others: "git push --force")`,
       );
-      if (format === 'json') {
-        const hits = result.hits.map((hit) => ({
-          ...hit,
-          snippet: hit.snippet.split(MATCH_START).join('«').split(MATCH_END).join('»'),
-        }));
-        print(JSON.stringify({ ...result, offset, hits }, null, 2));
-        return;
+    const query = searchQueryOf(terms.join(' '), options);
+    const dataDir = resolveDataDir(options.dataDir);
+    const result = await withStore(options, async (store) => {
+      const recaller = createRecaller(store, dataDir);
+      try {
+        return await recaller.search(query);
+      } finally {
+        await recaller.close();
       }
-      for (const line of searchHeader(result, terms.join(' '), offset)) print(line);
-      for (const hit of result.hits) {
-        const attached = hit.attachment ? `  📎 ${hit.attachment.name ?? 'attachment'}` : '';
-        print(
-          `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}${attached}  (${hit.role}, conversation ${hit.platformConversationId}, message ${hit.messageId})`,
-        );
-        print(`    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`);
-      }
-      for (const line of searchFooter(result, offset)) print(line);
-    },
-  );
+    });
+    const lines =
+      format === 'json'
+        ? [searchJson(result, query.offset ?? 0)]
+        : formatSearch(result, query, highlight);
+    for (const line of lines) print(line);
+  });
 
 withStoreOptions(
   program
@@ -608,7 +587,11 @@ try {
     error instanceof NotAnExportError ||
     error instanceof UsageError ||
     error instanceof QueryError ||
-    error instanceof StoreConnectionError
+    error instanceof StoreConnectionError ||
+    error instanceof ModelNotInstalledError ||
+    error instanceof EmbeddingEndpointError ||
+    error instanceof VectorModelMismatchError ||
+    error instanceof ModelFetchError
   ) {
     process.stderr.write(`chatgraph: ${error.message}\n`);
     process.exitCode = 2;

@@ -118,10 +118,14 @@ describe('the endpoint embedder against a real local embedding service', () => {
     expect(warnings).toEqual([
       'texts will leave this machine: they are sent to http://host.invalid:11434 (use --redact to mask secrets)',
     ]);
-    expect(['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'a.localhost'].map(isLoopbackHost)).toEqual(
-      [true, true, true, true, true],
-    );
-    expect(['192.168.1.2', 'example.com', '128.0.0.1'].map(isLoopbackHost)).toEqual([false, false, false]);
+    expect(
+      ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'a.localhost'].map(isLoopbackHost),
+    ).toEqual([true, true, true, true, true]);
+    expect(['192.168.1.2', 'example.com', '128.0.0.1'].map(isLoopbackHost)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('says in one line when the endpoint is down, fails, times out or answers the wrong shape', async () => {
@@ -158,7 +162,13 @@ describe('the endpoint embedder against a real local embedding service', () => {
     service.mode = 'slow';
     const { openEndpointEmbedder } = await import('./endpoint-embedder.js');
     await expect(
-      openEndpointEmbedder({ endpoint: base, model: 'm', allowRemote: false, redact: false, timeoutMs: 300 }),
+      openEndpointEmbedder({
+        endpoint: base,
+        model: 'm',
+        allowRemote: false,
+        redact: false,
+        timeoutMs: 300,
+      }),
     ).rejects.toThrow(`${base}/v1/embeddings did not answer within 0.3 s`);
     service.mode = 'ok';
   });

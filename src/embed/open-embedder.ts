@@ -70,15 +70,15 @@ export async function resolveLocalModel(
   // The catalog name stands for whichever of its sources is installed, its own id first.
   const ids = entry.sources.some((source) => source.id === key)
     ? [key]
-    : entry.sources.map((source) => source.id).sort((a, b) => Number(b === key) - Number(a === key));
+    : entry.sources
+        .map((source) => source.id)
+        .sort((a, b) => Number(b === key) - Number(a === key));
   for (const id of ids) {
     const folder = modelFolder(modelDir, id);
     const manifest = readManifest(folder);
     if (manifest) return verified(folder, manifest, install);
   }
-  throw new ModelNotInstalledError(
-    `model ${name} is not installed in ${modelDir}: run ${install}`,
-  );
+  throw new ModelNotInstalledError(`model ${name} is not installed in ${modelDir}: run ${install}`);
 }
 
 async function verified(

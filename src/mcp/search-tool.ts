@@ -81,7 +81,7 @@ export function registerSearchTool(
           ...(args.role ? { role: args.role } : {}),
         });
         const hits = result.hits.map((hit) => ({ ...hit, snippet: plainSnippet(hit.snippet) }));
-        const lines = [`Searched by ${result.mode ?? 'keyword'}.`];
+        const lines = [`Searched by ${result.mode}.`];
         if (result.notice) lines.push(result.notice);
         if (hits.length === 0) {
           lines.push(offset > 0 ? `No hits past the first ${String(offset)}.` : 'Nothing matches.');
@@ -94,7 +94,7 @@ export function registerSearchTool(
         return {
           content: [{ type: 'text', text: lines.join('\n') }],
           structuredContent: {
-            mode: result.mode ?? 'keyword',
+            mode: result.mode,
             hits,
             matches: result.matches,
             matchesCapped: result.matchesCapped,

@@ -89,7 +89,7 @@ export async function embedMemories(
       memory_id: memory.id,
       model,
       dimensions: vector.length,
-      created_at: same && old ? old.created_at : now(),
+      created_at: same ? old.created_at : now(),
       vector,
     };
   });

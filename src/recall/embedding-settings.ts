@@ -29,6 +29,7 @@ export function readEmbeddingSettings(dataDir: string): EmbeddingSettings {
   } catch (error) {
     throw new Error(
       `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): fix or delete it, then run chatgraph embed`,
+      { cause: error },
     );
   }
   const parsed = settingsSchema.safeParse(raw);

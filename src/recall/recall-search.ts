@@ -118,12 +118,12 @@ export async function recall(
     const nearest = await semanticHits(store, query, await embedQuery(query.text), 3);
     return { ...result, hits, mode, offset, nearest };
   }
-  if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
   const model = await store.vectors.model();
   if (!model || model.count === 0)
     throw new QueryError(
       `there are no vectors to search by meaning yet: run \`chatgraph embed\` first (or search with --mode keyword)`,
     );
+  if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
   const vector = await embedQuery(query.text);
   if (mode === 'semantic') {
     const hits = await semanticHits(store, query, vector, offset + limit);
