@@ -4,7 +4,8 @@
 //   node bench/recall-quality.mjs            check the set, import, embed, search, report
 //   node bench/recall-quality.mjs --check    only check that no query shares a word with its target
 // Options: --data-dir <dir> (use and keep that folder; import and embed are incremental),
-// --concurrency <n> (CLI processes at once, 2 by default), --conversations <file>, --queries <file>.
+// --concurrency <n> (CLI processes at once, 2 by default), --modes <m,m> (keyword,semantic,hybrid),
+// --conversations <file>, --queries <file>.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ const conversationsFile = option(
 );
 const queriesFile = option('--queries', join(root, 'bench', 'recall-quality', 'queries.json'));
 const concurrency = Math.max(1, Number(option('--concurrency', '2')) || 2);
-const modes = ['keyword', 'semantic', 'hybrid'];
+const modes = option('--modes', 'keyword,semantic,hybrid').split(',');
 const firstConversations = 3;
 const minimum = { conversations: 60, queries: 50 };
 
@@ -156,6 +157,9 @@ async function search(dataDir, query, mode) {
 
 /** Imports the set and the samples, embeds, then searches every query in every mode. */
 async function measure(conversations, queries) {
+  const unknown = modes.filter((m) => !['keyword', 'semantic', 'hybrid'].includes(m));
+  if (unknown.length > 0)
+    fail(`--modes takes keyword, semantic, hybrid; not ${unknown.join(', ')}`);
   const given = option('--data-dir', undefined);
   const dataDir = given ?? mkdtempSync(join(tmpdir(), 'chatgraph-recall-quality-'));
   try {
