@@ -3,7 +3,8 @@
 // A query counts as a hit when its target is among the first 3 distinct conversations.
 //   node bench/recall-quality.mjs            check the set, import, embed, search, report
 //   node bench/recall-quality.mjs --check    only check that no query shares a word with its target
-// Options: --data-dir <dir> (use and keep that folder; import and embed are incremental),
+// Options: --library (search through dist/index.js, the model loaded once: much faster than a
+// process per search), --data-dir <dir> (use and keep that folder; import and embed are incremental),
 // --concurrency <n> (CLI processes at once, 2 by default), --modes <m,m> (keyword,semantic,hybrid),
 // --conversations <file>, --queries <file>.
 import { execFile } from 'node:child_process';
@@ -118,7 +119,7 @@ const firstLine = (error) => (error.stderr || error.message || String(error)).tr
 /** Runs one CLI step that the measurement needs; its failure stops the run. */
 async function step(name, cliArgs) {
   try {
-    await cli(cliArgs);
+    return await cli(cliArgs);
   } catch (error) {
     fail(`chatgraph ${name} failed: ${firstLine(error)}`);
   }
@@ -138,34 +139,67 @@ async function pool(items, limit, work) {
   return results;
 }
 
-/** The platform ids of the first distinct conversations a search returns, or its error. */
-async function search(dataDir, query, mode) {
-  try {
-    const out = await cli([
-      'search',
-      query,
-      '--mode',
-      mode,
-      '--format',
-      'json',
-      '--limit',
-      '20',
-      '--data-dir',
-      dataDir,
-    ]);
-    const hits = JSON.parse(out).hits;
-    if (!Array.isArray(hits)) return { error: 'the JSON has no "hits" array' };
-    const ids = [];
-    for (const hit of hits) {
-      if (!ids.includes(hit.platformConversationId)) ids.push(hit.platformConversationId);
-    }
-    return {
-      ids: ids.slice(0, firstConversations),
-      titles: new Map(hits.map((h) => [h.platformConversationId, h.title])),
-    };
-  } catch (error) {
-    return { error: firstLine(error) };
+/** The first distinct conversations of a search's hits, and the titles to print a miss. */
+function firstOf(hits) {
+  if (!Array.isArray(hits)) return { error: 'the result has no "hits" array' };
+  const ids = [];
+  for (const hit of hits) {
+    if (!ids.includes(hit.platformConversationId)) ids.push(hit.platformConversationId);
   }
+  return {
+    ids: ids.slice(0, firstConversations),
+    titles: new Map(hits.map((h) => [h.platformConversationId, h.title])),
+  };
+}
+
+/** Searches through the CLI, one process per search (the way a user runs it). */
+function cliSearcher(dataDir) {
+  return {
+    concurrency,
+    async search(query, mode) {
+      try {
+        const out = await cli([
+          'search',
+          query,
+          '--mode',
+          mode,
+          '--format',
+          'json',
+          '--limit',
+          '20',
+          '--data-dir',
+          dataDir,
+        ]);
+        return firstOf(JSON.parse(out).hits);
+      } catch (error) {
+        return { error: firstLine(error) };
+      }
+    },
+    close: async () => {},
+  };
+}
+
+/** Searches through the library: one store and one loaded model for every query (fast). */
+async function librarySearcher(dataDir) {
+  const library = await import('../dist/index.js');
+  if (typeof library.createRecaller !== 'function')
+    fail('--library needs dist/index.js to export createRecaller (run npm run build)');
+  const store = await library.openStore({ dataDir }, { readonly: true });
+  const recaller = library.createRecaller(store, dataDir);
+  return {
+    concurrency: 1,
+    async search(query, mode) {
+      try {
+        return firstOf((await recaller.search({ text: query, mode, limit: 20 })).hits);
+      } catch (error) {
+        return { error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    async close() {
+      await recaller.close();
+      await store.close();
+    },
+  };
 }
 
 /** Imports the set and the samples, embeds, then searches every query in every mode. */
@@ -186,12 +220,32 @@ async function measureIn(dataDir, conversations, queries) {
   const samples = ['chatgpt-export.zip', 'claude-export.zip'].map((f) => join(root, 'samples', f));
   await step('import', ['import', conversationsFile, ...samples, '--data-dir', dataDir, '-q']);
   const embedStarted = Date.now();
-  await step('embed', ['embed', '--data-dir', dataDir]);
-  process.stdout.write(`embed: ${((Date.now() - embedStarted) / 1000).toFixed(1)} s\n`);
+  const embedded = await step('embed', ['embed', '--data-dir', dataDir, '-q']);
+  const summary = embedded.trim().split('\n').at(-1) ?? '';
+  process.stdout.write(
+    `embed: ${((Date.now() - embedStarted) / 1000).toFixed(1)} s${summary ? ` (${summary})` : ''}\n`,
+  );
+  let failed;
+  const searcher = args.includes('--library')
+    ? await librarySearcher(dataDir)
+    : cliSearcher(dataDir);
+  try {
+    failed = await searchEveryMode(searcher, conversations, queries);
+  } finally {
+    await searcher.close();
+  }
+  // A search that errs measures nothing: the rates above would understate the mode.
+  if (failed > 0) fail(`${failed} searches failed (listed above): the rates are not valid`);
+}
+
+/** Runs every query in every mode, prints the rates and the misses; returns the failed count. */
+async function searchEveryMode(searcher, conversations, queries) {
   let failed = 0;
   for (const mode of modes) {
     const started = Date.now();
-    const results = await pool(queries, concurrency, (q) => search(dataDir, q.query, mode));
+    const results = await pool(queries, searcher.concurrency, (q) =>
+      searcher.search(q.query, mode),
+    );
     const misses = [];
     let hits = 0;
     results.forEach((result, i) => {
@@ -205,8 +259,9 @@ async function measureIn(dataDir, conversations, queries) {
       `${mode}: ${hits}/${queries.length} in the first ${firstConversations} conversations, ${rate}%${target}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
     );
     const errors = misses.filter((m) => m.result.error !== undefined);
-    for (const { query, result } of errors)
+    for (const { query, result } of errors.slice(0, 3))
       process.stdout.write(`  search failed: "${query}": ${result.error}\n`);
+    if (errors.length > 3) process.stdout.write(`  … and ${errors.length - 3} more failed\n`);
     failed += errors.length;
     if (mode === 'keyword') continue;
     for (const { query, target, result } of misses) {
@@ -222,8 +277,7 @@ async function measureIn(dataDir, conversations, queries) {
       );
     }
   }
-  // A search that errs measures nothing: the rates above would understate the mode.
-  if (failed > 0) fail(`${failed} searches failed (listed above): the rates are not valid`);
+  return failed;
 }
 
 try {
