@@ -1,0 +1,74 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { convertToTemp, tempDir } from './support/convert-to-temp.js';
+import { conversationErrors } from './support/pam-validator.js';
+import { ROOT } from './support/shared.js';
+
+// The labelled recall set of `npm run bench` (issue 13): its data must keep converting cleanly,
+// and its word-overlap rule must keep refusing a query that shares a word with its target.
+const dir = join(ROOT, 'bench', 'recall-quality');
+const script = join(ROOT, 'bench', 'recall-quality.mjs');
+const queriesFile = join(dir, 'queries.json');
+const conversationsFile = join(dir, 'conversations.json');
+const Queries = z.array(z.object({ query: z.string(), target: z.string() }));
+const Conversations = z.array(z.object({ id: z.string(), title: z.string() }).passthrough());
+
+function check(queries: string): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [script, '--check', '--queries', queries], {
+    encoding: 'utf8',
+  });
+}
+
+/** A copy of the real queries with `extra` appended, in a temporary file. */
+function queriesWith(extra: { query: string; target: string }[]): string {
+  const file = join(tempDir(), 'queries.json');
+  const queries = Queries.parse(JSON.parse(readFileSync(queriesFile, 'utf8')));
+  writeFileSync(file, JSON.stringify([...queries, ...extra]));
+  return file;
+}
+
+const conversations = Conversations.parse(JSON.parse(readFileSync(conversationsFile, 'utf8')));
+const sourdough = conversations.find((c) => c.title.startsWith('Sourdough starter'));
+
+describe('the recall quality set', () => {
+  it('passes its own check: at least 60 conversations, 50 queries, no shared word', () => {
+    const stdout = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    expect(stdout).toMatch(/^recall quality set: (\d+) conversations, (\d+) queries, none sharing/);
+    const [, c = '0', q = '0'] = /(\d+) conversations, (\d+) queries/.exec(stdout) ?? [];
+    expect(Number(c)).toBeGreaterThanOrEqual(60);
+    expect(Number(q)).toBeGreaterThanOrEqual(50);
+  });
+
+  it('refuses a query sharing a word with its target: equal, same stem, or a long prefix', () => {
+    expect(sourdough).toBeDefined();
+    const target = sourdough?.id ?? '';
+    const result = check(
+      queriesWith([
+        { query: 'my sourdough is not bubbling', target },
+        { query: 'the starters went off', target },
+        { query: 'bread tastes yeasty', target },
+      ]),
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('breaks its rules (3)');
+    expect(result.stderr).toContain('"my sourdough is not bubbling" shares sourdough with');
+    expect(result.stderr).toContain('"the starters went off" shares starters~starter with');
+    expect(result.stderr).toContain('"bread tastes yeasty" shares yeasty~yeast with');
+  });
+
+  it('refuses a query whose target is not in the set', () => {
+    const result = check(queriesWith([{ query: 'a lost query', target: 'no-such-id' }]));
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('"a lost query": target no-such-id is no conversation');
+  });
+
+  it('converts into valid PAM conversations with no problem reported', async () => {
+    const { conversations: converted, report } = await convertToTemp([conversationsFile]);
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toMatchObject({ conversations: conversations.length, skipped: 0 });
+    for (const conversation of converted) expect(conversationErrors(conversation)).toEqual([]);
+  });
+});
