@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,5 +146,34 @@ describe('opening a local model', () => {
     await expect(openEmbedder({ model: dir })).rejects.toThrow(
       `${dir} holds no model.onnx: a model folder needs model.onnx and tokenizer.json (or run chatgraph model fetch)`,
     );
+  });
+});
+
+describe('choosing among installed sources', () => {
+  it('takes the hub variant when only it is installed, and a source id names one variant', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chatgraph-variant-'));
+    try {
+      const probe = await openEmbedder({ modelDir: testModelDir() });
+      const id = probe.model.id;
+      await probe.close();
+      // Stand in for a hub install: the same files under the hub id.
+      await cp(join(testModelDir(), id), join(dir, 'all-minilm-l6-v2@hub'), { recursive: true });
+      const manifestPath = join(dir, 'all-minilm-l6-v2@hub', 'manifest.json');
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+      await writeFile(manifestPath, JSON.stringify({ ...manifest, id: 'all-minilm-l6-v2@hub' }));
+      const byName = await openEmbedder({ modelDir: dir });
+      expect(byName.model.id).toBe('all-minilm-l6-v2@hub');
+      await byName.close();
+      const byId = await openEmbedder({ modelDir: dir, model: 'all-minilm-l6-v2@hub' });
+      expect(byId.model.source).toBe(byName.model.source);
+      await byId.close();
+      await expect(
+        openEmbedder({ modelDir: dir, model: 'paraphrase-multilingual-minilm-l12-v2' }),
+      ).rejects.toThrow(
+        `model paraphrase-multilingual-minilm-l12-v2 is not installed in ${dir}: run chatgraph model fetch --model paraphrase-multilingual-minilm-l12-v2`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
