@@ -23,7 +23,9 @@ const corpora = {
   short: Array.from({ length: 400 }, () => text(random, 20)),
   long: Array.from({ length: 100 }, () => text(random, 200)),
   // Real histories mix one-line prompts with long answers: sorting by length pays off here.
-  mixed: Array.from({ length: 200 }, () => text(random, random.chance(0.5) ? random.int(5, 40) : random.int(60, 300))),
+  mixed: Array.from({ length: 200 }, () =>
+    text(random, random.chance(0.5) ? random.int(5, 40) : random.int(60, 300)),
+  ),
 };
 
 const spec = await resolveLocalModel({});

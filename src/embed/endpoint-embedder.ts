@@ -40,7 +40,9 @@ function parseEndpoint(endpoint: string): URL {
   try {
     url = new URL(endpoint);
   } catch {
-    throw new EmbeddingEndpointError(`"${endpoint}" is not an endpoint URL (e.g. http://127.0.0.1:11434)`);
+    throw new EmbeddingEndpointError(
+      `"${endpoint}" is not an endpoint URL (e.g. http://127.0.0.1:11434)`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new EmbeddingEndpointError(`${endpoint} is not an http(s) endpoint`);
@@ -132,7 +134,9 @@ async function request(
   }
   if (!response.ok) {
     const body = (await response.text().catch(() => '')).replace(/\s+/g, ' ').slice(0, 200);
-    throw new EmbeddingEndpointError(`${url} answered HTTP ${response.status}${body ? `: ${body}` : ''}`);
+    throw new EmbeddingEndpointError(
+      `${url} answered HTTP ${response.status}${body ? `: ${body}` : ''}`,
+    );
   }
   const parsed = answerSchema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success)
@@ -140,7 +144,8 @@ async function request(
       `${url} did not answer an embeddings list ({data: [{embedding, index}]})`,
     );
   const vectors = new Array<Float32Array | undefined>(input.length);
-  for (const item of parsed.data.data) vectors[item.index] = normalize(Float32Array.from(item.embedding));
+  for (const item of parsed.data.data)
+    vectors[item.index] = normalize(Float32Array.from(item.embedding));
   if (parsed.data.data.length !== input.length || vectors.some((vector) => !vector))
     throw new EmbeddingEndpointError(
       `${url} answered ${parsed.data.data.length} vectors for ${input.length} texts`,

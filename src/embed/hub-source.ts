@@ -49,8 +49,7 @@ export async function fetchHubFile(
   const first = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
   const expected = await reportedChecksum(url, first);
   const got = await downloadTo(url, dest, { signal: options.signal });
-  const actual =
-    expected.kind === 'sha256' ? got.sha256 : gitBlobSha1(await readFile(dest));
+  const actual = expected.kind === 'sha256' ? got.sha256 : gitBlobSha1(await readFile(dest));
   if (actual !== expected.value)
     throw new Error(
       `checksum mismatch: ${url} has ${expected.kind} ${actual}, the hub reports ${expected.value}`,

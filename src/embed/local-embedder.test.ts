@@ -83,9 +83,7 @@ describe('the local embedder (real all-MiniLM-L6-v2)', () => {
   it('stops between batches when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      embedder.embed(['one', 'two'], { signal: controller.signal }),
-    ).rejects.toThrow();
+    await expect(embedder.embed(['one', 'two'], { signal: controller.signal })).rejects.toThrow();
   });
 });
 

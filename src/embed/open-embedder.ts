@@ -79,9 +79,7 @@ export async function resolveLocalModel(
     const manifest = readManifest(folder);
     if (manifest) return verified(folder, manifest, install);
   }
-  throw new ModelNotInstalledError(
-    `model ${name} is not installed in ${modelDir}: run ${install}`,
-  );
+  throw new ModelNotInstalledError(`model ${name} is not installed in ${modelDir}: run ${install}`);
 }
 
 async function verified(

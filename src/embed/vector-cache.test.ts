@@ -16,7 +16,9 @@ describe('VectorCache', () => {
   });
 
   it('hashes texts with sha256', () => {
-    expect(textHash('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(textHash('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
     expect(textHash('é')).toBe(textHash('\u00e9'));
   });
 
@@ -61,10 +63,16 @@ describe('VectorCache', () => {
       vector: Float32Array.from([i]),
     }));
     cache.put('m', entries);
-    const found = cache.get('m', entries.map((entry) => entry.textHash));
+    const found = cache.get(
+      'm',
+      entries.map((entry) => entry.textHash),
+    );
     expect(found.size).toBe(1200);
     expect(found.get(textHash('1199'))?.[0]).toBe(1199);
-    cache.delete('m', entries.map((entry) => entry.textHash));
+    cache.delete(
+      'm',
+      entries.map((entry) => entry.textHash),
+    );
     expect(cache.get('m', [textHash('5')]).size).toBe(0);
     cache.close();
   });

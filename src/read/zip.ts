@@ -51,7 +51,8 @@ export async function openZip(path: string, displayName: string): Promise<ZipLis
   let members: ZipMember[];
   try {
     const { size } = await handle.stat();
-    const read = (offset: number, length: number): Promise<Buffer> => readAt(handle, offset, length);
+    const read = (offset: number, length: number): Promise<Buffer> =>
+      readAt(handle, offset, length);
     const central = await readCentralDirectory(read, size).catch((error: unknown) => {
       problems.push({
         level: 'warning',
