@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testModelDir } from '../../test/support/embedding-model.js';
+import { chunkText } from './chunk-text.js';
 import { ModelNotInstalledError } from './embed-errors.js';
 import type { Embedder } from './embedder.js';
 import { openEmbedder } from './open-embedder.js';
@@ -78,6 +79,18 @@ describe('the local embedder (real all-MiniLM-L6-v2)', () => {
     expect(embedder.countTokens(long)).toBe(1002);
     const [vector] = await embedder.embed([long]);
     expect(vector?.length).toBe(384);
+  });
+
+  it('chunks a long text by the real tokenizer, each chunk within the model limit', () => {
+    const sentence = 'Kubernetes drains nodes while the pod disruption budget keeps replicas up. ';
+    const text = sentence.repeat(800) + 'averyveryverylongwordwithoutanyspaces'.repeat(40);
+    const chunks = chunkText(text, { maxTokens: 256, overlapTokens: 32 }, embedder.countTokens);
+    expect(chunks.length).toBeGreaterThan(50);
+    expect(chunks.at(-1)?.end).toBe(text.length);
+    for (const [i, chunk] of chunks.entries()) {
+      expect(embedder.countTokens(chunk.text)).toBeLessThanOrEqual(256);
+      if (i > 0) expect(chunk.start).toBeLessThan(chunks[i - 1]?.end ?? 0);
+    }
   });
 
   it('stops between batches when aborted', async () => {
