@@ -6,6 +6,7 @@ import { testModelDir } from '../../test/support/embedding-model.js';
 import { chunkText } from './chunk-text.js';
 import { ModelNotInstalledError } from './embed-errors.js';
 import type { Embedder } from './embedder.js';
+import { listInstalledModels } from './model-folder.js';
 import { openEmbedder } from './open-embedder.js';
 
 const cosine = (a: Float32Array, b: Float32Array): number =>
@@ -151,6 +152,19 @@ describe('opening a local model', () => {
     if (!vector || !reference) throw new Error('missing vectors');
     expect(cosine(vector, reference)).toBeGreaterThan(0.9999);
     await local.close();
+  });
+
+  it('never takes a half-fetched model (files without their manifest) as installed', async () => {
+    const half = join(dir, 'half');
+    const id = listInstalledModels(testModelDir())[0]?.manifest.id ?? 'all-minilm-l6-v2';
+    await cp(join(testModelDir(), id), join(half, id), {
+      recursive: true,
+      filter: (source) => !source.endsWith('manifest.json'),
+    });
+    expect(listInstalledModels(half)).toEqual([]);
+    await expect(openEmbedder({ modelDir: half })).rejects.toThrow(
+      `model all-minilm-l6-v2 is not installed in ${half}: run chatgraph model fetch`,
+    );
   });
 
   it('says what a folder lacks', async () => {
