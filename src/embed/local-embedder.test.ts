@@ -85,7 +85,9 @@ describe('the local embedder (real all-MiniLM-L6-v2)', () => {
   it('chunks a long text by the real tokenizer, each chunk within the model limit', () => {
     const sentence = 'Kubernetes drains nodes while the pod disruption budget keeps replicas up. ';
     const text = sentence.repeat(800) + 'averyveryverylongwordwithoutanyspaces'.repeat(40);
-    const chunks = chunkText(text, { maxTokens: 256, overlapTokens: 32 }, embedder.countTokens);
+    const chunks = chunkText(text, { maxTokens: 256, overlapTokens: 32 }, (t) =>
+      embedder.countTokens(t),
+    );
     expect(chunks.length).toBeGreaterThan(50);
     expect(chunks.at(-1)?.end).toBe(text.length);
     for (const [i, chunk] of chunks.entries()) {
