@@ -4,7 +4,11 @@
 // the chosen defaults.
 import { Random } from '../dist/sample/random.js';
 import { pickTopic, sentence } from '../dist/sample/prose.js';
-import { openLocalEmbedder, DEFAULT_BATCH } from '../dist/embed/local-embedder.js';
+import {
+  openLocalEmbedder,
+  DEFAULT_BATCH,
+  DEFAULT_TOKEN_BUDGET,
+} from '../dist/embed/local-embedder.js';
 import { resolveLocalModel } from '../dist/embed/open-embedder.js';
 
 const args = process.argv.slice(2);
@@ -20,10 +24,12 @@ function text(random, words) {
 
 const random = new Random(7);
 const corpora = {
-  short: Array.from({ length: 400 }, () => text(random, 20)),
-  long: Array.from({ length: 100 }, () => text(random, 200)),
+  short: Array.from({ length: 200 }, () => text(random, 20)),
+  long: Array.from({ length: 48 }, () => text(random, 200)),
   // Real histories mix one-line prompts with long answers: sorting by length pays off here.
-  mixed: Array.from({ length: 200 }, () => text(random, random.chance(0.5) ? random.int(5, 40) : random.int(60, 300))),
+  mixed: Array.from({ length: 96 }, () =>
+    text(random, random.chance(0.5) ? random.int(5, 40) : random.int(60, 300)),
+  ),
 };
 
 const spec = await resolveLocalModel({});
@@ -32,25 +38,37 @@ const sample = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-async function measure(name, texts, threads, batchSize) {
-  const embedder = await openLocalEmbedder(spec, { threads, batchSize });
+async function measure(name, texts, threads, batchSize, tokenBudget) {
+  const embedder = await openLocalEmbedder(spec, { threads, batchSize, tokenBudget });
   await embedder.embed(texts.slice(0, 4)); // warm-up
   const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
   const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   await embedder.embed(texts);
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  // CPU seconds say what the work costs even on a busy machine, where wall time also counts
+  // other processes' turns.
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   await embedder.close();
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   say(
-    `${name.padEnd(6)} threads ${threads} batch ${String(batchSize).padStart(2)}: ${(texts.length / seconds).toFixed(1).padStart(6)} texts/s  ${(bytes / seconds / 1e6).toFixed(3)} MB/s`,
+    `${name.padEnd(6)} threads ${threads} batch ${String(batchSize).padStart(2)} budget ${String(tokenBudget).padStart(8)}: ${(texts.length / seconds).toFixed(1).padStart(6)} texts/s  ${(bytes / seconds / 1e6).toFixed(3)} MB/s  ${(texts.length / cpuSeconds).toFixed(1).padStart(6)} texts/CPU-s  ${(bytes / cpuSeconds / 1e6).toFixed(3)} MB/CPU-s`,
   );
 }
 
 say(`model ${spec.info.id} (${spec.info.source}), max ${spec.info.maxTokens} tokens`);
+// [threads, batch cap, token budget]: fixed batch sizes (no budget), then the default.
+const chosen = [1, DEFAULT_BATCH, DEFAULT_TOKEN_BUDGET];
 const configs = quick
-  ? [[1, DEFAULT_BATCH]]
-  : [1, 2].flatMap((threads) => [1, 4, 8, 16].map((batch) => [threads, batch]));
+  ? [chosen]
+  : [
+      ...[1, 4, 8, 16].map((batch) => [1, batch, Infinity]),
+      chosen,
+      [2, DEFAULT_BATCH, DEFAULT_TOKEN_BUDGET],
+    ];
 for (const [name, texts] of Object.entries(corpora))
-  for (const [threads, batch] of configs) await measure(name, texts, threads, batch);
+  for (const [threads, batch, budget] of configs)
+    await measure(name, texts, threads, batch, budget);
 clearInterval(sample);
 say(`peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);

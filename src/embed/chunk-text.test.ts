@@ -55,7 +55,7 @@ describe('chunkText', () => {
 
   it('cuts a run with no whitespace, never inside a surrogate pair', () => {
     const text = '😀'.repeat(50);
-    const perChar = (t: string): number => [...t].length;
+    const perChar = (t: string): number => Array.from(t).length;
     const chunks = chunkText(text, { maxTokens: 7, overlapTokens: 0 }, perChar);
     expect(chunks.map((chunk) => chunk.text).join('')).toBe(text);
     for (const chunk of chunks) {

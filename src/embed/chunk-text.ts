@@ -32,9 +32,7 @@ export function chunkText(
   let start = 0;
   let previousEnd = 0;
   while (start < text.length) {
-    let end = fits(start, text.length)
-      ? text.length
-      : chunkEnd(text, start, previousEnd, max, fits);
+    let end = chunkEnd(text, start, previousEnd, max, fits);
     previousEnd = end;
     // Trailing whitespace alone is not worth a chunk of its own.
     if (text.slice(end).trim() === '') end = text.length;
@@ -68,14 +66,22 @@ function chunkEnd(
   max: number,
   fits: (start: number, end: number) => boolean,
 ): number {
-  // No token is longer than a few dozen characters: a window bounds the search.
-  const limit = Math.min(text.length, start + max * 64);
-  const cuts: number[] = [];
-  for (let p = start + 1; p <= limit; p++)
-    if (p === text.length || (SPACE.test(text.charAt(p)) && !SPACE.test(text.charAt(p - 1))))
-      cuts.push(p);
+  // Grow the window until its last cut no longer fits (or the text ends): each probe then
+  // tokenizes about one chunk, never the rest of a long text.
+  let window = max * 8;
+  let limit: number;
+  let cuts: number[];
+  for (;;) {
+    limit = Math.min(text.length, start + window);
+    cuts = cutsBetween(text, start, limit);
+    const last = cuts.at(-1);
+    if (limit === text.length || last === undefined || !fits(start, last) || window > max * 64)
+      break;
+    window *= 2;
+  }
   const end = lastFitting(cuts, (p) => fits(start, p));
   if (end === -1) return hardCut(text, start, limit, fits);
+  if (end === text.length) return end;
   // Prefer a sentence end in the second half of the chunk, past what the last chunk covered.
   const sentence = cuts.filter(
     (p) =>
@@ -85,6 +91,15 @@ function chunkEnd(
       (SENTENCE_END.test(text.charAt(p - 1)) || text.charAt(p) === '\n'),
   );
   return sentence.at(-1) ?? end;
+}
+
+/** Places after a word (before whitespace, or the text's end) in `(start, limit]`. */
+function cutsBetween(text: string, start: number, limit: number): number[] {
+  const cuts: number[] = [];
+  for (let p = start + 1; p <= limit; p++)
+    if (p === text.length || (SPACE.test(text.charAt(p)) && !SPACE.test(text.charAt(p - 1))))
+      cuts.push(p);
+  return cuts;
 }
 
 /** A cut inside a word (a run with no whitespace that is too long), never inside a surrogate pair. */

@@ -20,7 +20,9 @@ class EmbeddingService {
   async start(): Promise<string> {
     this.server = createServer((request, response) => {
       let body = '';
-      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       request.on('end', () => {
         void this.answer(request.url ?? '', body).then(([status, json]) => {
           if (this.mode === 'slow') return; // never answers
@@ -50,7 +52,11 @@ class EmbeddingService {
 
   async stop(): Promise<void> {
     this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      this.server.close(() => {
+        resolve();
+      }),
+    );
   }
 }
 
@@ -112,7 +118,9 @@ describe('the endpoint embedder against a real local embedding service', () => {
         endpoint: 'http://host.invalid:11434',
         model: 'm',
         allowRemote: true,
-        onWarning: (message) => warnings.push(message),
+        onWarning: (message) => {
+          warnings.push(message);
+        },
       }),
     ).rejects.toThrow(/^http:\/\/host\.invalid:11434\/v1\/embeddings is not answering/);
     expect(warnings).toEqual([
@@ -133,7 +141,11 @@ describe('the endpoint embedder against a real local embedding service', () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const down = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await new Promise<void>((resolve) =>
+      closed.close(() => {
+        resolve();
+      }),
+    );
     await expect(openEmbedder({ endpoint: down, model: 'm' })).rejects.toThrow(
       new EmbeddingEndpointError(
         `${down}/v1/embeddings is not answering (connect ECONNREFUSED ${down.slice(7)})`,

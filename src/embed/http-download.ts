@@ -45,7 +45,7 @@ export async function downloadTo(
     );
   } catch (error) {
     await rm(dest, { force: true });
-    throw new Error(httpProblem(url, error));
+    throw new Error(httpProblem(url, error), { cause: error });
   }
   return { size, sha256: hash.digest('hex') };
 }

@@ -1,10 +1,12 @@
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testModelDir } from '../../test/support/embedding-model.js';
+import { chunkText } from './chunk-text.js';
 import { ModelNotInstalledError } from './embed-errors.js';
 import type { Embedder } from './embedder.js';
+import { listInstalledModels } from './model-folder.js';
 import { openEmbedder } from './open-embedder.js';
 
 const cosine = (a: Float32Array, b: Float32Array): number =>
@@ -80,6 +82,20 @@ describe('the local embedder (real all-MiniLM-L6-v2)', () => {
     expect(vector?.length).toBe(384);
   });
 
+  it('chunks a long text by the real tokenizer, each chunk within the model limit', () => {
+    const sentence = 'Kubernetes drains nodes while the pod disruption budget keeps replicas up. ';
+    const text = sentence.repeat(800) + 'averyveryverylongwordwithoutanyspaces'.repeat(40);
+    const chunks = chunkText(text, { maxTokens: 256, overlapTokens: 32 }, (t) =>
+      embedder.countTokens(t),
+    );
+    expect(chunks.length).toBeGreaterThan(50);
+    expect(chunks.at(-1)?.end).toBe(text.length);
+    for (const [i, chunk] of chunks.entries()) {
+      expect(embedder.countTokens(chunk.text)).toBeLessThanOrEqual(256);
+      if (i > 0) expect(chunk.start).toBeLessThan(chunks[i - 1]?.end ?? 0);
+    }
+  });
+
   it('stops between batches when aborted', async () => {
     const controller = new AbortController();
     controller.abort();
@@ -140,9 +156,51 @@ describe('opening a local model', () => {
     await local.close();
   });
 
+  it('never takes a half-fetched model (files without their manifest) as installed', async () => {
+    const half = join(dir, 'half');
+    const id = listInstalledModels(testModelDir())[0]?.manifest.id ?? 'all-minilm-l6-v2';
+    await cp(join(testModelDir(), id), join(half, id), {
+      recursive: true,
+      filter: (source) => !source.endsWith('manifest.json'),
+    });
+    expect(listInstalledModels(half)).toEqual([]);
+    await expect(openEmbedder({ modelDir: half })).rejects.toThrow(
+      `model all-minilm-l6-v2 is not installed in ${half}: run chatgraph model fetch`,
+    );
+  });
+
   it('says what a folder lacks', async () => {
     await expect(openEmbedder({ model: dir })).rejects.toThrow(
       `${dir} holds no model.onnx: a model folder needs model.onnx and tokenizer.json (or run chatgraph model fetch)`,
     );
+  });
+});
+
+describe('choosing among installed sources', () => {
+  it('takes the hub variant when only it is installed, and a source id names one variant', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'chatgraph-variant-'));
+    try {
+      const probe = await openEmbedder({ modelDir: testModelDir() });
+      const id = probe.model.id;
+      await probe.close();
+      // Stand in for a hub install: the same files under the hub id.
+      await cp(join(testModelDir(), id), join(dir, 'all-minilm-l6-v2@hub'), { recursive: true });
+      const manifestPath = join(dir, 'all-minilm-l6-v2@hub', 'manifest.json');
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Record<string, unknown>;
+      await writeFile(manifestPath, JSON.stringify({ ...manifest, id: 'all-minilm-l6-v2@hub' }));
+      const byName = await openEmbedder({ modelDir: dir });
+      expect(byName.model.id).toBe('all-minilm-l6-v2@hub');
+      await byName.close();
+      const byId = await openEmbedder({ modelDir: dir, model: 'all-minilm-l6-v2@hub' });
+      expect(byId.model.source).toBe(byName.model.source);
+      await byId.close();
+      await expect(
+        openEmbedder({ modelDir: dir, model: 'paraphrase-multilingual-minilm-l12-v2' }),
+      ).rejects.toThrow(
+        `model paraphrase-multilingual-minilm-l12-v2 is not installed in ${dir}: run chatgraph model fetch --model paraphrase-multilingual-minilm-l12-v2`,
+      );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -74,7 +74,9 @@ export function catalogModel(
 export async function fetchModel(options: FetchModelOptions = {}): Promise<FetchModelResult> {
   const model = catalogModel(options.model ?? DEFAULT_MODEL, options.catalog);
   const modelDir = resolveModelDir(options.modelDir);
-  const byId = model.sources.find((source) => source.id === options.model?.toLowerCase());
+  // The catalog name means every source; a source id (`<name>@hub`) means that one.
+  const key = options.model?.toLowerCase();
+  const byId = key === model.name ? undefined : model.sources.find((source) => source.id === key);
   const sources = (byId ? [byId] : model.sources).filter(
     (source) => !options.source || source.kind === options.source,
   );

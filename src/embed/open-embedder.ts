@@ -68,11 +68,12 @@ export async function resolveLocalModel(
       `unknown model "${name}": chatgraph model list shows the known ones (or give a folder holding model.onnx and tokenizer.json)`,
     );
   // The catalog name stands for whichever of its sources is installed, its own id first.
-  const ids = entry.sources.some((source) => source.id === key)
-    ? [key]
-    : entry.sources
-        .map((source) => source.id)
-        .sort((a, b) => Number(b === key) - Number(a === key));
+  const ids =
+    key !== entry.name
+      ? [key]
+      : entry.sources
+          .map((source) => source.id)
+          .sort((a, b) => Number(b === key) - Number(a === key));
   for (const id of ids) {
     const folder = modelFolder(modelDir, id);
     const manifest = readManifest(folder);

