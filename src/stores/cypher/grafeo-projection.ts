@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { GrafeoDB as GrafeoDatabase } from '@grafeo-db/js';
+import type { GrafeoDB as GrafeoDatabase, WriteCounters } from '@grafeo-db/js';
 import {
   EDGE_KINDS,
   EDGES,
@@ -27,8 +27,9 @@ const CHUNK = 20_000;
 
 /**
  * Runs Cypher without a server: the labels a query needs are loaded from the store into an
- * in-memory Grafeo graph (never a file, never its text index). A long-running process keeps
- * it warm until the store changes.
+ * in-memory Grafeo graph (never a file, never its text index), kept warm until the store
+ * changes. It is only ever made inside a query child process (see `cypher-children`), which
+ * nothing else reads.
  */
 export class CypherProjection {
   private db: GrafeoDatabase | undefined;
@@ -45,25 +46,20 @@ export class CypherProjection {
     const labels = needs.all ? new Set(LABEL_NAMES) : needs.labels;
     await this.ensure(labels);
     const db = this.db as GrafeoDatabase;
+    // The query runs in a transaction that is always rolled back: whatever it changed is gone
+    // before the next query, and the engine's counters (labels included) refuse it.
+    const transaction = db.beginTransaction();
     try {
-      const result = await db.executeCypher(query, params);
-      const counters = result.counters;
-      if (
-        counters.nodesCreated +
-          counters.edgesCreated +
-          counters.propertiesSet +
-          counters.nodesDeleted +
-          counters.edgesDeleted >
-        0
-      ) {
-        // The guard above should have stopped it; the projection is no longer the store's.
-        this.reset();
+      const result = await transaction.executeCypher(query, params);
+      if (changed(result.counters)) {
         throw new QueryError('writes are refused: this store is read-only through Cypher');
       }
       return result.toArray().map((row) => cleanRow(row));
     } catch (error) {
       if (error instanceof QueryError) throw error;
       throw new QueryError(oneLine(error));
+    } finally {
+      if (transaction.isActive) transaction.rollback();
     }
   }
 
@@ -130,6 +126,20 @@ export class CypherProjection {
   close(): void {
     this.reset();
   }
+}
+
+/** Whether a query's counters show any change at all. */
+export function changed(counters: WriteCounters): boolean {
+  return (
+    counters.nodesCreated +
+      counters.nodesDeleted +
+      counters.edgesCreated +
+      counters.edgesDeleted +
+      counters.propertiesSet +
+      counters.labelsAdded +
+      counters.labelsRemoved >
+    0
+  );
 }
 
 function oneLine(error: unknown): string {

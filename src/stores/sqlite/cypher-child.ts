@@ -1,0 +1,53 @@
+/**
+ * The process a user's Cypher runs in (started by `cypher-children`): it opens the store
+ * read-only, projects what each query needs into its own Grafeo graph, and answers over IPC.
+ * Nothing else reads that graph, and the parent kills this process at the query's deadline or
+ * when the operating system's memory limit stops it.
+ */
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import { CypherProjection } from '../cypher/grafeo-projection.js';
+import { QueryError } from '../store.js';
+import { sqliteGraphSource } from './sqlite-graph-source.js';
+
+const Ask = z.object({ query: z.string(), params: z.record(z.unknown()) });
+
+/** What the child answers: rows, or the one-line error the user sees. */
+export type ChildAnswer = { rows: Record<string, unknown>[] } | { error: string; query: boolean };
+
+const file = process.argv[2];
+const send = (answer: ChildAnswer): void => {
+  process.send?.(answer);
+};
+
+if (file === undefined || process.send === undefined) {
+  process.stderr.write('cypher-child: give the store file, and start it with an IPC channel\n');
+  process.exit(2);
+}
+const db = new Database(file, { readonly: true, fileMustExist: true });
+const projection = new CypherProjection(sqliteGraphSource(db));
+
+process.on('message', (message: unknown) => {
+  const ask = Ask.safeParse(message);
+  if (!ask.success) {
+    send({ error: 'the query process was sent something that is not a query', query: false });
+    return;
+  }
+  projection.run(ask.data.query, ask.data.params).then(
+    (rows) => {
+      send({ rows });
+    },
+    (error: unknown) => {
+      send({
+        error: error instanceof Error ? error.message : String(error),
+        query: error instanceof QueryError,
+      });
+    },
+  );
+});
+// The parent went away (it closed the store, or was killed): nothing is left to answer.
+process.on('disconnect', () => {
+  projection.close();
+  db.close();
+  process.exit(0);
+});
