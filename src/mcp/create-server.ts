@@ -6,7 +6,9 @@ import {
   MATCH_END,
   MATCH_START,
   QueryError,
+  SERVER_QUERY_LIMITS,
   VERSION,
+  type QueryLimits,
   type Store,
 } from '../index.js';
 import { conversationMarkdown } from './conversation-markdown.js';
@@ -18,8 +20,13 @@ export const LIMITS = {
   page: 200,
   context: 50,
   cypherRows: 500,
-  cypherSeconds: 10,
 } as const;
+
+/** How the MCP server is set up. */
+export interface McpOptions {
+  /** The limits of a run_cypher query (10 s and 512 MB unless given). */
+  queryLimits?: QueryLimits;
+}
 
 type ToolResult = {
   content: { type: 'text'; text: string }[];
@@ -51,8 +58,9 @@ function plainSnippet(snippet: string): string {
 }
 
 /** The MCP server over a store: tools to search and read the history, and resources. */
-export function createServer(store: Store): McpServer {
+export function createServer(store: Store, options: McpOptions = {}): McpServer {
   const server = new McpServer({ name: 'chatgraph', version: VERSION });
+  const limits = options.queryLimits ?? SERVER_QUERY_LIMITS;
 
   server.registerTool(
     'search_conversations',
@@ -212,7 +220,7 @@ export function createServer(store: Store): McpServer {
     'run_cypher',
     {
       title: 'Run a read-only Cypher query',
-      description: `Cypher over the context graph (see the chatgraph://schema resource). Read-only: writes are refused. At most ${LIMITS.cypherRows} rows and ${LIMITS.cypherSeconds} seconds.`,
+      description: `Cypher over the context graph (see the chatgraph://schema resource). Read-only: writes are refused. At most ${LIMITS.cypherRows} rows, ${limits.timeoutSeconds} seconds and ${limits.memoryMb} MB.`,
       inputSchema: {
         query: z.string().min(1),
         params: z.record(z.unknown()).optional().describe('query parameters, passed as parameters'),
@@ -221,25 +229,11 @@ export function createServer(store: Store): McpServer {
     },
     (args) =>
       guarded(async () => {
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            reject(
-              new QueryError(
-                `the query ran longer than ${LIMITS.cypherSeconds} s and was stopped waiting for`,
-              ),
-            );
-          }, LIMITS.cypherSeconds * 1000);
-        });
-        try {
-          const rows = await Promise.race([store.cypher(args.query, args.params ?? {}), timeout]);
-          const truncated = rows.length > LIMITS.cypherRows;
-          const shown = rows.slice(0, LIMITS.cypherRows);
-          const text = `${JSON.stringify(shown, null, 2)}${truncated ? `\n(${rows.length} rows; the first ${LIMITS.cypherRows} are shown)` : ''}`;
-          return ok(text, { rows: shown, rowCount: rows.length, truncated });
-        } finally {
-          clearTimeout(timer);
-        }
+        const rows = await store.cypher(args.query, args.params ?? {}, limits);
+        const truncated = rows.length > LIMITS.cypherRows;
+        const shown = rows.slice(0, LIMITS.cypherRows);
+        const text = `${JSON.stringify(shown, null, 2)}${truncated ? `\n(${rows.length} rows; the first ${LIMITS.cypherRows} are shown)` : ''}`;
+        return ok(text, { rows: shown, rowCount: rows.length, truncated });
       }),
   );
 

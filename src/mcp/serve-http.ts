@@ -5,7 +5,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Store } from '../index.js';
+import type { QueryLimits, Store } from '../index.js';
 import { createServer } from './create-server.js';
 
 /** A running MCP HTTP endpoint. */
@@ -28,6 +28,7 @@ export async function serveMcpHttp(
   store: Store,
   port: number,
   host = '127.0.0.1',
+  queryLimits?: QueryLimits,
 ): Promise<HttpEndpoint> {
   let own: string[] = [];
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
@@ -45,7 +46,7 @@ export async function serveMcpHttp(
       refuse(res, 404, 'not found: the MCP endpoint is /mcp');
       return;
     }
-    const server = createServer(store);
+    const server = createServer(store, queryLimits ? { queryLimits } : {});
     // No session id generator: stateless, each request stands alone.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {

@@ -5,6 +5,7 @@ import {
   type ConversationFilter,
   type GraphBatch,
   type GraphNode,
+  type QueryLimits,
   type SearchQuery,
   type Store,
   type ThreadMessage,
@@ -226,7 +227,7 @@ export async function graph(
 }
 
 /** POST /api/cypher: read-only Cypher, rows as JSON. */
-export async function cypher(store: Store, body: unknown): Promise<unknown> {
+export async function cypher(store: Store, body: unknown, limits: QueryLimits): Promise<unknown> {
   const { query, params } = (body ?? {}) as { query?: unknown; params?: unknown };
   if (typeof query !== 'string' || query.trim() === '') throw new ApiError(400, 'give a query');
   if (
@@ -235,7 +236,7 @@ export async function cypher(store: Store, body: unknown): Promise<unknown> {
   )
     throw new ApiError(400, 'params must be a JSON object');
   const started = Date.now();
-  const rows = await store.cypher(query, (params ?? {}) as Record<string, unknown>);
+  const rows = await store.cypher(query, (params ?? {}) as Record<string, unknown>, limits);
   return { rows, milliseconds: Date.now() - started };
 }
 

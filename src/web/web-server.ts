@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { ATTACHMENTS_DIR, bundleDir, type Neo4jTarget, type Store } from '../index.js';
+import {
+  ATTACHMENTS_DIR,
+  SERVER_QUERY_LIMITS,
+  bundleDir,
+  type Neo4jTarget,
+  type QueryLimits,
+  type Store,
+} from '../index.js';
 import * as api from './api-routes.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
@@ -21,6 +28,8 @@ export interface WebOptions {
   token?: string | undefined;
   /** The largest upload, in bytes (default 2 GB). */
   maxUploadBytes?: number;
+  /** The limits of a Cypher query (10 s and 512 MB unless given). */
+  queryLimits?: QueryLimits;
 }
 
 /** A running web app. */
@@ -157,7 +166,8 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     } else if (method === 'GET' && what === 'overview') {
       sendJson(response, 200, await store.stats());
     } else if (method === 'POST' && what === 'cypher') {
-      sendJson(response, 200, await api.cypher(store, await readJson(request)));
+      const limits = options.queryLimits ?? SERVER_QUERY_LIMITS;
+      sendJson(response, 200, await api.cypher(store, await readJson(request), limits));
     } else if (method === 'POST' && what === 'import') {
       const name = request.headers['x-file-name'];
       if (typeof name !== 'string' || name === '') {
