@@ -9,7 +9,7 @@ import {
   type Label,
 } from '../../graph/schema.js';
 import { QueryError, type Row } from '../store.js';
-import { assertReadOnly, footprint } from './cypher-text.js';
+import { footprint } from './cypher-text.js';
 
 // @grafeo-db/js is CommonJS; its named exports are reached through require.
 const require = createRequire(import.meta.url);
@@ -39,9 +39,11 @@ export class CypherProjection {
 
   constructor(private readonly source: GraphSource) {}
 
-  /** Runs a read-only query and returns its rows keyed by column name. */
+  /**
+   * Runs a query and returns its rows keyed by column name; a query that changed anything is
+   * refused (the caller refuses writes by their text first, with `assertReadOnly`).
+   */
   async run(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    assertReadOnly(query);
     const needs = footprint(query);
     const labels = needs.all ? new Set(LABEL_NAMES) : needs.labels;
     await this.ensure(labels);
