@@ -39,7 +39,8 @@ function integer(params: URLSearchParams, name: string, fallback: number): numbe
   const value = params.get(name);
   if (value === null || value === '') return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number)) throw new ApiError(400, `${name} must be a whole number`);
+  // Past 2^53 a number is no longer whole in JavaScript, nor a row count.
+  if (!Number.isSafeInteger(number)) throw new ApiError(400, `${name} must be a whole number`);
   return number;
 }
 
@@ -244,5 +245,8 @@ export async function cypher(store: Store, body: unknown, limits: QueryLimits): 
 export function errorAnswer(error: unknown): ApiAnswer | undefined {
   if (error instanceof ApiError) return { status: error.status, body: { error: error.message } };
   if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
+  // decodeURIComponent of a path, header or cookie with a malformed % escape.
+  if (error instanceof URIError)
+    return { status: 400, body: { error: 'the request has a malformed % escape' } };
   return undefined;
 }
