@@ -26,8 +26,8 @@ import {
   SERVER_QUERY_LIMITS,
   queryLimits,
 } from '../index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createServer } from '../mcp/create-server.js';
+import { LineTransport } from '../mcp/line-transport.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
 import { formatReport } from './format-report.js';
@@ -470,7 +470,7 @@ withQueryLimitOptions(
       return;
     }
     // stdout carries the protocol: nothing else may be printed there.
-    await createServer(store, { queryLimits: limits }).connect(new StdioServerTransport());
+    await createServer(store, { queryLimits: limits }).connect(new LineTransport());
     process.stderr.write('chatgraph MCP server on stdio\n');
   });
 
