@@ -5,7 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { transformSync } from 'rolldown/utils';
 
 export async function resolve(specifier, context, nextResolve) {
-  if (specifier.startsWith('.') && specifier.endsWith('.js') && context.parentURL?.endsWith('.ts')) {
+  if (
+    specifier.startsWith('.') &&
+    specifier.endsWith('.js') &&
+    context.parentURL?.endsWith('.ts')
+  ) {
     const ts = new URL(specifier.replace(/\.js$/, '.ts'), context.parentURL);
     if (existsSync(fileURLToPath(ts))) return { url: ts.href, shortCircuit: true };
   }

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import neo4j from 'neo4j-driver';
 import { connectNeo4j } from '../../src/stores/neo4j/neo4j-connect.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { runUserQuery } from '../../src/stores/neo4j/neo4j-user-query.js';
@@ -24,7 +23,8 @@ querySafetyContract('Neo4j 5 over Bolt', async () => {
 describe('user Cypher on Neo4j', () => {
   it('runs in a READ transaction: the server refuses a write even past the text check', async () => {
     const driver = await connectNeo4j(server.target);
-    const session = driver.session({ defaultAccessMode: neo4j.session.READ });
+    // A session whose default is WRITE: the READ transaction is runUserQuery's own doing.
+    const session = driver.session();
     try {
       const limits = { timeoutSeconds: 10, memoryMb: 512 };
       for (const query of HOSTILE_QUERIES.slice(0, 3))

@@ -177,7 +177,11 @@ export class CypherChildren {
 // A warm child waiting for the next query does not keep the process alive; a busy one does.
 function holdOpen(child: Child, hold: boolean): void {
   const { process: spawned } = child;
-  const handles = [spawned, spawned.channel, spawned.stderr instanceof Socket ? spawned.stderr : undefined];
+  const handles = [
+    spawned,
+    spawned.channel,
+    spawned.stderr instanceof Socket ? spawned.stderr : undefined,
+  ];
   for (const handle of handles) {
     if (hold) handle?.ref();
     else handle?.unref();

@@ -9,7 +9,9 @@ export function sqliteGraphSource(db: Database.Database): GraphSource {
   const nodeQueries = new Map(
     LABEL_NAMES.map((label) => [
       label,
-      db.prepare(`SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`),
+      db.prepare(
+        `SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`,
+      ),
     ]),
   );
   const edgeQueries = new Map(
@@ -23,12 +25,14 @@ export function sqliteGraphSource(db: Database.Database): GraphSource {
       for (const row of nodeQueries.get(label)?.iterate() ?? []) {
         const record = row as Record<string, unknown>;
         // SQLite stores booleans as 0/1; the graph (and Cypher) sees true/false.
-        for (const name of booleans) if (typeof record[name] === 'number') record[name] = record[name] === 1;
+        for (const name of booleans)
+          if (typeof record[name] === 'number') record[name] = record[name] === 1;
         yield record;
       }
     },
     *edges(kind) {
-      for (const row of edgeQueries.get(kind)?.iterate() ?? []) yield row as { src: string; dst: string };
+      for (const row of edgeQueries.get(kind)?.iterate() ?? [])
+        yield row as { src: string; dst: string };
     },
     version() {
       const value: unknown = versionOf.get();
