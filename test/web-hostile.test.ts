@@ -70,7 +70,7 @@ beforeAll(async () => {
     dataDir,
     port: 0,
     uploadIdleSeconds: 1,
-    queryLimits: { timeoutSeconds: 3, memoryMb: 1024 },
+    queryLimits: { timeoutSeconds: 6, memoryMb: 256 },
   });
   guarded = await startWebApp({ store, dataDir, port: 0, token: TOKEN });
   logged = [];
@@ -202,7 +202,7 @@ describe('hostile requests to the web app', () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({
       error:
-        'the query ran longer than 3 s and was stopped (the limit is set with --query-timeout)',
+        'the query ran longer than 6 s and was stopped (the limit is set with --query-timeout)',
     });
   });
 
@@ -213,7 +213,7 @@ describe('hostile requests to the web app', () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({
       error:
-        'the query needed more than 1024 MB and was stopped (the limit is set with --query-memory)',
+        'the query needed more than 256 MB and was stopped (the limit is set with --query-memory)',
     });
   });
 });

@@ -25,6 +25,15 @@ export interface GraphSource {
 
 const CHUNK = 20_000;
 
+/** A query the engine's counters caught changing the graph (its transaction was rolled back). */
+export class WriteRefused extends QueryError {}
+
+/** Called as a query goes from loading the graph it reads to running (to bound the second only). */
+export interface ProjectionHooks {
+  beforeLoad?: () => void;
+  beforeQuery?: () => void;
+}
+
 /**
  * Runs Cypher without a server: the labels a query needs are loaded from the store into an
  * in-memory Grafeo graph (never a file, never its text index), kept warm until the store
@@ -43,10 +52,16 @@ export class CypherProjection {
    * Runs a query and returns its rows keyed by column name; a query that changed anything is
    * refused (the caller refuses writes by their text first, with `assertReadOnly`).
    */
-  async run(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+  async run(
+    query: string,
+    params: Record<string, unknown> = {},
+    hooks: ProjectionHooks = {},
+  ): Promise<Row[]> {
     const needs = footprint(query);
     const labels = needs.all ? new Set(LABEL_NAMES) : needs.labels;
+    hooks.beforeLoad?.();
     await this.ensure(labels);
+    hooks.beforeQuery?.();
     const db = this.db as GrafeoDatabase;
     // The query runs in a transaction that is always rolled back: whatever it changed is gone
     // before the next query, and the engine's counters (labels included) refuse it.
@@ -54,7 +69,7 @@ export class CypherProjection {
     try {
       const result = await transaction.executeCypher(query, params);
       if (changed(result.counters)) {
-        throw new QueryError('writes are refused: this store is read-only through Cypher');
+        throw new WriteRefused('writes are refused: this store is read-only through Cypher');
       }
       return result.toArray().map((row) => cleanRow(row));
     } catch (error) {

@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { QueryLimitError } from '../query-limits.js';
+import { canLimitData } from './data-limit.js';
 import { QueryError, type QueryLimits, type Row } from '../store.js';
 
 /** Queries running at once; one more is refused rather than queued behind a slow one. */
@@ -10,8 +11,17 @@ export const MAX_RUNNING_QUERIES = 4;
 
 const Answer = z.union([
   z.object({ rows: z.array(z.record(z.unknown())) }),
-  z.object({ error: z.string(), query: z.boolean() }),
+  z.object({ error: z.string(), query: z.boolean(), wrote: z.boolean() }),
 ]);
+
+/** The graph loaded, the query starts: its deadline runs from here. */
+const Loaded = z.object({ loaded: z.literal(true) });
+
+/**
+ * The longest loading the graph a query reads may take (the store's own data, bounded by the
+ * store: a large one takes seconds to load the first time, and is kept warm after).
+ */
+export const LOAD_TIMEOUT_SECONDS = 600;
 
 /** The last bytes a child wrote to stderr (the engine's reason, when it died of memory). */
 const STDERR_TAIL = 4096;
@@ -36,13 +46,15 @@ function childCommand(): string[] {
 }
 
 /**
- * Runs each user query in a child process over the store file: the operating system bounds its
- * memory (RLIMIT_DATA, which counts what Grafeo allocates in native code as well as the
- * JavaScript heap; an address-space limit stops Node itself from starting) and it is killed at
- * the deadline, so a query can neither take the machine's memory nor keep a core busy after
- * its caller gave up. A child that answered rows without changing anything is kept warm for the
- * next query (its projection, a transaction rolled back after every query, is read by nobody
- * else); one that failed in any way is ended.
+ * Runs each user query in a child process over the store file: the operating system bounds the
+ * memory the query takes beyond the graph it reads (RLIMIT_DATA, set by the child on itself
+ * through prlimit once the graph is loaded; it counts what Grafeo allocates in native code as
+ * well as the JavaScript heap, where an address-space limit stops Node itself from starting)
+ * and it is killed at the deadline, so a query can neither take the machine's memory nor keep a core busy after
+ * its caller gave up. A child is kept warm for the next query after rows or an error in the
+ * query (every query runs in a transaction rolled back after it, and its projection is read by
+ * nobody else); one whose query the engine's counters caught writing, or that failed in any
+ * other way, is ended.
  */
 export class CypherChildren {
   private idle: Child | undefined;
@@ -58,20 +70,24 @@ export class CypherChildren {
       );
     const child = this.take(limits.memoryMb);
     this.running.add(child);
+    let answer: z.infer<typeof Answer>;
     try {
-      const answer = await this.ask(child, query, params, limits);
-      if ('error' in answer) {
-        this.end(child);
-        throw answer.query ? new QueryError(answer.error) : new Error(answer.error);
-      }
-      this.release(child);
-      return answer.rows;
+      answer = await this.ask(child, query, params, limits);
     } catch (error) {
       this.end(child);
       throw error;
     } finally {
       this.running.delete(child);
     }
+    if (!('error' in answer)) {
+      this.release(child);
+      return answer.rows;
+    }
+    // An error in the query leaves the child as it was (its transaction is rolled back), so a
+    // typo does not cost loading the graph again; one that wrote, or failed otherwise, ends it.
+    if (answer.query && !answer.wrote) this.release(child);
+    else this.end(child);
+    throw answer.query ? new QueryError(answer.error) : new Error(answer.error);
   }
 
   /** Ends every child. */
@@ -107,14 +123,21 @@ export class CypherChildren {
   }
 
   private spawn(memoryMb: number): Child {
-    const node = [process.execPath, ...childCommand(), this.file];
+    const perQuery = canLimitData();
+    const node = [
+      process.execPath,
+      ...childCommand(),
+      this.file,
+      ...(perQuery ? ['--limit-each-query'] : []),
+    ];
     const options = {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
       serialization: 'advanced' as const,
     };
-    // The limit is set by the shell between fork and exec, so it binds the child from its start.
+    // Without prlimit the limit is set once, by the shell between fork and exec, and then binds
+    // the graph the child loads as well as the query; on Windows there is none (time only).
     const spawned =
-      process.platform === 'win32'
+      perQuery || process.platform === 'win32'
         ? spawn(node[0] as string, node.slice(1), options)
         : spawn(
             '/bin/sh',
@@ -143,16 +166,30 @@ export class CypherChildren {
         spawned.off('message', onMessage);
         spawned.off('exit', onExit);
       };
-      const timer = setTimeout(() => {
+      const stop = (error: Error): void => {
         cleanup();
         spawned.kill('SIGKILL');
-        reject(
+        reject(error);
+      };
+      let timer = setTimeout(() => {
+        stop(
           new QueryLimitError(
-            `the query ran longer than ${limits.timeoutSeconds} s and was stopped (the limit is set with --query-timeout)`,
+            `loading the graph for the query took longer than ${String(LOAD_TIMEOUT_SECONDS)} s and was stopped`,
           ),
         );
-      }, limits.timeoutSeconds * 1000);
+      }, LOAD_TIMEOUT_SECONDS * 1000);
       const onMessage = (message: unknown): void => {
+        if (Loaded.safeParse(message).success) {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            stop(
+              new QueryLimitError(
+                `the query ran longer than ${String(limits.timeoutSeconds)} s and was stopped (the limit is set with --query-timeout)`,
+              ),
+            );
+          }, limits.timeoutSeconds * 1000);
+          return;
+        }
         cleanup();
         const answer = Answer.safeParse(message);
         if (answer.success) resolve(answer.data);
@@ -164,7 +201,7 @@ export class CypherChildren {
       };
       spawned.on('message', onMessage);
       spawned.on('exit', onExit);
-      spawned.send({ query, params }, (error) => {
+      spawned.send({ query, params, memoryMb: limits.memoryMb }, (error) => {
         if (error) {
           cleanup();
           reject(endedError(child, spawned.exitCode, spawned.signalCode, limits));
@@ -198,7 +235,7 @@ function endedError(
 ): Error {
   if (/memory|alloc|OOM/i.test(child.stderr) || signal === 'SIGABRT' || signal === 'SIGTRAP')
     return new QueryLimitError(
-      `the query needed more than ${limits.memoryMb} MB and was stopped (the limit is set with --query-memory)`,
+      `the query needed more than ${String(limits.memoryMb)} MB and was stopped (the limit is set with --query-memory)`,
     );
   const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
   const last = child.stderr.trim().split('\n').pop() ?? '';
