@@ -95,6 +95,8 @@ function procedureAt(tokens: CypherToken[], start: number): string | undefined {
  */
 export function assertReadOnly(query: string): void {
   const tokens = tokenize(query);
+  // Nothing but whitespace and comments (the Neo4j driver fails on it as on a lost connection).
+  if (tokens.length === 0) throw new QueryError('the query is empty');
   tokens.forEach((token, i) => {
     if (token.kind !== 'word') return;
     // `n.set` and `db.create…` are names, not clauses.
