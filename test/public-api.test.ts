@@ -8,6 +8,7 @@ describe('the public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ATTACHMENTS_DIR',
+      'CLI_QUERY_LIMITS',
       'EDGES',
       'LABELS',
       'MATCH_END',
@@ -17,6 +18,8 @@ describe('the public API', () => {
       'NotAnExportError',
       'PROVIDERS',
       'QueryError',
+      'QueryLimitError',
+      'SERVER_QUERY_LIMITS',
       'SqliteStore',
       'StoreConnectionError',
       'VERSION',
@@ -29,6 +32,7 @@ describe('the public API', () => {
       'openStore',
       'project',
       'pushBundle',
+      'queryLimits',
       'readBundleConversation',
       'reindex',
       'resolveDataDir',
