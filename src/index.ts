@@ -35,6 +35,12 @@ export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { SqliteStore } from './stores/sqlite/sqlite-store.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
 export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';
+export {
+  CLI_QUERY_LIMITS,
+  SERVER_QUERY_LIMITS,
+  QueryLimitError,
+  queryLimits,
+} from './stores/query-limits.js';
 export type {
   Store,
   GraphWriter,
@@ -42,6 +48,7 @@ export type {
   ImportRecord,
   WriteReport,
   Row,
+  QueryLimits,
   SearchQuery,
   SearchHit,
   SearchResult,

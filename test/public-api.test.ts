@@ -8,6 +8,7 @@ describe('the public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ATTACHMENTS_DIR',
+      'CLI_QUERY_LIMITS',
       'DEFAULT_MODEL',
       'EDGES',
       'EmbeddingEndpointError',
@@ -22,6 +23,8 @@ describe('the public API', () => {
       'NotAnExportError',
       'PROVIDERS',
       'QueryError',
+      'QueryLimitError',
+      'SERVER_QUERY_LIMITS',
       'SqliteStore',
       'StoreConnectionError',
       'VERSION',
@@ -39,6 +42,7 @@ describe('the public API', () => {
       'openStore',
       'project',
       'pushBundle',
+      'queryLimits',
       'readBundleConversation',
       'reindex',
       'resolveDataDir',

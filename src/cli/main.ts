@@ -27,9 +27,12 @@ import {
   type Neo4jTarget,
   type Store,
   writeSamples,
+  CLI_QUERY_LIMITS,
+  SERVER_QUERY_LIMITS,
+  queryLimits,
 } from '../index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createServer } from '../mcp/create-server.js';
+import { LineTransport } from '../mcp/line-transport.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
 import { formatReport } from './format-report.js';
@@ -39,6 +42,7 @@ import { registerModelCommands } from './model-command.js';
 import { parseParam } from './parse-param.js';
 import { ProgressBar } from './progress-bar.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from './embed-command.js';
+import { withQueryLimitOptions, type QueryLimitOptions } from './query-limit-options.js';
 
 /** A usage problem: one sentence, exit code 2. */
 class UsageError extends Error {}
@@ -262,11 +266,14 @@ withModelOptions(
     },
   );
 
-withStoreOptions(
-  program
-    .command('query')
-    .description('run a read-only Cypher query over the graph')
-    .argument('<cypher>', 'the query'),
+withQueryLimitOptions(
+  withStoreOptions(
+    program
+      .command('query')
+      .description('run a read-only Cypher query over the graph')
+      .argument('<cypher>', 'the query'),
+  ),
+  CLI_QUERY_LIMITS,
 )
   .option(
     '-p, --param <name=value>',
@@ -278,10 +285,12 @@ withStoreOptions(
   .action(
     async (
       query: string,
-      options: StoreOptions & { param: Record<string, unknown>; format: string },
+      options: StoreOptions &
+        QueryLimitOptions & { param: Record<string, unknown>; format: string },
     ) => {
       const format = checkFormat(options.format);
-      const rows = await withStore(options, (store) => store.cypher(query, options.param));
+      const limits = queryLimits(options, CLI_QUERY_LIMITS);
+      const rows = await withStore(options, (store) => store.cypher(query, options.param, limits));
       print(format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(rows));
     },
   );
@@ -443,37 +452,50 @@ withStoreOptions(
     );
   });
 
-withStoreOptions(
-  program
-    .command('mcp')
-    .description(
-      'run a Model Context Protocol server over the store (stdio, or --http on 127.0.0.1)',
-    ),
+withQueryLimitOptions(
+  withStoreOptions(
+    program
+      .command('mcp')
+      .description(
+        'run a Model Context Protocol server over the store (stdio, or --http on 127.0.0.1)',
+      ),
+  ),
+  SERVER_QUERY_LIMITS,
 )
   .option(
     '--http <port>',
     'serve streamable HTTP on 127.0.0.1:<port> (0: any free port) instead of stdio',
   )
-  .action(async (options: StoreOptions & { http?: string }) => {
+  .action(async (options: StoreOptions & QueryLimitOptions & { http?: string }) => {
+    const limits = queryLimits(options, SERVER_QUERY_LIMITS);
     const store = await openForReading(options);
     const recaller = createRecaller(store, resolveDataDir(options.dataDir));
     if (options.http !== undefined) {
       const port = Number(options.http);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError(`--http takes a port number, not "${options.http}"`);
-      const endpoint = await serveMcpHttp(store, recaller, port);
+      const endpoint = await serveMcpHttp(store, port, '127.0.0.1', {
+        queryLimits: limits,
+        recaller,
+      });
       process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
       return;
     }
     // stdout carries the protocol: nothing else may be printed there.
-    await createServer(store, recaller).connect(new StdioServerTransport());
+    await createServer(store, { queryLimits: limits, recaller }).connect(new LineTransport());
     process.stderr.write('chatgraph MCP server on stdio\n');
   });
 
-withStoreOptions(
-  program
-    .command('serve')
-    .description('run the web app over the store: browse, read, search, graph, Cypher, import'),
+type ServeOptions = StoreOptions &
+  QueryLimitOptions & { port: string; host?: string; maxUpload: string };
+
+withQueryLimitOptions(
+  withStoreOptions(
+    program
+      .command('serve')
+      .description('run the web app over the store: browse, read, search, graph, Cypher, import'),
+  ),
+  SERVER_QUERY_LIMITS,
 )
   .option('--port <port>', 'the port (0: any free port)', '8484')
   .option(
@@ -481,7 +503,8 @@ withStoreOptions(
     'listen on this address instead of 127.0.0.1; then every request needs the printed token',
   )
   .option('--max-upload <MB>', 'the largest export the browser may upload, in MB', '2048')
-  .action(async (options: StoreOptions & { port: string; host?: string; maxUpload: string }) => {
+  .action(async (options: ServeOptions) => {
+    const limits = queryLimits(options, SERVER_QUERY_LIMITS);
     const port = Number(options.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535)
       throw new UsageError(`--port takes a port number, not "${options.port}"`);
@@ -500,6 +523,7 @@ withStoreOptions(
         port,
         ...(options.host !== undefined ? { host: options.host } : {}),
         maxUploadBytes: maxUpload * 1024 * 1024,
+        queryLimits: limits,
       });
     } catch (error) {
       await store.close();

@@ -1,6 +1,16 @@
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { EDGES, LABELS, QueryError, VERSION, type Recaller, type Store } from '../index.js';
+import {
+  EDGES,
+  LABELS,
+  QueryError,
+  SERVER_QUERY_LIMITS,
+  VERSION,
+  createRecaller,
+  type QueryLimits,
+  type Recaller,
+  type Store,
+} from '../index.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 import { SEARCH_LIMIT, registerSearchTool } from './search-tool.js';
 
@@ -11,8 +21,15 @@ export const LIMITS = {
   page: 200,
   context: 50,
   cypherRows: 500,
-  cypherSeconds: 10,
 } as const;
+
+/** How the MCP server is set up. */
+export interface McpOptions {
+  /** The limits of a run_cypher query (10 s and 512 MB unless given). */
+  queryLimits?: QueryLimits | undefined;
+  /** Search in every mode (by words only, with the store's vectors if any, when not given). */
+  recaller?: Recaller | undefined;
+}
 
 type ToolResult = {
   content: { type: 'text'; text: string }[];
@@ -40,8 +57,10 @@ async function guarded(run: () => Promise<ToolResult>): Promise<ToolResult> {
 }
 
 /** The MCP server over a store: tools to search and read the history, and resources. */
-export function createServer(store: Store, recaller: Recaller): McpServer {
+export function createServer(store: Store, options: McpOptions = {}): McpServer {
   const server = new McpServer({ name: 'chatgraph', version: VERSION });
+  const limits = options.queryLimits ?? SERVER_QUERY_LIMITS;
+  const recaller = options.recaller ?? createRecaller(store);
 
   registerSearchTool(server, recaller, guarded);
 
@@ -152,7 +171,7 @@ export function createServer(store: Store, recaller: Recaller): McpServer {
     'run_cypher',
     {
       title: 'Run a read-only Cypher query',
-      description: `Cypher over the context graph (see the chatgraph://schema resource). Read-only: writes are refused. At most ${LIMITS.cypherRows} rows and ${LIMITS.cypherSeconds} seconds.`,
+      description: `Cypher over the context graph (see the chatgraph://schema resource). Read-only: writes are refused. At most ${LIMITS.cypherRows} rows, ${limits.timeoutSeconds} seconds and ${limits.memoryMb} MB.`,
       inputSchema: {
         query: z.string().min(1),
         params: z.record(z.unknown()).optional().describe('query parameters, passed as parameters'),
@@ -161,25 +180,11 @@ export function createServer(store: Store, recaller: Recaller): McpServer {
     },
     (args) =>
       guarded(async () => {
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            reject(
-              new QueryError(
-                `the query ran longer than ${LIMITS.cypherSeconds} s and was stopped waiting for`,
-              ),
-            );
-          }, LIMITS.cypherSeconds * 1000);
-        });
-        try {
-          const rows = await Promise.race([store.cypher(args.query, args.params ?? {}), timeout]);
-          const truncated = rows.length > LIMITS.cypherRows;
-          const shown = rows.slice(0, LIMITS.cypherRows);
-          const text = `${JSON.stringify(shown, null, 2)}${truncated ? `\n(${rows.length} rows; the first ${LIMITS.cypherRows} are shown)` : ''}`;
-          return ok(text, { rows: shown, rowCount: rows.length, truncated });
-        } finally {
-          clearTimeout(timer);
-        }
+        const rows = await store.cypher(args.query, args.params ?? {}, limits);
+        const truncated = rows.length > LIMITS.cypherRows;
+        const shown = rows.slice(0, LIMITS.cypherRows);
+        const text = `${JSON.stringify(shown, null, 2)}${truncated ? `\n(${rows.length} rows; the first ${LIMITS.cypherRows} are shown)` : ''}`;
+        return ok(text, { rows: shown, rowCount: rows.length, truncated });
       }),
   );
 

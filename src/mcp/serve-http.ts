@@ -5,8 +5,8 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Recaller, Store } from '../index.js';
-import { createServer } from './create-server.js';
+import type { Store } from '../index.js';
+import { createServer, type McpOptions } from './create-server.js';
 
 /** A running MCP HTTP endpoint. */
 export interface HttpEndpoint {
@@ -26,9 +26,9 @@ function refuse(res: ServerResponse, status: number, message: string): void {
  */
 export async function serveMcpHttp(
   store: Store,
-  recaller: Recaller,
   port: number,
   host = '127.0.0.1',
+  options: McpOptions = {},
 ): Promise<HttpEndpoint> {
   let own: string[] = [];
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
@@ -46,7 +46,7 @@ export async function serveMcpHttp(
       refuse(res, 404, 'not found: the MCP endpoint is /mcp');
       return;
     }
-    const server = createServer(store, recaller);
+    const server = createServer(store, options);
     // No session id generator: stateless, each request stands alone.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {

@@ -31,9 +31,12 @@ export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'>
 }
 
 /** The model options a data folder's vectors call for: those given, else those it was embedded with. */
-function modelOptions(dataDir: string, options: EmbedStoreOptions): OpenEmbedderOptions {
+function modelOptions(
+  dataDir: string | undefined,
+  options: EmbedStoreOptions,
+): OpenEmbedderOptions {
   const given = options.model !== undefined || options.endpoint !== undefined;
-  const saved = given ? {} : readEmbeddingSettings(dataDir);
+  const saved = given || dataDir === undefined ? {} : readEmbeddingSettings(dataDir);
   const model = options.model ?? saved.model;
   const endpoint = options.endpoint ?? saved.endpoint;
   return {
@@ -103,7 +106,7 @@ export interface QueryEmbedder {
  */
 export async function openQueryEmbedder(
   store: Store,
-  dataDir: string,
+  dataDir: string | undefined,
   options: EmbedStoreOptions = {},
 ): Promise<QueryEmbedder | undefined> {
   const indexed = await store.vectors.model();

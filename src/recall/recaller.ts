@@ -17,7 +17,7 @@ export interface Recaller {
  */
 export function createRecaller(
   store: Store,
-  dataDir: string,
+  dataDir?: string,
   options: EmbedStoreOptions = {},
 ): Recaller {
   let opened: Promise<QueryEmbedder | undefined> | undefined;

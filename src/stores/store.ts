@@ -7,6 +7,14 @@ export type Row = Record<string, unknown>;
 /** How a search finds text: by its words (BM25), by its meaning (vectors), or both fused. */
 export type SearchMode = 'keyword' | 'semantic' | 'hybrid';
 
+/** How far one user query may go before it is stopped. */
+export interface QueryLimits {
+  /** Wall-clock seconds, from the moment it is asked to its last row. */
+  timeoutSeconds: number;
+  /** Memory in MB the process running it may take (the embedded store; Neo4j's server sets its own). */
+  memoryMb: number;
+}
+
 /** A search over message text (and the text attached to messages). */
 export interface SearchQuery {
   text: string;
@@ -194,8 +202,11 @@ export interface Store {
   importedChecksums(): Promise<Set<string>>;
   /** Every imported file, with its zip size and CRC-32 where known. */
   importedFiles(): Promise<ImportRecord[]>;
-  /** Runs read-only Cypher; writes are refused. */
-  cypher(query: string, params?: Record<string, unknown>): Promise<Row[]>;
+  /**
+   * Runs read-only Cypher; writes are refused, and the query is stopped at the limits
+   * (the CLI's when none are given).
+   */
+  cypher(query: string, params?: Record<string, unknown>, limits?: QueryLimits): Promise<Row[]>;
   search(query: SearchQuery): Promise<SearchResult>;
   /** A conversation by its id (chatgraph's or the platform's). */
   conversation(id: string): Promise<ConversationInfo | undefined>;

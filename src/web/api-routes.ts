@@ -5,6 +5,7 @@ import {
   type ConversationFilter,
   type GraphBatch,
   type GraphNode,
+  type QueryLimits,
   type Recaller,
   type SearchQuery,
   type Store,
@@ -39,7 +40,8 @@ function integer(params: URLSearchParams, name: string, fallback: number): numbe
   const value = params.get(name);
   if (value === null || value === '') return fallback;
   const number = Number(value);
-  if (!Number.isInteger(number)) throw new ApiError(400, `${name} must be a whole number`);
+  // Past 2^53 a number is no longer whole in JavaScript, nor a row count.
+  if (!Number.isSafeInteger(number)) throw new ApiError(400, `${name} must be a whole number`);
   return number;
 }
 
@@ -246,7 +248,7 @@ export async function graph(
 }
 
 /** POST /api/cypher: read-only Cypher, rows as JSON. */
-export async function cypher(store: Store, body: unknown): Promise<unknown> {
+export async function cypher(store: Store, body: unknown, limits: QueryLimits): Promise<unknown> {
   const { query, params } = (body ?? {}) as { query?: unknown; params?: unknown };
   if (typeof query !== 'string' || query.trim() === '') throw new ApiError(400, 'give a query');
   if (
@@ -255,7 +257,7 @@ export async function cypher(store: Store, body: unknown): Promise<unknown> {
   )
     throw new ApiError(400, 'params must be a JSON object');
   const started = Date.now();
-  const rows = await store.cypher(query, (params ?? {}) as Record<string, unknown>);
+  const rows = await store.cypher(query, (params ?? {}) as Record<string, unknown>, limits);
   return { rows, milliseconds: Date.now() - started };
 }
 
@@ -263,5 +265,8 @@ export async function cypher(store: Store, body: unknown): Promise<unknown> {
 export function errorAnswer(error: unknown): ApiAnswer | undefined {
   if (error instanceof ApiError) return { status: error.status, body: { error: error.message } };
   if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
+  // decodeURIComponent of a path, header or cookie with a malformed % escape.
+  if (error instanceof URIError)
+    return { status: 400, body: { error: 'the request has a malformed % escape' } };
   return undefined;
 }

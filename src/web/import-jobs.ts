@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { UploadError, uploadLimiter } from './upload-limiter.js';
 import {
   importExports,
   type ImportProgress,
@@ -23,15 +23,7 @@ export interface ImportJob {
   error?: string;
 }
 
-/** An upload refused before it was imported. */
-export class UploadError extends Error {
-  constructor(
-    readonly status: 400 | 409 | 413,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { UploadError } from './upload-limiter.js';
 
 /**
  * Imports uploaded export files one at a time, through the same importer as the CLI (same
@@ -47,6 +39,8 @@ export class ImportJobs {
       dataDir: string;
       neo4j?: Neo4jTarget | undefined;
       maxUploadBytes: number;
+      /** How long an upload may send nothing before it is stopped (30 s unless given). */
+      uploadIdleMs?: number | undefined;
     },
   ) {}
 
@@ -69,19 +63,26 @@ export class ImportJobs {
     const dir = await mkdtemp(join(tmpdir(), 'chatgraph-upload-'));
     const path = join(dir, file);
     let received = 0;
+    const limiter = uploadLimiter({
+      limit,
+      idleMs: this.options.uploadIdleMs ?? 30_000,
+      tooLarge: tooLarge(limit),
+      stalled: `no data came for ${Math.round((this.options.uploadIdleMs ?? 30_000) / 1000)} s: the upload of ${file} was stopped`,
+      onBytes: (bytes) => {
+        received = bytes;
+      },
+    });
+    // Piped rather than in the pipeline: a refused upload leaves the request open, so the
+    // refusal can still be answered.
+    request.on('error', (error) => limiter.destroy(error));
+    request.on('close', () => {
+      if (!request.complete) limiter.destroy(new Error('the client went away'));
+    });
+    request.pipe(limiter);
     try {
-      await pipeline(
-        request,
-        new Transform({
-          transform(chunk: Buffer, _encoding, done) {
-            received += chunk.length;
-            if (received > limit) done(new UploadError(413, tooLarge(limit)));
-            else done(null, chunk);
-          },
-        }),
-        createWriteStream(path, { mode: 0o600 }),
-      );
+      await pipeline(limiter, createWriteStream(path, { mode: 0o600 }));
     } catch (error) {
+      request.unpipe(limiter);
       this.running = undefined;
       await rm(dir, { recursive: true, force: true });
       if (error instanceof UploadError) throw error;

@@ -64,10 +64,10 @@ export function makeGuard(
     }
     if (expected) {
       const given = tokenOf(request);
+      // Compared as bytes: a token of as many characters, one of them multibyte, is longer.
+      const bytes = given === undefined ? undefined : Buffer.from(given);
       const ok =
-        given !== undefined &&
-        given.length === expected.length &&
-        timingSafeEqual(Buffer.from(given), expected);
+        bytes !== undefined && bytes.length === expected.length && timingSafeEqual(bytes, expected);
       if (!ok) {
         return {
           status: 401,

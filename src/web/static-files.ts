@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +108,8 @@ const cache = new Map<string, StaticFile>();
 function load(path: string): StaticFile | undefined {
   const cached = cache.get(path);
   if (cached) return cached;
-  if (!existsSync(path)) return undefined;
+  // `/app/` names the folder itself: only files are sent.
+  if (!existsSync(path) || !statSync(path).isFile()) return undefined;
   const file = {
     body: readFileSync(path),
     type: TYPES[extname(path)] ?? 'application/octet-stream',
@@ -130,8 +131,9 @@ export function staticFile(pathname: string): StaticFile | undefined {
     return path ? load(path) : undefined;
   }
   if (pathname.startsWith('/vendor/')) {
-    const locate = VENDOR[pathname.slice('/vendor/'.length)];
-    return locate ? load(locate()) : undefined;
+    const name = pathname.slice('/vendor/'.length);
+    // Own names only: `/vendor/__proto__` is not a library.
+    return Object.hasOwn(VENDOR, name) ? load((VENDOR[name] as () => string)()) : undefined;
   }
   return undefined;
 }

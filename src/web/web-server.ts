@@ -4,13 +4,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, join, normalize, sep } from 'node:path';
 import {
   ATTACHMENTS_DIR,
+  SERVER_QUERY_LIMITS,
   bundleDir,
   createRecaller,
   type Neo4jTarget,
+  type QueryLimits,
   type Recaller,
   type Store,
 } from '../index.js';
 import * as api from './api-routes.js';
+import { ConversationPages } from './conversation-pages.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
 import { IMPORT_MAP_HASH, indexHtml, staticFile } from './static-files.js';
@@ -30,6 +33,10 @@ export interface WebOptions {
   maxUploadBytes?: number;
   /** Search in every mode (made from the store and data folder when not given). */
   recaller?: Recaller;
+  /** The limits of a Cypher query (10 s and 512 MB unless given). */
+  queryLimits?: QueryLimits;
+  /** How long an upload may send nothing before it is stopped, in seconds (default 30). */
+  uploadIdleSeconds?: number;
 }
 
 /** A running web app. */
@@ -79,8 +86,10 @@ function send(
   response.end(body);
 }
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  send(response, status, JSON.stringify(body), 'application/json; charset=utf-8');
+  send(response, status, JSON.stringify(body), JSON_TYPE);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {
@@ -112,7 +121,9 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     dataDir,
     neo4j: options.neo4j,
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
+    uploadIdleMs: (options.uploadIdleSeconds ?? 30) * 1000,
   });
+  const pages = new ConversationPages(store, dataDir);
   let guard: ReturnType<typeof makeGuard> = () => ({ status: 403, message: 'starting' });
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -157,7 +168,7 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     if (method === 'GET' && what === 'conversations' && id === undefined) {
       sendJson(response, 200, await api.listConversations(store, params));
     } else if (method === 'GET' && what === 'conversations' && id !== undefined) {
-      sendJson(response, 200, await api.conversation(store, dataDir, id));
+      sendJson(response, 200, await pages.page(id, params));
     } else if (method === 'GET' && what === 'sources') {
       sendJson(response, 200, await api.sources(store));
     } else if (method === 'GET' && what === 'search') {
@@ -169,7 +180,8 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     } else if (method === 'GET' && what === 'overview') {
       sendJson(response, 200, await store.stats());
     } else if (method === 'POST' && what === 'cypher') {
-      sendJson(response, 200, await api.cypher(store, await readJson(request)));
+      const limits = options.queryLimits ?? SERVER_QUERY_LIMITS;
+      sendJson(response, 200, await api.cypher(store, await readJson(request), limits));
     } else if (method === 'POST' && what === 'import') {
       const name = request.headers['x-file-name'];
       if (typeof name !== 'string' || name === '') {
@@ -196,8 +208,11 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       if (response.headersSent) {
         response.destroy();
       } else if (error instanceof UploadError) {
+        // The rest of a refused upload is not read: the connection ends with the answer.
         request.resume();
-        sendJson(response, error.status, { error: error.message });
+        send(response, error.status, JSON.stringify({ error: error.message }), JSON_TYPE, {
+          Connection: 'close',
+        });
       } else if (answer) {
         sendJson(response, answer.status, answer.body);
       } else {

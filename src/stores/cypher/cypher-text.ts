@@ -1,26 +1,8 @@
 import { EDGES, EDGE_KINDS, LABEL_NAMES, edgeTypeName, type Label } from '../../graph/schema.js';
 import { QueryError } from '../store.js';
+import { codeOnly } from './cypher-tokens.js';
 
-/** The query with string literals and comments blanked out, so keywords in text are not seen. */
-function code(query: string): string {
-  return query
-    .replace(/\/\/[^\n]*/g, ' ')
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
-}
-
-const WRITES =
-  /\b(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|LOAD\s+CSV|FOREACH|CALL\s*\{|CALL\s+(?:db|dbms|apoc|gds)\.)\b/i;
-
-/** Refuses a query that writes (the store is read from, never written, through Cypher). */
-export function assertReadOnly(query: string): void {
-  const match = WRITES.exec(code(query));
-  if (match) {
-    throw new QueryError(
-      `writes are refused: this store is read-only through Cypher (found ${match[1]?.toUpperCase() ?? ''})`,
-    );
-  }
-}
+export { assertReadOnly } from './read-only-guard.js';
 
 /** What a query touches: the labels and relationship types it names, and whether it needs the whole graph. */
 export interface QueryFootprint {
@@ -36,7 +18,7 @@ const KNOWN_TYPES = new Set(EDGE_KINDS.map(edgeTypeName));
  * nodes need the whole graph.
  */
 export function footprint(query: string): QueryFootprint {
-  const text = code(query);
+  const text = codeOnly(query);
   const labels = new Set<Label>();
   for (const match of text.matchAll(
     /\(\s*[A-Za-z_][A-Za-z0-9_]*\s*((?::\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*)+)|\(\s*((?::\s*`?[A-Za-z_][A-Za-z0-9_]*`?\s*)+)/g,

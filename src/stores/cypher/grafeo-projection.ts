@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { GrafeoDB as GrafeoDatabase } from '@grafeo-db/js';
+import type { GrafeoDB as GrafeoDatabase, WriteCounters } from '@grafeo-db/js';
 import {
   EDGE_KINDS,
   EDGES,
@@ -9,7 +9,7 @@ import {
   type Label,
 } from '../../graph/schema.js';
 import { QueryError, type Row } from '../store.js';
-import { assertReadOnly, footprint } from './cypher-text.js';
+import { footprint } from './cypher-text.js';
 
 // @grafeo-db/js is CommonJS; its named exports are reached through require.
 const require = createRequire(import.meta.url);
@@ -25,10 +25,20 @@ export interface GraphSource {
 
 const CHUNK = 20_000;
 
+/** A query the engine's counters caught changing the graph (its transaction was rolled back). */
+export class WriteRefused extends QueryError {}
+
+/** Called as a query goes from loading the graph it reads to running (to bound the second only). */
+export interface ProjectionHooks {
+  beforeLoad?: () => void;
+  beforeQuery?: () => void;
+}
+
 /**
  * Runs Cypher without a server: the labels a query needs are loaded from the store into an
- * in-memory Grafeo graph (never a file, never its text index). A long-running process keeps
- * it warm until the store changes.
+ * in-memory Grafeo graph (never a file, never its text index), kept warm until the store
+ * changes. It is only ever made inside a query child process (see `cypher-children`), which
+ * nothing else reads.
  */
 export class CypherProjection {
   private db: GrafeoDatabase | undefined;
@@ -38,32 +48,35 @@ export class CypherProjection {
 
   constructor(private readonly source: GraphSource) {}
 
-  /** Runs a read-only query and returns its rows keyed by column name. */
-  async run(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    assertReadOnly(query);
+  /**
+   * Runs a query and returns its rows keyed by column name; a query that changed anything is
+   * refused (the caller refuses writes by their text first, with `assertReadOnly`).
+   */
+  async run(
+    query: string,
+    params: Record<string, unknown> = {},
+    hooks: ProjectionHooks = {},
+  ): Promise<Row[]> {
     const needs = footprint(query);
     const labels = needs.all ? new Set(LABEL_NAMES) : needs.labels;
+    hooks.beforeLoad?.();
     await this.ensure(labels);
+    hooks.beforeQuery?.();
     const db = this.db as GrafeoDatabase;
+    // The query runs in a transaction that is always rolled back: whatever it changed is gone
+    // before the next query, and the engine's counters (labels included) refuse it.
+    const transaction = db.beginTransaction();
     try {
-      const result = await db.executeCypher(query, params);
-      const counters = result.counters;
-      if (
-        counters.nodesCreated +
-          counters.edgesCreated +
-          counters.propertiesSet +
-          counters.nodesDeleted +
-          counters.edgesDeleted >
-        0
-      ) {
-        // The guard above should have stopped it; the projection is no longer the store's.
-        this.reset();
-        throw new QueryError('writes are refused: this store is read-only through Cypher');
+      const result = await transaction.executeCypher(query, params);
+      if (changed(result.counters)) {
+        throw new WriteRefused('writes are refused: this store is read-only through Cypher');
       }
       return result.toArray().map((row) => cleanRow(row));
     } catch (error) {
       if (error instanceof QueryError) throw error;
       throw new QueryError(oneLine(error));
+    } finally {
+      if (transaction.isActive) transaction.rollback();
     }
   }
 
@@ -130,6 +143,20 @@ export class CypherProjection {
   close(): void {
     this.reset();
   }
+}
+
+/** Whether a query's counters show any change at all. */
+export function changed(counters: WriteCounters): boolean {
+  return (
+    counters.nodesCreated +
+      counters.nodesDeleted +
+      counters.edgesCreated +
+      counters.edgesDeleted +
+      counters.propertiesSet +
+      counters.labelsAdded +
+      counters.labelsRemoved >
+    0
+  );
 }
 
 function oneLine(error: unknown): string {

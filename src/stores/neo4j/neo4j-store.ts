@@ -19,6 +19,7 @@ import {
   type GraphWriter,
   type HashedBatch,
   type ImportRecord,
+  type QueryLimits,
   type Row,
   type SearchQuery,
   type SearchResult,
@@ -43,13 +44,13 @@ import type { Neo4jTarget } from './neo4j-target.js';
 import { dropOutdatedTextIndex, TEXT_INDEX } from './neo4j-full-text.js';
 import { CYPHER, searchNeo4j } from './neo4j-search.js';
 import { fromRecord, toParameter } from './neo4j-values.js';
+import { runUserQuery } from './neo4j-user-query.js';
+import { CLI_QUERY_LIMITS } from '../query-limits.js';
 
 /** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
 const GROUP_ROWS = 20_000;
 /** Rows per UNWIND statement inside a transaction. */
 const STATEMENT_ROWS = 5_000;
-/** The longest a Cypher query from a user may run. */
-const QUERY_TIMEOUT_MS = 30_000;
 
 const CONVERSATION_COLUMNS = `c.id AS id, c.conversation_id AS platformId, c.title AS title, c.name AS name,
   c.source AS source, c.created_at AS createdAt, c.updated_at AS updatedAt, c.message_count AS messageCount`;
@@ -297,22 +298,18 @@ export class Neo4jStore implements Store {
    * Runs a user's query in a read transaction (Neo4j refuses writes there too), after the same
    * checks as the embedded store: writes refused, unknown labels and types named.
    */
-  async cypher(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+  async cypher(
+    query: string,
+    params: Record<string, unknown> = {},
+    limits: QueryLimits = CLI_QUERY_LIMITS,
+  ): Promise<Row[]> {
     assertReadOnly(query);
     footprint(query);
     const session = this.session('READ');
     try {
-      return await session.executeRead(
-        async (tx) =>
-          (await tx.run(query, toParameter(params) as Record<string, unknown>)).records.map(
-            fromRecord,
-          ),
-        { timeout: QUERY_TIMEOUT_MS },
-      );
+      return await runUserQuery(session, query, params, limits);
     } catch (error) {
-      const code = errorCode(error);
-      if (code.startsWith('Neo.ClientError') || code.startsWith('Neo.TransientError.Transaction'))
-        throw new QueryError(firstLine(error));
+      if (error instanceof QueryError) throw error;
       throw this.failure(error);
     } finally {
       await session.close();

@@ -13,7 +13,9 @@ import { batchHash } from '../batch-hash.js';
 import { conversationConditions, conversationOrder } from '../query-conditions.js';
 import { pageBounds } from '../page-bounds.js';
 import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
-import { CypherProjection } from '../cypher/grafeo-projection.js';
+import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
+import { CLI_QUERY_LIMITS } from '../query-limits.js';
+import { CypherChildren } from './cypher-children.js';
 import {
   QueryError,
   type ConversationFilter,
@@ -22,6 +24,7 @@ import {
   type GraphWriter,
   type HashedBatch,
   type ImportRecord,
+  type QueryLimits,
   type Row,
   type SearchQuery,
   type SearchResult,
@@ -52,7 +55,7 @@ export class SqliteStore implements Store {
   private readonly insertEdge = new Map<EdgeKind, Statement>();
   private readonly deleteNodes = new Map<Label, Statement>();
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
-  private readonly projection: CypherProjection;
+  private readonly queries: CypherChildren;
   private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
   /** The store's vectors (semantic search), dropped with their conversation. */
   readonly vectors: SqliteVectors;
@@ -157,27 +160,7 @@ export class SqliteStore implements Store {
     this.stateOf = this.db.prepare(
       `SELECT content_hash, deep FROM conversation_state WHERE id = ?`,
     );
-    const versionOf = this.db.prepare(`SELECT value FROM meta WHERE key = 'version'`).pluck();
-    this.projection = new CypherProjection({
-      nodes: (label) =>
-        withBooleans(
-          label,
-          this.db
-            .prepare(
-              `SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`,
-            )
-            .iterate() as Iterable<Record<string, unknown>>,
-        ),
-      edges: (kind) =>
-        this.db.prepare(`SELECT src, dst FROM ${quote(kind)}`).iterate() as Iterable<{
-          src: string;
-          dst: string;
-        }>,
-      version: () => {
-        const value: unknown = versionOf.get();
-        return typeof value === 'string' ? value : '';
-      },
-    });
+    this.queries = new CypherChildren(file);
   }
 
   // A store made before message_counts existed: count its messages once.
@@ -338,8 +321,17 @@ export class SqliteStore implements Store {
     );
   }
 
-  async cypher(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.projection.run(query, params);
+  /** Runs a user's query in a child process (see {@link CypherChildren}), after the fast checks. */
+  async cypher(
+    query: string,
+    params: Record<string, unknown> = {},
+    limits: QueryLimits = CLI_QUERY_LIMITS,
+  ): Promise<Row[]> {
+    assertReadOnly(query);
+    footprint(query);
+    // The child reads the file: what this connection has queued is committed first.
+    if (!this.db.readonly) this.flush();
+    return this.queries.run(query, params, limits);
   }
 
   search(query: SearchQuery): Promise<SearchResult> {
@@ -559,7 +551,7 @@ export class SqliteStore implements Store {
 
   close(): Promise<void> {
     if (this.db.open && !this.db.readonly) this.flush();
-    this.projection.close();
+    this.queries.close();
     this.db.close();
     return Promise.resolve();
   }

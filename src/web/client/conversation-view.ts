@@ -1,12 +1,8 @@
-import { get, type ConversationInfo, type MessageView } from './api.js';
+import { type MessageView } from './api.js';
+import { fetchConversation } from './fetch-conversation.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
 import { similarButton } from './similar-messages.js';
 import { renderMarkdown } from './markdown.js';
-
-interface Loaded {
-  conversation: ConversationInfo;
-  messages: MessageView[];
-}
 
 /** The tree of a conversation: each message's replies, in stored order. */
 class Tree {
@@ -161,9 +157,7 @@ const SLICE = 40;
 
 /** A conversation as the assistant showed it, with a switcher at each fork. */
 export async function showConversation(view: HTMLElement, id: string): Promise<void> {
-  const { conversation, messages } = await get<Loaded>(
-    `/api/conversations/${encodeURIComponent(id)}`,
-  );
+  const { conversation, messages } = await fetchConversation(id);
   const tree = new Tree(messages);
   const chosen = new Map<string | null, string>();
   const focus = hashParams().get('m');

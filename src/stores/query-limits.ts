@@ -1,0 +1,31 @@
+import { QueryError, type QueryLimits } from './store.js';
+
+/** The CLI's limits: one person waiting at a terminal. */
+export const CLI_QUERY_LIMITS: QueryLimits = { timeoutSeconds: 30, memoryMb: 512 };
+
+/** The web app's and the MCP server's limits: a long-running server answering others too. */
+export const SERVER_QUERY_LIMITS: QueryLimits = { timeoutSeconds: 10, memoryMb: 512 };
+
+/** A query stopped by a limit (time, memory, or too many at once): one sentence for the user. */
+export class QueryLimitError extends QueryError {}
+
+/**
+ * Reads `--query-timeout <s>` and `--query-memory <MB>` (either may be absent) over defaults;
+ * a value that is not a positive number is an error naming the option.
+ */
+export function queryLimits(
+  given: { queryTimeout?: string | undefined; queryMemory?: string | undefined },
+  defaults: QueryLimits,
+): QueryLimits {
+  const read = (value: string | undefined, option: string, fallback: number): number => {
+    if (value === undefined) return fallback;
+    const number = Number(value);
+    if (!Number.isFinite(number) || number <= 0)
+      throw new QueryError(`${option} takes a positive number, not "${value}"`);
+    return number;
+  };
+  return {
+    timeoutSeconds: read(given.queryTimeout, '--query-timeout', defaults.timeoutSeconds),
+    memoryMb: read(given.queryMemory, '--query-memory', defaults.memoryMb),
+  };
+}

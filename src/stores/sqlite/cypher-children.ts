@@ -1,0 +1,243 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { QueryLimitError } from '../query-limits.js';
+import { canLimitData } from './data-limit.js';
+import { QueryError, type QueryLimits, type Row } from '../store.js';
+
+/** Queries running at once; one more is refused rather than queued behind a slow one. */
+export const MAX_RUNNING_QUERIES = 4;
+
+const Answer = z.union([
+  z.object({ rows: z.array(z.record(z.unknown())) }),
+  z.object({ error: z.string(), query: z.boolean(), wrote: z.boolean() }),
+]);
+
+/** The graph loaded, the query starts: its deadline runs from here. */
+const Loaded = z.object({ loaded: z.literal(true) });
+
+/**
+ * The longest loading the graph a query reads may take (the store's own data, bounded by the
+ * store: a large one takes seconds to load the first time, and is kept warm after).
+ */
+export const LOAD_TIMEOUT_SECONDS = 600;
+
+/** The last bytes a child wrote to stderr (the engine's reason, when it died of memory). */
+const STDERR_TAIL = 4096;
+
+interface Child {
+  process: ChildProcess;
+  memoryMb: number;
+  stderr: string;
+}
+
+// The compiled child beside this module; from source (tests), the TypeScript through a loader.
+function childCommand(): string[] {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    return [
+      '--import',
+      fileURLToPath(new URL('../../../scripts/ts-loader.mjs', here)),
+      fileURLToPath(new URL('./cypher-child.ts', here)),
+    ];
+  }
+  return [fileURLToPath(new URL('./cypher-child.js', here))];
+}
+
+/**
+ * Runs each user query in a child process over the store file: the operating system bounds the
+ * memory the query takes beyond the graph it reads (RLIMIT_DATA, set by the child on itself
+ * through prlimit once the graph is loaded; it counts what Grafeo allocates in native code as
+ * well as the JavaScript heap, where an address-space limit stops Node itself from starting)
+ * and it is killed at the deadline, so a query can neither take the machine's memory nor keep a core busy after
+ * its caller gave up. A child is kept warm for the next query after rows or an error in the
+ * query (every query runs in a transaction rolled back after it, and its projection is read by
+ * nobody else); one whose query the engine's counters caught writing, or that failed in any
+ * other way, is ended.
+ */
+export class CypherChildren {
+  private idle: Child | undefined;
+  private readonly running = new Set<Child>();
+
+  constructor(private readonly file: string) {}
+
+  /** Runs one read-only query within the limits. */
+  async run(query: string, params: Record<string, unknown>, limits: QueryLimits): Promise<Row[]> {
+    if (this.running.size >= MAX_RUNNING_QUERIES)
+      throw new QueryLimitError(
+        `${MAX_RUNNING_QUERIES} queries are running already: try again when one of them ends`,
+      );
+    const child = this.take(limits.memoryMb);
+    this.running.add(child);
+    let answer: z.infer<typeof Answer>;
+    try {
+      answer = await this.ask(child, query, params, limits);
+    } catch (error) {
+      this.end(child);
+      throw error;
+    } finally {
+      this.running.delete(child);
+    }
+    if (!('error' in answer)) {
+      this.release(child);
+      return answer.rows;
+    }
+    // An error in the query leaves the child as it was (its transaction is rolled back), so a
+    // typo does not cost loading the graph again; one that wrote, or failed otherwise, ends it.
+    if (answer.query && !answer.wrote) this.release(child);
+    else this.end(child);
+    throw answer.query ? new QueryError(answer.error) : new Error(answer.error);
+  }
+
+  /** Ends every child. */
+  close(): void {
+    if (this.idle) this.end(this.idle);
+    for (const child of this.running) this.end(child);
+  }
+
+  private take(memoryMb: number): Child {
+    const idle = this.idle;
+    this.idle = undefined;
+    if (idle && idle.memoryMb === memoryMb && idle.process.connected) {
+      holdOpen(idle, true);
+      return idle;
+    }
+    if (idle) this.end(idle);
+    return this.spawn(memoryMb);
+  }
+
+  private release(child: Child): void {
+    if (this.idle || !child.process.connected) {
+      this.end(child);
+      return;
+    }
+    holdOpen(child, false);
+    this.idle = child;
+  }
+
+  private end(child: Child): void {
+    if (this.idle === child) this.idle = undefined;
+    if (child.process.exitCode === null && child.process.signalCode === null)
+      child.process.kill('SIGKILL');
+  }
+
+  private spawn(memoryMb: number): Child {
+    const perQuery = canLimitData();
+    const node = [
+      process.execPath,
+      ...childCommand(),
+      this.file,
+      ...(perQuery ? ['--limit-each-query'] : []),
+    ];
+    const options = {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+      serialization: 'advanced' as const,
+    };
+    // Without prlimit the limit is set once, by the shell between fork and exec, and then binds
+    // the graph the child loads as well as the query; on Windows there is none (time only).
+    const spawned =
+      perQuery || process.platform === 'win32'
+        ? spawn(node[0] as string, node.slice(1), options)
+        : spawn(
+            '/bin/sh',
+            ['-c', 'ulimit -d "$0" && exec "$@"', String(Math.ceil(memoryMb * 1024)), ...node],
+            options,
+          );
+    const child: Child = { process: spawned, memoryMb, stderr: '' };
+    spawned.stderr?.setEncoding('utf8');
+    spawned.stderr?.on('data', (chunk: string) => {
+      child.stderr = (child.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    spawned.on('error', () => undefined);
+    return child;
+  }
+
+  private ask(
+    child: Child,
+    query: string,
+    params: Record<string, unknown>,
+    limits: QueryLimits,
+  ): Promise<z.infer<typeof Answer>> {
+    const spawned = child.process;
+    return new Promise((resolve, reject) => {
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        spawned.off('message', onMessage);
+        spawned.off('exit', onExit);
+      };
+      const stop = (error: Error): void => {
+        cleanup();
+        spawned.kill('SIGKILL');
+        reject(error);
+      };
+      let timer = setTimeout(() => {
+        stop(
+          new QueryLimitError(
+            `loading the graph for the query took longer than ${String(LOAD_TIMEOUT_SECONDS)} s and was stopped`,
+          ),
+        );
+      }, LOAD_TIMEOUT_SECONDS * 1000);
+      const onMessage = (message: unknown): void => {
+        if (Loaded.safeParse(message).success) {
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            stop(
+              new QueryLimitError(
+                `the query ran longer than ${String(limits.timeoutSeconds)} s and was stopped (the limit is set with --query-timeout)`,
+              ),
+            );
+          }, limits.timeoutSeconds * 1000);
+          return;
+        }
+        cleanup();
+        const answer = Answer.safeParse(message);
+        if (answer.success) resolve(answer.data);
+        else reject(new Error('the query process answered something that is not an answer'));
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
+        cleanup();
+        reject(endedError(child, code, signal, limits));
+      };
+      spawned.on('message', onMessage);
+      spawned.on('exit', onExit);
+      spawned.send({ query, params, memoryMb: limits.memoryMb }, (error) => {
+        if (error) {
+          cleanup();
+          reject(endedError(child, spawned.exitCode, spawned.signalCode, limits));
+        }
+      });
+    });
+  }
+}
+
+// A warm child waiting for the next query does not keep the process alive; a busy one does.
+function holdOpen(child: Child, hold: boolean): void {
+  const { process: spawned } = child;
+  const handles = [
+    spawned,
+    spawned.channel,
+    spawned.stderr instanceof Socket ? spawned.stderr : undefined,
+  ];
+  for (const handle of handles) {
+    if (hold) handle?.ref();
+    else handle?.unref();
+  }
+}
+
+// A child that ended before answering: out of memory, almost always (the engine aborts when an
+// allocation fails under the limit; V8 reports a fatal OOM).
+function endedError(
+  child: Child,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+  limits: QueryLimits,
+): Error {
+  if (/memory|alloc|OOM/i.test(child.stderr) || signal === 'SIGABRT' || signal === 'SIGTRAP')
+    return new QueryLimitError(
+      `the query needed more than ${String(limits.memoryMb)} MB and was stopped (the limit is set with --query-memory)`,
+    );
+  const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
+  const last = child.stderr.trim().split('\n').pop() ?? '';
+  return new Error(`the query process ended before answering (${how})${last ? `: ${last}` : ''}`);
+}

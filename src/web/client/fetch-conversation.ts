@@ -1,0 +1,29 @@
+import { get, type ConversationInfo, type MessageView } from './api.js';
+
+/** A conversation with every message of every branch. */
+export interface LoadedConversation {
+  conversation: ConversationInfo;
+  messages: MessageView[];
+}
+
+interface Page extends LoadedConversation {
+  total: number;
+  nextOffset: number | null;
+}
+
+/**
+ * Reads a conversation a page at a time (the server answers at most a page of messages, so a
+ * 200,000-message conversation is never one response) and joins the pages.
+ */
+export async function fetchConversation(id: string): Promise<LoadedConversation> {
+  const path = `/api/conversations/${encodeURIComponent(id)}`;
+  const first = await get<Page>(path);
+  const messages = [...first.messages];
+  let next = first.nextOffset;
+  while (next !== null) {
+    const page = await get<Page>(`${path}?offset=${String(next)}`);
+    messages.push(...page.messages);
+    next = page.nextOffset;
+  }
+  return { conversation: first.conversation, messages };
+}
