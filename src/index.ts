@@ -46,6 +46,7 @@ export type {
   SearchHit,
   SearchResult,
   ThreadMessage,
+  ThreadAttachment,
   ConversationInfo,
   ConversationFilter,
   ConversationPage,
