@@ -27,6 +27,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
+import { formatAttachments } from './format-attachments.js';
 import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
 import { parseParam } from './parse-param.js';
@@ -359,6 +360,8 @@ withStoreOptions(
         .join(', ');
       print(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
       print(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
+      if (message.attachments.length > 0)
+        print(`${formatAttachments(message.attachments, indent)}\n`);
     }
   });
 

@@ -212,9 +212,15 @@ function addAttachments(
   edges: GraphEdge[],
 ): void {
   for (const message of conversation.messages) {
+    const legacy = legacyExtracts(message);
     message.attachments.forEach((attachment, n) => {
       const id = `${nodeId(message)}:attachment-${n}`;
-      const text = attachment.ref !== null ? options.attachmentText?.(attachment.ref) : undefined;
+      const text =
+        attachment.ref !== null
+          ? options.attachmentText?.(attachment.ref)
+          : attachment.type === 'document' && legacy[0]?.name === attachment.name
+            ? legacy.shift()?.text
+            : undefined;
       nodes.push({
         label: 'Attachment',
         id,
@@ -232,6 +238,21 @@ function addAttachments(
       edges.push({ kind: 'HAS_ATTACHMENT', from: nodeId(message), to: id });
     });
   }
+}
+
+// Bundles written before pasted text became files kept it in the message's
+// `raw_metadata.attachment_extracts` ({file_name, extracted_content}, one per Claude.ai
+// attachment with text, in order): a reindex of such a bundle still finds it.
+function legacyExtracts(message: Message): { name: string | null; text: string }[] {
+  const extracts = message.raw_metadata.attachment_extracts;
+  if (!Array.isArray(extracts)) return [];
+  return extracts.flatMap((entry) => {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return [];
+    const { file_name: name, extracted_content: text } = entry;
+    return typeof text === 'string'
+      ? [{ name: typeof name === 'string' && name !== '' ? name : null, text }]
+      : [];
+  });
 }
 
 const LANGUAGES: Record<string, string> = {
