@@ -246,9 +246,10 @@ function addAttachments(
 function legacyExtracts(message: Message): { name: string | null; text: string }[] {
   const extracts = message.raw_metadata.attachment_extracts;
   if (!Array.isArray(extracts)) return [];
-  return extracts.flatMap((entry) => {
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return [];
-    const { file_name: name, extracted_content: text } = entry;
+  return extracts.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const name: unknown = Reflect.get(entry, 'file_name');
+    const text: unknown = Reflect.get(entry, 'extracted_content');
     return typeof text === 'string'
       ? [{ name: typeof name === 'string' && name !== '' ? name : null, text }]
       : [];
