@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
 import { storeFile } from '../src/data-dir.js';
@@ -15,6 +17,10 @@ import {
 } from './support/attachment-fixtures.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { conversationErrors } from './support/pam-validator.js';
+import { ROOT } from './support/shared.js';
+
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const run = promisify(execFile);
 
 function exportFile(conversations: unknown[]): string {
   const path = join(tempDir(), 'conversations.json');
@@ -196,5 +202,29 @@ describe('Claude.ai pasted and attached text', () => {
       ['scan.pdf', null],
       ['photo.png', null],
     ]);
+  });
+
+  it('is printed under its message by `chatgraph thread` (built CLI)', async () => {
+    const data = join(tempDir(), 'data');
+    const input = exportFile([pastedClaudeConversation()]);
+    const imported = await run(process.execPath, [CLI, 'import', input, '--data-dir', data]);
+    expect(imported.stdout).toContain('2 pasted or extracted text(s) written');
+    const { stdout } = await run(process.execPath, [CLI, 'thread', 'cl-paste', '--data-dir', data]);
+    const size = Buffer.byteLength(PASTED_NOTES).toLocaleString('en-US');
+    expect(stdout).toContain(
+      [
+        'Summarise these',
+        '',
+        `[attachment: notes.txt (text/plain, ${size} bytes)]`,
+        '    Meeting notes',
+        '    The quokka budget is approved.',
+        '    ```',
+        '    fenced inside',
+        '    ```',
+        '[attachment: pasted text (text/plain,',
+      ].join('\n'),
+    );
+    expect(stdout).toContain(`    ${PASTED_UNNAMED}`);
+    expect(stdout).toContain('[attachment: photo.png (not in the export)]');
   });
 });

@@ -68,7 +68,11 @@ function folded(summary: string, className: string, ...body: (Node | string)[]):
   return h('details', { class: className }, h('summary', {}, summary), ...body);
 }
 
-function attachmentLink(a: AttachmentView, conversationId: string): Node | string {
+function attachmentLink(
+  a: AttachmentView,
+  conversationId: string,
+  label: string = a.name ?? a.ref ?? 'attachment',
+): Node | string {
   return a.ref
     ? h(
         'a',
@@ -77,9 +81,9 @@ function attachmentLink(a: AttachmentView, conversationId: string): Node | strin
           target: '_blank',
           rel: 'noopener',
         },
-        a.name ?? a.ref,
+        label,
       )
-    : (a.name ?? 'attachment');
+    : label;
 }
 
 function attachmentFacts(a: AttachmentView): string {
@@ -97,7 +101,7 @@ function attachmentParts(message: MessageView, conversationId: string): Node[] {
         `Attachment: ${a.name ?? 'pasted text'}${attachmentFacts(a)}`,
         'attachment-text',
         h('pre', {}, a.text),
-        h('div', { class: 'attachments' }, attachmentLink(a, conversationId)),
+        h('div', { class: 'attachments' }, attachmentLink(a, conversationId, 'Download')),
       ),
     );
   }
