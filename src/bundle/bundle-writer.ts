@@ -29,6 +29,7 @@ export class BundleWriter {
   private readonly memories = new Map<string, Memory>();
   private existing: MemoryStore | undefined;
   private readonly copied = new Set<string>();
+  private readonly swept = new Set<string>();
 
   private constructor(readonly dir: string) {}
 
@@ -120,6 +121,12 @@ export class BundleWriter {
   async writeText(ref: string, text: string): Promise<boolean> {
     if (!isInlineTextRef(ref)) throw new Error(`not an inline text ref: ${ref}`);
     const target = join(this.dir, ref);
+    // A killed import may have left a temporary file in this conversation's folder.
+    const folder = dirname(target);
+    if (!this.swept.has(folder)) {
+      this.swept.add(folder);
+      await removeStaleTemporaries(folder);
+    }
     const previous = await readFile(target, 'utf8').catch(() => undefined);
     if (previous === text) return false;
     await writeFileAtomic(target, text);
