@@ -22,9 +22,14 @@ export function conversationMarkdown(
       message.content,
       '',
     );
-    for (const attachment of message.attachments) lines.push(...attachmentMarkdown(attachment));
+    if (message.attachments.length > 0) lines.push(attachmentsMarkdown(message.attachments), '');
   }
   return lines.join('\n');
+}
+
+/** A message's attachments in Markdown, each under its heading, pasted text fenced. */
+export function attachmentsMarkdown(attachments: readonly ThreadAttachment[]): string {
+  return attachments.flatMap(attachmentMarkdown).join('\n').trimEnd();
 }
 
 // An attachment under its own heading; its text fenced by more backticks than it ever runs, so

@@ -9,7 +9,7 @@ import {
   VERSION,
   type Store,
 } from '../index.js';
-import { conversationMarkdown } from './conversation-markdown.js';
+import { attachmentsMarkdown, conversationMarkdown } from './conversation-markdown.js';
 
 /** Limits that keep one tool result from flooding an agent's context. */
 export const LIMITS = {
@@ -201,7 +201,7 @@ export function createServer(store: Store): McpServer {
         const text = messages
           .map(
             (m) =>
-              `${m.id === args.message_id ? '→ ' : ''}[${m.role} · ${m.createdAt}] ${m.content}`,
+              `${m.id === args.message_id ? '→ ' : ''}[${m.role} · ${m.createdAt}] ${m.content}${m.attachments.length > 0 ? `\n\n${attachmentsMarkdown(m.attachments)}` : ''}`,
           )
           .join('\n\n');
         return ok(text, { messages });
