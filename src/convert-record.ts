@@ -13,6 +13,7 @@ import { project } from './graph/project.js';
 import { importIdOf } from './graph/import-id.js';
 import type { GraphBatch } from './graph/graph-batch.js';
 import { redactValue, type RedactionCounts } from './model/redact.js';
+import { InlineTexts, type InlineAsset } from './bundle/inline-text.js';
 
 /** One conversation record to convert (sent to a worker as plain data). */
 export interface RecordTask {
@@ -48,6 +49,8 @@ export interface ConvertedConversation {
   counts: ConversationCounts;
   /** Bundle refs of the export files it points to (to be copied). */
   refs: string[];
+  /** Attachment text the export held inline, to be written at its ref (see `InlineTexts`). */
+  inlineAssets: InlineAsset[];
   /** Its graph batch, when the task asked for one. */
   batch?: GraphBatch;
 }
@@ -102,6 +105,7 @@ export function convertRecord(
   if (!provider) throw new Error(`unknown provider ${task.provider}`);
   const label = recordLabel(record.index, parsed.value);
   const refs: string[] = [];
+  const texts = new InlineTexts();
   const context: ConversionContext = {
     record: label,
     file: task.entryPath,
@@ -112,6 +116,7 @@ export function convertRecord(
       if (ref !== undefined && !refs.includes(ref)) refs.push(ref);
       return ref;
     },
+    attachText: texts.attach,
   };
   if (parsed.invalidUtf8) {
     context.report({
@@ -137,6 +142,8 @@ export function convertRecord(
   const redactions: RedactionCounts = {};
   if (task.redact) {
     conversations = conversations.map((conversation) => redactValue(conversation, redactions));
+    texts.redact(redactions);
+    for (const conversation of conversations) texts.settleSizes(conversation);
   }
   if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };
   return {
@@ -164,6 +171,7 @@ export function convertRecord(
         index: toIndexEntry(conversation),
         counts: countConversation(conversation),
         refs,
+        inlineAssets: texts.forConversation(conversation),
         ...(task.graph
           ? {
               batch: project(conversation, {
@@ -172,6 +180,7 @@ export function convertRecord(
                 fileTools: provider.fileTools,
                 deep: task.graph.deep,
                 importId: importIdOf(task.checksum),
+                attachmentText: texts.lookup,
               }),
             }
           : {}),

@@ -12,6 +12,7 @@ import {
 } from './pipeline.js';
 import { findProvider } from './providers/registry.js';
 import { bundleSize, readBundleConversations } from './bundle/read-bundle.js';
+import { inlineTextReader } from './bundle/read-inline-text.js';
 import { openStore } from './open-store.js';
 import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 import type { Store } from './stores/store.js';
@@ -77,6 +78,7 @@ export async function importExports(
                 fileTools: context.provider.fileTools,
                 deep,
                 importId: importIdOf(context.checksum),
+                attachmentText: inlineTextReader(bundleDir(options.dataDir)),
               });
             await writer.write({ ...batch, hash: context.contentHash });
           },
@@ -157,6 +159,7 @@ async function loadBundle(
   const bundle = bundleDir(dataDir);
   const total = onProgress ? await bundleSize(bundle) : { files: 0, bytes: 0 };
   const writer = store.writer(deep);
+  const readText = inlineTextReader(bundle);
   let conversations = 0;
   let bytesDone = 0;
   for await (const { conversation, text, bytes } of readBundleConversations(bundle)) {
@@ -170,6 +173,7 @@ async function loadBundle(
       fileTools: provider.fileTools,
       deep,
       ...(checksum ? { importId: importIdOf(checksum) } : {}),
+      attachmentText: readText,
     });
     await writer.write({ ...batch, hash: contentHashOfText(text) });
     if (meta && checksum && !imports.has(checksum)) {

@@ -10,6 +10,8 @@ export interface ProviderSummary {
   toolCalls: number;
   attachments: number;
   attachmentsCopied: number;
+  /** Attachment text the export held inline (pasted or extracted), written into the bundle. */
+  attachmentTexts: number;
   attachmentsMissing: number;
   memories: number;
   /** Records that could not be converted at all. */
@@ -60,6 +62,7 @@ export function emptySummary(): ProviderSummary {
     toolCalls: 0,
     attachments: 0,
     attachmentsCopied: 0,
+    attachmentTexts: 0,
     attachmentsMissing: 0,
     memories: 0,
     skipped: 0,

@@ -53,6 +53,7 @@ export type {
   SearchHit,
   SearchResult,
   ThreadMessage,
+  ThreadAttachment,
   ConversationInfo,
   ConversationFilter,
   ConversationPage,

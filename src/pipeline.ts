@@ -238,6 +238,8 @@ export async function convertExports(
         const entry = index?.entryOf(ref);
         if (entry && (await writer.copyAsset(entry, ref))) summary.attachmentsCopied++;
       }
+      for (const { ref, text } of converted_.inlineAssets)
+        if (await writer.writeText(ref, text)) summary.attachmentTexts++;
       report.written[
         writer.writeConversation(
           converted_.id,
@@ -343,6 +345,9 @@ export async function convertExports(
             report.add({ ...d, file: claim.entry.displayPath });
           },
           resolveAsset: () => undefined,
+          attachText: () => {
+            throw new Error('memories carry no attachment text');
+          },
         };
         const found = claim.provider.toMemories(item.value, role, context);
         const redactions: Record<string, number> = {};

@@ -192,8 +192,11 @@ describe('Claude.ai import', () => {
       ['document', 'a.txt'],
       ['image', 'shot.png'],
     ]);
-    expect(c.messages[0]?.raw_metadata.attachment_extracts).toEqual([
-      { file_name: 'a.txt', extracted_content: 'abc' },
+    // The pasted text is a file of the bundle, not a second copy in raw_metadata.
+    const ref = `attachments/text/${c.id}/1-a.txt`;
+    expect(c.messages[0]?.attachments[0]).toMatchObject({ ref, size_bytes: 3 });
+    expect(c.messages[0]?.raw_metadata.attachment_details).toEqual([
+      { file_name: 'a.txt', file_size: 3, file_type: 'txt', text_ref: ref },
     ]);
   });
 

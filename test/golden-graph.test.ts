@@ -7,8 +7,8 @@ import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
 describe.each(GOLDEN_SOURCES)('golden graph output for %s fixtures', (folder) => {
   it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
-    const { conversations } = await convertToTemp([path]);
-    const batches = batchesOf(conversations, true);
+    const { conversations, dir } = await convertToTemp([path]);
+    const batches = batchesOf(conversations, true, dir);
     for (const batch of batches) {
       const ids = new Set(batch.nodes.map((n) => n.id));
       expect(ids.size).toBe(batch.nodes.length);

@@ -1,4 +1,6 @@
-import { basename, join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { basename, join, sep } from 'node:path';
+import { INLINE_TEXT_DIR } from '../src/bundle/inline-text.js';
 import { describe, expect, it } from 'vitest';
 import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp } from './support/convert-to-temp.js';
@@ -6,9 +8,24 @@ import { expectGolden } from './support/golden.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
+// The pasted or extracted text files the bundle holds, by ref (left out when there are none).
+function inlineTexts(dir: string): { inline_texts?: Record<string, string> } {
+  const root = join(dir, INLINE_TEXT_DIR);
+  if (!existsSync(root)) return {};
+  const refs = readdirSync(root, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.txt'))
+    .map((name) => `${INLINE_TEXT_DIR}/${name.split(sep).join('/')}`)
+    .sort();
+  return {
+    inline_texts: Object.fromEntries(
+      refs.map((ref) => [ref, readFileSync(join(dir, ref), 'utf8')]),
+    ),
+  };
+}
+
 describe.each(GOLDEN_SOURCES)('golden PAM output for %s fixtures', (folder) => {
   it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
-    const { conversations, store, report } = await convertToTemp([path]);
+    const { conversations, store, report, dir } = await convertToTemp([path]);
     for (const conversation of conversations) expect(conversationErrors(conversation)).toEqual([]);
     expect(memoryStoreErrors(store)).toEqual([]);
     expect(conversations.length).toBeGreaterThan(0);
@@ -23,6 +40,7 @@ describe.each(GOLDEN_SOURCES)('golden PAM output for %s fixtures', (folder) => {
       memory_store: store,
       problems: report.problems.map((p) => ({ code: p.code, level: p.level, count: p.count })),
       totals: report.totals,
+      ...inlineTexts(dir),
     });
   });
 });

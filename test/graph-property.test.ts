@@ -8,6 +8,7 @@ import { chatgpt } from '../src/providers/chatgpt/index.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { isOffThread } from '../src/graph/project.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { InlineTexts } from '../src/bundle/inline-text.js';
 
 /** A random ChatGPT mapping tree: each node's parent is an earlier node. */
 const conversationArbitrary = fc
@@ -45,6 +46,7 @@ const conversationArbitrary = fc
         fallbackTime: undefined,
         report: () => undefined,
         resolveAsset: () => undefined,
+        attachText: new InlineTexts().attach,
       },
     ) as Conversation | undefined;
   });

@@ -6,6 +6,7 @@ import { PROVIDERS } from '../src/providers/registry.js';
 import { fixtures, fixturesOf } from './support/shared.js';
 import { parseRecord } from '../src/read/record.js';
 import { conversationErrors } from './support/pam-validator.js';
+import { InlineTexts } from '../src/bundle/inline-text.js';
 
 function context(): ConversionContext {
   return {
@@ -14,6 +15,7 @@ function context(): ConversionContext {
     fallbackTime: undefined,
     report: () => undefined,
     resolveAsset: () => undefined,
+    attachText: new InlineTexts().attach,
   };
 }
 

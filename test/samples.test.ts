@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openZip } from '../src/read/zip.js';
@@ -38,6 +38,15 @@ describe('the bundled samples', () => {
     expect(report.totals.branches).toBeGreaterThan(0);
     expect(report.totals.toolCalls).toBeGreaterThan(0);
     expect(report.totals.attachmentsCopied).toBe(2);
+    // The Claude.ai sample's pasted notes are written, each where its attachment points.
+    const pasted = conversations.flatMap((c) =>
+      c.messages.flatMap((m) =>
+        m.attachments.filter((a) => a.ref?.startsWith('attachments/text/')),
+      ),
+    );
+    expect(pasted.length).toBeGreaterThan(0);
+    expect(report.totals.attachmentTexts).toBe(pasted.length);
+    for (const a of pasted) expect(statSync(join(dir, a.ref ?? '')).size).toBe(a.size_bytes);
     expect(report.totals.memories).toBe(4);
     expect(store.owner.id).toBe('user-sample0account');
     expect(

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/convert-to-temp.js';
@@ -17,5 +17,26 @@ describe('BundleWriter.open', () => {
     await BundleWriter.open(dir);
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);
+  });
+});
+
+describe('BundleWriter.writeText', () => {
+  it('writes inline text once, leaves the same text alone, and sweeps stale temporaries', async () => {
+    const dir = tempDir();
+    const ref = 'attachments/text/c1/1-notes.txt';
+    const folder = join(dir, 'attachments', 'text', 'c1');
+    mkdirSync(folder, { recursive: true });
+    const stale = join(folder, '1-notes.txt.4194305-3.tmp');
+    writeFileSync(stale, 'half');
+    const writer = await BundleWriter.open(dir);
+    expect(await writer.writeText(ref, 'pasted')).toBe(true);
+    expect(readFileSync(join(dir, ref), 'utf8')).toBe('pasted');
+    expect(existsSync(stale)).toBe(false);
+    expect(await writer.writeText(ref, 'pasted')).toBe(false);
+    expect(await writer.writeText(ref, 'edited')).toBe(true);
+    expect(readFileSync(join(dir, ref), 'utf8')).toBe('edited');
+    await expect(writer.writeText('attachments/text/../../x.txt', 'no')).rejects.toThrow(
+      /not an inline text ref/,
+    );
   });
 });

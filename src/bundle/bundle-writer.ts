@@ -15,6 +15,7 @@ import {
 import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
+import { isInlineTextRef } from './inline-text.js';
 
 /** What happened to one conversation file. */
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
@@ -28,6 +29,7 @@ export class BundleWriter {
   private readonly memories = new Map<string, Memory>();
   private existing: MemoryStore | undefined;
   private readonly copied = new Set<string>();
+  private readonly swept = new Set<string>();
 
   private constructor(readonly dir: string) {}
 
@@ -109,6 +111,25 @@ export class BundleWriter {
       await rm(temp, { force: true });
       throw error;
     }
+    return true;
+  }
+
+  /**
+   * Writes attachment text an export held inline (see `InlineTexts`) at its bundle-relative
+   * `ref`, atomically; a file there with the same text is left alone. True when written.
+   */
+  async writeText(ref: string, text: string): Promise<boolean> {
+    if (!isInlineTextRef(ref)) throw new Error(`not an inline text ref: ${ref}`);
+    const target = join(this.dir, ref);
+    // A killed import may have left a temporary file in this conversation's folder.
+    const folder = dirname(target);
+    if (!this.swept.has(folder)) {
+      this.swept.add(folder);
+      await removeStaleTemporaries(folder);
+    }
+    const previous = await readFile(target, 'utf8').catch(() => undefined);
+    if (previous === text) return false;
+    await writeFileAtomic(target, text);
     return true;
   }
 

@@ -34,7 +34,7 @@ export function formatReport(report: ImportReport): string {
   const t = report.totals;
   lines.push('');
   lines.push(
-    `attachments: ${t.attachmentsCopied} copied into the bundle, ${t.attachmentsMissing} referenced but not in the export; ${t.inferredTimestamps} message time(s) inferred`,
+    `attachments: ${t.attachmentsCopied} copied into the bundle, ${t.attachmentTexts} pasted or extracted text(s) written, ${t.attachmentsMissing} referenced but not in the export; ${t.inferredTimestamps} message time(s) inferred`,
   );
   const masked = Object.entries(report.redactions);
   if (masked.length > 0)

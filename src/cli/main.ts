@@ -35,6 +35,7 @@ import { createServer } from '../mcp/create-server.js';
 import { LineTransport } from '../mcp/line-transport.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
+import { formatAttachments } from './format-attachments.js';
 import { formatReport } from './format-report.js';
 import { formatSearch, searchJson, searchQueryOf, type SearchCliOptions } from './format-search.js';
 import { formatTable } from './format-table.js';
@@ -376,6 +377,8 @@ withStoreOptions(
         .join(', ');
       print(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
       print(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
+      if (message.attachments.length > 0)
+        print(`${formatAttachments(message.attachments, indent)}\n`);
     }
   });
 

@@ -14,6 +14,12 @@ export interface ProjectOptions {
   importId?: string;
   /** The provider's tool names that read or modify files (see `Provider.fileTools`). */
   fileTools?: { read: readonly string[]; modify: readonly string[] } | undefined;
+  /**
+   * The text behind an attachment's `ref`, when the bundle keeps it as text (pasted or
+   * extracted text, see `InlineTexts`): at import the texts just converted, at reindex the
+   * bundle's files. Without it, or for other refs, an Attachment's `content` is null.
+   */
+  attachmentText?: ((ref: string) => string | undefined) | undefined;
 }
 
 /** Whether a message is left off the NEXT chain: hidden context and system messages. */
@@ -36,7 +42,8 @@ const ROLE_LABELS: Record<Message['role'], string> = {
 /**
  * Projects a PAM conversation into the seed's graph, deterministically: a Conversation, a
  * Message per message of every branch (HAS_MESSAGE; REPLY_TO its parent), NEXT along the shown
- * thread, a Document with the thread's text, and in deep mode a DecisionTrace of TraceSteps.
+ * thread, a Document with the thread's text, an Attachment per attachment (HAS_ATTACHMENT, with
+ * its text when known), and in deep mode a DecisionTrace of TraceSteps.
  */
 export function project(conversation: Conversation, options: ProjectOptions): GraphBatch {
   const platformId = conversation.provider.conversation_id ?? conversation.id;
@@ -125,6 +132,7 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   });
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: documentId });
   addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
+  addAttachments(conversation, options, platformId, nodeId, nodes, edges);
   addWorkspace(conversation, nodes, edges);
   if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
   if (options.importId !== undefined)
@@ -190,6 +198,61 @@ function addTrace(
         message_id: messageNode(message),
       });
     }
+  });
+}
+
+// Each attachment of a message: its node id is the message's and its place among the message's
+// attachments, so a re-import gives the same ids.
+function addAttachments(
+  conversation: Conversation,
+  options: ProjectOptions,
+  platformId: string,
+  nodeId: (message: { id: string }) => string,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  for (const message of conversation.messages) {
+    const legacy = legacyExtracts(message);
+    message.attachments.forEach((attachment, n) => {
+      const id = `${nodeId(message)}:attachment-${n}`;
+      const text =
+        attachment.ref !== null
+          ? options.attachmentText?.(attachment.ref)
+          : attachment.type === 'document' && legacy[0]?.name === attachment.name
+            ? legacy.shift()?.text
+            : undefined;
+      nodes.push({
+        label: 'Attachment',
+        id,
+        properties: {
+          name: attachment.name,
+          mime_type: attachment.mime_type,
+          ref: attachment.ref,
+          size_bytes: attachment.size_bytes,
+          content: text ?? null,
+          message_id: nodeId(message),
+          conversation_id: platformId,
+          position: n,
+        },
+      });
+      edges.push({ kind: 'HAS_ATTACHMENT', from: nodeId(message), to: id });
+    });
+  }
+}
+
+// Bundles written before pasted text became files kept it in the message's
+// `raw_metadata.attachment_extracts` ({file_name, extracted_content}, one per Claude.ai
+// attachment with text, in order): a reindex of such a bundle still finds it.
+function legacyExtracts(message: Message): { name: string | null; text: string }[] {
+  const extracts = message.raw_metadata.attachment_extracts;
+  if (!Array.isArray(extracts)) return [];
+  return extracts.flatMap((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const name: unknown = Reflect.get(entry, 'file_name');
+    const text: unknown = Reflect.get(entry, 'extracted_content');
+    return typeof text === 'string'
+      ? [{ name: typeof name === 'string' && name !== '' ? name : null, text }]
+      : [];
   });
 }
 

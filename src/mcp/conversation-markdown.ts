@@ -1,4 +1,5 @@
-import type { ConversationInfo, ThreadMessage } from '../index.js';
+import type { ConversationInfo, ThreadAttachment, ThreadMessage } from '../index.js';
+import { attachmentHeader } from '../attachment-header.js';
 
 /** A conversation as Markdown, for agents: a heading, then each message under its role. */
 export function conversationMarkdown(
@@ -21,6 +22,22 @@ export function conversationMarkdown(
       message.content,
       '',
     );
+    if (message.attachments.length > 0) lines.push(attachmentsMarkdown(message.attachments), '');
   }
   return lines.join('\n');
+}
+
+/** A message's attachments in Markdown, each under its heading, pasted text fenced. */
+export function attachmentsMarkdown(attachments: readonly ThreadAttachment[]): string {
+  return attachments.flatMap(attachmentMarkdown).join('\n').trimEnd();
+}
+
+// An attachment under its own heading; its text fenced by more backticks than it ever runs, so
+// a pasted code block cannot close the fence early.
+function attachmentMarkdown(attachment: ThreadAttachment): string[] {
+  const heading = `### Attachment: ${attachmentHeader(attachment)}`;
+  if (attachment.text === null) return [heading, ''];
+  const longest = Math.max(0, ...(attachment.text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [heading, '', fence, attachment.text, fence, ''];
 }

@@ -11,7 +11,7 @@ import {
   type Recaller,
   type Store,
 } from '../index.js';
-import { conversationMarkdown } from './conversation-markdown.js';
+import { attachmentsMarkdown, conversationMarkdown } from './conversation-markdown.js';
 import { SEARCH_LIMIT, registerSearchTool } from './search-tool.js';
 
 /** Limits that keep one tool result from flooding an agent's context. */
@@ -160,7 +160,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
         const text = messages
           .map(
             (m) =>
-              `${m.id === args.message_id ? '→ ' : ''}[${m.role} · ${m.createdAt}] ${m.content}`,
+              `${m.id === args.message_id ? '→ ' : ''}[${m.role} · ${m.createdAt}] ${m.content}${m.attachments.length > 0 ? `\n\n${attachmentsMarkdown(m.attachments)}` : ''}`,
           )
           .join('\n\n');
         return ok(text, { messages });

@@ -29,6 +29,12 @@ export interface ConversionContext {
    * returns its bundle-relative `ref` (it will be copied), or undefined when it is not there.
    */
   resolveAsset: (pointer: string) => string | undefined;
+  /**
+   * Keeps text the export holds for an attachment (Claude.ai's pasted or extracted text) as a
+   * file of the bundle, and returns that file's bundle-relative `ref`. `conversationId` is the
+   * PAM id of the conversation it belongs to (`conversationIdOf`).
+   */
+  attachText: (conversationId: string, name: string | null, text: string) => string;
   /** The time of the export file itself, the last resort for a record with no time at all. */
   readonly fallbackTime: string | undefined;
   /** The record's position in its file, for messages. */

@@ -1,3 +1,4 @@
+import { INLINE_TEXT_DIR } from '../bundle/inline-text.js';
 import { ATTACHMENTS_DIR } from '../bundle/layout.js';
 import { baseName, type Entry } from './entry.js';
 
@@ -48,7 +49,8 @@ export class AssetIndex {
   refTable(): Map<string, string> {
     if (this.table) return this.table;
     const table = new Map<string, string>();
-    const taken = new Set<string>();
+    // An export file named `text` must not take the folder of inline texts.
+    const taken = new Set<string>([INLINE_TEXT_DIR]);
     this.byRef.clear();
     for (const entry of this.files) {
       const name = baseName(entry.path);

@@ -93,6 +93,19 @@ export interface SearchResult {
   notice?: string;
 }
 
+/** Something attached to a message (a file, an image, pasted text), as `thread` returns it. */
+export interface ThreadAttachment {
+  /** The Attachment node's id. */
+  id: string;
+  name: string | null;
+  mimeType: string | null;
+  /** Where the bundle keeps it (bundle-relative), or null when the export did not hold it. */
+  ref: string | null;
+  sizeBytes: number | null;
+  /** Its text, for pasted or extracted text the export held; null otherwise. */
+  text: string | null;
+}
+
 /** One message as `thread` returns it. */
 export interface ThreadMessage {
   id: string;
@@ -106,6 +119,8 @@ export interface ThreadMessage {
   onShownThread: boolean;
   /** Depth in the tree (0 for a root). */
   depth: number;
+  /** What was attached to it, in its order (pasted text with that text). */
+  attachments: ThreadAttachment[];
 }
 
 /** A conversation found by id. */

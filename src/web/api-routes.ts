@@ -11,6 +11,7 @@ import {
   type Store,
   type ThreadMessage,
 } from '../index.js';
+import { attachmentViews } from './attachment-views.js';
 
 /** A JSON answer: a status and a body. */
 export interface ApiAnswer {
@@ -79,7 +80,8 @@ interface ToolCallView {
 /**
  * GET /api/conversations/:id: every message of every branch in tree order (the browser shows
  * the shown thread and switches branches at forks), each with its tool calls from the graph,
- * and its attachments and citations from the bundle when the data folder has it.
+ * and its attachments and citations from the bundle when the data folder has it (pasted or
+ * extracted text from the graph).
  */
 export async function conversation(store: Store, dataDir: string, id: string): Promise<unknown> {
   const info = await store.conversation(id);
@@ -117,7 +119,7 @@ export async function conversation(store: Store, dataDir: string, id: string): P
     messages: messages.map((message: ThreadMessage) => ({
       ...message,
       toolCalls: calls.get(message.id) ?? [],
-      attachments: extras.get(message.id)?.attachments ?? [],
+      attachments: attachmentViews(extras.get(message.id)?.attachments, message.attachments),
       citations: extras.get(message.id)?.citations ?? [],
     })),
   };

@@ -16,6 +16,7 @@ import { searchBatches } from '../support/search-fixtures.js';
 /** The one-line errors a search may give for what a person typed. */
 const SEARCH_ERRORS =
   /^(give at least one word to search for|nothing to search for: .+|too many .+)$/;
+import { PASTED_NOTES, PASTED_UNNAMED, pastedBatch } from '../support/attachment-fixtures.js';
 
 const SEED_PLATFORM = `MATCH (c:Conversation)
 WHERE c.source = 'claude-ai'
@@ -245,6 +246,57 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(nodes(stored)).toEqual(nodes(written));
       expect(edges(stored)).toEqual(edges(written));
       expect(await store.subgraph('no-such-conversation')).toBeUndefined();
+    });
+
+    it('keeps pasted text as Attachment nodes: thread, Cypher, subgraph and counts', async () => {
+      const written = await pastedBatch();
+      await store.upsert([written]);
+      const thread = await store.thread('cl-paste');
+      expect(thread[0]?.attachments).toEqual([
+        {
+          id: `${thread[0]?.id ?? ''}:attachment-0`,
+          name: 'notes.txt',
+          mimeType: 'text/plain',
+          ref: expect.stringMatching(/^attachments\/text\/.+\/1-notes\.txt$/) as unknown,
+          sizeBytes: Buffer.byteLength(PASTED_NOTES),
+          text: PASTED_NOTES,
+        },
+        expect.objectContaining({ name: null, text: PASTED_UNNAMED }),
+        expect.objectContaining({ name: 'scan.pdf', ref: null, text: null }),
+        expect.objectContaining({ name: 'photo.png', mimeType: null, text: null }),
+      ]);
+      expect(thread[1]?.attachments).toEqual([]);
+      const context = await store.messageContext(thread[1]?.id ?? '', 1, 0);
+      expect(context[0]?.attachments.map((a) => a.name)).toEqual([
+        'notes.txt',
+        null,
+        'scan.pdf',
+        'photo.png',
+      ]);
+      expect(
+        await store.cypher(
+          `MATCH (m:Message)-[:HAS_ATTACHMENT]->(a:Attachment) WHERE a.content IS NOT NULL
+           RETURN m.role AS role, a.name, a.content ORDER BY a.position`,
+        ),
+      ).toEqual([
+        { role: 'user', 'a.name': 'notes.txt', 'a.content': PASTED_NOTES },
+        { role: 'user', 'a.name': null, 'a.content': PASTED_UNNAMED },
+      ]);
+      const stored = await store.subgraph('cl-paste');
+      const attachmentNodes = (batch: GraphBatch | undefined): unknown[] =>
+        (batch?.nodes ?? [])
+          .filter((n) => n.label === 'Attachment')
+          .map((n) => ({
+            id: n.id,
+            properties: Object.fromEntries(
+              Object.entries(n.properties).filter(([, v]) => v !== null),
+            ),
+          }))
+          .sort((a, b) => a.id.localeCompare(b.id));
+      expect(attachmentNodes(stored)).toEqual(attachmentNodes(written));
+      expect(stored?.edges.filter((e) => e.kind === 'HAS_ATTACHMENT')).toHaveLength(4);
+      const { nodes, edges } = await store.counts();
+      expect([nodes.Attachment, edges.HAS_ATTACHMENT]).toEqual([4, 4]);
     });
 
     it('takes anything a person types as a search: hits, or a one-line error of its own', async () => {

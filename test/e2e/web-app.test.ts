@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { PASTED_UNNAMED, pastedClaudeConversation } from '../support/attachment-fixtures.js';
 import { branchedConversation, msg, node } from '../support/chatgpt-builder.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { ROOT, fixturesOf } from '../support/shared.js';
@@ -63,6 +64,8 @@ beforeAll(async () => {
     made,
     JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough'), hostileConversation()]),
   );
+  const pasted = join(dir, 'pasted.json');
+  writeFileSync(pasted, JSON.stringify([pastedClaudeConversation()]));
   execFileSync('node', [
     CLI,
     'import',
@@ -70,6 +73,7 @@ beforeAll(async () => {
     ...fixturesOf('claude-ai'),
     ...fixturesOf('claude-code'),
     made,
+    pasted,
     '--data-dir',
     data,
     '--deep',
@@ -284,5 +288,37 @@ describe('the web app in Chromium', () => {
     expect(state.user).toContain('<script>window.__xss="user"</script>');
     expect(state.code).toContain('console.log("<b>code</b>")');
     await shot('hostile-text');
+  });
+
+  it('folds pasted text under its name, as text', async () => {
+    await page.goto(`${base}/#/?title=pasted`);
+    await page.click('a.conversation-link:has-text("Pasted notes")');
+    const blocks = page.locator('article.message.role-user details.attachment-text');
+    await blocks.first().waitFor();
+    expect(await blocks.locator('summary').allTextContents()).toEqual([
+      expect.stringMatching(/^Attachment: notes\.txt \(document, text\/plain, /) as unknown,
+      expect.stringMatching(/^Attachment: pasted text \(document, text\/plain, /) as unknown,
+    ]);
+    // Folded until opened; then the text is there as it was pasted.
+    expect(await blocks.first().locator('pre').isVisible()).toBe(false);
+    await blocks.first().locator('summary').click();
+    await expect
+      .poll(() => blocks.first().locator('pre').textContent())
+      .toContain('The quokka budget is approved.');
+    await blocks.nth(1).locator('summary').click();
+    const state = await blocks.nth(1).evaluate((block) => ({
+      text: block.querySelector('pre')?.textContent ?? '',
+      images: block.querySelectorAll('img').length,
+      xss: (window as unknown as { __xss?: unknown }).__xss ?? null,
+    }));
+    expect(state).toEqual({ text: PASTED_UNNAMED, images: 0, xss: null });
+    // Attachments without text stay a list of files.
+    expect(
+      await page.locator('article.message.role-user ul.attachments li').allTextContents(),
+    ).toEqual([
+      expect.stringContaining('scan.pdf') as unknown,
+      expect.stringContaining('photo.png') as unknown,
+    ]);
+    await shot('pasted-text');
   });
 });

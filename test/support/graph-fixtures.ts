@@ -1,4 +1,5 @@
 import { project } from '../../src/graph/project.js';
+import { inlineTextReader } from '../../src/bundle/read-inline-text.js';
 import type { GraphBatch } from '../../src/graph/graph-batch.js';
 import type { Conversation } from '../../src/model/pam.js';
 import { findProvider } from '../../src/providers/registry.js';
@@ -7,8 +8,12 @@ import { convertToTemp, tempDir } from './convert-to-temp.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Projects converted conversations as the importer does. */
-export function batchesOf(conversations: readonly Conversation[], deep = true): GraphBatch[] {
+/** Projects converted conversations as the importer does (pasted text read from `bundle`, when given). */
+export function batchesOf(
+  conversations: readonly Conversation[],
+  deep = true,
+  bundle?: string,
+): GraphBatch[] {
   return conversations.map((conversation) => {
     const provider = findProvider(conversation.provider.name);
     if (!provider) throw new Error(`no provider ${conversation.provider.name}`);
@@ -17,6 +22,7 @@ export function batchesOf(conversations: readonly Conversation[], deep = true): 
       label: provider.label,
       fileTools: provider.fileTools,
       deep,
+      ...(bundle !== undefined ? { attachmentText: inlineTextReader(bundle) } : {}),
     });
   });
 }

@@ -1,4 +1,4 @@
-import { buildConversation } from '../../model/build-conversation.js';
+import { buildConversation, conversationIdOf } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { thoughtDrafts } from '../../model/thought-drafts.js';
 import { toolResultText } from '../tool-result-text.js';
@@ -67,6 +67,7 @@ export function toClaudeConversation(
     });
   }
   const model = asText(conversation.model) ?? null;
+  const conversationId = conversationIdOf('claude', platformId);
   const drafts: DraftMessage[] = [];
   const calls = new Map<string, ToolCall>();
   const results: PendingResult[] = [];
@@ -168,24 +169,15 @@ export function toClaudeConversation(
     if (toolUseExtras.length > 0) raw.tool_use_extras = toolUseExtras;
 
     const attachments: Attachment[] = [];
-    const extracts: JsonObject[] = [];
+    const details: JsonObject[] = [];
     for (const a of asArray(message.attachments) ?? []) {
       const attachment = asObject(a);
       if (!attachment) continue;
-      const fileType = asText(attachment.file_type);
-      attachments.push({
-        type: 'document',
-        name: asText(attachment.file_name) ?? null,
-        mime_type: fileType?.includes('/') ? fileType : null,
-        size_bytes: asCount(attachment.file_size),
-        ref: null,
-        provider_id: null,
-      });
-      const extracted = asString(attachment.extracted_content);
-      if (extracted !== undefined)
-        extracts.push({ file_name: attachment.file_name ?? null, extracted_content: extracted });
+      const kept = keepAttachment(attachment, conversationId, context);
+      attachments.push(kept.attachment);
+      details.push(kept.details);
     }
-    if (extracts.length > 0) raw.attachment_extracts = extracts;
+    if (details.length > 0) raw.attachment_details = details;
     for (const f of asArray(message.files) ?? []) {
       const file = asObject(f);
       if (!file) continue;
@@ -258,6 +250,49 @@ export function toClaudeConversation(
     },
     context,
   );
+}
+
+/**
+ * One entry of a message's `attachments[]`: text the person pasted or attached, with its whole
+ * text inlined as `extracted_content`. The text becomes a file of the bundle (PAM's Attachment
+ * has no text field) that `ref` points to, so its size and type are the text file's; the
+ * export's own fields (`file_type`, `file_size`, …) stay in `raw_metadata.attachment_details`.
+ */
+function keepAttachment(
+  attachment: JsonObject,
+  conversationId: string,
+  context: ConversionContext,
+): { attachment: Attachment; details: JsonObject } {
+  const name = asText(attachment.file_name) ?? null;
+  const fileType = asText(attachment.file_type);
+  const mime = fileType?.includes('/') ? fileType : null;
+  const extracted = asString(attachment.extracted_content);
+  if (extracted === undefined || extracted === '') {
+    return {
+      attachment: {
+        type: 'document',
+        name,
+        mime_type: mime,
+        size_bytes: asCount(attachment.file_size),
+        ref: null,
+        provider_id: null,
+      },
+      details: without(attachment, ['extracted_content']),
+    };
+  }
+  const ref = context.attachText(conversationId, name, extracted);
+  return {
+    attachment: {
+      type: 'document',
+      name,
+      // The file at `ref` is the extracted text: a text type the export names, else plain text.
+      mime_type: mime?.startsWith('text/') ? mime : 'text/plain',
+      size_bytes: Buffer.byteLength(extracted, 'utf8'),
+      ref,
+      provider_id: null,
+    },
+    details: { ...without(attachment, ['extracted_content']), text_ref: ref },
+  };
 }
 
 /**

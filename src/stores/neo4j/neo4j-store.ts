@@ -29,6 +29,7 @@ import {
   type WriteReport,
 } from '../store.js';
 import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
+import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
 import { connectNeo4j, connectionError, errorCode } from './neo4j-connect.js';
 import {
   META_LABEL,
@@ -356,18 +357,25 @@ export class Neo4jStore implements Store {
   ): Promise<ThreadMessage[]> {
     const conversation = await this.conversation(conversationId);
     if (!conversation) throw new QueryError(`no conversation with id ${conversationId}`);
+    const attachments = await this.read(
+      `MATCH (a:Attachment {_owner: $id}) RETURN ${ATTACHMENT_COLUMNS.cypher} ORDER BY a.message_id, a.position`,
+      { id: conversation.id },
+    );
     if (!options.allBranches) {
       const rows = (await this.read(
         `MATCH (m:Message {_owner: $id}) WHERE m.position IS NOT NULL RETURN ${MESSAGE_COLUMNS} ORDER BY m.position`,
         { id: conversation.id },
-      )) as unknown as TreeRow[];
-      return rows.map((row, i) => ({ ...row, depth: i === 0 ? 0 : 1 }));
+      )) as unknown as Omit<TreeRow, 'attachments'>[];
+      return withAttachments(rows, attachments).map((row, i) => ({
+        ...row,
+        depth: i === 0 ? 0 : 1,
+      }));
     }
     const rows = (await this.read(
       `MATCH (m:Message {_owner: $id}) RETURN ${MESSAGE_COLUMNS} ORDER BY m._seq`,
       { id: conversation.id },
-    )) as unknown as TreeRow[];
-    return treeOrder(rows);
+    )) as unknown as Omit<TreeRow, 'attachments'>[];
+    return treeOrder(withAttachments(rows, attachments));
   }
 
   async listConversations(filter: ConversationFilter): Promise<ConversationPage> {

@@ -16,6 +16,7 @@ import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
 import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
 import { CLI_QUERY_LIMITS } from '../query-limits.js';
 import { CypherChildren } from './cypher-children.js';
+import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
 import {
   QueryError,
   type ConversationFilter,
@@ -359,29 +360,36 @@ export class SqliteStore implements Store {
     if (!conversation) throw new QueryError(`no conversation with id ${conversationId}`);
     const columns = `id, role, content, created_at AS createdAt, model_slug AS model, parent_id AS parentId,
       is_thought AS isThought, hidden, on_shown_thread AS onShownThread`;
-    type Raw = Omit<TreeRow, 'isThought' | 'hidden' | 'onShownThread'> & {
+    type Raw = Omit<TreeRow, 'isThought' | 'hidden' | 'onShownThread' | 'attachments'> & {
       isThought: number;
       hidden: number;
       onShownThread: number;
     };
-    const toRow = (row: Raw): TreeRow => ({
-      ...row,
-      isThought: row.isThought === 1,
-      hidden: row.hidden === 1,
-      onShownThread: row.onShownThread === 1,
-    });
+    const attachments = this.db
+      .prepare(`SELECT ${ATTACHMENT_COLUMNS.sql} FROM "Attachment" WHERE owner = ? ORDER BY rowid`)
+      .all(conversation.id);
+    const toRows = (rows: Raw[]): TreeRow[] =>
+      withAttachments(
+        rows.map((row) => ({
+          ...row,
+          isThought: row.isThought === 1,
+          hidden: row.hidden === 1,
+          onShownThread: row.onShownThread === 1,
+        })),
+        attachments,
+      );
     if (!options.allBranches) {
       const rows = this.db
         .prepare(
           `SELECT ${columns} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`,
         )
         .all(conversation.id) as Raw[];
-      return rows.map((row, i) => ({ ...toRow(row), depth: i === 0 ? 0 : 1 }));
+      return toRows(rows).map((row, i) => ({ ...row, depth: i === 0 ? 0 : 1 }));
     }
     const rows = this.db
       .prepare(`SELECT ${columns} FROM "Message" WHERE owner = ? ORDER BY rowid`)
       .all(conversation.id) as Raw[];
-    return treeOrder(rows.map(toRow));
+    return treeOrder(toRows(rows));
   }
 
   listConversations(filter: ConversationFilter): Promise<ConversationPage> {

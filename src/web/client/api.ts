@@ -24,6 +24,8 @@ export interface AttachmentView {
   mime_type: string | null;
   size_bytes: number | null;
   ref: string | null;
+  /** Pasted or extracted text; null for other files. */
+  text: string | null;
 }
 
 export interface CitationView {

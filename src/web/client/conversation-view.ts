@@ -1,4 +1,4 @@
-import { type MessageView } from './api.js';
+import { type AttachmentView, type MessageView } from './api.js';
 import { fetchConversation } from './fetch-conversation.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
 import { similarButton } from './similar-messages.js';
@@ -65,6 +65,56 @@ function folded(summary: string, className: string, ...body: (Node | string)[]):
   return h('details', { class: className }, h('summary', {}, summary), ...body);
 }
 
+function attachmentLink(
+  a: AttachmentView,
+  conversationId: string,
+  label: string = a.name ?? a.ref ?? 'attachment',
+): Node | string {
+  return a.ref
+    ? h(
+        'a',
+        {
+          href: `/api/attachment/${encodeURIComponent(conversationId)}?ref=${encodeURIComponent(a.ref)}`,
+          target: '_blank',
+          rel: 'noopener',
+        },
+        label,
+      )
+    : label;
+}
+
+function attachmentFacts(a: AttachmentView): string {
+  return ` (${a.type}${a.mime_type ? `, ${a.mime_type}` : ''}${a.size_bytes !== null ? `, ${formatBytes(a.size_bytes)}` : ''}${a.ref ? '' : ', not in the export'})`;
+}
+
+// Pasted or extracted text: a folded block under its name, the text inserted as text (a <pre>),
+// never as HTML or Markdown. Other attachments: a list of links.
+function attachmentParts(message: MessageView, conversationId: string): Node[] {
+  const parts: Node[] = [];
+  for (const a of message.attachments) {
+    if (a.text === null) continue;
+    parts.push(
+      folded(
+        `Attachment: ${a.name ?? 'pasted text'}${attachmentFacts(a)}`,
+        'attachment-text',
+        h('pre', {}, a.text),
+        h('div', { class: 'attachments' }, attachmentLink(a, conversationId, 'Download')),
+      ),
+    );
+  }
+  const files = message.attachments.filter((a) => a.text === null);
+  if (files.length > 0) {
+    parts.push(
+      h(
+        'ul',
+        { class: 'attachments' },
+        ...files.map((a) => h('li', {}, attachmentLink(a, conversationId), attachmentFacts(a))),
+      ),
+    );
+  }
+  return parts;
+}
+
 function messageBody(message: MessageView, conversationId: string): HTMLElement {
   const parts: Node[] = [];
   const text = message.content;
@@ -98,32 +148,7 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
       ),
     );
   }
-  if (message.attachments.length > 0) {
-    parts.push(
-      h(
-        'ul',
-        { class: 'attachments' },
-        ...message.attachments.map((a) =>
-          h(
-            'li',
-            {},
-            a.ref
-              ? h(
-                  'a',
-                  {
-                    href: `/api/attachment/${encodeURIComponent(conversationId)}?ref=${encodeURIComponent(a.ref)}`,
-                    target: '_blank',
-                    rel: 'noopener',
-                  },
-                  a.name ?? a.ref,
-                )
-              : (a.name ?? 'attachment'),
-            ` (${a.type}${a.mime_type ? `, ${a.mime_type}` : ''}${a.size_bytes !== null ? `, ${formatBytes(a.size_bytes)}` : ''}${a.ref ? '' : ', not in the export'})`,
-          ),
-        ),
-      ),
-    );
-  }
+  parts.push(...attachmentParts(message, conversationId));
   if (message.citations.length > 0) {
     parts.push(
       h(
