@@ -15,6 +15,7 @@ import {
 import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
+import { repairIndex, type IndexRepair } from './repair-index.js';
 
 /** What happened to one conversation file. */
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
@@ -28,6 +29,8 @@ export class BundleWriter {
   private readonly memories = new Map<string, Memory>();
   private existing: MemoryStore | undefined;
   private readonly copied = new Set<string>();
+  /** How the index was made to agree with the conversation files when the bundle was opened. */
+  repaired: IndexRepair = { added: 0, removed: 0, unreadable: [] };
 
   private constructor(readonly dir: string) {}
 
@@ -47,6 +50,7 @@ export class BundleWriter {
       for (const entry of store.conversations_index) writer.index.set(entry.id, entry);
       for (const memory of store.memories) writer.memories.set(memory.id, memory);
     }
+    writer.repaired = await repairIndex(dir, writer.index);
     return writer;
   }
 

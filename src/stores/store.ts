@@ -199,6 +199,11 @@ export interface Store {
   /** Whether the store projects tool calls into traces. */
   deep(): Promise<boolean>;
   setDeep(deep: boolean): Promise<void>;
+  /**
+   * Removes one conversation (chatgraph's or the platform's id): the nodes it owns, their
+   * edges and its search entries; false when the store does not hold it.
+   */
+  deleteConversation(id: string): Promise<boolean>;
   /** Removes every node and edge (for reindex). */
   clear(): Promise<void>;
   close(): Promise<void>;

@@ -559,6 +559,19 @@ export class Neo4jStore implements Store {
     );
   }
 
+  async deleteConversation(id: string): Promise<boolean> {
+    const conversation = await this.conversation(id);
+    if (!conversation) return false;
+    // As a changed conversation is replaced: every node it owns goes, and so every edge of them.
+    await this.write(async (tx) => {
+      for (const label of OWNED_LABELS)
+        await tx.run(`MATCH (n:${label} {_owner: $owner}) DETACH DELETE n`, {
+          owner: conversation.id,
+        });
+    });
+    return true;
+  }
+
   /**
    * Removes chatgraph's nodes and their edges, in transactions of 10,000 nodes so a large graph
    * does not need one huge transaction; anything else in the database is left alone.

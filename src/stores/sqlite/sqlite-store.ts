@@ -76,6 +76,7 @@ export class SqliteStore implements Store {
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly projection: CypherProjection;
   private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
+  private readonly removeConversation: (owner: string) => void;
 
   private constructor(
     readonly file: string,
@@ -144,13 +145,23 @@ export class SqliteStore implements Store {
       const bump = this.db.prepare(
         `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
       );
+      const removeOwned = (owner: string): void => {
+        ftsDelete.run(owner);
+        for (const label of LABEL_NAMES)
+          if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(owner);
+        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner });
+      };
+      const stateDelete = this.db.prepare(`DELETE FROM conversation_state WHERE id = ?`);
+      this.removeConversation = (owner: string) => {
+        removeOwned(owner);
+        countsDelete.run(owner);
+        stateDelete.run(owner);
+        bump.run(`deleted-${Date.now()}`);
+      };
       // Runs inside the open group's transaction (see flush): no savepoint per conversation,
       // since FTS5 flushes a segment at every savepoint as it does at every commit.
       this.writeBatch = (batch: HashedBatch, hash: string, deep: boolean) => {
-        ftsDelete.run(batch.owner);
-        for (const label of LABEL_NAMES)
-          if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(batch.owner);
-        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner: batch.owner });
+        removeOwned(batch.owner);
         for (const node of batch.nodes) {
           const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
           const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
@@ -167,7 +178,7 @@ export class SqliteStore implements Store {
         bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
       };
     } else {
-      this.writeBatch = () => {
+      this.writeBatch = this.removeConversation = () => {
         throw new Error('the store is open read-only');
       };
     }
@@ -646,6 +657,16 @@ export class SqliteStore implements Store {
       )
       .run(deep ? '1' : '0');
     return Promise.resolve();
+  }
+
+  async deleteConversation(id: string): Promise<boolean> {
+    const found = await this.conversation(id);
+    if (!found) return false;
+    this.flush();
+    this.db.transaction(() => {
+      this.removeConversation(found.id);
+    })();
+    return true;
   }
 
   clear(): Promise<void> {
