@@ -181,7 +181,8 @@ export async function convertExports(
     }
 
     const writer = await BundleWriter.open(options.out);
-    for (const diagnostic of repairDiagnostics(writer.repaired, options.out)) report.add(diagnostic);
+    for (const diagnostic of repairDiagnostics(writer.repaired, options.out))
+      report.add(diagnostic);
     let leftDeleted = 0;
     let account: Account | undefined;
     const assets = new Map<string, AssetIndex>();

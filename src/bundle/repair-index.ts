@@ -76,7 +76,8 @@ export function repairDiagnostics(repair: IndexRepair, bundle: string): Diagnost
     diagnostics.push({
       level: 'warning',
       code: 'bundle-file-unreadable',
-      message: 'this conversation file is not a readable PAM conversation and is left out of the index',
+      message:
+        'this conversation file is not a readable PAM conversation and is left out of the index',
       file,
     });
   }

@@ -21,8 +21,11 @@ import {
   bundleDir,
   type Neo4jTarget,
   type Store,
+  waitingMessage,
+  type LockHolder,
   writeSamples,
 } from '../index.js';
+import { runDelete } from './delete-command.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
@@ -58,6 +61,11 @@ function runOptions(
           },
         }),
   };
+}
+
+/** Says, on stderr, that this writer waits for another (see withWriteLock). */
+function onWait(holder: LockHolder): void {
+  process.stderr.write(`chatgraph: ${waitingMessage(holder)}\n`);
 }
 
 function checkInputs(inputs: string[]): void {
@@ -199,6 +207,8 @@ withStoreOptions(
     '--redact',
     'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
   )
+  .option('--force', 'read every file again, even one imported before unchanged')
+  .option('--restore', 'bring back conversations deleted with "chatgraph delete"')
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
   .action(
@@ -209,6 +219,8 @@ withStoreOptions(
         json?: boolean;
         quiet?: boolean;
         redact?: boolean;
+        force?: boolean;
+        restore?: boolean;
       },
     ) => {
       const neo4j = neo4jOf(options);
@@ -224,6 +236,9 @@ withStoreOptions(
         dataDir: resolveDataDir(options.dataDir),
         neo4j,
         deep: options.deep === true,
+        force: options.force === true,
+        restore: options.restore === true,
+        onWait,
         ...runOptions(options, bar),
       });
       bar.done();
@@ -235,7 +250,7 @@ withStoreOptions(
       const skipped = report.problems.find((p) => p.code === 'file-already-imported');
       const g = report.graph;
       print(
-        `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`,
+        `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
       );
     },
   );
@@ -387,8 +402,9 @@ withStoreOptions(
   .option('-q, --quiet', 'no progress bar')
   .action(async (options: StoreOptions & { quiet?: boolean }) => {
     const bar = new ProgressBar();
-    const { conversations } = await reindex(resolveDataDir(options.dataDir), {
+    const { conversations, movedAside } = await reindex(resolveDataDir(options.dataDir), {
       neo4j: neo4jOf(options),
+      onWait,
       ...(options.quiet
         ? {}
         : {
@@ -398,6 +414,8 @@ withStoreOptions(
           }),
     });
     bar.done();
+    if (movedAside !== undefined)
+      print(`the store was damaged: moved aside to ${movedAside}, and built anew`);
     print(`re-indexed ${conversations} conversation(s) from the bundle`);
   });
 
@@ -421,6 +439,7 @@ withStoreOptions(
     const bar = new ProgressBar();
     const result = await pushBundle(dataDir, {
       neo4j,
+      onWait,
       ...(options.quiet
         ? {}
         : {
@@ -433,6 +452,19 @@ withStoreOptions(
     print(
       `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
     );
+  });
+
+withStoreOptions(
+  program
+    .command('delete')
+    .description(
+      'delete a conversation everywhere: its bundle file, attachments and index entry, and the store; a later import leaves it out',
+    )
+    .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
+)
+  .option('--json', 'print what was deleted as JSON')
+  .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
+    process.exitCode = await runDelete(id, { ...options, neo4j: neo4jOf(options) });
   });
 
 withStoreOptions(

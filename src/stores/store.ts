@@ -147,6 +147,8 @@ export interface ImportRecord {
   /** Size and CRC-32 from the zip, when the file was in one. */
   size?: number;
   crc32?: number;
+  /** Whether it was imported with secrets masked (unknown for imports recorded from a bundle). */
+  redacted?: boolean;
 }
 
 /** A batch with the hash of what it was made from, so an unchanged conversation is skipped. */

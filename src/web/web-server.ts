@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { extname, join, normalize, sep } from 'node:path';
 import { ATTACHMENTS_DIR, bundleDir, type Neo4jTarget, type Store } from '../index.js';
 import * as api from './api-routes.js';
+import { deleteRoute } from './delete-route.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
 import { IMPORT_MAP_HASH, indexHtml, staticFile } from './static-files.js';
@@ -148,6 +149,8 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       sendJson(response, 200, await api.listConversations(store, params));
     } else if (method === 'GET' && what === 'conversations' && id !== undefined) {
       sendJson(response, 200, await api.conversation(store, dataDir, id));
+    } else if (method === 'DELETE' && what === 'conversations' && id !== undefined) {
+      sendJson(response, 200, await deleteRoute(dataDir, options.neo4j, id));
     } else if (method === 'GET' && what === 'sources') {
       sendJson(response, 200, await api.sources(store));
     } else if (method === 'GET' && what === 'search') {

@@ -41,6 +41,7 @@ import {
 import { toFtsQuery } from './fts-query.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { columnsOf, ownedBySource, quote, schemaStatements, typesOf } from './sqlite-schema.js';
+import { openReadonly } from './open-readonly.js';
 
 type Statement = Database.Statement;
 
@@ -83,9 +84,12 @@ export class SqliteStore implements Store {
     readonly: boolean,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { readonly, fileMustExist: readonly });
+    this.db = readonly ? openReadonly(file) : new Database(file);
     this.db.pragma('busy_timeout = 10000');
     if (!readonly) {
+      // Replaced and deleted rows are overwritten, not left in free pages: a conversation
+      // re-imported with --redact, or deleted, leaves none of its old bytes in the file.
+      this.db.pragma('secure_delete = ON');
       // 8 KB pages suit rows of chat text (set before WAL, which fixes the page size).
       this.db.pragma('page_size = 8192');
       this.db.pragma('journal_mode = WAL');
@@ -96,6 +100,8 @@ export class SqliteStore implements Store {
       // Checkpoint the WAL every 64 MB rather than 4 MB: fewer, larger copies during an import.
       this.db.pragma('wal_autocheckpoint = 16384');
       for (const statement of schemaStatements()) this.db.exec(statement);
+      // The same for the search index: FTS5 otherwise keeps a deleted row's words until a merge.
+      this.db.exec(`INSERT INTO message_fts (message_fts, rank) VALUES ('secure-delete', 1)`);
       this.addMissingColumns();
       this.backfillMessageCounts();
       for (const label of LABEL_NAMES) {
@@ -325,6 +331,7 @@ export class SqliteStore implements Store {
         record.importedAt,
         record.size ?? null,
         record.crc32 ?? null,
+        record.redacted === undefined ? null : record.redacted ? 1 : 0,
       );
     return Promise.resolve();
   }
@@ -345,17 +352,19 @@ export class SqliteStore implements Store {
   importedFiles(): Promise<ImportRecord[]> {
     const rows = this.db
       .prepare(
-        `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32 FROM "Import"`,
+        `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32, redacted FROM "Import"`,
       )
-      .all() as (Omit<ImportRecord, 'size' | 'crc32'> & {
+      .all() as (Omit<ImportRecord, 'size' | 'crc32' | 'redacted'> & {
       size: number | null;
       crc32: number | null;
+      redacted: number | null;
     })[];
     return Promise.resolve(
-      rows.map(({ size, crc32, ...rest }) => ({
+      rows.map(({ size, crc32, redacted, ...rest }) => ({
         ...rest,
         ...(size !== null ? { size } : {}),
         ...(crc32 !== null ? { crc32 } : {}),
+        ...(redacted !== null ? { redacted: redacted === 1 } : {}),
       })),
     );
   }
@@ -741,7 +750,7 @@ function messageCounts(batch: GraphBatch): Map<string, number> {
 
 // Whether a store file lacks a table or a property column of this version.
 function outdated(file: string): boolean {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openReadonly(file);
   try {
     const tables = new Set(
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],

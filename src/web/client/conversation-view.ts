@@ -1,6 +1,7 @@
 import { get, type ConversationInfo, type MessageView } from './api.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
 import { renderMarkdown } from './markdown.js';
+import { deleteButton } from './delete-button.js';
 
 interface Loaded {
   conversation: ConversationInfo;
@@ -278,6 +279,8 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
           },
           'Graph',
         ),
+        ' · ',
+        deleteButton(conversation),
       ),
     ),
     thread,
