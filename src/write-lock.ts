@@ -45,7 +45,6 @@ export async function withWriteLock<T>(
   mkdirSync(key, { recursive: true });
   const db = await acquire(key, options);
   try {
-    writeFileSync(join(key, HOLDER_FILE), String(process.pid));
     return await held.run(new Set([...(mine ?? []), key]), fn);
   } finally {
     if (holderPid(key) === process.pid) rmSync(join(key, HOLDER_FILE), { force: true });
@@ -62,6 +61,8 @@ async function acquire(dir: string, options: WriteLockOptions): Promise<Database
   for (;;) {
     try {
       db.exec('BEGIN EXCLUSIVE');
+      // At once, before anything else runs: a writer waiting from now on can name the holder.
+      writeFileSync(join(dir, HOLDER_FILE), String(process.pid));
       return db;
     } catch (error) {
       if (!isBusy(error)) {
