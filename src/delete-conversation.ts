@@ -126,7 +126,16 @@ async function deleteFromBundle(
   result: DeleteResult,
 ): Promise<void> {
   const root = join(bundle, ATTACHMENTS_DIR);
-  for (const ref of attachmentRefs(conversation)) {
+  const refs = attachmentRefs(conversation);
+  // An export's file can be attached to several conversations: it stays while another names it.
+  if (refs.size > 0) {
+    for await (const { text, conversation: other } of readBundleConversations(bundle)) {
+      if (other.id === conversation.id) continue;
+      for (const ref of refs) if (text.includes(JSON.stringify(ref))) refs.delete(ref);
+      if (refs.size === 0) break;
+    }
+  }
+  for (const ref of refs) {
     const path = normalize(join(bundle, ref));
     // Only files inside the bundle's attachments folder: a ref is data from an export.
     if (!path.startsWith(root + sep) || !existsSync(path)) continue;
