@@ -28,7 +28,7 @@ function holder(dataDir: string): Promise<ChildProcess> {
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('held')) resolve(child);
     });
     child.on('exit', (code) => {
@@ -49,8 +49,9 @@ describe('the write lock', () => {
           events.push(`${name} in`);
           await new Promise((r) => setTimeout(r, 150));
           // Nested: a writer inside a writer (a reindex inside an import) goes straight on.
-          await withWriteLock(data, async () => {
+          await withWriteLock(data, () => {
             events.push(`${name} nested`);
+            return Promise.resolve();
           });
           events.push(`${name} out`);
         },
