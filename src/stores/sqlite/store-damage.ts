@@ -19,15 +19,20 @@ export class StoreDamagedError extends StoreConnectionError {
 /** Whether an error is SQLite saying its file is damaged or not a database at all. */
 export function isStoreDamage(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB')
-  );
+  if (typeof code === 'string')
+    return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+  // The same, wrapped in a store's own error (a search that could not be run) with its text.
+  return error instanceof Error && DAMAGE_TEXT.test(error.message);
 }
+
+// SQLite's messages for SQLITE_CORRUPT and SQLITE_NOTADB.
+const DAMAGE_TEXT = /database disk image is malformed|file is not a database/;
 
 /** The error as a {@link StoreDamagedError} when it is damage, else as it is. */
 export function asStoreDamage(error: unknown, file: string): unknown {
   if (!isStoreDamage(error)) return error;
-  return new StoreDamagedError(file, error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  return new StoreDamagedError(file, DAMAGE_TEXT.exec(message)?.[0] ?? message);
 }
 
 /**
