@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -189,5 +189,27 @@ describe('chatgraph delete (compiled CLI)', () => {
         deletedAt: '2026-01-01T00:00:00.000000Z',
       },
     ]);
+  });
+
+  it('exits 1 when an attachment file would not go, having deleted the rest', async () => {
+    const { data, total } = await setup();
+    const own = bundleFiles(data).find((f) => f.text.includes('file-Own1'));
+    const attachments = join(bundleDir(data), 'attachments');
+    // An immutable folder (root ignores permissions): its files cannot be removed.
+    try {
+      execFileSync('chattr', ['+i', attachments], { stdio: 'ignore' });
+    } catch {
+      return expect.fail('chattr is needed to make the attachments folder undeletable');
+    }
+    try {
+      const result = await cli('delete', own?.id ?? '', '--data-dir', data);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain('could not be removed');
+      expect(result.stderr).toContain('file-Own1');
+      expect(indexIds(data)).toHaveLength(total - 1);
+      expect(await storeHas(data, own?.id ?? '')).toBe(false);
+    } finally {
+      execFileSync('chattr', ['-i', attachments], { stdio: 'ignore' });
+    }
   });
 });
