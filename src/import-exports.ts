@@ -1,5 +1,6 @@
 import { contentHashOfText } from './bundle/conversation-text.js';
-import { bundleDir } from './data-dir.js';
+import { bundleDir, storeFile } from './data-dir.js';
+import { setAsideIfDamaged } from './stores/sqlite/set-aside-damaged.js';
 import { project } from './graph/project.js';
 import { importIdOf } from './graph/import-id.js';
 import type { ImportReport } from './import-report.js';
@@ -18,6 +19,8 @@ import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 import type { Store } from './stores/store.js';
 import { IMPORTER } from './version.js';
 import { timestampOf } from './model/time.js';
+import { readTombstones, writeTombstones } from './deleted-conversations.js';
+import { withWriteLock, type LockHolder } from './write-lock.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -29,6 +32,12 @@ export interface ImportOptions extends Omit<
   neo4j?: Neo4jTarget | undefined;
   /** Project tool calls into DecisionTrace/TraceStep (remembered by the store). */
   deep?: boolean;
+  /** Read every file again, even one imported before in the same mode (same checksum). */
+  force?: boolean;
+  /** Bring back conversations deleted with `chatgraph delete` (implies `force`). */
+  restore?: boolean;
+  /** Called when another writer holds the data folder and this import waits for it. */
+  onWait?: (holder: LockHolder) => void;
 }
 
 /** An import's report, with what it did to the graph. */
@@ -39,10 +48,23 @@ export interface ImportResult extends ImportReport {
 /**
  * Imports exports into a data folder: converts them into its PAM bundle (the record), then
  * indexes each conversation in the store (the embedded one, or Neo4j) as it is written. A file
- * imported before (same checksum) is skipped; an unchanged conversation is not rewritten. The
- * store is opened first, so a store that cannot be reached leaves the bundle untouched.
+ * imported before (same checksum, same redaction mode) is skipped unless `force`; an unchanged
+ * conversation is not rewritten; a deleted one is left out unless `restore`. The store is opened
+ * first, so a store that cannot be reached leaves the bundle untouched. Takes the data folder's
+ * write lock (a second writer waits).
  */
 export async function importExports(
+  inputs: readonly string[],
+  options: ImportOptions,
+): Promise<ImportResult> {
+  return withWriteLock(
+    options.dataDir,
+    () => importLocked(inputs, options),
+    options.onWait ? { onWait: options.onWait } : {},
+  );
+}
+
+async function importLocked(
   inputs: readonly string[],
   options: ImportOptions,
 ): Promise<ImportResult> {
@@ -53,18 +75,22 @@ export async function importExports(
     const hadConversations = (await store.conversationCount()) > 0;
     if (deep !== wasDeep) await store.setDeep(deep);
     const writer = store.writer(deep);
-    const { dataDir: _dataDir, deep: _deep, neo4j: _neo4j, ...convertOptions } = options;
+    const {
+      dataDir: _dataDir,
+      deep: _deep,
+      neo4j: _neo4j,
+      force,
+      restore,
+      onWait: _onWait,
+      ...convertOptions
+    } = options;
+    const tombstones = await readTombstones(options.dataDir);
+    const restored = new Set<string>();
     const report = await convertExports(inputs, {
       ...convertOptions,
       out: bundleDir(options.dataDir),
-      skipChecksums: await store.importedChecksums(),
-      knownFiles: new Map(
-        (await store.importedFiles()).flatMap((f) =>
-          f.size !== undefined && f.crc32 !== undefined
-            ? [[fileFingerprint(f.sourceFile, f.size, f.crc32), f.checksum] as [string, string]]
-            : [],
-        ),
-      ),
+      ...(await skipping(store, options)),
+      ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
       // The worker projects each conversation (it has it parsed already); the store writes it.
       graph: { deep },
       sinks: [
@@ -80,6 +106,7 @@ export async function importExports(
                 importId: importIdOf(context.checksum),
                 attachmentText: inlineTextReader(bundleDir(options.dataDir)),
               });
+            restored.add(batch.owner);
             await writer.write({ ...batch, hash: context.contentHash });
           },
         },
@@ -99,9 +126,16 @@ export async function importExports(
           importedAt: timestampOf(options.importedAt ?? new Date()),
           ...(file.size !== undefined ? { size: file.size } : {}),
           ...(file.crc32 !== undefined ? { crc32: file.crc32 } : {}),
+          redacted: options.redact === true,
         });
       },
     });
+    // Restored: the conversations written again are no longer deleted; the others stay so.
+    if (restore === true && tombstones.some((t) => restored.has(t.id)))
+      await writeTombstones(
+        options.dataDir,
+        tombstones.filter((t) => !restored.has(t.id)),
+      );
     const written = await writer.end();
     const graph = { ...written, reindexed: false };
     if (deep && !wasDeep && hadConversations) {
@@ -116,21 +150,64 @@ export async function importExports(
   }
 }
 
-/** Rebuilds the store (embedded, or Neo4j) from the data folder's bundle alone. */
+/**
+ * Which files an import skips, and which it need not hash again. The redaction mode is part of
+ * what was imported: a file imported in the other mode is read again (so `--redact` after a
+ * plain import masks what it wrote); `force` and `restore` read every file again.
+ */
+async function skipping(
+  store: Store,
+  options: ImportOptions,
+): Promise<{ skipChecksums: Set<string>; knownFiles: Map<string, string> }> {
+  const files = await store.importedFiles();
+  const redacted = options.redact === true;
+  const again = options.force === true || options.restore === true;
+  return {
+    skipChecksums: new Set(
+      again ? [] : files.filter((f) => (f.redacted ?? false) === redacted).map((f) => f.checksum),
+    ),
+    knownFiles: new Map(
+      files.flatMap((f) =>
+        f.size !== undefined && f.crc32 !== undefined
+          ? [[fileFingerprint(f.sourceFile, f.size, f.crc32), f.checksum] as [string, string]]
+          : [],
+      ),
+    ),
+  };
+}
+
+/** Options of {@link reindex} and {@link pushBundle}. */
+export interface LoadOptions {
+  neo4j?: Neo4jTarget | undefined;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Called when another writer holds the data folder and this one waits for it. */
+  onWait?: (holder: LockHolder) => void;
+}
+
+/**
+ * Rebuilds the store (embedded, or Neo4j) from the data folder's bundle alone. A damaged
+ * embedded store is moved aside first (`chatgraph.sqlite.damaged-<time>`, returned as
+ * `movedAside`) and a new one built. Takes the data folder's write lock.
+ */
 export async function reindex(
   dataDir: string,
-  options: {
-    neo4j?: Neo4jTarget | undefined;
-    onProgress?: (progress: ImportProgress) => void;
-  } = {},
-): Promise<{ conversations: number; written: number; unchanged: number }> {
-  const store = await openStore({ dataDir, neo4j: options.neo4j });
-  try {
-    await store.clear();
-    return await loadBundle(store, dataDir, options.onProgress);
-  } finally {
-    await store.close();
-  }
+  options: LoadOptions = {},
+): Promise<{ conversations: number; written: number; unchanged: number; movedAside?: string }> {
+  return withWriteLock(
+    dataDir,
+    async () => {
+      const movedAside = options.neo4j ? undefined : await setAsideIfDamaged(storeFile(dataDir));
+      const store = await openStore({ dataDir, neo4j: options.neo4j });
+      try {
+        await store.clear();
+        const loaded = await loadBundle(store, dataDir, options.onProgress);
+        return { ...loaded, ...(movedAside !== undefined ? { movedAside } : {}) };
+      } finally {
+        await store.close();
+      }
+    },
+    options.onWait ? { onWait: options.onWait } : {},
+  );
 }
 
 /**
@@ -139,14 +216,20 @@ export async function reindex(
  */
 export async function pushBundle(
   dataDir: string,
-  options: { neo4j?: Neo4jTarget | undefined; onProgress?: (progress: ImportProgress) => void },
+  options: LoadOptions,
 ): Promise<{ conversations: number; written: number; unchanged: number }> {
-  const store = await openStore({ dataDir, neo4j: options.neo4j });
-  try {
-    return await loadBundle(store, dataDir, options.onProgress);
-  } finally {
-    await store.close();
-  }
+  return withWriteLock(
+    dataDir,
+    async () => {
+      const store = await openStore({ dataDir, neo4j: options.neo4j });
+      try {
+        return await loadBundle(store, dataDir, options.onProgress);
+      } finally {
+        await store.close();
+      }
+    },
+    options.onWait ? { onWait: options.onWait } : {},
+  );
 }
 
 async function loadBundle(
@@ -160,11 +243,13 @@ async function loadBundle(
   const total = onProgress ? await bundleSize(bundle) : { files: 0, bytes: 0 };
   const writer = store.writer(deep);
   const readText = inlineTextReader(bundle);
+  // A deletion cut off between its tombstone and the file's removal: the file stays out.
+  const deleted = new Set((await readTombstones(dataDir)).map((t) => t.id));
   let conversations = 0;
   let bytesDone = 0;
   for await (const { conversation, text, bytes } of readBundleConversations(bundle)) {
     const provider = findProvider(conversation.provider.name);
-    if (!provider) continue;
+    if (!provider || deleted.has(conversation.id)) continue;
     const meta = conversation.import_metadata;
     const checksum = meta?.source_checksum;
     const batch = project(conversation, {

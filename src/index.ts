@@ -22,6 +22,14 @@ export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/wr
 export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './version.js';
 export { importExports, reindex, pushBundle } from './import-exports.js';
+export type { LoadOptions } from './import-exports.js';
+export { withWriteLock, waitingMessage, WRITE_LOCK_FILE } from './write-lock.js';
+export type { LockHolder, WriteLockOptions } from './write-lock.js';
+export { deleteConversation, ConversationNotFoundError } from './delete-conversation.js';
+export type { DeleteOptions, DeleteResult } from './delete-conversation.js';
+export { readTombstones, DELETED_FILE } from './deleted-conversations.js';
+export type { Tombstone } from './deleted-conversations.js';
+export { StoreDamagedError } from './stores/sqlite/store-damage.js';
 export { openStore } from './open-store.js';
 export type { StoreChoice } from './open-store.js';
 export { Neo4jStore } from './stores/neo4j/neo4j-store.js';

@@ -4,6 +4,7 @@ import { Neo4jStore } from './stores/neo4j/neo4j-store.js';
 import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 import { SqliteStore } from './stores/sqlite/sqlite-store.js';
 import { StoreConnectionError, type Store } from './stores/store.js';
+import { asStoreDamage, reportingDamage } from './stores/sqlite/store-damage.js';
 
 /** Which store: the data folder's embedded one, or a Neo4j server. */
 export interface StoreChoice {
@@ -27,5 +28,11 @@ export async function openStore(
       `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );
   }
-  return SqliteStore.open(file, { readonly: options.readonly ?? false });
+  let store: Store;
+  try {
+    store = SqliteStore.open(file, { readonly: options.readonly ?? false });
+  } catch (error) {
+    throw asStoreDamage(error, file);
+  }
+  return reportingDamage(store, file);
 }

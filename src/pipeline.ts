@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BundleWriter } from './bundle/bundle-writer.js';
+import { repairDiagnostics } from './bundle/repair-index.js';
 import { contentHashOfText } from './bundle/conversation-text.js';
 import type { ConvertedConversation, RecordResult, RecordTask } from './convert-record.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
@@ -87,6 +88,8 @@ export interface ConvertOptions {
   onFileSkipped?: (file: ImportedFile) => Promise<void>;
   /** Mask secrets (API keys, tokens, bearer headers, URL passwords, private keys) before writing. */
   redact?: boolean;
+  /** Conversations deleted with `chatgraph delete` (chatgraph's ids): not written again. */
+  deleted?: ReadonlySet<string>;
   /** Worker threads for conversion (default: one per core but one, when compiled; 0: inline). */
   workers?: number;
 }
@@ -178,6 +181,9 @@ export async function convertExports(
     }
 
     const writer = await BundleWriter.open(options.out);
+    for (const diagnostic of repairDiagnostics(writer.repaired, options.out))
+      report.add(diagnostic);
+    let leftDeleted = 0;
     let account: Account | undefined;
     const assets = new Map<string, AssetIndex>();
     for (const source of sources)
@@ -215,6 +221,10 @@ export async function convertExports(
       claim: Claim,
       converted_: ConvertedConversation,
     ): Promise<void> => {
+      if (options.deleted?.has(converted_.id)) {
+        leftDeleted++;
+        return;
+      }
       const summary = report.summary(claim.provider.name);
       const before = seen.get(converted_.id);
       if (before !== undefined) {
@@ -363,6 +373,13 @@ export async function convertExports(
       }
     }
 
+    if (leftDeleted > 0) {
+      report.add({
+        level: 'info',
+        code: 'deleted-conversation-left-out',
+        message: `${leftDeleted} conversation(s) deleted with "chatgraph delete" were left out (import --restore brings them back)`,
+      });
+    }
     options.onProgress?.({
       phase: 'finish',
       bytesDone: grandTotal,

@@ -16,6 +16,7 @@ import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
 import { isInlineTextRef } from './inline-text.js';
+import { repairIndex, type IndexRepair } from './repair-index.js';
 
 /** What happened to one conversation file. */
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
@@ -30,6 +31,8 @@ export class BundleWriter {
   private existing: MemoryStore | undefined;
   private readonly copied = new Set<string>();
   private readonly swept = new Set<string>();
+  /** How the index was made to agree with the conversation files when the bundle was opened. */
+  repaired: IndexRepair = { added: 0, removed: 0, unreadable: [] };
 
   private constructor(readonly dir: string) {}
 
@@ -49,6 +52,7 @@ export class BundleWriter {
       for (const entry of store.conversations_index) writer.index.set(entry.id, entry);
       for (const memory of store.memories) writer.memories.set(memory.id, memory);
     }
+    writer.repaired = await repairIndex(dir, writer.index);
     return writer;
   }
 

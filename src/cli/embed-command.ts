@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { embedStore, type EmbedReport, type Store } from '../index.js';
+import { embedStore, waitingMessage, type EmbedReport, type Store } from '../index.js';
 import { describePlan, EmbedProgressBar, formatDuration } from './embed-progress.js';
 
 /** The options `embed` (and `import --embed`) take about the model. */
@@ -53,6 +53,9 @@ export async function runEmbed(
       allowRemote: options.allowRemote === true,
       redact: options.redact === true,
       signal: controller.signal,
+      onWait: (holder) => {
+        process.stderr.write(`chatgraph: ${waitingMessage(holder)}\n`);
+      },
       onWarning: (message) => {
         process.stderr.write(`chatgraph: warning: ${message}\n`);
       },

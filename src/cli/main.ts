@@ -26,11 +26,14 @@ import {
   bundleDir,
   type Neo4jTarget,
   type Store,
+  waitingMessage,
+  type LockHolder,
   writeSamples,
   CLI_QUERY_LIMITS,
   SERVER_QUERY_LIMITS,
   queryLimits,
 } from '../index.js';
+import { runDelete } from './delete-command.js';
 import { createServer } from '../mcp/create-server.js';
 import { LineTransport } from '../mcp/line-transport.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
@@ -71,6 +74,11 @@ function runOptions(
           },
         }),
   };
+}
+
+/** Says, on stderr, that this writer waits for another (see withWriteLock). */
+function onWait(holder: LockHolder): void {
+  process.stderr.write(`chatgraph: ${waitingMessage(holder)}\n`);
 }
 
 function checkInputs(inputs: string[]): void {
@@ -214,6 +222,8 @@ withModelOptions(
     '--redact',
     'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
   )
+  .option('--force', 'read every file again, even one imported before unchanged')
+  .option('--restore', 'bring back conversations deleted with "chatgraph delete"')
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
   .option('--embed', 'then embed what is new, so search finds it by meaning (see chatgraph embed)')
@@ -226,6 +236,8 @@ withModelOptions(
         quiet?: boolean;
         redact?: boolean;
         embed?: boolean;
+        force?: boolean;
+        restore?: boolean;
       } & EmbedCliOptions,
     ) => {
       const neo4j = neo4jOf(options);
@@ -241,6 +253,9 @@ withModelOptions(
         dataDir: resolveDataDir(options.dataDir),
         neo4j,
         deep: options.deep === true,
+        force: options.force === true,
+        restore: options.restore === true,
+        onWait,
         ...runOptions(options, bar),
       });
       bar.done();
@@ -252,7 +267,7 @@ withModelOptions(
       const skipped = report.problems.find((p) => p.code === 'file-already-imported');
       const g = report.graph;
       print(
-        `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do` : ''}`,
+        `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
       );
       if (options.embed) {
         const dataDir = resolveDataDir(options.dataDir);
@@ -407,8 +422,9 @@ withStoreOptions(
   .option('-q, --quiet', 'no progress bar')
   .action(async (options: StoreOptions & { quiet?: boolean }) => {
     const bar = new ProgressBar();
-    const { conversations } = await reindex(resolveDataDir(options.dataDir), {
+    const { conversations, movedAside } = await reindex(resolveDataDir(options.dataDir), {
       neo4j: neo4jOf(options),
+      onWait,
       ...(options.quiet
         ? {}
         : {
@@ -418,6 +434,8 @@ withStoreOptions(
           }),
     });
     bar.done();
+    if (movedAside !== undefined)
+      print(`the store was damaged: moved aside to ${movedAside}, and built anew`);
     print(`re-indexed ${conversations} conversation(s) from the bundle`);
   });
 
@@ -441,6 +459,7 @@ withStoreOptions(
     const bar = new ProgressBar();
     const result = await pushBundle(dataDir, {
       neo4j,
+      onWait,
       ...(options.quiet
         ? {}
         : {
@@ -453,6 +472,19 @@ withStoreOptions(
     print(
       `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
     );
+  });
+
+withStoreOptions(
+  program
+    .command('delete')
+    .description(
+      'delete a conversation everywhere: its bundle file, attachments and index entry, and the store; a later import leaves it out',
+    )
+    .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
+)
+  .option('--json', 'print what was deleted as JSON')
+  .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
+    process.exitCode = await runDelete(id, { ...options, neo4j: neo4jOf(options) });
   });
 
 withQueryLimitOptions(

@@ -115,6 +115,8 @@ export const LABELS = {
       imported_at: 'string',
       size: 'integer',
       crc32: 'integer',
+      // Whether secrets were masked (--redact): a file imported in the other mode is read again.
+      redacted: 'boolean',
     },
   },
 } as const satisfies Record<string, LabelSpec>;

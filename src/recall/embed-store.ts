@@ -14,6 +14,7 @@ import {
 import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
 import { embedMemories } from './embed-memories.js';
 import { bundleDir } from '../data-dir.js';
+import { withWriteLock, type LockHolder } from '../write-lock.js';
 import type { QueryEmbedding } from './recall-search.js';
 
 /** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
@@ -28,6 +29,8 @@ export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'>
   signal?: AbortSignal | undefined;
   onPlan?: (plan: EmbedPlan, model: Embedder['model']) => void;
   onProgress?: (progress: EmbedProgress) => void;
+  /** Called once when another writer holds the data folder and this one waits. */
+  onWait?: (holder: LockHolder) => void;
 }
 
 /** The model options a data folder's vectors call for: those given, else those it was embedded with. */
@@ -66,6 +69,17 @@ export async function embedStore(
   store: Store,
   dataDir: string,
   options: EmbedStoreOptions = {},
+): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
+  // Vectors are written into the store: one writer at a time, as for imports.
+  return withWriteLock(dataDir, () => embedLocked(store, dataDir, options), {
+    ...(options.onWait ? { onWait: options.onWait } : {}),
+  });
+}
+
+async function embedLocked(
+  store: Store,
+  dataDir: string,
+  options: EmbedStoreOptions,
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
   const open = modelOptions(dataDir, options);
   const embedder = await openEmbedder(open);

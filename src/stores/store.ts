@@ -186,6 +186,8 @@ export interface ImportRecord {
   /** Size and CRC-32 from the zip, when the file was in one. */
   size?: number;
   crc32?: number;
+  /** Whether it was imported with secrets masked (unknown for imports recorded from a bundle). */
+  redacted?: boolean;
 }
 
 /** A batch with the hash of what it was made from, so an unchanged conversation is skipped. */
@@ -243,6 +245,11 @@ export interface Store {
   setDeep(deep: boolean): Promise<void>;
   /** The store's vectors, for search by meaning. */
   readonly vectors: VectorIndex;
+  /**
+   * Removes one conversation (chatgraph's or the platform's id): the nodes it owns, their
+   * edges and its search entries; false when the store does not hold it.
+   */
+  deleteConversation(id: string): Promise<boolean>;
   /** Removes every node and edge (for reindex). */
   clear(): Promise<void>;
   close(): Promise<void>;

@@ -14,6 +14,7 @@ import {
 } from '../index.js';
 import * as api from './api-routes.js';
 import { ConversationPages } from './conversation-pages.js';
+import { deleteRoute } from './delete-route.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
 import { IMPORT_MAP_HASH, indexHtml, staticFile } from './static-files.js';
@@ -169,6 +170,8 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       sendJson(response, 200, await api.listConversations(store, params));
     } else if (method === 'GET' && what === 'conversations' && id !== undefined) {
       sendJson(response, 200, await pages.page(id, params));
+    } else if (method === 'DELETE' && what === 'conversations' && id !== undefined) {
+      sendJson(response, 200, await deleteRoute(dataDir, options.neo4j, id));
     } else if (method === 'GET' && what === 'sources') {
       sendJson(response, 200, await api.sources(store));
     } else if (method === 'GET' && what === 'search') {

@@ -178,6 +178,42 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       ).toEqual(['gpt-b']);
     });
 
+    it('deletes one conversation everywhere: nodes, edges, search, counts; once', async () => {
+      const before = await store.counts();
+      const gptA = await store.conversation('gpt-a');
+      expect(gptA).toBeDefined();
+      const owned = await store.subgraph('gpt-a');
+      // By the platform's id; then by chatgraph's id it is gone.
+      expect(await store.deleteConversation('gpt-a')).toBe(true);
+      expect(await store.deleteConversation(gptA?.id ?? '')).toBe(false);
+      expect(await store.deleteConversation('no-such-conversation')).toBe(false);
+      expect(await store.conversation('gpt-a')).toBeUndefined();
+      expect(await store.subgraph('gpt-a')).toBeUndefined();
+      expect(
+        (await store.search({ text: 'second' })).hits.map((h) => h.platformConversationId),
+      ).toEqual(['gpt-b']);
+      expect(
+        (await store.search({ text: 'hello' })).hits.every(
+          (h) => h.platformConversationId !== 'gpt-a',
+        ),
+      ).toBe(true);
+      const after = await store.counts();
+      expect(after.nodes.Conversation).toBe((before.nodes.Conversation ?? 0) - 1);
+      const messages = owned?.nodes.filter((n) => n.label === 'Message').length ?? 0;
+      expect(messages).toBeGreaterThan(0);
+      expect(after.nodes.Message).toBe((before.nodes.Message ?? 0) - messages);
+      expect(
+        await store.cypher(`MATCH (m:Message {conversation_id: 'gpt-a'}) RETURN count(m) AS n`),
+      ).toEqual([{ n: 0 }]);
+      const stats = await store.stats();
+      expect(stats.conversations).toBe(2);
+      expect(stats.bySource.find((s) => s.source === 'chatgpt')?.conversations).toBe(1);
+      // Written again, it comes back whole.
+      const report = await store.upsert(batchesOf(conversations));
+      expect(report).toEqual({ written: 1, unchanged: 2 });
+      expect(await store.counts()).toEqual(before);
+    });
+
     it('searches ranked, with snippets and filters', async () => {
       const { hits, matches, ranked, matchesCapped } = await store.search({ text: 'sourdough' });
       expect([matches, ranked, matchesCapped]).toEqual([1, 1, false]);

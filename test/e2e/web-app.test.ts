@@ -62,7 +62,11 @@ beforeAll(async () => {
   const made = join(dir, 'conversations.json');
   writeFileSync(
     made,
-    JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough'), hostileConversation()]),
+    JSON.stringify([
+      branchedConversation('gpt-a', 'Alpha about sourdough'),
+      hostileConversation(),
+      branchedConversation('doomed-1', 'Doomed to deletion'),
+    ]),
   );
   const pasted = join(dir, 'pasted.json');
   writeFileSync(pasted, JSON.stringify([pastedClaudeConversation()]));
@@ -320,5 +324,34 @@ describe('the web app in Chromium', () => {
       expect.stringContaining('photo.png') as unknown,
     ]);
     await shot('pasted-text');
+  });
+
+  it('deletes a conversation from its view after asking', async () => {
+    // This test answers the confirm itself (the others count any dialog as an error).
+    page.removeAllListeners('dialog');
+    const asked: string[] = [];
+    let answer = false;
+    page.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void (answer ? dialog.accept() : dialog.dismiss());
+    });
+    const doomed = (): Promise<number> =>
+      page.evaluate(async () => {
+        const response = await fetch('/api/conversations?title=doomed');
+        return ((await response.json()) as { total: number }).total;
+      });
+    await page.goto(`${base}/#/?title=doomed`);
+    await page.click('a.conversation-link:has-text("Doomed to deletion")');
+    await page.waitForSelector('#delete-conversation');
+    await shot('delete-button');
+    await page.click('#delete-conversation');
+    await expect.poll(() => asked.length).toBe(1);
+    expect(asked[0]).toContain('Doomed to deletion');
+    expect(await doomed()).toBe(1);
+    answer = true;
+    await page.click('#delete-conversation');
+    await page.waitForFunction(() => location.hash === '#/');
+    expect(asked).toHaveLength(2);
+    expect(await doomed()).toBe(0);
   });
 });

@@ -254,11 +254,12 @@ export class Neo4jStore implements Store {
     await this.write((tx) =>
       tx.run(
         `MERGE (i:Import {id: $id}) SET i.source_file = $sourceFile, i.checksum = $checksum,
-           i.importer = $importer, i.imported_at = $importedAt, i.size = $size, i.crc32 = $crc32`,
+           i.importer = $importer, i.imported_at = $importedAt, i.size = $size, i.crc32 = $crc32, i.redacted = $redacted`,
         toParameter({
           ...record,
           size: record.size ?? null,
           crc32: record.crc32 ?? null,
+          redacted: record.redacted ?? null,
         }) as Record<string, unknown>,
       ),
     );
@@ -282,12 +283,13 @@ export class Neo4jStore implements Store {
     const rows = await this.read(
       `MATCH (i:Import) WHERE i.checksum IS NOT NULL
        RETURN i.id AS id, i.source_file AS sourceFile, i.checksum AS checksum, i.importer AS importer,
-              i.imported_at AS importedAt, i.size AS size, i.crc32 AS crc32`,
+              i.imported_at AS importedAt, i.size AS size, i.crc32 AS crc32, i.redacted AS redacted`,
     );
-    return rows.map(({ size, crc32, ...rest }) => ({
-      ...(rest as Omit<ImportRecord, 'size' | 'crc32'>),
+    return rows.map(({ size, crc32, redacted, ...rest }) => ({
+      ...(rest as Omit<ImportRecord, 'size' | 'crc32' | 'redacted'>),
       ...(typeof size === 'number' ? { size } : {}),
       ...(typeof crc32 === 'number' ? { crc32 } : {}),
+      ...(typeof redacted === 'boolean' ? { redacted } : {}),
     }));
   }
 
@@ -504,6 +506,19 @@ export class Neo4jStore implements Store {
     await this.write((tx) =>
       tx.run(`MERGE (s:${META_LABEL} {key: 'store'}) SET s.deep = $deep`, { deep }),
     );
+  }
+
+  async deleteConversation(id: string): Promise<boolean> {
+    const conversation = await this.conversation(id);
+    if (!conversation) return false;
+    // As a changed conversation is replaced: every node it owns goes, and so every edge of them.
+    await this.write(async (tx) => {
+      for (const label of [...OWNED_LABELS, VECTOR_LABEL])
+        await tx.run(`MATCH (n:${label} {_owner: $owner}) DETACH DELETE n`, {
+          owner: conversation.id,
+        });
+    });
+    return true;
   }
 
   /**

@@ -37,8 +37,15 @@ import {
 import { SqliteVectors } from './sqlite-vectors.js';
 import { searchSqlite } from './sqlite-search.js';
 import { SQL } from './sqlite-dialect.js';
-import { clearFullText, fullTextMissing, fullTextWriter, upgradeFullText } from './full-text.js';
+import {
+  FULL_TEXT,
+  clearFullText,
+  fullTextMissing,
+  fullTextWriter,
+  upgradeFullText,
+} from './full-text.js';
 import { columnsOf, ownedBySource, quote, schemaStatements, typesOf } from './sqlite-schema.js';
+import { openReadonly } from './open-readonly.js';
 
 type Statement = Database.Statement;
 
@@ -60,6 +67,7 @@ export class SqliteStore implements Store {
   private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
   /** The store's vectors (semantic search), dropped with their conversation. */
   readonly vectors: SqliteVectors;
+  private readonly removeConversation: (owner: string) => void;
 
   private constructor(
     readonly file: string,
@@ -68,10 +76,13 @@ export class SqliteStore implements Store {
     retokenize = true,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file, { readonly, fileMustExist: readonly });
+    this.db = readonly ? openReadonly(file) : new Database(file);
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db);
     if (!readonly) {
+      // Replaced and deleted rows are overwritten, not left in free pages: a conversation
+      // re-imported with --redact, or deleted, leaves none of its old bytes in the file.
+      this.db.pragma('secure_delete = ON');
       // 8 KB pages suit rows of chat text (set before WAL, which fixes the page size).
       this.db.pragma('page_size = 8192');
       this.db.pragma('journal_mode = WAL');
@@ -87,6 +98,9 @@ export class SqliteStore implements Store {
       this.addMissingColumns();
       this.backfillMessageCounts();
       upgradeFullText(this.db, retokenize, missing);
+      // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
+      for (const { table } of FULL_TEXT)
+        this.db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
       for (const label of LABEL_NAMES) {
         const columns = ['id', 'owner', ...columnsOf(label)];
         this.insertNode.set(
@@ -131,14 +145,24 @@ export class SqliteStore implements Store {
       const bump = this.db.prepare(
         `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
       );
+      const removeOwned = (owner: string): void => {
+        fullText.removeOwner(owner);
+        this.vectors.dropOwner(owner);
+        for (const label of LABEL_NAMES)
+          if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(owner);
+        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner });
+      };
+      const stateDelete = this.db.prepare(`DELETE FROM conversation_state WHERE id = ?`);
+      this.removeConversation = (owner: string) => {
+        removeOwned(owner);
+        countsDelete.run(owner);
+        stateDelete.run(owner);
+        bump.run(`deleted-${Date.now()}`);
+      };
       // Runs inside the open group's transaction (see flush): no savepoint per conversation,
       // since FTS5 flushes a segment at every savepoint as it does at every commit.
       this.writeBatch = (batch: HashedBatch, hash: string, deep: boolean) => {
-        fullText.removeOwner(batch.owner);
-        this.vectors.dropOwner(batch.owner);
-        for (const label of LABEL_NAMES)
-          if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(batch.owner);
-        for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner: batch.owner });
+        removeOwned(batch.owner);
         for (const node of batch.nodes) {
           const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
           const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
@@ -154,7 +178,7 @@ export class SqliteStore implements Store {
         bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
       };
     } else {
-      this.writeBatch = () => {
+      this.writeBatch = this.removeConversation = () => {
         throw new Error('the store is open read-only');
       };
     }
@@ -281,6 +305,7 @@ export class SqliteStore implements Store {
         record.importedAt,
         record.size ?? null,
         record.crc32 ?? null,
+        record.redacted === undefined ? null : record.redacted ? 1 : 0,
       );
     return Promise.resolve();
   }
@@ -301,17 +326,19 @@ export class SqliteStore implements Store {
   importedFiles(): Promise<ImportRecord[]> {
     const rows = this.db
       .prepare(
-        `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32 FROM "Import"`,
+        `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32, redacted FROM "Import"`,
       )
-      .all() as (Omit<ImportRecord, 'size' | 'crc32'> & {
+      .all() as (Omit<ImportRecord, 'size' | 'crc32' | 'redacted'> & {
       size: number | null;
       crc32: number | null;
+      redacted: number | null;
     })[];
     return Promise.resolve(
-      rows.map(({ size, crc32, ...rest }) => ({
+      rows.map(({ size, crc32, redacted, ...rest }) => ({
         ...rest,
         ...(size !== null ? { size } : {}),
         ...(crc32 !== null ? { crc32 } : {}),
+        ...(redacted !== null ? { redacted: redacted === 1 } : {}),
       })),
     );
   }
@@ -539,6 +566,16 @@ export class SqliteStore implements Store {
     return Promise.resolve();
   }
 
+  async deleteConversation(id: string): Promise<boolean> {
+    const found = await this.conversation(id);
+    if (!found) return false;
+    this.flush();
+    this.db.transaction(() => {
+      this.removeConversation(found.id);
+    })();
+    return true;
+  }
+
   clear(): Promise<void> {
     this.flush();
     this.db.transaction(() => {
@@ -612,7 +649,7 @@ function messageCounts(batch: GraphBatch): Map<string, number> {
 
 // Whether a store file lacks a table or a property column of this version.
 function outdated(file: string): boolean {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openReadonly(file);
   try {
     const tables = new Set(
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],

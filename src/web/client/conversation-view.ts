@@ -3,6 +3,7 @@ import { fetchConversation } from './fetch-conversation.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
 import { similarButton } from './similar-messages.js';
 import { renderMarkdown } from './markdown.js';
+import { deleteButton } from './delete-button.js';
 
 /** The tree of a conversation: each message's replies, in stored order. */
 class Tree {
@@ -301,6 +302,8 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
           },
           'Graph',
         ),
+        ' · ',
+        deleteButton(conversation),
       ),
     ),
     thread,

@@ -1,0 +1,85 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
+import { CONVERSATIONS_DIR } from './layout.js';
+import { toIndexEntry } from './memory-store.js';
+
+// What indexing a conversation file reads of it (the rest is not looked at).
+const IndexedFields = z.object({
+  id: z.string(),
+  provider: z.object({ name: z.string() }).passthrough(),
+  title: z.string().nullable(),
+  temporal: z.object({ created_at: z.string(), updated_at: z.string().nullable() }).passthrough(),
+  messages: z.array(z.unknown()),
+  tags: z.array(z.string()),
+});
+
+/** What {@link repairIndex} changed in a bundle's conversation index. */
+export interface IndexRepair {
+  /** Conversation files that had no index entry (now indexed). */
+  added: number;
+  /** Index entries whose file was missing (now dropped). */
+  removed: number;
+  /** Conversation files that could not be read as JSON (left out of the index). */
+  unreadable: string[];
+}
+
+/**
+ * Makes a bundle's conversation index agree with its conversation files: a file the index
+ * lacks (a writer that died, or lost a race, before writing `memory-store.json`) is indexed
+ * from the file itself, and an entry whose file is gone is dropped. The files are the record.
+ */
+export async function repairIndex(
+  bundle: string,
+  index: Map<string, ConversationIndexEntry>,
+): Promise<IndexRepair> {
+  const dir = join(bundle, CONVERSATIONS_DIR);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const ids = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)));
+  const repair: IndexRepair = { added: 0, removed: 0, unreadable: [] };
+  for (const id of index.keys()) {
+    if (!ids.has(id)) {
+      index.delete(id);
+      repair.removed++;
+    }
+  }
+  for (const id of ids) {
+    if (index.has(id)) continue;
+    const file = join(dir, `${id}.json`);
+    try {
+      const fields = IndexedFields.parse(JSON.parse(await readFile(file, 'utf8')));
+      if (fields.id !== id) throw new Error('its id is not its file name');
+      // toIndexEntry reads only the fields checked above.
+      index.set(id, toIndexEntry(fields as unknown as Conversation));
+      repair.added++;
+    } catch {
+      repair.unreadable.push(file);
+    }
+  }
+  return repair;
+}
+
+/** The diagnostics that report a repair (none when the index already agreed). */
+export function repairDiagnostics(repair: IndexRepair, bundle: string): Diagnostic[] {
+  const diagnostics: Diagnostic[] = [];
+  if (repair.added > 0 || repair.removed > 0) {
+    diagnostics.push({
+      level: 'warning',
+      code: 'bundle-index-repaired',
+      message: `the bundle's conversation index disagreed with its files (an earlier writer was cut off): ${repair.added} file(s) indexed again, ${repair.removed} entry(ies) without a file dropped`,
+      file: join(bundle, 'memory-store.json'),
+    });
+  }
+  for (const file of repair.unreadable) {
+    diagnostics.push({
+      level: 'warning',
+      code: 'bundle-file-unreadable',
+      message:
+        'this conversation file is not a readable PAM conversation and is left out of the index',
+      file,
+    });
+  }
+  return diagnostics;
+}

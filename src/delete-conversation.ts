@@ -1,0 +1,176 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join, normalize, sep } from 'node:path';
+import { BundleWriter } from './bundle/bundle-writer.js';
+import { ATTACHMENTS_DIR, conversationPath } from './bundle/layout.js';
+import { readBundleConversation, readBundleConversations } from './bundle/read-bundle.js';
+import { bundleDir, storeFile } from './data-dir.js';
+import { readTombstones, writeTombstones } from './deleted-conversations.js';
+import type { Diagnostic } from './model/diagnostic.js';
+import type { Conversation } from './model/pam.js';
+import { timestampOf } from './model/time.js';
+import { openStore } from './open-store.js';
+import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
+import type { ConversationInfo, Store } from './stores/store.js';
+import { withWriteLock, type LockHolder } from './write-lock.js';
+
+/** Options of {@link deleteConversation}. */
+export interface DeleteOptions {
+  /** The store is this Neo4j server rather than the data folder's embedded one. */
+  neo4j?: Neo4jTarget | undefined;
+  /** The deletion time written into the tombstone; defaults to now. */
+  deletedAt?: Date;
+  /** Called when another writer holds the data folder and this deletion waits for it. */
+  onWait?: (holder: LockHolder) => void;
+}
+
+/** What {@link deleteConversation} removed. */
+export interface DeleteResult {
+  /** chatgraph's id of the deleted conversation. */
+  id: string;
+  platformId: string | null;
+  source: string | null;
+  /** Whether its file was in the bundle (and is gone with its index entry). */
+  bundle: boolean;
+  /** Whether the store held it (and no longer does). */
+  store: boolean;
+  /** Attachment files removed from the bundle. */
+  attachments: number;
+  /** What could not be removed (an attachment file that would not go). */
+  problems: Diagnostic[];
+}
+
+/** No conversation with the given id in the bundle or the store: one sentence for the user. */
+export class ConversationNotFoundError extends Error {
+  override readonly name = 'ConversationNotFoundError';
+}
+
+/**
+ * Deletes one conversation everywhere (chatgraph's id or the platform's): its file, index
+ * entry and attachment files in the bundle, its nodes, edges and search entries in the store,
+ * and remembers it in `deleted.json`, so importing the same export again leaves it out (unless
+ * the import is asked to restore it). Takes the data folder's write lock.
+ */
+export async function deleteConversation(
+  dataDir: string,
+  id: string,
+  options: DeleteOptions = {},
+): Promise<DeleteResult> {
+  return withWriteLock(
+    dataDir,
+    async () => {
+      const store =
+        options.neo4j || existsSync(storeFile(dataDir))
+          ? await openStore({ dataDir, neo4j: options.neo4j })
+          : undefined;
+      try {
+        return await deleteLocked(dataDir, id, store, options);
+      } finally {
+        await store?.close();
+      }
+    },
+    options.onWait ? { onWait: options.onWait } : {},
+  );
+}
+
+async function deleteLocked(
+  dataDir: string,
+  id: string,
+  store: Store | undefined,
+  options: DeleteOptions,
+): Promise<DeleteResult> {
+  const bundle = bundleDir(dataDir);
+  const info: ConversationInfo | undefined = await store?.conversation(id);
+  const file = await findInBundle(bundle, info?.id ?? id);
+  if (!info && !file)
+    throw new ConversationNotFoundError(
+      `there is no conversation "${id}" in ${dataDir} (give chatgraph's id or the platform's, as "chatgraph search" or the web app shows them)`,
+    );
+  const chatgraphId = info?.id ?? file?.id ?? id;
+  const result: DeleteResult = {
+    id: chatgraphId,
+    platformId: info?.platformId ?? file?.provider.conversation_id ?? null,
+    source: info?.source ?? file?.provider.name ?? null,
+    bundle: file !== undefined,
+    store: false,
+    attachments: 0,
+    problems: [],
+  };
+  // The tombstone first: whatever happens next, the conversation does not come back.
+  const tombstones = (await readTombstones(dataDir)).filter((t) => t.id !== chatgraphId);
+  tombstones.push({
+    id: chatgraphId,
+    platformId: result.platformId,
+    source: result.source,
+    deletedAt: timestampOf(options.deletedAt ?? new Date()),
+  });
+  await writeTombstones(dataDir, tombstones);
+  if (store) result.store = await store.deleteConversation(chatgraphId);
+  if (file) await deleteFromBundle(bundle, file, result);
+  return result;
+}
+
+// The bundle's copy: by chatgraph's id directly, else (a platform id) by reading the files.
+async function findInBundle(bundle: string, id: string): Promise<Conversation | undefined> {
+  const direct = await readBundleConversation(bundle, id);
+  if (direct) return direct;
+  if (!existsSync(bundle)) return undefined;
+  for await (const { conversation } of readBundleConversations(bundle))
+    if (conversation.provider.conversation_id === id) return conversation;
+  return undefined;
+}
+
+async function deleteFromBundle(
+  bundle: string,
+  conversation: Conversation,
+  result: DeleteResult,
+): Promise<void> {
+  const root = join(bundle, ATTACHMENTS_DIR);
+  const refs = attachmentRefs(conversation);
+  // An export's file can be attached to several conversations: it stays while another names it.
+  if (refs.size > 0) {
+    for await (const { text, conversation: other } of readBundleConversations(bundle)) {
+      if (other.id === conversation.id) continue;
+      for (const ref of refs) if (text.includes(JSON.stringify(ref))) refs.delete(ref);
+      if (refs.size === 0) break;
+    }
+  }
+  for (const ref of refs) {
+    const path = normalize(join(bundle, ref));
+    // Only files inside the bundle's attachments folder: a ref is data from an export.
+    if (!path.startsWith(root + sep) || !existsSync(path)) continue;
+    try {
+      await rm(path);
+      result.attachments++;
+    } catch (error) {
+      result.problems.push({
+        level: 'error',
+        code: 'attachment-not-deleted',
+        message: `this attachment of the deleted conversation could not be removed: ${error instanceof Error ? error.message : String(error)}`,
+        file: path,
+      });
+    }
+  }
+  await rm(conversationPath(bundle, conversation.id), { force: true });
+  // Opening the bundle drops the index entry of the file just removed (see repairIndex).
+  const writer = await BundleWriter.open(bundle);
+  const owner = writer.ownerId;
+  if (owner !== undefined) {
+    const now = timestampOf(new Date());
+    await writer.finish({ id: owner, createdAt: now }, now);
+  }
+}
+
+// Every bundle-relative `ref` a conversation names (attachments, content parts).
+function attachmentRefs(value: unknown, refs = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) {
+    for (const item of value) attachmentRefs(item, refs);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === 'ref' && typeof inner === 'string' && inner.startsWith(`${ATTACHMENTS_DIR}/`))
+        refs.add(inner);
+      else attachmentRefs(inner, refs);
+    }
+  }
+  return refs;
+}

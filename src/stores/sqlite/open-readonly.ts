@@ -1,0 +1,37 @@
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * Opens a store file for reading. A store in WAL mode needs its `-shm` file, which SQLite
+ * cannot create in a read-only folder (a backup, a read-only mount): there the file is read
+ * into memory instead (its WAL mode cleared in that copy), so reads still work.
+ */
+export function openReadonly(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    // The -shm file is opened at the first read, not at open.
+    db.prepare(`SELECT count(*) FROM sqlite_master`).get();
+    return db;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'SQLITE_CANTOPEN' || writable(dirname(file)))
+      throw error;
+    db.close();
+  }
+  const image = readFileSync(file);
+  // Bytes 18 and 19 of the header are the write and read versions: 2 is WAL, 1 is rollback.
+  if (image.length >= 20 && image[18] === 2 && image[19] === 2) {
+    image[18] = 1;
+    image[19] = 1;
+  }
+  return new Database(image, { readonly: true });
+}
+
+function writable(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
+import Database from 'better-sqlite3';
+import { isStoreDamage } from './store-damage.js';
+
+/**
+ * Checks a store file and, when it is damaged, moves it (with its `-wal` and `-shm` files)
+ * aside as `<file>.damaged-<time>`, so a rebuild starts from an empty store; the damaged copy
+ * is kept, never deleted. Returns where it went, or undefined when it was sound or absent.
+ */
+export async function setAsideIfDamaged(
+  file: string,
+  now = new Date(),
+): Promise<string | undefined> {
+  if (!existsSync(file) || !damaged(file)) return undefined;
+  const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
+  await rename(file, aside);
+  for (const suffix of ['-wal', '-shm'])
+    if (existsSync(file + suffix)) await rename(file + suffix, aside + suffix);
+  return aside;
+}
+
+// SQLite's own check of every page (quick_check: the b-trees, not index contents).
+function damaged(file: string): boolean {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { fileMustExist: true });
+    const result: unknown = db.pragma('quick_check(1)', { simple: true });
+    return result !== 'ok';
+  } catch (error) {
+    if (isStoreDamage(error)) return true;
+    throw error;
+  } finally {
+    db?.close();
+  }
+}

@@ -1,0 +1,64 @@
+import { StoreConnectionError } from '../store.js';
+
+/**
+ * The store file is damaged (SQLite reports corruption): one sentence for the user, naming the
+ * way out. A kind of {@link StoreConnectionError}: the store cannot be used as it is.
+ */
+export class StoreDamagedError extends StoreConnectionError {
+  constructor(
+    /** The damaged store file. */
+    readonly file: string,
+    detail: string,
+  ) {
+    super(
+      `the store ${file} is damaged (${detail}): run "chatgraph reindex" to move it aside and rebuild it from the bundle`,
+    );
+  }
+}
+
+/** Whether an error is SQLite saying its file is damaged or not a database at all. */
+export function isStoreDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string')
+    return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB';
+  // The same, wrapped in a store's own error (a search that could not be run) with its text.
+  return error instanceof Error && DAMAGE_TEXT.test(error.message);
+}
+
+// SQLite's messages for SQLITE_CORRUPT and SQLITE_NOTADB.
+const DAMAGE_TEXT = /database disk image is malformed|file is not a database/;
+
+/** The error as a {@link StoreDamagedError} when it is damage, else as it is. */
+export function asStoreDamage(error: unknown, file: string): unknown {
+  if (!isStoreDamage(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new StoreDamagedError(file, DAMAGE_TEXT.exec(message)?.[0] ?? message);
+}
+
+/**
+ * The store, with damage found by any of its methods (a page read mid-query) reported as a
+ * {@link StoreDamagedError} rather than SQLite's message, so every command says the same.
+ */
+export function reportingDamage<T extends object>(store: T, file: string): T {
+  return new Proxy(store, {
+    get(target, property, receiver): unknown {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]): unknown => {
+        try {
+          const result: unknown = Reflect.apply(value, target, args);
+          // The writer an import writes through is guarded the same way.
+          if (property === 'writer' && typeof result === 'object' && result !== null)
+            return reportingDamage(result, file);
+          return result instanceof Promise
+            ? result.catch((error: unknown) => {
+                throw asStoreDamage(error, file);
+              })
+            : result;
+        } catch (error) {
+          throw asStoreDamage(error, file);
+        }
+      };
+    },
+  });
+}

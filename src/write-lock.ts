@@ -1,0 +1,99 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+
+/** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
+export const WRITE_LOCK_FILE = 'write.lock';
+
+/** Beside the lock: the holder's pid, for the waiting message only (the lock itself is the truth). */
+const HOLDER_FILE = 'write.lock.pid';
+
+/** Who holds the write lock, as far as can be told. */
+export interface LockHolder {
+  /** The holder's process id (absent when it has not written it yet). */
+  pid?: number;
+}
+
+/** Options of {@link withWriteLock}. */
+export interface WriteLockOptions {
+  /** Called once when another writer holds the lock and this one starts waiting. */
+  onWait?: (holder: LockHolder) => void;
+  /** How often a waiting writer tries again, in milliseconds (default 200). */
+  pollMilliseconds?: number;
+}
+
+// Data folders whose lock this async context already holds: a nested writer (a reindex inside
+// an import) runs without waiting on itself.
+const held = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/**
+ * Runs `fn` as the data folder's only writer: every writer (import, reindex, push, delete, and
+ * whatever else changes the bundle or store) takes this lock, a second one waits until the
+ * first is done, and readers never take it. The lock is SQLite's exclusive file lock on
+ * `<dataDir>/write.lock`: the kernel releases it when its process ends, even by `kill -9`, so
+ * a dead writer never blocks the next one and there is no staleness to guess.
+ */
+export async function withWriteLock<T>(
+  dataDir: string,
+  fn: () => Promise<T>,
+  options: WriteLockOptions = {},
+): Promise<T> {
+  const key = resolve(dataDir);
+  const mine = held.getStore();
+  if (mine?.has(key)) return fn();
+  mkdirSync(key, { recursive: true });
+  const db = await acquire(key, options);
+  try {
+    return await held.run(new Set([...(mine ?? []), key]), fn);
+  } finally {
+    if (holderPid(key) === process.pid) rmSync(join(key, HOLDER_FILE), { force: true });
+    db.exec('ROLLBACK');
+    db.close();
+  }
+}
+
+async function acquire(dir: string, options: WriteLockOptions): Promise<Database.Database> {
+  const db = new Database(join(dir, WRITE_LOCK_FILE));
+  // Never block the thread inside SQLite: the wait is a poll, so the event loop goes on.
+  db.pragma('busy_timeout = 0');
+  let waited = false;
+  for (;;) {
+    try {
+      db.exec('BEGIN EXCLUSIVE');
+      // At once, before anything else runs: a writer waiting from now on can name the holder.
+      writeFileSync(join(dir, HOLDER_FILE), String(process.pid));
+      return db;
+    } catch (error) {
+      if (!isBusy(error)) {
+        db.close();
+        throw error;
+      }
+    }
+    if (!waited) {
+      waited = true;
+      const pid = holderPid(dir);
+      options.onWait?.(pid !== undefined ? { pid } : {});
+    }
+    await new Promise((r) => setTimeout(r, options.pollMilliseconds ?? 200));
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+function holderPid(dir: string): number | undefined {
+  try {
+    const text = readFileSync(join(dir, HOLDER_FILE), 'utf8').trim();
+    return /^\d+$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The message a CLI prints while it waits for another writer. */
+export function waitingMessage(holder: LockHolder): string {
+  return `waiting for another chatgraph writer${holder.pid !== undefined ? ` (pid ${holder.pid})` : ''}…`;
+}
