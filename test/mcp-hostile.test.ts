@@ -122,7 +122,7 @@ describe('the stdio MCP server under bad input', () => {
           name: 'run_cypher',
           arguments: {
             query:
-              'UNWIND range(1, 3000) AS a UNWIND range(1, 3000) AS b WITH a, b WHERE a * b = -1 RETURN count(*) AS n',
+              'UNWIND range(1, 30000) AS a RETURN sum(reduce(s = 0, x IN range(1, 3000) | s + x * a)) AS n',
           },
         },
       })}\n`,

@@ -65,7 +65,7 @@ describe('chatgraph model', () => {
 
   it('fails in one line on an unknown model or source', async () => {
     const unknown = await chatgraph('model', 'fetch', '--model', 'gpt-embed', '--model-dir', empty);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
       'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
     );

@@ -107,10 +107,16 @@ export function formatSearch(
       `(${result.matchesCapped ? 'more than ' : ''}${count(result.matches)} match; the best of the ${count(result.ranked)} most recently indexed are shown: add words to narrow)`,
     );
   const shown = offset + result.hits.length;
-  const more =
-    result.mode === 'keyword' ? shown < result.matches : result.hits.length === query.limit;
-  lines.push(
-    `(${result.mode === 'keyword' ? 'by words' : result.mode === 'semantic' ? 'by meaning' : 'by words and meaning'}: hits ${count(offset + 1)}–${count(shown)}${result.mode === 'keyword' ? ` of ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)}` : ''}${more ? `; --offset ${shown} for the next ones` : ''})`,
-  );
+  if (result.mode === 'keyword') {
+    if (shown < result.matches)
+      lines.push(
+        `(hits ${count(offset + 1)}–${count(shown)} of ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)}: --offset ${shown} for the next ones)`,
+      );
+  } else {
+    const how = result.mode === 'semantic' ? 'by meaning' : 'by words and meaning';
+    lines.push(
+      `(hits ${count(offset + 1)}–${count(shown)}, ${how}${result.hits.length === query.limit ? `: --offset ${shown} for the next ones` : ''})`,
+    );
+  }
   return lines;
 }

@@ -4,7 +4,7 @@
  * Nothing else reads that graph, and the parent kills this process at the query's deadline; the
  * operating system's memory limit stops a query that takes too much.
  */
-import Database from 'better-sqlite3';
+import { openReadonly } from './open-readonly.js';
 import { z } from 'zod';
 import { CypherProjection, WriteRefused } from '../cypher/grafeo-projection.js';
 import { QueryError } from '../store.js';
@@ -32,7 +32,8 @@ if (file === undefined || process.send === undefined) {
   process.stderr.write('cypher-child: give the store file, and start it with an IPC channel\n');
   process.exit(2);
 }
-const db = new Database(file, { readonly: true, fileMustExist: true });
+// As the store reads it: a read-only folder (no -shm can be made) is read from a copy in memory.
+const db = openReadonly(file);
 const projection = new CypherProjection(sqliteGraphSource(db));
 
 process.on('message', (message: unknown) => {

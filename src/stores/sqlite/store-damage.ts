@@ -25,8 +25,10 @@ export function isStoreDamage(error: unknown): boolean {
   return error instanceof Error && DAMAGE_TEXT.test(error.message);
 }
 
-// SQLite's messages for SQLITE_CORRUPT and SQLITE_NOTADB.
-const DAMAGE_TEXT = /database disk image is malformed|file is not a database/;
+// SQLite's messages for SQLITE_CORRUPT and SQLITE_NOTADB, and FTS5's when the pages of its
+// shadow tables are damaged (seen: "vtable constructor failed: message_fts").
+const DAMAGE_TEXT =
+  /database disk image is malformed|file is not a database|vtable constructor failed/;
 
 /** The error as a {@link StoreDamagedError} when it is damage, else as it is. */
 export function asStoreDamage(error: unknown, file: string): unknown {
