@@ -236,7 +236,8 @@ export async function convertExports(
       const index = assets.get(claim.sourceKey);
       for (const ref of converted_.refs) {
         const entry = index?.entryOf(ref);
-        if (entry && (await writer.copyAsset(entry, ref))) summary.attachmentsCopied++;
+        if (entry && (await copyAssetOrReport(writer, entry, ref, report)))
+          summary.attachmentsCopied++;
       }
       report.written[
         writer.writeConversation(
@@ -371,6 +372,29 @@ export async function convertExports(
   } finally {
     await converter?.close();
     await Promise.all(sources.map((s) => s.close()));
+  }
+}
+
+/**
+ * Copies one attachment into the bundle; one that cannot be read (a zip bomb, a damaged entry)
+ * is reported and costs only itself.
+ */
+async function copyAssetOrReport(
+  writer: BundleWriter,
+  entry: Entry,
+  ref: string,
+  report: ReportBuilder,
+): Promise<boolean> {
+  try {
+    return await writer.copyAsset(entry, ref);
+  } catch (error) {
+    report.add({
+      level: 'error',
+      code: 'attachment-unreadable',
+      message: `attachment ${ref} could not be copied: ${error instanceof Error ? error.message : String(error)}; the conversation is kept without it`,
+      file: entry.displayPath,
+    });
+    return false;
   }
 }
 

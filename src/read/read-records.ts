@@ -1,6 +1,7 @@
 import type { Entry } from './entry.js';
 import { JsonSplitter } from './json-splitter.js';
 import { JsonlSplitter } from './jsonl-splitter.js';
+import { depthCutMessage } from './bound-depth.js';
 import { parseRecord, type SplitItem } from './record.js';
 
 /** How an entry's records are laid out. */
@@ -105,6 +106,14 @@ export async function* readValues(entry: Entry, format: RecordFormat): AsyncGene
       continue;
     }
     const parsed = parseRecord(item);
+    if (parsed.ok && parsed.depthCuts > 0)
+      yield {
+        kind: 'problem',
+        code: 'nesting-cut',
+        message: depthCutMessage(parsed.depthCuts),
+        offset: item.offset,
+        index: item.index,
+      };
     yield parsed.ok
       ? {
           kind: 'value',
