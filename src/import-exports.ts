@@ -17,6 +17,8 @@ import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 import type { Store } from './stores/store.js';
 import { IMPORTER } from './version.js';
 import { timestampOf } from './model/time.js';
+import { discardNewData, snapshotDataDir } from './discard-new-data.js';
+import { NotAnExportError } from './not-an-export-error.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -45,6 +47,8 @@ export async function importExports(
   inputs: readonly string[],
   options: ImportOptions,
 ): Promise<ImportResult> {
+  const before = snapshotDataDir(options.dataDir);
+  let notAnExport = false;
   const store = await openStore(options);
   try {
     const wasDeep = await store.deep();
@@ -109,8 +113,13 @@ export async function importExports(
       graph.reindexed = true;
     }
     return { ...report, graph };
+  } catch (error) {
+    notAnExport = error instanceof NotAnExportError;
+    throw error;
   } finally {
     await store.close();
+    // Input that is not an export leaves nothing behind (not even an empty store).
+    if (notAnExport) await discardNewData(before);
   }
 }
 

@@ -15,6 +15,7 @@ import type { Account, ConversionContext, Detection, Provider } from './provider
 import { PROVIDERS } from './providers/registry.js';
 import { AssetIndex } from './read/asset-index.js';
 import type { Entry } from './read/entry.js';
+import { cutOffJson } from './read/cut-off-json.js';
 import { readHead } from './read/head.js';
 import { openSource, type OpenedSource } from './read/open-source.js';
 import { readRecords, readValues } from './read/read-records.js';
@@ -133,6 +134,11 @@ export async function convertExports(
     }
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     if (conversationClaims.length === 0) {
+      const cut = await cutOffJson(sources);
+      if (cut !== undefined)
+        throw new NotAnExportError(
+          `"${cut}" is cut off: it ends in the middle of its JSON, as an interrupted download does, before a whole conversation; nothing could be read (download the export again)`,
+        );
       throw new NotAnExportError(
         `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ChatGPT, Claude.ai, Claude Code, Gemini, Grok, DeepSeek, Copilot or Le Chat (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
       );

@@ -27,6 +27,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
+import { exitCodeOf } from '../exit-code.js';
 import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
 import { parseParam } from './parse-param.js';
@@ -86,6 +87,7 @@ program
   )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
+  .option('-v, --verbose', 'list routine notices (inferred times, fixed dates) one by one')
   .option(
     '--redact',
     'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
@@ -93,7 +95,13 @@ program
   .action(
     async (
       inputs: string[],
-      options: { out: string; json?: boolean; quiet?: boolean; redact?: boolean },
+      options: {
+        out: string;
+        json?: boolean;
+        quiet?: boolean;
+        redact?: boolean;
+        verbose?: boolean;
+      },
     ) => {
       checkInputs(inputs);
       const bar = new ProgressBar();
@@ -103,8 +111,11 @@ program
       });
       bar.done();
       process.stdout.write(
-        options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
+        options.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${formatReport(report, { verbose: options.verbose === true })}\n`,
       );
+      process.exitCode = exitCodeOf(report);
     },
   );
 
@@ -201,6 +212,7 @@ withStoreOptions(
   )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
+  .option('-v, --verbose', 'list routine notices (inferred times, fixed dates) one by one')
   .action(
     async (
       given: string[],
@@ -209,6 +221,7 @@ withStoreOptions(
         json?: boolean;
         quiet?: boolean;
         redact?: boolean;
+        verbose?: boolean;
       },
     ) => {
       const neo4j = neo4jOf(options);
@@ -227,11 +240,12 @@ withStoreOptions(
         ...runOptions(options, bar),
       });
       bar.done();
+      process.exitCode = exitCodeOf(report);
       if (options.json) {
         print(JSON.stringify(report, null, 2));
         return;
       }
-      print(formatReport(report));
+      print(formatReport(report, { verbose: options.verbose === true }));
       const skipped = report.problems.find((p) => p.code === 'file-already-imported');
       const g = report.graph;
       print(

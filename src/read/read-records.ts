@@ -3,6 +3,7 @@ import { JsonSplitter } from './json-splitter.js';
 import { JsonlSplitter } from './jsonl-splitter.js';
 import { depthCutMessage } from './bound-depth.js';
 import { parseRecord, type SplitItem } from './record.js';
+import { utf8Chunks } from './utf8-chunks.js';
 
 /** How an entry's records are laid out. */
 export type RecordFormat =
@@ -45,7 +46,7 @@ export async function* readRecords(
     return;
   }
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of utf8Chunks(stream as AsyncIterable<Buffer>)) {
       bytes += chunk.length;
       onBytes?.(chunk.length);
       yield* splitter.push(chunk);
@@ -72,7 +73,7 @@ async function* readWholeFile(
   const chunks: Buffer[] = [];
   let bytes = 0;
   try {
-    for await (const chunk of (await entry.open()) as AsyncIterable<Buffer>) {
+    for await (const chunk of utf8Chunks((await entry.open()) as AsyncIterable<Buffer>)) {
       chunks.push(chunk);
       bytes += chunk.length;
       onBytes?.(chunk.length);
