@@ -208,6 +208,8 @@ export async function convertExports(
     let done = 0;
     let converted = 0;
     const seen = new Map<string, string>();
+    // What each written conversation added to the report, swapped when a newer copy replaces it.
+    const countsOf = new Map<string, ConvertedConversation['counts']>();
     const window = Math.max(8, converter.workers * 8);
 
     const take = async (claim: Claim, result: RecordResult): Promise<void> => {
@@ -235,10 +237,13 @@ export async function convertExports(
           file: claim.entry.displayPath,
         });
         if (!newer) return;
+        const counted = countsOf.get(converted_.id);
+        if (counted) report.replaceCounts(claim.provider.name, counted, converted_.counts);
       } else {
         report.addCounts(claim.provider.name, converted_.counts);
       }
       seen.set(converted_.id, converted_.updated);
+      countsOf.set(converted_.id, converted_.counts);
       const index = assets.get(claim.sourceKey);
       for (const ref of converted_.refs) {
         const entry = index?.entryOf(ref);
