@@ -6,7 +6,7 @@ import type { ConversionContext } from './provider.js';
  * which changes when the export's order does), reported as a warning.
  */
 export function anonymousId(provider: string, raw: unknown, context: ConversionContext): string {
-  const id = `anonymous-${stableId(`${provider}-anonymous`, String(JSON.stringify(raw)))}`;
+  const id = `anonymous-${stableId(`${provider}-anonymous`, JSON.stringify(raw))}`;
   context.report({
     level: 'warning',
     code: 'missing-conversation-id',
