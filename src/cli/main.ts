@@ -362,7 +362,8 @@ withStoreOptions(
       print(
         `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`,
       );
-    for (const message of messages) {
+    // A hidden message with no text (ChatGPT's empty system prompt) is noise in a transcript.
+    for (const message of messages.filter((m) => !(m.hidden && m.content.trim() === ''))) {
       const indent = options.allBranches ? '  '.repeat(message.depth) : '';
       const marks = [
         message.isThought ? 'thought' : '',
