@@ -75,11 +75,12 @@ function toConversation(
   // The last message key a node's parts end on, for its children to hang from.
   const lastKey = new Map<string, string>();
   const order = Object.keys(mapping);
+  const ancestors = new Map<string, string | null>();
   for (const key of order) {
     const node = asObject(mapping[key]);
     const message = asObject(node?.message);
     if (!node || !message) continue;
-    const parentNode = messageAncestor(mapping, asString(node.parent));
+    const parentNode = messageAncestor(mapping, asString(node.parent), ancestors);
     let parent = parentNode === null ? null : (lastKey.get(parentNode) ?? parentNode);
     const createdAt = toTimestamp(message.inserted_at);
     const model = asText(message.model) ?? null;
