@@ -1,7 +1,11 @@
 import type { JsonObject } from '../../model/pam.js';
 import { asArray, asObject, asString, asText } from '../untrusted.js';
 
-/** Of the entries sharing a uuid, the most complete (the first on a tie). */
+/**
+ * Of the entries sharing a uuid, the most complete: one holding text beats one with an empty
+ * message, which beats one with none (`"message": "error"`). Between equally complete copies
+ * the first is kept (a later conflicting copy does not replace what the session showed).
+ */
 export function mostCompleteByUuid(
   entries: readonly (JsonObject | undefined)[],
 ): Map<string, JsonObject> {
@@ -16,16 +20,17 @@ export function mostCompleteByUuid(
   return new Map([...best].map(([uuid, { entry }]) => [uuid, entry]));
 }
 
-/** How much an entry holds: nothing without a message object, else its text and blocks. */
+/** 0: no message object; 1: a message with no content; 2: content with text or blocks. */
 function completeness(entry: JsonObject): number {
   const message = asObject(entry.message);
   if (!message) return 0;
   const content = message.content;
-  if (typeof content === 'string') return 1 + content.length;
-  let score = 1;
-  for (const block of asArray(content) ?? []) {
-    if (typeof block === 'string') score += block.length;
-    else score += 1 + (asString(asObject(block)?.text)?.length ?? 0);
-  }
-  return score;
+  if (typeof content === 'string') return content === '' ? 1 : 2;
+  const blocks = asArray(content) ?? [];
+  const holds = blocks.some((block) =>
+    typeof block === 'string'
+      ? block !== ''
+      : asObject(block) !== undefined && asString(asObject(block)?.type) !== undefined,
+  );
+  return holds ? 2 : 1;
 }
