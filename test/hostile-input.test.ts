@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { writeHostileCorpus } from './support/hostile-corpus.js';
@@ -5,12 +7,17 @@ import { conversationErrors, memoryStoreErrors } from './support/pam-validator.j
 
 describe('one hostile record or attachment costs only itself', () => {
   it('converts the hostile corpus: every good conversation written, each fault reported', async () => {
-    const { conversations, report, store } = await convertToTemp(await writeHostileCorpus());
+    const { conversations, report, store, dir } = await convertToTemp(await writeHostileCorpus());
     const codes = new Map(report.problems.map((p) => [p.code, p.count]));
     const ids = conversations.map((c) => c.provider.conversation_id);
     // Nested 100,000 levels deep: kept, the deep part cut and reported, no stack overflow.
     expect(ids).toEqual(expect.arrayContaining(['deep', 'good-after-deep', 'backwards']));
     expect(codes.get('nesting-cut')).toBe(1);
+    // Its 200 KB of brackets stay small once written (indentation grew with depth squared).
+    const deep = conversations.find((c) => c.provider.conversation_id === 'deep');
+    expect(statSync(join(dir, 'conversations', `${deep?.id ?? ''}.json`)).size).toBeLessThan(
+      100_000,
+    );
     // The zip bomb fails only its attachment.
     expect(ids).toEqual(expect.arrayContaining(['bomb-image', 'fine-image']));
     expect(codes.get('attachment-unreadable')).toBe(1);
