@@ -58,7 +58,8 @@ for (const n of sizes) {
       maxBuffer: 1 << 26,
     }),
   );
-  if (result.messages !== n) throw new Error(`expected ${n} messages, converted ${result.messages}`);
+  if (result.messages !== n)
+    throw new Error(`expected ${n} messages, converted ${result.messages}`);
   process.stdout.write(
     `${String(n).padStart(8)}  ${result.seconds.toFixed(2).padStart(8)}  ${((result.seconds / n) * 10_000).toFixed(2).padStart(10)}  ${(result.maxRssBytes / 1024 / 1024).toFixed(0).padStart(6)} MB\n`,
   );

@@ -1,5 +1,5 @@
+import { exitCodeOf, lostCount } from '../index.js';
 import type { ImportReport, ProblemGroup, ProviderSummary } from '../index.js';
-import { exitCodeOf, lostCount } from '../exit-code.js';
 
 const COLUMNS: [keyof ProviderSummary, string][] = [
   ['conversations', 'conversations'],

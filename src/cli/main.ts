@@ -10,6 +10,7 @@ import {
   VERSION,
   claudeCodeProjectDirs,
   convertExports,
+  exitCodeOf,
   PROVIDERS,
   type ImportProgress,
   importExports,
@@ -27,7 +28,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { createServer } from '../mcp/create-server.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
 import { startWebApp } from '../web/web-server.js';
-import { exitCodeOf } from '../exit-code.js';
 import { formatReport } from './format-report.js';
 import { formatTable } from './format-table.js';
 import { parseParam } from './parse-param.js';
