@@ -68,6 +68,21 @@ describe('exit codes of convert and import', () => {
     }
   });
 
+  it('1 for a session log with a line that is not JSON (a skipped record)', async () => {
+    const entry = (uuid: string, text: string): string =>
+      JSON.stringify({
+        type: 'user',
+        uuid,
+        sessionId: 's-bad',
+        timestamp: '2026-01-01T10:00:00Z',
+        message: { role: 'user', content: text },
+      });
+    const log = file('s-bad.jsonl', `${entry('a', 'first')}\n{not json\n${entry('b', 'third')}\n`);
+    const { code, stdout } = await chatgraph('convert', log, '-o', join(tempDir(), 'b'), '-q');
+    expect(stdout).toMatch(/error malformed-line ×1/);
+    expect(code).toBe(1);
+  });
+
   it('2 for a file cut before its first conversation, named as cut off, not "not a chat export"', async () => {
     const cut = file('conversations.json', five.slice(0, 30));
     const { code, stderr } = await chatgraph('convert', cut, '-o', join(tempDir(), 'b'));

@@ -40,7 +40,7 @@ export function toClaudeCodeConversation(
     if (!bad) continue;
     const line = typeof bad.line === 'number' ? bad.line : 0;
     context.report({
-      level: 'warning',
+      level: 'error',
       code: 'malformed-line',
       message: `line ${line} is not valid JSON (${asString(bad.message) ?? 'unreadable'}); skipped`,
       record: `line ${line}`,

@@ -57,7 +57,7 @@ function toConversation(
     const response = asObject(wrapper?.response);
     if (!response) {
       context.report({
-        level: 'warning',
+        level: 'error',
         code: 'malformed-message',
         message: `responses[${index}] has no response; skipped`,
         record: context.record,
