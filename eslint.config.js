@@ -6,6 +6,7 @@ export default tseslint.config(
     ignores: [
       'dist/**',
       'node_modules/**',
+      '.venv-pam/**',
       'coverage/**',
       'bench/**',
       '.dependency-cruiser.cjs',

@@ -3,7 +3,8 @@ import { toIndexEntry } from './bundle/memory-store.js';
 import { countConversation, type ConversationCounts } from './import-report.js';
 import type { Diagnostic } from './model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from './model/pam.js';
-import type { ConversionContext } from './providers/provider.js';
+import type { ConversionContext, Provider } from './providers/provider.js';
+import { depthCutMessage } from './read/bound-depth.js';
 import { findProvider } from './providers/registry.js';
 import { asObject, asText } from './providers/untrusted.js';
 import { lookupAsset } from './read/asset-index.js';
@@ -118,6 +119,14 @@ export function convertRecord(
     },
     attachText: texts.attach,
   };
+  if (parsed.depthCuts > 0) {
+    context.report({
+      level: 'error',
+      code: 'nesting-cut',
+      message: depthCutMessage(parsed.depthCuts),
+      record: label,
+    });
+  }
   if (parsed.invalidUtf8) {
     context.report({
       level: 'warning',
@@ -126,9 +135,32 @@ export function convertRecord(
       record: label,
     });
   }
+  try {
+    return finishRecord(task, provider, parsed.value, context, { diagnostics, refs, texts });
+  } catch (error) {
+    // Anything a hostile record still trips (a limit of the runtime) costs only that record.
+    context.report({
+      level: 'error',
+      code: 'conversion-failed',
+      message: `could not convert this record: ${error instanceof Error ? error.message : String(error)}; skipped`,
+      record: label,
+    });
+    return { diagnostics, skipped: true, conversations: [] };
+  }
+}
+
+function finishRecord(
+  task: RecordTask,
+  provider: Provider,
+  value: unknown,
+  context: ConversionContext,
+  collected: { diagnostics: Diagnostic[]; refs: string[]; texts: InlineTexts },
+): RecordResult {
+  const { diagnostics, refs, texts } = collected;
+  const label = context.record;
   let converted: Conversation | Conversation[] | undefined;
   try {
-    converted = provider.toConversation(parsed.value, task.variant, context);
+    converted = provider.toConversation(value, task.variant, context);
   } catch (error) {
     context.report({
       level: 'error',

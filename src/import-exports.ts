@@ -21,6 +21,8 @@ import { IMPORTER } from './version.js';
 import { timestampOf } from './model/time.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
+import { discardNewData, snapshotDataDir } from './discard-new-data.js';
+import { NotAnExportError } from './not-an-export-error.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -57,11 +59,18 @@ export async function importExports(
   inputs: readonly string[],
   options: ImportOptions,
 ): Promise<ImportResult> {
-  return withWriteLock(
-    options.dataDir,
-    () => importLocked(inputs, options),
-    options.onWait ? { onWait: options.onWait } : {},
-  );
+  const before = snapshotDataDir(options.dataDir);
+  try {
+    return await withWriteLock(
+      options.dataDir,
+      () => importLocked(inputs, options),
+      options.onWait ? { onWait: options.onWait } : {},
+    );
+  } catch (error) {
+    // Input that is not an export leaves nothing behind (not even an empty store).
+    if (error instanceof NotAnExportError) await discardNewData(before);
+    throw error;
+  }
 }
 
 async function importLocked(

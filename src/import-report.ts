@@ -147,6 +147,13 @@ export class ReportBuilder {
       summary[key] += counts[key];
   }
 
+  /** Swaps the counts of a conversation replaced by a newer copy: the report counts what is written. */
+  replaceCounts(provider: string, before: ConversationCounts, after: ConversationCounts): void {
+    const summary = this.summary(provider);
+    for (const key of Object.keys(after) as (keyof ConversationCounts)[])
+      summary[key] += after[key] - before[key];
+  }
+
   /** The finished report. */
   build(): ImportReport {
     const totals = emptySummary();

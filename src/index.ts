@@ -2,6 +2,7 @@
 export { convertExports } from './pipeline.js';
 export type { ConvertOptions, ConversationSink, ImportProgress } from './pipeline.js';
 export { NotAnExportError } from './not-an-export-error.js';
+export { exitCodeOf, lostCount } from './exit-code.js';
 export type { FileReport, ImportReport, ProblemGroup, ProviderSummary } from './import-report.js';
 export type { Diagnostic } from './model/diagnostic.js';
 export type {

@@ -16,6 +16,7 @@ import type { Account, ConversionContext, Detection, Provider } from './provider
 import { PROVIDERS } from './providers/registry.js';
 import { AssetIndex } from './read/asset-index.js';
 import type { Entry } from './read/entry.js';
+import { cutOffJson } from './read/cut-off-json.js';
 import { readHead } from './read/head.js';
 import { openSource, type OpenedSource } from './read/open-source.js';
 import { readRecords, readValues } from './read/read-records.js';
@@ -136,6 +137,11 @@ export async function convertExports(
     }
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     if (conversationClaims.length === 0) {
+      const cut = await cutOffJson(sources);
+      if (cut !== undefined)
+        throw new NotAnExportError(
+          `"${cut}" is cut off: it ends in the middle of its JSON, as an interrupted download does, before a whole conversation; nothing could be read (download the export again)`,
+        );
       throw new NotAnExportError(
         `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ChatGPT, Claude.ai, Claude Code, Gemini, Grok, DeepSeek, Copilot or Le Chat (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
       );
@@ -208,6 +214,8 @@ export async function convertExports(
     let done = 0;
     let converted = 0;
     const seen = new Map<string, string>();
+    // What each written conversation added to the report, swapped when a newer copy replaces it.
+    const countsOf = new Map<string, ConvertedConversation['counts']>();
     const window = Math.max(8, converter.workers * 8);
 
     const take = async (claim: Claim, result: RecordResult): Promise<void> => {
@@ -239,14 +247,18 @@ export async function convertExports(
           file: claim.entry.displayPath,
         });
         if (!newer) return;
+        const counted = countsOf.get(converted_.id);
+        if (counted) report.replaceCounts(claim.provider.name, counted, converted_.counts);
       } else {
         report.addCounts(claim.provider.name, converted_.counts);
       }
       seen.set(converted_.id, converted_.updated);
+      countsOf.set(converted_.id, converted_.counts);
       const index = assets.get(claim.sourceKey);
       for (const ref of converted_.refs) {
         const entry = index?.entryOf(ref);
-        if (entry && (await writer.copyAsset(entry, ref))) summary.attachmentsCopied++;
+        if (entry && (await copyAssetOrReport(writer, entry, ref, report)))
+          summary.attachmentsCopied++;
       }
       for (const { ref, text } of converted_.inlineAssets)
         if (await writer.writeText(ref, text)) summary.attachmentTexts++;
@@ -393,6 +405,29 @@ export async function convertExports(
   } finally {
     await converter?.close();
     await Promise.all(sources.map((s) => s.close()));
+  }
+}
+
+/**
+ * Copies one attachment into the bundle; one that cannot be read (a zip bomb, a damaged entry)
+ * is reported and costs only itself.
+ */
+async function copyAssetOrReport(
+  writer: BundleWriter,
+  entry: Entry,
+  ref: string,
+  report: ReportBuilder,
+): Promise<boolean> {
+  try {
+    return await writer.copyAsset(entry, ref);
+  } catch (error) {
+    report.add({
+      level: 'error',
+      code: 'attachment-unreadable',
+      message: `attachment ${ref} could not be copied: ${error instanceof Error ? error.message : String(error)}; the conversation is kept without it`,
+      file: entry.displayPath,
+    });
+    return false;
   }
 }
 

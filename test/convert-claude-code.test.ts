@@ -360,3 +360,72 @@ describe('Claude Code subagents in the graph', () => {
     }
   });
 });
+
+describe('Claude Code: what is kept and counted', () => {
+  it('keeps the most complete of two entries with one uuid, and text given as plain strings', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'sess-2.jsonl');
+    const session = { ...base, sessionId: 'sess-2' };
+    const entry = (value: Record<string, unknown>): string =>
+      JSON.stringify({ ...session, ...value });
+    writeFileSync(
+      file,
+      [
+        entry({ type: 'user', uuid: 'x1', timestamp: '2026-01-01T10:00:00Z', message: 'error' }),
+        entry({
+          type: 'user',
+          uuid: 'x2',
+          timestamp: '2026-01-01T10:00:01Z',
+          message: { role: 'user', contenst: [] },
+        }),
+        entry({
+          type: 'user',
+          uuid: 'x1',
+          parentUuid: null,
+          timestamp: '2026-01-01T10:00:00Z',
+          message: { role: 'user', content: [{ type: 'text', text: 'the real first prompt' }] },
+        }),
+        entry({
+          type: 'user',
+          uuid: 'x2',
+          parentUuid: 'x1',
+          timestamp: '2026-01-01T10:00:01Z',
+          message: { role: 'user', content: ['wow error'] },
+        }),
+      ].join('\n') + '\n',
+    );
+    const { conversations } = await convertToTemp([file]);
+    const [conversation] = conversations;
+    const texts = conversation?.messages.map((m) => m.content?.text);
+    expect(texts).toEqual(['the real first prompt', 'wow error']);
+    // No summary and no title: the first prompt names the session.
+    expect(conversation?.title).toBe('the real first prompt');
+    expect(conversation?.raw_metadata.title_from).toBe('first prompt');
+  });
+
+  it('counts what is written when a later copy of a session replaces an earlier one', async () => {
+    const dir = tempDir();
+    const project = join(dir, 'projects', '-p');
+    mkdirSync(project, { recursive: true });
+    const turn = (n: number, time: string): string =>
+      line({
+        type: 'user',
+        uuid: `t${n}`,
+        parentUuid: n === 0 ? null : `t${n - 1}`,
+        timestamp: time,
+        message: { role: 'user', content: `turn ${n}` },
+      });
+    // The same session twice (a copy left by a resume): the second is newer and longer.
+    writeFileSync(join(project, 'a.jsonl'), `${turn(0, '2026-01-01T10:00:00Z')}\n`);
+    writeFileSync(
+      join(project, 'b.jsonl'),
+      [0, 1, 2].map((n) => turn(n, `2026-01-01T10:00:0${n}Z`)).join('\n') + '\n',
+    );
+    const { conversations, report } = await convertToTemp([project]);
+    expect(conversations).toHaveLength(1);
+    const written = conversations.reduce((sum, c) => sum + c.messages.length, 0);
+    expect(written).toBe(3);
+    expect(report.totals.messages).toBe(written);
+    expect(report.totals.conversations).toBe(1);
+  });
+});

@@ -3,6 +3,7 @@ import { stableId } from '../model/ids.js';
 import { integrityChecksum } from '../model/integrity.js';
 import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
+import { toPydanticTime } from '../model/time.js';
 import { IMPORTER } from '../version.js';
 import { conversationRef } from './layout.js';
 
@@ -27,7 +28,9 @@ export function toMemoryStore(input: {
   memories: Iterable<Memory>;
   index: Iterable<ConversationIndexEntry>;
 }): MemoryStore {
-  const memories = [...input.memories].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const memories = [...input.memories]
+    .map(withPydanticTimes)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const index = [...input.index].sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at
       ? -1
@@ -62,4 +65,15 @@ export function toMemoryStore(input: {
     integrity: { canonicalization: 'RFC8785', checksum, total_memories: memories.length },
     export_type: 'full',
   };
+}
+
+/**
+ * A memory with its times in Pydantic's form: the official SDK re-serialises memories before
+ * hashing them, so any other form makes its integrity check fail (pam-notes.md, issue 11).
+ */
+function withPydanticTimes(memory: Memory): Memory {
+  const temporal: Memory['temporal'] = { created_at: toPydanticTime(memory.temporal.created_at) };
+  if (memory.temporal.updated_at !== undefined)
+    temporal.updated_at = toPydanticTime(memory.temporal.updated_at);
+  return { ...memory, temporal };
 }

@@ -1,4 +1,5 @@
-import type { ImportReport, ProviderSummary } from '../index.js';
+import { exitCodeOf, lostCount } from '../index.js';
+import type { ImportReport, ProblemGroup, ProviderSummary } from '../index.js';
 
 const COLUMNS: [keyof ProviderSummary, string][] = [
   ['conversations', 'conversations'],
@@ -10,8 +11,11 @@ const COLUMNS: [keyof ProviderSummary, string][] = [
   ['skipped', 'skipped'],
 ];
 
-/** The import report as text for a terminal. */
-export function formatReport(report: ImportReport): string {
+/**
+ * The import report as text for a terminal. Routine notices (`info`: inferred times, fixed
+ * dates, duplicates) are one line unless `verbose`, so warnings and errors stand out.
+ */
+export function formatReport(report: ImportReport, options: { verbose?: boolean } = {}): string {
   const lines: string[] = [];
   const names = Object.keys(report.providers);
   const table = [['', ...COLUMNS.map(([, label]) => label)]];
@@ -43,27 +47,45 @@ export function formatReport(report: ImportReport): string {
   lines.push(
     `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files`,
   );
-  if (report.problems.length > 0) {
+  const shown = options.verbose
+    ? report.problems
+    : report.problems.filter((group) => group.level !== 'info');
+  const notices = report.problems.filter((group) => group.level === 'info');
+  if (!options.verbose && notices.length > 0)
+    lines.push(
+      `notices: ${notices.map((g) => `${g.count.toLocaleString('en-US')} ${g.code}`).join(', ')} (details with --verbose or --json)`,
+    );
+  if (shown.length > 0) {
     lines.push('');
     lines.push('problems:');
-    for (const group of report.problems) {
-      lines.push(`  ${group.level} ${group.code} ×${group.count}`);
-      for (const example of group.examples.slice(0, 5)) {
-        const where = [
-          example.file,
-          example.record,
-          example.offset !== undefined ? `byte ${example.offset}` : undefined,
-        ]
-          .filter((part) => part !== undefined)
-          .join(' ');
-        lines.push(`    ${where}: ${example.message}`);
-      }
-      const more = group.count - Math.min(5, group.examples.length);
-      if (more > 0)
-        lines.push(
-          `    … and ${more} more (all counted; --json lists up to ${group.examples.length})`,
-        );
-    }
+    for (const group of shown) lines.push(...formatGroup(group));
+  }
+  const lost = lostCount(report);
+  if (lost > 0) {
+    lines.push('');
+    lines.push(
+      exitCodeOf(report) === 2
+        ? `nothing usable was read: ${lost.toLocaleString('en-US')} error(s) above (exit code 2)`
+        : `incomplete: ${lost.toLocaleString('en-US')} record(s), file(s) or part(s) of the input were not written; see the errors above (exit code 1)`,
+    );
   }
   return lines.join('\n');
+}
+
+function formatGroup(group: ProblemGroup): string[] {
+  const lines = [`  ${group.level} ${group.code} ×${group.count}`];
+  for (const example of group.examples.slice(0, 5)) {
+    const where = [
+      example.file,
+      example.record,
+      example.offset !== undefined ? `byte ${example.offset}` : undefined,
+    ]
+      .filter((part) => part !== undefined)
+      .join(' ');
+    lines.push(`    ${where}: ${example.message}`);
+  }
+  const more = group.count - Math.min(5, group.examples.length);
+  if (more > 0)
+    lines.push(`    … and ${more} more (all counted; --json lists up to ${group.examples.length})`);
+  return lines;
 }

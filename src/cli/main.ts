@@ -15,6 +15,7 @@ import {
   ModelFetchError,
   ModelNotInstalledError,
   VectorModelMismatchError,
+  exitCodeOf,
   PROVIDERS,
   type ImportProgress,
   importExports,
@@ -107,6 +108,7 @@ program
   )
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
+  .option('-v, --verbose', 'list routine notices (inferred times, fixed dates) one by one')
   .option(
     '--redact',
     'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
@@ -114,7 +116,13 @@ program
   .action(
     async (
       inputs: string[],
-      options: { out: string; json?: boolean; quiet?: boolean; redact?: boolean },
+      options: {
+        out: string;
+        json?: boolean;
+        quiet?: boolean;
+        redact?: boolean;
+        verbose?: boolean;
+      },
     ) => {
       checkInputs(inputs);
       const bar = new ProgressBar();
@@ -124,8 +132,11 @@ program
       });
       bar.done();
       process.stdout.write(
-        options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`,
+        options.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${formatReport(report, { verbose: options.verbose === true })}\n`,
       );
+      process.exitCode = exitCodeOf(report);
     },
   );
 
@@ -227,6 +238,7 @@ withModelOptions(
   .option('--json', 'print the import report as JSON')
   .option('-q, --quiet', 'no progress bar')
   .option('--embed', 'then embed what is new, so search finds it by meaning (see chatgraph embed)')
+  .option('-v, --verbose', 'list routine notices (inferred times, fixed dates) one by one')
   .action(
     async (
       given: string[],
@@ -236,6 +248,7 @@ withModelOptions(
         quiet?: boolean;
         redact?: boolean;
         embed?: boolean;
+        verbose?: boolean;
         force?: boolean;
         restore?: boolean;
       } & EmbedCliOptions,
@@ -259,21 +272,24 @@ withModelOptions(
         ...runOptions(options, bar),
       });
       bar.done();
+      process.exitCode = exitCodeOf(report);
       if (options.json) {
         print(JSON.stringify(report, null, 2));
-        return;
+      } else {
+        print(formatReport(report, { verbose: options.verbose === true }));
+        const skipped = report.problems.find((p) => p.code === 'file-already-imported');
+        const g = report.graph;
+        print(
+          `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
+        );
       }
-      print(formatReport(report));
-      const skipped = report.problems.find((p) => p.code === 'file-already-imported');
-      const g = report.graph;
-      print(
-        `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
-      );
       if (options.embed) {
         const dataDir = resolveDataDir(options.dataDir);
         const store = await openStore({ dataDir, neo4j });
         try {
-          const embedded = await runEmbed(store, dataDir, options, print);
+          // With --json, stdout holds the report alone: the embed's lines go to stderr.
+          const say = options.json ? (text: string) => process.stderr.write(`${text}\n`) : print;
+          const embedded = await runEmbed(store, dataDir, options, say);
           if (embedded.interrupted) process.exitCode = 1;
         } finally {
           await store.close();
@@ -381,7 +397,8 @@ withStoreOptions(
       print(
         `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`,
       );
-    for (const message of messages) {
+    // A hidden message with no text (ChatGPT's empty system prompt) is noise in a transcript.
+    for (const message of messages.filter((m) => !(m.hidden && m.content.trim() === ''))) {
       const indent = options.allBranches ? '  '.repeat(message.depth) : '';
       const marks = [
         message.isThought ? 'thought' : '',

@@ -1,7 +1,8 @@
 import type { Diagnostic } from './diagnostic.js';
 import type { DraftConversation, DraftMessage } from './draft.js';
 import { stableId } from './ids.js';
-import type { Conversation, Message, Participant, Role } from './pam.js';
+import type { Conversation, JsonObject, Message, Participant, Role } from './pam.js';
+import { settleTree, type SettledTree } from './settle-tree.js';
 import { PAM_SCHEMA_VERSION } from './pam.js';
 
 /** Where the shown thread ends and how it was chosen, kept in the conversation's `raw_metadata`. */
@@ -27,20 +28,11 @@ export interface BuildOptions {
 export function buildConversation(draft: DraftConversation, options: BuildOptions): Conversation {
   const conversationKey = draft.provider.conversation_id ?? '';
   const id = conversationIdOf(draft.provider.name, conversationKey);
-  const byKey = new Map<string, DraftMessage>();
-  for (const message of draft.messages) {
-    if (byKey.has(message.key)) {
-      options.report({
-        level: 'warning',
-        code: 'duplicate-message',
-        message: `message ${message.key} appears twice; the first copy is kept`,
-        record: options.record,
-      });
-      continue;
-    }
-    byKey.set(message.key, message);
-  }
-  const messages = [...byKey.values()];
+  const report = (diagnostic: Omit<Diagnostic, 'file' | 'record'>): void => {
+    options.report({ ...diagnostic, record: options.record });
+  };
+  const tree = settleTree(draft.messages, report);
+  const { messages, parentOf, children, order } = tree;
   const ids = new Map<string, string>();
   const idOf = (key: string): string => {
     let value = ids.get(key);
@@ -51,94 +43,9 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     return value;
   };
 
-  // Parents: drop links to messages that are not there, and any link that would close a cycle.
-  const parentOf = new Map<string, string | null>();
-  for (const message of messages) {
-    let parent = message.parentKey;
-    if (parent !== null && !byKey.has(parent)) {
-      options.report({
-        level: 'warning',
-        code: 'dangling-parent',
-        message: `message ${message.key} points to a parent ${parent} that is not in the conversation; it becomes a root`,
-        record: options.record,
-      });
-      parent = null;
-    }
-    parentOf.set(message.key, parent);
-  }
-  for (const message of messages) {
-    const seen = new Set<string>([message.key]);
-    let at = parentOf.get(message.key) ?? null;
-    while (at !== null) {
-      if (seen.has(at)) {
-        options.report({
-          level: 'warning',
-          code: 'parent-cycle',
-          message: `message ${message.key} is in a cycle of parent links; the cycle is cut there`,
-          record: options.record,
-        });
-        parentOf.set(message.key, null);
-        break;
-      }
-      seen.add(at);
-      at = parentOf.get(at) ?? null;
-    }
-  }
-
-  // Children: the export's order first, then the rest in message order (ChatGPT 2026 exports can
-  // omit `children`, so the parent links are the truth).
-  const children = new Map<string, string[]>();
-  for (const message of messages) children.set(message.key, []);
-  for (const message of messages) {
-    const list = children.get(message.key) ?? [];
-    for (const child of message.childKeys ?? []) {
-      if (parentOf.get(child) === message.key && !list.includes(child)) list.push(child);
-    }
-  }
-  for (const message of messages) {
-    const parent = parentOf.get(message.key) ?? null;
-    if (parent === null) continue;
-    const list = children.get(parent);
-    if (list && !list.includes(message.key)) list.push(message.key);
-  }
-
-  // Times: fill from the parent, then the conversation, in tree order (parents first).
   const conversationCreated =
     draft.createdAt ?? earliest(messages.map((m) => m.createdAt)) ?? draft.updatedAt;
-  const created = new Map<string, string>();
-  let inferred = 0;
-  const roots = messages.filter((m) => (parentOf.get(m.key) ?? null) === null);
-  const stack = [...roots].reverse();
-  // Tree order (parents before children, branches in the export's order) is the file's order.
-  const order: DraftMessage[] = [];
-  while (stack.length > 0) {
-    const message = stack.pop() as DraftMessage;
-    order.push(message);
-    let time = message.createdAt;
-    if (time === undefined) {
-      const parent = parentOf.get(message.key) ?? null;
-      time =
-        (parent !== null ? created.get(parent) : undefined) ??
-        conversationCreated ??
-        options.fallbackTime;
-      inferred++;
-    }
-    created.set(message.key, time ?? EPOCH);
-    const kids = children.get(message.key) ?? [];
-    for (let k = kids.length - 1; k >= 0; k--) {
-      const kid = byKey.get(kids[k] as string);
-      if (kid) stack.push(kid);
-    }
-  }
-  if (inferred > 0) {
-    options.report({
-      level: 'info',
-      code: 'timestamp-inferred',
-      message: `${inferred} message(s) had no time and took the nearest known one`,
-      record: options.record,
-    });
-  }
-
+  const created = settleTimes(tree, conversationCreated, options);
   const shownLeaf = chooseShownLeaf(draft, messages, children, created, options);
   const out: Message[] = order.map((message) => {
     const parent = parentOf.get(message.key) ?? null;
@@ -185,7 +92,12 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     id,
     provider: draft.provider,
     title: draft.title,
-    temporal: { created_at: conversationCreatedAt, updated_at: draft.updatedAt ?? null },
+    temporal: orderedTemporal(
+      conversationCreatedAt,
+      draft.updatedAt ?? null,
+      conversationRaw,
+      report,
+    ),
     participants: participantsOf(out, draft.assistantName),
     messages: out,
     model: draft.model ?? mostUsedModel(out),
@@ -194,6 +106,67 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     tags: [],
     raw_metadata: conversationRaw,
   };
+}
+
+/** Where a conversation's times as the export gave them are kept when they had to be fixed. */
+export const RAW_TEMPORAL_KEY = 'raw_temporal';
+
+/**
+ * The conversation's times, `updated_at` never before `created_at` (PAM's validators reject
+ * such a pair, and exports have them: a ChatGPT and a Claude.ai fixture). The export's values
+ * are kept in `raw_metadata` and the fix is reported.
+ */
+function orderedTemporal(
+  createdAt: string,
+  updatedAt: string | null,
+  raw: JsonObject,
+  report: (diagnostic: Omit<Diagnostic, 'file' | 'record'>) => void,
+): Conversation['temporal'] {
+  if (updatedAt === null || updatedAt >= createdAt)
+    return { created_at: createdAt, updated_at: updatedAt };
+  raw[RAW_TEMPORAL_KEY] = { created_at: createdAt, updated_at: updatedAt };
+  report({
+    level: 'info',
+    code: 'updated-before-created',
+    message: `the conversation was updated (${updatedAt}) before it was created (${createdAt}); its update time is set to its creation time`,
+  });
+  return { created_at: createdAt, updated_at: createdAt };
+}
+
+/**
+ * A time for every message, parents first: a missing one takes the parent's (then the
+ * conversation's, then the file's) but never a time later than its first child's.
+ */
+function settleTimes(
+  tree: SettledTree,
+  conversationCreated: string | undefined,
+  options: BuildOptions,
+): Map<string, string> {
+  const created = new Map<string, string>();
+  let inferred = 0;
+  for (const message of tree.order) {
+    let time = message.createdAt;
+    if (time === undefined) {
+      const parent = tree.parentOf.get(message.key) ?? null;
+      time =
+        (parent !== null ? created.get(parent) : undefined) ??
+        conversationCreated ??
+        options.fallbackTime;
+      const firstChild = tree.byKey.get(tree.children.get(message.key)?.[0] ?? '')?.createdAt;
+      if (firstChild !== undefined && (time === undefined || firstChild < time)) time = firstChild;
+      inferred++;
+    }
+    created.set(message.key, time ?? EPOCH);
+  }
+  if (inferred > 0) {
+    options.report({
+      level: 'info',
+      code: 'timestamp-inferred',
+      message: `${inferred} message(s) had no time and took the nearest known one`,
+      record: options.record,
+    });
+  }
+  return created;
 }
 
 const EPOCH = '1970-01-01T00:00:00.000000Z';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatMicros, toTimestamp } from './time.js';
+import { formatMicros, toPydanticTime, toTimestamp } from './time.js';
 
 describe('toTimestamp', () => {
   it('writes UTC with six fraction digits', () => {
@@ -43,6 +43,27 @@ describe('toTimestamp', () => {
         const tb = toTimestamp(b + 0.25) ?? '';
         expect(Math.sign(ta.localeCompare(tb))).toBe(Math.sign(a - b));
       }),
+    );
+  });
+});
+
+describe('toPydanticTime', () => {
+  it('writes what Pydantic writes: no fraction when it is zero, else six digits', () => {
+    expect(toPydanticTime('2024-10-18T05:30:20.000000Z')).toBe('2024-10-18T05:30:20Z');
+    expect(toPydanticTime('2024-10-18T05:30:20.123000Z')).toBe('2024-10-18T05:30:20.123000Z');
+    expect(toPydanticTime('2024-10-18T05:30:20.5Z')).toBe('2024-10-18T05:30:20.500000Z');
+  });
+
+  it('names the same instant as the six-digit form, for every instant (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 253_402_300_799_999 }), (ms) => {
+        const full = formatMicros(ms * 1000);
+        const short = toPydanticTime(full);
+        expect(new Date(short).getTime()).toBe(new Date(full).getTime());
+        expect(short).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{6})?Z$/);
+        expect(short.endsWith('.000000Z')).toBe(false);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

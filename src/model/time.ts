@@ -80,3 +80,16 @@ export function toTimestamp(value: unknown): string | undefined {
 export function timestampOf(date: Date): string {
   return formatMicros(date.getTime() * 1000);
 }
+
+/**
+ * A PAM timestamp as Pydantic writes it (the official Python SDK): `…SSZ` when the fraction is
+ * zero, else exactly six digits. The SDK hashes memories in this form, so memory times must be
+ * written so for the integrity checksum to agree. Anything not in PAM's form is returned as is.
+ */
+export function toPydanticTime(timestamp: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/.exec(timestamp);
+  if (!m) return timestamp;
+  const [, base = '', fraction = ''] = m;
+  const digits = fraction.padEnd(6, '0');
+  return /^0*$/.test(digits) ? `${base}Z` : `${base}.${digits}Z`;
+}

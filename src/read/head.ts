@@ -1,12 +1,13 @@
 import type { Entry } from './entry.js';
+import { utf8Chunks } from './utf8-chunks.js';
 
-/** The first bytes of an entry (fewer when it is shorter), for sniffing its format. */
+/** The first bytes of an entry as UTF-8 (fewer when it is shorter), for sniffing its format. */
 export async function readHead(entry: Entry, length = 64 * 1024): Promise<Buffer> {
   const stream = await entry.open();
   const chunks: Buffer[] = [];
   let total = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of utf8Chunks(stream as AsyncIterable<Buffer>)) {
       chunks.push(chunk);
       total += chunk.length;
       if (total >= length) break;

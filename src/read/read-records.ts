@@ -1,7 +1,9 @@
 import type { Entry } from './entry.js';
 import { JsonSplitter } from './json-splitter.js';
 import { JsonlSplitter } from './jsonl-splitter.js';
+import { depthCutMessage } from './bound-depth.js';
 import { parseRecord, type SplitItem } from './record.js';
+import { utf8Chunks } from './utf8-chunks.js';
 
 /** How an entry's records are laid out. */
 export type RecordFormat =
@@ -44,7 +46,7 @@ export async function* readRecords(
     return;
   }
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of utf8Chunks(stream as AsyncIterable<Buffer>)) {
       bytes += chunk.length;
       onBytes?.(chunk.length);
       yield* splitter.push(chunk);
@@ -71,7 +73,7 @@ async function* readWholeFile(
   const chunks: Buffer[] = [];
   let bytes = 0;
   try {
-    for await (const chunk of (await entry.open()) as AsyncIterable<Buffer>) {
+    for await (const chunk of utf8Chunks((await entry.open()) as AsyncIterable<Buffer>)) {
       chunks.push(chunk);
       bytes += chunk.length;
       onBytes?.(chunk.length);
@@ -105,6 +107,14 @@ export async function* readValues(entry: Entry, format: RecordFormat): AsyncGene
       continue;
     }
     const parsed = parseRecord(item);
+    if (parsed.ok && parsed.depthCuts > 0)
+      yield {
+        kind: 'problem',
+        code: 'nesting-cut',
+        message: depthCutMessage(parsed.depthCuts),
+        offset: item.offset,
+        index: item.index,
+      };
     yield parsed.ok
       ? {
           kind: 'value',

@@ -1,3 +1,5 @@
+import { boundDepth } from './bound-depth.js';
+
 /** One record's bytes, cut out of a JSON or JSONL file but not yet parsed. */
 export interface RawRecord {
   kind: 'record';
@@ -37,7 +39,14 @@ export type SplitItem = RawRecord | SplitProblem;
 
 /** A parsed record, or why it could not be parsed. */
 export type ParsedRecord =
-  { ok: true; value: unknown; invalidUtf8: boolean } | { ok: false; code: string; message: string };
+  | {
+      ok: true;
+      value: unknown;
+      invalidUtf8: boolean;
+      /** Values cut because they nested deeper than the bound (see `boundDepth`). */
+      depthCuts: number;
+    }
+  | { ok: false; code: string; message: string };
 
 const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
@@ -45,18 +54,26 @@ const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 export function parseRecord(record: RawRecord): ParsedRecord {
   const text = record.bytes.toString('utf8');
   if (record.lines) {
-    return { ok: true, value: parseLines(text), invalidUtf8: hasInvalidUtf8(text, record.bytes) };
+    const value = parseLines(text);
+    return {
+      ok: true,
+      value,
+      invalidUtf8: hasInvalidUtf8(text, record.bytes),
+      depthCuts: boundDepth(value),
+    };
   }
   if (record.text) {
     return {
       ok: true,
       value: text.replace(/^\uFEFF/, ''),
       invalidUtf8: hasInvalidUtf8(text, record.bytes),
+      depthCuts: 0,
     };
   }
   const invalidUtf8 = text.includes('\ufffd') && !record.bytes.includes(REPLACEMENT);
   try {
-    return { ok: true, value: JSON.parse(text) as unknown, invalidUtf8 };
+    const value = JSON.parse(text) as unknown;
+    return { ok: true, value, invalidUtf8, depthCuts: boundDepth(value) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return record.unterminated

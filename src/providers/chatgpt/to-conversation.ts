@@ -72,6 +72,7 @@ export function toChatgptConversation(
   let anyChildren = false;
   const drafts: DraftMessage[] = [];
   let systemInstruction: string | null = null;
+  const ancestors = new Map<string, string | null>();
   for (const [key, node] of nodes) {
     const message = asObject(node.message);
     if (!message) continue;
@@ -82,7 +83,7 @@ export function toChatgptConversation(
     const draft = toDraft(
       key,
       message,
-      messageAncestor(mapping, asString(node.parent)),
+      messageAncestor(mapping, asString(node.parent), ancestors),
       children,
       context,
     );

@@ -80,7 +80,7 @@ export function toClaudeConversation(
     const message = asObject(item);
     if (!message) {
       context.report({
-        level: 'warning',
+        level: 'error',
         code: 'malformed-message',
         message: `chat_messages[${index}] is not an object; skipped`,
         record: context.record,

@@ -16,7 +16,7 @@ export function toClaudeMemories(
   const object = asObject(raw);
   if (!object) {
     context.report({
-      level: 'warning',
+      level: 'error',
       code: 'malformed-record',
       message: `a ${role} record is not an object; skipped`,
       record: context.record,

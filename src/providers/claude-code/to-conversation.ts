@@ -1,3 +1,5 @@
+import { firstPromptTitle } from './first-prompt-title.js';
+import { mostCompleteByUuid } from './most-complete.js';
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { thoughtDrafts } from '../../model/thought-drafts.js';
@@ -38,7 +40,7 @@ export function toClaudeCodeConversation(
     if (!bad) continue;
     const line = typeof bad.line === 'number' ? bad.line : 0;
     context.report({
-      level: 'warning',
+      level: 'error',
       code: 'malformed-line',
       message: `line ${line} is not valid JSON (${asString(bad.message) ?? 'unreadable'}); skipped`,
       record: `line ${line}`,
@@ -68,9 +70,12 @@ export function toClaudeCodeConversation(
     : ([...tally].sort((a, b) => b[1] - a[1])[0]?.[0] ?? '');
   for (const entry of entries) {
     const id = asText(entry?.sessionId) ?? main;
-    bySession.set(id, [...(bySession.get(id) ?? []), entry]);
+    const list = bySession.get(id);
+    if (list) list.push(entry);
+    else bySession.set(id, [entry]);
   }
   const seen = new Set<string>();
+  const best = mostCompleteByUuid(entries);
   const conversations: Conversation[] = [];
   const ordered = [main, ...[...bySession.keys()].filter((k) => k !== main)];
   for (const id of ordered) {
@@ -81,6 +86,7 @@ export function toClaudeCodeConversation(
       id === main ? variant : 'session',
       context,
       seen,
+      best,
     );
     if (conversation) conversations.push(conversation);
   }
@@ -93,6 +99,7 @@ function sessionConversation(
   variant: string,
   context: ConversionContext,
   seen: Set<string>,
+  best: ReadonlyMap<string, JsonObject>,
 ): Conversation | undefined {
   let sessionId: string | undefined;
   let agentId: string | undefined;
@@ -146,8 +153,10 @@ function sessionConversation(
       return;
     }
     const uuid = asText(entry.uuid) ?? `line-${i + 1}`;
-    // Resumed and forked sessions write earlier entries again with the same uuid.
-    if (seen.has(uuid)) {
+    // Resumed and forked sessions write earlier entries again with the same uuid; of such
+    // copies the most complete is kept (a broken `"message": "error"` loses to one with text).
+    const chosen = best.get(uuid);
+    if (seen.has(uuid) || (chosen !== undefined && chosen !== entry)) {
       duplicates++;
       return;
     }
@@ -409,7 +418,7 @@ function sessionConversation(
         account_id: null,
         export_format_version: `claude-code/${variant}${version ? `/${version}` : ''}`,
       },
-      title: customTitle ?? aiTitle ?? summary?.text ?? null,
+      title: customTitle ?? aiTitle ?? summary?.text ?? firstPromptTitle(drafts, rawMetadata),
       createdAt: times[0],
       updatedAt: times.at(-1),
       messages: drafts,

@@ -5,6 +5,7 @@ import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
 import { messageAncestor } from '../mapping-ancestor.js';
+import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -69,16 +70,17 @@ function toConversation(
     notAConversation(context, 'the record has no `mapping`');
     return;
   }
-  const id = asText(conversation.id) ?? `anonymous-${context.record}`;
+  const id = asText(conversation.id) ?? anonymousId('deepseek', raw, context);
   const drafts: DraftMessage[] = [];
   // The last message key a node's parts end on, for its children to hang from.
   const lastKey = new Map<string, string>();
   const order = Object.keys(mapping);
+  const ancestors = new Map<string, string | null>();
   for (const key of order) {
     const node = asObject(mapping[key]);
     const message = asObject(node?.message);
     if (!node || !message) continue;
-    const parentNode = messageAncestor(mapping, asString(node.parent));
+    const parentNode = messageAncestor(mapping, asString(node.parent), ancestors);
     let parent = parentNode === null ? null : (lastKey.get(parentNode) ?? parentNode);
     const createdAt = toTimestamp(message.inserted_at);
     const model = asText(message.model) ?? null;

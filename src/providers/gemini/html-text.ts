@@ -1,27 +1,54 @@
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: ' ',
-  '#39': "'",
-};
+import { Parser } from 'htmlparser2';
 
-/** Plain text from the small HTML Gemini responses carry (`safeHtmlItem`): blocks become lines. */
+/** Elements whose end is a line break in the text. */
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'li',
+  'ul',
+  'ol',
+  'pre',
+  'tr',
+  'table',
+  'blockquote',
+]);
+const HIDDEN = new Set(['script', 'style']);
+
+/**
+ * Plain text from the small HTML Gemini responses carry (`safeHtmlItem`): blocks become lines.
+ * htmlparser2 tokenizes without recursion and decodes entities; one that names no character
+ * (`&#99999999;`) becomes U+FFFD instead of throwing, so a hostile response costs nothing else.
+ */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<\s*(script|style)[^>]*>[\s\S]*?<\s*\/\s*\1\s*>/gi, '')
-    .replace(/<\s*br\s*\/?>/gi, '\n')
-    .replace(/<\s*li[^>]*>/gi, '\n- ')
-    .replace(/<\s*\/\s*(p|div|h[1-6]|li|ul|ol|pre|tr|table|blockquote)\s*>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-      if (name.startsWith('#x') || name.startsWith('#X'))
-        return String.fromCodePoint(parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
-      return ENTITIES[name.toLowerCase()] ?? whole;
-    })
+  const out: string[] = [];
+  let hidden = 0;
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (HIDDEN.has(name)) hidden++;
+        else if (name === 'br') out.push('\n');
+        else if (name === 'li') out.push('\n- ');
+      },
+      onclosetag(name) {
+        if (HIDDEN.has(name)) hidden = Math.max(0, hidden - 1);
+        else if (BLOCKS.has(name)) out.push('\n');
+      },
+      ontext(text) {
+        if (hidden === 0) out.push(text);
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.end(html);
+  return out
+    .join('')
+    .replace(/\u00a0/g, ' ')
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();

@@ -131,6 +131,23 @@ function toExchange(record: JsonObject, index: number): Exchange {
   return { record, time: toTimestamp(record.time), group, prompt, response, attachments, index };
 }
 
+/** One activity as an exchange; one that cannot be read costs only itself (the file is one record). */
+function readExchange(raw: unknown, index: number, context: ConversionContext): Exchange[] {
+  const record = asObject(raw);
+  if (!record) return [];
+  try {
+    return [toExchange(record, index)];
+  } catch (error) {
+    context.report({
+      level: 'error',
+      code: 'activity-unreadable',
+      message: `activity ${index} could not be read (${error instanceof Error ? error.message : String(error)}); it is skipped, the rest of the file is read`,
+      record: `${context.record} activity ${index}`,
+    });
+    return [];
+  }
+}
+
 /** A Takeout "My Activity" file for Gemini Apps: one record per exchange, grouped into conversations. */
 function toConversation(
   raw: unknown,
@@ -146,10 +163,8 @@ function toConversation(
     return;
   }
   const exchanges = records
-    .map((r, i) => (asObject(r) ? toExchange(asObject(r) as JsonObject, i) : undefined))
-    .filter(
-      (e): e is Exchange => e !== undefined && /gemini/i.test(asString(e.record.header) ?? ''),
-    );
+    .flatMap((r, i) => readExchange(r, i, context))
+    .filter((e) => /gemini/i.test(asString(e.record.header) ?? ''));
   // Takeout lists newest first: oldest first here, then grouped by id or by time.
   exchanges.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || b.index - a.index);
   const groups: Exchange[][] = [];

@@ -4,6 +4,7 @@ import type { Attachment, Citation, Conversation } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
+import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -45,7 +46,7 @@ function toConversation(
   const id =
     asText(conversation.id) ??
     asText(conversation.conversation_id) ??
-    `anonymous-${context.record}`;
+    anonymousId('grok', raw, context);
   const drafts: DraftMessage[] = [];
   let previous: string | null = null;
   const withParents = responses.some(
@@ -56,7 +57,7 @@ function toConversation(
     const response = asObject(wrapper?.response);
     if (!response) {
       context.report({
-        level: 'warning',
+        level: 'error',
         code: 'malformed-message',
         message: `responses[${index}] has no response; skipped`,
         record: context.record,

@@ -4,6 +4,7 @@ import type { Attachment, Citation, Conversation, ToolCall } from '../../model/p
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
+import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
 
@@ -124,7 +125,7 @@ function toConversation(
     {
       provider: {
         name: 'le-chat',
-        conversation_id: chatId ?? fileId ?? `anonymous-${context.record}`,
+        conversation_id: chatId ?? fileId ?? anonymousId('le-chat', raw, context),
         account_id: null,
         export_format_version: `le-chat/${variant}`,
       },

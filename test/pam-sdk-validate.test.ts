@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { convertToTemp } from './support/convert-to-temp.js';
+import { writeHostileCorpus } from './support/hostile-corpus.js';
+import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
+
+// The official Python SDK's validator (`pip install 'portable-ai-memory[cli]==1.0.0'`), in the
+// venv `.ci/run` makes. It re-serialises memories with Pydantic before checking the integrity
+// checksum and checks every index entry's times, which our Ajv check does not.
+const PAM = join(ROOT, '.venv-pam', 'bin', 'pam');
+const available = existsSync(PAM);
+if (!available && process.env.CI)
+  throw new Error(`the official PAM validator is missing in CI: ${PAM} (.ci/run installs it)`);
+if (!available)
+  console.warn(
+    `skipping the official PAM validator: ${PAM} is absent (python3 -m venv .venv-pam && .venv-pam/bin/pip install 'portable-ai-memory[cli]==1.0.0')`,
+  );
+
+function pamValidate(dir: string): { status: number | null; output: string } {
+  const run = spawnSync(PAM, ['validate', dir], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
+  });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+const inputs: [string, string[]][] = [
+  ...GOLDEN_SOURCES.flatMap((folder) =>
+    fixturesOf(folder).map((path): [string, string[]] => [`${folder}/${basename(path)}`, [path]]),
+  ),
+  ...readdirSync(join(ROOT, 'samples'))
+    .filter((name) => name.endsWith('.zip'))
+    .map((name): [string, string[]] => [`samples/${name}`, [join(ROOT, 'samples', name)]]),
+];
+
+describe.skipIf(!available)('the official PAM SDK validator (pam validate)', () => {
+  it.each(inputs)('accepts the bundle written from %s', async (_name, paths) => {
+    const { dir } = await convertToTemp(paths);
+    const { status, output } = pamValidate(dir);
+    expect(output).toMatch(/\b0 invalid\b/);
+    expect(status, output).toBe(0);
+  });
+
+  it('accepts the bundle written from the hostile corpus', async () => {
+    const { dir } = await convertToTemp(await writeHostileCorpus());
+    const { status, output } = pamValidate(dir);
+    expect(output).toMatch(/\b0 invalid\b/);
+    expect(status, output).toBe(0);
+  }, 120_000);
+});
