@@ -106,3 +106,4 @@ export { MODEL_CATALOG, DEFAULT_MODEL } from './embed/model-catalog.js';
 export type { CatalogModel } from './embed/model-catalog.js';
 export { listInstalledModels, resolveModelDir } from './embed/model-folder.js';
 export type { InstalledModel, ModelManifest } from './embed/model-folder.js';
+export { attachmentHeader } from './attachment-header.js';

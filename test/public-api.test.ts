@@ -35,6 +35,7 @@ describe('the public API', () => {
       'VectorCache',
       'VectorModelMismatchError',
       'WRITE_LOCK_FILE',
+      'attachmentHeader',
       'bundleDir',
       'chunkText',
       'claudeCodeProjectDirs',

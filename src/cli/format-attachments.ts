@@ -1,5 +1,4 @@
-import { attachmentHeader } from '../attachment-header.js';
-import type { ThreadAttachment } from '../index.js';
+import { attachmentHeader, type ThreadAttachment } from '../index.js';
 
 /**
  * A message's attachments for `thread`: each under a `[attachment: …]` header, its text (pasted

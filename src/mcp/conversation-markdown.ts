@@ -1,5 +1,9 @@
-import type { ConversationInfo, ThreadAttachment, ThreadMessage } from '../index.js';
-import { attachmentHeader } from '../attachment-header.js';
+import {
+  attachmentHeader,
+  type ConversationInfo,
+  type ThreadAttachment,
+  type ThreadMessage,
+} from '../index.js';
 
 /** A conversation as Markdown, for agents: a heading, then each message under its role. */
 export function conversationMarkdown(
