@@ -10,6 +10,7 @@ import type { Diagnostic } from './model/diagnostic.js';
 import type { Conversation } from './model/pam.js';
 import { timestampOf } from './model/time.js';
 import { openStore } from './open-store.js';
+import { pruneVectorCache } from './recall/embed-store.js';
 import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 import type { ConversationInfo, Store } from './stores/store.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
@@ -105,7 +106,11 @@ async function deleteLocked(
     deletedAt: timestampOf(options.deletedAt ?? new Date()),
   });
   await writeTombstones(dataDir, tombstones);
-  if (store) result.store = await store.deleteConversation(chatgraphId);
+  if (store) {
+    result.store = await store.deleteConversation(chatgraphId);
+    // Its vectors left the index with it; the cache keeps none of its texts either.
+    await pruneVectorCache(store, dataDir);
+  }
   if (file) await deleteFromBundle(bundle, file, result);
   return result;
 }

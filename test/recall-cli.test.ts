@@ -1,74 +1,18 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { storeFile } from '../src/data-dir.js';
-import { msg, node } from './support/chatgpt-builder.js';
+import { textHash } from '../src/embed/text-hash.js';
+import { TOPICS, writeExport } from './support/recall-fixtures.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { ROOT } from './support/shared.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const run = promisify(execFile);
-
-/** Short conversations on distinct topics: the real model tells them apart by meaning. */
-const TOPICS: [string, string, string][] = [
-  [
-    'starter',
-    'My sourdough starter smells like nail polish remover',
-    'An acetone smell means the starter is hungry: feed it more often and keep it warmer.',
-  ],
-  [
-    'drain',
-    'Pods get evicted when I drain a node in the cluster',
-    'Add a PodDisruptionBudget so kubectl drain keeps enough replicas running.',
-  ],
-  [
-    'taper',
-    'How many weeks should I cut my mileage before race day',
-    'Reduce your weekly distance over the last three weeks before the marathon.',
-  ],
-  [
-    'tomato',
-    'Brown spots are spreading on the lower leaves of my tomatoes',
-    'That looks like early blight: remove the affected leaves and water at the base.',
-  ],
-  [
-    'tap',
-    'The kitchen faucet keeps dripping after I close it',
-    'The washer or cartridge is worn: shut the water off and replace it.',
-  ],
-];
-
-function conversation([id, question, answer]: [string, string, string], n: number): unknown {
-  const t = 1_700_000_000 + n * 1000;
-  return {
-    id,
-    conversation_id: id,
-    title: null,
-    create_time: t,
-    update_time: t + 10,
-    current_node: `${id}-a`,
-    mapping: {
-      [`${id}-root`]: node(`${id}-root`, null, [`${id}-q`], null),
-      [`${id}-q`]: node(
-        `${id}-q`,
-        `${id}-root`,
-        [`${id}-a`],
-        msg(`${id}-q`, 'user', question, t + 1),
-      ),
-      [`${id}-a`]: node(`${id}-a`, `${id}-q`, [], msg(`${id}-a`, 'assistant', answer, t + 2)),
-    },
-  };
-}
-
-function writeExport(dir: string, topics = TOPICS): string {
-  const file = join(dir, 'conversations.json');
-  writeFileSync(file, JSON.stringify(topics.map(conversation)));
-  return file;
-}
 
 const env = { ...process.env, CHATGRAPH_MODEL_DIR: testModelDir() };
 
@@ -122,6 +66,26 @@ describe('recall from the CLI, with the real model', () => {
     }
     const again = await cli(['embed', '--data-dir', data]);
     expect(again.stdout).toMatch(/nothing to embed/);
+    // A deleted conversation leaves no vector behind: not in the index, not in the cache.
+    await cli(['delete', 'starter', '--data-dir', data]);
+    const cache = new Database(join(data, 'vectors-cache.sqlite'), { readonly: true });
+    const cached = cache.prepare('SELECT text_hash FROM vectors').pluck().all();
+    cache.close();
+    expect(cached).not.toContain(textHash(TOPICS[0]?.[1] ?? ''));
+    expect(cached).toContain(textHash(TOPICS[1]?.[1] ?? ''));
+    const { stdout } = await cli([
+      'search',
+      'nail polish smell',
+      '--mode',
+      'semantic',
+      '--format',
+      'json',
+      '--data-dir',
+      data,
+    ]);
+    expect(
+      (JSON.parse(stdout) as SearchJson).hits.map((h) => h.platformConversationId),
+    ).not.toContain('starter');
   });
 
   it('says in one line what is missing: no model installed, no vectors yet, a bad mode', async () => {

@@ -32,6 +32,8 @@ export class VectorCache {
     db.pragma('busy_timeout = 10000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A forgotten vector's bytes are overwritten, not left in free pages.
+    db.pragma('secure_delete = ON');
     db.exec(`CREATE TABLE IF NOT EXISTS vectors (
       model_id TEXT NOT NULL,
       text_hash TEXT NOT NULL,
@@ -78,6 +80,20 @@ export class VectorCache {
           .run(modelId, ...slice);
       }
     })();
+  }
+
+  /**
+   * Forgets every vector of a model whose text is not among these hashes (texts deleted,
+   * changed or redacted since); returns how many were forgotten.
+   */
+  keepOnly(modelId: string, keep: ReadonlySet<string>): number {
+    const stale = this.db
+      .prepare<[string], string>('SELECT text_hash FROM vectors WHERE model_id = ?')
+      .pluck()
+      .all(modelId)
+      .filter((hash) => !keep.has(hash));
+    this.delete(modelId, stale);
+    return stale.length;
   }
 
   /** Closes the file. */

@@ -59,12 +59,12 @@ export async function embedMemories(
   embedder: TextEmbedder & { countTokens?(text: string): number },
   cache: EmbeddingCache | undefined,
   now: () => string = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-): Promise<{ memories: number; embedded: number }> {
+): Promise<{ memories: number; embedded: number; hashes: string[] }> {
   const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
   const memories = (store?.memories ?? []).filter((m) => m.content.trim() !== '');
   const file = join(bundle, EMBEDDINGS_FILE);
   const before = await readJson(file, embeddingsSchema);
-  if (memories.length === 0 && !before) return { memories: 0, embedded: 0 };
+  if (memories.length === 0 && !before) return { memories: 0, embedded: 0, hashes: [] };
   const model = embedder.model.id;
   const hashes = memories.map((m) => textHash(m.content));
   const known = cache?.get(model, hashes) ?? new Map<string, Float32Array>();
@@ -101,5 +101,5 @@ export async function embedMemories(
       2,
     )}\n`,
   );
-  return { memories: memories.length, embedded: missing.length };
+  return { memories: memories.length, embedded: missing.length, hashes };
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chunkText, type TextChunk } from '../embed/chunk-text.js';
 import type { Embedder } from '../embed/embedder.js';
@@ -93,9 +94,16 @@ async function embedLocked(
       onPlan: (plan) => options.onPlan?.(plan, embedder.model),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
-    const memories = report.interrupted
-      ? { memories: 0, embedded: 0 }
-      : await embedMemories(bundleDir(dataDir), embedder, cache);
+    let memories = { memories: 0, embedded: 0 };
+    if (!report.interrupted) {
+      const made = await embedMemories(bundleDir(dataDir), embedder, cache);
+      memories = { memories: made.memories, embedded: made.embedded };
+      // Everything is embedded now: vectors of texts that are gone (deleted, changed,
+      // redacted) leave the cache too.
+      const keep = await store.vectors.textHashes();
+      for (const hash of made.hashes) keep.add(hash);
+      cache.keepOnly(embedder.model.id, keep);
+    }
     await writeEmbeddingSettings(dataDir, {
       model: open.model ?? embedder.model.id,
       endpoint: open.endpoint,
@@ -104,6 +112,23 @@ async function embedLocked(
   } finally {
     cache.close();
     await embedder.close();
+  }
+}
+
+/**
+ * Forgets the cached vectors of texts the store no longer holds (after a conversation is
+ * deleted), so a deleted text leaves no vector in the data folder; memories' vectors are made
+ * again from the cache's misses at the next embed.
+ */
+export async function pruneVectorCache(store: Store, dataDir: string): Promise<number> {
+  const file = join(dataDir, VECTOR_CACHE_FILE);
+  const model = await store.vectors.model();
+  if (!model || !existsSync(file)) return 0;
+  const cache = VectorCache.open(file);
+  try {
+    return cache.keepOnly(model.id, await store.vectors.textHashes());
+  } finally {
+    cache.close();
   }
 }
 

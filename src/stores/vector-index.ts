@@ -83,6 +83,8 @@ export interface VectorIndex {
   write(owner: string, hash: string, units: readonly VectorUnit[]): Promise<void>;
   /** The units nearest a vector, best chunk per node, filters applied. */
   search(query: VectorQuery): Promise<VectorHit[]>;
+  /** The text hashes of every vector it holds (what the vector cache must keep). */
+  textHashes(): Promise<Set<string>>;
   /** The stored vector of a message's first chunk (for "similar messages"). */
   vectorOf(nodeId: string): Promise<Float32Array | undefined>;
   /** Search hits (conversation, title, snippet) for vector hits, in the same order. */

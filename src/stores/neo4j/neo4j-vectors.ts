@@ -208,6 +208,13 @@ export class Neo4jVectors implements VectorIndex {
     }
   }
 
+  async textHashes(): Promise<Set<string>> {
+    const rows = await this.db.read(
+      `MATCH (v:${VECTOR_LABEL}) RETURN DISTINCT v.text_hash AS hash`,
+    );
+    return new Set(rows.map((r) => str(r.hash)));
+  }
+
   async vectorOf(nodeId: string): Promise<Float32Array | undefined> {
     const [row] = await this.db.read(
       `MATCH (v:${VECTOR_LABEL} {node_id: $nodeId}) RETURN v.embedding AS embedding ORDER BY v.chunk LIMIT 1`,

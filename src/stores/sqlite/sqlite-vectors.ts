@@ -309,6 +309,15 @@ export class SqliteVectors implements VectorIndex {
       .slice(query.offset ?? 0, wanted);
   }
 
+  textHashes(): Promise<Set<string>> {
+    if (!this.hasTables()) return Promise.resolve(new Set());
+    const hashes = this.db
+      .prepare(`SELECT DISTINCT text_hash FROM vector_unit`)
+      .pluck()
+      .all() as string[];
+    return Promise.resolve(new Set(hashes));
+  }
+
   vectorOf(nodeId: string): Promise<Float32Array | undefined> {
     if (!this.hasTables()) return Promise.resolve(undefined);
     const blob: unknown = this.db
