@@ -2,11 +2,12 @@ import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { bundleDir, storeFile } from './data-dir.js';
+import { WRITE_LOCK_FILE } from './write-lock.js';
 
 /** What of a data folder was there before an import, so what it created can be taken back. */
 export interface DataDirSnapshot {
   dataDir: string;
-  existed: { dataDir: boolean; store: boolean; bundle: boolean };
+  existed: { dataDir: boolean; store: boolean; bundle: boolean; lock: boolean };
 }
 
 /** Notes what of the data folder exists now. */
@@ -17,6 +18,7 @@ export function snapshotDataDir(dataDir: string): DataDirSnapshot {
       dataDir: existsSync(dataDir),
       store: existsSync(storeFile(dataDir)),
       bundle: existsSync(bundleDir(dataDir)),
+      lock: existsSync(join(dataDir, WRITE_LOCK_FILE)),
     },
   };
 }
@@ -39,4 +41,8 @@ export async function discardNewData(snapshot: DataDirSnapshot): Promise<void> {
         await rm(join(dataDir, name), { force: true });
   }
   if (!existed.bundle) await rm(bundleDir(dataDir), { recursive: true, force: true });
+  // The write lock's file, made by this import (it is let go before this runs).
+  if (!existed.lock)
+    for (const name of [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`])
+      await rm(join(dataDir, name), { force: true });
 }
