@@ -182,11 +182,9 @@ async function embedSome(
   progress: EmbedProgress,
 ): Promise<Job['units']> {
   const batch = waiting.slice(0, batchSize).sort((a, b) => a.text.length - b.text.length);
-  const signal = options.signal;
-  const vectors = await options.embedder.embed(
-    batch.map((u) => u.text),
-    signal ? { signal } : {},
-  );
+  // The signal is checked between batches, not passed in: a batch takes seconds, and one cut
+  // mid-way would be work thrown away rather than cached.
+  const vectors = await options.embedder.embed(batch.map((u) => u.text));
   const entries: { textHash: string; vector: Float32Array }[] = [];
   batch.forEach((unit, i) => {
     const vector = vectors[i];
