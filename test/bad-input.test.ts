@@ -1,26 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ZipWriter } from '../src/sample/zip-writer.js';
 import { tempDir } from './support/convert-to-temp.js';
-import { ROOT } from './support/shared.js';
-
-const run = promisify(execFile);
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-
-async function chatgraph(
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { CLI, chatgraph } from './support/run-cli.js';
 
 describe('chatgraph convert on what is not an export', () => {
   beforeAll(() => {

@@ -1,26 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgptConversation } from './support/hostile-corpus.js';
+import { CLI, chatgraph } from './support/run-cli.js';
 import { ROOT } from './support/shared.js';
-
-const run = promisify(execFile);
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-
-async function chatgraph(
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
 
 const five = JSON.stringify(
   Array.from({ length: 5 }, (_, i) => chatgptConversation(`c${i}`, `conversation ${i}`)),

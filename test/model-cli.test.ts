@@ -1,27 +1,10 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testModelDir } from './support/embedding-model.js';
-import { ROOT } from './support/shared.js';
-
-const run = promisify(execFile);
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-
-async function chatgraph(
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+import { CLI, chatgraph } from './support/run-cli.js';
 
 describe('chatgraph model', () => {
   let empty: string;

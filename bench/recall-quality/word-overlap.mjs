@@ -2,7 +2,7 @@
 // conversation it targets, so keyword search cannot find it by spelling alone and only meaning
 // can. Two words count as shared when they are equal, have the same Porter stem, or one starts
 // with the other and the shorter has at least 5 letters ("decorat" / "decorators").
-import { porterStem } from './porter-stem.mjs';
+import { porterStem } from '../../dist/search/porter-stem.js';
 
 // NLTK's English stopword list, plus the modal verbs it lacks (would, could, might, must, shall)
 // and the contraction tails a split on apostrophes leaves (t, s, ll, re, ve, d, m).

@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -7,6 +7,7 @@ import { launchChromium } from '../../scripts/chromium.mjs';
 import { tempDir } from '../support/convert-to-temp.js';
 import { testModelDir } from '../support/embedding-model.js';
 import { writeExport } from '../support/recall-fixtures.js';
+import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
 
 /**
@@ -28,21 +29,7 @@ beforeAll(async () => {
   const data = join(dir, 'data');
   execFileSync('node', [CLI, 'import', writeExport(dir), '--data-dir', data, '-q'], { env });
   execFileSync('node', [CLI, 'embed', '--data-dir', data, '-q'], { env });
-  server = spawn('node', [CLI, 'serve', '--data-dir', data, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env,
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /web app at (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1].replace(/\/$/, ''));
-    });
-    server.once('exit', (code) => {
-      reject(new Error(`chatgraph serve exited with ${String(code)}`));
-    });
-  });
+  ({ server, base } = await startServe(data, env));
   browser = await launchChromium();
 });
 

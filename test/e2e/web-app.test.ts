@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PASTED_UNNAMED, pastedClaudeConversation } from '../support/attachment-fixtures.js';
 import { branchedConversation, msg, node } from '../support/chatgpt-builder.js';
 import { tempDir } from '../support/convert-to-temp.js';
+import { startServe } from '../support/serve-cli.js';
 import { ROOT, fixturesOf } from '../support/shared.js';
 import { execFileSync } from 'node:child_process';
 
@@ -83,20 +84,7 @@ beforeAll(async () => {
     '--deep',
     '--quiet',
   ]);
-  server = spawn('node', [CLI, 'serve', '--data-dir', data, '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /web app at (http:\/\/\S+)/.exec(out);
-      if (match?.[1]) resolve(match[1].replace(/\/$/, ''));
-    });
-    server.once('exit', (code) => {
-      reject(new Error(`chatgraph serve exited with ${String(code)}`));
-    });
-  });
+  ({ server, base } = await startServe(data));
   browser = await launchChromium();
 });
 

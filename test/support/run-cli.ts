@@ -1,0 +1,22 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ROOT } from './shared.js';
+
+const run = promisify(execFile);
+
+/** The built CLI. */
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** Runs the built CLI; its exit code and output, whether it succeeded or not. */
+export async function chatgraph(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
