@@ -1,7 +1,6 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { bundleDir, storeFile } from '../src/data-dir.js';
 import { deleteConversation } from '../src/delete-conversation.js';
@@ -13,21 +12,9 @@ import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { startWebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
-import { ROOT } from './support/shared.js';
+import { chatgraph } from './support/run-cli.js';
 
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const run = promisify(execFile);
-
-/** Runs the CLI; its exit code, stdout and stderr. */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = chatgraph;
 
 interface Indexed {
   conversations_index: { id: string }[];

@@ -1,26 +1,14 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { storeFile } from '../src/data-dir.js';
 import { importExports } from '../src/import-exports.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
-import { ROOT } from './support/shared.js';
+import { chatgraph } from './support/run-cli.js';
 
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const run = promisify(execFile);
-
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args]);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = chatgraph;
 
 async function imported(): Promise<{ dir: string; data: string; input: string }> {
   const dir = tempDir();
