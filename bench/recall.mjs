@@ -28,6 +28,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
   args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+// --no-embed and --no-neo4j leave out those parts (the vector sets reuse the cached embed run).
+const skipEmbed = args.includes('--no-embed');
+const skipNeo4j = args.includes('--no-neo4j');
 const chunksForLargest = Math.max(1, Math.round(option('--vectors', 1_000_000) / 100_000));
 const embedSeconds = option('--embed-seconds', 120);
 const work = join(root, '.bench');
@@ -79,14 +82,15 @@ const chatgptZip = join(work, 'chatgpt-200mb.zip');
 if (!existsSync(chatgptZip))
   await writeChatgptExport(chatgptZip, { seed: 42, targetBytes: 200 * 1024 * 1024 });
 const chatgptData = imported('recall-chatgpt-200mb', chatgptZip);
-const chatgpt = timedEmbed(chatgptData);
-sayThroughput('generated 200 MB ChatGPT export', chatgpt);
-const projects = join(work, 'claude-code-300');
-if (!existsSync(projects)) await writeClaudeCodeProjects(projects, { seed: 9, sessions: 300 });
-sayThroughput(
-  'Claude Code corpus (300 sessions)',
-  timedEmbed(imported('recall-claude-code', projects)),
-);
+if (!skipEmbed) {
+  sayThroughput('generated 200 MB ChatGPT export', timedEmbed(chatgptData));
+  const projects = join(work, 'claude-code-300');
+  if (!existsSync(projects)) await writeClaudeCodeProjects(projects, { seed: 9, sessions: 300 });
+  sayThroughput(
+    'Claude Code corpus (300 sessions)',
+    timedEmbed(imported('recall-claude-code', projects)),
+  );
+}
 
 // 2. Real vectors of a sample, for the synthetic sets.
 const sample = new Database(storeFile(chatgptData), { readonly: true })
@@ -229,7 +233,7 @@ for (const chunks of [1, chunksForLargest]) {
   );
   await latencies(store, `SQLite at ${all.length.toLocaleString('en-US')} vectors`, all);
   await store.close();
-  if (chunks === 1) await neo4jLatencies(dataDir);
+  if (chunks === 1 && !skipNeo4j) await neo4jLatencies(dataDir);
 }
 
 async function neo4jLatencies(data) {

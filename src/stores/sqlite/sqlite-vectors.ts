@@ -28,9 +28,14 @@ export const VECTOR_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS vector_state (owner TEXT PRIMARY KEY, content_hash TEXT NOT NULL) WITHOUT ROWID`,
 ];
 
-/** Candidates scored exactly per hit asked for (measured: recall@10 against an exact scan). */
-const CANDIDATES_PER_HIT = 40;
-const MIN_CANDIDATES = 400;
+/**
+ * How many first-pass candidates are scored exactly. Measured on 100,000 real-sample vectors,
+ * recall@10 against an exact scan: 400 candidates 0.911, 1,000 0.957, 2,000 0.984, 4,000
+ * 0.990; denser indexes need more, so the count also grows with the index (1 in 250).
+ */
+const CANDIDATES_PER_HIT = 100;
+const MIN_CANDIDATES = 2000;
+const CANDIDATES_PER_UNITS = 250;
 
 interface UnitRow {
   rowid: number;
@@ -280,7 +285,11 @@ export class SqliteVectors implements VectorIndex {
       until: query.until === undefined ? undefined : Date.parse(dateBound(query.until, '--until')),
     };
     // Chunks of one message compete for places: ask for enough to fill the page with messages.
-    const count = Math.max(MIN_CANDIDATES, wanted * CANDIDATES_PER_HIT);
+    const count = Math.max(
+      MIN_CANDIDATES,
+      wanted * CANDIDATES_PER_HIT,
+      Math.ceil(index.length / CANDIDATES_PER_UNITS),
+    );
     const candidates = index.nearest(toBinaryCode(query.vector), count, filter);
     const best = new Map<string, VectorHit>();
     const read = this.db.prepare(
