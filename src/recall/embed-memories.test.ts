@@ -43,7 +43,7 @@ describe('embedMemories', () => {
     writeStore(bundle, [memory('m1', 'likes sourdough bread'), memory('m2', 'runs marathons')]);
     const cache = new MapCache();
     const first = await embedMemories(bundle, bagOfWords, cache, () => '2026-01-01T00:00:00Z');
-    expect(first).toEqual({ memories: 2, embedded: 2 });
+    expect(first).toMatchObject({ memories: 2, embedded: 2 });
     const file = JSON.parse(readFileSync(join(bundle, EMBEDDINGS_FILE), 'utf8')) as {
       embeddings: { memory_id: string; dimensions: number; vector: number[]; created_at: string }[];
     };
@@ -53,7 +53,7 @@ describe('embedMemories', () => {
 
     writeStore(bundle, [memory('m2', 'runs marathons')]);
     const second = await embedMemories(bundle, bagOfWords, cache, () => '2027-01-01T00:00:00Z');
-    expect(second).toEqual({ memories: 1, embedded: 0 });
+    expect(second).toMatchObject({ memories: 1, embedded: 0 });
     const after = JSON.parse(readFileSync(join(bundle, EMBEDDINGS_FILE), 'utf8')) as typeof file;
     expect(after.embeddings.map((e) => [e.memory_id, e.created_at])).toEqual([
       ['m2', '2026-01-01T00:00:00Z'],
