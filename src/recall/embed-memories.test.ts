@@ -65,6 +65,7 @@ describe('embedMemories', () => {
     const bundle = join(tempDir(), 'bundle');
     writeStore(bundle, []);
     expect(await embedMemories(bundle, bagOfWords, undefined)).toEqual({
+      hashes: [],
       memories: 0,
       embedded: 0,
     });
