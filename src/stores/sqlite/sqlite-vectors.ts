@@ -68,6 +68,8 @@ function codeOf(blob: Buffer): Uint32Array {
 /** The embedded store's {@link VectorIndex}. */
 export class SqliteVectors implements VectorIndex {
   private index: { generation: string; index: BinaryIndex } | undefined;
+  // A search asks for the model (and its count) more than once: counted once per generation.
+  private counted: { generation: string; count: number } | undefined;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -106,8 +108,13 @@ export class SqliteVectors implements VectorIndex {
     const id = this.meta('vector_model');
     const dimensions = Number(this.meta('vector_dimensions'));
     if (id === undefined || !this.hasTables()) return Promise.resolve(undefined);
-    const count = Number(this.db.prepare(`SELECT count(*) FROM vector_unit`).pluck().get());
-    return Promise.resolve({ id, dimensions, count });
+    const generation = this.meta('vector_generation') ?? '';
+    if (this.counted?.generation !== generation)
+      this.counted = {
+        generation,
+        count: Number(this.db.prepare(`SELECT count(*) FROM vector_unit`).pluck().get()),
+      };
+    return Promise.resolve({ id, dimensions, count: this.counted.count });
   }
 
   reset(model: { id: string; dimensions: number }): Promise<void> {
