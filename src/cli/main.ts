@@ -504,6 +504,8 @@ withStoreOptions(
     process.exitCode = await runDelete(id, { ...options, neo4j: neo4jOf(options) });
   });
 
+type McpCommandOptions = StoreOptions & QueryLimitOptions & { http?: string; maxResultKb: string };
+
 withQueryLimitOptions(
   withStoreOptions(
     program
@@ -518,23 +520,29 @@ withQueryLimitOptions(
     '--http <port>',
     'serve streamable HTTP on 127.0.0.1:<port> (0: any free port) instead of stdio',
   )
-  .action(async (options: StoreOptions & QueryLimitOptions & { http?: string }) => {
+  .option(
+    '--max-result-kb <KB>',
+    'the most text one tool result holds; a longer one is cut and says how to read on',
+    '80',
+  )
+  .action(async (options: McpCommandOptions) => {
     const limits = queryLimits(options, SERVER_QUERY_LIMITS);
+    const maxResultKb = Number(options.maxResultKb);
+    if (!Number.isFinite(maxResultKb) || maxResultKb < 4)
+      throw new UsageError(`--max-result-kb takes 4 (KB) or more, not "${options.maxResultKb}"`);
     const store = await openForReading(options);
     const recaller = createRecaller(store, resolveDataDir(options.dataDir));
+    const mcpOptions = { queryLimits: limits, recaller, maxResultKb };
     if (options.http !== undefined) {
       const port = Number(options.http);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
         throw new UsageError(`--http takes a port number, not "${options.http}"`);
-      const endpoint = await serveMcpHttp(store, port, '127.0.0.1', {
-        queryLimits: limits,
-        recaller,
-      });
+      const endpoint = await serveMcpHttp(store, port, '127.0.0.1', mcpOptions);
       process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
       return;
     }
     // stdout carries the protocol: nothing else may be printed there.
-    await createServer(store, { queryLimits: limits, recaller }).connect(new LineTransport());
+    await createServer(store, mcpOptions).connect(new LineTransport());
     process.stderr.write('chatgraph MCP server on stdio\n');
   });
 

@@ -288,8 +288,8 @@ export class SqliteVectors implements VectorIndex {
     const filter = {
       source: query.source === undefined ? undefined : index.lookup(query.source),
       role: query.role === undefined ? undefined : index.lookup(query.role),
-      since: query.since === undefined ? undefined : Date.parse(dateBound(query.since, '--since')),
-      until: query.until === undefined ? undefined : Date.parse(dateBound(query.until, '--until')),
+      since: query.since === undefined ? undefined : Date.parse(dateBound(query.since, 'since')),
+      until: query.until === undefined ? undefined : Date.parse(dateBound(query.until, 'until')),
     };
     // Chunks of one message compete for places: ask for enough to fill the page with messages.
     const count = Math.max(
