@@ -20,7 +20,7 @@ function note(shown: number, total: number, kb: number, cut: boolean): string {
   if (cut)
     return `Truncated: the first row alone is larger than the ${String(kb)} KB result budget, so its long values were cut. Return shorter values, e.g. substring(m.content, 0, 2000).`;
   if (shown < total)
-    return `Truncated: ${String(shown)} of ${String(total)} rows are shown${total > CYPHER_ROWS ? ` (at most ${String(CYPHER_ROWS)} rows, and` : ' ('}within the ${String(kb)} KB result budget). For the rest add SKIP ${String(shown)} LIMIT ${String(shown)} to the query, or narrow it: fewer rows (WHERE, LIMIT) or shorter columns (substring(m.content, 0, 200)).`;
+    return `Truncated: ${String(shown)} of ${String(total)} rows are shown (${total > CYPHER_ROWS ? `at most ${String(CYPHER_ROWS)} rows, ` : ''}within the ${String(kb)} KB result budget). For the next rows add SKIP ${String(shown)} LIMIT ${String(shown)} to the query, or narrow it: fewer rows (WHERE, LIMIT) or shorter columns (substring(m.content, 0, 200)).`;
   return `(${String(total)} row${total === 1 ? '' : 's'})`;
 }
 
