@@ -61,8 +61,8 @@ export interface FittedPage {
 /**
  * The result for as many of `items` as fit the budget. `render` builds the result for the first
  * items (told whether some were left out or cut, so its text can say so). When even the first
- * item alone is too large, it is shown cut by `shrink` (its long texts shortened), halving the
- * length kept until it fits.
+ * item alone is too large, it is shown cut by `shrink` (its long texts shortened to the most
+ * characters that fit).
  */
 export function fitPage<T>(
   items: readonly T[],
@@ -83,11 +83,26 @@ export function fitPage<T>(
   if (low > 0) return { result: render(items.slice(0, low), true), shown: low, truncated: true };
   const first = items[0];
   if (first === undefined) return { result: render([], true), shown: 0, truncated: true };
-  let keep = budget.maxBytes;
-  let result = render([shrink(first, keep)], true);
-  while (!fits(result, budget) && keep > 0) {
-    keep = Math.floor(keep / 2);
-    result = render([shrink(first, keep)], true);
+  return {
+    result: shrunk((keep) => render([shrink(first, keep)], true), budget),
+    shown: 1,
+    truncated: true,
+  };
+}
+
+// The result of the longest cut that fits: halving the length kept until it does, then a
+// search by halves between that and the length that did not, so little of the budget is lost.
+function shrunk(renderCut: (keep: number) => ToolResult, budget: ResultBudget): ToolResult {
+  let high = budget.maxBytes;
+  let low = Math.floor(high / 2);
+  while (low > 0 && !fits(renderCut(low), budget)) {
+    high = low;
+    low = Math.floor(low / 2);
   }
-  return { result, shown: 1, truncated: true };
+  while (high - low > 64) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(renderCut(mid), budget)) low = mid;
+    else high = mid;
+  }
+  return renderCut(low);
 }
