@@ -15,7 +15,7 @@ describe('the result budget', () => {
   });
 
   it('keeps the most items that fit, text and structured content alike', () => {
-    const items = Array.from({ length: 40 }, (_, i) => `${String(i)}`.padEnd(100, '.'));
+    const items = Array.from({ length: 40 }, (_, i) => String(i).padEnd(100, '.'));
     const page = fitPage(items, render, budget, clipText);
     expect(page.truncated).toBe(true);
     expect(fits(page.result, budget)).toBe(true);

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MATCH_END, MATCH_START, type SearchHit } from '../../index.js';
+import { MATCH_END, MATCH_START, type SearchHit, type SearchResult } from '../../index.js';
 import { hitOutput, truncatedOutput } from '../output-schemas.js';
 import { clipText, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';
@@ -46,6 +46,51 @@ function hitLine(h: SearchHit): string {
   return `- ${h.createdAt.slice(0, 10)} [${h.source}] "${h.title}" (conversation ${h.conversationId}, ${where} ${h.messageId}, ${h.role}; ${describeWhy(h)}): ${h.snippet}`;
 }
 
+type Page = {
+  result: SearchResult;
+  nearest: SearchHit[] | undefined;
+  offset: number;
+  limit: number;
+};
+
+// One page of hits as text and structured content; `truncated` when the budget left some out.
+function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean, kb: number) {
+  const { result, nearest, offset, limit } = page;
+  const end = offset + shown.length;
+  const nextOffset = truncated || result.hits.length === limit ? end : null;
+  const lines = [`Searched by ${result.mode}.`];
+  if (result.notice) lines.push(result.notice);
+  if (shown.length === 0) {
+    lines.push(offset > 0 ? `No hits past the first ${String(offset)}.` : 'Nothing matches.');
+    if (result.hint) lines.push(`Did you mean "${result.hint}"?`);
+    if (nearest && nearest.length > 0) lines.push('Nearest in meaning:', ...nearest.map(hitLine));
+  } else lines.push(...shown.map(hitLine));
+  if (truncated)
+    lines.push(
+      `Truncated to stay within the ${String(kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
+    );
+  else if (nextOffset !== null)
+    lines.push(`More may follow: call again with offset ${String(nextOffset)}.`);
+  const structured = output.parse({
+    mode: result.mode,
+    hits: shown,
+    matches: result.matches,
+    matchesCapped: result.matchesCapped,
+    ranked: result.ranked,
+    offset,
+    nextOffset,
+    ...(result.hint !== undefined ? { hint: result.hint } : {}),
+    ...(result.notice !== undefined ? { notice: result.notice } : {}),
+    ...(nearest ? { nearest } : {}),
+    truncated,
+  });
+  return ok(lines.join('\n'), structured);
+}
+
+function shrinkHit(hit: SearchHit, max: number): SearchHit {
+  return { ...hit, snippet: clipText(hit.snippet, max), title: clipText(hit.title, max) };
+}
+
 /** `search_conversations`: words, meaning or both, with filters and paging. */
 export function registerSearchTool(server: McpServer, { recaller, budget }: ToolContext): void {
   server.registerTool(
@@ -85,48 +130,10 @@ export function registerSearchTool(server: McpServer, { recaller, budget }: Tool
           ...(args.role ? { role: args.role as string } : {}),
         });
         const plain = (hit: SearchHit) => ({ ...hit, snippet: plainSnippet(hit.snippet) });
-        const hits = result.hits.map(plain);
-        const nearest = result.nearest?.map(plain);
-        const render = (shown: readonly SearchHit[], truncated: boolean) => {
-          const end = offset + shown.length;
-          const nextOffset = truncated || hits.length === limit ? end : null;
-          const lines = [`Searched by ${result.mode}.`];
-          if (result.notice) lines.push(result.notice);
-          if (shown.length === 0) {
-            lines.push(
-              offset > 0 ? `No hits past the first ${String(offset)}.` : 'Nothing matches.',
-            );
-            if (result.hint) lines.push(`Did you mean "${result.hint}"?`);
-            if (nearest && nearest.length > 0)
-              lines.push('Nearest in meaning:', ...nearest.map(hitLine));
-          } else lines.push(...shown.map(hitLine));
-          if (truncated)
-            lines.push(
-              `Truncated to stay within the ${String(budget.kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
-            );
-          else if (nextOffset !== null)
-            lines.push(`More may follow: call again with offset ${String(nextOffset)}.`);
-          const structured = output.parse({
-            mode: result.mode,
-            hits: shown,
-            matches: result.matches,
-            matchesCapped: result.matchesCapped,
-            ranked: result.ranked,
-            offset,
-            nextOffset,
-            ...(result.hint !== undefined ? { hint: result.hint } : {}),
-            ...(result.notice !== undefined ? { notice: result.notice } : {}),
-            ...(nearest ? { nearest } : {}),
-            truncated,
-          });
-          return ok(lines.join('\n'), structured);
-        };
-        const shrink = (hit: SearchHit, max: number) => ({
-          ...hit,
-          snippet: clipText(hit.snippet, max),
-          title: clipText(hit.title, max),
-        });
-        return fitPage(hits, render, budget, shrink).result;
+        const page = { result, nearest: result.nearest?.map(plain), offset, limit };
+        const render = (shown: readonly SearchHit[], truncated: boolean) =>
+          renderHits(page, shown, truncated, budget.kb);
+        return fitPage(result.hits.map(plain), render, budget, shrinkHit).result;
       }),
   );
 }
