@@ -59,6 +59,17 @@ CALLS: dict[str, list[Args]] = {
 
 ORDER = list(CALLS)
 
+# What some results must say, beyond matching their schema: (tool, call number) -> test, what.
+EXPECT: dict[tuple[str, int], tuple[Callable[[dict[str, Any]], bool], str]] = {
+    ("search_conversations", 0): (lambda r: len(r["hits"]) > 0, "a product name as source finds hits"),
+    ("get_conversation", 0): (lambda r: r["matchedId"] == "platform", "says it got the platform's id"),
+    ("get_conversation", 1): (lambda r: r["truncated"] and r["nextOffset"] is not None, "offers the next page"),
+    ("list_conversations", 0): (lambda r: r["total"] > 0, '"claude" lists Claude conversations'),
+    ("get_message_context", 0): (lambda r: r["matchedId"] == "platform", "takes the platform's message id"),
+    ("run_cypher", 0): (lambda r: r["truncated"] and r["shown"] < r["rowCount"], "cuts every message to the budget"),
+    ("remember", 0): (lambda r: bool(r.get("id")), "gives the memory's id"),
+}
+
 
 class Checks:
     def __init__(self) -> None:
@@ -90,7 +101,7 @@ async def exercise(session: ClientSession, checks: Checks) -> None:
         checks.check(schema is not None, f"{name} declares an outputSchema")
         for prop, spec in (tool.inputSchema.get("properties") or {}).items():
             checks.check(bool(spec.get("description")), f"{name}.{prop} has a description")
-        for call in CALLS.get(name, []):
+        for number, call in enumerate(CALLS.get(name, [])):
             args = call(seen) if callable(call) else call
             what = f"{name} {json.dumps(args)[:120]}"
             try:
@@ -108,6 +119,9 @@ async def exercise(session: ClientSession, checks: Checks) -> None:
             checks.check("truncated" in content, f"{what} says whether it was truncated")
             if content.get("truncated"):
                 checks.check("truncated" in text.lower(), f"{what} text says it was truncated")
+            if (name, number) in EXPECT:
+                test, said = EXPECT[(name, number)]
+                checks.check(test(content), f"{what} {said}")
             seen[name] = content
 
     resources = (await session.list_resources()).resources
