@@ -137,13 +137,18 @@ describe('sources and roles by name', () => {
 });
 
 describe('errors in MCP words', () => {
-  it('says a date is wrong without naming a CLI flag', async () => {
+  it('says a date or a mode is wrong without naming a CLI flag', async () => {
     const bad = await call('search_conversations', { query: 'sourdough', since: 'yesterday-ish' });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/since takes a date/);
     expect(text(bad)).not.toMatch(/--since/);
     const list = await call('list_conversations', { until: 'soon' });
     expect(text(list)).toMatch(/^until takes a date/);
+    // No vectors in this history: the way out is named as the tool's parameter.
+    const semantic = await call('search_conversations', { query: 'bread', mode: 'semantic' });
+    expect(semantic.isError).toBe(true);
+    expect(text(semantic)).toMatch(/mode keyword/);
+    expect(text(semantic)).not.toMatch(/--mode/);
   });
 
   it('says a page is past the end', async () => {
