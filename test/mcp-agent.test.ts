@@ -232,6 +232,15 @@ describe('the result budget (80 KB)', () => {
     expect(context.structuredContent?.truncated).toBe(true);
   });
 
+  it('keeps a conversation resource within it too', async () => {
+    const read = await client.readResource({ uri: 'chatgraph://conversation/conv-long' });
+    const resource = (read.contents[0] as { text: string }).text;
+    expect(Buffer.byteLength(resource)).toBeLessThanOrEqual(BUDGET);
+    expect(resource).toMatch(
+      /Truncated to the 80 KB result budget: \d+ of 60 messages; get_conversation/,
+    );
+  });
+
   it('keeps every other tool within it', async () => {
     await call('search_conversations', { query: 'sourdough', limit: 100, mode: 'keyword' });
     await call('list_conversations', { limit: 200 });

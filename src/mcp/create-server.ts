@@ -44,6 +44,6 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   registerStats(server, context);
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });
-  registerResources(server, store);
+  registerResources(server, store, context.budget);
   return server;
 }

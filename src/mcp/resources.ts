@@ -6,8 +6,11 @@ import {
   ReadResourceRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { EDGES, LABELS, type Store } from '../index.js';
+import { EDGES, LABELS, type Store, type ThreadMessage } from '../index.js';
 import { conversationMarkdown } from './conversation-markdown.js';
+import { clipMessage } from './message-clip.js';
+import { fitPage, type ResultBudget } from './result-budget.js';
+import { ok } from './tool-result.js';
 
 /** MCP's error code for a resource that does not exist (the SDK's own answer is -32602). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -36,21 +39,35 @@ function schemaText(): string {
   return JSON.stringify({ labels: LABELS, relationships }, null, 2);
 }
 
-async function readConversation(store: Store, uri: string): Promise<ReadResourceResult> {
+// A client may put a resource in the model's context whole: past the budget it holds the first
+// messages that fit, and says where get_conversation goes on.
+async function readConversation(
+  store: Store,
+  uri: string,
+  budget: ResultBudget,
+): Promise<ReadResourceResult> {
   const id = decodeURIComponent(uri.slice(CONVERSATION_PREFIX.length));
   const info = id === '' ? undefined : await store.conversation(id);
   if (!info) throw new McpError(RESOURCE_NOT_FOUND, `no conversation with id ${id}`, { uri });
   const messages = await store.thread(info.id);
-  const text = conversationMarkdown(info, messages);
+  const render = (shown: readonly ThreadMessage[], truncated: boolean) =>
+    ok(
+      truncated
+        ? `${conversationMarkdown(info, shown)}\n(Truncated to the ${String(budget.kb)} KB result budget: ${String(shown.length)} of ${String(messages.length)} messages; get_conversation with id ${info.id} and offset ${String(shown.length)} gives the rest.)`
+        : conversationMarkdown(info, shown),
+      {},
+    );
+  const text = fitPage(messages, render, budget, clipMessage).result.content[0]?.text ?? '';
   return { contents: [{ uri, mimeType: 'text/markdown', text }] };
 }
 
 /**
- * The resources: the graph schema, and each conversation by id. Served by handlers of our own
+ * The resources: the graph schema, and each conversation by id (within the result budget).
+ * Served by handlers of our own
  * rather than the SDK's registerResource, which answers an unknown resource with -32602 and
  * advertises a resource list that changes, which this one never does.
  */
-export function registerResources(server: McpServer, store: Store): void {
+export function registerResources(server: McpServer, store: Store, budget: ResultBudget): void {
   const low = server.server;
   low.registerCapabilities({ resources: {} });
   low.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [SCHEMA] }));
@@ -61,7 +78,7 @@ export function registerResources(server: McpServer, store: Store): void {
     const { uri } = request.params;
     if (uri === SCHEMA_URI)
       return { contents: [{ uri, mimeType: 'application/json', text: schemaText() }] };
-    if (uri.startsWith(CONVERSATION_PREFIX)) return readConversation(store, uri);
+    if (uri.startsWith(CONVERSATION_PREFIX)) return readConversation(store, uri, budget);
     throw new McpError(
       RESOURCE_NOT_FOUND,
       `no resource ${uri}: the resources are ${SCHEMA_URI} and ${CONVERSATION.uriTemplate}`,
