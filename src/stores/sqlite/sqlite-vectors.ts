@@ -290,8 +290,8 @@ export class SqliteVectors implements VectorIndex {
     const filter = {
       source: query.source === undefined ? undefined : index.lookup(query.source),
       role: query.role === undefined ? undefined : index.lookup(query.role),
-      since: query.since === undefined ? undefined : Date.parse(dateBound(query.since, '--since')),
-      until: query.until === undefined ? undefined : Date.parse(dateBound(query.until, '--until')),
+      since: query.since === undefined ? undefined : Date.parse(dateBound(query.since, 'since')),
+      until: query.until === undefined ? undefined : Date.parse(dateBound(query.until, 'until')),
     };
     const keep = Math.max(MIN_KEEP, wanted * KEEP_PER_HIT);
     const scan = Math.max(MIN_SCAN, keep * 10, Math.ceil(index.length / SCAN_PER_UNITS));
