@@ -7,6 +7,7 @@ export default tseslint.config(
       'dist/**',
       'node_modules/**',
       '.venv-pam/**',
+      '.venv-mcp/**',
       'coverage/**',
       'bench/**',
       '.dependency-cruiser.cjs',
