@@ -1,0 +1,166 @@
+import type Database from 'better-sqlite3';
+import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
+import {
+  EDGE_KINDS,
+  LABEL_NAMES,
+  SHARED_LABELS,
+  type EdgeKind,
+  type Label,
+} from '../../graph/schema.js';
+import type { HashedBatch, ImportRecord } from '../store.js';
+import { fullTextWriter } from './full-text.js';
+import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
+import type { SqliteVectors } from './sqlite-vectors.js';
+
+type Statement = Database.Statement;
+
+/** The SQL that deletes a conversation's edges of one kind (see ownedBySource). */
+export function ownedEdges(kind: EdgeKind, verb: 'DELETE' | 'SELECT src, dst'): string {
+  const owned = ownedBySource(kind);
+  const from = `${verb} FROM ${quote(kind)}`;
+  if (owned === 'equal') return `${from} WHERE src = @owner`;
+  if (owned === 'prefix') return `${from} WHERE src >= @owner || ':' AND src < @owner || ';'`;
+  return `${from} WHERE owner = @owner`;
+}
+
+function upsertNodeSql(label: Label): string {
+  const columns = ['id', 'owner', ...columnsOf(label)];
+  return `INSERT INTO ${quote(label)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+     ON CONFLICT(id) DO UPDATE SET ${columns
+       .slice(1)
+       .map((c) => `${quote(c)} = excluded.${quote(c)}`)
+       .join(', ')}`;
+}
+
+/**
+ * What writes a conversation's graph into the tables: its nodes, edges, full-text rows,
+ * message counts and content hash, each conversation replacing its earlier rows whole.
+ */
+export class SqliteGraphWriter {
+  private readonly insertNode = new Map<Label, Statement>();
+  private readonly insertEdge = new Map<EdgeKind, Statement>();
+  private readonly deleteNodes = new Map<Label, Statement>();
+  private readonly deleteEdges = new Map<EdgeKind, Statement>();
+  private readonly fullText: ReturnType<typeof fullTextWriter>;
+  private readonly statements: Record<
+    'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete',
+    Statement
+  >;
+
+  constructor(
+    db: Database.Database,
+    private readonly vectors: SqliteVectors,
+  ) {
+    for (const label of LABEL_NAMES) {
+      this.insertNode.set(label, db.prepare(upsertNodeSql(label)));
+      this.deleteNodes.set(label, db.prepare(`DELETE FROM ${quote(label)} WHERE owner = ?`));
+    }
+    for (const kind of EDGE_KINDS) {
+      this.insertEdge.set(
+        kind,
+        db.prepare(`INSERT OR IGNORE INTO ${quote(kind)} (src, dst, owner) VALUES (?, ?, ?)`),
+      );
+      this.deleteEdges.set(kind, db.prepare(ownedEdges(kind, 'DELETE')));
+    }
+    this.fullText = fullTextWriter(db);
+    this.statements = {
+      state: db.prepare(
+        `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
+      ),
+      countsDelete: db.prepare(`DELETE FROM message_counts WHERE owner = ?`),
+      countsInsert: db.prepare(
+        `INSERT INTO message_counts (owner, month, role, model, messages) VALUES (?, ?, ?, ?, ?)`,
+      ),
+      bump: db.prepare(
+        `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      ),
+      stateDelete: db.prepare(`DELETE FROM conversation_state WHERE id = ?`),
+    };
+  }
+
+  private removeOwned(owner: string): void {
+    this.fullText.removeOwner(owner);
+    this.vectors.dropOwner(owner);
+    for (const label of LABEL_NAMES)
+      if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(owner);
+    for (const kind of EDGE_KINDS) this.deleteEdges.get(kind)?.run({ owner });
+  }
+
+  /** Deletes one conversation's rows (inside the caller's transaction). */
+  remove(owner: string): void {
+    this.removeOwned(owner);
+    this.statements.countsDelete.run(owner);
+    this.statements.stateDelete.run(owner);
+    this.statements.bump.run(`deleted-${Date.now()}`);
+  }
+
+  /**
+   * Replaces one conversation's rows. Runs inside the open group's transaction (see
+   * SqliteStore.flush): no savepoint per conversation, since FTS5 flushes a segment at every
+   * savepoint as it does at every commit.
+   */
+  write(batch: HashedBatch, hash: string, deep: boolean): void {
+    this.removeOwned(batch.owner);
+    for (const node of batch.nodes) {
+      const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
+      const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
+      // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
+      if (info) this.fullText.add(node.label, info.lastInsertRowid, node.properties.content);
+    }
+    for (const edge of batch.edges)
+      this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+    const { countsDelete, countsInsert, state, bump } = this.statements;
+    countsDelete.run(batch.owner);
+    for (const [key, messages] of messageCounts(batch))
+      countsInsert.run(batch.owner, ...key.split('\u0000'), messages);
+    state.run(batch.owner, hash, deep ? 1 : 0);
+    bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
+  }
+
+  /** Records an import (an `Import` node, shared by every conversation it brought). */
+  recordImport(record: ImportRecord): void {
+    this.insertNode
+      .get('Import')
+      ?.run(
+        record.id,
+        null,
+        record.sourceFile,
+        record.checksum,
+        record.importer,
+        record.importedAt,
+        record.size ?? null,
+        record.crc32 ?? null,
+        record.redacted === undefined ? null : record.redacted ? 1 : 0,
+      );
+  }
+}
+
+function rowOf(node: GraphNode, owner: string | null): unknown[] {
+  const types = typesOf(node.label);
+  return [
+    node.id,
+    owner,
+    ...columnsOf(node.label).map((column) => {
+      const value = node.properties[column];
+      if (value === undefined || value === null) return null;
+      return types[column] === 'boolean' ? (value ? 1 : 0) : value;
+    }),
+  ];
+}
+
+// A conversation's messages counted per month, role and model (keys joined by NUL).
+function messageCounts(batch: GraphBatch): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const node of batch.nodes) {
+    if (node.label !== 'Message') continue;
+    const p = node.properties;
+    const month = typeof p.created_at === 'string' ? p.created_at.slice(0, 7) : '';
+    const key = [
+      month,
+      typeof p.role === 'string' ? p.role : '',
+      typeof p.model_slug === 'string' ? p.model_slug : '',
+    ].join('\u0000');
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -1,0 +1,91 @@
+import type Database from 'better-sqlite3';
+import { LABEL_NAMES } from '../../graph/schema.js';
+import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
+import { openReadonly } from './open-readonly.js';
+import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
+import { SqliteVectors } from './sqlite-vectors.js';
+
+/** The settings of a connection that writes. */
+export function configureWritable(db: Database.Database): void {
+  // Replaced and deleted rows are overwritten, not left in free pages: a conversation
+  // re-imported with --redact, or deleted, leaves none of its old bytes in the file.
+  db.pragma('secure_delete = ON');
+  // 8 KB pages suit rows of chat text (set before WAL, which fixes the page size).
+  db.pragma('page_size = 8192');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // Keys are random UUIDs: with SQLite's 2 MB default cache every index insert went to disk.
+  db.pragma('cache_size = -131072');
+  db.pragma('temp_store = MEMORY');
+  // Checkpoint the WAL every 64 MB rather than 4 MB: fewer, larger copies during an import.
+  db.pragma('wal_autocheckpoint = 16384');
+}
+
+/**
+ * Creates the tables of this version and brings an older store up to date in place: new
+ * property columns, message counts, the full-text indexes (re-tokenized when `retokenize`).
+ */
+export function migrate(db: Database.Database, retokenize: boolean): void {
+  const missing = fullTextMissing(db);
+  for (const statement of schemaStatements()) db.exec(statement);
+  SqliteVectors.createSchema(db);
+  addMissingColumns(db);
+  backfillMessageCounts(db);
+  upgradeFullText(db, retokenize, missing);
+  // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
+  for (const { table } of FULL_TEXT)
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
+}
+
+// A store made before message_counts existed: count its messages once.
+function backfillMessageCounts(db: Database.Database): void {
+  const empty = db.prepare(`SELECT NOT EXISTS (SELECT 1 FROM message_counts)`).pluck().get();
+  const messages = db.prepare(`SELECT EXISTS (SELECT 1 FROM "Message")`).pluck().get();
+  if (empty === 1 && messages === 1) {
+    db.exec(
+      `INSERT INTO message_counts (owner, month, role, model, messages)
+       SELECT owner, coalesce(substr(created_at, 1, 7), ''), coalesce(role, ''), coalesce(model_slug, ''), count(*)
+       FROM "Message" WHERE owner IS NOT NULL GROUP BY 1, 2, 3, 4`,
+    );
+  }
+}
+
+function columnNames(db: Database.Database, label: string): Set<string> {
+  return new Set(
+    (db.prepare(`PRAGMA table_info(${quote(label)})`).all() as { name: string }[]).map(
+      (c) => c.name,
+    ),
+  );
+}
+
+// A store made by an older version lacks the properties added since: add them (empty).
+function addMissingColumns(db: Database.Database): void {
+  for (const label of LABEL_NAMES) {
+    const have = columnNames(db, label);
+    const types = typesOf(label);
+    for (const column of columnsOf(label)) {
+      if (!have.has(column)) {
+        db.exec(
+          `ALTER TABLE ${quote(label)} ADD COLUMN ${quote(column)} ${types[column] === 'string' ? 'TEXT' : 'INTEGER'}`,
+        );
+      }
+    }
+  }
+}
+
+/** Whether a store file lacks a table or a property column of this version. */
+export function outdated(file: string): boolean {
+  const db = openReadonly(file);
+  try {
+    const tables = new Set(
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
+    );
+    if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
+    return LABEL_NAMES.some((label) => {
+      const have = columnNames(db, label);
+      return columnsOf(label).some((column) => !have.has(column));
+    });
+  } finally {
+    db.close();
+  }
+}

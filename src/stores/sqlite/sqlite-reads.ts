@@ -1,0 +1,207 @@
+import type Database from 'better-sqlite3';
+import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
+import { pageBounds } from '../page-bounds.js';
+import { conversationConditions, conversationOrder } from '../query-conditions.js';
+import type {
+  ConversationFilter,
+  ConversationInfo,
+  ConversationPage,
+  ImportRecord,
+  Stats,
+  ThreadMessage,
+} from '../store.js';
+import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
+import { treeOrder, type TreeRow } from '../thread-tree.js';
+import { SQL } from './sqlite-dialect.js';
+import { ownedEdges } from './sqlite-graph-writer.js';
+import { columnsOf, quote, typesOf } from './sqlite-schema.js';
+
+/** What the embedded store answers, read straight from its tables. */
+
+const INFO_COLUMNS = `id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount`;
+
+/** A conversation by chatgraph's id or the platform's (chatgraph's first). */
+export function conversationOf(db: Database.Database, id: string): ConversationInfo | undefined {
+  return db
+    .prepare(
+      `SELECT ${INFO_COLUMNS} FROM "Conversation" WHERE id = @id OR conversation_id = @id ORDER BY id = @id DESC LIMIT 1`,
+    )
+    .get({ id }) as ConversationInfo | undefined;
+}
+
+type RawMessage = Omit<TreeRow, 'isThought' | 'hidden' | 'onShownThread' | 'attachments'> & {
+  isThought: number;
+  hidden: number;
+  onShownThread: number;
+};
+
+const MESSAGE_COLUMNS = `id, role, content, created_at AS createdAt, model_slug AS model, parent_id AS parentId,
+  is_thought AS isThought, hidden, on_shown_thread AS onShownThread`;
+
+/** A conversation's messages: the shown thread in order, or every branch in tree order. */
+export function threadOf(
+  db: Database.Database,
+  owner: string,
+  allBranches: boolean,
+): ThreadMessage[] {
+  const attachments = db
+    .prepare(`SELECT ${ATTACHMENT_COLUMNS.sql} FROM "Attachment" WHERE owner = ? ORDER BY rowid`)
+    .all(owner);
+  const toRows = (rows: RawMessage[]): TreeRow[] =>
+    withAttachments(
+      rows.map((row) => ({
+        ...row,
+        isThought: row.isThought === 1,
+        hidden: row.hidden === 1,
+        onShownThread: row.onShownThread === 1,
+      })),
+      attachments,
+    );
+  if (!allBranches) {
+    const rows = db
+      .prepare(
+        `SELECT ${MESSAGE_COLUMNS} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`,
+      )
+      .all(owner) as RawMessage[];
+    return toRows(rows).map((row, i) => ({ ...row, depth: i === 0 ? 0 : 1 }));
+  }
+  const rows = db
+    .prepare(`SELECT ${MESSAGE_COLUMNS} FROM "Message" WHERE owner = ? ORDER BY rowid`)
+    .all(owner) as RawMessage[];
+  return treeOrder(toRows(rows));
+}
+
+/** A page of conversations, filtered and sorted, with the count of all that match. */
+export function conversationPage(
+  db: Database.Database,
+  filter: ConversationFilter,
+): ConversationPage {
+  const { where, params } = conversationConditions(filter, SQL);
+  const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
+  const order = conversationOrder(filter.sort);
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const total = Number(
+    db.prepare(`SELECT count(*) FROM "Conversation" c ${clause}`).pluck().get(params),
+  );
+  const items = db
+    .prepare(
+      `SELECT ${INFO_COLUMNS} FROM "Conversation" c ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
+    )
+    .all({ ...params, limit, offset }) as ConversationInfo[];
+  return { total, items };
+}
+
+/** One conversation's nodes and edges, as the projection wrote them. */
+export function subgraphOf(db: Database.Database, owner: string): GraphBatch {
+  const edges: GraphEdge[] = [];
+  for (const kind of EDGE_KINDS) {
+    const rows = db.prepare(ownedEdges(kind, 'SELECT src, dst')).all({ owner }) as {
+      src: string;
+      dst: string;
+    }[];
+    for (const row of rows) edges.push({ kind, from: row.src, to: row.dst });
+  }
+  const shared = new Set<string>();
+  for (const edge of edges) shared.add(edge.from).add(edge.to);
+  const nodes: GraphNode[] = [];
+  for (const label of LABEL_NAMES) {
+    const columns = ['id', ...columnsOf(label)].map(quote).join(', ');
+    const rows = (
+      SHARED_LABELS.has(label)
+        ? db
+            .prepare(
+              `SELECT ${columns} FROM ${quote(label)} WHERE id IN (SELECT value FROM json_each(?))`,
+            )
+            .all(JSON.stringify([...shared]))
+        : db.prepare(`SELECT ${columns} FROM ${quote(label)} WHERE owner = ?`).all(owner)
+    ) as Record<string, unknown>[];
+    for (const row of withBooleans(label, rows)) {
+      const { id, ...properties } = row;
+      nodes.push({ label, id: String(id), properties: properties as GraphNode['properties'] });
+    }
+  }
+  return { owner, nodes, edges };
+}
+
+// SQLite stores booleans as 0/1; the graph (and Cypher) sees true/false.
+function* withBooleans(
+  label: Label,
+  rows: Iterable<Record<string, unknown>>,
+): Generator<Record<string, unknown>> {
+  const booleans = Object.entries(typesOf(label))
+    .filter(([, type]) => type === 'boolean')
+    .map(([column]) => column);
+  for (const row of rows) {
+    for (const column of booleans)
+      if (row[column] !== null && row[column] !== undefined) row[column] = row[column] === 1;
+    yield row;
+  }
+}
+
+/** Counts per source, month, role and model. */
+export function statsOf(db: Database.Database): Stats {
+  const one = (sql: string): number => Number(db.prepare(sql).pluck().get() ?? 0);
+  const all = (sql: string): unknown[] => db.prepare(sql).all();
+  return {
+    conversations: one(`SELECT count(*) FROM "Conversation"`),
+    messages: one(`SELECT count(*) FROM "Message"`),
+    bySource: <Stats['bySource']>(
+      all(
+        `SELECT source, count(*) AS conversations, coalesce(sum(message_count), 0) AS messages FROM "Conversation" GROUP BY source ORDER BY source`,
+      )
+    ),
+    byMonth: <Stats['byMonth']>all(
+      `SELECT nullif(mc.month, '') AS month, c.source AS source, sum(mc.messages) AS messages
+       FROM message_counts mc JOIN "Conversation" c ON c.id = mc.owner
+       GROUP BY mc.month, c.source ORDER BY mc.month, c.source`,
+    ),
+    byRole: <Stats['byRole']>(
+      all(
+        `SELECT role, sum(messages) AS messages FROM message_counts GROUP BY role ORDER BY messages DESC, role`,
+      )
+    ),
+    byModel: <Stats['byModel']>all(
+      `SELECT model, sum(messages) AS messages FROM message_counts WHERE model <> ''
+       GROUP BY model ORDER BY messages DESC, model LIMIT 10`,
+    ),
+  };
+}
+
+/** Nodes per label and edges per kind. */
+export function countsOf(db: Database.Database): {
+  nodes: Record<string, number>;
+  edges: Record<string, number>;
+} {
+  const count = (table: string): number =>
+    Number(
+      db
+        .prepare(`SELECT count(*) FROM ${quote(table)}`)
+        .pluck()
+        .get(),
+    );
+  const nodes: Record<string, number> = {};
+  const edges: Record<string, number> = {};
+  for (const label of LABEL_NAMES) nodes[label] = count(label);
+  for (const kind of EDGE_KINDS) edges[kind] = count(kind);
+  return { nodes, edges };
+}
+
+/** The files imported so far, with what is known of each. */
+export function importedFilesOf(db: Database.Database): ImportRecord[] {
+  const rows = db
+    .prepare(
+      `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32, redacted FROM "Import"`,
+    )
+    .all() as (Omit<ImportRecord, 'size' | 'crc32' | 'redacted'> & {
+    size: number | null;
+    crc32: number | null;
+    redacted: number | null;
+  })[];
+  return rows.map(({ size, crc32, redacted, ...rest }) => ({
+    ...rest,
+    ...(size !== null ? { size } : {}),
+    ...(crc32 !== null ? { crc32 } : {}),
+    ...(redacted !== null ? { redacted: redacted === 1 } : {}),
+  }));
+}
