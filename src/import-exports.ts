@@ -4,13 +4,13 @@ import { setAsideIfDamaged } from './stores/sqlite/set-aside-damaged.js';
 import { project } from './graph/project.js';
 import { importIdOf } from './graph/import-id.js';
 import type { ImportReport } from './import-report.js';
+import { convertExports } from './pipeline/convert-exports.js';
 import {
-  convertExports,
   fileFingerprint,
   type ConvertOptions,
   type ImportProgress,
   type SinkContext,
-} from './pipeline.js';
+} from './pipeline/convert-options.js';
 import { findProvider } from './providers/registry.js';
 import { bundleSize, readBundleConversations } from './bundle/read-bundle.js';
 import { inlineTextReader } from './bundle/read-inline-text.js';

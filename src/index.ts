@@ -1,6 +1,10 @@
 /** chatgraph's public API: the CLI, the web app and the MCP server use only what is here. */
-export { convertExports } from './pipeline.js';
-export type { ConvertOptions, ConversationSink, ImportProgress } from './pipeline.js';
+export { convertExports } from './pipeline/convert-exports.js';
+export type {
+  ConvertOptions,
+  ConversationSink,
+  ImportProgress,
+} from './pipeline/convert-options.js';
 export { NotAnExportError } from './not-an-export-error.js';
 export { exitCodeOf, lostCount } from './exit-code.js';
 export type { FileReport, ImportReport, ProblemGroup, ProviderSummary } from './import-report.js';

@@ -8,7 +8,7 @@ import { storeFile } from '../src/data-dir.js';
 import { project } from '../src/graph/project.js';
 import { importExports, reindex } from '../src/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';
-import { convertExports } from '../src/pipeline.js';
+import { convertExports } from '../src/pipeline/convert-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import {
   PASTED_NOTES,

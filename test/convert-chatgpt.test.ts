@@ -325,7 +325,7 @@ describe('ChatGPT import', () => {
     };
     const input = write(dir, 'conversations.json', [conversation]);
     const out = tempDir();
-    const { convertExports } = await import('../src/pipeline.js');
+    const { convertExports } = await import('../src/pipeline/convert-exports.js');
     const report = await convertExports([input], { out, redact: true });
     expect(report.redactions).toEqual({ 'openai-key': 1 });
     const { readdirSync } = await import('node:fs');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ImportReport } from '../../src/import-report.js';
 import type { Conversation, MemoryStore } from '../../src/model/pam.js';
-import { convertExports } from '../../src/pipeline.js';
+import { convertExports } from '../../src/pipeline/convert-exports.js';
 
 /** A fixed import time, so outputs are byte-for-byte reproducible. */
 export const FIXED_TIME = new Date('2026-01-02T03:04:05.678Z');

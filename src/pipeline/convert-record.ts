@@ -1,20 +1,20 @@
-import { conversationText } from './bundle/conversation-text.js';
-import { toIndexEntry } from './bundle/memory-store.js';
-import { countConversation, type ConversationCounts } from './import-report.js';
-import type { Diagnostic } from './model/diagnostic.js';
-import type { Conversation, ConversationIndexEntry } from './model/pam.js';
-import type { ConversionContext, Provider } from './providers/provider.js';
-import { depthCutMessage } from './read/bound-depth.js';
-import { findProvider } from './providers/registry.js';
-import { asObject, asText } from './providers/untrusted.js';
-import { lookupAsset } from './read/asset-index.js';
-import { parseRecord, type RawRecord } from './read/record.js';
-import { IMPORTER } from './version.js';
-import { project } from './graph/project.js';
-import { importIdOf } from './graph/import-id.js';
-import type { GraphBatch } from './graph/graph-batch.js';
-import { redactValue, type RedactionCounts } from './model/redact.js';
-import { InlineTexts, type InlineAsset } from './bundle/inline-text.js';
+import { conversationText } from '../bundle/conversation-text.js';
+import { toIndexEntry } from '../bundle/memory-store.js';
+import { countConversation, type ConversationCounts } from '../import-report.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
+import type { ConversionContext, Provider } from '../providers/provider.js';
+import { depthCutMessage } from '../read/bound-depth.js';
+import { findProvider } from '../providers/registry.js';
+import { asObject, asText } from '../providers/untrusted.js';
+import { lookupAsset } from '../read/asset-index.js';
+import { parseRecord, type RawRecord } from '../read/record.js';
+import { IMPORTER } from '../version.js';
+import { project } from '../graph/project.js';
+import { importIdOf } from '../graph/import-id.js';
+import type { GraphBatch } from '../graph/graph-batch.js';
+import { redactValue, type RedactionCounts } from '../model/redact.js';
+import { InlineTexts, type InlineAsset } from '../bundle/inline-text.js';
 
 /** One conversation record to convert (sent to a worker as plain data). */
 export interface RecordTask {

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import type { ImportReport, ReportBuilder } from '../import-report.js';
+import type { Entry } from '../read/entry.js';
+import type { Claim } from './claim.js';
+import { fileFingerprint, type ConvertOptions } from './convert-options.js';
+
+/**
+ * Stage 2, checksum: each conversations file's sha256 (each conversation names its source
+ * file's), before any is parsed, so a file imported before is skipped unread. A zipped file
+ * whose path, size and CRC-32 match one imported before is not even hashed again.
+ */
+export async function checksumClaims(
+  claims: readonly Claim[],
+  options: Pick<ConvertOptions, 'knownFiles' | 'onProgress' | 'signal'>,
+): Promise<void> {
+  const total = claims.reduce((sum, c) => sum + (c.entry.size ?? 0), 0);
+  let hashed = 0;
+  for (const claim of claims) {
+    options.signal?.throwIfAborted();
+    const { size, crc32 } = claim.entry;
+    const known =
+      size !== undefined && crc32 !== undefined
+        ? options.knownFiles?.get(fileFingerprint(claim.entry.displayPath, size, crc32))
+        : undefined;
+    if (known !== undefined && size !== undefined) {
+      claim.checksum = known;
+      claim.bytes = size;
+      continue;
+    }
+    const { checksum, bytes } = await checksumOf(claim.entry, (n) => {
+      hashed += n;
+      options.onProgress?.({
+        phase: 'checksum',
+        bytesDone: hashed,
+        bytesTotal: total,
+        conversations: 0,
+      });
+    });
+    claim.checksum = checksum;
+    claim.bytes = bytes;
+  }
+}
+
+/** Lists every claimed file in the report, with its checksum and size when known. */
+export function reportFiles(claims: readonly Claim[], report: ReportBuilder): void {
+  for (const claim of claims) {
+    const file: ImportReport['files'][number] = {
+      file: claim.entry.displayPath,
+      provider: claim.provider.name,
+      role: claim.detection.role,
+      variant: claim.detection.variant,
+    };
+    if (claim.checksum !== undefined) file.checksum = claim.checksum;
+    if (claim.bytes !== undefined) file.bytes = claim.bytes;
+    report.files.push(file);
+  }
+}
+
+async function checksumOf(
+  entry: Entry,
+  onBytes: (n: number) => void,
+): Promise<{ checksum: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  const stream = await entry.open();
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      bytes += chunk.length;
+      onBytes(chunk.length);
+    }
+  } catch {
+    // A damaged file: the checksum covers the bytes that could be read; the reading pass
+    // reports the damage with its offset.
+    stream.destroy();
+  }
+  return { checksum: `sha256:${hash.digest('hex')}`, bytes };
+}

@@ -1,0 +1,40 @@
+import type { ReportBuilder } from '../import-report.js';
+import type { Account } from '../providers/provider.js';
+import { AssetIndex } from '../read/asset-index.js';
+import type { OpenedSource } from '../read/open-source.js';
+import { readValues } from '../read/read-records.js';
+import { sourceKeyOf, type Claim } from './claim.js';
+import { readDiagnostic } from './read-diagnostic.js';
+
+/** What an export says beside its conversations: whose it is, and its attachments' names. */
+export interface SideFiles {
+  account: Account | undefined;
+  /** Each source's attachments, by source key. */
+  assets: Map<string, AssetIndex>;
+}
+
+/** Stage 3, side files: the account and the original names of attachments. */
+export async function readSideFiles(
+  claims: readonly Claim[],
+  sources: readonly OpenedSource[],
+  report: ReportBuilder,
+): Promise<SideFiles> {
+  let account: Account | undefined;
+  const assets = new Map<string, AssetIndex>();
+  for (const source of sources)
+    assets.set(sourceKeyOf(claims, source), new AssetIndex(source.entries));
+  for (const claim of claims) {
+    const role = claim.detection.role;
+    if (role !== 'account' && role !== 'asset-names') continue;
+    for await (const item of readValues(claim.entry, claim.detection.format)) {
+      if (item.kind === 'problem') {
+        report.add(readDiagnostic(item, claim.entry));
+      } else if (role === 'account' && claim.provider.toAccount) {
+        account ??= claim.provider.toAccount(item.value);
+      } else if (role === 'asset-names' && claim.provider.toAssetNames) {
+        assets.get(claim.sourceKey)?.addOriginalNames(claim.provider.toAssetNames(item.value));
+      }
+    }
+  }
+  return { account, assets };
+}
