@@ -53,21 +53,45 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
   const shownPath = typeof leaf === 'string' ? threadTo(conversation, leaf) : [];
   const thread = shownPath.filter((m) => !isOffThread(m));
-  const position = new Map(thread.map((m, i) => [m.id, i]));
   // Message node ids lead with their conversation's id, so one conversation's rows sit together
   // in every index (random UUID keys sent each insert to a different page: 20x slower imports).
   const nodeId = (message: { id: string }): string => `${owner}:${message.id}`;
   const name = conversation.title ?? `conv-${platformId}`;
+  nodes.push(conversationNode(conversation, options.source, platformId, name));
+  addMessages(conversation, thread, platformId, nodes, edges);
+  for (let i = 1; i < thread.length; i++) {
+    edges.push({
+      kind: 'NEXT',
+      from: nodeId(thread[i - 1] as Message),
+      to: nodeId(thread[i] as Message),
+    });
+  }
+  nodes.push(documentNode(conversation, thread, options, platformId, name));
+  edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: `${owner}:document` });
+  addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
+  addAttachments(conversation, options, platformId, nodeId, nodes, edges);
+  addWorkspace(conversation, nodes, edges);
+  if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
+  if (options.importId !== undefined)
+    edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
+  return { owner, nodes, edges };
+}
 
-  nodes.push({
+function conversationNode(
+  conversation: Conversation,
+  source: string,
+  platformId: string,
+  name: string,
+): GraphNode {
+  return {
     label: 'Conversation',
-    id: owner,
+    id: conversation.id,
     properties: {
       name,
       title: conversation.title,
       conversation_id: platformId,
       pam_id: conversation.id,
-      source: options.source,
+      source,
       created_at: conversation.temporal.created_at,
       updated_at: conversation.temporal.updated_at,
       message_count: conversation.messages.length,
@@ -76,12 +100,25 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
       // Edited prompts and regenerated answers: a message with more than one reply.
       has_branches: conversation.messages.some((m) => m.children_ids.length > 1),
     },
-  });
+  };
+}
+
+/** A Message node per message of every branch, with HAS_MESSAGE and REPLY_TO. */
+function addMessages(
+  conversation: Conversation,
+  thread: readonly Message[],
+  platformId: string,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  const owner = conversation.id;
+  const position = new Map(thread.map((m, i) => [m.id, i]));
   for (const message of conversation.messages) {
     const at = position.get(message.id);
+    const id = `${owner}:${message.id}`;
     nodes.push({
       label: 'Message',
-      id: nodeId(message),
+      id,
       properties: {
         name: `msg-${(message.provider_message_id ?? message.id).slice(0, 12)}`,
         role: message.role,
@@ -100,23 +137,23 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
         hidden: message.raw_metadata.hidden === true,
       },
     });
-    edges.push({ kind: 'HAS_MESSAGE', from: owner, to: nodeId(message) });
-    if (message.parent_id !== null) {
-      edges.push({ kind: 'REPLY_TO', from: nodeId(message), to: `${owner}:${message.parent_id}` });
-    }
+    edges.push({ kind: 'HAS_MESSAGE', from: owner, to: id });
+    if (message.parent_id !== null)
+      edges.push({ kind: 'REPLY_TO', from: id, to: `${owner}:${message.parent_id}` });
   }
-  for (let i = 1; i < thread.length; i++) {
-    edges.push({
-      kind: 'NEXT',
-      from: nodeId(thread[i - 1] as Message),
-      to: nodeId(thread[i] as Message),
-    });
-  }
+}
 
-  const documentId = `${owner}:document`;
-  nodes.push({
+/** The seed's Document: the shown thread's text, thoughts left out. */
+function documentNode(
+  conversation: Conversation,
+  thread: readonly Message[],
+  options: ProjectOptions,
+  platformId: string,
+  name: string,
+): GraphNode {
+  return {
     label: 'Document',
-    id: documentId,
+    id: `${conversation.id}:document`,
     properties: {
       title: `${options.label}: ${name}`,
       content: thread
@@ -129,15 +166,7 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
       source: options.source,
       created_at: conversation.temporal.created_at,
     },
-  });
-  edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: documentId });
-  addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
-  addAttachments(conversation, options, platformId, nodeId, nodes, edges);
-  addWorkspace(conversation, nodes, edges);
-  if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
-  if (options.importId !== undefined)
-    edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
-  return { owner, nodes, edges };
+  };
 }
 
 function addTrace(
