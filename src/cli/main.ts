@@ -35,6 +35,7 @@ import {
   queryLimits,
 } from '../index.js';
 import { runDelete } from './delete-command.js';
+import { registerWatchCommand } from './watch-command.js';
 import { createServer } from '../mcp/create-server.js';
 import { LineTransport } from '../mcp/line-transport.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
@@ -647,6 +648,7 @@ program
   });
 
 registerModelCommands(program);
+registerWatchCommand(withStoreOptions(program.command('watch')), neo4jOf);
 
 // `chatgraph search x | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

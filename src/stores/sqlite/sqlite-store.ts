@@ -46,6 +46,7 @@ import {
 } from './full-text.js';
 import { columnsOf, ownedBySource, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
+import { batchPatcher, type PatchOutcome } from './sqlite-patch.js';
 
 type Statement = Database.Statement;
 
@@ -68,6 +69,11 @@ export class SqliteStore implements Store {
   /** The store's vectors (semantic search), dropped with their conversation. */
   readonly vectors: SqliteVectors;
   private readonly removeConversation: (owner: string) => void;
+  private readonly patchBatch: (
+    previous: GraphBatch,
+    next: GraphBatch,
+    hash: string,
+  ) => PatchOutcome;
 
   private constructor(
     readonly file: string,
@@ -177,7 +183,22 @@ export class SqliteStore implements Store {
         state.run(batch.owner, hash, deep ? 1 : 0);
         bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
       };
+      this.patchBatch = batchPatcher(this.db, {
+        insertNode: this.insertNode,
+        insertEdge: this.insertEdge,
+        rowOf,
+        finish: (batch, hash) => {
+          countsDelete.run(batch.owner);
+          for (const [key, messages] of messageCounts(batch))
+            countsInsert.run(batch.owner, ...key.split('\u0000'), messages);
+          state.run(batch.owner, hash, (this.stateOf.get(batch.owner) as { deep: number }).deep);
+          bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
+        },
+      });
     } else {
+      this.patchBatch = () => {
+        throw new Error('the store is open read-only');
+      };
       this.writeBatch = this.removeConversation = () => {
         throw new Error('the store is open read-only');
       };
@@ -266,6 +287,27 @@ export class SqliteStore implements Store {
     this.pending++;
     if (this.pending >= GROUP_SIZE || Date.now() - this.openedAt > GROUP_MILLISECONDS) this.flush();
     return 'written';
+  }
+
+  /**
+   * Writes a conversation that grew (a followed session log): only what `next` adds to or
+   * changes in `previous`, committed at once. When the store does not hold `previous` (another
+   * writer changed it) or the change is not additive, the conversation is rewritten whole.
+   */
+  patch(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'> {
+    const stored = this.stateOf.get(next.owner) as
+      { content_hash: string; deep: number } | undefined;
+    const hash = batchHash(next);
+    if (stored?.content_hash === hash && stored.deep === (deep ? 1 : 0))
+      return Promise.resolve('unchanged');
+    const patchable =
+      stored?.content_hash === batchHash(previous) && stored.deep === (deep ? 1 : 0);
+    this.flush();
+    this.db.transaction(() => {
+      if (!patchable || this.patchBatch(previous, next, hash) === 'replace')
+        this.writeBatch(next, hash, deep);
+    })();
+    return Promise.resolve('written');
   }
 
   async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {
