@@ -1,0 +1,169 @@
+// The live-memory benchmark (`chatgraph watch`): append→searchable latency, the cost of one
+// appended line by session length, CPU while idle, and a re-scan of unchanged sessions.
+// `node bench/watch.mjs [--appends 100] [--idle-seconds 60] [--sessions 3000] [--only latency,length,idle,rescan]`
+// Needs `npm run build` first. Not part of `npm run bench` (the idle part alone takes a minute).
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { followFolders, SqliteStore, storeFile } from '../dist/index.js';
+import { scanFolders } from '../dist/live/scan-folders.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const arg = (name, fallback) =>
+  args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback;
+const appends = Number(arg('appends', '100'));
+const idleSeconds = Number(arg('idle-seconds', '60'));
+const sessionCount = Number(arg('sessions', '3000'));
+const only = new Set(arg('only', 'latency,length,idle,rescan').split(','));
+const base = join(root, '.bench', 'watch');
+rmSync(base, { recursive: true, force: true });
+
+const words = 'sourdough starter kernel planner index vector graph branch token cache thread'.split(' ');
+let uuidCounter = 0;
+function line(session, parent, role, text) {
+  const uuid = `u-${session}-${++uuidCounter}`;
+  const entry = {
+    type: role,
+    uuid,
+    parentUuid: parent,
+    sessionId: session,
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, uuidCounter % 86400)).toISOString(),
+    cwd: '/work/project',
+    version: '2.1.0',
+    message:
+      role === 'assistant'
+        ? { id: `msg-${uuid}`, role, model: 'claude-sonnet-4', content: [{ type: 'text', text }] }
+        : { role, content: text },
+  };
+  return { uuid, text: `${JSON.stringify(entry)}\n` };
+}
+function prose(n) {
+  return Array.from({ length: n }, (_, i) => words[(i * 7 + uuidCounter) % words.length]).join(' ');
+}
+/** Writes a session log of `lines` lines; returns the last uuid. */
+function writeSession(dir, session, lines) {
+  mkdirSync(dir, { recursive: true });
+  let parent = null;
+  const parts = [];
+  for (let i = 0; i < lines; i++) {
+    const made = line(session, parent, i % 2 === 0 ? 'user' : 'assistant', prose(40));
+    parts.push(made.text);
+    parent = made.uuid;
+  }
+  writeFileSync(join(dir, `${session}.jsonl`), parts.join(''));
+  return parent;
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/** Starts a follower; resolves `imported` waiters with each event. */
+async function follow(folder, data) {
+  const waiters = [];
+  const follower = await followFolders({
+    dataDir: data,
+    folders: [folder],
+    indexDelayMilliseconds: 1000,
+    onEvent: (event) => {
+      if (event.kind === 'problem') process.stderr.write(`problem: ${event.message}\n`);
+      if (event.kind === 'imported') for (const w of waiters.splice(0)) w(event);
+    },
+  });
+  const next = () => new Promise((resolve) => waiters.push(resolve));
+  return { follower, next };
+}
+
+async function latency() {
+  const folder = join(base, 'latency', 'projects');
+  const data = join(base, 'latency', 'data');
+  let parent = writeSession(join(folder, '-work-project'), 'latency-session', 200);
+  const { follower } = await follow(folder, data);
+  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const times = [];
+  for (let i = 0; i < appends; i++) {
+    const word = `zq${i}marker${Math.random().toString(36).slice(2, 8)}`;
+    const made = line('latency-session', parent, i % 2 === 0 ? 'user' : 'assistant', `${prose(20)} ${word}`);
+    parent = made.uuid;
+    const started = performance.now();
+    appendFileSync(join(folder, '-work-project', 'latency-session.jsonl'), made.text);
+    for (;;) {
+      const found = await reader.search({ text: word, mode: 'keyword', limit: 1 });
+      if (found.hits.length > 0) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    times.push(performance.now() - started);
+    // Appends a little apart, as a session writes them.
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await reader.close();
+  await follower.stop();
+  return `append→searchable over ${appends} appends to a 200-line session: p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`;
+}
+
+async function costByLength(lines) {
+  const folder = join(base, `length-${lines}`, 'projects');
+  const data = join(base, `length-${lines}`, 'data');
+  let parent = writeSession(join(folder, '-work-project'), `len-${lines}`, lines);
+  const { follower, next } = await follow(folder, data);
+  const times = [];
+  for (let i = 0; i < 30; i++) {
+    const made = line(`len-${lines}`, parent, i % 2 === 0 ? 'user' : 'assistant', prose(40));
+    parent = made.uuid;
+    const imported = next();
+    const started = performance.now();
+    appendFileSync(join(folder, '-work-project', `len-${lines}.jsonl`), made.text);
+    await imported;
+    times.push(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await follower.stop();
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function idle() {
+  const folder = join(base, 'idle', 'projects');
+  const data = join(base, 'idle', 'data');
+  for (let i = 0; i < 300; i++) writeSession(join(folder, `-p${i % 30}`), `idle-${i}`, 6);
+  const { follower } = await follow(folder, data);
+  await new Promise((r) => setTimeout(r, 2000));
+  const before = process.cpuUsage();
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+  const used = process.cpuUsage(before);
+  const wall = performance.now() - started;
+  await follower.stop();
+  const cpuMs = (used.user + used.system) / 1000;
+  return `idle for ${idleSeconds} s following 300 sessions: ${cpuMs.toFixed(0)} ms of CPU (${((cpuMs / wall) * 100).toFixed(3)} % of one core)`;
+}
+
+async function rescan() {
+  const folder = join(base, 'rescan', 'projects');
+  const data = join(base, 'rescan', 'data');
+  for (let i = 0; i < sessionCount; i++) writeSession(join(folder, `-p${i % 100}`), `rs-${i}`, 4);
+  let started = performance.now();
+  const first = await follow(folder, data);
+  const firstPass = performance.now() - started;
+  await first.follower.stop();
+  started = performance.now();
+  const files = await scanFolders([folder], () => undefined);
+  const scan = performance.now() - started;
+  started = performance.now();
+  const again = await follow(folder, data);
+  const restart = performance.now() - started;
+  await again.follower.stop();
+  return `${files.length} sessions: first pass (imports them all) ${(firstPass / 1000).toFixed(1)} s; re-scan of them unchanged ${scan.toFixed(0)} ms (stat only); a restarted watch's first pass over them ${restart.toFixed(0)} ms`;
+}
+
+if (only.has('latency')) process.stdout.write(`${await latency()}\n`);
+if (only.has('length')) {
+  const short = await costByLength(50);
+  const long = await costByLength(5000);
+  process.stdout.write(
+    `one line appended (append→imported, 30 appends): 50-line session p50 ${short.p50.toFixed(1)} ms (p95 ${short.p95.toFixed(1)}); 5,000-line session p50 ${long.p50.toFixed(1)} ms (p95 ${long.p95.toFixed(1)})\n`,
+  );
+}
+if (only.has('idle')) process.stdout.write(`${await idle()}\n`);
+if (only.has('rescan')) process.stdout.write(`${await rescan()}\n`);
