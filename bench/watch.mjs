@@ -19,7 +19,9 @@ const only = new Set(arg('only', 'latency,length,idle,rescan').split(','));
 const base = join(root, '.bench', 'watch');
 rmSync(base, { recursive: true, force: true });
 
-const words = 'sourdough starter kernel planner index vector graph branch token cache thread'.split(' ');
+const words = 'sourdough starter kernel planner index vector graph branch token cache thread'.split(
+  ' ',
+);
 let uuidCounter = 0;
 function line(session, parent, role, text) {
   const uuid = `u-${session}-${++uuidCounter}`;
@@ -85,7 +87,12 @@ async function latency() {
   const times = [];
   for (let i = 0; i < appends; i++) {
     const word = `zq${i}marker${Math.random().toString(36).slice(2, 8)}`;
-    const made = line('latency-session', parent, i % 2 === 0 ? 'user' : 'assistant', `${prose(20)} ${word}`);
+    const made = line(
+      'latency-session',
+      parent,
+      i % 2 === 0 ? 'user' : 'assistant',
+      `${prose(20)} ${word}`,
+    );
     parent = made.uuid;
     const started = performance.now();
     appendFileSync(join(folder, '-work-project', 'latency-session.jsonl'), made.text);

@@ -1,4 +1,11 @@
-import { appendFileSync, copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -30,11 +37,11 @@ function entry(session: string, parent: string | null, role: 'user' | 'assistant
 function session(path: string, id: string, texts: string[]): string {
   let parent: string | null = null;
   const lines: string[] = [];
-  texts.forEach((text, i) => {
+  for (const [i, text] of texts.entries()) {
     const made = entry(id, parent, i % 2 === 0 ? 'user' : 'assistant', text);
     lines.push(made.line);
     parent = made.uuid;
-  });
+  }
   writeFileSync(path, lines.join(''));
   return parent ?? '';
 }
@@ -99,6 +106,8 @@ describe('chatgraph watch', () => {
     made = entry('sess-a', parent, 'assistant', 'an answer written in two parts');
     parent = made.uuid;
     appendFileSync(log, made.line.slice(0, 40));
+    await w.waitFor(/^waiting .*sess-a\.jsonl/, at);
+    expect(await messagesOf(data, 'sess-a')).toHaveLength(3);
     appendFileSync(log, made.line.slice(40));
     await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(4 messages\)/, at);
     // A last line without its newline that parses counts once it stops growing.

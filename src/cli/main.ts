@@ -35,7 +35,7 @@ import {
   queryLimits,
 } from '../index.js';
 import { runDelete } from './delete-command.js';
-import { registerWatchCommand } from './watch-command.js';
+import { followForServer, registerWatchCommand, WatchUsageError } from './watch-command.js';
 import { createServer } from '../mcp/create-server.js';
 import { LineTransport } from '../mcp/line-transport.js';
 import { serveMcpHttp } from '../mcp/serve-http.js';
@@ -519,28 +519,35 @@ withQueryLimitOptions(
     '--http <port>',
     'serve streamable HTTP on 127.0.0.1:<port> (0: any free port) instead of stdio',
   )
-  .action(async (options: StoreOptions & QueryLimitOptions & { http?: string }) => {
-    const limits = queryLimits(options, SERVER_QUERY_LIMITS);
-    const store = await openForReading(options);
-    const recaller = createRecaller(store, resolveDataDir(options.dataDir));
-    if (options.http !== undefined) {
-      const port = Number(options.http);
-      if (!Number.isInteger(port) || port < 0 || port > 65535)
-        throw new UsageError(`--http takes a port number, not "${options.http}"`);
-      const endpoint = await serveMcpHttp(store, port, '127.0.0.1', {
-        queryLimits: limits,
-        recaller,
-      });
-      process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
-      return;
-    }
-    // stdout carries the protocol: nothing else may be printed there.
-    await createServer(store, { queryLimits: limits, recaller }).connect(new LineTransport());
-    process.stderr.write('chatgraph MCP server on stdio\n');
-  });
+  .option(
+    '--watch',
+    'also follow your Claude Code sessions (as chatgraph watch): reads see new messages',
+  )
+  .action(
+    async (options: StoreOptions & QueryLimitOptions & { http?: string; watch?: boolean }) => {
+      const limits = queryLimits(options, SERVER_QUERY_LIMITS);
+      await followForServer(options, neo4jOf(options));
+      const store = await openForReading(options);
+      const recaller = createRecaller(store, resolveDataDir(options.dataDir));
+      if (options.http !== undefined) {
+        const port = Number(options.http);
+        if (!Number.isInteger(port) || port < 0 || port > 65535)
+          throw new UsageError(`--http takes a port number, not "${options.http}"`);
+        const endpoint = await serveMcpHttp(store, port, '127.0.0.1', {
+          queryLimits: limits,
+          recaller,
+        });
+        process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
+        return;
+      }
+      // stdout carries the protocol: nothing else may be printed there.
+      await createServer(store, { queryLimits: limits, recaller }).connect(new LineTransport());
+      process.stderr.write('chatgraph MCP server on stdio\n');
+    },
+  );
 
 type ServeOptions = StoreOptions &
-  QueryLimitOptions & { port: string; host?: string; maxUpload: string };
+  QueryLimitOptions & { port: string; host?: string; maxUpload: string; watch?: boolean };
 
 withQueryLimitOptions(
   withStoreOptions(
@@ -556,6 +563,7 @@ withQueryLimitOptions(
     'listen on this address instead of 127.0.0.1; then every request needs the printed token',
   )
   .option('--max-upload <MB>', 'the largest export the browser may upload, in MB', '2048')
+  .option('--watch', 'also follow your Claude Code sessions (as chatgraph watch): the page updates')
   .action(async (options: ServeOptions) => {
     const limits = queryLimits(options, SERVER_QUERY_LIMITS);
     const port = Number(options.port);
@@ -566,6 +574,7 @@ withQueryLimitOptions(
       throw new UsageError(`--max-upload takes a size in MB, not "${options.maxUpload}"`);
     const dataDir = resolveDataDir(options.dataDir);
     const neo4j = neo4jOf(options);
+    const live = await followForServer(options, neo4j);
     const store = await openStore({ dataDir, neo4j });
     let app;
     try {
@@ -577,8 +586,10 @@ withQueryLimitOptions(
         ...(options.host !== undefined ? { host: options.host } : {}),
         maxUploadBytes: maxUpload * 1024 * 1024,
         queryLimits: limits,
+        changes: live?.changes,
       });
     } catch (error) {
+      await live?.follower.stop();
       await store.close();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE')
@@ -593,6 +604,7 @@ withQueryLimitOptions(
     const stop = (): void => {
       void app
         .close()
+        .then(() => live?.follower.stop())
         .then(() => store.close())
         .then(() => process.exit(0));
     };
@@ -664,6 +676,7 @@ try {
   } else if (
     error instanceof NotAnExportError ||
     error instanceof UsageError ||
+    error instanceof WatchUsageError ||
     error instanceof QueryError ||
     error instanceof StoreConnectionError ||
     error instanceof ModelNotInstalledError ||

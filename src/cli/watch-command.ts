@@ -36,6 +36,8 @@ export function describeEvent(event: FollowEvent, base: string): string {
       const convs = event.conversations.map((c) => `${c.id} (${c.messages} messages)`).join(', ');
       return `imported ${name(event.file)}: ${event.lines} line(s) read, ${event.written} conversation(s) written: ${convs}${event.leftDeleted > 0 ? `; ${event.leftDeleted} deleted conversation(s) left out` : ''}`;
     }
+    case 'waiting':
+      return `waiting ${name(event.file)}: its last line is cut off; read once it is whole`;
     case 'rewritten':
       return `rewritten ${name(event.file)}: its start changed, read again whole`;
     case 'export':
@@ -74,8 +76,8 @@ export async function startFollowing(
     neo4j: options.neo4j,
     embed: options.embed === true,
     poll: options.poll === true,
-    onEvent: (event) => write(describeEvent(event, process.cwd())),
-    onWait: (holder) => write(waitingMessage(holder)),
+    onEvent: (event) => { write(describeEvent(event, process.cwd())); },
+    onWait: (holder) => { write(waitingMessage(holder)); },
   });
 }
 
@@ -141,4 +143,27 @@ export function registerWatchCommand(
         process.on('SIGTERM', stop);
       });
     });
+}
+
+/**
+ * `--watch` on `mcp` and `serve`: follows Claude Code's session folders inside the server
+ * process (as `watch` does), telling each event on stderr, before the server opens its store
+ * (so a data folder with nothing imported yet works). Returns a count of the changes made, for
+ * the web app's page to redraw; undefined without `--watch`.
+ */
+export async function followForServer(
+  options: { watch?: boolean; dataDir?: string },
+  neo4j: Neo4jTarget | undefined,
+): Promise<{ follower: Follower; changes: () => number } | undefined> {
+  if (options.watch !== true) return undefined;
+  let changes = 0;
+  const follower = await startFollowing(
+    [],
+    { dataDir: resolveDataDir(options.dataDir), neo4j },
+    (line) => {
+      if (/^(imported|export|rewritten) /.test(line)) changes++;
+      process.stderr.write(`chatgraph watch: ${line}\n`);
+    },
+  );
+  return { follower, changes: () => changes };
 }

@@ -16,6 +16,8 @@ export type FollowEvent =
       /** Conversations deleted with `chatgraph delete`, left out. */
       leftDeleted: number;
     }
+  /** A log's last line is cut off and stopped growing: it waits for the rest of its line. */
+  | { kind: 'waiting'; file: string }
   /** A log whose start changed (rewritten, truncated, replaced): read again whole. */
   | { kind: 'rewritten'; file: string }
   /** An export dropped into a followed folder was imported. */

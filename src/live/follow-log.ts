@@ -69,6 +69,7 @@ export async function followLog(
   session.hash.update(read.bytes);
   session.mark = read.mark;
   const outcome = { waiting: read.waiting, size: read.size };
+  if (read.waiting && settled) context.emit({ kind: 'waiting', file: file.path });
   if (read.lines.length === 0 && !read.rewritten && !fresh) return outcome;
   if (session.entries.length === 0) return outcome;
   session.variant ??= await detectVariant(file);

@@ -13,7 +13,10 @@ export interface WatchProcess {
 }
 
 /** Starts the built CLI with `args`, collecting its lines (piped: one event per line). */
-export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = process.env): WatchProcess {
+export function startCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): WatchProcess {
   const child = spawn(process.execPath, [CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
@@ -39,8 +42,8 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
       offer();
     });
   };
-  if (child.stdout) collect(child.stdout);
-  if (child.stderr) collect(child.stderr);
+  collect(child.stdout);
+  collect(child.stderr);
   const exit = new Promise<number | null>((resolve) => {
     child.on('exit', (code) => {
       exited = code;
@@ -56,7 +59,11 @@ export function startCli(args: readonly string[], env: NodeJS.ProcessEnv = proce
         offer();
         void exit.then(() => {
           if (waiters.some((w) => w.resolve === resolve))
-            reject(new Error(`exited (${String(exited)}) before ${String(pattern)}:\n${lines.join('\n')}`));
+            reject(
+              new Error(
+                `exited (${String(exited)}) before ${String(pattern)}:\n${lines.join('\n')}`,
+              ),
+            );
         });
       }),
     stop: (signal = 'SIGTERM') => {
