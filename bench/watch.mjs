@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { followFolders, SqliteStore, storeFile } from '../dist/index.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
+import { convertSession } from '../dist/live/convert-session.js';
+import { BundleWriter } from '../dist/bundle/bundle-writer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -15,7 +17,7 @@ const arg = (name, fallback) =>
 const appends = Number(arg('appends', '100'));
 const idleSeconds = Number(arg('idle-seconds', '60'));
 const sessionCount = Number(arg('sessions', '3000'));
-const only = new Set(arg('only', 'latency,length,idle,rescan').split(','));
+const only = new Set(arg('only', 'latency,length,breakdown,idle,rescan').split(','));
 const base = join(root, '.bench', 'watch');
 rmSync(base, { recursive: true, force: true });
 
@@ -130,6 +132,67 @@ async function costByLength(lines) {
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
+/** Where one append's time goes, by session length: each stage timed alone (median of 9). */
+async function breakdown(lines) {
+  const dir = join(base, `breakdown-${lines}`);
+  writeSession(join(dir, 'projects'), `bd-${lines}`, lines + 1);
+  const { readFileSync } = await import('node:fs');
+  const all = readFileSync(join(dir, 'projects', `bd-${lines}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const source = {
+    entryPath: `-p/bd-${lines}.jsonl`,
+    displayPath: `projects/-p/bd-${lines}.jsonl`,
+    variant: 'session',
+    checksum: 'sha256:0',
+    importId: 'import:live:bd',
+    importedAt: '2026-01-01T00:00:00.000000Z',
+    deep: false,
+  };
+  const median = (f) => {
+    const times = [];
+    for (let i = 0; i < 9; i++) {
+      const started = performance.now();
+      f();
+      times.push(performance.now() - started);
+    }
+    return percentile(times, 50);
+  };
+  const before = convertSession(all.slice(0, -1), source, () => undefined)[0];
+  const after = convertSession(all, source, () => undefined)[0];
+  const convert = median(() => convertSession(all, source, () => undefined));
+  const store = SqliteStore.open(join(dir, 'store.sqlite'));
+  const hashed = (c) => ({ ...c.batch, hash: c.contentHash });
+  const writeAll = (c) => {
+    const w = store.writer(false);
+    w.write(hashed(c));
+    return w.end();
+  };
+  const fullTimes = [];
+  const patchTimes = [];
+  for (let i = 0; i < 9; i++) {
+    await writeAll(before);
+    let started = performance.now();
+    await writeAll(after);
+    fullTimes.push(performance.now() - started);
+    await writeAll(before);
+    started = performance.now();
+    await store.patch(hashed(before), hashed(after), false);
+    patchTimes.push(performance.now() - started);
+  }
+  await store.close();
+  const bundle = await BundleWriter.open(join(dir, 'bundle'));
+  const put = median(() => bundle.putConversation(after.id, after.text, after.index));
+  return {
+    convert,
+    full: percentile(fullTimes, 50),
+    patch: percentile(patchTimes, 50),
+    put,
+    mb: after.text.length / 1e6,
+  };
+}
+
 async function idle() {
   const folder = join(base, 'idle', 'projects');
   const data = join(base, 'idle', 'data');
@@ -171,6 +234,14 @@ if (only.has('length')) {
   process.stdout.write(
     `one line appended (append→imported, 30 appends): 50-line session p50 ${short.p50.toFixed(1)} ms (p95 ${short.p95.toFixed(1)}); 5,000-line session p50 ${long.p50.toFixed(1)} ms (p95 ${long.p95.toFixed(1)})\n`,
   );
+}
+if (only.has('breakdown')) {
+  for (const lines of [50, 5000]) {
+    const b = await breakdown(lines);
+    process.stdout.write(
+      `one append to a ${lines}-line session, by stage: convert+project+serialise the session ${b.convert.toFixed(1)} ms; store: new rows only ${b.patch.toFixed(1)} ms (rewriting the conversation ${b.full.toFixed(1)} ms); bundle file (${b.mb.toFixed(2)} MB) ${b.put.toFixed(1)} ms\n`,
+    );
+  }
 }
 if (only.has('idle')) process.stdout.write(`${await idle()}\n`);
 if (only.has('rescan')) process.stdout.write(`${await rescan()}\n`);
