@@ -4,14 +4,17 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { storeFile } from '../src/data-dir.js';
 import { tempDir } from './support/convert-to-temp.js';
-import { chatgraph } from './support/run-cli.js';
+import { testModelDir } from './support/embedding-model.js';
+import { CLI, chatgraph } from './support/run-cli.js';
 import { ROOT } from './support/shared.js';
 import { startCli, type WatchProcess } from './support/watch-cli.js';
 
@@ -62,8 +65,13 @@ afterEach(async () => {
   for (const watch of running.splice(0)) await watch.stop('SIGKILL');
 });
 
-function watch(folder: string, data: string): WatchProcess {
-  const process_ = startCli(['watch', folder, '--data-dir', data]);
+function watch(
+  folder: string,
+  data: string,
+  extra: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): WatchProcess {
+  const process_ = startCli(['watch', folder, '--data-dir', data, ...extra], env);
   running.push(process_);
   return process_;
 }
@@ -99,6 +107,11 @@ describe('chatgraph watch', () => {
     ]);
     await w.waitFor(/^imported .*agent-x1\.jsonl: 2 line\(s\) read/, at);
     expect(await messagesOf(data, 'sess-b/agent-x1')).toEqual(['subagent task', 'subagent answer']);
+    expect(await messagesOf(data, 'sess-b')).toEqual(['second session', 'ok']);
+    // A deleted log is no longer followed; what was imported from it stays.
+    at = w.lines.length;
+    rmSync(join(folder, '-work-app', 'sess-b.jsonl'));
+    await w.waitFor(/^gone .*sess-b\.jsonl/, at);
     expect(await messagesOf(data, 'sess-b')).toEqual(['second session', 'ok']);
 
     // A half-written line waits for its end.
@@ -200,4 +213,44 @@ describe('chatgraph watch', () => {
     await w.waitFor(/^following /);
     expect(w.lines.slice(at).filter((l) => l.startsWith('imported'))).toEqual([]);
   }, 60_000);
+});
+
+describe('chatgraph watch --embed', () => {
+  it('embeds new messages where the data folder has vectors, so search by meaning finds them', async () => {
+    const env = { ...process.env, CHATGRAPH_MODEL_DIR: testModelDir() };
+    const folder = tempDir();
+    const data = tempDir();
+    mkdirSync(join(folder, '-work-app'));
+    const log = join(folder, '-work-app', 'sess-e.jsonl');
+    const parent = session(log, 'sess-e', ['which train goes to the airport', 'the blue line']);
+    execFileSync(process.execPath, [CLI, 'import', folder, '--data-dir', data, '--embed', '-q'], {
+      env,
+    });
+    const w = watch(folder, data, ['--embed'], env);
+    await w.waitFor(/^following /);
+    const at = w.lines.length;
+    appendFileSync(
+      log,
+      entry('sess-e', parent, 'user', 'my sourdough starter smells like nail polish').line,
+    );
+    await w.waitFor(/^embedded [1-9]\d* new chunk/, at);
+    const found = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          CLI,
+          'search',
+          'bread leaven with a chemical odour',
+          '--mode',
+          'semantic',
+          '--format',
+          'json',
+          '--data-dir',
+          data,
+        ],
+        { env, encoding: 'utf8' },
+      ),
+    ) as { hits: { snippet: string }[] };
+    expect(found.hits[0]?.snippet).toContain('nail polish');
+  }, 120_000);
 });
