@@ -76,8 +76,12 @@ export async function startFollowing(
     neo4j: options.neo4j,
     embed: options.embed === true,
     poll: options.poll === true,
-    onEvent: (event) => { write(describeEvent(event, process.cwd())); },
-    onWait: (holder) => { write(waitingMessage(holder)); },
+    onEvent: (event) => {
+      write(describeEvent(event, process.cwd()));
+    },
+    onWait: (holder) => {
+      write(waitingMessage(holder));
+    },
   });
 }
 

@@ -50,7 +50,9 @@ export function convertSession(
     record: '#0',
     file: source.entryPath,
     fallbackTime: undefined,
-    report: (d) => { report({ ...d, file: source.displayPath }); },
+    report: (d) => {
+      report({ ...d, file: source.displayPath });
+    },
     resolveAsset: () => undefined,
     attachText: () => {
       throw new Error('Claude Code logs hold no attachment text');

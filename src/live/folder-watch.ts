@@ -30,14 +30,31 @@ export function watchFolders(
         onPath(name === null ? undefined : join(root, name));
       });
       // A watched folder removed or unreadable later: fall back to scanning.
-      watcher.on('error', () => { onPath(undefined); });
+      watcher.on('error', () => {
+        onPath(undefined);
+      });
       watchers.push(watcher);
     } catch {
       failed = true;
     }
   }
-  if (!failed) return { mode: 'events', close: () => { watchers.forEach((w) => { w.close(); }); } };
+  if (!failed)
+    return {
+      mode: 'events',
+      close: () => {
+        watchers.forEach((w) => {
+          w.close();
+        });
+      },
+    };
   for (const watcher of watchers) watcher.close();
-  const timer = setInterval(() => { onPath(undefined); }, options.pollMilliseconds);
-  return { mode: 'poll', close: () => { clearInterval(timer); } };
+  const timer = setInterval(() => {
+    onPath(undefined);
+  }, options.pollMilliseconds);
+  return {
+    mode: 'poll',
+    close: () => {
+      clearInterval(timer);
+    },
+  };
 }

@@ -138,8 +138,9 @@ class FollowRunner {
   }
 
   private async scan(): Promise<FollowedFile[]> {
-    const files = await scanFolders(this.folders, (path, error) => { this.emit({ kind: 'problem', file: path, message: describe(error) }); },
-    );
+    const files = await scanFolders(this.folders, (path, error) => {
+      this.emit({ kind: 'problem', file: path, message: describe(error) });
+    });
     const found = new Set(files.map((f) => f.path));
     // Files remembered but gone: forgotten (what was imported from them stays).
     for (const path of [...this.states.keys()])
@@ -223,7 +224,9 @@ class FollowRunner {
       dataDir: this.options.dataDir,
       state: this.state,
       states: this.states,
-      emit: (event) => { this.emit(event); },
+      emit: (event) => {
+        this.emit(event);
+      },
       onWait: this.options.onWait,
     };
   }
@@ -251,7 +254,10 @@ class FollowRunner {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.indexTimer = undefined;
-      if (this.running || this.stopped) { this.scheduleIndex(); return; }
+      if (this.running || this.stopped) {
+        this.scheduleIndex();
+        return;
+      }
       this.running = this.finishIndex().finally(() => {
         this.running = undefined;
         this.kick();

@@ -101,7 +101,7 @@ async function snapshot(store: SqliteStore, owner: string, words: readonly strin
   for (const word of words)
     hits[word] = (await store.search({ text: word, mode: 'keyword' })).hits.length;
   const graph = await store.subgraph(owner);
-  const sort = <T>(items: T[]) => items.map((i) => JSON.stringify(i)).sort();
+  const sort = (items: readonly unknown[]) => items.map((i) => JSON.stringify(i)).sort();
   return {
     hits,
     nodes: sort(graph?.nodes ?? []),
