@@ -17,7 +17,7 @@ const arg = (name, fallback) =>
 const appends = Number(arg('appends', '100'));
 const idleSeconds = Number(arg('idle-seconds', '60'));
 const sessionCount = Number(arg('sessions', '3000'));
-const only = new Set(arg('only', 'latency,length,breakdown,idle,rescan').split(','));
+const only = new Set(arg('only', 'latency,length,breakdown,burst,idle,rescan').split(','));
 const base = join(root, '.bench', 'watch');
 rmSync(base, { recursive: true, force: true });
 
@@ -193,6 +193,34 @@ async function breakdown(lines) {
   };
 }
 
+/** A burst of 40 lines 25 ms apart into a 5,000-line session: CPU used, and last line → searchable. */
+async function burst() {
+  const folder = join(base, 'burst', 'projects');
+  const data = join(base, 'burst', 'data');
+  let parent = writeSession(join(folder, '-work-project'), 'burst-5000', 5000);
+  const { follower } = await follow(folder, data);
+  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const cpu = process.cpuUsage();
+  const word = `zqburst${Math.random().toString(36).slice(2, 8)}`;
+  for (let i = 0; i < 40; i++) {
+    const text = i === 39 ? `${prose(20)} ${word}` : prose(20);
+    const made = line('burst-5000', parent, i % 2 === 0 ? 'user' : 'assistant', text);
+    parent = made.uuid;
+    appendFileSync(join(folder, '-work-project', 'burst-5000.jsonl'), made.text);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const last = performance.now();
+  for (;;) {
+    if ((await reader.search({ text: word, mode: 'keyword', limit: 1 })).hits.length > 0) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const latency = performance.now() - last;
+  const used = process.cpuUsage(cpu);
+  await reader.close();
+  await follower.stop();
+  return `a burst of 40 lines (25 ms apart) into a 5,000-line session: last line searchable ${latency.toFixed(0)} ms after it was written; ${((used.user + used.system) / 1e6).toFixed(1)} s of CPU for the burst`;
+}
+
 async function idle() {
   const folder = join(base, 'idle', 'projects');
   const data = join(base, 'idle', 'data');
@@ -243,5 +271,6 @@ if (only.has('breakdown')) {
     );
   }
 }
+if (only.has('burst')) process.stdout.write(`${await burst()}\n`);
 if (only.has('idle')) process.stdout.write(`${await idle()}\n`);
 if (only.has('rescan')) process.stdout.write(`${await rescan()}\n`);

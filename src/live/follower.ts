@@ -55,6 +55,10 @@ export async function followFolders(options: FollowOptions): Promise<Follower> {
   return { folders, stop: () => runner.stop() };
 }
 
+/** A pass over one file at least this long defers that file's next pass by as long. */
+const SLOW_MILLISECONDS = 50;
+const MAX_DEFER_MILLISECONDS = 500;
+
 class FollowRunner {
   private readonly state: LiveState;
   private readonly states: Map<string, FileState>;
@@ -67,6 +71,9 @@ class FollowRunner {
   private watch: FolderWatch | undefined;
   private stopped = false;
   private indexTimer: NodeJS.Timeout | undefined;
+  private deferTimer: NodeJS.Timeout | undefined;
+  /** Logs whose last pass was slow: not taken again before this time (ms since the epoch). */
+  private readonly notBefore = new Map<string, number>();
   private readonly dataDir: string;
 
   constructor(
@@ -160,7 +167,7 @@ class FollowRunner {
     if (this.running || this.stopped) return;
     this.running = this.drain().finally(() => {
       this.running = undefined;
-      if ((this.pending.size > 0 || this.rescan) && !this.stopped) this.kick();
+      if ((this.rescan || this.nextReady()) && !this.stopped) this.kick();
     });
   }
 
@@ -171,11 +178,45 @@ class FollowRunner {
         for (const file of await this.scan()) await this.handle(file, false);
         continue;
       }
-      const [path, settled] = this.pending.entries().next().value as [string, boolean];
+      const next = this.nextReady();
+      if (!next) {
+        this.wakeForDeferred();
+        break;
+      }
+      const [path, settled] = next;
       this.pending.delete(path);
+      const started = Date.now();
       await this.handlePath(path, settled);
+      // A long session costs its whole conversion at each change (convertSession): while it is
+      // written fast, it is taken again only after half as long as that took (at most 0.5 s), so
+      // a burst of lines is converted in fewer passes, at some latency (measured in the bench).
+      const took = Date.now() - started;
+      if (took >= SLOW_MILLISECONDS)
+        this.notBefore.set(path, Date.now() + Math.min(took / 2, MAX_DEFER_MILLISECONDS));
+      else this.notBefore.delete(path);
     }
     this.scheduleIndex();
+  }
+
+  private nextReady(): [string, boolean] | undefined {
+    const now = Date.now();
+    for (const entry of this.pending) if ((this.notBefore.get(entry[0]) ?? 0) <= now) return entry;
+    return undefined;
+  }
+
+  private wakeForDeferred(): void {
+    if (this.deferTimer || this.stopped) return;
+    const at = Math.min(...[...this.pending.keys()].map((p) => this.notBefore.get(p) ?? 0));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.deferTimer = undefined;
+        this.kick();
+      },
+      Math.max(0, at - Date.now()),
+    );
+    this.deferTimer = timer;
+    this.timers.add(timer);
   }
 
   private async handlePath(path: string, settled: boolean): Promise<void> {
