@@ -44,18 +44,18 @@ export function batchPatcher(
   );
   return (previous, next, hash) => {
     const before = new Map(previous.nodes.map((node) => [node.id, node]));
-    const edgesBefore = new Set(previous.edges.map(edgeKey));
     const nextIds = new Set(next.nodes.map((node) => node.id));
-    const nextEdges = new Set(next.edges.map(edgeKey));
     if (previous.nodes.some((node) => !nextIds.has(node.id))) return 'replace';
-    if ([...edgesBefore].some((key) => !nextEdges.has(key))) return 'replace';
+    const edgesBefore = edgeIndex(previous.edges);
+    const nextEdges = edgeIndex(next.edges);
+    if (previous.edges.some((edge) => !hasEdge(nextEdges, edge))) return 'replace';
     for (const node of next.nodes) {
       const old = before.get(node.id);
       if (old && sameProperties(old, node)) continue;
       writeNode(node, old !== undefined, next.owner);
     }
     for (const edge of next.edges)
-      if (!edgesBefore.has(edgeKey(edge)))
+      if (!hasEdge(edgesBefore, edge))
         deps.insertEdge.get(edge.kind)?.run(edge.from, edge.to, next.owner);
     deps.finish(next, hash);
     return 'patched';
@@ -78,8 +78,23 @@ export function batchPatcher(
   }
 }
 
-function edgeKey(edge: GraphEdge): string {
-  return `${edge.kind}\u0000${edge.from}\u0000${edge.to}`;
+// Edges by kind, then source, then target: no key strings made for tens of thousands of edges.
+type EdgeIndex = Map<string, Map<string, Set<string>>>;
+
+function edgeIndex(edges: readonly GraphEdge[]): EdgeIndex {
+  const index: EdgeIndex = new Map();
+  for (const edge of edges) {
+    const bySource = index.get(edge.kind) ?? new Map<string, Set<string>>();
+    index.set(edge.kind, bySource);
+    const targets = bySource.get(edge.from) ?? new Set<string>();
+    bySource.set(edge.from, targets);
+    targets.add(edge.to);
+  }
+  return index;
+}
+
+function hasEdge(index: EdgeIndex, edge: GraphEdge): boolean {
+  return index.get(edge.kind)?.get(edge.from)?.has(edge.to) === true;
 }
 
 function sameProperties(a: GraphNode, b: GraphNode): boolean {
