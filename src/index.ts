@@ -111,3 +111,7 @@ export type { CatalogModel } from './embed/model-catalog.js';
 export { listInstalledModels, resolveModelDir } from './embed/model-folder.js';
 export type { InstalledModel, ModelManifest } from './embed/model-folder.js';
 export { attachmentHeader } from './attachment-header.js';
+export { followFolders } from './live/follower.js';
+export type { FollowOptions, Follower } from './live/follower.js';
+export type { FollowEvent } from './live/follow-event.js';
+export { LIVE_STATE_FILE } from './live/live-state.js';

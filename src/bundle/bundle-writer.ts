@@ -98,6 +98,22 @@ export class BundleWriter {
     return previous !== undefined ? 'updated' : 'created';
   }
 
+  /**
+   * Writes a conversation's file without reading the one there: for a writer that knows the
+   * content changed (a followed session log), so an append costs the write, not a read too.
+   */
+  putConversation(id: string, text: string, index: ConversationIndexEntry): WriteOutcome {
+    const existed = this.index.has(id);
+    this.index.set(id, index);
+    writeFileAtomicSync(conversationPath(this.dir, id), text);
+    return existed ? 'updated' : 'created';
+  }
+
+  /** Sets a conversation's index entry (one written before and not yet in `memory-store.json`). */
+  setIndexEntry(id: string, index: ConversationIndexEntry): void {
+    this.index.set(id, index);
+  }
+
   /** Copies an export file to its bundle-relative `ref`, once; an existing copy of the same size is kept. */
   async copyAsset(entry: Entry, ref: string): Promise<boolean> {
     if (this.copied.has(ref)) return false;

@@ -24,6 +24,7 @@ import { registerServe } from './commands/serve.js';
 import { registerSources } from './commands/sources.js';
 import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
+import { registerWatch } from './commands/watch.js';
 import { registerModelCommands } from './model-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -40,6 +41,7 @@ const COMMANDS = [
   registerDelete,
   registerMcp,
   registerServe,
+  registerWatch,
   registerEmbed,
   registerSources,
   registerSample,

@@ -181,6 +181,11 @@ export interface GraphWriter {
 export interface Store {
   /** Replaces each batch's conversation (nodes and edges) with the batch; the same batch twice is a no-op. */
   upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport>;
+  /**
+   * Writes a conversation that grew since `previous` was written (a followed session log) at a
+   * cost that follows the change, not the conversation; stores without it are written whole.
+   */
+  patch?(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'>;
   /** A writer for batches pushed one by one (by an import), `deep` as the store's mode. */
   writer(deep: boolean): GraphWriter;
   /** Records an import (the Import node). */

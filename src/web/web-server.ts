@@ -38,6 +38,11 @@ export interface WebOptions {
   queryLimits?: QueryLimits;
   /** How long an upload may send nothing before it is stopped, in seconds (default 30). */
   uploadIdleSeconds?: number;
+  /**
+   * A count that grows when the store changes behind the app (`serve --watch`): the page polls
+   * it and redraws the list or the open conversation. Without it the page does not poll.
+   */
+  changes?: (() => number) | undefined;
 }
 
 /** A running web app. */
@@ -172,6 +177,8 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       sendJson(response, 200, await pages.page(id, params));
     } else if (method === 'DELETE' && what === 'conversations' && id !== undefined) {
       sendJson(response, 200, await deleteRoute(dataDir, options.neo4j, id));
+    } else if (method === 'GET' && what === 'changes') {
+      sendJson(response, 200, { changes: options.changes?.() ?? null });
     } else if (method === 'GET' && what === 'sources') {
       sendJson(response, 200, await api.sources(store));
     } else if (method === 'GET' && what === 'search') {

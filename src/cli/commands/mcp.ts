@@ -6,6 +6,7 @@ import { serveMcpHttp } from '../../mcp/serve-http.js';
 import type { CliIo } from '../cli-io.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
 import { UsageError } from '../usage-error.js';
+import { followForServer } from './watch.js';
 import {
   checkPort,
   openForReading,
@@ -13,7 +14,8 @@ import {
   type StoreOptions,
 } from '../store-options.js';
 
-export type McpOptions = StoreOptions & QueryLimitOptions & { http?: string; maxResultKb: string };
+export type McpOptions = StoreOptions &
+  QueryLimitOptions & { http?: string; maxResultKb: string; watch?: boolean };
 
 /** `chatgraph mcp`: the MCP server over the store, on stdio or streamable HTTP. */
 export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
@@ -22,6 +24,7 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   const maxResultKb = Number(options.maxResultKb);
   if (!Number.isFinite(maxResultKb) || maxResultKb < 4)
     throw new UsageError(`--max-result-kb takes 4 (KB) or more, not "${options.maxResultKb}"`);
+  await followForServer(options, io);
   const store = await openForReading(options);
   const recaller = createRecaller(store, resolveDataDir(options.dataDir));
   const mcpOptions = { queryLimits: limits, recaller, maxResultKb };
@@ -54,6 +57,10 @@ export function registerMcp(program: Command, io: CliIo): void {
       '--max-result-kb <KB>',
       'the most text one tool result holds; a longer one is cut and says how to read on',
       '80',
+    )
+    .option(
+      '--watch',
+      'also follow your Claude Code sessions (as chatgraph watch): reads see new messages',
     )
     .action((options: McpOptions) => runMcp(options, io));
 }

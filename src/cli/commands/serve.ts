@@ -4,6 +4,7 @@ import {
   openStore,
   queryLimits,
   resolveDataDir,
+  type Follower,
   type Store,
 } from '../../index.js';
 import { startWebApp } from '../../web/web-server.js';
@@ -11,9 +12,10 @@ import type { CliIo } from '../cli-io.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
 import { checkPort, neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
+import { followForServer } from './watch.js';
 
 export type ServeOptions = StoreOptions &
-  QueryLimitOptions & { port: string; host?: string; maxUpload: string };
+  QueryLimitOptions & { port: string; host?: string; maxUpload: string; watch?: boolean };
 
 type WebApp = Awaited<ReturnType<typeof startWebApp>>;
 
@@ -26,6 +28,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
     throw new UsageError(`--max-upload takes a size in MB, not "${options.maxUpload}"`);
   const dataDir = resolveDataDir(options.dataDir);
   const neo4j = neo4jOf(options);
+  const live = await followForServer(options, io);
   const store = await openStore({ dataDir, neo4j });
   let app: WebApp;
   try {
@@ -37,15 +40,17 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
       ...(options.host !== undefined ? { host: options.host } : {}),
       maxUploadBytes: maxUpload * 1024 * 1024,
       queryLimits: limits,
+      changes: live?.changes,
     });
   } catch (error) {
+    await live?.follower.stop();
     await store.close();
     throw listenError(error, port, options.host);
   }
   io.out(`chatgraph web app at ${app.url}`);
   if (app.token !== undefined)
     io.out('(listening beyond this machine: every request needs the token in that address)');
-  stopOnSignal(app, store);
+  stopOnSignal(app, store, live?.follower);
 }
 
 /** A port taken or an address not this machine's, said as a usage problem. */
@@ -58,10 +63,11 @@ function listenError(error: unknown, port: number, host: string | undefined): un
   return error;
 }
 
-function stopOnSignal(app: WebApp, store: Store): void {
+function stopOnSignal(app: WebApp, store: Store, follower: Follower | undefined): void {
   const stop = (): void => {
     void app
       .close()
+      .then(() => follower?.stop())
       .then(() => store.close())
       .then(() => process.exit(0));
   };
@@ -84,5 +90,9 @@ export function registerServe(program: Command, io: CliIo): void {
       'listen on this address instead of 127.0.0.1; then every request needs the printed token',
     )
     .option('--max-upload <MB>', 'the largest export the browser may upload, in MB', '2048')
+    .option(
+      '--watch',
+      'also follow your Claude Code sessions (as chatgraph watch): the page updates',
+    )
     .action((options: ServeOptions) => runServe(options, io));
 }

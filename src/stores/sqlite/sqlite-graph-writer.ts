@@ -11,6 +11,7 @@ import type { HashedBatch, ImportRecord } from '../store.js';
 import { fullTextWriter } from './full-text.js';
 import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
+import { batchPatcher, type PatchOutcome } from './sqlite-patch.js';
 
 type Statement = Database.Statement;
 
@@ -42,6 +43,7 @@ export class SqliteGraphWriter {
   private readonly deleteNodes = new Map<Label, Statement>();
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly fullText: ReturnType<typeof fullTextWriter>;
+  private readonly patcher: ReturnType<typeof batchPatcher>;
   private readonly statements: Record<
     'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete',
     Statement
@@ -76,6 +78,14 @@ export class SqliteGraphWriter {
       ),
       stateDelete: db.prepare(`DELETE FROM conversation_state WHERE id = ?`),
     };
+    this.patcher = batchPatcher(db, {
+      insertNode: this.insertNode,
+      insertEdge: this.insertEdge,
+      rowOf,
+      finish: (batch, hash, deep) => {
+        this.finish(batch, hash, deep);
+      },
+    });
   }
 
   private removeOwned(owner: string): void {
@@ -109,6 +119,19 @@ export class SqliteGraphWriter {
     }
     for (const edge of batch.edges)
       this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+    this.finish(batch, hash, deep);
+  }
+
+  /**
+   * Writes only what `next` adds to or changes in `previous` (see batchPatcher); `replace`
+   * when the change is not additive and the conversation must be written whole.
+   */
+  patch(previous: GraphBatch, next: GraphBatch, hash: string, deep: boolean): PatchOutcome {
+    return this.patcher(previous, next, hash, deep);
+  }
+
+  /** A written conversation's message counts, content hash, and the store's version. */
+  private finish(batch: GraphBatch, hash: string, deep: boolean): void {
     const { countsDelete, countsInsert, state, bump } = this.statements;
     countsDelete.run(batch.owner);
     for (const [key, messages] of messageCounts(batch))

@@ -134,6 +134,28 @@ export class SqliteStore implements Store {
     return 'written';
   }
 
+  /**
+   * Writes a conversation that grew (a followed session log): only what `next` adds to or
+   * changes in `previous`, committed at once. When the store does not hold `previous` (another
+   * writer changed it) or the change is not additive, the conversation is rewritten whole.
+   */
+  patch(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'> {
+    const stored = this.stateOf.get(next.owner) as
+      { content_hash: string; deep: number } | undefined;
+    const hash = batchHash(next);
+    if (stored?.content_hash === hash && stored.deep === (deep ? 1 : 0))
+      return Promise.resolve('unchanged');
+    const patchable =
+      stored?.content_hash === batchHash(previous) && stored.deep === (deep ? 1 : 0);
+    const writer = this.writable();
+    this.flush();
+    this.db.transaction(() => {
+      if (!patchable || writer.patch(previous, next, hash, deep) === 'replace')
+        writer.write(next, hash, deep);
+    })();
+    return Promise.resolve('written');
+  }
+
   async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {
     const writer = this.writer(await this.deep());
     for await (const batch of batches) await writer.write(batch);

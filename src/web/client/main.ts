@@ -1,5 +1,6 @@
 import { errorBox, replace } from './dom.js';
 import { showList } from './list-view.js';
+import { followChanges } from './live-refresh.js';
 
 /** What each route draws into the view; the hash is the address (`#/c/<id>?m=<message>`). */
 type View = (view: HTMLElement, arg: string | undefined) => Promise<void> | void;
@@ -63,3 +64,4 @@ async function render(): Promise<void> {
 
 window.addEventListener('hashchange', () => void render());
 void render();
+followChanges(render);

@@ -1,0 +1,276 @@
+// The live-memory benchmark (`chatgraph watch`): append→searchable latency, the cost of one
+// appended line by session length, CPU while idle, and a re-scan of unchanged sessions.
+// `node bench/watch.mjs [--appends 100] [--idle-seconds 60] [--sessions 3000] [--only latency,length,idle,rescan]`
+// Needs `npm run build` first. Not part of `npm run bench` (the idle part alone takes a minute).
+import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { followFolders, SqliteStore, storeFile } from '../dist/index.js';
+import { scanFolders } from '../dist/live/scan-folders.js';
+import { convertSession } from '../dist/live/convert-session.js';
+import { BundleWriter } from '../dist/bundle/bundle-writer.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const arg = (name, fallback) =>
+  args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback;
+const appends = Number(arg('appends', '100'));
+const idleSeconds = Number(arg('idle-seconds', '60'));
+const sessionCount = Number(arg('sessions', '3000'));
+const only = new Set(arg('only', 'latency,length,breakdown,burst,idle,rescan').split(','));
+const base = join(root, '.bench', 'watch');
+rmSync(base, { recursive: true, force: true });
+
+const words = 'sourdough starter kernel planner index vector graph branch token cache thread'.split(
+  ' ',
+);
+let uuidCounter = 0;
+function line(session, parent, role, text) {
+  const uuid = `u-${session}-${++uuidCounter}`;
+  const entry = {
+    type: role,
+    uuid,
+    parentUuid: parent,
+    sessionId: session,
+    timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, uuidCounter % 86400)).toISOString(),
+    cwd: '/work/project',
+    version: '2.1.0',
+    message:
+      role === 'assistant'
+        ? { id: `msg-${uuid}`, role, model: 'claude-sonnet-4', content: [{ type: 'text', text }] }
+        : { role, content: text },
+  };
+  return { uuid, text: `${JSON.stringify(entry)}\n` };
+}
+function prose(n) {
+  return Array.from({ length: n }, (_, i) => words[(i * 7 + uuidCounter) % words.length]).join(' ');
+}
+/** Writes a session log of `lines` lines; returns the last uuid. */
+function writeSession(dir, session, lines) {
+  mkdirSync(dir, { recursive: true });
+  let parent = null;
+  const parts = [];
+  for (let i = 0; i < lines; i++) {
+    const made = line(session, parent, i % 2 === 0 ? 'user' : 'assistant', prose(40));
+    parts.push(made.text);
+    parent = made.uuid;
+  }
+  writeFileSync(join(dir, `${session}.jsonl`), parts.join(''));
+  return parent;
+}
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+/** Starts a follower; resolves `imported` waiters with each event. */
+async function follow(folder, data) {
+  const waiters = [];
+  const follower = await followFolders({
+    dataDir: data,
+    folders: [folder],
+    indexDelayMilliseconds: 1000,
+    onEvent: (event) => {
+      if (event.kind === 'problem') process.stderr.write(`problem: ${event.message}\n`);
+      if (event.kind === 'imported') for (const w of waiters.splice(0)) w(event);
+    },
+  });
+  const next = () => new Promise((resolve) => waiters.push(resolve));
+  return { follower, next };
+}
+
+async function latency() {
+  const folder = join(base, 'latency', 'projects');
+  const data = join(base, 'latency', 'data');
+  let parent = writeSession(join(folder, '-work-project'), 'latency-session', 200);
+  const { follower } = await follow(folder, data);
+  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const times = [];
+  for (let i = 0; i < appends; i++) {
+    const word = `zq${i}marker${Math.random().toString(36).slice(2, 8)}`;
+    const made = line(
+      'latency-session',
+      parent,
+      i % 2 === 0 ? 'user' : 'assistant',
+      `${prose(20)} ${word}`,
+    );
+    parent = made.uuid;
+    const started = performance.now();
+    appendFileSync(join(folder, '-work-project', 'latency-session.jsonl'), made.text);
+    for (;;) {
+      const found = await reader.search({ text: word, mode: 'keyword', limit: 1 });
+      if (found.hits.length > 0) break;
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    times.push(performance.now() - started);
+    // Appends a little apart, as a session writes them.
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await reader.close();
+  await follower.stop();
+  return `append→searchable over ${appends} appends to a 200-line session: p50 ${percentile(times, 50).toFixed(0)} ms, p95 ${percentile(times, 95).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`;
+}
+
+async function costByLength(lines) {
+  const folder = join(base, `length-${lines}`, 'projects');
+  const data = join(base, `length-${lines}`, 'data');
+  let parent = writeSession(join(folder, '-work-project'), `len-${lines}`, lines);
+  const { follower, next } = await follow(folder, data);
+  const times = [];
+  for (let i = 0; i < 30; i++) {
+    const made = line(`len-${lines}`, parent, i % 2 === 0 ? 'user' : 'assistant', prose(40));
+    parent = made.uuid;
+    const imported = next();
+    const started = performance.now();
+    appendFileSync(join(folder, '-work-project', `len-${lines}.jsonl`), made.text);
+    await imported;
+    times.push(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await follower.stop();
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** Where one append's time goes, by session length: each stage timed alone (median of 9). */
+async function breakdown(lines) {
+  const dir = join(base, `breakdown-${lines}`);
+  writeSession(join(dir, 'projects'), `bd-${lines}`, lines + 1);
+  const { readFileSync } = await import('node:fs');
+  const all = readFileSync(join(dir, 'projects', `bd-${lines}.jsonl`), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const source = {
+    entryPath: `-p/bd-${lines}.jsonl`,
+    displayPath: `projects/-p/bd-${lines}.jsonl`,
+    variant: 'session',
+    checksum: 'sha256:0',
+    importId: 'import:live:bd',
+    importedAt: '2026-01-01T00:00:00.000000Z',
+    deep: false,
+  };
+  const median = (f) => {
+    const times = [];
+    for (let i = 0; i < 9; i++) {
+      const started = performance.now();
+      f();
+      times.push(performance.now() - started);
+    }
+    return percentile(times, 50);
+  };
+  const before = convertSession(all.slice(0, -1), source, () => undefined)[0];
+  const after = convertSession(all, source, () => undefined)[0];
+  const convert = median(() => convertSession(all, source, () => undefined));
+  const store = SqliteStore.open(join(dir, 'store.sqlite'));
+  const hashed = (c) => ({ ...c.batch, hash: c.contentHash });
+  const writeAll = (c) => {
+    const w = store.writer(false);
+    w.write(hashed(c));
+    return w.end();
+  };
+  const fullTimes = [];
+  const patchTimes = [];
+  for (let i = 0; i < 9; i++) {
+    await writeAll(before);
+    let started = performance.now();
+    await writeAll(after);
+    fullTimes.push(performance.now() - started);
+    await writeAll(before);
+    started = performance.now();
+    await store.patch(hashed(before), hashed(after), false);
+    patchTimes.push(performance.now() - started);
+  }
+  await store.close();
+  const bundle = await BundleWriter.open(join(dir, 'bundle'));
+  const put = median(() => bundle.putConversation(after.id, after.text, after.index));
+  return {
+    convert,
+    full: percentile(fullTimes, 50),
+    patch: percentile(patchTimes, 50),
+    put,
+    mb: after.text.length / 1e6,
+  };
+}
+
+/** A burst of 40 lines 25 ms apart into a 5,000-line session: CPU used, and last line → searchable. */
+async function burst() {
+  const folder = join(base, 'burst', 'projects');
+  const data = join(base, 'burst', 'data');
+  let parent = writeSession(join(folder, '-work-project'), 'burst-5000', 5000);
+  const { follower } = await follow(folder, data);
+  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const cpu = process.cpuUsage();
+  const word = `zqburst${Math.random().toString(36).slice(2, 8)}`;
+  for (let i = 0; i < 40; i++) {
+    const text = i === 39 ? `${prose(20)} ${word}` : prose(20);
+    const made = line('burst-5000', parent, i % 2 === 0 ? 'user' : 'assistant', text);
+    parent = made.uuid;
+    appendFileSync(join(folder, '-work-project', 'burst-5000.jsonl'), made.text);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const last = performance.now();
+  for (;;) {
+    if ((await reader.search({ text: word, mode: 'keyword', limit: 1 })).hits.length > 0) break;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const latency = performance.now() - last;
+  const used = process.cpuUsage(cpu);
+  await reader.close();
+  await follower.stop();
+  return `a burst of 40 lines (25 ms apart) into a 5,000-line session: last line searchable ${latency.toFixed(0)} ms after it was written; ${((used.user + used.system) / 1e6).toFixed(1)} s of CPU for the burst`;
+}
+
+async function idle() {
+  const folder = join(base, 'idle', 'projects');
+  const data = join(base, 'idle', 'data');
+  for (let i = 0; i < 300; i++) writeSession(join(folder, `-p${i % 30}`), `idle-${i}`, 6);
+  const { follower } = await follow(folder, data);
+  await new Promise((r) => setTimeout(r, 2000));
+  const before = process.cpuUsage();
+  const started = performance.now();
+  await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+  const used = process.cpuUsage(before);
+  const wall = performance.now() - started;
+  await follower.stop();
+  const cpuMs = (used.user + used.system) / 1000;
+  return `idle for ${idleSeconds} s following 300 sessions: ${cpuMs.toFixed(0)} ms of CPU (${((cpuMs / wall) * 100).toFixed(3)} % of one core)`;
+}
+
+async function rescan() {
+  const folder = join(base, 'rescan', 'projects');
+  const data = join(base, 'rescan', 'data');
+  for (let i = 0; i < sessionCount; i++) writeSession(join(folder, `-p${i % 100}`), `rs-${i}`, 4);
+  let started = performance.now();
+  const first = await follow(folder, data);
+  const firstPass = performance.now() - started;
+  await first.follower.stop();
+  started = performance.now();
+  const files = await scanFolders([folder], () => undefined);
+  const scan = performance.now() - started;
+  started = performance.now();
+  const again = await follow(folder, data);
+  const restart = performance.now() - started;
+  await again.follower.stop();
+  return `${files.length} sessions: first pass (imports them all) ${(firstPass / 1000).toFixed(1)} s; re-scan of them unchanged ${scan.toFixed(0)} ms (stat only); a restarted watch's first pass over them ${restart.toFixed(0)} ms`;
+}
+
+if (only.has('latency')) process.stdout.write(`${await latency()}\n`);
+if (only.has('length')) {
+  const short = await costByLength(50);
+  const long = await costByLength(5000);
+  process.stdout.write(
+    `one line appended (append→imported, 30 appends): 50-line session p50 ${short.p50.toFixed(1)} ms (p95 ${short.p95.toFixed(1)}); 5,000-line session p50 ${long.p50.toFixed(1)} ms (p95 ${long.p95.toFixed(1)})\n`,
+  );
+}
+if (only.has('breakdown')) {
+  for (const lines of [50, 5000]) {
+    const b = await breakdown(lines);
+    process.stdout.write(
+      `one append to a ${lines}-line session, by stage: convert+project+serialise the session ${b.convert.toFixed(1)} ms; store: new rows only ${b.patch.toFixed(1)} ms (rewriting the conversation ${b.full.toFixed(1)} ms); bundle file (${b.mb.toFixed(2)} MB) ${b.put.toFixed(1)} ms\n`,
+    );
+  }
+}
+if (only.has('burst')) process.stdout.write(`${await burst()}\n`);
+if (only.has('idle')) process.stdout.write(`${await idle()}\n`);
+if (only.has('rescan')) process.stdout.write(`${await rescan()}\n`);

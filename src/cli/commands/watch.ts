@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import {
+  claudeCodeProjectDirs,
+  followFolders,
+  resolveDataDir,
+  waitingMessage,
+  type Follower,
+  type Neo4jTarget,
+} from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { describeEvent } from '../follow-status.js';
+import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { UsageError } from '../usage-error.js';
+
+export type WatchOptions = StoreOptions & { embed?: boolean; poll?: boolean };
+
+/**
+ * Starts following folders (default: Claude Code's) into a data folder, telling each event on
+ * `write` as one line. Used by `watch`, and by `mcp --watch` and `serve --watch` (on stderr).
+ */
+export async function startFollowing(
+  folders: readonly string[],
+  options: { dataDir: string; neo4j: Neo4jTarget | undefined; embed?: boolean; poll?: boolean },
+  write: (line: string) => void,
+): Promise<Follower> {
+  const chosen = folders.length > 0 ? folders : claudeCodeProjectDirs();
+  if (chosen.length === 0)
+    throw new UsageError(
+      'no Claude Code session folder was found (~/.claude/projects, $CLAUDE_CONFIG_DIR, $XDG_CONFIG_HOME/claude): give the folders to watch',
+    );
+  for (const folder of chosen)
+    if (!existsSync(folder))
+      throw new UsageError(`"${folder}" does not exist: give a folder to watch`);
+  return followFolders({
+    dataDir: options.dataDir,
+    folders: chosen,
+    neo4j: options.neo4j,
+    embed: options.embed === true,
+    poll: options.poll === true,
+    onEvent: (event) => {
+      write(describeEvent(event, process.cwd()));
+    },
+    onWait: (holder) => {
+      write(waitingMessage(holder));
+    },
+  });
+}
+
+/**
+ * `chatgraph watch [folders...]`: follows until Ctrl-C or SIGTERM. On a terminal the status is
+ * one line, rewritten; piped, each event is a line (scripts and tests wait on them).
+ */
+export async function runWatch(folders: string[], options: WatchOptions, io: CliIo): Promise<void> {
+  const write = (line: string): void => {
+    if (io.stdoutIsTTY)
+      process.stdout.write(`\r\x1b[K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
+    else io.out(line);
+  };
+  const follower = await startFollowing(
+    folders,
+    {
+      dataDir: resolveDataDir(options.dataDir),
+      neo4j: neo4jOf(options),
+      ...(options.embed ? { embed: true } : {}),
+      ...(options.poll ? { poll: true } : {}),
+    },
+    write,
+  );
+  await new Promise<void>((done) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void follower.stop().then(() => {
+        if (io.stdoutIsTTY) process.stdout.write('\n');
+        io.out('stopped');
+        done();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export function registerWatch(program: Command, io: CliIo): void {
+  withStoreOptions(program.command('watch'))
+    .description(
+      'keep the memory current: import new Claude Code session lines and exports dropped into the folders as they are written',
+    )
+    .argument(
+      '[folders...]',
+      'folders to follow (default: your Claude Code sessions, ~/.claude/projects)',
+    )
+    .option(
+      '--embed',
+      'embed new messages too, when the data folder has vectors (see chatgraph embed)',
+    )
+    .option('--poll', 'poll every 2 s instead of file-system events (network file systems)')
+    .action((folders: string[], options: WatchOptions) => runWatch(folders, options, io));
+}
+
+/**
+ * `--watch` on `mcp` and `serve`: follows Claude Code's session folders inside the server
+ * process (as `watch` does), telling each event on stderr, before the server opens its store
+ * (so a data folder with nothing imported yet works). Returns a count of the changes made, for
+ * the web app's page to redraw; undefined without `--watch`.
+ */
+export async function followForServer(
+  options: StoreOptions & { watch?: boolean },
+  io: CliIo,
+): Promise<{ follower: Follower; changes: () => number } | undefined> {
+  if (options.watch !== true) return undefined;
+  let changes = 0;
+  const follower = await startFollowing(
+    [],
+    { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) },
+    (line) => {
+      if (/^(imported|export|rewritten) /.test(line)) changes++;
+      io.err(`chatgraph watch: ${line}`);
+    },
+  );
+  return { follower, changes: () => changes };
+}

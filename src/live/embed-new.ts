@@ -1,0 +1,12 @@
+import { embedStore } from '../recall/embed-store.js';
+import type { Store } from '../stores/store.js';
+
+/**
+ * Embeds what a follower wrote, when the data folder has vectors (its model, as `embed` made
+ * them): returns the chunks embedded (0 when it has none, so search stays by words).
+ */
+export async function embedNew(store: Store, dataDir: string): Promise<number> {
+  if ((await store.vectors.model()) === undefined) return 0;
+  const report = await embedStore(store, dataDir, {});
+  return report.embedded;
+}

@@ -1,0 +1,146 @@
+import { open } from 'node:fs/promises';
+import { importIdOf } from '../graph/import-id.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { timestampOf } from '../model/time.js';
+import { detectClaudeCode } from '../providers/claude-code/detect.js';
+import { withWriteLock, type LockHolder } from '../write-lock.js';
+import { convertSession } from './convert-session.js';
+import type { FollowEvent } from './follow-event.js';
+import type { FileState, LiveState } from './live-state.js';
+import type { LiveWriter } from './live-writer.js';
+import { pathsOf, type FollowedFile } from './scan-folders.js';
+import type { LoadedSession, SessionCache } from './session-cache.js';
+import { readTail } from './session-tail.js';
+
+/** What following one log needs from the follower. */
+export interface LogContext {
+  dataDir: string;
+  writer: LiveWriter;
+  state: LiveState;
+  states: Map<string, FileState>;
+  sessions: SessionCache;
+  deep: boolean;
+  emit: (event: FollowEvent) => void;
+  onWait?: ((holder: LockHolder) => void) | undefined;
+}
+
+/** What became of one look at a log. */
+export interface LogOutcome {
+  /** A last line without its newline is waiting: look again once the size has settled. */
+  waiting: boolean;
+  /** The size seen, to tell whether it settled. */
+  size: number;
+}
+
+/**
+ * Imports what a session log gained since it was last read: the new lines only (the whole
+ * file when it was rewritten, or when it is not in memory), converted with the lines before
+ * them, written to the bundle and the store, and then its new mark remembered; all under the
+ * write lock, so a watcher killed at any point reads again at most what it had not remembered.
+ */
+export async function followLog(
+  file: FollowedFile,
+  settled: boolean,
+  context: LogContext,
+): Promise<LogOutcome> {
+  const known = context.states.get(file.path);
+  let session = context.sessions.get(file.path);
+  if (!session) {
+    // Not in memory and as it was when last imported: nothing to read.
+    if (!settled && known && known.size === file.size && known.mtimeMs === file.mtimeMs)
+      return { waiting: false, size: file.size };
+    session = context.sessions.start(file.path);
+  }
+  const fresh = session.mark === undefined;
+  const read = await readTail(file.path, session.mark, settled);
+  if (read.rewritten) {
+    session = context.sessions.start(file.path);
+    context.emit({ kind: 'rewritten', file: file.path });
+  }
+  for (const line of read.lines) {
+    if (line.ok) session.entries.push(line.value);
+    else
+      context.emit({
+        kind: 'problem',
+        file: file.path,
+        message: `line ${line.line} is not valid JSON (${line.message}); skipped`,
+      });
+  }
+  session.hash.update(read.bytes);
+  session.mark = read.mark;
+  const outcome = { waiting: read.waiting, size: read.size };
+  if (read.waiting && settled) context.emit({ kind: 'waiting', file: file.path });
+  if (read.lines.length === 0 && !read.rewritten && !fresh) return outcome;
+  if (session.entries.length === 0) return outcome;
+  session.variant ??= await detectVariant(file);
+  if (session.variant === undefined) return outcome;
+  await writeSession(file, session, read.lines.length, fresh || read.rewritten, context);
+  // Remembered as read up to the mark: a waiting last line makes the size differ, so a
+  // restarted watcher looks at the file again.
+  const state: FileState = {
+    size: read.waiting ? read.mark.offset : read.size,
+    mtimeMs: file.mtimeMs,
+    mark: read.mark,
+  };
+  context.state.set(file.path, state);
+  context.states.set(file.path, state);
+  return outcome;
+}
+
+async function writeSession(
+  file: FollowedFile,
+  session: LoadedSession,
+  newLines: number,
+  whole: boolean,
+  context: LogContext,
+): Promise<void> {
+  const { entryPath, displayPath } = pathsOf(file);
+  const checksum = `sha256:${session.hash.copy().digest('hex')}`;
+  const conversations = convertSession(
+    session.entries,
+    {
+      entryPath,
+      displayPath,
+      variant: session.variant ?? 'session',
+      checksum,
+      importId: importIdOf(`live:${displayPath}`),
+      importedAt: timestampOf(new Date()),
+      deep: context.deep,
+    },
+    // The whole log is converted at each append: its problems are told when it is read whole.
+    (d: Diagnostic) => {
+      if (whole && d.level !== 'info')
+        context.emit({ kind: 'problem', file: file.path, message: d.message });
+    },
+  );
+  const report = await withWriteLock(
+    context.dataDir,
+    () =>
+      context.writer.write(conversations, {
+        id: importIdOf(`live:${displayPath}`),
+        sourceFile: displayPath,
+        checksum,
+      }),
+    context.onWait ? { onWait: context.onWait } : {},
+  );
+  context.emit({
+    kind: 'imported',
+    file: file.path,
+    lines: newLines,
+    conversations: conversations.map((c) => ({ id: c.id, messages: c.messages })),
+    written: report.written,
+    leftDeleted: report.leftDeleted,
+  });
+}
+
+// The provider's own test, on the file's first 64 KB; a log with no line yet waits.
+async function detectVariant(file: FollowedFile): Promise<string | undefined> {
+  const handle = await open(file.path, 'r');
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(head, 0, head.length, 0);
+    return detectClaudeCode(pathsOf(file).entryPath, head.toString('utf8', 0, bytesRead))?.variant;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { TailMark } from './session-tail.js';
+
+/** The file in a data folder where `watch` remembers how far it read each followed file. */
+export const LIVE_STATE_FILE = 'live-state.sqlite';
+
+/** What `watch` remembers of one followed file. */
+export interface FileState {
+  /** The file's size and modification time when last handled: equal means unchanged (not read). */
+  size: number;
+  mtimeMs: number;
+  /** For a session log: where reading stopped. Absent for an export file. */
+  mark?: TailMark;
+}
+
+const Row = z.object({
+  path: z.string(),
+  size: z.number(),
+  mtime_ms: z.number(),
+  mark: z.string().nullable(),
+});
+
+const Mark = z.object({
+  offset: z.number().int().nonnegative(),
+  lines: z.number().int().nonnegative(),
+  ino: z.number(),
+  fingerprint: z.string(),
+});
+
+/**
+ * The followed files' state, one row each, in its own SQLite file: a row is written in one
+ * statement after the file's conversations are in the bundle and the store, so a `watch`
+ * killed at any point reads again at most what it had not finished (and the store, keyed by
+ * id, takes it once). Only the watcher, holding the write lock, writes it.
+ */
+export class LiveState {
+  private readonly db: Database.Database;
+  private readonly upsert: Database.Statement;
+  private readonly remove: Database.Statement;
+
+  constructor(dataDir: string) {
+    mkdirSync(dataDir, { recursive: true });
+    this.db = new Database(join(dataDir, LIVE_STATE_FILE));
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS followed_file (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, mark TEXT)`,
+    );
+    this.upsert = this.db.prepare(
+      `INSERT INTO followed_file (path, size, mtime_ms, mark) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms, mark = excluded.mark`,
+    );
+    this.remove = this.db.prepare(`DELETE FROM followed_file WHERE path = ?`);
+  }
+
+  /** Every remembered file (read once at start: a re-scan compares stats in memory). */
+  all(): Map<string, FileState> {
+    const states = new Map<string, FileState>();
+    for (const raw of this.db
+      .prepare(`SELECT path, size, mtime_ms, mark FROM followed_file`)
+      .all()) {
+      const row = Row.safeParse(raw);
+      if (!row.success) continue;
+      const mark = row.data.mark === null ? undefined : parseMark(row.data.mark);
+      states.set(row.data.path, {
+        size: row.data.size,
+        mtimeMs: row.data.mtime_ms,
+        ...(mark ? { mark } : {}),
+      });
+    }
+    return states;
+  }
+
+  set(path: string, state: FileState): void {
+    this.upsert.run(
+      path,
+      state.size,
+      state.mtimeMs,
+      state.mark ? JSON.stringify(state.mark) : null,
+    );
+  }
+
+  delete(path: string): void {
+    this.remove.run(path);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
+
+// A damaged mark only costs a whole read of its file.
+function parseMark(text: string): TailMark | undefined {
+  try {
+    const mark = Mark.safeParse(JSON.parse(text));
+    return mark.success ? mark.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,162 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BundleWriter } from '../bundle/bundle-writer.js';
+import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { bundleDir } from '../data-dir.js';
+import { readTombstones } from '../deleted-conversations.js';
+import type { ConversationIndexEntry } from '../model/pam.js';
+import { stableId } from '../model/ids.js';
+import { timestampOf } from '../model/time.js';
+import { openStore } from '../open-store.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { HashedBatch, Store } from '../stores/store.js';
+import { IMPORTER } from '../version.js';
+import type { LiveConversation } from './convert-session.js';
+
+/** What one write of a followed log did. */
+export interface LiveWriteReport {
+  written: number;
+  unchanged: number;
+  /** Conversations deleted with `chatgraph delete`: not written again. */
+  leftDeleted: number;
+}
+
+/** The Import node a followed log's conversations hang from. */
+export interface LiveImport {
+  id: string;
+  sourceFile: string;
+  checksum: string;
+}
+
+// Conversations whose last batch is kept for patching: the ones being written to right now.
+const KEPT_BATCHES = 64;
+
+/**
+ * Writes followed logs' conversations to the bundle and the store, keeping both open between
+ * writes. A grown conversation costs what changed: its file is written without being read
+ * again (the hash of what this writer last wrote says it changed) and the store gets only the
+ * new rows (see `Store.patch`). The bundle's index (`memory-store.json`, the size of the whole
+ * bundle) is written by {@link finishIndex}, which the follower calls after a quiet moment.
+ * Callers hold the write lock around every method.
+ */
+export class LiveWriter {
+  private bundle: BundleWriter | undefined;
+  private bundleStamp = '';
+  private readonly lastHash = new Map<string, string>();
+  private readonly batches = new Map<string, HashedBatch>();
+  private readonly unindexed = new Map<string, ConversationIndexEntry>();
+
+  private constructor(
+    readonly dataDir: string,
+    private readonly store: Store,
+    private readonly deep: boolean,
+  ) {}
+
+  static async open(dataDir: string, neo4j?: Neo4jTarget): Promise<LiveWriter> {
+    const store = await openStore({ dataDir, neo4j });
+    return new LiveWriter(dataDir, store, await store.deep());
+  }
+
+  /** Writes a log's conversations (those changed since this writer last wrote them). */
+  async write(
+    conversations: readonly LiveConversation[],
+    from: LiveImport,
+  ): Promise<LiveWriteReport> {
+    const report: LiveWriteReport = { written: 0, unchanged: 0, leftDeleted: 0 };
+    const bundle = await this.openBundle();
+    const deleted = new Set((await readTombstones(this.dataDir)).map((t) => t.id));
+    for (const conversation of conversations) {
+      if (deleted.has(conversation.id)) {
+        report.leftDeleted++;
+        continue;
+      }
+      const known = this.lastHash.get(conversation.id);
+      if (known === conversation.contentHash) {
+        report.unchanged++;
+        continue;
+      }
+      const outcome =
+        known !== undefined
+          ? bundle.putConversation(conversation.id, conversation.text, conversation.index)
+          : bundle.writeConversation(
+              conversation.id,
+              conversation.text,
+              conversation.contentHash,
+              conversation.index,
+            );
+      if (outcome !== 'unchanged') this.unindexed.set(conversation.id, conversation.index);
+      await this.writeToStore(conversation);
+      this.lastHash.set(conversation.id, conversation.contentHash);
+      report[outcome === 'unchanged' ? 'unchanged' : 'written']++;
+    }
+    await this.store.recordImport({
+      id: from.id,
+      sourceFile: from.sourceFile,
+      checksum: from.checksum,
+      importer: IMPORTER,
+      importedAt: timestampOf(new Date()),
+    });
+    return report;
+  }
+
+  /** Whether conversations were written whose index entry is not in `memory-store.json` yet. */
+  get indexPending(): boolean {
+    return this.unindexed.size > 0;
+  }
+
+  /** Writes the bundle's index (`memory-store.json`) with what was written since the last time. */
+  async finishIndex(): Promise<void> {
+    if (this.unindexed.size === 0) return;
+    const bundle = await this.openBundle();
+    const now = timestampOf(new Date());
+    await bundle.finish(
+      { id: bundle.ownerId ?? stableId('owner', 'claude-code-live'), createdAt: now },
+      now,
+    );
+    this.unindexed.clear();
+    this.bundleStamp = await stampOf(this.dataDir);
+  }
+
+  /** The store the writer writes to (the follower embeds through it). */
+  get target(): Store {
+    return this.store;
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+
+  private async writeToStore(conversation: LiveConversation): Promise<void> {
+    const next: HashedBatch = { ...conversation.batch, hash: conversation.contentHash };
+    const previous = this.batches.get(conversation.id);
+    if (previous && this.store.patch) {
+      await this.store.patch(previous, next, this.deep);
+    } else {
+      const writer = this.store.writer(this.deep);
+      await writer.write(next);
+      await writer.end();
+    }
+    this.batches.delete(conversation.id);
+    this.batches.set(conversation.id, next);
+    if (this.batches.size > KEPT_BATCHES) {
+      const oldest = this.batches.keys().next().value;
+      if (oldest !== undefined) this.batches.delete(oldest);
+    }
+  }
+
+  // Another writer (an import) that wrote `memory-store.json` since: its index is read again,
+  // with this writer's entries not yet written put back over it.
+  private async openBundle(): Promise<BundleWriter> {
+    const stamp = await stampOf(this.dataDir);
+    if (this.bundle && stamp === this.bundleStamp) return this.bundle;
+    this.bundle = await BundleWriter.open(bundleDir(this.dataDir));
+    for (const [id, entry] of this.unindexed) this.bundle.setIndexEntry(id, entry);
+    this.bundleStamp = stamp;
+    return this.bundle;
+  }
+}
+
+async function stampOf(dataDir: string): Promise<string> {
+  const info = await stat(join(bundleDir(dataDir), MEMORY_STORE_FILE)).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'none';
+}

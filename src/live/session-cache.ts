@@ -1,0 +1,53 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { TailMark } from './session-tail.js';
+
+/** A followed log as read so far: its entries, where reading stopped, its running checksum. */
+export interface LoadedSession {
+  entries: unknown[];
+  mark: TailMark | undefined;
+  hash: Hash;
+  /** `session` or `subagent` once detected; undefined while the log is not recognised. */
+  variant: string | undefined;
+}
+
+/**
+ * The logs held in memory, the most recently written last: a session being written to is
+ * converted from memory on each append (never read again from the start); one not touched for
+ * a while is dropped, and read whole the next time it grows.
+ */
+export class SessionCache {
+  private readonly sessions = new Map<string, LoadedSession>();
+
+  constructor(private readonly capacity = 32) {}
+
+  get(path: string): LoadedSession | undefined {
+    const session = this.sessions.get(path);
+    if (session) {
+      this.sessions.delete(path);
+      this.sessions.set(path, session);
+    }
+    return session;
+  }
+
+  /** A new empty session for `path` (replacing any), kept in the cache. */
+  start(path: string): LoadedSession {
+    const session: LoadedSession = {
+      entries: [],
+      mark: undefined,
+      hash: createHash('sha256'),
+      variant: undefined,
+    };
+    this.sessions.delete(path);
+    this.sessions.set(path, session);
+    while (this.sessions.size > this.capacity) {
+      const oldest = this.sessions.keys().next().value;
+      if (oldest === undefined) break;
+      this.sessions.delete(oldest);
+    }
+    return session;
+  }
+
+  delete(path: string): void {
+    this.sessions.delete(path);
+  }
+}

@@ -1,0 +1,105 @@
+import type Database from 'better-sqlite3';
+import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import { SHARED_LABELS, type EdgeKind, type Label } from '../../graph/schema.js';
+import { FULL_TEXT } from './full-text.js';
+import { quote } from './sqlite-schema.js';
+
+type Statement = Database.Statement;
+
+/** What the patcher borrows from the store (its prepared statements and row helpers). */
+export interface PatchDeps {
+  insertNode: ReadonlyMap<Label, Statement>;
+  insertEdge: ReadonlyMap<EdgeKind, Statement>;
+  rowOf: (node: GraphNode, owner: string | null) => unknown[];
+  /** Rewrites the conversation's message counts, state row and the store's version. */
+  finish: (batch: GraphBatch, hash: string, deep: boolean) => void;
+}
+
+/** What {@link batchPatcher} did: `replace` means the change was not additive and needs a rewrite. */
+export type PatchOutcome = 'patched' | 'replace';
+
+/**
+ * Writes only what changed between a conversation's previous batch and its next one: new nodes
+ * and edges are inserted, nodes whose properties changed are updated (and their text indexed
+ * again); nothing else is touched. This is what keeps appending one line to a long session
+ * log as cheap as to a short one: the full rewrite deletes and re-indexes every message. A
+ * change that removes a node or an edge is not additive (a rewritten log): the caller rewrites
+ * the conversation whole instead. Runs inside the caller's transaction.
+ */
+export function batchPatcher(
+  db: Database.Database,
+  deps: PatchDeps,
+): (previous: GraphBatch, next: GraphBatch, hash: string, deep: boolean) => PatchOutcome {
+  const indexed = new Map(
+    FULL_TEXT.map(({ table, label }) => [
+      label as string,
+      {
+        row: db.prepare(`SELECT rowid, content FROM ${quote(label)} WHERE id = ?`),
+        remove: db.prepare(
+          `INSERT INTO ${table} (${table}, rowid, content) VALUES ('delete', ?, ?)`,
+        ),
+        add: db.prepare(`INSERT INTO ${table} (rowid, content) VALUES (?, ?)`),
+      },
+    ]),
+  );
+  return (previous, next, hash, deep) => {
+    const before = new Map(previous.nodes.map((node) => [node.id, node]));
+    const nextIds = new Set(next.nodes.map((node) => node.id));
+    if (previous.nodes.some((node) => !nextIds.has(node.id))) return 'replace';
+    const edgesBefore = edgeIndex(previous.edges);
+    const nextEdges = edgeIndex(next.edges);
+    if (previous.edges.some((edge) => !hasEdge(nextEdges, edge))) return 'replace';
+    for (const node of next.nodes) {
+      const old = before.get(node.id);
+      if (old && sameProperties(old, node)) continue;
+      writeNode(node, old !== undefined, next.owner);
+    }
+    for (const edge of next.edges)
+      if (!hasEdge(edgesBefore, edge))
+        deps.insertEdge.get(edge.kind)?.run(edge.from, edge.to, next.owner);
+    deps.finish(next, hash, deep);
+    return 'patched';
+  };
+
+  function writeNode(node: GraphNode, existed: boolean, owner: string): void {
+    const text = indexed.get(node.label);
+    const shared = SHARED_LABELS.has(node.label);
+    // The text index is external-content: the old words come out before the row changes.
+    if (text && existed) {
+      const row = text.row.get(node.id) as { rowid: number; content: unknown } | undefined;
+      if (row) text.remove.run(row.rowid, typeof row.content === 'string' ? row.content : '');
+    }
+    deps.insertNode.get(node.label)?.run(...deps.rowOf(node, shared ? null : owner));
+    if (text) {
+      const row = text.row.get(node.id) as { rowid: number } | undefined;
+      const content = node.properties.content;
+      if (row) text.add.run(row.rowid, typeof content === 'string' ? content : '');
+    }
+  }
+}
+
+// Edges by kind, then source, then target: no key strings made for tens of thousands of edges.
+type EdgeIndex = Map<string, Map<string, Set<string>>>;
+
+function edgeIndex(edges: readonly GraphEdge[]): EdgeIndex {
+  const index: EdgeIndex = new Map();
+  for (const edge of edges) {
+    const bySource = index.get(edge.kind) ?? new Map<string, Set<string>>();
+    index.set(edge.kind, bySource);
+    const targets = bySource.get(edge.from) ?? new Set<string>();
+    bySource.set(edge.from, targets);
+    targets.add(edge.to);
+  }
+  return index;
+}
+
+function hasEdge(index: EdgeIndex, edge: GraphEdge): boolean {
+  return index.get(edge.kind)?.get(edge.from)?.has(edge.to) === true;
+}
+
+function sameProperties(a: GraphNode, b: GraphNode): boolean {
+  if (a.label !== b.label) return false;
+  const keys = Object.keys(b.properties);
+  if (keys.length !== Object.keys(a.properties).length) return false;
+  return keys.every((key) => a.properties[key] === b.properties[key]);
+}
