@@ -12,7 +12,7 @@ import {
   LABELS,
   Neo4jStore,
   findProvider,
-  project,
+  projectConversation,
   writeChatgptExport,
 } from '../dist/index.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
@@ -51,12 +51,7 @@ try {
   const batches = names.map((name) => {
     const conversation = JSON.parse(readFileSync(join(conversationsDir, name), 'utf8'));
     const provider = findProvider(conversation.provider.name);
-    return project(conversation, {
-      source: provider.source,
-      label: provider.label,
-      fileTools: provider.fileTools,
-      deep: false,
-    });
+    return projectConversation(conversation, provider, { deep: false });
   });
   const store = await Neo4jStore.open(server.target);
   await store.clear(); // creates the constraints and indexes, as a real load would have them

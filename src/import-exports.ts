@@ -1,7 +1,7 @@
 import { contentHashOfText } from './bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
 import { setAsideIfDamaged } from './stores/sqlite/set-aside-damaged.js';
-import { project } from './graph/project.js';
+import { projectConversation } from './graph/project-conversation.js';
 import { importIdOf } from './graph/import-id.js';
 import type { ImportReport } from './import-report.js';
 import {
@@ -107,12 +107,9 @@ async function importLocked(
           write: async (context: SinkContext) => {
             const batch =
               context.batch ??
-              project(context.conversation(), {
-                source: context.provider.source,
-                label: context.provider.label,
-                fileTools: context.provider.fileTools,
+              projectConversation(context.conversation(), context.provider, {
                 deep,
-                importId: importIdOf(context.checksum),
+                checksum: context.checksum,
                 attachmentText: inlineTextReader(bundleDir(options.dataDir)),
               });
             restored.add(batch.owner);
@@ -261,14 +258,7 @@ async function loadBundle(
     if (!provider || deleted.has(conversation.id)) continue;
     const meta = conversation.import_metadata;
     const checksum = meta?.source_checksum;
-    const batch = project(conversation, {
-      source: provider.source,
-      label: provider.label,
-      fileTools: provider.fileTools,
-      deep,
-      ...(checksum ? { importId: importIdOf(checksum) } : {}),
-      attachmentText: readText,
-    });
+    const batch = projectConversation(conversation, provider, { deep, attachmentText: readText });
     await writer.write({ ...batch, hash: contentHashOfText(text) });
     if (meta && checksum && !imports.has(checksum)) {
       imports.set(checksum, {

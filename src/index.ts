@@ -69,6 +69,8 @@ export type {
   Stats,
 } from './stores/store.js';
 export { project } from './graph/project.js';
+export { projectConversation } from './graph/project-conversation.js';
+export type { ProjectConversationOptions } from './graph/project-conversation.js';
 export type { GraphBatch, GraphNode, GraphEdge } from './graph/graph-batch.js';
 export { LABELS, EDGES } from './graph/schema.js';
 export { embedStore, openQueryEmbedder, VECTOR_CACHE_FILE } from './recall/embed-store.js';

@@ -56,6 +56,7 @@ describe('the public API', () => {
       'openQueryEmbedder',
       'openStore',
       'project',
+      'projectConversation',
       'pushBundle',
       'queryLimits',
       'readBundleConversation',

@@ -146,6 +146,22 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.counts()).toEqual(before);
     });
 
+    it('writes the same content twice as once when the write path really runs twice', async () => {
+      // A new hash each time defeats the unchanged-content check, so each upsert deletes and
+      // writes every node and edge again: the graph must come out the same, not doubled.
+      const hashed = (hash: string) => batchesOf(conversations).map((b) => ({ ...b, hash }));
+      const once = await store.counts();
+      const graphs = await Promise.all(conversations.map((c) => store.subgraph(c.id)));
+      const hits = await store.search({ text: 'sourdough' });
+      expect(hits.hits.length).toBeGreaterThan(0);
+      for (const hash of ['first', 'second']) {
+        expect(await store.upsert(hashed(hash))).toEqual({ written: 3, unchanged: 0 });
+        expect(await store.counts()).toEqual(once);
+        expect(await Promise.all(conversations.map((c) => store.subgraph(c.id)))).toEqual(graphs);
+        expect(await store.search({ text: 'sourdough' })).toEqual(hits);
+      }
+    });
+
     it('replaces a changed conversation without stale nodes or edges', async () => {
       const changed = structuredClone(
         conversations.find((c) => c.provider.conversation_id === 'gpt-a'),
