@@ -51,6 +51,7 @@ try {
   const batches = names.map((name) => {
     const conversation = JSON.parse(readFileSync(join(conversationsDir, name), 'utf8'));
     const provider = findProvider(conversation.provider.name);
+    if (!provider) throw new Error(`${name}: no provider ${conversation.provider.name}`);
     return projectConversation(conversation, provider, { deep: false });
   });
   const store = await Neo4jStore.open(server.target);
@@ -65,7 +66,10 @@ try {
       const props = {};
       for (const [key, value] of Object.entries(node.properties)) {
         if (value === null) continue;
-        props[key] = LABELS[node.label].properties[key] === 'integer' ? neo4j.int(value) : value;
+        props[key] =
+          LABELS[node.label].properties[key] === 'integer' && typeof value === 'number'
+            ? neo4j.int(value)
+            : value;
       }
       await session.run(`MERGE (n:${node.label} {id: $id}) SET n += $props`, {
         id: node.id,
