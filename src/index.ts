@@ -23,7 +23,7 @@ export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/wr
 export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './version.js';
 export { importExports, reindex, pushBundle } from './import-exports.js';
-export type { LoadOptions } from './import-exports.js';
+export type { BundleLoad, LoadOptions } from './import-exports.js';
 export { withWriteLock, waitingMessage, WRITE_LOCK_FILE } from './write-lock.js';
 export type { LockHolder, WriteLockOptions } from './write-lock.js';
 export { deleteConversation, ConversationNotFoundError } from './delete-conversation.js';
@@ -38,7 +38,7 @@ export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
-export { readBundleConversation } from './bundle/read-bundle.js';
+export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
 export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { SqliteStore } from './stores/sqlite/sqlite-store.js';

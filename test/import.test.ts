@@ -143,7 +143,12 @@ describe('import', () => {
     const store = SqliteStore.open(storeFile(data));
     await store.setDeep(true);
     await store.close();
-    expect(await reindex(data)).toEqual({ conversations: 12, written: 12, unchanged: 0 });
+    expect(await reindex(data)).toEqual({
+      conversations: 12,
+      problems: [],
+      written: 12,
+      unchanged: 0,
+    });
     expect(await counts(data)).toEqual(before);
   });
 

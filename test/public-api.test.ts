@@ -8,6 +8,7 @@ describe('the public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ATTACHMENTS_DIR',
+      'BadBundleFileError',
       'CLI_QUERY_LIMITS',
       'ConversationNotFoundError',
       'DEFAULT_MODEL',

@@ -17,6 +17,7 @@ import {
   VectorModelMismatchError,
   exitCodeOf,
   PROVIDERS,
+  type Diagnostic,
   type ImportProgress,
   importExports,
   neo4jTarget,
@@ -431,6 +432,15 @@ withStoreOptions(program.command('stats').description('counts per source, per mo
     print(formatTable(stats.byMonth));
   });
 
+/** Names each bundle file a reindex or push left out, on stderr; exit code 1 when there are any. */
+function reportLeftOut(problems: readonly Diagnostic[]): 0 | 1 {
+  for (const problem of problems)
+    process.stderr.write(`chatgraph: ${problem.file ?? ''}: ${problem.message}\n`);
+  if (problems.length > 0)
+    process.stderr.write(`chatgraph: ${problems.length} bundle file(s) left out\n`);
+  return problems.length > 0 ? 1 : 0;
+}
+
 withStoreOptions(
   program
     .command('reindex')
@@ -439,7 +449,7 @@ withStoreOptions(
   .option('-q, --quiet', 'no progress bar')
   .action(async (options: StoreOptions & { quiet?: boolean }) => {
     const bar = new ProgressBar();
-    const { conversations, movedAside } = await reindex(resolveDataDir(options.dataDir), {
+    const { conversations, movedAside, problems } = await reindex(resolveDataDir(options.dataDir), {
       neo4j: neo4jOf(options),
       onWait,
       ...(options.quiet
@@ -454,6 +464,7 @@ withStoreOptions(
     if (movedAside !== undefined)
       print(`the store was damaged: moved aside to ${movedAside}, and built anew`);
     print(`re-indexed ${conversations} conversation(s) from the bundle`);
+    process.exitCode = reportLeftOut(problems);
   });
 
 withStoreOptions(
@@ -489,6 +500,7 @@ withStoreOptions(
     print(
       `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
     );
+    process.exitCode = reportLeftOut(result.problems);
   });
 
 withStoreOptions(
