@@ -13,7 +13,7 @@ import type { GraphBatch } from './graph/graph-batch.js';
 import { timestampOf, toTimestamp } from './model/time.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Account, ConversionContext, Detection, Provider } from './providers/provider.js';
-import { PROVIDERS } from './providers/registry.js';
+import { PROVIDERS, productList } from './providers/registry.js';
 import { AssetIndex } from './read/asset-index.js';
 import type { Entry } from './read/entry.js';
 import { cutOffJson } from './read/cut-off-json.js';
@@ -143,7 +143,7 @@ export async function convertExports(
           `"${cut}" is cut off: it ends in the middle of its JSON, as an interrupted download does, before a whole conversation; nothing could be read (download the export again)`,
         );
       throw new NotAnExportError(
-        `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ChatGPT, Claude.ai, Claude Code, Gemini, Grok, DeepSeek, Copilot or Le Chat (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
+        `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ${productList()} (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
       );
     }
 

@@ -637,16 +637,8 @@ program
   .command('sources')
   .description('list the exports chatgraph reads, and how to get each')
   .action(() => {
-    const how: Record<string, string> = {
-      chatgpt:
-        'ChatGPT: Settings → Data controls → Export data; give the .zip (or conversations.json, or the split conversations-000.json …)',
-      claude:
-        'Claude.ai: Settings → Privacy → Export data; give the .zip (with or without its extension), the 2026 set of zips, or conversations.json(l)',
-      'claude-code':
-        'Claude Code: nothing to export; chatgraph import with no path reads ~/.claude/projects (or CLAUDE_CONFIG_DIR)',
-    };
     for (const provider of PROVIDERS)
-      print(`${provider.source.padEnd(12)} ${how[provider.name] ?? provider.label}`);
+      print(`${provider.source.padEnd(12)} ${provider.product}: ${provider.howToExport}`);
   });
 
 program
