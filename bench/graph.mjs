@@ -5,7 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SqliteStore, storeFile, writeChatgptExport } from '../dist/index.js';
+import { SqliteStore } from '../dist/sqlite.js';
+import { storeFile, writeChatgptExport } from '../dist/index.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -164,7 +165,8 @@ const smallData = join(work, 'graph-data-100k');
 rmSync(smallData, { recursive: true, force: true });
 importInto(small, smallData);
 const seedScript = `
-import { SqliteStore, storeFile } from '${join(root, 'dist', 'index.js')}';
+import { SqliteStore } from '${join(root, 'dist', 'sqlite.js')}';
+import { storeFile } from '${join(root, 'dist', 'index.js')}';
 const store = SqliteStore.open(storeFile(${JSON.stringify(smallData)}), { readonly: true });
 // A conversation of median length: the seed's thread query returns one row per prefix.
 const ids = await store.cypher('MATCH (c:Conversation) RETURN c.conversation_id AS id ORDER BY c.message_count, id');

@@ -10,11 +10,11 @@ import neo4j from 'neo4j-driver';
 import {
   EDGES,
   LABELS,
-  Neo4jStore,
   findProvider,
   projectConversation,
   writeChatgptExport,
 } from '../dist/index.js';
+import { Neo4jStore } from '../dist/neo4j.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -12,9 +12,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { Neo4jStore } from '../dist/neo4j.js';
+import { SqliteStore } from '../dist/sqlite.js';
 import {
-  Neo4jStore,
-  SqliteStore,
   openEmbedder,
   recall,
   storeFile,

@@ -1,6 +1,5 @@
 import { contentHashOfText } from './bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
-import { setAsideIfDamaged } from './stores/sqlite/set-aside-damaged.js';
 import { projectConversation } from './graph/project-conversation.js';
 import { importIdOf } from './graph/import-id.js';
 import { withProblems, type ImportReport } from './import-report.js';
@@ -215,6 +214,8 @@ export async function reindex(
   return withWriteLock(
     dataDir,
     async () => {
+      // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
+      const { setAsideIfDamaged } = await import('./stores/sqlite/set-aside-damaged.js');
       const movedAside = options.neo4j ? undefined : await setAsideIfDamaged(storeFile(dataDir));
       const store = await openStore({ dataDir, neo4j: options.neo4j });
       try {

@@ -1,4 +1,8 @@
-/** chatgraph's public API: the CLI, the web app and the MCP server use only what is here. */
+/**
+ * chatgraph's public API: the CLI, the web app and the MCP server use only what is here.
+ * Importing it loads no store: `openStore` loads SQLite or the Neo4j driver when it opens one,
+ * and the stores' classes are exported by `chatgraph/sqlite` and `chatgraph/neo4j`.
+ */
 export { convertExports } from './pipeline.js';
 export type { ConvertOptions, ConversationSink, ImportProgress } from './pipeline.js';
 export { NotAnExportError } from './not-an-export-error.js';
@@ -33,7 +37,6 @@ export type { Tombstone } from './deleted-conversations.js';
 export { StoreDamagedError } from './stores/sqlite/store-damage.js';
 export { openStore } from './open-store.js';
 export type { StoreChoice } from './open-store.js';
-export { Neo4jStore } from './stores/neo4j/neo4j-store.js';
 export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
@@ -41,7 +44,6 @@ export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
 export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
 export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
-export { SqliteStore } from './stores/sqlite/sqlite-store.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
 export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';
 export {
@@ -95,7 +97,6 @@ export type { OpenEmbedderOptions } from './embed/open-embedder.js';
 export type { Embedder, ModelInfo } from './embed/embedder.js';
 export { chunkText } from './embed/chunk-text.js';
 export type { TextChunk, ChunkOptions } from './embed/chunk-text.js';
-export { VectorCache } from './embed/vector-cache.js';
 export { textHash } from './embed/text-hash.js';
 export {
   ModelNotInstalledError,

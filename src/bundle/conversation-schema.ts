@@ -99,10 +99,14 @@ export const ConversationFile = z.object({
     .optional(),
 });
 
-// The schema and the type say the same: every Conversation fits the schema (checked here by the
-// compiler), and what the schema accepts is what the type declares, field for field above.
-const fits = (conversation: Conversation): z.infer<typeof ConversationFile> => conversation;
-void fits;
+/**
+ * A compile-time check, never called: every Conversation fits the schema (the compiler refuses
+ * this function otherwise), and what the schema accepts is what the type declares, field for
+ * field above.
+ */
+export const conversationFitsSchema = (
+  conversation: Conversation,
+): z.infer<typeof ConversationFile> => conversation;
 
 /**
  * Whether a parsed file is a PAM conversation. The checked value itself is kept (nothing is
