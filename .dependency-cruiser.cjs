@@ -27,6 +27,14 @@ module.exports = {
       },
     },
     {
+      name: 'read-not-bundle',
+      comment:
+        'The read side (exports in) does not depend on the write side (the bundle out); what both need lives in model.',
+      severity: 'error',
+      from: { path: '^src/read/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/bundle/' },
+    },
+    {
       name: 'shells-use-public-api',
       comment:
         'The CLI, web app and MCP server import only the public API (src/index.ts) and each other.',

@@ -9,7 +9,6 @@ export default tseslint.config(
       '.venv-pam/**',
       '.venv-mcp/**',
       'coverage/**',
-      'bench/**',
       '.dependency-cruiser.cjs',
       'my-data/**',
       '.bench/**',
@@ -48,7 +47,8 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
-    files: ['scripts/**/*.mjs'],
+    // Node scripts: the benches, the build helpers and the tests' child processes.
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'test/**/*.mjs'],
     languageOptions: {
       globals: {
         process: 'readonly',
@@ -56,6 +56,14 @@ export default tseslint.config(
         console: 'readonly',
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        Buffer: 'readonly',
+        fetch: 'readonly',
+        performance: 'readonly',
+        AbortController: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
       },
     },
   },

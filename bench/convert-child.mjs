@@ -2,6 +2,7 @@
 import { convertExports } from '../dist/index.js';
 
 const [input, out] = process.argv.slice(2);
+if (!input || !out) throw new Error('usage: convert-child.mjs <export> <out>');
 const started = process.hrtime.bigint();
 const report = await convertExports([input], { out, importedAt: new Date('2026-01-01T00:00:00Z') });
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;

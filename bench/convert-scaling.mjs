@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const sizes = args.includes('--sizes')
-  ? args[args.indexOf('--sizes') + 1].split(',').map(Number)
+  ? (args[args.indexOf('--sizes') + 1] ?? '').split(',').map(Number)
   : [10_000, 20_000, 40_000, 200_000];
 const dir = join(root, '.bench', 'convert-scaling');
 mkdirSync(dir, { recursive: true });

@@ -10,11 +10,11 @@ import neo4j from 'neo4j-driver';
 import {
   EDGES,
   LABELS,
-  Neo4jStore,
   findProvider,
-  project,
+  projectConversation,
   writeChatgptExport,
 } from '../dist/index.js';
+import { Neo4jStore } from '../dist/neo4j.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,12 +51,8 @@ try {
   const batches = names.map((name) => {
     const conversation = JSON.parse(readFileSync(join(conversationsDir, name), 'utf8'));
     const provider = findProvider(conversation.provider.name);
-    return project(conversation, {
-      source: provider.source,
-      label: provider.label,
-      fileTools: provider.fileTools,
-      deep: false,
-    });
+    if (!provider) throw new Error(`${name}: no provider ${conversation.provider.name}`);
+    return projectConversation(conversation, provider, { deep: false });
   });
   const store = await Neo4jStore.open(server.target);
   await store.clear(); // creates the constraints and indexes, as a real load would have them
@@ -70,7 +66,10 @@ try {
       const props = {};
       for (const [key, value] of Object.entries(node.properties)) {
         if (value === null) continue;
-        props[key] = LABELS[node.label].properties[key] === 'integer' ? neo4j.int(value) : value;
+        props[key] =
+          LABELS[node.label].properties[key] === 'integer' && typeof value === 'number'
+            ? neo4j.int(value)
+            : value;
       }
       await session.run(`MERGE (n:${node.label} {id: $id}) SET n += $props`, {
         id: node.id,

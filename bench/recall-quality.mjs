@@ -34,6 +34,10 @@ const minimum = { conversations: 60, queries: 50 };
 /** A broken rule or a failed step: reported in one message, the run stops with exit code 1. */
 class BenchError extends Error {}
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   throw new BenchError(message);
 }
@@ -43,7 +47,7 @@ function readJsonArray(file) {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    fail(`${file}: not readable JSON (${error.message})`);
+    fail(`${file}: not readable JSON (${error instanceof Error ? error.message : String(error)})`);
   }
   if (!Array.isArray(value)) fail(`${file}: expected a JSON array`);
   return value;
@@ -78,13 +82,17 @@ function loadAndCheck() {
   const seen = new Set();
   queries.forEach((entry, index) => {
     const where = `${queriesFile}: query ${index}`;
-    if (typeof entry?.query !== 'string' || entry.query.trim() === '')
-      return problems.push(`${where} has no "query" text`);
+    if (typeof entry?.query !== 'string' || entry.query.trim() === '') {
+      problems.push(`${where} has no "query" text`);
+      return;
+    }
     if (seen.has(entry.query)) problems.push(`${where} "${entry.query}" appears twice`);
     seen.add(entry.query);
     const target = conversations.get(entry.target);
-    if (target === undefined)
-      return problems.push(`${where} "${entry.query}": target ${entry.target} is no conversation`);
+    if (target === undefined) {
+      problems.push(`${where} "${entry.query}": target ${entry.target} is no conversation`);
+      return;
+    }
     const shared = sharedWords(entry.query, target.text);
     if (shared.length > 0) {
       const words = shared.map(([q, t]) => (q === t ? q : `${q}~${t}`)).join(', ');
@@ -114,6 +122,7 @@ async function cli(cliArgs) {
 }
 
 /** The first line of what a failed CLI run said. */
+/** @param {any} error */
 const firstLine = (error) => (error.stderr || error.message || String(error)).trim().split('\n')[0];
 
 /** Runs one CLI step that the measurement needs; its failure stops the run. */
@@ -288,7 +297,7 @@ try {
   if (!args.includes('--check')) await measure(conversations, queries);
 } catch (error) {
   process.stderr.write(
-    `recall-quality: ${error instanceof BenchError ? error.message : error.stack}\n`,
+    `recall-quality: ${error instanceof BenchError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,
   );
   process.exitCode = 1;
 }

@@ -12,9 +12,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { Neo4jStore } from '../dist/neo4j.js';
+import { SqliteStore } from '../dist/sqlite.js';
 import {
-  Neo4jStore,
-  SqliteStore,
   openEmbedder,
   recall,
   storeFile,
@@ -93,16 +93,18 @@ if (!skipEmbed) {
 }
 
 // 2. Real vectors of a sample, for the synthetic sets.
-const sample = new Database(storeFile(chatgptData), { readonly: true })
-  .prepare(`SELECT vector FROM vector_unit LIMIT 20000`)
-  .raw()
-  .all()
-  .map(
-    ([blob]) =>
-      new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
-  );
+const sampleRows = /** @type {[Buffer][]} */ (
+  new Database(storeFile(chatgptData), { readonly: true })
+    .prepare(`SELECT vector FROM vector_unit LIMIT 20000`)
+    .raw()
+    .all()
+);
+const sample = sampleRows.map(
+  ([blob]) =>
+    new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength)),
+);
 if (sample.length < 100) throw new Error('the embed run gave too few vectors to sample');
-const dimensions = sample[0].length;
+const dimensions = sample[0]?.length ?? 0;
 say(`sample: ${sample.length} real vectors of ${dimensions} dimensions`);
 
 let seed = 7;
@@ -110,16 +112,16 @@ const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const gaussian = () =>
   Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
 function noisy(i) {
-  const base = sample[i % sample.length];
+  const base = sample[i % sample.length] ?? new Float32Array(dimensions);
   const v = new Float32Array(dimensions);
   let norm = 0;
   for (let d = 0; d < dimensions; d++) {
-    v[d] = base[d] + gaussian() * 0.035;
-    norm += v[d] * v[d];
+    const x = (base[d] ?? 0) + gaussian() * 0.035;
+    v[d] = x;
+    norm += x * x;
   }
   norm = Math.sqrt(norm);
-  for (let d = 0; d < dimensions; d++) v[d] /= norm;
-  return v;
+  return v.map((x) => x / norm);
 }
 
 const embedder = await openEmbedder({});
@@ -133,7 +135,11 @@ async function fillVectors(store, dataDir, chunks = 1) {
     .prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`)
     .raw()
     .iterate();
-  const sources = new Map(db.prepare(`SELECT id, source FROM "Conversation"`).raw().all());
+  const sources = new Map(
+    /** @type {[string, string][]} */ (
+      db.prepare(`SELECT id, source FROM "Conversation"`).raw().all()
+    ),
+  );
   await store.vectors.reset({ id: 'bench-noisy-sample', dimensions });
   const all = [];
   let owner;
@@ -142,7 +148,7 @@ async function fillVectors(store, dataDir, chunks = 1) {
     if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
     units = [];
   };
-  for (const [rowOwner, id, role, createdAt] of rows) {
+  for (const [rowOwner = '', id, role, createdAt] of /** @type {Iterable<string[]>} */ (rows)) {
     if (rowOwner !== owner) {
       await flush();
       owner = rowOwner;
@@ -189,7 +195,9 @@ async function latencies(store, label, all) {
   const hybrid = [];
   let found = 0;
   for (let i = 0; i < QUERIES.length; i++) {
-    const embedQuery = () => Promise.resolve(queryVectors[i]);
+    const vector = queryVectors[i];
+    if (!vector) throw new Error(`no vector for query ${i}`);
+    const embedQuery = () => Promise.resolve(vector);
     let t = process.hrtime.bigint();
     await recall(store, { text: QUERIES[i], mode: 'semantic', limit: 10 }, embedQuery);
     semantic.push(Number(process.hrtime.bigint() - t) / 1e6);
@@ -227,7 +235,10 @@ for (const chunks of [1, chunksForLargest]) {
   );
   // The first search reads the codes into memory; a long-running server does it once.
   const t = process.hrtime.bigint();
-  await store.vectors.search({ vector: queryVectors[0], limit: 10 });
+  await store.vectors.search({
+    vector: queryVectors[0] ?? new Float32Array(dimensions),
+    limit: 10,
+  });
   say(
     `first search (codes read into memory): ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(0)} ms`,
   );

@@ -28,6 +28,7 @@ if (!existsSync(exportPath)) {
 async function jsonParseCeiling() {
   const { entries } = await openZip(exportPath, 'bench');
   const entry = entries.find((e) => e.path === 'conversations.json');
+  if (!entry) throw new Error(`${exportPath}: no conversations.json`);
   const splitter = new JsonSplitter();
   let batch = [];
   let batchBytes = 0;

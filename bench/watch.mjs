@@ -5,7 +5,8 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { followFolders, SqliteStore, storeFile } from '../dist/index.js';
+import { followFolders, storeFile } from '../dist/index.js';
+import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { convertSession } from '../dist/live/convert-session.js';
 import { BundleWriter } from '../dist/bundle/bundle-writer.js';
@@ -161,6 +162,7 @@ async function breakdown(lines) {
   };
   const before = convertSession(all.slice(0, -1), source, () => undefined)[0];
   const after = convertSession(all, source, () => undefined)[0];
+  if (!before || !after) throw new Error('the generated session converted to no conversation');
   const convert = median(() => convertSession(all, source, () => undefined));
   const store = SqliteStore.open(join(dir, 'store.sqlite'));
   const hashed = (c) => ({ ...c.batch, hash: c.contentHash });

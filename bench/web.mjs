@@ -33,12 +33,13 @@ if (!existsSync(join(data, 'chatgraph.sqlite'))) {
 const server = spawn(process.execPath, [cli, 'serve', '--data-dir', data, '--port', '0'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
+/** @type {string} */
 const base = await new Promise((resolve) => {
   let out = '';
   server.stdout.on('data', (chunk) => {
     out += chunk.toString();
     const match = /web app at (http:\/\/\S+)/.exec(out);
-    if (match) resolve(match[1].replace(/\/$/, ''));
+    if (match?.[1]) resolve(match[1].replace(/\/$/, ''));
   });
 });
 const browser = await launchChromium();
@@ -60,14 +61,16 @@ async function loads(path, selector, times = 5) {
 }
 const report = (name, values) =>
   say(
-    `${name}: first (cold) ${values[0].toFixed(0)} ms, then ${values
+    `${name}: first (cold) ${(values[0] ?? NaN).toFixed(0)} ms, then ${values
       .slice(1)
       .map((v) => v.toFixed(0))
       .join(', ')} ms`,
   );
 
 try {
-  const stats = await (await fetch(`${base}/api/overview`)).json();
+  const stats = /** @type {{conversations: number, messages: number}} */ (
+    await (await fetch(`${base}/api/overview`)).json()
+  );
   say(`web app over ${stats.conversations} conversations, ${stats.messages} messages`);
   report(
     'conversation list page (target < 1000 ms)',
@@ -75,9 +78,11 @@ try {
   );
   report('list, page 100 of 200', await loads('/#/?page=100', 'table.conversations tbody tr'));
   report('list filtered by title', await loads('/#/?title=postgres', '.pager'));
-  const longest = (
+  const list = /** @type {{items: {id: string, messageCount: number}[]}} */ (
     await (await fetch(`${base}/api/conversations?sort=most-messages&limit=1`)).json()
-  ).items[0];
+  );
+  const longest = list.items[0];
+  if (!longest) throw new Error('the web bench data folder holds no conversation');
   report(
     `conversation of ${longest.messageCount} messages`,
     await loads(`/#/c/${longest.id}`, 'article.message'),

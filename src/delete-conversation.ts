@@ -3,7 +3,12 @@ import { rm } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { BundleWriter } from './bundle/bundle-writer.js';
 import { ATTACHMENTS_DIR, conversationPath } from './bundle/layout.js';
-import { readBundleConversation, readBundleConversations } from './bundle/read-bundle.js';
+import {
+  BadBundleFileError,
+  readBundleConversation,
+  readBundleConversations,
+  readBundleTexts,
+} from './bundle/read-bundle.js';
 import { bundleDir, storeFile } from './data-dir.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import type { Diagnostic } from './model/diagnostic.js';
@@ -82,7 +87,8 @@ async function deleteLocked(
 ): Promise<DeleteResult> {
   const bundle = bundleDir(dataDir);
   const info: ConversationInfo | undefined = await store?.conversation(id);
-  const file = await findInBundle(bundle, info?.id ?? id);
+  const problems: Diagnostic[] = [];
+  const file = await findInBundle(bundle, info?.id ?? id, problems);
   if (!info && !file)
     throw new ConversationNotFoundError(
       `there is no conversation "${id}" in ${dataDir} (give chatgraph's id or the platform's, as "chatgraph search" or the web app shows them)`,
@@ -95,7 +101,7 @@ async function deleteLocked(
     bundle: file !== undefined,
     store: false,
     attachments: 0,
-    problems: [],
+    problems,
   };
   // The tombstone first: whatever happens next, the conversation does not come back.
   const tombstones = (await readTombstones(dataDir)).filter((t) => t.id !== chatgraphId);
@@ -116,11 +122,21 @@ async function deleteLocked(
 }
 
 // The bundle's copy: by chatgraph's id directly, else (a platform id) by reading the files.
-async function findInBundle(bundle: string, id: string): Promise<Conversation | undefined> {
-  const direct = await readBundleConversation(bundle, id);
-  if (direct) return direct;
+async function findInBundle(
+  bundle: string,
+  id: string,
+  problems: Diagnostic[],
+): Promise<Conversation | undefined> {
+  try {
+    const direct = await readBundleConversation(bundle, id);
+    if (direct) return direct;
+  } catch (error) {
+    if (!(error instanceof BadBundleFileError)) throw error;
+    // Its own file is damaged: said so in the result; the store's copy is still deleted.
+    problems.push(error.diagnostic);
+  }
   if (!existsSync(bundle)) return undefined;
-  for await (const { conversation } of readBundleConversations(bundle))
+  for await (const { conversation } of readBundleConversations(bundle, (p) => problems.push(p)))
     if (conversation.provider.conversation_id === id) return conversation;
   return undefined;
 }
@@ -134,8 +150,9 @@ async function deleteFromBundle(
   const refs = attachmentRefs(conversation);
   // An export's file can be attached to several conversations: it stays while another names it.
   if (refs.size > 0) {
-    for await (const { text, conversation: other } of readBundleConversations(bundle)) {
-      if (other.id === conversation.id) continue;
+    // As text: a damaged file that names an attachment still keeps it.
+    for await (const { text, id: other } of readBundleTexts(bundle)) {
+      if (other === conversation.id) continue;
       for (const ref of refs) if (text.includes(JSON.stringify(ref))) refs.delete(ref);
       if (refs.size === 0) break;
     }

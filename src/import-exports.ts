@@ -1,9 +1,8 @@
 import { contentHashOfText } from './bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
-import { setAsideIfDamaged } from './stores/sqlite/set-aside-damaged.js';
-import { project } from './graph/project.js';
+import { projectConversation } from './graph/project-conversation.js';
 import { importIdOf } from './graph/import-id.js';
-import type { ImportReport } from './import-report.js';
+import { withProblems, type ImportReport } from './import-report.js';
 import { convertExports } from './pipeline/convert-exports.js';
 import {
   fileFingerprint,
@@ -23,6 +22,7 @@ import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from './not-an-export-error.js';
+import type { Diagnostic } from './model/diagnostic.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -107,12 +107,9 @@ async function importLocked(
           write: async (context: SinkContext) => {
             const batch =
               context.batch ??
-              project(context.conversation(), {
-                source: context.provider.source,
-                label: context.provider.label,
-                fileTools: context.provider.fileTools,
+              projectConversation(context.conversation(), context.provider, {
                 deep,
-                importId: importIdOf(context.checksum),
+                checksum: context.checksum,
                 attachmentText: inlineTextReader(bundleDir(options.dataDir)),
               });
             restored.add(batch.owner);
@@ -150,8 +147,9 @@ async function importLocked(
     if (deep && !wasDeep && hadConversations) {
       // Conversations indexed before deep mode get their traces.
       await store.clear();
-      await loadBundle(store, options.dataDir);
+      const { problems } = await loadBundle(store, options.dataDir);
       graph.reindexed = true;
+      return { ...withProblems(report, problems), graph };
     }
     return { ...report, graph };
   } finally {
@@ -185,6 +183,17 @@ async function skipping(
   };
 }
 
+/**
+ * What loading a bundle into a store did: conversations indexed, and the files it left out
+ * (not a PAM conversation, or of a provider this version does not know), each named.
+ */
+export interface BundleLoad {
+  conversations: number;
+  written: number;
+  unchanged: number;
+  problems: Diagnostic[];
+}
+
 /** Options of {@link reindex} and {@link pushBundle}. */
 export interface LoadOptions {
   neo4j?: Neo4jTarget | undefined;
@@ -201,10 +210,12 @@ export interface LoadOptions {
 export async function reindex(
   dataDir: string,
   options: LoadOptions = {},
-): Promise<{ conversations: number; written: number; unchanged: number; movedAside?: string }> {
+): Promise<BundleLoad & { movedAside?: string }> {
   return withWriteLock(
     dataDir,
     async () => {
+      // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
+      const { setAsideIfDamaged } = await import('./stores/sqlite/set-aside-damaged.js');
       const movedAside = options.neo4j ? undefined : await setAsideIfDamaged(storeFile(dataDir));
       const store = await openStore({ dataDir, neo4j: options.neo4j });
       try {
@@ -223,10 +234,7 @@ export async function reindex(
  * Loads the data folder's bundle into a store, Neo4j usually: conversations already there as
  * they are in the bundle are skipped, so a push that was cut off is completed by the next.
  */
-export async function pushBundle(
-  dataDir: string,
-  options: LoadOptions,
-): Promise<{ conversations: number; written: number; unchanged: number }> {
+export async function pushBundle(dataDir: string, options: LoadOptions): Promise<BundleLoad> {
   return withWriteLock(
     dataDir,
     async () => {
@@ -245,7 +253,7 @@ async function loadBundle(
   store: Store,
   dataDir: string,
   onProgress?: (progress: ImportProgress) => void,
-): Promise<{ conversations: number; written: number; unchanged: number }> {
+): Promise<BundleLoad> {
   const deep = await store.deep();
   const imports = new Map<string, { sourceFile: string; importer: string; importedAt: string }>();
   const bundle = bundleDir(dataDir);
@@ -256,19 +264,24 @@ async function loadBundle(
   const deleted = new Set((await readTombstones(dataDir)).map((t) => t.id));
   let conversations = 0;
   let bytesDone = 0;
-  for await (const { conversation, text, bytes } of readBundleConversations(bundle)) {
+  const problems: Diagnostic[] = [];
+  for await (const { conversation, text, bytes, path } of readBundleConversations(bundle, (p) =>
+    problems.push(p),
+  )) {
+    if (deleted.has(conversation.id)) continue;
     const provider = findProvider(conversation.provider.name);
-    if (!provider || deleted.has(conversation.id)) continue;
+    if (!provider) {
+      problems.push({
+        level: 'error',
+        code: 'unknown-provider',
+        message: `this conversation's provider "${conversation.provider.name}" is not one chatgraph knows (a newer version wrote it?); left out of the index`,
+        file: path,
+      });
+      continue;
+    }
     const meta = conversation.import_metadata;
     const checksum = meta?.source_checksum;
-    const batch = project(conversation, {
-      source: provider.source,
-      label: provider.label,
-      fileTools: provider.fileTools,
-      deep,
-      ...(checksum ? { importId: importIdOf(checksum) } : {}),
-      attachmentText: readText,
-    });
+    const batch = projectConversation(conversation, provider, { deep, attachmentText: readText });
     await writer.write({ ...batch, hash: contentHashOfText(text) });
     if (meta && checksum && !imports.has(checksum)) {
       imports.set(checksum, {
@@ -285,5 +298,5 @@ async function loadBundle(
   for (const [checksum, meta] of imports)
     await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
   onProgress?.({ phase: 'finish', bytesDone, bytesTotal: total.bytes, conversations });
-  return { conversations, ...report };
+  return { conversations, ...report, problems };
 }

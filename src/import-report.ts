@@ -176,3 +176,28 @@ export class ReportBuilder {
     };
   }
 }
+
+/** The report with problems found after it was built (a reindex's left-out files) added. */
+export function withProblems(
+  report: ImportReport,
+  diagnostics: readonly Diagnostic[],
+): ImportReport {
+  if (diagnostics.length === 0) return report;
+  const groups = new Map(report.problems.map((g) => [g.code, { ...g, examples: [...g.examples] }]));
+  for (const diagnostic of diagnostics) {
+    const group = groups.get(diagnostic.code) ?? {
+      code: diagnostic.code,
+      level: diagnostic.level,
+      count: 0,
+      examples: [],
+    };
+    groups.set(diagnostic.code, group);
+    group.count++;
+    if (group.examples.length < EXAMPLES_PER_CODE) group.examples.push(diagnostic);
+  }
+  const order = { error: 0, warning: 1, info: 2 };
+  const problems = [...groups.values()].sort(
+    (a, b) => order[a.level] - order[b.level] || b.count - a.count || a.code.localeCompare(b.code),
+  );
+  return { ...report, problems };
+}

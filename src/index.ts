@@ -1,4 +1,8 @@
-/** chatgraph's public API: the CLI, the web app and the MCP server use only what is here. */
+/**
+ * chatgraph's public API: the CLI, the web app and the MCP server use only what is here.
+ * Importing it loads no store: `openStore` loads SQLite or the Neo4j driver when it opens one,
+ * and the stores' classes are exported by `chatgraph/sqlite` and `chatgraph/neo4j`.
+ */
 export { convertExports } from './pipeline/convert-exports.js';
 export type {
   ConvertOptions,
@@ -27,7 +31,7 @@ export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/wr
 export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './version.js';
 export { importExports, reindex, pushBundle } from './import-exports.js';
-export type { LoadOptions } from './import-exports.js';
+export type { BundleLoad, LoadOptions } from './import-exports.js';
 export { withWriteLock, waitingMessage, WRITE_LOCK_FILE } from './write-lock.js';
 export type { LockHolder, WriteLockOptions } from './write-lock.js';
 export { deleteConversation, ConversationNotFoundError } from './delete-conversation.js';
@@ -37,15 +41,13 @@ export type { Tombstone } from './deleted-conversations.js';
 export { StoreDamagedError } from './stores/sqlite/store-damage.js';
 export { openStore } from './open-store.js';
 export type { StoreChoice } from './open-store.js';
-export { Neo4jStore } from './stores/neo4j/neo4j-store.js';
 export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
-export { readBundleConversation } from './bundle/read-bundle.js';
+export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
 export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
-export { SqliteStore } from './stores/sqlite/sqlite-store.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
 export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';
 export {
@@ -73,6 +75,8 @@ export type {
   Stats,
 } from './stores/store.js';
 export { project } from './graph/project.js';
+export { projectConversation } from './graph/project-conversation.js';
+export type { ProjectConversationOptions } from './graph/project-conversation.js';
 export type { GraphBatch, GraphNode, GraphEdge } from './graph/graph-batch.js';
 export { LABELS, EDGES } from './graph/schema.js';
 export { embedStore, openQueryEmbedder, VECTOR_CACHE_FILE } from './recall/embed-store.js';
@@ -97,7 +101,6 @@ export type { OpenEmbedderOptions } from './embed/open-embedder.js';
 export type { Embedder, ModelInfo } from './embed/embedder.js';
 export { chunkText } from './embed/chunk-text.js';
 export type { TextChunk, ChunkOptions } from './embed/chunk-text.js';
-export { VectorCache } from './embed/vector-cache.js';
 export { textHash } from './embed/text-hash.js';
 export {
   ModelNotInstalledError,

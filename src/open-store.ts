@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { storeFile } from './data-dir.js';
-import { Neo4jStore } from './stores/neo4j/neo4j-store.js';
 import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import { SqliteStore } from './stores/sqlite/sqlite-store.js';
 import { StoreConnectionError, type Store } from './stores/store.js';
 import { asStoreDamage, reportingDamage } from './stores/sqlite/store-damage.js';
 
@@ -16,18 +14,24 @@ export interface StoreChoice {
 /**
  * Opens the chosen store. For reading, the embedded store must exist (nothing imported yet is
  * a StoreConnectionError); a Neo4j server is connected to and checked before anything else.
+ * Each store's code (SQLite and Grafeo, or the Neo4j driver) is loaded here, when first
+ * opened, so importing chatgraph for conversion alone loads neither.
  */
 export async function openStore(
   choice: StoreChoice,
   options: { readonly?: boolean } = {},
 ): Promise<Store> {
-  if (choice.neo4j) return Neo4jStore.open(choice.neo4j);
+  if (choice.neo4j) {
+    const { Neo4jStore } = await import('./stores/neo4j/neo4j-store.js');
+    return Neo4jStore.open(choice.neo4j);
+  }
   const file = storeFile(choice.dataDir);
   if (options.readonly && !existsSync(file)) {
     throw new StoreConnectionError(
       `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );
   }
+  const { SqliteStore } = await import('./stores/sqlite/sqlite-store.js');
   let store: Store;
   try {
     store = SqliteStore.open(file, { readonly: options.readonly ?? false });

@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importIdOf } from '../src/graph/import-id.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
@@ -9,11 +10,18 @@ describe.each(GOLDEN_SOURCES)('golden graph output for %s fixtures', (folder) =>
   it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
     const { conversations, dir } = await convertToTemp([path]);
     const batches = batchesOf(conversations, true, dir);
-    for (const batch of batches) {
+    for (const [i, batch] of batches.entries()) {
       const ids = new Set(batch.nodes.map((n) => n.id));
       expect(ids.size).toBe(batch.nodes.length);
+      // The Import node is the store's (one per export file), so IMPORTED leaves the batch.
+      const checksum = conversations[i]?.import_metadata?.source_checksum;
+      expect(checksum).toBeDefined();
+      const imported = batch.edges.filter((edge) => edge.kind === 'IMPORTED');
+      expect(imported).toEqual([
+        { kind: 'IMPORTED', from: importIdOf(checksum ?? ''), to: batch.owner },
+      ]);
       for (const edge of batch.edges) {
-        expect(ids.has(edge.from)).toBe(true);
+        if (edge.kind !== 'IMPORTED') expect(ids.has(edge.from)).toBe(true);
         expect(ids.has(edge.to)).toBe(true);
       }
     }

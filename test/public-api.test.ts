@@ -1,13 +1,18 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as api from '../src/index.js';
 import { ROOT } from './support/shared.js';
 
+const run = promisify(execFile);
+
 describe('the public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
       'ATTACHMENTS_DIR',
+      'BadBundleFileError',
       'CLI_QUERY_LIMITS',
       'ConversationNotFoundError',
       'DEFAULT_MODEL',
@@ -22,18 +27,15 @@ describe('the public API', () => {
       'MODEL_CATALOG',
       'ModelFetchError',
       'ModelNotInstalledError',
-      'Neo4jStore',
       'NotAnExportError',
       'PROVIDERS',
       'QueryError',
       'QueryLimitError',
       'SERVER_QUERY_LIMITS',
-      'SqliteStore',
       'StoreConnectionError',
       'StoreDamagedError',
       'VECTOR_CACHE_FILE',
       'VERSION',
-      'VectorCache',
       'VectorModelMismatchError',
       'WRITE_LOCK_FILE',
       'attachmentHeader',
@@ -58,6 +60,7 @@ describe('the public API', () => {
       'openQueryEmbedder',
       'openStore',
       'project',
+      'projectConversation',
       'pushBundle',
       'queryLimits',
       'readBundleConversation',
@@ -78,6 +81,30 @@ describe('the public API', () => {
       'writeClaudeExport',
       'writeSamples',
     ]);
+  });
+
+  it('loads no store when imported; the subpaths load theirs (built package)', async () => {
+    // A fresh process on dist/, as a user's `import 'chatgraph'`: which store packages it loaded.
+    const loaded = async (entries: string[]): Promise<string[]> => {
+      const script = `import { createRequire } from 'node:module';
+        for (const entry of ${JSON.stringify(entries)}) await import(entry);
+        const names = Object.keys(createRequire(import.meta.url).cache)
+          .map((p) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(p)?.[1])
+          .filter((n) => /better-sqlite3|neo4j-driver|grafeo|onnxruntime/.test(n ?? ''));
+        process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script]);
+      return JSON.parse(stdout) as string[];
+    };
+    const dist = (name: string): string => join(ROOT, 'dist', `${name}.js`);
+    expect(existsSync(dist('index'))).toBe(true);
+    expect(await loaded([dist('index')])).toEqual([]);
+    // Grafeo (Cypher) waits for the first query even then.
+    expect(await loaded([dist('index'), dist('sqlite')])).toEqual(['better-sqlite3']);
+    expect(await loaded([dist('neo4j')])).toContain('neo4j-driver');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, { import?: string }>;
+    };
+    expect(Object.keys(pkg.exports)).toEqual(['.', './sqlite', './neo4j', './package.json']);
   });
 
   it('carries the version of package.json', () => {

@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +13,7 @@ import { testModelDir } from './support/embedding-model.js';
 import { ROOT } from './support/shared.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const CRASH_CHILD = join(ROOT, 'test', 'support', 'crash-child.mjs');
 const run = promisify(execFile);
 
 const env = { ...process.env, CHATGRAPH_MODEL_DIR: testModelDir() };
@@ -125,32 +127,18 @@ describe('recall from the CLI, with the real model', () => {
       return [`c${String(i)}`, `${q} (case ${String(i)})`, `${a} Note ${String(i)}.`];
     });
     await cli(['import', writeExport(dir, many), '--data-dir', data, '-q']);
-    const child = spawn(process.execPath, [CLI, 'embed', '--data-dir', data], { env });
-    const exited = new Promise<void>((resolve) => {
-      child.on('exit', () => {
-        resolve();
-      });
+    // The embed kills itself (SIGKILL) once 3 conversations' vectors are written.
+    const child = spawn(process.execPath, [CRASH_CHILD, 'embed', data, '3'], {
+      env,
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    // Killed once it has written some conversations' vectors (it writes as it goes).
+    let finished = '';
+    child.stdout.on('data', (chunk: Buffer) => (finished += chunk.toString()));
+    const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    expect(finished).toBe('');
+    expect(signal).toBe('SIGKILL');
     const db = new Database(storeFile(data), { readonly: true });
-    const written = db.prepare(`SELECT count(*) FROM sqlite_master WHERE name = 'vector_state'`);
-    const count = () =>
-      written.pluck().get()
-        ? Number(db.prepare('SELECT count(*) FROM vector_state').pluck().get())
-        : 0;
-    await new Promise<void>((resolve, reject) => {
-      const poll = setInterval(() => {
-        if (count() >= 3) {
-          clearInterval(poll);
-          child.kill('SIGKILL');
-          resolve();
-        } else if (child.exitCode !== null) {
-          clearInterval(poll);
-          reject(new Error('embed ended before it could be killed'));
-        }
-      }, 20);
-    });
-    await exited;
+    const count = () => Number(db.prepare('SELECT count(*) FROM vector_state').pluck().get());
     const kept = count();
     db.close();
     expect(kept).toBeGreaterThanOrEqual(3);

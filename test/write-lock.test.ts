@@ -42,12 +42,15 @@ describe('the write lock', () => {
     const data = tempDir();
     const events: string[] = [];
     const waits: LockHolder[] = [];
+    // The first writer holds the lock until the second says it waits for it.
+    let secondWaits = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => (secondWaits = resolve));
     const writer = (name: string) =>
       withWriteLock(
         data,
         async () => {
           events.push(`${name} in`);
-          await new Promise((r) => setTimeout(r, 150));
+          if (name === 'a') await waiting;
           // Nested: a writer inside a writer (a reindex inside an import) goes straight on.
           await withWriteLock(data, () => {
             events.push(`${name} nested`);
@@ -55,7 +58,13 @@ describe('the write lock', () => {
           });
           events.push(`${name} out`);
         },
-        { onWait: (h) => waits.push(h), pollMilliseconds: 20 },
+        {
+          onWait: (h) => {
+            waits.push(h);
+            secondWaits();
+          },
+          pollMilliseconds: 20,
+        },
       );
     await Promise.all([writer('a'), writer('b')]);
     expect(events).toEqual(['a in', 'a nested', 'a out', 'b in', 'b nested', 'b out']);
@@ -68,15 +77,23 @@ describe('the write lock', () => {
     const child = await holder(data);
     const waits: LockHolder[] = [];
     let got = false;
+    let told = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => (told = resolve));
     const next = withWriteLock(
       data,
       () => {
         got = true;
         return Promise.resolve(Date.now());
       },
-      { onWait: (h) => waits.push(h), pollMilliseconds: 20 },
+      {
+        onWait: (h) => {
+          waits.push(h);
+          told();
+        },
+        pollMilliseconds: 20,
+      },
     );
-    await new Promise((r) => setTimeout(r, 300));
+    await waiting;
     // Held by the live child: the next writer waits, and is told by whom.
     expect(got).toBe(false);
     expect(waits).toEqual([{ pid: child.pid }]);
@@ -105,8 +122,7 @@ describe('the write lock', () => {
     const exited = new Promise<number | null>((resolve) => importing.on('exit', resolve));
     await waiting;
     expect(stderr).toContain(`waiting for another chatgraph writer (pid ${String(child.pid)})…`);
-    // Still waiting while the holder lives; then the holder dies and the import goes on.
-    await new Promise((r) => setTimeout(r, 500));
+    // Waiting while the holder lives (it has not exited); then the holder dies and it goes on.
     expect(importing.exitCode).toBeNull();
     child.kill('SIGKILL');
     expect(await exited).toBe(0);

@@ -1,6 +1,6 @@
+import { INLINE_TEXT_DIR } from '../model/attachment-refs.js';
 import type { Conversation } from '../model/pam.js';
 import { redactText, type RedactionCounts } from '../model/redact.js';
-import { ATTACHMENTS_DIR } from './layout.js';
 
 /**
  * Where the bundle keeps attachment text that an export holds inline (Claude.ai's
@@ -8,7 +8,7 @@ import { ATTACHMENTS_DIR } from './layout.js';
  * file here and the attachment's `ref` points at it. Copied export files never land here (see
  * the asset index, which keeps this name free).
  */
-export const INLINE_TEXT_DIR = `${ATTACHMENTS_DIR}/text`;
+export { INLINE_TEXT_DIR } from '../model/attachment-refs.js';
 
 /** One text to write into the bundle, at its bundle-relative `ref`. */
 export interface InlineAsset {

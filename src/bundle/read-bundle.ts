@@ -1,6 +1,8 @@
 import { opendir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
+import { parseConversationFile } from './conversation-schema.js';
 import { CONVERSATIONS_DIR, conversationPath } from './layout.js';
 
 async function conversationFiles(bundle: string): Promise<string[]> {
@@ -24,30 +26,76 @@ export async function bundleSize(bundle: string): Promise<{ files: number; bytes
   return { files: files.length, bytes };
 }
 
-/** Every conversation of a bundle, one file at a time, with the file's text and size. */
-export async function* readBundleConversations(
-  bundle: string,
-): AsyncGenerator<{ conversation: Conversation; text: string; path: string; bytes: number }> {
+/** A bundle's conversation file, read but not parsed: its path, text and size. */
+export interface BundleFileText {
+  path: string;
+  /** The conversation id its name gives (`conversations/<id>.json`). */
+  id: string;
+  text: string;
+  bytes: number;
+}
+
+/** Every conversation file of a bundle as text, one at a time (for what needs no parse). */
+export async function* readBundleTexts(bundle: string): AsyncGenerator<BundleFileText> {
   for (const path of await conversationFiles(bundle)) {
     const bytes = await readFile(path);
-    const text = bytes.toString('utf8');
-    yield { conversation: JSON.parse(text) as Conversation, text, path, bytes: bytes.length };
+    yield { path, id: basename(path, '.json'), text: bytes.toString('utf8'), bytes: bytes.length };
+  }
+}
+
+/**
+ * Every conversation of a bundle, one file at a time, with the file's text and size, each
+ * checked against PAM's shape. A file that is not one (damaged, edited by hand) is left out and
+ * given to `onProblem` as a diagnostic naming it; the others go on.
+ */
+export async function* readBundleConversations(
+  bundle: string,
+  onProblem: (problem: Diagnostic) => void,
+): AsyncGenerator<{ conversation: Conversation; text: string; path: string; bytes: number }> {
+  for await (const { path, text, bytes } of readBundleTexts(bundle)) {
+    const parsed = parseConversationFile(text);
+    if (parsed.ok) yield { conversation: parsed.conversation, text, path, bytes };
+    else onProblem(badBundleFile(path, parsed.reason));
+  }
+}
+
+/** The diagnostic of a bundle file that is not a PAM conversation. */
+function badBundleFile(path: string, reason: string): Diagnostic {
+  return {
+    level: 'error',
+    code: 'bad-bundle-file',
+    message: `this bundle file is ${reason}; left out (import its export again, with --force, to write it anew)`,
+    file: path,
+  };
+}
+
+/** A bundle file that is not a PAM conversation, when one was asked for by id. */
+export class BadBundleFileError extends Error {
+  constructor(readonly diagnostic: Diagnostic) {
+    super(`${diagnostic.file ?? 'a bundle file'}: ${diagnostic.message}`);
+    this.name = 'BadBundleFileError';
   }
 }
 
 /**
  * One conversation of a data folder's bundle by chatgraph's id (a UUID; anything else is not
- * looked up, so no id reaches outside the folder); undefined when the bundle lacks it.
+ * looked up, so no id reaches outside the folder); undefined when the bundle lacks it. A file
+ * that is not a PAM conversation is a {@link BadBundleFileError} naming it.
  */
 export async function readBundleConversation(
   bundle: string,
   id: string,
 ): Promise<Conversation | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
+  const path = conversationPath(bundle, id);
+  let text: string;
   try {
-    return JSON.parse(await readFile(conversationPath(bundle, id), 'utf8')) as Conversation;
+    text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  const parsed = parseConversationFile(text);
+  if (!parsed.ok) throw new BadBundleFileError(badBundleFile(path, parsed.reason));
+  return parsed.conversation;
 }

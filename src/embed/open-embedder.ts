@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ModelNotInstalledError } from './embed-errors.js';
 import type { Embedder } from './embedder.js';
 import { openEndpointEmbedder } from './endpoint-embedder.js';
-import { openLocalEmbedder, type LocalModelSpec } from './local-embedder.js';
+import type { LocalModelSpec } from './local-embedder.js';
 import { DEFAULT_MODEL, MODEL_CATALOG } from './model-catalog.js';
 import { modelFolder, readManifest, resolveModelDir, type ModelManifest } from './model-folder.js';
 import { sha256File } from './sha256-file.js';
@@ -33,6 +33,8 @@ export async function openEmbedder(options: OpenEmbedderOptions = {}): Promise<E
       redact: options.redact === true,
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     });
+  // The ONNX runtime is loaded when a model is opened, not when chatgraph is imported.
+  const { openLocalEmbedder } = await import('./local-embedder.js');
   return openLocalEmbedder(await resolveLocalModel(options));
 }
 

@@ -22,6 +22,48 @@ describe('toTimestamp', () => {
     }
   });
 
+  it('refuses a date whose fields are out of range rather than rolling it over', () => {
+    for (const value of [
+      '2024-13-45',
+      '2024-00-10',
+      '2024-02-30',
+      '2023-02-29',
+      '2024-04-31',
+      '2024-01-00',
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T10:60:00Z',
+      '2024-01-01T10:00:61Z',
+      '2024-01-01T10:00:00+25:00',
+    ])
+      expect(toTimestamp(value), value).toBeUndefined();
+    expect(toTimestamp('2024-02-29')).toBe('2024-02-29T00:00:00.000000Z');
+    expect(toTimestamp('2000-02-29T23:59:59Z')).toBe('2000-02-29T23:59:59.000000Z');
+  });
+
+  it('reads every valid calendar date as itself, and none out of range (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1970, max: 9998 }),
+        fc.integer({ min: 0, max: 14 }),
+        fc.integer({ min: 0, max: 33 }),
+        (year, month, day) => {
+          const text = `${String(year)}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          const date = new Date(Date.UTC(year, month - 1, day));
+          // Real when Date does not roll it over into another month or year.
+          const real =
+            month >= 1 &&
+            month <= 12 &&
+            day >= 1 &&
+            date.getUTCMonth() === month - 1 &&
+            date.getUTCDate() === day;
+          const read = toTimestamp(text);
+          if (real && date.getTime() > 0) expect(read).toBe(`${text}T00:00:00.000000Z`);
+          else if (!real) expect(read).toBeUndefined();
+        },
+      ),
+    );
+  });
+
   it('formats every instant as Date does, to the microsecond', () => {
     fc.assert(
       fc.property(

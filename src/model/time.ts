@@ -49,6 +49,9 @@ export function toMicros(value: unknown): number | undefined {
     const m = ISO.exec(trimmed);
     if (!m) return undefined;
     const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
+    // Date.UTC rolls fields over (month 13 is next January): a field out of range is no date.
+    if (!validFields(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s)))
+      return undefined;
     const base = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
     if (Number.isNaN(base)) return undefined;
     const fraction = Math.round(Number(`0.${frac || '0'}`) * 1e6);
@@ -56,13 +59,35 @@ export function toMicros(value: unknown): number | undefined {
     if (zone && zone !== 'Z' && zone !== 'z') {
       const sign = zone.startsWith('-') ? -1 : 1;
       const digits = zone.slice(1).replace(':', '');
-      offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+      const [zoneHours, zoneMinutes] = [
+        Number(digits.slice(0, 2)),
+        Number(digits.slice(2, 4) || '0'),
+      ];
+      if (zoneHours > 23 || zoneMinutes > 59) return undefined;
+      offsetMinutes = sign * (zoneHours * 60 + zoneMinutes);
     }
     const micros = (base - offsetMinutes * 60_000) * 1000 + fraction;
     return inRange(micros) ? micros : undefined;
   }
   if (value instanceof Date) return toMicros(value.getTime());
   return undefined;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether the fields name a real moment (a leap second, :60, is taken as the next minute). */
+function validFields(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 31);
+  return day <= days && hour <= 23 && minute <= 59 && second <= 60;
 }
 
 function inRange(micros: number): boolean {

@@ -3,6 +3,7 @@ import { repairDiagnostics } from '../bundle/repair-index.js';
 import { ReportBuilder, type ImportReport } from '../import-report.js';
 import { stableId } from '../model/ids.js';
 import { timestampOf } from '../model/time.js';
+import { productList } from '../providers/registry.js';
 import type { OpenedSource } from '../read/open-source.js';
 import { checksumClaims, reportFiles } from './checksum.js';
 import { claimInputs, notAnExport, type Claim } from './claim.js';
@@ -14,8 +15,6 @@ import { RecordConverter } from './record-converter.js';
 import { Settler } from './settle.js';
 import { readSideFiles } from './side-files.js';
 import { toSinks, writeToBundle } from './write-bundle.js';
-
-const PRODUCTS = 'ChatGPT, Claude.ai, Claude Code, Gemini, Grok, DeepSeek, Copilot or Le Chat';
 
 /**
  * Reads exports (zips, folders, files), converts every conversation to PAM and writes the
@@ -34,7 +33,7 @@ export async function convertExports(
   try {
     const claims = await claimInputs(inputs, sources, report, options.signal);
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
-    if (conversationClaims.length === 0) throw await notAnExport(inputs, sources, PRODUCTS);
+    if (conversationClaims.length === 0) throw await notAnExport(inputs, sources, productList());
     await checksumClaims(conversationClaims, options);
     reportFiles(claims, report);
     const writer = await BundleWriter.open(options.out);

@@ -10,8 +10,7 @@ import { asObject, asText } from '../providers/untrusted.js';
 import { lookupAsset } from '../read/asset-index.js';
 import { parseRecord, type RawRecord } from '../read/record.js';
 import { IMPORTER } from '../version.js';
-import { project } from '../graph/project.js';
-import { importIdOf } from '../graph/import-id.js';
+import { projectConversation } from '../graph/project-conversation.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { redactValue, type RedactionCounts } from '../model/redact.js';
 import { InlineTexts, type InlineAsset } from '../bundle/inline-text.js';
@@ -206,12 +205,9 @@ function finishRecord(
         inlineAssets: texts.forConversation(conversation),
         ...(task.graph
           ? {
-              batch: project(conversation, {
-                source: provider.source,
-                label: provider.label,
-                fileTools: provider.fileTools,
+              batch: projectConversation(conversation, provider, {
                 deep: task.graph.deep,
-                importId: importIdOf(task.checksum),
+                checksum: task.checksum,
                 attachmentText: texts.lookup,
               }),
             }

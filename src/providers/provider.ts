@@ -49,8 +49,12 @@ export interface Provider {
   readonly name: string;
   /** The graph's `source` (the seed's names: `claude-ai` for Claude, `chatgpt`, ...). */
   readonly source: string;
-  /** The product's name for people (`ChatGPT`, `Claude AI`). */
+  /** The product's name for people (`ChatGPT`, `Claude AI`), in Document titles. */
   readonly label: string;
+  /** The product as people know it (`ChatGPT`, `Claude.ai`), in help and messages. */
+  readonly product: string;
+  /** How to get the export, and what to give chatgraph (`chatgraph sources` prints it). */
+  readonly howToExport: string;
   /** Tool names that read or modify files (the graph links their calls to File nodes). */
   readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
   /** Claims an entry by its path and first bytes, or returns undefined. */

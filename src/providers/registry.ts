@@ -25,3 +25,21 @@ export const PROVIDERS: readonly Provider[] = [
 export function findProvider(nameOrSource: string): Provider | undefined {
   return PROVIDERS.find((p) => p.source === nameOrSource || p.name === nameOrSource);
 }
+
+/** The providers in the order people are shown them (help, messages), not detection's. */
+const LISTED: readonly Provider[] = [
+  chatgpt,
+  claudeAi,
+  claudeCode,
+  gemini,
+  grok,
+  deepseek,
+  copilot,
+  leChat,
+];
+
+/** The products chatgraph reads, for a sentence: `ChatGPT, Claude.ai, … or Le Chat`. */
+export function productList(): string {
+  const names = LISTED.map((p) => p.product);
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
+}

@@ -2,6 +2,7 @@ import type { Entry } from './entry.js';
 import { JsonSplitter } from './json-splitter.js';
 import { JsonlSplitter } from './jsonl-splitter.js';
 import { depthCutMessage } from './bound-depth.js';
+import { ZipCrcError } from './crc-check.js';
 import { parseRecord, type SplitItem } from './record.js';
 import { utf8Chunks } from './utf8-chunks.js';
 
@@ -53,6 +54,12 @@ export async function* readRecords(
     }
   } catch (error) {
     stream.destroy();
+    if (error instanceof ZipCrcError) {
+      // Every byte was read; only the check at the end failed: the records stand, reported.
+      yield* splitter.end();
+      yield crcProblem(error, bytes, 'records');
+      return;
+    }
     yield* splitter.end().filter((item) => item.kind === 'record' && format.kind === 'json');
     yield {
       kind: 'problem',
@@ -79,12 +86,14 @@ async function* readWholeFile(
       onBytes?.(chunk.length);
     }
   } catch (error) {
-    yield {
-      kind: 'problem',
-      code: 'corrupt-file',
-      message: `reading stopped at byte ${bytes}: ${describe(error)}; the lines before it were read`,
-      offset: bytes,
-    };
+    yield error instanceof ZipCrcError
+      ? crcProblem(error, bytes, 'file')
+      : {
+          kind: 'problem',
+          code: 'corrupt-file',
+          message: `reading stopped at byte ${bytes}: ${describe(error)}; the lines before it were read`,
+          offset: bytes,
+        };
   }
   if (bytes === 0) return;
   const record: SplitItem = {
@@ -131,6 +140,16 @@ export async function* readValues(entry: Entry, format: RecordFormat): AsyncGene
           index: item.index,
         };
   }
+}
+
+/** A zip entry read to its end whose CRC-32 does not match: what was read is kept, and said so. */
+function crcProblem(error: ZipCrcError, bytes: number, what: 'records' | 'file'): SplitItem {
+  return {
+    kind: 'problem',
+    code: 'zip-crc-mismatch',
+    message: `${error.message}; its ${what === 'records' ? 'records were' : 'content was'} read all the same and may hold damaged text (download the export again)`,
+    offset: bytes,
+  };
 }
 
 function describe(error: unknown): string {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ZipWriter } from '../sample/zip-writer.js';
 import { tempDir } from '../../test/support/convert-to-temp.js';
 import { openZip } from './zip.js';
+import { readRecords } from './read-records.js';
 import type { Entry } from './entry.js';
 
 async function text(entry: Entry | undefined): Promise<string> {
@@ -93,5 +94,43 @@ describe('openZip', () => {
     writeFileSync(path, bytes);
     const { entries } = await openZip(path, 'bomb.zip');
     await expect(text(entries[0])).rejects.toThrow(/zip bomb/);
+  });
+
+  it('checks each entry against its CRC-32: a mismatch fails that entry only', async () => {
+    const path = await makeZip([
+      ['conversations.json', '[{"a":1}]'],
+      ['user.json', '{"id":"u"}'],
+    ]);
+    // Damage the first entry's recorded CRC-32, as a bad download or disk would its bytes.
+    const bytes = readFileSync(path);
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt32LE((bytes.readUInt32LE(cd + 16) ^ 0xff) >>> 0, cd + 16);
+    writeFileSync(path, bytes);
+    const { entries, problems } = await openZip(path, 'damaged.zip');
+    expect(problems).toEqual([]);
+    await expect(text(entries[0])).rejects.toThrow(
+      /zip entry "conversations.json" is damaged: its bytes have CRC-32 [0-9a-f]{8}, the zip records [0-9a-f]{8}/,
+    );
+    expect(await text(entries[1])).toBe('{"id":"u"}');
+  });
+
+  it('reports a CRC-32 mismatch of a conversations file as a problem, keeping its records', async () => {
+    const good = JSON.stringify([{ uuid: 'ok', name: 'fine', chat_messages: [] }]);
+    const path = await makeZip([['conversations.json', good]]);
+    const bytes = readFileSync(path);
+    const cd = bytes.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    bytes.writeUInt32LE((bytes.readUInt32LE(cd + 16) ^ 1) >>> 0, cd + 16);
+    writeFileSync(path, bytes);
+    const { entries } = await openZip(path, 'damaged.zip');
+    const entry = entries[0];
+    if (!entry) throw new Error('no entry');
+    const items = [];
+    for await (const item of readRecords(entry, { kind: 'json' })) items.push(item);
+    expect(items.map((i) => i.kind)).toEqual(['record', 'problem']);
+    const problem = items[1];
+    expect(problem?.kind === 'problem' && problem.code).toBe('zip-crc-mismatch');
+    expect(problem?.kind === 'problem' && problem.message).toMatch(
+      /"conversations.json" is damaged.*read all the same/,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { createInflateRaw } from 'node:zlib';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Entry } from './entry.js';
 import { MAX_INFLATE_RATIO, RATIO_FLOOR_BYTES } from './zip-limits.js';
+import { CrcCheck } from './crc-check.js';
 
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;
@@ -305,13 +306,13 @@ function toEntry(zipPath: string, displayName: string, member: ZipMember): Entry
       }
       const end =
         member.compressedSize !== undefined ? start + member.compressedSize : member.dataEnd;
-      if (end !== undefined && end <= start) return emptyStream();
+      if (end !== undefined && end <= start) return checked(member, emptyStream());
       const raw = createReadStream(zipPath, {
         start,
         ...(end !== undefined ? { end: end - 1 } : {}),
         highWaterMark: 1 << 20,
       });
-      if (member.method === 0) return raw;
+      if (member.method === 0) return checked(member, raw);
       const guard = new InflateGuard(member.name, member.size);
       const inflate = createInflateRaw({ chunkSize: 1 << 18 });
       raw.on('data', (chunk: Buffer | string) => {
@@ -320,9 +321,17 @@ function toEntry(zipPath: string, displayName: string, member: ZipMember): Entry
       raw.on('error', (error) => inflate.destroy(error));
       inflate.on('error', (error) => guard.destroy(error));
       raw.pipe(inflate).pipe(guard);
-      return guard;
+      return checked(member, guard);
     },
   };
+}
+
+/** The entry's bytes, checked against its recorded CRC-32 at their end (when one is recorded). */
+function checked(member: ZipMember, stream: Readable): Readable {
+  if (member.crc32 === undefined) return stream;
+  const check = new CrcCheck(member.name, member.crc32);
+  stream.on('error', (error) => check.destroy(error));
+  return stream.pipe(check);
 }
 
 function emptyStream(): Readable {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chunkText, type TextChunk } from '../embed/chunk-text.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
-import { VectorCache } from '../embed/vector-cache.js';
+import type { VectorCache } from '../embed/vector-cache.js';
 import type { Store } from '../stores/store.js';
 import { VectorModelMismatchError } from '../stores/vector-index.js';
 import {
@@ -84,7 +84,7 @@ async function embedLocked(
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
   const open = modelOptions(dataDir, options);
   const embedder = await openEmbedder(open);
-  const cache = VectorCache.open(join(dataDir, VECTOR_CACHE_FILE));
+  const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
   try {
     const report = await embedConversations(store.vectors, {
       embedder,
@@ -124,7 +124,7 @@ export async function pruneVectorCache(store: Store, dataDir: string): Promise<n
   const file = join(dataDir, VECTOR_CACHE_FILE);
   const model = await store.vectors.model();
   if (!model || !existsSync(file)) return 0;
-  const cache = VectorCache.open(file);
+  const cache = await openVectorCache(file);
   try {
     return cache.keepOnly(model.id, await store.vectors.textHashes());
   } finally {
@@ -167,4 +167,10 @@ export async function openQueryEmbedder(
     },
     close: () => embedder.close(),
   };
+}
+
+/** The vector cache (SQLite), its code loaded when first used rather than with chatgraph. */
+async function openVectorCache(file: string): Promise<VectorCache> {
+  const { VectorCache: Cache } = await import('../embed/vector-cache.js');
+  return Cache.open(file);
 }

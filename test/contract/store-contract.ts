@@ -37,6 +37,28 @@ ORDER BY d.created_at DESC`;
 /** The seed's four example queries, as written. */
 export const SEED_QUERIES = { SEED_PLATFORM, SEED_THREAD, SEED_COUNT, SEED_SEARCH };
 
+// Stores keep no nulls (Neo4j cannot); node and edge order is the store's. The Import node is
+// the store's own (recordImport), not the batch's: Neo4j makes it for the IMPORTED edge and
+// gives it back as a node the conversation touches.
+function nodes(batch: GraphBatch | undefined): unknown[] {
+  return (batch?.nodes ?? [])
+    .filter((n) => n.label !== 'Import')
+    .map((n) => ({
+      ...n,
+      properties: Object.fromEntries(Object.entries(n.properties).filter(([, v]) => v !== null)),
+    }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+}
+
+function edges(batch: GraphBatch | undefined): string[] {
+  return (batch?.edges ?? []).map((e) => `${e.kind} ${e.from} ${e.to}`).sort();
+}
+
+/** A subgraph as comparable whatever order the store gives it in. */
+function comparable(batch: GraphBatch | undefined): unknown {
+  return { owner: batch?.owner, nodes: nodes(batch), edges: edges(batch) };
+}
+
 /** The shared suite every Store implementation passes. */
 export function storeContract(name: string, open: () => Promise<Store>): void {
   describe(`Store contract: ${name}`, () => {
@@ -144,6 +166,24 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       const report = await store.upsert(batchesOf(conversations));
       expect(report).toEqual({ written: 0, unchanged: 3 });
       expect(await store.counts()).toEqual(before);
+    });
+
+    it('writes the same content twice as once when the write path really runs twice', async () => {
+      // A new hash each time defeats the unchanged-content check, so each upsert deletes and
+      // writes every node and edge again: the graph must come out the same, not doubled.
+      const hashed = (hash: string) => batchesOf(conversations).map((b) => ({ ...b, hash }));
+      const once = await store.counts();
+      const subgraphs = async () =>
+        (await Promise.all(conversations.map((c) => store.subgraph(c.id)))).map(comparable);
+      const graphs = await subgraphs();
+      const hits = await store.search({ text: 'sourdough' });
+      expect(hits.hits.length).toBeGreaterThan(0);
+      for (const hash of ['first', 'second']) {
+        expect(await store.upsert(hashed(hash))).toEqual({ written: 3, unchanged: 0 });
+        expect(await store.counts()).toEqual(once);
+        expect(await subgraphs()).toEqual(graphs);
+        expect(await store.search({ text: 'sourdough' })).toEqual(hits);
+      }
     });
 
     it('replaces a changed conversation without stale nodes or edges', async () => {
@@ -266,18 +306,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       const conversation = conversations.find((c) => c.provider.conversation_id === 'cl-1');
       const [written] = batchesOf(conversation ? [conversation] : []);
       const stored = await store.subgraph('cl-1');
-      // Stores keep no nulls (Neo4j cannot); node and edge order is the store's.
-      const nodes = (batch: GraphBatch | undefined): unknown[] =>
-        (batch?.nodes ?? [])
-          .map((n) => ({
-            ...n,
-            properties: Object.fromEntries(
-              Object.entries(n.properties).filter(([, v]) => v !== null),
-            ),
-          }))
-          .sort((a, b) => a.id.localeCompare(b.id));
-      const edges = (batch: GraphBatch | undefined): string[] =>
-        (batch?.edges ?? []).map((e) => `${e.kind} ${e.from} ${e.to}`).sort();
       expect(stored?.owner).toBe(written?.owner);
       expect(nodes(stored)).toEqual(nodes(written));
       expect(edges(stored)).toEqual(edges(written));

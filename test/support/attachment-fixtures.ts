@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inlineTextReader } from '../../src/bundle/read-inline-text.js';
 import type { GraphBatch } from '../../src/graph/graph-batch.js';
-import { project } from '../../src/graph/project.js';
+import { projectConversation } from '../../src/graph/project-conversation.js';
 import { convertToTemp, tempDir } from './convert-to-temp.js';
 
 /** Text pasted into a Claude.ai conversation: a word found nowhere else, and code with a fence. */
@@ -60,10 +60,9 @@ export async function pastedBatch(): Promise<GraphBatch> {
   const { dir, conversations } = await convertToTemp([input]);
   const conversation = conversations[0];
   if (!conversation) throw new Error('the pasted conversation did not convert');
-  return project(conversation, {
-    source: 'claude-ai',
-    label: 'Claude AI',
-    deep: true,
-    attachmentText: inlineTextReader(dir),
-  });
+  return projectConversation(
+    conversation,
+    { source: 'claude-ai', label: 'Claude AI' },
+    { deep: true, attachmentText: inlineTextReader(dir) },
+  );
 }

@@ -1,4 +1,4 @@
-import { project } from '../../src/graph/project.js';
+import { projectConversation } from '../../src/graph/project-conversation.js';
 import { inlineTextReader } from '../../src/bundle/read-inline-text.js';
 import type { GraphBatch } from '../../src/graph/graph-batch.js';
 import type { Conversation } from '../../src/model/pam.js';
@@ -8,7 +8,10 @@ import { convertToTemp, tempDir } from './convert-to-temp.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Projects converted conversations as the importer does (pasted text read from `bundle`, when given). */
+/**
+ * Projects converted conversations as the importer does, IMPORTED edges included (pasted text
+ * read from `bundle`, when given).
+ */
 export function batchesOf(
   conversations: readonly Conversation[],
   deep = true,
@@ -17,10 +20,7 @@ export function batchesOf(
   return conversations.map((conversation) => {
     const provider = findProvider(conversation.provider.name);
     if (!provider) throw new Error(`no provider ${conversation.provider.name}`);
-    return project(conversation, {
-      source: provider.source,
-      label: provider.label,
-      fileTools: provider.fileTools,
+    return projectConversation(conversation, provider, {
       deep,
       ...(bundle !== undefined ? { attachmentText: inlineTextReader(bundle) } : {}),
     });

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { bundleDir, pushBundle, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf, progressOf } from '../import-options.js';
+import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
@@ -29,6 +30,7 @@ export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
   io.out(
     `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
   );
+  io.exitCode = reportLeftOut(result.problems, io);
 }
 
 export function registerPush(program: Command, io: CliIo): void {

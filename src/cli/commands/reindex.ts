@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { reindex, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf, progressOf } from '../import-options.js';
+import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 
@@ -10,7 +11,7 @@ export type ReindexOptions = StoreOptions & { quiet?: boolean };
 /** `chatgraph reindex`: the store rebuilt from the bundle alone. */
 export async function runReindex(options: ReindexOptions, io: CliIo): Promise<void> {
   const bar = new ProgressBar();
-  const { conversations, movedAside } = await reindex(resolveDataDir(options.dataDir), {
+  const { conversations, movedAside, problems } = await reindex(resolveDataDir(options.dataDir), {
     neo4j: neo4jOf(options),
     onWait: onWaitOf(io),
     ...(options.quiet ? {} : progressOf(bar)),
@@ -19,6 +20,7 @@ export async function runReindex(options: ReindexOptions, io: CliIo): Promise<vo
   if (movedAside !== undefined)
     io.out(`the store was damaged: moved aside to ${movedAside}, and built anew`);
   io.out(`re-indexed ${conversations} conversation(s) from the bundle`);
+  io.exitCode = reportLeftOut(problems, io);
 }
 
 export function registerReindex(program: Command, io: CliIo): void {

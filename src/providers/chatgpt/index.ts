@@ -8,6 +8,9 @@ export const chatgpt: Provider = {
   name: 'chatgpt',
   source: 'chatgpt',
   label: 'ChatGPT',
+  product: 'ChatGPT',
+  howToExport:
+    'Settings → Data controls → Export data; give the .zip (or conversations.json, or the split conversations-000.json …)',
   detect: detectChatgpt,
   toConversation: toChatgptConversation,
   toAccount(raw) {

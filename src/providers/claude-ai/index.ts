@@ -9,6 +9,9 @@ export const claudeAi: Provider = {
   name: 'claude',
   source: 'claude-ai',
   label: 'Claude AI',
+  product: 'Claude.ai',
+  howToExport:
+    'Settings → Privacy → Export data; give the .zip (with or without its extension), the 2026 set of zips, or conversations.json(l)',
   detect: detectClaude,
   toConversation: toClaudeConversation,
   toMemories: toClaudeMemories,

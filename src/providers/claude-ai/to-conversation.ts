@@ -3,16 +3,10 @@ import type { DraftMessage } from '../../model/draft.js';
 import { thoughtDrafts } from '../../model/thought-drafts.js';
 import { toolResultText } from '../tool-result-text.js';
 import { stableId } from '../../model/ids.js';
-import type {
-  Attachment,
-  Citation,
-  Conversation,
-  JsonObject,
-  Role,
-  ToolCall,
-} from '../../model/pam.js';
+import type { Attachment, Conversation, JsonObject, Role, ToolCall } from '../../model/pam.js';
 import { toMicros, toTimestamp } from '../../model/time.js';
 import { notAConversation } from '../not-a-conversation.js';
+import { readAnthropicBlocks } from '../anthropic-blocks.js';
 import type { ConversionContext } from '../provider.js';
 import {
   asAbsoluteUrl,
@@ -112,49 +106,9 @@ export function toClaudeConversation(
     const blocks = asArray(message.content);
     if (blocks && blocks.length > 0) withBlocks = true;
 
-    const texts: string[] = [];
-    const citations: Citation[] = [];
-    const toolCalls: ToolCall[] = [];
-    const toolUseExtras: JsonObject[] = [];
-    const thoughts: { text: string; raw: JsonObject }[] = [];
-    const unknownBlocks: JsonObject[] = [];
-    const ownResults: JsonObject[] = [];
-    for (const entry of blocks ?? []) {
-      const block = asObject(entry);
-      if (!block) continue;
-      const type = asString(block.type);
-      if (type === 'text') {
-        const text = asString(block.text);
-        if (text) texts.push(text);
-        for (const c of asArray(block.citations) ?? []) citations.push(...blockCitation(c));
-      } else if (type === 'thinking') {
-        thoughts.push({
-          text: asString(block.thinking) ?? '',
-          raw: without(block, ['type', 'thinking']),
-        });
-      } else if (type === 'tool_use') {
-        const id = asText(block.id) ?? null;
-        const input = asObject(block.input) ?? asString(block.input) ?? null;
-        const call: ToolCall = { id, name: asText(block.name) ?? 'unknown', input, output: null };
-        toolCalls.push(call);
-        if (id !== null) calls.set(id, call);
-        const extras = without(block, ['type', 'id', 'name', 'input']);
-        if (Object.keys(extras).length > 0) toolUseExtras.push({ id, ...extras });
-      } else if (type === 'tool_result') {
-        ownResults.push(block);
-      } else if (type === 'voice_note') {
-        const text = [asString(block.title), asString(block.text)].filter((s) => !!s).join('\n');
-        if (text) texts.push(text);
-      } else {
-        unknownBlocks.push(block);
-        context.report({
-          level: 'info',
-          code: 'unknown-block-type',
-          message: `content block type "${type ?? 'without type'}" is not mapped; it is kept in raw_metadata.unknown_blocks`,
-          record: context.record,
-        });
-      }
-    }
+    const { texts, citations, thoughts, toolCalls, toolUseExtras, unknownBlocks, ...rest } =
+      readAnthropicBlocks(blocks ?? [], calls, context, context.record);
+    const ownResults = rest.results;
     const rawText = asString(message.text) ?? '';
     const raw: JsonObject = without(message, MAPPED_MESSAGE_KEYS);
     let text = texts.join('\n\n');
@@ -168,7 +122,7 @@ export function toClaudeConversation(
     if (unknownBlocks.length > 0) raw.unknown_blocks = unknownBlocks;
     if (toolUseExtras.length > 0) raw.tool_use_extras = toolUseExtras;
 
-    const attachments: Attachment[] = [];
+    const attachments: Attachment[] = [...rest.images];
     const details: JsonObject[] = [];
     for (const a of asArray(message.attachments) ?? []) {
       const attachment = asObject(a);
@@ -201,7 +155,7 @@ export function toClaudeConversation(
       thoughts.map((thought) => ({
         text: thought.text,
         createdAt: toTimestamp(thought.raw.start_timestamp) ?? createdAt,
-        raw: { ...thought.raw, block: 'thinking' },
+        raw: { ...thought.raw, block: thought.block },
       })),
       role === 'assistant' ? model : null,
     );
@@ -310,16 +264,6 @@ function chronologicalOrder(messages: readonly unknown[]): number[] {
   return messages
     .map((_, i) => i)
     .sort((a, b) => (keys[a] as number) - (keys[b] as number) || a - b);
-}
-
-function blockCitation(value: unknown): Citation[] {
-  const citation = asObject(value);
-  if (!citation) return [];
-  const details = asObject(citation.details) ?? {};
-  const url = asAbsoluteUrl(details.url ?? citation.url);
-  const title = asText(citation.title) ?? asText(details.title) ?? null;
-  if (url === null && title === null) return [];
-  return [{ title, url, snippet: asText(citation.text) ?? null }];
 }
 
 // A tool_result fills the output of the tool_use with its id (parallel calls each get theirs).

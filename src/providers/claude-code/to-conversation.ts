@@ -4,6 +4,7 @@ import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { thoughtDrafts } from '../../model/thought-drafts.js';
 import { toolResultText } from '../tool-result-text.js';
+import { readAnthropicBlocks } from '../anthropic-blocks.js';
 import type { Attachment, Conversation, JsonObject, Role, ToolCall } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import type { LinesValue } from '../../read/record.js';
@@ -217,53 +218,9 @@ function sessionConversation(
     // Older logs have parentUuid null on every line: those chain in file order.
     const parentKey =
       explicitParent !== undefined ? (resolve(explicitParent) ?? previous) : previous;
-    const texts: string[] = [];
-    const thoughts: JsonObject[] = [];
-    const toolCalls: ToolCall[] = [];
-    const results: JsonObject[] = [];
-    const attachments: Attachment[] = [];
-    const unknownBlocks: JsonObject[] = [];
-    for (const b of item.blocks) {
-      const block = asObject(b);
-      if (!block) continue;
-      const blockType = asString(block.type);
-      if (blockType === 'text') {
-        const text = asString(block.text);
-        if (text) texts.push(text);
-      } else if (blockType === 'thinking' || blockType === 'redacted_thinking') {
-        thoughts.push(block);
-      } else if (blockType === 'tool_use') {
-        const id = asText(block.id) ?? null;
-        const call: ToolCall = {
-          id,
-          name: asText(block.name) ?? 'unknown',
-          input: asObject(block.input) ?? asString(block.input) ?? null,
-          output: null,
-        };
-        toolCalls.push(call);
-        if (id !== null) calls.set(id, call);
-      } else if (blockType === 'tool_result') {
-        results.push(block);
-      } else if (blockType === 'image') {
-        const source = asObject(block.source);
-        attachments.push({
-          type: 'image',
-          name: null,
-          mime_type: asText(source?.media_type) ?? null,
-          size_bytes: null,
-          ref: null,
-          provider_id: null,
-        });
-      } else {
-        unknownBlocks.push(block);
-        context.report({
-          level: 'info',
-          code: 'unknown-block-type',
-          message: `content block type "${blockType ?? 'without type'}" is not mapped; it is kept in raw_metadata.unknown_blocks`,
-          record: `line ${item.line}`,
-        });
-      }
-    }
+    const { texts, citations, thoughts, toolCalls, toolUseExtras, results, unknownBlocks, images } =
+      readAnthropicBlocks(item.blocks, calls, context, `line ${item.line}`);
+    const attachments: Attachment[] = [...images];
     // A user line holding only tool results is not a turn: the results go to their calls.
     if (type === 'user' && results.length > 0 && texts.length === 0 && attachments.length === 0) {
       const holder = (parentKey !== null ? draftByKey.get(parentKey) : undefined) ?? drafts.at(-1);
@@ -293,6 +250,7 @@ function sessionConversation(
       if (Object.keys(rest).length > 0) raw.message = rest;
     }
     if (unknownBlocks.length > 0) raw.unknown_blocks = unknownBlocks;
+    if (toolUseExtras.length > 0) raw.tool_use_extras = toolUseExtras;
     if (isMeta) raw.is_meta = true;
     if (wrapped) raw.command_wrapper = true;
     if (isMeta || wrapped || type === 'system') raw.hidden = true;
@@ -302,9 +260,10 @@ function sessionConversation(
       key,
       parentKey,
       thoughts.map((thought) => ({
-        text: asString(thought.thinking) ?? '',
+        text: thought.text,
         createdAt,
-        raw: without(thought, ['type', 'thinking']),
+        // A redacted block says so (its text is encrypted in `data`).
+        raw: thought.block === 'thinking' ? thought.raw : { ...thought.raw, block: thought.block },
       })),
       entryModel,
     );
@@ -320,7 +279,7 @@ function sessionConversation(
       model: entryModel,
       is_thought: false,
       attachments,
-      citations: [],
+      citations,
       tool_calls: toolCalls,
       raw_metadata: raw,
     };

@@ -200,6 +200,9 @@ export const copilot: Provider = {
   name: 'copilot',
   source: 'copilot',
   label: 'Copilot',
+  product: 'Copilot',
+  howToExport:
+    'the Microsoft privacy dashboard; give its CSV files (copilot-activity-history.csv, copilot-chat-activity.csv, windows-apps-…csv)',
   detect,
   toConversation,
 };

@@ -175,6 +175,8 @@ export const deepseek: Provider = {
   name: 'deepseek',
   source: 'deepseek',
   label: 'DeepSeek',
+  product: 'DeepSeek',
+  howToExport: 'Settings → Data → Export all history; give conversations.json',
   detect,
   toConversation,
 };

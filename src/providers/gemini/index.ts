@@ -273,6 +273,9 @@ export const gemini: Provider = {
   name: 'gemini',
   source: 'gemini',
   label: 'Gemini',
+  product: 'Gemini',
+  howToExport:
+    'Google Takeout → My Activity → Gemini Apps; give MyActivity.json (or the HTML page, best effort)',
   detect,
   toConversation,
 };

@@ -174,6 +174,8 @@ export const grok: Provider = {
   name: 'grok',
   source: 'grok',
   label: 'Grok',
+  product: 'Grok',
+  howToExport: 'accounts.x.ai → download your data; give prod-grok-backend.json',
   detect,
   toConversation,
 };

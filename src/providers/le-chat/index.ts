@@ -149,6 +149,8 @@ export const leChat: Provider = {
   name: 'le-chat',
   source: 'le-chat',
   label: 'Le Chat',
+  product: 'Le Chat',
+  howToExport: 'the Mistral account export; give the chat-<uuid>.json files',
   detect,
   toConversation,
 };

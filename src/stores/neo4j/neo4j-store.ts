@@ -28,7 +28,7 @@ import {
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
-import { messageContextAt, treeOrder, type TreeRow } from '../thread-tree.js';
+import { messageContextAt, treeOrder } from '../thread-tree.js';
 import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
 import { connectNeo4j, connectionError, errorCode } from './neo4j-connect.js';
 import {
@@ -41,6 +41,7 @@ import {
   schemaStatements,
 } from './neo4j-schema.js';
 import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
+import { STATS_ROWS, conversationRows, messageRows, parseRows } from './neo4j-rows.js';
 import type { Neo4jTarget } from './neo4j-target.js';
 import { dropOutdatedTextIndex, TEXT_INDEX } from './neo4j-full-text.js';
 import { CYPHER, searchNeo4j } from './neo4j-search.js';
@@ -345,12 +346,12 @@ export class Neo4jStore implements Store {
       `MATCH (c:Conversation {id: $id}) RETURN ${CONVERSATION_COLUMNS}`,
       { id },
     );
-    if (byId) return byId as unknown as ConversationInfo;
+    if (byId) return conversationRows([byId])[0];
     const [byPlatform] = await this.read(
       `MATCH (c:Conversation {conversation_id: $id}) RETURN ${CONVERSATION_COLUMNS} ORDER BY c.id LIMIT 1`,
       { id },
     );
-    return byPlatform as ConversationInfo | undefined;
+    return byPlatform ? conversationRows([byPlatform])[0] : undefined;
   }
 
   async thread(
@@ -364,19 +365,22 @@ export class Neo4jStore implements Store {
       { id: conversation.id },
     );
     if (!options.allBranches) {
-      const rows = (await this.read(
-        `MATCH (m:Message {_owner: $id}) WHERE m.position IS NOT NULL RETURN ${MESSAGE_COLUMNS} ORDER BY m.position`,
-        { id: conversation.id },
-      )) as unknown as Omit<TreeRow, 'attachments'>[];
+      const rows = messageRows(
+        await this.read(
+          `MATCH (m:Message {_owner: $id}) WHERE m.position IS NOT NULL RETURN ${MESSAGE_COLUMNS} ORDER BY m.position`,
+          { id: conversation.id },
+        ),
+      );
       return withAttachments(rows, attachments).map((row, i) => ({
         ...row,
         depth: i === 0 ? 0 : 1,
       }));
     }
-    const rows = (await this.read(
-      `MATCH (m:Message {_owner: $id}) RETURN ${MESSAGE_COLUMNS} ORDER BY m._seq`,
-      { id: conversation.id },
-    )) as unknown as Omit<TreeRow, 'attachments'>[];
+    const rows = messageRows(
+      await this.read(`MATCH (m:Message {_owner: $id}) RETURN ${MESSAGE_COLUMNS} ORDER BY m._seq`, {
+        id: conversation.id,
+      }),
+    );
     return treeOrder(withAttachments(rows, attachments));
   }
 
@@ -393,7 +397,7 @@ export class Neo4jStore implements Store {
       `MATCH (c:Conversation) ${clause} RETURN ${CONVERSATION_COLUMNS} ORDER BY ${order} SKIP $offset LIMIT $limit`,
       { ...params, offset: neo4j.int(offset), limit: neo4j.int(limit) },
     );
-    return { total: Number(total?.n ?? 0), items: items as unknown as ConversationInfo[] };
+    return { total: Number(total?.n ?? 0), items: conversationRows(items) };
   }
 
   async messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]> {
@@ -426,22 +430,38 @@ export class Neo4jStore implements Store {
     return {
       conversations: Number(totals?.conversations ?? 0),
       messages: Number(totals?.messages ?? 0),
-      bySource: (await this.read(
-        `MATCH (c:Conversation) RETURN c.source AS source, count(c) AS conversations,
+      bySource: parseRows(
+        STATS_ROWS.bySource,
+        await this.read(
+          `MATCH (c:Conversation) RETURN c.source AS source, count(c) AS conversations,
            coalesce(sum(c.message_count), 0) AS messages ORDER BY source`,
-      )) as unknown as Stats['bySource'],
-      byMonth: (await this.read(
-        `MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message)
+        ),
+        'stats by source',
+      ),
+      byMonth: parseRows(
+        STATS_ROWS.byMonth,
+        await this.read(
+          `MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message)
          RETURN substring(m.created_at, 0, 7) AS month, c.source AS source, count(m) AS messages
          ORDER BY month, source`,
-      )) as unknown as Stats['byMonth'],
-      byRole: (await this.read(
-        `MATCH (m:Message) RETURN m.role AS role, count(m) AS messages ORDER BY messages DESC, role`,
-      )) as unknown as Stats['byRole'],
-      byModel: (await this.read(
-        `MATCH (m:Message) WHERE m.model_slug IS NOT NULL
+        ),
+        'stats by month',
+      ),
+      byRole: parseRows(
+        STATS_ROWS.byRole,
+        await this.read(
+          `MATCH (m:Message) RETURN m.role AS role, count(m) AS messages ORDER BY messages DESC, role`,
+        ),
+        'stats by role',
+      ),
+      byModel: parseRows(
+        STATS_ROWS.byModel,
+        await this.read(
+          `MATCH (m:Message) WHERE m.model_slug IS NOT NULL
          RETURN m.model_slug AS model, count(m) AS messages ORDER BY messages DESC, model LIMIT 10`,
-      )) as unknown as Stats['byModel'],
+        ),
+        'stats by model',
+      ),
     };
   }
 
