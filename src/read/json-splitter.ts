@@ -53,6 +53,10 @@ export class JsonSplitter {
     this.streamKeys = new Set(streamKeys);
   }
 
+  // Where, in the chunk being pushed, the record and the key being read began (-1: before it).
+  private segment = -1;
+  private keySegment = -1;
+
   /** Feeds the next chunk. */
   push(chunk: Buffer): SplitItem[] {
     const items: SplitItem[] = [];
@@ -63,170 +67,180 @@ export class JsonSplitter {
     }
     const wholeFrom = i;
     const length = chunk.length;
-    let segment = this.recording ? i : -1;
-    let keySegment = this.readingKey ? i : -1;
+    this.segment = this.recording ? i : -1;
+    this.keySegment = this.readingKey ? i : -1;
     while (i < length && this.mode !== 'done') {
       if (this.inString) {
-        const quote = chunk.indexOf(QUOTE, i);
-        if (quote === -1) {
-          this.carryBackslashes = trailingBackslashes(chunk, i, length, this.carryBackslashes);
-          i = length;
-          break;
-        }
-        let slashes = 0;
-        let k = quote - 1;
-        while (k >= i && chunk[k] === BACKSLASH) {
-          slashes++;
-          k--;
-        }
-        if (k < i) slashes += this.carryBackslashes;
-        this.carryBackslashes = 0;
-        i = quote + 1;
-        if (slashes % 2 === 1) continue;
-        this.inString = false;
-        if (this.readingKey) {
-          this.keyParts.push(chunk.subarray(keySegment, i));
-          this.key = parseKey(this.keyParts);
-          this.keyParts = [];
-          this.readingKey = false;
-          keySegment = -1;
-        }
+        i = this.skipString(chunk, i);
         continue;
       }
       const byte = chunk[i] as number;
-      if (isSpace(byte)) {
-        i++;
-        continue;
-      }
-      if (this.mode === 'start') {
-        if (byte === OPEN_BRACKET) {
-          this.mode = 'array';
-          this.valueNext = true;
-        } else if (byte === OPEN_BRACE) {
-          this.mode = 'object';
-          this.expectKey = true;
-        } else {
-          items.push(
-            this.problem(
-              'not-json-container',
-              'the file does not start with a JSON array or object',
-              i,
-            ),
-          );
-          this.mode = 'done';
-          break;
-        }
-        this.depth = 1;
-        i++;
-        continue;
-      }
-      const atRecordLevel = this.depth === this.recordDepth;
-      // A top-level object's own members (keys, colons), outside any wrapped array.
-      if (this.mode === 'object' && this.depth === 1 && !this.recording) {
-        if (this.expectKey) {
-          if (byte === QUOTE) {
-            this.inString = true;
-            this.readingKey = true;
-            keySegment = i;
-            this.expectKey = false;
-          } else if (byte === CLOSE_BRACE) {
-            this.closeTopLevel();
-          } else if (byte !== COMMA) {
-            items.push(
-              this.problem(
-                'malformed-json',
-                'the JSON structure is broken here; nothing after it can be read',
-                i,
-              ),
-            );
-            this.mode = 'done';
-          }
-          i++;
-          continue;
-        }
-        if (byte === COLON) {
-          this.valueNext = true;
-          i++;
-          continue;
-        }
-        if (this.valueNext && byte === OPEN_BRACKET && this.streamKeys.has(this.key)) {
-          // `{"conversations": [...]}`: stream this array's elements.
-          this.wrapper = true;
-          this.wholeParts = [];
-          this.path = this.key;
-          this.index = 0;
-          this.depth = 2;
-          this.recordDepth = 2;
-          i++;
-          continue;
-        }
-      }
-      if (this.recording) {
-        if (byte === QUOTE) {
-          this.inString = true;
-        } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-          this.depth++;
-        } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-          if (atRecordLevel) {
-            // A primitive record ends at its container's closing bracket.
-            this.parts.push(chunk.subarray(segment, i));
-            this.finishRecord(items);
-            segment = -1;
-            this.closeContainer(byte);
-          } else {
-            this.depth--;
-            if (this.depth === this.recordDepth) {
-              this.parts.push(chunk.subarray(segment, i + 1));
-              this.finishRecord(items);
-              segment = -1;
-            }
-          }
-        } else if (byte === COMMA && atRecordLevel) {
-          this.parts.push(chunk.subarray(segment, i));
-          this.finishRecord(items);
-          segment = -1;
-          this.valueNext = true;
-          if (this.mode === 'object' && this.depth === 1) this.expectKey = true;
-        }
-        i++;
-        continue;
-      }
-      // Between records.
-      if (byte === COMMA) {
-        this.valueNext = true;
-        if (this.mode === 'object' && this.depth === 1) this.expectKey = true;
-        i++;
-        continue;
-      }
-      if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
-        this.closeContainer(byte);
-        i++;
-        continue;
-      }
-      if (this.mode === 'object' && this.depth === 1) {
-        // A member of a plain object or of a wrapper outside its streamed arrays: skip its value
-        // by recording it without emitting (its bytes are in `wholeParts` when they matter).
-        this.skipValueStart(byte);
-        i++;
-        continue;
-      }
-      this.recording = true;
-      this.recordStart = this.offset + i;
-      this.parts = [];
-      segment = i;
-      this.valueNext = false;
-      if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth++;
-      else if (byte === QUOTE) this.inString = true;
+      // Most bytes outside strings are inside records: the first test keeps them on a short path.
+      if (this.recording) this.recordByte(chunk, byte, i, items);
+      else if (!isSpace(byte)) this.outsideRecord(byte, i, items);
       i++;
     }
-    if (this.recording && segment >= 0 && segment < length)
-      this.parts.push(chunk.subarray(segment));
-    if (this.readingKey && keySegment >= 0) this.keyParts.push(chunk.subarray(keySegment));
+    if (this.recording && this.segment >= 0 && this.segment < length)
+      this.parts.push(chunk.subarray(this.segment));
+    if (this.readingKey && this.keySegment >= 0)
+      this.keyParts.push(chunk.subarray(this.keySegment));
     if (!this.wrapper && (this.mode === 'object' || this.pendingWhole)) {
       this.wholeParts.push(chunk.subarray(wholeFrom, i));
     }
     this.offset += length;
     return items;
+  }
+
+  /**
+   * Inside a string: jumps to the next quote not escaped by an odd run of backslashes (a run
+   * may start in the previous chunk), returns where to go on.
+   */
+  private skipString(chunk: Buffer, from: number): number {
+    const quote = chunk.indexOf(QUOTE, from);
+    if (quote === -1) {
+      this.carryBackslashes = trailingBackslashes(chunk, from, chunk.length, this.carryBackslashes);
+      return chunk.length;
+    }
+    let slashes = 0;
+    let k = quote - 1;
+    while (k >= from && chunk[k] === BACKSLASH) {
+      slashes++;
+      k--;
+    }
+    if (k < from) slashes += this.carryBackslashes;
+    this.carryBackslashes = 0;
+    const next = quote + 1;
+    if (slashes % 2 === 1) return next;
+    this.inString = false;
+    if (this.readingKey) {
+      this.keyParts.push(chunk.subarray(this.keySegment, next));
+      this.key = parseKey(this.keyParts);
+      this.keyParts = [];
+      this.readingKey = false;
+      this.keySegment = -1;
+    }
+    return next;
+  }
+
+  /** One byte outside strings, whitespace and records, at `i` in the chunk. */
+  private outsideRecord(byte: number, i: number, items: SplitItem[]): void {
+    if (this.mode === 'start') this.openDocument(byte, i, items);
+    // A top-level object's own members (keys, colons), outside any wrapped array.
+    else if (!(this.mode === 'object' && this.depth === 1 && this.topLevelMember(byte, i, items)))
+      this.betweenRecords(byte, i);
+  }
+
+  private openDocument(byte: number, i: number, items: SplitItem[]): void {
+    if (byte === OPEN_BRACKET) {
+      this.mode = 'array';
+      this.valueNext = true;
+    } else if (byte === OPEN_BRACE) {
+      this.mode = 'object';
+      this.expectKey = true;
+    } else {
+      items.push(
+        this.problem(
+          'not-json-container',
+          'the file does not start with a JSON array or object',
+          i,
+        ),
+      );
+      this.mode = 'done';
+      return;
+    }
+    this.depth = 1;
+  }
+
+  /** A key, a colon or the start of a streamed array among a top-level object's members; false for a value. */
+  private topLevelMember(byte: number, i: number, items: SplitItem[]): boolean {
+    if (this.expectKey) {
+      if (byte === QUOTE) {
+        this.inString = true;
+        this.readingKey = true;
+        this.keySegment = i;
+        this.expectKey = false;
+      } else if (byte === CLOSE_BRACE) {
+        this.closeTopLevel();
+      } else if (byte !== COMMA) {
+        items.push(
+          this.problem(
+            'malformed-json',
+            'the JSON structure is broken here; nothing after it can be read',
+            i,
+          ),
+        );
+        this.mode = 'done';
+      }
+      return true;
+    }
+    if (byte === COLON) {
+      this.valueNext = true;
+      return true;
+    }
+    if (this.valueNext && byte === OPEN_BRACKET && this.streamKeys.has(this.key)) {
+      // `{"conversations": [...]}`: stream this array's elements.
+      this.wrapper = true;
+      this.wholeParts = [];
+      this.path = this.key;
+      this.index = 0;
+      this.depth = 2;
+      this.recordDepth = 2;
+      return true;
+    }
+    return false;
+  }
+
+  /** A structural byte inside a record: nesting, and the comma or bracket that ends the record. */
+  private recordByte(chunk: Buffer, byte: number, i: number, items: SplitItem[]): void {
+    if (byte === QUOTE) {
+      this.inString = true;
+    } else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      this.depth++;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      if (this.depth === this.recordDepth) {
+        // A primitive record ends at its container's closing bracket.
+        this.cutRecord(chunk, i, items);
+        this.closeContainer(byte);
+      } else {
+        this.depth--;
+        if (this.depth === this.recordDepth) this.cutRecord(chunk, i + 1, items);
+      }
+    } else if (byte === COMMA && this.depth === this.recordDepth) {
+      this.cutRecord(chunk, i, items);
+      this.valueNext = true;
+      if (this.mode === 'object' && this.depth === 1) this.expectKey = true;
+    }
+  }
+
+  private cutRecord(chunk: Buffer, end: number, items: SplitItem[]): void {
+    this.parts.push(chunk.subarray(this.segment, end));
+    this.finishRecord(items);
+    this.segment = -1;
+  }
+
+  private betweenRecords(byte: number, i: number): void {
+    if (byte === COMMA) {
+      this.valueNext = true;
+      if (this.mode === 'object' && this.depth === 1) this.expectKey = true;
+      return;
+    }
+    if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
+      this.closeContainer(byte);
+      return;
+    }
+    if (this.mode === 'object' && this.depth === 1) {
+      // A member of a plain object or of a wrapper outside its streamed arrays: skip its value
+      // by recording it without emitting (its bytes are in `wholeParts` when they matter).
+      this.skipValueStart(byte);
+      return;
+    }
+    this.recording = true;
+    this.recordStart = this.offset + i;
+    this.parts = [];
+    this.segment = i;
+    this.valueNext = false;
+    if (byte === OPEN_BRACE || byte === OPEN_BRACKET) this.depth++;
+    else if (byte === QUOTE) this.inString = true;
   }
 
   // Values of a plain object's members are walked with the same depth counting, as a record

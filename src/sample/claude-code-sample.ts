@@ -5,6 +5,9 @@ import { Random } from './random.js';
 
 const TOOLS = ['Read', 'Edit', 'Bash', 'Grep', 'Write'];
 
+/** Appends one entry to a session: a fresh uuid, a later time, chained to the entry before. */
+type Push = (entry: Record<string, unknown>) => string;
+
 /**
  * Writes a `~/.claude/projects`-shaped folder of generated Claude Code sessions: replies split
  * over lines, tool calls with results, meta entries, titles (for the benchmark and tests).
@@ -30,7 +33,7 @@ export async function writeClaudeCodeProjects(
       version: '2.1.71',
       userType: 'external',
     };
-    const push = (entry: Record<string, unknown>): string => {
+    const push: Push = (entry) => {
       const uuid = random.uuid();
       time += random.int(1_000, 60_000);
       lines.push(
@@ -46,66 +49,7 @@ export async function writeClaudeCodeProjects(
       return uuid;
     };
     const turns = random.int(3, 20);
-    for (let t = 0; t < turns; t++) {
-      push({ type: 'user', message: { role: 'user', content: prompt(random, topic) } });
-      const messageId = `msg_${random.uuid()}`;
-      const model = 'claude-opus-4-6';
-      if (random.chance(0.3))
-        push({
-          type: 'assistant',
-          message: {
-            id: messageId,
-            role: 'assistant',
-            model,
-            content: [{ type: 'thinking', thinking: answer(random, topic, 1) }],
-          },
-        });
-      push({
-        type: 'assistant',
-        message: {
-          id: messageId,
-          role: 'assistant',
-          model,
-          content: [{ type: 'text', text: answer(random, topic, random.int(1, 3)) }],
-        },
-      });
-      const calls = random.int(0, 3);
-      for (let c = 0; c < calls; c++) {
-        const id = `toolu_${random.uuid()}`;
-        const name = random.pick(TOOLS);
-        const file = `${projectPath}/src/${random.pick(['index', 'app', 'db', 'util'])}.ts`;
-        push({
-          type: 'assistant',
-          message: {
-            id: messageId,
-            role: 'assistant',
-            model,
-            content: [
-              {
-                type: 'tool_use',
-                id,
-                name,
-                input: name === 'Bash' ? { command: 'npm test' } : { file_path: file },
-              },
-            ],
-          },
-        });
-        push({
-          type: 'user',
-          toolUseResult: { type: 'text' },
-          message: {
-            role: 'user',
-            content: [{ type: 'tool_result', tool_use_id: id, content: answer(random, topic, 1) }],
-          },
-        });
-      }
-      if (random.chance(0.1))
-        push({
-          type: 'user',
-          isMeta: true,
-          message: { role: 'user', content: '<system-reminder>context</system-reminder>' },
-        });
-    }
+    for (let t = 0; t < turns; t++) pushTurn(push, random, topic, projectPath);
     lines.push(
       JSON.stringify({
         type: 'ai-title',
@@ -115,4 +59,75 @@ export async function writeClaudeCodeProjects(
     );
     await writeFile(join(folder, `${session}.jsonl`), `${lines.join('\n')}\n`);
   }
+}
+
+/** One turn: a prompt, a reply (thinking and text on separate lines), tool calls, a reminder. */
+function pushTurn(push: Push, random: Random, topic: readonly string[], projectPath: string): void {
+  push({ type: 'user', message: { role: 'user', content: prompt(random, topic) } });
+  const messageId = `msg_${random.uuid()}`;
+  const model = 'claude-opus-4-6';
+  if (random.chance(0.3))
+    push({
+      type: 'assistant',
+      message: {
+        id: messageId,
+        role: 'assistant',
+        model,
+        content: [{ type: 'thinking', thinking: answer(random, topic, 1) }],
+      },
+    });
+  push({
+    type: 'assistant',
+    message: {
+      id: messageId,
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: answer(random, topic, random.int(1, 3)) }],
+    },
+  });
+  const calls = random.int(0, 3);
+  for (let c = 0; c < calls; c++) pushToolCall(push, random, topic, projectPath, messageId);
+  if (random.chance(0.1))
+    push({
+      type: 'user',
+      isMeta: true,
+      message: { role: 'user', content: '<system-reminder>context</system-reminder>' },
+    });
+}
+
+/** A tool call, a line of the same assistant message, and the user entry holding its result. */
+function pushToolCall(
+  push: Push,
+  random: Random,
+  topic: readonly string[],
+  projectPath: string,
+  messageId: string,
+): void {
+  const id = `toolu_${random.uuid()}`;
+  const name = random.pick(TOOLS);
+  const file = `${projectPath}/src/${random.pick(['index', 'app', 'db', 'util'])}.ts`;
+  push({
+    type: 'assistant',
+    message: {
+      id: messageId,
+      role: 'assistant',
+      model: 'claude-opus-4-6',
+      content: [
+        {
+          type: 'tool_use',
+          id,
+          name,
+          input: name === 'Bash' ? { command: 'npm test' } : { file_path: file },
+        },
+      ],
+    },
+  });
+  push({
+    type: 'user',
+    toolUseResult: { type: 'text' },
+    message: {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: id, content: answer(random, topic, 1) }],
+    },
+  });
 }

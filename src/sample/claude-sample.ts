@@ -17,130 +17,33 @@ export function* claudeConversations(options: {
     yield makeConversation(random, n, options.accountId);
 }
 
+/** The clock of one conversation: advances as messages are written, printed as Claude does. */
+interface Clock {
+  time: number;
+}
+
+// Claude.ai prints microseconds: `2025-03-01T10:00:00.000000Z`.
+function iso(clock: Clock): string {
+  return new Date(clock.time).toISOString().replace('Z', '000Z');
+}
+
 function makeConversation(random: Random, n: number, accountId: string): Json {
   const topic = pickTopic(random);
-  let time = START + n * 7_200_000 + random.int(0, 600_000);
-  const iso = (): string => new Date(time).toISOString().replace('Z', '000Z');
-  const created = iso();
+  const clock: Clock = { time: START + n * 7_200_000 + random.int(0, 600_000) };
+  const created = iso(clock);
   const messages: Json[] = [];
   let parent = ROOT;
   const turns = random.int(1, 10);
   for (let turn = 0; turn < turns; turn++) {
-    time += random.int(5_000, 120_000);
+    clock.time += random.int(5_000, 120_000);
     const userId = random.uuid();
-    const human: Json = {
-      uuid: userId,
-      text: '',
-      content: [
-        {
-          type: 'text',
-          text: prompt(random, topic),
-          start_timestamp: iso(),
-          stop_timestamp: iso(),
-          citations: [],
-        },
-      ],
-      sender: 'human',
-      created_at: iso(),
-      updated_at: iso(),
-      attachments: random.chance(0.1)
-        ? [
-            {
-              file_name: 'notes.txt',
-              file_size: 120,
-              file_type: 'txt',
-              extracted_content: sentence(random, topic),
-            },
-          ]
-        : [],
-      files: [],
-      parent_message_uuid: parent,
-    };
-    messages.push(human);
-    const reply = (): Json => {
-      time += random.int(2_000, 30_000);
-      const blocks: Json[] = [];
-      if (random.chance(0.3)) {
-        blocks.push({
-          type: 'thinking',
-          thinking: answer(random, topic, 1),
-          summaries: [{ summary: 'Thinking it through' }],
-          cut_off: false,
-          start_timestamp: iso(),
-          stop_timestamp: iso(),
-        });
-      }
-      if (random.chance(0.2)) {
-        const a = random.uuid();
-        const b = random.uuid();
-        blocks.push({
-          type: 'tool_use',
-          id: a,
-          name: 'web_search',
-          input: { query: topic[1] ?? '' },
-          start_timestamp: iso(),
-        });
-        blocks.push({
-          type: 'tool_use',
-          id: b,
-          name: 'web_fetch',
-          input: { url: 'https://example.org/docs' },
-          start_timestamp: iso(),
-        });
-        blocks.push({
-          type: 'tool_result',
-          tool_use_id: b,
-          name: 'web_fetch',
-          content: [{ type: 'text', text: sentence(random, topic) }],
-          is_error: false,
-        });
-        blocks.push({
-          type: 'tool_result',
-          tool_use_id: a,
-          name: 'web_search',
-          content: [
-            {
-              type: 'knowledge',
-              title: `On ${topic[1] ?? ''}`,
-              url: 'https://example.org/search',
-              text: sentence(random, topic),
-            },
-          ],
-          is_error: false,
-        });
-      }
-      blocks.push({
-        type: 'text',
-        text: answer(random, topic, random.int(1, 4)),
-        citations: random.chance(0.2)
-          ? [
-              {
-                uuid: random.uuid(),
-                start_index: 0,
-                end_index: 5,
-                details: { type: 'web_search_citation', url: 'https://example.org/search' },
-              },
-            ]
-          : [],
-      });
-      return {
-        uuid: random.uuid(),
-        text: '',
-        content: blocks,
-        sender: 'assistant',
-        created_at: iso(),
-        updated_at: iso(),
-        attachments: [],
-        files: [],
-        parent_message_uuid: userId,
-      };
-    };
-    const first = reply();
+    messages.push(humanMessage(random, topic, clock, userId, parent));
+    const first = assistantMessage(random, topic, clock, userId);
     messages.push(first);
     parent = first.uuid as string;
     if (random.chance(0.1)) {
       // A retried answer: a second child of the same prompt, shown as the current leaf.
-      const retry = reply();
+      const retry = assistantMessage(random, topic, clock, userId);
       messages.push(retry);
       parent = retry.uuid as string;
     }
@@ -150,8 +53,134 @@ function makeConversation(random: Random, n: number, accountId: string): Json {
     name: random.chance(0.95) ? `${topic[0] ?? ''} and ${topic[2] ?? ''}` : '',
     summary: '',
     created_at: created,
-    updated_at: iso(),
+    updated_at: iso(clock),
     account: { uuid: accountId },
     chat_messages: messages,
   };
+}
+
+function humanMessage(
+  random: Random,
+  topic: readonly string[],
+  clock: Clock,
+  userId: string,
+  parent: string,
+): Json {
+  return {
+    uuid: userId,
+    text: '',
+    content: [
+      {
+        type: 'text',
+        text: prompt(random, topic),
+        start_timestamp: iso(clock),
+        stop_timestamp: iso(clock),
+        citations: [],
+      },
+    ],
+    sender: 'human',
+    created_at: iso(clock),
+    updated_at: iso(clock),
+    attachments: random.chance(0.1)
+      ? [
+          {
+            file_name: 'notes.txt',
+            file_size: 120,
+            file_type: 'txt',
+            extracted_content: sentence(random, topic),
+          },
+        ]
+      : [],
+    files: [],
+    parent_message_uuid: parent,
+  };
+}
+
+function assistantMessage(
+  random: Random,
+  topic: readonly string[],
+  clock: Clock,
+  userId: string,
+): Json {
+  clock.time += random.int(2_000, 30_000);
+  const blocks: Json[] = [];
+  if (random.chance(0.3)) {
+    blocks.push({
+      type: 'thinking',
+      thinking: answer(random, topic, 1),
+      summaries: [{ summary: 'Thinking it through' }],
+      cut_off: false,
+      start_timestamp: iso(clock),
+      stop_timestamp: iso(clock),
+    });
+  }
+  if (random.chance(0.2)) blocks.push(...webToolBlocks(random, topic, clock));
+  blocks.push({
+    type: 'text',
+    text: answer(random, topic, random.int(1, 4)),
+    citations: random.chance(0.2)
+      ? [
+          {
+            uuid: random.uuid(),
+            start_index: 0,
+            end_index: 5,
+            details: { type: 'web_search_citation', url: 'https://example.org/search' },
+          },
+        ]
+      : [],
+  });
+  return {
+    uuid: random.uuid(),
+    text: '',
+    content: blocks,
+    sender: 'assistant',
+    created_at: iso(clock),
+    updated_at: iso(clock),
+    attachments: [],
+    files: [],
+    parent_message_uuid: userId,
+  };
+}
+
+/** A web search and a fetch, their results in the opposite order (as parallel calls return). */
+function webToolBlocks(random: Random, topic: readonly string[], clock: Clock): Json[] {
+  const a = random.uuid();
+  const b = random.uuid();
+  return [
+    {
+      type: 'tool_use',
+      id: a,
+      name: 'web_search',
+      input: { query: topic[1] ?? '' },
+      start_timestamp: iso(clock),
+    },
+    {
+      type: 'tool_use',
+      id: b,
+      name: 'web_fetch',
+      input: { url: 'https://example.org/docs' },
+      start_timestamp: iso(clock),
+    },
+    {
+      type: 'tool_result',
+      tool_use_id: b,
+      name: 'web_fetch',
+      content: [{ type: 'text', text: sentence(random, topic) }],
+      is_error: false,
+    },
+    {
+      type: 'tool_result',
+      tool_use_id: a,
+      name: 'web_search',
+      content: [
+        {
+          type: 'knowledge',
+          title: `On ${topic[1] ?? ''}`,
+          url: 'https://example.org/search',
+          text: sentence(random, topic),
+        },
+      ],
+      is_error: false,
+    },
+  ];
 }

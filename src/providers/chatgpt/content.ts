@@ -69,27 +69,15 @@ export function mapContent(content: JsonObject, context: ConversionContext): Map
     case 'system_error':
       mapped.text = [asString(content.name), asString(content.text)].filter((s) => !!s).join(': ');
       break;
-    case 'user_editable_context': {
-      const instructions = asString(content.user_instructions) ?? '';
-      const profile = asString(content.user_profile) ?? '';
-      const sections: string[] = [];
-      if (instructions) sections.push(`Custom instructions:\n${instructions}`);
-      if (profile) sections.push(`User profile:\n${profile}`);
-      mapped.text = sections.join('\n\n');
+    case 'user_editable_context':
+      mapped.text = customInstructions(content);
       if (mapped.text) mapped.systemInstruction = mapped.text;
       break;
-    }
     case 'model_editable_context':
       mapped.text = asString(content.model_set_context) ?? '';
       break;
     case 'thoughts': {
-      const thoughts = (asArray(content.thoughts) ?? []).flatMap((item) => {
-        const thought = asObject(item);
-        if (!thought) return [];
-        return [
-          [asString(thought.summary), asString(thought.content)].filter((s) => !!s).join('\n'),
-        ];
-      });
+      const thoughts = thoughtTexts(content);
       mapped.text = thoughts.length > 0 ? thoughts.join('\n\n') : stringParts(parts).join('\n');
       mapped.isThought = true;
       break;
@@ -98,20 +86,48 @@ export function mapContent(content: JsonObject, context: ConversionContext): Map
       mapped.text = asString(content.content) ?? stringParts(parts).join('\n');
       mapped.isThought = true;
       break;
-    default: {
-      // An unknown or new content type: keep it whole, and take what text it plainly has.
-      mapped.unknownContent = content;
-      mapped.text =
-        stringParts(parts).join('\n') || asString(content.text) || asString(content.result) || '';
-      context.report({
-        level: 'info',
-        code: 'unknown-content-type',
-        message: `content type "${type}" is not mapped; it is kept in raw_metadata.content`,
-        record: context.record,
-      });
-    }
+    default:
+      mapUnknown(type, content, parts, mapped, context);
   }
   return mapped;
+}
+
+/** `user_editable_context`: the custom instructions and the user profile, as one text. */
+function customInstructions(content: JsonObject): string {
+  const instructions = asString(content.user_instructions) ?? '';
+  const profile = asString(content.user_profile) ?? '';
+  const sections: string[] = [];
+  if (instructions) sections.push(`Custom instructions:\n${instructions}`);
+  if (profile) sections.push(`User profile:\n${profile}`);
+  return sections.join('\n\n');
+}
+
+/** `thoughts`: each thought's summary and content. */
+function thoughtTexts(content: JsonObject): string[] {
+  return (asArray(content.thoughts) ?? []).flatMap((item) => {
+    const thought = asObject(item);
+    if (!thought) return [];
+    return [[asString(thought.summary), asString(thought.content)].filter((s) => !!s).join('\n')];
+  });
+}
+
+/** An unknown or new content type: keep it whole, and take what text it plainly has. */
+function mapUnknown(
+  type: string,
+  content: JsonObject,
+  parts: unknown[] | undefined,
+  mapped: MappedContent,
+  context: ConversionContext,
+): void {
+  mapped.unknownContent = content;
+  mapped.text =
+    stringParts(parts).join('\n') || asString(content.text) || asString(content.result) || '';
+  context.report({
+    level: 'info',
+    code: 'unknown-content-type',
+    message: `content type "${type}" is not mapped; it is kept in raw_metadata.content`,
+    record: context.record,
+  });
 }
 
 function mapMultimodal(parts: unknown[], mapped: MappedContent, context: ConversionContext): void {

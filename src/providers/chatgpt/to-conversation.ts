@@ -22,7 +22,7 @@ import {
   asText,
   without,
 } from '../untrusted.js';
-import { mapContent } from './content.js';
+import { mapContent, type MappedContent } from './content.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
 import { messageAncestor } from '../mapping-ancestor.js';
 
@@ -156,41 +156,11 @@ function toDraft(
     });
   }
 
-  const attachments: Attachment[] = [...content.attachments];
-  for (const item of asArray(metadata.attachments) ?? []) {
-    const file = asObject(item);
-    if (!file) continue;
-    const fileId = asText(file.id);
-    const mime = asText(file.mime_type) ?? asText(file.mimeType) ?? null;
-    attachments.push({
-      type: mime?.startsWith('image/') ? 'image' : 'file',
-      name: asText(file.name) ?? null,
-      mime_type: mime,
-      size_bytes: asCount(file.size),
-      ref: fileId !== undefined ? (context.resolveAsset(fileId) ?? null) : null,
-      provider_id: fileId ?? null,
-    });
-  }
-
-  const raw: JsonObject = {};
-  if (key !== providerId) raw.node_id = key;
-  for (const field of [
-    'status',
-    'end_turn',
-    'weight',
-    'recipient',
-    'channel',
-    'update_time',
-  ] as const) {
-    if (message[field] !== undefined && message[field] !== null) raw[field] = message[field];
-  }
-  if (asText(author.name)) raw.author_name = author.name;
-  if (Object.keys(asObject(author.metadata) ?? {}).length > 0)
-    raw.author_metadata = author.metadata;
-  if (Object.keys(metadata).length > 0) raw.metadata = metadata;
-  if (metadata.is_visually_hidden_from_conversation === true) raw.hidden = true;
-  if (content.unknownContent) raw.content = content.unknownContent;
-  if (content.assetMetadata.length > 0) raw.asset_metadata = content.assetMetadata;
+  const attachments: Attachment[] = [
+    ...content.attachments,
+    ...metadataAttachments(metadata, context),
+  ];
+  const raw = rawMessageMetadata(key, providerId, message, author, metadata, content);
 
   const messageContent: MessageContent =
     content.parts.length > 0
@@ -215,6 +185,57 @@ function toDraft(
   return content.systemInstruction !== undefined
     ? { message: draft, instruction: content.systemInstruction }
     : { message: draft };
+}
+
+/** Files listed in a message's `metadata.attachments` (uploads), beside the content's assets. */
+function metadataAttachments(metadata: JsonObject, context: ConversionContext): Attachment[] {
+  const attachments: Attachment[] = [];
+  for (const item of asArray(metadata.attachments) ?? []) {
+    const file = asObject(item);
+    if (!file) continue;
+    const fileId = asText(file.id);
+    const mime = asText(file.mime_type) ?? asText(file.mimeType) ?? null;
+    attachments.push({
+      type: mime?.startsWith('image/') ? 'image' : 'file',
+      name: asText(file.name) ?? null,
+      mime_type: mime,
+      size_bytes: asCount(file.size),
+      ref: fileId !== undefined ? (context.resolveAsset(fileId) ?? null) : null,
+      provider_id: fileId ?? null,
+    });
+  }
+  return attachments;
+}
+
+/** What a message holds that PAM has no field for, kept in its `raw_metadata`. */
+function rawMessageMetadata(
+  key: string,
+  providerId: string,
+  message: JsonObject,
+  author: JsonObject,
+  metadata: JsonObject,
+  content: MappedContent,
+): JsonObject {
+  const raw: JsonObject = {};
+  if (key !== providerId) raw.node_id = key;
+  for (const field of [
+    'status',
+    'end_turn',
+    'weight',
+    'recipient',
+    'channel',
+    'update_time',
+  ] as const) {
+    if (message[field] !== undefined && message[field] !== null) raw[field] = message[field];
+  }
+  if (asText(author.name)) raw.author_name = author.name;
+  if (Object.keys(asObject(author.metadata) ?? {}).length > 0)
+    raw.author_metadata = author.metadata;
+  if (Object.keys(metadata).length > 0) raw.metadata = metadata;
+  if (metadata.is_visually_hidden_from_conversation === true) raw.hidden = true;
+  if (content.unknownContent) raw.content = content.unknownContent;
+  if (content.assetMetadata.length > 0) raw.asset_metadata = content.assetMetadata;
+  return raw;
 }
 
 function toolInput(text: string): JsonObject | string | null {

@@ -113,75 +113,9 @@ function toConversation(
   for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
   const conversations: Conversation[] = [];
   for (const [name, group] of byName) {
-    group.sort(
-      (a, b) =>
-        (a.time ?? '').localeCompare(b.time ?? '') ||
-        (a.role === b.role ? a.line - b.line : a.role === 'user' ? -1 : 1),
-    );
-    let current: Row[] = [];
-    const flush = (): void => {
-      if (current.length === 0) return;
-      const first = current[0] as Row;
-      const id = stableId('copilot', context.file, name, first.time ?? String(first.line));
-      let previous: string | null = null;
-      const drafts: DraftMessage[] = current.map((row) => {
-        const key = `line-${row.line}`;
-        const draft: DraftMessage = {
-          key,
-          parentKey: previous,
-          provider_message_id: null,
-          role: row.role,
-          content: { type: 'text', text: row.text },
-          createdAt: row.time,
-          model: null,
-          is_thought: false,
-          attachments: [],
-          citations: [],
-          tool_calls: [],
-          raw_metadata: {
-            csv_line: row.line,
-            ...(Object.keys(row.extra).length > 0 ? { columns: row.extra } : {}),
-          },
-        };
-        previous = key;
-        return draft;
-      });
-      conversations.push(
-        buildConversation(
-          {
-            provider: {
-              name: 'copilot',
-              conversation_id: id,
-              account_id: null,
-              export_format_version: `copilot/${variant}`,
-            },
-            title: name.trim() === '' ? null : name,
-            createdAt: first.time,
-            updatedAt: current.at(-1)?.time,
-            messages: drafts,
-            shownLeafKey: undefined,
-            model: null,
-            system_instruction: null,
-            is_archived: false,
-            raw_metadata: { grouped_by: 'name and time' },
-            assistantName: 'Copilot',
-          },
-          {
-            report: context.report,
-            record: `${context.record} (${name})`,
-            fallbackTime: context.fallbackTime,
-          },
-        ),
-      );
-      current = [];
-    };
-    for (const row of group) {
-      const last = current.at(-1);
-      const gap = last?.time && row.time ? Date.parse(row.time) - Date.parse(last.time) : 0;
-      if (variant === 'windows-apps' || gap > GAP_MS) flush();
-      current.push(row);
+    for (const session of sessionsOf(group, variant)) {
+      conversations.push(sessionConversation(name, session, variant, context));
     }
-    flush();
   }
   if (conversations.length === 0) {
     context.report({
@@ -193,6 +127,93 @@ function toConversation(
     return undefined;
   }
   return conversations;
+}
+
+/**
+ * One name's rows in time order (user before assistant at the same time), cut where more than
+ * GAP_MS pass between two rows; the Windows apps' export has one row per conversation.
+ */
+function sessionsOf(group: Row[], variant: string): Row[][] {
+  group.sort(
+    (a, b) =>
+      (a.time ?? '').localeCompare(b.time ?? '') ||
+      (a.role === b.role ? a.line - b.line : a.role === 'user' ? -1 : 1),
+  );
+  const sessions: Row[][] = [];
+  let current: Row[] = [];
+  for (const row of group) {
+    const last = current.at(-1);
+    const gap = last?.time && row.time ? Date.parse(row.time) - Date.parse(last.time) : 0;
+    if ((variant === 'windows-apps' || gap > GAP_MS) && current.length > 0) {
+      sessions.push(current);
+      current = [];
+    }
+    current.push(row);
+  }
+  if (current.length > 0) sessions.push(current);
+  return sessions;
+}
+
+/** One session's rows as a conversation, each row replying to the one before. */
+function sessionConversation(
+  name: string,
+  rows: Row[],
+  variant: string,
+  context: ConversionContext,
+): Conversation {
+  const first = rows[0] as Row;
+  const id = stableId('copilot', context.file, name, first.time ?? String(first.line));
+  return buildConversation(
+    {
+      provider: {
+        name: 'copilot',
+        conversation_id: id,
+        account_id: null,
+        export_format_version: `copilot/${variant}`,
+      },
+      title: name.trim() === '' ? null : name,
+      createdAt: first.time,
+      updatedAt: rows.at(-1)?.time,
+      messages: rowDrafts(rows),
+      shownLeafKey: undefined,
+      model: null,
+      system_instruction: null,
+      is_archived: false,
+      raw_metadata: { grouped_by: 'name and time' },
+      assistantName: 'Copilot',
+    },
+    {
+      report: context.report,
+      record: `${context.record} (${name})`,
+      fallbackTime: context.fallbackTime,
+    },
+  );
+}
+
+function rowDrafts(rows: Row[]): DraftMessage[] {
+  let previous: string | null = null;
+  return rows.map((row) => {
+    const key = `line-${row.line}`;
+    const draft: DraftMessage = {
+      key,
+      parentKey: previous,
+      provider_message_id: null,
+      role: row.role,
+      content: { type: 'text', text: row.text },
+      createdAt: row.time,
+      model: null,
+      is_thought: false,
+      attachments: [],
+      citations: [],
+      tool_calls: [],
+      raw_metadata: {
+        csv_line: row.line,
+        ...(Object.keys(row.extra).length > 0 ? { columns: row.extra } : {}),
+      },
+    };
+    previous = key;
+    return draft;
+  });
 }
 
 /** Microsoft Copilot (privacy dashboard CSV files). */

@@ -59,6 +59,88 @@ function partsOf(message: JsonObject): Part[] {
   return parts;
 }
 
+/** A node's message as one draft per part, chained: the last part carries the node's key. */
+function messageDrafts(
+  key: string,
+  message: JsonObject,
+  parentKey: string | null,
+  context: ConversionContext,
+): DraftMessage[] {
+  const createdAt = toTimestamp(message.inserted_at);
+  const model = asText(message.model) ?? null;
+  const attachments = fileAttachments(message);
+  const all = partsOf(message);
+  const others = reportOtherFragments(all, context);
+  const kept = all.filter((part) => part.kind !== 'other');
+  const parts = kept.length > 0 ? kept : [{ kind: 'response' as const, text: '', raw: {} }];
+  const rest = without(message, [
+    'fragments',
+    'content',
+    'reasoning_content',
+    'inserted_at',
+    'model',
+    'files',
+  ]);
+  let parent = parentKey;
+  return parts.map((part, n): DraftMessage => {
+    const partKey = n === parts.length - 1 ? key : `${key}#${n}`;
+    const role = part.kind === 'request' ? 'user' : 'assistant';
+    const draft: DraftMessage = {
+      key: partKey,
+      parentKey: parent,
+      childKeys: [],
+      provider_message_id: key,
+      role,
+      content: { type: 'text', text: part.text },
+      createdAt,
+      model: role === 'assistant' ? model : null,
+      is_thought: part.kind === 'think',
+      attachments: n === parts.length - 1 ? attachments : [],
+      citations: [],
+      tool_calls: [],
+      raw_metadata:
+        n === parts.length - 1
+          ? { ...rest, ...(others.length > 0 ? { other_fragments: others } : {}) }
+          : {},
+    };
+    parent = partKey;
+    return draft;
+  });
+}
+
+function fileAttachments(message: JsonObject): Attachment[] {
+  return (asArray(message.files) ?? []).flatMap((f) => {
+    const file = asObject(f);
+    const name = asText(file?.file_name) ?? asText(file?.name) ?? null;
+    return file
+      ? [
+          {
+            type: 'file' as const,
+            name,
+            mime_type: null,
+            size_bytes: null,
+            ref: null,
+            provider_id: asText(file.id) ?? null,
+          },
+        ]
+      : [];
+  });
+}
+
+/** Fragments of other types (SEARCH, ...) are kept whole on the message and counted. */
+function reportOtherFragments(parts: Part[], context: ConversionContext): JsonObject[] {
+  const others = parts.filter((part) => part.kind === 'other').map((part) => part.raw);
+  for (const other of others) {
+    context.report({
+      level: 'info',
+      code: 'unknown-fragment-type',
+      message: `fragment type "${asString(other.type) ?? ''}" is not mapped; it is kept in raw_metadata.other_fragments`,
+      record: context.record,
+    });
+  }
+  return others;
+}
+
 function toConversation(
   raw: unknown,
   variant: string,
@@ -81,70 +163,10 @@ function toConversation(
     const message = asObject(node?.message);
     if (!node || !message) continue;
     const parentNode = messageAncestor(mapping, asString(node.parent), ancestors);
-    let parent = parentNode === null ? null : (lastKey.get(parentNode) ?? parentNode);
-    const createdAt = toTimestamp(message.inserted_at);
-    const model = asText(message.model) ?? null;
-    const attachments: Attachment[] = (asArray(message.files) ?? []).flatMap((f) => {
-      const file = asObject(f);
-      const name = asText(file?.file_name) ?? asText(file?.name) ?? null;
-      return file
-        ? [
-            {
-              type: 'file' as const,
-              name,
-              mime_type: null,
-              size_bytes: null,
-              ref: null,
-              provider_id: asText(file.id) ?? null,
-            },
-          ]
-        : [];
-    });
-    const all = partsOf(message);
-    // Fragments of other types (SEARCH, ...) are kept whole on the message and counted.
-    const others = all.filter((part) => part.kind === 'other').map((part) => part.raw);
-    for (const other of others) {
-      context.report({
-        level: 'info',
-        code: 'unknown-fragment-type',
-        message: `fragment type "${asString(other.type) ?? ''}" is not mapped; it is kept in raw_metadata.other_fragments`,
-        record: context.record,
-      });
-    }
-    const kept = all.filter((part) => part.kind !== 'other');
-    const parts = kept.length > 0 ? kept : [{ kind: 'response' as const, text: '', raw: {} }];
-    const rest = without(message, [
-      'fragments',
-      'content',
-      'reasoning_content',
-      'inserted_at',
-      'model',
-      'files',
-    ]);
-    parts.forEach((part, n) => {
-      const partKey = n === parts.length - 1 ? key : `${key}#${n}`;
-      const role = part.kind === 'request' ? 'user' : 'assistant';
-      drafts.push({
-        key: partKey,
-        parentKey: parent,
-        childKeys: [],
-        provider_message_id: key,
-        role,
-        content: { type: 'text', text: part.text },
-        createdAt,
-        model: role === 'assistant' ? model : null,
-        is_thought: part.kind === 'think',
-        attachments: n === parts.length - 1 ? attachments : [],
-        citations: [],
-        tool_calls: [],
-        raw_metadata:
-          n === parts.length - 1
-            ? { ...rest, ...(others.length > 0 ? { other_fragments: others } : {}) }
-            : {},
-      });
-      parent = partKey;
-    });
-    lastKey.set(key, parent ?? key);
+    const parent = parentNode === null ? null : (lastKey.get(parentNode) ?? parentNode);
+    const nodeDrafts = messageDrafts(key, message, parent, context);
+    drafts.push(...nodeDrafts);
+    lastKey.set(key, nodeDrafts.at(-1)?.key ?? parent ?? key);
   }
   return buildConversation(
     {

@@ -167,6 +167,14 @@ function toConversation(
     .filter((e) => /gemini/i.test(asString(e.record.header) ?? ''));
   // Takeout lists newest first: oldest first here, then grouped by id or by time.
   exchanges.sort((a, b) => (a.time ?? '').localeCompare(b.time ?? '') || b.index - a.index);
+  return groupExchanges(exchanges).map((group) => groupConversation(group, variant, context));
+}
+
+/**
+ * Exchanges that name a conversation id are grouped by it; the others (older exports have no
+ * id) run together until more than GAP_MS passes between two. Groups keep first-seen order.
+ */
+function groupExchanges(exchanges: Exchange[]): Exchange[][] {
   const groups: Exchange[][] = [];
   const byId = new Map<string, Exchange[]>();
   let loose: Exchange[] = [];
@@ -184,88 +192,98 @@ function toConversation(
     if (loose.length === 0) groups.push(loose);
     loose.push(exchange);
   }
-  return groups.map((group) => {
-    const first = group[0] as Exchange;
-    const conversationId = first.group ?? stableId('gemini', first.time ?? '', first.prompt);
-    const drafts: DraftMessage[] = [];
-    let previous: string | null = null;
-    for (const exchange of group) {
-      const key = `${exchange.time ?? ''}#${exchange.index}`;
-      const extra = without(exchange.record, [
-        'header',
-        'title',
-        'time',
-        'safeHtmlItem',
-        'titleUrl',
-        'attachedFiles',
-        'imageFile',
-        'userInteractions',
-      ]);
+  return groups;
+}
+
+function groupConversation(
+  group: Exchange[],
+  variant: string,
+  context: ConversionContext,
+): Conversation {
+  const first = group[0] as Exchange;
+  const conversationId = first.group ?? stableId('gemini', first.time ?? '', first.prompt);
+  // No titles in Takeout: the first prompt, cut at 100 characters (marked with …).
+  const title = first.prompt.length > 100 ? `${first.prompt.slice(0, 99)}…` : first.prompt || null;
+  return buildConversation(
+    {
+      provider: {
+        name: 'gemini',
+        conversation_id: conversationId,
+        account_id: null,
+        export_format_version: `gemini/${variant}${first.group ? '' : '+grouped-by-time'}`,
+      },
+      title,
+      createdAt: first.time,
+      updatedAt: group.at(-1)?.time,
+      messages: exchangeDrafts(group),
+      shownLeafKey: undefined,
+      model: null,
+      system_instruction: null,
+      is_archived: false,
+      raw_metadata: {
+        grouped_by: first.group ? 'conversation id' : 'time (60-minute gaps)',
+        title_from: 'first prompt',
+      },
+      assistantName: 'Gemini',
+    },
+    {
+      report: context.report,
+      record: `${context.record} (${conversationId})`,
+      fallbackTime: context.fallbackTime,
+    },
+  );
+}
+
+/** Each exchange as a prompt and, when there is one, its response, chained one after another. */
+function exchangeDrafts(group: Exchange[]): DraftMessage[] {
+  const drafts: DraftMessage[] = [];
+  let previous: string | null = null;
+  for (const exchange of group) {
+    const key = `${exchange.time ?? ''}#${exchange.index}`;
+    const extra = without(exchange.record, [
+      'header',
+      'title',
+      'time',
+      'safeHtmlItem',
+      'titleUrl',
+      'attachedFiles',
+      'imageFile',
+      'userInteractions',
+    ]);
+    drafts.push({
+      key: `${key}/prompt`,
+      parentKey: previous,
+      provider_message_id: null,
+      role: 'user',
+      content: { type: 'text', text: exchange.prompt },
+      createdAt: exchange.time,
+      model: null,
+      is_thought: false,
+      attachments: exchange.attachments,
+      citations: [],
+      tool_calls: [],
+      raw_metadata: { activity_title: exchange.record.title ?? null, ...extra },
+    });
+    previous = `${key}/prompt`;
+    if (exchange.response !== '') {
       drafts.push({
-        key: `${key}/prompt`,
+        key: `${key}/response`,
         parentKey: previous,
         provider_message_id: null,
-        role: 'user',
-        content: { type: 'text', text: exchange.prompt },
+        role: 'assistant',
+        content: { type: 'text', text: exchange.response },
         createdAt: exchange.time,
         model: null,
         is_thought: false,
-        attachments: exchange.attachments,
+        attachments: [],
         citations: [],
         tool_calls: [],
-        raw_metadata: { activity_title: exchange.record.title ?? null, ...extra },
+        raw_metadata: {},
       });
-      previous = `${key}/prompt`;
-      if (exchange.response !== '') {
-        drafts.push({
-          key: `${key}/response`,
-          parentKey: previous,
-          provider_message_id: null,
-          role: 'assistant',
-          content: { type: 'text', text: exchange.response },
-          createdAt: exchange.time,
-          model: null,
-          is_thought: false,
-          attachments: [],
-          citations: [],
-          tool_calls: [],
-          raw_metadata: {},
-        });
-        previous = `${key}/response`;
-      }
+      previous = `${key}/response`;
     }
-    // No titles in Takeout: the first prompt, cut at 100 characters (marked with …).
-    const title =
-      first.prompt.length > 100 ? `${first.prompt.slice(0, 99)}…` : first.prompt || null;
-    return buildConversation(
-      {
-        provider: {
-          name: 'gemini',
-          conversation_id: conversationId,
-          account_id: null,
-          export_format_version: `gemini/${variant}${first.group ? '' : '+grouped-by-time'}`,
-        },
-        title,
-        createdAt: first.time,
-        updatedAt: group.at(-1)?.time,
-        messages: drafts,
-        shownLeafKey: undefined,
-        model: null,
-        system_instruction: null,
-        is_archived: false,
-        raw_metadata: {
-          grouped_by: first.group ? 'conversation id' : 'time (60-minute gaps)',
-          title_from: 'first prompt',
-        },
-        assistantName: 'Gemini',
-      },
-      {
-        report: context.report,
-        record: `${context.record} (${conversationId})`,
-        fallbackTime: context.fallbackTime,
-      },
-    );
-  });
+  }
+  return drafts;
 }
 
 /** Gemini Apps (Google Takeout → My Activity → Gemini Apps, JSON). */

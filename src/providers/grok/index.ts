@@ -1,6 +1,6 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
-import type { Attachment, Citation, Conversation } from '../../model/pam.js';
+import type { Attachment, Citation, Conversation, JsonObject } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
@@ -53,98 +53,10 @@ function toConversation(
     (r) => typeof asObject(asObject(r)?.response)?.parent_response_id === 'string',
   );
   responses.forEach((entry, index) => {
-    const wrapper = asObject(entry);
-    const response = asObject(wrapper?.response);
-    if (!response) {
-      context.report({
-        level: 'error',
-        code: 'malformed-message',
-        message: `responses[${index}] has no response; skipped`,
-        record: context.record,
-      });
-      return;
-    }
-    const key = asText(response._id) ?? `index-${index}`;
-    const sender = (asString(response.sender) ?? '').toLowerCase();
-    // Any sender but "human" is the assistant (assistant, ASSISTANT, grok-3, ...).
-    const role = sender === 'human' || sender === 'user' ? 'user' : 'assistant';
-    const citations: Citation[] = (asArray(response.cited_web_search_results) ?? []).flatMap(
-      (c) => {
-        const result = asObject(c);
-        return result
-          ? [
-              {
-                title: asText(result.title) ?? null,
-                url: asAbsoluteUrl(result.url),
-                snippet: asText(result.preview) ?? null,
-              },
-            ]
-          : [];
-      },
-    );
-    const attachments: Attachment[] = [
-      ...(asArray(response.generated_image_urls) ?? []).flatMap((u) =>
-        typeof u === 'string'
-          ? [
-              {
-                type: 'image' as const,
-                name: null,
-                mime_type: null,
-                size_bytes: null,
-                ref: u,
-                provider_id: null,
-              },
-            ]
-          : [],
-      ),
-      ...(asArray(response.file_attachments) ?? []).flatMap((f) =>
-        typeof f === 'string'
-          ? [
-              {
-                type: 'file' as const,
-                name: null,
-                mime_type: null,
-                size_bytes: null,
-                ref: null,
-                provider_id: f,
-              },
-            ]
-          : [],
-      ),
-    ];
-    const raw = without(response, [
-      '_id',
-      'conversation_id',
-      'message',
-      'sender',
-      'create_time',
-      'model',
-      'parent_response_id',
-      'cited_web_search_results',
-      'generated_image_urls',
-      'file_attachments',
-    ]);
-    if (raw.metadata !== undefined) {
-      raw.grok_metadata = raw.metadata;
-      delete raw.metadata;
-    }
-    if (wrapper?.share_link !== undefined) raw.share_link = wrapper.share_link;
-    const parentField = asText(response.parent_response_id);
-    drafts.push({
-      key,
-      parentKey: withParents ? (parentField ?? null) : previous,
-      provider_message_id: asText(response._id) ?? null,
-      role,
-      content: { type: 'text', text: asString(response.message) ?? '' },
-      createdAt: bsonTime(response.create_time),
-      model: role === 'assistant' ? (asText(response.model) ?? null) : null,
-      is_thought: false,
-      attachments,
-      citations,
-      tool_calls: [],
-      raw_metadata: raw,
-    });
-    previous = key;
+    const draft = responseDraft(entry, index, withParents ? undefined : previous, context);
+    if (!draft) return;
+    drafts.push(draft);
+    previous = draft.key;
   });
   return buildConversation(
     {
@@ -167,6 +79,114 @@ function toConversation(
     },
     context,
   );
+}
+
+/**
+ * One `responses[]` entry as a message. Its parent is `parent_response_id` when the export has
+ * them (`linearParent` undefined), else the message before it.
+ */
+function responseDraft(
+  entry: unknown,
+  index: number,
+  linearParent: string | null | undefined,
+  context: ConversionContext,
+): DraftMessage | undefined {
+  const wrapper = asObject(entry);
+  const response = asObject(wrapper?.response);
+  if (!response) {
+    context.report({
+      level: 'error',
+      code: 'malformed-message',
+      message: `responses[${index}] has no response; skipped`,
+      record: context.record,
+    });
+    return undefined;
+  }
+  const key = asText(response._id) ?? `index-${index}`;
+  const sender = (asString(response.sender) ?? '').toLowerCase();
+  // Any sender but "human" is the assistant (assistant, ASSISTANT, grok-3, ...).
+  const role = sender === 'human' || sender === 'user' ? 'user' : 'assistant';
+  const raw = without(response, [
+    '_id',
+    'conversation_id',
+    'message',
+    'sender',
+    'create_time',
+    'model',
+    'parent_response_id',
+    'cited_web_search_results',
+    'generated_image_urls',
+    'file_attachments',
+  ]);
+  if (raw.metadata !== undefined) {
+    raw.grok_metadata = raw.metadata;
+    delete raw.metadata;
+  }
+  if (wrapper?.share_link !== undefined) raw.share_link = wrapper.share_link;
+  return {
+    key,
+    parentKey:
+      linearParent === undefined ? (asText(response.parent_response_id) ?? null) : linearParent,
+    provider_message_id: asText(response._id) ?? null,
+    role,
+    content: { type: 'text', text: asString(response.message) ?? '' },
+    createdAt: bsonTime(response.create_time),
+    model: role === 'assistant' ? (asText(response.model) ?? null) : null,
+    is_thought: false,
+    attachments: responseAttachments(response),
+    citations: webCitations(response),
+    tool_calls: [],
+    raw_metadata: raw,
+  };
+}
+
+function webCitations(response: JsonObject): Citation[] {
+  return (asArray(response.cited_web_search_results) ?? []).flatMap((c) => {
+    const result = asObject(c);
+    return result
+      ? [
+          {
+            title: asText(result.title) ?? null,
+            url: asAbsoluteUrl(result.url),
+            snippet: asText(result.preview) ?? null,
+          },
+        ]
+      : [];
+  });
+}
+
+/** Generated images (by URL) and uploaded files (by id). */
+function responseAttachments(response: JsonObject): Attachment[] {
+  return [
+    ...(asArray(response.generated_image_urls) ?? []).flatMap((u) =>
+      typeof u === 'string'
+        ? [
+            {
+              type: 'image' as const,
+              name: null,
+              mime_type: null,
+              size_bytes: null,
+              ref: u,
+              provider_id: null,
+            },
+          ]
+        : [],
+    ),
+    ...(asArray(response.file_attachments) ?? []).flatMap((f) =>
+      typeof f === 'string'
+        ? [
+            {
+              type: 'file' as const,
+              name: null,
+              mime_type: null,
+              size_bytes: null,
+              ref: null,
+              provider_id: f,
+            },
+          ]
+        : [],
+    ),
+  ];
 }
 
 /** Grok (accounts.x.ai → download your data → `prod-grok-backend.json`). */

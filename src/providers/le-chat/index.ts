@@ -1,6 +1,6 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
-import type { Attachment, Citation, Conversation, ToolCall } from '../../model/pam.js';
+import type { Attachment, Citation, Conversation, JsonObject, ToolCall } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
@@ -12,6 +12,121 @@ function detect(path: string, head: string): Detection | undefined {
   const name = baseName(path).toLowerCase();
   if (!/^chat-[0-9a-z-]+\.json$/.test(name) || !/"chatId"\s*:/.test(head)) return undefined;
   return { role: 'conversations', format: { kind: 'json-file' }, variant: 'chat-json' };
+}
+
+interface MappedChunks {
+  texts: string[];
+  citations: Citation[];
+  toolCalls: ToolCall[];
+  attachments: Attachment[];
+  unknownChunks: unknown[];
+}
+
+function messageDraft(
+  message: JsonObject,
+  key: string,
+  parentKey: string | null,
+  context: ConversionContext,
+): DraftMessage {
+  const role =
+    asString(message.role) === 'user'
+      ? 'user'
+      : asString(message.role) === 'system'
+        ? 'system'
+        : 'assistant';
+  const { texts, citations, toolCalls, attachments, unknownChunks } = mapChunks(message, context);
+  attachments.push(...fileAttachments(message));
+  const text = texts.length > 0 ? texts.join('') : (asString(message.content) ?? '');
+  const rawMetadata = without(message, [
+    'id',
+    'chatId',
+    'content',
+    'contentChunks',
+    'role',
+    'createdAt',
+    'files',
+  ]);
+  if (unknownChunks.length > 0) rawMetadata.unknown_chunks = unknownChunks;
+  return {
+    key,
+    parentKey,
+    provider_message_id: asText(message.id) ?? null,
+    role,
+    content: { type: 'text', text },
+    createdAt: toTimestamp(message.createdAt),
+    model: null,
+    is_thought: false,
+    attachments,
+    citations,
+    tool_calls: toolCalls,
+    raw_metadata: rawMetadata,
+  };
+}
+
+/** A message's `contentChunks` by type; unknown types are kept whole and counted. */
+function mapChunks(message: JsonObject, context: ConversionContext): MappedChunks {
+  const mapped: MappedChunks = {
+    texts: [],
+    citations: [],
+    toolCalls: [],
+    attachments: [],
+    unknownChunks: [],
+  };
+  for (const c of asArray(message.contentChunks) ?? []) {
+    const chunk = asObject(c);
+    const type = asString(chunk?.type);
+    if (!chunk) continue;
+    if (type === 'text') mapped.texts.push(asString(chunk.text) ?? '');
+    else if (type === 'tool_call')
+      mapped.toolCalls.push({
+        id: asText(chunk.id) ?? null,
+        name: asText(chunk.name) ?? 'tool',
+        input: asObject(chunk.arguments) ?? asString(chunk.arguments) ?? null,
+        output: asString(chunk.result) ?? null,
+      });
+    else if (type === 'reference')
+      mapped.citations.push({
+        title: asText(chunk.title) ?? null,
+        url: asAbsoluteUrl(chunk.url),
+        snippet: asText(chunk.description) ?? null,
+      });
+    else if (type === 'image_url')
+      mapped.attachments.push({
+        type: 'image',
+        name: null,
+        mime_type: null,
+        size_bytes: null,
+        ref: asText(chunk.url) ?? null,
+        provider_id: null,
+      });
+    else {
+      mapped.unknownChunks.push(chunk);
+      context.report({
+        level: 'info',
+        code: 'unknown-chunk-type',
+        message: `content chunk type "${type ?? 'without type'}" is not mapped; it is kept in raw_metadata.unknown_chunks`,
+        record: context.record,
+      });
+    }
+  }
+  return mapped;
+}
+
+function fileAttachments(message: JsonObject): Attachment[] {
+  const attachments: Attachment[] = [];
+  for (const f of asArray(message.files) ?? []) {
+    const file = asObject(f);
+    if (file)
+      attachments.push({
+        type: asString(file.type) === 'image' ? 'image' : 'file',
+        name: asText(file.name) ?? null,
+        mime_type: null,
+        size_bytes: null,
+        ref: null,
+        provider_id: null,
+      });
+  }
+  return attachments;
 }
 
 /** One `chat-<uuid>.json`: an array of messages, which is one conversation. */
@@ -33,91 +148,7 @@ function toConversation(
     if (!message) return;
     chatId ??= asText(message.chatId);
     const key = asText(message.id) ?? `index-${index}`;
-    const role =
-      asString(message.role) === 'user'
-        ? 'user'
-        : asString(message.role) === 'system'
-          ? 'system'
-          : 'assistant';
-    const texts: string[] = [];
-    const citations: Citation[] = [];
-    const toolCalls: ToolCall[] = [];
-    const attachments: Attachment[] = [];
-    const unknownChunks: unknown[] = [];
-    for (const c of asArray(message.contentChunks) ?? []) {
-      const chunk = asObject(c);
-      const type = asString(chunk?.type);
-      if (!chunk) continue;
-      if (type === 'text') texts.push(asString(chunk.text) ?? '');
-      else if (type === 'tool_call')
-        toolCalls.push({
-          id: asText(chunk.id) ?? null,
-          name: asText(chunk.name) ?? 'tool',
-          input: asObject(chunk.arguments) ?? asString(chunk.arguments) ?? null,
-          output: asString(chunk.result) ?? null,
-        });
-      else if (type === 'reference')
-        citations.push({
-          title: asText(chunk.title) ?? null,
-          url: asAbsoluteUrl(chunk.url),
-          snippet: asText(chunk.description) ?? null,
-        });
-      else if (type === 'image_url')
-        attachments.push({
-          type: 'image',
-          name: null,
-          mime_type: null,
-          size_bytes: null,
-          ref: asText(chunk.url) ?? null,
-          provider_id: null,
-        });
-      else {
-        unknownChunks.push(chunk);
-        context.report({
-          level: 'info',
-          code: 'unknown-chunk-type',
-          message: `content chunk type "${type ?? 'without type'}" is not mapped; it is kept in raw_metadata.unknown_chunks`,
-          record: context.record,
-        });
-      }
-    }
-    for (const f of asArray(message.files) ?? []) {
-      const file = asObject(f);
-      if (file)
-        attachments.push({
-          type: asString(file.type) === 'image' ? 'image' : 'file',
-          name: asText(file.name) ?? null,
-          mime_type: null,
-          size_bytes: null,
-          ref: null,
-          provider_id: null,
-        });
-    }
-    const text = texts.length > 0 ? texts.join('') : (asString(message.content) ?? '');
-    const rawMetadata = without(message, [
-      'id',
-      'chatId',
-      'content',
-      'contentChunks',
-      'role',
-      'createdAt',
-      'files',
-    ]);
-    if (unknownChunks.length > 0) rawMetadata.unknown_chunks = unknownChunks;
-    drafts.push({
-      key,
-      parentKey: previous,
-      provider_message_id: asText(message.id) ?? null,
-      role,
-      content: { type: 'text', text },
-      createdAt: toTimestamp(message.createdAt),
-      model: null,
-      is_thought: false,
-      attachments,
-      citations,
-      tool_calls: toolCalls,
-      raw_metadata: rawMetadata,
-    });
+    drafts.push(messageDraft(message, key, previous, context));
     previous = key;
   });
   const fileId = /chat-([0-9a-z-]+)\.json$/i.exec(context.file)?.[1];
