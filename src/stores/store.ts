@@ -1,4 +1,5 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
+import type { MemoryIndex } from './memory-index.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** One result row of a Cypher query, keyed by the RETURN column names. */
@@ -219,6 +220,8 @@ export interface Store {
   setDeep(deep: boolean): Promise<void>;
   /** The store's vectors, for search by meaning. */
   readonly vectors: VectorIndex;
+  /** The bundle's memories as Memory nodes (DERIVED_FROM their source), searchable by words. */
+  readonly memories: MemoryIndex;
   /**
    * Removes one conversation (chatgraph's or the platform's id): the nodes it owns, their
    * edges and its search entries; false when the store does not hold it.

@@ -34,6 +34,7 @@ import {
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
+import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { searchSqlite } from './sqlite-search.js';
 import { SQL } from './sqlite-dialect.js';
@@ -67,6 +68,8 @@ export class SqliteStore implements Store {
   private readonly writeBatch: (batch: HashedBatch, hash: string, deep: boolean) => void;
   /** The store's vectors (semantic search), dropped with their conversation. */
   readonly vectors: SqliteVectors;
+  /** The bundle's memories as Memory nodes, searchable by words. */
+  readonly memories: SqliteMemories;
   private readonly removeConversation: (owner: string) => void;
 
   private constructor(
@@ -79,6 +82,7 @@ export class SqliteStore implements Store {
     this.db = readonly ? openReadonly(file) : new Database(file);
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db);
+    this.memories = new SqliteMemories(this.db);
     if (!readonly) {
       // Replaced and deleted rows are overwritten, not left in free pages: a conversation
       // re-imported with --redact, or deleted, leaves none of its old bytes in the file.
@@ -95,6 +99,7 @@ export class SqliteStore implements Store {
       const missing = fullTextMissing(this.db);
       for (const statement of schemaStatements()) this.db.exec(statement);
       SqliteVectors.createSchema(this.db);
+      SqliteMemories.createSchema(this.db);
       this.addMissingColumns();
       this.backfillMessageCounts();
       upgradeFullText(this.db, retokenize, missing);
@@ -585,6 +590,7 @@ export class SqliteStore implements Store {
       this.db.exec(`DELETE FROM message_counts`);
       this.vectors.dropAll();
       clearFullText(this.db);
+      SqliteMemories.clear(this.db);
       this.db
         .prepare(
           `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
