@@ -52,7 +52,13 @@ const memorySchema = z
         conversation_ref: optional,
         message_ref: optional,
         extraction_method: z
-          .enum(['llm_inference', 'explicit_user_input', 'api_export', 'browser_extraction', 'manual'])
+          .enum([
+            'llm_inference',
+            'explicit_user_input',
+            'api_export',
+            'browser_extraction',
+            'manual',
+          ])
           .nullish(),
         extracted_at: optional,
         extractor: optional,

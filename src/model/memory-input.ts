@@ -57,7 +57,7 @@ function checked(input: MemoryInput): void {
   if (input.content.trim() === '') throw new MemoryInputError('a memory needs some content');
   if (!(MEMORY_TYPES as readonly string[]).includes(input.type))
     throw new MemoryInputError(
-      `"${String(input.type)}" is not a memory type; the types are ${MEMORY_TYPES.join(', ')}`,
+      `"${input.type}" is not a memory type; the types are ${MEMORY_TYPES.join(', ')}`,
     );
   const c = input.confidence;
   if (c !== undefined && !(Number.isFinite(c) && c >= 0 && c <= 1))

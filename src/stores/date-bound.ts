@@ -24,7 +24,8 @@ export function parseDateBound(text: string, now: Date): string | undefined {
 }
 
 /** What {@link parseDateBound} takes, for messages. */
-export const DATE_BOUND_FORMS = 'a date like 2024-05-01 or 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today or yesterday';
+export const DATE_BOUND_FORMS =
+  'a date like 2024-05-01 or 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today or yesterday';
 
 /** A `since`/`until` bound as a stored timestamp, or a QueryError naming the option. */
 export function dateBound(value: string, option: string, now: Date = new Date()): string {

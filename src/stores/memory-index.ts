@@ -7,6 +7,37 @@ export interface MemoryMatch {
   score: number;
   /** The matching passage, matched words between MATCH_START and MATCH_END. */
   snippet: string;
+  type: string;
+  tags: string[];
+  /** PAM `provenance.platform`. */
+  source: string;
+  createdAt: string;
+  /** The Conversation and Message node ids it came from (null when it names none). */
+  conversationId: string | null;
+  messageId: string | null;
+}
+
+/** A Memory node's properties as both stores read them back, for a {@link MemoryMatch}. */
+export function matchOf(
+  id: string,
+  score: number,
+  snippet: string,
+  row: Record<string, unknown>,
+): MemoryMatch {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const conversation = text(row.conversation_ref);
+  const message = text(row.message_ref);
+  return {
+    id,
+    score,
+    snippet,
+    type: text(row.type),
+    tags: text(row.tags).split(',').filter(Boolean),
+    source: text(row.source),
+    createdAt: text(row.created_at),
+    conversationId: conversation || null,
+    messageId: conversation && message ? `${conversation}:${message}` : null,
+  };
 }
 
 /**

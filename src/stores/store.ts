@@ -66,6 +66,11 @@ export interface SearchResult {
   nearest?: SearchHit[];
   /** Something the person should know about how the search ran (e.g. why it was by words only). */
   notice?: string;
+  /**
+   * Memories matching the words (kind `memory`), on the first page only: they are not paged
+   * with the hits, so a memory never pushes a message off a page.
+   */
+  memories?: SearchHit[];
 }
 
 /** Something attached to a message (a file, an image, pasted text), as `thread` returns it. */

@@ -1,7 +1,13 @@
 import neo4j from 'neo4j-driver';
 import type { Memory } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
-import { memoryNode, memoryText, type MemoryIndex, type MemoryMatch } from '../memory-index.js';
+import {
+  matchOf,
+  memoryNode,
+  memoryText,
+  type MemoryIndex,
+  type MemoryMatch,
+} from '../memory-index.js';
 import { MATCH_END, MATCH_START } from '../store.js';
 import { TEXT_ANALYZER } from './neo4j-full-text.js';
 import type { Neo4jAccess } from './neo4j-vectors.js';
@@ -57,7 +63,8 @@ export class Neo4jMemories implements MemoryIndex {
       rows = await this.db.read(
         `CALL db.index.fulltext.queryNodes('${MEMORY_TEXT_INDEX}', $q) YIELD node, score
          WHERE node.status = 'active'
-         RETURN node.id AS id, node._words AS words, score ORDER BY score DESC LIMIT $limit`,
+         RETURN node.id AS id, node._words AS words, score, node {.*} AS props
+         ORDER BY score DESC LIMIT $limit`,
         { q: lucene, limit: neo4j.int(limit) },
       );
     } catch (error) {
@@ -66,10 +73,15 @@ export class Neo4jMemories implements MemoryIndex {
       throw error;
     }
     const terms = snippetTerms(text);
-    return rows.map((row) => ({
-      id: String(row.id),
-      score: Number(row.score),
-      snippet: makeSnippet(typeof row.words === 'string' ? row.words : '', terms, MATCH_START, MATCH_END),
-    }));
+    return rows.map((row) =>
+      matchOf(
+        String(row.id),
+        Number(row.score),
+        makeSnippet(typeof row.words === 'string' ? row.words : '', terms, MATCH_START, MATCH_END),
+        typeof row.props === 'object' && row.props !== null
+          ? (row.props as Record<string, unknown>)
+          : {},
+      ),
+    );
   }
 }

@@ -1,7 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { Memory } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
-import { memoryNode, memoryText, type MemoryIndex, type MemoryMatch } from '../memory-index.js';
+import {
+  matchOf,
+  memoryNode,
+  memoryText,
+  type MemoryIndex,
+  type MemoryMatch,
+} from '../memory-index.js';
 import { MATCH_END, MATCH_START } from '../store.js';
 import { TOKENIZER } from './full-text.js';
 import { toFtsQuery } from './fts-query.js';
@@ -40,7 +46,12 @@ export class SqliteMemories implements MemoryIndex {
       `INSERT OR IGNORE INTO "DERIVED_FROM_CONVERSATION" (src, dst, owner) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Conversation" WHERE id = ?)`,
     );
     const words = this.db.prepare(`INSERT INTO ${MEMORY_FTS} (id, content) VALUES (?, ?)`);
+    // Cypher's projection of the graph is kept until this changes (sqlite-graph-source.ts).
+    const bump = this.db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    );
     this.db.transaction(() => {
+      bump.run(`memories-${Date.now()}-${Math.random()}`);
       this.db.exec(
         `DELETE FROM "Memory"; DELETE FROM "DERIVED_FROM"; DELETE FROM "DERIVED_FROM_CONVERSATION"; DELETE FROM ${MEMORY_FTS}`,
       );
@@ -63,16 +74,19 @@ export class SqliteMemories implements MemoryIndex {
     if (fts === undefined || !hasTable(this.db)) return Promise.resolve([]);
     const rows = this.db
       .prepare(
-        `SELECT id, content, bm25(${MEMORY_FTS}) AS score FROM ${MEMORY_FTS} WHERE ${MEMORY_FTS} MATCH ? ORDER BY score LIMIT ?`,
+        `SELECT t.id, t.content AS words, bm25(${MEMORY_FTS}) AS score, m.*
+         FROM ${MEMORY_FTS} t JOIN "Memory" m ON m.id = t.id
+         WHERE ${MEMORY_FTS} MATCH ? ORDER BY score LIMIT ?`,
       )
-      .all(fts.match, limit) as { id: string; content: string; score: number }[];
+      .all(fts.match, limit) as ({ id: string; words: string; score: number } & Record<
+      string,
+      unknown
+    >)[];
     const terms = snippetTerms(text);
     return Promise.resolve(
-      rows.map((row) => ({
-        id: row.id,
-        score: -row.score,
-        snippet: makeSnippet(row.content, terms, MATCH_START, MATCH_END),
-      })),
+      rows.map((row) =>
+        matchOf(row.id, -row.score, makeSnippet(row.words, terms, MATCH_START, MATCH_END), row),
+      ),
     );
   }
 }
