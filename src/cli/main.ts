@@ -522,6 +522,7 @@ withQueryLimitOptions(
     const limits = queryLimits(options, SERVER_QUERY_LIMITS);
     const store = await openForReading(options);
     const recaller = createRecaller(store, resolveDataDir(options.dataDir));
+    const memory = { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
     if (options.http !== undefined) {
       const port = Number(options.http);
       if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -529,12 +530,15 @@ withQueryLimitOptions(
       const endpoint = await serveMcpHttp(store, port, '127.0.0.1', {
         queryLimits: limits,
         recaller,
+        memory,
       });
       process.stderr.write(`chatgraph MCP server at ${endpoint.url}\n`);
       return;
     }
     // stdout carries the protocol: nothing else may be printed there.
-    await createServer(store, { queryLimits: limits, recaller }).connect(new LineTransport());
+    await createServer(store, { queryLimits: limits, recaller, memory }).connect(
+      new LineTransport(),
+    );
     process.stderr.write('chatgraph MCP server on stdio\n');
   });
 

@@ -7,11 +7,13 @@ import {
   SERVER_QUERY_LIMITS,
   VERSION,
   createRecaller,
+  type Neo4jTarget,
   type QueryLimits,
   type Recaller,
   type Store,
 } from '../index.js';
 import { attachmentsMarkdown, conversationMarkdown } from './conversation-markdown.js';
+import { registerMemoryTools } from './memory-tools.js';
 import { SEARCH_LIMIT, registerSearchTool } from './search-tool.js';
 
 /** Limits that keep one tool result from flooding an agent's context. */
@@ -29,6 +31,8 @@ export interface McpOptions {
   queryLimits?: QueryLimits | undefined;
   /** Search in every mode (by words only, with the store's vectors if any, when not given). */
   recaller?: Recaller | undefined;
+  /** The data folder memories are written to (remember, forget…); no memory tools without it. */
+  memory?: { dataDir: string; neo4j?: Neo4jTarget | undefined } | undefined;
 }
 
 type ToolResult = {
@@ -63,6 +67,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   const recaller = options.recaller ?? createRecaller(store);
 
   registerSearchTool(server, recaller, guarded);
+  if (options.memory) registerMemoryTools(server, { store, guarded, ...options.memory });
 
   server.registerTool(
     'get_conversation',

@@ -91,6 +91,19 @@ export function registerSearchTool(
         } else lines.push(...result.hits.map(hitLine));
         if (hits.length === limit)
           lines.push(`More may follow: call again with offset ${String(offset + limit)}.`);
+        // Memories (remembered, or imported) beside the hits, on the first page: marked as such.
+        const memories = (result.memories ?? []).map((m) => ({
+          ...m,
+          snippet: plainSnippet(m.snippet),
+        }));
+        if (memories.length > 0)
+          lines.push(
+            'Memories matching:',
+            ...memories.map(
+              (m) =>
+                `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}]${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
+            ),
+          );
         return {
           content: [{ type: 'text', text: lines.join('\n') }],
           structuredContent: {
@@ -103,6 +116,7 @@ export function registerSearchTool(
             ...(result.hint !== undefined ? { hint: result.hint } : {}),
             ...(result.notice !== undefined ? { notice: result.notice } : {}),
             ...(result.nearest ? { nearest: result.nearest } : {}),
+            ...(memories.length > 0 ? { memories } : {}),
           },
         };
       }),

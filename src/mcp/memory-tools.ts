@@ -1,0 +1,278 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  MATCH_END,
+  MATCH_START,
+  MEMORY_PAGE,
+  MEMORY_TYPES,
+  forget,
+  listMemories,
+  memoryView,
+  recentActivity,
+  remember,
+  type MemoryView,
+  type Neo4jTarget,
+  type Store,
+} from '../index.js';
+
+type ToolResult = {
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+/** What the memory tools work on: the store read from, and the data folder written to. */
+export interface MemoryToolDeps {
+  store: Store;
+  dataDir: string;
+  neo4j?: Neo4jTarget | undefined;
+  /** Runs a tool, answering a thrown error as a tool error (one plain sentence). */
+  guarded: (run: () => Promise<ToolResult>) => Promise<ToolResult>;
+}
+
+const memoryShape = z.object({
+  id: z.string().describe("the memory's PAM id"),
+  type: z.enum(MEMORY_TYPES),
+  customType: z.string().optional(),
+  status: z.enum(['active', 'superseded', 'deprecated', 'retracted', 'archived']),
+  content: z.string(),
+  summary: z.string().optional(),
+  tags: z.array(z.string()),
+  confidence: z.number().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string().optional(),
+  supersededBy: z.string().optional(),
+  supersedes: z.string().optional(),
+  platform: z.string(),
+  extractionMethod: z.string(),
+  source: z
+    .object({
+      conversationId: z.string(),
+      messageId: z.string().optional(),
+      title: z.string().optional(),
+    })
+    .optional()
+    .describe('the conversation (and message) it came from'),
+  snippet: z.string().optional(),
+});
+
+const conversationShape = z.object({
+  id: z.string(),
+  platformId: z.string(),
+  title: z.string().nullable(),
+  name: z.string(),
+  source: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string().nullable(),
+  messageCount: z.number(),
+});
+
+const plain = (text: string): string =>
+  text.split(MATCH_START).join('**').split(MATCH_END).join('**');
+
+function memoryLine(m: MemoryView): string {
+  const source = m.source
+    ? ` (from conversation ${m.source.conversationId}${m.source.title ? ` "${m.source.title}"` : ''}${m.source.messageId ? `, message ${m.source.messageId}` : ''})`
+    : '';
+  const tags = m.tags.length > 0 ? ` #${m.tags.join(' #')}` : '';
+  return `- [${m.type}] ${m.snippet !== undefined ? plain(m.snippet) : m.content}${tags}${source} — id ${m.id}, ${m.createdAt.slice(0, 10)}`;
+}
+
+const withPlainSnippet = (m: MemoryView): MemoryView =>
+  m.snippet !== undefined ? { ...m, snippet: plain(m.snippet) } : m;
+
+/** `remember`, `forget`, `list_memories` and `recent_activity`: the agent's own memory. */
+export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): void {
+  const { store, dataDir, guarded } = deps;
+  const target = { dataDir, neo4j: deps.neo4j };
+
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember something',
+      description:
+        'Store a memory (a fact, preference, goal… about the user or their work) in the PAM bundle, optionally naming the conversation and message it came from. The same content twice is one memory. Returns its id.',
+      inputSchema: {
+        content: z.string().min(1).describe('the memory, one self-contained sentence or two'),
+        type: z
+          .enum(MEMORY_TYPES)
+          .describe(
+            'fact, preference, skill, context, relationship, goal, instruction, identity, environment, project, or custom',
+          ),
+        tags: z
+          .array(z.string().min(1))
+          .max(20)
+          .optional()
+          .describe('lower-case words: letters, digits, hyphens, underscores'),
+        confidence: z.number().min(0).max(1).optional().describe('how sure, from 0 to 1'),
+        conversation_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("the conversation it came from: chatgraph's or the platform's id"),
+        message_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('the message it came from, as search_conversations gives it'),
+      },
+      outputSchema: {
+        id: z.string().describe("the memory's PAM id (forget takes it)"),
+        created: z.boolean().describe('false when the same memory was there already'),
+        memory: memoryShape,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const { memory, created } = await remember(target, {
+          content: args.content,
+          type: args.type,
+          tags: args.tags,
+          confidence: args.confidence,
+          conversationId: args.conversation_id,
+          messageId: args.message_id,
+          method: 'llm_inference',
+        });
+        const view = await memoryView(memory, store);
+        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}`;
+        return {
+          content: [{ type: 'text', text }],
+          structuredContent: { id: memory.id, created, memory: view },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget a memory',
+      description:
+        'Retract a memory by its id: it stops appearing in list_memories and searches. The bundle keeps it, marked retracted (PAM status), so nothing is lost.',
+      inputSchema: {
+        id: z.string().min(1).describe("the memory's id, as remember or list_memories give it"),
+      },
+      outputSchema: {
+        id: z.string(),
+        status: z.literal('retracted'),
+        content: z.string().describe('what the memory said'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const memory = await forget(target, args.id);
+        return {
+          content: [{ type: 'text', text: `Forgot memory ${memory.id}: ${memory.content}` }],
+          structuredContent: { id: memory.id, status: 'retracted', content: memory.content },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'list_memories',
+    {
+      title: 'List memories',
+      description:
+        'The active memories (remembered, or imported from Claude), newest first, or those matching words (best first; the search_conversations keyword syntax), filtered by type and tag, a page at a time. Each names the conversation and message it came from, if any.',
+      inputSchema: {
+        query: z
+          .string()
+          .optional()
+          .describe('words the memory contains (stemmed; OR, -word, "phrase")'),
+        type: z.enum(MEMORY_TYPES).optional().describe('only memories of this type'),
+        tag: z.string().min(1).optional().describe('only memories with this tag'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MEMORY_PAGE.max)
+          .optional()
+          .describe(`at most ${String(MEMORY_PAGE.max)}, default ${String(MEMORY_PAGE.default)}`),
+        offset: z.number().int().min(0).optional().describe('memories to skip, for the next page'),
+      },
+      outputSchema: {
+        total: z.number().describe('memories matching, all pages'),
+        offset: z.number(),
+        nextOffset: z.number().nullable().describe('the offset of the next page, null on the last'),
+        memories: z.array(memoryShape),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const page = await listMemories(store, dataDir, args);
+        const next =
+          page.offset + page.items.length < page.total ? page.offset + page.items.length : null;
+        const lines =
+          page.items.length > 0
+            ? page.items.map(memoryLine)
+            : [
+                page.total > 0
+                  ? `No memories past the first ${String(page.total)}.`
+                  : 'No memories match.',
+              ];
+        if (page.items.length > 0)
+          lines.push(
+            `(memories ${String(page.offset + 1)}–${String(page.offset + page.items.length)} of ${String(page.total)}${next !== null ? `; next offset ${String(next)}` : ''})`,
+          );
+        return {
+          content: [{ type: 'text', text: lines.join('\n') }],
+          structuredContent: {
+            total: page.total,
+            offset: page.offset,
+            nextOffset: next,
+            memories: page.items.map(withPlainSnippet),
+          },
+        };
+      }),
+  );
+
+  server.registerTool(
+    'recent_activity',
+    {
+      title: 'Recent activity',
+      description:
+        'What happened since a time: new conversations, the conversations with the most new messages, and memories added.',
+      inputSchema: {
+        since: z
+          .string()
+          .min(1)
+          .describe('24h, 7d, 2w, today, yesterday, or a date like 2024-05-01'),
+      },
+      outputSchema: {
+        since: z.string().describe('the time it counts from'),
+        newConversations: z.object({ total: z.number(), items: z.array(conversationShape) }),
+        mostActive: z.array(
+          z.object({
+            conversationId: z.string(),
+            title: z.string(),
+            source: z.string(),
+            messages: z.number().describe('messages written since then'),
+          }),
+        ),
+        memoriesAdded: z.object({ total: z.number(), items: z.array(memoryShape) }),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const recent = await recentActivity(store, dataDir, { since: args.since });
+        const lines = [`Since ${recent.since}:`];
+        lines.push(`${String(recent.newConversations.total)} new conversations.`);
+        for (const c of recent.newConversations.items)
+          lines.push(`- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (id ${c.id})`);
+        if (recent.mostActive.length > 0) lines.push('Most active:');
+        for (const c of recent.mostActive)
+          lines.push(
+            `- [${c.source}] "${c.title}": ${String(c.messages)} messages (id ${c.conversationId})`,
+          );
+        lines.push(`${String(recent.memoriesAdded.total)} memories added.`);
+        lines.push(...recent.memoriesAdded.items.map(memoryLine));
+        return {
+          content: [{ type: 'text', text: lines.join('\n') }],
+          structuredContent: { ...recent },
+        };
+      }),
+  );
+}
