@@ -13,6 +13,9 @@ import {
   createRecaller,
   EmbeddingEndpointError,
   ModelFetchError,
+  MemoryInputError,
+  MemoryNotFoundError,
+  MemoryStoreError,
   ModelNotInstalledError,
   VectorModelMismatchError,
   exitCodeOf,
@@ -43,6 +46,7 @@ import { formatAttachments } from './format-attachments.js';
 import { formatReport } from './format-report.js';
 import { formatSearch, searchJson, searchQueryOf, type SearchCliOptions } from './format-search.js';
 import { formatTable } from './format-table.js';
+import { registerMemoryCommands } from './memory-commands.js';
 import { registerModelCommands } from './model-command.js';
 import { parseParam } from './parse-param.js';
 import { ProgressBar } from './progress-bar.js';
@@ -651,6 +655,14 @@ program
   });
 
 registerModelCommands(program);
+registerMemoryCommands(program, {
+  withStoreOptions,
+  target: (options: StoreOptions) => ({
+    dataDir: resolveDataDir(options.dataDir),
+    neo4j: neo4jOf(options),
+  }),
+  withStore,
+});
 
 // `chatgraph search x | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -671,7 +683,10 @@ try {
     error instanceof ModelNotInstalledError ||
     error instanceof EmbeddingEndpointError ||
     error instanceof VectorModelMismatchError ||
-    error instanceof ModelFetchError
+    error instanceof ModelFetchError ||
+    error instanceof MemoryInputError ||
+    error instanceof MemoryNotFoundError ||
+    error instanceof MemoryStoreError
   ) {
     process.stderr.write(`chatgraph: ${error.message}\n`);
     process.exitCode = 2;

@@ -85,7 +85,17 @@ export class SqliteMemories implements MemoryIndex {
     const terms = snippetTerms(text);
     return Promise.resolve(
       rows.map((row) =>
-        matchOf(row.id, -row.score, makeSnippet(row.words, terms, MATCH_START, MATCH_END), row),
+        matchOf(
+          row.id,
+          -row.score,
+          makeSnippet(
+            typeof row.content === 'string' ? row.content : row.words,
+            terms,
+            MATCH_START,
+            MATCH_END,
+          ),
+          row,
+        ),
       ),
     );
   }
