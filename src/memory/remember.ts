@@ -124,7 +124,7 @@ export async function forget(target: MemoryTarget, id: string): Promise<Memory> 
 }
 
 /** A change to a memory: what is given replaces what it had. */
-export type MemoryRevision = Partial<MemoryInput>;
+export type MemoryRevision = { [K in keyof MemoryInput]?: MemoryInput[K] | undefined };
 
 /**
  * Edits a memory without losing what it said: a new memory with the change (same source) and
