@@ -113,7 +113,9 @@ export async function listMemories(
   let memories = await readMemories(dataDir);
   const snippets = new Map<string, string>();
   if (query.query !== undefined && query.query.trim() !== '') {
-    const matches = await store.memories.search(query.query, Math.max(memories.length, 1));
+    const matches = await store.memories.search(query.query, Math.max(memories.length, 1), {
+      all: query.status === 'all',
+    });
     const byId = new Map(memories.map((m) => [m.id, m]));
     memories = matches.flatMap((m) => {
       snippets.set(m.id, m.snippet);

@@ -48,11 +48,14 @@ export function matchOf(
 export interface MemoryIndex {
   /**
    * Makes the Memory nodes and their edges exactly these memories (a memory gone from the
-   * list goes from the graph), and indexes the active ones' words.
+   * list goes from the graph), and indexes their words.
    */
   replace(memories: readonly Memory[]): Promise<void>;
-  /** Active memories matching a search (the keyword syntax of `search`), best first. */
-  search(text: string, limit: number): Promise<MemoryMatch[]>;
+  /**
+   * Memories matching a search (the keyword syntax of `search`), best first: active ones, or
+   * every status with `all` (the history).
+   */
+  search(text: string, limit: number, options?: { all?: boolean }): Promise<MemoryMatch[]>;
 }
 
 /** The Memory node of a PAM memory: its properties, and the node its DERIVED_FROM reaches. */

@@ -13,7 +13,7 @@ import { TEXT_ANALYZER } from './neo4j-full-text.js';
 import type { Neo4jAccess } from './neo4j-vectors.js';
 import { toLuceneQuery } from './lucene-query.js';
 
-/** The full-text index over the active memories' words (`_words`, set on active ones only). */
+/** The full-text index over the memories' words (`_words`: content, summary and tags). */
 export const MEMORY_TEXT_INDEX = 'chatgraph_memory_text';
 
 /** Memory nodes in Neo4j, with DERIVED_FROM to their source and a full-text index of their own. */
@@ -27,7 +27,7 @@ export class Neo4jMemories implements MemoryIndex {
         id: memory.id,
         props: {
           ...properties,
-          _words: memory.status === 'active' ? memoryText(memory) : null,
+          _words: memoryText(memory),
         },
         message: derivedFrom?.kind === 'message' ? derivedFrom.id : null,
         conversation: derivedFrom?.kind === 'conversation' ? derivedFrom.id : null,
@@ -55,17 +55,21 @@ export class Neo4jMemories implements MemoryIndex {
     });
   }
 
-  async search(text: string, limit: number): Promise<MemoryMatch[]> {
+  async search(
+    text: string,
+    limit: number,
+    options: { all?: boolean } = {},
+  ): Promise<MemoryMatch[]> {
     const lucene = toLuceneQuery(text);
     if (lucene === undefined) return [];
     let rows;
     try {
       rows = await this.db.read(
         `CALL db.index.fulltext.queryNodes('${MEMORY_TEXT_INDEX}', $q) YIELD node, score
-         WHERE node.status = 'active'
+         WHERE $all OR node.status = 'active'
          RETURN node.id AS id, node._words AS words, score, node {.*} AS props
          ORDER BY score DESC LIMIT $limit`,
-        { q: lucene, limit: neo4j.int(limit) },
+        { q: lucene, limit: neo4j.int(limit), all: options.all === true },
       );
     } catch (error) {
       // No memory was ever written to this server: there is no index, and nothing to find.

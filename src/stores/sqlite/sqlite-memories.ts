@@ -13,7 +13,7 @@ import { TOKENIZER } from './full-text.js';
 import { toFtsQuery } from './fts-query.js';
 import { columnsOf, quote } from './sqlite-schema.js';
 
-/** The words of the active memories (a small table, rebuilt whole with the memories). */
+/** The words of the memories (a small table, rebuilt whole with the memories). */
 const MEMORY_FTS = 'memory_fts';
 
 /** The embedded store's Memory nodes (the "Memory" table) and their word index. */
@@ -62,13 +62,13 @@ export class SqliteMemories implements MemoryIndex {
           const edge = derivedFrom.kind === 'message' ? toMessage : toConversation;
           edge.run(memory.id, derivedFrom.id, derivedFrom.owner, derivedFrom.id);
         }
-        if (memory.status === 'active') words.run(memory.id, memoryText(memory));
+        words.run(memory.id, memoryText(memory));
       }
     })();
     return Promise.resolve();
   }
 
-  search(text: string, limit: number): Promise<MemoryMatch[]> {
+  search(text: string, limit: number, options: { all?: boolean } = {}): Promise<MemoryMatch[]> {
     const fts = toFtsQuery(text);
     // A store opened read-only before this version has no memory index: no memory matches.
     if (fts === undefined || !hasTable(this.db)) return Promise.resolve([]);
@@ -76,7 +76,7 @@ export class SqliteMemories implements MemoryIndex {
       .prepare(
         `SELECT t.id, t.content AS words, bm25(${MEMORY_FTS}) AS score, m.*
          FROM ${MEMORY_FTS} t JOIN "Memory" m ON m.id = t.id
-         WHERE ${MEMORY_FTS} MATCH ? ORDER BY score LIMIT ?`,
+         WHERE ${MEMORY_FTS} MATCH ? ${options.all ? '' : `AND m.status = 'active'`} ORDER BY score LIMIT ?`,
       )
       .all(fts.match, limit) as ({ id: string; words: string; score: number } & Record<
       string,
