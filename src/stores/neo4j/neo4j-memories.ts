@@ -67,7 +67,7 @@ export class Neo4jMemories implements MemoryIndex {
       rows = await this.db.read(
         `CALL db.index.fulltext.queryNodes('${MEMORY_TEXT_INDEX}', $q) YIELD node, score
          WHERE $all OR node.status = 'active'
-         RETURN node.id AS id, node._words AS words, score, node {.*} AS props
+         RETURN node.id AS id, score, node {.*} AS props
          ORDER BY score DESC LIMIT $limit`,
         { q: lucene, limit: neo4j.int(limit), all: options.all === true },
       );
@@ -77,15 +77,18 @@ export class Neo4jMemories implements MemoryIndex {
       throw error;
     }
     const terms = snippetTerms(text);
-    return rows.map((row) =>
-      matchOf(
-        String(row.id),
-        Number(row.score),
-        makeSnippet(typeof row.words === 'string' ? row.words : '', terms, MATCH_START, MATCH_END),
+    return rows.map((row) => {
+      const props =
         typeof row.props === 'object' && row.props !== null
           ? (row.props as Record<string, unknown>)
-          : {},
-      ),
-    );
+          : {};
+      const content = typeof props.content === 'string' ? props.content : '';
+      return matchOf(
+        String(row.id),
+        Number(row.score),
+        makeSnippet(content, terms, MATCH_START, MATCH_END),
+        props,
+      );
+    });
   }
 }
