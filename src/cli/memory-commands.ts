@@ -84,8 +84,8 @@ interface RememberOptions {
   json?: boolean;
 }
 
-/** `chatgraph memories`, `remember` and `forget`: the bundle's PAM memories. */
-export function registerMemoryCommands(program: Command, helpers: MemoryCommandHelpers): void {
+/** `chatgraph memories`: a page of memories. */
+function registerList(program: Command, helpers: MemoryCommandHelpers): void {
   helpers
     .withStoreOptions(
       program
@@ -131,7 +131,10 @@ export function registerMemoryCommands(program: Command, helpers: MemoryCommandH
         );
       });
     });
+}
 
+/** `chatgraph remember <content>`: a new memory. */
+function registerRemember(program: Command, helpers: MemoryCommandHelpers): void {
   helpers
     .withStoreOptions(
       program
@@ -175,7 +178,10 @@ export function registerMemoryCommands(program: Command, helpers: MemoryCommandH
       }
       write(`${created ? 'remembered' : 'already remembered'}: ${memory.id}`);
     });
+}
 
+/** `chatgraph forget <id>`: retracts a memory. */
+function registerForget(program: Command, helpers: MemoryCommandHelpers): void {
   helpers
     .withStoreOptions(
       program
@@ -191,4 +197,11 @@ export function registerMemoryCommands(program: Command, helpers: MemoryCommandH
       if (options.json) write(JSON.stringify(await memoryView(memory), null, 2));
       else write(`forgot ${memory.id}: ${memory.content}`);
     });
+}
+
+/** `chatgraph memories`, `remember` and `forget`: the bundle's PAM memories. */
+export function registerMemoryCommands(program: Command, helpers: MemoryCommandHelpers): void {
+  registerList(program, helpers);
+  registerRemember(program, helpers);
+  registerForget(program, helpers);
 }

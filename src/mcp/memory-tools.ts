@@ -81,11 +81,10 @@ function memoryLine(m: MemoryView): string {
 const withPlainSnippet = (m: MemoryView): MemoryView =>
   m.snippet !== undefined ? { ...m, snippet: plain(m.snippet) } : m;
 
-/** `remember`, `forget`, `list_memories` and `recent_activity`: the agent's own memory. */
-export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): void {
+/** `remember`: a new memory, with its source. */
+function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
   const { store, dataDir, guarded } = deps;
   const target = { dataDir, neo4j: deps.neo4j };
-
   server.registerTool(
     'remember',
     {
@@ -142,7 +141,12 @@ export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): vo
         };
       }),
   );
+}
 
+/** `forget`: retracts a memory. */
+function registerForget(server: McpServer, deps: MemoryToolDeps): void {
+  const { dataDir, guarded } = deps;
+  const target = { dataDir, neo4j: deps.neo4j };
   server.registerTool(
     'forget',
     {
@@ -168,7 +172,11 @@ export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): vo
         };
       }),
   );
+}
 
+/** `list_memories`: a page of memories, by words, type and tag. */
+function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
+  const { store, dataDir, guarded } = deps;
   server.registerTool(
     'list_memories',
     {
@@ -227,7 +235,11 @@ export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): vo
         };
       }),
   );
+}
 
+/** `recent_activity`: what happened since a time. */
+function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
+  const { store, dataDir, guarded } = deps;
   server.registerTool(
     'recent_activity',
     {
@@ -275,4 +287,12 @@ export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): vo
         };
       }),
   );
+}
+
+/** `remember`, `forget`, `list_memories` and `recent_activity`: the agent's own memory. */
+export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): void {
+  registerRemember(server, deps);
+  registerForget(server, deps);
+  registerListMemories(server, deps);
+  registerRecentActivity(server, deps);
 }

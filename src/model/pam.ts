@@ -113,11 +113,7 @@ export type MemoryStatus = 'active' | 'superseded' | 'deprecated' | 'retracted' 
 
 /** How a memory came to be (PAM `provenance.extraction_method`). */
 export type ExtractionMethod =
-  | 'llm_inference'
-  | 'explicit_user_input'
-  | 'api_export'
-  | 'browser_extraction'
-  | 'manual';
+  'llm_inference' | 'explicit_user_input' | 'api_export' | 'browser_extraction' | 'manual';
 
 /**
  * A memory as chatgraph writes it: optional fields are omitted rather than null, and `status`

@@ -126,6 +126,42 @@ function memoryItem(memory: MemoryView, reload: () => Promise<void>): HTMLElemen
   return item;
 }
 
+/** The form that remembers something new (a person's memory), then reloads the list. */
+function addForm(load: () => Promise<void>): HTMLElement {
+  const content = h('textarea', {
+    id: 'memory-new',
+    placeholder: 'Something to remember…',
+    'aria-label': 'New memory',
+  });
+  const newType = typeSelect('new-type', 'fact', false);
+  const tags = h('input', {
+    type: 'text',
+    id: 'memory-new-tags',
+    placeholder: 'tags, comma separated',
+    'aria-label': 'Tags',
+  });
+  const add = h('button', { type: 'button', id: 'memory-remember' }, 'Remember');
+  const addError = h('div', { class: 'memory-add-error' });
+  add.onclick = () => {
+    replace(addError);
+    void post('/api/memories', {
+      content: content.value,
+      type: newType.value,
+      tags: tagsOf(tags.value),
+    }).then(
+      async () => {
+        content.value = '';
+        tags.value = '';
+        await load();
+      },
+      (error: unknown) => {
+        replace(addError, errorBox(error));
+      },
+    );
+  };
+  return h('div', { class: 'memory-add' }, content, newType, tags, add, addError);
+}
+
 /** The Memories page: search and filter, add, edit (a new memory superseding), forget. */
 export async function showMemories(view: HTMLElement): Promise<void> {
   const params = hashParams();
@@ -171,37 +207,6 @@ export async function showMemories(view: HTMLElement): Promise<void> {
   type.addEventListener('change', () => void load());
   history.addEventListener('change', () => void load());
 
-  const content = h('textarea', {
-    id: 'memory-new',
-    placeholder: 'Something to remember…',
-    'aria-label': 'New memory',
-  });
-  const newType = typeSelect('new-type', 'fact', false);
-  const tags = h('input', {
-    type: 'text',
-    id: 'memory-new-tags',
-    placeholder: 'tags, comma separated',
-    'aria-label': 'Tags',
-  });
-  const add = h('button', { type: 'button', id: 'memory-remember' }, 'Remember');
-  const addError = h('div', { class: 'memory-add-error' });
-  add.onclick = () => {
-    replace(addError);
-    void post('/api/memories', {
-      content: content.value,
-      type: newType.value,
-      tags: tagsOf(tags.value),
-    }).then(
-      async () => {
-        content.value = '';
-        tags.value = '';
-        await load();
-      },
-      (error: unknown) => {
-        replace(addError, errorBox(error));
-      },
-    );
-  };
   replace(
     view,
     h('h1', {}, 'Memories'),
@@ -212,7 +217,7 @@ export async function showMemories(view: HTMLElement): Promise<void> {
       type,
       h('label', {}, history, ' history (superseded, forgotten)'),
     ),
-    h('div', { class: 'memory-add' }, content, newType, tags, add, addError),
+    addForm(load),
     list,
   );
   await load();
