@@ -5,23 +5,26 @@ import {
   type ThreadMessage,
 } from '../index.js';
 
-/** A conversation as Markdown, for agents: a heading, then each message under its role. */
+/** The header line of a conversation: its source, date, size and both its ids. */
+export function conversationLine(info: ConversationInfo): string {
+  return `${info.source} · ${info.createdAt.slice(0, 10)} · ${String(info.messageCount)} messages · id ${info.id} (platform id ${info.platformId})`;
+}
+
+/**
+ * A conversation as Markdown, for agents: a heading, then each message under its role with its
+ * id (the one get_message_context takes).
+ */
 export function conversationMarkdown(
   info: ConversationInfo,
   messages: readonly ThreadMessage[],
 ): string {
-  const lines = [
-    `# ${info.name}`,
-    '',
-    `${info.source} · ${info.createdAt.slice(0, 10)} · ${info.messageCount} messages · id ${info.platformId}`,
-    '',
-  ];
+  const lines = [`# ${info.name}`, '', conversationLine(info), ''];
   for (const message of messages) {
     const marks = [message.isThought ? 'thinking' : '', message.hidden ? 'hidden' : '']
       .filter(Boolean)
       .join(', ');
     lines.push(
-      `## ${message.role}${marks ? ` (${marks})` : ''} · ${message.createdAt}`,
+      `## ${message.role}${marks ? ` (${marks})` : ''} · ${message.createdAt} · message ${message.id}`,
       '',
       message.content,
       '',

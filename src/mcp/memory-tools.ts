@@ -12,22 +12,16 @@ import {
   remember,
   type MemoryView,
   type Neo4jTarget,
-  type Store,
 } from '../index.js';
+import { conversationOutput, truncatedOutput } from './output-schemas.js';
+import { clipText, fitPage } from './result-budget.js';
+import type { ToolContext } from './tool-context.js';
+import { guarded, ok } from './tool-result.js';
 
-type ToolResult = {
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-};
-
-/** What the memory tools work on: the store read from, and the data folder written to. */
-export interface MemoryToolDeps {
-  store: Store;
+/** What the memory tools work on: the tools' context, and the data folder written to. */
+export interface MemoryToolDeps extends ToolContext {
   dataDir: string;
   neo4j?: Neo4jTarget | undefined;
-  /** Runs a tool, answering a thrown error as a tool error (one plain sentence). */
-  guarded: (run: () => Promise<ToolResult>) => Promise<ToolResult>;
 }
 
 const memoryShape = z.object({
@@ -56,17 +50,6 @@ const memoryShape = z.object({
   snippet: z.string().optional(),
 });
 
-const conversationShape = z.object({
-  id: z.string(),
-  platformId: z.string(),
-  title: z.string().nullable(),
-  name: z.string(),
-  source: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string().nullable(),
-  messageCount: z.number(),
-});
-
 const plain = (text: string): string =>
   text.split(MATCH_START).join('**').split(MATCH_END).join('**');
 
@@ -75,22 +58,31 @@ function memoryLine(m: MemoryView): string {
     ? ` (from conversation ${m.source.conversationId}${m.source.title ? ` "${m.source.title}"` : ''}${m.source.messageId ? `, message ${m.source.messageId}` : ''})`
     : '';
   const tags = m.tags.length > 0 ? ` #${m.tags.join(' #')}` : '';
-  return `- [${m.type}] ${m.snippet !== undefined ? plain(m.snippet) : m.content}${tags}${source} — id ${m.id}, ${m.createdAt.slice(0, 10)}`;
+  return `- [${m.type}] ${m.snippet !== undefined ? m.snippet : m.content}${tags}${source} — id ${m.id}, ${m.createdAt.slice(0, 10)}`;
 }
 
 const withPlainSnippet = (m: MemoryView): MemoryView =>
   m.snippet !== undefined ? { ...m, snippet: plain(m.snippet) } : m;
 
+// A memory too long for the budget alone: its text cut, marked where.
+const shrinkMemory = (m: MemoryView, max: number): MemoryView => ({
+  ...m,
+  content: clipText(m.content, max),
+  ...(m.snippet !== undefined ? { snippet: clipText(m.snippet, max) } : {}),
+});
+
+const TRUNCATED = (kb: number): string =>
+  `Truncated to stay within the ${String(kb)} KB result budget`;
+
 /** `remember`: a new memory, with its source. */
 function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, dataDir, guarded } = deps;
-  const target = { dataDir, neo4j: deps.neo4j };
+  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
   server.registerTool(
     'remember',
     {
       title: 'Remember something',
       description:
-        'Store a memory (a fact, preference, goal… about the user or their work) in the PAM bundle, optionally naming the conversation and message it came from. The same content twice is one memory. Returns its id.',
+        'Store a memory (a fact, preference, goal… about the user or their work) in the PAM bundle, optionally naming the conversation and message it came from. The same content twice is one memory. Returns its id (forget takes it).',
       inputSchema: {
         content: z.string().min(1).describe('the memory, one self-contained sentence or two'),
         type: z
@@ -119,6 +111,7 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
         id: z.string().describe("the memory's PAM id (forget takes it)"),
         created: z.boolean().describe('false when the same memory was there already'),
         memory: memoryShape,
+        truncated: truncatedOutput,
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     },
@@ -133,20 +126,19 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
           messageId: args.message_id,
           method: 'llm_inference',
         });
-        const view = await memoryView(memory, store);
-        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}`;
-        return {
-          content: [{ type: 'text', text }],
-          structuredContent: { id: memory.id, created, memory: view },
-        };
+        const full = await memoryView(memory, deps.store);
+        // Each of the text and the structured content holds the memory once: half the budget each.
+        const view = shrinkMemory(full, Math.floor(deps.budget.maxBytes / 8));
+        const truncated = view.content !== full.content;
+        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}${truncated ? `\n(${TRUNCATED(deps.budget.kb)}: list_memories gives it in pages)` : ''}`;
+        return ok(text, { id: memory.id, created, memory: view, truncated });
       }),
   );
 }
 
 /** `forget`: retracts a memory. */
 function registerForget(server: McpServer, deps: MemoryToolDeps): void {
-  const { dataDir, guarded } = deps;
-  const target = { dataDir, neo4j: deps.neo4j };
+  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
   server.registerTool(
     'forget',
     {
@@ -160,23 +152,34 @@ function registerForget(server: McpServer, deps: MemoryToolDeps): void {
         id: z.string(),
         status: z.literal('retracted'),
         content: z.string().describe('what the memory said'),
+        truncated: truncatedOutput,
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     },
     (args) =>
       guarded(async () => {
         const memory = await forget(target, args.id);
-        return {
-          content: [{ type: 'text', text: `Forgot memory ${memory.id}: ${memory.content}` }],
-          structuredContent: { id: memory.id, status: 'retracted', content: memory.content },
-        };
+        const content = clipText(memory.content, Math.floor(deps.budget.maxBytes / 8));
+        const truncated = content !== memory.content;
+        return ok(
+          `Forgot memory ${memory.id}: ${content}${truncated ? ` (${TRUNCATED(deps.budget.kb)})` : ''}`,
+          { id: memory.id, status: 'retracted', content, truncated },
+        );
       }),
   );
 }
 
+const listOutput = z.object({
+  total: z.number().describe('memories matching, all pages'),
+  offset: z.number(),
+  nextOffset: z.number().nullable().describe('the offset of the next page, null on the last'),
+  memories: z.array(memoryShape),
+  truncated: truncatedOutput,
+});
+
 /** `list_memories`: a page of memories, by words, type and tag. */
 function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, dataDir, guarded } = deps;
+  const { store, dataDir, budget } = deps;
   server.registerTool(
     'list_memories',
     {
@@ -199,47 +202,65 @@ function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
           .describe(`at most ${String(MEMORY_PAGE.max)}, default ${String(MEMORY_PAGE.default)}`),
         offset: z.number().int().min(0).optional().describe('memories to skip, for the next page'),
       },
-      outputSchema: {
-        total: z.number().describe('memories matching, all pages'),
-        offset: z.number(),
-        nextOffset: z.number().nullable().describe('the offset of the next page, null on the last'),
-        memories: z.array(memoryShape),
-      },
+      outputSchema: listOutput.shape,
       annotations: { readOnlyHint: true },
     },
     (args) =>
       guarded(async () => {
         const page = await listMemories(store, dataDir, args);
-        const next =
-          page.offset + page.items.length < page.total ? page.offset + page.items.length : null;
-        const lines =
-          page.items.length > 0
-            ? page.items.map(memoryLine)
-            : [
-                page.total > 0
-                  ? `No memories past the first ${String(page.total)}.`
-                  : 'No memories match.',
-              ];
-        if (page.items.length > 0)
-          lines.push(
-            `(memories ${String(page.offset + 1)}–${String(page.offset + page.items.length)} of ${String(page.total)}${next !== null ? `; next offset ${String(next)}` : ''})`,
+        const render = (shown: readonly MemoryView[], truncated: boolean) => {
+          const end = page.offset + shown.length;
+          const next = end < page.total ? end : null;
+          const lines =
+            shown.length > 0
+              ? shown.map(memoryLine)
+              : [
+                  page.total > 0 && page.offset >= page.total
+                    ? `No memories past the first ${String(page.total)}.`
+                    : 'No memories match.',
+                ];
+          if (shown.length > 0)
+            lines.push(
+              `(memories ${String(page.offset + 1)}–${String(end)} of ${String(page.total)}${next !== null ? `; next offset ${String(next)}` : ''})`,
+            );
+          if (truncated)
+            lines.push(
+              `${TRUNCATED(budget.kb)}: call again with offset ${String(end)}, or a smaller limit.`,
+            );
+          return ok(
+            lines.join('\n'),
+            listOutput.parse({
+              total: page.total,
+              offset: page.offset,
+              nextOffset: next,
+              memories: shown,
+              truncated,
+            }),
           );
-        return {
-          content: [{ type: 'text', text: lines.join('\n') }],
-          structuredContent: {
-            total: page.total,
-            offset: page.offset,
-            nextOffset: next,
-            memories: page.items.map(withPlainSnippet),
-          },
         };
+        return fitPage(page.items.map(withPlainSnippet), render, budget, shrinkMemory).result;
       }),
   );
 }
 
+const recentOutput = z.object({
+  since: z.string().describe('the time it counts from'),
+  newConversations: z.object({ total: z.number(), items: z.array(conversationOutput) }),
+  mostActive: z.array(
+    z.object({
+      conversationId: z.string(),
+      title: z.string(),
+      source: z.string(),
+      messages: z.number().describe('messages written since then'),
+    }),
+  ),
+  memoriesAdded: z.object({ total: z.number(), items: z.array(memoryShape) }),
+  truncated: truncatedOutput,
+});
+
 /** `recent_activity`: what happened since a time. */
 function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, dataDir, guarded } = deps;
+  const { store, dataDir, budget } = deps;
   server.registerTool(
     'recent_activity',
     {
@@ -252,39 +273,39 @@ function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
           .min(1)
           .describe('24h, 7d, 2w, today, yesterday, or a date like 2024-05-01'),
       },
-      outputSchema: {
-        since: z.string().describe('the time it counts from'),
-        newConversations: z.object({ total: z.number(), items: z.array(conversationShape) }),
-        mostActive: z.array(
-          z.object({
-            conversationId: z.string(),
-            title: z.string(),
-            source: z.string(),
-            messages: z.number().describe('messages written since then'),
-          }),
-        ),
-        memoriesAdded: z.object({ total: z.number(), items: z.array(memoryShape) }),
-      },
+      outputSchema: recentOutput.shape,
       annotations: { readOnlyHint: true },
     },
     (args) =>
       guarded(async () => {
         const recent = await recentActivity(store, dataDir, { since: args.since });
-        const lines = [`Since ${recent.since}:`];
-        lines.push(`${String(recent.newConversations.total)} new conversations.`);
-        for (const c of recent.newConversations.items)
-          lines.push(`- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (id ${c.id})`);
-        if (recent.mostActive.length > 0) lines.push('Most active:');
-        for (const c of recent.mostActive)
+        const render = (shown: readonly MemoryView[], truncated: boolean) => {
+          const lines = [
+            `Since ${recent.since}:`,
+            `${String(recent.newConversations.total)} new conversations.`,
+          ];
+          for (const c of recent.newConversations.items)
+            lines.push(`- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (id ${c.id})`);
+          if (recent.mostActive.length > 0) lines.push('Most active:');
+          for (const c of recent.mostActive)
+            lines.push(
+              `- [${c.source}] "${c.title}": ${String(c.messages)} messages (id ${c.conversationId})`,
+            );
           lines.push(
-            `- [${c.source}] "${c.title}": ${String(c.messages)} messages (id ${c.conversationId})`,
+            `${String(recent.memoriesAdded.total)} memories added.`,
+            ...shown.map(memoryLine),
           );
-        lines.push(`${String(recent.memoriesAdded.total)} memories added.`);
-        lines.push(...recent.memoriesAdded.items.map(memoryLine));
-        return {
-          content: [{ type: 'text', text: lines.join('\n') }],
-          structuredContent: { ...recent },
+          if (truncated) lines.push(`${TRUNCATED(budget.kb)}: list_memories gives them in pages.`);
+          return ok(
+            lines.join('\n'),
+            recentOutput.parse({
+              ...recent,
+              memoriesAdded: { total: recent.memoriesAdded.total, items: shown },
+              truncated,
+            }),
+          );
         };
+        return fitPage(recent.memoriesAdded.items, render, budget, shrinkMemory).result;
       }),
   );
 }

@@ -46,6 +46,12 @@ export async function serveMcpHttp(
       refuse(res, 404, 'not found: the MCP endpoint is /mcp');
       return;
     }
+    // Stateless: no stream to open with GET and no session to end with DELETE.
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      refuse(res, 405, `method not allowed: ${req.method ?? ''}; this stateless server takes POST`);
+      return;
+    }
     const server = createServer(store, options);
     // No session id generator: stateless, each request stands alone.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });

@@ -57,4 +57,44 @@ describe('BinaryIndex', () => {
     index.add({ id: 1, code: new Uint32Array([1]), source: index.symbol('x'), role: 0, time: 0 });
     expect(index.nearest(new Uint32Array([1]), 5, { source: index.lookup('y') })).toEqual([]);
   });
+
+  it('shortlists the Hamming-nearest units best by the query values at their signs', () => {
+    fc.assert(
+      fc.property(
+        fc.array(vectorArb, { minLength: 1, maxLength: 60 }),
+        vectorArb,
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 30 }),
+        (vectors, q, scan, keep) => {
+          const index = new BinaryIndex(40, 4);
+          vectors.forEach((v, id) => {
+            index.add({
+              id,
+              code: toBinaryCode(Float32Array.from(v)),
+              source: 0,
+              role: 0,
+              time: 0,
+            });
+          });
+          const query = Float32Array.from(q);
+          const estimate = (v: number[]): number =>
+            v.reduce((sum, x, i) => (x > 0 ? sum + (query[i] ?? 0) : sum), 0);
+          const scanned = new Set(index.nearest(toBinaryCode(query), scan));
+          const expected = vectors
+            .map((v, id) => ({ id, score: estimate(v) }))
+            .filter((u) => scanned.has(u.id))
+            .map((u) => u.score)
+            .sort((a, b) => b - a)
+            .slice(0, keep);
+          const got = index.shortlist(query, { scan, keep });
+          expect(got.every((id) => scanned.has(id))).toBe(true);
+          const scores = got.map((id) => estimate(vectors[id] ?? []));
+          expect(scores.length).toBe(expected.length);
+          scores.forEach((score, i) => {
+            expect(score).toBeCloseTo(expected[i] ?? NaN, 4);
+          });
+        },
+      ),
+    );
+  });
 });

@@ -121,7 +121,7 @@ export async function recall(
   const model = await store.vectors.model();
   if (!model || model.count === 0)
     throw new QueryError(
-      `there are no vectors to search by meaning yet: run \`chatgraph embed\` first (or search with --mode keyword)`,
+      `there are no vectors to search by meaning yet: run \`chatgraph embed\` first (or search by words only: mode keyword)`,
     );
   if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
   const vector = await embedQuery(query.text);

@@ -33,11 +33,11 @@ export function searchConditions(query: SearchQuery, dialect: Dialect): Conditio
   }
   if (query.since !== undefined) {
     where.push(`m.created_at >= ${p('since')}`);
-    params.since = dateBound(query.since, '--since');
+    params.since = dateBound(query.since, 'since');
   }
   if (query.until !== undefined) {
     where.push(`m.created_at < ${p('until')}`);
-    params.until = dateBound(query.until, '--until');
+    params.until = dateBound(query.until, 'until');
   }
   return { where, params };
 }

@@ -174,11 +174,11 @@ export class Neo4jVectors implements VectorIndex {
     }
     if (query.since !== undefined) {
       where.push('node.created_at >= $since');
-      params.since = dateBound(query.since, '--since');
+      params.since = dateBound(query.since, 'since');
     }
     if (query.until !== undefined) {
       where.push('node.created_at < $until');
-      params.until = dateBound(query.until, '--until');
+      params.until = dateBound(query.until, 'until');
     }
     if (query.exclude !== undefined) {
       where.push('node.node_id <> $exclude');

@@ -3,32 +3,22 @@ import {
   MATCH_END,
   MATCH_START,
   MEMORY_TYPES,
+  resolveDataDir,
   MemoryInputError,
   forget,
   listMemories,
   memoryView,
   remember,
-  waitingMessage,
   type MemoryType,
   type MemoryView,
-  type Neo4jTarget,
-  type Store,
-} from '../index.js';
+} from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { onWaitOf } from '../import-options.js';
+import { neo4jOf, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
 
-/** What the memory commands need of main.ts: store options, the target and a reading store. */
-export interface MemoryCommandHelpers {
-  withStoreOptions(command: Command): Command;
-  target(options: object): { dataDir: string; neo4j: Neo4jTarget | undefined };
-  withStore<T>(options: object, use: (store: Store) => Promise<T>): Promise<T>;
+function targetOf(options: StoreOptions): { dataDir: string; neo4j: ReturnType<typeof neo4jOf> } {
+  return { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
 }
-
-const write = (text: string): void => {
-  process.stdout.write(`${text}\n`);
-};
-
-const onWait = (holder: { pid?: number }): void => {
-  process.stderr.write(`chatgraph: ${waitingMessage(holder)}\n`);
-};
 
 function typeOf(text: string | undefined): MemoryType | undefined {
   if (text === undefined) return undefined;
@@ -46,8 +36,7 @@ function whole(text: string | undefined, option: string): number | undefined {
 }
 
 // Matched words in bold on a terminal, as `search` shows them; plain marks otherwise.
-function marked(text: string): string {
-  const tty = process.stdout.isTTY;
+function marked(text: string, tty: boolean): string {
   return text
     .split(MATCH_START)
     .join(tty ? '\u001b[1m' : '«')
@@ -55,9 +44,9 @@ function marked(text: string): string {
     .join(tty ? '\u001b[22m' : '»');
 }
 
-function memoryLines(m: MemoryView): string {
+function memoryLines(m: MemoryView, tty: boolean): string {
   const head = `${m.id}  ${m.createdAt.slice(0, 10)}  [${m.type}]${m.status !== 'active' ? ` (${m.status}${m.supersededBy ? ` by ${m.supersededBy}` : ''})` : ''}${m.tags.length > 0 ? `  #${m.tags.join(' #')}` : ''}`;
-  const lines = [head, `  ${marked(m.snippet ?? m.content).replace(/\n/g, '\n  ')}`];
+  const lines = [head, `  ${marked(m.snippet ?? m.content, tty).replace(/\n/g, '\n  ')}`];
   if (m.source)
     lines.push(
       `  from ${m.source.title ? `"${m.source.title}" ` : ''}(conversation ${m.source.conversationId}${m.source.messageId ? `, message ${m.source.messageId}` : ''})`,
@@ -65,7 +54,7 @@ function memoryLines(m: MemoryView): string {
   return lines.join('\n');
 }
 
-interface ListOptions {
+interface ListOptions extends StoreOptions {
   query?: string;
   type?: string;
   tag?: string;
@@ -75,7 +64,7 @@ interface ListOptions {
   json?: boolean;
 }
 
-interface RememberOptions {
+interface RememberOptions extends StoreOptions {
   type: string;
   tag?: string[];
   confidence?: string;
@@ -85,15 +74,14 @@ interface RememberOptions {
 }
 
 /** `chatgraph memories`: a page of memories. */
-function registerList(program: Command, helpers: MemoryCommandHelpers): void {
-  helpers
-    .withStoreOptions(
-      program
-        .command('memories')
-        .description(
-          'list the memories (remembered, or imported from Claude), newest first or by words',
-        ),
-    )
+export function registerMemories(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('memories')
+      .description(
+        'list the memories (remembered, or imported from Claude), newest first or by words',
+      ),
+  )
     .option('--query <words>', 'only memories with these words (the search syntax), best first')
     .option('--type <type>', `only this type: ${MEMORY_TYPES.join(', ')}`)
     .option('--tag <tag>', 'only memories with this tag')
@@ -102,8 +90,8 @@ function registerList(program: Command, helpers: MemoryCommandHelpers): void {
     .option('--all', 'superseded and retracted memories too (the history)')
     .option('--json', 'print the page as JSON')
     .action(async (options: ListOptions) => {
-      const { dataDir } = helpers.target(options);
-      await helpers.withStore(options, async (store) => {
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(options, async (store) => {
         const page = await listMemories(store, dataDir, {
           query: options.query,
           type: typeOf(options.type),
@@ -113,20 +101,20 @@ function registerList(program: Command, helpers: MemoryCommandHelpers): void {
           status: options.all ? 'all' : 'active',
         });
         if (options.json) {
-          write(JSON.stringify(page, null, 2));
+          io.out(JSON.stringify(page, null, 2));
           return;
         }
         if (page.items.length === 0) {
-          write(
+          io.out(
             page.total > 0
               ? `no memories past the first ${String(page.total)}`
               : 'no memories match',
           );
           return;
         }
-        write(page.items.map(memoryLines).join('\n\n'));
+        io.out(page.items.map((m) => memoryLines(m, io.stdoutIsTTY)).join('\n\n'));
         const last = page.offset + page.items.length;
-        write(
+        io.out(
           `\n${String(page.offset + 1)}–${String(last)} of ${String(page.total)}${last < page.total ? ` (--offset ${String(last)} for more)` : ''}`,
         );
       });
@@ -134,16 +122,13 @@ function registerList(program: Command, helpers: MemoryCommandHelpers): void {
 }
 
 /** `chatgraph remember <content>`: a new memory. */
-function registerRemember(program: Command, helpers: MemoryCommandHelpers): void {
-  helpers
-    .withStoreOptions(
-      program
-        .command('remember')
-        .description(
-          'remember something: a PAM memory in the bundle, and a Memory node in the graph',
-        )
-        .argument('<content>', 'what to remember'),
-    )
+export function registerRemember(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('remember')
+      .description('remember something: a PAM memory in the bundle, and a Memory node in the graph')
+      .argument('<content>', 'what to remember'),
+  )
     .requiredOption('--type <type>', MEMORY_TYPES.join(', '))
     .option('--tag <tag...>', 'tags (lower case; letters, digits, - and _)')
     .option('--confidence <0-1>', 'how sure, from 0 to 1')
@@ -161,7 +146,7 @@ function registerRemember(program: Command, helpers: MemoryCommandHelpers): void
         );
       const type = typeOf(options.type) ?? 'fact';
       const { memory, created } = await remember(
-        { ...helpers.target(options), onWait },
+        { ...targetOf(options), onWait: onWaitOf(io) },
         {
           content,
           type,
@@ -173,35 +158,25 @@ function registerRemember(program: Command, helpers: MemoryCommandHelpers): void
         },
       );
       if (options.json) {
-        write(JSON.stringify({ created, memory: await memoryView(memory) }, null, 2));
+        io.out(JSON.stringify({ created, memory: await memoryView(memory) }, null, 2));
         return;
       }
-      write(`${created ? 'remembered' : 'already remembered'}: ${memory.id}`);
+      io.out(`${created ? 'remembered' : 'already remembered'}: ${memory.id}`);
     });
 }
 
 /** `chatgraph forget <id>`: retracts a memory. */
-function registerForget(program: Command, helpers: MemoryCommandHelpers): void {
-  helpers
-    .withStoreOptions(
-      program
-        .command('forget')
-        .description(
-          'forget a memory: marked retracted in the bundle, gone from lists and searches',
-        )
-        .argument('<id>', "the memory's id (as memories and remember print it)"),
-    )
+export function registerForget(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('forget')
+      .description('forget a memory: marked retracted in the bundle, gone from lists and searches')
+      .argument('<id>', "the memory's id (as memories and remember print it)"),
+  )
     .option('--json', 'print the retracted memory as JSON')
-    .action(async (id: string, options: { json?: boolean }) => {
-      const memory = await forget({ ...helpers.target(options), onWait }, id);
-      if (options.json) write(JSON.stringify(await memoryView(memory), null, 2));
-      else write(`forgot ${memory.id}: ${memory.content}`);
+    .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
+      const memory = await forget({ ...targetOf(options), onWait: onWaitOf(io) }, id);
+      if (options.json) io.out(JSON.stringify(await memoryView(memory), null, 2));
+      else io.out(`forgot ${memory.id}: ${memory.content}`);
     });
-}
-
-/** `chatgraph memories`, `remember` and `forget`: the bundle's PAM memories. */
-export function registerMemoryCommands(program: Command, helpers: MemoryCommandHelpers): void {
-  registerList(program, helpers);
-  registerRemember(program, helpers);
-  registerForget(program, helpers);
 }

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { ConversationNotFoundError, deleteConversation, resolveDataDir } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { onWaitOf } from '../import-options.js';
+import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+
+export type DeleteOptions = StoreOptions & { json?: boolean };
+
+/**
+ * `chatgraph delete <id>`: deletes one conversation everywhere and says what went; returns the
+ * exit code (0 deleted, 1 deleted but something stayed behind, 2 no such conversation).
+ */
+export async function runDelete(id: string, options: DeleteOptions, io: CliIo): Promise<number> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const neo4j = neo4jOf(options);
+  try {
+    const result = await deleteConversation(dataDir, id, { neo4j, onWait: onWaitOf(io) });
+    if (options.json) {
+      io.out(JSON.stringify(result, null, 2));
+    } else {
+      const where = [
+        result.bundle ? 'the bundle' : '',
+        result.store ? (neo4j ? 'Neo4j' : 'the store') : '',
+      ]
+        .filter(Boolean)
+        .join(' and ');
+      io.out(
+        `deleted conversation ${result.id}${result.platformId ? ` (${result.source ?? ''} ${result.platformId})` : ''} from ${where}${result.attachments > 0 ? `, with ${result.attachments} attachment file(s)` : ''}; importing its export again leaves it out (import --restore brings it back)`,
+      );
+      for (const problem of result.problems)
+        io.err(`chatgraph: ${problem.file ?? ''}: ${problem.message}`);
+    }
+    return result.problems.length > 0 ? 1 : 0;
+  } catch (error) {
+    if (!(error instanceof ConversationNotFoundError)) throw error;
+    io.err(`chatgraph: ${error.message}`);
+    return 2;
+  }
+}
+
+export function registerDelete(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('delete')
+      .description(
+        'delete a conversation everywhere: its bundle file, attachments and index entry, and the store; a later import leaves it out',
+      )
+      .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
+  )
+    .option('--json', 'print what was deleted as JSON')
+    .action(async (id: string, options: DeleteOptions) => {
+      io.exitCode = await runDelete(id, options, io);
+    });
+}

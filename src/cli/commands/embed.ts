@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import { openStore, resolveDataDir } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
+import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+
+export type EmbedOptions = StoreOptions & EmbedCliOptions;
+
+/** `chatgraph embed`: vectors for what is not embedded yet. */
+export async function runEmbedCommand(options: EmbedOptions, io: CliIo): Promise<void> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const store = await openStore({ dataDir, neo4j: neo4jOf(options) });
+  try {
+    const report = await runEmbed(store, dataDir, options, io.out);
+    if (report.interrupted) io.exitCode = 1;
+  } finally {
+    await store.close();
+  }
+}
+
+export function registerEmbed(program: Command, io: CliIo): void {
+  withModelOptions(
+    withStoreOptions(
+      program
+        .command('embed')
+        .description(
+          'embed what is not embedded yet (messages on every branch, attached text, titles), so search finds things by meaning',
+        ),
+    ),
+  )
+    .option('--redact', 'mask secrets in texts before they are sent to an endpoint')
+    .option('-q, --quiet', 'no plan and no progress bar')
+    .action((options: EmbedOptions) => runEmbedCommand(options, io));
+}

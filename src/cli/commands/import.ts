@@ -1,0 +1,117 @@
+import type { Command } from 'commander';
+import {
+  claudeCodeProjectDirs,
+  exitCodeOf,
+  importExports,
+  openStore,
+  resolveDataDir,
+  type ImportResult,
+  type Neo4jTarget,
+} from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
+import { formatReport } from '../format-report.js';
+import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
+import { ProgressBar } from '../progress-bar.js';
+import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { UsageError } from '../usage-error.js';
+
+export type ImportOptions = StoreOptions & {
+  deep?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  redact?: boolean;
+  embed?: boolean;
+  verbose?: boolean;
+  force?: boolean;
+  restore?: boolean;
+} & EmbedCliOptions;
+
+/** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */
+export async function runImport(given: string[], options: ImportOptions, io: CliIo): Promise<void> {
+  const neo4j = neo4jOf(options);
+  const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
+  if (inputs.length === 0) {
+    throw new UsageError(
+      'give the path of an export (no Claude Code sessions were found in ~/.claude/projects either)',
+    );
+  }
+  checkInputs(inputs);
+  const bar = new ProgressBar();
+  const report = await importExports(inputs, {
+    dataDir: resolveDataDir(options.dataDir),
+    neo4j,
+    deep: options.deep === true,
+    force: options.force === true,
+    restore: options.restore === true,
+    onWait: onWaitOf(io),
+    ...runOptions(options, bar),
+  });
+  bar.done();
+  io.exitCode = exitCodeOf(report);
+  if (options.json) io.out(JSON.stringify(report, null, 2));
+  else printReport(report, options, neo4j, io);
+  if (options.embed) await embedAfterImport(options, neo4j, io);
+}
+
+function printReport(
+  report: ImportResult,
+  options: ImportOptions,
+  neo4j: Neo4jTarget | undefined,
+  io: CliIo,
+): void {
+  io.out(formatReport(report, { verbose: options.verbose === true }));
+  const skipped = report.problems.find((p) => p.code === 'file-already-imported');
+  const g = report.graph;
+  io.out(
+    `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
+  );
+}
+
+async function embedAfterImport(
+  options: ImportOptions,
+  neo4j: Neo4jTarget | undefined,
+  io: CliIo,
+): Promise<void> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const store = await openStore({ dataDir, neo4j });
+  try {
+    // With --json, stdout holds the report alone: the embed's lines go to stderr.
+    const say = options.json ? io.err : io.out;
+    const embedded = await runEmbed(store, dataDir, options, say);
+    if (embedded.interrupted) io.exitCode = 1;
+  } finally {
+    await store.close();
+  }
+}
+
+export function registerImport(program: Command, io: CliIo): void {
+  withModelOptions(
+    withStoreOptions(
+      program
+        .command('import')
+        .description(
+          'import exports into the data folder: the PAM bundle, then the searchable graph (embedded, or Neo4j)',
+        )
+        .argument(
+          '[input...]',
+          'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
+        ),
+    ),
+  )
+    .option('--deep', 'also project tool calls into DecisionTrace and TraceStep nodes (remembered)')
+    .option(
+      '--redact',
+      'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
+    )
+    .option('--force', 'read every file again, even one imported before unchanged')
+    .option('--restore', 'bring back conversations deleted with "chatgraph delete"')
+    .option('--json', 'print the import report as JSON')
+    .option('-q, --quiet', 'no progress bar')
+    .option(
+      '--embed',
+      'then embed what is new, so search finds it by meaning (see chatgraph embed)',
+    )
+    .option('-v, --verbose', 'list routine notices (inferred times, fixed dates) one by one')
+    .action((given: string[], options: ImportOptions) => runImport(given, options, io));
+}

@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import type { Command } from 'commander';
+import { bundleDir, pushBundle, resolveDataDir } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { onWaitOf, progressOf } from '../import-options.js';
+import { ProgressBar } from '../progress-bar.js';
+import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { UsageError } from '../usage-error.js';
+
+export type PushOptions = StoreOptions & { quiet?: boolean };
+
+/** `chatgraph push --neo4j <url>`: the data folder's bundle loaded into Neo4j. */
+export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
+  const neo4j = neo4jOf(options);
+  if (!neo4j)
+    throw new UsageError('push needs a Neo4j server: give --neo4j <url> (or set NEO4J_URI)');
+  const dataDir = resolveDataDir(options.dataDir);
+  if (!existsSync(bundleDir(dataDir)))
+    throw new UsageError(
+      `there is no bundle in ${dataDir}: run "chatgraph import <export>" first (or give --data-dir)`,
+    );
+  const bar = new ProgressBar();
+  const result = await pushBundle(dataDir, {
+    neo4j,
+    onWait: onWaitOf(io),
+    ...(options.quiet ? {} : progressOf(bar)),
+  });
+  bar.done();
+  io.out(
+    `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
+  );
+}
+
+export function registerPush(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('push')
+      .description(
+        "load the data folder's PAM bundle into Neo4j (again: only what changed; completes a push that was cut off)",
+      ),
+  )
+    .option('-q, --quiet', 'no progress bar')
+    .action((options: PushOptions) => runPush(options, io));
+}

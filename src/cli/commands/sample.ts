@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { writeSamples } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+
+/** `chatgraph sample`: small sample exports to try chatgraph on. */
+export async function runSample(options: { out: string }, io: CliIo): Promise<void> {
+  const files = await writeSamples(options.out);
+  io.out(files.join('\n'));
+}
+
+export function registerSample(program: Command, io: CliIo): void {
+  program
+    .command('sample')
+    .description('write small sample exports (ChatGPT and Claude.ai) to try chatgraph on')
+    .option('-o, --out <dir>', 'where to write them', 'samples')
+    .action((options: { out: string }) => runSample(options, io));
+}

@@ -1,0 +1,73 @@
+import type { Command } from 'commander';
+import { MATCH_END, MATCH_START, createRecaller, resolveDataDir } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import {
+  formatSearch,
+  searchJson,
+  searchQueryOf,
+  type SearchCliOptions,
+} from '../format-search.js';
+import { checkFormat, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { UsageError } from '../usage-error.js';
+
+export type SearchOptions = StoreOptions & SearchCliOptions;
+
+/** Matches in bold on a terminal, «between marks» otherwise. */
+function highlighter(tty: boolean): (snippet: string) => string {
+  return (snippet) =>
+    snippet
+      .split(MATCH_START)
+      .join(tty ? '\x1b[1m' : '«')
+      .split(MATCH_END)
+      .join(tty ? '\x1b[22m' : '»');
+}
+
+/** `chatgraph search <terms...>`: by words, meaning or both, a page at a time. */
+export async function runSearch(terms: string[], options: SearchOptions, io: CliIo): Promise<void> {
+  const format = checkFormat(options.format);
+  const unknown = terms.find((t) => t.startsWith('--'));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `unknown option ${unknown} (a word starting with -- can be quoted with others: "git push --force")`,
+    );
+  const query = searchQueryOf(terms.join(' '), options);
+  const dataDir = resolveDataDir(options.dataDir);
+  const result = await withStore(options, async (store) => {
+    const recaller = createRecaller(store, dataDir);
+    try {
+      return await recaller.search(query);
+    } finally {
+      await recaller.close();
+    }
+  });
+  const lines =
+    format === 'json'
+      ? [searchJson(result, query.offset ?? 0)]
+      : formatSearch(result, query, highlighter(io.stdoutIsTTY));
+  for (const line of lines) io.out(line);
+}
+
+export function registerSearch(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('search')
+      .description(
+        'search every message (and pasted or attached text) by words, by meaning, or both (hybrid, the default once `chatgraph embed` has run)',
+      )
+      .argument(
+        '<terms...>',
+        'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups); or a question in your own words',
+      ),
+  )
+    .option('--mode <mode>', 'keyword, semantic or hybrid (default: hybrid once vectors exist)')
+    .option('--source <source>', 'only this source (chatgpt, claude-ai, ...)')
+    .option('--since <date>', 'only messages at or after this date')
+    .option('--until <date>', 'only messages before this date')
+    .option('--role <role>', 'only messages of this role (user, assistant, tool, system)')
+    .option('--limit <n>', 'how many hits', '20')
+    .option('--offset <n>', 'hits to skip (the next page)', '0')
+    .option('--format <format>', 'table or json', 'table')
+    // So `search sourdough -levain` works unquoted: a -word is a search term, not an option.
+    .allowUnknownOption()
+    .action((terms: string[], options: SearchOptions) => runSearch(terms, options, io));
+}

@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import {
+  SERVER_QUERY_LIMITS,
+  openStore,
+  queryLimits,
+  resolveDataDir,
+  type Store,
+} from '../../index.js';
+import { startWebApp } from '../../web/web-server.js';
+import type { CliIo } from '../cli-io.js';
+import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
+import { checkPort, neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { UsageError } from '../usage-error.js';
+
+export type ServeOptions = StoreOptions &
+  QueryLimitOptions & { port: string; host?: string; maxUpload: string };
+
+type WebApp = Awaited<ReturnType<typeof startWebApp>>;
+
+/** `chatgraph serve`: the web app over the store, until Ctrl-C or SIGTERM. */
+export async function runServe(options: ServeOptions, io: CliIo): Promise<void> {
+  const limits = queryLimits(options, SERVER_QUERY_LIMITS);
+  const port = checkPort(options.port, '--port');
+  const maxUpload = Number(options.maxUpload);
+  if (!(maxUpload > 0))
+    throw new UsageError(`--max-upload takes a size in MB, not "${options.maxUpload}"`);
+  const dataDir = resolveDataDir(options.dataDir);
+  const neo4j = neo4jOf(options);
+  const store = await openStore({ dataDir, neo4j });
+  let app: WebApp;
+  try {
+    app = await startWebApp({
+      store,
+      dataDir,
+      neo4j,
+      port,
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      maxUploadBytes: maxUpload * 1024 * 1024,
+      queryLimits: limits,
+    });
+  } catch (error) {
+    await store.close();
+    throw listenError(error, port, options.host);
+  }
+  io.out(`chatgraph web app at ${app.url}`);
+  if (app.token !== undefined)
+    io.out('(listening beyond this machine: every request needs the token in that address)');
+  stopOnSignal(app, store);
+}
+
+/** A port taken or an address not this machine's, said as a usage problem. */
+function listenError(error: unknown, port: number, host: string | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return new UsageError(`port ${port} is in use: give another with --port`);
+  if (code === 'EADDRNOTAVAIL')
+    return new UsageError(`${host ?? ''} is not an address of this machine`);
+  return error;
+}
+
+function stopOnSignal(app: WebApp, store: Store): void {
+  const stop = (): void => {
+    void app
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+export function registerServe(program: Command, io: CliIo): void {
+  withQueryLimitOptions(
+    withStoreOptions(
+      program
+        .command('serve')
+        .description('run the web app over the store: browse, read, search, graph, Cypher, import'),
+    ),
+    SERVER_QUERY_LIMITS,
+  )
+    .option('--port <port>', 'the port (0: any free port)', '8484')
+    .option(
+      '--host <address>',
+      'listen on this address instead of 127.0.0.1; then every request needs the printed token',
+    )
+    .option('--max-upload <MB>', 'the largest export the browser may upload, in MB', '2048')
+    .action((options: ServeOptions) => runServe(options, io));
+}

@@ -1,0 +1,109 @@
+import { Command, CommanderError } from 'commander';
+import {
+  EmbeddingEndpointError,
+  MemoryInputError,
+  MemoryNotFoundError,
+  MemoryStoreError,
+  ModelFetchError,
+  ModelNotInstalledError,
+  NotAnExportError,
+  QueryError,
+  StoreConnectionError,
+  VERSION,
+  VectorModelMismatchError,
+} from '../index.js';
+import type { CliIo } from './cli-io.js';
+import { registerConvert } from './commands/convert.js';
+import { registerDelete } from './commands/delete.js';
+import { registerEmbed } from './commands/embed.js';
+import { registerImport } from './commands/import.js';
+import { registerMcp } from './commands/mcp.js';
+import { registerForget, registerMemories, registerRemember } from './commands/memories.js';
+import { registerPush } from './commands/push.js';
+import { registerQuery } from './commands/query.js';
+import { registerReindex } from './commands/reindex.js';
+import { registerSample } from './commands/sample.js';
+import { registerSearch } from './commands/search.js';
+import { registerServe } from './commands/serve.js';
+import { registerSources } from './commands/sources.js';
+import { registerStats } from './commands/stats.js';
+import { registerThread } from './commands/thread.js';
+import { registerModelCommands } from './model-command.js';
+import { UsageError } from './usage-error.js';
+
+/** Every command, in the order `chatgraph --help` lists them. */
+const COMMANDS = [
+  registerConvert,
+  registerImport,
+  registerQuery,
+  registerSearch,
+  registerThread,
+  registerStats,
+  registerReindex,
+  registerPush,
+  registerDelete,
+  registerMemories,
+  registerRemember,
+  registerForget,
+  registerMcp,
+  registerServe,
+  registerEmbed,
+  registerSources,
+  registerSample,
+];
+
+/** The program with every command, writing to `io`. */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command()
+    .name('chatgraph')
+    .description('Turn AI chat exports into Portable AI Memory and a queryable context graph.')
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => {
+        io.out(text.replace(/\n$/, ''));
+      },
+      writeErr: (text) => {
+        io.err(text.replace(/\n$/, ''));
+      },
+    });
+  for (const register of COMMANDS) register(program, io);
+  registerModelCommands(program);
+  return program;
+}
+
+/** Errors the user can act on: their message alone, exit code 2. */
+const SAID_AS_IS = [
+  NotAnExportError,
+  UsageError,
+  QueryError,
+  StoreConnectionError,
+  ModelNotInstalledError,
+  EmbeddingEndpointError,
+  VectorModelMismatchError,
+  ModelFetchError,
+  MemoryInputError,
+  MemoryNotFoundError,
+  MemoryStoreError,
+];
+
+/**
+ * Runs one command line (`argv` as `process.argv` has it: node, script, then the arguments) and
+ * gives its exit code. Servers (`mcp`, `serve`) go on running after it returns.
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  try {
+    await buildProgram(io).parseAsync(argv);
+    return io.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (SAID_AS_IS.some((kind) => error instanceof kind)) {
+      io.err(`chatgraph: ${(error as Error).message}`);
+      return 2;
+    }
+    io.err(`chatgraph: ${error instanceof Error ? error.message : String(error)}`);
+    if (process.env.CHATGRAPH_DEBUG && error instanceof Error) io.err(error.stack ?? '');
+    return 1;
+  }
+}

@@ -1,0 +1,78 @@
+import type { Command } from 'commander';
+import { neo4jTarget, openStore, resolveDataDir, type Neo4jTarget, type Store } from '../index.js';
+import { UsageError } from './usage-error.js';
+
+/** The options every store command takes. */
+export interface StoreOptions {
+  dataDir?: string;
+  neo4j?: string;
+  user?: string;
+  database?: string;
+}
+
+export const dataDirOption = [
+  '--data-dir <dir>',
+  'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)',
+] as const;
+
+/** Adds the store options: the data folder, or a Neo4j server. */
+export function withStoreOptions(command: Command): Command {
+  return command
+    .option(...dataDirOption)
+    .option(
+      '--neo4j <url>',
+      'use this Neo4j 5 server instead of the embedded store: bolt://host:7687, neo4j+s://… for Aura (default: $NEO4J_URI)',
+    )
+    .option(
+      '--user <name>',
+      'the Neo4j user (default: $NEO4J_USERNAME or neo4j); the password is read from $NEO4J_PASSWORD only',
+    )
+    .option(
+      '--database <name>',
+      'the Neo4j database (default: $NEO4J_DATABASE or the server default)',
+    );
+}
+
+export function neo4jOf(options: StoreOptions): Neo4jTarget | undefined {
+  if (options.neo4j === undefined && (options.user !== undefined || options.database !== undefined))
+    throw new UsageError('--user and --database go with --neo4j <url> (or NEO4J_URI)');
+  return neo4jTarget({ url: options.neo4j, user: options.user, database: options.database });
+}
+
+/** Opens the chosen store for reading: the data folder's (it must exist), or Neo4j. */
+export function openForReading(options: StoreOptions): Promise<Store> {
+  return openStore(
+    { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) },
+    { readonly: true },
+  );
+}
+
+/** Runs `use` over the store opened for reading, and closes it. */
+export async function withStore<T>(
+  options: StoreOptions,
+  use: (store: Store) => Promise<T>,
+): Promise<T> {
+  const store = await openForReading(options);
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export type Format = 'table' | 'json';
+
+/** The `--format` option's value, checked. */
+export function checkFormat(format: string): Format {
+  if (format !== 'table' && format !== 'json')
+    throw new UsageError(`--format takes table or json, not "${format}"`);
+  return format;
+}
+
+/** A port option's value, checked. */
+export function checkPort(value: string, option: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`${option} takes a port number, not "${value}"`);
+  return port;
+}

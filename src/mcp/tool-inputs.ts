@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { PROVIDERS } from '../index.js';
+
+const ROLES = ['user', 'assistant', 'system', 'tool'] as const;
+
+function key(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_.]+/g, '-');
+}
+
+// An agent writes the product's name ("ChatGPT", "Claude", "Claude.ai"); the graph stores the
+// source ("chatgpt", "claude-ai"): each provider's source, PAM name and label all lead to it.
+const SOURCE_BY_NAME = new Map(
+  PROVIDERS.flatMap((p) => [p.source, p.name, p.label].map((name) => [key(name), p.source])),
+);
+
+/** The graph's sources, one per provider, for the tool schemas' enum. */
+export const SOURCES = PROVIDERS.map((p) => p.source) as [string, ...string[]];
+
+/** `source`: an enum of the providers' sources, taking product names in any case too. */
+export function sourceInput(what: string): z.ZodTypeAny {
+  return z
+    .preprocess(
+      (value) => (typeof value === 'string' ? (SOURCE_BY_NAME.get(key(value)) ?? value) : value),
+      z.enum(SOURCES),
+    )
+    .optional()
+    .describe(`${what}: ${SOURCES.join(', ')} (product names such as "ChatGPT" or "Claude" work)`);
+}
+
+/** `role`: who wrote a message, in any case. */
+export function roleInput(what: string): z.ZodTypeAny {
+  return z
+    .preprocess(
+      (value) => (typeof value === 'string' ? value.trim().toLowerCase() : value),
+      z.enum(ROLES),
+    )
+    .optional()
+    .describe(`${what}: ${ROLES.join(', ')}`);
+}
+
+/** A date bound, passed to the store's one date parser (which names what was wrong). */
+export function dateInput(what: string): z.ZodOptional<z.ZodString> {
+  return z
+    .string()
+    .optional()
+    .describe(
+      `${what}: a date like 2024-05-01, a timestamp like 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today, yesterday`,
+    );
+}
+
+/** `offset`: where a page starts. */
+export const offsetInput = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe('how many to skip, for the next page: the nextOffset of the previous result');
+
+/** `limit`: the largest page, and its default. */
+export function limitInput(max: number, fallback: number): z.ZodOptional<z.ZodNumber> {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .optional()
+    .describe(
+      `how many at most, 1 to ${String(max)} (default ${String(fallback)}); a result larger than the result budget holds fewer and says so`,
+    );
+}

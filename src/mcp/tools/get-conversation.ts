@@ -1,0 +1,96 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { QueryError, type ThreadMessage } from '../../index.js';
+import { conversationMarkdown } from '../conversation-markdown.js';
+import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
+import {
+  conversationOutput,
+  matchedIdOutput,
+  messageOutput,
+  truncatedOutput,
+} from '../output-schemas.js';
+import { fitPage } from '../result-budget.js';
+import type { ToolContext } from '../tool-context.js';
+import { limitInput, offsetInput } from '../tool-inputs.js';
+import { guarded, ok } from '../tool-result.js';
+
+/** The largest page of messages. */
+export const PAGE_LIMIT = 200;
+
+const output = z.object({
+  conversation: conversationOutput,
+  matchedId: matchedIdOutput,
+  messages: z.array(messageOutput),
+  total: z.number().int().describe('messages in the thread (or the whole tree)'),
+  offset: z.number().int(),
+  nextOffset: z.number().int().nullable().describe('where the next page starts; null at the end'),
+  truncated: truncatedOutput,
+});
+
+function pastTheEnd(offset: number, total: number, what: string): QueryError {
+  return new QueryError(
+    `offset ${String(offset)} is past the end: the ${what} has ${String(total)} messages (offsets 0 to ${String(total - 1)})`,
+  );
+}
+
+/** `get_conversation`: a conversation's messages, a page at a time, within the result budget. */
+export function registerGetConversation(server: McpServer, { store, budget }: ToolContext): void {
+  server.registerTool(
+    'get_conversation',
+    {
+      title: 'Read a conversation',
+      description:
+        "The messages of one conversation as Markdown, a page at a time: the thread the user saw (default) or every branch in tree order. The header carries chatgraph's conversation id and each message heading its message id (for get_message_context). Page with offset and limit; the result says the next offset.",
+      inputSchema: {
+        id: z.string().min(1).describe("chatgraph's or the platform's conversation id"),
+        branch: z
+          .enum(['shown', 'all'])
+          .optional()
+          .describe('shown: the thread the user saw (default); all: every branch'),
+        offset: offsetInput,
+        limit: limitInput(PAGE_LIMIT, 50),
+      },
+      outputSchema: output.shape,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const info = await store.conversation(args.id);
+        if (!info)
+          throw new QueryError(
+            `no conversation with id ${args.id} (neither chatgraph's nor the platform's)`,
+          );
+        const matchedId = info.id === args.id ? 'chatgraph' : 'platform';
+        const all = await store.thread(info.id, { allBranches: args.branch === 'all' });
+        const offset = args.offset ?? 0;
+        if (offset > 0 && offset >= all.length)
+          throw pastTheEnd(offset, all.length, args.branch === 'all' ? 'tree' : 'thread');
+        const page = all.slice(offset, offset + (args.limit ?? 50));
+        const render = (shown: readonly ThreadMessage[], truncated: boolean) => {
+          const end = offset + shown.length;
+          const nextOffset = end < all.length ? end : null;
+          const lines = [
+            conversationMarkdown(info, shown),
+            `(found by ${matchedId === 'chatgraph' ? "chatgraph's" : "the platform's"} conversation id; messages ${String(offset + 1)}–${String(end)} of ${String(all.length)}${nextOffset !== null ? `; next offset ${String(nextOffset)}` : '; the last page'})`,
+          ];
+          if (truncated)
+            lines.push(
+              `Truncated to stay within the ${String(budget.kb)} KB result budget: call again with offset ${String(nextOffset ?? end)}, or a smaller limit.`,
+            );
+          const cut = cutIds(shown, page);
+          if (cut[0] !== undefined) lines.push(readOnHint(cut[0]));
+          const structured = output.parse({
+            conversation: info,
+            matchedId,
+            messages: shown,
+            total: all.length,
+            offset,
+            nextOffset,
+            truncated,
+          });
+          return ok(lines.join('\n'), structured);
+        };
+        return fitPage(page, render, budget, clipMessage).result;
+      }),
+  );
+}

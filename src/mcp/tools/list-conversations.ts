@@ -1,0 +1,90 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { QueryError, type ConversationInfo } from '../../index.js';
+import { conversationOutput, truncatedOutput } from '../output-schemas.js';
+import { clipText, fitPage } from '../result-budget.js';
+import type { ToolContext } from '../tool-context.js';
+import { dateInput, limitInput, offsetInput, sourceInput } from '../tool-inputs.js';
+import { guarded, ok } from '../tool-result.js';
+
+/** The largest page of conversations. */
+export const LIST_LIMIT = 200;
+
+const output = z.object({
+  total: z.number().int().describe('conversations matching the filters'),
+  offset: z.number().int(),
+  nextOffset: z.number().int().nullable().describe('where the next page starts; null at the end'),
+  conversations: z.array(conversationOutput),
+  truncated: truncatedOutput,
+});
+
+function line(c: ConversationInfo): string {
+  return `- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (${String(c.messageCount)} messages, id ${c.id}, platform id ${c.platformId})`;
+}
+
+/** `list_conversations`: conversations by source, dates and title words, a page at a time. */
+export function registerListConversations(server: McpServer, { store, budget }: ToolContext): void {
+  server.registerTool(
+    'list_conversations',
+    {
+      title: 'List conversations',
+      description:
+        'Conversations filtered by source, creation dates and title words, sorted, a page at a time. Each line carries the conversation id get_conversation takes.',
+      inputSchema: {
+        source: sourceInput('only conversations from this source'),
+        since: dateInput('only conversations created at or after this'),
+        until: dateInput('only conversations created before this'),
+        title: z.string().optional().describe('words the title contains (any case)'),
+        sort: z
+          .enum(['newest', 'oldest', 'most-messages'])
+          .optional()
+          .describe('newest first (default), oldest first, or most messages first'),
+        offset: offsetInput,
+        limit: limitInput(LIST_LIMIT, 20),
+      },
+      outputSchema: output.shape,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const offset = args.offset ?? 0;
+        const page = await store.listConversations({
+          ...args,
+          source: args.source as string | undefined,
+          offset,
+          limit: args.limit ?? 20,
+        });
+        if (offset > 0 && offset >= page.total)
+          throw new QueryError(
+            `offset ${String(offset)} is past the end: ${String(page.total)} conversations match`,
+          );
+        const render = (shown: readonly ConversationInfo[], truncated: boolean) => {
+          const end = offset + shown.length;
+          const nextOffset = end < page.total ? end : null;
+          const lines = shown.map(line);
+          if (page.total === 0) lines.push('No conversations match.');
+          else
+            lines.push(
+              `(${String(offset + 1)}–${String(end)} of ${String(page.total)}${nextOffset !== null ? `; next offset ${String(nextOffset)}` : ''})`,
+            );
+          if (truncated)
+            lines.push(
+              `Truncated to stay within the ${String(budget.kb)} KB result budget: call again with offset ${String(nextOffset ?? end)}, or narrow the filters.`,
+            );
+          const structured = output.parse({
+            total: page.total,
+            offset,
+            nextOffset,
+            conversations: shown,
+            truncated,
+          });
+          return ok(lines.join('\n'), structured);
+        };
+        const shrink = (c: ConversationInfo, max: number) => ({
+          ...c,
+          name: clipText(c.name, max),
+        });
+        return fitPage(page.items, render, budget, shrink).result;
+      }),
+  );
+}

@@ -1,0 +1,160 @@
+"""chatgraph's MCP server as the official Python MCP SDK sees it: a second, independent client.
+
+Lists the tools, calls every tool with arguments from CALLS (a listed tool with no entry fails
+the run, so a new tool must be added here), checks each structuredContent against the tool's
+outputSchema with jsonschema and each text against the result budget, reads the resources, and
+asks for one that does not exist (-32002).
+
+    python mcp_client_check.py stdio NODE CLI DATA_DIR
+    python mcp_client_check.py http URL
+
+Prints one line per check and ends with "python-mcp checks: ok=N failed=N"; exits 1 on a failure.
+The data folder is the one test/support/mcp-fixtures.ts writes.
+"""
+
+import asyncio
+import json
+import sys
+from typing import Any, Callable
+
+from jsonschema import Draft7Validator
+from mcp import ClientSession, McpError, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+BUDGET = 80 * 1024
+
+Args = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
+
+# Each tool's calls, in order; a call may be built from earlier results (by tool name), so
+# remembering comes before forgetting what was remembered.
+CALLS: dict[str, list[Args]] = {
+    "search_conversations": [
+        {"query": "sourdough", "source": "ChatGPT", "mode": "keyword", "limit": 100},
+        {"query": "sourdough", "role": "user", "since": "2020-01-01", "offset": 5},
+    ],
+    "get_conversation": [
+        {"id": "conv-short"},
+        {"id": "conv-long", "limit": 200},
+        {"id": "conv-huge", "offset": 1, "branch": "all"},
+    ],
+    "list_conversations": [{"source": "claude", "limit": 5, "sort": "oldest"}],
+    "get_message_context": [
+        {"message_id": "conv-short-m1", "before": 1, "after": 0},
+        lambda seen: {"message_id": seen["get_conversation"]["messages"][0]["id"]},
+    ],
+    "run_cypher": [
+        {"query": "MATCH (m:Message) RETURN m.id, m.content"},
+        {"query": "MATCH (c:Conversation {conversation_id: $id}) RETURN c.name AS name", "params": {"id": "conv-short"}},
+    ],
+    "stats": [{}],
+    # The memory tools (issue 15 §2), called when the server lists them.
+    "remember": [
+        {"content": "The user feeds the sourdough starter twice a day", "type": "fact", "tags": ["baking"]}
+    ],
+    "list_memories": [{"query": "sourdough"}],
+    "recent_activity": [{"since": "2020-01-01"}],
+    "forget": [lambda seen: {"id": seen["remember"]["id"]}],
+}
+
+ORDER = list(CALLS)
+
+# What some results must say, beyond matching their schema: (tool, call number) -> test, what.
+EXPECT: dict[tuple[str, int], tuple[Callable[[dict[str, Any]], bool], str]] = {
+    ("search_conversations", 0): (lambda r: len(r["hits"]) > 0, "a product name as source finds hits"),
+    ("get_conversation", 0): (lambda r: r["matchedId"] == "platform", "says it got the platform's id"),
+    ("get_conversation", 1): (lambda r: r["truncated"] and r["nextOffset"] is not None, "offers the next page"),
+    ("list_conversations", 0): (lambda r: r["total"] > 0, '"claude" lists Claude conversations'),
+    ("get_message_context", 0): (lambda r: r["matchedId"] == "platform", "takes the platform's message id"),
+    ("run_cypher", 0): (lambda r: r["truncated"] and r["shown"] < r["rowCount"], "cuts every message to the budget"),
+    ("remember", 0): (lambda r: bool(r.get("id")), "gives the memory's id"),
+}
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, ok: bool, what: str) -> bool:
+        print(f"{'ok  ' if ok else 'FAIL'} {what}", flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        return ok
+
+
+async def exercise(session: ClientSession, checks: Checks) -> None:
+    init = await session.initialize()
+    caps = init.capabilities
+    checks.check(caps.tools is not None and not caps.tools.listChanged, "tools advertise no listChanged")
+    checks.check(caps.resources is not None and not caps.resources.listChanged, "resources advertise no listChanged")
+
+    tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    missing = sorted(set(tools) - set(CALLS))
+    checks.check(not missing, f"every listed tool has calls in the table (missing: {missing})")
+    seen: dict[str, dict[str, Any]] = {}
+    for name in sorted(tools, key=lambda n: ORDER.index(n) if n in ORDER else len(ORDER)):
+        tool = tools[name]
+        schema = tool.outputSchema
+        checks.check(schema is not None, f"{name} declares an outputSchema")
+        for prop, spec in (tool.inputSchema.get("properties") or {}).items():
+            checks.check(bool(spec.get("description")), f"{name}.{prop} has a description")
+        for number, call in enumerate(CALLS.get(name, [])):
+            args = call(seen) if callable(call) else call
+            what = f"{name} {json.dumps(args)[:120]}"
+            try:
+                result = await session.call_tool(name, args)
+            except Exception as error:  # the SDK raises when structuredContent breaks the schema
+                checks.check(False, f"{what}: {error}")
+                continue
+            text = "".join(part.text for part in result.content if part.type == "text")
+            if not checks.check(not result.isError, f"{what} succeeds ({text[:200] if result.isError else 'ok'})"):
+                continue
+            content = result.structuredContent or {}
+            errors = [e.message for e in Draft7Validator(schema or {}).iter_errors(content)]
+            checks.check(not errors, f"{what} matches its outputSchema {errors[:3]}")
+            checks.check(len(text.encode()) <= BUDGET, f"{what} text within 80 KB ({len(text.encode())} bytes)")
+            checks.check("truncated" in content, f"{what} says whether it was truncated")
+            if content.get("truncated"):
+                checks.check("truncated" in text.lower(), f"{what} text says it was truncated")
+            if (name, number) in EXPECT:
+                test, said = EXPECT[(name, number)]
+                checks.check(test(content), f"{what} {said}")
+            seen[name] = content
+
+    resources = (await session.list_resources()).resources
+    checks.check(any(str(r.uri) == "chatgraph://schema" for r in resources), "lists the schema resource")
+    templates = (await session.list_resource_templates()).resourceTemplates
+    checks.check(any(t.uriTemplate == "chatgraph://conversation/{id}" for t in templates), "lists the conversation template")
+    read = await session.read_resource("chatgraph://conversation/conv-short")
+    checks.check("# Short chat" in read.contents[0].text, "reads a conversation resource")
+    try:
+        await session.read_resource("chatgraph://conversation/no-such-conversation")
+        checks.check(False, "an unknown resource is an error")
+    except McpError as error:
+        checks.check(error.error.code == -32002, f"an unknown resource is -32002 (got {error.error.code})")
+
+
+async def main() -> int:
+    checks = Checks()
+    mode = sys.argv[1]
+    if mode == "stdio":
+        node, cli, data = sys.argv[2:5]
+        params = StdioServerParameters(command=node, args=[cli, "mcp", "--data-dir", data])
+        async with stdio_client(params) as (read, write):
+            async with ClientSession(read, write) as session:
+                await exercise(session, checks)
+    elif mode == "http":
+        async with streamable_http_client(sys.argv[2]) as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await exercise(session, checks)
+    else:
+        raise SystemExit(f"unknown mode {mode}: stdio or http")
+    print(f"python-mcp checks: ok={checks.passed} failed={checks.failed}", flush=True)
+    return 1 if checks.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
