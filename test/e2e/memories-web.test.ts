@@ -112,6 +112,13 @@ describe('the Memories page in Chromium', () => {
     expect(await page.locator('#memory-list mark').first().innerText()).toBe('Sunday');
     await page.screenshot({ path: join(SHOTS, 'memories.png') });
 
+    // The Search page lists it too, marked as a memory.
+    await page.goto(`${base}/#/search?q=sunday&mode=keyword`);
+    await page.waitForSelector('#search-results a.hit-memory');
+    expect(await page.locator('#search-results a.hit-memory').innerText()).toContain('Memory');
+    await page.goto(`${base}/#/memories?query=sunday`);
+    await page.waitForSelector('#memory-list a.memory-source');
+
     // Its source opens the conversation at the message.
     await page.click('#memory-list a.memory-source');
     await page.waitForFunction(() => location.hash.startsWith('#/c/'));
