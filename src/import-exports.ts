@@ -23,6 +23,7 @@ import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Diagnostic } from './model/diagnostic.js';
+import { syncMemories } from './memory/write-memories.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -143,6 +144,9 @@ async function importLocked(
         tombstones.filter((t) => !restored.has(t.id)),
       );
     const written = await writer.end();
+    // The bundle's memories (an export's, and those remembered) as Memory nodes, with their
+    // DERIVED_FROM edges to conversations this import (re)wrote.
+    await syncMemories(store, options.dataDir);
     const graph = { ...written, reindexed: false };
     if (deep && !wasDeep && hadConversations) {
       // Conversations indexed before deep mode get their traces.
@@ -297,6 +301,7 @@ async function loadBundle(
   const report = await writer.end();
   for (const [checksum, meta] of imports)
     await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
+  await syncMemories(store, dataDir);
   onProgress?.({ phase: 'finish', bytesDone, bytesTotal: total.bytes, conversations });
   return { conversations, ...report, problems };
 }

@@ -48,9 +48,13 @@ function exercise(name: string, connect: () => Promise<Client>): void {
     it('lists its tools with input schemas', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
+        'forget',
         'get_conversation',
         'get_message_context',
         'list_conversations',
+        'list_memories',
+        'recent_activity',
+        'remember',
         'run_cypher',
         'search_conversations',
         'stats',

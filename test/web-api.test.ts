@@ -103,7 +103,9 @@ describe('the web app API', () => {
     );
     expect(branched.items.map((c) => c.name)).toEqual(['Alpha about sourdough']);
     expect((await raw(app, '/api/conversations?sort=sideways')).status).toBe(400);
-    expect((await raw(app, '/api/conversations?since=yesterday')).status).toBe(400);
+    // Relative bounds are dates too (issue 15); words that are none are refused.
+    expect((await raw(app, '/api/conversations?since=someday')).status).toBe(400);
+    expect((await raw(app, '/api/conversations?since=yesterday')).status).toBe(200);
   });
 
   it('gives a conversation with every branch, tool calls and attachments', async () => {

@@ -70,10 +70,16 @@ export function toMemoryStore(input: {
 /**
  * A memory with its times in Pydantic's form: the official SDK re-serialises memories before
  * hashing them, so any other form makes its integrity check fail (pam-notes.md, issue 11).
+ * Every other field is kept as it is (an edit's `superseded_by`, a memory's source).
  */
 function withPydanticTimes(memory: Memory): Memory {
-  const temporal: Memory['temporal'] = { created_at: toPydanticTime(memory.temporal.created_at) };
-  if (memory.temporal.updated_at !== undefined)
-    temporal.updated_at = toPydanticTime(memory.temporal.updated_at);
-  return { ...memory, temporal };
+  const temporal: Memory['temporal'] = { ...memory.temporal };
+  for (const key of ['created_at', 'updated_at', 'valid_from', 'valid_until'] as const) {
+    const value = temporal[key];
+    if (value !== undefined) temporal[key] = toPydanticTime(value);
+  }
+  const provenance = { ...memory.provenance };
+  if (provenance.extracted_at !== undefined)
+    provenance.extracted_at = toPydanticTime(provenance.extracted_at);
+  return { ...memory, temporal, provenance };
 }

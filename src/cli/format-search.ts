@@ -52,6 +52,7 @@ export function searchJson(result: SearchResult, offset: number): string {
       offset,
       hits: strip(result.hits),
       ...(result.nearest ? { nearest: strip(result.nearest) } : {}),
+      ...(result.memories ? { memories: strip(result.memories) } : {}),
     },
     null,
     2,
@@ -87,6 +88,12 @@ export function formatSearch(
   const lines: string[] = [];
   const count = (n: number): string => n.toLocaleString('en-US');
   if (result.notice) lines.push(`(${result.notice})`);
+  // Memories matching the words come first, marked as memories (first page only).
+  for (const m of result.memories ?? [])
+    lines.push(
+      `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]${m.conversationId ? `  from "${m.title}" (conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}`,
+      `    ${highlight(m.snippet.replace(/\s+/g, ' '))}`,
+    );
   if (result.hits.length === 0) {
     if (result.matches > 0 && offset > 0)
       lines.push(

@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import {
   EmbeddingEndpointError,
+  MemoryInputError,
+  MemoryNotFoundError,
+  MemoryStoreError,
   ModelFetchError,
   ModelNotInstalledError,
   NotAnExportError,
@@ -15,6 +18,7 @@ import { registerDelete } from './commands/delete.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerImport } from './commands/import.js';
 import { registerMcp } from './commands/mcp.js';
+import { registerForget, registerMemories, registerRemember } from './commands/memories.js';
 import { registerPush } from './commands/push.js';
 import { registerQuery } from './commands/query.js';
 import { registerReindex } from './commands/reindex.js';
@@ -39,6 +43,9 @@ const COMMANDS = [
   registerReindex,
   registerPush,
   registerDelete,
+  registerMemories,
+  registerRemember,
+  registerForget,
   registerMcp,
   registerServe,
   registerWatch,
@@ -78,6 +85,9 @@ const SAID_AS_IS = [
   EmbeddingEndpointError,
   VectorModelMismatchError,
   ModelFetchError,
+  MemoryInputError,
+  MemoryNotFoundError,
+  MemoryStoreError,
 ];
 
 /**

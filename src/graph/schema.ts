@@ -104,6 +104,24 @@ export const LABELS = {
       position: 'integer',
     },
   },
+  // A PAM memory of the bundle's memory-store.json (imported, or remembered by a person or an
+  // agent), every status kept: an edit supersedes, a forget retracts. `*_ref` are PAM ids.
+  Memory: {
+    properties: {
+      type: 'string',
+      status: 'string',
+      content: 'string',
+      summary: 'string',
+      tags: 'string',
+      source: 'string',
+      conversation_ref: 'string',
+      message_ref: 'string',
+      extraction_method: 'string',
+      created_at: 'string',
+      updated_at: 'string',
+      superseded_by: 'string',
+    },
+  },
   File: { properties: { path: 'string', language: 'string' } },
   Project: { properties: { path: 'string', name: 'string' } },
   GitBranch: { properties: { name: 'string', project: 'string' } },
@@ -140,14 +158,20 @@ export const EDGES = {
   HAS_SESSION: { from: 'Project', to: 'Conversation' },
   ON_BRANCH: { from: 'Conversation', to: 'GitBranch' },
   STARTED: { from: 'ToolCall', to: 'Conversation' },
+  DERIVED_FROM: { from: 'Memory', to: 'Message' },
+  DERIVED_FROM_CONVERSATION: { from: 'Memory', to: 'Conversation' },
 } as const satisfies Record<string, EdgeSpec>;
 
-/** A relationship type as stored (`STEP_NEXT` is the seed's `NEXT` between trace steps). */
+/**
+ * A relationship type as stored (`STEP_NEXT` is the seed's `NEXT` between trace steps,
+ * `DERIVED_FROM_CONVERSATION` a memory's `DERIVED_FROM` when it names no message).
+ */
 export type EdgeKind = keyof typeof EDGES;
 
-/** The relationship type a query sees: trace steps' `NEXT` is stored apart from messages'. */
+/** The relationship type a query sees: kinds stored apart by their ends share one name. */
 export function edgeTypeName(kind: EdgeKind): string {
-  return kind === 'STEP_NEXT' ? 'NEXT' : kind;
+  if (kind === 'STEP_NEXT') return 'NEXT';
+  return kind === 'DERIVED_FROM_CONVERSATION' ? 'DERIVED_FROM' : kind;
 }
 
 /** Every label. */
@@ -161,4 +185,7 @@ export const SHARED_LABELS: ReadonlySet<Label> = new Set<Label>([
   'File',
   'Project',
   'GitBranch',
+  // Memories live in the bundle's memory-store.json, not in a conversation: deleting or
+  // re-importing one leaves them (only their DERIVED_FROM edge goes, and comes back).
+  'Memory',
 ]);

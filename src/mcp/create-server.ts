@@ -3,10 +3,12 @@ import {
   SERVER_QUERY_LIMITS,
   VERSION,
   createRecaller,
+  type Neo4jTarget,
   type QueryLimits,
   type Recaller,
   type Store,
 } from '../index.js';
+import { registerMemoryTools } from './memory-tools.js';
 import { registerResources } from './resources.js';
 import { DEFAULT_MAX_RESULT_KB, resultBudget } from './result-budget.js';
 import type { ToolContext } from './tool-context.js';
@@ -25,6 +27,8 @@ export interface McpOptions {
   recaller?: Recaller | undefined;
   /** The most one tool result's text (and its structured content) may hold, in KB (80 unless given). */
   maxResultKb?: number | undefined;
+  /** The data folder memories are written to (remember, forget…); no memory tools without it. */
+  memory?: { dataDir: string; neo4j?: Neo4jTarget | undefined } | undefined;
 }
 
 /** The MCP server over a store: tools to search and read the history, and resources. */
@@ -42,6 +46,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   registerGetMessageContext(server, context);
   registerRunCypher(server, context);
   registerStats(server, context);
+  if (options.memory) registerMemoryTools(server, { ...context, ...options.memory });
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   registerResources(server, store, context.budget);

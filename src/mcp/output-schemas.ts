@@ -60,7 +60,7 @@ export const hitOutput = z.object({
   createdAt: z.string(),
   snippet: z.string(),
   score: z.number(),
-  kind: z.string().optional().describe('message (default), attachment or title'),
+  kind: z.string().optional().describe('message (default), attachment, title or memory'),
   attachment: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
   why: z
     .object({

@@ -46,7 +46,9 @@ export function dateInput(what: string): z.ZodOptional<z.ZodString> {
   return z
     .string()
     .optional()
-    .describe(`${what}: a date like 2024-05-01 or a timestamp like 2024-05-01T10:00:00Z`);
+    .describe(
+      `${what}: a date like 2024-05-01, a timestamp like 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today, yesterday`,
+    );
 }
 
 /** `offset`: where a page starts. */

@@ -108,6 +108,13 @@ export type MemoryType =
   | 'project'
   | 'custom';
 
+/** PAM's memory lifecycle: an edit supersedes, `forget` retracts; nothing is deleted. */
+export type MemoryStatus = 'active' | 'superseded' | 'deprecated' | 'retracted' | 'archived';
+
+/** How a memory came to be (PAM `provenance.extraction_method`). */
+export type ExtractionMethod =
+  'llm_inference' | 'explicit_user_input' | 'api_export' | 'browser_extraction' | 'manual';
+
 /**
  * A memory as chatgraph writes it: optional fields are omitted rather than null, and `status`
  * and `tags` are always present, so both the spec's and the Python SDK's checksums agree.
@@ -115,17 +122,31 @@ export type MemoryType =
 export interface Memory {
   id: string;
   type: MemoryType;
-  status: 'active';
+  /** Present only when `type` is `custom` (PAM requires it then, and null otherwise). */
+  custom_type?: string;
+  status: MemoryStatus;
   content: string;
   content_hash: string;
   summary?: string;
   tags: string[];
-  temporal: { created_at: string; updated_at?: string };
+  confidence?: { initial: number; current: number };
+  temporal: {
+    created_at: string;
+    updated_at?: string;
+    valid_from?: string;
+    valid_until?: string;
+    /** The memory that replaced this one (status `superseded`). */
+    superseded_by?: string;
+  };
   provenance: {
     platform: string;
     platform_user_id?: string;
+    /** The PAM id of the conversation it came from (an entry of `conversations_index`). */
     conversation_ref?: string;
-    extraction_method: 'api_export';
+    /** The PAM id of the message it came from, within that conversation. */
+    message_ref?: string;
+    extraction_method: ExtractionMethod;
+    extracted_at?: string;
     extractor: string;
   };
   metadata?: JsonObject;

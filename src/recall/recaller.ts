@@ -1,5 +1,6 @@
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
+import { withMemoryHits } from '../memory/memory-hits.js';
 import { recall, similarMessages } from './recall-search.js';
 
 /** Search in every mode over one store, the query model opened on first use and kept. */
@@ -42,7 +43,11 @@ export function createRecaller(
           notice = `searched by words only: ${error instanceof Error ? error.message : String(error)}`;
         query_ = { ...query, mode: 'keyword' };
       }
-      const result = await recall(store, query_, opener?.embedQuery);
+      const result = await withMemoryHits(
+        store,
+        query_,
+        await recall(store, query_, opener?.embedQuery),
+      );
       return notice === undefined ? result : { ...result, notice };
     },
     similar(messageId, limit) {

@@ -12,8 +12,14 @@ export interface SearchHit {
   snippet: string;
   /** BM25 score (higher is better). */
   score: number;
-  /** What matched: the message (the default), text attached to it, or the conversation's title. */
-  kind?: 'message' | 'attachment' | 'title';
+  /**
+   * What matched: the message (the default), text attached to it, the conversation's title, or
+   * a memory (then `memory` names it, and the conversation and message are its source, empty
+   * when it has none).
+   */
+  kind?: 'message' | 'attachment' | 'title' | 'memory';
+  /** Set on a memory hit: the memory's PAM id, type and tags. */
+  memory?: { id: string; type: string; tags: string[] };
   /** Set when the hit is in text pasted or attached to the message, not the message itself. */
   attachment?: { id: string; name: string | null };
   /** Why it matched: the words it matched, how close in meaning it is, or both. */

@@ -1,4 +1,5 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
+import type { MemoryIndex } from './memory-index.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** One result row of a Cypher query, keyed by the RETURN column names. */
@@ -65,6 +66,11 @@ export interface SearchResult {
   nearest?: SearchHit[];
   /** Something the person should know about how the search ran (e.g. why it was by words only). */
   notice?: string;
+  /**
+   * Memories matching the words (kind `memory`), on the first page only: they are not paged
+   * with the hits, so a memory never pushes a message off a page.
+   */
+  memories?: SearchHit[];
 }
 
 /** Something attached to a message (a file, an image, pasted text), as `thread` returns it. */
@@ -224,6 +230,8 @@ export interface Store {
   setDeep(deep: boolean): Promise<void>;
   /** The store's vectors, for search by meaning. */
   readonly vectors: VectorIndex;
+  /** The bundle's memories as Memory nodes (DERIVED_FROM their source), searchable by words. */
+  readonly memories: MemoryIndex;
   /**
    * Removes one conversation (chatgraph's or the platform's id): the nodes it owns, their
    * edges and its search entries; false when the store does not hold it.

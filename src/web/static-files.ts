@@ -92,6 +92,7 @@ export function indexHtml(): string {
   <nav>
     <a href="#/" data-nav="list">Conversations</a>
     <a href="#/search" data-nav="search">Search</a>
+    <a href="#/memories" data-nav="memories">Memories</a>
     <a href="#/overview" data-nav="overview">Overview</a>
     <a href="#/cypher" data-nav="cypher">Cypher</a>
     <a href="#/import" data-nav="import">Import</a>

@@ -15,6 +15,7 @@ import {
 import * as api from './api-routes.js';
 import { ConversationPages } from './conversation-pages.js';
 import { deleteRoute } from './delete-route.js';
+import * as memories from './memory-routes.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
 import { IMPORT_MAP_HASH, indexHtml, staticFile } from './static-files.js';
@@ -179,6 +180,19 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       sendJson(response, 200, await deleteRoute(dataDir, options.neo4j, id));
     } else if (method === 'GET' && what === 'changes') {
       sendJson(response, 200, { changes: options.changes?.() ?? null });
+    } else if (what === 'memories' && (method === 'GET' || method === 'POST') && id === undefined) {
+      const context = { store, dataDir, neo4j: options.neo4j };
+      if (method === 'GET') sendJson(response, 200, await memories.listRoute(context, params));
+      else sendJson(response, 201, await memories.rememberRoute(context, await readJson(request)));
+    } else if (
+      what === 'memories' &&
+      (method === 'PUT' || method === 'DELETE') &&
+      id !== undefined
+    ) {
+      const context = { store, dataDir, neo4j: options.neo4j };
+      if (method === 'PUT')
+        sendJson(response, 200, await memories.reviseRoute(context, id, await readJson(request)));
+      else sendJson(response, 200, await memories.forgetRoute(context, id));
     } else if (method === 'GET' && what === 'sources') {
       sendJson(response, 200, await api.sources(store));
     } else if (method === 'GET' && what === 'search') {

@@ -4,6 +4,7 @@ import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
 import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
 import { searchBatches } from '../support/search-fixtures.js';
+import { memoryContract } from './memory-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
 
@@ -17,6 +18,11 @@ afterAll(async () => {
 
 // Community has one user database: each test starts from an emptied one.
 storeContract('Neo4j 5 over Bolt', async () => {
+  const store = await Neo4jStore.open(server.target);
+  await store.clear();
+  return store;
+});
+memoryContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);
   await store.clear();
   return store;

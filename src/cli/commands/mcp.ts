@@ -9,6 +9,7 @@ import { UsageError } from '../usage-error.js';
 import { followForServer } from './watch.js';
 import {
   checkPort,
+  neo4jOf,
   openForReading,
   withStoreOptions,
   type StoreOptions,
@@ -27,7 +28,8 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   await followForServer(options, io);
   const store = await openForReading(options);
   const recaller = createRecaller(store, resolveDataDir(options.dataDir));
-  const mcpOptions = { queryLimits: limits, recaller, maxResultKb };
+  const memory = { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
+  const mcpOptions = { queryLimits: limits, recaller, maxResultKb, memory };
   if (port !== undefined) {
     const endpoint = await serveMcpHttp(store, port, '127.0.0.1', mcpOptions);
     io.err(`chatgraph MCP server at ${endpoint.url}`);

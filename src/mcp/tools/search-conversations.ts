@@ -21,6 +21,16 @@ const output = z.object({
   hint: z.string().optional().describe('a near spelling that would match, when nothing did'),
   notice: z.string().optional(),
   nearest: z.array(hitOutput).optional().describe('the hits nearest in meaning, when none matched'),
+  memories: z
+    .array(
+      hitOutput.extend({
+        memory: z.object({ id: z.string(), type: z.string(), tags: z.array(z.string()) }),
+      }),
+    )
+    .optional()
+    .describe(
+      'memories matching the words (kind memory; first page only): list_memories and forget take their id',
+    ),
   truncated: truncatedOutput,
 });
 
@@ -49,13 +59,14 @@ function hitLine(h: SearchHit): string {
 type Page = {
   result: SearchResult;
   nearest: SearchHit[] | undefined;
+  memories: SearchHit[] | undefined;
   offset: number;
   limit: number;
 };
 
 // One page of hits as text and structured content; `truncated` when the budget left some out.
 function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean, kb: number) {
-  const { result, nearest, offset, limit } = page;
+  const { result, nearest, memories, offset, limit } = page;
   const end = offset + shown.length;
   const nextOffset = truncated || result.hits.length === limit ? end : null;
   const lines = [`Searched by ${result.mode}.`];
@@ -65,6 +76,15 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
     if (result.hint) lines.push(`Did you mean "${result.hint}"?`);
     if (nearest && nearest.length > 0) lines.push('Nearest in meaning:', ...nearest.map(hitLine));
   } else lines.push(...shown.map(hitLine));
+  // Memories (remembered, or imported) beside the hits, on the first page: marked as such.
+  if (memories && memories.length > 0)
+    lines.push(
+      'Memories matching:',
+      ...memories.map(
+        (m) =>
+          `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}]${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
+      ),
+    );
   if (truncated)
     lines.push(
       `Truncated to stay within the ${String(kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
@@ -82,6 +102,7 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
     ...(result.hint !== undefined ? { hint: result.hint } : {}),
     ...(result.notice !== undefined ? { notice: result.notice } : {}),
     ...(nearest ? { nearest } : {}),
+    ...(memories && memories.length > 0 ? { memories } : {}),
     truncated,
   });
   return ok(lines.join('\n'), structured);
@@ -130,7 +151,9 @@ export function registerSearchTool(server: McpServer, { recaller, budget }: Tool
           ...(args.role ? { role: args.role as string } : {}),
         });
         const plain = (hit: SearchHit) => ({ ...hit, snippet: plainSnippet(hit.snippet) });
-        const page = { result, nearest: result.nearest?.map(plain), offset, limit };
+        // Memory snippets are cut short: they ride beside a page the budget is fitted to.
+        const memories = result.memories?.map((m) => shrinkHit(plain(m), 500));
+        const page = { result, nearest: result.nearest?.map(plain), memories, offset, limit };
         const render = (shown: readonly SearchHit[], truncated: boolean) =>
           renderHits(page, shown, truncated, budget.kb);
         return fitPage(result.hits.map(plain), render, budget, shrinkHit).result;

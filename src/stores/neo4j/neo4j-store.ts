@@ -40,6 +40,7 @@ import {
   mergeNodes,
   schemaStatements,
 } from './neo4j-schema.js';
+import { Neo4jMemories } from './neo4j-memories.js';
 import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
 import { STATS_ROWS, conversationRows, messageRows, parseRows } from './neo4j-rows.js';
 import type { Neo4jTarget } from './neo4j-target.js';
@@ -70,6 +71,12 @@ export class Neo4jStore implements Store {
   private schemaReady = false;
   /** The store's vectors, in Neo4j's native vector index. */
   readonly vectors = new Neo4jVectors({
+    read: (query, params) => this.read(query, params),
+    write: (work) => this.write(work),
+  });
+
+  /** The bundle's memories as Memory nodes, with a full-text index of their own. */
+  readonly memories = new Neo4jMemories({
     read: (query, params) => this.read(query, params),
     write: (work) => this.write(work),
   });
@@ -496,7 +503,9 @@ export class Neo4jStore implements Store {
     const edges: GraphEdge[] = edgeRows.map((row) => ({
       kind: (row.type === 'NEXT' && row.fromLabel === 'TraceStep'
         ? 'STEP_NEXT'
-        : row.type) as EdgeKind,
+        : row.type === 'DERIVED_FROM' && row.to === owner
+          ? 'DERIVED_FROM_CONVERSATION'
+          : row.type) as EdgeKind,
       from: String(row.from),
       to: String(row.to),
     }));

@@ -3,6 +3,7 @@ import { LABEL_NAMES } from '../../graph/schema.js';
 import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
 import { openReadonly } from './open-readonly.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
+import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 
 /** The settings of a connection that writes. */
@@ -29,6 +30,7 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   const missing = fullTextMissing(db);
   for (const statement of schemaStatements()) db.exec(statement);
   SqliteVectors.createSchema(db);
+  SqliteMemories.createSchema(db);
   addMissingColumns(db);
   backfillMessageCounts(db);
   upgradeFullText(db, retokenize, missing);

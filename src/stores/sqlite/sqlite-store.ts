@@ -25,6 +25,7 @@ import {
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
+import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { searchSqlite } from './sqlite-search.js';
 import { clearFullText } from './full-text.js';
@@ -59,6 +60,8 @@ export class SqliteStore implements Store {
   private readonly graphWriter: SqliteGraphWriter | undefined;
   /** The store's vectors (semantic search), dropped with their conversation. */
   readonly vectors: SqliteVectors;
+  /** The bundle's memories as Memory nodes, searchable by words. */
+  readonly memories: SqliteMemories;
 
   private constructor(
     readonly file: string,
@@ -70,6 +73,7 @@ export class SqliteStore implements Store {
     this.db = readonly ? openReadonly(file) : new Database(file);
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db);
+    this.memories = new SqliteMemories(this.db);
     if (!readonly) {
       configureWritable(this.db);
       migrate(this.db, retokenize);
@@ -315,6 +319,7 @@ export class SqliteStore implements Store {
       this.db.exec(`DELETE FROM message_counts`);
       this.vectors.dropAll();
       clearFullText(this.db);
+      SqliteMemories.clear(this.db);
       this.db
         .prepare(
           `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,

@@ -79,6 +79,8 @@ export interface SearchResult {
   hint?: string;
   nearest?: SearchHit[];
   notice?: string;
+  /** Memories matching the words (first page only). */
+  memories?: (SearchHit & { memory?: { id: string; type: string; tags: string[] } })[];
 }
 
 export interface Stats {

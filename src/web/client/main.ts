@@ -19,6 +19,7 @@ const ROUTES: [RegExp, string, View][] = [
     async (v, id) => (await import('./graph-view.js')).showGraph(v, id ?? ''),
   ],
   [/^\/search/, 'search', async (v) => (await import('./search-view.js')).showSearch(v)],
+  [/^\/memories/, 'memories', async (v) => (await import('./memories-view.js')).showMemories(v)],
   [/^\/overview/, 'overview', async (v) => (await import('./overview-view.js')).showOverview(v)],
   [
     /^\/cypher/,

@@ -1,6 +1,6 @@
 import { get, type SearchResult } from './api.js';
 import { count, errorBox, h, hashParams, replace } from './dom.js';
-import { hitLink } from './search-hit.js';
+import { hitLink, snippet } from './search-hit.js';
 
 const MODES: [string, string][] = [
   ['', 'Best (words and meaning)'],
@@ -38,6 +38,23 @@ function summaryOf(result: SearchResult): HTMLElement[] {
   }
   if (result.notice) out.push(h('p', { class: 'notice' }, result.notice));
   return out;
+}
+
+/** A memory matching the words: it opens the Memories page on them (its source is linked there). */
+function memoryHit(hit: NonNullable<SearchResult['memories']>[number], q: string): HTMLElement {
+  return h(
+    'a',
+    { class: 'hit hit-memory', href: `#/memories?query=${encodeURIComponent(q)}` },
+    h(
+      'div',
+      { class: 'hit-head' },
+      h('strong', {}, 'Memory'),
+      h('span', { class: 'memory-type' }, hit.memory?.type ?? ''),
+      hit.title ? h('span', {}, `from ${hit.title}`) : null,
+      h('time', {}, hit.createdAt.slice(0, 10)),
+    ),
+    snippet(hit.snippet),
+  );
 }
 
 /** Search as you type: ranked hits with snippets; a hit opens its conversation at the message. */
@@ -118,6 +135,7 @@ export async function showSearch(view: HTMLElement): Promise<void> {
       more.onclick = () => void page(result.hits.length);
       replace(
         results,
+        ...(result.memories ?? []).map((m) => memoryHit(m, q)),
         ...summaryOf(result),
         ...result.hits.map(hitLink),
         ...(result.hits.length >= 30 ? [more] : []),

@@ -1,0 +1,182 @@
+import type { Command } from 'commander';
+import {
+  MATCH_END,
+  MATCH_START,
+  MEMORY_TYPES,
+  resolveDataDir,
+  MemoryInputError,
+  forget,
+  listMemories,
+  memoryView,
+  remember,
+  type MemoryType,
+  type MemoryView,
+} from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import { onWaitOf } from '../import-options.js';
+import { neo4jOf, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+
+function targetOf(options: StoreOptions): { dataDir: string; neo4j: ReturnType<typeof neo4jOf> } {
+  return { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
+}
+
+function typeOf(text: string | undefined): MemoryType | undefined {
+  if (text === undefined) return undefined;
+  const type = MEMORY_TYPES.find((t) => t === text.toLowerCase());
+  if (!type)
+    throw new MemoryInputError(`--type takes one of ${MEMORY_TYPES.join(', ')}, not "${text}"`);
+  return type;
+}
+
+function whole(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text))
+    throw new MemoryInputError(`${option} takes a whole number, not "${text}"`);
+  return Number(text);
+}
+
+// Matched words in bold on a terminal, as `search` shows them; plain marks otherwise.
+function marked(text: string, tty: boolean): string {
+  return text
+    .split(MATCH_START)
+    .join(tty ? '\u001b[1m' : '«')
+    .split(MATCH_END)
+    .join(tty ? '\u001b[22m' : '»');
+}
+
+function memoryLines(m: MemoryView, tty: boolean): string {
+  const head = `${m.id}  ${m.createdAt.slice(0, 10)}  [${m.type}]${m.status !== 'active' ? ` (${m.status}${m.supersededBy ? ` by ${m.supersededBy}` : ''})` : ''}${m.tags.length > 0 ? `  #${m.tags.join(' #')}` : ''}`;
+  const lines = [head, `  ${marked(m.snippet ?? m.content, tty).replace(/\n/g, '\n  ')}`];
+  if (m.source)
+    lines.push(
+      `  from ${m.source.title ? `"${m.source.title}" ` : ''}(conversation ${m.source.conversationId}${m.source.messageId ? `, message ${m.source.messageId}` : ''})`,
+    );
+  return lines.join('\n');
+}
+
+interface ListOptions extends StoreOptions {
+  query?: string;
+  type?: string;
+  tag?: string;
+  limit?: string;
+  offset?: string;
+  all?: boolean;
+  json?: boolean;
+}
+
+interface RememberOptions extends StoreOptions {
+  type: string;
+  tag?: string[];
+  confidence?: string;
+  conversation?: string;
+  message?: string;
+  json?: boolean;
+}
+
+/** `chatgraph memories`: a page of memories. */
+export function registerMemories(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('memories')
+      .description(
+        'list the memories (remembered, or imported from Claude), newest first or by words',
+      ),
+  )
+    .option('--query <words>', 'only memories with these words (the search syntax), best first')
+    .option('--type <type>', `only this type: ${MEMORY_TYPES.join(', ')}`)
+    .option('--tag <tag>', 'only memories with this tag')
+    .option('--limit <n>', 'how many (default 20, at most 200)')
+    .option('--offset <n>', 'memories to skip (the next page)')
+    .option('--all', 'superseded and retracted memories too (the history)')
+    .option('--json', 'print the page as JSON')
+    .action(async (options: ListOptions) => {
+      const dataDir = resolveDataDir(options.dataDir);
+      await withStore(options, async (store) => {
+        const page = await listMemories(store, dataDir, {
+          query: options.query,
+          type: typeOf(options.type),
+          tag: options.tag,
+          limit: whole(options.limit, '--limit'),
+          offset: whole(options.offset, '--offset'),
+          status: options.all ? 'all' : 'active',
+        });
+        if (options.json) {
+          io.out(JSON.stringify(page, null, 2));
+          return;
+        }
+        if (page.items.length === 0) {
+          io.out(
+            page.total > 0
+              ? `no memories past the first ${String(page.total)}`
+              : 'no memories match',
+          );
+          return;
+        }
+        io.out(page.items.map((m) => memoryLines(m, io.stdoutIsTTY)).join('\n\n'));
+        const last = page.offset + page.items.length;
+        io.out(
+          `\n${String(page.offset + 1)}–${String(last)} of ${String(page.total)}${last < page.total ? ` (--offset ${String(last)} for more)` : ''}`,
+        );
+      });
+    });
+}
+
+/** `chatgraph remember <content>`: a new memory. */
+export function registerRemember(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('remember')
+      .description('remember something: a PAM memory in the bundle, and a Memory node in the graph')
+      .argument('<content>', 'what to remember'),
+  )
+    .requiredOption('--type <type>', MEMORY_TYPES.join(', '))
+    .option('--tag <tag...>', 'tags (lower case; letters, digits, - and _)')
+    .option('--confidence <0-1>', 'how sure, from 0 to 1')
+    .option(
+      '--conversation <id>',
+      "the conversation it came from (chatgraph's or the platform's id)",
+    )
+    .option('--message <id>', 'the message it came from (its id as search --format json gives it)')
+    .option('--json', 'print the memory as JSON')
+    .action(async (content: string, options: RememberOptions) => {
+      const confidence = options.confidence !== undefined ? Number(options.confidence) : undefined;
+      if (confidence !== undefined && Number.isNaN(confidence))
+        throw new MemoryInputError(
+          `--confidence takes a number from 0 to 1, not "${options.confidence ?? ''}"`,
+        );
+      const type = typeOf(options.type) ?? 'fact';
+      const { memory, created } = await remember(
+        { ...targetOf(options), onWait: onWaitOf(io) },
+        {
+          content,
+          type,
+          tags: options.tag,
+          confidence,
+          conversationId: options.conversation,
+          messageId: options.message,
+          method: 'manual',
+        },
+      );
+      if (options.json) {
+        io.out(JSON.stringify({ created, memory: await memoryView(memory) }, null, 2));
+        return;
+      }
+      io.out(`${created ? 'remembered' : 'already remembered'}: ${memory.id}`);
+    });
+}
+
+/** `chatgraph forget <id>`: retracts a memory. */
+export function registerForget(program: Command, io: CliIo): void {
+  withStoreOptions(
+    program
+      .command('forget')
+      .description('forget a memory: marked retracted in the bundle, gone from lists and searches')
+      .argument('<id>', "the memory's id (as memories and remember print it)"),
+  )
+    .option('--json', 'print the retracted memory as JSON')
+    .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
+      const memory = await forget({ ...targetOf(options), onWait: onWaitOf(io) }, id);
+      if (options.json) io.out(JSON.stringify(await memoryView(memory), null, 2));
+      else io.out(`forgot ${memory.id}: ${memory.content}`);
+    });
+}

@@ -1,0 +1,319 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import {
+  MATCH_END,
+  MATCH_START,
+  MEMORY_PAGE,
+  MEMORY_TYPES,
+  forget,
+  listMemories,
+  memoryView,
+  recentActivity,
+  remember,
+  type MemoryView,
+  type Neo4jTarget,
+} from '../index.js';
+import { conversationOutput, truncatedOutput } from './output-schemas.js';
+import { clipText, fitPage } from './result-budget.js';
+import type { ToolContext } from './tool-context.js';
+import { guarded, ok } from './tool-result.js';
+
+/** What the memory tools work on: the tools' context, and the data folder written to. */
+export interface MemoryToolDeps extends ToolContext {
+  dataDir: string;
+  neo4j?: Neo4jTarget | undefined;
+}
+
+const memoryShape = z.object({
+  id: z.string().describe("the memory's PAM id"),
+  type: z.enum(MEMORY_TYPES),
+  customType: z.string().optional(),
+  status: z.enum(['active', 'superseded', 'deprecated', 'retracted', 'archived']),
+  content: z.string(),
+  summary: z.string().optional(),
+  tags: z.array(z.string()),
+  confidence: z.number().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string().optional(),
+  supersededBy: z.string().optional(),
+  supersedes: z.string().optional(),
+  platform: z.string(),
+  extractionMethod: z.string(),
+  source: z
+    .object({
+      conversationId: z.string(),
+      messageId: z.string().optional(),
+      title: z.string().optional(),
+    })
+    .optional()
+    .describe('the conversation (and message) it came from'),
+  snippet: z.string().optional(),
+});
+
+const plain = (text: string): string =>
+  text.split(MATCH_START).join('**').split(MATCH_END).join('**');
+
+function memoryLine(m: MemoryView): string {
+  const source = m.source
+    ? ` (from conversation ${m.source.conversationId}${m.source.title ? ` "${m.source.title}"` : ''}${m.source.messageId ? `, message ${m.source.messageId}` : ''})`
+    : '';
+  const tags = m.tags.length > 0 ? ` #${m.tags.join(' #')}` : '';
+  return `- [${m.type}] ${m.snippet !== undefined ? m.snippet : m.content}${tags}${source} — id ${m.id}, ${m.createdAt.slice(0, 10)}`;
+}
+
+const withPlainSnippet = (m: MemoryView): MemoryView =>
+  m.snippet !== undefined ? { ...m, snippet: plain(m.snippet) } : m;
+
+// A memory too long for the budget alone: its text cut, marked where.
+const shrinkMemory = (m: MemoryView, max: number): MemoryView => ({
+  ...m,
+  content: clipText(m.content, max),
+  ...(m.snippet !== undefined ? { snippet: clipText(m.snippet, max) } : {}),
+});
+
+const TRUNCATED = (kb: number): string =>
+  `Truncated to stay within the ${String(kb)} KB result budget`;
+
+/** `remember`: a new memory, with its source. */
+function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
+  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
+  server.registerTool(
+    'remember',
+    {
+      title: 'Remember something',
+      description:
+        'Store a memory (a fact, preference, goal… about the user or their work) in the PAM bundle, optionally naming the conversation and message it came from. The same content twice is one memory. Returns its id (forget takes it).',
+      inputSchema: {
+        content: z.string().min(1).describe('the memory, one self-contained sentence or two'),
+        type: z
+          .enum(MEMORY_TYPES)
+          .describe(
+            'fact, preference, skill, context, relationship, goal, instruction, identity, environment, project, or custom',
+          ),
+        tags: z
+          .array(z.string().min(1))
+          .max(20)
+          .optional()
+          .describe('lower-case words: letters, digits, hyphens, underscores'),
+        confidence: z.number().min(0).max(1).optional().describe('how sure, from 0 to 1'),
+        conversation_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("the conversation it came from: chatgraph's or the platform's id"),
+        message_id: z
+          .string()
+          .min(1)
+          .optional()
+          .describe('the message it came from, as search_conversations gives it'),
+      },
+      outputSchema: {
+        id: z.string().describe("the memory's PAM id (forget takes it)"),
+        created: z.boolean().describe('false when the same memory was there already'),
+        memory: memoryShape,
+        truncated: truncatedOutput,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const { memory, created } = await remember(target, {
+          content: args.content,
+          type: args.type,
+          tags: args.tags,
+          confidence: args.confidence,
+          conversationId: args.conversation_id,
+          messageId: args.message_id,
+          method: 'llm_inference',
+        });
+        const full = await memoryView(memory, deps.store);
+        // Each of the text and the structured content holds the memory once: half the budget each.
+        const view = shrinkMemory(full, Math.floor(deps.budget.maxBytes / 8));
+        const truncated = view.content !== full.content;
+        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}${truncated ? `\n(${TRUNCATED(deps.budget.kb)}: list_memories gives it in pages)` : ''}`;
+        return ok(text, { id: memory.id, created, memory: view, truncated });
+      }),
+  );
+}
+
+/** `forget`: retracts a memory. */
+function registerForget(server: McpServer, deps: MemoryToolDeps): void {
+  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget a memory',
+      description:
+        'Retract a memory by its id: it stops appearing in list_memories and searches. The bundle keeps it, marked retracted (PAM status), so nothing is lost.',
+      inputSchema: {
+        id: z.string().min(1).describe("the memory's id, as remember or list_memories give it"),
+      },
+      outputSchema: {
+        id: z.string(),
+        status: z.literal('retracted'),
+        content: z.string().describe('what the memory said'),
+        truncated: truncatedOutput,
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    },
+    (args) =>
+      guarded(async () => {
+        const memory = await forget(target, args.id);
+        const content = clipText(memory.content, Math.floor(deps.budget.maxBytes / 8));
+        const truncated = content !== memory.content;
+        return ok(
+          `Forgot memory ${memory.id}: ${content}${truncated ? ` (${TRUNCATED(deps.budget.kb)})` : ''}`,
+          { id: memory.id, status: 'retracted', content, truncated },
+        );
+      }),
+  );
+}
+
+const listOutput = z.object({
+  total: z.number().describe('memories matching, all pages'),
+  offset: z.number(),
+  nextOffset: z.number().nullable().describe('the offset of the next page, null on the last'),
+  memories: z.array(memoryShape),
+  truncated: truncatedOutput,
+});
+
+/** `list_memories`: a page of memories, by words, type and tag. */
+function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
+  const { store, dataDir, budget } = deps;
+  server.registerTool(
+    'list_memories',
+    {
+      title: 'List memories',
+      description:
+        'The active memories (remembered, or imported from Claude), newest first, or those matching words (best first; the search_conversations keyword syntax), filtered by type and tag, a page at a time. Each names the conversation and message it came from, if any.',
+      inputSchema: {
+        query: z
+          .string()
+          .optional()
+          .describe('words the memory contains (stemmed; OR, -word, "phrase")'),
+        type: z.enum(MEMORY_TYPES).optional().describe('only memories of this type'),
+        tag: z.string().min(1).optional().describe('only memories with this tag'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MEMORY_PAGE.max)
+          .optional()
+          .describe(`at most ${String(MEMORY_PAGE.max)}, default ${String(MEMORY_PAGE.default)}`),
+        offset: z.number().int().min(0).optional().describe('memories to skip, for the next page'),
+      },
+      outputSchema: listOutput.shape,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const page = await listMemories(store, dataDir, args);
+        const render = (shown: readonly MemoryView[], truncated: boolean) => {
+          const end = page.offset + shown.length;
+          const next = end < page.total ? end : null;
+          const lines =
+            shown.length > 0
+              ? shown.map(memoryLine)
+              : [
+                  page.total > 0 && page.offset >= page.total
+                    ? `No memories past the first ${String(page.total)}.`
+                    : 'No memories match.',
+                ];
+          if (shown.length > 0)
+            lines.push(
+              `(memories ${String(page.offset + 1)}–${String(end)} of ${String(page.total)}${next !== null ? `; next offset ${String(next)}` : ''})`,
+            );
+          if (truncated)
+            lines.push(
+              `${TRUNCATED(budget.kb)}: call again with offset ${String(end)}, or a smaller limit.`,
+            );
+          return ok(
+            lines.join('\n'),
+            listOutput.parse({
+              total: page.total,
+              offset: page.offset,
+              nextOffset: next,
+              memories: shown,
+              truncated,
+            }),
+          );
+        };
+        return fitPage(page.items.map(withPlainSnippet), render, budget, shrinkMemory).result;
+      }),
+  );
+}
+
+const recentOutput = z.object({
+  since: z.string().describe('the time it counts from'),
+  newConversations: z.object({ total: z.number(), items: z.array(conversationOutput) }),
+  mostActive: z.array(
+    z.object({
+      conversationId: z.string(),
+      title: z.string(),
+      source: z.string(),
+      messages: z.number().describe('messages written since then'),
+    }),
+  ),
+  memoriesAdded: z.object({ total: z.number(), items: z.array(memoryShape) }),
+  truncated: truncatedOutput,
+});
+
+/** `recent_activity`: what happened since a time. */
+function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
+  const { store, dataDir, budget } = deps;
+  server.registerTool(
+    'recent_activity',
+    {
+      title: 'Recent activity',
+      description:
+        'What happened since a time: new conversations, the conversations with the most new messages, and memories added.',
+      inputSchema: {
+        since: z
+          .string()
+          .min(1)
+          .describe('24h, 7d, 2w, today, yesterday, or a date like 2024-05-01'),
+      },
+      outputSchema: recentOutput.shape,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      guarded(async () => {
+        const recent = await recentActivity(store, dataDir, { since: args.since });
+        const render = (shown: readonly MemoryView[], truncated: boolean) => {
+          const lines = [
+            `Since ${recent.since}:`,
+            `${String(recent.newConversations.total)} new conversations.`,
+          ];
+          for (const c of recent.newConversations.items)
+            lines.push(`- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (id ${c.id})`);
+          if (recent.mostActive.length > 0) lines.push('Most active:');
+          for (const c of recent.mostActive)
+            lines.push(
+              `- [${c.source}] "${c.title}": ${String(c.messages)} messages (id ${c.conversationId})`,
+            );
+          lines.push(
+            `${String(recent.memoriesAdded.total)} memories added.`,
+            ...shown.map(memoryLine),
+          );
+          if (truncated) lines.push(`${TRUNCATED(budget.kb)}: list_memories gives them in pages.`);
+          return ok(
+            lines.join('\n'),
+            recentOutput.parse({
+              ...recent,
+              memoriesAdded: { total: recent.memoriesAdded.total, items: shown },
+              truncated,
+            }),
+          );
+        };
+        return fitPage(recent.memoriesAdded.items, render, budget, shrinkMemory).result;
+      }),
+  );
+}
+
+/** `remember`, `forget`, `list_memories` and `recent_activity`: the agent's own memory. */
+export function registerMemoryTools(server: McpServer, deps: MemoryToolDeps): void {
+  registerRemember(server, deps);
+  registerForget(server, deps);
+  registerListMemories(server, deps);
+  registerRecentActivity(server, deps);
+}

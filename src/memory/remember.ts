@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import {
+  MemoryInputError,
+  newMemory,
+  type MemoryInput,
+  type MemorySource,
+} from '../model/memory-input.js';
+import type { ExtractionMethod, Memory } from '../model/pam.js';
+import { writeMemories, type MemoryChange, type MemoryTarget } from './write-memories.js';
+
+/** What to remember, and where it came from. */
+export interface RememberInput extends MemoryInput {
+  /** The conversation it came from: chatgraph's or the platform's id. */
+  conversationId?: string | undefined;
+  /** The message it came from: its id as search and thread give it (`{conversation}:{message}`). */
+  messageId?: string | undefined;
+  /** How it was made: `manual` (a person, the default) or `llm_inference` (an agent). */
+  method?: ExtractionMethod | undefined;
+}
+
+/** What `remember` did. */
+export interface RememberResult {
+  memory: Memory;
+  /** False when an active memory with the same content was there already (it is returned). */
+  created: boolean;
+}
+
+/** No memory has this id. */
+export class MemoryNotFoundError extends Error {
+  override readonly name = 'MemoryNotFoundError';
+}
+
+/** Where a memory came from, checked against the store: unknown ids are errors. */
+async function sourceOf(
+  input: RememberInput,
+  context: MemoryChange,
+): Promise<MemorySource & { platform: string }> {
+  const { store } = context;
+  let conversationId = input.conversationId?.trim() || undefined;
+  const messageId = input.messageId?.trim() || undefined;
+  if (conversationId === undefined && messageId === undefined) return { platform: 'local' };
+  // A message id leads with its conversation's (see project.ts).
+  if (conversationId === undefined && messageId !== undefined)
+    conversationId = messageId.slice(0, Math.max(messageId.indexOf(':'), 0));
+  const conversation = conversationId ? await store.conversation(conversationId) : undefined;
+  if (!conversation)
+    throw new MemoryInputError(
+      messageId !== undefined && input.conversationId === undefined
+        ? `there is no message with id ${messageId}`
+        : `there is no conversation with id ${conversationId ?? ''}`,
+    );
+  const platform =
+    context.index.find((e) => e.id === conversation.id)?.platform ?? conversation.source;
+  const source = {
+    platform: /^[a-z0-9_-]{2,32}$/.test(platform) ? platform : 'local',
+    conversationRef: conversation.id,
+  };
+  if (messageId === undefined) return source;
+  const nodeId = messageId.startsWith(`${conversation.id}:`)
+    ? messageId
+    : `${conversation.id}:${messageId}`;
+  // The stores say "no message" as a QueryError: here it is said with the conversation.
+  const found = await store.messageContext(nodeId, 0, 0).catch(() => []);
+  if (found.length === 0)
+    throw new MemoryInputError(
+      `there is no message with id ${messageId} in conversation ${conversation.id}`,
+    );
+  return { ...source, messageRef: nodeId.slice(conversation.id.length + 1) };
+}
+
+/**
+ * Remembers something: a new active PAM memory in the bundle (with the conversation and
+ * message it came from, when given) and a Memory node in the store. The same content twice
+ * is one memory.
+ */
+export async function remember(
+  target: MemoryTarget,
+  input: RememberInput,
+): Promise<RememberResult> {
+  return writeMemories(target, async (context) => {
+    const memory = newMemory(
+      randomUUID(),
+      input,
+      await sourceOf(input, context),
+      input.method ?? 'manual',
+      context.now,
+    );
+    const same = [...context.memories.values()].find(
+      (m) =>
+        m.status === 'active' && m.content_hash === memory.content_hash && m.type === memory.type,
+    );
+    if (same) return { memory: same, created: false };
+    context.memories.set(memory.id, memory);
+    return { memory, created: true };
+  });
+}
+
+function activeMemory(context: MemoryChange, id: string): Memory {
+  const memory = context.memories.get(id.trim());
+  if (!memory) throw new MemoryNotFoundError(`there is no memory with id ${id}`);
+  if (memory.status === 'superseded')
+    throw new MemoryInputError(
+      `memory ${id} was replaced by ${memory.temporal.superseded_by ?? 'a newer one'}; change that one`,
+    );
+  if (memory.status !== 'active') throw new MemoryInputError(`memory ${id} is ${memory.status}`);
+  return memory;
+}
+
+/**
+ * Forgets a memory: PAM status `retracted` (the record keeps it, lists and searches leave it
+ * out). Returns the retracted memory.
+ */
+export async function forget(target: MemoryTarget, id: string): Promise<Memory> {
+  return writeMemories(target, (context) => {
+    const memory = activeMemory(context, id);
+    const retracted: Memory = {
+      ...memory,
+      status: 'retracted',
+      temporal: { ...memory.temporal, updated_at: context.now, valid_until: context.now },
+    };
+    context.memories.set(memory.id, retracted);
+    return retracted;
+  });
+}
+
+/** A change to a memory: what is given replaces what it had. */
+export type MemoryRevision = { [K in keyof MemoryInput]?: MemoryInput[K] | undefined };
+
+/**
+ * Edits a memory without losing what it said: a new memory with the change (same source) and
+ * the old one `superseded`, `superseded_by` naming the new. Returns both.
+ */
+export async function reviseMemory(
+  target: MemoryTarget,
+  id: string,
+  revision: MemoryRevision,
+): Promise<{ previous: Memory; memory: Memory }> {
+  return writeMemories(target, (context) => {
+    const old = activeMemory(context, id);
+    const confidence = revision.confidence ?? old.confidence?.current;
+    const memory = newMemory(
+      randomUUID(),
+      {
+        content: revision.content ?? old.content,
+        type: revision.type ?? old.type,
+        tags: revision.tags ?? old.tags,
+        summary: revision.summary ?? old.summary,
+        customType: revision.customType ?? old.custom_type,
+        ...(confidence !== undefined ? { confidence } : {}),
+      },
+      {
+        platform: old.provenance.platform,
+        conversationRef: old.provenance.conversation_ref,
+        messageRef: old.provenance.message_ref,
+      },
+      old.provenance.extraction_method,
+      context.now,
+    );
+    memory.metadata = { ...old.metadata, supersedes: old.id };
+    const previous: Memory = {
+      ...old,
+      status: 'superseded',
+      temporal: {
+        ...old.temporal,
+        updated_at: context.now,
+        valid_until: context.now,
+        superseded_by: memory.id,
+      },
+    };
+    context.memories.set(old.id, previous);
+    context.memories.set(memory.id, memory);
+    return { previous, memory };
+  });
+}

@@ -1,0 +1,99 @@
+import { IMPORTER } from '../version.js';
+import { contentHash } from './content-hash.js';
+import type { ExtractionMethod, Memory, MemoryType } from './pam.js';
+
+/** Every PAM memory type, in the spec's order (for enums in the shells). */
+export const MEMORY_TYPES = [
+  'fact',
+  'preference',
+  'skill',
+  'context',
+  'relationship',
+  'goal',
+  'instruction',
+  'identity',
+  'environment',
+  'project',
+  'custom',
+] as const satisfies readonly MemoryType[];
+
+/** What a person or an agent gives to remember something. */
+export interface MemoryInput {
+  content: string;
+  type: MemoryType;
+  /** Free words; written as PAM tags (lower case, spaces as hyphens). */
+  tags?: readonly string[] | undefined;
+  /** 0 to 1: how sure the one remembering is. */
+  confidence?: number | undefined;
+  /** For type `custom`: what kind (PAM requires it; `note` when not given). */
+  customType?: string | undefined;
+  summary?: string | undefined;
+}
+
+/** Where a memory came from, resolved against the store. */
+export interface MemorySource {
+  platform: string;
+  /** The PAM ids of the conversation and message. */
+  conversationRef?: string | undefined;
+  messageRef?: string | undefined;
+}
+
+/** A memory input that cannot be written, in one sentence. */
+export class MemoryInputError extends Error {
+  override readonly name = 'MemoryInputError';
+}
+
+/** PAM's tag pattern; a tag is lower-cased and its spaces become hyphens first. */
+export function toTag(tag: string): string {
+  const normal = tag.trim().toLowerCase().replace(/\s+/g, '-');
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(normal))
+    throw new MemoryInputError(
+      `the tag "${tag}" cannot be written: tags are letters a-z, digits, hyphens and underscores, starting with a letter or digit`,
+    );
+  return normal;
+}
+
+function checked(input: MemoryInput): void {
+  if (input.content.trim() === '') throw new MemoryInputError('a memory needs some content');
+  if (!(MEMORY_TYPES as readonly string[]).includes(input.type))
+    throw new MemoryInputError(
+      `"${input.type}" is not a memory type; the types are ${MEMORY_TYPES.join(', ')}`,
+    );
+  const c = input.confidence;
+  if (c !== undefined && !(Number.isFinite(c) && c >= 0 && c <= 1))
+    throw new MemoryInputError(`confidence is a number from 0 to 1, not ${String(c)}`);
+}
+
+/** A new active PAM memory, `now` as its creation time (a Pydantic-form timestamp). */
+export function newMemory(
+  id: string,
+  input: MemoryInput,
+  source: MemorySource,
+  method: ExtractionMethod,
+  now: string,
+): Memory {
+  checked(input);
+  const memory: Memory = {
+    id,
+    type: input.type,
+    status: 'active',
+    content: input.content.trim(),
+    content_hash: contentHash(input.content),
+    tags: [...new Set((input.tags ?? []).map(toTag))],
+    temporal: { created_at: now },
+    provenance: {
+      platform: source.platform,
+      extraction_method: method,
+      extracted_at: now,
+      extractor: IMPORTER,
+    },
+  };
+  if (input.type === 'custom') memory.custom_type = input.customType?.trim() || 'note';
+  if (input.summary?.trim()) memory.summary = input.summary.trim();
+  if (input.confidence !== undefined)
+    memory.confidence = { initial: input.confidence, current: input.confidence };
+  if (source.conversationRef !== undefined)
+    memory.provenance.conversation_ref = source.conversationRef;
+  if (source.messageRef !== undefined) memory.provenance.message_ref = source.messageRef;
+  return memory;
+}

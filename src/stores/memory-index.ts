@@ -1,0 +1,96 @@
+import type { Memory } from '../model/pam.js';
+
+/** An active memory matching a search by words. */
+export interface MemoryMatch {
+  id: string;
+  /** Higher is better (BM25 on SQLite, Lucene's score on Neo4j). */
+  score: number;
+  /** The matching passage, matched words between MATCH_START and MATCH_END. */
+  snippet: string;
+  type: string;
+  tags: string[];
+  /** PAM `provenance.platform`. */
+  source: string;
+  createdAt: string;
+  /** The Conversation and Message node ids it came from (null when it names none). */
+  conversationId: string | null;
+  messageId: string | null;
+}
+
+/** A Memory node's properties as both stores read them back, for a {@link MemoryMatch}. */
+export function matchOf(
+  id: string,
+  score: number,
+  snippet: string,
+  row: Record<string, unknown>,
+): MemoryMatch {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const conversation = text(row.conversation_ref);
+  const message = text(row.message_ref);
+  return {
+    id,
+    score,
+    snippet,
+    type: text(row.type),
+    tags: text(row.tags).split(',').filter(Boolean),
+    source: text(row.source),
+    createdAt: text(row.created_at),
+    conversationId: conversation || null,
+    messageId: conversation && message ? `${conversation}:${message}` : null,
+  };
+}
+
+/**
+ * A store's Memory nodes: the bundle's memories projected into the graph, each with
+ * `DERIVED_FROM` to the message (or conversation) it came from when the store holds it, and
+ * searchable by words. The bundle is the record: the store is given all of them at once.
+ */
+export interface MemoryIndex {
+  /**
+   * Makes the Memory nodes and their edges exactly these memories (a memory gone from the
+   * list goes from the graph), and indexes their words.
+   */
+  replace(memories: readonly Memory[]): Promise<void>;
+  /**
+   * Memories matching a search (the keyword syntax of `search`), best first: active ones, or
+   * every status with `all` (the history).
+   */
+  search(text: string, limit: number, options?: { all?: boolean }): Promise<MemoryMatch[]>;
+}
+
+/** The Memory node of a PAM memory: its properties, and the node its DERIVED_FROM reaches. */
+export function memoryNode(memory: Memory): {
+  properties: Record<string, string | null>;
+  derivedFrom: { kind: 'message' | 'conversation'; id: string; owner: string } | undefined;
+} {
+  const conversation = memory.provenance.conversation_ref;
+  const message = memory.provenance.message_ref;
+  return {
+    properties: {
+      type: memory.type,
+      status: memory.status,
+      content: memory.content,
+      summary: memory.summary ?? null,
+      tags: memory.tags.join(','),
+      source: memory.provenance.platform,
+      conversation_ref: conversation ?? null,
+      message_ref: message ?? null,
+      extraction_method: memory.provenance.extraction_method,
+      created_at: memory.temporal.created_at,
+      updated_at: memory.temporal.updated_at ?? null,
+      superseded_by: memory.temporal.superseded_by ?? null,
+    },
+    // A Conversation node's id is its PAM id, and a Message node's `{conversation}:{message}`.
+    derivedFrom:
+      conversation === undefined
+        ? undefined
+        : message !== undefined
+          ? { kind: 'message', id: `${conversation}:${message}`, owner: conversation }
+          : { kind: 'conversation', id: conversation, owner: conversation },
+  };
+}
+
+/** The words a memory is found by: its content, summary and tags. */
+export function memoryText(memory: Memory): string {
+  return [memory.content, memory.summary ?? '', memory.tags.join(' ')].join('\n');
+}

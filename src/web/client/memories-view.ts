@@ -1,0 +1,224 @@
+import { ApiFailure, get, post } from './api.js';
+import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
+import { snippet } from './search-hit.js';
+
+const TYPES = [
+  'fact',
+  'preference',
+  'skill',
+  'context',
+  'relationship',
+  'goal',
+  'instruction',
+  'identity',
+  'environment',
+  'project',
+  'custom',
+];
+
+/** A memory as GET /api/memories gives it (src/memory/list-memories.ts MemoryView). */
+interface MemoryView {
+  id: string;
+  type: string;
+  status: string;
+  content: string;
+  tags: string[];
+  confidence?: number;
+  createdAt: string;
+  supersededBy?: string;
+  supersedes?: string;
+  source?: { conversationId: string; messageId?: string; title?: string };
+  snippet?: string;
+}
+
+interface MemoryPage {
+  total: number;
+  offset: number;
+  items: MemoryView[];
+}
+
+async function send(method: 'PUT' | 'DELETE', path: string, body?: unknown): Promise<void> {
+  const response = await fetch(path, {
+    method,
+    ...(body !== undefined
+      ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
+      : {}),
+  });
+  if (!response.ok) {
+    const text = await response.text();
+    let message = text.trim();
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? message;
+    } catch {
+      // Not JSON: the text as it is.
+    }
+    throw new ApiFailure(response.status, message);
+  }
+}
+
+const tagsOf = (text: string): string[] =>
+  text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+
+function typeSelect(name: string, selected: string, any: boolean): HTMLSelectElement {
+  return h(
+    'select',
+    { name, 'aria-label': 'Type' },
+    any ? h('option', { value: '' }, 'Any type') : null,
+    ...TYPES.map((t) => h('option', { value: t, selected: t === selected }, t)),
+  );
+}
+
+/** One memory: what it says, where it came from, and Edit and Forget for an active one. */
+function memoryItem(memory: MemoryView, reload: () => Promise<void>): HTMLElement {
+  const item = h('article', { class: `memory memory-${memory.status}`, 'data-id': memory.id });
+  const body =
+    memory.snippet !== undefined
+      ? snippet(memory.snippet)
+      : h('p', { class: 'memory-content' }, memory.content);
+  const source = memory.source
+    ? h(
+        'a',
+        {
+          class: 'memory-source',
+          href: `#/c/${encodeURIComponent(memory.source.conversationId)}${memory.source.messageId ? `?m=${encodeURIComponent(memory.source.messageId)}` : ''}`,
+        },
+        `from ${memory.source.title ?? memory.source.conversationId}`,
+      )
+    : null;
+  const fail = (error: unknown): void => {
+    item.append(errorBox(error));
+  };
+  const edit = h('button', { type: 'button', class: 'memory-edit' }, 'Edit');
+  const forget = h('button', { type: 'button', class: 'memory-forget' }, 'Forget');
+  edit.onclick = () => {
+    const text = h('textarea', { class: 'memory-edit-text', 'aria-label': 'Memory' });
+    text.value = memory.content;
+    const save = h('button', { type: 'button', class: 'memory-save' }, 'Save');
+    save.onclick = () =>
+      void send('PUT', `/api/memories/${encodeURIComponent(memory.id)}`, {
+        content: text.value,
+      }).then(reload, fail);
+    body.replaceWith(h('div', { class: 'memory-editor' }, text, save));
+    edit.remove();
+    text.focus();
+  };
+  forget.onclick = () => {
+    if (!window.confirm('Forget this memory? It is kept in the bundle, marked retracted.')) return;
+    void send('DELETE', `/api/memories/${encodeURIComponent(memory.id)}`).then(reload, fail);
+  };
+  replace(
+    item,
+    h(
+      'div',
+      { class: 'memory-head' },
+      h('span', { class: 'memory-type' }, memory.type),
+      ...memory.tags.map((t) => h('span', { class: 'memory-tag' }, `#${t}`)),
+      memory.status !== 'active' ? h('span', { class: 'memory-status' }, memory.status) : null,
+      h('time', {}, formatDate(memory.createdAt)),
+    ),
+    body,
+    source,
+    memory.status === 'active' ? h('div', { class: 'memory-actions' }, edit, forget) : null,
+  );
+  return item;
+}
+
+/** The form that remembers something new (a person's memory), then reloads the list. */
+function addForm(load: () => Promise<void>): HTMLElement {
+  const content = h('textarea', {
+    id: 'memory-new',
+    placeholder: 'Something to remember…',
+    'aria-label': 'New memory',
+  });
+  const newType = typeSelect('new-type', 'fact', false);
+  const tags = h('input', {
+    type: 'text',
+    id: 'memory-new-tags',
+    placeholder: 'tags, comma separated',
+    'aria-label': 'Tags',
+  });
+  const add = h('button', { type: 'button', id: 'memory-remember' }, 'Remember');
+  const addError = h('div', { class: 'memory-add-error' });
+  add.onclick = () => {
+    replace(addError);
+    void post('/api/memories', {
+      content: content.value,
+      type: newType.value,
+      tags: tagsOf(tags.value),
+    }).then(
+      async () => {
+        content.value = '';
+        tags.value = '';
+        await load();
+      },
+      (error: unknown) => {
+        replace(addError, errorBox(error));
+      },
+    );
+  };
+  return h('div', { class: 'memory-add' }, content, newType, tags, add, addError);
+}
+
+/** The Memories page: search and filter, add, edit (a new memory superseding), forget. */
+export async function showMemories(view: HTMLElement): Promise<void> {
+  const params = hashParams();
+  const list = h('div', { class: 'results', id: 'memory-list' });
+  const query = h('input', {
+    type: 'search',
+    name: 'query',
+    id: 'memory-query',
+    placeholder: 'Search memories…',
+    value: params.get('query') ?? '',
+    autocomplete: 'off',
+    'aria-label': 'Search memories',
+  });
+  const type = typeSelect('type', params.get('type') ?? '', true);
+  const history = h('input', { type: 'checkbox', name: 'all', checked: params.get('all') === '1' });
+  const load = async (): Promise<void> => {
+    const search = new URLSearchParams();
+    if (query.value.trim()) search.set('query', query.value.trim());
+    if (type.value) search.set('type', type.value);
+    if (history.checked) search.set('all', '1');
+    window.history.replaceState(null, '', `#/memories?${search.toString()}`);
+    search.set('limit', '200');
+    try {
+      const page = await get<MemoryPage>(`/api/memories?${search.toString()}`);
+      replace(
+        list,
+        h(
+          'p',
+          { class: 'summary' },
+          page.total === 0 ? 'No memories match.' : `${count(page.total)} memories`,
+        ),
+        ...page.items.map((m) => memoryItem(m, load)),
+      );
+    } catch (error) {
+      replace(list, errorBox(error));
+    }
+  };
+  let timer: number | undefined;
+  query.addEventListener('input', () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void load(), 200);
+  });
+  type.addEventListener('change', () => void load());
+  history.addEventListener('change', () => void load());
+
+  replace(
+    view,
+    h('h1', {}, 'Memories'),
+    h(
+      'div',
+      { class: 'filters' },
+      query,
+      type,
+      h('label', {}, history, ' history (superseded, forgotten)'),
+    ),
+    addForm(load),
+    list,
+  );
+  await load();
+}

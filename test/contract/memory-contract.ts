@@ -1,0 +1,121 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Conversation, Memory } from '../../src/model/pam.js';
+import { newMemory } from '../../src/model/memory-input.js';
+import { MATCH_END, MATCH_START, type Store } from '../../src/stores/store.js';
+import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
+
+const NOW = '2026-12-01T10:00:00Z';
+
+function memory(
+  id: string,
+  content: string,
+  source: { conversation?: string; message?: string } = {},
+): Memory {
+  return newMemory(
+    id,
+    { content, type: 'fact', tags: ['contract'] },
+    { platform: 'local', conversationRef: source.conversation, messageRef: source.message },
+    'manual',
+    NOW,
+  );
+}
+
+/** The Memory nodes every Store keeps: DERIVED_FROM their source, searchable, replaced whole. */
+export function memoryContract(name: string, open: () => Promise<Store>): void {
+  describe(`Memory contract: ${name}`, () => {
+    let store: Store;
+    let conversation: Conversation;
+
+    beforeEach(async () => {
+      store = await open();
+      const conversations = await knownConversations();
+      conversation = conversations[0] as Conversation;
+      await store.upsert(batchesOf(conversations));
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const edges = (): Promise<unknown[]> =>
+      store.cypher(
+        'MATCH (m:Memory)-[:DERIVED_FROM]->(x) RETURN m.id AS memory, labels(x)[0] AS label, x.id AS target ORDER BY memory',
+      );
+
+    it('writes Memory nodes with DERIVED_FROM to their message or conversation', async () => {
+      const message = conversation.messages[0]?.id ?? '';
+      await store.memories.replace([
+        memory('m1', 'Prefers rye flour for the levain', {
+          conversation: conversation.id,
+          message,
+        }),
+        memory('m2', 'Talked about proofing baskets', { conversation: conversation.id }),
+        memory('m3', 'Lives near the sea'),
+        memory('m4', 'From a conversation the store lacks', { conversation: 'gone' }),
+      ]);
+      const [count] = await store.cypher('MATCH (m:Memory) RETURN count(m) AS n');
+      expect(Number(count?.n)).toBe(4);
+      expect(await edges()).toEqual([
+        { memory: 'm1', label: 'Message', target: `${conversation.id}:${message}` },
+        { memory: 'm2', label: 'Conversation', target: conversation.id },
+      ]);
+      const [node] = await store.cypher(
+        'MATCH (m:Memory {id: $id}) RETURN m.type AS type, m.status AS status, m.tags AS tags, m.conversation_ref AS ref',
+        { id: 'm1' },
+      );
+      expect(node).toEqual({
+        type: 'fact',
+        status: 'active',
+        tags: 'contract',
+        ref: conversation.id,
+      });
+    });
+
+    it('finds active memories by words, with a marked snippet and their source', async () => {
+      const message = conversation.messages[0]?.id ?? '';
+      const retracted: Memory = { ...memory('m2', 'Rye bread every morning'), status: 'retracted' };
+      await store.memories.replace([
+        memory('m1', 'Prefers rye flour for the levain', {
+          conversation: conversation.id,
+          message,
+        }),
+        retracted,
+      ]);
+      const found = await store.memories.search('rye', 10);
+      expect(found.map((m) => m.id)).toEqual(['m1']);
+      expect(found[0]).toMatchObject({
+        type: 'fact',
+        tags: ['contract'],
+        source: 'local',
+        conversationId: conversation.id,
+        messageId: `${conversation.id}:${message}`,
+        snippet: `Prefers ${MATCH_START}rye${MATCH_END} flour for the levain`,
+      });
+      // Stemmed as message search is, and the history on request.
+      expect((await store.memories.search('preferring', 10)).map((m) => m.id)).toEqual(['m1']);
+      expect(
+        (await store.memories.search('rye', 10, { all: true })).map((m) => m.id).sort(),
+      ).toEqual(['m1', 'm2']);
+      expect(await store.memories.search('sourdough', 10)).toEqual([]);
+    });
+
+    it('replaces the memories whole, and keeps them when a conversation goes', async () => {
+      await store.memories.replace([
+        memory('m1', 'First'),
+        memory('m2', 'Second', { conversation: conversation.id }),
+      ]);
+      await store.memories.replace([
+        memory('m2', 'Second, edited', { conversation: conversation.id }),
+      ]);
+      expect(
+        await store.cypher('MATCH (m:Memory) RETURN m.id AS id, m.content AS content'),
+      ).toEqual([{ id: 'm2', content: 'Second, edited' }]);
+      expect((await store.memories.search('first', 10)).length).toBe(0);
+      await store.deleteConversation(conversation.id);
+      expect(await store.cypher('MATCH (m:Memory) RETURN m.id AS id')).toEqual([{ id: 'm2' }]);
+      expect(await edges()).toEqual([]);
+      await store.clear();
+      expect(await store.cypher('MATCH (m:Memory) RETURN m.id AS id')).toEqual([]);
+      expect(await store.memories.search('edited', 10)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,116 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chatgraph } from './support/run-cli.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { ROOT } from './support/shared.js';
+
+describe('chatgraph memories, remember and forget', () => {
+  const data = join(tempDir(), 'data');
+  let hit: { conversationId: string; messageId: string; title: string };
+
+  beforeAll(async () => {
+    const imported = await chatgraph(
+      'import',
+      join(ROOT, 'samples', 'chatgpt-export.zip'),
+      '--data-dir',
+      data,
+      '-q',
+    );
+    expect(imported.code, imported.stderr).toBe(0);
+    const search = await chatgraph(
+      'search',
+      'levain',
+      '--mode',
+      'keyword',
+      '--format',
+      'json',
+      '--data-dir',
+      data,
+    );
+    hit = (JSON.parse(search.stdout) as { hits: (typeof hit)[] }).hits[0] ?? hit;
+  }, 120_000);
+
+  it('remembers with a source, lists it by a word, finds it in search, forgets it', async () => {
+    const made = await chatgraph(
+      'remember',
+      'Feeds the levain twice a day at 1:5:5',
+      '--type',
+      'preference',
+      '--tag',
+      'Baking',
+      '--confidence',
+      '0.6',
+      '--conversation',
+      hit.conversationId,
+      '--message',
+      hit.messageId,
+      '--json',
+      '--data-dir',
+      data,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const { memory } = JSON.parse(made.stdout) as { memory: { id: string; tags: string[] } };
+    expect(memory.tags).toEqual(['baking']);
+
+    const listed = await chatgraph('memories', '--query', 'twice', '--data-dir', data);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(memory.id);
+    expect(listed.stdout).toContain(`message ${hit.messageId}`);
+    expect(listed.stdout).toContain('1–1 of 1');
+
+    const search = await chatgraph('search', 'twice', '--mode', 'keyword', '--data-dir', data);
+    expect(search.stdout).toContain(`memory ${memory.id}  [preference]`);
+    const json = await chatgraph(
+      'search',
+      'twice',
+      '--mode',
+      'keyword',
+      '--format',
+      'json',
+      '--data-dir',
+      data,
+    );
+    const memories = (JSON.parse(json.stdout) as { memories: { kind: string; snippet: string }[] })
+      .memories;
+    expect(memories[0]).toMatchObject({
+      kind: 'memory',
+      snippet: 'Feeds the levain «twice» a day at 1:5:5',
+    });
+
+    const gone = await chatgraph('forget', memory.id, '--data-dir', data);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect((await chatgraph('memories', '--query', 'twice', '--data-dir', data)).stdout).toContain(
+      'no memories match',
+    );
+    const history = await chatgraph('memories', '--all', '--json', '--data-dir', data);
+    expect(JSON.parse(history.stdout)).toMatchObject({
+      total: 1,
+      items: [{ status: 'retracted' }],
+    });
+  });
+
+  it('says what is wrong in one line with exit code 2', async () => {
+    const type = await chatgraph('remember', 'x', '--type', 'opinion', '--data-dir', data);
+    expect(type.code).toBe(2);
+    expect(type.stderr).toMatch(/^chatgraph: --type takes one of fact, .*"opinion"\n$/);
+    const unknown = await chatgraph('forget', 'nope', '--data-dir', data);
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: 'chatgraph: there is no memory with id nope\n',
+    });
+    const conversation = await chatgraph(
+      'remember',
+      'x',
+      '--type',
+      'fact',
+      '--conversation',
+      'nope',
+      '--data-dir',
+      data,
+    );
+    expect(conversation).toMatchObject({
+      code: 2,
+      stderr: 'chatgraph: there is no conversation with id nope\n',
+    });
+  });
+});
