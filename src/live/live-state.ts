@@ -2,10 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
+import { LIVE_STATE_FILE } from './live-state-file.js';
 import type { TailMark } from './session-tail.js';
-
-/** The file in a data folder where `watch` remembers how far it read each followed file. */
-export const LIVE_STATE_FILE = 'live-state.sqlite';
 
 /** What `watch` remembers of one followed file. */
 export interface FileState {
