@@ -3,20 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { ConversationIndexEntry, Memory } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
-
-const MEMORY_TYPES = [
-  'fact',
-  'preference',
-  'skill',
-  'context',
-  'relationship',
-  'goal',
-  'instruction',
-  'identity',
-  'environment',
-  'project',
-  'custom',
-] as const;
+import { MEMORY_TYPES } from '../model/memory-input.js';
 
 const optional = z.string().nullish();
 
