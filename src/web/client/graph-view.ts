@@ -161,28 +161,27 @@ export async function showGraph(view: HTMLElement, id: string): Promise<void> {
     h('p', { class: 'empty' }, 'Click a node to see it; double-click a message to read it.'),
   );
   const conversation = graph.nodes.find((n) => n.label === 'Conversation');
-  // The Fit button is drawn before the graph exists (the canvas must be in the page first).
-  let cy: cytoscape.Core | undefined;
+  // The Fit button is drawn before the graph exists (the canvas must be in the page first);
+  // it is clicked only after.
   const fit = (): void => {
-    cy?.fit(undefined, 30);
+    cy.fit(undefined, 30);
   };
   replace(
     view,
     graphHead(graph, id, conversation, fit),
     h('div', { class: 'graph-layout' }, canvas, details),
   );
-  const drawn = drawGraph(canvas, graph, conversation);
-  cy = drawn;
+  const cy = drawGraph(canvas, graph, conversation);
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  drawn.on('tap', 'node', (event) => {
+  cy.on('tap', 'node', (event) => {
     const node = byId.get((event.target as cytoscape.NodeSingular).id());
     if (node) showNodeDetails(details, node, conversation);
   });
-  drawn.on('dbltap', 'node', (event) => {
+  cy.on('dbltap', 'node', (event) => {
     const node = byId.get((event.target as cytoscape.NodeSingular).id());
     if (node?.label === 'Message' && conversation)
       location.hash = `#/c/${encodeURIComponent(conversation.id)}?m=${encodeURIComponent(node.id)}`;
   });
   // For tests and curious people: the drawn graph.
-  (window as unknown as { chatgraphGraph?: cytoscape.Core }).chatgraphGraph = drawn;
+  (window as unknown as { chatgraphGraph?: cytoscape.Core }).chatgraphGraph = cy;
 }
