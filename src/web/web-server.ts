@@ -114,6 +114,175 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** What the routes answer from: made once when the app starts. */
+interface Routes {
+  options: WebOptions;
+  store: Store;
+  dataDir: string;
+  recaller: Recaller;
+  jobs: ImportJobs;
+  pages: ConversationPages;
+  token: string | undefined;
+}
+
+/** The page itself, its scripts and the favicon; false when the path is not one of them. */
+function servePage(
+  routes: Routes,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): boolean {
+  const path = url.pathname;
+  const method = request.method ?? 'GET';
+  if (method === 'GET' && path === '/') {
+    // Opening the printed address: the token becomes a cookie, and leaves the address bar.
+    if (routes.token !== undefined && url.searchParams.has('token')) {
+      send(response, 303, '', 'text/plain', {
+        Location: '/',
+        'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(tokenOf(request) ?? '')}; HttpOnly; SameSite=Strict; Path=/`,
+      });
+      return true;
+    }
+    send(response, 200, indexHtml(), 'text/html; charset=utf-8');
+    return true;
+  }
+  if (path === '/favicon.ico') {
+    send(response, 204, '', 'text/plain');
+    return true;
+  }
+  if (method === 'GET' && (path.startsWith('/app/') || path.startsWith('/vendor/'))) {
+    const file = staticFile(path);
+    if (file) send(response, 200, file.body, file.type, { 'Cache-Control': 'no-cache' });
+    else send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
+    return true;
+  }
+  return false;
+}
+
+/** One API request, as the route sees it. */
+interface ApiCall {
+  request: IncomingMessage;
+  response: ServerResponse;
+  method: string;
+  what: string | undefined;
+  id: string | undefined;
+  params: URLSearchParams;
+}
+
+/** Conversations, changes and memories: the routes that read or change stored chats. */
+async function serveStored(routes: Routes, call: ApiCall): Promise<boolean> {
+  const { store, dataDir, options, pages } = routes;
+  const { request, response, method, what, id, params } = call;
+  const context = { store, dataDir, neo4j: options.neo4j };
+  if (method === 'GET' && what === 'conversations' && id === undefined) {
+    sendJson(response, 200, await api.listConversations(store, params));
+  } else if (method === 'GET' && what === 'conversations' && id !== undefined) {
+    sendJson(response, 200, await pages.page(id, params));
+  } else if (method === 'DELETE' && what === 'conversations' && id !== undefined) {
+    sendJson(response, 200, await deleteRoute(dataDir, options.neo4j, id));
+  } else if (method === 'GET' && what === 'changes') {
+    sendJson(response, 200, { changes: options.changes?.() ?? null });
+  } else if (what === 'memories' && (method === 'GET' || method === 'POST') && id === undefined) {
+    if (method === 'GET') sendJson(response, 200, await memories.listRoute(context, params));
+    else sendJson(response, 201, await memories.rememberRoute(context, await readJson(request)));
+  } else if (what === 'memories' && (method === 'PUT' || method === 'DELETE') && id !== undefined) {
+    if (method === 'PUT')
+      sendJson(response, 200, await memories.reviseRoute(context, id, await readJson(request)));
+    else sendJson(response, 200, await memories.forgetRoute(context, id));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/** Search, graph, Cypher, imports and attachments: the routes that query or add. */
+async function serveQueries(routes: Routes, call: ApiCall): Promise<boolean> {
+  const { store, dataDir, options, recaller, jobs } = routes;
+  const { request, response, method, what, id, params } = call;
+  if (method === 'GET' && what === 'sources') {
+    sendJson(response, 200, await api.sources(store));
+  } else if (method === 'GET' && what === 'search') {
+    sendJson(response, 200, await api.search(recaller, params));
+  } else if (method === 'GET' && what === 'similar' && id !== undefined) {
+    sendJson(response, 200, await api.similar(recaller, id, params));
+  } else if (method === 'GET' && what === 'graph' && id !== undefined) {
+    sendJson(response, 200, await api.graph(store, id, params));
+  } else if (method === 'GET' && what === 'overview') {
+    sendJson(response, 200, await store.stats());
+  } else if (method === 'POST' && what === 'cypher') {
+    const limits = options.queryLimits ?? SERVER_QUERY_LIMITS;
+    sendJson(response, 200, await api.cypher(store, await readJson(request), limits));
+  } else if (method === 'POST' && what === 'import') {
+    const name = request.headers['x-file-name'];
+    if (typeof name !== 'string' || name === '') {
+      request.resume();
+      throw new api.ApiError(400, 'send the file name in the X-File-Name header');
+    }
+    const job = await jobs.start(request, decodeURIComponent(name));
+    sendJson(response, 202, job);
+  } else if (method === 'GET' && what === 'import' && id !== undefined) {
+    const job = jobs.get(id);
+    if (!job) throw new api.ApiError(404, `no import ${id}`);
+    sendJson(response, 200, job);
+  } else if (method === 'GET' && what === 'attachment' && id !== undefined) {
+    sendAttachment(response, dataDir, params.get('ref') ?? '');
+  } else {
+    return false;
+  }
+  return true;
+}
+
+/** Every request: the guard first, then the page, then the API; anything else is not found. */
+async function route(
+  routes: Routes,
+  guard: ReturnType<typeof makeGuard>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const refusal = guard(request);
+  if (refusal) {
+    request.resume();
+    send(response, refusal.status, `${refusal.message}\n`, 'text/plain; charset=utf-8');
+    return;
+  }
+  if (servePage(routes, request, response, url)) return;
+  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] !== 'api') {
+    send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
+    return;
+  }
+  const [, what, id] = parts;
+  const method = request.method ?? 'GET';
+  const call = { request, response, method, what, id, params: url.searchParams };
+  if ((await serveStored(routes, call)) || (await serveQueries(routes, call))) return;
+  request.resume();
+  send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
+}
+
+/** A failed request: an answer when one can still be sent, the stack on stderr when unexpected. */
+function answerFailure(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+  const answer = api.errorAnswer(error);
+  if (response.headersSent) {
+    response.destroy();
+  } else if (error instanceof UploadError) {
+    // The rest of a refused upload is not read: the connection ends with the answer.
+    request.resume();
+    send(response, error.status, JSON.stringify({ error: error.message }), JSON_TYPE, {
+      Connection: 'close',
+    });
+  } else if (answer) {
+    sendJson(response, answer.status, answer.body);
+  } else {
+    process.stderr.write(
+      `chatgraph serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    sendJson(response, 500, {
+      error: error instanceof Error ? error.message : 'the server failed',
+    });
+  }
+}
+
 /**
  * Starts the web app: the page, its API over the store, and imports by upload. Every request
  * passes the guard first (Host, Origin, and the token when one is required).
@@ -131,122 +300,13 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     uploadIdleMs: (options.uploadIdleSeconds ?? 30) * 1000,
   });
   const pages = new ConversationPages(store, dataDir);
+  const routes: Routes = { options, store, dataDir, recaller, jobs, pages, token };
+  // The guard needs the port, known only once listening: until then every request is refused.
   let guard: ReturnType<typeof makeGuard> = () => ({ status: 403, message: 'starting' });
 
-  const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const path = url.pathname;
-    const method = request.method ?? 'GET';
-    const refusal = guard(request);
-    if (refusal) {
-      request.resume();
-      send(response, refusal.status, `${refusal.message}\n`, 'text/plain; charset=utf-8');
-      return;
-    }
-    if (method === 'GET' && path === '/') {
-      // Opening the printed address: the token becomes a cookie, and leaves the address bar.
-      if (token !== undefined && url.searchParams.has('token')) {
-        send(response, 303, '', 'text/plain', {
-          Location: '/',
-          'Set-Cookie': `${TOKEN_COOKIE}=${encodeURIComponent(tokenOf(request) ?? '')}; HttpOnly; SameSite=Strict; Path=/`,
-        });
-        return;
-      }
-      send(response, 200, indexHtml(), 'text/html; charset=utf-8');
-      return;
-    }
-    if (path === '/favicon.ico') {
-      send(response, 204, '', 'text/plain');
-      return;
-    }
-    if (method === 'GET' && (path.startsWith('/app/') || path.startsWith('/vendor/'))) {
-      const file = staticFile(path);
-      if (file) send(response, 200, file.body, file.type, { 'Cache-Control': 'no-cache' });
-      else send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
-      return;
-    }
-    const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
-    if (parts[0] !== 'api') {
-      send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
-      return;
-    }
-    const params = url.searchParams;
-    const [, what, id] = parts;
-    if (method === 'GET' && what === 'conversations' && id === undefined) {
-      sendJson(response, 200, await api.listConversations(store, params));
-    } else if (method === 'GET' && what === 'conversations' && id !== undefined) {
-      sendJson(response, 200, await pages.page(id, params));
-    } else if (method === 'DELETE' && what === 'conversations' && id !== undefined) {
-      sendJson(response, 200, await deleteRoute(dataDir, options.neo4j, id));
-    } else if (method === 'GET' && what === 'changes') {
-      sendJson(response, 200, { changes: options.changes?.() ?? null });
-    } else if (what === 'memories' && (method === 'GET' || method === 'POST') && id === undefined) {
-      const context = { store, dataDir, neo4j: options.neo4j };
-      if (method === 'GET') sendJson(response, 200, await memories.listRoute(context, params));
-      else sendJson(response, 201, await memories.rememberRoute(context, await readJson(request)));
-    } else if (
-      what === 'memories' &&
-      (method === 'PUT' || method === 'DELETE') &&
-      id !== undefined
-    ) {
-      const context = { store, dataDir, neo4j: options.neo4j };
-      if (method === 'PUT')
-        sendJson(response, 200, await memories.reviseRoute(context, id, await readJson(request)));
-      else sendJson(response, 200, await memories.forgetRoute(context, id));
-    } else if (method === 'GET' && what === 'sources') {
-      sendJson(response, 200, await api.sources(store));
-    } else if (method === 'GET' && what === 'search') {
-      sendJson(response, 200, await api.search(recaller, params));
-    } else if (method === 'GET' && what === 'similar' && id !== undefined) {
-      sendJson(response, 200, await api.similar(recaller, id, params));
-    } else if (method === 'GET' && what === 'graph' && id !== undefined) {
-      sendJson(response, 200, await api.graph(store, id, params));
-    } else if (method === 'GET' && what === 'overview') {
-      sendJson(response, 200, await store.stats());
-    } else if (method === 'POST' && what === 'cypher') {
-      const limits = options.queryLimits ?? SERVER_QUERY_LIMITS;
-      sendJson(response, 200, await api.cypher(store, await readJson(request), limits));
-    } else if (method === 'POST' && what === 'import') {
-      const name = request.headers['x-file-name'];
-      if (typeof name !== 'string' || name === '') {
-        request.resume();
-        throw new api.ApiError(400, 'send the file name in the X-File-Name header');
-      }
-      const job = await jobs.start(request, decodeURIComponent(name));
-      sendJson(response, 202, job);
-    } else if (method === 'GET' && what === 'import' && id !== undefined) {
-      const job = jobs.get(id);
-      if (!job) throw new api.ApiError(404, `no import ${id}`);
-      sendJson(response, 200, job);
-    } else if (method === 'GET' && what === 'attachment' && id !== undefined) {
-      sendAttachment(response, dataDir, params.get('ref') ?? '');
-    } else {
-      request.resume();
-      send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
-    }
-  };
-
   const server = createServer((request, response) => {
-    route(request, response).catch((error: unknown) => {
-      const answer = api.errorAnswer(error);
-      if (response.headersSent) {
-        response.destroy();
-      } else if (error instanceof UploadError) {
-        // The rest of a refused upload is not read: the connection ends with the answer.
-        request.resume();
-        send(response, error.status, JSON.stringify({ error: error.message }), JSON_TYPE, {
-          Connection: 'close',
-        });
-      } else if (answer) {
-        sendJson(response, answer.status, answer.body);
-      } else {
-        process.stderr.write(
-          `chatgraph serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-        );
-        sendJson(response, 500, {
-          error: error instanceof Error ? error.message : 'the server failed',
-        });
-      }
+    route(routes, guard, request, response).catch((error: unknown) => {
+      answerFailure(request, response, error);
     });
   });
   await new Promise<void>((resolve, reject) => {

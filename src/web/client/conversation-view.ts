@@ -181,6 +181,106 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
 const FIRST_SLICE = 12;
 const SLICE = 40;
 
+type Conversation = Awaited<ReturnType<typeof fetchConversation>>['conversation'];
+
+/** Picks the reply shown after a fork and redraws the thread. */
+type Choose = (parent: string | null, id: string) => void;
+
+/** ‹ n / m ›: moves between the replies to the same message; null when there is only one. */
+function branchSwitcher(tree: Tree, message: MessageView, choose: Choose): HTMLElement | null {
+  const parent =
+    message.parentId !== null && tree.byId.has(message.parentId) ? message.parentId : null;
+  const siblings = tree.children.get(parent) ?? [];
+  const at = siblings.indexOf(message);
+  if (siblings.length <= 1) return null;
+  return h(
+    'span',
+    { class: 'branch-switcher', 'data-parent': parent ?? '' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'branch-prev',
+        'aria-label': 'Previous branch',
+        disabled: at === 0,
+        onclick: () => {
+          choose(parent, (siblings[at - 1] as MessageView).id);
+        },
+      },
+      '‹',
+    ),
+    h('span', { class: 'branch-position' }, `${at + 1} / ${siblings.length}`),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'branch-next',
+        'aria-label': 'Next branch',
+        disabled: at === siblings.length - 1,
+        onclick: () => {
+          choose(parent, (siblings[at + 1] as MessageView).id);
+        },
+      },
+      '›',
+    ),
+  );
+}
+
+/** One message: who and when, its branch switcher and similar-messages button, then its body. */
+function messageArticle(
+  message: MessageView,
+  tree: Tree,
+  focus: string | null,
+  conversationId: string,
+  choose: Choose,
+): HTMLElement {
+  const similar = similarButton(message.id);
+  return h(
+    'article',
+    {
+      class: `message role-${message.role}${message.id === focus ? ' focus' : ''}${message.onShownThread ? '' : ' off-thread'}`,
+      id: `m-${message.id}`,
+      'data-message-id': message.id,
+    },
+    h(
+      'header',
+      {},
+      h('span', { class: 'role' }, message.isThought ? 'thinking' : message.role),
+      message.model ? h('span', { class: 'model' }, message.model) : null,
+      h('time', { datetime: message.createdAt }, formatDate(message.createdAt, true)),
+      branchSwitcher(tree, message, choose),
+      similar.button,
+    ),
+    messageBody(message, conversationId),
+    similar.panel,
+  );
+}
+
+/** The title and what the conversation is, with links to its graph and to delete it. */
+function conversationHead(conversation: Conversation, focus: string | null): HTMLElement {
+  return h(
+    'div',
+    { class: 'conversation-head' },
+    h('h1', {}, conversation.name),
+    h(
+      'p',
+      { class: 'meta' },
+      h('span', { class: `source source-${conversation.source}` }, conversation.source),
+      ` · ${formatDate(conversation.createdAt, true)} · ${count(conversation.messageCount)} messages · `,
+      h(
+        'a',
+        {
+          id: 'open-graph',
+          href: `#/graph/${encodeURIComponent(conversation.id)}${focus ? `?message=${encodeURIComponent(focus)}` : ''}`,
+        },
+        'Graph',
+      ),
+      ' · ',
+      deleteButton(conversation),
+    ),
+  );
+}
+
 /** A conversation as the assistant showed it, with a switcher at each fork. */
 export async function showConversation(view: HTMLElement, id: string): Promise<void> {
   const { conversation, messages } = await fetchConversation(id);
@@ -197,6 +297,10 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
   // at once, the rest between frames, so the page is readable before thousands of messages
   // are rendered. A redraw (a branch switch) abandons the slices of the one before.
   let generation = 0;
+  const choose = (parent: string | null, id: string): void => {
+    chosen.set(parent, id);
+    draw();
+  };
   const draw = (): void => {
     const path = pathOf(tree, chosen);
     const mine = ++generation;
@@ -220,93 +324,9 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
     delete thread.dataset.complete;
     more();
   };
-  const article = (message: MessageView): HTMLElement => {
-    const parent =
-      message.parentId !== null && tree.byId.has(message.parentId) ? message.parentId : null;
-    const siblings = tree.children.get(parent) ?? [];
-    const at = siblings.indexOf(message);
-    const switcher =
-      siblings.length > 1
-        ? h(
-            'span',
-            { class: 'branch-switcher', 'data-parent': parent ?? '' },
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'branch-prev',
-                'aria-label': 'Previous branch',
-                disabled: at === 0,
-                onclick: () => {
-                  chosen.set(parent, (siblings[at - 1] as MessageView).id);
-                  draw();
-                },
-              },
-              '‹',
-            ),
-            h('span', { class: 'branch-position' }, `${at + 1} / ${siblings.length}`),
-            h(
-              'button',
-              {
-                type: 'button',
-                class: 'branch-next',
-                'aria-label': 'Next branch',
-                disabled: at === siblings.length - 1,
-                onclick: () => {
-                  chosen.set(parent, (siblings[at + 1] as MessageView).id);
-                  draw();
-                },
-              },
-              '›',
-            ),
-          )
-        : null;
-    const similar = similarButton(message.id);
-    return h(
-      'article',
-      {
-        class: `message role-${message.role}${message.id === focus ? ' focus' : ''}${message.onShownThread ? '' : ' off-thread'}`,
-        id: `m-${message.id}`,
-        'data-message-id': message.id,
-      },
-      h(
-        'header',
-        {},
-        h('span', { class: 'role' }, message.isThought ? 'thinking' : message.role),
-        message.model ? h('span', { class: 'model' }, message.model) : null,
-        h('time', { datetime: message.createdAt }, formatDate(message.createdAt, true)),
-        switcher,
-        similar.button,
-      ),
-      messageBody(message, conversation.id),
-      similar.panel,
-    );
-  };
+  const article = (message: MessageView): HTMLElement =>
+    messageArticle(message, tree, focus, conversation.id, choose);
   draw();
-  replace(
-    view,
-    h(
-      'div',
-      { class: 'conversation-head' },
-      h('h1', {}, conversation.name),
-      h(
-        'p',
-        { class: 'meta' },
-        h('span', { class: `source source-${conversation.source}` }, conversation.source),
-        ` · ${formatDate(conversation.createdAt, true)} · ${count(conversation.messageCount)} messages · `,
-        h(
-          'a',
-          {
-            id: 'open-graph',
-            href: `#/graph/${encodeURIComponent(conversation.id)}${focus ? `?message=${encodeURIComponent(focus)}` : ''}`,
-          },
-          'Graph',
-        ),
-        ' · ',
-        deleteButton(conversation),
-      ),
-    ),
-    thread,
-  );
+  replace(view, conversationHead(conversation, focus), thread);
   if (focus) document.getElementById(`m-${focus}`)?.scrollIntoView({ block: 'center' });
 }

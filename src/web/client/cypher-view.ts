@@ -30,6 +30,30 @@ function cell(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** How many rows and how long, then the rows as a table (cells are text: values are untrusted). */
+function rowsTable(rows: Record<string, unknown>[], milliseconds: number): (HTMLElement | null)[] {
+  const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  return [
+    h(
+      'p',
+      { class: 'summary' },
+      `${count(rows.length)} row${rows.length === 1 ? '' : 's'} in ${count(milliseconds)} ms`,
+    ),
+    rows.length === 0
+      ? null
+      : h(
+          'table',
+          { class: 'cypher-table' },
+          h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
+          h(
+            'tbody',
+            {},
+            ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', {}, cell(r[c]))))),
+          ),
+        ),
+  ];
+}
+
 /** Read-only Cypher (the server refuses writes) with the seed's examples; rows as a table. */
 export function showCypher(view: HTMLElement): void {
   const query = h('textarea', {
@@ -61,27 +85,7 @@ export function showCypher(view: HTMLElement): void {
         rows: Record<string, unknown>[];
         milliseconds: number;
       }>('/api/cypher', { query: query.value, params: parsed });
-      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-      replace(
-        results,
-        h(
-          'p',
-          { class: 'summary' },
-          `${count(rows.length)} row${rows.length === 1 ? '' : 's'} in ${count(milliseconds)} ms`,
-        ),
-        rows.length === 0
-          ? null
-          : h(
-              'table',
-              { class: 'cypher-table' },
-              h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
-              h(
-                'tbody',
-                {},
-                ...rows.map((r) => h('tr', {}, ...columns.map((c) => h('td', {}, cell(r[c]))))),
-              ),
-            ),
-      );
+      replace(results, ...rowsTable(rows, milliseconds));
     } catch (error) {
       replace(results, errorBox(error));
     }

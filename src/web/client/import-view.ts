@@ -42,69 +42,76 @@ function report(job: ImportJob): HTMLElement {
   );
 }
 
+/** Follows an import job every 400 ms, showing its progress, then its report or its error. */
+async function pollJob(
+  id: string,
+  status: HTMLElement,
+  line: HTMLElement,
+  bar: HTMLProgressElement,
+): Promise<void> {
+  const job = await get<ImportJob>(`/api/import/${encodeURIComponent(id)}`);
+  if (job.state === 'running') {
+    const p = job.progress;
+    line.textContent = p
+      ? `Importing ${job.file}: ${p.phase}, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}, ${count(p.conversations)} conversations`
+      : `Importing ${job.file}…`;
+    if (p && p.bytesTotal > 0) bar.value = (p.bytesDone / p.bytesTotal) * 100;
+    window.setTimeout(
+      () =>
+        void pollJob(id, status, line, bar).catch((e: unknown) => {
+          replace(status, errorBox(e));
+        }),
+      400,
+    );
+    return;
+  }
+  replace(
+    status,
+    job.state === 'done' ? report(job) : errorBox(new Error(job.error ?? 'the import failed')),
+  );
+}
+
+/** Sends the file (XMLHttpRequest: fetch reports no upload progress), then follows the import. */
+function upload(file: File, status: HTMLElement): void {
+  const bar = h('progress', { max: 100, value: 0 });
+  const line = h('span', {}, `Uploading ${file.name}…`);
+  replace(status, line, bar);
+  const request = new XMLHttpRequest();
+  request.open('POST', '/api/import');
+  request.setRequestHeader('X-File-Name', encodeURIComponent(file.name));
+  request.setRequestHeader('Content-Type', 'application/octet-stream');
+  request.upload.onprogress = (event) => {
+    if (event.lengthComputable) bar.value = (event.loaded / event.total) * 100;
+  };
+  request.onerror = () => {
+    replace(status, errorBox(new Error('the upload failed')));
+  };
+  request.onload = () => {
+    let body: ImportJob & { error?: string };
+    try {
+      body = JSON.parse(request.responseText) as ImportJob & { error?: string };
+    } catch {
+      replace(status, errorBox(new Error(request.responseText || request.statusText)));
+      return;
+    }
+    if (request.status !== 202) {
+      replace(status, errorBox(new Error(body.error ?? request.statusText)));
+      return;
+    }
+    void pollJob(body.id, status, line, bar).catch((e: unknown) => {
+      replace(status, errorBox(e));
+    });
+  };
+  request.send(file);
+}
+
 /** Import by dropping an export: upload progress, import progress, the import report. */
 export function showImport(view: HTMLElement): void {
   const status = h('div', { id: 'import-status', class: 'import-status' });
   const input = h('input', { type: 'file', id: 'import-file', 'aria-label': 'Export file' });
-  const upload = (file: File): void => {
-    const bar = h('progress', { max: 100, value: 0 });
-    const line = h('span', {}, `Uploading ${file.name}…`);
-    replace(status, line, bar);
-    const request = new XMLHttpRequest();
-    request.open('POST', '/api/import');
-    request.setRequestHeader('X-File-Name', encodeURIComponent(file.name));
-    request.setRequestHeader('Content-Type', 'application/octet-stream');
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) bar.value = (event.loaded / event.total) * 100;
-    };
-    request.onerror = () => {
-      replace(status, errorBox(new Error('the upload failed')));
-    };
-    request.onload = () => {
-      let body: ImportJob & { error?: string };
-      try {
-        body = JSON.parse(request.responseText) as ImportJob & { error?: string };
-      } catch {
-        replace(status, errorBox(new Error(request.responseText || request.statusText)));
-        return;
-      }
-      if (request.status !== 202) {
-        replace(status, errorBox(new Error(body.error ?? request.statusText)));
-        return;
-      }
-      const poll = async (): Promise<void> => {
-        const job = await get<ImportJob>(`/api/import/${encodeURIComponent(body.id)}`);
-        if (job.state === 'running') {
-          const p = job.progress;
-          line.textContent = p
-            ? `Importing ${job.file}: ${p.phase}, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}, ${count(p.conversations)} conversations`
-            : `Importing ${job.file}…`;
-          if (p && p.bytesTotal > 0) bar.value = (p.bytesDone / p.bytesTotal) * 100;
-          window.setTimeout(
-            () =>
-              void poll().catch((e: unknown) => {
-                replace(status, errorBox(e));
-              }),
-            400,
-          );
-          return;
-        }
-        replace(
-          status,
-          job.state === 'done'
-            ? report(job)
-            : errorBox(new Error(job.error ?? 'the import failed')),
-        );
-      };
-      void poll().catch((e: unknown) => {
-        replace(status, errorBox(e));
-      });
-    };
-    request.send(file);
-  };
   input.addEventListener('change', () => {
     const file = input.files?.[0];
-    if (file) upload(file);
+    if (file) upload(file, status);
   });
   const zone = h(
     'div',
@@ -123,7 +130,7 @@ export function showImport(view: HTMLElement): void {
     event.preventDefault();
     zone.classList.remove('over');
     const file = event.dataTransfer?.files[0];
-    if (file) upload(file);
+    if (file) upload(file, status);
   });
   replace(view, h('h1', {}, 'Import'), zone, status);
 }

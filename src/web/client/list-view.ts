@@ -3,54 +3,36 @@ import { count, formatDate, h, hashParams, replace } from './dom.js';
 
 const PAGE = 50;
 
-/** The conversations: filters in the address (so Back works), a page of 50 at a time. */
-export async function showList(view: HTMLElement): Promise<void> {
-  const params = hashParams();
-  const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
-  const query = new URLSearchParams();
-  for (const name of ['source', 'since', 'until', 'title', 'tools', 'branches', 'sort']) {
-    const value = params.get(name);
-    if (value) query.set(name, value);
-  }
-  query.set('offset', String(page * PAGE));
-  query.set('limit', String(PAGE));
-  const [sources, result] = await Promise.all([
-    get<string[]>('/api/sources'),
-    get<{ total: number; items: ConversationInfo[] }>(`/api/conversations?${query.toString()}`),
-  ]);
+/** Moves to the list with some filters changed (an empty value removes the filter). */
+type Go = (changes: Record<string, string | undefined>) => void;
 
-  const go = (changes: Record<string, string | undefined>): void => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    location.hash = `#/?${next.toString()}`;
+function sortOption(params: URLSearchParams, value: string, text: string): HTMLElement {
+  return h('option', { value, selected: params.get('sort') === value }, text);
+}
+
+/** The filter form, filled from the address; submitting it starts again at the first page. */
+function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLElement {
+  const submit = (event: Event): void => {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const value = (name: string): string | undefined => {
+      const v = data.get(name);
+      return typeof v === 'string' && v !== '' ? v : undefined;
+    };
+    go({
+      source: value('source'),
+      since: value('since'),
+      until: value('until'),
+      title: value('title'),
+      tools: data.get('tools') ? '1' : undefined,
+      branches: data.get('branches') ? '1' : undefined,
+      sort: value('sort'),
+      page: undefined,
+    });
   };
-  const form = h(
+  return h(
     'form',
-    {
-      class: 'filters',
-      id: 'list-filters',
-      onsubmit: (event: Event) => {
-        event.preventDefault();
-        const data = new FormData(event.target as HTMLFormElement);
-        const value = (name: string): string | undefined => {
-          const v = data.get(name);
-          return typeof v === 'string' && v !== '' ? v : undefined;
-        };
-        go({
-          source: value('source'),
-          since: value('since'),
-          until: value('until'),
-          title: value('title'),
-          tools: data.get('tools') ? '1' : undefined,
-          branches: data.get('branches') ? '1' : undefined,
-          sort: value('sort'),
-          page: undefined,
-        });
-      },
-    },
+    { class: 'filters', id: 'list-filters', onsubmit: submit },
     h('input', {
       name: 'title',
       type: 'search',
@@ -91,46 +73,39 @@ export async function showList(view: HTMLElement): Promise<void> {
     h(
       'select',
       { name: 'sort', 'aria-label': 'Sort' },
-      h('option', { value: 'newest', selected: params.get('sort') === 'newest' }, 'Newest first'),
-      h('option', { value: 'oldest', selected: params.get('sort') === 'oldest' }, 'Oldest first'),
-      h(
-        'option',
-        { value: 'most-messages', selected: params.get('sort') === 'most-messages' },
-        'Most messages',
-      ),
+      sortOption(params, 'newest', 'Newest first'),
+      sortOption(params, 'oldest', 'Oldest first'),
+      sortOption(params, 'most-messages', 'Most messages'),
     ),
     h('button', { type: 'submit' }, 'Filter'),
   );
-  const from = result.total === 0 ? 0 : page * PAGE + 1;
-  const to = Math.min(result.total, (page + 1) * PAGE);
-  const pager = h(
+}
+
+/** Previous and next, and which of the total this page shows. */
+function pager(page: number, total: number, go: Go): HTMLElement {
+  const from = total === 0 ? 0 : page * PAGE + 1;
+  const to = Math.min(total, (page + 1) * PAGE);
+  const turn = (target: number) => () => {
+    go({ page: String(target) });
+  };
+  return h(
     'div',
     { class: 'pager' },
-    h(
-      'button',
-      {
-        type: 'button',
-        disabled: page === 0,
-        onclick: () => {
-          go({ page: String(page - 1) });
-        },
-      },
-      '‹ Previous',
-    ),
-    h('span', { class: 'range' }, `${count(from)}–${count(to)} of ${count(result.total)}`),
-    h(
-      'button',
-      {
-        type: 'button',
-        disabled: to >= result.total,
-        onclick: () => {
-          go({ page: String(page + 1) });
-        },
-      },
-      'Next ›',
-    ),
+    h('button', { type: 'button', disabled: page === 0, onclick: turn(page - 1) }, '‹ Previous'),
+    h('span', { class: 'range' }, `${count(from)}–${count(to)} of ${count(total)}`),
+    h('button', { type: 'button', disabled: to >= total, onclick: turn(page + 1) }, 'Next ›'),
   );
-  const rows = result.items.map((c) =>
+}
+
+/** The page's conversations as a table (names are text nodes: chat titles are untrusted). */
+function conversationTable(items: ConversationInfo[]): HTMLElement {
+  if (items.length === 0)
+    return h(
+      'p',
+      { class: 'empty' },
+      'No conversations match. Import an export on the Import page.',
+    );
+  const rows = items.map((c) =>
     h(
       'tr',
       {},
@@ -144,29 +119,53 @@ export async function showList(view: HTMLElement): Promise<void> {
       h('td', {}, formatDate(c.createdAt)),
     ),
   );
+  return h(
+    'table',
+    { class: 'conversations' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'Title'),
+        h('th', {}, 'Source'),
+        h('th', { class: 'num' }, 'Messages'),
+        h('th', {}, 'Created'),
+      ),
+    ),
+    h('tbody', {}, ...rows),
+  );
+}
+
+/** The conversations: filters in the address (so Back works), a page of 50 at a time. */
+export async function showList(view: HTMLElement): Promise<void> {
+  const params = hashParams();
+  const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
+  const query = new URLSearchParams();
+  for (const name of ['source', 'since', 'until', 'title', 'tools', 'branches', 'sort']) {
+    const value = params.get(name);
+    if (value) query.set(name, value);
+  }
+  query.set('offset', String(page * PAGE));
+  query.set('limit', String(PAGE));
+  const [sources, result] = await Promise.all([
+    get<string[]>('/api/sources'),
+    get<{ total: number; items: ConversationInfo[] }>(`/api/conversations?${query.toString()}`),
+  ]);
+  const go: Go = (changes) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    location.hash = `#/?${next.toString()}`;
+  };
   replace(
     view,
     h('h1', {}, 'Conversations'),
-    form,
-    pager,
-    result.items.length === 0
-      ? h('p', { class: 'empty' }, 'No conversations match. Import an export on the Import page.')
-      : h(
-          'table',
-          { class: 'conversations' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', {}, 'Title'),
-              h('th', {}, 'Source'),
-              h('th', { class: 'num' }, 'Messages'),
-              h('th', {}, 'Created'),
-            ),
-          ),
-          h('tbody', {}, ...rows),
-        ),
+    filterForm(params, sources, go),
+    pager(page, result.total, go),
+    conversationTable(result.items),
   );
 }

@@ -57,11 +57,8 @@ function memoryHit(hit: NonNullable<SearchResult['memories']>[number], q: string
   );
 }
 
-/** Search as you type: ranked hits with snippets; a hit opens its conversation at the message. */
-export async function showSearch(view: HTMLElement): Promise<void> {
-  const params = hashParams();
-  const sources = await get<string[]>('/api/sources');
-  const results = h('div', { class: 'results', id: 'search-results' });
+/** The search box and its filters, filled from the address. */
+function searchFields(params: URLSearchParams, sources: string[]) {
   const input = h('input', {
     type: 'search',
     name: 'q',
@@ -85,18 +82,8 @@ export async function showSearch(view: HTMLElement): Promise<void> {
       h('option', { value: r, selected: params.get('role') === r }, r),
     ),
   );
-  const since = h('input', {
-    type: 'date',
-    name: 'since',
-    value: params.get('since') ?? '',
-    'aria-label': 'From',
-  });
-  const until = h('input', {
-    type: 'date',
-    name: 'until',
-    value: params.get('until') ?? '',
-    'aria-label': 'Before',
-  });
+  const date = (name: string, label: string): HTMLInputElement =>
+    h('input', { type: 'date', name, value: params.get(name) ?? '', 'aria-label': label });
   const mode = h(
     'select',
     { name: 'mode', id: 'search-mode', 'aria-label': 'Search by' },
@@ -104,6 +91,48 @@ export async function showSearch(view: HTMLElement): Promise<void> {
       h('option', { value, selected: (params.get('mode') ?? '') === value }, label),
     ),
   );
+  return {
+    input,
+    source,
+    role,
+    since: date('since', 'From'),
+    until: date('until', 'Before'),
+    mode,
+  };
+}
+
+/** Memories, the summary and the hits; a full page of 30 hits offers More, which adds the next. */
+function showResults(
+  results: HTMLElement,
+  result: SearchResult,
+  query: URLSearchParams,
+  q: string,
+): void {
+  const more = h('button', { type: 'button', class: 'more' }, 'More');
+  const page = async (offset: number): Promise<void> => {
+    const next = new URLSearchParams(query);
+    next.set('offset', String(offset));
+    const further = await get<SearchResult>(`/api/search?${next.toString()}`);
+    more.before(...further.hits.map(hitLink));
+    if (further.hits.length < 30) more.remove();
+    else more.onclick = () => void page(offset + further.hits.length);
+  };
+  more.onclick = () => void page(result.hits.length);
+  replace(
+    results,
+    ...(result.memories ?? []).map((m) => memoryHit(m, q)),
+    ...summaryOf(result),
+    ...result.hits.map(hitLink),
+    ...(result.hits.length >= 30 ? [more] : []),
+  );
+}
+
+/** Search as you type: ranked hits with snippets; a hit opens its conversation at the message. */
+export async function showSearch(view: HTMLElement): Promise<void> {
+  const params = hashParams();
+  const sources = await get<string[]>('/api/sources');
+  const results = h('div', { class: 'results', id: 'search-results' });
+  const { input, source, role, since, until, mode } = searchFields(params, sources);
   let controller: AbortController | undefined;
   let timer: number | undefined;
 
@@ -123,23 +152,7 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     controller = new AbortController();
     try {
       const result = await get<SearchResult>(`/api/search?${query.toString()}`, controller.signal);
-      const more = h('button', { type: 'button', class: 'more' }, 'More');
-      const page = async (offset: number): Promise<void> => {
-        const next = new URLSearchParams(query);
-        next.set('offset', String(offset));
-        const further = await get<SearchResult>(`/api/search?${next.toString()}`);
-        more.before(...further.hits.map(hitLink));
-        if (further.hits.length < 30) more.remove();
-        else more.onclick = () => void page(offset + further.hits.length);
-      };
-      more.onclick = () => void page(result.hits.length);
-      replace(
-        results,
-        ...(result.memories ?? []).map((m) => memoryHit(m, q)),
-        ...summaryOf(result),
-        ...result.hits.map(hitLink),
-        ...(result.hits.length >= 30 ? [more] : []),
-      );
+      showResults(results, result, query, q);
     } catch (error) {
       if ((error as Error).name !== 'AbortError') replace(results, errorBox(error));
     }
