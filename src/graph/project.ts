@@ -1,6 +1,7 @@
 import { SHOWN_LEAF_KEY, conversationIdOf, threadTo } from '../model/build-conversation.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
+import { addAttachments } from './project-attachments.js';
 
 /** What the projection needs to know besides the conversation. */
 export interface ProjectOptions {
@@ -69,7 +70,7 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   nodes.push(documentNode(conversation, thread, options, platformId, name));
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: `${owner}:document` });
   addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
-  addAttachments(conversation, options, platformId, nodeId, nodes, edges);
+  addAttachments(conversation, options.attachmentText, platformId, nodeId, nodes, edges);
   addWorkspace(conversation, nodes, edges);
   if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
   if (options.importId !== undefined)
@@ -227,61 +228,6 @@ function addTrace(
         message_id: messageNode(message),
       });
     }
-  });
-}
-
-// Each attachment of a message: its node id is the message's and its place among the message's
-// attachments, so a re-import gives the same ids.
-function addAttachments(
-  conversation: Conversation,
-  options: ProjectOptions,
-  platformId: string,
-  nodeId: (message: { id: string }) => string,
-  nodes: GraphNode[],
-  edges: GraphEdge[],
-): void {
-  for (const message of conversation.messages) {
-    const legacy = legacyExtracts(message);
-    message.attachments.forEach((attachment, n) => {
-      const id = `${nodeId(message)}:attachment-${n}`;
-      const text =
-        attachment.ref !== null
-          ? options.attachmentText?.(attachment.ref)
-          : attachment.type === 'document' && legacy[0]?.name === attachment.name
-            ? legacy.shift()?.text
-            : undefined;
-      nodes.push({
-        label: 'Attachment',
-        id,
-        properties: {
-          name: attachment.name,
-          mime_type: attachment.mime_type,
-          ref: attachment.ref,
-          size_bytes: attachment.size_bytes,
-          content: text ?? null,
-          message_id: nodeId(message),
-          conversation_id: platformId,
-          position: n,
-        },
-      });
-      edges.push({ kind: 'HAS_ATTACHMENT', from: nodeId(message), to: id });
-    });
-  }
-}
-
-// Bundles written before pasted text became files kept it in the message's
-// `raw_metadata.attachment_extracts` ({file_name, extracted_content}, one per Claude.ai
-// attachment with text, in order): a reindex of such a bundle still finds it.
-function legacyExtracts(message: Message): { name: string | null; text: string }[] {
-  const extracts = message.raw_metadata.attachment_extracts;
-  if (!Array.isArray(extracts)) return [];
-  return extracts.flatMap((entry: unknown) => {
-    if (typeof entry !== 'object' || entry === null) return [];
-    const name: unknown = Reflect.get(entry, 'file_name');
-    const text: unknown = Reflect.get(entry, 'extracted_content');
-    return typeof text === 'string'
-      ? [{ name: typeof name === 'string' && name !== '' ? name : null, text }]
-      : [];
   });
 }
 

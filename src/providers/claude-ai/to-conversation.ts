@@ -31,6 +31,16 @@ interface PendingResult {
   holder: DraftMessage;
 }
 
+/** What converting the messages one by one builds up. */
+interface DraftState {
+  drafts: DraftMessage[];
+  calls: Map<string, ToolCall>;
+  results: PendingResult[];
+  previousKey: string | null;
+  withBlocks: boolean;
+  withParents: boolean;
+}
+
 /**
  * Converts one Claude.ai conversation to PAM. Branches come from `parent_message_uuid`; without
  * it messages are chained in array order. Each `thinking` block becomes its own thought message
@@ -50,28 +60,19 @@ export function toClaudeConversation(
     );
     return;
   }
-  let platformId = asText(conversation.uuid);
-  if (platformId === undefined) {
-    platformId = `anonymous-${stableId('claude-anonymous', JSON.stringify([conversation.created_at ?? null, chatMessages.length, conversation.name ?? null]))}`;
-    context.report({
-      level: 'warning',
-      code: 'missing-conversation-id',
-      message: `the conversation has no uuid; it is given the stable id ${platformId}`,
-      record: context.record,
-    });
-  }
+  const platformId = platformIdOf(conversation, chatMessages, context);
   const model = asText(conversation.model) ?? null;
   const conversationId = conversationIdOf('claude', platformId);
-  const drafts: DraftMessage[] = [];
-  const calls = new Map<string, ToolCall>();
-  const results: PendingResult[] = [];
-  let previousKey: string | null = null;
-  let withBlocks = false;
-  let withParents = false;
-
+  const state: DraftState = {
+    drafts: [],
+    calls: new Map(),
+    results: [],
+    previousKey: null,
+    withBlocks: false,
+    withParents: false,
+  };
   for (const index of chronologicalOrder(chatMessages)) {
-    const item = chatMessages[index];
-    const message = asObject(item);
+    const message = asObject(chatMessages[index]);
     if (!message) {
       context.report({
         level: 'error',
@@ -81,120 +82,23 @@ export function toClaudeConversation(
       });
       continue;
     }
-    const key = asText(message.uuid) ?? `index-${index}`;
-    const parentField = asString(message.parent_message_uuid);
-    if (parentField !== undefined) withParents = true;
-    // The all-zero uuid marks a root; without the field, messages chain in array order.
-    const parentKey: string | null =
-      parentField === undefined
-        ? previousKey
-        : parentField === ROOT_PARENT || parentField === ''
-          ? null
-          : parentField;
-    const sender = asString(message.sender) ?? '';
-    let role = ROLES[sender];
-    if (role === undefined) {
-      role = 'user';
-      context.report({
-        level: 'warning',
-        code: 'unknown-role',
-        message: `message ${key} has the unknown sender "${sender}"; it is kept as a user message`,
-        record: context.record,
-      });
-    }
-    const createdAt = toTimestamp(message.created_at);
-    const blocks = asArray(message.content);
-    if (blocks && blocks.length > 0) withBlocks = true;
-
-    const { texts, citations, thoughts, toolCalls, toolUseExtras, unknownBlocks, ...rest } =
-      readAnthropicBlocks(blocks ?? [], calls, context, context.record);
-    const ownResults = rest.results;
-    const rawText = asString(message.text) ?? '';
-    const raw: JsonObject = without(message, MAPPED_MESSAGE_KEYS);
-    let text = texts.join('\n\n');
-    // The 2024 format has no content[]; later, `text` repeats the blocks (with thinking glued
-    // on), so it is used only when the blocks hold no text at all.
-    if (!blocks || blocks.length === 0) text = rawText;
-    else if (text === '' && rawText !== '' && toolCalls.length === 0) {
-      text = rawText;
-      raw.text_from = 'message.text';
-    }
-    if (unknownBlocks.length > 0) raw.unknown_blocks = unknownBlocks;
-    if (toolUseExtras.length > 0) raw.tool_use_extras = toolUseExtras;
-
-    const attachments: Attachment[] = [...rest.images];
-    const details: JsonObject[] = [];
-    for (const a of asArray(message.attachments) ?? []) {
-      const attachment = asObject(a);
-      if (!attachment) continue;
-      const kept = keepAttachment(attachment, conversationId, context);
-      attachments.push(kept.attachment);
-      details.push(kept.details);
-    }
-    if (details.length > 0) raw.attachment_details = details;
-    for (const f of asArray(message.files) ?? []) {
-      const file = asObject(f);
-      if (!file) continue;
-      const name = asText(file.file_name) ?? null;
-      attachments.push({
-        type:
-          (name !== null && IMAGE_EXTENSIONS.test(name)) || file.file_kind === 'image'
-            ? 'image'
-            : 'file',
-        name,
-        mime_type: null,
-        size_bytes: null,
-        ref: null,
-        provider_id: asText(file.file_uuid) ?? null,
-      });
-    }
-
-    const thinking = thoughtDrafts(
-      key,
-      parentKey,
-      thoughts.map((thought) => ({
-        text: thought.text,
-        createdAt: toTimestamp(thought.raw.start_timestamp) ?? createdAt,
-        raw: { ...thought.raw, block: thought.block },
-      })),
-      role === 'assistant' ? model : null,
-    );
-    drafts.push(...thinking.drafts);
-    const parent = thinking.replyParent;
-    const draft: DraftMessage = {
-      key,
-      parentKey: parent,
-      provider_message_id: asText(message.uuid) ?? null,
-      role,
-      content: { type: 'text', text },
-      createdAt,
-      model: role === 'assistant' ? model : null,
-      is_thought: false,
-      attachments,
-      citations,
-      tool_calls: toolCalls,
-      raw_metadata: raw,
-    };
-    drafts.push(draft);
-    for (const block of ownResults) results.push({ block, holder: draft });
-    previousKey = key;
+    addMessageDrafts(state, message, { index, conversationId, model, context });
   }
+  for (const { block, holder } of state.results) pairResult(block, holder, state.calls, context);
 
-  for (const { block, holder } of results) pairResult(block, holder, calls, context);
-
-  const era = withBlocks ? 'content-blocks' : '2024-text-only';
+  const era = state.withBlocks ? 'content-blocks' : '2024-text-only';
   return buildConversation(
     {
       provider: {
         name: 'claude',
         conversation_id: platformId,
         account_id: asText(asObject(conversation.account)?.uuid) ?? null,
-        export_format_version: `claude/${variant}/${era}${withParents ? '+branches' : ''}`,
+        export_format_version: `claude/${variant}/${era}${state.withParents ? '+branches' : ''}`,
       },
       title: asText(conversation.name) ?? null,
       createdAt: toTimestamp(conversation.created_at),
       updatedAt: toTimestamp(conversation.updated_at),
-      messages: drafts,
+      messages: state.drafts,
       shownLeafKey: asText(conversation.current_leaf_message_uuid),
       model,
       system_instruction: null,
@@ -204,6 +108,153 @@ export function toClaudeConversation(
     },
     context,
   );
+}
+
+/** The conversation's uuid; without one, a stable id derived from what the record holds. */
+function platformIdOf(
+  conversation: JsonObject,
+  chatMessages: readonly unknown[],
+  context: ConversionContext,
+): string {
+  const uuid = asText(conversation.uuid);
+  if (uuid !== undefined) return uuid;
+  const platformId = `anonymous-${stableId('claude-anonymous', JSON.stringify([conversation.created_at ?? null, chatMessages.length, conversation.name ?? null]))}`;
+  context.report({
+    level: 'warning',
+    code: 'missing-conversation-id',
+    message: `the conversation has no uuid; it is given the stable id ${platformId}`,
+    record: context.record,
+  });
+  return platformId;
+}
+
+interface MessageContext {
+  index: number;
+  conversationId: string;
+  model: string | null;
+  context: ConversionContext;
+}
+
+/** Adds one chat message: its thought drafts, then the reply; its tool results wait to pair. */
+function addMessageDrafts(state: DraftState, message: JsonObject, at: MessageContext): void {
+  const { context, model } = at;
+  const key = asText(message.uuid) ?? `index-${at.index}`;
+  const parentField = asString(message.parent_message_uuid);
+  if (parentField !== undefined) state.withParents = true;
+  // The all-zero uuid marks a root; without the field, messages chain in array order.
+  const parentKey: string | null =
+    parentField === undefined
+      ? state.previousKey
+      : parentField === ROOT_PARENT || parentField === ''
+        ? null
+        : parentField;
+  const role = roleOf(message, key, context);
+  const createdAt = toTimestamp(message.created_at);
+  const blocks = asArray(message.content);
+  if (blocks && blocks.length > 0) state.withBlocks = true;
+  const read = readAnthropicBlocks(blocks ?? [], state.calls, context, context.record);
+  const raw: JsonObject = without(message, MAPPED_MESSAGE_KEYS);
+  const text = messageText(message, blocks, read, raw);
+  if (read.unknownBlocks.length > 0) raw.unknown_blocks = read.unknownBlocks;
+  if (read.toolUseExtras.length > 0) raw.tool_use_extras = read.toolUseExtras;
+  const attachments = messageAttachments(message, read.images, raw, at);
+  const thinking = thoughtDrafts(
+    key,
+    parentKey,
+    read.thoughts.map((thought) => ({
+      text: thought.text,
+      createdAt: toTimestamp(thought.raw.start_timestamp) ?? createdAt,
+      raw: { ...thought.raw, block: thought.block },
+    })),
+    role === 'assistant' ? model : null,
+  );
+  state.drafts.push(...thinking.drafts);
+  const draft: DraftMessage = {
+    key,
+    parentKey: thinking.replyParent,
+    provider_message_id: asText(message.uuid) ?? null,
+    role,
+    content: { type: 'text', text },
+    createdAt,
+    model: role === 'assistant' ? model : null,
+    is_thought: false,
+    attachments,
+    citations: read.citations,
+    tool_calls: read.toolCalls,
+    raw_metadata: raw,
+  };
+  state.drafts.push(draft);
+  for (const block of read.results) state.results.push({ block, holder: draft });
+  state.previousKey = key;
+}
+
+function roleOf(message: JsonObject, key: string, context: ConversionContext): Role {
+  const sender = asString(message.sender) ?? '';
+  const role = ROLES[sender];
+  if (role !== undefined) return role;
+  context.report({
+    level: 'warning',
+    code: 'unknown-role',
+    message: `message ${key} has the unknown sender "${sender}"; it is kept as a user message`,
+    record: context.record,
+  });
+  return 'user';
+}
+
+/**
+ * The 2024 format has no content[]; later, `text` repeats the blocks (with thinking glued on),
+ * so it is used only when the blocks hold no text at all (then `raw.text_from` says so).
+ */
+function messageText(
+  message: JsonObject,
+  blocks: unknown[] | undefined,
+  read: ReturnType<typeof readAnthropicBlocks>,
+  raw: JsonObject,
+): string {
+  const rawText = asString(message.text) ?? '';
+  if (!blocks || blocks.length === 0) return rawText;
+  const text = read.texts.join('\n\n');
+  if (text === '' && rawText !== '' && read.toolCalls.length === 0) {
+    raw.text_from = 'message.text';
+    return rawText;
+  }
+  return text;
+}
+
+/** Inline images, pasted or attached texts (`attachments[]`) and uploaded `files[]`. */
+function messageAttachments(
+  message: JsonObject,
+  images: Attachment[],
+  raw: JsonObject,
+  at: MessageContext,
+): Attachment[] {
+  const attachments: Attachment[] = [...images];
+  const details: JsonObject[] = [];
+  for (const a of asArray(message.attachments) ?? []) {
+    const attachment = asObject(a);
+    if (!attachment) continue;
+    const kept = keepAttachment(attachment, at.conversationId, at.context);
+    attachments.push(kept.attachment);
+    details.push(kept.details);
+  }
+  if (details.length > 0) raw.attachment_details = details;
+  for (const f of asArray(message.files) ?? []) {
+    const file = asObject(f);
+    if (!file) continue;
+    const name = asText(file.file_name) ?? null;
+    attachments.push({
+      type:
+        (name !== null && IMAGE_EXTENSIONS.test(name)) || file.file_kind === 'image'
+          ? 'image'
+          : 'file',
+      name,
+      mime_type: null,
+      size_bytes: null,
+      ref: null,
+      provider_id: asText(file.file_uuid) ?? null,
+    });
+  }
+  return attachments;
 }
 
 /**

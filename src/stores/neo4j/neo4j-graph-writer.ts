@@ -1,0 +1,147 @@
+import neo4j, { type ManagedTransaction } from 'neo4j-driver';
+import type { GraphNode } from '../../graph/graph-batch.js';
+import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
+import { batchHash } from '../batch-hash.js';
+import type { GraphWriter, HashedBatch, WriteReport } from '../store.js';
+import { OWNED_LABELS, integerProperties, mergeEdges, mergeNodes } from './neo4j-schema.js';
+import { VECTOR_LABEL } from './neo4j-vectors.js';
+
+/** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
+const GROUP_ROWS = 20_000;
+/** Rows per UNWIND statement inside a transaction. */
+const STATEMENT_ROWS = 5_000;
+
+/** Runs work in one write transaction (retried by the driver on transient errors). */
+export type Neo4jWrite = <T>(work: (tx: ManagedTransaction) => Promise<T>) => Promise<T>;
+
+/**
+ * Gathers batches into groups of about {@link GROUP_ROWS} rows and writes each group in one
+ * transaction; one group is written while the next is gathered.
+ */
+export function neo4jGraphWriter(write: Neo4jWrite, deep: boolean): GraphWriter {
+  const report: WriteReport = { written: 0, unchanged: 0 };
+  let queue: HashedBatch[] = [];
+  let rows = 0;
+  let inFlight: Promise<void> = Promise.resolve();
+  const send = async (): Promise<void> => {
+    const group = queue;
+    queue = [];
+    rows = 0;
+    await inFlight;
+    inFlight = writeGroup(write, group, deep).then((r) => {
+      report.written += r.written;
+      report.unchanged += r.unchanged;
+    });
+    // Keep a failure from being unhandled before someone awaits it.
+    inFlight.catch(() => undefined);
+  };
+  return {
+    write: async (batch) => {
+      queue.push(batch);
+      rows += batch.nodes.length + batch.edges.length;
+      if (rows >= GROUP_ROWS) await send();
+    },
+    flush: async () => {
+      if (queue.length > 0) await send();
+      await inFlight;
+    },
+    end: async () => {
+      if (queue.length > 0) await send();
+      await inFlight;
+      return { ...report };
+    },
+  };
+}
+
+/** Writes a group of conversations in one transaction, skipping those already written as they are. */
+async function writeGroup(
+  write: Neo4jWrite,
+  group: HashedBatch[],
+  deep: boolean,
+): Promise<WriteReport> {
+  // The last batch of a conversation given twice wins.
+  const byOwner = new Map<string, HashedBatch>();
+  for (const batch of group) byOwner.set(batch.owner, batch);
+  const hashes = new Map([...byOwner.values()].map((b) => [b.owner, batchHash(b)]));
+  return write(async (tx) => {
+    const stored = await tx.run(
+      `UNWIND $ids AS id MATCH (c:Conversation {id: id}) RETURN c.id AS id, c._hash AS hash, c._deep AS deep`,
+      { ids: [...byOwner.keys()] },
+    );
+    const unchanged = new Set<string>();
+    const replaced: string[] = [];
+    for (const record of stored.records) {
+      const id = record.get('id') as string;
+      if (record.get('hash') === hashes.get(id) && record.get('deep') === deep) unchanged.add(id);
+      else replaced.push(id);
+    }
+    const batches = [...byOwner.values()].filter((b) => !unchanged.has(b.owner));
+    // A changed conversation loses every node it owned, and so every edge of those nodes.
+    if (replaced.length > 0) {
+      for (const label of [...OWNED_LABELS, VECTOR_LABEL]) {
+        await tx.run(`UNWIND $owners AS o MATCH (n:${label} {_owner: o}) DETACH DELETE n`, {
+          owners: replaced,
+        });
+      }
+    }
+    const { nodes, edges } = groupRows(batches, hashes, deep);
+    for (const label of LABEL_NAMES) {
+      for (const rows of chunks(nodes.get(label) ?? [])) await tx.run(mergeNodes(label), { rows });
+    }
+    for (const kind of EDGE_KINDS) {
+      for (const rows of chunks(edges.get(kind) ?? [])) await tx.run(mergeEdges(kind), { rows });
+    }
+    return { written: batches.length, unchanged: unchanged.size };
+  });
+}
+
+/** The group's nodes by label and edges by kind, as UNWIND rows with the store's own fields. */
+function groupRows(
+  batches: HashedBatch[],
+  hashes: ReadonlyMap<string, string>,
+  deep: boolean,
+): {
+  nodes: Map<Label, { id: string; props: Record<string, unknown> }[]>;
+  edges: Map<string, { from: string; to: string }[]>;
+} {
+  const nodes = new Map<Label, { id: string; props: Record<string, unknown> }[]>();
+  const edges = new Map<string, { from: string; to: string }[]>();
+  for (const batch of batches) {
+    let seq = 0;
+    for (const node of batch.nodes) {
+      const props = propertiesOf(node);
+      if (!SHARED_LABELS.has(node.label)) props._owner = batch.owner;
+      if (node.label === 'Message') props._seq = neo4j.int(seq++);
+      if (node.label === 'Conversation') {
+        props._hash = hashes.get(batch.owner);
+        props._deep = deep;
+      }
+      const list = nodes.get(node.label);
+      if (list) list.push({ id: node.id, props });
+      else nodes.set(node.label, [{ id: node.id, props }]);
+    }
+    for (const edge of batch.edges) {
+      const list = edges.get(edge.kind);
+      if (list) list.push({ from: edge.from, to: edge.to });
+      else edges.set(edge.kind, [{ from: edge.from, to: edge.to }]);
+    }
+  }
+  return { nodes, edges };
+}
+
+/** A node's properties as Neo4j takes them: integers as integers, no nulls. */
+function propertiesOf(node: GraphNode): Record<string, unknown> {
+  const integers = integerProperties(node.label);
+  const props: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node.properties)) {
+    if (value === null) continue;
+    props[key] = integers.has(key) && typeof value === 'number' ? neo4j.int(value) : value;
+  }
+  return props;
+}
+
+function chunks<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += STATEMENT_ROWS) out.push(rows.slice(i, i + STATEMENT_ROWS));
+  return out;
+}

@@ -1,0 +1,186 @@
+import neo4j from 'neo4j-driver';
+import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
+import { conversationConditions, conversationOrder } from '../query-conditions.js';
+import { pageBounds } from '../page-bounds.js';
+import type {
+  ConversationFilter,
+  ConversationInfo,
+  ConversationPage,
+  Stats,
+  ThreadMessage,
+} from '../store.js';
+import { treeOrder } from '../thread-tree.js';
+import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
+import { OWNED_LABELS, countEdges } from './neo4j-schema.js';
+import { STATS_ROWS, conversationRows, messageRows, parseRows } from './neo4j-rows.js';
+import { CYPHER } from './neo4j-search.js';
+import type { Neo4jRead } from './neo4j-sessions.js';
+
+const CONVERSATION_COLUMNS = `c.id AS id, c.conversation_id AS platformId, c.title AS title, c.name AS name,
+  c.source AS source, c.created_at AS createdAt, c.updated_at AS updatedAt, c.message_count AS messageCount`;
+const MESSAGE_COLUMNS = `m.id AS id, m.role AS role, coalesce(m.content, '') AS content, m.created_at AS createdAt,
+  m.model_slug AS model, m.parent_id AS parentId, coalesce(m.is_thought, false) AS isThought,
+  coalesce(m.hidden, false) AS hidden, coalesce(m.on_shown_thread, false) AS onShownThread`;
+
+/** A conversation by its chatgraph id, else by the platform's id. */
+export async function readConversation(
+  read: Neo4jRead,
+  id: string,
+): Promise<ConversationInfo | undefined> {
+  const [byId] = await read(`MATCH (c:Conversation {id: $id}) RETURN ${CONVERSATION_COLUMNS}`, {
+    id,
+  });
+  if (byId) return conversationRows([byId])[0];
+  const [byPlatform] = await read(
+    `MATCH (c:Conversation {conversation_id: $id}) RETURN ${CONVERSATION_COLUMNS} ORDER BY c.id LIMIT 1`,
+    { id },
+  );
+  return byPlatform ? conversationRows([byPlatform])[0] : undefined;
+}
+
+/** The shown thread in order, or every branch in tree order; attachments on their messages. */
+export async function readThread(
+  read: Neo4jRead,
+  conversation: ConversationInfo,
+  allBranches: boolean,
+): Promise<ThreadMessage[]> {
+  const attachments = await read(
+    `MATCH (a:Attachment {_owner: $id}) RETURN ${ATTACHMENT_COLUMNS.cypher} ORDER BY a.message_id, a.position`,
+    { id: conversation.id },
+  );
+  if (!allBranches) {
+    const rows = messageRows(
+      await read(
+        `MATCH (m:Message {_owner: $id}) WHERE m.position IS NOT NULL RETURN ${MESSAGE_COLUMNS} ORDER BY m.position`,
+        { id: conversation.id },
+      ),
+    );
+    return withAttachments(rows, attachments).map((row, i) => ({
+      ...row,
+      depth: i === 0 ? 0 : 1,
+    }));
+  }
+  const rows = messageRows(
+    await read(`MATCH (m:Message {_owner: $id}) RETURN ${MESSAGE_COLUMNS} ORDER BY m._seq`, {
+      id: conversation.id,
+    }),
+  );
+  return treeOrder(withAttachments(rows, attachments));
+}
+
+export async function readConversationPage(
+  read: Neo4jRead,
+  filter: ConversationFilter,
+): Promise<ConversationPage> {
+  const { where, params } = conversationConditions(filter, CYPHER);
+  const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
+  const order = conversationOrder(filter.sort);
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const [total] = await read(`MATCH (c:Conversation) ${clause} RETURN count(c) AS n`, params);
+  const items = await read(
+    `MATCH (c:Conversation) ${clause} RETURN ${CONVERSATION_COLUMNS} ORDER BY ${order} SKIP $offset LIMIT $limit`,
+    { ...params, offset: neo4j.int(offset), limit: neo4j.int(limit) },
+  );
+  return { total: Number(total?.n ?? 0), items: conversationRows(items) };
+}
+
+export async function readStats(read: Neo4jRead): Promise<Stats> {
+  const [totals] = await read(
+    `CALL { MATCH (c:Conversation) RETURN count(c) AS conversations }
+       CALL { MATCH (m:Message) RETURN count(m) AS messages }
+       RETURN conversations, messages`,
+  );
+  return {
+    conversations: Number(totals?.conversations ?? 0),
+    messages: Number(totals?.messages ?? 0),
+    bySource: parseRows(
+      STATS_ROWS.bySource,
+      await read(
+        `MATCH (c:Conversation) RETURN c.source AS source, count(c) AS conversations,
+           coalesce(sum(c.message_count), 0) AS messages ORDER BY source`,
+      ),
+      'stats by source',
+    ),
+    byMonth: parseRows(
+      STATS_ROWS.byMonth,
+      await read(
+        `MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message)
+         RETURN substring(m.created_at, 0, 7) AS month, c.source AS source, count(m) AS messages
+         ORDER BY month, source`,
+      ),
+      'stats by month',
+    ),
+    byRole: parseRows(
+      STATS_ROWS.byRole,
+      await read(
+        `MATCH (m:Message) RETURN m.role AS role, count(m) AS messages ORDER BY messages DESC, role`,
+      ),
+      'stats by role',
+    ),
+    byModel: parseRows(
+      STATS_ROWS.byModel,
+      await read(
+        `MATCH (m:Message) WHERE m.model_slug IS NOT NULL
+         RETURN m.model_slug AS model, count(m) AS messages ORDER BY messages DESC, model LIMIT 10`,
+      ),
+      'stats by model',
+    ),
+  };
+}
+
+/**
+ * Every node the conversation owns, the shared nodes they touch, and every edge leaving an
+ * owned node or reaching the Conversation from a shared one (IMPORTED, HAS_SESSION); one
+ * indexed lookup per label, since a label-less property match would scan the database.
+ */
+export async function readSubgraph(read: Neo4jRead, owner: string): Promise<GraphBatch> {
+  const owned = (match: (label: Label) => string): string =>
+    OWNED_LABELS.map(match).join(' UNION ');
+  const nodeRows = await read(
+    `${owned((l) => `MATCH (n:${l} {_owner: $owner}) RETURN '${l}' AS label, n AS node`)}
+       UNION ${owned((l) => `MATCH (:${l} {_owner: $owner})--(s) WHERE s._owner IS NULL RETURN labels(s)[0] AS label, s AS node`)}`,
+    { owner },
+  );
+  const edgeRows = await read(
+    `${owned((l) => `MATCH (a:${l} {_owner: $owner})-[r]->(b) RETURN type(r) AS type, '${l}' AS fromLabel, a.id AS from, b.id AS to`)}
+       UNION MATCH (a)-[r]->(:Conversation {id: $owner}) WHERE a._owner IS NULL
+       RETURN type(r) AS type, labels(a)[0] AS fromLabel, a.id AS from, $owner AS to`,
+    { owner },
+  );
+  const nodes: GraphNode[] = nodeRows.map((row) => {
+    const { labels: _labels, id, ...properties } = row.node as Record<string, unknown>;
+    return {
+      label: row.label as Label,
+      id: String(id),
+      properties: properties as GraphNode['properties'],
+    };
+  });
+  // Neo4j has one NEXT and one DERIVED_FROM type; the graph's kinds tell them apart by ends.
+  const edges: GraphEdge[] = edgeRows.map((row) => ({
+    kind: (row.type === 'NEXT' && row.fromLabel === 'TraceStep'
+      ? 'STEP_NEXT'
+      : row.type === 'DERIVED_FROM' && row.to === owner
+        ? 'DERIVED_FROM_CONVERSATION'
+        : row.type) as EdgeKind,
+    from: String(row.from),
+    to: String(row.to),
+  }));
+  return { owner, nodes, edges };
+}
+
+export async function readCounts(
+  read: Neo4jRead,
+): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
+  const nodes: Record<string, number> = {};
+  const edges: Record<string, number> = {};
+  for (const label of LABEL_NAMES) {
+    const [row] = await read(`MATCH (n:${label}) RETURN count(n) AS n`);
+    nodes[label] = Number(row?.n ?? 0);
+  }
+  for (const kind of EDGE_KINDS) {
+    const [row] = await read(countEdges(kind));
+    edges[kind] = Number(row?.n ?? 0);
+  }
+  return { nodes, edges };
+}
