@@ -34,8 +34,22 @@ export default tseslint.config(
     },
   },
   {
+    // Units small enough to read at once (issue 12). A test file's describe block groups its
+    // cases and is exempt (below).
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines-per-function': [
+        'error',
+        { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true },
+      ],
+      'max-lines': ['error', { max: 400 }],
+    },
+  },
+  {
     files: ['**/*.test.ts', 'test/**/*.ts'],
     rules: {
+      'max-lines-per-function': 'off',
+      'max-lines': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
     },
   },
