@@ -159,12 +159,11 @@ export class BinaryIndex {
 
   private grow(): void {
     const capacity = this.ids.length * 2;
-    const grown = <T extends Int32Array | Uint32Array | Uint8Array | Float64Array>(
+    const grown = <T extends Int32Array | Uint8Array | Float64Array>(
       old: T,
       make: (n: number) => T,
-      per = 1,
     ): T => {
-      const next = make(capacity * per);
+      const next = make(capacity);
       next.set(old);
       return next;
     };

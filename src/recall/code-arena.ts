@@ -126,7 +126,11 @@ export class CodeArena {
     return new Uint8Array(this.memory.buffer, 0, size * this.stride * 4);
   }
 
-  /** Each of the first `size` codes' distance to the query, or undefined without the kernel. */
+  /**
+   * Each of the first `size` codes' distance to the query, or undefined without the kernel: a
+   * view of the kernel's memory (no 2 MB copy a search at a million codes), which the caller
+   * may write into and which holds until the next call or grow.
+   */
   distances(query: Uint32Array, size: number): Uint16Array | undefined {
     if (!this.kernel) return undefined;
     const queryAt = this.capacity * this.stride * 4;
@@ -135,6 +139,6 @@ export class CodeArena {
     q.fill(0);
     q.set(query.subarray(0, this.stride));
     this.kernel(0, size, this.stride / 4, queryAt, outAt);
-    return new Uint16Array(this.memory.buffer, outAt, size).slice();
+    return new Uint16Array(this.memory.buffer, outAt, size);
   }
 }
