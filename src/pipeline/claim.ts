@@ -1,6 +1,6 @@
 import { NotAnExportError } from '../not-an-export-error.js';
 import type { Detection, Provider } from '../providers/provider.js';
-import { PROVIDERS } from '../providers/registry.js';
+import { PROVIDERS, productList } from '../providers/registry.js';
 import { cutOffJson } from '../read/cut-off-json.js';
 import type { Entry } from '../read/entry.js';
 import { readHead } from '../read/head.js';
@@ -67,7 +67,6 @@ async function claimEntries(
 export async function notAnExport(
   inputs: readonly string[],
   sources: readonly OpenedSource[],
-  products: string,
 ): Promise<NotAnExportError> {
   const cut = await cutOffJson(sources);
   if (cut !== undefined)
@@ -75,7 +74,7 @@ export async function notAnExport(
       `"${cut}" is cut off: it ends in the middle of its JSON, as an interrupted download does, before a whole conversation; nothing could be read (download the export again)`,
     );
   return new NotAnExportError(
-    `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ${products} (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
+    `${inputs.map((i) => `"${i}"`).join(', ')} ${inputs.length === 1 ? 'is' : 'are'} not a chat export: expected an export of ${productList()} (a .zip, its unpacked folder, or its conversation files; see chatgraph sources), and found no conversations in ${describeFound(sources)}`,
   );
 }
 

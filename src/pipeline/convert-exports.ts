@@ -3,7 +3,6 @@ import { repairDiagnostics } from '../bundle/repair-index.js';
 import { ReportBuilder, type ImportReport } from '../import-report.js';
 import { stableId } from '../model/ids.js';
 import { timestampOf } from '../model/time.js';
-import { productList } from '../providers/registry.js';
 import type { OpenedSource } from '../read/open-source.js';
 import { checksumClaims, reportFiles } from './checksum.js';
 import { claimInputs, notAnExport, type Claim } from './claim.js';
@@ -33,7 +32,7 @@ export async function convertExports(
   try {
     const claims = await claimInputs(inputs, sources, report, options.signal);
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
-    if (conversationClaims.length === 0) throw await notAnExport(inputs, sources, productList());
+    if (conversationClaims.length === 0) throw await notAnExport(inputs, sources);
     await checksumClaims(conversationClaims, options);
     reportFiles(claims, report);
     const writer = await BundleWriter.open(options.out);

@@ -1,3 +1,4 @@
+// What the embedded store answers, read straight from its tables.
 import type Database from 'better-sqlite3';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
@@ -16,8 +17,6 @@ import { treeOrder, type TreeRow } from '../thread-tree.js';
 import { SQL } from './sqlite-dialect.js';
 import { ownedEdges } from './sqlite-graph-writer.js';
 import { columnsOf, quote, typesOf } from './sqlite-schema.js';
-
-/** What the embedded store answers, read straight from its tables. */
 
 const INFO_COLUMNS = `id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount`;
 
