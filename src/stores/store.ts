@@ -196,6 +196,11 @@ export interface Store {
   writer(deep: boolean): GraphWriter;
   /** Records an import (the Import node). */
   recordImport(record: ImportRecord): Promise<void>;
+  /**
+   * Deletes the Import nodes of `sourceFile` other than `keep` that no conversation hangs from
+   * any more: the earlier checksums of a followed log, which a reindex would not make again.
+   */
+  dropStaleImports(sourceFile: string, keep: string): Promise<void>;
   /** Remembers the zip size and CRC-32 of a file imported before (by an older version). */
   recordFingerprint(checksum: string, size: number, crc32: number): Promise<void>;
   /** How many conversations the store holds (cheap, unlike `stats`). */

@@ -108,14 +108,12 @@ function groupRows(
   const edges = new Map<string, { from: string; to: string }[]>();
   for (const batch of batches) {
     let seq = 0;
+    const hash = hashes.get(batch.owner) ?? '';
     for (const node of batch.nodes) {
-      const props = propertiesOf(node);
-      if (!SHARED_LABELS.has(node.label)) props._owner = batch.owner;
-      if (node.label === 'Message') props._seq = neo4j.int(seq++);
-      if (node.label === 'Conversation') {
-        props._hash = hashes.get(batch.owner);
-        props._deep = deep;
-      }
+      const props = storedProperties(node, batch.owner, node.label === 'Message' ? seq++ : 0, {
+        hash,
+        deep,
+      });
       const list = nodes.get(node.label);
       if (list) list.push({ id: node.id, props });
       else nodes.set(node.label, [{ id: node.id, props }]);
@@ -129,6 +127,26 @@ function groupRows(
   return { nodes, edges };
 }
 
+/**
+ * A node's properties as stored: its own (see {@link propertiesOf}) and chatgraph's: the owner
+ * of an owned node, a message's place (`seq`), what a Conversation was written from.
+ */
+export function storedProperties(
+  node: GraphNode,
+  owner: string,
+  seq: number,
+  written: { hash: string; deep: boolean },
+): Record<string, unknown> {
+  const props = propertiesOf(node);
+  if (!SHARED_LABELS.has(node.label)) props._owner = owner;
+  if (node.label === 'Message') props._seq = neo4j.int(seq);
+  if (node.label === 'Conversation') {
+    props._hash = written.hash;
+    props._deep = written.deep;
+  }
+  return props;
+}
+
 /** A node's properties as Neo4j takes them: integers as integers, no nulls. */
 function propertiesOf(node: GraphNode): Record<string, unknown> {
   const integers = integerProperties(node.label);
@@ -140,7 +158,7 @@ function propertiesOf(node: GraphNode): Record<string, unknown> {
   return props;
 }
 
-function chunks<T>(rows: T[]): T[][] {
+export function chunks<T>(rows: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < rows.length; i += STATEMENT_ROWS) out.push(rows.slice(i, i + STATEMENT_ROWS));
   return out;

@@ -8,6 +8,7 @@ import {
   type ConversationInfo,
   type ConversationPage,
   type GraphWriter,
+  type HashedBatch,
   type ImportRecord,
   type QueryLimits,
   type Row,
@@ -30,6 +31,7 @@ import { toParameter } from './neo4j-values.js';
 import { runUserQuery } from './neo4j-user-query.js';
 import { CLI_QUERY_LIMITS } from '../query-limits.js';
 import { neo4jGraphWriter } from './neo4j-graph-writer.js';
+import { patchNeo4j } from './neo4j-patch.js';
 import {
   readConversation,
   readConversationPage,
@@ -101,6 +103,11 @@ export class Neo4jStore implements Store {
     return writer.end();
   }
 
+  /** Writes only what a grown conversation adds (see {@link patchNeo4j}). */
+  patch(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'> {
+    return patchNeo4j((work) => this.write(work), previous, next, deep);
+  }
+
   writer(deep: boolean): GraphWriter {
     return neo4jGraphWriter((work) => this.write(work), deep);
   }
@@ -116,6 +123,16 @@ export class Neo4jStore implements Store {
           crc32: record.crc32 ?? null,
           redacted: record.redacted ?? null,
         }) as Record<string, unknown>,
+      ),
+    );
+  }
+
+  async dropStaleImports(sourceFile: string, keep: string): Promise<void> {
+    await this.write((tx) =>
+      tx.run(
+        `MATCH (i:Import {source_file: $sourceFile}) WHERE i.id <> $keep AND NOT (i)-[:IMPORTED]->()
+         DELETE i`,
+        { sourceFile, keep },
       ),
     );
   }

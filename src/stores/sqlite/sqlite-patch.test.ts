@@ -3,113 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { convertSession } from '../../live/convert-session.js';
-import type { HashedBatch } from '../store.js';
+import { LINES, WORDS, batchOf, snapshot } from '../../../test/support/patch-fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
-
-// A session's lines: a prompt, a reply split over two lines (one message.id), a tool call, and
-// its result on a later line, as Claude Code writes them.
-const LINES: unknown[] = [
-  {
-    type: 'user',
-    uuid: 'u1',
-    parentUuid: null,
-    sessionId: 's1',
-    timestamp: '2026-01-01T10:00:00Z',
-    message: { role: 'user', content: 'plan the zeppelin route' },
-  },
-  {
-    type: 'assistant',
-    uuid: 'a1',
-    parentUuid: 'u1',
-    sessionId: 's1',
-    timestamp: '2026-01-01T10:00:01Z',
-    message: {
-      id: 'm1',
-      role: 'assistant',
-      model: 'claude-x',
-      content: [{ type: 'text', text: 'first half alpha' }],
-    },
-  },
-  {
-    type: 'assistant',
-    uuid: 'a2',
-    parentUuid: 'a1',
-    sessionId: 's1',
-    timestamp: '2026-01-01T10:00:02Z',
-    message: {
-      id: 'm1',
-      role: 'assistant',
-      model: 'claude-x',
-      content: [{ type: 'text', text: 'second half omega' }],
-    },
-  },
-  {
-    type: 'assistant',
-    uuid: 'a3',
-    parentUuid: 'a2',
-    sessionId: 's1',
-    timestamp: '2026-01-01T10:00:03Z',
-    message: {
-      id: 'm2',
-      role: 'assistant',
-      model: 'claude-x',
-      content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/a.txt' } }],
-    },
-  },
-  {
-    type: 'user',
-    uuid: 'r1',
-    parentUuid: 'a3',
-    sessionId: 's1',
-    timestamp: '2026-01-01T10:00:04Z',
-    message: {
-      role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: 't1', content: 'the file says quasar' }],
-    },
-  },
-  {
-    type: 'user',
-    uuid: 'u2',
-    parentUuid: 'r1',
-    sessionId: 's1',
-    timestamp: '2026-01-01T10:00:05Z',
-    message: { role: 'user', content: 'and the return trip' },
-  },
-];
-
-function batchOf(lines: readonly unknown[]): HashedBatch {
-  const [conversation] = convertSession(
-    lines,
-    {
-      entryPath: '-p/s1.jsonl',
-      displayPath: 'projects/-p/s1.jsonl',
-      variant: 'session',
-      checksum: 'sha256:0',
-      importId: 'import:live:projects/-p/s1.jsonl',
-      importedAt: '2026-01-01T10:00:00.000000Z',
-      deep: false,
-    },
-    () => undefined,
-  );
-  if (!conversation) throw new Error('no conversation');
-  return { ...conversation.batch, hash: conversation.contentHash };
-}
-
-async function snapshot(store: SqliteStore, owner: string, words: readonly string[]) {
-  const hits: Record<string, number> = {};
-  for (const word of words)
-    hits[word] = (await store.search({ text: word, mode: 'keyword' })).hits.length;
-  const graph = await store.subgraph(owner);
-  const sort = (items: readonly unknown[]) => items.map((i) => JSON.stringify(i)).sort();
-  return {
-    hits,
-    nodes: sort(graph?.nodes ?? []),
-    edges: sort(graph?.edges ?? []),
-    counts: await store.counts(),
-    stats: await store.stats(),
-  };
-}
 
 // The first message's row id: kept by a patch, new after a rewrite (its rows deleted and inserted).
 function firstRowId(file: string): number {
@@ -124,22 +19,23 @@ function firstRowId(file: string): number {
   }
 }
 
-const WORDS = ['zeppelin', 'alpha', 'omega', 'quasar', 'return', 'rewritten'];
-
 describe('patching a grown conversation into the SQLite store', () => {
   it('leaves the store exactly as rewriting the conversation whole would, line after line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chatgraph-patch-'));
     const whole = SqliteStore.open(join(dir, 'whole.sqlite'));
     const patched = SqliteStore.open(join(dir, 'patched.sqlite'));
-    let previous = batchOf(LINES.slice(0, 1));
+    // Each step's Import is the log's checksum then: its IMPORTED edge moves at every append.
+    const importOf = (n: number) => `import:sha256:${n}`;
+    let previous = batchOf(LINES.slice(0, 1), importOf(1));
     // Another conversation written after it: a rewrite gives its rows new ids past these.
     const other = batchOf(LINES.map((l) => ({ ...(l as object), sessionId: 's2' })));
     for (const store of [whole, patched]) await store.upsert([previous, other]);
     const rowId = firstRowId(join(dir, 'patched.sqlite'));
     // Each step grows the session by a line: a new message, a split reply merged into one
-    // (its text changes), a tool call, its result arriving later (the call's output changes).
+    // (its text changes), a tool call, its result arriving later (the call's output changes);
+    // the IMPORTED edge moves to the step's Import, and that too is patched.
     for (let n = 2; n <= LINES.length; n++) {
-      const next = batchOf(LINES.slice(0, n));
+      const next = batchOf(LINES.slice(0, n), importOf(n));
       await whole.upsert([next]);
       expect(await patched.patch(previous, next, false)).toBe('written');
       expect(await snapshot(patched, next.owner, WORDS)).toEqual(

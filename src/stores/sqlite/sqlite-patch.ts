@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
-import { SHARED_LABELS, type EdgeKind, type Label } from '../../graph/schema.js';
+import { EDGE_KINDS, SHARED_LABELS, type EdgeKind, type Label } from '../../graph/schema.js';
 import { FULL_TEXT } from './full-text.js';
 import { quote } from './sqlite-schema.js';
 
@@ -15,15 +15,16 @@ export interface PatchDeps {
   finish: (batch: GraphBatch, hash: string, deep: boolean) => void;
 }
 
-/** What {@link batchPatcher} did: `replace` means the change was not additive and needs a rewrite. */
+/** What {@link batchPatcher} did: `replace` means a node went and the conversation needs a rewrite. */
 export type PatchOutcome = 'patched' | 'replace';
 
 /**
  * Writes only what changed between a conversation's previous batch and its next one: new nodes
  * and edges are inserted, nodes whose properties changed are updated (and their text indexed
- * again); nothing else is touched. This is what keeps appending one line to a long session
- * log as cheap as to a short one: the full rewrite deletes and re-indexes every message. A
- * change that removes a node or an edge is not additive (a rewritten log): the caller rewrites
+ * again), edges gone are deleted (a followed log's IMPORTED edge moves to the Import of its new
+ * checksum at each append); nothing else is touched. This is what keeps appending one line to
+ * a long session log as cheap as to a short one: the full rewrite deletes and re-indexes every
+ * message. A change that removes a node is not additive (a rewritten log): the caller rewrites
  * the conversation whole instead. Runs inside the caller's transaction.
  */
 export function batchPatcher(
@@ -42,13 +43,20 @@ export function batchPatcher(
       },
     ]),
   );
+  const removeEdge = new Map(
+    EDGE_KINDS.map((kind) => [
+      kind,
+      db.prepare(`DELETE FROM ${quote(kind)} WHERE src = ? AND dst = ?`),
+    ]),
+  );
   return (previous, next, hash, deep) => {
     const before = new Map(previous.nodes.map((node) => [node.id, node]));
     const nextIds = new Set(next.nodes.map((node) => node.id));
     if (previous.nodes.some((node) => !nextIds.has(node.id))) return 'replace';
     const edgesBefore = edgeIndex(previous.edges);
     const nextEdges = edgeIndex(next.edges);
-    if (previous.edges.some((edge) => !hasEdge(nextEdges, edge))) return 'replace';
+    for (const edge of previous.edges)
+      if (!hasEdge(nextEdges, edge)) removeEdge.get(edge.kind)?.run(edge.from, edge.to);
     for (const node of next.nodes) {
       const old = before.get(node.id);
       if (old && sameProperties(old, node)) continue;

@@ -190,6 +190,18 @@ export class SqliteStore implements Store {
     return Promise.resolve();
   }
 
+  dropStaleImports(sourceFile: string, keep: string): Promise<void> {
+    this.flush();
+    this.writable();
+    this.db
+      .prepare(
+        `DELETE FROM "Import" WHERE source_file = ? AND id <> ?
+           AND NOT EXISTS (SELECT 1 FROM "IMPORTED" e WHERE e.src = "Import".id)`,
+      )
+      .run(sourceFile, keep);
+    return Promise.resolve();
+  }
+
   conversationCount(): Promise<number> {
     return Promise.resolve(
       Number(this.db.prepare(`SELECT count(*) FROM "Conversation"`).pluck().get()),
