@@ -20,6 +20,8 @@ export interface LogContext {
   states: Map<string, FileState>;
   sessions: SessionCache;
   deep: boolean;
+  /** Mask secrets in new lines before anything is written (`--redact`). */
+  redact?: boolean | undefined;
   emit: (event: FollowEvent) => void;
   onWait?: ((holder: LockHolder) => void) | undefined;
 }
@@ -103,7 +105,9 @@ async function writeSession(
       displayPath,
       variant: session.variant ?? 'session',
       checksum,
-      importId: importIdOf(`live:${displayPath}`),
+      // The Import of the bytes read so far, as `import` and `reindex` name it: a followed log's
+      // graph is the one they make (the stores' patch moves its IMPORTED edge at each append).
+      importId: importIdOf(checksum),
       importedAt: timestampOf(new Date()),
       deep: context.deep,
     },
@@ -117,9 +121,11 @@ async function writeSession(
     context.dataDir,
     () =>
       context.writer.write(conversations, {
-        id: importIdOf(`live:${displayPath}`),
+        id: importIdOf(checksum),
         sourceFile: displayPath,
         checksum,
+        size: session.mark?.offset ?? 0,
+        redacted: context.redact === true,
       }),
     context.onWait ? { onWait: context.onWait } : {},
   );

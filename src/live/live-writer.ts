@@ -26,6 +26,9 @@ export interface LiveImport {
   id: string;
   sourceFile: string;
   checksum: string;
+  /** Bytes the checksum covers; whether secrets were masked (as `import` records them). */
+  size: number;
+  redacted: boolean;
 }
 
 // Conversations whose last batch is kept for patching: the ones being written to right now.
@@ -95,7 +98,11 @@ export class LiveWriter {
       checksum: from.checksum,
       importer: IMPORTER,
       importedAt: timestampOf(new Date()),
+      size: from.size,
+      redacted: from.redacted,
     });
+    // The log's earlier checksums no conversation hangs from any more (a reindex drops them).
+    await this.store.dropStaleImports(from.sourceFile, from.id);
     return report;
   }
 
