@@ -10,7 +10,8 @@ export function describeEvent(event: FollowEvent, base: string): string {
       return `following ${event.folders.join(', ')} (${event.mode === 'events' ? 'file-system events' : 'polling'}): ${event.logs} session log(s), ${event.exports} export file(s); Ctrl-C stops`;
     case 'imported': {
       const convs = event.conversations.map((c) => `${c.id} (${c.messages} messages)`).join(', ');
-      return `imported ${name(event.file)}: ${event.lines} line(s) read, ${event.written} conversation(s) written: ${convs}${event.leftDeleted > 0 ? `; ${event.leftDeleted} deleted conversation(s) left out` : ''}`;
+      const held = event.heldElsewhere ?? 0;
+      return `imported ${name(event.file)}: ${event.lines} line(s) read, ${event.written} conversation(s) written: ${convs}${event.leftDeleted > 0 ? `; ${event.leftDeleted} deleted conversation(s) left out` : ''}${held > 0 ? `; ${held} left as another log's more recent copy (same session id)` : ''}`;
     }
     case 'waiting':
       return `waiting ${name(event.file)}: its last line is cut off; read once it is whole`;

@@ -15,6 +15,8 @@ export type FollowEvent =
       written: number;
       /** Conversations deleted with `chatgraph delete`, left out. */
       leftDeleted: number;
+      /** Conversations another log holds a more recent copy of (same session id), left out. */
+      heldElsewhere?: number;
     }
   /** A log's last line is cut off and stopped growing: it waits for the rest of its line. */
   | { kind: 'waiting'; file: string }

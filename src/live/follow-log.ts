@@ -136,6 +136,7 @@ async function writeSession(
     conversations: conversations.map((c) => ({ id: c.id, messages: c.messages })),
     written: report.written,
     leftDeleted: report.leftDeleted,
+    heldElsewhere: report.heldElsewhere,
   });
 }
 

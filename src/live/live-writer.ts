@@ -12,6 +12,7 @@ import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { HashedBatch, Store } from '../stores/store.js';
 import { IMPORTER } from '../version.js';
 import type { LiveConversation } from './convert-session.js';
+import { SessionOwners } from './session-owners.js';
 
 /** What one write of a followed log did. */
 export interface LiveWriteReport {
@@ -19,6 +20,8 @@ export interface LiveWriteReport {
   unchanged: number;
   /** Conversations deleted with `chatgraph delete`: not written again. */
   leftDeleted: number;
+  /** Conversations another log holds a more recent copy of (one session id in two logs). */
+  heldElsewhere: number;
 }
 
 /** The Import node a followed log's conversations hang from. */
@@ -48,12 +51,15 @@ export class LiveWriter {
   private readonly lastHash = new Map<string, string>();
   private readonly batches = new Map<string, HashedBatch>();
   private readonly unindexed = new Map<string, ConversationIndexEntry>();
+  private readonly owners: SessionOwners;
 
   private constructor(
     readonly dataDir: string,
     private readonly store: Store,
     private readonly deep: boolean,
-  ) {}
+  ) {
+    this.owners = new SessionOwners(bundleDir(dataDir));
+  }
 
   static async open(dataDir: string, neo4j?: Neo4jTarget): Promise<LiveWriter> {
     const store = await openStore({ dataDir, neo4j });
@@ -65,12 +71,17 @@ export class LiveWriter {
     conversations: readonly LiveConversation[],
     from: LiveImport,
   ): Promise<LiveWriteReport> {
-    const report: LiveWriteReport = { written: 0, unchanged: 0, leftDeleted: 0 };
+    const report: LiveWriteReport = { written: 0, unchanged: 0, leftDeleted: 0, heldElsewhere: 0 };
     const bundle = await this.openBundle();
     const deleted = new Set((await readTombstones(this.dataDir)).map((t) => t.id));
     for (const conversation of conversations) {
       if (deleted.has(conversation.id)) {
         report.leftDeleted++;
+        continue;
+      }
+      const { id, index } = conversation;
+      if (!(await this.owners.takes(id, from.sourceFile, index, bundle.indexed(id)))) {
+        report.heldElsewhere++;
         continue;
       }
       const known = this.lastHash.get(conversation.id);

@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync } from 'node:fs';
 import { storeFile } from '../../src/data-dir.js';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 
@@ -10,21 +10,33 @@ export class SessionLog {
   constructor(
     readonly path: string,
     readonly sessionId: string,
-    /** Entry times start here (ms since the epoch), one second apart. */
-    private readonly startMs = Date.UTC(2026, 0, 1),
+    /** Part of the entries' uuids, so two logs of one session make different entries. */
+    private readonly tag = 'a',
   ) {}
 
-  /** Appends a user (even) or assistant (odd) entry with `text`; returns its line. */
+  /**
+   * Another log of the same session that starts as a copy of this one (Claude Code's resumed
+   * or forked session), its entries then going on from there.
+   */
+  copyTo(path: string, tag: string): SessionLog {
+    copyFileSync(this.path, path);
+    const copy = new SessionLog(path, this.sessionId, tag);
+    copy.parent = this.parent;
+    copy.count = this.count;
+    return copy;
+  }
+
+  /** Appends a user (even) or assistant (odd) entry with `text`, the n-th at second n; returns its line. */
   append(text: string): string {
     const n = this.count++;
     const role = n % 2 === 0 ? 'user' : 'assistant';
-    const uuid = `${this.sessionId}-${this.path.length}-${n}`;
+    const uuid = `${this.sessionId}-${this.tag}-${n}`;
     const value = {
       type: role,
       uuid,
       parentUuid: this.parent,
       sessionId: this.sessionId,
-      timestamp: new Date(this.startMs + n * 1000).toISOString(),
+      timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
       cwd: '/work/app',
       message:
         role === 'assistant'
