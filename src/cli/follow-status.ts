@@ -11,7 +11,8 @@ export function describeEvent(event: FollowEvent, base: string): string {
     case 'imported': {
       const convs = event.conversations.map((c) => `${c.id} (${c.messages} messages)`).join(', ');
       const held = event.heldElsewhere ?? 0;
-      return `imported ${name(event.file)}: ${event.lines} line(s) read, ${event.written} conversation(s) written: ${convs}${event.leftDeleted > 0 ? `; ${event.leftDeleted} deleted conversation(s) left out` : ''}${held > 0 ? `; ${held} left as another log's more recent copy (same session id)` : ''}`;
+      const masked = event.masked ?? 0;
+      return `imported ${name(event.file)}: ${event.lines} line(s) read, ${event.written} conversation(s) written: ${convs}${event.leftDeleted > 0 ? `; ${event.leftDeleted} deleted conversation(s) left out` : ''}${held > 0 ? `; ${held} left as another log's more recent copy (same session id)` : ''}${masked > 0 ? `; ${masked} secret(s) masked` : ''}`;
     }
     case 'waiting':
       return `waiting ${name(event.file)}: its last line is cut off; read once it is whole`;

@@ -17,6 +17,8 @@ export type FollowEvent =
       leftDeleted: number;
       /** Conversations another log holds a more recent copy of (same session id), left out. */
       heldElsewhere?: number;
+      /** Secrets masked in the lines read (`redact`). */
+      masked?: number;
     }
   /** A log's last line is cut off and stopped growing: it waits for the rest of its line. */
   | { kind: 'waiting'; file: string }

@@ -10,6 +10,7 @@ import type { FollowedFile } from './scan-folders.js';
 export interface ExportContext {
   dataDir: string;
   neo4j?: Neo4jTarget | undefined;
+  redact?: boolean | undefined;
   state: LiveState;
   states: Map<string, FileState>;
   emit: (event: FollowEvent) => void;
@@ -35,6 +36,7 @@ export async function followExport(
     const result = await importExports([file.path], {
       dataDir: context.dataDir,
       neo4j: context.neo4j,
+      redact: context.redact === true,
       ...(context.onWait ? { onWait: context.onWait } : {}),
     });
     const skipped = result.problems.some((p) => p.code === 'file-already-imported');

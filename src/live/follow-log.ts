@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { importIdOf } from '../graph/import-id.js';
 import type { Diagnostic } from '../model/diagnostic.js';
+import { redactValue, type RedactionCounts } from '../model/redact.js';
 import { timestampOf } from '../model/time.js';
 import { detectClaudeCode } from '../providers/claude-code/detect.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
@@ -59,8 +60,11 @@ export async function followLog(
     session = context.sessions.start(file.path);
     context.emit({ kind: 'rewritten', file: file.path });
   }
+  // Masked as each line is read (`--redact`): a secret is never held, converted or written.
+  const masked: RedactionCounts = {};
   for (const line of read.lines) {
-    if (line.ok) session.entries.push(line.value);
+    if (line.ok)
+      session.entries.push(context.redact ? redactValue(line.value, masked) : line.value);
     else
       context.emit({
         kind: 'problem',
@@ -76,7 +80,8 @@ export async function followLog(
   if (session.entries.length === 0) return outcome;
   session.variant ??= await detectVariant(file);
   if (session.variant === undefined) return outcome;
-  await writeSession(file, session, read.lines.length, fresh || read.rewritten, context);
+  const secrets = Object.values(masked).reduce((sum, n) => sum + n, 0);
+  await writeSession(file, session, read.lines.length, fresh || read.rewritten, context, secrets);
   // Remembered as read up to the mark: a waiting last line makes the size differ, so a
   // restarted watcher looks at the file again.
   const state: FileState = {
@@ -95,6 +100,7 @@ async function writeSession(
   newLines: number,
   whole: boolean,
   context: LogContext,
+  masked = 0,
 ): Promise<void> {
   const { entryPath, displayPath } = pathsOf(file);
   const checksum = `sha256:${session.hash.copy().digest('hex')}`;
@@ -137,6 +143,7 @@ async function writeSession(
     written: report.written,
     leftDeleted: report.leftDeleted,
     heldElsewhere: report.heldElsewhere,
+    masked,
   });
 }
 

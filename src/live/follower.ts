@@ -21,6 +21,8 @@ export interface FollowOptions {
   neo4j?: Neo4jTarget | undefined;
   /** Embed new messages too, when the data folder has vectors. */
   embed?: boolean | undefined;
+  /** Mask secrets before anything is written, as `import --redact` does. */
+  redact?: boolean | undefined;
   /** Poll instead of file-system events (network file systems). */
   poll?: boolean | undefined;
   /** Poll period (default 2 s); with events, a safety re-scan every `rescanMilliseconds` (60 s). */
@@ -84,6 +86,8 @@ class FollowRunner {
   ) {
     this.dataDir = resolve(options.dataDir);
     this.state = new LiveState(options.dataDir);
+    // Started in the other redaction mode: every file is read again whole (as import does).
+    this.state.useMode(options.redact === true ? 'redacted' : 'plain');
     this.states = this.state.all();
   }
 
@@ -244,8 +248,16 @@ class FollowRunner {
       const context = { ...this.contextBase(), writer: this.writer, deep: this.deep };
       const outcome =
         file.kind === 'log'
-          ? await followLog(file, settled, { ...context, sessions: this.sessions })
-          : await followExport(file, settled, { ...context, neo4j: this.options.neo4j });
+          ? await followLog(file, settled, {
+              ...context,
+              sessions: this.sessions,
+              redact: this.options.redact === true,
+            })
+          : await followExport(file, settled, {
+              ...context,
+              neo4j: this.options.neo4j,
+              redact: this.options.redact === true,
+            });
       // A settled last line that still does not parse waits for the next change.
       if (outcome.waiting && !(settled && file.kind === 'log'))
         this.settleLater(file.path, outcome.size);

@@ -52,6 +52,26 @@ export class LiveState {
     this.remove = this.db.prepare(`DELETE FROM followed_file WHERE path = ?`);
   }
 
+  /**
+   * Remembers the mode files are read in (`--redact` or not); in another mode than last time
+   * every file is forgotten, so each is read again whole and what was written in the other
+   * mode is written again (a watch without state read files plainly).
+   */
+  useMode(mode: 'plain' | 'redacted'): void {
+    this.db.exec(
+      `CREATE TABLE IF NOT EXISTS live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    );
+    const row = z
+      .object({ value: z.string() })
+      .optional()
+      .parse(this.db.prepare(`SELECT value FROM live_meta WHERE key = 'mode'`).get());
+    if ((row?.value ?? 'plain') === mode && row !== undefined) return;
+    this.db.transaction(() => {
+      if ((row?.value ?? 'plain') !== mode) this.db.exec(`DELETE FROM followed_file`);
+      this.db.prepare(`INSERT OR REPLACE INTO live_meta (key, value) VALUES ('mode', ?)`).run(mode);
+    })();
+  }
+
   /** Every remembered file (read once at start: a re-scan compares stats in memory). */
   all(): Map<string, FileState> {
     const states = new Map<string, FileState>();

@@ -6,7 +6,7 @@ import { serveMcpHttp } from '../../mcp/serve-http.js';
 import type { CliIo } from '../cli-io.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
 import { UsageError } from '../usage-error.js';
-import { followForServer } from './watch.js';
+import { REDACT_HELP, followForServer } from './watch.js';
 import {
   checkPort,
   neo4jOf,
@@ -16,7 +16,7 @@ import {
 } from '../store-options.js';
 
 export type McpOptions = StoreOptions &
-  QueryLimitOptions & { http?: string; maxResultKb: string; watch?: boolean };
+  QueryLimitOptions & { http?: string; maxResultKb: string; watch?: boolean; redact?: boolean };
 
 /** `chatgraph mcp`: the MCP server over the store, on stdio or streamable HTTP. */
 export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
@@ -64,5 +64,6 @@ export function registerMcp(program: Command, io: CliIo): void {
       '--watch',
       'also follow your Claude Code sessions (as chatgraph watch): reads see new messages',
     )
+    .option('--redact', `with --watch: ${REDACT_HELP}`)
     .action((options: McpOptions) => runMcp(options, io));
 }

@@ -12,10 +12,16 @@ import type { CliIo } from '../cli-io.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
 import { checkPort, neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
-import { followForServer } from './watch.js';
+import { REDACT_HELP, followForServer } from './watch.js';
 
 export type ServeOptions = StoreOptions &
-  QueryLimitOptions & { port: string; host?: string; maxUpload: string; watch?: boolean };
+  QueryLimitOptions & {
+    port: string;
+    host?: string;
+    maxUpload: string;
+    watch?: boolean;
+    redact?: boolean;
+  };
 
 type WebApp = Awaited<ReturnType<typeof startWebApp>>;
 
@@ -94,5 +100,6 @@ export function registerServe(program: Command, io: CliIo): void {
       '--watch',
       'also follow your Claude Code sessions (as chatgraph watch): the page updates',
     )
+    .option('--redact', `with --watch: ${REDACT_HELP} (uploads are imported as they are)`)
     .action((options: ServeOptions) => runServe(options, io));
 }

@@ -13,7 +13,11 @@ import { describeEvent } from '../follow-status.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
-export type WatchOptions = StoreOptions & { embed?: boolean; poll?: boolean };
+export type WatchOptions = StoreOptions & { embed?: boolean; poll?: boolean; redact?: boolean };
+
+/** `--redact` of `watch`, and of `mcp --watch` and `serve --watch`. */
+export const REDACT_HELP =
+  'mask secrets (API keys, tokens, passwords in URLs, private keys) in what is followed before it is written, as import --redact';
 
 /**
  * Starts following folders (default: Claude Code's) into a data folder, telling each event on
@@ -21,7 +25,13 @@ export type WatchOptions = StoreOptions & { embed?: boolean; poll?: boolean };
  */
 export async function startFollowing(
   folders: readonly string[],
-  options: { dataDir: string; neo4j: Neo4jTarget | undefined; embed?: boolean; poll?: boolean },
+  options: {
+    dataDir: string;
+    neo4j: Neo4jTarget | undefined;
+    embed?: boolean;
+    poll?: boolean;
+    redact?: boolean;
+  },
   write: (line: string) => void,
 ): Promise<Follower> {
   const chosen = folders.length > 0 ? folders : claudeCodeProjectDirs();
@@ -38,6 +48,7 @@ export async function startFollowing(
     neo4j: options.neo4j,
     embed: options.embed === true,
     poll: options.poll === true,
+    redact: options.redact === true,
     onEvent: (event) => {
       write(describeEvent(event, process.cwd()));
     },
@@ -57,29 +68,44 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
       process.stdout.write(`\r\x1b[K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
     else io.out(line);
   };
-  const follower = await startFollowing(
-    folders,
-    {
-      dataDir: resolveDataDir(options.dataDir),
-      neo4j: neo4jOf(options),
-      ...(options.embed ? { embed: true } : {}),
-      ...(options.poll ? { poll: true } : {}),
-    },
-    write,
-  );
-  await new Promise<void>((done) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      void follower.stop().then(() => {
-        if (io.stdoutIsTTY) process.stdout.write('\n');
-        io.out('stopped');
-        done();
-      });
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+  // Ctrl-C or SIGTERM is taken from the start: one sent as the first pass ends (right after
+  // "following") stops the follower once it is up, instead of killing the process mid-write.
+  let signalled: () => void = () => undefined;
+  const signal = new Promise<void>((resolve) => {
+    signalled = resolve;
   });
+  let up = false;
+  const stop = (): void => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    if (!up) io.err('stopping once the first pass is done (Ctrl-C again stops now)');
+    signalled();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  let follower: Follower;
+  try {
+    follower = await startFollowing(
+      folders,
+      {
+        dataDir: resolveDataDir(options.dataDir),
+        neo4j: neo4jOf(options),
+        ...(options.embed ? { embed: true } : {}),
+        ...(options.poll ? { poll: true } : {}),
+        ...(options.redact ? { redact: true } : {}),
+      },
+      write,
+    );
+  } catch (error) {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    throw error;
+  }
+  up = true;
+  await signal;
+  await follower.stop();
+  if (io.stdoutIsTTY) process.stdout.write('\n');
+  io.out('stopped');
 }
 
 export function registerWatch(program: Command, io: CliIo): void {
@@ -96,6 +122,7 @@ export function registerWatch(program: Command, io: CliIo): void {
       'embed new messages too, when the data folder has vectors (see chatgraph embed)',
     )
     .option('--poll', 'poll every 2 s instead of file-system events (network file systems)')
+    .option('--redact', REDACT_HELP)
     .action((folders: string[], options: WatchOptions) => runWatch(folders, options, io));
 }
 
@@ -106,14 +133,22 @@ export function registerWatch(program: Command, io: CliIo): void {
  * the web app's page to redraw; undefined without `--watch`.
  */
 export async function followForServer(
-  options: StoreOptions & { watch?: boolean },
+  options: StoreOptions & { watch?: boolean; redact?: boolean },
   io: CliIo,
 ): Promise<{ follower: Follower; changes: () => number } | undefined> {
-  if (options.watch !== true) return undefined;
+  if (options.watch !== true) {
+    if (options.redact === true)
+      throw new UsageError('--redact masks what --watch follows: give --watch too');
+    return undefined;
+  }
   let changes = 0;
   const follower = await startFollowing(
     [],
-    { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) },
+    {
+      dataDir: resolveDataDir(options.dataDir),
+      neo4j: neo4jOf(options),
+      ...(options.redact === true ? { redact: true } : {}),
+    },
     (line) => {
       if (/^(imported|export|rewritten) /.test(line)) changes++;
       io.err(`chatgraph watch: ${line}`);
