@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import type { HashedBatch } from '../../src/stores/store.js';
 import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
-import { LINES, WORDS, batchOf, snapshot } from '../support/patch-fixtures.js';
+import { LINES, WORDS, batchOf, importsAfterDrop, snapshot } from '../support/patch-fixtures.js';
 
 let server: Neo4jServer;
 beforeAll(async () => {
@@ -105,6 +105,12 @@ describe('patching a grown conversation into Neo4j', () => {
     await store.upsert([written]);
     await store.upsert([next]);
     expect(seen).toEqual(await snapshot(store, next.owner, WORDS));
+    await store.close();
+  }, 120_000);
+
+  it("drops a followed log's earlier Imports once no conversation hangs from them", async () => {
+    const store = await emptied();
+    expect(await importsAfterDrop(store)).toEqual(['import:sha256:2', 'import:sha256:9']);
     await store.close();
   }, 120_000);
 });

@@ -123,3 +123,34 @@ function sortedKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
+
+/**
+ * A followed log's Import moving with its checksum, as `watch` records it; returns the Import
+ * ids left after the log's stale ones are dropped (another conversation's, of the same file
+ * name, still has its edge and stays).
+ */
+export async function importsAfterDrop(store: Store): Promise<string[]> {
+  const source = 'projects/-p/s1.jsonl';
+  const record = async (n: number) => {
+    await store.recordImport({
+      id: `import:sha256:${n}`,
+      sourceFile: source,
+      checksum: `sha256:${n}`,
+      importer: 'chatgraph/test',
+      importedAt: '2026-01-01T10:00:00.000000Z',
+    });
+  };
+  const first = batchOf(LINES.slice(0, 1), 'import:sha256:1');
+  const other = batchOf(
+    LINES.map((l) => ({ ...(l as object), sessionId: 's2' })),
+    'import:sha256:9',
+  );
+  await store.upsert([first, other]);
+  await record(1);
+  await record(9);
+  const next = batchOf(LINES.slice(0, 2), 'import:sha256:2');
+  await store.patch?.(first, next, false);
+  await record(2);
+  await store.dropStaleImports(source, 'import:sha256:2');
+  return (await store.importedFiles()).map((f) => f.id).sort();
+}

@@ -3,7 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { LINES, WORDS, batchOf, snapshot } from '../../../test/support/patch-fixtures.js';
+import {
+  LINES,
+  WORDS,
+  batchOf,
+  importsAfterDrop,
+  snapshot,
+} from '../../../test/support/patch-fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
 
 // The first message's row id: kept by a patch, new after a rewrite (its rows deleted and inserted).
@@ -79,5 +85,13 @@ describe('patching a grown conversation into the SQLite store', () => {
     );
     await store.close();
     await fresh.close();
+  });
+
+  it("drops a followed log's earlier Imports once no conversation hangs from them", async () => {
+    const store = SqliteStore.open(
+      join(mkdtempSync(join(tmpdir(), 'chatgraph-patch-')), 's.sqlite'),
+    );
+    expect(await importsAfterDrop(store)).toEqual(['import:sha256:2', 'import:sha256:9']);
+    await store.close();
   });
 });
