@@ -149,13 +149,24 @@ export function storedProperties(
 
 /** A node's properties as Neo4j takes them: integers as integers, no nulls. */
 function propertiesOf(node: GraphNode): Record<string, unknown> {
-  const integers = integerProperties(node.label);
+  const integers = integersOf(node.label);
   const props: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node.properties)) {
     if (value === null) continue;
     props[key] = integers.has(key) && typeof value === 'number' ? neo4j.int(value) : value;
   }
   return props;
+}
+
+// A label's integer properties, made once (a 5,000-message session has as many nodes).
+const INTEGERS = new Map<Label, Set<string>>();
+function integersOf(label: Label): Set<string> {
+  let integers = INTEGERS.get(label);
+  if (!integers) {
+    integers = integerProperties(label);
+    INTEGERS.set(label, integers);
+  }
+  return integers;
 }
 
 export function chunks<T>(rows: T[]): T[][] {

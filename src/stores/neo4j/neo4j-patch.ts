@@ -66,16 +66,25 @@ async function applyPatch(
   const gone = edgeRows(previous.edges, next.edges);
   for (const kind of EDGE_KINDS)
     for (const rows of chunks(gone.get(kind) ?? [])) await tx.run(deleteEdges(kind), { rows });
-  const before = storedNodes(previous, written);
+  const before = new Map(previous.nodes.map((node) => [node.id, node]));
+  const placeBefore = messagePlaces(previous);
   const changed = new Map<Label, NodeRow[]>();
-  for (const [id, { node, props }] of storedNodes(next, written)) {
-    const old = before.get(id);
-    if (old && node.label !== 'Conversation' && sameProperties(old.props, props)) continue;
+  let seq = 0;
+  for (const node of next.nodes) {
+    const place = node.label === 'Message' ? seq++ : 0;
+    const old = before.get(node.id);
+    // The Conversation always: it holds the hash of what it was written from.
+    const same =
+      old !== undefined &&
+      node.label !== 'Conversation' &&
+      (node.label !== 'Message' || placeBefore.get(node.id) === place) &&
+      sameProperties(old.properties, node.properties);
+    if (same) continue;
     // An owned node is written from scratch by a full rewrite: its properties are replaced,
     // not merged; a shared node (a model, a tool) is merged there too.
     const rows = changed.get(node.label) ?? [];
     changed.set(node.label, rows);
-    rows.push({ id, props });
+    rows.push({ id: node.id, props: storedProperties(node, next.owner, place, written) });
   }
   for (const label of LABEL_NAMES) {
     const statement = SHARED_LABELS.has(label) ? mergeNodes(label) : replaceNodes(label);
@@ -87,18 +96,11 @@ async function applyPatch(
   return 'written';
 }
 
-/** A batch's nodes with their stored properties (a message's place among the messages too). */
-function storedNodes(
-  batch: GraphBatch,
-  written: { hash: string; deep: boolean },
-): Map<string, { node: GraphNode; props: Record<string, unknown> }> {
-  const out = new Map<string, { node: GraphNode; props: Record<string, unknown> }>();
-  let seq = 0;
-  for (const node of batch.nodes) {
-    const place = node.label === 'Message' ? seq++ : 0;
-    out.set(node.id, { node, props: storedProperties(node, batch.owner, place, written) });
-  }
-  return out;
+/** Each message's place among the batch's messages (stored as `_seq`). */
+function messagePlaces(batch: GraphBatch): Map<string, number> {
+  const places = new Map<string, number>();
+  for (const node of batch.nodes) if (node.label === 'Message') places.set(node.id, places.size);
+  return places;
 }
 
 /** The edges of `edges` that `other` lacks, by kind. */
@@ -117,18 +119,10 @@ function edgeRows(
   return out;
 }
 
-// Neo4j integers (a message's `_seq`, counts) and lists compare by value, not by object.
-function sameProperties(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+function sameProperties(a: GraphNode['properties'], b: GraphNode['properties']): boolean {
   const keys = Object.keys(b);
   if (keys.length !== Object.keys(a).length) return false;
-  return keys.every((key) => {
-    const x = a[key];
-    const y = b[key];
-    if (x === y) return true;
-    return (
-      typeof x === 'object' && typeof y === 'object' && JSON.stringify(x) === JSON.stringify(y)
-    );
-  });
+  return keys.every((key) => a[key] === b[key]);
 }
 
 /** Owned nodes' properties replaced whole, as a rewrite would leave them. */
