@@ -43,12 +43,18 @@ export function createRecaller(
           notice = `searched by words only: ${error instanceof Error ? error.message : String(error)}`;
         query_ = { ...query, mode: 'keyword' };
       }
-      const result = await withMemoryHits(
-        store,
-        query_,
-        await recall(store, query_, opener?.embedQuery),
-      );
-      return notice === undefined ? result : { ...result, notice };
+      // The query is embedded once, for the messages and the memories both.
+      let vector: Promise<Float32Array> | undefined;
+      const embedQuery = opener
+        ? (text: string): Promise<Float32Array> => (vector ??= opener.embedQuery(text))
+        : undefined;
+      const result = await recall(store, query_, embedQuery);
+      const meaning =
+        opener && embedQuery && result.mode !== 'keyword'
+          ? { vector: await embedQuery(query_.text), model: opener.model.id }
+          : undefined;
+      const withMemories = await withMemoryHits(store, query_, result, meaning);
+      return notice === undefined ? withMemories : { ...withMemories, notice };
     },
     similar(messageId, limit) {
       return similarMessages(store, messageId, limit);

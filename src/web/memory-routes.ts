@@ -91,11 +91,11 @@ export function listRoute(context: MemoryRouteContext, params: URLSearchParams):
 export function rememberRoute(context: MemoryRouteContext, body: unknown): Promise<unknown> {
   const input = parsed(rememberBody, body);
   return answering(async () => {
-    const { memory, created } = await remember(
+    const { memory, created, vector } = await remember(
       { dataDir: context.dataDir, neo4j: context.neo4j },
       { ...input, method: 'manual' },
     );
-    return { created, memory: await memoryView(memory, context.store) };
+    return { created, vector, memory: await memoryView(memory, context.store) };
   });
 }
 
@@ -107,12 +107,13 @@ export function reviseRoute(
 ): Promise<unknown> {
   const revision = parsed(reviseBody, body);
   return answering(async () => {
-    const { previous, memory } = await reviseMemory(
+    const { previous, memory, vector } = await reviseMemory(
       { dataDir: context.dataDir, neo4j: context.neo4j },
       id,
       revision,
     );
     return {
+      vector,
       previous: await memoryView(previous, context.store),
       memory: await memoryView(memory, context.store),
     };

@@ -2,11 +2,14 @@ import type Database from 'better-sqlite3';
 import type { Memory } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import {
+  cosine,
   matchOf,
   memoryNode,
   memoryText,
   type MemoryIndex,
   type MemoryMatch,
+  type MemoryVector,
+  type MemoryVectorModel,
 } from '../memory-index.js';
 import { MATCH_END, MATCH_START } from '../store.js';
 import { TOKENIZER } from './full-text.js';
@@ -15,6 +18,12 @@ import { columnsOf, quote } from './sqlite-schema.js';
 
 /** The words of the memories (a small table, rebuilt whole with the memories). */
 const MEMORY_FTS = 'memory_fts';
+/**
+ * The memories' vectors, from the bundle's `embeddings.json`: a few hundred or thousand rows,
+ * scanned whole by a search (a millisecond or two), so they need no index of their own and stay
+ * out of the messages' vector scan.
+ */
+const MEMORY_VECTORS = 'memory_vector';
 
 /** The embedded store's Memory nodes (the "Memory" table) and their word index. */
 export class SqliteMemories implements MemoryIndex {
@@ -25,14 +34,18 @@ export class SqliteMemories implements MemoryIndex {
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS ${MEMORY_FTS} USING fts5(id UNINDEXED, content, tokenize='${TOKENIZER}')`,
     );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${MEMORY_VECTORS} (memory_id TEXT PRIMARY KEY, model TEXT NOT NULL, dimensions INTEGER NOT NULL, vector BLOB NOT NULL) WITHOUT ROWID`,
+    );
   }
 
   /** Empties the word index (with the node tables, by `clear`). */
   static clear(db: Database.Database): void {
     if (hasTable(db)) db.exec(`DELETE FROM ${MEMORY_FTS}`);
+    if (hasTable(db, MEMORY_VECTORS)) db.exec(`DELETE FROM ${MEMORY_VECTORS}`);
   }
 
-  replace(memories: readonly Memory[]): Promise<void> {
+  replace(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
     const columns = ['id', ...columnsOf('Memory')];
     const insert = this.db.prepare(
       `INSERT INTO "Memory" (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
@@ -46,6 +59,8 @@ export class SqliteMemories implements MemoryIndex {
       `INSERT OR IGNORE INTO "DERIVED_FROM_CONVERSATION" (src, dst, owner) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Conversation" WHERE id = ?)`,
     );
     const words = this.db.prepare(`INSERT INTO ${MEMORY_FTS} (id, content) VALUES (?, ?)`);
+    const known = new Set(memories.map((m) => m.id));
+    const withVectors = hasTable(this.db, MEMORY_VECTORS);
     // Cypher's projection of the graph is kept until this changes (sqlite-graph-source.ts).
     const bump = this.db.prepare(
       `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
@@ -64,8 +79,63 @@ export class SqliteMemories implements MemoryIndex {
         }
         words.run(memory.id, memoryText(memory));
       }
+      if (withVectors) this.writeVectors(vectors.filter((v) => known.has(v.memoryId)));
     })();
     return Promise.resolve();
+  }
+
+  private writeVectors(vectors: readonly MemoryVector[]): void {
+    this.db.exec(`DELETE FROM ${MEMORY_VECTORS}`);
+    const insert = this.db.prepare(
+      `INSERT OR REPLACE INTO ${MEMORY_VECTORS} (memory_id, model, dimensions, vector) VALUES (?, ?, ?, ?)`,
+    );
+    for (const v of vectors)
+      insert.run(
+        v.memoryId,
+        v.model,
+        v.vector.length,
+        Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength),
+      );
+  }
+
+  searchByMeaning(vector: Float32Array, model: string, limit: number): Promise<MemoryMatch[]> {
+    if (!hasTable(this.db, MEMORY_VECTORS)) return Promise.resolve([]);
+    const rows = this.db
+      .prepare(
+        `SELECT v.vector AS _vector, m.* FROM ${MEMORY_VECTORS} v JOIN "Memory" m ON m.id = v.memory_id
+         WHERE v.model = ? AND v.dimensions = ? AND m.status = 'active'`,
+      )
+      .all(model, vector.length) as ({ _vector: Buffer; id: string } & Record<string, unknown>)[];
+    const scored = rows
+      .map((row) => ({ row, score: cosine(vector, fromBlob(row._vector)) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+    const none = snippetTerms('');
+    return Promise.resolve(
+      scored.map(({ row, score }) =>
+        matchOf(
+          row.id,
+          score,
+          makeSnippet(
+            typeof row.content === 'string' ? row.content : '',
+            none,
+            MATCH_START,
+            MATCH_END,
+          ),
+          row,
+        ),
+      ),
+    );
+  }
+
+  vectorModel(): Promise<MemoryVectorModel | undefined> {
+    if (!hasTable(this.db, MEMORY_VECTORS)) return Promise.resolve(undefined);
+    const row = this.db
+      .prepare(
+        `SELECT model AS id, dimensions, count(*) AS count FROM ${MEMORY_VECTORS} GROUP BY model, dimensions ORDER BY count DESC LIMIT 1`,
+      )
+      .get() as MemoryVectorModel | undefined;
+    return Promise.resolve(row);
   }
 
   search(text: string, limit: number, options: { all?: boolean } = {}): Promise<MemoryMatch[]> {
@@ -101,6 +171,13 @@ export class SqliteMemories implements MemoryIndex {
   }
 }
 
-function hasTable(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(MEMORY_FTS) !== undefined;
+function hasTable(db: Database.Database, name = MEMORY_FTS): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(name) !== undefined;
+}
+
+function fromBlob(blob: Buffer): Float32Array {
+  // Copied: a Buffer's offset in its pool need not be 4-byte aligned.
+  const copy = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(copy.buffer).set(blob);
+  return copy;
 }
