@@ -32,21 +32,6 @@ export interface MemoryVectorModel {
   count: number;
 }
 
-/** Cosine similarity of two vectors of one length (0 when either is all zeros). */
-export function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
-
 /** A Memory node's properties as both stores read them back, for a {@link MemoryMatch}. */
 export function matchOf(
   id: string,

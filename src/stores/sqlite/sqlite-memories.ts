@@ -2,7 +2,6 @@ import type Database from 'better-sqlite3';
 import type { Memory } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import {
-  cosine,
   matchOf,
   memoryNode,
   memoryText,
@@ -25,8 +24,25 @@ const MEMORY_FTS = 'memory_fts';
  */
 const MEMORY_VECTORS = 'memory_vector';
 
+/** The memories' vectors of one model as a search compares them: a row of `matrix` each. */
+interface LoadedVectors {
+  key: string;
+  ids: string[];
+  matrix: Float32Array;
+  norms: Float32Array;
+}
+
+/** The dot product of `n` values of `a` from `i` and of `b` from `j`. */
+function dotAt(a: Float32Array, i: number, b: Float32Array, j: number, n: number): number {
+  let sum = 0;
+  for (let k = 0; k < n; k++) sum += (a[i + k] as number) * (b[j + k] as number);
+  return sum;
+}
+
 /** The embedded store's Memory nodes (the "Memory" table) and their word index. */
 export class SqliteMemories implements MemoryIndex {
+  private loaded: LoadedVectors | undefined;
+
   constructor(private readonly db: Database.Database) {}
 
   /** Creates the word index (idempotent; the Memory table comes with the graph's schema). */
@@ -98,34 +114,58 @@ export class SqliteMemories implements MemoryIndex {
       );
   }
 
-  searchByMeaning(vector: Float32Array, model: string, limit: number): Promise<MemoryMatch[]> {
-    if (!hasTable(this.db, MEMORY_VECTORS)) return Promise.resolve([]);
+  /**
+   * The active memories' vectors of one model, read once per change of the graph (the `version`
+   * every memory write bumps; a reader sees another process's writes by it).
+   */
+  private vectorsOf(model: string, dimensions: number): LoadedVectors {
+    const version: unknown = this.db
+      .prepare(`SELECT value FROM meta WHERE key = 'version'`)
+      .pluck()
+      .get();
+    const key = `${String(version)}\u0000${model}\u0000${String(dimensions)}`;
+    if (this.loaded?.key === key) return this.loaded;
     const rows = this.db
       .prepare(
-        `SELECT v.vector AS _vector, m.* FROM ${MEMORY_VECTORS} v JOIN "Memory" m ON m.id = v.memory_id
+        `SELECT v.memory_id, v.vector FROM ${MEMORY_VECTORS} v JOIN "Memory" m ON m.id = v.memory_id
          WHERE v.model = ? AND v.dimensions = ? AND m.status = 'active'`,
       )
-      .all(model, vector.length) as ({ _vector: Buffer; id: string } & Record<string, unknown>)[];
-    const scored = rows
-      .map((row) => ({ row, score: cosine(vector, fromBlob(row._vector)) }))
+      .raw()
+      .all(model, dimensions) as [string, Buffer][];
+    const matrix = new Float32Array(rows.length * dimensions);
+    const norms = new Float32Array(rows.length);
+    rows.forEach(([, blob], i) => {
+      // Copied byte by byte: a Buffer's offset in its pool need not be 4-byte aligned.
+      new Uint8Array(matrix.buffer, i * dimensions * 4, dimensions * 4).set(blob);
+      norms[i] = Math.sqrt(dotAt(matrix, i * dimensions, matrix, i * dimensions, dimensions));
+    });
+    this.loaded = { key, ids: rows.map(([id]) => id), matrix, norms };
+    return this.loaded;
+  }
+
+  searchByMeaning(vector: Float32Array, model: string, limit: number): Promise<MemoryMatch[]> {
+    if (!hasTable(this.db, MEMORY_VECTORS)) return Promise.resolve([]);
+    const dimensions = vector.length;
+    const { ids, matrix, norms } = this.vectorsOf(model, dimensions);
+    const queryNorm = Math.sqrt(dotAt(vector, 0, vector, 0, dimensions));
+    const scored = ids
+      .map((id, i) => {
+        const norm = (norms[i] ?? 0) * queryNorm;
+        const score = norm === 0 ? 0 : dotAt(vector, 0, matrix, i * dimensions, dimensions) / norm;
+        return { id, score };
+      })
       .sort((a, b) => b.score - a.score)
       .slice(0, limit);
+    const read = this.db.prepare(`SELECT * FROM "Memory" WHERE id = ?`);
     const none = snippetTerms('');
-    return Promise.resolve(
-      scored.map(({ row, score }) =>
-        matchOf(
-          row.id,
-          score,
-          makeSnippet(
-            typeof row.content === 'string' ? row.content : '',
-            none,
-            MATCH_START,
-            MATCH_END,
-          ),
-          row,
-        ),
-      ),
-    );
+    const matches: MemoryMatch[] = [];
+    for (const { id, score } of scored) {
+      const row = read.get(id) as Record<string, unknown> | undefined;
+      if (!row) continue;
+      const content = typeof row.content === 'string' ? row.content : '';
+      matches.push(matchOf(id, score, makeSnippet(content, none, MATCH_START, MATCH_END), row));
+    }
+    return Promise.resolve(matches);
   }
 
   vectorModel(): Promise<MemoryVectorModel | undefined> {
@@ -173,11 +213,4 @@ export class SqliteMemories implements MemoryIndex {
 
 function hasTable(db: Database.Database, name = MEMORY_FTS): boolean {
   return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(name) !== undefined;
-}
-
-function fromBlob(blob: Buffer): Float32Array {
-  // Copied: a Buffer's offset in its pool need not be 4-byte aligned.
-  const copy = new Float32Array(blob.byteLength / 4);
-  new Uint8Array(copy.buffer).set(blob);
-  return copy;
 }
