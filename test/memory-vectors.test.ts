@@ -61,6 +61,23 @@ describe('a memory gets its vector when it is written', () => {
     expect(vector.note).toMatch(/chatgraph embed/);
   });
 
+  it('a recaller opened before the first embed searches by meaning once there are vectors', async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'data');
+    await importExports([writeExport(dir, TOPICS.slice(0, 1))], { dataDir });
+    const store = await openStore({ dataDir }, { readonly: true });
+    const recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
+    try {
+      expect((await recaller.search({ text: 'starter', limit: 3 })).mode).toBe('keyword');
+      await embed(dataDir);
+      const result = await recaller.search({ text: 'bread leaven odour', mode: 'semantic' });
+      expect(result.hits[0]?.platformConversationId).toBe('starter');
+    } finally {
+      await recaller.close();
+      await store.close();
+    }
+  });
+
   it('without a model: remembered, found by words, embedded by the next embed; an edit replaces the vector', async () => {
     const dir = tempDir();
     const dataDir = join(dir, 'data');

@@ -23,12 +23,18 @@ export function createRecaller(
 ): Recaller {
   let opened: Promise<QueryEmbedder | undefined> | undefined;
   const embedder = (): Promise<QueryEmbedder | undefined> => {
-    opened ??= openQueryEmbedder(store, dataDir, options);
-    // A model installed later is picked up by the next search, not never.
-    opened.catch(() => {
-      opened = undefined;
-    });
-    return opened;
+    const current = (opened ??= openQueryEmbedder(store, dataDir, options));
+    // A model installed later, or vectors made later (a first `chatgraph embed` while a server
+    // runs), are picked up by the next search, not never.
+    current.then(
+      (embedder) => {
+        if (!embedder && opened === current) opened = undefined;
+      },
+      () => {
+        if (opened === current) opened = undefined;
+      },
+    );
+    return current;
   };
   return {
     async search(query) {
