@@ -88,9 +88,9 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
   }, 180_000);
 
   afterAll(async () => {
-    await client?.close();
-    await recaller?.close();
-    await store?.close();
+    await client.close();
+    await recaller.close();
+    await store.close();
   });
 
   it('finds a memory by a paraphrase sharing no word, shows its source, forgets it', async () => {
