@@ -106,5 +106,28 @@ describe('a memory gets its vector when it is written', () => {
     expect(edited.vector.state).toBe('embedded');
     expect(vectorIds(dataDir)).toEqual([edited.memory.id]);
     expect(await memoriesFound(dataDir, 'food allergy', 'semantic')).toEqual([edited.memory.id]);
+
+    // A server lends its search model: embedded with it, though none could be opened here.
+    const store = await openStore({ dataDir }, { readonly: true });
+    const recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
+    try {
+      const lent = await remember(
+        { dataDir, modelDir: noModel, embedder: () => recaller.embedder() },
+        {
+          content: 'Prefers writing command line tools in Rust rather than Go',
+          type: 'preference',
+        },
+      );
+      expect(lent.vector.state).toBe('embedded');
+      expect(vectorIds(dataDir)).toEqual([edited.memory.id, lent.memory.id].sort());
+      const found = await recaller.search({
+        text: 'favourite programming language for systems work',
+        mode: 'semantic',
+      });
+      expect(found.memories?.map((m) => m.memory?.id)).toEqual([lent.memory.id]);
+    } finally {
+      await recaller.close();
+      await store.close();
+    }
   });
 });

@@ -76,7 +76,12 @@ const TRUNCATED = (kb: number): string =>
 
 /** `remember`: a new memory, with its source. */
 function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
-  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
+  // The server's search model embeds the new memory: no second model loaded for each remember.
+  const target = {
+    dataDir: deps.dataDir,
+    neo4j: deps.neo4j,
+    embedder: () => deps.recaller.embedder(),
+  };
   server.registerTool(
     'remember',
     {

@@ -10,6 +10,7 @@ import type { Memory } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { openStore } from '../open-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { TextEmbedder } from '../recall/embed-conversations.js';
 import { readMemoryVectors } from '../recall/embed-memories.js';
 import { refreshMemoryVectors, type MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { Store } from '../stores/store.js';
@@ -25,6 +26,11 @@ export interface MemoryTarget {
   now?: (() => Date) | undefined;
   /** Where the embedding model is (the XDG cache, or `CHATGRAPH_MODEL_DIR`, unless given). */
   modelDir?: string | undefined;
+  /**
+   * A model already open (a server's, for its searches) to embed new memories with when it is
+   * the data folder's; else one is opened for the change, and closed after it.
+   */
+  embedder?: (() => Promise<TextEmbedder | undefined>) | undefined;
 }
 
 /** What a change to the memories sees: every memory by id, the store, and the time. */
@@ -82,6 +88,7 @@ export async function writeMemoriesWithVectors<T>(
         const vector = await refreshMemoryVectors(store, target.dataDir, {
           embed: options.embed,
           modelDir: target.modelDir,
+          lent: target.embedder,
         });
         await store.memories.replace(written.memories, await readMemoryVectors(bundle));
         return { result, vector };

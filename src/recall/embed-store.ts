@@ -138,6 +138,8 @@ export async function pruneVectorCache(store: Store, dataDir: string): Promise<n
 /** A way to embed queries for a store's vectors, and to let go of the model afterwards. */
 export interface QueryEmbedder {
   embedQuery: QueryEmbedding;
+  /** Texts embedded with the same open model (a memory written while a server runs). */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
   model: Embedder['model'];
   close(): Promise<void>;
 }
@@ -170,6 +172,7 @@ export async function openQueryEmbedder(
       if (!vector) throw new Error('the model gave no vector for the query');
       return vector;
     },
+    embed: (texts) => embedder.embed(texts),
     close: () => embedder.close(),
   };
 }

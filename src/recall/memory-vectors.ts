@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { bundleDir } from '../data-dir.js';
 import { openEmbedder } from '../embed/open-embedder.js';
 import type { Store } from '../stores/store.js';
+import type { TextEmbedder } from './embed-conversations.js';
 import { EMBEDDINGS_FILE, embedMemories, pruneMemoryEmbeddings } from './embed-memories.js';
 import { modelOptions, openVectorCache, VECTOR_CACHE_FILE } from './embed-store.js';
 import { SETTINGS_FILE } from './embedding-settings.js';
@@ -38,7 +39,12 @@ async function hasVectors(store: Store, dataDir: string): Promise<boolean> {
 export async function refreshMemoryVectors(
   store: Store,
   dataDir: string,
-  options: { embed: boolean; modelDir?: string | undefined },
+  options: {
+    embed: boolean;
+    modelDir?: string | undefined;
+    /** A model already open, used when it is the data folder's (see MemoryTarget.embedder). */
+    lent?: (() => Promise<TextEmbedder | undefined>) | undefined;
+  },
 ): Promise<MemoryVectorNote> {
   const bundle = bundleDir(dataDir);
   await pruneMemoryEmbeddings(bundle);
@@ -50,6 +56,8 @@ export async function refreshMemoryVectors(
   if (!options.embed)
     return { state: 'embedded', note: 'the vectors of memories no longer active are gone' };
   const indexed = (await store.vectors.model()) ?? (await store.memories.vectorModel());
+  const lent = await options.lent?.();
+  if (lent && indexed && lent.model.id === indexed.id) return embedWith(dataDir, lent);
   let embedder;
   try {
     embedder = await openEmbedder({
@@ -71,17 +79,22 @@ export async function refreshMemoryVectors(
         state: 'pending',
         note: `found by words now: the vectors here are of ${indexed.id} but ${embedder.model.id} opened; chatgraph embed embeds it`,
       };
-    const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
-    try {
-      await embedMemories(bundle, embedder, cache);
-    } finally {
-      cache.close();
-    }
-    return {
-      state: 'embedded',
-      note: `embedded with ${embedder.model.id}: found by meaning as well as by words`,
-    };
+    return await embedWith(dataDir, embedder);
   } finally {
     await embedder.close();
   }
+}
+
+/** Embeds the active memories still without a vector, through the vector cache. */
+async function embedWith(dataDir: string, embedder: TextEmbedder): Promise<MemoryVectorNote> {
+  const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
+  try {
+    await embedMemories(bundleDir(dataDir), embedder, cache);
+  } finally {
+    cache.close();
+  }
+  return {
+    state: 'embedded',
+    note: `embedded with ${embedder.model.id}: found by meaning as well as by words`,
+  };
 }

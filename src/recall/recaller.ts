@@ -1,6 +1,7 @@
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from '../memory/memory-hits.js';
+import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
 
 /** Search in every mode over one store, the query model opened on first use and kept. */
@@ -8,6 +9,11 @@ export interface Recaller {
   search(query: SearchQuery): Promise<SearchResult>;
   /** Messages close in meaning to one message. */
   similar(messageId: string, limit: number): Promise<SearchHit[]>;
+  /**
+   * The model its searches embed with, opened once (none when the store has no vectors or the
+   * model does not open): a server lends it to `remember`, which then need not load its own.
+   */
+  embedder(): Promise<TextEmbedder | undefined>;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,9 @@ export function createRecaller(
     },
     similar(messageId, limit) {
       return similarMessages(store, messageId, limit);
+    },
+    embedder() {
+      return embedder().catch(() => undefined);
     },
     async close() {
       const current = opened;

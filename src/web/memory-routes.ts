@@ -9,6 +9,7 @@ import {
   remember,
   reviseMemory,
   type Neo4jTarget,
+  type Recaller,
   type Store,
 } from '../index.js';
 import { ApiError } from './api-routes.js';
@@ -18,6 +19,8 @@ export interface MemoryRouteContext {
   store: Store;
   dataDir: string;
   neo4j: Neo4jTarget | undefined;
+  /** The search's model, lent to remember and edit (none loaded for each of them). */
+  recaller?: Recaller | undefined;
 }
 
 const rememberBody = z
@@ -87,12 +90,15 @@ export function listRoute(context: MemoryRouteContext, params: URLSearchParams):
   );
 }
 
+const lentModel = ({ recaller }: MemoryRouteContext) =>
+  recaller ? () => recaller.embedder() : undefined;
+
 /** POST /api/memories: remembers (a person's memory: `manual`). */
 export function rememberRoute(context: MemoryRouteContext, body: unknown): Promise<unknown> {
   const input = parsed(rememberBody, body);
   return answering(async () => {
     const { memory, created, vector } = await remember(
-      { dataDir: context.dataDir, neo4j: context.neo4j },
+      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
       { ...input, method: 'manual' },
     );
     return { created, vector, memory: await memoryView(memory, context.store) };
@@ -108,7 +114,7 @@ export function reviseRoute(
   const revision = parsed(reviseBody, body);
   return answering(async () => {
     const { previous, memory, vector } = await reviseMemory(
-      { dataDir: context.dataDir, neo4j: context.neo4j },
+      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
       id,
       revision,
     );
