@@ -1,5 +1,6 @@
 import {
   QueryError,
+  QueryLimitError,
   bundleDir,
   readBundleConversation,
   type ConversationFilter,
@@ -266,6 +267,16 @@ export async function cypher(store: Store, body: unknown, limits: QueryLimits): 
 /** An error as the answer the browser gets. */
 export function errorAnswer(error: unknown): ApiAnswer | undefined {
   if (error instanceof ApiError) return { status: error.status, body: { error: error.message } };
+  if (error instanceof QueryLimitError && error.limit) {
+    // In the web app's words: a limit of the server, chosen by whoever starts it.
+    const option = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
+    return {
+      status: 400,
+      body: {
+        error: `${error.message} (the web app's limit, set when it is started: chatgraph serve ${option})`,
+      },
+    };
+  }
   if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
   // decodeURIComponent of a path, header or cookie with a malformed % escape.
   if (error instanceof URIError)

@@ -9,6 +9,7 @@ import {
   remember,
   reviseMemory,
   type Neo4jTarget,
+  type Recaller,
   type Store,
 } from '../index.js';
 import { ApiError } from './api-routes.js';
@@ -18,6 +19,8 @@ export interface MemoryRouteContext {
   store: Store;
   dataDir: string;
   neo4j: Neo4jTarget | undefined;
+  /** The search's model, lent to remember and edit (none loaded for each of them). */
+  recaller?: Recaller | undefined;
 }
 
 const rememberBody = z
@@ -87,15 +90,18 @@ export function listRoute(context: MemoryRouteContext, params: URLSearchParams):
   );
 }
 
+const lentModel = ({ recaller }: MemoryRouteContext) =>
+  recaller ? () => recaller.embedder() : undefined;
+
 /** POST /api/memories: remembers (a person's memory: `manual`). */
 export function rememberRoute(context: MemoryRouteContext, body: unknown): Promise<unknown> {
   const input = parsed(rememberBody, body);
   return answering(async () => {
-    const { memory, created } = await remember(
-      { dataDir: context.dataDir, neo4j: context.neo4j },
+    const { memory, created, vector } = await remember(
+      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
       { ...input, method: 'manual' },
     );
-    return { created, memory: await memoryView(memory, context.store) };
+    return { created, vector, memory: await memoryView(memory, context.store) };
   });
 }
 
@@ -107,12 +113,13 @@ export function reviseRoute(
 ): Promise<unknown> {
   const revision = parsed(reviseBody, body);
   return answering(async () => {
-    const { previous, memory } = await reviseMemory(
-      { dataDir: context.dataDir, neo4j: context.neo4j },
+    const { previous, memory, vector } = await reviseMemory(
+      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
       id,
       revision,
     );
     return {
+      vector,
       previous: await memoryView(previous, context.store),
       memory: await memoryView(memory, context.store),
     };

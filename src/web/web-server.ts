@@ -171,9 +171,9 @@ interface ApiCall {
 
 /** Conversations, changes and memories: the routes that read or change stored chats. */
 async function serveStored(routes: Routes, call: ApiCall): Promise<boolean> {
-  const { store, dataDir, options, pages } = routes;
+  const { store, dataDir, options, pages, recaller } = routes;
   const { request, response, method, what, id, params } = call;
-  const context = { store, dataDir, neo4j: options.neo4j };
+  const context = { store, dataDir, neo4j: options.neo4j, recaller };
   if (method === 'GET' && what === 'conversations' && id === undefined) {
     sendJson(response, 200, await api.listConversations(store, params));
   } else if (method === 'GET' && what === 'conversations' && id !== undefined) {

@@ -105,6 +105,10 @@ describe('the Memories page in Chromium', () => {
     await page.click('#memory-remember');
     await page.waitForSelector('article.memory:has-text("spelt loaf")');
     expect(bundleMemories().map((m) => m.content)).toContain('Wants to try a spelt loaf next');
+    // It says how it will be found: this data folder was never embedded, so by words for now.
+    await expect
+      .poll(() => page.locator('#memory-add-note').innerText())
+      .toMatch(/^found by words; .*chatgraph embed/);
 
     await page.fill('#memory-query', 'sunday');
     await page.waitForFunction(() => location.hash.includes('query=sunday'));

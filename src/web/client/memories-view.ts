@@ -142,24 +142,28 @@ function addForm(load: () => Promise<void>): HTMLElement {
   });
   const add = h('button', { type: 'button', id: 'memory-remember' }, 'Remember');
   const addError = h('div', { class: 'memory-add-error' });
+  // Whether the new memory is found by meaning at once, or after `chatgraph embed`.
+  const addNote = h('div', { class: 'memory-add-note', id: 'memory-add-note' });
   add.onclick = () => {
     replace(addError);
-    void post('/api/memories', {
+    replace(addNote);
+    void post<{ vector?: { note: string } }>('/api/memories', {
       content: content.value,
       type: newType.value,
       tags: tagsOf(tags.value),
     }).then(
-      async () => {
+      async (answer) => {
         content.value = '';
         tags.value = '';
         await load();
+        if (answer.vector) replace(addNote, answer.vector.note);
       },
       (error: unknown) => {
         replace(addError, errorBox(error));
       },
     );
   };
-  return h('div', { class: 'memory-add' }, content, newType, tags, add, addError);
+  return h('div', { class: 'memory-add' }, content, newType, tags, add, addError, addNote);
 }
 
 /** The Memories page: search and filter, add, edit (a new memory superseding), forget. */
