@@ -170,7 +170,10 @@ export const stats = z
     bySource: z.array(
       z.object({ source: z.string(), conversations: count, messages: count }).strict(),
     ),
-    byMonth: z.array(z.object({ month: z.string(), source: z.string(), messages: count }).strict()),
+    // Undated messages are counted under no month (the embedded store's null).
+    byMonth: z.array(
+      z.object({ month: z.string().nullable(), source: z.string(), messages: count }).strict(),
+    ),
     byRole: z.array(z.object({ role: z.string(), messages: count }).strict()),
     byModel: z.array(z.object({ model: z.string(), messages: count }).strict()),
   })

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
 import { SECURITY_HEADERS } from './http-answers.js';
-import type { ImportJobs } from './import-jobs.js';
+import type { ImportJob, ImportJobs } from './import-jobs.js';
 
 /**
  * GET /api/import/:id/events: the job as server-sent events, the job now and then each change
@@ -9,10 +9,8 @@ import type { ImportJobs } from './import-jobs.js';
  * by asking again and again).
  */
 export function streamImportEvents(jobs: ImportJobs, id: string, response: ServerResponse): void {
-  let stop: (() => void) | undefined;
-  let ended = false;
-  const unwatch = jobs.watch(id, (job) => {
-    if (ended) return;
+  const send = (job: ImportJob): void => {
+    if (response.writableEnded) return;
     if (!response.headersSent)
       response.writeHead(200, {
         ...SECURITY_HEADERS,
@@ -20,15 +18,12 @@ export function streamImportEvents(jobs: ImportJobs, id: string, response: Serve
         'Cache-Control': 'no-store',
       });
     response.write(`data: ${JSON.stringify(job)}\n\n`);
-    if (job.state === 'running') return;
-    ended = true;
-    stop?.();
-    response.end();
-  });
+    if (job.state !== 'running') response.end();
+  };
+  const unwatch = jobs.watch(id, send);
   if (!unwatch) throw new ApiError(404, `no import ${id}`);
-  if (ended) unwatch();
-  else {
-    stop = unwatch;
-    response.on('close', unwatch);
-  }
+  // A job that had ended already was sent, and the stream ended, by the first call.
+  if (response.writableEnded) unwatch();
+  // Closed once ended, or when the browser goes away.
+  else response.on('close', unwatch);
 }

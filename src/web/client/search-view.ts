@@ -31,7 +31,7 @@ function summaryOf(result: SearchResult): HTMLElement[] {
     out.push(
       h(
         'p',
-        { class: 'summary', 'data-mode': result.mode ?? 'keyword' },
+        { class: 'summary', 'data-mode': result.mode },
         `${count((result.offset ?? 0) + 1)}–${count((result.offset ?? 0) + result.hits.length)}, searched ${how}${matched}`,
       ),
     );
