@@ -132,6 +132,11 @@ describe('the web API against its shared definitions', () => {
     expect(words.hits.length).toBeGreaterThan(0);
     const meaning = await call('search', { query: { q: 'my bread starter smells odd' } });
     expect(meaning.mode).toBe('hybrid');
+    const misspelt = await call('search', { query: { q: 'sourdouhg', mode: 'keyword' } });
+    expect(misspelt.hint).toBe('sourdough');
+    const nowhere = await call('search', { query: { q: 'quuxwobble', mode: 'keyword' } });
+    expect(nowhere.hits).toEqual([]);
+    expect(nowhere.nearest?.length).toBeGreaterThan(0);
     const hit = meaning.hits.find((h) => h.why?.semantic);
     expect(hit).toBeDefined();
     const similar = await call('similar', { id: hit?.messageId ?? '', query: { limit: '3' } });
@@ -154,6 +159,8 @@ describe('the web API against its shared definitions', () => {
     expect(revised.previous.status).toBe('superseded');
     const listed = await call('listMemories', { query: { type: 'preference', all: '1' } });
     expect(listed.total).toBe(2);
+    const found = await call('search', { query: { q: 'spelt' } });
+    expect(found.memories?.map((m) => m.kind)).toEqual(['memory']);
     expect((await call('forget', { id: revised.memory.id })).status).toBe('retracted');
   });
 
