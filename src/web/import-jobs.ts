@@ -143,8 +143,9 @@ export class ImportJobs {
       job.error = error instanceof Error ? error.message.replaceAll(path, job.file) : String(error);
     } finally {
       this.running = undefined;
-      await rm(dir, { recursive: true, force: true });
+      // Told before the clean-up, so a failing removal cannot leave a watcher waiting.
       this.changed(job);
+      await rm(dir, { recursive: true, force: true });
     }
   }
 }
