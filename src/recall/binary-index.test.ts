@@ -120,4 +120,31 @@ describe('BinaryIndex', () => {
       ),
     );
   });
+
+  it('is the same index after a snapshot is taken over, and still grows', () => {
+    fc.assert(
+      fc.property(fc.array(vectorArb, { minLength: 1, maxLength: 40 }), vectorArb, (vectors, q) => {
+        const entry = (v: number[], id: number) => ({
+          id,
+          code: toBinaryCode(Float32Array.from(v)),
+          vector: quantizeVector(Float32Array.from(v)),
+          source: 0,
+          role: 0,
+          time: id,
+        });
+        const index = new BinaryIndex(40, 4);
+        vectors.forEach((v, id) => {
+          index.add({ ...entry(v, id), source: index.symbol(id % 2 ? 'odd' : 'even') });
+        });
+        const copy = BinaryIndex.fromSnapshot(index.snapshot());
+        const query = Float32Array.from(q);
+        const sizes = { scan: 20, keep: 10, refine: 5 };
+        const filter = { source: copy.lookup('odd') };
+        expect(copy.shortlist(query, sizes, filter)).toEqual(index.shortlist(query, sizes, filter));
+        for (const target of [index, copy]) target.add(entry(q, 999));
+        expect(copy.shortlist(query, sizes)).toEqual(index.shortlist(query, sizes));
+        expect(copy.length).toBe(vectors.length + 1);
+      }),
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import { CodeArena } from './code-arena.js';
+import { bestFirst } from './best-first.js';
 import { Int8Vectors } from './int8-vectors.js';
 
 /**
@@ -55,53 +56,6 @@ function sumBytes(bytes: number): number {
   return (halves & 0xffff) + (halves >>> 16);
 }
 
-/**
- * The `k`-th highest of the scores, by quickselect on a copy: linear time, where the native
- * sort of 20,000 scores this replaced took 2.0 ms and this 0.44 (minimum of 60 runs).
- */
-function kthHighest(scores: Float32Array, k: number): number {
-  const a = scores.slice();
-  const target = a.length - k;
-  let lo = 0;
-  let hi = a.length - 1;
-  while (lo < hi) {
-    const pivot = a[(lo + hi) >>> 1] ?? 0;
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while ((a[i] ?? 0) < pivot) i++;
-      while ((a[j] ?? 0) > pivot) j--;
-      if (i <= j) {
-        const swap = a[i] ?? 0;
-        a[i++] = a[j] ?? 0;
-        a[j--] = swap;
-      }
-    }
-    if (target <= j) hi = j;
-    else if (target >= i) lo = i;
-    else break;
-  }
-  return a[target] ?? -Infinity;
-}
-
-/**
- * The positions of the `keep` highest scores (ties at the cut taken in position order),
- * highest first when `ordered`.
- */
-function bestFirst(scores: Float32Array, keep: number, ordered: boolean): Int32Array {
-  const n = Math.min(keep, scores.length);
-  const kept = new Int32Array(n);
-  if (n === 0) return kept;
-  const cut = kthHighest(scores, n);
-  let k = 0;
-  for (let p = 0; p < scores.length; p++) if ((scores[p] ?? 0) > cut) kept[k++] = p;
-  for (let p = 0; p < scores.length && k < n; p++) if (scores[p] === cut) kept[k++] = p;
-  // Fewer than n only where scores are NaN (never from finite vectors).
-  const found = kept.subarray(0, k);
-  if (ordered) found.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
-  return found;
-}
-
 /** Every code's distance to the query, in JavaScript (where there is no SIMD kernel). */
 export function scanCodes(
   codes: Uint32Array,
@@ -145,6 +99,20 @@ export interface BinaryEntry {
   vector: Uint8Array;
 }
 
+/** A {@link BinaryIndex}'s units as arrays, one element (or code, or vector) a unit. */
+export interface IndexSnapshot {
+  dimensions: number;
+  /** The sources' and roles' names, in the order of their numbers (from 1). */
+  symbols: string[];
+  ids: Int32Array;
+  codes: Uint32Array;
+  vectors: Int8Array;
+  scales: Float32Array;
+  sources: Uint8Array;
+  roles: Uint8Array;
+  times: Float64Array;
+}
+
 /** Which units a scan may return. */
 export interface BinaryFilter {
   source?: number | undefined;
@@ -167,7 +135,10 @@ export class BinaryIndex {
   private size = 0;
   private readonly symbols = new Map<string, number>();
 
-  constructor(dimensions: number, capacity = 1024) {
+  constructor(
+    readonly dimensions: number,
+    capacity = 1024,
+  ) {
     // Padded to whole groups of twelve words: the JavaScript scan takes three at a time (see
     // rowDistance), the SIMD kernel four; the padding stays zero.
     this.words = Math.ceil(Math.ceil(dimensions / 32) / 12) * 12;
@@ -177,6 +148,40 @@ export class BinaryIndex {
     this.sources = new Uint8Array(capacity);
     this.roles = new Uint8Array(capacity);
     this.times = new Float64Array(capacity);
+  }
+
+  /** The arrays it holds (views, not copies), for a file that saves reading them again. */
+  snapshot(): IndexSnapshot {
+    const { size } = this;
+    return {
+      dimensions: this.dimensions,
+      symbols: [...this.symbols.keys()],
+      ids: this.ids.subarray(0, size),
+      codes: this.arena.codes.subarray(0, size * this.words),
+      ...this.int8.held(size),
+      sources: this.sources.subarray(0, size),
+      roles: this.roles.subarray(0, size),
+      times: this.times.subarray(0, size),
+    };
+  }
+
+  /**
+   * An index holding a snapshot's units: it takes the arrays over (not copied: a million units'
+   * arrays are 450 MB), except the codes, which go into the kernel's memory.
+   */
+  static fromSnapshot(snapshot: IndexSnapshot): BinaryIndex {
+    const size = snapshot.ids.length;
+    const index = new BinaryIndex(snapshot.dimensions, 0);
+    for (const symbol of snapshot.symbols) index.symbol(symbol);
+    index.arena.grow(size);
+    index.arena.codes.set(snapshot.codes);
+    index.ids = snapshot.ids;
+    index.int8.adopt(snapshot.vectors, snapshot.scales);
+    index.sources = snapshot.sources;
+    index.roles = snapshot.roles;
+    index.times = snapshot.times;
+    index.size = size;
+    return index;
   }
 
   /** How many units it holds. */
@@ -212,7 +217,7 @@ export class BinaryIndex {
   }
 
   private grow(): void {
-    const capacity = this.ids.length * 2;
+    const capacity = Math.max(1024, this.ids.length * 2);
     const grown = <T extends Int32Array | Uint8Array | Float64Array>(
       old: T,
       make: (n: number) => T,

@@ -65,6 +65,20 @@ export class Int8Vectors {
     }
   }
 
+  /** The first `size` vectors and scales (views). */
+  held(size: number): { vectors: Int8Array; scales: Float32Array } {
+    return {
+      vectors: this.values.subarray(0, size * this.dimensions),
+      scales: this.scales.subarray(0, size),
+    };
+  }
+
+  /** Takes these vectors and scales over as its own (not copied), replacing any held. */
+  adopt(vectors: Int8Array, scales: Float32Array): void {
+    this.values = vectors;
+    this.scales = scales;
+  }
+
   /** The estimated dot product of the query with the vector at each position, into `out`. */
   score(query: Float32Array, positions: ArrayLike<number>, out: Float32Array): void {
     const { values, scales, dimensions } = this;

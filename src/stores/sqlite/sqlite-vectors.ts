@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { type BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
 import { quantizeVector } from '../../recall/int8-vectors.js';
@@ -5,6 +6,7 @@ import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
 import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
+import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
 import type {
   EmbeddingText,
   IndexedModel,
@@ -97,6 +99,13 @@ export class SqliteVectors implements VectorIndex {
   /** Marks the vectors changed, so a search rebuilds its in-memory codes. */
   private touch(): void {
     this.setMeta('vector_generation', `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+    const file = this.indexFile();
+    if (file !== undefined) removeIndexFile(file);
+  }
+
+  /** Where the in-memory index is saved for the next process (none for a store in memory). */
+  private indexFile(): string | undefined {
+    return this.db.memory ? undefined : join(dirname(this.db.name), 'vector-index.bin');
   }
 
   model(): Promise<IndexedModel | undefined> {
@@ -258,7 +267,12 @@ export class SqliteVectors implements VectorIndex {
   private binaryIndex(dimensions: number): BinaryIndex {
     const generation = this.meta('vector_generation') ?? '';
     if (this.index?.generation === generation) return this.index.index;
-    const index = loadBinaryIndex(this.db, dimensions);
+    const file = this.indexFile();
+    let index = file === undefined ? undefined : readIndexFile(file, generation, dimensions);
+    if (!index) {
+      index = loadBinaryIndex(this.db, dimensions);
+      if (file !== undefined) saveIndexFile(file, generation, index);
+    }
     this.index = { generation, index };
     return index;
   }
