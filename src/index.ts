@@ -46,6 +46,14 @@ export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
 export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
+export { readConversationView } from './conversation-view/conversation-view.js';
+export type {
+  AttachmentView,
+  CitationView,
+  ConversationView,
+  MessageView,
+  ToolCallView,
+} from './conversation-view/conversation-view.js';
 export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';

@@ -2,6 +2,7 @@ import { SHOWN_LEAF_KEY, conversationIdOf, threadTo } from '../model/build-conve
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { addAttachments } from './project-attachments.js';
+import { messageNodeId } from './message-node-id.js';
 
 /** What the projection needs to know besides the conversation. */
 export interface ProjectOptions {
@@ -54,9 +55,7 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
   const shownPath = typeof leaf === 'string' ? threadTo(conversation, leaf) : [];
   const thread = shownPath.filter((m) => !isOffThread(m));
-  // Message node ids lead with their conversation's id, so one conversation's rows sit together
-  // in every index (random UUID keys sent each insert to a different page: 20x slower imports).
-  const nodeId = (message: { id: string }): string => `${owner}:${message.id}`;
+  const nodeId = (message: { id: string }): string => messageNodeId(owner, message.id);
   const name = conversation.title ?? `conv-${platformId}`;
   nodes.push(conversationNode(conversation, options.source, platformId, name));
   addMessages(conversation, thread, platformId, nodes, edges);
@@ -116,7 +115,7 @@ function addMessages(
   const position = new Map(thread.map((m, i) => [m.id, i]));
   for (const message of conversation.messages) {
     const at = position.get(message.id);
-    const id = `${owner}:${message.id}`;
+    const id = messageNodeId(owner, message.id);
     nodes.push({
       label: 'Message',
       id,
@@ -131,7 +130,7 @@ function addMessages(
           message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
         model_slug: message.model,
         provider_message_id: message.provider_message_id,
-        parent_id: message.parent_id === null ? null : `${owner}:${message.parent_id}`,
+        parent_id: message.parent_id === null ? null : messageNodeId(owner, message.parent_id),
         position: at ?? null,
         on_shown_thread: at !== undefined,
         is_thought: message.is_thought,
@@ -140,7 +139,7 @@ function addMessages(
     });
     edges.push({ kind: 'HAS_MESSAGE', from: owner, to: id });
     if (message.parent_id !== null)
-      edges.push({ kind: 'REPLY_TO', from: id, to: `${owner}:${message.parent_id}` });
+      edges.push({ kind: 'REPLY_TO', from: id, to: messageNodeId(owner, message.parent_id) });
   }
 }
 
@@ -196,7 +195,7 @@ function addTrace(
   edges.push({ kind: 'HAS_TRACE', from: conversation.id, to: traceId });
   let previous: string | undefined;
   let step = 0;
-  const messageNode = (message: Message): string => `${conversation.id}:${message.id}`;
+  const messageNode = (message: Message): string => messageNodeId(conversation.id, message.id);
   const addStep = (properties: GraphNode['properties']): void => {
     const id = `${traceId}:step-${step}`;
     nodes.push({

@@ -94,7 +94,7 @@ describe('the Memories page in Chromium', () => {
     await page.goto(`${base}/#/memories`);
     await page.waitForSelector('#memory-list article.memory');
     // The hostile memory is shown as text.
-    await expect.poll(() => page.locator('#memory-list').innerText()).toContain('<img src=x');
+    await page.locator('#memory-list article.memory', { hasText: '<img src=x' }).waitFor();
     expect(
       await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
     ).toBeUndefined();
@@ -112,7 +112,9 @@ describe('the Memories page in Chromium', () => {
 
     await page.fill('#memory-query', 'sunday');
     await page.waitForFunction(() => location.hash.includes('query=sunday'));
-    await expect.poll(() => page.locator('#memory-list article.memory').count()).toBe(1);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#memory-list article.memory').length === 1,
+    );
     expect(await page.locator('#memory-list mark').first().innerText()).toBe('Sunday');
     await page.screenshot({ path: join(SHOTS, 'memories.png') });
 
@@ -154,7 +156,9 @@ describe('the Memories page in Chromium', () => {
 
     // The history shows both, without Edit or Forget.
     await page.check('.filters input[name=all]');
-    await expect.poll(() => page.locator('#memory-list article.memory').count()).toBe(2);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#memory-list article.memory').length === 2,
+    );
     expect(await page.locator('#memory-list .memory-actions').count()).toBe(0);
     expect(errors).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { ApiFailure, get, post } from './api.js';
+import { ApiFailure, get, post, type MemoryPage, type MemoryView, type ReviseBody } from './api.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { snippet } from './search-hit.js';
 
@@ -16,28 +16,7 @@ const TYPES = [
   'custom',
 ];
 
-/** A memory as GET /api/memories gives it (src/memory/list-memories.ts MemoryView). */
-interface MemoryView {
-  id: string;
-  type: string;
-  status: string;
-  content: string;
-  tags: string[];
-  confidence?: number;
-  createdAt: string;
-  supersededBy?: string;
-  supersedes?: string;
-  source?: { conversationId: string; messageId?: string; title?: string };
-  snippet?: string;
-}
-
-interface MemoryPage {
-  total: number;
-  offset: number;
-  items: MemoryView[];
-}
-
-async function send(method: 'PUT' | 'DELETE', path: string, body?: unknown): Promise<void> {
+async function send(method: 'PUT' | 'DELETE', path: string, body?: ReviseBody): Promise<void> {
   const response = await fetch(path, {
     method,
     ...(body !== undefined
