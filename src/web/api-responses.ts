@@ -298,9 +298,18 @@ export const memoryPage = z
   .object({ total: count, offset: count, items: z.array(memoryView) })
   .strict();
 
-export const remembered = z.object({ created: z.boolean(), memory: memoryView }).strict();
+/** Whether a memory written was embedded at once, waits for `chatgraph embed`, or never will. */
+const vectorNote = z
+  .object({ state: z.enum(['embedded', 'pending', 'none']), note: z.string() })
+  .strict();
 
-export const revised = z.object({ previous: memoryView, memory: memoryView }).strict();
+export const remembered = z
+  .object({ created: z.boolean(), vector: vectorNote, memory: memoryView })
+  .strict();
+
+export const revised = z
+  .object({ vector: vectorNote, previous: memoryView, memory: memoryView })
+  .strict();
 
 export const deleted = z
   .object({

@@ -1,4 +1,12 @@
-import { ApiFailure, get, post, type MemoryPage, type MemoryView, type ReviseBody } from './api.js';
+import {
+  ApiFailure,
+  get,
+  post,
+  type Answer,
+  type MemoryPage,
+  type MemoryView,
+  type ReviseBody,
+} from './api.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { snippet } from './search-hit.js';
 
@@ -126,7 +134,7 @@ function addForm(load: () => Promise<void>): HTMLElement {
   add.onclick = () => {
     replace(addError);
     replace(addNote);
-    void post<{ vector?: { note: string } }>('/api/memories', {
+    void post<Answer<'remember'>>('/api/memories', {
       content: content.value,
       type: newType.value,
       tags: tagsOf(tags.value),
@@ -135,7 +143,7 @@ function addForm(load: () => Promise<void>): HTMLElement {
         content.value = '';
         tags.value = '';
         await load();
-        if (answer.vector) replace(addNote, answer.vector.note);
+        replace(addNote, answer.vector.note);
       },
       (error: unknown) => {
         replace(addError, errorBox(error));
