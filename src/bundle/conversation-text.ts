@@ -4,27 +4,25 @@ import { serialize } from './serialize.js';
 
 const META_KEY = '\n  "import_metadata": ';
 
-/** Each message's text in a conversation file, kept while the conversation grows (by object). */
-export type MessageTexts = WeakMap<Message, string>;
+/** Each message's bytes in a conversation file, kept while the conversation grows (by object). */
+export type MessageBytes = WeakMap<Message, Buffer>;
 
 /**
  * A conversation file's text and the hash of its content without `import_metadata`, so that
  * the same conversation from a newer export (another file, another checksum) counts as unchanged.
  * The text is the same as serializing the conversation with `import_metadata` as its last key.
- * With `texts`, messages already serialised (the same objects) are not serialised again.
  */
 export function conversationText(
   conversation: Conversation,
   meta: ImportMetadata,
   withHash: boolean,
-  texts?: MessageTexts,
 ): { text: string; contentHash: string | undefined } {
   // Without a hash to make, one serialisation: conversations come without import_metadata, so
   // adding it puts it last, as below.
   if (!withHash)
     return { text: serialize({ ...conversation, import_metadata: meta }), contentHash: undefined };
   const { import_metadata: _ignored, ...content } = conversation;
-  const bare = texts ? assembled(content, texts) : serialize(content);
+  const bare = serialize(content);
   const contentHash = createHash('sha256').update(bare).digest('hex');
   const metaText = JSON.stringify(meta, null, 2).replace(/\n/g, '\n  ');
   const text = `${bare.slice(0, bare.length - 3)},${META_KEY}${metaText}\n}\n`;
@@ -42,22 +40,48 @@ export function contentHashOfText(text: string): string {
 // conversation can look like it).
 const SLOT = '\u0001messages\u0001';
 const SLOT_TEXT = `"messages": ${JSON.stringify(SLOT)}`;
+const OPEN = Buffer.from('"messages": [\n    ');
+const BETWEEN = Buffer.from(',\n    ');
+const CLOSE = Buffer.from('\n  ]');
+const END = '\n}\n';
 
 /**
- * The same text as `serialize(content)`, made of the messages' texts (JSON.stringify's
- * indentation nests: a message two levels deep is its own text with every line indented by 4).
+ * The bytes {@link conversationText} gives as text, made of each message's bytes, kept in
+ * `cache` by message object: a conversation that grew by a line serialises its new and changed
+ * messages only, and its file is assembled and hashed as bytes (no multi-megabyte string is
+ * built, copied and encoded at each append). JSON.stringify's indentation nests: a message two
+ * levels deep is its own text with every line indented by 4 more spaces.
  */
-function assembled(content: Omit<Conversation, 'import_metadata'>, texts: MessageTexts): string {
+export function conversationBytes(
+  conversation: Conversation,
+  meta: ImportMetadata,
+  cache: MessageBytes,
+): { bytes: Buffer; contentHash: string } {
+  const { import_metadata: _ignored, ...content } = conversation;
   const shell = serialize({ ...content, messages: SLOT });
   const at = shell.indexOf(SLOT_TEXT);
-  const parts = content.messages.map((message) => {
-    let text = texts.get(message);
-    if (text === undefined) {
-      text = JSON.stringify(message, null, 2).replace(/\n/g, '\n    ');
-      texts.set(message, text);
-    }
-    return text;
-  });
-  const list = parts.length === 0 ? '[]' : `[\n    ${parts.join(',\n    ')}\n  ]`;
-  return `${shell.slice(0, at)}"messages": ${list}${shell.slice(at + SLOT_TEXT.length)}`;
+  const chunks: Buffer[] = [Buffer.from(shell.slice(0, at))];
+  if (content.messages.length === 0) chunks.push(Buffer.from('"messages": []'));
+  else {
+    chunks.push(OPEN);
+    content.messages.forEach((message, i) => {
+      let bytes = cache.get(message);
+      if (bytes === undefined) {
+        bytes = Buffer.from(JSON.stringify(message, null, 2).replace(/\n/g, '\n    '));
+        cache.set(message, bytes);
+      }
+      if (i > 0) chunks.push(BETWEEN);
+      chunks.push(bytes);
+    });
+    chunks.push(CLOSE);
+  }
+  // The serialisation ends with END; import metadata goes in before it.
+  chunks.push(Buffer.from(shell.slice(at + SLOT_TEXT.length, shell.length - END.length)));
+  const body = Buffer.concat(chunks);
+  const contentHash = createHash('sha256').update(body).update(END).digest('hex');
+  const metaText = JSON.stringify(meta, null, 2).replace(/\n/g, '\n  ');
+  return {
+    bytes: Buffer.concat([body, Buffer.from(`,${META_KEY}${metaText}${END}`)]),
+    contentHash,
+  };
 }

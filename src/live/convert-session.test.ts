@@ -50,7 +50,7 @@ function imported(entries: readonly unknown[]): unknown[] {
     );
     return {
       id: conversation.id,
-      text,
+      text: Buffer.from(text),
       contentHash,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,

@@ -1,4 +1,4 @@
-import { conversationText, type MessageTexts } from '../bundle/conversation-text.js';
+import { conversationBytes, type MessageBytes } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { project } from '../graph/project.js';
@@ -12,8 +12,8 @@ import { IMPORTER } from '../version.js';
 /** One conversation of a followed session log, ready for the bundle and the store. */
 export interface LiveConversation {
   id: string;
-  /** The bundle file's text, and the hash of its content without import metadata. */
-  text: string;
+  /** The bundle file's bytes, and the hash of its content without import metadata. */
+  text: Uint8Array;
   contentHash: string;
   index: ConversationIndexEntry;
   batch: GraphBatch;
@@ -44,7 +44,7 @@ export interface SessionSource {
  */
 export class SessionConversion {
   private readonly builder: SessionBuilder;
-  private readonly texts: MessageTexts = new WeakMap();
+  private readonly bytes: MessageBytes = new WeakMap();
   private readonly projected: ProjectMemo = emptyProjectMemo();
   private report: (diagnostic: Diagnostic) => void = () => undefined;
   private displayPath = '';
@@ -82,7 +82,7 @@ export class SessionConversion {
   }
 
   private finish(conversation: Conversation, source: SessionSource): LiveConversation {
-    const { text, contentHash } = conversationText(
+    const { bytes, contentHash } = conversationBytes(
       conversation,
       {
         importer: IMPORTER,
@@ -91,13 +91,12 @@ export class SessionConversion {
         source_file: source.displayPath,
         source_checksum: source.checksum,
       },
-      true,
-      this.texts,
+      this.bytes,
     );
     return {
       id: conversation.id,
-      text,
-      contentHash: contentHash ?? '',
+      text: bytes,
+      contentHash,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
       batch: project(conversation, {
