@@ -170,11 +170,13 @@ async function breakdown(lines) {
   await writer.end();
   const bundle = await BundleWriter.open(join(dir, 'bundle'));
   bundle.writeConversation(previous.id, previous.text, previous.contentHash, previous.index);
+  /** @type {{ convert: number[], patch: number[], put: number[] }} */
   const times = { convert: [], patch: [], put: [] };
   for (let i = lines; i < lines + 9; i++) {
     started = performance.now();
     const next = conversion.convert([all[i]], source, () => undefined)[0];
     times.convert.push(performance.now() - started);
+    if (!next) throw new Error('an appended line converted to no conversation');
     started = performance.now();
     await store.patch(hashed(previous), hashed(next), false);
     times.patch.push(performance.now() - started);

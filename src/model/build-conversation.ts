@@ -60,49 +60,15 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     options.report({ ...diagnostic, record: options.record });
   };
   const tree = settleTree(draft.messages, report);
-  const { messages, parentOf, children, order } = tree;
+  const { messages, children } = tree;
   const { memo } = options;
-  if (memo && memo.conversation !== conversationKey) {
-    memo.conversation = conversationKey;
-    memo.ids.clear();
-    memo.built.clear();
-  }
-  const ids = memo?.ids ?? new Map<string, string>();
-  const idOf = (key: string): string => {
-    let value = ids.get(key);
-    if (value === undefined) {
-      value = stableId('message', draft.provider.name, conversationKey, key);
-      ids.set(key, value);
-    }
-    return value;
-  };
+  const idOf = idsOf(draft.provider.name, conversationKey, memo);
 
   const conversationCreated =
     draft.createdAt ?? earliest(messages.map((m) => m.createdAt)) ?? draft.updatedAt;
   const created = settleTimes(tree, conversationCreated, options);
   const shownLeaf = chooseShownLeaf(draft, messages, children, created, options);
-  const out: Message[] = order.map((message) => {
-    const parent = parentOf.get(message.key) ?? null;
-    const kids = children.get(message.key) ?? [];
-    const createdAt = created.get(message.key) ?? EPOCH;
-    const before = memo?.built.get(message.key);
-    if (
-      before &&
-      !memo?.changed.has(message) &&
-      sameBuild(before, message, parent, kids, createdAt)
-    )
-      return before.message;
-    const result = messageOf(message, { parent, kids, createdAt, idOf });
-    memo?.built.set(message.key, {
-      draft: message,
-      parent,
-      children: kids,
-      createdAt,
-      message: result,
-    });
-    return result;
-  });
-  memo?.changed.clear();
+  const out = builtMessages(tree, created, idOf, memo);
 
   const conversationRaw = { ...draft.raw_metadata };
   if (shownLeaf !== undefined) conversationRaw[SHOWN_LEAF_KEY] = idOf(shownLeaf);
@@ -140,6 +106,60 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     tags: [],
     raw_metadata: conversationRaw,
   };
+}
+
+/** Message ids by draft key (kept in the memo: deriving one is a SHA-1). */
+function idsOf(
+  provider: string,
+  conversationKey: string,
+  memo: BuildMemo | undefined,
+): (key: string) => string {
+  if (memo && memo.conversation !== conversationKey) {
+    memo.conversation = conversationKey;
+    memo.ids.clear();
+    memo.built.clear();
+  }
+  const ids = memo?.ids ?? new Map<string, string>();
+  return (key) => {
+    let value = ids.get(key);
+    if (value === undefined) {
+      value = stableId('message', provider, conversationKey, key);
+      ids.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** The messages in tree order; with a memo, those built before from the same draft and links. */
+function builtMessages(
+  tree: SettledTree,
+  created: ReadonlyMap<string, string>,
+  idOf: (key: string) => string,
+  memo: BuildMemo | undefined,
+): Message[] {
+  const out = tree.order.map((message) => {
+    const parent = tree.parentOf.get(message.key) ?? null;
+    const kids = tree.children.get(message.key) ?? [];
+    const createdAt = created.get(message.key) ?? EPOCH;
+    const before = memo?.built.get(message.key);
+    if (
+      before &&
+      !memo?.changed.has(message) &&
+      sameBuild(before, message, parent, kids, createdAt)
+    )
+      return before.message;
+    const result = messageOf(message, { parent, kids, createdAt, idOf });
+    memo?.built.set(message.key, {
+      draft: message,
+      parent,
+      children: kids,
+      createdAt,
+      message: result,
+    });
+    return result;
+  });
+  memo?.changed.clear();
+  return out;
 }
 
 function sameBuild(

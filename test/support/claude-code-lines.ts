@@ -10,7 +10,10 @@ const pick = <T>(values: readonly T[]): fc.Arbitrary<T> => fc.constantFrom(...va
 const uuid = pick(['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7', 'u8', 'u9', 'u10', 'u11', 'u12']);
 const toolId = pick(['t1', 't2', 't3', 't4']);
 export const block = fc.oneof(
-  fc.record({ type: fc.constant('text'), text: pick(['hi', 'fix it', '', 'done', 'naïve café ☕ "quoted"\n']) }),
+  fc.record({
+    type: fc.constant('text'),
+    text: pick(['hi', 'fix it', '', 'done', 'naïve café ☕ "quoted"\n']),
+  }),
   fc.record({ type: fc.constant('thinking'), thinking: pick(['hmm', 'plan']) }),
   fc.record({
     type: fc.constant('tool_use'),
