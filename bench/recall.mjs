@@ -233,14 +233,22 @@ for (const chunks of [1, chunksForLargest]) {
   say(
     `SQLite: ${all.length} vectors (${chunks} a message) written in ${(Number(process.hrtime.bigint() - started) / 1e9).toFixed(0)} s`,
   );
-  // The first search reads the codes into memory; a long-running server does it once.
-  const t = process.hrtime.bigint();
-  await store.vectors.search({
-    vector: queryVectors[0] ?? new Float32Array(dimensions),
-    limit: 10,
-  });
+  // The first search reads the codes and int8 vectors into memory (a long-running server does
+  // it once) and saves them beside the store; the next process reads that file instead.
+  const firstSearch = async (target) => {
+    const t = process.hrtime.bigint();
+    await target.vectors.search({
+      vector: queryVectors[0] ?? new Float32Array(dimensions),
+      limit: 10,
+    });
+    return (Number(process.hrtime.bigint() - t) / 1e6).toFixed(0);
+  };
+  const fromRows = await firstSearch(store);
+  const reopened = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const fromFile = await firstSearch(reopened);
+  await reopened.close();
   say(
-    `first search (codes read into memory): ${(Number(process.hrtime.bigint() - t) / 1e6).toFixed(0)} ms`,
+    `first search: ${fromRows} ms reading every vector row, ${fromFile} ms in a new process reading the saved index; RSS ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`,
   );
   await latencies(store, `SQLite at ${all.length.toLocaleString('en-US')} vectors`, all);
   await store.close();

@@ -46,10 +46,13 @@ export async function writeFileAtomic(
   if (durable) await syncFolder(dirname(path));
 }
 
-/** {@link writeFileAtomic} for a folder that exists, without leaving the thread. */
+/**
+ * {@link writeFileAtomic} for a folder that exists, without leaving the thread; `data` may come
+ * in parts (written in turn, never joined: a large file is not held twice).
+ */
 export function writeFileAtomicSync(
   path: string,
-  data: string | Uint8Array,
+  data: string | Uint8Array | readonly Uint8Array[],
   options: Pick<AtomicWriteOptions, 'durable'> = {},
 ): void {
   const durable = options.durable !== false;
@@ -57,7 +60,8 @@ export function writeFileAtomicSync(
   try {
     const fd = openSync(temp, 'w');
     try {
-      writeFileSync(fd, data);
+      const parts = typeof data === 'string' || data instanceof Uint8Array ? [data] : data;
+      for (const part of parts) writeFileSync(fd, part);
       if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);

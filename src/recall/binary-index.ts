@@ -1,4 +1,6 @@
 import { CodeArena } from './code-arena.js';
+import { bestFirst } from './best-first.js';
+import { Int8Vectors } from './int8-vectors.js';
 
 /**
  * A first pass over a million vectors, fast enough for a search as you type: each vector kept
@@ -54,21 +56,6 @@ function sumBytes(bytes: number): number {
   return (halves & 0xffff) + (halves >>> 16);
 }
 
-/**
- * The positions of the `keep` highest scores, highest first. The cut comes from a native sort
- * of a copy (typed arrays sort numbers in C++), so only the kept few are sorted by a comparator:
- * 25,000 scores took 10 ms through a comparator sort of them all.
- */
-function bestFirst(scores: Float32Array, keep: number): number[] {
-  if (scores.length === 0) return [];
-  const sorted = scores.slice().sort();
-  const cut = sorted[Math.max(0, sorted.length - keep)] ?? -Infinity;
-  const kept: number[] = [];
-  for (let p = 0; p < scores.length; p++) if ((scores[p] ?? -Infinity) >= cut) kept.push(p);
-  kept.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
-  return kept.slice(0, keep);
-}
-
 /** Every code's distance to the query, in JavaScript (where there is no SIMD kernel). */
 export function scanCodes(
   codes: Uint32Array,
@@ -83,6 +70,22 @@ export function scanCodes(
   return distances;
 }
 
+/** {@link scanCodes} with the kernel's histogram: how many codes lie at each distance. */
+function countedScan(
+  codes: Uint32Array,
+  words: number,
+  size: number,
+  query: Uint32Array,
+): { distances: Uint16Array; histogram: Uint32Array } {
+  const distances = scanCodes(codes, words, size, query);
+  const histogram = new Uint32Array(words * 32 + 2);
+  for (let i = 0; i < size; i++) {
+    const d = distances[i] ?? 0;
+    histogram[d] = (histogram[d] ?? 0) + 1;
+  }
+  return { distances, histogram };
+}
+
 /** What a unit is filtered by, kept beside its code. */
 export interface BinaryEntry {
   id: number;
@@ -92,6 +95,22 @@ export interface BinaryEntry {
   role: number;
   /** Milliseconds since the epoch (NaN when unknown). */
   time: number;
+  /** The vector as stored: {@link quantizeVector}'s layout, or float32 (older rows). */
+  vector: Uint8Array;
+}
+
+/** A {@link BinaryIndex}'s units as arrays, one element (or code, or vector) a unit. */
+export interface IndexSnapshot {
+  dimensions: number;
+  /** The sources' and roles' names, in the order of their numbers (from 1). */
+  symbols: string[];
+  ids: Int32Array;
+  codes: Uint32Array;
+  vectors: Int8Array;
+  scales: Float32Array;
+  sources: Uint8Array;
+  roles: Uint8Array;
+  times: Float64Array;
 }
 
 /** Which units a scan may return. */
@@ -109,21 +128,60 @@ export class BinaryIndex {
   private readonly words: number;
   private ids: Int32Array;
   private readonly arena: CodeArena;
+  private readonly int8: Int8Vectors;
   private sources: Uint8Array;
   private roles: Uint8Array;
   private times: Float64Array;
   private size = 0;
   private readonly symbols = new Map<string, number>();
 
-  constructor(dimensions: number, capacity = 1024) {
+  constructor(
+    readonly dimensions: number,
+    capacity = 1024,
+  ) {
     // Padded to whole groups of twelve words: the JavaScript scan takes three at a time (see
     // rowDistance), the SIMD kernel four; the padding stays zero.
     this.words = Math.ceil(Math.ceil(dimensions / 32) / 12) * 12;
     this.ids = new Int32Array(capacity);
     this.arena = new CodeArena(this.words, capacity);
+    this.int8 = new Int8Vectors(dimensions, capacity);
     this.sources = new Uint8Array(capacity);
     this.roles = new Uint8Array(capacity);
     this.times = new Float64Array(capacity);
+  }
+
+  /** The arrays it holds (views, not copies), for a file that saves reading them again. */
+  snapshot(): IndexSnapshot {
+    const { size } = this;
+    return {
+      dimensions: this.dimensions,
+      symbols: [...this.symbols.keys()],
+      ids: this.ids.subarray(0, size),
+      codes: this.arena.codes.subarray(0, size * this.words),
+      ...this.int8.held(size),
+      sources: this.sources.subarray(0, size),
+      roles: this.roles.subarray(0, size),
+      times: this.times.subarray(0, size),
+    };
+  }
+
+  /**
+   * An index holding a snapshot's units: it takes the arrays over (not copied: a million units'
+   * arrays are 450 MB), except the codes, which go into the kernel's memory.
+   */
+  static fromSnapshot(snapshot: IndexSnapshot): BinaryIndex {
+    const size = snapshot.ids.length;
+    const index = new BinaryIndex(snapshot.dimensions, 0);
+    for (const symbol of snapshot.symbols) index.symbol(symbol);
+    index.arena.grow(size);
+    index.arena.codes.set(snapshot.codes);
+    index.ids = snapshot.ids;
+    index.int8.adopt(snapshot.vectors, snapshot.scales);
+    index.sources = snapshot.sources;
+    index.roles = snapshot.roles;
+    index.times = snapshot.times;
+    index.size = size;
+    return index;
   }
 
   /** How many units it holds. */
@@ -152,13 +210,14 @@ export class BinaryIndex {
     const at = this.size++;
     this.ids[at] = entry.id;
     this.arena.codes.set(entry.code.subarray(0, this.words), at * this.words);
+    this.int8.set(at, entry.vector);
     this.sources[at] = entry.source;
     this.roles[at] = entry.role;
     this.times[at] = entry.time;
   }
 
   private grow(): void {
-    const capacity = this.ids.length * 2;
+    const capacity = Math.max(1024, this.ids.length * 2);
     const grown = <T extends Int32Array | Uint8Array | Float64Array>(
       old: T,
       make: (n: number) => T,
@@ -169,6 +228,7 @@ export class BinaryIndex {
     };
     this.ids = grown(this.ids, (n) => new Int32Array(n));
     this.arena.grow(capacity);
+    this.int8.grow(capacity);
     this.sources = grown(this.sources, (n) => new Uint8Array(n));
     this.roles = grown(this.roles, (n) => new Uint8Array(n));
     this.times = grown(this.times, (n) => new Float64Array(n));
@@ -179,26 +239,35 @@ export class BinaryIndex {
    * kept), among those the filter lets through; nearest first.
    */
   nearest(query: Uint32Array, count: number, filter: BinaryFilter = {}): number[] {
-    const { distances, cut } = this.hamming(query, count, filter);
-    const picked = this.within(distances, cut);
+    const { picked: positions, distances } = this.hammingNearest(query, count, filter);
+    const picked = [...positions];
     picked.sort((a, b) => (distances[a] ?? 0) - (distances[b] ?? 0));
-    return [...picked].map((i) => this.ids[i] ?? 0);
+    return picked.map((i) => this.ids[i] ?? 0);
   }
 
   /**
-   * The ids of the `keep` units most likely nearest the query, best first: the `scan` nearest
-   * by Hamming distance (ties at the cut kept), re-ranked by the query's own values at each
-   * unit's signs (an asymmetric estimate of the dot product, which orders candidates far better
-   * than a distance of 0..384 that ties thousands of them). Measured at 1,000,000 clustered
-   * vectors: Hamming alone needs 6,000+ exact scores for recall@10 0.95; this needs 1,000.
+   * The ids of the `refine` units most likely nearest the query, best first, in three passes:
+   * the `scan` nearest by Hamming distance (ties at the cut kept); of those, the `keep` best by
+   * the query's own values at each unit's signs (an asymmetric estimate of the dot product,
+   * which orders candidates far better than a distance of 0..384 that ties thousands); of
+   * those, the `refine` best by the int8 vectors held in memory. Measured at 1,000,000
+   * clustered vectors: Hamming alone needed 6,000+ exact scores for recall@10 0.95.
    */
   shortlist(
     query: Float32Array,
-    sizes: { scan: number; keep: number },
+    sizes: { scan: number; keep: number; refine: number },
     filter: BinaryFilter = {},
   ): number[] {
-    const { distances, cut } = this.hamming(toBinaryCode(query), sizes.scan, filter);
-    const picked = this.within(distances, cut);
+    const { picked } = this.hammingNearest(toBinaryCode(query), sizes.scan, filter);
+    const signs = this.signScores(query, picked);
+    const kept = bestFirst(signs, sizes.keep, false).map((p) => picked[p] ?? 0);
+    const scores = new Float32Array(kept.length);
+    this.int8.score(query, kept, scores);
+    return [...bestFirst(scores, sizes.refine, true)].map((p) => this.ids[kept[p] ?? 0] ?? 0);
+  }
+
+  /** Each picked unit's sum of the query's values where its sign bits are set. */
+  private signScores(query: Float32Array, picked: Int32Array): Float32Array {
     const table = signTable(query, this.words * 4);
     const bytes = this.arena.bytes(this.size);
     const width = this.words * 4;
@@ -210,47 +279,57 @@ export class BinaryIndex {
         s += table[row + (bytes[at + b] ?? 0)] ?? 0;
       scores[p] = s;
     }
-    const order = bestFirst(scores, sizes.keep);
-    return order.map((p) => this.ids[picked[p] ?? 0] ?? 0);
+    return scores;
   }
 
-  /** Hamming distances of every unit (filtered out ones past the end) and the distance at which `count` are reached. */
+  /** The positions of at least `count` units nearest by Hamming distance (ties at the cut
+   * kept), in position order, and every unit's distance. */
+  private hammingNearest(
+    query: Uint32Array,
+    count: number,
+    filter: BinaryFilter,
+  ): { picked: Int32Array; distances: Uint16Array } {
+    const { distances, cut, within } = this.hamming(query, count, filter);
+    const picked = new Int32Array(within);
+    for (let i = 0, k = 0; k < within; i++) if ((distances[i] ?? 0) <= cut) picked[k++] = i;
+    return { picked, distances };
+  }
+
+  /**
+   * Hamming distances of every unit (filtered out ones past the end), the distance at which
+   * `count` are reached, and how many units lie within it.
+   */
   private hamming(
     query: Uint32Array,
     count: number,
     filter: BinaryFilter,
-  ): { distances: Uint16Array; cut: number } {
+  ): { distances: Uint16Array; cut: number; within: number } {
     const { words, size } = this;
-    const histogram = new Uint32Array(words * 32 + 2);
     const excluded = words * 32 + 1;
-    const filtered =
+    const { distances, histogram } =
+      this.arena.distances(query, size) ?? countedScan(this.arena.codes, words, size, query);
+    if (
       filter.source !== undefined ||
       filter.role !== undefined ||
       filter.since !== undefined ||
-      filter.until !== undefined;
-    const distances =
-      this.arena.distances(query, size) ?? scanCodes(this.arena.codes, words, size, query);
-    for (let i = 0; i < size; i++) {
-      if (filtered && !this.passes(i, filter)) distances[i] = excluded;
-      const d = distances[i] ?? excluded;
-      histogram[d] = (histogram[d] ?? 0) + 1;
+      filter.until !== undefined
+    ) {
+      for (let i = 0; i < size; i++) {
+        if (this.passes(i, filter)) continue;
+        const d = distances[i] ?? excluded;
+        histogram[d] = (histogram[d] ?? 1) - 1;
+        distances[i] = excluded;
+      }
     }
     // A counting sort: the distance below which `count` units lie.
     let cut = 0;
-    for (let seen = 0; cut < excluded - 1; cut++) {
-      seen += histogram[cut] ?? 0;
-      if (seen >= count) break;
+    let within = 0;
+    for (; cut < excluded - 1; cut++) {
+      within += histogram[cut] ?? 0;
+      if (within >= count) break;
     }
-    return { distances, cut };
-  }
-
-  /** The positions of the units at or within a distance. */
-  private within(distances: Uint16Array, cut: number): Int32Array {
-    let n = 0;
-    for (let i = 0; i < this.size; i++) if ((distances[i] ?? 0) <= cut) n++;
-    const picked = new Int32Array(n);
-    for (let i = 0, k = 0; i < this.size; i++) if ((distances[i] ?? 0) <= cut) picked[k++] = i;
-    return picked;
+    if (cut === excluded - 1) within += histogram[cut] ?? 0;
+    return { distances, cut, within };
   }
 
   private passes(i: number, filter: BinaryFilter): boolean {

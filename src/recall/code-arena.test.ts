@@ -34,7 +34,11 @@ describe('CodeArena', () => {
           const expected = codes.map((code) =>
             code.slice(0, stride).reduce((sum, word, w) => sum + popcount(word ^ (q[w] ?? 0)), 0),
           );
-          expect([...(got ?? [])]).toEqual(expected);
+          expect([...(got?.distances ?? [])]).toEqual(expected);
+          // The kernel counts how many codes lie at each distance.
+          const histogram = new Array<number>(stride * 32 + 2).fill(0);
+          for (const d of expected) histogram[d] = (histogram[d] ?? 0) + 1;
+          expect([...(got?.histogram ?? [])]).toEqual(histogram);
           // The JavaScript scan (where there is no SIMD) agrees.
           expect([...scanCodes(arena.codes, stride, codes.length, q)]).toEqual(expected);
         },
@@ -47,6 +51,8 @@ describe('CodeArena', () => {
     arena.codes.set([0xffffffff], 0);
     arena.grow(100_000);
     expect(arena.codes[0]).toBe(0xffffffff);
-    expect(arena.distances(new Uint32Array(12), 1)).toEqual(new Uint16Array([32]));
+    expect(arena.distances(new Uint32Array(12), 1)?.distances).toEqual(new Uint16Array([32]));
+    // A second scan counts afresh.
+    expect(arena.distances(new Uint32Array(12), 1)?.histogram[32]).toBe(1);
   });
 });

@@ -18,18 +18,23 @@ const leb = (n: number): number[] => {
 
 /**
  * `hamming(codes, count, chunks, query, out)`: for each of `count` codes of `chunks` × 16
- * bytes from `codes`, the number of bits that differ from `query`, as a u16 at `out`:
+ * bytes from `codes`, the number of bits that differ from `query`, as a u16 at `out`, counted
+ * in a histogram of u32 at `query + 512` (the caller zeroes it):
  *
  *   loop $row: acc = 0; q = query; c = chunks
  *     loop $chunk: acc = i8x16.add(acc, i8x16.popcnt(v128.xor(load codes, load q)))
  *                  codes += 16; q += 16; br_if $chunk (c -= 1)
  *     s = i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(acc))
- *     store16 out (lane 0 + lane 1 + lane 2 + lane 3); out += 2; br_if $row (count -= 1)
+ *     store16 out (d = lane 0 + lane 1 + lane 2 + lane 3)
+ *     a = query + d × 4; store32 a+512 (load32 a+512 + 1)
+ *     out += 2; br_if $row (count -= 1)
  *
- * A byte lane adds 8 at most a chunk, so up to 31 chunks (3,968 bits) fit.
+ * A byte lane adds 8 at most a chunk, so up to 31 chunks (3,968 bits) fit. The histogram is
+ * counted here because a JavaScript pass over a million distances to count them cost as much
+ * again as a quarter of the scan; here it hides behind the next row's loads.
  */
 const BODY = [
-  [0x02, 0x02, 0x7f, 0x01, 0x7b], // locals: c, q (i32); acc (v128)
+  [0x03, 0x02, 0x7f, 0x01, 0x7b, 0x01, 0x7f], // locals: c, q (i32); acc (v128); d (i32)
   [0x02, 0x40, 0x20, 0x01, 0x45, 0x0d, 0x00], // block; br_if count == 0
   [0x03, 0x40, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x21, 0x07], // loop $row; acc = 0
   [0x20, 0x03, 0x21, 0x06, 0x20, 0x02, 0x21, 0x05], // q = query; c = chunks
@@ -40,7 +45,9 @@ const BODY = [
   [0x20, 0x05, 0x41, 0x01, 0x6b, 0x22, 0x05, 0x0d, 0x00, 0x0b], // br_if (c -= 1); end
   [0x20, 0x04, 0x20, 0x07, 0xfd, 0x7d, 0xfd, 0x7f, 0x22, 0x07, 0xfd, 0x1b, 0x00], // out; lanes
   [0x20, 0x07, 0xfd, 0x1b, 0x01, 0x6a, 0x20, 0x07, 0xfd, 0x1b, 0x02, 0x6a], // + lane 1 + lane 2
-  [0x20, 0x07, 0xfd, 0x1b, 0x03, 0x6a, 0x3b, 0x01, 0x00], // + lane 3; i32.store16
+  [0x20, 0x07, 0xfd, 0x1b, 0x03, 0x6a, 0x22, 0x08, 0x3b, 0x01, 0x00], // + lane 3; tee d; store16
+  [0x20, 0x03, 0x20, 0x08, 0x41, 0x02, 0x74, 0x6a, 0x22, 0x08], // d = query + d << 2
+  [0x20, 0x08, 0x28, 0x02, 0x80, 0x04, 0x41, 0x01, 0x6a, 0x36, 0x02, 0x80, 0x04], // [d+512] += 1
   [0x20, 0x04, 0x41, 0x02, 0x6a, 0x21, 0x04], // out += 2
   [0x20, 0x01, 0x41, 0x01, 0x6b, 0x22, 0x01, 0x0d, 0x00, 0x0b, 0x0b, 0x0b], // br_if; ends
 ].flat();
@@ -90,6 +97,8 @@ function kernelModule(): WasmModule | null {
 
 const PAGE = 65536;
 const MAX_CHUNKS = 31;
+// The query's room: the kernel finds the histogram this far past it (31 chunks of 16 bytes fit).
+const QUERY_BYTES = 512;
 
 /** Fixed-width codes in a WebAssembly memory, scanned by the SIMD kernel when there is one. */
 export class CodeArena {
@@ -112,13 +121,23 @@ export class CodeArena {
     this.grow(capacity);
   }
 
-  /** Room for `capacity` codes, the query and the distances; the codes held are kept. */
+  /** Room for `capacity` codes, the query, the histogram and the distances; codes are kept. */
   grow(capacity: number): void {
-    const bytes = capacity * this.stride * 4 + this.stride * 4 + capacity * 2;
+    const bytes = this.outAt(capacity) + capacity * 2;
     const pages = Math.ceil(bytes / PAGE) - this.memory.buffer.byteLength / PAGE;
     if (pages > 0) this.memory.grow(pages);
     this.capacity = capacity;
     this.codes = new Uint32Array(this.memory.buffer, 0, capacity * this.stride);
+  }
+
+  /** Where the distances start: after the codes, the query (512 bytes) and the histogram. */
+  private outAt(capacity: number): number {
+    return capacity * this.stride * 4 + QUERY_BYTES + this.histogramLength() * 4;
+  }
+
+  /** Distances 0 to every bit differing, and one slot past them (for units filtered out). */
+  histogramLength(): number {
+    return this.stride * 32 + 2;
   }
 
   /** The codes as bytes (for the re-ranking), `size` codes long. */
@@ -127,18 +146,28 @@ export class CodeArena {
   }
 
   /**
-   * Each of the first `size` codes' distance to the query, or undefined without the kernel: a
-   * view of the kernel's memory (no 2 MB copy a search at a million codes), which the caller
-   * may write into and which holds until the next call or grow.
+   * Each of the first `size` codes' distance to the query and how many codes lie at each
+   * distance, or undefined without the kernel: views of the kernel's memory (no 2 MB copy a
+   * search at a million codes), which the caller may write into and which hold until the next
+   * call or grow.
    */
-  distances(query: Uint32Array, size: number): Uint16Array | undefined {
+  distances(
+    query: Uint32Array,
+    size: number,
+  ): { distances: Uint16Array; histogram: Uint32Array } | undefined {
     if (!this.kernel) return undefined;
     const queryAt = this.capacity * this.stride * 4;
-    const outAt = queryAt + this.stride * 4;
     const q = new Uint32Array(this.memory.buffer, queryAt, this.stride);
     q.fill(0);
     q.set(query.subarray(0, this.stride));
+    const histogram = new Uint32Array(
+      this.memory.buffer,
+      queryAt + QUERY_BYTES,
+      this.histogramLength(),
+    );
+    histogram.fill(0);
+    const outAt = this.outAt(this.capacity);
     this.kernel(0, size, this.stride / 4, queryAt, outAt);
-    return new Uint16Array(this.memory.buffer, outAt, size);
+    return { distances: new Uint16Array(this.memory.buffer, outAt, size), histogram };
   }
 }

@@ -83,6 +83,7 @@ export function outdated(file: string): boolean {
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
     );
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
+    if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
     return LABEL_NAMES.some((label) => {
       const have = columnNames(db, label);
       return columnsOf(label).some((column) => !have.has(column));

@@ -1,8 +1,12 @@
+import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
+import { type BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
+import { quantizeVector } from '../../recall/int8-vectors.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
+import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
+import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
 import type {
   EmbeddingText,
   IndexedModel,
@@ -16,12 +20,12 @@ import type {
 
 /**
  * Vectors in the embedded store: a row a chunk (its float32 vector in sqlite-vec's blob
- * layout, its sign bits, the filters' values), owned by its conversation and dropped with it.
- * A search scans the sign bits in memory (kept until the vectors change) and scores the nearest
- * few hundred exactly.
+ * layout, the same at one byte a dimension, its sign bits, the filters' values), owned by its
+ * conversation and dropped with it. A search scans the sign bits and the int8 vectors in memory
+ * (kept until the vectors change) and scores the nearest hundred or so exactly.
  */
 export const VECTOR_SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS vector_unit (rowid INTEGER PRIMARY KEY, owner TEXT NOT NULL, node_id TEXT NOT NULL, kind TEXT NOT NULL, message_id TEXT, chunk INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, text_hash TEXT NOT NULL, source TEXT, role TEXT, created_ms REAL, vector BLOB NOT NULL, code BLOB NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS vector_unit (rowid INTEGER PRIMARY KEY, owner TEXT NOT NULL, node_id TEXT NOT NULL, kind TEXT NOT NULL, message_id TEXT, chunk INTEGER NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, text_hash TEXT NOT NULL, source TEXT, role TEXT, created_ms REAL, vector BLOB NOT NULL, code BLOB NOT NULL, q8 BLOB)`,
   `CREATE INDEX IF NOT EXISTS vector_unit_owner ON vector_unit (owner)`,
   `CREATE INDEX IF NOT EXISTS vector_unit_node ON vector_unit (node_id)`,
   // The content hash each conversation's vectors were made from.
@@ -30,14 +34,17 @@ export const VECTOR_SCHEMA = [
 
 /**
  * How many candidates each pass keeps. The Hamming pass keeps 20,000 (or 1 in 50 of a larger
- * index); re-ranked by the query's values at their signs, 1,000 (or 20 a hit asked for, as
- * chunks of one message compete for places) are scored exactly. Measured recall@10 against an
- * exact scan: see bench/recall.mjs and the README.
+ * index); re-ranked by the query's values at their signs, 2,000 (or 20 a hit asked for, as
+ * chunks of one message compete for places); re-ranked by their int8 vectors, 100 (or 3 a hit)
+ * are scored exactly. Measured recall@10 against an exact scan: see bench/recall.mjs and the
+ * README.
  */
 const MIN_SCAN = 20_000;
 const SCAN_PER_UNITS = 50;
-const MIN_KEEP = 1000;
+const MIN_KEEP = 2000;
 const KEEP_PER_HIT = 20;
+const MIN_REFINE = 100;
+const REFINE_PER_HIT = 3;
 
 interface UnitRow {
   rowid: number;
@@ -54,19 +61,6 @@ function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
 
-function fromBlob(blob: Buffer): Float32Array {
-  // Copied: a Buffer's offset in its pool need not be 4-byte aligned.
-  const copy = new Float32Array(blob.byteLength / 4);
-  new Uint8Array(copy.buffer).set(blob);
-  return copy;
-}
-
-function codeOf(blob: Buffer): Uint32Array {
-  const code = new Uint32Array(Math.ceil(blob.byteLength / 4));
-  new Uint8Array(code.buffer).set(blob);
-  return code;
-}
-
 /** The embedded store's {@link VectorIndex}. */
 export class SqliteVectors implements VectorIndex {
   private index: { generation: string; index: BinaryIndex } | undefined;
@@ -78,6 +72,7 @@ export class SqliteVectors implements VectorIndex {
   /** Creates the tables (a store opened for writing). */
   static createSchema(db: Database.Database): void {
     for (const statement of VECTOR_SCHEMA) db.exec(statement);
+    addQ8Column(db);
   }
 
   private meta(key: string): string | undefined {
@@ -104,6 +99,13 @@ export class SqliteVectors implements VectorIndex {
   /** Marks the vectors changed, so a search rebuilds its in-memory codes. */
   private touch(): void {
     this.setMeta('vector_generation', `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+    const file = this.indexFile();
+    if (file !== undefined) removeIndexFile(file);
+  }
+
+  /** Where the in-memory index is saved for the next process (none for a store in memory). */
+  private indexFile(): string | undefined {
+    return this.db.memory ? undefined : join(dirname(this.db.name), 'vector-index.bin');
   }
 
   model(): Promise<IndexedModel | undefined> {
@@ -226,8 +228,8 @@ export class SqliteVectors implements VectorIndex {
 
   write(owner: string, hash: string, units: readonly VectorUnit[]): Promise<void> {
     const insert = this.db.prepare(
-      `INSERT INTO vector_unit (owner, node_id, kind, message_id, chunk, start, "end", text_hash, source, role, created_ms, vector, code)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO vector_unit (owner, node_id, kind, message_id, chunk, start, "end", text_hash, source, role, created_ms, vector, code, q8)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.db.transaction(() => {
       this.db.prepare(`DELETE FROM vector_unit WHERE owner = ?`).run(owner);
@@ -248,6 +250,7 @@ export class SqliteVectors implements VectorIndex {
           Number.isNaN(time) ? null : time,
           toBlob(u.vector),
           Buffer.from(code.buffer),
+          quantizeVector(u.vector),
         );
       }
       this.db
@@ -260,24 +263,16 @@ export class SqliteVectors implements VectorIndex {
     return Promise.resolve();
   }
 
-  /** The codes of every unit, read again only when the vectors changed. */
+  /** The codes and int8 vectors of every unit, read again only when the vectors changed. */
   private binaryIndex(dimensions: number): BinaryIndex {
     const generation = this.meta('vector_generation') ?? '';
     if (this.index?.generation === generation) return this.index.index;
-    const count = Number(this.db.prepare(`SELECT count(*) FROM vector_unit`).pluck().get());
-    const index = new BinaryIndex(dimensions, Math.max(1024, count));
-    const rows = this.db
-      .prepare(`SELECT rowid, code, source, role, created_ms FROM vector_unit`)
-      .raw()
-      .iterate() as IterableIterator<[number, Buffer, string | null, string | null, number | null]>;
-    for (const [id, code, source, role, time] of rows)
-      index.add({
-        id,
-        code: codeOf(code),
-        source: index.symbol(source),
-        role: index.symbol(role),
-        time: time ?? NaN,
-      });
+    const file = this.indexFile();
+    let index = file === undefined ? undefined : readIndexFile(file, generation, dimensions);
+    if (!index) {
+      index = loadBinaryIndex(this.db, dimensions);
+      if (file !== undefined) saveIndexFile(file, generation, index);
+    }
     this.index = { generation, index };
     return index;
   }
@@ -294,8 +289,9 @@ export class SqliteVectors implements VectorIndex {
       until: query.until === undefined ? undefined : Date.parse(dateBound(query.until, 'until')),
     };
     const keep = Math.max(MIN_KEEP, wanted * KEEP_PER_HIT);
+    const refine = Math.max(MIN_REFINE, wanted * REFINE_PER_HIT);
     const scan = Math.max(MIN_SCAN, keep * 10, Math.ceil(index.length / SCAN_PER_UNITS));
-    const candidates = index.shortlist(query.vector, { scan, keep }, filter);
+    const candidates = index.shortlist(query.vector, { scan, keep, refine }, filter);
     const best = new Map<string, VectorHit>();
     const read = this.db.prepare(
       `SELECT rowid, owner, node_id, kind, message_id, start, "end", vector FROM vector_unit WHERE rowid IN (SELECT value FROM json_each(?))`,

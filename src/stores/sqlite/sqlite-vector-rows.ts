@@ -1,0 +1,71 @@
+import type Database from 'better-sqlite3';
+import { BinaryIndex } from '../../recall/binary-index.js';
+import { quantizeVector } from '../../recall/int8-vectors.js';
+
+/**
+ * How the vector table's rows become the in-memory index, and the int8 column that index needs:
+ * added to stores made before it, and filled there once from the float vectors.
+ */
+
+function hasQ8(db: Database.Database): boolean {
+  const columns = db.prepare(`PRAGMA table_info(vector_unit)`).all() as { name: string }[];
+  return columns.some((c) => c.name === 'q8');
+}
+
+/** Adds the int8 column to a store made before it existed, and fills it (inside `migrate`). */
+export function addQ8Column(db: Database.Database): void {
+  if (hasQ8(db)) return;
+  db.exec(`ALTER TABLE vector_unit ADD COLUMN q8 BLOB`);
+  const batch = db.prepare(
+    `SELECT rowid, vector FROM vector_unit WHERE rowid > ? ORDER BY rowid LIMIT 2000`,
+  );
+  const update = db.prepare(`UPDATE vector_unit SET q8 = ? WHERE rowid = ?`);
+  // In rowid order from where the last batch stopped: each batch reads only its own rows.
+  for (let last = -Infinity; ;) {
+    const rows = batch.raw().all(last) as [number, Buffer][];
+    if (rows.length === 0) break;
+    for (const [rowid, vector] of rows) {
+      update.run(quantizeVector(fromBlob(vector)), rowid);
+      last = rowid;
+    }
+  }
+}
+
+/** A float32 vector from its blob (copied: a Buffer's offset in its pool need not be aligned). */
+export function fromBlob(blob: Buffer): Float32Array {
+  const copy = new Float32Array(blob.byteLength / 4);
+  new Uint8Array(copy.buffer).set(blob);
+  return copy;
+}
+
+function codeOf(blob: Buffer): Uint32Array {
+  const code = new Uint32Array(Math.ceil(blob.byteLength / 4));
+  new Uint8Array(code.buffer).set(blob);
+  return code;
+}
+
+/**
+ * Every unit's code, int8 vector and filter values, read into a new index. A store opened
+ * read-only that predates the int8 column gives the float vectors instead, quantized here.
+ */
+export function loadBinaryIndex(db: Database.Database, dimensions: number): BinaryIndex {
+  const count = Number(db.prepare(`SELECT count(*) FROM vector_unit`).pluck().get());
+  const index = new BinaryIndex(dimensions, Math.max(1024, count));
+  const stored = hasQ8(db) ? `coalesce(q8, vector)` : `vector`;
+  const rows = db
+    .prepare(`SELECT rowid, code, ${stored}, source, role, created_ms FROM vector_unit`)
+    .raw()
+    .iterate() as IterableIterator<
+    [number, Buffer, Buffer, string | null, string | null, number | null]
+  >;
+  for (const [id, code, vector, source, role, time] of rows)
+    index.add({
+      id,
+      code: codeOf(code),
+      vector,
+      source: index.symbol(source),
+      role: index.symbol(role),
+      time: time ?? NaN,
+    });
+  return index;
+}
