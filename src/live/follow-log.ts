@@ -4,7 +4,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { timestampOf } from '../model/time.js';
 import { detectClaudeCode } from '../providers/claude-code/detect.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
-import { convertSession } from './convert-session.js';
+import { SessionConversion } from './convert-session.js';
 import type { FollowEvent } from './follow-event.js';
 import type { FileState, LiveState } from './live-state.js';
 import type { LiveWriter } from './live-writer.js';
@@ -58,8 +58,10 @@ export async function followLog(
     context.emit({ kind: 'rewritten', file: file.path });
   }
   for (const line of read.lines) {
-    if (line.ok) session.entries.push(line.value);
-    else
+    if (line.ok) {
+      session.unconverted.push(line.value);
+      session.lines++;
+    } else
       context.emit({
         kind: 'problem',
         file: file.path,
@@ -71,7 +73,7 @@ export async function followLog(
   const outcome = { waiting: read.waiting, size: read.size };
   if (read.waiting && settled) context.emit({ kind: 'waiting', file: file.path });
   if (read.lines.length === 0 && !read.rewritten && !fresh) return outcome;
-  if (session.entries.length === 0) return outcome;
+  if (session.lines === 0) return outcome;
   session.variant ??= await detectVariant(file);
   if (session.variant === undefined) return outcome;
   await writeSession(file, session, read.lines.length, fresh || read.rewritten, context);
@@ -96,18 +98,20 @@ async function writeSession(
 ): Promise<void> {
   const { entryPath, displayPath } = pathsOf(file);
   const checksum = `sha256:${session.hash.copy().digest('hex')}`;
-  const conversations = convertSession(
-    session.entries,
+  const variant = session.variant ?? 'session';
+  session.conversion ??= new SessionConversion({ entryPath, variant });
+  const conversations = session.conversion.convert(
+    session.unconverted.splice(0),
     {
       entryPath,
       displayPath,
-      variant: session.variant ?? 'session',
+      variant,
       checksum,
       importId: importIdOf(`live:${displayPath}`),
       importedAt: timestampOf(new Date()),
       deep: context.deep,
     },
-    // The whole log is converted at each append: its problems are told when it is read whole.
+    // Problems are told when the log is read whole (a fallback conversion tells them again).
     (d: Diagnostic) => {
       if (whole && d.level !== 'info')
         context.emit({ kind: 'problem', file: file.path, message: d.message });
