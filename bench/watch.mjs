@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { followFolders, storeFile } from '../dist/index.js';
 import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
-import { convertSession } from '../dist/live/convert-session.js';
+import { SessionConversion, convertSession } from '../dist/live/convert-session.js';
 import { BundleWriter } from '../dist/bundle/bundle-writer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -133,10 +133,15 @@ async function costByLength(lines) {
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
-/** Where one append's time goes, by session length: each stage timed alone (median of 9). */
+/**
+ * Where one append's time goes, by session length: a session of `lines` lines converted, then
+ * 9 lines appended one at a time, each stage of each append timed (medians), as `watch` runs
+ * them: the conversion going on from where it stopped (convert, serialise, hash, project),
+ * the store patch, the bundle file write.
+ */
 async function breakdown(lines) {
   const dir = join(base, `breakdown-${lines}`);
-  writeSession(join(dir, 'projects'), `bd-${lines}`, lines + 1);
+  writeSession(join(dir, 'projects'), `bd-${lines}`, lines + 9);
   const { readFileSync } = await import('node:fs');
   const all = readFileSync(join(dir, 'projects', `bd-${lines}.jsonl`), 'utf8')
     .split('\n')
@@ -148,50 +153,46 @@ async function breakdown(lines) {
     variant: 'session',
     checksum: 'sha256:0',
     importId: 'import:live:bd',
-    importedAt: '2026-01-01T00:00:00.000000Z',
+    importedAt: '2026-01-01T10:00:00.000000Z',
     deep: false,
   };
-  const median = (f) => {
-    const times = [];
-    for (let i = 0; i < 9; i++) {
-      const started = performance.now();
-      f();
-      times.push(performance.now() - started);
-    }
-    return percentile(times, 50);
-  };
-  const before = convertSession(all.slice(0, -1), source, () => undefined)[0];
-  const after = convertSession(all, source, () => undefined)[0];
-  if (!before || !after) throw new Error('the generated session converted to no conversation');
-  const convert = median(() => convertSession(all, source, () => undefined));
-  const store = SqliteStore.open(join(dir, 'store.sqlite'));
+  const median = (times) => percentile(times, 50);
   const hashed = (c) => ({ ...c.batch, hash: c.contentHash });
-  const writeAll = (c) => {
-    const w = store.writer(false);
-    w.write(hashed(c));
-    return w.end();
-  };
-  const fullTimes = [];
-  const patchTimes = [];
-  for (let i = 0; i < 9; i++) {
-    await writeAll(before);
-    let started = performance.now();
-    await writeAll(after);
-    fullTimes.push(performance.now() - started);
-    await writeAll(before);
+  let started = performance.now();
+  const whole = convertSession(all.slice(0, lines), source, () => undefined)[0];
+  const wholeTime = performance.now() - started;
+  const conversion = new SessionConversion(source);
+  let previous = conversion.convert(all.slice(0, lines), source, () => undefined)[0];
+  if (!whole || !previous) throw new Error('the generated session converted to no conversation');
+  const store = SqliteStore.open(join(dir, 'store.sqlite'));
+  const writer = store.writer(false);
+  writer.write(hashed(previous));
+  await writer.end();
+  const bundle = await BundleWriter.open(join(dir, 'bundle'));
+  bundle.writeConversation(previous.id, previous.text, previous.contentHash, previous.index);
+  /** @type {{ convert: number[], patch: number[], put: number[] }} */
+  const times = { convert: [], patch: [], put: [] };
+  for (let i = lines; i < lines + 9; i++) {
     started = performance.now();
-    await store.patch(hashed(before), hashed(after), false);
-    patchTimes.push(performance.now() - started);
+    const next = conversion.convert([all[i]], source, () => undefined)[0];
+    times.convert.push(performance.now() - started);
+    if (!next) throw new Error('an appended line converted to no conversation');
+    started = performance.now();
+    await store.patch(hashed(previous), hashed(next), false);
+    times.patch.push(performance.now() - started);
+    started = performance.now();
+    bundle.putConversation(next.id, next.text, next.index);
+    times.put.push(performance.now() - started);
+    previous = next;
   }
   await store.close();
-  const bundle = await BundleWriter.open(join(dir, 'bundle'));
-  const put = median(() => bundle.putConversation(after.id, after.text, after.index));
   return {
-    convert,
-    full: percentile(fullTimes, 50),
-    patch: percentile(patchTimes, 50),
-    put,
-    mb: after.text.length / 1e6,
+    whole: wholeTime,
+    convert: median(times.convert),
+    patch: median(times.patch),
+    put: median(times.put),
+    mb: previous.text.length / 1e6,
+    rebuilds: conversion.rebuilds,
   };
 }
 
@@ -269,7 +270,7 @@ if (only.has('breakdown')) {
   for (const lines of [50, 5000]) {
     const b = await breakdown(lines);
     process.stdout.write(
-      `one append to a ${lines}-line session, by stage: convert+project+serialise the session ${b.convert.toFixed(1)} ms; store: new rows only ${b.patch.toFixed(1)} ms (rewriting the conversation ${b.full.toFixed(1)} ms); bundle file (${b.mb.toFixed(2)} MB) ${b.put.toFixed(1)} ms\n`,
+      `one append to a ${lines}-line session, by stage: convert+serialise+hash+project the new line ${b.convert.toFixed(1)} ms (the whole session: ${b.whole.toFixed(0)} ms; converted from the start ${b.rebuilds} time(s)); store patch ${b.patch.toFixed(1)} ms; bundle file (${b.mb.toFixed(2)} MB, durable write) ${b.put.toFixed(1)} ms\n`,
     );
   }
 }

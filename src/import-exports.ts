@@ -23,7 +23,7 @@ import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Diagnostic } from './model/diagnostic.js';
-import { syncMemories } from './memory/write-memories.js';
+import { syncMemories } from './memory/sync-memories.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -146,7 +146,7 @@ async function importLocked(
     const written = await writer.end();
     // The bundle's memories (an export's, and those remembered) as Memory nodes, with their
     // DERIVED_FROM edges to conversations this import (re)wrote.
-    await syncMemories(store, options.dataDir);
+    const synced = await syncMemories(store, options.dataDir);
     const graph = { ...written, reindexed: false };
     if (deep && !wasDeep && hadConversations) {
       // Conversations indexed before deep mode get their traces.
@@ -155,7 +155,7 @@ async function importLocked(
       graph.reindexed = true;
       return { ...withProblems(report, problems), graph };
     }
-    return { ...report, graph };
+    return { ...withProblems(report, synced.problem ? [synced.problem] : []), graph };
   } finally {
     await store.close();
   }
@@ -301,7 +301,8 @@ async function loadBundle(
   const report = await writer.end();
   for (const [checksum, meta] of imports)
     await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
-  await syncMemories(store, dataDir);
+  const synced = await syncMemories(store, dataDir);
+  if (synced.problem) problems.push(synced.problem);
   onProgress?.({ phase: 'finish', bytesDone, bytesTotal: total.bytes, conversations });
   return { conversations, ...report, problems };
 }

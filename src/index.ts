@@ -46,6 +46,14 @@ export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
 export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
+export { readConversationView } from './conversation-view/conversation-view.js';
+export type {
+  AttachmentView,
+  CitationView,
+  ConversationView,
+  MessageView,
+  ToolCallView,
+} from './conversation-view/conversation-view.js';
 export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
@@ -120,7 +128,9 @@ export type { FollowEvent } from './live/follow-event.js';
 export { LIVE_STATE_FILE } from './live/live-state-file.js';
 export { remember, forget, reviseMemory, MemoryNotFoundError } from './memory/remember.js';
 export type { RememberInput, RememberResult, MemoryRevision } from './memory/remember.js';
-export { syncMemories } from './memory/write-memories.js';
+export type { MemoryVectorNote } from './recall/memory-vectors.js';
+export { syncMemories } from './memory/sync-memories.js';
+export type { MemorySync } from './memory/sync-memories.js';
 export type { MemoryTarget } from './memory/write-memories.js';
 export { listMemories, readMemories, memoryView, MEMORY_PAGE } from './memory/list-memories.js';
 export type { MemoryQuery, MemoryView, MemoryPage } from './memory/list-memories.js';

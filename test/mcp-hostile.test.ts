@@ -137,7 +137,8 @@ describe('the stdio MCP server under bad input', () => {
         isError: true,
         content: [
           {
-            text: 'the query ran longer than 3 s and was stopped (the limit is set with --query-timeout)',
+            // In the MCP's words: the tool's limit, set by the server's option (no CLI flag).
+            text: "the query ran longer than 3 s and was stopped (run_cypher's time limit on this MCP server, set by the server's query-timeout option when it is started; a narrower query or a LIMIT may fit)",
           },
         ],
       },

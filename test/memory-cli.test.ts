@@ -49,8 +49,13 @@ describe('chatgraph memories, remember and forget', () => {
       data,
     );
     expect(made.code, made.stderr).toBe(0);
-    const { memory } = JSON.parse(made.stdout) as { memory: { id: string; tags: string[] } };
+    const { memory, vector } = JSON.parse(made.stdout) as {
+      memory: { id: string; tags: string[] };
+      vector: { state: string };
+    };
     expect(memory.tags).toEqual(['baking']);
+    // A data folder never embedded: found by words until chatgraph embed.
+    expect(vector.state).toBe('none');
 
     const listed = await chatgraph('memories', '--query', 'twice', '--data-dir', data);
     expect(listed.code, listed.stderr).toBe(0);
@@ -87,6 +92,15 @@ describe('chatgraph memories, remember and forget', () => {
       total: 1,
       items: [{ status: 'retracted' }],
     });
+    const plain = await chatgraph(
+      'remember',
+      'Bakes on Saturdays',
+      '--type',
+      'fact',
+      '--data-dir',
+      data,
+    );
+    expect(plain.stdout).toMatch(/^remembered: \S+\nfound by words; .*chatgraph embed/);
   });
 
   it('says what is wrong in one line with exit code 2', async () => {

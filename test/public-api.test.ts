@@ -75,6 +75,7 @@ describe('the public API', () => {
       'pushBundle',
       'queryLimits',
       'readBundleConversation',
+      'readConversationView',
       'readMemories',
       'readTombstones',
       'recall',

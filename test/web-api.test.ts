@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,38 +8,7 @@ import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
-
-/** A raw HTTP request (fetch cannot set Host), its status and body. */
-function raw(
-  app: WebApp,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
-): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: app.port,
-        path,
-        method: options.method ?? 'GET',
-        headers: { Host: `127.0.0.1:${app.port}`, ...options.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          resolve({
-            status: res.statusCode ?? 0,
-            body: Buffer.concat(chunks).toString('utf8'),
-            headers: res.headers,
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+import { raw, serverEvents } from './support/web-request.js';
 
 async function json<T>(app: WebApp, path: string): Promise<T> {
   const response = await raw(app, path);
@@ -214,13 +182,16 @@ describe('the web app API', () => {
     });
     expect(upload.status, upload.body).toBe(202);
     const { id } = JSON.parse(upload.body) as { id: string };
-    let job: { state: string; report?: { totals: { conversations: number } } };
-    for (;;) {
-      job = await json(app, `/api/import/${id}`);
-      if (job.state !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    type Job = { state: string; report?: { totals: { conversations: number } }; error?: string };
+    // The job's events end with the job: the last one is how it ended.
+    const ended = async (jobId: string): Promise<Job> => {
+      const events = (await serverEvents(app, `/api/import/${jobId}/events`)) as Job[];
+      expect(events.slice(0, -1).every((e) => e.state === 'running')).toBe(true);
+      return events.at(-1) ?? { state: 'no events' };
+    };
+    let job = await ended(id);
     expect(job.state).toBe('done');
+    expect(await json(app, `/api/import/${id}`)).toEqual(job);
     expect(job.report?.totals.conversations).toBeGreaterThan(0);
     expect((await store.stats()).conversations).toBe(
       before + (job.report?.totals.conversations ?? 0),
@@ -231,14 +202,9 @@ describe('the web app API', () => {
       headers: { 'X-File-Name': 'notes.txt' },
       body: 'just some notes',
     });
-    const failed = JSON.parse(junk.body) as { id: string };
-    for (;;) {
-      job = await json(app, `/api/import/${failed.id}`);
-      if (job.state !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    job = await ended((JSON.parse(junk.body) as { id: string }).id);
     expect(job.state).toBe('failed');
-    expect((job as { error?: string }).error).toMatch(/not a chat export/);
+    expect(job.error).toMatch(/not a chat export/);
 
     const big = await raw(app, '/api/import', {
       method: 'POST',

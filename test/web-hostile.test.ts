@@ -202,7 +202,7 @@ describe('hostile requests to the web app', () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({
       error:
-        'the query ran longer than 6 s and was stopped (the limit is set with --query-timeout)',
+        "the query ran longer than 6 s and was stopped (the web app's limit, set when it is started: chatgraph serve --query-timeout)",
     });
   });
 
@@ -213,7 +213,7 @@ describe('hostile requests to the web app', () => {
     expect(answer.status).toBe(400);
     expect(JSON.parse(answer.body)).toEqual({
       error:
-        'the query needed more than 256 MB and was stopped (the limit is set with --query-memory)',
+        "the query needed more than 256 MB and was stopped (the web app's limit, set when it is started: chatgraph serve --query-memory)",
     });
   });
 });

@@ -74,7 +74,7 @@ export class BundleWriter {
    */
   writeConversation(
     id: string,
-    text: string,
+    text: string | Uint8Array,
     contentHash: string | undefined,
     index: ConversationIndexEntry,
   ): WriteOutcome {
@@ -90,7 +90,9 @@ export class BundleWriter {
     this.index.set(id, index);
     if (
       previous !== undefined &&
-      contentHashOfText(previous) === (contentHash ?? contentHashOfText(text))
+      contentHashOfText(previous) ===
+        (contentHash ??
+          contentHashOfText(typeof text === 'string' ? text : Buffer.from(text).toString('utf8')))
     ) {
       return 'unchanged';
     }
@@ -103,7 +105,11 @@ export class BundleWriter {
    * Writes a conversation's file without reading the one there: for a writer that knows the
    * content changed (a followed session log), so an append costs the write, not a read too.
    */
-  putConversation(id: string, text: string, index: ConversationIndexEntry): WriteOutcome {
+  putConversation(
+    id: string,
+    text: string | Uint8Array,
+    index: ConversationIndexEntry,
+  ): WriteOutcome {
     const existed = this.index.has(id);
     this.index.set(id, index);
     writeFileAtomicSync(conversationPath(this.dir, id), text);

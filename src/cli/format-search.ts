@@ -88,10 +88,10 @@ export function formatSearch(
   const lines: string[] = [];
   const count = (n: number): string => n.toLocaleString('en-US');
   if (result.notice) lines.push(`(${result.notice})`);
-  // Memories matching the words come first, marked as memories (first page only).
+  // Memories matching (by words, meaning or both) come first, marked as memories (first page only).
   for (const m of result.memories ?? [])
     lines.push(
-      `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]${m.conversationId ? `  from "${m.title}" (conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}`,
+      `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]  (${whyOf(m) || 'words'})${m.conversationId ? `  from "${m.title}" (conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}`,
       `    ${highlight(m.snippet.replace(/\s+/g, ' '))}`,
     );
   if (result.hits.length === 0) {

@@ -8,6 +8,7 @@ import {
   ModelNotInstalledError,
   NotAnExportError,
   QueryError,
+  QueryLimitError,
   StoreConnectionError,
   VERSION,
   VectorModelMismatchError,
@@ -100,6 +101,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return io.exitCode;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof QueryLimitError && error.limit) {
+      const flag = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
+      io.err(`chatgraph: ${error.message} (the limit is set with ${flag})`);
+      return 2;
+    }
     if (SAID_AS_IS.some((kind) => error instanceof kind)) {
       io.err(`chatgraph: ${(error as Error).message}`);
       return 2;

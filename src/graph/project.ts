@@ -1,7 +1,10 @@
-import { SHOWN_LEAF_KEY, conversationIdOf, threadTo } from '../model/build-conversation.js';
+import { SHOWN_LEAF_KEY, threadTo } from '../model/build-conversation.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
+import { messageNodeId } from './message-node-id.js';
 import { addAttachments } from './project-attachments.js';
+import type { ProjectMemo } from './project-memo.js';
+import { addToolCalls } from './project-tool-calls.js';
 
 /** What the projection needs to know besides the conversation. */
 export interface ProjectOptions {
@@ -21,6 +24,8 @@ export interface ProjectOptions {
    * bundle's files. Without it, or for other refs, an Attachment's `content` is null.
    */
   attachmentText?: ((ref: string) => string | undefined) | undefined;
+  /** Kept between projections of a conversation that grows (a followed session). */
+  memo?: ProjectMemo | undefined;
 }
 
 /** Whether a message is left off the NEXT chain: hidden context and system messages. */
@@ -54,18 +59,21 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
   const shownPath = typeof leaf === 'string' ? threadTo(conversation, leaf) : [];
   const thread = shownPath.filter((m) => !isOffThread(m));
-  // Message node ids lead with their conversation's id, so one conversation's rows sit together
-  // in every index (random UUID keys sent each insert to a different page: 20x slower imports).
-  const nodeId = (message: { id: string }): string => `${owner}:${message.id}`;
+  const nodeId = (message: { id: string }): string => messageNodeId(owner, message.id);
   const name = conversation.title ?? `conv-${platformId}`;
   nodes.push(conversationNode(conversation, options.source, platformId, name));
-  addMessages(conversation, thread, platformId, nodes, edges);
+  addMessages(conversation, thread, platformId, options.memo, nodes, edges);
   for (let i = 1; i < thread.length; i++) {
-    edges.push({
-      kind: 'NEXT',
-      from: nodeId(thread[i - 1] as Message),
-      to: nodeId(thread[i] as Message),
-    });
+    const from = thread[i - 1] as Message;
+    const to = thread[i] as Message;
+    const known = options.memo?.next.get(to);
+    if (known?.from === from) {
+      edges.push(known.edge);
+      continue;
+    }
+    const edge: GraphEdge = { kind: 'NEXT', from: nodeId(from), to: nodeId(to) };
+    options.memo?.next.set(to, { from, edge });
+    edges.push(edge);
   }
   nodes.push(documentNode(conversation, thread, options, platformId, name));
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: `${owner}:document` });
@@ -109,6 +117,7 @@ function addMessages(
   conversation: Conversation,
   thread: readonly Message[],
   platformId: string,
+  memo: ProjectMemo | undefined,
   nodes: GraphNode[],
   edges: GraphEdge[],
 ): void {
@@ -116,8 +125,14 @@ function addMessages(
   const position = new Map(thread.map((m, i) => [m.id, i]));
   for (const message of conversation.messages) {
     const at = position.get(message.id);
-    const id = `${owner}:${message.id}`;
-    nodes.push({
+    const known = memo?.messages.get(message);
+    if (known && known.at === at) {
+      nodes.push(known.node);
+      edges.push(...known.edges);
+      continue;
+    }
+    const id = messageNodeId(owner, message.id);
+    const node: GraphNode = {
       label: 'Message',
       id,
       properties: {
@@ -131,16 +146,19 @@ function addMessages(
           message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
         model_slug: message.model,
         provider_message_id: message.provider_message_id,
-        parent_id: message.parent_id === null ? null : `${owner}:${message.parent_id}`,
+        parent_id: message.parent_id === null ? null : messageNodeId(owner, message.parent_id),
         position: at ?? null,
         on_shown_thread: at !== undefined,
         is_thought: message.is_thought,
         hidden: message.raw_metadata.hidden === true,
       },
-    });
-    edges.push({ kind: 'HAS_MESSAGE', from: owner, to: id });
+    };
+    const own: GraphEdge[] = [{ kind: 'HAS_MESSAGE', from: owner, to: id }];
     if (message.parent_id !== null)
-      edges.push({ kind: 'REPLY_TO', from: id, to: `${owner}:${message.parent_id}` });
+      own.push({ kind: 'REPLY_TO', from: id, to: messageNodeId(owner, message.parent_id) });
+    memo?.messages.set(message, { at, node, edges: own });
+    nodes.push(node);
+    edges.push(...own);
   }
 }
 
@@ -159,7 +177,14 @@ function documentNode(
       title: `${options.label}: ${name}`,
       content: thread
         .filter((m) => !m.is_thought)
-        .map((m) => `${ROLE_LABELS[m.role]}: ${textOf(m)}`)
+        .map((m) => {
+          let line = options.memo?.lines.get(m);
+          if (line === undefined) {
+            line = `${ROLE_LABELS[m.role]}: ${textOf(m)}`;
+            options.memo?.lines.set(m, line);
+          }
+          return line;
+        })
         .join('\n\n'),
       template_id: 'chat-import',
       template_name: `${options.label} Conversation`,
@@ -196,7 +221,7 @@ function addTrace(
   edges.push({ kind: 'HAS_TRACE', from: conversation.id, to: traceId });
   let previous: string | undefined;
   let step = 0;
-  const messageNode = (message: Message): string => `${conversation.id}:${message.id}`;
+  const messageNode = (message: Message): string => messageNodeId(conversation.id, message.id);
   const addStep = (properties: GraphNode['properties']): void => {
     const id = `${traceId}:step-${step}`;
     nodes.push({
@@ -229,109 +254,6 @@ function addTrace(
       });
     }
   });
-}
-
-const LANGUAGES: Record<string, string> = {
-  ts: 'typescript',
-  tsx: 'typescript',
-  js: 'javascript',
-  jsx: 'javascript',
-  mjs: 'javascript',
-  cjs: 'javascript',
-  py: 'python',
-  rs: 'rust',
-  go: 'go',
-  java: 'java',
-  rb: 'ruby',
-  c: 'c',
-  h: 'c',
-  cc: 'cpp',
-  cpp: 'cpp',
-  hpp: 'cpp',
-  cs: 'csharp',
-  swift: 'swift',
-  kt: 'kotlin',
-  php: 'php',
-  sh: 'shell',
-  bash: 'shell',
-  md: 'markdown',
-  json: 'json',
-  yaml: 'yaml',
-  yml: 'yaml',
-  toml: 'toml',
-  sql: 'sql',
-  html: 'html',
-  css: 'css',
-  ipynb: 'jupyter',
-};
-
-function languageOf(path: string): string | null {
-  const extension = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
-  return extension !== undefined ? (LANGUAGES[extension] ?? extension) : null;
-}
-
-// Every tool call is a ToolCall node; the provider's file tools link theirs to shared File nodes.
-function addToolCalls(
-  conversation: Conversation,
-  options: ProjectOptions,
-  platformId: string,
-  nodeId: (message: { id: string }) => string,
-  nodes: GraphNode[],
-  edges: GraphEdge[],
-): void {
-  const files = new Set<string>();
-  for (const message of conversation.messages) {
-    const errors = Array.isArray(message.raw_metadata.tool_errors)
-      ? (message.raw_metadata.tool_errors as unknown[])
-      : [];
-    message.tool_calls.forEach((call, n) => {
-      const id = `${nodeId(message)}:tool-${n}`;
-      nodes.push({
-        label: 'ToolCall',
-        id,
-        properties: {
-          name: call.name,
-          input: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
-          output: call.output,
-          is_error: call.id !== null && errors.includes(call.id),
-          timestamp: message.created_at,
-          tool_call_id: call.id,
-          conversation_id: platformId,
-        },
-      });
-      edges.push({ kind: 'USED_TOOL', from: nodeId(message), to: id });
-      // A call that started a subagent points at the subagent's conversation (which may be
-      // imported later, or not at all: the edge is kept either way).
-      for (const started of Array.isArray(message.raw_metadata.subagents)
-        ? message.raw_metadata.subagents
-        : []) {
-        const link = started as { tool_use_id?: unknown; conversation_id?: unknown };
-        if (link.tool_use_id === call.id && typeof link.conversation_id === 'string') {
-          edges.push({
-            kind: 'STARTED',
-            from: id,
-            to: conversationIdOf(conversation.provider.name, link.conversation_id),
-          });
-        }
-      }
-      const kind = options.fileTools?.read.includes(call.name)
-        ? 'READ_FILE'
-        : options.fileTools?.modify.includes(call.name)
-          ? 'MODIFIED_FILE'
-          : undefined;
-      const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
-      const path = ['file_path', 'notebook_path', 'path']
-        .map((k) => input[k])
-        .find((v): v is string => typeof v === 'string' && v !== '');
-      if (kind === undefined || path === undefined) return;
-      const fileId = `file:${path}`;
-      if (!files.has(fileId)) {
-        files.add(fileId);
-        nodes.push({ label: 'File', id: fileId, properties: { path, language: languageOf(path) } });
-      }
-      edges.push({ kind, from: id, to: fileId });
-    });
-  }
 }
 
 // A coding session's working folder and branch (Claude Code's cwd and gitBranch), shared nodes.

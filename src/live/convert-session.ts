@@ -1,18 +1,19 @@
-import { conversationText } from '../bundle/conversation-text.js';
+import { conversationBytes, type MessageBytes } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { project } from '../graph/project.js';
+import { emptyProjectMemo, type ProjectMemo } from '../graph/project-memo.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { claudeCode } from '../providers/claude-code/index.js';
-import type { LinesValue } from '../read/record.js';
+import { SessionBuilder } from '../providers/claude-code/session-builder.js';
 import { IMPORTER } from '../version.js';
 
 /** One conversation of a followed session log, ready for the bundle and the store. */
 export interface LiveConversation {
   id: string;
-  /** The bundle file's text, and the hash of its content without import metadata. */
-  text: string;
+  /** The bundle file's bytes, and the hash of its content without import metadata. */
+  text: Uint8Array;
   contentHash: string;
   index: ConversationIndexEntry;
   batch: GraphBatch;
@@ -36,32 +37,52 @@ export interface SessionSource {
 }
 
 /**
- * Converts a session log's lines read so far into its conversations, as `import` would
- * convert the whole file: the provider merges split replies, late tool results and compaction
- * boundaries itself, so a live conversation never differs from an imported one.
+ * A session log's conversion as it grows: each call converts the lines read since the last
+ * one, as `import` would convert the whole file (the provider's `SessionBuilder` goes on from
+ * where it stopped, and falls back on converting everything where it must), and serialises
+ * only the messages that changed (the others' text is kept by message).
  */
-export function convertSession(
-  entries: readonly unknown[],
-  source: SessionSource,
-  report: (diagnostic: Diagnostic) => void,
-): LiveConversation[] {
-  const value: LinesValue = { entries: [...entries], badLines: [], cutLastLine: false };
-  const converted = claudeCode.toConversation(value, source.variant, {
-    record: '#0',
-    file: source.entryPath,
-    fallbackTime: undefined,
-    report: (d) => {
-      report({ ...d, file: source.displayPath });
-    },
-    resolveAsset: () => undefined,
-    attachText: () => {
-      throw new Error('Claude Code logs hold no attachment text');
-    },
-  });
-  const conversations: Conversation[] =
-    converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
-  return conversations.map((conversation) => {
-    const { text, contentHash } = conversationText(
+export class SessionConversion {
+  private readonly builder: SessionBuilder;
+  private readonly bytes: MessageBytes = new WeakMap();
+  private readonly projected: ProjectMemo = emptyProjectMemo();
+  private report: (diagnostic: Diagnostic) => void = () => undefined;
+  private displayPath = '';
+
+  constructor(source: Pick<SessionSource, 'entryPath' | 'variant'>) {
+    this.builder = new SessionBuilder(source.variant, {
+      record: '#0',
+      file: source.entryPath,
+      fallbackTime: undefined,
+      report: (d) => {
+        this.report({ ...d, file: this.displayPath });
+      },
+      resolveAsset: () => undefined,
+      attachText: () => {
+        throw new Error('Claude Code logs hold no attachment text');
+      },
+    });
+  }
+
+  /** How many times the log was converted again from its first line. */
+  get rebuilds(): number {
+    return this.builder.rebuilds;
+  }
+
+  /** The log's conversations once `entries` (the lines read since the last call) are added. */
+  convert(
+    entries: readonly unknown[],
+    source: SessionSource,
+    report: (diagnostic: Diagnostic) => void,
+  ): LiveConversation[] {
+    this.report = report;
+    this.displayPath = source.displayPath;
+    const conversations = this.builder.add(entries);
+    return conversations.map((conversation) => this.finish(conversation, source));
+  }
+
+  private finish(conversation: Conversation, source: SessionSource): LiveConversation {
+    const { bytes, contentHash } = conversationBytes(
       conversation,
       {
         importer: IMPORTER,
@@ -70,12 +91,12 @@ export function convertSession(
         source_file: source.displayPath,
         source_checksum: source.checksum,
       },
-      true,
+      this.bytes,
     );
     return {
       id: conversation.id,
-      text,
-      contentHash: contentHash ?? '',
+      text: bytes,
+      contentHash,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
       batch: project(conversation, {
@@ -85,7 +106,17 @@ export function convertSession(
         deep: source.deep,
         importId: source.importId,
         attachmentText: () => undefined,
+        memo: this.projected,
       }),
     };
-  });
+  }
+}
+
+/** Converts a session log's lines at once, as `import` converts the whole file. */
+export function convertSession(
+  entries: readonly unknown[],
+  source: SessionSource,
+  report: (diagnostic: Diagnostic) => void,
+): LiveConversation[] {
+  return new SessionConversion(source).convert(entries, source, report);
 }

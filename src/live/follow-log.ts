@@ -5,7 +5,7 @@ import { redactValue, type RedactionCounts } from '../model/redact.js';
 import { timestampOf } from '../model/time.js';
 import { detectClaudeCode } from '../providers/claude-code/detect.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
-import { convertSession } from './convert-session.js';
+import { SessionConversion } from './convert-session.js';
 import type { FollowEvent } from './follow-event.js';
 import type { FileState, LiveState } from './live-state.js';
 import type { LiveWriter } from './live-writer.js';
@@ -63,9 +63,10 @@ export async function followLog(
   // Masked as each line is read (`--redact`): a secret is never held, converted or written.
   const masked: RedactionCounts = {};
   for (const line of read.lines) {
-    if (line.ok)
-      session.entries.push(context.redact ? redactValue(line.value, masked) : line.value);
-    else
+    if (line.ok) {
+      session.unconverted.push(context.redact ? redactValue(line.value, masked) : line.value);
+      session.lines++;
+    } else
       context.emit({
         kind: 'problem',
         file: file.path,
@@ -77,7 +78,7 @@ export async function followLog(
   const outcome = { waiting: read.waiting, size: read.size };
   if (read.waiting && settled) context.emit({ kind: 'waiting', file: file.path });
   if (read.lines.length === 0 && !read.rewritten && !fresh) return outcome;
-  if (session.entries.length === 0) return outcome;
+  if (session.lines === 0) return outcome;
   session.variant ??= await detectVariant(file);
   if (session.variant === undefined) return outcome;
   const secrets = Object.values(masked).reduce((sum, n) => sum + n, 0);
@@ -104,12 +105,14 @@ async function writeSession(
 ): Promise<void> {
   const { entryPath, displayPath } = pathsOf(file);
   const checksum = `sha256:${session.hash.copy().digest('hex')}`;
-  const conversations = convertSession(
-    session.entries,
+  const variant = session.variant ?? 'session';
+  session.conversion ??= new SessionConversion({ entryPath, variant });
+  const conversations = session.conversion.convert(
+    session.unconverted.splice(0),
     {
       entryPath,
       displayPath,
-      variant: session.variant ?? 'session',
+      variant,
       checksum,
       // The Import of the bytes read so far, as `import` and `reindex` name it: a followed log's
       // graph is the one they make (the stores' patch moves its IMPORTED edge at each append).
@@ -117,7 +120,7 @@ async function writeSession(
       importedAt: timestampOf(new Date()),
       deep: context.deep,
     },
-    // The whole log is converted at each append: its problems are told when it is read whole.
+    // Problems are told when the log is read whole (a fallback conversion tells them again).
     (d: Diagnostic) => {
       if (whole && d.level !== 'info')
         context.emit({ kind: 'problem', file: file.path, message: d.message });

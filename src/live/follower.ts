@@ -191,9 +191,10 @@ class FollowRunner {
       this.pending.delete(path);
       const started = Date.now();
       await this.handlePath(path, settled);
-      // A long session costs its whole conversion at each change (convertSession): while it is
-      // written fast, it is taken again only after half as long as that took (at most 0.5 s), so
-      // a burst of lines is converted in fewer passes, at some latency (measured in the bench).
+      // A long session still costs its bundle file, hash and Document at each change (the
+      // conversion goes on from where it stopped): while it is written fast, it is taken again
+      // only after half as long as that took (at most 0.5 s), so a burst of lines is written in
+      // fewer passes, at some latency (measured in the bench).
       const took = Date.now() - started;
       if (took >= SLOW_MILLISECONDS)
         this.notBefore.set(path, Date.now() + Math.min(took / 2, MAX_DEFER_MILLISECONDS));

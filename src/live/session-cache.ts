@@ -1,9 +1,15 @@
 import { createHash, type Hash } from 'node:crypto';
+import type { SessionConversion } from './convert-session.js';
 import type { TailMark } from './session-tail.js';
 
-/** A followed log as read so far: its entries, where reading stopped, its running checksum. */
+/** A followed log as read so far: its conversion, where reading stopped, its running checksum. */
 export interface LoadedSession {
-  entries: unknown[];
+  /** Lines read and not converted yet (the log is not recognised yet, or nothing is written). */
+  unconverted: unknown[];
+  /** Lines read so far. */
+  lines: number;
+  /** The conversion of the lines converted so far, once the variant is known. */
+  conversion: SessionConversion | undefined;
   mark: TailMark | undefined;
   hash: Hash;
   /** `session` or `subagent` once detected; undefined while the log is not recognised. */
@@ -32,7 +38,9 @@ export class SessionCache {
   /** A new empty session for `path` (replacing any), kept in the cache. */
   start(path: string): LoadedSession {
     const session: LoadedSession = {
-      entries: [],
+      unconverted: [],
+      lines: 0,
+      conversion: undefined,
       mark: undefined,
       hash: createHash('sha256'),
       variant: undefined,

@@ -76,7 +76,12 @@ const TRUNCATED = (kb: number): string =>
 
 /** `remember`: a new memory, with its source. */
 function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
-  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
+  // The server's search model embeds the new memory: no second model loaded for each remember.
+  const target = {
+    dataDir: deps.dataDir,
+    neo4j: deps.neo4j,
+    embedder: () => deps.recaller.embedder(),
+  };
   server.registerTool(
     'remember',
     {
@@ -110,6 +115,14 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
       outputSchema: {
         id: z.string().describe("the memory's PAM id (forget takes it)"),
         created: z.boolean().describe('false when the same memory was there already'),
+        vector: z
+          .object({
+            state: z.enum(['embedded', 'pending', 'none']),
+            note: z.string(),
+          })
+          .describe(
+            'embedded: found by meaning at once; pending: chatgraph embed will embed it; none: this data folder is searched by words only',
+          ),
         memory: memoryShape,
         truncated: truncatedOutput,
       },
@@ -117,7 +130,7 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const { memory, created } = await remember(target, {
+        const { memory, created, vector } = await remember(target, {
           content: args.content,
           type: args.type,
           tags: args.tags,
@@ -130,8 +143,8 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
         // Each of the text and the structured content holds the memory once: half the budget each.
         const view = shrinkMemory(full, Math.floor(deps.budget.maxBytes / 8));
         const truncated = view.content !== full.content;
-        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}${truncated ? `\n(${TRUNCATED(deps.budget.kb)}: list_memories gives it in pages)` : ''}`;
-        return ok(text, { id: memory.id, created, memory: view, truncated });
+        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}\n(${vector.note})${truncated ? `\n(${TRUNCATED(deps.budget.kb)}: list_memories gives it in pages)` : ''}`;
+        return ok(text, { id: memory.id, created, vector, memory: view, truncated });
       }),
   );
 }

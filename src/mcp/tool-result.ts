@@ -1,3 +1,5 @@
+import { QueryLimitError } from '../index.js';
+
 /** What a tool handler returns (the SDK's CallToolResult, narrowed to text content). */
 export type ToolResult = {
   content: { type: 'text'; text: string }[];
@@ -10,9 +12,24 @@ export function ok(text: string, structured: Record<string, unknown>): ToolResul
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
+/**
+ * Where a limit that stopped a query is set, in an agent's words: the tool's limit on this
+ * server, chosen by whoever starts it (the agent cannot change it; a narrower query can fit).
+ */
+function limitWords(kind: 'timeout' | 'memory'): string {
+  const [what, option] =
+    kind === 'timeout' ? ['time', 'query-timeout'] : ['memory', 'query-memory'];
+  return `run_cypher's ${what} limit on this MCP server, set by the server's ${option} option when it is started; a narrower query or a LIMIT may fit`;
+}
+
 /** A tool error: one sentence the agent can act on. */
 export function failure(error: unknown): ToolResult {
-  const message = error instanceof Error ? error.message : String(error);
+  const message =
+    error instanceof QueryLimitError && error.limit
+      ? `${error.message} (${limitWords(error.limit.kind)})`
+      : error instanceof Error
+        ? error.message
+        : String(error);
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 

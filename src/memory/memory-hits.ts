@@ -1,27 +1,67 @@
+import { fuseRankings } from '../recall/recall-search.js';
 import { parseDateBound } from '../stores/date-bound.js';
+import type { MemoryMatch } from '../stores/memory-index.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 
 /** The most memories a search lists beside its hits. */
 export const MEMORY_HITS = 5;
 
 /**
- * A search's result with the memories matching its words (first page only; none when the
- * search asks for a role, which memories have not). Source and date filters apply to the
- * memory's platform and creation time.
+ * How close in meaning (cosine) a memory must be to be listed by a search: nearest neighbours
+ * are always "nearest", so without a floor every search by meaning would list five unrelated
+ * memories. Measured with all-MiniLM-L6-v2 on "The user is allergic to peanuts and carries an
+ * epinephrine pen": paraphrases sharing no word with it scored 0.28–0.48 ("food allergy" 0.39),
+ * unrelated questions -0.04–0.16 (test/mcp-memory-meaning.test.ts checks both sides).
  */
-export async function withMemoryHits(
+export const MEMORY_MIN_SIMILARITY = 0.25;
+
+/** A query's vector and the model that made it (memories' vectors of another are not compared). */
+export interface QueryMeaning {
+  vector: Float32Array;
+  model: string;
+}
+
+function hitOf(
+  m: MemoryMatch,
+  conversation: Awaited<ReturnType<Store['conversation']>>,
+): SearchHit {
+  return {
+    conversationId: conversation?.id ?? '',
+    platformConversationId: conversation?.platformId ?? '',
+    title: conversation?.name ?? '',
+    source: m.source,
+    messageId: m.messageId ?? '',
+    role: '',
+    createdAt: m.createdAt,
+    snippet: m.snippet,
+    score: m.score,
+    kind: 'memory',
+    memory: { id: m.id, type: m.type, tags: m.tags },
+  };
+}
+
+/** The memories matching a query (the source and date filters applied), best first. */
+async function matching(
   store: Store,
   query: SearchQuery,
-  result: SearchResult,
-): Promise<SearchResult> {
-  if ((query.offset ?? 0) > 0 || query.role !== undefined) return result;
+  mode: 'keyword' | 'semantic',
+  meaning: QueryMeaning | undefined,
+): Promise<MemoryMatch[]> {
   const bound = (text: string | undefined): number | undefined => {
     const time = text !== undefined ? parseDateBound(text, new Date()) : undefined;
     return time !== undefined ? Date.parse(time) : undefined;
   };
   const since = bound(query.since);
   const until = bound(query.until);
-  const matches = (await store.memories.search(query.text, MEMORY_HITS * 4)).filter((m) => {
+  const found =
+    mode === 'keyword'
+      ? await store.memories.search(query.text, MEMORY_HITS * 4)
+      : meaning
+        ? (
+            await store.memories.searchByMeaning(meaning.vector, meaning.model, MEMORY_HITS * 4)
+          ).filter((m) => m.score >= MEMORY_MIN_SIMILARITY)
+        : [];
+  return found.filter((m) => {
     const at = Date.parse(m.createdAt);
     return (
       (query.source === undefined || m.source === query.source) &&
@@ -29,24 +69,44 @@ export async function withMemoryHits(
       (until === undefined || at < until)
     );
   });
-  if (matches.length === 0) return result;
-  const memories: SearchHit[] = [];
-  for (const [i, m] of matches.slice(0, MEMORY_HITS).entries()) {
-    const conversation = m.conversationId ? await store.conversation(m.conversationId) : undefined;
-    memories.push({
-      conversationId: conversation?.id ?? '',
-      platformConversationId: conversation?.platformId ?? '',
-      title: conversation?.name ?? '',
-      source: m.source,
-      messageId: m.messageId ?? '',
-      role: '',
-      createdAt: m.createdAt,
-      snippet: m.snippet,
-      score: m.score,
-      kind: 'memory',
-      memory: { id: m.id, type: m.type, tags: m.tags },
-      why: { keyword: { rank: i + 1 } },
-    });
-  }
-  return { ...result, memories };
+}
+
+/**
+ * A search's result with the memories matching it (first page only; none when the search asks
+ * for a role, which memories have not): by words in a keyword search, by meaning in a semantic
+ * one (`meaning`, the query's vector), and both fused in a hybrid one, each hit's `why` saying
+ * which. Source and date filters apply to the memory's platform and creation time. Only active
+ * memories are listed: a forgotten or edited one never is.
+ */
+export async function withMemoryHits(
+  store: Store,
+  query: SearchQuery,
+  result: SearchResult,
+  meaning?: QueryMeaning,
+): Promise<SearchResult> {
+  if ((query.offset ?? 0) > 0 || query.role !== undefined) return result;
+  const { mode } = result;
+  const conversations = new Map<string, Awaited<ReturnType<Store['conversation']>>>();
+  const toHits = async (matches: MemoryMatch[]): Promise<SearchHit[]> => {
+    const hits: SearchHit[] = [];
+    for (const m of matches) {
+      const id = m.conversationId;
+      if (id && !conversations.has(id)) conversations.set(id, await store.conversation(id));
+      hits.push(hitOf(m, id ? conversations.get(id) : undefined));
+    }
+    return hits;
+  };
+  const keyword =
+    mode === 'semantic' ? [] : await toHits(await matching(store, query, 'keyword', meaning));
+  const semantic = (
+    mode === 'keyword' ? [] : await toHits(await matching(store, query, 'semantic', meaning))
+  ).map((hit, i) => ({ ...hit, why: { semantic: { rank: i + 1, similarity: hit.score } } }));
+  const memories =
+    mode === 'keyword'
+      ? keyword.map((hit, i) => ({ ...hit, why: { keyword: { rank: i + 1 } } }))
+      : mode === 'semantic'
+        ? semantic
+        : fuseRankings(keyword, semantic);
+  if (memories.length === 0) return result;
+  return { ...result, memories: memories.slice(0, MEMORY_HITS) };
 }

@@ -6,7 +6,13 @@ import {
   type MemorySource,
 } from '../model/memory-input.js';
 import type { ExtractionMethod, Memory } from '../model/pam.js';
-import { writeMemories, type MemoryChange, type MemoryTarget } from './write-memories.js';
+import type { MemoryVectorNote } from '../recall/memory-vectors.js';
+import {
+  writeMemories,
+  writeMemoriesWithVectors,
+  type MemoryChange,
+  type MemoryTarget,
+} from './write-memories.js';
 
 /** What to remember, and where it came from. */
 export interface RememberInput extends MemoryInput {
@@ -23,6 +29,8 @@ export interface RememberResult {
   memory: Memory;
   /** False when an active memory with the same content was there already (it is returned). */
   created: boolean;
+  /** Whether it was embedded at once (found by meaning now) or will be by `chatgraph embed`. */
+  vector: MemoryVectorNote;
 }
 
 /** No memory has this id. */
@@ -77,22 +85,27 @@ export async function remember(
   target: MemoryTarget,
   input: RememberInput,
 ): Promise<RememberResult> {
-  return writeMemories(target, async (context) => {
-    const memory = newMemory(
-      randomUUID(),
-      input,
-      await sourceOf(input, context),
-      input.method ?? 'manual',
-      context.now,
-    );
-    const same = [...context.memories.values()].find(
-      (m) =>
-        m.status === 'active' && m.content_hash === memory.content_hash && m.type === memory.type,
-    );
-    if (same) return { memory: same, created: false };
-    context.memories.set(memory.id, memory);
-    return { memory, created: true };
-  });
+  const { result, vector } = await writeMemoriesWithVectors(
+    target,
+    async (context) => {
+      const memory = newMemory(
+        randomUUID(),
+        input,
+        await sourceOf(input, context),
+        input.method ?? 'manual',
+        context.now,
+      );
+      const same = [...context.memories.values()].find(
+        (m) =>
+          m.status === 'active' && m.content_hash === memory.content_hash && m.type === memory.type,
+      );
+      if (same) return { memory: same, created: false };
+      context.memories.set(memory.id, memory);
+      return { memory, created: true };
+    },
+    { embed: true },
+  );
+  return { ...result, vector };
 }
 
 function activeMemory(context: MemoryChange, id: string): Memory {
@@ -134,41 +147,46 @@ export async function reviseMemory(
   target: MemoryTarget,
   id: string,
   revision: MemoryRevision,
-): Promise<{ previous: Memory; memory: Memory }> {
-  return writeMemories(target, (context) => {
-    const old = activeMemory(context, id);
-    const confidence = revision.confidence ?? old.confidence?.current;
-    const memory = newMemory(
-      randomUUID(),
-      {
-        content: revision.content ?? old.content,
-        type: revision.type ?? old.type,
-        tags: revision.tags ?? old.tags,
-        summary: revision.summary ?? old.summary,
-        customType: revision.customType ?? old.custom_type,
-        ...(confidence !== undefined ? { confidence } : {}),
-      },
-      {
-        platform: old.provenance.platform,
-        conversationRef: old.provenance.conversation_ref,
-        messageRef: old.provenance.message_ref,
-      },
-      old.provenance.extraction_method,
-      context.now,
-    );
-    memory.metadata = { ...old.metadata, supersedes: old.id };
-    const previous: Memory = {
-      ...old,
-      status: 'superseded',
-      temporal: {
-        ...old.temporal,
-        updated_at: context.now,
-        valid_until: context.now,
-        superseded_by: memory.id,
-      },
-    };
-    context.memories.set(old.id, previous);
-    context.memories.set(memory.id, memory);
-    return { previous, memory };
-  });
+): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
+  const { result, vector } = await writeMemoriesWithVectors(
+    target,
+    (context) => {
+      const old = activeMemory(context, id);
+      const confidence = revision.confidence ?? old.confidence?.current;
+      const memory = newMemory(
+        randomUUID(),
+        {
+          content: revision.content ?? old.content,
+          type: revision.type ?? old.type,
+          tags: revision.tags ?? old.tags,
+          summary: revision.summary ?? old.summary,
+          customType: revision.customType ?? old.custom_type,
+          ...(confidence !== undefined ? { confidence } : {}),
+        },
+        {
+          platform: old.provenance.platform,
+          conversationRef: old.provenance.conversation_ref,
+          messageRef: old.provenance.message_ref,
+        },
+        old.provenance.extraction_method,
+        context.now,
+      );
+      memory.metadata = { ...old.metadata, supersedes: old.id };
+      const previous: Memory = {
+        ...old,
+        status: 'superseded',
+        temporal: {
+          ...old.temporal,
+          updated_at: context.now,
+          valid_until: context.now,
+          superseded_by: memory.id,
+        },
+      };
+      context.memories.set(old.id, previous);
+      context.memories.set(memory.id, memory);
+      return { previous, memory };
+    },
+    { embed: true },
+  );
+  return { ...result, vector };
 }

@@ -10,6 +10,9 @@ import type { Memory } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { openStore } from '../open-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { TextEmbedder } from '../recall/embed-conversations.js';
+import { readMemoryVectors } from '../recall/embed-memories.js';
+import { refreshMemoryVectors, type MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { Store } from '../stores/store.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
 
@@ -21,6 +24,13 @@ export interface MemoryTarget {
   onWait?: ((holder: LockHolder) => void) | undefined;
   /** The clock (tests). */
   now?: (() => Date) | undefined;
+  /** Where the embedding model is (the XDG cache, or `CHATGRAPH_MODEL_DIR`, unless given). */
+  modelDir?: string | undefined;
+  /**
+   * A model already open (a server's, for its searches) to embed new memories with when it is
+   * the data folder's; else one is opened for the change, and closed after it.
+   */
+  embedder?: (() => Promise<TextEmbedder | undefined>) | undefined;
 }
 
 /** What a change to the memories sees: every memory by id, the store, and the time. */
@@ -33,13 +43,6 @@ export interface MemoryChange {
   now: string;
 }
 
-/** Makes the store's Memory nodes what the bundle holds (after an import, a reindex, an edit). */
-export async function syncMemories(store: Store, dataDir: string): Promise<number> {
-  const file = await readMemoryStore(bundleDir(dataDir));
-  await store.memories.replace(file?.memories ?? []);
-  return file?.memories.length ?? 0;
-}
-
 /**
  * Changes the bundle's memories as the data folder's writer: under the write lock (a remember
  * during an import waits for it, so neither loses the other's work), `memory-store.json`
@@ -50,6 +53,19 @@ export async function writeMemories<T>(
   target: MemoryTarget,
   change: (context: MemoryChange) => Promise<T> | T,
 ): Promise<T> {
+  return (await writeMemoriesWithVectors(target, change, { embed: false })).result;
+}
+
+/**
+ * {@link writeMemories}, and the memories' vectors kept in step in the same lock: a memory no
+ * longer active loses its vector in `embeddings.json`; with `embed`, a new one is embedded when
+ * the data folder has vectors and its model opens (see {@link refreshMemoryVectors}).
+ */
+export async function writeMemoriesWithVectors<T>(
+  target: MemoryTarget,
+  change: (context: MemoryChange) => Promise<T> | T,
+  options: { embed: boolean },
+): Promise<{ result: T; vector: MemoryVectorNote }> {
   return withWriteLock(
     target.dataDir,
     async () => {
@@ -69,8 +85,13 @@ export async function writeMemories<T>(
           index: file?.index ?? [],
         });
         await writeFileAtomic(join(bundle, MEMORY_STORE_FILE), serialize(written));
-        await store.memories.replace(written.memories);
-        return result;
+        const vector = await refreshMemoryVectors(store, target.dataDir, {
+          embed: options.embed,
+          modelDir: target.modelDir,
+          lent: target.embedder,
+        });
+        await store.memories.replace(written.memories, await readMemoryVectors(bundle));
+        return { result, vector };
       } finally {
         await store.close();
       }

@@ -18,6 +18,34 @@ export interface BuildOptions {
   report: (diagnostic: Omit<Diagnostic, 'file'>) => void;
   record: string;
   fallbackTime: string | undefined;
+  /** Kept between builds of a conversation that grows (a followed session). */
+  memo?: BuildMemo | undefined;
+}
+
+/**
+ * What one build of a growing conversation keeps for the next: ids already derived, and each
+ * message as built with what it was built from. A provider mutating a draft after a build
+ * (a tool result reaching its call) lists it in `changed`.
+ */
+export interface BuildMemo {
+  /** The conversation the memo is of: another one starts it afresh. */
+  conversation: string | undefined;
+  ids: Map<string, string>;
+  built: Map<string, BuiltMessage>;
+  changed: Set<DraftMessage>;
+}
+
+interface BuiltMessage {
+  draft: DraftMessage;
+  parent: string | null;
+  children: readonly string[];
+  createdAt: string;
+  message: Message;
+}
+
+/** A memo for the first build of a conversation that will grow. */
+export function emptyBuildMemo(): BuildMemo {
+  return { conversation: undefined, ids: new Map(), built: new Map(), changed: new Set() };
 }
 
 /**
@@ -32,43 +60,15 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     options.report({ ...diagnostic, record: options.record });
   };
   const tree = settleTree(draft.messages, report);
-  const { messages, parentOf, children, order } = tree;
-  const ids = new Map<string, string>();
-  const idOf = (key: string): string => {
-    let value = ids.get(key);
-    if (value === undefined) {
-      value = stableId('message', draft.provider.name, conversationKey, key);
-      ids.set(key, value);
-    }
-    return value;
-  };
+  const { messages, children } = tree;
+  const { memo } = options;
+  const idOf = idsOf(draft.provider.name, conversationKey, memo);
 
   const conversationCreated =
     draft.createdAt ?? earliest(messages.map((m) => m.createdAt)) ?? draft.updatedAt;
   const created = settleTimes(tree, conversationCreated, options);
   const shownLeaf = chooseShownLeaf(draft, messages, children, created, options);
-  const out: Message[] = order.map((message) => {
-    const parent = parentOf.get(message.key) ?? null;
-    const raw = { ...message.raw_metadata };
-    if (message.createdAt === undefined) raw.timestamp_inferred = true;
-    const result: Message = {
-      id: idOf(message.key),
-      provider_message_id: message.provider_message_id,
-      role: message.role,
-      created_at: created.get(message.key) ?? EPOCH,
-      parent_id: parent === null ? null : idOf(parent),
-      children_ids: (children.get(message.key) ?? []).map(idOf),
-      model: message.model,
-      is_thought: message.is_thought,
-      token_count: null,
-      attachments: message.attachments,
-      citations: message.citations,
-      tool_calls: message.tool_calls,
-      raw_metadata: raw,
-    };
-    if (message.content) result.content = message.content;
-    return result;
-  });
+  const out = builtMessages(tree, created, idOf, memo);
 
   const conversationRaw = { ...draft.raw_metadata };
   if (shownLeaf !== undefined) conversationRaw[SHOWN_LEAF_KEY] = idOf(shownLeaf);
@@ -106,6 +106,107 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     tags: [],
     raw_metadata: conversationRaw,
   };
+}
+
+/** Message ids by draft key (kept in the memo: deriving one is a SHA-1). */
+function idsOf(
+  provider: string,
+  conversationKey: string,
+  memo: BuildMemo | undefined,
+): (key: string) => string {
+  if (memo && memo.conversation !== conversationKey) {
+    memo.conversation = conversationKey;
+    memo.ids.clear();
+    memo.built.clear();
+  }
+  const ids = memo?.ids ?? new Map<string, string>();
+  return (key) => {
+    let value = ids.get(key);
+    if (value === undefined) {
+      value = stableId('message', provider, conversationKey, key);
+      ids.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** The messages in tree order; with a memo, those built before from the same draft and links. */
+function builtMessages(
+  tree: SettledTree,
+  created: ReadonlyMap<string, string>,
+  idOf: (key: string) => string,
+  memo: BuildMemo | undefined,
+): Message[] {
+  const out = tree.order.map((message) => {
+    const parent = tree.parentOf.get(message.key) ?? null;
+    const kids = tree.children.get(message.key) ?? [];
+    const createdAt = created.get(message.key) ?? EPOCH;
+    const before = memo?.built.get(message.key);
+    if (
+      before &&
+      !memo?.changed.has(message) &&
+      sameBuild(before, message, parent, kids, createdAt)
+    )
+      return before.message;
+    const result = messageOf(message, { parent, kids, createdAt, idOf });
+    memo?.built.set(message.key, {
+      draft: message,
+      parent,
+      children: kids,
+      createdAt,
+      message: result,
+    });
+    return result;
+  });
+  memo?.changed.clear();
+  return out;
+}
+
+function sameBuild(
+  before: BuiltMessage,
+  draft: DraftMessage,
+  parent: string | null,
+  kids: readonly string[],
+  createdAt: string,
+): boolean {
+  return (
+    before.draft === draft &&
+    before.parent === parent &&
+    before.createdAt === createdAt &&
+    before.children.length === kids.length &&
+    before.children.every((kid, i) => kid === kids[i])
+  );
+}
+
+function messageOf(
+  message: DraftMessage,
+  at: {
+    parent: string | null;
+    kids: readonly string[];
+    createdAt: string;
+    idOf: (key: string) => string;
+  },
+): Message {
+  const { parent, idOf } = at;
+  const raw = { ...message.raw_metadata };
+  if (message.createdAt === undefined) raw.timestamp_inferred = true;
+  const result: Message = {
+    id: idOf(message.key),
+    provider_message_id: message.provider_message_id,
+    role: message.role,
+    created_at: at.createdAt,
+    parent_id: parent === null ? null : idOf(parent),
+    children_ids: at.kids.map(idOf),
+    model: message.model,
+    is_thought: message.is_thought,
+    token_count: null,
+    attachments: message.attachments,
+    citations: message.citations,
+    tool_calls: message.tool_calls,
+    raw_metadata: raw,
+  };
+  if (message.content) result.content = message.content;
+  return result;
 }
 
 /** Where a conversation's times as the export gave them are kept when they had to be fixed. */

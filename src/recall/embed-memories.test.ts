@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { bagOfWords } from '../../test/contract/vector-contract.js';
 import { tempDir } from '../../test/support/convert-to-temp.js';
 import { embeddingsErrors } from '../../test/support/pam-validator.js';
-import { embedMemories, EMBEDDINGS_FILE } from './embed-memories.js';
+import {
+  embedMemories,
+  EMBEDDINGS_FILE,
+  pruneMemoryEmbeddings,
+  readMemoryVectors,
+} from './embed-memories.js';
 
 function memory(id: string, content: string): Record<string, unknown> {
   return {
@@ -59,6 +64,26 @@ describe('embedMemories', () => {
       ['m2', '2026-01-01T00:00:00Z'],
     ]);
     expect(embeddingsErrors(after)).toEqual([]);
+  });
+
+  it('gives a forgotten memory no vector, drops it without a model, and reads the vectors back', async () => {
+    const bundle = join(tempDir(), 'bundle');
+    writeStore(bundle, [memory('m1', 'likes sourdough bread'), memory('m2', 'runs marathons')]);
+    await embedMemories(bundle, bagOfWords, undefined);
+    const retracted = { ...memory('m1', 'likes sourdough bread'), status: 'retracted' };
+    writeStore(bundle, [retracted, memory('m2', 'runs marathons')]);
+    expect(await pruneMemoryEmbeddings(bundle)).toBe(1);
+    expect(await pruneMemoryEmbeddings(bundle)).toBe(0);
+    const vectors = await readMemoryVectors(bundle);
+    expect(vectors.map((v) => [v.memoryId, v.model, v.vector.length])).toEqual([
+      ['m2', bagOfWords.model.id, bagOfWords.model.dimensions],
+    ]);
+    const [m2] = await bagOfWords.embed(['runs marathons']);
+    expect(Array.from(vectors[0]?.vector ?? [])).toEqual(Array.from(m2 ?? []).map(Math.fround));
+    // The embedder gives the retracted one none either.
+    expect(await embedMemories(bundle, bagOfWords, undefined)).toMatchObject({ memories: 1 });
+    writeFileSync(join(bundle, EMBEDDINGS_FILE), '{"embeddings": [');
+    await expect(readMemoryVectors(bundle)).rejects.toThrow(/embeddings\.json is not JSON/);
   });
 
   it('writes nothing for a bundle without memories', async () => {

@@ -6,13 +6,18 @@ import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { textHash } from '../embed/text-hash.js';
+import type { MemoryVector } from '../stores/memory-index.js';
 import type { EmbeddingCache, TextEmbedder } from './embed-conversations.js';
 
 /** PAM's file for memory vectors, beside `memory-store.json`. */
 export const EMBEDDINGS_FILE = 'embeddings.json';
 
 const memoriesSchema = z.object({
-  memories: z.array(z.object({ id: z.string().min(1), content: z.string() }).passthrough()),
+  memories: z.array(
+    z
+      .object({ id: z.string().min(1), content: z.string(), status: z.string().nullish() })
+      .passthrough(),
+  ),
 });
 
 const embeddingsSchema = z.object({
@@ -41,7 +46,16 @@ export interface MemoryEmbedding {
 
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
   if (!existsSync(file)) return undefined;
-  const parsed = schema.safeParse(JSON.parse(await readFile(file, 'utf8')));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new Error(
+      `${file} is not JSON (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
+  }
+  const parsed = schema.safeParse(raw);
   if (!parsed.success)
     throw new Error(
       `${file} is not what PAM says it is (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'bad shape'})`,
@@ -49,10 +63,57 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | unde
   return parsed.data;
 }
 
+/** The memories that have a vector: active ones with words (forgotten or edited ones lose theirs). */
+async function activeMemories(bundle: string): Promise<{ id: string; content: string }[]> {
+  const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
+  return (store?.memories ?? []).filter(
+    (m) => (m.status ?? 'active') === 'active' && m.content.trim() !== '',
+  );
+}
+
+async function writeEmbeddings(file: string, embeddings: readonly unknown[]): Promise<void> {
+  await writeFileAtomic(
+    file,
+    `${JSON.stringify(
+      { schema: 'portable-ai-memory-embeddings', schema_version: PAM_SCHEMA_VERSION, embeddings },
+      null,
+      2,
+    )}\n`,
+  );
+}
+
 /**
- * Writes the bundle's `embeddings.json`: one vector per memory of `memory-store.json`, made
- * with the embedder (vectors already made come from the cache; memories that are gone lose
- * theirs). Returns how many memories were embedded anew.
+ * The vectors of the bundle's `embeddings.json`, for the store to index (the bundle alone
+ * restores them: nothing is embedded again). Entries without a vector are left out.
+ */
+export async function readMemoryVectors(bundle: string): Promise<MemoryVector[]> {
+  const file = await readJson(join(bundle, EMBEDDINGS_FILE), embeddingsSchema);
+  return (file?.embeddings ?? []).flatMap((e) =>
+    e.vector && e.vector.length > 0
+      ? [{ memoryId: e.memory_id, model: e.model, vector: Float32Array.from(e.vector) }]
+      : [],
+  );
+}
+
+/**
+ * Drops from `embeddings.json` the vectors of memories no longer active (forgotten, edited,
+ * gone), with no model needed. Returns how many it dropped.
+ */
+export async function pruneMemoryEmbeddings(bundle: string): Promise<number> {
+  const file = join(bundle, EMBEDDINGS_FILE);
+  const before = await readJson(file, embeddingsSchema);
+  if (!before) return 0;
+  const active = new Set((await activeMemories(bundle)).map((m) => m.id));
+  const kept = before.embeddings.filter((e) => active.has(e.memory_id));
+  const dropped = before.embeddings.length - kept.length;
+  if (dropped > 0) await writeEmbeddings(file, kept);
+  return dropped;
+}
+
+/**
+ * Writes the bundle's `embeddings.json`: one vector per active memory of `memory-store.json`,
+ * made with the embedder (vectors already made come from the cache; memories that are gone,
+ * forgotten or replaced by an edit lose theirs). Returns how many memories were embedded anew.
  */
 export async function embedMemories(
   bundle: string,
@@ -60,8 +121,7 @@ export async function embedMemories(
   cache: EmbeddingCache | undefined,
   now: () => string = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
 ): Promise<{ memories: number; embedded: number; hashes: string[] }> {
-  const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
-  const memories = (store?.memories ?? []).filter((m) => m.content.trim() !== '');
+  const memories = await activeMemories(bundle);
   const file = join(bundle, EMBEDDINGS_FILE);
   const before = await readJson(file, embeddingsSchema);
   if (memories.length === 0 && !before) return { memories: 0, embedded: 0, hashes: [] };
@@ -93,13 +153,6 @@ export async function embedMemories(
       vector,
     };
   });
-  await writeFileAtomic(
-    file,
-    `${JSON.stringify(
-      { schema: 'portable-ai-memory-embeddings', schema_version: PAM_SCHEMA_VERSION, embeddings },
-      null,
-      2,
-    )}\n`,
-  );
+  await writeEmbeddings(file, embeddings);
   return { memories: memories.length, embedded: missing.length, hashes };
 }

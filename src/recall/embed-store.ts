@@ -14,6 +14,7 @@ import {
 } from './embed-conversations.js';
 import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
 import { embedMemories } from './embed-memories.js';
+import { syncMemories } from '../memory/sync-memories.js';
 import { bundleDir } from '../data-dir.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
 import type { QueryEmbedding } from './recall-search.js';
@@ -35,7 +36,7 @@ export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'>
 }
 
 /** The model options a data folder's vectors call for: those given, else those it was embedded with. */
-function modelOptions(
+export function modelOptions(
   dataDir: string | undefined,
   options: EmbedStoreOptions,
 ): OpenEmbedderOptions {
@@ -98,6 +99,8 @@ async function embedLocked(
     if (!report.interrupted) {
       const made = await embedMemories(bundleDir(dataDir), embedder, cache);
       memories = { memories: made.memories, embedded: made.embedded };
+      // The store searches memories by meaning with the vectors just written to the bundle.
+      await syncMemories(store, dataDir);
       // Everything is embedded now: vectors of texts that are gone (deleted, changed,
       // redacted) leave the cache too.
       const keep = await store.vectors.textHashes();
@@ -135,20 +138,24 @@ export async function pruneVectorCache(store: Store, dataDir: string): Promise<n
 /** A way to embed queries for a store's vectors, and to let go of the model afterwards. */
 export interface QueryEmbedder {
   embedQuery: QueryEmbedding;
+  /** Texts embedded with the same open model (a memory written while a server runs). */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
   model: Embedder['model'];
   close(): Promise<void>;
 }
 
 /**
- * Opens the model the store's vectors were made with, for queries; undefined when the store has
- * no vectors. A model that is not installed, or not the index's, is an error naming the fix.
+ * Opens the model the store's vectors (its messages', else its memories') were made with, for
+ * queries; undefined when the store has no vectors. A model that is not installed, or not the index's, is an error naming the fix.
  */
 export async function openQueryEmbedder(
   store: Store,
   dataDir: string | undefined,
   options: EmbedStoreOptions = {},
 ): Promise<QueryEmbedder | undefined> {
-  const indexed = await store.vectors.model();
+  const messages = await store.vectors.model();
+  // After a reindex only the memories' vectors are back (from the bundle): they are searched.
+  const indexed = messages && messages.count > 0 ? messages : await store.memories.vectorModel();
   if (!indexed || indexed.count === 0) return undefined;
   const open = modelOptions(dataDir, options);
   const embedder = await openEmbedder({ model: indexed.id, ...open });
@@ -165,12 +172,13 @@ export async function openQueryEmbedder(
       if (!vector) throw new Error('the model gave no vector for the query');
       return vector;
     },
+    embed: (texts) => embedder.embed(texts),
     close: () => embedder.close(),
   };
 }
 
 /** The vector cache (SQLite), its code loaded when first used rather than with chatgraph. */
-async function openVectorCache(file: string): Promise<VectorCache> {
+export async function openVectorCache(file: string): Promise<VectorCache> {
   const { VectorCache: Cache } = await import('../embed/vector-cache.js');
   return Cache.open(file);
 }

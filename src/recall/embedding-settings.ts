@@ -12,7 +12,7 @@ export interface EmbeddingSettings {
   endpoint?: string | undefined;
 }
 
-const SETTINGS_FILE = 'embedding.json';
+export const SETTINGS_FILE = 'embedding.json';
 
 const settingsSchema = z.object({
   model: z.string().min(1).optional(),

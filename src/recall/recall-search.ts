@@ -18,9 +18,20 @@ const FUSION_DEPTH = 50;
 
 /** What identifies one hit across keyword and vector results. */
 function hitKey(hit: SearchHit): string {
+  if (hit.memory) return `k:${hit.memory.id}`;
   if (hit.attachment) return `a:${hit.attachment.id}`;
   if (hit.kind === 'title' || hit.messageId === '') return `t:${hit.conversationId}`;
   return `m:${hit.messageId}`;
+}
+
+/**
+ * How many vectors a store holds: its messages' and its memories' (a reindex restores the
+ * memories' from the bundle at once; the messages' come back with `chatgraph embed`).
+ */
+async function vectorCount(store: Store): Promise<{ messages: number; all: number }> {
+  const messages = (await store.vectors.model())?.count ?? 0;
+  const memories = (await store.memories.vectorModel())?.count ?? 0;
+  return { messages, all: messages + memories };
 }
 
 /** The mode a search runs in: the one asked for, else hybrid once vectors exist. */
@@ -30,8 +41,7 @@ export async function searchModeFor(
   canEmbed: boolean,
 ): Promise<SearchMode> {
   if (asked !== undefined) return asked;
-  const model = await store.vectors.model();
-  return model && model.count > 0 && canEmbed ? 'hybrid' : 'keyword';
+  return (await vectorCount(store)).all > 0 && canEmbed ? 'hybrid' : 'keyword';
 }
 
 function vectorQueryOf(query: SearchQuery, vector: Float32Array, limit: number): VectorQuery {
@@ -118,20 +128,23 @@ export async function recall(
     const nearest = await semanticHits(store, query, await embedQuery(query.text), 3);
     return { ...result, hits, mode, offset, nearest };
   }
-  const model = await store.vectors.model();
-  if (!model || model.count === 0)
+  const count = await vectorCount(store);
+  if (count.all === 0)
     throw new QueryError(
       `there are no vectors to search by meaning yet: run \`chatgraph embed\` first (or search by words only: mode keyword)`,
     );
   if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
   const vector = await embedQuery(query.text);
+  // Only memories have vectors (a reindex, before the next embed): no message is near.
+  const nearest = (limit_: number): Promise<SearchHit[]> =>
+    count.messages > 0 ? semanticHits(store, query, vector, limit_) : Promise.resolve([]);
   if (mode === 'semantic') {
-    const hits = await semanticHits(store, query, vector, offset + limit);
+    const hits = await nearest(offset + limit);
     return {
       hits: hits.slice(offset),
       matches: hits.length,
       matchesCapped: false,
-      ranked: model.count,
+      ranked: count.messages,
       mode,
       offset,
     };
@@ -145,7 +158,7 @@ export async function recall(
         if (error instanceof QueryError) return undefined;
         throw error;
       }),
-    semanticHits(store, query, vector, depth),
+    nearest(depth),
   ]);
   const fused = fuseRankings(keyword?.hits ?? [], semantic);
   return {

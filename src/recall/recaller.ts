@@ -1,6 +1,7 @@
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from '../memory/memory-hits.js';
+import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
 
 /** Search in every mode over one store, the query model opened on first use and kept. */
@@ -8,6 +9,11 @@ export interface Recaller {
   search(query: SearchQuery): Promise<SearchResult>;
   /** Messages close in meaning to one message. */
   similar(messageId: string, limit: number): Promise<SearchHit[]>;
+  /**
+   * The model its searches embed with, opened once (none when the store has no vectors or the
+   * model does not open): a server lends it to `remember`, which then need not load its own.
+   */
+  embedder(): Promise<TextEmbedder | undefined>;
   close(): Promise<void>;
 }
 
@@ -23,12 +29,18 @@ export function createRecaller(
 ): Recaller {
   let opened: Promise<QueryEmbedder | undefined> | undefined;
   const embedder = (): Promise<QueryEmbedder | undefined> => {
-    opened ??= openQueryEmbedder(store, dataDir, options);
-    // A model installed later is picked up by the next search, not never.
-    opened.catch(() => {
-      opened = undefined;
-    });
-    return opened;
+    const current = (opened ??= openQueryEmbedder(store, dataDir, options));
+    // A model installed later, or vectors made later (a first `chatgraph embed` while a server
+    // runs), are picked up by the next search, not never.
+    current.then(
+      (embedder) => {
+        if (!embedder && opened === current) opened = undefined;
+      },
+      () => {
+        if (opened === current) opened = undefined;
+      },
+    );
+    return current;
   };
   return {
     async search(query) {
@@ -43,15 +55,24 @@ export function createRecaller(
           notice = `searched by words only: ${error instanceof Error ? error.message : String(error)}`;
         query_ = { ...query, mode: 'keyword' };
       }
-      const result = await withMemoryHits(
-        store,
-        query_,
-        await recall(store, query_, opener?.embedQuery),
-      );
-      return notice === undefined ? result : { ...result, notice };
+      // The query is embedded once, for the messages and the memories both.
+      let vector: Promise<Float32Array> | undefined;
+      const embedQuery = opener
+        ? (text: string): Promise<Float32Array> => (vector ??= opener.embedQuery(text))
+        : undefined;
+      const result = await recall(store, query_, embedQuery);
+      const meaning =
+        opener && embedQuery && result.mode !== 'keyword'
+          ? { vector: await embedQuery(query_.text), model: opener.model.id }
+          : undefined;
+      const withMemories = await withMemoryHits(store, query_, result, meaning);
+      return notice === undefined ? withMemories : { ...withMemories, notice };
     },
     similar(messageId, limit) {
       return similarMessages(store, messageId, limit);
+    },
+    embedder() {
+      return embedder().catch(() => undefined);
     },
     async close() {
       const current = opened;

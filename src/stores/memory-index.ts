@@ -17,6 +17,21 @@ export interface MemoryMatch {
   messageId: string | null;
 }
 
+/** A memory's vector, as the bundle's `embeddings.json` holds it (PAM's file for them). */
+export interface MemoryVector {
+  memoryId: string;
+  /** The model that made it: a search by meaning compares only vectors of its query's model. */
+  model: string;
+  vector: Float32Array;
+}
+
+/** The model of the memories' vectors a store holds, and how many it holds. */
+export interface MemoryVectorModel {
+  id: string;
+  dimensions: number;
+  count: number;
+}
+
 /** A Memory node's properties as both stores read them back, for a {@link MemoryMatch}. */
 export function matchOf(
   id: string,
@@ -48,14 +63,22 @@ export function matchOf(
 export interface MemoryIndex {
   /**
    * Makes the Memory nodes and their edges exactly these memories (a memory gone from the
-   * list goes from the graph), and indexes their words.
+   * list goes from the graph), and indexes their words and these vectors (those given: none
+   * when none are; a vector of a memory not in the list is left out).
    */
-  replace(memories: readonly Memory[]): Promise<void>;
+  replace(memories: readonly Memory[], vectors?: readonly MemoryVector[]): Promise<void>;
   /**
    * Memories matching a search (the keyword syntax of `search`), best first: active ones, or
    * every status with `all` (the history).
    */
   search(text: string, limit: number, options?: { all?: boolean }): Promise<MemoryMatch[]>;
+  /**
+   * Active memories nearest a query vector of `model`, best first, `score` their cosine
+   * similarity (-1 to 1); memories without a vector of that model are not among them.
+   */
+  searchByMeaning(vector: Float32Array, model: string, limit: number): Promise<MemoryMatch[]>;
+  /** The model of the memories' vectors (the one most are of, if ever two), or none. */
+  vectorModel(): Promise<MemoryVectorModel | undefined>;
 }
 
 /** The Memory node of a PAM memory: its properties, and the node its DERIVED_FROM reaches. */

@@ -6,8 +6,25 @@ export const CLI_QUERY_LIMITS: QueryLimits = { timeoutSeconds: 30, memoryMb: 512
 /** The web app's and the MCP server's limits: a long-running server answering others too. */
 export const SERVER_QUERY_LIMITS: QueryLimits = { timeoutSeconds: 10, memoryMb: 512 };
 
-/** A query stopped by a limit (time, memory, or too many at once): one sentence for the user. */
-export class QueryLimitError extends QueryError {}
+/** Which configurable limit stopped a query, and its figure (seconds, or MB). */
+export interface ExceededLimit {
+  kind: 'timeout' | 'memory';
+  value: number;
+}
+
+/**
+ * A query stopped by a limit (time, memory, or too many at once): one sentence for the user.
+ * A configurable limit is named in `limit` and left out of the sentence: where it is set is
+ * each shell's to say in its own words (a CLI flag, an MCP server's option).
+ */
+export class QueryLimitError extends QueryError {
+  constructor(
+    message: string,
+    readonly limit?: ExceededLimit,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Reads `--query-timeout <s>` and `--query-memory <MB>` (either may be absent) over defaults;

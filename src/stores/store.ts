@@ -67,8 +67,9 @@ export interface SearchResult {
   /** Something the person should know about how the search ran (e.g. why it was by words only). */
   notice?: string;
   /**
-   * Memories matching the words (kind `memory`), on the first page only: they are not paged
-   * with the hits, so a memory never pushes a message off a page.
+   * Active memories matching the search (kind `memory`) as the hits were found: by words, by
+   * meaning, or both fused (each one's `why` says which), on the first page only: they are not
+   * paged with the hits, so a memory never pushes a message off a page.
    */
   memories?: SearchHit[];
 }

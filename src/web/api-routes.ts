@@ -1,169 +1,42 @@
-import {
-  QueryError,
-  bundleDir,
-  readBundleConversation,
-  type ConversationFilter,
-  type GraphBatch,
-  type GraphNode,
-  type QueryLimits,
-  type Recaller,
-  type SearchQuery,
-  type Store,
-  type ThreadMessage,
-} from '../index.js';
-import { attachmentViews } from './attachment-views.js';
-
-/** A JSON answer: a status and a body. */
-export interface ApiAnswer {
-  status: number;
-  body: unknown;
-}
-
-/** A request error the browser shows as it is. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: 400 | 404,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import type { z } from 'zod';
+import type { GraphNode, QueryLimits, Recaller, SearchQuery, Store } from '../index.js';
+import { ApiError } from './api-error.js';
+import type * as request from './api-requests.js';
+import type { Answer } from './api-schema.js';
 
 /** The most graph nodes drawn at once: a larger conversation is cut around the focus. */
 export const GRAPH_NODE_LIMIT = 300;
 
-function text(params: URLSearchParams, name: string): string | undefined {
-  const value = params.get(name)?.trim();
-  return value ? value : undefined;
-}
-
-function integer(params: URLSearchParams, name: string, fallback: number): number {
-  const value = params.get(name);
-  if (value === null || value === '') return fallback;
-  const number = Number(value);
-  // Past 2^53 a number is no longer whole in JavaScript, nor a row count.
-  if (!Number.isSafeInteger(number)) throw new ApiError(400, `${name} must be a whole number`);
-  return number;
-}
-
 /** GET /api/conversations: a filtered, sorted page. */
-export async function listConversations(store: Store, params: URLSearchParams): Promise<unknown> {
-  const sort = params.get('sort');
-  if (sort !== null && sort !== 'newest' && sort !== 'oldest' && sort !== 'most-messages')
-    throw new ApiError(400, 'sort takes newest, oldest or most-messages');
-  const filter: ConversationFilter = {
-    source: text(params, 'source'),
-    since: text(params, 'since'),
-    until: text(params, 'until'),
-    title: text(params, 'title'),
-    hasToolCalls: params.get('tools') === '1' || undefined,
-    hasBranches: params.get('branches') === '1' || undefined,
-    sort: sort ?? 'newest',
-    offset: integer(params, 'offset', 0),
-    limit: integer(params, 'limit', 50),
-  };
-  return store.listConversations(filter);
-}
-
-/** GET /api/sources: the sources present, for the filters. */
-export async function sources(store: Store): Promise<unknown> {
-  return store.sources();
-}
-
-interface ToolCallView {
-  name: string;
-  input: string | null;
-  output: string | null;
-  isError: boolean;
-}
-
-/**
- * GET /api/conversations/:id: every message of every branch in tree order (the browser shows
- * the shown thread and switches branches at forks), each with its tool calls from the graph,
- * and its attachments and citations from the bundle when the data folder has it (pasted or
- * extracted text from the graph).
- */
-export async function conversation(store: Store, dataDir: string, id: string): Promise<unknown> {
-  const info = await store.conversation(id);
-  if (!info) throw new ApiError(404, `no conversation with id ${id}`);
-  const [messages, graph, pam] = await Promise.all([
-    store.thread(info.id, { allBranches: true }),
-    store.subgraph(info.id),
-    readBundleConversation(bundleDir(dataDir), info.id),
-  ]);
-  const calls = new Map<string, ToolCallView[]>();
-  if (graph) {
-    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-    for (const edge of graph.edges) {
-      if (edge.kind !== 'USED_TOOL') continue;
-      const call = byId.get(edge.to)?.properties;
-      if (!call) continue;
-      const list = calls.get(edge.from) ?? [];
-      list.push({
-        name: String(call.name ?? 'tool'),
-        input: typeof call.input === 'string' ? call.input : null,
-        output: typeof call.output === 'string' ? call.output : null,
-        isError: call.is_error === true,
-      });
-      calls.set(edge.from, list);
-    }
-  }
-  const extras = new Map(
-    (pam?.messages ?? []).map((m) => [
-      `${info.id}:${m.id}`,
-      { attachments: m.attachments, citations: m.citations },
-    ]),
-  );
-  return {
-    conversation: info,
-    messages: messages.map((message: ThreadMessage) => ({
-      ...message,
-      toolCalls: calls.get(message.id) ?? [],
-      attachments: attachmentViews(extras.get(message.id)?.attachments, message.attachments),
-      citations: extras.get(message.id)?.citations ?? [],
-    })),
-  };
+export async function listConversations(
+  store: Store,
+  query: z.output<typeof request.conversationsQuery>,
+): Promise<Answer<'listConversations'>> {
+  return store.listConversations({
+    source: query.source,
+    since: query.since,
+    until: query.until,
+    title: query.title,
+    hasToolCalls: query.tools || undefined,
+    hasBranches: query.branches || undefined,
+    sort: query.sort,
+    offset: query.offset,
+    limit: query.limit,
+  });
 }
 
 /** GET /api/search: ranked hits in any mode (hybrid by default once vectors exist), paged. */
-export async function search(recaller: Recaller, params: URLSearchParams): Promise<unknown> {
-  const query: SearchQuery = {
-    text: params.get('q') ?? '',
-    limit: integer(params, 'limit', 30),
-    offset: integer(params, 'offset', 0),
-  };
-  const mode = text(params, 'mode');
-  if (mode !== undefined) {
-    if (mode !== 'keyword' && mode !== 'semantic' && mode !== 'hybrid')
-      throw new ApiError(400, 'mode takes keyword, semantic or hybrid');
-    query.mode = mode;
-  }
-  const source = text(params, 'source');
-  const role = text(params, 'role');
-  const since = text(params, 'since');
-  const until = text(params, 'until');
-  if (source) query.source = source;
-  if (role) query.role = role;
-  if (since) query.since = since;
-  if (until) query.until = until;
-  return recaller.search(query);
-}
-
-/** GET /api/similar/:messageId: messages close in meaning to one message. */
-export async function similar(
+export async function search(
   recaller: Recaller,
-  messageId: string,
-  params: URLSearchParams,
-): Promise<unknown> {
-  return { hits: await recaller.similar(messageId, Math.min(50, integer(params, 'limit', 10))) };
-}
-
-/** What the browser draws of one node. */
-interface DrawnNode {
-  id: string;
-  label: string;
-  caption: string;
-  properties: GraphNode['properties'];
+  query: z.output<typeof request.searchQuery>,
+): Promise<Answer<'search'>> {
+  const asked: SearchQuery = { text: query.q, limit: query.limit, offset: query.offset };
+  if (query.mode !== undefined) asked.mode = query.mode;
+  if (query.source) asked.source = query.source;
+  if (query.role) asked.role = query.role;
+  if (query.since) asked.since = query.since;
+  if (query.until) asked.until = query.until;
+  return recaller.search(asked);
 }
 
 function captionOf(node: GraphNode): string {
@@ -199,17 +72,12 @@ function captionOf(node: GraphNode): string {
 export async function graph(
   store: Store,
   id: string,
-  params: URLSearchParams,
-): Promise<{
-  nodes: DrawnNode[];
-  edges: { id: string; kind: string; from: string; to: string }[];
-  focus: string | null;
-  omitted: number;
-}> {
+  query: z.output<typeof request.graphQuery>,
+): Promise<Answer<'graph'>> {
   const info = await store.conversation(id);
   if (!info) throw new ApiError(404, `no conversation with id ${id}`);
-  const batch = (await store.subgraph(info.id)) as GraphBatch;
-  const focus = text(params, 'message') ?? null;
+  const batch = (await store.subgraph(info.id)) ?? { owner: info.id, nodes: [], edges: [] };
+  const focus = query.message ?? null;
   let nodes = batch.nodes;
   let omitted = 0;
   if (nodes.length > GRAPH_NODE_LIMIT) {
@@ -250,25 +118,12 @@ export async function graph(
 }
 
 /** POST /api/cypher: read-only Cypher, rows as JSON. */
-export async function cypher(store: Store, body: unknown, limits: QueryLimits): Promise<unknown> {
-  const { query, params } = (body ?? {}) as { query?: unknown; params?: unknown };
-  if (typeof query !== 'string' || query.trim() === '') throw new ApiError(400, 'give a query');
-  if (
-    params !== undefined &&
-    (params === null || typeof params !== 'object' || Array.isArray(params))
-  )
-    throw new ApiError(400, 'params must be a JSON object');
+export async function cypher(
+  store: Store,
+  body: z.output<typeof request.cypherBody>,
+  limits: QueryLimits,
+): Promise<Answer<'cypher'>> {
   const started = Date.now();
-  const rows = await store.cypher(query, (params ?? {}) as Record<string, unknown>, limits);
+  const rows = await store.cypher(body.query, body.params ?? {}, limits);
   return { rows, milliseconds: Date.now() - started };
-}
-
-/** An error as the answer the browser gets. */
-export function errorAnswer(error: unknown): ApiAnswer | undefined {
-  if (error instanceof ApiError) return { status: error.status, body: { error: error.message } };
-  if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
-  // decodeURIComponent of a path, header or cookie with a malformed % escape.
-  if (error instanceof URIError)
-    return { status: 400, body: { error: 'the request has a malformed % escape' } };
-  return undefined;
 }

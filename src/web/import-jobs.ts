@@ -25,6 +25,9 @@ export interface ImportJob {
 
 export { UploadError } from './upload-limiter.js';
 
+/** The most often a job's watchers hear of its progress (its end they hear at once). */
+const PROGRESS_EVERY_MS = 250;
+
 /**
  * Imports uploaded export files one at a time, through the same importer as the CLI (same
  * detection, same checks, same report). An upload is streamed to a private temporary folder,
@@ -32,6 +35,7 @@ export { UploadError } from './upload-limiter.js';
  */
 export class ImportJobs {
   private readonly jobs = new Map<string, ImportJob>();
+  private readonly watchers = new Map<string, Set<(job: ImportJob) => void>>();
   private running: ImportJob | undefined;
 
   constructor(
@@ -46,6 +50,27 @@ export class ImportJobs {
 
   get(id: string): ImportJob | undefined {
     return this.jobs.get(id);
+  }
+
+  /**
+   * Calls `listener` with the job now, then on each change of it (progress at most every
+   * {@link PROGRESS_EVERY_MS}, and its end); returns how to stop, or undefined for no such job.
+   */
+  watch(id: string, listener: (job: ImportJob) => void): (() => void) | undefined {
+    const job = this.jobs.get(id);
+    if (!job) return undefined;
+    const watchers = this.watchers.get(id) ?? new Set();
+    this.watchers.set(id, watchers);
+    watchers.add(listener);
+    listener(job);
+    return () => {
+      watchers.delete(listener);
+      if (watchers.size === 0) this.watchers.delete(id);
+    };
+  }
+
+  private changed(job: ImportJob): void {
+    for (const listener of [...(this.watchers.get(job.id) ?? [])]) listener(job);
   }
 
   /** Receives an upload and starts its import; resolves once the file is saved. */
@@ -99,12 +124,16 @@ export class ImportJobs {
   }
 
   private async run(job: ImportJob, path: string, dir: string): Promise<void> {
+    let told = 0;
     try {
       job.report = await importExports([path], {
         dataDir: this.options.dataDir,
         neo4j: this.options.neo4j,
         onProgress: (progress) => {
           job.progress = progress;
+          if (Date.now() - told < PROGRESS_EVERY_MS) return;
+          told = Date.now();
+          this.changed(job);
         },
       });
       job.state = 'done';
@@ -114,6 +143,8 @@ export class ImportJobs {
       job.error = error instanceof Error ? error.message.replaceAll(path, job.file) : String(error);
     } finally {
       this.running = undefined;
+      // Told before the clean-up, so a failing removal cannot leave a watcher waiting.
+      this.changed(job);
       await rm(dir, { recursive: true, force: true });
     }
   }

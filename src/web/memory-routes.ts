@@ -1,6 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
-  MEMORY_TYPES,
   MemoryInputError,
   MemoryNotFoundError,
   forget,
@@ -9,58 +8,20 @@ import {
   remember,
   reviseMemory,
   type Neo4jTarget,
+  type Recaller,
   type Store,
 } from '../index.js';
-import { ApiError } from './api-routes.js';
+import { ApiError } from './api-error.js';
+import type * as request from './api-requests.js';
+import type { Answer } from './api-schema.js';
 
 /** What the memory routes work on: the store read from, and the data folder written to. */
 export interface MemoryRouteContext {
   store: Store;
   dataDir: string;
   neo4j: Neo4jTarget | undefined;
-}
-
-const rememberBody = z
-  .object({
-    content: z.string().min(1).max(20_000),
-    type: z.enum(MEMORY_TYPES),
-    tags: z.array(z.string()).max(50).optional(),
-    confidence: z.number().min(0).max(1).optional(),
-    conversationId: z.string().min(1).optional(),
-    messageId: z.string().min(1).optional(),
-  })
-  .strict();
-
-const reviseBody = z
-  .object({
-    content: z.string().min(1).max(20_000).optional(),
-    type: z.enum(MEMORY_TYPES).optional(),
-    tags: z.array(z.string()).max(50).optional(),
-    confidence: z.number().min(0).max(1).optional(),
-  })
-  .strict();
-
-function parsed<T>(schema: z.ZodType<T>, body: unknown): T {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  throw new ApiError(400, `${field ? `${field}: ` : ''}${issue?.message ?? 'bad request'}`);
-}
-
-function whole(params: URLSearchParams, name: string): number | undefined {
-  const value = params.get(name);
-  if (value === null || value === '') return undefined;
-  if (!/^\d{1,9}$/.test(value)) throw new ApiError(400, `${name} must be a whole number`);
-  return Number(value);
-}
-
-function typeParam(params: URLSearchParams): (typeof MEMORY_TYPES)[number] | undefined {
-  const value = params.get('type');
-  if (value === null || value === '') return undefined;
-  const type = MEMORY_TYPES.find((t) => t === value);
-  if (!type) throw new ApiError(400, `type is one of ${MEMORY_TYPES.join(', ')}`);
-  return type;
+  /** The search's model, lent to remember and edit (none loaded for each of them). */
+  recaller?: Recaller | undefined;
 }
 
 async function answering<T>(run: () => Promise<T>): Promise<T> {
@@ -73,29 +34,40 @@ async function answering<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+// The API's memory types (its schemas import zod alone) are checked against the library's both
+// ways by the types here: a query's type is the library's MemoryType, a view's type the API's.
+
 /** GET /api/memories: a page of memories (`query`, `type`, `tag`, `limit`, `offset`, `all`). */
-export function listRoute(context: MemoryRouteContext, params: URLSearchParams): Promise<unknown> {
+export function listRoute(
+  context: MemoryRouteContext,
+  query: z.output<typeof request.memoriesQuery>,
+): Promise<Answer<'listMemories'>> {
   return answering(() =>
     listMemories(context.store, context.dataDir, {
-      query: params.get('query')?.trim() || undefined,
-      type: typeParam(params),
-      tag: params.get('tag')?.trim() || undefined,
-      limit: whole(params, 'limit'),
-      offset: whole(params, 'offset'),
-      status: params.get('all') === '1' ? 'all' : 'active',
+      query: query.query,
+      type: query.type,
+      tag: query.tag,
+      limit: query.limit,
+      offset: query.offset,
+      status: query.all ? 'all' : 'active',
     }),
   );
 }
 
+const lentModel = ({ recaller }: MemoryRouteContext) =>
+  recaller ? () => recaller.embedder() : undefined;
+
 /** POST /api/memories: remembers (a person's memory: `manual`). */
-export function rememberRoute(context: MemoryRouteContext, body: unknown): Promise<unknown> {
-  const input = parsed(rememberBody, body);
+export function rememberRoute(
+  context: MemoryRouteContext,
+  input: z.output<typeof request.rememberBody>,
+): Promise<Answer<'remember'>> {
   return answering(async () => {
-    const { memory, created } = await remember(
-      { dataDir: context.dataDir, neo4j: context.neo4j },
+    const { memory, created, vector } = await remember(
+      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
       { ...input, method: 'manual' },
     );
-    return { created, memory: await memoryView(memory, context.store) };
+    return { created, vector, memory: await memoryView(memory, context.store) };
   });
 }
 
@@ -103,16 +75,16 @@ export function rememberRoute(context: MemoryRouteContext, body: unknown): Promi
 export function reviseRoute(
   context: MemoryRouteContext,
   id: string,
-  body: unknown,
-): Promise<unknown> {
-  const revision = parsed(reviseBody, body);
+  revision: z.output<typeof request.reviseBody>,
+): Promise<Answer<'revise'>> {
   return answering(async () => {
-    const { previous, memory } = await reviseMemory(
-      { dataDir: context.dataDir, neo4j: context.neo4j },
+    const { previous, memory, vector } = await reviseMemory(
+      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
       id,
       revision,
     );
     return {
+      vector,
       previous: await memoryView(previous, context.store),
       memory: await memoryView(memory, context.store),
     };
@@ -120,7 +92,7 @@ export function reviseRoute(
 }
 
 /** DELETE /api/memories/:id: forgets (retracted, kept in the bundle). */
-export function forgetRoute(context: MemoryRouteContext, id: string): Promise<unknown> {
+export function forgetRoute(context: MemoryRouteContext, id: string): Promise<Answer<'forget'>> {
   return answering(async () => {
     const memory = await forget({ dataDir: context.dataDir, neo4j: context.neo4j }, id);
     return memoryView(memory, context.store);

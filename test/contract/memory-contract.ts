@@ -3,6 +3,7 @@ import type { Conversation, Memory } from '../../src/model/pam.js';
 import { newMemory } from '../../src/model/memory-input.js';
 import { MATCH_END, MATCH_START, type Store } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
+import { bagOfWords } from './vector-contract.js';
 
 const NOW = '2026-12-01T10:00:00Z';
 
@@ -96,6 +97,50 @@ export function memoryContract(name: string, open: () => Promise<Store>): void {
         (await store.memories.search('rye', 10, { all: true })).map((m) => m.id).sort(),
       ).toEqual(['m1', 'm2']);
       expect(await store.memories.search('sourdough', 10)).toEqual([]);
+    });
+
+    it('finds active memories by their vectors, of the query model only, and clears them', async () => {
+      const texts = ['Prefers rye flour for the levain', 'Lives near the sea', 'Rye every day'];
+      const [rye, sea, retractedVector] = await bagOfWords.embed(texts);
+      if (!rye || !sea || !retractedVector) throw new Error('no vector');
+      const model = bagOfWords.model.id;
+      await store.memories.replace(
+        [
+          memory('m1', texts[0] ?? ''),
+          memory('m2', texts[1] ?? ''),
+          { ...memory('m3', texts[2] ?? ''), status: 'retracted' },
+        ],
+        [
+          { memoryId: 'm1', model, vector: rye },
+          { memoryId: 'm2', model, vector: sea },
+          { memoryId: 'm3', model, vector: retractedVector },
+          // A vector of a memory the list lacks is not indexed.
+          { memoryId: 'gone', model, vector: sea },
+        ],
+      );
+      expect(await store.memories.vectorModel()).toEqual({
+        id: model,
+        dimensions: bagOfWords.model.dimensions,
+        count: 3,
+      });
+      const [query] = await bagOfWords.embed(['rye flour']);
+      if (!query) throw new Error('no vector');
+      const found = await store.memories.searchByMeaning(query, model, 5);
+      expect(found.map((m) => m.id)).toEqual(['m1', 'm2']);
+      expect(found[0]?.score).toBeGreaterThan(0.3);
+      expect(found[0]?.score).toBeLessThanOrEqual(1.0001);
+      expect(found[0]).toMatchObject({ type: 'fact', source: 'local', tags: ['contract'] });
+      expect(await store.memories.searchByMeaning(query, 'another-model', 5)).toEqual([]);
+      // The same memories without vectors: none found by meaning.
+      await store.memories.replace([memory('m1', texts[0] ?? '')]);
+      expect(await store.memories.searchByMeaning(query, model, 5)).toEqual([]);
+      await store.memories.replace(
+        [memory('m1', texts[0] ?? '')],
+        [{ memoryId: 'm1', model, vector: rye }],
+      );
+      await store.clear();
+      expect(await store.memories.vectorModel()).toBeUndefined();
+      expect(await store.memories.searchByMeaning(query, model, 5)).toEqual([]);
     });
 
     it('replaces the memories whole, and keeps them when a conversation goes', async () => {

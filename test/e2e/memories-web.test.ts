@@ -94,7 +94,7 @@ describe('the Memories page in Chromium', () => {
     await page.goto(`${base}/#/memories`);
     await page.waitForSelector('#memory-list article.memory');
     // The hostile memory is shown as text.
-    await expect.poll(() => page.locator('#memory-list').innerText()).toContain('<img src=x');
+    await page.locator('#memory-list article.memory', { hasText: '<img src=x' }).waitFor();
     expect(
       await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
     ).toBeUndefined();
@@ -105,10 +105,16 @@ describe('the Memories page in Chromium', () => {
     await page.click('#memory-remember');
     await page.waitForSelector('article.memory:has-text("spelt loaf")');
     expect(bundleMemories().map((m) => m.content)).toContain('Wants to try a spelt loaf next');
+    // It says how it will be found: this data folder was never embedded, so by words for now.
+    await expect
+      .poll(() => page.locator('#memory-add-note').innerText())
+      .toMatch(/^found by words; .*chatgraph embed/);
 
     await page.fill('#memory-query', 'sunday');
     await page.waitForFunction(() => location.hash.includes('query=sunday'));
-    await expect.poll(() => page.locator('#memory-list article.memory').count()).toBe(1);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#memory-list article.memory').length === 1,
+    );
     expect(await page.locator('#memory-list mark').first().innerText()).toBe('Sunday');
     await page.screenshot({ path: join(SHOTS, 'memories.png') });
 
@@ -150,7 +156,9 @@ describe('the Memories page in Chromium', () => {
 
     // The history shows both, without Edit or Forget.
     await page.check('.filters input[name=all]');
-    await expect.poll(() => page.locator('#memory-list article.memory').count()).toBe(2);
+    await page.waitForFunction(
+      () => document.querySelectorAll('#memory-list article.memory').length === 2,
+    );
     expect(await page.locator('#memory-list .memory-actions').count()).toBe(0);
     expect(errors).toEqual([]);
   });

@@ -133,9 +133,7 @@ describe('the web app in Chromium', () => {
     await page.check('#list-filters input[name=branches]');
     await page.click('#list-filters button[type=submit]');
     await page.waitForFunction(() => location.hash.includes('branches=1'));
-    await expect
-      .poll(() => page.locator('a.conversation-link').allTextContents())
-      .toContain('Alpha about sourdough');
+    await page.locator('a.conversation-link', { hasText: /^Alpha about sourdough$/ }).waitFor();
     await page.uncheck('#list-filters input[name=branches]');
     await page.click('#list-filters button[type=submit]');
     await page.waitForSelector('table.conversations tbody tr');
@@ -148,12 +146,11 @@ describe('the web app in Chromium', () => {
     await page.waitForSelector('article.message');
     const texts = (): Promise<string[]> => page.locator('article.message .body').allTextContents();
     expect((await texts()).map((t) => t.trim())).toEqual(['hello', 'second answer']);
-    await expect.poll(() => page.locator('.branch-position').allTextContents()).toEqual(['2 / 2']);
+    expect(await page.locator('.branch-position').allTextContents()).toEqual(['2 / 2']);
     await page.click('.branch-prev');
-    await expect
-      .poll(async () => (await texts()).map((t) => t.trim()))
-      .toEqual(['hello', 'first answer']);
-    await expect.poll(() => page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
+    await page.locator('article.message .body', { hasText: /^\s*first answer\s*$/ }).waitFor();
+    expect((await texts()).map((t) => t.trim())).toEqual(['hello', 'first answer']);
+    expect(await page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
     await shot('branch-switcher');
   });
 
@@ -163,16 +160,14 @@ describe('the web app in Chromium', () => {
     await page.keyboard.type('er');
     const hit = page.locator('a.hit').first();
     await hit.waitFor();
-    await expect.poll(() => hit.locator('mark').first().first().textContent()).toMatch(/first/i);
+    await hit.locator('mark', { hasText: /first/i }).first().waitFor();
     await shot('search');
     await hit.click();
     const focused = page.locator('article.message.focus');
     await focused.waitFor();
     // The hit is on a branch the platform did not show: the switcher went to it.
-    await expect
-      .poll(async () => (await focused.locator('.body').first().textContent())?.trim())
-      .toBe('first answer');
-    await expect.poll(() => page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
+    await focused.locator('.body', { hasText: /^\s*first answer\s*$/ }).waitFor();
+    expect(await page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
   });
 
   it('draws the graph of a conversation, and a click shows a node', async () => {
@@ -197,9 +192,7 @@ describe('the web app in Chromium', () => {
     });
     const box = await page.locator('#graph-canvas').boundingBox();
     await page.mouse.click((box?.x ?? 0) + position.x, (box?.y ?? 0) + position.y);
-    await expect
-      .poll(() => page.locator('#graph-details h2').first().textContent())
-      .toBe('Message');
+    await page.locator('#graph-details h2', { hasText: /^Message$/ }).waitFor();
     await shot('graph');
   });
 
@@ -213,9 +206,7 @@ describe('the web app in Chromium', () => {
     await shot('cypher');
     await page.fill('#cypher-query', 'MATCH (n:Message) DETACH DELETE n');
     await page.click('#cypher-run');
-    await expect
-      .poll(() => page.locator('#cypher-results .error').first().textContent())
-      .toMatch(/writes are refused/);
+    await page.locator('#cypher-results .error', { hasText: /writes are refused/ }).waitFor();
   });
 
   it('shows the overview', async () => {
@@ -231,16 +222,16 @@ describe('the web app in Chromium', () => {
     await page.goto(`${base}/#/import`);
     await page.setInputFiles('#import-file', fixturesOf('deepseek')[0] ?? '');
     await page.waitForSelector('#import-report', { timeout: 30_000 });
-    await expect
-      .poll(() => page.locator('#import-report .done').first().textContent())
-      .toMatch(/Imported conversations\.json: \d+ conversations/);
+    await page
+      .locator('#import-report .done', {
+        hasText: /Imported conversations\.json: \d+ conversations/,
+      })
+      .waitFor();
     await shot('import');
     await page.click('a:has-text("See the conversations")');
     await page.selectOption('#list-filters select[name=source]', 'deepseek');
     await page.click('#list-filters button[type=submit]');
-    await expect
-      .poll(() => page.locator('table.conversations tbody tr').count())
-      .toBeGreaterThan(0);
+    await page.locator('table.conversations tbody tr').first().waitFor();
   });
 
   it('renders hostile chat text as text: nothing in it runs', async () => {
@@ -294,9 +285,7 @@ describe('the web app in Chromium', () => {
     // Folded until opened; then the text is there as it was pasted.
     expect(await blocks.first().locator('pre').isVisible()).toBe(false);
     await blocks.first().locator('summary').click();
-    await expect
-      .poll(() => blocks.first().locator('pre').textContent())
-      .toContain('The quokka budget is approved.');
+    await blocks.first().locator('pre', { hasText: 'The quokka budget is approved.' }).waitFor();
     await blocks.nth(1).locator('summary').click();
     const state = await blocks.nth(1).evaluate((block) => ({
       text: block.querySelector('pre')?.textContent ?? '',
@@ -319,9 +308,14 @@ describe('the web app in Chromium', () => {
     page.removeAllListeners('dialog');
     const asked: string[] = [];
     let answer = false;
+    let told = (): void => undefined;
+    const firstAsk = new Promise<void>((resolve) => {
+      told = resolve;
+    });
     page.on('dialog', (dialog) => {
       asked.push(dialog.message());
       void (answer ? dialog.accept() : dialog.dismiss());
+      told();
     });
     const doomed = (): Promise<number> =>
       page.evaluate(async () => {
@@ -333,7 +327,8 @@ describe('the web app in Chromium', () => {
     await page.waitForSelector('#delete-conversation');
     await shot('delete-button');
     await page.click('#delete-conversation');
-    await expect.poll(() => asked.length).toBe(1);
+    await firstAsk;
+    expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('Doomed to deletion');
     expect(await doomed()).toBe(1);
     answer = true;

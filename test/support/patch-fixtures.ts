@@ -1,4 +1,4 @@
-import { convertSession } from '../../src/live/convert-session.js';
+import { SessionConversion, convertSession } from '../../src/live/convert-session.js';
 import type { GraphEdge, GraphNode } from '../../src/graph/graph-batch.js';
 import type { HashedBatch, Store } from '../../src/stores/store.js';
 
@@ -73,29 +73,43 @@ export const LINES: unknown[] = [
   },
 ];
 
+const SOURCE = {
+  entryPath: '-p/s1.jsonl',
+  displayPath: 'projects/-p/s1.jsonl',
+  variant: 'session',
+  checksum: 'sha256:0',
+  importId: 'import:live:projects/-p/s1.jsonl',
+  importedAt: '2026-01-01T10:00:00.000000Z',
+  deep: false,
+};
+
 /**
  * The conversation of `lines` as the store gets it, hanging from `importId` (a followed log's
  * Import moves to its new checksum at each append).
  */
-export function batchOf(
-  lines: readonly unknown[],
-  importId = 'import:live:projects/-p/s1.jsonl',
-): HashedBatch {
-  const [conversation] = convertSession(
-    lines,
-    {
-      entryPath: '-p/s1.jsonl',
-      displayPath: 'projects/-p/s1.jsonl',
-      variant: 'session',
-      checksum: 'sha256:0',
-      importId,
-      importedAt: '2026-01-01T10:00:00.000000Z',
-      deep: false,
-    },
-    () => undefined,
-  );
+export function batchOf(lines: readonly unknown[], importId = SOURCE.importId): HashedBatch {
+  const [conversation] = convertSession(lines, { ...SOURCE, importId }, () => undefined);
   if (!conversation) throw new Error('no conversation');
   return { ...conversation.batch, hash: conversation.contentHash };
+}
+
+/**
+ * One conversion fed each step's new lines, as `watch` does: unchanged messages' nodes and
+ * edges are the previous batch's objects, which the patch skips by identity.
+ */
+export function grower(): (lines: readonly unknown[], importId?: string) => HashedBatch {
+  const conversion = new SessionConversion(SOURCE);
+  let read = 0;
+  return (lines, importId = SOURCE.importId) => {
+    const [conversation] = conversion.convert(
+      lines.slice(read),
+      { ...SOURCE, importId },
+      () => undefined,
+    );
+    read = lines.length;
+    if (!conversation) throw new Error('no conversation');
+    return { ...conversation.batch, hash: conversation.contentHash };
+  };
 }
 
 /** What a reader sees of the store: search hits of `words`, the subgraph, counts and stats. */

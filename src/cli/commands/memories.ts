@@ -145,7 +145,7 @@ export function registerRemember(program: Command, io: CliIo): void {
           `--confidence takes a number from 0 to 1, not "${options.confidence ?? ''}"`,
         );
       const type = typeOf(options.type) ?? 'fact';
-      const { memory, created } = await remember(
+      const { memory, created, vector } = await remember(
         { ...targetOf(options), onWait: onWaitOf(io) },
         {
           content,
@@ -158,10 +158,11 @@ export function registerRemember(program: Command, io: CliIo): void {
         },
       );
       if (options.json) {
-        io.out(JSON.stringify({ created, memory: await memoryView(memory) }, null, 2));
+        io.out(JSON.stringify({ created, vector, memory: await memoryView(memory) }, null, 2));
         return;
       }
       io.out(`${created ? 'remembered' : 'already remembered'}: ${memory.id}`);
+      io.out(vector.note);
     });
 }
 

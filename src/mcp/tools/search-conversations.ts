@@ -29,7 +29,7 @@ const output = z.object({
     )
     .optional()
     .describe(
-      'memories matching the words (kind memory; first page only): list_memories and forget take their id',
+      'active memories matching by words, meaning or both as the hits (kind memory, why says which; first page only): list_memories and forget take their id',
     ),
   truncated: truncatedOutput,
 });
@@ -64,6 +64,13 @@ type Page = {
   limit: number;
 };
 
+/** How a memory matched, as the text says it. */
+function memoryWhy(hit: SearchHit): string {
+  const { keyword, semantic } = hit.why ?? {};
+  const meaning = semantic ? `by meaning, similarity ${semantic.similarity.toFixed(2)}` : '';
+  return keyword && semantic ? `by words and ${meaning.slice(3)}` : meaning || 'by words';
+}
+
 // One page of hits as text and structured content; `truncated` when the budget left some out.
 function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean, kb: number) {
   const { result, nearest, memories, offset, limit } = page;
@@ -82,7 +89,7 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
       'Memories matching:',
       ...memories.map(
         (m) =>
-          `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}]${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
+          `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}] (${memoryWhy(m)})${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
       ),
     );
   if (truncated)

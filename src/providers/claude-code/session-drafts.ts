@@ -28,58 +28,113 @@ export interface SessionDrafts {
 
 type Blocks = ReturnType<typeof readAnthropicBlocks>;
 
+/** What drafting carries from one logical entry to the next (a followed session keeps it). */
+export interface DraftState {
+  out: SessionDrafts;
+  /** Every uuid answers to the key of the message it ended up in (or, for a line that only
+   * carried tool results, to the message before it). */
+  keyOf: Map<string, string>;
+  draftByKey: Map<string, DraftMessage>;
+  previous: string | null;
+}
+
+/** Drafting before the first logical entry. */
+export function emptyDraftState(): DraftState {
+  return {
+    out: { drafts: [], calls: new Map(), callOwner: new Map(), pendingResults: [], model: null },
+    keyOf: new Map(),
+    draftByKey: new Map(),
+    previous: null,
+  };
+}
+
 /**
  * Turns logical entries into message drafts chained by parent: a parent that ended up inside
  * another message (merged reply, results-only line) resolves to that message; compaction
  * boundaries chain by `logicalParentUuid`; older logs without parents chain in file order.
  */
 export function sessionDrafts(logical: LogicalEntry[], context: ConversionContext): SessionDrafts {
-  // Every uuid answers to the key of the message it ended up in (or, for a line that only
-  // carried tool results, to the message before it).
-  const keyOf = new Map<string, string>();
-  const out: SessionDrafts = {
-    drafts: [],
-    calls: new Map(),
-    callOwner: new Map(),
-    pendingResults: [],
-    model: null,
-  };
-  const draftByKey = new Map<string, DraftMessage>();
-  let previous: string | null = null;
-  for (const item of logical) {
-    const { entry } = item;
-    const type = asString(entry.type) ?? '';
-    const key = item.uuids[0] as string;
-    const explicitParent = asText(entry.parentUuid) ?? asText(entry.logicalParentUuid);
-    // Older logs have parentUuid null on every line: those chain in file order.
-    const parentKey =
-      explicitParent !== undefined ? (resolveKey(keyOf, explicitParent) ?? previous) : previous;
-    const blocks = readAnthropicBlocks(item.blocks, out.calls, context, `line ${item.line}`);
-    // A user line holding only tool results is not a turn: the results go to their calls.
-    if (
-      type === 'user' &&
-      blocks.results.length > 0 &&
-      blocks.texts.length === 0 &&
-      blocks.images.length === 0
-    ) {
-      const holder =
-        (parentKey !== null ? draftByKey.get(parentKey) : undefined) ?? out.drafts.at(-1);
-      // A Task/Agent call's result names the subagent it started (toolUseResult.agentId).
-      const agentId = asText(asObject(entry.toolUseResult)?.agentId);
-      for (const block of blocks.results) out.pendingResults.push({ block, holder, agentId });
-      for (const uuid of item.uuids) keyOf.set(uuid, parentKey ?? uuid);
-      if (parentKey === null) for (const uuid of item.uuids) keyOf.delete(uuid);
-      continue;
-    }
-    for (const block of blocks.results)
-      out.pendingResults.push({ block, holder: undefined, agentId: undefined });
-    for (const uuid of item.uuids) keyOf.set(uuid, key);
-    const inferred = explicitParent === undefined && previous !== null;
-    const draft = entryDrafts(out, item, { type, key, parentKey, inferred, blocks });
-    draftByKey.set(key, draft);
-    previous = key;
+  const state = emptyDraftState();
+  for (const item of logical) draftEntry(state, item, context);
+  return state.out;
+}
+
+/**
+ * Drafts one logical entry. Returns how to take it back (a followed session's last reply
+ * gains a part on a later line and is drafted again), or undefined when it cannot be taken
+ * back because it replaced a tool call of an earlier line (same id).
+ */
+export function draftEntry(
+  state: DraftState,
+  item: LogicalEntry,
+  context: ConversionContext,
+): (() => void) | undefined {
+  const { out, keyOf, draftByKey } = state;
+  const { entry } = item;
+  const undo = undoOf(state, item);
+  const type = asString(entry.type) ?? '';
+  const key = item.uuids[0] as string;
+  const explicitParent = asText(entry.parentUuid) ?? asText(entry.logicalParentUuid);
+  const previous = state.previous;
+  // Older logs have parentUuid null on every line: those chain in file order.
+  const parentKey =
+    explicitParent !== undefined ? (resolveKey(keyOf, explicitParent) ?? previous) : previous;
+  const callsBefore = out.calls.size;
+  const blocks = readAnthropicBlocks(item.blocks, out.calls, context, `line ${item.line}`);
+  const newCalls = blocks.toolCalls.filter((call) => call.id !== null);
+  const replaced = out.calls.size - callsBefore !== new Set(newCalls.map((c) => c.id)).size;
+  // A user line holding only tool results is not a turn: the results go to their calls.
+  if (
+    type === 'user' &&
+    blocks.results.length > 0 &&
+    blocks.texts.length === 0 &&
+    blocks.images.length === 0
+  ) {
+    const holder =
+      (parentKey !== null ? draftByKey.get(parentKey) : undefined) ?? out.drafts.at(-1);
+    // A Task/Agent call's result names the subagent it started (toolUseResult.agentId).
+    const agentId = asText(asObject(entry.toolUseResult)?.agentId);
+    for (const block of blocks.results) out.pendingResults.push({ block, holder, agentId });
+    for (const uuid of item.uuids) keyOf.set(uuid, parentKey ?? uuid);
+    if (parentKey === null) for (const uuid of item.uuids) keyOf.delete(uuid);
+    return replaced ? undefined : undo(newCalls);
   }
-  return out;
+  for (const block of blocks.results)
+    out.pendingResults.push({ block, holder: undefined, agentId: undefined });
+  for (const uuid of item.uuids) keyOf.set(uuid, key);
+  const inferred = explicitParent === undefined && previous !== null;
+  const draft = entryDrafts(out, item, { type, key, parentKey, inferred, blocks });
+  draftByKey.set(key, draft);
+  state.previous = key;
+  return replaced ? undefined : undo(newCalls);
+}
+
+// What drafting one entry changes, noted before it does, to put back on demand.
+function undoOf(state: DraftState, item: LogicalEntry): (calls: ToolCall[]) => () => void {
+  const { out, keyOf, draftByKey } = state;
+  const key = item.uuids[0] as string;
+  const keys = item.uuids.map((uuid) => [uuid, keyOf.get(uuid)] as const);
+  const draft = draftByKey.get(key);
+  const { previous } = state;
+  const { model } = out;
+  const drafts = out.drafts.length;
+  const results = out.pendingResults.length;
+  return (calls) => () => {
+    for (const [uuid, was] of keys) {
+      if (was === undefined) keyOf.delete(uuid);
+      else keyOf.set(uuid, was);
+    }
+    if (draft === undefined) draftByKey.delete(key);
+    else draftByKey.set(key, draft);
+    state.previous = previous;
+    out.model = model;
+    out.drafts.length = drafts;
+    out.pendingResults.length = results;
+    for (const call of calls) {
+      out.callOwner.delete(call);
+      if (call.id !== null) out.calls.delete(call.id);
+    }
+  };
 }
 
 function resolveKey(keyOf: ReadonlyMap<string, string>, uuid: string | undefined): string | null {

@@ -38,7 +38,17 @@ export function scanSession(
   seen: Set<string>,
   best: ReadonlyMap<string, JsonObject>,
 ): SessionScan {
-  const scan: SessionScan = {
+  const scan = emptyScan();
+  const byMessageId = new Map<string, LogicalEntry>();
+  entries.forEach((entry, i) => {
+    scanEntry(scan, { entry, index: i, context, seen, best, byMessageId });
+  });
+  return scan;
+}
+
+/** A scan before its first line. */
+export function emptyScan(): SessionScan {
+  return {
     sessionId: undefined,
     agentId: undefined,
     cwd: undefined,
@@ -52,31 +62,53 @@ export function scanSession(
     duplicates: 0,
     logical: [],
   };
-  const byMessageId = new Map<string, LogicalEntry>();
-  entries.forEach((entry, i) => {
-    if (!entry) {
-      scan.counts['(not an object)'] = (scan.counts['(not an object)'] ?? 0) + 1;
-      return;
+}
+
+/** Where one line of a scan lands and what a scan carries from line to line. */
+export interface ScanStep {
+  entry: JsonObject | undefined;
+  /** The line's index in the file (0-based). */
+  index: number;
+  context: ConversionContext;
+  seen: Set<string>;
+  best: ReadonlyMap<string, JsonObject>;
+  /** Replies split over lines, by `message.id`, to merge the next part into. */
+  byMessageId: Map<string, LogicalEntry>;
+}
+
+/**
+ * Scans one line into `scan` (a session being followed is scanned line by line as it grows):
+ * returns the logical entry the line started or extended (a split reply's later part), if any.
+ */
+export function scanEntry(scan: SessionScan, step: ScanStep): LogicalEntry | undefined {
+  const { entry, index, context } = step;
+  if (!entry) {
+    scan.counts['(not an object)'] = (scan.counts['(not an object)'] ?? 0) + 1;
+    return undefined;
+  }
+  const type = asString(entry.type) ?? '(no type)';
+  scan.counts[type] = (scan.counts[type] ?? 0) + 1;
+  noteSessionFields(scan, entry);
+  if (noteTitleOrSummary(scan, type, entry)) return undefined;
+  if (!MESSAGE_TYPES.has(type)) {
+    if (!BOOKKEEPING_TYPES.has(type)) {
+      scan.unknownEntries.push(entry);
+      context.report({
+        level: 'info',
+        code: 'unknown-entry-type',
+        message: `entry type "${type}" is not mapped; it is kept in raw_metadata.unknown_entries`,
+        record: `line ${index + 1}`,
+      });
     }
-    const type = asString(entry.type) ?? '(no type)';
-    scan.counts[type] = (scan.counts[type] ?? 0) + 1;
-    noteSessionFields(scan, entry);
-    if (noteTitleOrSummary(scan, type, entry)) return;
-    if (!MESSAGE_TYPES.has(type)) {
-      if (!BOOKKEEPING_TYPES.has(type)) {
-        scan.unknownEntries.push(entry);
-        context.report({
-          level: 'info',
-          code: 'unknown-entry-type',
-          message: `entry type "${type}" is not mapped; it is kept in raw_metadata.unknown_entries`,
-          record: `line ${i + 1}`,
-        });
-      }
-      return;
-    }
-    addMessageEntry(scan, byMessageId, { entry, type, line: i + 1, seen, best });
+    return undefined;
+  }
+  return addMessageEntry(scan, step.byMessageId, {
+    entry,
+    type,
+    line: index + 1,
+    seen: step.seen,
+    best: step.best,
   });
-  return scan;
 }
 
 function noteSessionFields(scan: SessionScan, entry: JsonObject): void {
@@ -115,7 +147,7 @@ function addMessageEntry(
     seen: Set<string>;
     best: ReadonlyMap<string, JsonObject>;
   },
-): void {
+): LogicalEntry | undefined {
   const { entry, type, line, seen, best } = at;
   const uuid = asText(entry.uuid) ?? `line-${line}`;
   // Resumed and forked sessions write earlier entries again with the same uuid; of such
@@ -123,7 +155,7 @@ function addMessageEntry(
   const chosen = best.get(uuid);
   if (seen.has(uuid) || (chosen !== undefined && chosen !== entry)) {
     scan.duplicates++;
-    return;
+    return undefined;
   }
   seen.add(uuid);
   const message = asObject(entry.message);
@@ -140,9 +172,10 @@ function addMessageEntry(
     // One API reply split over lines, one block each, sharing message.id.
     group.uuids.push(uuid);
     group.blocks.push(...blocks);
-    return;
+    return group;
   }
   const item: LogicalEntry = { entry, uuids: [uuid], blocks: [...blocks], line };
   if (messageId !== undefined) byMessageId.set(messageId, item);
   scan.logical.push(item);
+  return item;
 }

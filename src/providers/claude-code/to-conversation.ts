@@ -1,9 +1,10 @@
 import { firstPromptTitle } from './first-prompt-title.js';
 import { mostCompleteByUuid } from './most-complete.js';
 import { pairToolResults } from './pair-tool-results.js';
-import { sessionDrafts } from './session-drafts.js';
+import { sessionDrafts, type SessionDrafts } from './session-drafts.js';
 import { scanSession, type SessionScan } from './session-scan.js';
-import { buildConversation } from '../../model/build-conversation.js';
+import { buildConversation, type BuildMemo } from '../../model/build-conversation.js';
+import type { DraftMessage } from '../../model/draft.js';
 import type { Conversation, JsonObject } from '../../model/pam.js';
 import type { LinesValue } from '../../read/record.js';
 import { baseName } from '../../read/entry.js';
@@ -92,6 +93,20 @@ function sessionConversation(
   const scan = scanSession(entries, context, seen, best);
   const session = sessionDrafts(scan.logical, context);
   pairToolResults(session, scan.sessionId, context);
+  return scannedConversation(scan, session, variant, context);
+}
+
+/**
+ * The conversation of a scanned and drafted session (tool results paired). A followed session
+ * passes a `memo`: messages whose drafts did not change are the previous build's objects.
+ */
+export function scannedConversation(
+  scan: SessionScan,
+  session: SessionDrafts,
+  variant: string,
+  context: ConversionContext,
+  memo?: BuildMemo,
+): Conversation | undefined {
   const { drafts } = session;
   const { duplicates, summaries } = scan;
   if (duplicates > 0) {
@@ -116,14 +131,8 @@ function sessionConversation(
   const base = scan.sessionId ?? baseName(context.file).replace(/\.jsonl$/i, '');
   const conversationId =
     variant === 'subagent' ? `${base}/agent-${scan.agentId ?? fileAgent ?? 'unknown'}` : base;
-  const uuids = new Set(drafts.map((d) => d.key));
-  const summary =
-    [...summaries].reverse().find((s) => s.leaf !== undefined && uuids.has(s.leaf)) ??
-    summaries.at(-1);
-  const times = drafts
-    .map((d) => d.createdAt)
-    .filter((t): t is string => t !== undefined)
-    .sort();
+  const summary = summaryOf(summaries, drafts);
+  const { first, last } = timeRange(drafts);
   const rawMetadata = sessionRaw(scan, variant, fileAgent);
   const { version } = scan;
   return buildConversation(
@@ -136,8 +145,8 @@ function sessionConversation(
       },
       title:
         scan.customTitle ?? scan.aiTitle ?? summary?.text ?? firstPromptTitle(drafts, rawMetadata),
-      createdAt: times[0],
-      updatedAt: times.at(-1),
+      createdAt: first,
+      updatedAt: last,
       messages: drafts,
       shownLeafKey: undefined,
       model: session.model,
@@ -146,8 +155,36 @@ function sessionConversation(
       raw_metadata: rawMetadata,
       assistantName: 'Claude Code',
     },
-    context,
+    memo ? { ...context, memo } : context,
   );
+}
+
+// The summary naming the session: the last whose leaf is one of its messages, else the last.
+function summaryOf(
+  summaries: SessionScan['summaries'],
+  drafts: readonly DraftMessage[],
+): SessionScan['summaries'][number] | undefined {
+  if (summaries.length === 0) return undefined;
+  const uuids = new Set(drafts.map((d) => d.key));
+  return (
+    [...summaries].reverse().find((s) => s.leaf !== undefined && uuids.has(s.leaf)) ??
+    summaries.at(-1)
+  );
+}
+
+// The earliest and latest message times (in one pass: a session being followed is long).
+function timeRange(drafts: readonly DraftMessage[]): {
+  first: string | undefined;
+  last: string | undefined;
+} {
+  let first: string | undefined;
+  let last: string | undefined;
+  for (const { createdAt } of drafts) {
+    if (createdAt === undefined) continue;
+    if (first === undefined || createdAt < first) first = createdAt;
+    if (last === undefined || createdAt > last) last = createdAt;
+  }
+  return { first, last };
 }
 
 function sessionRaw(scan: SessionScan, variant: string, fileAgent: string | undefined): JsonObject {

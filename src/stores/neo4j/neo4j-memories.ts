@@ -7,6 +7,8 @@ import {
   memoryText,
   type MemoryIndex,
   type MemoryMatch,
+  type MemoryVector,
+  type MemoryVectorModel,
 } from '../memory-index.js';
 import { MATCH_END, MATCH_START } from '../store.js';
 import { TEXT_ANALYZER } from './neo4j-full-text.js';
@@ -15,12 +17,22 @@ import { toLuceneQuery } from './lucene-query.js';
 
 /** The full-text index over the memories' words (`_words`: content, summary and tags). */
 export const MEMORY_TEXT_INDEX = 'chatgraph_memory_text';
+/**
+ * The label of a memory's vector (from the bundle's `embeddings.json`): chatgraph's own, beside
+ * the Memory node so user Cypher's `RETURN m` is not 384 numbers long. Memories are few: a search
+ * compares them all, with no vector index to keep in step with the model.
+ */
+export const MEMORY_VECTOR_LABEL = 'ChatgraphMemoryVector';
+
+const props = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
 /** Memory nodes in Neo4j, with DERIVED_FROM to their source and a full-text index of their own. */
 export class Neo4jMemories implements MemoryIndex {
   constructor(private readonly db: Neo4jAccess) {}
 
-  async replace(memories: readonly Memory[]): Promise<void> {
+  async replace(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+    const known = new Set(memories.map((m) => m.id));
     const rows = memories.map((memory) => {
       const { properties, derivedFrom } = memoryNode(memory);
       return {
@@ -52,7 +64,60 @@ export class Neo4jMemories implements MemoryIndex {
          FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (m)-[:DERIVED_FROM]->(c))`,
         { rows },
       );
+      await tx.run(`MATCH (v:${MEMORY_VECTOR_LABEL}) DELETE v`);
+      await tx.run(
+        `UNWIND $vectors AS v CREATE (:${MEMORY_VECTOR_LABEL} {memory_id: v.memoryId, model: v.model, dimensions: v.dimensions, embedding: v.vector})`,
+        {
+          vectors: vectors
+            .filter((v) => known.has(v.memoryId))
+            .map((v) => ({
+              memoryId: v.memoryId,
+              model: v.model,
+              dimensions: neo4j.int(v.vector.length),
+              vector: Array.from(v.vector),
+            })),
+        },
+      );
     });
+  }
+
+  async searchByMeaning(
+    vector: Float32Array,
+    model: string,
+    limit: number,
+  ): Promise<MemoryMatch[]> {
+    const rows = await this.db.read(
+      `MATCH (v:${MEMORY_VECTOR_LABEL} {model: $model}) WHERE size(v.embedding) = $dimensions
+       MATCH (m:Memory {id: v.memory_id}) WHERE m.status = 'active'
+       WITH m, vector.similarity.cosine(v.embedding, $vector) AS score
+       RETURN m.id AS id, score, m {.*} AS props ORDER BY score DESC LIMIT $limit`,
+      {
+        model,
+        dimensions: neo4j.int(vector.length),
+        vector: Array.from(vector),
+        limit: neo4j.int(limit),
+      },
+    );
+    const none = snippetTerms('');
+    return rows.map((row) => {
+      const p = props(row.props);
+      const content = typeof p.content === 'string' ? p.content : '';
+      // Neo4j's cosine is (1 + cosine) / 2: given back as the cosine, as SQLite gives it.
+      return matchOf(
+        String(row.id),
+        2 * Number(row.score) - 1,
+        makeSnippet(content, none, MATCH_START, MATCH_END),
+        p,
+      );
+    });
+  }
+
+  async vectorModel(): Promise<MemoryVectorModel | undefined> {
+    const [row] = await this.db.read(
+      `MATCH (v:${MEMORY_VECTOR_LABEL}) RETURN v.model AS id, v.dimensions AS dimensions, count(*) AS count ORDER BY count DESC LIMIT 1`,
+    );
+    if (!row) return undefined;
+    return { id: String(row.id), dimensions: Number(row.dimensions), count: Number(row.count) };
   }
 
   async search(
@@ -78,16 +143,13 @@ export class Neo4jMemories implements MemoryIndex {
     }
     const terms = snippetTerms(text);
     return rows.map((row) => {
-      const props =
-        typeof row.props === 'object' && row.props !== null
-          ? (row.props as Record<string, unknown>)
-          : {};
-      const content = typeof props.content === 'string' ? props.content : '';
+      const p = props(row.props);
+      const content = typeof p.content === 'string' ? p.content : '';
       return matchOf(
         String(row.id),
         Number(row.score),
         makeSnippet(content, terms, MATCH_START, MATCH_END),
-        props,
+        p,
       );
     });
   }

@@ -22,7 +22,7 @@ import {
 import { messageContextAt } from '../thread-tree.js';
 import { connectNeo4j } from './neo4j-connect.js';
 import { META_LABEL, OWNED_LABELS } from './neo4j-schema.js';
-import { Neo4jMemories } from './neo4j-memories.js';
+import { MEMORY_VECTOR_LABEL, Neo4jMemories } from './neo4j-memories.js';
 import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
 import { TEXT_INDEX } from './neo4j-full-text.js';
 import { searchNeo4j } from './neo4j-search.js';
@@ -296,7 +296,7 @@ export class Neo4jStore implements Store {
     await this.db.ensureSchema();
     const session = this.session('WRITE');
     try {
-      for (const label of [...LABEL_NAMES, VECTOR_LABEL, META_LABEL]) {
+      for (const label of [...LABEL_NAMES, VECTOR_LABEL, MEMORY_VECTOR_LABEL, META_LABEL]) {
         await session.run(
           `MATCH (n:${label}) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS`,
         );

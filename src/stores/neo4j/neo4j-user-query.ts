@@ -28,7 +28,11 @@ export async function runUserQuery(
     const code = errorCode(error);
     if (/TransactionTimedOut|TransactionTimedOutClientConfiguration/.test(code))
       throw new QueryLimitError(
-        `the query ran longer than ${limits.timeoutSeconds} s and was stopped (the limit is set with --query-timeout)`,
+        `the query ran longer than ${limits.timeoutSeconds} s and was stopped`,
+        {
+          kind: 'timeout',
+          value: limits.timeoutSeconds,
+        },
       );
     if (/MemoryPoolOutOfMemoryError|TransactionOutOfMemoryError/.test(code))
       throw new QueryLimitError(

@@ -63,9 +63,8 @@ describe('user Cypher in a child process', () => {
       )
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(QueryLimitError);
-    expect((error as Error).message).toBe(
-      'the query needed more than 256 MB and was stopped (the limit is set with --query-memory)',
-    );
+    expect((error as Error).message).toBe('the query needed more than 256 MB and was stopped');
+    expect((error as QueryLimitError).limit).toEqual({ kind: 'memory', value: 256 });
     expect(await children.run(COUNT, {}, ROOMY)).toEqual([{ n: conversations }]);
   });
 
@@ -88,9 +87,8 @@ describe('user Cypher in a child process', () => {
     expect(slowSettled).toBe(false);
     const error = await settled;
     expect(error).toBeInstanceOf(QueryLimitError);
-    expect((error as Error).message).toBe(
-      'the query ran longer than 6 s and was stopped (the limit is set with --query-timeout)',
-    );
+    expect((error as Error).message).toBe('the query ran longer than 6 s and was stopped');
+    expect((error as QueryLimitError).limit).toEqual({ kind: 'timeout', value: 6 });
   });
 
   it('reports an error in the query as a QueryError in one line', async () => {

@@ -184,7 +184,8 @@ export class CypherChildren {
           timer = setTimeout(() => {
             stop(
               new QueryLimitError(
-                `the query ran longer than ${String(limits.timeoutSeconds)} s and was stopped (the limit is set with --query-timeout)`,
+                `the query ran longer than ${String(limits.timeoutSeconds)} s and was stopped`,
+                { kind: 'timeout', value: limits.timeoutSeconds },
               ),
             );
           }, limits.timeoutSeconds * 1000);
@@ -235,7 +236,8 @@ function endedError(
 ): Error {
   if (/memory|alloc|OOM/i.test(child.stderr) || signal === 'SIGABRT' || signal === 'SIGTRAP')
     return new QueryLimitError(
-      `the query needed more than ${String(limits.memoryMb)} MB and was stopped (the limit is set with --query-memory)`,
+      `the query needed more than ${String(limits.memoryMb)} MB and was stopped`,
+      { kind: 'memory', value: limits.memoryMb },
     );
   const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
   const last = child.stderr.trim().split('\n').pop() ?? '';

@@ -7,6 +7,8 @@ import {
   memoryText,
   type MemoryIndex,
   type MemoryMatch,
+  type MemoryVector,
+  type MemoryVectorModel,
 } from '../memory-index.js';
 import { MATCH_END, MATCH_START } from '../store.js';
 import { TOKENIZER } from './full-text.js';
@@ -15,9 +17,32 @@ import { columnsOf, quote } from './sqlite-schema.js';
 
 /** The words of the memories (a small table, rebuilt whole with the memories). */
 const MEMORY_FTS = 'memory_fts';
+/**
+ * The memories' vectors, from the bundle's `embeddings.json`: a few hundred or thousand rows,
+ * scanned whole by a search (a millisecond or two), so they need no index of their own and stay
+ * out of the messages' vector scan.
+ */
+const MEMORY_VECTORS = 'memory_vector';
+
+/** The memories' vectors of one model as a search compares them: a row of `matrix` each. */
+interface LoadedVectors {
+  key: string;
+  ids: string[];
+  matrix: Float32Array;
+  norms: Float32Array;
+}
+
+/** The dot product of `n` values of `a` from `i` and of `b` from `j`. */
+function dotAt(a: Float32Array, i: number, b: Float32Array, j: number, n: number): number {
+  let sum = 0;
+  for (let k = 0; k < n; k++) sum += (a[i + k] as number) * (b[j + k] as number);
+  return sum;
+}
 
 /** The embedded store's Memory nodes (the "Memory" table) and their word index. */
 export class SqliteMemories implements MemoryIndex {
+  private loaded: LoadedVectors | undefined;
+
   constructor(private readonly db: Database.Database) {}
 
   /** Creates the word index (idempotent; the Memory table comes with the graph's schema). */
@@ -25,14 +50,18 @@ export class SqliteMemories implements MemoryIndex {
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS ${MEMORY_FTS} USING fts5(id UNINDEXED, content, tokenize='${TOKENIZER}')`,
     );
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${MEMORY_VECTORS} (memory_id TEXT PRIMARY KEY, model TEXT NOT NULL, dimensions INTEGER NOT NULL, vector BLOB NOT NULL) WITHOUT ROWID`,
+    );
   }
 
   /** Empties the word index (with the node tables, by `clear`). */
   static clear(db: Database.Database): void {
     if (hasTable(db)) db.exec(`DELETE FROM ${MEMORY_FTS}`);
+    if (hasTable(db, MEMORY_VECTORS)) db.exec(`DELETE FROM ${MEMORY_VECTORS}`);
   }
 
-  replace(memories: readonly Memory[]): Promise<void> {
+  replace(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
     const columns = ['id', ...columnsOf('Memory')];
     const insert = this.db.prepare(
       `INSERT INTO "Memory" (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
@@ -46,6 +75,8 @@ export class SqliteMemories implements MemoryIndex {
       `INSERT OR IGNORE INTO "DERIVED_FROM_CONVERSATION" (src, dst, owner) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Conversation" WHERE id = ?)`,
     );
     const words = this.db.prepare(`INSERT INTO ${MEMORY_FTS} (id, content) VALUES (?, ?)`);
+    const known = new Set(memories.map((m) => m.id));
+    const withVectors = hasTable(this.db, MEMORY_VECTORS);
     // Cypher's projection of the graph is kept until this changes (sqlite-graph-source.ts).
     const bump = this.db.prepare(
       `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
@@ -64,8 +95,87 @@ export class SqliteMemories implements MemoryIndex {
         }
         words.run(memory.id, memoryText(memory));
       }
+      if (withVectors) this.writeVectors(vectors.filter((v) => known.has(v.memoryId)));
     })();
     return Promise.resolve();
+  }
+
+  private writeVectors(vectors: readonly MemoryVector[]): void {
+    this.db.exec(`DELETE FROM ${MEMORY_VECTORS}`);
+    const insert = this.db.prepare(
+      `INSERT OR REPLACE INTO ${MEMORY_VECTORS} (memory_id, model, dimensions, vector) VALUES (?, ?, ?, ?)`,
+    );
+    for (const v of vectors)
+      insert.run(
+        v.memoryId,
+        v.model,
+        v.vector.length,
+        Buffer.from(v.vector.buffer, v.vector.byteOffset, v.vector.byteLength),
+      );
+  }
+
+  /**
+   * The active memories' vectors of one model, read once per change of the graph (the `version`
+   * every memory write bumps; a reader sees another process's writes by it).
+   */
+  private vectorsOf(model: string, dimensions: number): LoadedVectors {
+    const version: unknown = this.db
+      .prepare(`SELECT value FROM meta WHERE key = 'version'`)
+      .pluck()
+      .get();
+    const key = `${String(version)}\u0000${model}\u0000${String(dimensions)}`;
+    if (this.loaded?.key === key) return this.loaded;
+    const rows = this.db
+      .prepare(
+        `SELECT v.memory_id, v.vector FROM ${MEMORY_VECTORS} v JOIN "Memory" m ON m.id = v.memory_id
+         WHERE v.model = ? AND v.dimensions = ? AND m.status = 'active'`,
+      )
+      .raw()
+      .all(model, dimensions) as [string, Buffer][];
+    const matrix = new Float32Array(rows.length * dimensions);
+    const norms = new Float32Array(rows.length);
+    rows.forEach(([, blob], i) => {
+      // Copied byte by byte: a Buffer's offset in its pool need not be 4-byte aligned.
+      new Uint8Array(matrix.buffer, i * dimensions * 4, dimensions * 4).set(blob);
+      norms[i] = Math.sqrt(dotAt(matrix, i * dimensions, matrix, i * dimensions, dimensions));
+    });
+    this.loaded = { key, ids: rows.map(([id]) => id), matrix, norms };
+    return this.loaded;
+  }
+
+  searchByMeaning(vector: Float32Array, model: string, limit: number): Promise<MemoryMatch[]> {
+    if (!hasTable(this.db, MEMORY_VECTORS)) return Promise.resolve([]);
+    const dimensions = vector.length;
+    const { ids, matrix, norms } = this.vectorsOf(model, dimensions);
+    const queryNorm = Math.sqrt(dotAt(vector, 0, vector, 0, dimensions));
+    const scored = ids
+      .map((id, i) => {
+        const norm = (norms[i] ?? 0) * queryNorm;
+        const score = norm === 0 ? 0 : dotAt(vector, 0, matrix, i * dimensions, dimensions) / norm;
+        return { id, score };
+      })
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+    const read = this.db.prepare(`SELECT * FROM "Memory" WHERE id = ?`);
+    const none = snippetTerms('');
+    const matches: MemoryMatch[] = [];
+    for (const { id, score } of scored) {
+      const row = read.get(id) as Record<string, unknown> | undefined;
+      if (!row) continue;
+      const content = typeof row.content === 'string' ? row.content : '';
+      matches.push(matchOf(id, score, makeSnippet(content, none, MATCH_START, MATCH_END), row));
+    }
+    return Promise.resolve(matches);
+  }
+
+  vectorModel(): Promise<MemoryVectorModel | undefined> {
+    if (!hasTable(this.db, MEMORY_VECTORS)) return Promise.resolve(undefined);
+    const row = this.db
+      .prepare(
+        `SELECT model AS id, dimensions, count(*) AS count FROM ${MEMORY_VECTORS} GROUP BY model, dimensions ORDER BY count DESC LIMIT 1`,
+      )
+      .get() as MemoryVectorModel | undefined;
+    return Promise.resolve(row);
   }
 
   search(text: string, limit: number, options: { all?: boolean } = {}): Promise<MemoryMatch[]> {
@@ -101,6 +211,6 @@ export class SqliteMemories implements MemoryIndex {
   }
 }
 
-function hasTable(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(MEMORY_FTS) !== undefined;
+function hasTable(db: Database.Database, name = MEMORY_FTS): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(name) !== undefined;
 }

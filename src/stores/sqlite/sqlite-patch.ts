@@ -50,19 +50,23 @@ export function batchPatcher(
     ]),
   );
   return (previous, next, hash, deep) => {
-    const before = new Map(previous.nodes.map((node) => [node.id, node]));
-    const nextIds = new Set(next.nodes.map((node) => node.id));
-    if (previous.nodes.some((node) => !nextIds.has(node.id))) return 'replace';
-    const edgesBefore = edgeIndex(previous.edges);
-    const nextEdges = edgeIndex(next.edges);
-    for (const edge of previous.edges)
-      if (!hasEdge(nextEdges, edge)) removeEdge.get(edge.kind)?.run(edge.from, edge.to);
-    for (const node of next.nodes) {
+    // A grown conversation's projection gives unchanged nodes and edges again as the same
+    // objects (see ProjectMemo): only the others are compared, by id and properties.
+    const nodes = changes(previous.nodes, next.nodes);
+    const before = new Map(nodes.left.map((node) => [node.id, node]));
+    const freshIds = new Set(nodes.fresh.map((node) => node.id));
+    if (nodes.left.some((node) => !freshIds.has(node.id))) return 'replace';
+    const edges = changes(previous.edges, next.edges);
+    const freshEdges = edgeIndex(edges.fresh);
+    for (const edge of edges.left)
+      if (!hasEdge(freshEdges, edge)) removeEdge.get(edge.kind)?.run(edge.from, edge.to);
+    const edgesBefore = edgeIndex(edges.left);
+    for (const node of nodes.fresh) {
       const old = before.get(node.id);
       if (old && sameProperties(old, node)) continue;
       writeNode(node, old !== undefined, next.owner);
     }
-    for (const edge of next.edges)
+    for (const edge of edges.fresh)
       if (!hasEdge(edgesBefore, edge))
         deps.insertEdge.get(edge.kind)?.run(edge.from, edge.to, next.owner);
     deps.finish(next, hash, deep);
@@ -84,6 +88,19 @@ export function batchPatcher(
       if (row) text.add.run(row.rowid, typeof content === 'string' ? content : '');
     }
   }
+}
+
+/** What of `previous` is not in `next` (as the same object), and what of `next` is new. */
+function changes<T extends object>(
+  previous: readonly T[],
+  next: readonly T[],
+): { left: T[]; fresh: T[] } {
+  const kept = new Set(next);
+  const had = new Set(previous);
+  return {
+    left: previous.filter((item) => !kept.has(item)),
+    fresh: next.filter((item) => !had.has(item)),
+  };
 }
 
 // Edges by kind, then source, then target: no key strings made for tens of thousands of edges.

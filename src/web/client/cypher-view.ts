@@ -1,4 +1,4 @@
-import { post } from './api.js';
+import { post, type Answer, type CypherBody } from './api.js';
 import { count, errorBox, h, replace } from './dom.js';
 
 /** The seed's four example queries, as written there. */
@@ -81,10 +81,8 @@ export function showCypher(view: HTMLElement): void {
     }
     replace(results, h('p', { class: 'empty' }, 'Running…'));
     try {
-      const { rows, milliseconds } = await post<{
-        rows: Record<string, unknown>[];
-        milliseconds: number;
-      }>('/api/cypher', { query: query.value, params: parsed });
+      const body: CypherBody = { query: query.value, params: parsed as CypherBody['params'] };
+      const { rows, milliseconds } = await post<Answer<'cypher'>>('/api/cypher', body);
       replace(results, ...rowsTable(rows, milliseconds));
     } catch (error) {
       replace(results, errorBox(error));

@@ -1,14 +1,9 @@
-import { get, type ConversationInfo, type MessageView } from './api.js';
+import { get, type ConversationInfo, type ConversationPage, type MessageView } from './api.js';
 
 /** A conversation with every message of every branch. */
 export interface LoadedConversation {
   conversation: ConversationInfo;
   messages: MessageView[];
-}
-
-interface Page extends LoadedConversation {
-  total: number;
-  nextOffset: number | null;
 }
 
 /**
@@ -17,11 +12,11 @@ interface Page extends LoadedConversation {
  */
 export async function fetchConversation(id: string): Promise<LoadedConversation> {
   const path = `/api/conversations/${encodeURIComponent(id)}`;
-  const first = await get<Page>(path);
+  const first = await get<ConversationPage>(path);
   const messages = [...first.messages];
   let next = first.nextOffset;
   while (next !== null) {
-    const page = await get<Page>(`${path}?offset=${String(next)}`);
+    const page = await get<ConversationPage>(`${path}?offset=${String(next)}`);
     messages.push(...page.messages);
     next = page.nextOffset;
   }

@@ -1,4 +1,4 @@
-import { get, type ImportJob } from './api.js';
+import type { ImportJob } from './api.js';
 import { count, errorBox, formatBytes, h, replace } from './dom.js';
 
 function report(job: ImportJob): HTMLElement {
@@ -42,33 +42,38 @@ function report(job: ImportJob): HTMLElement {
   );
 }
 
-/** Follows an import job every 400 ms, showing its progress, then its report or its error. */
-async function pollJob(
+/**
+ * Follows an import job by its server-sent events (the job now, then each change of it until it
+ * ends), showing its progress, then its report or its error.
+ */
+function followJob(
   id: string,
   status: HTMLElement,
   line: HTMLElement,
   bar: HTMLProgressElement,
-): Promise<void> {
-  const job = await get<ImportJob>(`/api/import/${encodeURIComponent(id)}`);
-  if (job.state === 'running') {
-    const p = job.progress;
-    line.textContent = p
-      ? `Importing ${job.file}: ${p.phase}, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}, ${count(p.conversations)} conversations`
-      : `Importing ${job.file}…`;
-    if (p && p.bytesTotal > 0) bar.value = (p.bytesDone / p.bytesTotal) * 100;
-    window.setTimeout(
-      () =>
-        void pollJob(id, status, line, bar).catch((e: unknown) => {
-          replace(status, errorBox(e));
-        }),
-      400,
+): void {
+  const events = new EventSource(`/api/import/${encodeURIComponent(id)}/events`);
+  events.onmessage = (event: MessageEvent<string>) => {
+    const job = JSON.parse(event.data) as ImportJob;
+    if (job.state === 'running') {
+      const p = job.progress;
+      line.textContent = p
+        ? `Importing ${job.file}: ${p.phase}, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}, ${count(p.conversations)} conversations`
+        : `Importing ${job.file}…`;
+      if (p && p.bytesTotal > 0) bar.value = (p.bytesDone / p.bytesTotal) * 100;
+      return;
+    }
+    events.close();
+    replace(
+      status,
+      job.state === 'done' ? report(job) : errorBox(new Error(job.error ?? 'the import failed')),
     );
-    return;
-  }
-  replace(
-    status,
-    job.state === 'done' ? report(job) : errorBox(new Error(job.error ?? 'the import failed')),
-  );
+  };
+  // A dropped connection is retried by the browser; one refused (no such job) is not.
+  events.onerror = () => {
+    if (events.readyState === EventSource.CLOSED)
+      replace(status, errorBox(new Error('lost track of the import: reload the page')));
+  };
 }
 
 /** Sends the file (XMLHttpRequest: fetch reports no upload progress), then follows the import. */
@@ -98,9 +103,7 @@ function upload(file: File, status: HTMLElement): void {
       replace(status, errorBox(new Error(body.error ?? request.statusText)));
       return;
     }
-    void pollJob(body.id, status, line, bar).catch((e: unknown) => {
-      replace(status, errorBox(e));
-    });
+    followJob(body.id, status, line, bar);
   };
   request.send(file);
 }

@@ -1,4 +1,4 @@
-import { get, type ConversationInfo } from './api.js';
+import { get, type Answer, type ConversationInfo } from './api.js';
 import { count, formatDate, h, hashParams, replace } from './dom.js';
 
 const PAGE = 50;
@@ -150,8 +150,8 @@ export async function showList(view: HTMLElement): Promise<void> {
   query.set('offset', String(page * PAGE));
   query.set('limit', String(PAGE));
   const [sources, result] = await Promise.all([
-    get<string[]>('/api/sources'),
-    get<{ total: number; items: ConversationInfo[] }>(`/api/conversations?${query.toString()}`),
+    get<Answer<'sources'>>('/api/sources'),
+    get<Answer<'listConversations'>>(`/api/conversations?${query.toString()}`),
   ]);
   const go: Go = (changes) => {
     const next = new URLSearchParams(params);

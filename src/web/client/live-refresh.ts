@@ -1,4 +1,4 @@
-import { get } from './api.js';
+import { get, type Answer } from './api.js';
 
 /** How often the page asks whether the store changed (only when the server follows sessions). */
 const POLL_MILLISECONDS = 2000;
@@ -12,7 +12,7 @@ const POLL_MILLISECONDS = 2000;
 export function followChanges(render: () => Promise<void>): void {
   let seen: number | undefined;
   const poll = async (): Promise<boolean> => {
-    const { changes } = await get<{ changes: number | null }>('/api/changes');
+    const { changes } = await get<Answer<'changes'>>('/api/changes');
     if (changes === null) return false;
     const path = location.hash.slice(1) || '/';
     const redrawn = /^\/(c\/|\?|$)/.test(path);

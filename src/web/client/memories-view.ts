@@ -1,4 +1,12 @@
-import { ApiFailure, get, post } from './api.js';
+import {
+  ApiFailure,
+  get,
+  post,
+  type Answer,
+  type MemoryPage,
+  type MemoryView,
+  type ReviseBody,
+} from './api.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { snippet } from './search-hit.js';
 
@@ -16,28 +24,7 @@ const TYPES = [
   'custom',
 ];
 
-/** A memory as GET /api/memories gives it (src/memory/list-memories.ts MemoryView). */
-interface MemoryView {
-  id: string;
-  type: string;
-  status: string;
-  content: string;
-  tags: string[];
-  confidence?: number;
-  createdAt: string;
-  supersededBy?: string;
-  supersedes?: string;
-  source?: { conversationId: string; messageId?: string; title?: string };
-  snippet?: string;
-}
-
-interface MemoryPage {
-  total: number;
-  offset: number;
-  items: MemoryView[];
-}
-
-async function send(method: 'PUT' | 'DELETE', path: string, body?: unknown): Promise<void> {
+async function send(method: 'PUT' | 'DELETE', path: string, body?: ReviseBody): Promise<void> {
   const response = await fetch(path, {
     method,
     ...(body !== undefined
@@ -142,24 +129,28 @@ function addForm(load: () => Promise<void>): HTMLElement {
   });
   const add = h('button', { type: 'button', id: 'memory-remember' }, 'Remember');
   const addError = h('div', { class: 'memory-add-error' });
+  // Whether the new memory is found by meaning at once, or after `chatgraph embed`.
+  const addNote = h('div', { class: 'memory-add-note', id: 'memory-add-note' });
   add.onclick = () => {
     replace(addError);
-    void post('/api/memories', {
+    replace(addNote);
+    void post<Answer<'remember'>>('/api/memories', {
       content: content.value,
       type: newType.value,
       tags: tagsOf(tags.value),
     }).then(
-      async () => {
+      async (answer) => {
         content.value = '';
         tags.value = '';
         await load();
+        replace(addNote, answer.vector.note);
       },
       (error: unknown) => {
         replace(addError, errorBox(error));
       },
     );
   };
-  return h('div', { class: 'memory-add' }, content, newType, tags, add, addError);
+  return h('div', { class: 'memory-add' }, content, newType, tags, add, addError, addNote);
 }
 
 /** The Memories page: search and filter, add, edit (a new memory superseding), forget. */

@@ -1,4 +1,4 @@
-import { get, type SearchResult } from './api.js';
+import { get, type Answer, type SearchResult } from './api.js';
 import { count, errorBox, h, hashParams, replace } from './dom.js';
 import { hitLink, snippet } from './search-hit.js';
 
@@ -31,7 +31,7 @@ function summaryOf(result: SearchResult): HTMLElement[] {
     out.push(
       h(
         'p',
-        { class: 'summary', 'data-mode': result.mode ?? 'keyword' },
+        { class: 'summary', 'data-mode': result.mode },
         `${count((result.offset ?? 0) + 1)}–${count((result.offset ?? 0) + result.hits.length)}, searched ${how}${matched}`,
       ),
     );
@@ -130,7 +130,7 @@ function showResults(
 /** Search as you type: ranked hits with snippets; a hit opens its conversation at the message. */
 export async function showSearch(view: HTMLElement): Promise<void> {
   const params = hashParams();
-  const sources = await get<string[]>('/api/sources');
+  const sources = await get<Answer<'sources'>>('/api/sources');
   const results = h('div', { class: 'results', id: 'search-results' });
   const { input, source, role, since, until, mode } = searchFields(params, sources);
   let controller: AbortController | undefined;

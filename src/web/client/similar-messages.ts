@@ -1,4 +1,4 @@
-import { get, type SearchHit } from './api.js';
+import { get, type Answer } from './api.js';
 import { errorBox, h, replace } from './dom.js';
 import { hitLink } from './search-hit.js';
 
@@ -19,7 +19,7 @@ export function similarButton(messageId: string): { button: HTMLElement; panel: 
       return;
     }
     replace(panel, h('p', { class: 'empty' }, 'Looking…'));
-    get<{ hits: SearchHit[] }>(`/api/similar/${encodeURIComponent(messageId)}?limit=5`)
+    get<Answer<'similar'>>(`/api/similar/${encodeURIComponent(messageId)}?limit=5`)
       .then(({ hits }) => {
         replace(
           panel,

@@ -1,4 +1,5 @@
-import type { Attachment, ThreadAttachment } from '../index.js';
+import type { Attachment } from '../model/pam.js';
+import type { ThreadAttachment } from '../stores/store.js';
 
 /** An attachment as the web app draws it: the bundle's PAM fields, and its text when known. */
 export interface AttachmentView {

@@ -1,0 +1,110 @@
+import { readBundleConversation } from '../bundle/read-bundle.js';
+import { bundleDir } from '../data-dir.js';
+import type { GraphBatch } from '../graph/graph-batch.js';
+import { messageNodeId } from '../graph/message-node-id.js';
+import type { Citation } from '../model/pam.js';
+import type { ConversationInfo, Store, ThreadMessage } from '../stores/store.js';
+import { attachmentViews, type AttachmentView } from './attachment-views.js';
+
+export type { AttachmentView } from './attachment-views.js';
+
+/** A tool call a message made, as the graph holds it. */
+export interface ToolCallView {
+  name: string;
+  input: string | null;
+  output: string | null;
+  isError: boolean;
+}
+
+/** A source a message cited. */
+export interface CitationView {
+  title: string | null;
+  url: string | null;
+  snippet: string | null;
+}
+
+/** One message of a conversation view: the thread's fields, its tool calls, attachments and citations. */
+export interface MessageView extends Omit<ThreadMessage, 'attachments'> {
+  toolCalls: ToolCallView[];
+  attachments: AttachmentView[];
+  citations: CitationView[];
+}
+
+/** A conversation with every message of every branch, in tree order. */
+export interface ConversationView {
+  conversation: ConversationInfo;
+  messages: MessageView[];
+}
+
+/**
+ * A conversation for reading: every message of every branch in tree order (a shell shows the
+ * shown thread and switches branches at forks), each with its tool calls from the graph, and its
+ * attachments and citations from the bundle when the data folder has it (pasted or extracted
+ * text from the graph). Undefined when neither of the conversation's ids is known.
+ */
+export async function readConversationView(
+  store: Store,
+  dataDir: string,
+  id: string,
+): Promise<ConversationView | undefined> {
+  const info = await store.conversation(id);
+  if (!info) return undefined;
+  const [messages, graph, pam] = await Promise.all([
+    store.thread(info.id, { allBranches: true }),
+    store.subgraph(info.id),
+    readBundleConversation(bundleDir(dataDir), info.id),
+  ]);
+  const calls = toolCallsByMessage(graph);
+  const extras = new Map(
+    (pam?.messages ?? []).map((m) => [
+      messageNodeId(info.id, m.id),
+      { attachments: m.attachments, citations: m.citations },
+    ]),
+  );
+  return {
+    conversation: info,
+    messages: messages.map((message) => {
+      const extra = extras.get(message.id);
+      return {
+        id: message.id,
+        role: message.role,
+        content: message.content,
+        createdAt: message.createdAt,
+        model: message.model,
+        parentId: message.parentId,
+        isThought: message.isThought,
+        hidden: message.hidden,
+        onShownThread: message.onShownThread,
+        depth: message.depth,
+        toolCalls: calls.get(message.id) ?? [],
+        attachments: attachmentViews(extra?.attachments, message.attachments),
+        citations: (extra?.citations ?? []).map(citationView),
+      };
+    }),
+  };
+}
+
+// The tool calls of each message node: the ToolCall nodes its USED_TOOL edges reach.
+function toolCallsByMessage(graph: GraphBatch | undefined): Map<string, ToolCallView[]> {
+  const calls = new Map<string, ToolCallView[]>();
+  if (!graph) return calls;
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'USED_TOOL') continue;
+    const call = byId.get(edge.to)?.properties;
+    if (!call) continue;
+    const list = calls.get(edge.from) ?? [];
+    list.push({
+      name: String(call.name ?? 'tool'),
+      input: typeof call.input === 'string' ? call.input : null,
+      output: typeof call.output === 'string' ? call.output : null,
+      isError: call.is_error === true,
+    });
+    calls.set(edge.from, list);
+  }
+  return calls;
+}
+
+function citationView(citation: Citation): CitationView {
+  return { title: citation.title, url: citation.url, snippet: citation.snippet };
+}

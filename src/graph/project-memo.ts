@@ -1,0 +1,35 @@
+import type { Message } from '../model/pam.js';
+import type { GraphEdge, GraphNode } from './graph-batch.js';
+
+/** One tool call's projection: its node and edges, and the file it read or changed. */
+export interface CallPieces {
+  node: GraphNode;
+  edges: GraphEdge[];
+  file: { node: GraphNode; edge: GraphEdge } | undefined;
+}
+
+/**
+ * What projecting a growing conversation keeps for the next time, by message object (a
+ * followed session's unchanged messages are the same objects from one build to the next, see
+ * `BuildMemo`): their nodes and edges are given again, not made again, so a store patch can
+ * tell them unchanged by identity.
+ */
+export interface ProjectMemo {
+  /** A message's node and its HAS_MESSAGE and REPLY_TO edges, at its place on the thread. */
+  messages: WeakMap<Message, { at: number | undefined; node: GraphNode; edges: GraphEdge[] }>;
+  /** The NEXT edge into a message, from the message before it on the thread. */
+  next: WeakMap<Message, { from: Message; edge: GraphEdge }>;
+  /** A message's paragraph of the Document's text. */
+  lines: WeakMap<Message, string>;
+  calls: WeakMap<Message, CallPieces[]>;
+}
+
+/** A memo for the first projection of a conversation that will grow. */
+export function emptyProjectMemo(): ProjectMemo {
+  return {
+    messages: new WeakMap(),
+    next: new WeakMap(),
+    lines: new WeakMap(),
+    calls: new WeakMap(),
+  };
+}

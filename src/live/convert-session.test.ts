@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { conversationText } from '../bundle/conversation-text.js';
+import { toIndexEntry } from '../bundle/memory-store.js';
+import { project } from '../graph/project.js';
+import { claudeCode } from '../providers/claude-code/index.js';
+import { IMPORTER } from '../version.js';
+import { cuts, linearEntries, linearLog, log } from '../../test/support/claude-code-lines.js';
+import { SessionConversion, type SessionSource } from './convert-session.js';
+
+const source: SessionSource = {
+  entryPath: '-p/s1.jsonl',
+  displayPath: 'projects/-p/s1.jsonl',
+  variant: 'session',
+  checksum: 'sha256:0',
+  importId: 'import:live:projects/-p/s1.jsonl',
+  importedAt: '2026-01-01T10:00:00.000000Z',
+  deep: true,
+};
+
+// What `import` makes of the lines read so far: the provider on all of them, one
+// serialisation, one projection, nothing kept from before.
+function imported(entries: readonly unknown[]): unknown[] {
+  const converted = claudeCode.toConversation(
+    { entries: [...entries], badLines: [], cutLastLine: false },
+    'session',
+    {
+      record: '#0',
+      file: source.entryPath,
+      fallbackTime: undefined,
+      report: () => undefined,
+      resolveAsset: () => undefined,
+      attachText: () => {
+        throw new Error('no attachments');
+      },
+    },
+  );
+  const all = converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
+  return all.map((conversation) => {
+    const { text, contentHash } = conversationText(
+      conversation,
+      {
+        importer: IMPORTER,
+        importer_version: `${claudeCode.name}-importer/session`,
+        imported_at: source.importedAt,
+        source_file: source.displayPath,
+        source_checksum: source.checksum,
+      },
+      true,
+    );
+    return {
+      id: conversation.id,
+      text: Buffer.from(text),
+      contentHash,
+      index: toIndexEntry(conversation),
+      messages: conversation.messages.length,
+      batch: project(conversation, {
+        source: claudeCode.source,
+        label: claudeCode.label,
+        fileTools: claudeCode.fileTools,
+        deep: source.deep,
+        importId: source.importId,
+        attachmentText: () => undefined,
+      }),
+    };
+  });
+}
+
+describe('SessionConversion', () => {
+  it('gives, after each append, the bundle text, hash and graph batch import gives for the lines so far', () => {
+    fc.assert(
+      fc.property(fc.oneof(log, linearLog.map(linearEntries)), cuts, (entries, steps) => {
+        const conversion = new SessionConversion(source);
+        let at = 0;
+        for (let i = 0; at < entries.length; i++) {
+          const next = Math.min(entries.length, at + (steps[i % steps.length] ?? 1));
+          const live = conversion.convert(entries.slice(at, next), source, () => undefined);
+          at = next;
+          expect(JSON.stringify(live)).toBe(JSON.stringify(imported(entries.slice(0, at))));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,100 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleDir } from '../data-dir.js';
+import { openEmbedder } from '../embed/open-embedder.js';
+import type { Store } from '../stores/store.js';
+import type { TextEmbedder } from './embed-conversations.js';
+import { EMBEDDINGS_FILE, embedMemories, pruneMemoryEmbeddings } from './embed-memories.js';
+import { modelOptions, openVectorCache, VECTOR_CACHE_FILE } from './embed-store.js';
+import { SETTINGS_FILE } from './embedding-settings.js';
+
+/**
+ * What became of the memories' vectors after a change: `embedded` (found by meaning at once),
+ * `pending` (the data folder has vectors but no model could embed: `chatgraph embed` will),
+ * `none` (the data folder was never embedded: memories are found by words only).
+ */
+export interface MemoryVectorNote {
+  state: 'embedded' | 'pending' | 'none';
+  /** One sentence saying so, for a shell to show. */
+  note: string;
+}
+
+/** Whether the data folder searches by meaning: it has vectors, or was embedded once. */
+async function hasVectors(store: Store, dataDir: string): Promise<boolean> {
+  return (
+    (await store.vectors.model()) !== undefined ||
+    (await store.memories.vectorModel()) !== undefined ||
+    existsSync(join(bundleDir(dataDir), EMBEDDINGS_FILE)) ||
+    // Written by the first `chatgraph embed`: it says so after a reindex too.
+    existsSync(join(dataDir, SETTINGS_FILE))
+  );
+}
+
+/**
+ * Keeps the bundle's `embeddings.json` in step with its memories after a change (run by the
+ * writer, under the write lock): a forgotten or replaced memory's vector goes; with `embed`, a
+ * new active memory is embedded with the data folder's model when it has vectors and the model
+ * opens. The store is not touched: the caller indexes the bundle's vectors afterwards.
+ */
+export async function refreshMemoryVectors(
+  store: Store,
+  dataDir: string,
+  options: {
+    embed: boolean;
+    modelDir?: string | undefined;
+    /** A model already open, used when it is the data folder's (see MemoryTarget.embedder). */
+    lent?: (() => Promise<TextEmbedder | undefined>) | undefined;
+  },
+): Promise<MemoryVectorNote> {
+  const bundle = bundleDir(dataDir);
+  await pruneMemoryEmbeddings(bundle);
+  if (!(await hasVectors(store, dataDir)))
+    return {
+      state: 'none',
+      note: 'found by words; this data folder has no vectors yet: chatgraph embed makes them, and memories are found by meaning after that',
+    };
+  if (!options.embed)
+    return { state: 'embedded', note: 'the vectors of memories no longer active are gone' };
+  const indexed = (await store.vectors.model()) ?? (await store.memories.vectorModel());
+  const lent = await options.lent?.();
+  if (lent && indexed && lent.model.id === indexed.id) return embedWith(dataDir, lent);
+  let embedder;
+  try {
+    embedder = await openEmbedder({
+      ...(indexed ? { model: indexed.id } : {}),
+      ...modelOptions(
+        dataDir,
+        options.modelDir !== undefined ? { modelDir: options.modelDir } : {},
+      ),
+    });
+  } catch (error) {
+    return {
+      state: 'pending',
+      note: `found by words now, and by meaning once chatgraph embed embeds it (${error instanceof Error ? error.message : String(error)})`,
+    };
+  }
+  try {
+    if (indexed && embedder.model.id !== indexed.id)
+      return {
+        state: 'pending',
+        note: `found by words now: the vectors here are of ${indexed.id} but ${embedder.model.id} opened; chatgraph embed embeds it`,
+      };
+    return await embedWith(dataDir, embedder);
+  } finally {
+    await embedder.close();
+  }
+}
+
+/** Embeds the active memories still without a vector, through the vector cache. */
+async function embedWith(dataDir: string, embedder: TextEmbedder): Promise<MemoryVectorNote> {
+  const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
+  try {
+    await embedMemories(bundleDir(dataDir), embedder, cache);
+  } finally {
+    cache.close();
+  }
+  return {
+    state: 'embedded',
+    note: `embedded with ${embedder.model.id}: found by meaning as well as by words`,
+  };
+}

@@ -1,0 +1,37 @@
+import { QueryError, QueryLimitError } from '../index.js';
+
+/** A JSON answer: a status and a body. */
+export interface ApiAnswer {
+  status: number;
+  body: { error: string };
+}
+
+/** A request error the browser shows as it is. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An error as the answer the browser gets. */
+export function errorAnswer(error: unknown): ApiAnswer | undefined {
+  if (error instanceof ApiError) return { status: error.status, body: { error: error.message } };
+  if (error instanceof QueryLimitError && error.limit) {
+    // In the web app's words: a limit of the server, chosen by whoever starts it.
+    const option = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
+    return {
+      status: 400,
+      body: {
+        error: `${error.message} (the web app's limit, set when it is started: chatgraph serve ${option})`,
+      },
+    };
+  }
+  if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
+  // decodeURIComponent of a path, header or cookie with a malformed % escape.
+  if (error instanceof URIError)
+    return { status: 400, body: { error: 'the request has a malformed % escape' } };
+  return undefined;
+}

@@ -1,0 +1,345 @@
+/**
+ * The web API's answers as zod schemas: the server's handlers are typed by them, the API test
+ * checks every route's answer against them, and the browser's types are `z.infer` of them. This
+ * file imports zod alone, because the browser's own compilation reads it too (for types only; see
+ * src/web/client/tsconfig.json). Objects are strict: a field a handler adds without saying so here
+ * fails the test.
+ */
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+const nullableText = z.string().nullable();
+
+/** PAM's memory types (the library's MEMORY_TYPES; memory-routes.ts checks the two agree). */
+export const API_MEMORY_TYPES = [
+  'fact',
+  'preference',
+  'skill',
+  'context',
+  'relationship',
+  'goal',
+  'instruction',
+  'identity',
+  'environment',
+  'project',
+  'custom',
+] as const;
+
+export const conversationInfo = z
+  .object({
+    id: z.string(),
+    platformId: z.string(),
+    title: nullableText,
+    name: z.string(),
+    source: z.string(),
+    createdAt: z.string(),
+    updatedAt: nullableText,
+    messageCount: count,
+  })
+  .strict();
+
+export const conversationList = z
+  .object({ total: count, items: z.array(conversationInfo) })
+  .strict();
+
+export const sourceList = z.array(z.string());
+
+export const toolCallView = z
+  .object({ name: z.string(), input: nullableText, output: nullableText, isError: z.boolean() })
+  .strict();
+
+export const attachmentView = z
+  .object({
+    type: z.string(),
+    name: nullableText,
+    mime_type: nullableText,
+    size_bytes: z.number().nullable(),
+    ref: nullableText,
+    /** Pasted or extracted text; null for other files. */
+    text: nullableText,
+  })
+  .strict();
+
+export const citationView = z
+  .object({ title: nullableText, url: nullableText, snippet: nullableText })
+  .strict();
+
+export const messageView = z
+  .object({
+    id: z.string(),
+    role: z.string(),
+    content: z.string(),
+    createdAt: z.string(),
+    model: nullableText,
+    parentId: nullableText,
+    isThought: z.boolean(),
+    hidden: z.boolean(),
+    onShownThread: z.boolean(),
+    depth: count,
+    toolCalls: z.array(toolCallView),
+    attachments: z.array(attachmentView),
+    citations: z.array(citationView),
+  })
+  .strict();
+
+/** A page of one conversation's messages. */
+export const conversationPage = z
+  .object({
+    conversation: conversationInfo,
+    messages: z.array(messageView),
+    offset: count,
+    total: count,
+    nextOffset: count.nullable(),
+  })
+  .strict();
+
+const rank = z.object({ rank: z.number().int().positive() }).strict();
+
+export const searchHit = z
+  .object({
+    conversationId: z.string(),
+    platformConversationId: z.string(),
+    title: z.string(),
+    source: z.string(),
+    messageId: z.string(),
+    role: z.string(),
+    createdAt: z.string(),
+    snippet: z.string(),
+    score: z.number(),
+    kind: z.enum(['message', 'attachment', 'title', 'memory']).optional(),
+    memory: z
+      .object({ id: z.string(), type: z.string(), tags: z.array(z.string()) })
+      .strict()
+      .optional(),
+    attachment: z.object({ id: z.string(), name: nullableText }).strict().optional(),
+    why: z
+      .object({
+        keyword: rank.optional(),
+        semantic: z
+          .object({ rank: z.number().int().positive(), similarity: z.number() })
+          .optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export const searchMode = z.enum(['keyword', 'semantic', 'hybrid']);
+
+export const searchResult = z
+  .object({
+    mode: searchMode,
+    hits: z.array(searchHit),
+    matches: count,
+    matchesCapped: z.boolean(),
+    ranked: count,
+    offset: count.optional(),
+    hint: z.string().optional(),
+    nearest: z.array(searchHit).optional(),
+    notice: z.string().optional(),
+    memories: z.array(searchHit).optional(),
+  })
+  .strict();
+
+export const similarHits = z.object({ hits: z.array(searchHit) }).strict();
+
+export const graphView = z
+  .object({
+    nodes: z.array(
+      z
+        .object({
+          id: z.string(),
+          label: z.string(),
+          caption: z.string(),
+          properties: z.record(z.unknown()),
+        })
+        .strict(),
+    ),
+    edges: z.array(
+      z.object({ id: z.string(), kind: z.string(), from: z.string(), to: z.string() }).strict(),
+    ),
+    focus: nullableText,
+    omitted: count,
+  })
+  .strict();
+
+export const stats = z
+  .object({
+    conversations: count,
+    messages: count,
+    bySource: z.array(
+      z.object({ source: z.string(), conversations: count, messages: count }).strict(),
+    ),
+    // Undated messages are counted under no month (the embedded store's null).
+    byMonth: z.array(
+      z.object({ month: z.string().nullable(), source: z.string(), messages: count }).strict(),
+    ),
+    byRole: z.array(z.object({ role: z.string(), messages: count }).strict()),
+    byModel: z.array(z.object({ model: z.string(), messages: count }).strict()),
+  })
+  .strict();
+
+export const cypherResult = z
+  .object({ rows: z.array(z.record(z.unknown())), milliseconds: z.number().nonnegative() })
+  .strict();
+
+export const changeCount = z.object({ changes: z.number().nullable() }).strict();
+
+const diagnostic = z
+  .object({
+    level: z.enum(['error', 'warning', 'info']),
+    code: z.string(),
+    message: z.string(),
+    file: z.string().optional(),
+    record: z.string().optional(),
+    offset: z.number().optional(),
+  })
+  .strict();
+
+export const problemGroup = z
+  .object({
+    code: z.string(),
+    level: z.enum(['error', 'warning', 'info']),
+    count,
+    examples: z.array(diagnostic),
+  })
+  .strict();
+
+const providerSummary = z
+  .object({
+    conversations: count,
+    messages: count,
+    branches: count,
+    toolCalls: count,
+    attachments: count,
+    attachmentsCopied: count,
+    attachmentTexts: count,
+    attachmentsMissing: count,
+    memories: count,
+    skipped: count,
+    inferredTimestamps: count,
+  })
+  .strict();
+
+export const importReport = z
+  .object({
+    bundle: z.string(),
+    files: z.array(
+      z
+        .object({
+          file: z.string(),
+          provider: z.string(),
+          role: z.string(),
+          variant: z.string(),
+          checksum: z.string().optional(),
+          bytes: z.number().optional(),
+        })
+        .strict(),
+    ),
+    providers: z.record(providerSummary),
+    totals: providerSummary,
+    written: z
+      .object({ created: count, updated: count, unchanged: count, duplicates: count })
+      .strict(),
+    redactions: z.record(count),
+    problems: z.array(problemGroup),
+    graph: z.object({ written: count, unchanged: count, reindexed: z.boolean() }).strict(),
+  })
+  .strict();
+
+export const importJob = z
+  .object({
+    id: z.string(),
+    file: z.string(),
+    state: z.enum(['running', 'done', 'failed']),
+    progress: z
+      .object({
+        phase: z.enum(['checksum', 'convert', 'finish', 'push']),
+        bytesDone: count,
+        bytesTotal: count,
+        conversations: count,
+      })
+      .strict()
+      .optional(),
+    report: importReport.optional(),
+    error: z.string().optional(),
+  })
+  .strict();
+
+export const memoryView = z
+  .object({
+    id: z.string(),
+    type: z.enum(API_MEMORY_TYPES),
+    customType: z.string().optional(),
+    status: z.enum(['active', 'superseded', 'deprecated', 'retracted', 'archived']),
+    content: z.string(),
+    summary: z.string().optional(),
+    tags: z.array(z.string()),
+    confidence: z.number().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string().optional(),
+    supersededBy: z.string().optional(),
+    supersedes: z.string().optional(),
+    platform: z.string(),
+    extractionMethod: z.string(),
+    source: z
+      .object({
+        conversationId: z.string(),
+        messageId: z.string().optional(),
+        title: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    snippet: z.string().optional(),
+  })
+  .strict();
+
+export const memoryPage = z
+  .object({ total: count, offset: count, items: z.array(memoryView) })
+  .strict();
+
+/** Whether a memory written was embedded at once, waits for `chatgraph embed`, or never will. */
+const vectorNote = z
+  .object({ state: z.enum(['embedded', 'pending', 'none']), note: z.string() })
+  .strict();
+
+export const remembered = z
+  .object({ created: z.boolean(), vector: vectorNote, memory: memoryView })
+  .strict();
+
+export const revised = z
+  .object({ vector: vectorNote, previous: memoryView, memory: memoryView })
+  .strict();
+
+export const deleted = z
+  .object({
+    id: z.string(),
+    platformId: nullableText,
+    source: nullableText,
+    bundle: z.boolean(),
+    store: z.boolean(),
+    attachments: count,
+    problems: z.array(diagnostic),
+  })
+  .strict();
+
+/** Every refusal and failure: one sentence. */
+export const errorBody = z.object({ error: z.string() }).strict();
+
+export type ConversationInfo = z.infer<typeof conversationInfo>;
+export type ConversationList = z.infer<typeof conversationList>;
+export type ToolCallView = z.infer<typeof toolCallView>;
+export type AttachmentView = z.infer<typeof attachmentView>;
+export type CitationView = z.infer<typeof citationView>;
+export type MessageView = z.infer<typeof messageView>;
+export type ConversationPage = z.infer<typeof conversationPage>;
+export type SearchHit = z.infer<typeof searchHit>;
+export type SearchMode = z.infer<typeof searchMode>;
+export type SearchResult = z.infer<typeof searchResult>;
+export type GraphView = z.infer<typeof graphView>;
+export type Stats = z.infer<typeof stats>;
+export type CypherResult = z.infer<typeof cypherResult>;
+export type ProblemGroup = z.infer<typeof problemGroup>;
+export type ImportJob = z.infer<typeof importJob>;
+export type MemoryView = z.infer<typeof memoryView>;
+export type MemoryPage = z.infer<typeof memoryPage>;

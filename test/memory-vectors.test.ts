@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  bundleDir,
+  createRecaller,
+  embedStore,
+  importExports,
+  openStore,
+  remember,
+  reviseMemory,
+} from '../src/index.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { testModelDir } from './support/embedding-model.js';
+import { embeddingsErrors } from './support/pam-validator.js';
+import { writeExport, TOPICS } from './support/recall-fixtures.js';
+
+function vectorIds(dataDir: string): string[] {
+  const path = join(bundleDir(dataDir), 'embeddings.json');
+  if (!existsSync(path)) return [];
+  const file = JSON.parse(readFileSync(path, 'utf8')) as {
+    embeddings: { memory_id: string }[];
+  };
+  expect(embeddingsErrors(file)).toEqual([]);
+  return file.embeddings.map((e) => e.memory_id).sort();
+}
+
+/** The memories a search lists, by id, through the library's recaller. */
+async function memoriesFound(
+  dataDir: string,
+  text: string,
+  mode: 'keyword' | 'semantic',
+): Promise<string[]> {
+  const store = await openStore({ dataDir }, { readonly: true });
+  const recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
+  try {
+    const result = await recaller.search({ text, mode, limit: 3 });
+    return (result.memories ?? []).map((m) => m.memory?.id ?? '');
+  } finally {
+    await recaller.close();
+    await store.close();
+  }
+}
+
+async function embed(dataDir: string): Promise<{ memories: number; embedded: number }> {
+  const store = await openStore({ dataDir });
+  try {
+    return (await embedStore(store, dataDir, { modelDir: testModelDir() })).memories;
+  } finally {
+    await store.close();
+  }
+}
+
+describe('a memory gets its vector when it is written', () => {
+  it('says a data folder that was never embedded searches memories by words only', async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'data');
+    await importExports([writeExport(dir, TOPICS.slice(0, 1))], { dataDir });
+    const { vector } = await remember({ dataDir }, { content: 'Lives in Porto', type: 'fact' });
+    expect(vector.state).toBe('none');
+    expect(vector.note).toMatch(/chatgraph embed/);
+  });
+
+  it('a recaller opened before the first embed searches by meaning once there are vectors', async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'data');
+    await importExports([writeExport(dir, TOPICS.slice(0, 1))], { dataDir });
+    const store = await openStore({ dataDir }, { readonly: true });
+    const recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
+    try {
+      expect((await recaller.search({ text: 'starter', limit: 3 })).mode).toBe('keyword');
+      await embed(dataDir);
+      const result = await recaller.search({ text: 'bread leaven odour', mode: 'semantic' });
+      expect(result.hits[0]?.platformConversationId).toBe('starter');
+    } finally {
+      await recaller.close();
+      await store.close();
+    }
+  });
+
+  it('without a model: remembered, found by words, embedded by the next embed; an edit replaces the vector', async () => {
+    const dir = tempDir();
+    const dataDir = join(dir, 'data');
+    await importExports([writeExport(dir, TOPICS.slice(0, 2))], { dataDir });
+    await embed(dataDir);
+    const noModel = join(dir, 'no-models');
+    mkdirSync(noModel);
+    const made = await remember(
+      { dataDir, modelDir: noModel },
+      { content: 'The user is allergic to peanuts and carries an epinephrine pen', type: 'fact' },
+    );
+    expect(made.vector.state).toBe('pending');
+    expect(made.vector.note).toMatch(/found by words now.*chatgraph embed/);
+    expect(vectorIds(dataDir)).toEqual([]);
+    expect(await memoriesFound(dataDir, 'peanuts', 'keyword')).toEqual([made.memory.id]);
+    expect(await memoriesFound(dataDir, 'food allergy', 'semantic')).toEqual([]);
+
+    expect(await embed(dataDir)).toEqual({ memories: 1, embedded: 1 });
+    expect(vectorIds(dataDir)).toEqual([made.memory.id]);
+    expect(await memoriesFound(dataDir, 'food allergy', 'semantic')).toEqual([made.memory.id]);
+
+    // An edit: the new memory embedded at once, the superseded one's vector gone.
+    const edited = await reviseMemory({ dataDir, modelDir: testModelDir() }, made.memory.id, {
+      content: 'The user is allergic to peanuts and to shellfish',
+    });
+    expect(edited.vector.state).toBe('embedded');
+    expect(vectorIds(dataDir)).toEqual([edited.memory.id]);
+    expect(await memoriesFound(dataDir, 'food allergy', 'semantic')).toEqual([edited.memory.id]);
+
+    // A server lends its search model: embedded with it, though none could be opened here.
+    const store = await openStore({ dataDir }, { readonly: true });
+    const recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
+    try {
+      const lent = await remember(
+        { dataDir, modelDir: noModel, embedder: () => recaller.embedder() },
+        {
+          content: 'Prefers writing command line tools in Rust rather than Go',
+          type: 'preference',
+        },
+      );
+      expect(lent.vector.state).toBe('embedded');
+      expect(vectorIds(dataDir)).toEqual([edited.memory.id, lent.memory.id].sort());
+      const found = await recaller.search({
+        text: 'favourite programming language for systems work',
+        mode: 'semantic',
+      });
+      expect(found.memories?.map((m) => m.memory?.id)).toEqual([lent.memory.id]);
+    } finally {
+      await recaller.close();
+      await store.close();
+    }
+  });
+});
