@@ -245,7 +245,7 @@ describe('chatgraph over Neo4j', () => {
     }
     const third = await cli(['push', '--data-dir', data, '--neo4j', server.target.url]);
     expect(third.stdout).toContain('0 written, 1500 already there');
-  }, 300_000);
+  }, 600_000);
 
   it('serves the web app over Neo4j', async () => {
     const neo4j = await emptyNeo4j();
