@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -9,43 +8,10 @@ import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
+import { raw, type RawAnswer } from './support/web-request.js';
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** A raw request: the body is written as given, and `end: false` leaves it open (a stall). */
-function send(
-  app: WebApp,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; end?: boolean } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: '127.0.0.1',
-        port: app.port,
-        path,
-        method: options.method ?? 'GET',
-        headers: { Host: `127.0.0.1:${app.port}`, ...options.headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
-        });
-      },
-    );
-    req.on('error', reject);
-    if (options.body !== undefined) req.write(options.body);
-    if (options.end !== false) req.end();
-  });
-}
-
-const postJson = (app: WebApp, path: string, body: unknown): Promise<Answer> =>
-  send(app, path, {
+const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> =>
+  raw(app, path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
@@ -99,7 +65,7 @@ describe('hostile requests to the web app', () => {
     ['a malformed % in the file name', '/api/import', { 'X-File-Name': '%E0%A4%A' }],
   ])('answers %s with a 4xx and a plain sentence', async (_what, path, headers) => {
     const method = path === '/api/import' ? 'POST' : 'GET';
-    const answer = await send(app, path, {
+    const answer = await raw(app, path, {
       method,
       headers,
       ...(method === 'POST' ? { body: 'x' } : {}),
@@ -110,17 +76,17 @@ describe('hostile requests to the web app', () => {
   });
 
   it('answers a malformed cookie and a multibyte token of the right length with a 4xx', async () => {
-    const cookie = await send(guarded, '/api/sources', {
+    const cookie = await raw(guarded, '/api/sources', {
       headers: { Cookie: 'chatgraph_token=%E0%A4%A' },
     });
     expect(cookie.status).toBe(400);
     expect(cookie.body).toContain('malformed % escape');
-    const multibyte = await send(guarded, '/api/sources', {
+    const multibyte = await raw(guarded, '/api/sources', {
       headers: { Authorization: `Bearer ${'a'.repeat(31)}é` },
     });
     expect(multibyte.status).toBe(401);
     expect(
-      (await send(guarded, '/api/sources', { headers: { Authorization: `Bearer ${TOKEN}` } }))
+      (await raw(guarded, '/api/sources', { headers: { Authorization: `Bearer ${TOKEN}` } }))
         .status,
     ).toBe(200);
   });
@@ -130,7 +96,7 @@ describe('hostile requests to the web app', () => {
   });
 
   it('pages a conversation, and the pages join to the whole', async () => {
-    const whole = JSON.parse((await send(app, '/api/conversations/gpt-a')).body) as {
+    const whole = JSON.parse((await raw(app, '/api/conversations/gpt-a')).body) as {
       messages: { id: string }[];
       total: number;
       nextOffset: number | null;
@@ -141,19 +107,19 @@ describe('hostile requests to the web app', () => {
     let offset: number | null = 0;
     while (offset !== null) {
       const page = JSON.parse(
-        (await send(app, `/api/conversations/gpt-a?offset=${String(offset)}&limit=2`)).body,
+        (await raw(app, `/api/conversations/gpt-a?offset=${String(offset)}&limit=2`)).body,
       ) as { messages: { id: string }[]; nextOffset: number | null };
       expect(page.messages.length).toBeLessThanOrEqual(2);
       ids.push(...page.messages.map((m) => m.id));
       offset = page.nextOffset;
     }
     expect(ids).toEqual(whole.messages.map((m) => m.id));
-    expect((await send(app, '/api/conversations/gpt-a?limit=5001')).status).toBe(400);
+    expect((await raw(app, '/api/conversations/gpt-a?limit=5001')).status).toBe(400);
   });
 
   it('stops a stalled upload and frees the import slot', async () => {
     // Declares a body and sends a few bytes of it, then nothing: the server answers by itself.
-    const stalled = await send(app, '/api/import', {
+    const stalled = await raw(app, '/api/import', {
       method: 'POST',
       headers: { 'X-File-Name': 'conversations.json', 'Content-Length': '100000' },
       body: '[{"title": ',
@@ -162,7 +128,7 @@ describe('hostile requests to the web app', () => {
     expect(stalled.status).toBe(408);
     expect(stalled.body).toContain('no data came for 1 s');
     // The slot is free: the next upload is taken (not 409) and refused only for what it is.
-    const next = await send(app, '/api/import', {
+    const next = await raw(app, '/api/import', {
       method: 'POST',
       headers: { 'X-File-Name': 'notes.txt' },
       body: 'not an export',
@@ -195,7 +161,7 @@ describe('hostile requests to the web app', () => {
     }).finally(() => {
       cypherDone = true;
     });
-    const sources = await send(app, '/api/sources');
+    const sources = await raw(app, '/api/sources');
     expect(sources.status).toBe(200);
     expect(cypherDone).toBe(false);
     const answer = await slow;

@@ -7,11 +7,19 @@ export interface RawAnswer {
   headers: Record<string, unknown>;
 }
 
-/** A raw HTTP request to a local web app (fetch cannot set Host): its status, body and headers. */
+/**
+ * A raw HTTP request to a local web app (fetch cannot set Host): its status, body and headers.
+ * The body is written as given; `end: false` leaves the request open (a stalled client).
+ */
 export function raw(
   app: { port: number },
   path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: Buffer | string } = {},
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: Buffer | string;
+    end?: boolean;
+  } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -35,7 +43,8 @@ export function raw(
       },
     );
     req.on('error', reject);
-    req.end(options.body);
+    if (options.body !== undefined) req.write(options.body);
+    if (options.end !== false) req.end();
   });
 }
 
