@@ -10,11 +10,10 @@ import {
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
-import { storeFile } from '../src/data-dir.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { CLI, chatgraph } from './support/run-cli.js';
+import { messagesOf } from './support/session-log.js';
 import { ROOT } from './support/shared.js';
 import { startCli, type WatchProcess } from './support/watch-cli.js';
 
@@ -47,17 +46,6 @@ function session(path: string, id: string, texts: string[]): string {
   }
   writeFileSync(path, lines.join(''));
   return parent ?? '';
-}
-
-async function messagesOf(data: string, platformId: string): Promise<string[]> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
-  try {
-    const info = await store.conversation(platformId);
-    if (!info) return [];
-    return (await store.thread(info.id, { allBranches: true })).map((m) => m.content);
-  } finally {
-    await store.close();
-  }
 }
 
 const running: WatchProcess[] = [];

@@ -95,7 +95,7 @@ export interface BinaryEntry {
   role: number;
   /** Milliseconds since the epoch (NaN when unknown). */
   time: number;
-  /** The vector as stored: {@link quantizeVector}'s layout, or float32 (older rows). */
+  /** The vector as stored, in {@link quantizeVector}'s layout. */
   vector: Uint8Array;
 }
 

@@ -42,27 +42,18 @@ export class Int8Vectors {
     this.scales = scales;
   }
 
-  /**
-   * Stores the vector at a position: `stored` is either {@link quantizeVector}'s layout or the
-   * float32 vector itself (rows written before the int8 column existed), told apart by length.
-   */
+  /** Stores the vector at a position, in {@link quantizeVector}'s layout. */
   set(at: number, stored: Uint8Array): void {
     const { dimensions } = this;
-    if (stored.byteLength === 4 + dimensions) {
-      this.scales[at] = new DataView(stored.buffer, stored.byteOffset, 4).getFloat32(0, true);
-      this.values.set(
-        new Int8Array(stored.buffer, stored.byteOffset + 4, dimensions),
-        at * dimensions,
-      );
-    } else if (stored.byteLength === 4 * dimensions) {
-      const floats = new Float32Array(dimensions);
-      new Uint8Array(floats.buffer).set(stored);
-      this.set(at, quantizeVector(floats));
-    } else {
+    if (stored.byteLength !== 4 + dimensions)
       throw new Error(
         `a stored vector of ${stored.byteLength} bytes does not fit ${dimensions} dimensions`,
       );
-    }
+    this.scales[at] = new DataView(stored.buffer, stored.byteOffset, 4).getFloat32(0, true);
+    this.values.set(
+      new Int8Array(stored.buffer, stored.byteOffset + 4, dimensions),
+      at * dimensions,
+    );
   }
 
   /** The first `size` vectors and scales (views). */

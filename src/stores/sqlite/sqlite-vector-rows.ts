@@ -44,16 +44,14 @@ function codeOf(blob: Buffer): Uint32Array {
   return code;
 }
 
-/**
- * Every unit's code, int8 vector and filter values, read into a new index. A store opened
- * read-only that predates the int8 column gives the float vectors instead, quantized here.
- */
+/** Every unit's code, int8 vector and filter values, read into a new index. */
 export function loadBinaryIndex(db: Database.Database, dimensions: number): BinaryIndex {
   const count = Number(db.prepare(`SELECT count(*) FROM vector_unit`).pluck().get());
   const index = new BinaryIndex(dimensions, Math.max(1024, count));
-  const stored = hasQ8(db) ? `coalesce(q8, vector)` : `vector`;
+  // Every row has its int8 vector: the one insert writes it, and `addQ8Column` filled older rows
+  // (a store is brought up to date before it is read).
   const rows = db
-    .prepare(`SELECT rowid, code, ${stored}, source, role, created_ms FROM vector_unit`)
+    .prepare(`SELECT rowid, code, q8, source, role, created_ms FROM vector_unit`)
     .raw()
     .iterate() as IterableIterator<
     [number, Buffer, Buffer, string | null, string | null, number | null]
