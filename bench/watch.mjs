@@ -136,8 +136,9 @@ async function costByLength(lines) {
 /**
  * Where one append's time goes, by session length: a session of `lines` lines converted, then
  * 9 lines appended one at a time, each stage of each append timed (medians), as `watch` runs
- * them: the conversion going on from where it stopped (convert, serialise, hash, project),
- * the store patch, the bundle file write.
+ * them: the conversion going on from where it stopped (convert, project), the store patch;
+ * and what waits for a quiet moment (`settle`): the bundle file's bytes and hash, the
+ * Document, their store patch and the durable file write.
  */
 async function breakdown(lines) {
   const dir = join(base, `breakdown-${lines}`);
@@ -147,51 +148,61 @@ async function breakdown(lines) {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l));
-  const source = {
+  const source = (n) => ({
     entryPath: `-p/bd-${lines}.jsonl`,
     displayPath: `projects/-p/bd-${lines}.jsonl`,
     variant: 'session',
-    checksum: 'sha256:0',
+    checksum: `sha256:${n}`,
     importId: 'import:live:bd',
     importedAt: '2026-01-01T10:00:00.000000Z',
     deep: false,
-  };
+  });
   const median = (times) => percentile(times, 50);
-  const hashed = (c) => ({ ...c.batch, hash: c.contentHash });
   let started = performance.now();
-  const whole = convertSession(all.slice(0, lines), source, () => undefined)[0];
+  convertSession(all.slice(0, lines), source(lines), () => undefined)[0]?.settle();
   const wholeTime = performance.now() - started;
-  const conversion = new SessionConversion(source);
-  let previous = conversion.convert(all.slice(0, lines), source, () => undefined)[0];
-  if (!whole || !previous) throw new Error('the generated session converted to no conversation');
+  const conversion = new SessionConversion(source(lines));
+  const first = conversion.convert(all.slice(0, lines), source(lines), () => undefined)[0];
+  if (!first) throw new Error('the generated session converted to no conversation');
   const store = SqliteStore.open(join(dir, 'store.sqlite'));
   const writer = store.writer(false);
-  writer.write(hashed(previous));
+  let previous = { ...first.batch, hash: first.version };
+  writer.write(previous);
   await writer.end();
   const bundle = await BundleWriter.open(join(dir, 'bundle'));
-  bundle.writeConversation(previous.id, previous.text, previous.contentHash, previous.index);
-  /** @type {{ convert: number[], patch: number[], put: number[] }} */
-  const times = { convert: [], patch: [], put: [] };
+  const firstFile = first.settle();
+  bundle.writeConversation(first.id, firstFile.text, firstFile.contentHash, first.index);
+  /** @type {Record<'convert' | 'patch' | 'settle' | 'settlePatch' | 'put', number[]>} */
+  const times = { convert: [], patch: [], settle: [], settlePatch: [], put: [] };
   for (let i = lines; i < lines + 9; i++) {
     started = performance.now();
-    const next = conversion.convert([all[i]], source, () => undefined)[0];
+    const next = conversion.convert([all[i]], source(i + 1), () => undefined)[0];
     times.convert.push(performance.now() - started);
     if (!next) throw new Error('an appended line converted to no conversation');
     started = performance.now();
-    await store.patch(hashed(previous), hashed(next), false);
+    const hot = { ...next.batch, hash: next.version };
+    await store.patch(previous, hot, false);
     times.patch.push(performance.now() - started);
     started = performance.now();
-    bundle.putConversation(next.id, next.text, next.index);
+    const settled = next.settle();
+    times.settle.push(performance.now() - started);
+    started = performance.now();
+    previous = { ...settled.batch, hash: settled.contentHash };
+    await store.patch(hot, previous, false);
+    times.settlePatch.push(performance.now() - started);
+    started = performance.now();
+    bundle.putConversation(next.id, settled.text, next.index);
     times.put.push(performance.now() - started);
-    previous = next;
   }
   await store.close();
   return {
     whole: wholeTime,
     convert: median(times.convert),
     patch: median(times.patch),
+    settle: median(times.settle),
+    settlePatch: median(times.settlePatch),
     put: median(times.put),
-    mb: previous.text.length / 1e6,
+    mb: firstFile.text.length / 1e6,
     rebuilds: conversion.rebuilds,
   };
 }
@@ -270,7 +281,7 @@ if (only.has('breakdown')) {
   for (const lines of [50, 5000]) {
     const b = await breakdown(lines);
     process.stdout.write(
-      `one append to a ${lines}-line session, by stage: convert+serialise+hash+project the new line ${b.convert.toFixed(1)} ms (the whole session: ${b.whole.toFixed(0)} ms; converted from the start ${b.rebuilds} time(s)); store patch ${b.patch.toFixed(1)} ms; bundle file (${b.mb.toFixed(2)} MB, durable write) ${b.put.toFixed(1)} ms\n`,
+      `one append to a ${lines}-line session, by stage: convert+project the new line ${b.convert.toFixed(1)} ms (the whole session: ${b.whole.toFixed(0)} ms; converted from the start ${b.rebuilds} time(s)); store patch ${b.patch.toFixed(1)} ms. At a quiet moment: bundle bytes+hash+Document ${b.settle.toFixed(1)} ms, their store patch ${b.settlePatch.toFixed(1)} ms, bundle file (${b.mb.toFixed(2)} MB, durable write) ${b.put.toFixed(1)} ms\n`,
     );
   }
 }

@@ -22,6 +22,11 @@ export interface ProjectMemo {
   /** A message's paragraph of the Document's text. */
   lines: WeakMap<Message, string>;
   calls: WeakMap<Message, CallPieces[]>;
+  /**
+   * The Document as last made: a growing session's Document (its whole thread's text) is made
+   * again only when the projection is asked to settle, not at every append.
+   */
+  document: GraphNode | undefined;
 }
 
 /** A memo for the first projection of a conversation that will grow. */
@@ -31,5 +36,6 @@ export function emptyProjectMemo(): ProjectMemo {
     next: new WeakMap(),
     lines: new WeakMap(),
     calls: new WeakMap(),
+    document: undefined,
   };
 }

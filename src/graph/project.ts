@@ -26,6 +26,12 @@ export interface ProjectOptions {
   attachmentText?: ((ref: string) => string | undefined) | undefined;
   /** Kept between projections of a conversation that grows (a followed session). */
   memo?: ProjectMemo | undefined;
+  /**
+   * With a memo: give the memo's Document again instead of making it (false) until a quiet
+   * moment settles it (true, the default). The Document is the whole thread's text, so making
+   * it at every append would make an append cost the session's length.
+   */
+  settle?: boolean | undefined;
 }
 
 /** Whether a message is left off the NEXT chain: hidden context and system messages. */
@@ -75,7 +81,10 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
     options.memo?.next.set(to, { from, edge });
     edges.push(edge);
   }
-  nodes.push(documentNode(conversation, thread, options, platformId, name));
+  const kept = options.settle === false ? options.memo?.document : undefined;
+  const document = kept ?? documentNode(conversation, thread, options, platformId, name);
+  if (options.memo) options.memo.document = document;
+  nodes.push(document);
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: `${owner}:document` });
   addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
   addAttachments(conversation, options.attachmentText, platformId, nodeId, nodes, edges);

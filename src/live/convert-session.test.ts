@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { conversationText } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
+import type { GraphBatch } from '../graph/graph-batch.js';
 import { project } from '../graph/project.js';
 import { claudeCode } from '../providers/claude-code/index.js';
 import { IMPORTER } from '../version.js';
@@ -20,7 +21,7 @@ const source: SessionSource = {
 
 // What `import` makes of the lines read so far: the provider on all of them, one
 // serialisation, one projection, nothing kept from before.
-function imported(entries: readonly unknown[]): unknown[] {
+function imported(entries: readonly unknown[]) {
   const converted = claudeCode.toConversation(
     { entries: [...entries], badLines: [], cutLastLine: false },
     'session',
@@ -50,10 +51,10 @@ function imported(entries: readonly unknown[]): unknown[] {
     );
     return {
       id: conversation.id,
-      text: Buffer.from(text),
-      contentHash,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
+      text: Buffer.from(text),
+      contentHash,
       batch: project(conversation, {
         source: claudeCode.source,
         label: claudeCode.label,
@@ -66,19 +67,41 @@ function imported(entries: readonly unknown[]): unknown[] {
   });
 }
 
+// A batch with its Document left out: an append keeps the Document of the last settle.
+function withoutDocument(batch: GraphBatch): GraphBatch {
+  return { ...batch, nodes: batch.nodes.filter((node) => node.label !== 'Document') };
+}
+
 describe('SessionConversion', () => {
-  it('gives, after each append, the bundle text, hash and graph batch import gives for the lines so far', () => {
+  it('gives, after each append, the graph import gives for the lines so far, and once settled its bundle text, hash and Document', () => {
     fc.assert(
-      fc.property(fc.oneof(log, linearLog.map(linearEntries)), cuts, (entries, steps) => {
-        const conversion = new SessionConversion(source);
-        let at = 0;
-        for (let i = 0; at < entries.length; i++) {
-          const next = Math.min(entries.length, at + (steps[i % steps.length] ?? 1));
-          const live = conversion.convert(entries.slice(at, next), source, () => undefined);
-          at = next;
-          expect(JSON.stringify(live)).toBe(JSON.stringify(imported(entries.slice(0, at))));
-        }
-      }),
+      fc.property(
+        fc.oneof(log, linearLog.map(linearEntries)),
+        cuts,
+        fc.array(fc.boolean(), { minLength: 1 }),
+        (entries, steps, settles) => {
+          const conversion = new SessionConversion(source);
+          let at = 0;
+          for (let i = 0; at < entries.length; i++) {
+            const next = Math.min(entries.length, at + (steps[i % steps.length] ?? 1));
+            const live = conversion.convert(entries.slice(at, next), source, () => undefined);
+            at = next;
+            const expected = imported(entries.slice(0, at));
+            expect(JSON.stringify(live.map((c) => withoutDocument(c.batch)))).toBe(
+              JSON.stringify(expected.map((c) => withoutDocument(c.batch))),
+            );
+            // Settled at some steps, and at the last: then all of it is what import gives.
+            if (settles[i % settles.length] !== true && at < entries.length) continue;
+            const settled = live.map(({ id, index, messages, settle }) => ({
+              id,
+              index,
+              messages,
+              ...settle(),
+            }));
+            expect(JSON.stringify(settled)).toBe(JSON.stringify(expected));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -9,15 +9,30 @@ import { claudeCode } from '../providers/claude-code/index.js';
 import { SessionBuilder } from '../providers/claude-code/session-builder.js';
 import { IMPORTER } from '../version.js';
 
-/** One conversation of a followed session log, ready for the bundle and the store. */
+/**
+ * One conversation of a followed session log as of the lines read so far. What costs the
+ * session's length (its bundle file, the hash of its content, its Document) waits for
+ * {@link LiveConversation.settle}, which `watch` calls at a quiet moment: an append costs what
+ * it adds.
+ */
 export interface LiveConversation {
   id: string;
+  index: ConversationIndexEntry;
+  /** The graph as of now, with the Document as the last settle made it. */
+  batch: GraphBatch;
+  /** Stands in for the content hash until settled: the checksum of the log's bytes read. */
+  version: string;
+  messages: number;
+  /** The bundle file's bytes, its content hash, and the graph with its Document made again. */
+  settle(): SettledConversation;
+}
+
+/** A conversation as `import` would write it from the lines read so far. */
+export interface SettledConversation {
   /** The bundle file's bytes, and the hash of its content without import metadata. */
   text: Uint8Array;
   contentHash: string;
-  index: ConversationIndexEntry;
   batch: GraphBatch;
-  messages: number;
 }
 
 /** Where a session log's lines came from, for the conversion and its provenance. */
@@ -82,33 +97,40 @@ export class SessionConversion {
   }
 
   private finish(conversation: Conversation, source: SessionSource): LiveConversation {
-    const { bytes, contentHash } = conversationBytes(
-      conversation,
-      {
-        importer: IMPORTER,
-        importer_version: `${claudeCode.name}-importer/${source.variant}`,
-        imported_at: source.importedAt,
-        source_file: source.displayPath,
-        source_checksum: source.checksum,
-      },
-      this.bytes,
-    );
     return {
       id: conversation.id,
-      text: bytes,
-      contentHash,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
-      batch: project(conversation, {
-        source: claudeCode.source,
-        label: claudeCode.label,
-        fileTools: claudeCode.fileTools,
-        deep: source.deep,
-        importId: source.importId,
-        attachmentText: () => undefined,
-        memo: this.projected,
-      }),
+      version: `live:${source.checksum}`,
+      batch: this.project(conversation, source, false),
+      settle: () => {
+        const { bytes, contentHash } = conversationBytes(
+          conversation,
+          {
+            importer: IMPORTER,
+            importer_version: `${claudeCode.name}-importer/${source.variant}`,
+            imported_at: source.importedAt,
+            source_file: source.displayPath,
+            source_checksum: source.checksum,
+          },
+          this.bytes,
+        );
+        return { text: bytes, contentHash, batch: this.project(conversation, source, true) };
+      },
     };
+  }
+
+  private project(conversation: Conversation, source: SessionSource, settle: boolean): GraphBatch {
+    return project(conversation, {
+      source: claudeCode.source,
+      label: claudeCode.label,
+      fileTools: claudeCode.fileTools,
+      deep: source.deep,
+      importId: source.importId,
+      attachmentText: () => undefined,
+      memo: this.projected,
+      settle,
+    });
   }
 }
 

@@ -38,8 +38,9 @@ export interface LogOutcome {
 /**
  * Imports what a session log gained since it was last read: the new lines only (the whole
  * file when it was rewritten, or when it is not in memory), converted with the lines before
- * them, written to the bundle and the store, and then its new mark remembered; all under the
- * write lock, so a watcher killed at any point reads again at most what it had not remembered.
+ * them, written to the store at once and to the bundle at a quiet moment, and then its new mark
+ * remembered (see `LiveState.later`); all under the write lock, so a watcher killed at any
+ * point reads again at most what it had not remembered.
  */
 export async function followLog(
   file: FollowedFile,
@@ -90,7 +91,7 @@ export async function followLog(
     mtimeMs: file.mtimeMs,
     mark: read.mark,
   };
-  context.state.set(file.path, state);
+  context.state.later(file.path, state);
   context.states.set(file.path, state);
   return outcome;
 }

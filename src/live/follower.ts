@@ -107,7 +107,7 @@ class FollowRunner {
     this.running = (async () => {
       files = await this.scan();
       for (const file of files) await this.handle(file, false);
-      await this.finishIndex();
+      await this.settle();
     })();
     await this.running;
     this.running = undefined;
@@ -135,7 +135,7 @@ class FollowRunner {
     this.watch?.close();
     for (const timer of this.timers) clearTimeout(timer);
     await this.running;
-    await this.finishIndex();
+    await this.settle();
     this.state.close();
     await this.writer.close();
   }
@@ -302,9 +302,9 @@ class FollowRunner {
     this.timers.add(timer);
   }
 
-  // The bundle's index and the vectors follow after a quiet moment, not at every line.
+  // The bundle files, its index and the vectors follow after a quiet moment, not at every line.
   private scheduleIndex(): void {
-    if (!this.writer.indexPending || this.stopped || this.indexTimer) return;
+    if (!this.settlePending || this.stopped || this.indexTimer) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.indexTimer = undefined;
@@ -312,7 +312,7 @@ class FollowRunner {
         this.scheduleIndex();
         return;
       }
-      this.running = this.finishIndex().finally(() => {
+      this.running = this.settle().finally(() => {
         this.running = undefined;
         this.kick();
       });
@@ -321,12 +321,23 @@ class FollowRunner {
     this.timers.add(timer);
   }
 
-  private async finishIndex(): Promise<void> {
-    if (!this.writer.indexPending) return;
+  private get settlePending(): boolean {
+    return this.writer.settlePending || this.state.uncommitted;
+  }
+
+  // What waits for a quiet moment: grown conversations' bundle files, Documents and content
+  // hashes, the bundle's index, then the logs' marks (they count once the bundle has the lines).
+  private async settle(): Promise<void> {
+    if (!this.settlePending) return;
     try {
-      await withWriteLock(this.options.dataDir, () => this.writer.finishIndex(), {
-        ...(this.options.onWait ? { onWait: this.options.onWait } : {}),
-      });
+      await withWriteLock(
+        this.options.dataDir,
+        async () => {
+          await this.writer.settle();
+          this.state.commit();
+        },
+        this.options.onWait ? { onWait: this.options.onWait } : {},
+      );
       if (this.options.embed === true) {
         const chunks = await embedNew(this.writer.target, this.options.dataDir);
         if (chunks > 0) this.emit({ kind: 'embedded', chunks });

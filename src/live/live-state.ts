@@ -29,8 +29,8 @@ const Mark = z.object({
 });
 
 /**
- * The followed files' state, one row each, in its own SQLite file: a row is written in one
- * statement after the file's conversations are in the bundle and the store, so a `watch`
+ * The followed files' state, one row each, in its own SQLite file: a row is written after the
+ * file's conversations are in the bundle and the store, so a `watch`
  * killed at any point reads again at most what it had not finished (and the store, keyed by
  * id, takes it once). Only the watcher, holding the write lock, writes it.
  */
@@ -38,6 +38,8 @@ export class LiveState {
   private readonly db: Database.Database;
   private readonly upsert: Database.Statement;
   private readonly remove: Database.Statement;
+  /** Rows waiting for the bundle files they depend on (see {@link later}). */
+  private readonly waiting = new Map<string, FileState>();
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
@@ -99,7 +101,31 @@ export class LiveState {
     );
   }
 
+  /**
+   * Remembers a session log's state once what was read from it is in the bundle too, which
+   * waits for a quiet moment (see `LiveWriter.settle`): {@link commit} writes it then. Until
+   * then a restarted watch reads the log again whole.
+   */
+  later(path: string, state: FileState): void {
+    this.waiting.set(path, state);
+  }
+
+  /** Whether rows wait for {@link commit}. */
+  get uncommitted(): boolean {
+    return this.waiting.size > 0;
+  }
+
+  /** Writes the rows that waited for the bundle, in one transaction. */
+  commit(): void {
+    if (this.waiting.size === 0) return;
+    this.db.transaction(() => {
+      for (const [path, state] of this.waiting) this.set(path, state);
+    })();
+    this.waiting.clear();
+  }
+
   delete(path: string): void {
+    this.waiting.delete(path);
     this.remove.run(path);
   }
 

@@ -9,6 +9,7 @@ import { stableId } from '../model/ids.js';
 import { timestampOf } from '../model/time.js';
 import { openStore } from '../open-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { GraphBatch } from '../graph/graph-batch.js';
 import type { HashedBatch, Store } from '../stores/store.js';
 import { IMPORTER } from '../version.js';
 import type { LiveConversation } from './convert-session.js';
@@ -38,11 +39,12 @@ export interface LiveImport {
 const KEPT_BATCHES = 64;
 
 /**
- * Writes followed logs' conversations to the bundle and the store, keeping both open between
- * writes. A grown conversation costs what changed: its file is written without being read
- * again (the hash of what this writer last wrote says it changed) and the store gets only the
- * new rows (see `Store.patch`). The bundle's index (`memory-store.json`, the size of the whole
- * bundle) is written by {@link finishIndex}, which the follower calls after a quiet moment.
+ * Writes followed logs' conversations to the store and the bundle, keeping both open between
+ * writes. An append costs what changed: the store gets only the new rows (see `Store.patch`),
+ * searchable at once; what costs the session's length waits for {@link settle}, which the
+ * follower calls after a quiet moment: the conversation's bundle file (written without being
+ * read again: the hash of what this writer last wrote says it changed), its Document and
+ * content hash in the store, and the bundle's index (`memory-store.json`).
  * Callers hold the write lock around every method.
  */
 export class LiveWriter {
@@ -50,6 +52,7 @@ export class LiveWriter {
   private bundleStamp = '';
   private readonly lastHash = new Map<string, string>();
   private readonly batches = new Map<string, HashedBatch>();
+  private readonly unsettled = new Map<string, LiveConversation>();
   private readonly unindexed = new Map<string, ConversationIndexEntry>();
   private readonly owners: SessionOwners;
 
@@ -66,7 +69,7 @@ export class LiveWriter {
     return new LiveWriter(dataDir, store, await store.deep());
   }
 
-  /** Writes a log's conversations (those changed since this writer last wrote them). */
+  /** Writes a log's conversations to the store; their bundle files wait for {@link settle}. */
   async write(
     conversations: readonly LiveConversation[],
     from: LiveImport,
@@ -84,24 +87,9 @@ export class LiveWriter {
         report.heldElsewhere++;
         continue;
       }
-      const known = this.lastHash.get(conversation.id);
-      if (known === conversation.contentHash) {
-        report.unchanged++;
-        continue;
-      }
-      const outcome =
-        known !== undefined
-          ? bundle.putConversation(conversation.id, conversation.text, conversation.index)
-          : bundle.writeConversation(
-              conversation.id,
-              conversation.text,
-              conversation.contentHash,
-              conversation.index,
-            );
-      if (outcome !== 'unchanged') this.unindexed.set(conversation.id, conversation.index);
-      await this.writeToStore(conversation);
-      this.lastHash.set(conversation.id, conversation.contentHash);
-      report[outcome === 'unchanged' ? 'unchanged' : 'written']++;
+      const outcome = await this.writeToStore(conversation.batch, conversation.version);
+      this.unsettled.set(id, conversation);
+      report[outcome]++;
     }
     await this.store.recordImport({
       id: from.id,
@@ -117,22 +105,44 @@ export class LiveWriter {
     return report;
   }
 
-  /** Whether conversations were written whose index entry is not in `memory-store.json` yet. */
-  get indexPending(): boolean {
-    return this.unindexed.size > 0;
+  /** Whether conversations were written whose bundle file or index entry waits for {@link settle}. */
+  get settlePending(): boolean {
+    return this.unsettled.size > 0 || this.unindexed.size > 0;
   }
 
-  /** Writes the bundle's index (`memory-store.json`) with what was written since the last time. */
-  async finishIndex(): Promise<void> {
-    if (this.unindexed.size === 0) return;
+  /**
+   * Writes what waited for a quiet moment: each grown conversation's bundle file, its Document
+   * and content hash in the store, then the bundle's index with what was written since the
+   * last time. Returns the ids of the conversations settled.
+   */
+  async settle(): Promise<string[]> {
+    const settled = [...this.unsettled.values()];
+    this.unsettled.clear();
     const bundle = await this.openBundle();
-    const now = timestampOf(new Date());
-    await bundle.finish(
-      { id: bundle.ownerId ?? stableId('owner', 'claude-code-live'), createdAt: now },
-      now,
-    );
-    this.unindexed.clear();
-    this.bundleStamp = await stampOf(this.dataDir);
+    for (const conversation of settled) {
+      const { text, contentHash, batch } = conversation.settle();
+      const { id, index } = conversation;
+      const known = this.lastHash.get(id);
+      // The store always: it holds the stand-in version until it gets the content hash.
+      await this.writeToStore(batch, contentHash);
+      if (known === contentHash) continue;
+      const outcome =
+        known !== undefined
+          ? bundle.putConversation(id, text, index)
+          : bundle.writeConversation(id, text, contentHash, index);
+      if (outcome !== 'unchanged') this.unindexed.set(id, index);
+      this.lastHash.set(id, contentHash);
+    }
+    if (this.unindexed.size > 0) {
+      const now = timestampOf(new Date());
+      await bundle.finish(
+        { id: bundle.ownerId ?? stableId('owner', 'claude-code-live'), createdAt: now },
+        now,
+      );
+      this.unindexed.clear();
+      this.bundleStamp = await stampOf(this.dataDir);
+    }
+    return settled.map((c) => c.id);
   }
 
   /** The store the writer writes to (the follower embeds through it). */
@@ -144,22 +154,24 @@ export class LiveWriter {
     await this.store.close();
   }
 
-  private async writeToStore(conversation: LiveConversation): Promise<void> {
-    const next: HashedBatch = { ...conversation.batch, hash: conversation.contentHash };
-    const previous = this.batches.get(conversation.id);
+  private async writeToStore(batch: GraphBatch, hash: string): Promise<'written' | 'unchanged'> {
+    const next: HashedBatch = { ...batch, hash };
+    const previous = this.batches.get(batch.owner);
+    let outcome: 'written' | 'unchanged';
     if (previous && this.store.patch) {
-      await this.store.patch(previous, next, this.deep);
+      outcome = await this.store.patch(previous, next, this.deep);
     } else {
       const writer = this.store.writer(this.deep);
       await writer.write(next);
-      await writer.end();
+      outcome = (await writer.end()).written > 0 ? 'written' : 'unchanged';
     }
-    this.batches.delete(conversation.id);
-    this.batches.set(conversation.id, next);
+    this.batches.delete(batch.owner);
+    this.batches.set(batch.owner, next);
     if (this.batches.size > KEPT_BATCHES) {
       const oldest = this.batches.keys().next().value;
       if (oldest !== undefined) this.batches.delete(oldest);
     }
+    return outcome;
   }
 
   // Another writer (an import) that wrote `memory-store.json` since: its index is read again,

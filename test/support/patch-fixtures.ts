@@ -90,25 +90,32 @@ const SOURCE = {
 export function batchOf(lines: readonly unknown[], importId = SOURCE.importId): HashedBatch {
   const [conversation] = convertSession(lines, { ...SOURCE, importId }, () => undefined);
   if (!conversation) throw new Error('no conversation');
-  return { ...conversation.batch, hash: conversation.contentHash };
+  const settled = conversation.settle();
+  return { ...settled.batch, hash: settled.contentHash };
 }
 
 /**
  * One conversion fed each step's new lines, as `watch` does: unchanged messages' nodes and
- * edges are the previous batch's objects, which the patch skips by identity.
+ * edges are the previous batch's objects, which the patch skips by identity. Every other step
+ * is settled (its Document made again, the content hash for its version), as `watch` settles
+ * after a quiet moment; the others keep the Document of the last settle.
  */
 export function grower(): (lines: readonly unknown[], importId?: string) => HashedBatch {
   const conversion = new SessionConversion(SOURCE);
   let read = 0;
   return (lines, importId = SOURCE.importId) => {
+    // The checksum of the lines read so far: the version a step stands in with until settled.
+    const checksum = `sha256:${lines.length}`;
     const [conversation] = conversion.convert(
       lines.slice(read),
-      { ...SOURCE, importId },
+      { ...SOURCE, importId, checksum },
       () => undefined,
     );
     read = lines.length;
     if (!conversation) throw new Error('no conversation');
-    return { ...conversation.batch, hash: conversation.contentHash };
+    if (read % 2 === 1) return { ...conversation.batch, hash: conversation.version };
+    const settled = conversation.settle();
+    return { ...settled.batch, hash: settled.contentHash };
   };
 }
 
