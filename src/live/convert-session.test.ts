@@ -92,11 +92,11 @@ describe('SessionConversion', () => {
             );
             // Settled at some steps, and at the last: then all of it is what import gives.
             if (settles[i % settles.length] !== true && at < entries.length) continue;
-            const settled = live.map(({ id, index, messages, settle }) => ({
-              id,
-              index,
-              messages,
-              ...settle(),
+            const settled = live.map((c) => ({
+              id: c.id,
+              index: c.index,
+              messages: c.messages,
+              ...c.settle(),
             }));
             expect(JSON.stringify(settled)).toBe(JSON.stringify(expected));
           }
