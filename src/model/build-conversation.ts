@@ -1,6 +1,9 @@
 import type { Diagnostic } from './diagnostic.js';
+import { builtMessage, idsOf, type BuildMemo } from './built-messages.js';
 import type { DraftConversation, DraftMessage } from './draft.js';
+import { growConversation, growState } from './grow-conversation.js';
 import { stableId } from './ids.js';
+import { reportInferred } from './inferred-times.js';
 import type { Conversation, JsonObject, Message, Participant, Role } from './pam.js';
 import { settleTree, type SettledTree } from './settle-tree.js';
 import { PAM_SCHEMA_VERSION } from './pam.js';
@@ -13,6 +16,9 @@ export function conversationIdOf(provider: string, platformId: string): string {
   return stableId('conversation', provider, platformId);
 }
 
+export type { BuildChange, BuildMemo } from './built-messages.js';
+export { emptyBuildMemo } from './built-messages.js';
+
 /** Options of {@link buildConversation}. */
 export interface BuildOptions {
   report: (diagnostic: Omit<Diagnostic, 'file'>) => void;
@@ -20,32 +26,6 @@ export interface BuildOptions {
   fallbackTime: string | undefined;
   /** Kept between builds of a conversation that grows (a followed session). */
   memo?: BuildMemo | undefined;
-}
-
-/**
- * What one build of a growing conversation keeps for the next: ids already derived, and each
- * message as built with what it was built from. A provider mutating a draft after a build
- * (a tool result reaching its call) lists it in `changed`.
- */
-export interface BuildMemo {
-  /** The conversation the memo is of: another one starts it afresh. */
-  conversation: string | undefined;
-  ids: Map<string, string>;
-  built: Map<string, BuiltMessage>;
-  changed: Set<DraftMessage>;
-}
-
-interface BuiltMessage {
-  draft: DraftMessage;
-  parent: string | null;
-  children: readonly string[];
-  createdAt: string;
-  message: Message;
-}
-
-/** A memo for the first build of a conversation that will grow. */
-export function emptyBuildMemo(): BuildMemo {
-  return { conversation: undefined, ids: new Map(), built: new Map(), changed: new Set() };
 }
 
 /**
@@ -59,20 +39,15 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
   const report = (diagnostic: Omit<Diagnostic, 'file' | 'record'>): void => {
     options.report({ ...diagnostic, record: options.record });
   };
-  const tree = settleTree(draft.messages, report);
-  const { messages, children } = tree;
   const { memo } = options;
   const idOf = idsOf(draft.provider.name, conversationKey, memo);
-
-  const conversationCreated =
-    draft.createdAt ?? earliest(messages.map((m) => m.createdAt)) ?? draft.updatedAt;
-  const created = settleTimes(tree, conversationCreated, options);
-  const shownLeaf = chooseShownLeaf(draft, messages, children, created, options);
-  const out = builtMessages(tree, created, idOf, memo);
+  const built =
+    (memo && growConversation(draft, memo, idOf, options)) ??
+    settleConversation(draft, idOf, options, report);
 
   const conversationRaw = { ...draft.raw_metadata };
-  if (shownLeaf !== undefined) conversationRaw[SHOWN_LEAF_KEY] = idOf(shownLeaf);
-  let conversationCreatedAt = conversationCreated;
+  if (built.shownLeaf !== undefined) conversationRaw[SHOWN_LEAF_KEY] = idOf(built.shownLeaf);
+  let conversationCreatedAt = built.conversationCreated;
   if (conversationCreatedAt === undefined) {
     conversationCreatedAt = options.fallbackTime ?? EPOCH;
     conversationRaw.timestamp_inferred = true;
@@ -85,7 +60,7 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
   } else if (draft.createdAt === undefined) {
     conversationRaw.timestamp_inferred = true;
   }
-
+  const out = built.messages;
   return {
     schema: 'portable-ai-memory-conversation',
     schema_version: PAM_SCHEMA_VERSION,
@@ -98,7 +73,7 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
       conversationRaw,
       report,
     ),
-    participants: participantsOf(out, draft.assistantName),
+    participants: participantsOf(built.roles, draft.assistantName),
     messages: out,
     model: draft.model ?? mostUsedModel(out),
     system_instruction: draft.system_instruction,
@@ -108,105 +83,47 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
   };
 }
 
-/** Message ids by draft key (kept in the memo: deriving one is a SHA-1). */
-function idsOf(
-  provider: string,
-  conversationKey: string,
-  memo: BuildMemo | undefined,
-): (key: string) => string {
-  if (memo && memo.conversation !== conversationKey) {
-    memo.conversation = conversationKey;
-    memo.ids.clear();
-    memo.built.clear();
-  }
-  const ids = memo?.ids ?? new Map<string, string>();
-  return (key) => {
-    let value = ids.get(key);
-    if (value === undefined) {
-      value = stableId('message', provider, conversationKey, key);
-      ids.set(key, value);
-    }
-    return value;
-  };
+/** A conversation's messages settled: in tree order, with its shown leaf and first time. */
+export interface SettledMessages {
+  messages: Message[];
+  shownLeaf: string | undefined;
+  conversationCreated: string | undefined;
+  roles: ReadonlySet<Role>;
 }
 
-/** The messages in tree order; with a memo, those built before from the same draft and links. */
-function builtMessages(
-  tree: SettledTree,
-  created: ReadonlyMap<string, string>,
+// The whole tree settled from the drafts; with a memo, kept for the next build to go on from.
+function settleConversation(
+  draft: DraftConversation,
   idOf: (key: string) => string,
-  memo: BuildMemo | undefined,
-): Message[] {
-  const out = tree.order.map((message) => {
-    const parent = tree.parentOf.get(message.key) ?? null;
-    const kids = tree.children.get(message.key) ?? [];
-    const createdAt = created.get(message.key) ?? EPOCH;
-    const before = memo?.built.get(message.key);
-    if (
-      before &&
-      !memo?.changed.has(message) &&
-      sameBuild(before, message, parent, kids, createdAt)
-    )
-      return before.message;
-    const result = messageOf(message, { parent, kids, createdAt, idOf });
-    memo?.built.set(message.key, {
-      draft: message,
-      parent,
-      children: kids,
-      createdAt,
-      message: result,
-    });
-    return result;
-  });
-  memo?.changed.clear();
-  return out;
-}
-
-function sameBuild(
-  before: BuiltMessage,
-  draft: DraftMessage,
-  parent: string | null,
-  kids: readonly string[],
-  createdAt: string,
-): boolean {
-  return (
-    before.draft === draft &&
-    before.parent === parent &&
-    before.createdAt === createdAt &&
-    before.children.length === kids.length &&
-    before.children.every((kid, i) => kid === kids[i])
+  options: BuildOptions,
+  report: (diagnostic: Omit<Diagnostic, 'file' | 'record'>) => void,
+): SettledMessages {
+  const tree = settleTree(draft.messages, report);
+  const { messages, children } = tree;
+  const { memo } = options;
+  const conversationCreated =
+    draft.createdAt ?? earliest(messages.map((m) => m.createdAt)) ?? draft.updatedAt;
+  const { created, inferred } = settleTimes(tree, conversationCreated, options);
+  const shownLeaf = chooseShownLeaf(draft, messages, children, created, options);
+  const out = tree.order.map((message) =>
+    builtMessage(
+      message,
+      {
+        parent: tree.parentOf.get(message.key) ?? null,
+        kids: tree.children.get(message.key) ?? [],
+        createdAt: created.get(message.key) ?? EPOCH,
+        idOf,
+      },
+      memo,
+    ),
   );
-}
-
-function messageOf(
-  message: DraftMessage,
-  at: {
-    parent: string | null;
-    kids: readonly string[];
-    createdAt: string;
-    idOf: (key: string) => string;
-  },
-): Message {
-  const { parent, idOf } = at;
-  const raw = { ...message.raw_metadata };
-  if (message.createdAt === undefined) raw.timestamp_inferred = true;
-  const result: Message = {
-    id: idOf(message.key),
-    provider_message_id: message.provider_message_id,
-    role: message.role,
-    created_at: at.createdAt,
-    parent_id: parent === null ? null : idOf(parent),
-    children_ids: at.kids.map(idOf),
-    model: message.model,
-    is_thought: message.is_thought,
-    token_count: null,
-    attachments: message.attachments,
-    citations: message.citations,
-    tool_calls: message.tool_calls,
-    raw_metadata: raw,
-  };
-  if (message.content) result.content = message.content;
-  return result;
+  const settled = { messages: out, shownLeaf, conversationCreated, roles: rolesOf(out) };
+  if (memo) {
+    memo.changed.clear();
+    memo.change = undefined;
+    memo.grown = growState(draft, tree, { created, inferred, ...settled });
+  }
+  return settled;
 }
 
 /** Where a conversation's times as the export gave them are kept when they had to be fixed. */
@@ -242,7 +159,7 @@ function settleTimes(
   tree: SettledTree,
   conversationCreated: string | undefined,
   options: BuildOptions,
-): Map<string, string> {
+): { created: Map<string, string>; inferred: number } {
   const created = new Map<string, string>();
   let inferred = 0;
   for (const message of tree.order) {
@@ -259,18 +176,12 @@ function settleTimes(
     }
     created.set(message.key, time ?? EPOCH);
   }
-  if (inferred > 0) {
-    options.report({
-      level: 'info',
-      code: 'timestamp-inferred',
-      message: `${inferred} message(s) had no time and took the nearest known one`,
-      record: options.record,
-    });
-  }
-  return created;
+  reportInferred(inferred, options);
+  return { created, inferred };
 }
 
-const EPOCH = '1970-01-01T00:00:00.000000Z';
+/** The time of a message nothing gave a time to. */
+export const EPOCH = '1970-01-01T00:00:00.000000Z';
 
 function earliest(times: readonly (string | undefined)[]): string | undefined {
   let best: string | undefined;
@@ -311,8 +222,11 @@ function chooseShownLeaf(
   return best;
 }
 
-function participantsOf(messages: readonly Message[], assistantName: string): Participant[] {
-  const roles = new Set<Role>(messages.map((m) => m.role));
+function rolesOf(messages: readonly Message[]): Set<Role> {
+  return new Set<Role>(messages.map((m) => m.role));
+}
+
+function participantsOf(roles: ReadonlySet<Role>, assistantName: string): Participant[] {
   const participants: Participant[] = [
     { role: 'user' },
     { role: 'assistant', name: assistantName },
