@@ -1,5 +1,6 @@
 import type { Message } from '../model/pam.js';
 import type { GraphEdge, GraphNode } from './graph-batch.js';
+import type { GrowingPart } from './project-messages.js';
 
 /** One tool call's projection: its node and edges, and the file it read or changed. */
 export interface CallPieces {
@@ -27,6 +28,8 @@ export interface ProjectMemo {
    * again only when the projection is asked to settle, not at every append.
    */
   document: GraphNode | undefined;
+  /** The messages' part of the last projection, to go on from (see `messagePart`). */
+  part: GrowingPart | undefined;
 }
 
 /** A memo for the first projection of a conversation that will grow. */
@@ -37,5 +40,6 @@ export function emptyProjectMemo(): ProjectMemo {
     lines: new WeakMap(),
     calls: new WeakMap(),
     document: undefined,
+    part: undefined,
   };
 }

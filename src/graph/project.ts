@@ -1,9 +1,10 @@
-import { SHOWN_LEAF_KEY, threadTo } from '../model/build-conversation.js';
+import type { BuildChange } from '../model/build-conversation.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
 import { addAttachments } from './project-attachments.js';
 import type { ProjectMemo } from './project-memo.js';
+import { messagePart, type MessagePart } from './project-messages.js';
 import { addToolCalls } from './project-tool-calls.js';
 
 /** What the projection needs to know besides the conversation. */
@@ -32,12 +33,11 @@ export interface ProjectOptions {
    * it at every append would make an append cost the session's length.
    */
   settle?: boolean | undefined;
+  /** With a memo: how the conversation changed since it was last projected (see `BuildChange`). */
+  change?: BuildChange | undefined;
 }
 
-/** Whether a message is left off the NEXT chain: hidden context and system messages. */
-export function isOffThread(message: Message): boolean {
-  return message.raw_metadata.hidden === true || message.role === 'system';
-}
+export { isOffThread } from './project-messages.js';
 
 /** The message's text, in full. */
 function textOf(message: Message): string {
@@ -60,27 +60,16 @@ const ROLE_LABELS: Record<Message['role'], string> = {
 export function project(conversation: Conversation, options: ProjectOptions): GraphBatch {
   const platformId = conversation.provider.conversation_id ?? conversation.id;
   const owner = conversation.id;
-  const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
-  const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
-  const shownPath = typeof leaf === 'string' ? threadTo(conversation, leaf) : [];
-  const thread = shownPath.filter((m) => !isOffThread(m));
+  const part = messagePart(conversation, platformId, options.memo, options.change);
+  const { thread } = part;
   const nodeId = (message: { id: string }): string => messageNodeId(owner, message.id);
   const name = conversation.title ?? `conv-${platformId}`;
-  nodes.push(conversationNode(conversation, options.source, platformId, name));
-  addMessages(conversation, thread, platformId, options.memo, nodes, edges);
-  for (let i = 1; i < thread.length; i++) {
-    const from = thread[i - 1] as Message;
-    const to = thread[i] as Message;
-    const known = options.memo?.next.get(to);
-    if (known?.from === from) {
-      edges.push(known.edge);
-      continue;
-    }
-    const edge: GraphEdge = { kind: 'NEXT', from: nodeId(from), to: nodeId(to) };
-    options.memo?.next.set(to, { from, edge });
-    edges.push(edge);
-  }
+  const nodes: GraphNode[] = [
+    conversationNode(conversation, part, options.source, platformId, name),
+  ].concat(part.nodes);
+  const edges: GraphEdge[] = [];
+  for (const own of part.edges) for (const edge of own) edges.push(edge);
+  for (const edge of part.next) edges.push(edge);
   const kept = options.settle === false ? options.memo?.document : undefined;
   const document = kept ?? documentNode(conversation, thread, options, platformId, name);
   if (options.memo) options.memo.document = document;
@@ -97,6 +86,7 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
 
 function conversationNode(
   conversation: Conversation,
+  part: MessagePart,
   source: string,
   platformId: string,
   name: string,
@@ -114,61 +104,11 @@ function conversationNode(
       updated_at: conversation.temporal.updated_at,
       message_count: conversation.messages.length,
       model_slug: conversation.model,
-      has_tool_calls: conversation.messages.some((m) => m.tool_calls.length > 0),
+      has_tool_calls: part.withToolCalls > 0,
       // Edited prompts and regenerated answers: a message with more than one reply.
-      has_branches: conversation.messages.some((m) => m.children_ids.length > 1),
+      has_branches: part.withBranches > 0,
     },
   };
-}
-
-/** A Message node per message of every branch, with HAS_MESSAGE and REPLY_TO. */
-function addMessages(
-  conversation: Conversation,
-  thread: readonly Message[],
-  platformId: string,
-  memo: ProjectMemo | undefined,
-  nodes: GraphNode[],
-  edges: GraphEdge[],
-): void {
-  const owner = conversation.id;
-  const position = new Map(thread.map((m, i) => [m.id, i]));
-  for (const message of conversation.messages) {
-    const at = position.get(message.id);
-    const known = memo?.messages.get(message);
-    if (known && known.at === at) {
-      nodes.push(known.node);
-      edges.push(...known.edges);
-      continue;
-    }
-    const id = messageNodeId(owner, message.id);
-    const node: GraphNode = {
-      label: 'Message',
-      id,
-      properties: {
-        name: `msg-${(message.provider_message_id ?? message.id).slice(0, 12)}`,
-        role: message.role,
-        content: textOf(message),
-        created_at: message.created_at,
-        conversation_id: platformId,
-        has_tool_calls: message.tool_calls.length > 0,
-        has_tool_results:
-          message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
-        model_slug: message.model,
-        provider_message_id: message.provider_message_id,
-        parent_id: message.parent_id === null ? null : messageNodeId(owner, message.parent_id),
-        position: at ?? null,
-        on_shown_thread: at !== undefined,
-        is_thought: message.is_thought,
-        hidden: message.raw_metadata.hidden === true,
-      },
-    };
-    const own: GraphEdge[] = [{ kind: 'HAS_MESSAGE', from: owner, to: id }];
-    if (message.parent_id !== null)
-      own.push({ kind: 'REPLY_TO', from: id, to: messageNodeId(owner, message.parent_id) });
-    memo?.messages.set(message, { at, node, edges: own });
-    nodes.push(node);
-    edges.push(...own);
-  }
 }
 
 /** The seed's Document: the shown thread's text, thoughts left out. */

@@ -3,6 +3,7 @@ import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { project } from '../graph/project.js';
 import { emptyProjectMemo, type ProjectMemo } from '../graph/project-memo.js';
+import type { BuildChange } from '../model/build-conversation.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { claudeCode } from '../providers/claude-code/index.js';
@@ -102,7 +103,7 @@ export class SessionConversion {
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
       version: `live:${source.checksum}`,
-      batch: this.project(conversation, source, false),
+      batch: this.project(conversation, source, false, this.builder.change),
       settle: () => {
         const { bytes, contentHash } = conversationBytes(
           conversation,
@@ -120,7 +121,12 @@ export class SessionConversion {
     };
   }
 
-  private project(conversation: Conversation, source: SessionSource, settle: boolean): GraphBatch {
+  private project(
+    conversation: Conversation,
+    source: SessionSource,
+    settle: boolean,
+    change?: BuildChange,
+  ): GraphBatch {
     return project(conversation, {
       source: claudeCode.source,
       label: claudeCode.label,
@@ -130,6 +136,7 @@ export class SessionConversion {
       attachmentText: () => undefined,
       memo: this.projected,
       settle,
+      change,
     });
   }
 }

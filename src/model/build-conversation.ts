@@ -98,7 +98,11 @@ function settleConversation(
   options: BuildOptions,
   report: (diagnostic: Omit<Diagnostic, 'file' | 'record'>) => void,
 ): SettledMessages {
-  const tree = settleTree(draft.messages, report);
+  const told: Omit<Diagnostic, 'file'>[] = [];
+  const tree = settleTree(draft.messages, (diagnostic) => {
+    told.push(diagnostic);
+    report(diagnostic);
+  });
   const { messages, children } = tree;
   const { memo } = options;
   const conversationCreated =
@@ -121,7 +125,8 @@ function settleConversation(
   if (memo) {
     memo.changed.clear();
     memo.change = undefined;
-    memo.grown = growState(draft, tree, { created, inferred, ...settled });
+    memo.lastBuilt = out;
+    memo.grown = growState(draft, tree, { created, inferred, told, ...settled });
   }
   return settled;
 }

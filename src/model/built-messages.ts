@@ -19,6 +19,8 @@ export interface BuildMemo {
   grown: GrowState | undefined;
   /** How the last build's messages differ from the one before (undefined: built whole). */
   change: BuildChange | undefined;
+  /** The last build's messages (what the next change is from). */
+  lastBuilt: readonly Message[] | undefined;
 }
 
 /**
@@ -28,10 +30,10 @@ export interface BuildMemo {
  * with it (see `ProjectMemo`).
  */
 export interface BuildChange {
+  /** The previous build's messages (those from `from` on were taken back). */
+  previous: readonly Message[];
   from: number;
   replaced: readonly number[];
-  /** The previous build's message count (the messages from `from` to it were taken back). */
-  before: number;
 }
 
 interface BuiltMessage {
@@ -51,6 +53,7 @@ export function emptyBuildMemo(): BuildMemo {
     changed: new Set(),
     grown: undefined,
     change: undefined,
+    lastBuilt: undefined,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { BuildOptions, SettledMessages } from './build-conversation.js';
 import { builtMessage, type BuildMemo } from './built-messages.js';
+import type { Diagnostic } from './diagnostic.js';
 import type { DraftConversation, DraftMessage } from './draft.js';
 import { reportInferred } from './inferred-times.js';
 import type { Message, Role } from './pam.js';
@@ -26,13 +27,19 @@ export interface GrowState {
   roles: Map<Role, number>;
   /** Keys other messages wait for (a missing parent, a listed child): one arriving moves them. */
   awaited: Set<string>;
+  /** What settling the tree told (repeated keys, missing parents, cycles): told at each build. */
+  told: Omit<Diagnostic, 'file'>[];
 }
 
 /** What a whole build settled, kept for the next build to grow from (none for a shown leaf the export marks). */
 export function growState(
   draft: DraftConversation,
   tree: SettledTree,
-  settled: SettledMessages & { created: Map<string, string>; inferred: number },
+  settled: SettledMessages & {
+    created: Map<string, string>;
+    inferred: number;
+    told: Omit<Diagnostic, 'file'>[];
+  },
 ): GrowState | undefined {
   if (draft.shownLeafKey !== undefined) return undefined;
   const awaited = new Set<string>();
@@ -51,12 +58,15 @@ export function growState(
     inferred: settled.inferred,
     orderIndex: new Map(tree.order.map((m, i) => [m.key, i])),
     exportIndex: new Map(tree.messages.map((m, i) => [m.key, i])),
-    leaves: new Set(tree.messages.filter((m) => !tree.children.get(m.key)?.length).map((m) => m.key)),
+    leaves: new Set(
+      tree.messages.filter((m) => !tree.children.get(m.key)?.length).map((m) => m.key),
+    ),
     shownLeaf: settled.shownLeaf,
     out: [...settled.messages],
     conversationCreated: settled.conversationCreated,
     roles,
     awaited,
+    told: settled.told,
   };
 }
 
@@ -83,7 +93,6 @@ export function growConversation(
   let same = 0;
   while (same < drafts.length && same < state.drafts.length && drafts[same] === state.drafts[same])
     same++;
-  const before = state.out.length;
   const moved = new Set<string>();
   if (!takeBack(state, state.drafts.slice(same), moved)) return undefined;
   const from = state.out.length;
@@ -91,6 +100,7 @@ export function growConversation(
   const conversationCreated = draft.createdAt;
   // Inferred times hang on the conversation's first time.
   if (conversationCreated !== state.conversationCreated && state.inferred > 0) return undefined;
+  for (const diagnostic of state.told) options.report({ ...diagnostic, record: options.record });
   reportInferred(state.inferred, options);
   for (const changed of memo.changed)
     if (state.tree.byKey.get(changed.key) === changed) moved.add(changed.key);
@@ -99,10 +109,12 @@ export function growConversation(
   state.shownLeaf = shownLeafOf(state, drafts.slice(same));
   state.drafts = [...drafts];
   state.conversationCreated = conversationCreated;
-  memo.change = { from, replaced, before };
+  const messages = [...state.out];
+  memo.change = { previous: memo.lastBuilt ?? [], from, replaced };
+  memo.lastBuilt = messages;
   memo.grown = state;
   return {
-    messages: [...state.out],
+    messages,
     shownLeaf: state.shownLeaf,
     conversationCreated,
     roles: new Set([...state.roles.keys()]),
@@ -118,6 +130,8 @@ function takeBack(state: GrowState, removed: readonly DraftMessage[], moved: Set
     const at = state.orderIndex.get(draft.key);
     if (messages[tail + i] !== draft || at === undefined || at < order.length - removed.length)
       return false;
+    // A parent missing or cut off a cycle was told of: it would not be any more.
+    if (draft.parentKey !== (parentOf.get(draft.key) ?? null)) return false;
   }
   for (let n = 0; n < removed.length; n++) {
     const key = order.pop()?.key ?? '';
@@ -134,8 +148,7 @@ function takeBack(state: GrowState, removed: readonly DraftMessage[], moved: Set
         state.shownLeaf = undefined;
       }
     }
-    for (const map of [byKey, parentOf, children, state.created, state.orderIndex])
-      map.delete(key);
+    for (const map of [byKey, parentOf, children, state.created, state.orderIndex]) map.delete(key);
     state.exportIndex.delete(key);
     state.leaves.delete(key);
     const built = state.out.pop();
@@ -229,7 +242,9 @@ function shownLeafOf(state: GrowState, added: readonly DraftMessage[]): string |
     if (b === undefined) return true;
     const ta = state.created.get(a) ?? '';
     const tb = state.created.get(b) ?? '';
-    return ta > tb || (ta === tb && (state.exportIndex.get(a) ?? 0) > (state.exportIndex.get(b) ?? 0));
+    return (
+      ta > tb || (ta === tb && (state.exportIndex.get(a) ?? 0) > (state.exportIndex.get(b) ?? 0))
+    );
   };
   let best = state.shownLeaf;
   const candidates =

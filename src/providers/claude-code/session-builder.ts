@@ -1,4 +1,8 @@
-import { emptyBuildMemo, type BuildMemo } from '../../model/build-conversation.js';
+import {
+  emptyBuildMemo,
+  type BuildChange,
+  type BuildMemo,
+} from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import type { Conversation, JsonObject } from '../../model/pam.js';
 import type { ConversionContext } from '../provider.js';
@@ -46,6 +50,11 @@ export class SessionBuilder {
     private readonly variant: string,
     private readonly context: ConversionContext,
   ) {}
+
+  /** How the last call's conversation differs from the one before (undefined: built whole). */
+  get change(): BuildChange | undefined {
+    return this.progress?.memo.change;
+  }
 
   /** Adds the lines read since the last call; returns the log's conversations as of now. */
   add(lines: readonly unknown[]): Conversation[] {

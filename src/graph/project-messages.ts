@@ -1,0 +1,266 @@
+import { SHOWN_LEAF_KEY, threadTo, type BuildChange } from '../model/build-conversation.js';
+import type { Conversation, Message } from '../model/pam.js';
+import type { GraphEdge, GraphNode } from './graph-batch.js';
+import { messageNodeId } from './message-node-id.js';
+import type { ProjectMemo } from './project-memo.js';
+
+/** What of a projection follows the messages one by one. */
+export interface MessagePart {
+  /** The shown thread, hidden context and system messages left out. */
+  thread: Message[];
+  /** Each message's node and its HAS_MESSAGE and REPLY_TO edges, in the messages' order. */
+  nodes: GraphNode[];
+  edges: GraphEdge[][];
+  /** NEXT along the thread. */
+  next: GraphEdge[];
+  withToolCalls: number;
+  withBranches: number;
+}
+
+/** A message part kept to go on from when the conversation grows (see `BuildChange`). */
+export interface GrowingPart extends MessagePart {
+  messages: Message[];
+  leaf: string | undefined;
+  /** The shown path whole (off-thread messages too), and the thread's length at each step. */
+  path: Message[];
+  threadAt: number[];
+  pathIndex: Map<string, number>;
+  threadIndex: Map<string, number>;
+  indexOf: Map<string, number>;
+  byId: Map<string, Message>;
+}
+
+/** Whether a message is left off the NEXT chain: hidden context and system messages. */
+export function isOffThread(message: Message): boolean {
+  return message.raw_metadata.hidden === true || message.role === 'system';
+}
+
+/**
+ * The messages' part of a projection. With a memo and the change since the conversation's
+ * last build, it goes on from the last projection at the cost of what changed; otherwise it
+ * is made whole (and kept in the memo to go on from).
+ */
+export function messagePart(
+  conversation: Conversation,
+  platformId: string,
+  memo: ProjectMemo | undefined,
+  change: BuildChange | undefined,
+): MessagePart {
+  const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
+  const kept = memo?.part;
+  if (memo) memo.part = undefined;
+  const grown =
+    kept && change && kept.messages === change.previous && typeof leaf === 'string'
+      ? growPart(kept, conversation, change, leaf, platformId, memo)
+      : undefined;
+  if (grown && memo) memo.part = grown;
+  return (
+    grown ?? wholePart(conversation, typeof leaf === 'string' ? leaf : undefined, platformId, memo)
+  );
+}
+
+function wholePart(
+  conversation: Conversation,
+  leaf: string | undefined,
+  platformId: string,
+  memo: ProjectMemo | undefined,
+): MessagePart {
+  const path = leaf === undefined ? [] : threadTo(conversation, leaf);
+  const thread: Message[] = [];
+  const threadAt = path.map((message) => {
+    if (!isOffThread(message)) thread.push(message);
+    return thread.length;
+  });
+  const { messages } = conversation;
+  const part: GrowingPart = {
+    thread,
+    nodes: [],
+    edges: [],
+    next: [],
+    withToolCalls: 0,
+    withBranches: 0,
+    messages,
+    leaf,
+    path,
+    threadAt,
+    threadIndex: new Map(thread.map((m, i) => [m.id, i])),
+    // What only growing needs: made for a conversation that will grow.
+    pathIndex: new Map(memo ? path.map((m, i) => [m.id, i]) : []),
+    indexOf: new Map(memo ? messages.map((m, i) => [m.id, i]) : []),
+    byId: new Map(memo ? messages.map((m) => [m.id, m]) : []),
+  };
+  messages.forEach((message, i) => {
+    setPieces(part, i, message, conversation.id, platformId, memo);
+    tally(part, message, 1);
+  });
+  for (let i = 1; i < thread.length; i++) part.next.push(nextEdge(part, i, conversation.id, memo));
+  if (memo) memo.part = part;
+  return part;
+}
+
+// Goes on from the last projection: messages taken back and added, messages built again, and
+// the shown path cut where it left the old one and followed to the new leaf.
+function growPart(
+  part: GrowingPart,
+  conversation: Conversation,
+  change: BuildChange,
+  leaf: string,
+  platformId: string,
+  memo: ProjectMemo | undefined,
+): GrowingPart | undefined {
+  const { messages } = conversation;
+  const owner = conversation.id;
+  for (let i = change.from; i < change.previous.length; i++) {
+    const old = part.messages[i];
+    if (!old) return undefined;
+    part.byId.delete(old.id);
+    part.indexOf.delete(old.id);
+    tally(part, old, -1);
+  }
+  part.nodes.length = change.from;
+  part.edges.length = change.from;
+  const fresh = [...change.replaced];
+  for (let i = change.from; i < messages.length; i++) fresh.push(i);
+  for (const i of fresh) {
+    const message = messages[i];
+    if (!message) return undefined;
+    const old = i < change.from ? part.messages[i] : undefined;
+    if (old) tally(part, old, -1);
+    tally(part, message, 1);
+    part.byId.set(message.id, message);
+    part.indexOf.set(message.id, i);
+  }
+  part.messages = messages;
+  const moved = followPath(
+    part,
+    leaf,
+    fresh.map((i) => messages[i] as Message),
+  );
+  if (!moved) return undefined;
+  for (const i of new Set([...fresh, ...moved]))
+    setPieces(part, i, messages[i] as Message, owner, platformId, memo);
+  part.next.length = Math.max(0, moved.cut - 1);
+  for (let i = Math.max(1, moved.cut); i < part.thread.length; i++)
+    part.next.push(nextEdge(part, i, owner, memo));
+  return part;
+}
+
+/** The indices of messages whose place on the thread changed, and where the thread was cut. */
+type Moved = number[] & { cut: number };
+
+// The shown path to the new leaf: the old one up to the last message they share, then the
+// new steps. Messages given again (`fresh`) take their place on the kept part of the path.
+function followPath(part: GrowingPart, leaf: string, fresh: readonly Message[]): Moved | undefined {
+  const steps: Message[] = [];
+  let at = part.byId.get(leaf);
+  // Up to a message the old path holds as it is (one built again is walked through).
+  while (at && part.path[part.pathIndex.get(at.id) ?? -1] !== at) {
+    steps.push(at);
+    if (steps.length > part.messages.length) return undefined;
+    at = at.parent_id === null ? undefined : part.byId.get(at.parent_id);
+  }
+  const cutPath = at ? (part.pathIndex.get(at.id) ?? -1) + 1 : 0;
+  const cut = cutPath > 0 ? (part.threadAt[cutPath - 1] ?? 0) : 0;
+  const changed = new Set<string>();
+  for (const message of part.path.slice(cutPath)) part.pathIndex.delete(message.id);
+  for (const message of part.thread.slice(cut)) {
+    part.threadIndex.delete(message.id);
+    changed.add(message.id);
+  }
+  part.path.length = cutPath;
+  part.threadAt.length = cutPath;
+  part.thread.length = cut;
+  for (const message of fresh) {
+    const p = part.pathIndex.get(message.id);
+    const t = part.threadIndex.get(message.id);
+    if (p !== undefined) part.path[p] = message;
+    if (t !== undefined) part.thread[t] = message;
+  }
+  for (const message of steps.reverse()) {
+    part.pathIndex.set(message.id, part.path.length);
+    part.path.push(message);
+    if (!isOffThread(message)) {
+      part.threadIndex.set(message.id, part.thread.length);
+      part.thread.push(message);
+      changed.add(message.id);
+    }
+    part.threadAt.push(part.thread.length);
+  }
+  part.leaf = leaf;
+  const moved = [...changed].flatMap((id) => {
+    const i = part.indexOf.get(id);
+    return i === undefined ? [] : [i];
+  });
+  return Object.assign(moved, { cut });
+}
+
+function tally(part: MessagePart, message: Message, by: number): void {
+  if (message.tool_calls.length > 0) part.withToolCalls += by;
+  if (message.children_ids.length > 1) part.withBranches += by;
+}
+
+// A message's node and edges, given again when the memo has them for this object and place.
+function setPieces(
+  part: GrowingPart,
+  i: number,
+  message: Message,
+  owner: string,
+  platformId: string,
+  memo: ProjectMemo | undefined,
+): void {
+  const at = part.threadIndex.get(message.id);
+  const known = memo?.messages.get(message);
+  if (known && known.at === at) {
+    part.nodes[i] = known.node;
+    part.edges[i] = known.edges;
+    return;
+  }
+  const id = messageNodeId(owner, message.id);
+  const node: GraphNode = {
+    label: 'Message',
+    id,
+    properties: {
+      name: `msg-${(message.provider_message_id ?? message.id).slice(0, 12)}`,
+      role: message.role,
+      content: message.content?.text ?? '',
+      created_at: message.created_at,
+      conversation_id: platformId,
+      has_tool_calls: message.tool_calls.length > 0,
+      has_tool_results:
+        message.role === 'tool' || message.tool_calls.some((call) => call.output !== null),
+      model_slug: message.model,
+      provider_message_id: message.provider_message_id,
+      parent_id: message.parent_id === null ? null : messageNodeId(owner, message.parent_id),
+      position: at ?? null,
+      on_shown_thread: at !== undefined,
+      is_thought: message.is_thought,
+      hidden: message.raw_metadata.hidden === true,
+    },
+  };
+  const edges: GraphEdge[] = [{ kind: 'HAS_MESSAGE', from: owner, to: id }];
+  if (message.parent_id !== null)
+    edges.push({ kind: 'REPLY_TO', from: id, to: messageNodeId(owner, message.parent_id) });
+  memo?.messages.set(message, { at, node, edges });
+  part.nodes[i] = node;
+  part.edges[i] = edges;
+}
+
+// The NEXT edge into the thread's i-th message, given again when the memo has it.
+function nextEdge(
+  part: MessagePart,
+  i: number,
+  owner: string,
+  memo: ProjectMemo | undefined,
+): GraphEdge {
+  const from = part.thread[i - 1] as Message;
+  const to = part.thread[i] as Message;
+  const known = memo?.next.get(to);
+  if (known?.from === from) return known.edge;
+  const edge: GraphEdge = {
+    kind: 'NEXT',
+    from: messageNodeId(owner, from.id),
+    to: messageNodeId(owner, to.id),
+  };
+  memo?.next.set(to, { from, edge });
+  return edge;
+}
