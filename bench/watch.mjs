@@ -10,6 +10,7 @@ import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';
 import { BundleWriter } from '../dist/bundle/bundle-writer.js';
+import { LiveStoreWriter } from '../dist/live/live-store-writer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -136,7 +137,8 @@ async function costByLength(lines) {
 /**
  * Where one append's time goes, by session length: a session of `lines` lines converted, then
  * 9 lines appended one at a time, each stage of each append timed (medians), as `watch` runs
- * them: the conversion going on from where it stopped (convert, project), the store patch;
+ * them: the conversion going on from where it stopped (convert, project the delta), the store
+ * write;
  * and what waits for a quiet moment (`settle`): the bundle file's bytes and hash, the
  * Document, their store patch and the durable file write.
  */
@@ -159,36 +161,36 @@ async function breakdown(lines) {
   });
   const median = (times) => percentile(times, 50);
   let started = performance.now();
-  convertSession(all.slice(0, lines), source(lines), () => undefined)[0]?.settle();
+  const whole = convertSession(all.slice(0, lines), source(lines), () => undefined)[0];
+  whole?.settle().batch();
   const wholeTime = performance.now() - started;
   const conversion = new SessionConversion(source(lines));
   const first = conversion.convert(all.slice(0, lines), source(lines), () => undefined)[0];
   if (!first) throw new Error('the generated session converted to no conversation');
   const store = SqliteStore.open(join(dir, 'store.sqlite'));
-  const writer = store.writer(false);
-  let previous = { ...first.batch, hash: first.version };
-  writer.write(previous);
-  await writer.end();
+  const graph = new LiveStoreWriter(store, false);
+  await graph.step(first);
   const bundle = await BundleWriter.open(join(dir, 'bundle'));
   const firstFile = first.settle();
+  await graph.settled(first, firstFile);
   bundle.writeConversation(first.id, firstFile.text, firstFile.contentHash, first.index);
   /** @type {Record<'convert' | 'patch' | 'settle' | 'settlePatch' | 'put', number[]>} */
   const times = { convert: [], patch: [], settle: [], settlePatch: [], put: [] };
+  let deltas = 0;
   for (let i = lines; i < lines + 9; i++) {
     started = performance.now();
     const next = conversion.convert([all[i]], source(i + 1), () => undefined)[0];
     times.convert.push(performance.now() - started);
     if (!next) throw new Error('an appended line converted to no conversation');
+    if (next.delta) deltas++;
     started = performance.now();
-    const hot = { ...next.batch, hash: next.version };
-    await store.patch(previous, hot, false);
+    await graph.step(next);
     times.patch.push(performance.now() - started);
     started = performance.now();
     const settled = next.settle();
     times.settle.push(performance.now() - started);
     started = performance.now();
-    previous = { ...settled.batch, hash: settled.contentHash };
-    await store.patch(hot, previous, false);
+    await graph.settled(next, settled);
     times.settlePatch.push(performance.now() - started);
     started = performance.now();
     bundle.putConversation(next.id, settled.text, next.index);
@@ -204,6 +206,7 @@ async function breakdown(lines) {
     put: median(times.put),
     mb: firstFile.text.length / 1e6,
     rebuilds: conversion.rebuilds,
+    deltas,
   };
 }
 
@@ -281,7 +284,7 @@ if (only.has('breakdown')) {
   for (const lines of [50, 5000]) {
     const b = await breakdown(lines);
     process.stdout.write(
-      `one append to a ${lines}-line session, by stage: convert+project the new line ${b.convert.toFixed(1)} ms (the whole session: ${b.whole.toFixed(0)} ms; converted from the start ${b.rebuilds} time(s)); store patch ${b.patch.toFixed(1)} ms. At a quiet moment: bundle bytes+hash+Document ${b.settle.toFixed(1)} ms, their store patch ${b.settlePatch.toFixed(1)} ms, bundle file (${b.mb.toFixed(2)} MB, durable write) ${b.put.toFixed(1)} ms\n`,
+      `one append to a ${lines}-line session, by stage: convert+project the new line ${b.convert.toFixed(1)} ms (the whole session: ${b.whole.toFixed(0)} ms; converted from the start ${b.rebuilds} time(s); ${b.deltas} of 9 written as deltas); store write ${b.patch.toFixed(1)} ms. At a quiet moment: bundle bytes+hash+Document ${b.settle.toFixed(1)} ms, their store write ${b.settlePatch.toFixed(1)} ms, bundle file (${b.mb.toFixed(2)} MB, durable write) ${b.put.toFixed(1)} ms\n`,
     );
   }
 }

@@ -15,33 +15,45 @@ export function addAttachments(
   nodes: GraphNode[],
   edges: GraphEdge[],
 ): void {
-  for (const message of conversation.messages) {
-    const legacy = legacyExtracts(message);
-    message.attachments.forEach((attachment, n) => {
-      const id = `${nodeId(message)}:attachment-${n}`;
-      const text =
-        attachment.ref !== null
-          ? attachmentText?.(attachment.ref)
-          : attachment.type === 'document' && legacy[0]?.name === attachment.name
-            ? legacy.shift()?.text
-            : undefined;
-      nodes.push({
-        label: 'Attachment',
-        id,
-        properties: {
-          name: attachment.name,
-          mime_type: attachment.mime_type,
-          ref: attachment.ref,
-          size_bytes: attachment.size_bytes,
-          content: text ?? null,
-          message_id: nodeId(message),
-          conversation_id: platformId,
-          position: n,
-        },
-      });
-      edges.push({ kind: 'HAS_ATTACHMENT', from: nodeId(message), to: id });
+  for (const message of conversation.messages)
+    if (message.attachments.length > 0)
+      addMessageAttachments(message, attachmentText, platformId, nodeId, nodes, edges);
+}
+
+/** One message's Attachment nodes and HAS_ATTACHMENT edges. */
+export function addMessageAttachments(
+  message: Message,
+  attachmentText: ((ref: string) => string | undefined) | undefined,
+  platformId: string,
+  nodeId: (message: { id: string }) => string,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  const legacy = legacyExtracts(message);
+  message.attachments.forEach((attachment, n) => {
+    const id = `${nodeId(message)}:attachment-${n}`;
+    const text =
+      attachment.ref !== null
+        ? attachmentText?.(attachment.ref)
+        : attachment.type === 'document' && legacy[0]?.name === attachment.name
+          ? legacy.shift()?.text
+          : undefined;
+    nodes.push({
+      label: 'Attachment',
+      id,
+      properties: {
+        name: attachment.name,
+        mime_type: attachment.mime_type,
+        ref: attachment.ref,
+        size_bytes: attachment.size_bytes,
+        content: text ?? null,
+        message_id: nodeId(message),
+        conversation_id: platformId,
+        position: n,
+      },
     });
-  }
+    edges.push({ kind: 'HAS_ATTACHMENT', from: nodeId(message), to: id });
+  });
 }
 
 // Bundles written before pasted text became files kept it in the message's

@@ -30,6 +30,14 @@ export interface ProjectMemo {
   document: GraphNode | undefined;
   /** The messages' part of the last projection, to go on from (see `messagePart`). */
   part: GrowingPart | undefined;
+  /** The last projection's Conversation node, IMPORTED edge and workspace (see `projectGrowth`). */
+  shell:
+    | {
+        conversation: GraphNode;
+        imported: GraphEdge | undefined;
+        workspace: { nodes: GraphNode[]; edges: GraphEdge[] };
+      }
+    | undefined;
 }
 
 /** A memo for the first projection of a conversation that will grow. */
@@ -41,5 +49,6 @@ export function emptyProjectMemo(): ProjectMemo {
     calls: new WeakMap(),
     document: undefined,
     part: undefined,
+    shell: undefined,
   };
 }

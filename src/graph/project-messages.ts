@@ -46,17 +46,10 @@ export function messagePart(
   memo: ProjectMemo | undefined,
   change: BuildChange | undefined,
 ): MessagePart {
+  const grown = memo && change && growMessagePart(conversation, platformId, memo, change);
+  if (grown) return grown.part;
   const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
-  const kept = memo?.part;
-  if (memo) memo.part = undefined;
-  const grown =
-    kept && change && kept.messages === change.previous && typeof leaf === 'string'
-      ? growPart(kept, conversation, change, leaf, platformId, memo)
-      : undefined;
-  if (grown && memo) memo.part = grown;
-  return (
-    grown ?? wholePart(conversation, typeof leaf === 'string' ? leaf : undefined, platformId, memo)
-  );
+  return wholePart(conversation, typeof leaf === 'string' ? leaf : undefined, platformId, memo);
 }
 
 function wholePart(
@@ -98,6 +91,42 @@ function wholePart(
   return part;
 }
 
+/**
+ * What growing a message part changed: the pieces (Message nodes, their edges, NEXT edges) it
+ * left and made, the messages it left and took (their tool calls and attachments change with
+ * them), and the places of the Message nodes among the messages.
+ */
+export interface PartChange {
+  left: { nodes: GraphNode[]; edges: GraphEdge[]; messages: Message[] };
+  fresh: { nodes: GraphNode[]; edges: GraphEdge[]; messages: Message[] };
+  places: Map<string, number>;
+}
+
+/**
+ * The message part of a conversation that grew since the memo's last projection, at the cost
+ * of what changed, with what changed; undefined when it cannot go on from the last one (the
+ * memo's part is then dropped).
+ */
+export function growMessagePart(
+  conversation: Conversation,
+  platformId: string,
+  memo: ProjectMemo,
+  change: BuildChange,
+): { part: MessagePart; change: PartChange } | undefined {
+  const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
+  const kept = memo.part;
+  memo.part = undefined;
+  if (!kept || kept.messages !== change.previous || typeof leaf !== 'string') return undefined;
+  const changed: PartChange = {
+    left: { nodes: [], edges: [], messages: [] },
+    fresh: { nodes: [], edges: [], messages: [] },
+    places: new Map(),
+  };
+  const part = growPart(kept, conversation, change, leaf, platformId, memo, changed);
+  if (part) memo.part = part;
+  return part && { part, change: changed };
+}
+
 // Goes on from the last projection: messages taken back and added, messages built again, and
 // the shown path cut where it left the old one and followed to the new leaf.
 function growPart(
@@ -107,25 +136,20 @@ function growPart(
   leaf: string,
   platformId: string,
   memo: ProjectMemo | undefined,
+  changed: PartChange,
 ): GrowingPart | undefined {
   const { messages } = conversation;
   const owner = conversation.id;
-  for (let i = change.from; i < change.previous.length; i++) {
-    const old = part.messages[i];
-    if (!old) return undefined;
-    part.byId.delete(old.id);
-    part.indexOf.delete(old.id);
-    tally(part, old, -1);
-  }
-  part.nodes.length = change.from;
-  part.edges.length = change.from;
   const fresh = [...change.replaced];
   for (let i = change.from; i < messages.length; i++) fresh.push(i);
+  const old = part.messages;
+  for (let i = change.from; i < old.length; i++) leave(part, i, changed);
+  for (const i of change.replaced) if (old[i]) tally(part, old[i], -1);
+  part.nodes.length = change.from;
+  part.edges.length = change.from;
   for (const i of fresh) {
     const message = messages[i];
     if (!message) return undefined;
-    const old = i < change.from ? part.messages[i] : undefined;
-    if (old) tally(part, old, -1);
     tally(part, message, 1);
     part.byId.set(message.id, message);
     part.indexOf.set(message.id, i);
@@ -137,12 +161,43 @@ function growPart(
     fresh.map((i) => messages[i] as Message),
   );
   if (!moved) return undefined;
-  for (const i of new Set([...fresh, ...moved]))
+  for (const i of new Set([...fresh, ...moved])) {
+    const before = i < change.from ? { node: part.nodes[i], edges: part.edges[i] } : undefined;
     setPieces(part, i, messages[i] as Message, owner, platformId, memo);
-  part.next.length = Math.max(0, moved.cut - 1);
-  for (let i = Math.max(1, moved.cut); i < part.thread.length; i++)
-    part.next.push(nextEdge(part, i, owner, memo));
+    const node = part.nodes[i] as GraphNode;
+    if (before?.node === node) continue;
+    if (before?.node) {
+      changed.left.nodes.push(before.node);
+      changed.left.edges.push(...(before.edges ?? []));
+      changed.left.messages.push(old[i] as Message);
+    }
+    changed.fresh.nodes.push(node);
+    changed.fresh.edges.push(...(part.edges[i] ?? []));
+    changed.fresh.messages.push(messages[i] as Message);
+    changed.places.set(node.id, i);
+  }
+  const cutNext = Math.max(0, moved.cut - 1);
+  for (const edge of part.next.slice(cutNext)) changed.left.edges.push(edge);
+  part.next.length = cutNext;
+  for (let i = Math.max(1, moved.cut); i < part.thread.length; i++) {
+    const edge = nextEdge(part, i, owner, memo);
+    part.next.push(edge);
+    changed.fresh.edges.push(edge);
+  }
   return part;
+}
+
+// A message taken back: its pieces are left, and it is no longer known by id.
+function leave(part: GrowingPart, i: number, changed: PartChange): void {
+  const message = part.messages[i] as Message;
+  const node = part.nodes[i] as GraphNode;
+  part.byId.delete(message.id);
+  part.indexOf.delete(message.id);
+  tally(part, message, -1);
+  changed.left.nodes.push(node);
+  changed.left.edges.push(...(part.edges[i] ?? []));
+  changed.left.messages.push(message);
+  changed.places.set(node.id, i);
 }
 
 /** The indices of messages whose place on the thread changed, and where the thread was cut. */

@@ -59,15 +59,9 @@ export function addToolCalls(
   edges: GraphEdge[],
 ): void {
   const files = new Set<string>();
-  const memo = options.memo?.calls;
   for (const message of conversation.messages) {
     if (message.tool_calls.length === 0) continue;
-    let pieces = memo?.get(message);
-    if (!pieces) {
-      pieces = callPieces(conversation, message, options.fileTools, platformId, nodeId);
-      memo?.set(message, pieces);
-    }
-    for (const piece of pieces) {
+    for (const piece of callPiecesOf(conversation, message, options, platformId, nodeId)) {
       nodes.push(piece.node);
       edges.push(...piece.edges);
       if (!piece.file) continue;
@@ -78,6 +72,23 @@ export function addToolCalls(
       edges.push(piece.file.edge);
     }
   }
+}
+
+/** One message's tool calls as pieces of the graph (kept in the memo by message). */
+export function callPiecesOf(
+  conversation: Conversation,
+  message: Message,
+  options: { fileTools?: FileTools; memo?: ProjectMemo | undefined },
+  platformId: string,
+  nodeId: (message: { id: string }) => string,
+): CallPieces[] {
+  const memo = options.memo?.calls;
+  let pieces = memo?.get(message);
+  if (!pieces) {
+    pieces = callPieces(conversation, message, options.fileTools, platformId, nodeId);
+    memo?.set(message, pieces);
+  }
+  return pieces;
 }
 
 function callPieces(

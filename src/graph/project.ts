@@ -77,14 +77,22 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   edges.push({ kind: 'HAS_DOCUMENT', from: owner, to: `${owner}:document` });
   addToolCalls(conversation, options, platformId, nodeId, nodes, edges);
   addAttachments(conversation, options.attachmentText, platformId, nodeId, nodes, edges);
-  addWorkspace(conversation, nodes, edges);
+  const workspace = { nodes: [] as GraphNode[], edges: [] as GraphEdge[] };
+  addWorkspace(conversation, workspace.nodes, workspace.edges);
+  nodes.push(...workspace.nodes);
+  edges.push(...workspace.edges);
   if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
-  if (options.importId !== undefined)
-    edges.push({ kind: 'IMPORTED', from: options.importId, to: owner });
+  const imported: GraphEdge | undefined =
+    options.importId === undefined
+      ? undefined
+      : { kind: 'IMPORTED', from: options.importId, to: owner };
+  if (imported) edges.push(imported);
+  if (options.memo)
+    options.memo.shell = { conversation: nodes[0] as GraphNode, imported, workspace };
   return { owner, nodes, edges };
 }
 
-function conversationNode(
+export function conversationNode(
   conversation: Conversation,
   part: MessagePart,
   source: string,
@@ -112,7 +120,7 @@ function conversationNode(
 }
 
 /** The seed's Document: the shown thread's text, thoughts left out. */
-function documentNode(
+export function documentNode(
   conversation: Conversation,
   thread: readonly Message[],
   options: ProjectOptions,
@@ -206,7 +214,11 @@ function addTrace(
 }
 
 // A coding session's working folder and branch (Claude Code's cwd and gitBranch), shared nodes.
-function addWorkspace(conversation: Conversation, nodes: GraphNode[], edges: GraphEdge[]): void {
+export function addWorkspace(
+  conversation: Conversation,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
   const cwd = conversation.raw_metadata.cwd;
   if (typeof cwd !== 'string' || cwd === '') return;
   const projectId = `project:${cwd}`;

@@ -1,9 +1,10 @@
 import { conversationBytes, type MessageBytes } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
-import { project } from '../graph/project.js';
+import type { GraphDelta } from '../graph/graph-delta.js';
+import { projectGrowth, settleDocument } from '../graph/project-growth.js';
+import { project, type ProjectOptions } from '../graph/project.js';
 import { emptyProjectMemo, type ProjectMemo } from '../graph/project-memo.js';
-import type { BuildChange } from '../model/build-conversation.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { claudeCode } from '../providers/claude-code/index.js';
@@ -11,20 +12,24 @@ import { SessionBuilder } from '../providers/claude-code/session-builder.js';
 import { IMPORTER } from '../version.js';
 
 /**
- * One conversation of a followed session log as of the lines read so far. What costs the
- * session's length (its bundle file, the hash of its content, its Document) waits for
- * {@link LiveConversation.settle}, which `watch` calls at a quiet moment: an append costs what
- * it adds.
+ * One conversation of a followed session log as of the lines read so far. An append costs
+ * what it adds: its `delta` is what changed in the graph since the conversion's step before.
+ * What costs the session's length (its bundle file, the hash of its content, its Document)
+ * waits for {@link LiveConversation.settle}, which `watch` calls at a quiet moment.
  */
 export interface LiveConversation {
   id: string;
   index: ConversationIndexEntry;
-  /** The graph as of now, with the Document as the last settle made it. */
-  batch: GraphBatch;
+  messages: number;
+  /** The conversion's step this is (`of` tells conversions apart): a delta is from step `n - 1`. */
+  step: { of: number; n: number };
   /** Stands in for the content hash until settled: the checksum of the log's bytes read. */
   version: string;
-  messages: number;
-  /** The bundle file's bytes, its content hash, and the graph with its Document made again. */
+  /** What changed in the graph since the step before; undefined when it is only known whole. */
+  delta: GraphDelta | undefined;
+  /** The graph whole, with the Document as the last settle made it (costs the session's length). */
+  batch(): GraphBatch;
+  /** The bundle file's bytes, its content hash, and the Document made again. */
   settle(): SettledConversation;
 }
 
@@ -33,7 +38,10 @@ export interface SettledConversation {
   /** The bundle file's bytes, and the hash of its content without import metadata. */
   text: Uint8Array;
   contentHash: string;
-  batch: GraphBatch;
+  /** The Document's change, when the conversion's last step is this one. */
+  delta: GraphDelta | undefined;
+  /** The graph whole, as `import` writes it. */
+  batch(): GraphBatch;
 }
 
 /** Where a session log's lines came from, for the conversion and its provenance. */
@@ -52,6 +60,8 @@ export interface SessionSource {
   deep: boolean;
 }
 
+let conversions = 0;
+
 /**
  * A session log's conversion as it grows: each call converts the lines read since the last
  * one, as `import` would convert the whole file (the provider's `SessionBuilder` goes on from
@@ -61,9 +71,12 @@ export interface SessionSource {
 export class SessionConversion {
   private readonly builder: SessionBuilder;
   private readonly bytes: MessageBytes = new WeakMap();
-  private readonly projected: ProjectMemo = emptyProjectMemo();
+  /** By conversation: a log holding several sessions gives several conversations. */
+  private readonly projected = new Map<string, ProjectMemo>();
   private report: (diagnostic: Diagnostic) => void = () => undefined;
   private displayPath = '';
+  private readonly id = ++conversions;
+  private steps = 0;
 
   constructor(source: Pick<SessionSource, 'entryPath' | 'variant'>) {
     this.builder = new SessionBuilder(source.variant, {
@@ -98,12 +111,16 @@ export class SessionConversion {
   }
 
   private finish(conversation: Conversation, source: SessionSource): LiveConversation {
+    const options = this.options(source, conversation.id);
+    const { change } = this.builder;
     return {
       id: conversation.id,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
+      step: { of: this.id, n: ++this.steps },
       version: `live:${source.checksum}`,
-      batch: this.project(conversation, source, false, this.builder.change),
+      delta: change && projectGrowth(conversation, { ...options, change }),
+      batch: () => project(conversation, { ...options, settle: false }),
       settle: () => {
         const { bytes, contentHash } = conversationBytes(
           conversation,
@@ -116,28 +133,31 @@ export class SessionConversion {
           },
           this.bytes,
         );
-        return { text: bytes, contentHash, batch: this.project(conversation, source, true) };
+        return {
+          text: bytes,
+          contentHash,
+          delta: settleDocument(conversation, options),
+          batch: () => project(conversation, { ...options, settle: true }),
+        };
       },
     };
   }
 
-  private project(
-    conversation: Conversation,
-    source: SessionSource,
-    settle: boolean,
-    change?: BuildChange,
-  ): GraphBatch {
-    return project(conversation, {
+  private options(source: SessionSource, id: string): ProjectOptions & { memo: ProjectMemo } {
+    let memo = this.projected.get(id);
+    if (!memo) {
+      memo = emptyProjectMemo();
+      this.projected.set(id, memo);
+    }
+    return {
       source: claudeCode.source,
       label: claudeCode.label,
       fileTools: claudeCode.fileTools,
       deep: source.deep,
       importId: source.importId,
       attachmentText: () => undefined,
-      memo: this.projected,
-      settle,
-      change,
-    });
+      memo,
+    };
   }
 }
 

@@ -9,10 +9,10 @@ import { stableId } from '../model/ids.js';
 import { timestampOf } from '../model/time.js';
 import { openStore } from '../open-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
-import type { GraphBatch } from '../graph/graph-batch.js';
-import type { HashedBatch, Store } from '../stores/store.js';
+import type { Store } from '../stores/store.js';
 import { IMPORTER } from '../version.js';
 import type { LiveConversation } from './convert-session.js';
+import { LiveStoreWriter } from './live-store-writer.js';
 import { SessionOwners } from './session-owners.js';
 
 /** What one write of a followed log did. */
@@ -35,9 +35,6 @@ export interface LiveImport {
   redacted: boolean;
 }
 
-// Conversations whose last batch is kept for patching: the ones being written to right now.
-const KEPT_BATCHES = 64;
-
 /**
  * Writes followed logs' conversations to the store and the bundle, keeping both open between
  * writes. An append costs what changed: the store gets only the new rows (see `Store.patch`),
@@ -51,7 +48,7 @@ export class LiveWriter {
   private bundle: BundleWriter | undefined;
   private bundleStamp = '';
   private readonly lastHash = new Map<string, string>();
-  private readonly batches = new Map<string, HashedBatch>();
+  private readonly graph: LiveStoreWriter;
   private readonly unsettled = new Map<string, LiveConversation>();
   private readonly unindexed = new Map<string, ConversationIndexEntry>();
   private readonly owners: SessionOwners;
@@ -59,9 +56,10 @@ export class LiveWriter {
   private constructor(
     readonly dataDir: string,
     private readonly store: Store,
-    private readonly deep: boolean,
+    deep: boolean,
   ) {
     this.owners = new SessionOwners(bundleDir(dataDir));
+    this.graph = new LiveStoreWriter(store, deep);
   }
 
   static async open(dataDir: string, neo4j?: Neo4jTarget): Promise<LiveWriter> {
@@ -87,7 +85,7 @@ export class LiveWriter {
         report.heldElsewhere++;
         continue;
       }
-      const outcome = await this.writeToStore(conversation.batch, conversation.version);
+      const outcome = await this.graph.step(conversation);
       this.unsettled.set(id, conversation);
       report[outcome]++;
     }
@@ -120,11 +118,12 @@ export class LiveWriter {
     this.unsettled.clear();
     const bundle = await this.openBundle();
     for (const conversation of settled) {
-      const { text, contentHash, batch } = conversation.settle();
+      const settledNow = conversation.settle();
+      const { text, contentHash } = settledNow;
       const { id, index } = conversation;
       const known = this.lastHash.get(id);
       // The store always: it holds the stand-in version until it gets the content hash.
-      await this.writeToStore(batch, contentHash);
+      await this.graph.settled(conversation, settledNow);
       if (known === contentHash) continue;
       const outcome =
         known !== undefined
@@ -152,26 +151,6 @@ export class LiveWriter {
 
   async close(): Promise<void> {
     await this.store.close();
-  }
-
-  private async writeToStore(batch: GraphBatch, hash: string): Promise<'written' | 'unchanged'> {
-    const next: HashedBatch = { ...batch, hash };
-    const previous = this.batches.get(batch.owner);
-    let outcome: 'written' | 'unchanged';
-    if (previous && this.store.patch) {
-      outcome = await this.store.patch(previous, next, this.deep);
-    } else {
-      const writer = this.store.writer(this.deep);
-      await writer.write(next);
-      outcome = (await writer.end()).written > 0 ? 'written' : 'unchanged';
-    }
-    this.batches.delete(batch.owner);
-    this.batches.set(batch.owner, next);
-    if (this.batches.size > KEPT_BATCHES) {
-      const oldest = this.batches.keys().next().value;
-      if (oldest !== undefined) this.batches.delete(oldest);
-    }
-    return outcome;
   }
 
   // Another writer (an import) that wrote `memory-store.json` since: its index is read again,

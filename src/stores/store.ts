@@ -1,4 +1,5 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
+import type { GraphDelta } from '../graph/graph-delta.js';
 import type { MemoryIndex } from './memory-index.js';
 import type { VectorIndex } from './vector-index.js';
 
@@ -193,6 +194,17 @@ export interface Store {
    * cost that follows the change, not the conversation; stores without it are written whole.
    */
   patch?(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'>;
+  /**
+   * Writes a grown conversation's delta (see `GraphDelta`) over the version `base` of it the
+   * store holds, as version `hash`, at the cost of the delta; `stale` (nothing written) when
+   * the store does not hold `base` or the delta takes a node away: the caller writes it whole.
+   */
+  applyDelta?(
+    delta: GraphDelta,
+    base: string,
+    hash: string,
+    deep: boolean,
+  ): Promise<'written' | 'stale'>;
   /** A writer for batches pushed one by one (by an import), `deep` as the store's mode. */
   writer(deep: boolean): GraphWriter;
   /** Records an import (the Import node). */

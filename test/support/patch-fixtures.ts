@@ -91,7 +91,7 @@ export function batchOf(lines: readonly unknown[], importId = SOURCE.importId): 
   const [conversation] = convertSession(lines, { ...SOURCE, importId }, () => undefined);
   if (!conversation) throw new Error('no conversation');
   const settled = conversation.settle();
-  return { ...settled.batch, hash: settled.contentHash };
+  return { ...settled.batch(), hash: settled.contentHash };
 }
 
 /**
@@ -113,9 +113,9 @@ export function grower(): (lines: readonly unknown[], importId?: string) => Hash
     );
     read = lines.length;
     if (!conversation) throw new Error('no conversation');
-    if (read % 2 === 1) return { ...conversation.batch, hash: conversation.version };
+    if (read % 2 === 1) return { ...conversation.batch(), hash: conversation.version };
     const settled = conversation.settle();
-    return { ...settled.batch, hash: settled.contentHash };
+    return { ...settled.batch(), hash: settled.contentHash };
   };
 }
 

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
+import type { GraphDelta } from '../../graph/graph-delta.js';
 import {
   EDGE_KINDS,
   LABEL_NAMES,
@@ -11,7 +12,7 @@ import type { HashedBatch, ImportRecord } from '../store.js';
 import { fullTextWriter } from './full-text.js';
 import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
-import { batchPatcher, type PatchOutcome } from './sqlite-patch.js';
+import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';
 
 type Statement = Database.Statement;
 
@@ -43,7 +44,7 @@ export class SqliteGraphWriter {
   private readonly deleteNodes = new Map<Label, Statement>();
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly fullText: ReturnType<typeof fullTextWriter>;
-  private readonly patcher: ReturnType<typeof batchPatcher>;
+  private readonly patcher: ReturnType<typeof deltaPatcher>;
   private readonly statements: Record<
     'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete',
     Statement
@@ -78,12 +79,13 @@ export class SqliteGraphWriter {
       ),
       stateDelete: db.prepare(`DELETE FROM conversation_state WHERE id = ?`),
     };
-    this.patcher = batchPatcher(db, {
+    this.patcher = deltaPatcher(db, {
       insertNode: this.insertNode,
       insertEdge: this.insertEdge,
       rowOf,
-      finish: (batch, hash, deep) => {
-        this.finish(batch, hash, deep);
+      finish: (owner, hash, deep) => {
+        this.statements.state.run(owner, hash, deep ? 1 : 0);
+        this.bump();
       },
     });
   }
@@ -123,21 +125,25 @@ export class SqliteGraphWriter {
   }
 
   /**
-   * Writes only what `next` adds to or changes in `previous` (see batchPatcher); `replace`
-   * when the change is not additive and the conversation must be written whole.
+   * Writes only what a delta adds or changes (see deltaPatcher); `replace` when the change is
+   * not additive and the conversation must be written whole.
    */
-  patch(previous: GraphBatch, next: GraphBatch, hash: string, deep: boolean): PatchOutcome {
-    return this.patcher(previous, next, hash, deep);
+  patch(delta: GraphDelta, hash: string, deep: boolean): PatchOutcome {
+    return this.patcher(delta, hash, deep);
   }
 
   /** A written conversation's message counts, content hash, and the store's version. */
   private finish(batch: GraphBatch, hash: string, deep: boolean): void {
-    const { countsDelete, countsInsert, state, bump } = this.statements;
+    const { countsDelete, countsInsert, state } = this.statements;
     countsDelete.run(batch.owner);
-    for (const [key, messages] of messageCounts(batch))
+    for (const [key, messages] of messageCounts(batch.nodes, 1))
       countsInsert.run(batch.owner, ...key.split('\u0000'), messages);
     state.run(batch.owner, hash, deep ? 1 : 0);
-    bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
+    this.bump();
+  }
+
+  private bump(): void {
+    this.statements.bump.run(String(Date.now()) + Math.random().toString(36).slice(2, 6));
   }
 
   /** Records an import (an `Import` node, shared by every conversation it brought). */
@@ -169,21 +175,4 @@ function rowOf(node: GraphNode, owner: string | null): unknown[] {
       return types[column] === 'boolean' ? (value ? 1 : 0) : value;
     }),
   ];
-}
-
-// A conversation's messages counted per month, role and model (keys joined by NUL).
-function messageCounts(batch: GraphBatch): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const node of batch.nodes) {
-    if (node.label !== 'Message') continue;
-    const p = node.properties;
-    const month = typeof p.created_at === 'string' ? p.created_at.slice(0, 7) : '';
-    const key = [
-      month,
-      typeof p.role === 'string' ? p.role : '',
-      typeof p.model_slug === 'string' ? p.model_slug : '',
-    ].join('\u0000');
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
 }

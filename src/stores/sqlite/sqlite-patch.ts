@@ -1,5 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import type { GraphNode } from '../../graph/graph-batch.js';
+import {
+  edgeIndex,
+  hasEdge,
+  removesNode,
+  sameNode,
+  type GraphDelta,
+} from '../../graph/graph-delta.js';
 import { EDGE_KINDS, SHARED_LABELS, type EdgeKind, type Label } from '../../graph/schema.js';
 import { FULL_TEXT } from './full-text.js';
 import { quote } from './sqlite-schema.js';
@@ -11,26 +18,26 @@ export interface PatchDeps {
   insertNode: ReadonlyMap<Label, Statement>;
   insertEdge: ReadonlyMap<EdgeKind, Statement>;
   rowOf: (node: GraphNode, owner: string | null) => unknown[];
-  /** Rewrites the conversation's message counts, state row and the store's version. */
-  finish: (batch: GraphBatch, hash: string, deep: boolean) => void;
+  /** Records the conversation's content hash and the store's version. */
+  finish: (owner: string, hash: string, deep: boolean) => void;
 }
 
-/** What {@link batchPatcher} did: `replace` means a node went and the conversation needs a rewrite. */
+/** What {@link deltaPatcher} did: `replace` means a node went and the conversation needs a rewrite. */
 export type PatchOutcome = 'patched' | 'replace';
 
 /**
- * Writes only what changed between a conversation's previous batch and its next one: new nodes
- * and edges are inserted, nodes whose properties changed are updated (and their text indexed
- * again), edges gone are deleted (a followed log's IMPORTED edge moves to the Import of its new
- * checksum at each append); nothing else is touched. This is what keeps appending one line to
- * a long session log as cheap as to a short one: the full rewrite deletes and re-indexes every
- * message. A change that removes a node is not additive (a rewritten log): the caller rewrites
- * the conversation whole instead. Runs inside the caller's transaction.
+ * Writes a conversation's delta (see `GraphDelta`): edges gone are deleted, new nodes inserted,
+ * nodes whose properties changed updated (and their text indexed again), new edges inserted,
+ * message counts moved by the messages left and new; nothing else is touched. This is what
+ * keeps appending one line to a long session log as cheap as to a short one: the full rewrite
+ * deletes and re-indexes every message. A delta that takes a node away is not additive (a
+ * rewritten log): the caller rewrites the conversation whole instead. Runs inside the
+ * caller's transaction.
  */
-export function batchPatcher(
+export function deltaPatcher(
   db: Database.Database,
   deps: PatchDeps,
-): (previous: GraphBatch, next: GraphBatch, hash: string, deep: boolean) => PatchOutcome {
+): (delta: GraphDelta, hash: string, deep: boolean) => PatchOutcome {
   const indexed = new Map(
     FULL_TEXT.map(({ table, label }) => [
       label as string,
@@ -49,27 +56,32 @@ export function batchPatcher(
       db.prepare(`DELETE FROM ${quote(kind)} WHERE src = ? AND dst = ?`),
     ]),
   );
-  return (previous, next, hash, deep) => {
-    // A grown conversation's projection gives unchanged nodes and edges again as the same
-    // objects (see ProjectMemo): only the others are compared, by id and properties.
-    const nodes = changes(previous.nodes, next.nodes);
-    const before = new Map(nodes.left.map((node) => [node.id, node]));
-    const freshIds = new Set(nodes.fresh.map((node) => node.id));
-    if (nodes.left.some((node) => !freshIds.has(node.id))) return 'replace';
-    const edges = changes(previous.edges, next.edges);
-    const freshEdges = edgeIndex(edges.fresh);
-    for (const edge of edges.left)
+  const counts = {
+    add: db.prepare(
+      `INSERT INTO message_counts (owner, month, role, model, messages) VALUES (?, ?, ?, ?, ?) ON CONFLICT(owner, month, role, model) DO UPDATE SET messages = messages + excluded.messages`,
+    ),
+    prune: db.prepare(`DELETE FROM message_counts WHERE owner = ? AND messages <= 0`),
+  };
+  return (delta, hash, deep) => {
+    if (removesNode(delta)) return 'replace';
+    const { left, fresh, owner } = delta;
+    const freshEdges = edgeIndex(fresh.edges);
+    for (const edge of left.edges)
       if (!hasEdge(freshEdges, edge)) removeEdge.get(edge.kind)?.run(edge.from, edge.to);
-    const edgesBefore = edgeIndex(edges.left);
-    for (const node of nodes.fresh) {
+    const before = new Map(left.nodes.map((node) => [node.id, node]));
+    for (const node of fresh.nodes) {
       const old = before.get(node.id);
-      if (old && sameProperties(old, node)) continue;
-      writeNode(node, old !== undefined, next.owner);
+      if (old && sameNode(old, node)) continue;
+      writeNode(node, old !== undefined, owner);
     }
-    for (const edge of edges.fresh)
+    const edgesBefore = edgeIndex(left.edges);
+    for (const edge of fresh.edges)
       if (!hasEdge(edgesBefore, edge))
-        deps.insertEdge.get(edge.kind)?.run(edge.from, edge.to, next.owner);
-    deps.finish(next, hash, deep);
+        deps.insertEdge.get(edge.kind)?.run(edge.from, edge.to, owner);
+    const moved = messageCounts(fresh.nodes, 1, messageCounts(left.nodes, -1));
+    for (const [key, by] of moved) if (by !== 0) counts.add.run(owner, ...key.split('\u0000'), by);
+    counts.prune.run(owner);
+    deps.finish(owner, hash, deep);
     return 'patched';
   };
 
@@ -90,41 +102,22 @@ export function batchPatcher(
   }
 }
 
-/** What of `previous` is not in `next` (as the same object), and what of `next` is new. */
-function changes<T extends object>(
-  previous: readonly T[],
-  next: readonly T[],
-): { left: T[]; fresh: T[] } {
-  const kept = new Set(next);
-  const had = new Set(previous);
-  return {
-    left: previous.filter((item) => !kept.has(item)),
-    fresh: next.filter((item) => !had.has(item)),
-  };
-}
-
-// Edges by kind, then source, then target: no key strings made for tens of thousands of edges.
-type EdgeIndex = Map<string, Map<string, Set<string>>>;
-
-function edgeIndex(edges: readonly GraphEdge[]): EdgeIndex {
-  const index: EdgeIndex = new Map();
-  for (const edge of edges) {
-    const bySource = index.get(edge.kind) ?? new Map<string, Set<string>>();
-    index.set(edge.kind, bySource);
-    const targets = bySource.get(edge.from) ?? new Set<string>();
-    bySource.set(edge.from, targets);
-    targets.add(edge.to);
+/** Messages counted per month, role and model (keys joined by NUL), each counting `by`. */
+export function messageCounts(
+  nodes: readonly GraphNode[],
+  by: number,
+  counts = new Map<string, number>(),
+): Map<string, number> {
+  for (const node of nodes) {
+    if (node.label !== 'Message') continue;
+    const p = node.properties;
+    const month = typeof p.created_at === 'string' ? p.created_at.slice(0, 7) : '';
+    const key = [
+      month,
+      typeof p.role === 'string' ? p.role : '',
+      typeof p.model_slug === 'string' ? p.model_slug : '',
+    ].join('\u0000');
+    counts.set(key, (counts.get(key) ?? 0) + by);
   }
-  return index;
-}
-
-function hasEdge(index: EdgeIndex, edge: GraphEdge): boolean {
-  return index.get(edge.kind)?.get(edge.from)?.has(edge.to) === true;
-}
-
-function sameProperties(a: GraphNode, b: GraphNode): boolean {
-  if (a.label !== b.label) return false;
-  const keys = Object.keys(b.properties);
-  if (keys.length !== Object.keys(a.properties).length) return false;
-  return keys.every((key) => a.properties[key] === b.properties[key]);
+  return counts;
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { GraphBatch } from '../../graph/graph-batch.js';
+import { deltaOf, type GraphDelta } from '../../graph/graph-delta.js';
 import { EDGE_KINDS, LABEL_NAMES } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
 import { messageContextAt } from '../thread-tree.js';
@@ -144,20 +145,40 @@ export class SqliteStore implements Store {
    * writer changed it) or the change is not additive, the conversation is rewritten whole.
    */
   patch(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'> {
-    const stored = this.stateOf.get(next.owner) as
-      { content_hash: string; deep: number } | undefined;
     const hash = batchHash(next);
-    if (stored?.content_hash === hash && stored.deep === (deep ? 1 : 0))
-      return Promise.resolve('unchanged');
-    const patchable =
-      stored?.content_hash === batchHash(previous) && stored.deep === (deep ? 1 : 0);
+    if (this.holds(next.owner, hash, deep)) return Promise.resolve('unchanged');
     const writer = this.writable();
     this.flush();
+    const patchable = this.holds(next.owner, batchHash(previous), deep);
     this.db.transaction(() => {
-      if (!patchable || writer.patch(previous, next, hash, deep) === 'replace')
+      if (!patchable || writer.patch(deltaOf(previous, next), hash, deep) === 'replace')
         writer.write(next, hash, deep);
     })();
     return Promise.resolve('written');
+  }
+
+  /**
+   * Writes a grown conversation's delta (see `GraphDelta`) over the version `base`, committed
+   * at once; `stale` when the store does not hold `base` (another writer changed it) or the
+   * delta takes a node away: the caller writes the conversation whole.
+   */
+  applyDelta(
+    delta: GraphDelta,
+    base: string,
+    hash: string,
+    deep: boolean,
+  ): Promise<'written' | 'stale'> {
+    if (!this.holds(delta.owner, base, deep)) return Promise.resolve('stale');
+    const writer = this.writable();
+    this.flush();
+    const outcome = this.db.transaction(() => writer.patch(delta, hash, deep))();
+    return Promise.resolve(outcome === 'patched' ? 'written' : 'stale');
+  }
+
+  // Whether the store holds this version of the conversation.
+  private holds(owner: string, hash: string, deep: boolean): boolean {
+    const stored = this.stateOf.get(owner) as { content_hash: string; deep: number } | undefined;
+    return stored?.content_hash === hash && stored.deep === (deep ? 1 : 0);
   }
 
   async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {

@@ -1,0 +1,91 @@
+import type { GraphBatch } from '../graph/graph-batch.js';
+import type { GraphDelta } from '../graph/graph-delta.js';
+import type { HashedBatch, Store } from '../stores/store.js';
+import type { LiveConversation, SettledConversation } from './convert-session.js';
+
+/** The conversion step of a conversation the store holds, and the version it holds it as. */
+interface Held {
+  of: number;
+  n: number;
+  hash: string;
+}
+
+// Conversations whose last batch is kept for stores patched by batch: the ones written to now.
+const KEPT_BATCHES = 64;
+
+/**
+ * Writes followed conversations' steps to the store at the cost of what changed: a step's
+ * delta over the step before when the store holds that one (see `Store.applyDelta`), else its
+ * graph whole, patched over the last batch written where the store can (Neo4j, deep mode) or
+ * written whole. A store changed by another writer meanwhile gets the graph whole.
+ */
+export class LiveStoreWriter {
+  private readonly held = new Map<string, Held>();
+  private readonly batches = new Map<string, HashedBatch>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly deep: boolean,
+  ) {}
+
+  /** Writes a conversation as of a new step (its Document as last settled). */
+  step(conversation: LiveConversation): Promise<'written' | 'unchanged'> {
+    const { id, step, delta, version } = conversation;
+    const held = this.held.get(id);
+    const follows = held?.of === step.of && held.n === step.n - 1;
+    return this.write(id, step, version, follows ? delta : undefined, () => conversation.batch());
+  }
+
+  /** Writes a settled step: its Document made again, and its content hash as its version. */
+  settled(
+    conversation: LiveConversation,
+    settled: SettledConversation,
+  ): Promise<'written' | 'unchanged'> {
+    const { id, step } = conversation;
+    const held = this.held.get(id);
+    const same = held?.of === step.of && held.n === step.n;
+    return this.write(id, step, settled.contentHash, same ? settled.delta : undefined, () =>
+      settled.batch(),
+    );
+  }
+
+  private async write(
+    id: string,
+    step: { of: number; n: number },
+    hash: string,
+    delta: GraphDelta | undefined,
+    whole: () => GraphBatch,
+  ): Promise<'written' | 'unchanged'> {
+    const held = this.held.get(id);
+    if (delta && held && this.store.applyDelta) {
+      const outcome = await this.store.applyDelta(delta, held.hash, hash, this.deep);
+      if (outcome === 'written') {
+        // The batch kept is no longer what the store holds.
+        this.batches.delete(id);
+        this.held.set(id, { ...step, hash });
+        return outcome;
+      }
+    }
+    const next: HashedBatch = { ...whole(), hash };
+    const previous = this.batches.get(id);
+    let outcome: 'written' | 'unchanged';
+    if (previous && this.store.patch) outcome = await this.store.patch(previous, next, this.deep);
+    else {
+      const writer = this.store.writer(this.deep);
+      await writer.write(next);
+      outcome = (await writer.end()).written > 0 ? 'written' : 'unchanged';
+    }
+    this.keep(id, next);
+    this.held.set(id, { ...step, hash });
+    return outcome;
+  }
+
+  private keep(id: string, batch: HashedBatch): void {
+    this.batches.delete(id);
+    this.batches.set(id, batch);
+    if (this.batches.size > KEPT_BATCHES) {
+      const oldest = this.batches.keys().next().value;
+      if (oldest !== undefined) this.batches.delete(oldest);
+    }
+  }
+}
