@@ -93,14 +93,14 @@ describe('SessionConversion', () => {
             // Settled at some steps, and at the last: then all of it is what import gives.
             if (settles[i % settles.length] !== true && at < entries.length) continue;
             const settled = live.map((c) => {
-              const { text, contentHash, batch } = c.settle();
+              const settle = c.settle();
               return {
                 id: c.id,
                 index: c.index,
                 messages: c.messages,
-                text,
-                contentHash,
-                batch: batch(),
+                text: settle.text,
+                contentHash: settle.contentHash,
+                batch: settle.batch(),
               };
             });
             expect(JSON.stringify(settled)).toBe(JSON.stringify(expected));
