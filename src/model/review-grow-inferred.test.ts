@@ -97,3 +97,25 @@ describe('review: the first reply of a timeless message taken back', () => {
     expect(grown).toEqual(build(next, false));
   });
 });
+
+describe('review: the shown leaf taken back and drafted again earlier (same key)', () => {
+  it('is chosen again among every leaf, as a whole build chooses it', () => {
+    const a = draftOf('a', null, 1);
+    const b = draftOf('b', null, 1);
+    const memo = emptyBuildMemo();
+    const build = (drafts: DraftMessage[], withMemo: boolean) =>
+      buildConversation(conversationOf(drafts), {
+        record: '#0',
+        fallbackTime: undefined,
+        memo: withMemo ? memo : undefined,
+        report: () => undefined,
+      });
+    // Two leaves at the same time: the later in the export's order (b) is shown.
+    build([a, b], true);
+    // b drafted again with an earlier time: a is now the most recent leaf.
+    const next = [a, { ...b, createdAt: '2026-01-01T10:00:00.000000Z' }];
+    const grown = build(next, true);
+    expect(memo.change).toBeDefined();
+    expect(grown.raw_metadata).toEqual(build(next, false).raw_metadata);
+  });
+});
