@@ -34,7 +34,9 @@ type Step =
   | { kind: 'edit-in-place'; at: number; output: string }
   | { kind: 'repeat'; at: number }
   | { kind: 'off-thread'; time: number }
-  | { kind: 'attach'; time: number };
+  | { kind: 'attach'; time: number }
+  | { kind: 'retime'; back: number; time: number | undefined }
+  | { kind: 'swap'; back: number; time: number | undefined; root: boolean };
 
 const time = fc.integer({ min: 0, max: 40 });
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -84,6 +86,23 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('off-thread' as const), time }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('attach' as const), time }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('retime' as const),
+      back: fc.integer({ min: 1, max: 2 }),
+      time: fc.option(time, { nil: undefined, freq: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('swap' as const),
+      back: fc.integer({ min: 1, max: 2 }),
+      time: fc.option(time, { nil: undefined, freq: 3 }),
+      root: fc.boolean(),
+    }),
+  },
 );
 
 const at = (t: number): string => `2026-01-01T10:00:${String(t).padStart(2, '0')}.000000Z`;
