@@ -40,29 +40,40 @@ async function documentOf(data: string, platformId: string): Promise<unknown> {
   }
 }
 
+// The log written, watched, appended to, watch killed and restarted with nothing new.
+async function killedAfterAppend(): Promise<{ folder: string; data: string }> {
+  const folder = tempDir();
+  const data = tempDir();
+  mkdirSync(join(folder, '-work-app'));
+  const log = new SessionLog(join(folder, '-work-app', 'sess-d.jsonl'), 'sess-d');
+  log.append('plan the zeppelin route');
+  log.append('north, then east');
+  let w = watch(folder, data);
+  await w.waitFor(/^following /);
+  const at = w.lines.length;
+  log.append('and the quokka detour');
+  await w.waitFor(/^imported .*sess-d/, at);
+  // Killed at once: the settle waits for a quiet second.
+  await w.stop('SIGKILL');
+  w = watch(folder, data);
+  await w.waitFor(/^following /);
+  await w.stop();
+  return { folder, data };
+}
+
 describe('review: chatgraph watch killed between an append and its settle', () => {
   it('has the Document a fresh import has, once restarted (nothing new in the log)', async () => {
-    const folder = tempDir();
-    const data = tempDir();
-    mkdirSync(join(folder, '-work-app'));
-    const log = new SessionLog(join(folder, '-work-app', 'sess-d.jsonl'), 'sess-d');
-    log.append('plan the zeppelin route');
-    log.append('north, then east');
-    let w = watch(folder, data);
-    await w.waitFor(/^following /);
-    const at = w.lines.length;
-    log.append('and the quokka detour');
-    await w.waitFor(/^imported .*sess-d/, at);
-    // Killed at once: the settle waits for a quiet second.
-    await w.stop('SIGKILL');
-    w = watch(folder, data);
-    await w.waitFor(/^following /);
-    await w.stop();
-
+    const { folder, data } = await killedAfterAppend();
     const fresh = tempDir();
     expect((await chatgraph('import', folder, '--data-dir', fresh, '-q')).code).toBe(0);
     const expected = await documentOf(fresh, 'sess-d');
     expect(expected).toContain('quokka');
     expect(await documentOf(data, 'sess-d')).toEqual(expected);
+  }, 60_000);
+
+  it('has it after an import of the same log into the same data folder, at the latest', async () => {
+    const { folder, data } = await killedAfterAppend();
+    expect((await chatgraph('import', folder, '--data-dir', data, '-q')).code).toBe(0);
+    expect(await documentOf(data, 'sess-d')).toContain('quokka');
   }, 60_000);
 });
