@@ -183,6 +183,14 @@ function apply(drafts: DraftMessage[], s: Step, n: number, changed: Set<DraftMes
       call.output = call.output === null ? s.output : `${call.output}\n${s.output}`;
       changed.add(target);
     }
+  } else if (s.kind === 'retime') {
+    const back = drafts.splice(Math.max(0, drafts.length - s.back));
+    for (const old of back)
+      drafts.push({ ...old, createdAt: s.time === undefined ? undefined : at(s.time) });
+  } else if (s.kind === 'swap') {
+    drafts.splice(Math.max(0, drafts.length - s.back));
+    const parent = s.root ? null : (drafts.at(-1)?.key ?? null);
+    drafts.push(draftOf(key, parent, s.time, 'assistant', `${words} swapped`, n));
   } else {
     const copied = drafts[s.at % Math.max(1, drafts.length)];
     // A copy of its own (a provider drafts each line anew): no call object shared.

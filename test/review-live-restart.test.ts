@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { GraphBatch } from '../src/graph/graph-batch.js';
 import { SessionConversion, type SessionSource } from '../src/live/convert-session.js';
 import { LiveStoreWriter } from '../src/live/live-store-writer.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -73,7 +74,7 @@ describe('review: watch killed between an append and its settle', () => {
     const [imported] = new SessionConversion(SOURCE).convert(LINES, sourceOf(all), () => undefined);
     if (!imported) throw new Error('no conversation');
     const settled = imported.settle();
-    await whole.upsert([{ ...settled.batch(), hash: settled.contentHash }]);
+    await whole.upsert([{ ...settled.batch(), hash: settled.contentHash } as GraphBatch]);
 
     const documentOf = async (s: SqliteStore): Promise<unknown> =>
       (await s.subgraph(again.id))?.nodes.find((n) => n.label === 'Document')?.properties.content;
