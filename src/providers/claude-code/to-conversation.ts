@@ -3,9 +3,8 @@ import { mostCompleteByUuid } from './most-complete.js';
 import { pairToolResults } from './pair-tool-results.js';
 import { sessionDrafts, type SessionDrafts } from './session-drafts.js';
 import { scanSession, type SessionScan } from './session-scan.js';
-import { timeRange } from './time-range.js';
+import { draftsIndex, type DraftsIndex } from './drafts-index.js';
 import { buildConversation, type BuildMemo } from '../../model/build-conversation.js';
-import type { DraftMessage } from '../../model/draft.js';
 import type { Conversation, JsonObject } from '../../model/pam.js';
 import type { LinesValue } from '../../read/record.js';
 import { baseName } from '../../read/entry.js';
@@ -132,8 +131,9 @@ export function scannedConversation(
   const base = scan.sessionId ?? baseName(context.file).replace(/\.jsonl$/i, '');
   const conversationId =
     variant === 'subagent' ? `${base}/agent-${scan.agentId ?? fileAgent ?? 'unknown'}` : base;
-  const summary = summaryOf(summaries, drafts);
-  const { first, last } = timeRange(drafts, memo);
+  const index = draftsIndex(drafts, memo);
+  const summary = summaryOf(summaries, index);
+  const { first, last } = index;
   const rawMetadata = sessionRaw(scan, variant, fileAgent);
   const { version } = scan;
   return buildConversation(
@@ -163,12 +163,11 @@ export function scannedConversation(
 // The summary naming the session: the last whose leaf is one of its messages, else the last.
 function summaryOf(
   summaries: SessionScan['summaries'],
-  drafts: readonly DraftMessage[],
+  drafts: DraftsIndex,
 ): SessionScan['summaries'][number] | undefined {
   if (summaries.length === 0) return undefined;
-  const uuids = new Set(drafts.map((d) => d.key));
   return (
-    [...summaries].reverse().find((s) => s.leaf !== undefined && uuids.has(s.leaf)) ??
+    [...summaries].reverse().find((s) => s.leaf !== undefined && drafts.has(s.leaf)) ??
     summaries.at(-1)
   );
 }

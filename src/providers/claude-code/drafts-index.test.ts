@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyBuildMemo } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
-import { timeRange } from './time-range.js';
+import { draftsIndex } from './drafts-index.js';
 
 const draft = (t: number | undefined): DraftMessage => ({
   key: `k${t ?? 'x'}`,
@@ -18,8 +18,8 @@ const draft = (t: number | undefined): DraftMessage => ({
   raw_metadata: {},
 });
 
-describe('timeRange of a growing session', () => {
-  it('is the range of all its drafts, whatever was taken back and added at the end', () => {
+describe('draftsIndex of a growing session', () => {
+  it('is the range and the keys of all its drafts, whatever was taken back and added at the end', () => {
     const time = fc.option(fc.integer({ min: 0, max: 59 }), { nil: undefined });
     const step = fc.record({
       back: fc.integer({ min: 0, max: 3 }),
@@ -32,7 +32,11 @@ describe('timeRange of a growing session', () => {
         for (const { back, add } of steps) {
           drafts.splice(Math.max(0, drafts.length - back));
           drafts.push(...add.map(draft));
-          expect(timeRange(drafts, memo)).toEqual(timeRange(drafts));
+          const grown = draftsIndex(drafts, memo);
+          const whole = draftsIndex(drafts);
+          expect([grown.first, grown.last]).toEqual([whole.first, whole.last]);
+          for (const key of ['kx', ...Array.from({ length: 60 }, (_, t) => `k${t}`)])
+            expect(grown.has(key)).toBe(whole.has(key));
         }
       }),
       { numRuns: 500 },
