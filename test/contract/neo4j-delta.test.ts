@@ -157,7 +157,7 @@ describe('Neo4jStore.applyDelta', () => {
         fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 6 }),
         fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
       ),
-      { seed: 16, numRuns: 3 },
+      { seed: 4, numRuns: 3 },
     );
     let deltas = 0;
     let writes = 0;
@@ -170,6 +170,34 @@ describe('Neo4jStore.applyDelta', () => {
     }
     expect(deltas / writes).toBeGreaterThan(0.3);
   }, 600_000);
+
+  it('moves the place (`_seq`) of a message kept as it was when the messages change order', async () => {
+    const previous = batchOf(LINES);
+    const messages = previous.nodes.filter((node) => node.label === 'Message').reverse();
+    let k = 0;
+    // Every node a copy with the same properties: only the messages' order differs.
+    const next: HashedBatch = {
+      ...previous,
+      hash: 'reordered',
+      nodes: previous.nodes.map((node) => ({
+        ...(node.label === 'Message' ? (messages[k++] ?? node) : node),
+      })),
+    };
+    const order = `MATCH (m:Message {_owner: $owner}) RETURN m.id ORDER BY m._seq`;
+    const whole = await emptied();
+    await whole.upsert([next]);
+    const expected = await cypher(order, { owner: next.owner });
+    await whole.close();
+    const store = await emptied();
+    await store.upsert([previous]);
+    const was = await cypher(order, { owner: next.owner });
+    expect(
+      await store.applyDelta(deltaOf(previous, next), previous.hash ?? '', 'reordered', false),
+    ).toBe('written');
+    expect(await cypher(order, { owner: next.owner })).toEqual(expected);
+    expect(expected).not.toEqual(was);
+    await store.close();
+  }, 120_000);
 });
 
 describe("Neo4jStore.applyDelta's refusals", () => {
@@ -216,34 +244,6 @@ describe("Neo4jStore.applyDelta's refusals", () => {
     expect(
       await cypher(`MATCH (c:Conversation {id: $id}) RETURN c._hash`, { id: previous.owner }),
     ).toEqual([previous.hash]);
-    await store.close();
-  }, 120_000);
-
-  it('moves the place (`_seq`) of a message kept as it was when the messages change order', async () => {
-    const previous = batchOf(LINES);
-    const messages = previous.nodes.filter((node) => node.label === 'Message').reverse();
-    let k = 0;
-    // Every node a copy with the same properties: only the messages' order differs.
-    const next: HashedBatch = {
-      ...previous,
-      hash: 'reordered',
-      nodes: previous.nodes.map((node) => ({
-        ...(node.label === 'Message' ? (messages[k++] ?? node) : node),
-      })),
-    };
-    const order = `MATCH (m:Message {_owner: $owner}) RETURN m.id ORDER BY m._seq`;
-    const whole = await emptied();
-    await whole.upsert([next]);
-    const expected = await cypher(order, { owner: next.owner });
-    await whole.close();
-    const store = await emptied();
-    await store.upsert([previous]);
-    const was = await cypher(order, { owner: next.owner });
-    expect(
-      await store.applyDelta(deltaOf(previous, next), previous.hash ?? '', 'reordered', false),
-    ).toBe('written');
-    expect(await cypher(order, { owner: next.owner })).toEqual(expected);
-    expect(expected).not.toEqual(was);
     await store.close();
   }, 120_000);
 });
