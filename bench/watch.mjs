@@ -1,6 +1,7 @@
 // The live-memory benchmark (`chatgraph watch`): append→searchable latency, the cost of one
 // appended line by session length, CPU while idle, and a re-scan of unchanged sessions.
-// `node bench/watch.mjs [--appends 100] [--idle-seconds 60] [--sessions 3000] [--only latency,length,idle,rescan]`
+// `node bench/watch.mjs [--appends 100] [--idle-seconds 60] [--sessions 3000] [--lengths 50,5000]
+//   [--only latency,length,breakdown,burst,idle,rescan]`
 // Needs `npm run build` first. Not part of `npm run bench` (the idle part alone takes a minute).
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ const arg = (name, fallback) =>
 const appends = Number(arg('appends', '100'));
 const idleSeconds = Number(arg('idle-seconds', '60'));
 const sessionCount = Number(arg('sessions', '3000'));
+// Session lengths for the cost of one appended line (`--lengths 50,5000,50000`).
+const lengths = arg('lengths', '50,5000').split(',').map(Number);
 const only = new Set(arg('only', 'latency,length,breakdown,burst,idle,rescan').split(','));
 const base = join(root, '.bench', 'watch');
 rmSync(base, { recursive: true, force: true });
@@ -274,14 +277,17 @@ async function rescan() {
 
 if (only.has('latency')) process.stdout.write(`${await latency()}\n`);
 if (only.has('length')) {
-  const short = await costByLength(50);
-  const long = await costByLength(5000);
-  process.stdout.write(
-    `one line appended (append→imported, 30 appends): 50-line session p50 ${short.p50.toFixed(1)} ms (p95 ${short.p95.toFixed(1)}); 5,000-line session p50 ${long.p50.toFixed(1)} ms (p95 ${long.p95.toFixed(1)})\n`,
-  );
+  const parts = [];
+  for (const lines of lengths) {
+    const cost = await costByLength(lines);
+    parts.push(
+      `${lines.toLocaleString('en')}-line session p50 ${cost.p50.toFixed(1)} ms (p95 ${cost.p95.toFixed(1)})`,
+    );
+  }
+  process.stdout.write(`one line appended (append→imported, 30 appends): ${parts.join('; ')}\n`);
 }
 if (only.has('breakdown')) {
-  for (const lines of [50, 5000]) {
+  for (const lines of lengths) {
     const b = await breakdown(lines);
     process.stdout.write(
       `one append to a ${lines}-line session, by stage: convert+project the new line ${b.convert.toFixed(1)} ms (the whole session: ${b.whole.toFixed(0)} ms; converted from the start ${b.rebuilds} time(s); ${b.deltas} of 9 written as deltas); store write ${b.patch.toFixed(1)} ms. At a quiet moment: bundle bytes+hash+Document ${b.settle.toFixed(1)} ms, their store write ${b.settlePatch.toFixed(1)} ms, bundle file (${b.mb.toFixed(2)} MB, durable write) ${b.put.toFixed(1)} ms\n`,

@@ -60,6 +60,12 @@ export async function followFolders(options: FollowOptions): Promise<Follower> {
 /** A pass over one file at least this long defers that file's next pass by as long. */
 const SLOW_MILLISECONDS = 50;
 const MAX_DEFER_MILLISECONDS = 500;
+/**
+ * A settle costs the grown sessions' length (their bundle files, hashes and Documents): the
+ * next one waits at least this many times as long as the last took, so a long session written
+ * to without a pause spends at most a tenth of a core on it.
+ */
+const SETTLE_SPACING = 10;
 
 class FollowRunner {
   private readonly state: LiveState;
@@ -73,6 +79,8 @@ class FollowRunner {
   private watch: FolderWatch | undefined;
   private stopped = false;
   private indexTimer: NodeJS.Timeout | undefined;
+  /** How long the last settle took (ms). */
+  private settleTook = 0;
   private deferTimer: NodeJS.Timeout | undefined;
   /** Logs whose last pass was slow: not taken again before this time (ms since the epoch). */
   private readonly notBefore = new Map<string, number>();
@@ -191,10 +199,9 @@ class FollowRunner {
       this.pending.delete(path);
       const started = Date.now();
       await this.handlePath(path, settled);
-      // A long session still costs its bundle file, hash and Document at each change (the
-      // conversion goes on from where it stopped): while it is written fast, it is taken again
-      // only after half as long as that took (at most 0.5 s), so a burst of lines is written in
-      // fewer passes, at some latency (measured in the bench).
+      // A pass that costs a session's length (a log read whole, a change the conversion could
+      // not go on from): the log is taken again only after half as long as that took (at most
+      // 0.5 s), so a burst of lines is written in fewer passes, at some latency.
       const took = Date.now() - started;
       if (took >= SLOW_MILLISECONDS)
         this.notBefore.set(path, Date.now() + Math.min(took / 2, MAX_DEFER_MILLISECONDS));
@@ -316,7 +323,7 @@ class FollowRunner {
         this.running = undefined;
         this.kick();
       });
-    }, this.options.indexDelayMilliseconds ?? 1000);
+    }, Math.max(this.options.indexDelayMilliseconds ?? 1000, this.settleTook * SETTLE_SPACING));
     this.indexTimer = timer;
     this.timers.add(timer);
   }
@@ -333,8 +340,10 @@ class FollowRunner {
       await withWriteLock(
         this.options.dataDir,
         async () => {
+          const started = Date.now();
           await this.writer.settle();
           this.state.commit();
+          this.settleTook = Date.now() - started;
         },
         this.options.onWait ? { onWait: this.options.onWait } : {},
       );

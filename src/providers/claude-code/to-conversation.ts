@@ -3,6 +3,7 @@ import { mostCompleteByUuid } from './most-complete.js';
 import { pairToolResults } from './pair-tool-results.js';
 import { sessionDrafts, type SessionDrafts } from './session-drafts.js';
 import { scanSession, type SessionScan } from './session-scan.js';
+import { timeRange } from './time-range.js';
 import { buildConversation, type BuildMemo } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import type { Conversation, JsonObject } from '../../model/pam.js';
@@ -132,7 +133,7 @@ export function scannedConversation(
   const conversationId =
     variant === 'subagent' ? `${base}/agent-${scan.agentId ?? fileAgent ?? 'unknown'}` : base;
   const summary = summaryOf(summaries, drafts);
-  const { first, last } = timeRange(drafts);
+  const { first, last } = timeRange(drafts, memo);
   const rawMetadata = sessionRaw(scan, variant, fileAgent);
   const { version } = scan;
   return buildConversation(
@@ -170,21 +171,6 @@ function summaryOf(
     [...summaries].reverse().find((s) => s.leaf !== undefined && uuids.has(s.leaf)) ??
     summaries.at(-1)
   );
-}
-
-// The earliest and latest message times (in one pass: a session being followed is long).
-function timeRange(drafts: readonly DraftMessage[]): {
-  first: string | undefined;
-  last: string | undefined;
-} {
-  let first: string | undefined;
-  let last: string | undefined;
-  for (const { createdAt } of drafts) {
-    if (createdAt === undefined) continue;
-    if (first === undefined || createdAt < first) first = createdAt;
-    if (last === undefined || createdAt > last) last = createdAt;
-  }
-  return { first, last };
 }
 
 function sessionRaw(scan: SessionScan, variant: string, fileAgent: string | undefined): JsonObject {
