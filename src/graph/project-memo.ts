@@ -1,6 +1,5 @@
 import type { Message } from '../model/pam.js';
 import type { GraphEdge, GraphNode } from './graph-batch.js';
-import type { GrowingPart } from './project-messages.js';
 
 /** One tool call's projection: its node and edges, and the file it read or changed. */
 export interface CallPieces {
@@ -51,4 +50,30 @@ export function emptyProjectMemo(): ProjectMemo {
     part: undefined,
     shell: undefined,
   };
+}
+
+/** What of a projection follows the messages one by one. */
+export interface MessagePart {
+  /** The shown thread, hidden context and system messages left out. */
+  thread: Message[];
+  /** Each message's node and its HAS_MESSAGE and REPLY_TO edges, in the messages' order. */
+  nodes: GraphNode[];
+  edges: GraphEdge[][];
+  /** NEXT along the thread. */
+  next: GraphEdge[];
+  withToolCalls: number;
+  withBranches: number;
+}
+
+/** A message part kept to go on from when the conversation grows (see `BuildChange`). */
+export interface GrowingPart extends MessagePart {
+  messages: Message[];
+  leaf: string | undefined;
+  /** The shown path whole (off-thread messages too), and the thread's length at each step. */
+  path: Message[];
+  threadAt: number[];
+  pathIndex: Map<string, number>;
+  threadIndex: Map<string, number>;
+  indexOf: Map<string, number>;
+  byId: Map<string, Message>;
 }

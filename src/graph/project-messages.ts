@@ -2,33 +2,7 @@ import { SHOWN_LEAF_KEY, threadTo, type BuildChange } from '../model/build-conve
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
-import type { ProjectMemo } from './project-memo.js';
-
-/** What of a projection follows the messages one by one. */
-export interface MessagePart {
-  /** The shown thread, hidden context and system messages left out. */
-  thread: Message[];
-  /** Each message's node and its HAS_MESSAGE and REPLY_TO edges, in the messages' order. */
-  nodes: GraphNode[];
-  edges: GraphEdge[][];
-  /** NEXT along the thread. */
-  next: GraphEdge[];
-  withToolCalls: number;
-  withBranches: number;
-}
-
-/** A message part kept to go on from when the conversation grows (see `BuildChange`). */
-export interface GrowingPart extends MessagePart {
-  messages: Message[];
-  leaf: string | undefined;
-  /** The shown path whole (off-thread messages too), and the thread's length at each step. */
-  path: Message[];
-  threadAt: number[];
-  pathIndex: Map<string, number>;
-  threadIndex: Map<string, number>;
-  indexOf: Map<string, number>;
-  byId: Map<string, Message>;
-}
+import type { GrowingPart, MessagePart, ProjectMemo } from './project-memo.js';
 
 /** Whether a message is left off the NEXT chain: hidden context and system messages. */
 export function isOffThread(message: Message): boolean {

@@ -3,8 +3,8 @@ import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
 import { addAttachments } from './project-attachments.js';
-import type { ProjectMemo } from './project-memo.js';
-import { messagePart, type MessagePart } from './project-messages.js';
+import type { MessagePart, ProjectMemo } from './project-memo.js';
+import { messagePart } from './project-messages.js';
 import { addToolCalls } from './project-tool-calls.js';
 
 /** What the projection needs to know besides the conversation. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { conversationBytes, type MessageBytes } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
@@ -22,8 +23,11 @@ export interface LiveConversation {
   index: ConversationIndexEntry;
   messages: number;
   /** The conversion's step this is (`of` tells conversions apart): a delta is from step `n - 1`. */
-  step: { of: number; n: number };
-  /** Stands in for the content hash until settled: the checksum of the log's bytes read. */
+  step: { of: string; n: number };
+  /**
+   * Stands in for the content hash until settled: this step's own (no other step, of this
+   * process or another, writes it: its Document may differ for the same lines read).
+   */
   version: string;
   /** What changed in the graph since the step before; undefined when it is only known whole. */
   delta: GraphDelta | undefined;
@@ -60,8 +64,6 @@ export interface SessionSource {
   deep: boolean;
 }
 
-let conversions = 0;
-
 /**
  * A session log's conversion as it grows: each call converts the lines read since the last
  * one, as `import` would convert the whole file (the provider's `SessionBuilder` goes on from
@@ -75,7 +77,7 @@ export class SessionConversion {
   private readonly projected = new Map<string, ProjectMemo>();
   private report: (diagnostic: Diagnostic) => void = () => undefined;
   private displayPath = '';
-  private readonly id = ++conversions;
+  private readonly id = randomUUID();
   private steps = 0;
 
   constructor(source: Pick<SessionSource, 'entryPath' | 'variant'>) {
@@ -118,7 +120,7 @@ export class SessionConversion {
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
       step: { of: this.id, n: ++this.steps },
-      version: `live:${source.checksum}`,
+      version: `live:${this.id}:${this.steps}`,
       delta: change && projectGrowth(conversation, { ...options, change }),
       batch: () => project(conversation, { ...options, settle: false }),
       settle: () => {

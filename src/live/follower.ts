@@ -312,18 +312,21 @@ class FollowRunner {
   // The bundle files, its index and the vectors follow after a quiet moment, not at every line.
   private scheduleIndex(): void {
     if (!this.settlePending || this.stopped || this.indexTimer) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.indexTimer = undefined;
-      if (this.running || this.stopped) {
-        this.scheduleIndex();
-        return;
-      }
-      this.running = this.settle().finally(() => {
-        this.running = undefined;
-        this.kick();
-      });
-    }, Math.max(this.options.indexDelayMilliseconds ?? 1000, this.settleTook * SETTLE_SPACING));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.indexTimer = undefined;
+        if (this.running || this.stopped) {
+          this.scheduleIndex();
+          return;
+        }
+        this.running = this.settle().finally(() => {
+          this.running = undefined;
+          this.kick();
+        });
+      },
+      Math.max(this.options.indexDelayMilliseconds ?? 1000, this.settleTook * SETTLE_SPACING),
+    );
     this.indexTimer = timer;
     this.timers.add(timer);
   }

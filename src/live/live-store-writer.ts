@@ -5,7 +5,7 @@ import type { LiveConversation, SettledConversation } from './convert-session.js
 
 /** The conversion step of a conversation the store holds, and the version it holds it as. */
 interface Held {
-  of: number;
+  of: string;
   n: number;
   hash: string;
 }
@@ -51,7 +51,7 @@ export class LiveStoreWriter {
 
   private async write(
     id: string,
-    step: { of: number; n: number },
+    step: { of: string; n: number },
     hash: string,
     delta: GraphDelta | undefined,
     whole: () => GraphBatch,

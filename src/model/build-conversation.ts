@@ -1,5 +1,6 @@
 import type { Diagnostic } from './diagnostic.js';
-import { builtMessage, idsOf, type BuildMemo } from './built-messages.js';
+import type { BuildOptions, SettledMessages } from './build-memo.js';
+import { builtMessage, idsOf } from './built-messages.js';
 import type { DraftConversation, DraftMessage } from './draft.js';
 import { growConversation, growState } from './grow-conversation.js';
 import { stableId } from './ids.js';
@@ -16,17 +17,8 @@ export function conversationIdOf(provider: string, platformId: string): string {
   return stableId('conversation', provider, platformId);
 }
 
-export type { BuildChange, BuildMemo } from './built-messages.js';
-export { emptyBuildMemo } from './built-messages.js';
-
-/** Options of {@link buildConversation}. */
-export interface BuildOptions {
-  report: (diagnostic: Omit<Diagnostic, 'file'>) => void;
-  record: string;
-  fallbackTime: string | undefined;
-  /** Kept between builds of a conversation that grows (a followed session). */
-  memo?: BuildMemo | undefined;
-}
+export type { BuildChange, BuildMemo, BuildOptions, SettledMessages } from './build-memo.js';
+export { emptyBuildMemo } from './build-memo.js';
 
 /**
  * Settles a provider's draft into a PAM conversation: deterministic ids, the full tree as
@@ -81,14 +73,6 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     tags: [],
     raw_metadata: conversationRaw,
   };
-}
-
-/** A conversation's messages settled: in tree order, with its shown leaf and first time. */
-export interface SettledMessages {
-  messages: Message[];
-  shownLeaf: string | undefined;
-  conversationCreated: string | undefined;
-  roles: ReadonlySet<Role>;
 }
 
 // The whole tree settled from the drafts; with a memo, kept for the next build to go on from.

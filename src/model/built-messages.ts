@@ -1,61 +1,7 @@
 import type { DraftMessage } from './draft.js';
-import type { GrowState } from './grow-conversation.js';
+import type { BuildMemo, BuiltMessage } from './build-memo.js';
 import { stableId } from './ids.js';
 import type { Message } from './pam.js';
-
-/**
- * What one build of a growing conversation keeps for the next: ids already derived, each
- * message as built with what it was built from, and the settled tree to go on from (see
- * `growConversation`). A provider mutating a draft after a build (a tool result reaching its
- * call) lists it in `changed`.
- */
-export interface BuildMemo {
-  /** The conversation the memo is of: another one starts it afresh. */
-  conversation: string | undefined;
-  ids: Map<string, string>;
-  built: Map<string, BuiltMessage>;
-  changed: Set<DraftMessage>;
-  /** The last build's tree, times and messages, when the next build may go on from them. */
-  grown: GrowState | undefined;
-  /** How the last build's messages differ from the one before (undefined: built whole). */
-  change: BuildChange | undefined;
-  /** The last build's messages (what the next change is from). */
-  lastBuilt: readonly Message[] | undefined;
-}
-
-/**
- * How a grown conversation's `messages` differ from the previous build's: the same objects
- * before `from`, except at the indices in `replaced` (a message that gained a reply or whose
- * draft changed); new ones from `from` on. A projection goes on from its own last output
- * with it (see `ProjectMemo`).
- */
-export interface BuildChange {
-  /** The previous build's messages (those from `from` on were taken back). */
-  previous: readonly Message[];
-  from: number;
-  replaced: readonly number[];
-}
-
-interface BuiltMessage {
-  draft: DraftMessage;
-  parent: string | null;
-  children: readonly string[];
-  createdAt: string;
-  message: Message;
-}
-
-/** A memo for the first build of a conversation that will grow. */
-export function emptyBuildMemo(): BuildMemo {
-  return {
-    conversation: undefined,
-    ids: new Map(),
-    built: new Map(),
-    changed: new Set(),
-    grown: undefined,
-    change: undefined,
-    lastBuilt: undefined,
-  };
-}
 
 /** Message ids by draft key (kept in the memo: deriving one is a SHA-1). */
 export function idsOf(

@@ -3,132 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { project } from '../graph/project.js';
 import { emptyProjectMemo } from '../graph/project-memo.js';
 import { buildConversation, emptyBuildMemo } from './build-conversation.js';
-import type { DraftConversation, DraftMessage } from './draft.js';
-
-/** One change a growing conversation goes through between two builds. */
-type Step =
-  | { kind: 'reply'; to: 'last' | number; time: number | undefined; role: 'user' | 'assistant' }
-  | { kind: 'root'; time: number }
-  | { kind: 'redraft'; back: number; text: string }
-  | { kind: 'edit'; at: number; output: string }
-  | { kind: 'repeat'; at: number }
-  | { kind: 'off-thread'; time: number };
-
-const time = fc.integer({ min: 0, max: 40 });
-const step: fc.Arbitrary<Step> = fc.oneof(
-  {
-    weight: 8,
-    arbitrary: fc.record({
-      kind: fc.constant('reply' as const),
-      to: fc.constant('last' as const),
-      time: fc.option(time, { nil: undefined, freq: 12 }),
-      role: fc.constantFrom('user' as const, 'assistant' as const),
-    }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      kind: fc.constant('reply' as const),
-      to: fc.nat(),
-      time: fc.option(time, { nil: undefined, freq: 8 }),
-      role: fc.constantFrom('user' as const, 'assistant' as const),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('root' as const), time }) },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('redraft' as const),
-      back: fc.integer({ min: 1, max: 3 }),
-      text: fc.constantFrom('a', 'b'),
-    }),
-  },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      kind: fc.constant('edit' as const),
-      at: fc.nat(),
-      output: fc.constantFrom('ok', 'failed'),
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('off-thread' as const), time }) },
-);
-
-const at = (t: number): string => `2026-01-01T10:00:${String(t).padStart(2, '0')}.000000Z`;
-
-function draftOf(
-  key: string,
-  parentKey: string | null,
-  t: number | undefined,
-  role: DraftMessage['role'],
-  text: string,
-): DraftMessage {
-  return {
-    key,
-    parentKey,
-    provider_message_id: key,
-    role,
-    content: { type: 'text', text },
-    createdAt: t === undefined ? undefined : at(t),
-    model: role === 'assistant' ? 'claude-x' : null,
-    is_thought: false,
-    attachments: [],
-    citations: [],
-    tool_calls:
-      role === 'assistant' ? [{ id: `call-${key}`, name: 'Read', input: {}, output: null }] : [],
-    raw_metadata: role === 'system' ? { hidden: true } : {},
-  };
-}
-
-// Applies a step to the drafts as a provider would: new drafts, drafts taken back and made
-// again, drafts changed in place (listed in `changed`).
-function apply(drafts: DraftMessage[], s: Step, n: number, changed: Set<DraftMessage>): void {
-  const last = drafts.at(-1);
-  const key = `k${n}`;
-  if (s.kind === 'reply') {
-    const parent = s.to === 'last' ? last : drafts[s.to % Math.max(1, drafts.length)];
-    drafts.push(draftOf(key, parent?.key ?? null, s.time, s.role, `text ${n}`));
-  } else if (s.kind === 'root') drafts.push(draftOf(key, null, s.time, 'user', `root ${n}`));
-  else if (s.kind === 'off-thread')
-    drafts.push(draftOf(key, last?.key ?? null, s.time, 'system', 'hidden'));
-  else if (s.kind === 'redraft') {
-    const back = drafts.splice(Math.max(0, drafts.length - s.back));
-    for (const old of back) drafts.push({ ...old, content: { type: 'text', text: s.text } });
-  } else if (s.kind === 'edit') {
-    const target = drafts[s.at % Math.max(1, drafts.length)];
-    const call = target?.tool_calls[0];
-    if (target && call) {
-      target.tool_calls = [{ ...call, output: s.output }];
-      changed.add(target);
-    }
-  } else {
-    const copied = drafts[s.at % Math.max(1, drafts.length)];
-    if (copied) drafts.push({ ...copied });
-  }
-}
-
-function conversationOf(drafts: DraftMessage[]): DraftConversation {
-  const times = drafts.flatMap((d) => (d.createdAt === undefined ? [] : [d.createdAt])).sort();
-  return {
-    provider: {
-      name: 'claude-code',
-      conversation_id: 'c1',
-      account_id: null,
-      export_format_version: null,
-    },
-    title: 'grown',
-    createdAt: times[0],
-    updatedAt: times.at(-1),
-    messages: drafts,
-    shownLeafKey: undefined,
-    model: null,
-    system_instruction: null,
-    is_archived: false,
-    raw_metadata: {},
-    assistantName: 'Claude Code',
-  };
-}
+import type { DraftMessage } from './draft.js';
+import { apply, conversationOf, step } from '../../test/support/growing-drafts.js';
 
 const options = { record: '#0', fallbackTime: undefined };
 const projection = {
@@ -136,6 +12,8 @@ const projection = {
   label: 'Claude Code',
   deep: true,
   importId: 'import:1',
+  fileTools: { read: ['Read'], modify: ['Edit'] },
+  attachmentText: (ref: string) => `attached text of ${ref}`,
 };
 
 describe('a conversation built as it grows', () => {

@@ -1,35 +1,10 @@
-import type { BuildOptions, SettledMessages } from './build-conversation.js';
-import { builtMessage, type BuildMemo } from './built-messages.js';
+import type { BuildMemo, BuildOptions, GrowState, SettledMessages } from './build-memo.js';
+import { builtMessage } from './built-messages.js';
 import type { Diagnostic } from './diagnostic.js';
 import type { DraftConversation, DraftMessage } from './draft.js';
 import { reportInferred } from './inferred-times.js';
 import type { Message, Role } from './pam.js';
 import type { SettledTree } from './settle-tree.js';
-
-/**
- * A settled conversation kept to grow from: the tree (grown in place), each message's time and
- * place, its leaves, and the messages built. Only `growConversation` changes it.
- */
-export interface GrowState {
-  /** The drafts of the build it is of, as given. */
-  drafts: DraftMessage[];
-  tree: SettledTree;
-  created: Map<string, string>;
-  /** Messages whose time was inferred (each build tells how many). */
-  inferred: number;
-  /** Each message's place in the tree order (= in `out`), and in the export's order. */
-  orderIndex: Map<string, number>;
-  exportIndex: Map<string, number>;
-  leaves: Set<string>;
-  shownLeaf: string | undefined;
-  out: Message[];
-  conversationCreated: string | undefined;
-  roles: Map<Role, number>;
-  /** Keys other messages wait for (a missing parent, a listed child): one arriving moves them. */
-  awaited: Set<string>;
-  /** What settling the tree told (repeated keys, missing parents, cycles): told at each build. */
-  told: Omit<Diagnostic, 'file'>[];
-}
 
 /** What a whole build settled, kept for the next build to grow from (none for a shown leaf the export marks). */
 export function growState(
@@ -132,6 +107,10 @@ function takeBack(state: GrowState, removed: readonly DraftMessage[], moved: Set
       return false;
     // A parent missing or cut off a cycle was told of: it would not be any more.
     if (draft.parentKey !== (parentOf.get(draft.key) ?? null)) return false;
+    // A time inferred is counted, and a parent without a time took its first reply's.
+    if (draft.createdAt === undefined) return false;
+    const parent = parentOf.get(draft.key) ?? null;
+    if (parent !== null && byKey.get(parent)?.createdAt === undefined) return false;
   }
   for (let n = 0; n < removed.length; n++) {
     const key = order.pop()?.key ?? '';
@@ -148,6 +127,8 @@ function takeBack(state: GrowState, removed: readonly DraftMessage[], moved: Set
         state.shownLeaf = undefined;
       }
     }
+    // The shown leaf taken back (maybe drafted again, another time): every leaf is looked at.
+    if (key === state.shownLeaf) state.shownLeaf = undefined;
     for (const map of [byKey, parentOf, children, state.created, state.orderIndex]) map.delete(key);
     state.exportIndex.delete(key);
     state.leaves.delete(key);

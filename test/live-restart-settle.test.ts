@@ -9,13 +9,10 @@ import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { LINES, WORDS, snapshot } from './support/patch-fixtures.js';
 
 /**
- * Review (hostile) test: `watch` killed (-9) between an append and its settle, then started
- * again on the same log. The store holds the append as a delta under the stand-in version
- * `live:<checksum of the bytes read>`, with the Document as of the settle before. The new
- * watcher reads the log whole, and its first write has the very same stand-in version: the
- * store takes it as 'unchanged' although its Document differs from the batch's. The settle
- * that follows is a delta from the new process's memo Document (the fresh one), so it finds
- * nothing to change: the stale Document stays, now under the real content hash.
+ * `watch` killed (-9) between an append and its settle, then started again on the same log: the
+ * store holds the append, its Document as of the settle before. The new watcher's first write
+ * (the log read whole, same bytes) has a stand-in version of its own, so it is written whole
+ * rather than taken as unchanged, and the settle that follows leaves the Document import makes.
  */
 
 const SOURCE: SessionSource = {
@@ -35,9 +32,9 @@ const sourceOf = (n: number): SessionSource => ({
   importId: `import:sha256:${n}`,
 });
 
-describe('review: watch killed between an append and its settle', () => {
+describe('watch killed between an append and its settle', () => {
   it('leaves the store as importing the whole log would, once the restarted watcher settles', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chatgraph-review-restart-'));
+    const dir = mkdtempSync(join(tmpdir(), 'chatgraph-live-restart-'));
     const file = join(dir, 'live.sqlite');
     const cut = 2;
     const all = LINES.length;

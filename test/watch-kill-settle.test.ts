@@ -9,12 +9,11 @@ import { SessionLog } from './support/session-log.js';
 import { startCli, type WatchProcess } from './support/watch-cli.js';
 
 /**
- * Review (hostile) test, end to end: `watch` killed (-9) right after an append was written to
- * the store (before the quiet moment that settles it), then started again with nothing new in
- * the log. The restarted watcher reads the log whole: its graph has the stand-in version the
- * killed one wrote (same bytes, same checksum), so the store takes it as unchanged, and the
- * settle that follows changes nothing: the session's Document stays as it was before the
- * append (the appended message missing from it), unlike a fresh `import` of the log.
+ * End to end: `watch` killed (-9) right after an append was written to the store (before the
+ * quiet moment that settles it), then started again with nothing new in the log. The restarted
+ * watcher reads the log whole and writes its graph whole (each step's stand-in version is its
+ * own, so it is not taken as unchanged): the session's Document ends as a fresh `import` of the
+ * log makes it, the appended message in it.
  */
 
 const running: WatchProcess[] = [];
@@ -61,7 +60,7 @@ async function killedAfterAppend(): Promise<{ folder: string; data: string }> {
   return { folder, data };
 }
 
-describe('review: chatgraph watch killed between an append and its settle', () => {
+describe('chatgraph watch killed between an append and its settle', () => {
   it('has the Document a fresh import has, once restarted (nothing new in the log)', async () => {
     const { folder, data } = await killedAfterAppend();
     const fresh = tempDir();
