@@ -1,5 +1,13 @@
-import type { ManagedTransaction } from 'neo4j-driver';
-import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import neo4j, { type ManagedTransaction } from 'neo4j-driver';
+import type { GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import {
+  deltaOf,
+  edgeIndex,
+  hasEdge,
+  removesNode,
+  sameNode,
+  type GraphDelta,
+} from '../../graph/graph-delta.js';
 import {
   EDGES,
   EDGE_KINDS,
@@ -21,14 +29,15 @@ import { mergeEdges, mergeNodes } from './neo4j-schema.js';
 
 type NodeRow = { id: string; props: Record<string, unknown> };
 type EdgeRow = { from: string; to: string };
+/** What a conversation is written as: `_hash` and `_deep` on its Conversation node. */
+type Version = { hash: string; deep: boolean };
 
 /**
  * Writes a conversation that grew since `previous` was written, as the SQLite store's patch
- * does (see `sqlite-patch.ts`): in one transaction, edges gone are deleted, new and changed
- * nodes written, new edges merged; the rest of the conversation is not touched, so one line
- * appended to a long session costs what it adds. The conversation is written whole instead
- * when the store does not hold `previous` (another writer changed it) or a node went (a
- * rewritten log).
+ * does (see `sqlite-patch.ts`): the delta between the two (see `deltaOf`) is written by
+ * {@link writeDelta}, so one line appended to a long session costs what it adds in Neo4j (the
+ * diff itself is of the whole batches). The conversation is written whole instead when the
+ * store does not hold `previous` (another writer changed it) or a node went (a rewritten log).
  */
 export async function patchNeo4j(
   write: Neo4jWrite,
@@ -38,15 +47,9 @@ export async function patchNeo4j(
 ): Promise<'written' | 'unchanged'> {
   const hash = batchHash(next);
   const outcome = await write(async (tx) => {
-    const stored = await tx.run(
-      `MATCH (c:Conversation {id: $id}) RETURN c._hash AS hash, c._deep AS deep`,
-      { id: next.owner },
-    );
-    const record = stored.records[0];
-    const same = (h: string): boolean => record?.get('hash') === h && record.get('deep') === deep;
-    if (same(hash)) return 'unchanged';
-    if (!same(batchHash(previous))) return 'replace';
-    return applyPatch(tx, previous, next, { hash, deep });
+    if (await holds(tx, next.owner, { hash, deep })) return 'unchanged';
+    if (!(await holds(tx, next.owner, { hash: batchHash(previous), deep }))) return 'replace';
+    return writeDelta(tx, deltaOf(previous, next), { hash, deep });
   });
   if (outcome !== 'replace') return outcome;
   const writer = neo4jGraphWriter(write, deep);
@@ -55,63 +58,111 @@ export async function patchNeo4j(
   return 'written';
 }
 
-async function applyPatch(
+/**
+ * Writes a grown conversation's delta over version `base` as version `hash`, in one
+ * transaction that first checks the store holds `base`; `stale`, with nothing written, when
+ * it does not or when the delta takes an owned node away (see `Store.applyDelta`).
+ */
+export async function applyNeo4jDelta(
+  write: Neo4jWrite,
+  delta: GraphDelta,
+  base: string,
+  hash: string,
+  deep: boolean,
+): Promise<'written' | 'stale'> {
+  if (removesNode(delta)) return 'stale';
+  return write(async (tx) => {
+    if (!(await holds(tx, delta.owner, { hash: base, deep }))) return 'stale';
+    await writeDelta(tx, delta, { hash, deep });
+    return 'written';
+  });
+}
+
+/** Whether the store holds this version of the conversation (read in the writing transaction). */
+async function holds(tx: ManagedTransaction, owner: string, version: Version): Promise<boolean> {
+  const stored = await tx.run(
+    `MATCH (c:Conversation {id: $id}) RETURN c._hash AS hash, c._deep AS deep`,
+    { id: owner },
+  );
+  const record = stored.records[0];
+  return record?.get('hash') === version.hash && record.get('deep') === version.deep;
+}
+
+/**
+ * Writes a delta inside the caller's transaction: edges left and not made again are deleted,
+ * fresh nodes that are new or changed written, fresh edges not left merged, and the
+ * Conversation stamped with the version written; nothing else is touched. `replace` (nothing
+ * written) when the delta takes an owned node away: the conversation is then written whole.
+ * Neo4j keeps no per-conversation counts: `counts()` and `stats()` count the nodes as they are.
+ */
+async function writeDelta(
   tx: ManagedTransaction,
-  previous: GraphBatch,
-  next: GraphBatch,
-  written: { hash: string; deep: boolean },
+  delta: GraphDelta,
+  version: Version,
 ): Promise<'written' | 'replace'> {
-  const nextIds = new Set(next.nodes.map((node) => node.id));
-  if (previous.nodes.some((node) => !nextIds.has(node.id))) return 'replace';
-  const gone = edgeRows(previous.edges, next.edges);
+  if (removesNode(delta)) return 'replace';
+  const { left, fresh, owner } = delta;
+  const freshEdges = edgeIndex(fresh.edges);
+  const gone = byKind(left.edges.filter((edge) => !hasEdge(freshEdges, edge)));
   for (const kind of EDGE_KINDS)
     for (const rows of chunks(gone.get(kind) ?? [])) await tx.run(deleteEdges(kind), { rows });
-  const before = new Map(previous.nodes.map((node) => [node.id, node]));
-  const placeBefore = messagePlaces(previous);
-  const changed = new Map<Label, NodeRow[]>();
-  let seq = 0;
-  for (const node of next.nodes) {
-    const place = node.label === 'Message' ? seq++ : 0;
-    const old = before.get(node.id);
-    // The Conversation always: it holds the hash of what it was written from.
-    const same =
-      old !== undefined &&
-      node.label !== 'Conversation' &&
-      (node.label !== 'Message' || placeBefore.get(node.id) === place) &&
-      sameProperties(old.properties, node.properties);
-    if (same) continue;
-    // An owned node is written from scratch by a full rewrite: its properties are replaced,
-    // not merged; a shared node (a model, a tool) is merged there too.
-    const rows = changed.get(node.label) ?? [];
-    changed.set(node.label, rows);
-    rows.push({ id: node.id, props: storedProperties(node, next.owner, place, written) });
-  }
+  const { changed, placed } = nodeRows(delta, version);
   for (const label of LABEL_NAMES) {
     const statement = SHARED_LABELS.has(label) ? mergeNodes(label) : replaceNodes(label);
     for (const rows of chunks(changed.get(label) ?? [])) await tx.run(statement, { rows });
   }
-  const added = edgeRows(next.edges, previous.edges);
+  for (const rows of chunks(placed)) await tx.run(PLACE_MESSAGES, { rows });
+  // The Conversation holds what it was written from, whether or not its properties changed.
+  await tx.run(`MATCH (c:Conversation {id: $id}) SET c._hash = $hash, c._deep = $deep`, {
+    id: owner,
+    ...version,
+  });
+  const leftEdges = edgeIndex(left.edges);
+  const added = byKind(fresh.edges.filter((edge) => !hasEdge(leftEdges, edge)));
   for (const kind of EDGE_KINDS)
     for (const rows of chunks(added.get(kind) ?? [])) await tx.run(mergeEdges(kind), { rows });
   return 'written';
 }
 
-/** Each message's place among the batch's messages (stored as `_seq`). */
-function messagePlaces(batch: GraphBatch): Map<string, number> {
-  const places = new Map<string, number>();
-  for (const node of batch.nodes) if (node.label === 'Message') places.set(node.id, places.size);
-  return places;
+/**
+ * The fresh nodes to write (new, or properties changed) by label, and the places of the fresh
+ * Message nodes whose properties did not change: a message moved among the messages keeps its
+ * node but not its `_seq` (the delta gives only its new place, so the store compares).
+ */
+function nodeRows(
+  delta: GraphDelta,
+  version: Version,
+): { changed: Map<Label, NodeRow[]>; placed: { id: string; seq: unknown }[] } {
+  const before = new Map(delta.left.nodes.map((node) => [node.id, node]));
+  const changed = new Map<Label, NodeRow[]>();
+  const placed: { id: string; seq: unknown }[] = [];
+  for (const node of delta.fresh.nodes) {
+    const place = node.label === 'Message' ? placeOf(delta, node) : 0;
+    const old = before.get(node.id);
+    if (old && sameNode(old, node)) {
+      if (node.label === 'Message') placed.push({ id: node.id, seq: neo4j.int(place) });
+      continue;
+    }
+    // An owned node is written from scratch by a full rewrite: its properties are replaced,
+    // not merged; a shared node (a model, a tool) is merged there too.
+    const rows = changed.get(node.label) ?? [];
+    changed.set(node.label, rows);
+    rows.push({ id: node.id, props: storedProperties(node, delta.owner, place, version) });
+  }
+  return { changed, placed };
 }
 
-/** The edges of `edges` that `other` lacks, by kind. */
-function edgeRows(
-  edges: readonly GraphEdge[],
-  other: readonly GraphEdge[],
-): Map<EdgeKind, EdgeRow[]> {
-  const known = new Set(other.map((edge) => `${edge.kind}\u0000${edge.from}\u0000${edge.to}`));
+function placeOf(delta: GraphDelta, node: GraphNode): number {
+  const place = delta.places.get(node.id);
+  if (place === undefined)
+    throw new Error(`delta of conversation ${delta.owner}: no place for message node ${node.id}`);
+  return place;
+}
+
+/** Edges as UNWIND rows, by kind. */
+function byKind(edges: readonly GraphEdge[]): Map<EdgeKind, EdgeRow[]> {
   const out = new Map<EdgeKind, EdgeRow[]>();
   for (const edge of edges) {
-    if (known.has(`${edge.kind}\u0000${edge.from}\u0000${edge.to}`)) continue;
     const rows = out.get(edge.kind) ?? [];
     out.set(edge.kind, rows);
     rows.push({ from: edge.from, to: edge.to });
@@ -119,11 +170,8 @@ function edgeRows(
   return out;
 }
 
-function sameProperties(a: GraphNode['properties'], b: GraphNode['properties']): boolean {
-  const keys = Object.keys(b);
-  if (keys.length !== Object.keys(a).length) return false;
-  return keys.every((key) => a[key] === b[key]);
-}
+/** A kept message's `_seq` moved to its place, written only where it differs. */
+const PLACE_MESSAGES = `UNWIND $rows AS row MATCH (m:Message {id: row.id}) WHERE m._seq <> row.seq SET m._seq = row.seq`;
 
 /** Owned nodes' properties replaced whole, as a rewrite would leave them. */
 function replaceNodes(label: Label): string {

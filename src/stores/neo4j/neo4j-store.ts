@@ -1,5 +1,6 @@
 import type { Driver, ManagedTransaction, Session } from 'neo4j-driver';
 import type { GraphBatch } from '../../graph/graph-batch.js';
+import type { GraphDelta } from '../../graph/graph-delta.js';
 import { LABEL_NAMES } from '../../graph/schema.js';
 import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
 import {
@@ -31,7 +32,7 @@ import { toParameter } from './neo4j-values.js';
 import { runUserQuery } from './neo4j-user-query.js';
 import { CLI_QUERY_LIMITS } from '../query-limits.js';
 import { neo4jGraphWriter } from './neo4j-graph-writer.js';
-import { patchNeo4j } from './neo4j-patch.js';
+import { applyNeo4jDelta, patchNeo4j } from './neo4j-patch.js';
 import {
   readConversation,
   readConversationPage,
@@ -106,6 +107,19 @@ export class Neo4jStore implements Store {
   /** Writes only what a grown conversation adds (see {@link patchNeo4j}). */
   patch(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'> {
     return patchNeo4j((work) => this.write(work), previous, next, deep);
+  }
+
+  /**
+   * Writes a grown conversation's delta over the version `base` (see {@link applyNeo4jDelta});
+   * `stale`, nothing written, when the store does not hold `base` or a node would go.
+   */
+  applyDelta(
+    delta: GraphDelta,
+    base: string,
+    hash: string,
+    deep: boolean,
+  ): Promise<'written' | 'stale'> {
+    return applyNeo4jDelta((work) => this.write(work), delta, base, hash, deep);
   }
 
   writer(deep: boolean): GraphWriter {
