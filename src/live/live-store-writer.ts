@@ -15,9 +15,10 @@ const KEPT_BATCHES = 64;
 
 /**
  * Writes followed conversations' steps to the store at the cost of what changed: a step's
- * delta over the step before when the store holds that one (see `Store.applyDelta`), else its
- * graph whole, patched over the last batch written where the store can (Neo4j, deep mode) or
- * written whole. A store changed by another writer meanwhile gets the graph whole.
+ * delta over the step before when the store holds that one (see `Store.applyDelta`, SQLite and
+ * Neo4j). A step without a delta (deep mode, a change the conversion could not go on from, the
+ * first step of a log) gets its graph whole, patched over the last batch written where there is
+ * one, else written whole; so does a store another writer changed meanwhile.
  */
 export class LiveStoreWriter {
   private readonly held = new Map<string, Held>();

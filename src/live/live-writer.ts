@@ -37,7 +37,7 @@ export interface LiveImport {
 
 /**
  * Writes followed logs' conversations to the store and the bundle, keeping both open between
- * writes. An append costs what changed: the store gets only the new rows (see `Store.patch`),
+ * writes. An append costs what changed: the store gets only what changed (see `LiveStoreWriter`),
  * searchable at once; what costs the session's length waits for {@link settle}, which the
  * follower calls after a quiet moment: the conversation's bundle file (written without being
  * read again: the hash of what this writer last wrote says it changed), its Document and
