@@ -6,7 +6,7 @@ import type { GraphBatch } from '../src/graph/graph-batch.js';
 import { SessionConversion, type SessionSource } from '../src/live/convert-session.js';
 import { LiveStoreWriter } from '../src/live/live-store-writer.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
-import { LINES, WORDS, snapshot } from './support/patch-fixtures.js';
+import { LINES, WORDS, snapshot, SESSION_SOURCE } from './support/patch-fixtures.js';
 
 /**
  * `watch` killed (-9) between an append and its settle, then started again on the same log: the
@@ -15,15 +15,7 @@ import { LINES, WORDS, snapshot } from './support/patch-fixtures.js';
  * rather than taken as unchanged, and the settle that follows leaves the Document import makes.
  */
 
-const SOURCE: SessionSource = {
-  entryPath: '-p/s1.jsonl',
-  displayPath: 'projects/-p/s1.jsonl',
-  variant: 'session',
-  checksum: 'sha256:0',
-  importId: 'import:sha256:0',
-  importedAt: '2026-01-01T10:00:00.000000Z',
-  deep: false,
-};
+const SOURCE: SessionSource = { ...SESSION_SOURCE, importId: 'import:sha256:0' };
 
 // The source of the lines read so far (watch: checksum = sha256 of the bytes read).
 const sourceOf = (n: number): SessionSource => ({

@@ -6,19 +6,11 @@ import { describe, expect, it } from 'vitest';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { SqliteStore } from '../stores/sqlite/sqlite-store.js';
 import { cuts, linearEntries, linearLog, log } from '../../test/support/claude-code-lines.js';
-import { snapshot } from '../../test/support/patch-fixtures.js';
+import { snapshot, SESSION_SOURCE } from '../../test/support/patch-fixtures.js';
 import { SessionConversion, type SessionSource } from './convert-session.js';
 import { LiveStoreWriter } from './live-store-writer.js';
 
-const SOURCE: SessionSource = {
-  entryPath: '-p/s1.jsonl',
-  displayPath: 'projects/-p/s1.jsonl',
-  variant: 'session',
-  checksum: 'sha256:0',
-  importId: 'import:sha256:0',
-  importedAt: '2026-01-01T10:00:00.000000Z',
-  deep: false,
-};
+const SOURCE: SessionSource = { ...SESSION_SOURCE, importId: 'import:sha256:0' };
 const WORDS = ['hi', 'fix', 'done', 'café', 'hello', 'ok', 'failed', 'plan', 'hmm'];
 
 describe('LiveStoreWriter', () => {

@@ -13,7 +13,7 @@ import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { HashedBatch, Store } from '../../src/stores/store.js';
 import { linearEntries, linearLog, log } from '../support/claude-code-lines.js';
 import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
-import { LINES, WORDS, batchOf, snapshot } from '../support/patch-fixtures.js';
+import { LINES, WORDS, batchOf, snapshot, SESSION_SOURCE } from '../support/patch-fixtures.js';
 
 let server: Neo4jServer;
 beforeAll(async () => {
@@ -23,15 +23,7 @@ afterAll(async () => {
   await server.dispose();
 });
 
-const SOURCE: SessionSource = {
-  entryPath: '-p/s1.jsonl',
-  displayPath: 'projects/-p/s1.jsonl',
-  variant: 'session',
-  checksum: 'sha256:0',
-  importId: 'import:sha256:0',
-  importedAt: '2026-01-01T10:00:00.000000Z',
-  deep: false,
-};
+const SOURCE: SessionSource = { ...SESSION_SOURCE, importId: 'import:sha256:0' };
 // The fixture's words and the random logs' (see claude-code-lines.ts).
 const ALL_WORDS = [...WORDS, 'hi', 'fix', 'done', 'café', 'hello', 'failed', 'plan', 'hmm'];
 // Another conversation beside the grown one, so counts and hits are not one conversation's alone.

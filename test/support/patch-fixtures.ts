@@ -1,4 +1,8 @@
-import { SessionConversion, convertSession } from '../../src/live/convert-session.js';
+import {
+  SessionConversion,
+  convertSession,
+  type SessionSource,
+} from '../../src/live/convert-session.js';
 import type { GraphEdge, GraphNode } from '../../src/graph/graph-batch.js';
 import type { HashedBatch, Store } from '../../src/stores/store.js';
 
@@ -73,7 +77,8 @@ export const LINES: unknown[] = [
   },
 ];
 
-const SOURCE = {
+/** Where the fixtures' session log comes from, for a conversion. */
+export const SESSION_SOURCE: SessionSource = {
   entryPath: '-p/s1.jsonl',
   displayPath: 'projects/-p/s1.jsonl',
   variant: 'session',
@@ -87,8 +92,11 @@ const SOURCE = {
  * The conversation of `lines` as the store gets it, hanging from `importId` (a followed log's
  * Import moves to its new checksum at each append).
  */
-export function batchOf(lines: readonly unknown[], importId = SOURCE.importId): HashedBatch {
-  const [conversation] = convertSession(lines, { ...SOURCE, importId }, () => undefined);
+export function batchOf(
+  lines: readonly unknown[],
+  importId = SESSION_SOURCE.importId,
+): HashedBatch {
+  const [conversation] = convertSession(lines, { ...SESSION_SOURCE, importId }, () => undefined);
   if (!conversation) throw new Error('no conversation');
   const settled = conversation.settle();
   return { ...settled.batch(), hash: settled.contentHash };
@@ -101,14 +109,14 @@ export function batchOf(lines: readonly unknown[], importId = SOURCE.importId): 
  * after a quiet moment; the others keep the Document of the last settle.
  */
 export function grower(): (lines: readonly unknown[], importId?: string) => HashedBatch {
-  const conversion = new SessionConversion(SOURCE);
+  const conversion = new SessionConversion(SESSION_SOURCE);
   let read = 0;
-  return (lines, importId = SOURCE.importId) => {
+  return (lines, importId = SESSION_SOURCE.importId) => {
     // The checksum of the lines read so far: the version a step stands in with until settled.
     const checksum = `sha256:${lines.length}`;
     const [conversation] = conversion.convert(
       lines.slice(read),
-      { ...SOURCE, importId, checksum },
+      { ...SESSION_SOURCE, importId, checksum },
       () => undefined,
     );
     read = lines.length;
