@@ -64,7 +64,8 @@ export interface BuiltMessage {
 
 /**
  * A settled conversation kept to grow from: the tree (grown in place), each message's time and
- * place, its leaves, and the messages built. Only `growConversation` changes it.
+ * place, its leaves, and the messages built. Only `growConversation` changes it (the tree
+ * `settleConversation` made is grown in place).
  */
 export interface GrowState {
   /** The drafts of the build it is of, as given. */

@@ -51,8 +51,9 @@ export function growState(
  * reply drafted again) and new ones added at the end of the tree order (a reply to the last
  * message, or a new root), each with its time; drafts changed in place (a tool result reaching
  * its call). Anything else (a reply to an earlier message, a repeated key, a missing time, a
- * message another waits for) gives undefined: the conversation is settled whole, as `import`
- * settles it, and the result is the same either way.
+ * message another waits for, a message taken back whose time or whose parent's time was
+ * inferred) gives undefined: the conversation is settled whole, as `import` settles it, and
+ * the result is the same either way.
  */
 export function growConversation(
   draft: DraftConversation,
