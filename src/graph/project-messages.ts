@@ -10,18 +10,14 @@ export function isOffThread(message: Message): boolean {
 }
 
 /**
- * The messages' part of a projection. With a memo and the change since the conversation's
- * last build, it goes on from the last projection at the cost of what changed; otherwise it
- * is made whole (and kept in the memo to go on from).
+ * The messages' part of a projection, made whole; with a memo, kept there for the next
+ * projection to go on from (see {@link growMessagePart}).
  */
 export function messagePart(
   conversation: Conversation,
   platformId: string,
   memo: ProjectMemo | undefined,
-  change: BuildChange | undefined,
 ): MessagePart {
-  const grown = memo && change && growMessagePart(conversation, platformId, memo, change);
-  if (grown) return grown.part;
   const leaf = conversation.raw_metadata[SHOWN_LEAF_KEY];
   return wholePart(conversation, typeof leaf === 'string' ? leaf : undefined, platformId, memo);
 }

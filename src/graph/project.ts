@@ -1,4 +1,3 @@
-import type { BuildChange } from '../model/build-conversation.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
@@ -33,8 +32,6 @@ export interface ProjectOptions {
    * it at every append would make an append cost the session's length.
    */
   settle?: boolean | undefined;
-  /** With a memo: how the conversation changed since it was last projected (see `BuildChange`). */
-  change?: BuildChange | undefined;
 }
 
 export { isOffThread } from './project-messages.js';
@@ -60,7 +57,7 @@ const ROLE_LABELS: Record<Message['role'], string> = {
 export function project(conversation: Conversation, options: ProjectOptions): GraphBatch {
   const platformId = conversation.provider.conversation_id ?? conversation.id;
   const owner = conversation.id;
-  const part = messagePart(conversation, platformId, options.memo, options.change);
+  const part = messagePart(conversation, platformId, options.memo);
   const { thread } = part;
   const nodeId = (message: { id: string }): string => messageNodeId(owner, message.id);
   const name = conversation.title ?? `conv-${platformId}`;
