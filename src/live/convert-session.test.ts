@@ -7,17 +7,11 @@ import { project } from '../graph/project.js';
 import { claudeCode } from '../providers/claude-code/index.js';
 import { IMPORTER } from '../version.js';
 import { cuts, linearEntries, linearLog, log } from '../../test/support/claude-code-lines.js';
+import { SESSION_SOURCE } from '../../test/support/patch-fixtures.js';
 import { SessionConversion, type SessionSource } from './convert-session.js';
 
-const source: SessionSource = {
-  entryPath: '-p/s1.jsonl',
-  displayPath: 'projects/-p/s1.jsonl',
-  variant: 'session',
-  checksum: 'sha256:0',
-  importId: 'import:live:projects/-p/s1.jsonl',
-  importedAt: '2026-01-01T10:00:00.000000Z',
-  deep: true,
-};
+// The fixtures' log, converted in deep mode (tool calls as a DecisionTrace too).
+const source: SessionSource = { ...SESSION_SOURCE, deep: true };
 
 // What `import` makes of the lines read so far: the provider on all of them, one
 // serialisation, one projection, nothing kept from before.

@@ -1,61 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import { at, conversationOf, draftOf as growingDraft } from '../../test/support/growing-drafts.js';
 import { buildConversation, emptyBuildMemo } from './build-conversation.js';
-import type { DraftConversation, DraftMessage } from './draft.js';
+import type { Conversation } from './pam.js';
+import type { DraftMessage } from './draft.js';
 
 /**
  * Drafts taken back that a grown build cannot simply go on from: a message without a time
  * (counted as inferred), the first reply of a message without a time (which took its time),
  * the shown leaf drafted again with an earlier time. The build gives what a whole build gives.
  */
-const at = (t: number): string => `2026-01-01T10:00:${String(t).padStart(2, '0')}.000000Z`;
 
-function draftOf(key: string, parentKey: string | null, t: number | undefined): DraftMessage {
-  return {
-    key,
-    parentKey,
-    provider_message_id: key,
-    role: parentKey === null ? 'user' : 'assistant',
-    content: { type: 'text', text: key },
-    createdAt: t === undefined ? undefined : at(t),
-    model: null,
-    is_thought: false,
-    attachments: [],
-    citations: [],
-    tool_calls: [],
-    raw_metadata: {},
-  };
-}
+const draftOf = (key: string, parentKey: string | null, t: number | undefined): DraftMessage =>
+  growingDraft(key, parentKey, t, parentKey === null ? 'user' : 'assistant', key, 0);
 
-function conversationOf(drafts: DraftMessage[]): DraftConversation {
-  return {
-    provider: {
-      name: 'claude-code',
-      conversation_id: 'c1',
-      account_id: null,
-      export_format_version: null,
-    },
-    title: 't',
-    createdAt: at(0),
-    updatedAt: undefined,
-    messages: drafts,
-    shownLeafKey: undefined,
-    model: null,
-    system_instruction: null,
-    is_archived: false,
-    raw_metadata: {},
-    assistantName: 'Claude Code',
-  };
-}
-
-function codes(drafts: DraftMessage[], memo?: ReturnType<typeof emptyBuildMemo>): string[] {
+// A build of the drafts, going on from the memo's last one when given; what it told, in order.
+// The conversation's own time stays put (a moved one would make any growth fall back whole).
+function build(
+  drafts: DraftMessage[],
+  memo?: ReturnType<typeof emptyBuildMemo>,
+): { conversation: Conversation; told: string[] } {
   const told: string[] = [];
-  buildConversation(conversationOf(drafts), {
+  const draft = { ...conversationOf(drafts), createdAt: at(0), updatedAt: undefined };
+  const conversation = buildConversation(draft, {
     record: '#0',
     fallbackTime: undefined,
     memo,
     report: (d) => told.push(`${d.code}: ${d.message}`),
   });
-  return told;
+  return { conversation, told };
 }
 
 describe('a timeless message taken back', () => {
@@ -66,11 +38,10 @@ describe('a timeless message taken back', () => {
     const a = draftOf('a', null, 0);
     const b = draftOf('b', 'a', undefined);
     const memo = emptyBuildMemo();
-    codes([a, b], memo);
+    build([a, b], memo);
     const next = [a, again(b)];
-    const grown = codes(next, memo);
     // Built again whole or grown, it tells what a whole build tells.
-    expect(grown).toEqual(codes(next));
+    expect(build(next, memo).told).toEqual(build(next).told);
   });
 });
 
@@ -80,18 +51,10 @@ describe('the first reply of a timeless message taken back', () => {
     const p = draftOf('p', 'a', undefined);
     const b = draftOf('b', 'p', 1);
     const memo = emptyBuildMemo();
-    const build = (drafts: DraftMessage[], withMemo: boolean) =>
-      buildConversation(conversationOf(drafts), {
-        record: '#0',
-        fallbackTime: undefined,
-        memo: withMemo ? memo : undefined,
-        report: () => undefined,
-      });
-    build([a, p, b], true);
+    build([a, p, b], memo);
     // The last draft taken back, a new root (with a time) drafted instead.
     const next = [a, p, draftOf('r', null, 6)];
-    const grown = build(next, true);
-    expect(grown).toEqual(build(next, false));
+    expect(build(next, memo).conversation).toEqual(build(next).conversation);
   });
 });
 
@@ -100,18 +63,12 @@ describe('the shown leaf taken back and drafted again earlier (same key)', () =>
     const a = draftOf('a', null, 1);
     const b = draftOf('b', null, 1);
     const memo = emptyBuildMemo();
-    const build = (drafts: DraftMessage[], withMemo: boolean) =>
-      buildConversation(conversationOf(drafts), {
-        record: '#0',
-        fallbackTime: undefined,
-        memo: withMemo ? memo : undefined,
-        report: () => undefined,
-      });
     // Two leaves at the same time: the later in the export's order (b) is shown.
-    build([a, b], true);
+    build([a, b], memo);
     // b drafted again with an earlier time: a is now the most recent leaf.
-    const next = [a, { ...b, createdAt: '2026-01-01T10:00:00.000000Z' }];
-    const grown = build(next, true);
-    expect(grown.raw_metadata).toEqual(build(next, false).raw_metadata);
+    const next = [a, { ...b, createdAt: at(0) }];
+    expect(build(next, memo).conversation.raw_metadata).toEqual(
+      build(next).conversation.raw_metadata,
+    );
   });
 });

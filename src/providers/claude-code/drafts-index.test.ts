@@ -2,21 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { emptyBuildMemo } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
+import { draftOf } from '../../../test/support/growing-drafts.js';
 import { draftsIndex } from './drafts-index.js';
 
-const draft = (t: number | undefined): DraftMessage => ({
-  key: `k${t ?? 'x'}`,
-  parentKey: null,
-  provider_message_id: null,
-  role: 'user',
-  createdAt: t === undefined ? undefined : `2026-01-01T10:00:${String(t).padStart(2, '0')}Z`,
-  model: null,
-  is_thought: false,
-  attachments: [],
-  citations: [],
-  tool_calls: [],
-  raw_metadata: {},
-});
+const draft = (t: number | undefined): DraftMessage =>
+  draftOf(`k${t ?? 'x'}`, null, t, 'user', '', 0);
 
 describe('draftsIndex of a growing session', () => {
   it('is the range and the keys of all its drafts, whatever was taken back and added at the end', () => {
