@@ -13,6 +13,7 @@ import {
   type MemoryView,
   type Neo4jTarget,
 } from '../index.js';
+import { memoryView as memoryAnswer } from '../web/api-responses.js';
 import { conversationOutput, truncatedOutput } from './output-schemas.js';
 import { clipText, fitPage } from './result-budget.js';
 import type { ToolContext } from './tool-context.js';
@@ -24,30 +25,10 @@ export interface MemoryToolDeps extends ToolContext {
   neo4j?: Neo4jTarget | undefined;
 }
 
-const memoryShape = z.object({
+// The web API's memory (one library type behind both), its ids described for agents.
+const memoryShape = memoryAnswer.extend({
   id: z.string().describe("the memory's PAM id"),
-  type: z.enum(MEMORY_TYPES),
-  customType: z.string().optional(),
-  status: z.enum(['active', 'superseded', 'deprecated', 'retracted', 'archived']),
-  content: z.string(),
-  summary: z.string().optional(),
-  tags: z.array(z.string()),
-  confidence: z.number().optional(),
-  createdAt: z.string(),
-  updatedAt: z.string().optional(),
-  supersededBy: z.string().optional(),
-  supersedes: z.string().optional(),
-  platform: z.string(),
-  extractionMethod: z.string(),
-  source: z
-    .object({
-      conversationId: z.string(),
-      messageId: z.string().optional(),
-      title: z.string().optional(),
-    })
-    .optional()
-    .describe('the conversation (and message) it came from'),
-  snippet: z.string().optional(),
+  source: memoryAnswer.shape.source.describe('the conversation (and message) it came from'),
 });
 
 const plain = (text: string): string =>
