@@ -109,18 +109,20 @@ export class SessionConversion {
     this.report = report;
     this.displayPath = source.displayPath;
     const conversations = this.builder.add(entries);
-    return conversations.map((conversation) => this.finish(conversation, source));
+    // One step a call: each conversation of the log's delta is from the call before.
+    const step = ++this.steps;
+    return conversations.map((conversation) => this.finish(conversation, source, step));
   }
 
-  private finish(conversation: Conversation, source: SessionSource): LiveConversation {
+  private finish(conversation: Conversation, source: SessionSource, n: number): LiveConversation {
     const options = this.options(source, conversation.id);
     const { change } = this.builder;
     return {
       id: conversation.id,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
-      step: { of: this.id, n: ++this.steps },
-      version: `live:${this.id}:${this.steps}`,
+      step: { of: this.id, n },
+      version: `live:${this.id}:${n}:${conversation.id}`,
       delta: change && projectGrowth(conversation, { ...options, change }),
       batch: () => project(conversation, { ...options, settle: false }),
       settle: () => {
