@@ -111,19 +111,19 @@ export class LiveWriter {
   /**
    * Writes what waited for a quiet moment: each grown conversation's bundle file, its Document
    * and content hash in the store, then the bundle's index with what was written since the
-   * last time. Returns the ids of the conversations settled.
+   * last time.
    */
-  async settle(): Promise<string[]> {
-    const settled = [...this.unsettled.values()];
+  async settle(): Promise<void> {
+    const waiting = [...this.unsettled.values()];
     this.unsettled.clear();
     const bundle = await this.openBundle();
-    for (const conversation of settled) {
-      const settledNow = conversation.settle();
-      const { text, contentHash } = settledNow;
+    for (const conversation of waiting) {
+      const settled = conversation.settle();
+      const { text, contentHash } = settled;
       const { id, index } = conversation;
       const known = this.lastHash.get(id);
       // The store always: it holds the stand-in version until it gets the content hash.
-      await this.graph.settled(conversation, settledNow);
+      await this.graph.settled(conversation, settled);
       if (known === contentHash) continue;
       const outcome =
         known !== undefined
@@ -141,7 +141,6 @@ export class LiveWriter {
       this.unindexed.clear();
       this.bundleStamp = await stampOf(this.dataDir);
     }
-    return settled.map((c) => c.id);
   }
 
   /** The store the writer writes to (the follower embeds through it). */
