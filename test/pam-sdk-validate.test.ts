@@ -1,8 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { followFolders } from '../src/live/follower.js';
 import { convertToTemp } from './support/convert-to-temp.js';
+import { LINES } from './support/patch-fixtures.js';
 import { writeHostileCorpus } from './support/hostile-corpus.js';
 import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
@@ -42,6 +53,37 @@ describe.skipIf(!available)('the official PAM SDK validator (pam validate)', () 
     expect(output).toMatch(/\b0 invalid\b/);
     expect(status, output).toBe(0);
   });
+
+  it('accepts the bundle `watch` writes as a session grows, settled at quiet moments', async () => {
+    const projects = mkdtempSync(join(tmpdir(), 'chatgraph-pam-watch-'));
+    const data = mkdtempSync(join(tmpdir(), 'chatgraph-pam-watch-data-'));
+    mkdirSync(join(projects, '-p'));
+    const log = join(projects, '-p', 's1.jsonl');
+    writeFileSync(log, '');
+    const waiters: (() => void)[] = [];
+    const follower = await followFolders({
+      dataDir: data,
+      folders: [projects],
+      indexDelayMilliseconds: 0,
+      onEvent: (event) => {
+        if (event.kind === 'imported') for (const w of waiters.splice(0)) w();
+      },
+    });
+    // A prompt, a reply split over two lines, a tool call and its result on a later line.
+    for (const line of LINES) {
+      const imported = new Promise<void>((resolve) => waiters.push(resolve));
+      appendFileSync(log, `${JSON.stringify(line)}\n`);
+      await imported;
+    }
+    await follower.stop();
+    const files = readdirSync(join(data, 'bundle', 'conversations'));
+    const text = files.map((f) => readFileSync(join(data, 'bundle', 'conversations', f), 'utf8'));
+    // The conversation file as of the last line (settled), beside memory-store.json.
+    expect(text.join('')).toContain('and the return trip');
+    const { status, output } = pamValidate(join(data, 'bundle'));
+    expect(output).toMatch(/\b2 valid, 0 invalid\b/);
+    expect(status, output).toBe(0);
+  }, 60_000);
 
   it('accepts the bundle written from the hostile corpus', async () => {
     const { dir } = await convertToTemp(await writeHostileCorpus());
