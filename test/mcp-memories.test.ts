@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -9,8 +9,9 @@ import { bundleDir, importExports, openStore, reindex, type Store } from '../src
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
+import { provisioned } from './support/provisioned.js';
 
-const PAM = join(ROOT, '.venv-pam', 'bin', 'pam');
+const PAM = provisioned('.venv-pam', 'bin', 'pam');
 
 type CallResult = {
   isError?: boolean;
@@ -22,7 +23,6 @@ function expectValidBundle(dataDir: string): void {
   const bundle = bundleDir(dataDir);
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
-  if (!existsSync(PAM)) return;
   const run = spawnSync(PAM, ['validate', bundle], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },

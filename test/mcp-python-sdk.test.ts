@@ -1,23 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpData, startMcpHttp } from './support/mcp-fixtures.js';
 import { CLI } from './support/run-cli.js';
+import { provisioned } from './support/provisioned.js';
 import { ROOT } from './support/shared.js';
 
 // The official Python MCP SDK (`pip install mcp==1.30.0`, protocol 2025-11-25 like the JS SDK's
-// 1.32.2), in the venv `.ci/run` makes: a second client nobody here wrote, over stdio and over
+// 1.32.2), in the venv `npm run provision` makes: a second client nobody here wrote, over stdio and over
 // streamable HTTP, calling every tool and checking each result against its outputSchema.
-const PYTHON = join(ROOT, '.venv-mcp', 'bin', 'python');
+const PYTHON = provisioned('.venv-mcp', 'bin', 'python');
 const SCRIPT = join(ROOT, 'test', 'python', 'mcp_client_check.py');
-const available = existsSync(PYTHON);
-if (!available && process.env.CI)
-  throw new Error(`the Python MCP SDK is missing in CI: ${PYTHON} (.ci/run installs it)`);
-if (!available)
-  console.warn(
-    `skipping the Python MCP SDK client: ${PYTHON} is absent (python3 -m venv .venv-mcp && .venv-mcp/bin/pip install mcp==1.30.0)`,
-  );
 
 function runScript(args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -38,7 +31,7 @@ function summary(output: string): { ok: number; failed: number } {
   return { ok: Number(match[1]), failed: Number(match[2]) };
 }
 
-describe.skipIf(!available)('the official Python MCP SDK as a client', () => {
+describe('the official Python MCP SDK as a client', () => {
   let data = '';
   let server: ChildProcess | undefined;
   beforeAll(async () => {

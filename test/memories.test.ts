@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -18,16 +18,16 @@ import {
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
+import { provisioned } from './support/provisioned.js';
 
 const SAMPLES = join(ROOT, 'samples');
-const PAM = join(ROOT, '.venv-pam', 'bin', 'pam');
+const PAM = provisioned('.venv-pam', 'bin', 'pam');
 
 /** The bundle is valid for our Ajv check and, where installed, the official validator. */
 function expectValidBundle(dataDir: string): void {
   const bundle = bundleDir(dataDir);
   const store = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(store)).toEqual([]);
-  if (!existsSync(PAM)) return;
   const run = spawnSync(PAM, ['validate', bundle], {
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -15,19 +14,13 @@ import { followFolders } from '../src/live/follower.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { LINES } from './support/patch-fixtures.js';
 import { writeHostileCorpus } from './support/hostile-corpus.js';
+import { provisioned } from './support/provisioned.js';
 import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
 // The official Python SDK's validator (`pip install 'portable-ai-memory[cli]==1.0.0'`), in the
-// venv `.ci/run` makes. It re-serialises memories with Pydantic before checking the integrity
-// checksum and checks every index entry's times, which our Ajv check does not.
-const PAM = join(ROOT, '.venv-pam', 'bin', 'pam');
-const available = existsSync(PAM);
-if (!available && process.env.CI)
-  throw new Error(`the official PAM validator is missing in CI: ${PAM} (.ci/run installs it)`);
-if (!available)
-  console.warn(
-    `skipping the official PAM validator: ${PAM} is absent (python3 -m venv .venv-pam && .venv-pam/bin/pip install 'portable-ai-memory[cli]==1.0.0')`,
-  );
+// venv `npm run provision` makes. It re-serialises memories with Pydantic before checking the
+// integrity checksum and checks every index entry's times, which our Ajv check does not.
+const PAM = provisioned('.venv-pam', 'bin', 'pam');
 
 function pamValidate(dir: string): { status: number | null; output: string } {
   const run = spawnSync(PAM, ['validate', dir], {
@@ -46,7 +39,7 @@ const inputs: [string, string[]][] = [
     .map((name): [string, string[]] => [`samples/${name}`, [join(ROOT, 'samples', name)]]),
 ];
 
-describe.skipIf(!available)('the official PAM SDK validator (pam validate)', () => {
+describe('the official PAM SDK validator (pam validate)', () => {
   it.each(inputs)('accepts the bundle written from %s', async (_name, paths) => {
     const { dir } = await convertToTemp(paths);
     const { status, output } = pamValidate(dir);
