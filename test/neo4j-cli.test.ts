@@ -2,7 +2,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storeFile } from '../src/data-dir.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { Neo4jStore } from '../src/stores/neo4j/neo4j-store.js';
@@ -11,20 +11,15 @@ import { startWebApp } from '../src/web/web-server.js';
 import type { Row, Store } from '../src/stores/store.js';
 import { SEED_QUERIES } from './contract/store-contract.js';
 import { tempDir } from './support/convert-to-temp.js';
-import { startNeo4j, type Neo4jServer } from './support/neo4j-server.js';
+import { useNeo4j } from './support/neo4j-shared.js';
+import { startNeo4j } from './support/neo4j-server.js';
 import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const STDERR_TERMINAL = join(ROOT, 'test', 'support', 'stderr-terminal.mjs');
 const run = promisify(execFile);
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-});
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 /** Runs the CLI with the test server's password in the environment. */
 function cli(
@@ -189,62 +184,67 @@ describe('chatgraph over Neo4j', () => {
   });
 
   it('pushes a bundle, and completes a push cut off by the server going down, without duplicates', async () => {
-    const dir = tempDir();
-    const input = join(dir, 'export.zip');
-    await writeChatgptExport(input, { seed: 9, conversations: 1500 });
-    const data = join(dir, 'data');
-    await cli(['import', input, '--data-dir', data, '--quiet']);
-    const expected = await withSqlite(data, (store) => store.counts());
-    await (await emptyNeo4j()).close();
-
-    // Pull the plug once the first groups are in: the push's own status line says how many
-    // conversations it has handed to the writer; past 500 (groups of about 140 here, each
-    // committed before the next but one is sent) some are in and most are not. The push is
-    // paused while the server goes down, so it cannot run on to the end in between.
-    const push = spawn(
-      'node',
-      ['--import', STDERR_TERMINAL, CLI, 'push', '--data-dir', data, '--neo4j', server.target.url],
-      { env: { ...process.env, NEO4J_PASSWORD: server.target.password } },
-    );
-    let stderr = '';
-    const exited = new Promise<number | null>((resolve) => push.once('exit', resolve));
-    await new Promise<void>((resolve, reject) => {
-      push.stderr.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const counts = [...stderr.matchAll(/· ([\d,]+) conversations/g)];
-        const pushed = Number((counts.at(-1)?.[1] ?? '0').replaceAll(',', ''));
-        if (pushed >= 500) resolve();
-      });
-      push.once('exit', () => {
-        reject(new Error(`the push ended before it could be cut off: ${stderr}`));
-      });
-    });
-    push.kill('SIGSTOP');
-    await server.stop('SIGKILL');
-    push.kill('SIGCONT');
-    expect(await exited).toBe(2);
-    expect(stderr).toMatch(/chatgraph: cannot reach Neo4j at /);
-
-    await server.restart();
-    const partial = await Neo4jStore.open(server.target);
-    const before = await partial.conversationCount();
-    await partial.close();
-    expect(before).toBeGreaterThan(0);
-    expect(before).toBeLessThan(1500);
-    const again = await cli(['push', '--data-dir', data, '--neo4j', server.target.url]);
-    expect(again.stdout).toMatch(
-      new RegExp(
-        `pushed 1500 conversation\\(s\\) .*: ${1500 - before} written, ${before} already there`,
-      ),
-    );
-    const neo4j = await Neo4jStore.open(server.target);
+    // This test pulls the plug, so it has a server of its own rather than the run's shared one.
+    const own = await startNeo4j();
     try {
-      expect(await neo4j.counts()).toEqual(expected);
+      const dir = tempDir();
+      const input = join(dir, 'export.zip');
+      await writeChatgptExport(input, { seed: 9, conversations: 1500 });
+      const data = join(dir, 'data');
+      await cli(['import', input, '--data-dir', data, '--quiet']);
+      const expected = await withSqlite(data, (store) => store.counts());
+
+      // Pull the plug once the first groups are in: the push's own status line says how many
+      // conversations it has handed to the writer; past 500 (groups of about 140 here, each
+      // committed before the next but one is sent) some are in and most are not. The push is
+      // paused while the server goes down, so it cannot run on to the end in between.
+      const push = spawn(
+        'node',
+        ['--import', STDERR_TERMINAL, CLI, 'push', '--data-dir', data, '--neo4j', own.target.url],
+        { env: { ...process.env, NEO4J_PASSWORD: own.target.password } },
+      );
+      let stderr = '';
+      const exited = new Promise<number | null>((resolve) => push.once('exit', resolve));
+      await new Promise<void>((resolve, reject) => {
+        push.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const counts = [...stderr.matchAll(/· ([\d,]+) conversations/g)];
+          const pushed = Number((counts.at(-1)?.[1] ?? '0').replaceAll(',', ''));
+          if (pushed >= 500) resolve();
+        });
+        push.once('exit', () => {
+          reject(new Error(`the push ended before it could be cut off: ${stderr}`));
+        });
+      });
+      push.kill('SIGSTOP');
+      await own.stop('SIGKILL');
+      push.kill('SIGCONT');
+      expect(await exited).toBe(2);
+      expect(stderr).toMatch(/chatgraph: cannot reach Neo4j at /);
+
+      await own.restart();
+      const partial = await Neo4jStore.open(own.target);
+      const before = await partial.conversationCount();
+      await partial.close();
+      expect(before).toBeGreaterThan(0);
+      expect(before).toBeLessThan(1500);
+      const again = await cli(['push', '--data-dir', data, '--neo4j', own.target.url]);
+      expect(again.stdout).toMatch(
+        new RegExp(
+          `pushed 1500 conversation\\(s\\) .*: ${1500 - before} written, ${before} already there`,
+        ),
+      );
+      const neo4j = await Neo4jStore.open(own.target);
+      try {
+        expect(await neo4j.counts()).toEqual(expected);
+      } finally {
+        await neo4j.close();
+      }
+      const third = await cli(['push', '--data-dir', data, '--neo4j', own.target.url]);
+      expect(third.stdout).toContain('0 written, 1500 already there');
     } finally {
-      await neo4j.close();
+      await own.dispose();
     }
-    const third = await cli(['push', '--data-dir', data, '--neo4j', server.target.url]);
-    expect(third.stdout).toContain('0 written, 1500 already there');
   }, 600_000);
 
   it('serves the web app over Neo4j', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import neo4j from 'neo4j-driver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { GraphBatch } from '../../src/graph/graph-batch.js';
 import { deltaOf, removesNode } from '../../src/graph/graph-delta.js';
 import { SessionConversion, type SessionSource } from '../../src/live/convert-session.js';
@@ -12,16 +12,10 @@ import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { HashedBatch, Store } from '../../src/stores/store.js';
 import { linearEntries, linearLog, log } from '../support/claude-code-lines.js';
-import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
 import { LINES, WORDS, batchOf, snapshot, SESSION_SOURCE } from '../support/patch-fixtures.js';
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-}, 300_000);
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 const SOURCE: SessionSource = { ...SESSION_SOURCE, importId: 'import:sha256:0' };
 // The fixture's words and the random logs' (see claude-code-lines.ts).

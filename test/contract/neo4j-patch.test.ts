@@ -1,17 +1,11 @@
 import neo4j from 'neo4j-driver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import type { HashedBatch } from '../../src/stores/store.js';
-import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
 import { LINES, WORDS, batchOf, importsAfterDrop, snapshot } from '../support/patch-fixtures.js';
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-}, 300_000);
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 // The session growing a line at a time, its Import moving to each step's checksum.
 const steps = (): HashedBatch[] =>

@@ -1,20 +1,14 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { followFolders } from '../../src/live/follower.js';
 import type { FollowEvent } from '../../src/live/follow-event.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
-import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
 import { SessionLog } from '../support/session-log.js';
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-}, 300_000);
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 describe('watch into Neo4j', () => {
   it('makes each appended line searchable in Neo4j at once, and settles the Document as import makes it', async () => {

@@ -1,20 +1,14 @@
 import neo4j from 'neo4j-driver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
-import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
 import { searchBatches } from '../support/search-fixtures.js';
 import { memoryContract } from './memory-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-});
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 // Community has one user database: each test starts from an emptied one.
 storeContract('Neo4j 5 over Bolt', async () => {

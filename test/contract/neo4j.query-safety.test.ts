@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectNeo4j } from '../../src/stores/neo4j/neo4j-connect.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { runUserQuery } from '../../src/stores/neo4j/neo4j-user-query.js';
 import { QueryError } from '../../src/stores/store.js';
-import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
 import { HOSTILE_QUERIES, querySafetyContract } from './query-safety-contract.js';
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-});
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 querySafetyContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);

@@ -1,11 +1,17 @@
+import type { TestProject } from 'vitest/node';
 import { ensureEmbeddingModel } from './embedding-model.js';
+import { startNeo4jBroker } from './neo4j-broker.js';
 import { buildNeo4j } from './neo4j-server.js';
 
 /**
- * Once before any test file: the Neo4j launcher is built here, never by two files at once, and
- * the embedding model is fetched (a no-op when installed).
+ * Once before any test file: the Neo4j launcher is built here, never by two files at once; the
+ * broker of the run's one Neo4j starts (the server itself on the first file that asks); and the
+ * embedding model is fetched (a no-op when installed). The teardown stops the server.
  */
-export default async function setup(): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   buildNeo4j();
   await ensureEmbeddingModel();
+  const broker = await startNeo4jBroker();
+  project.provide('neo4jBroker', broker.url);
+  return () => broker.close();
 }
