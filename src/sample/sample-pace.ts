@@ -43,7 +43,7 @@ export class SamplePace {
 
   /** The user reads `text`, or comes back `minutes` later. */
   reading(text: string, minutes?: number): void {
-    this.now += minutes !== undefined ? minutes * 60_000 : 8_000 + text.length * 25;
+    this.now += minutes !== undefined ? minutes * 60_000 : 8_000 + text.length * 50;
   }
 
   /** The time as ISO-8601 with milliseconds. */
