@@ -244,77 +244,98 @@ function citation(text: string, source: SampleSource): Json {
 }
 
 function addStep(tree: Tree, at: string, step: SampleStep): string {
+  if ('thinking' in step) return addThinking(tree, at, step);
+  if ('search' in step) return addSearch(tree, at, step);
+  return addToolRun(tree, at, step);
+}
+
+/** The `thoughts` message and its `reasoning_recap`, as reasoning models write them. */
+function addThinking(tree: Tree, at: string, step: { thinking: string; seconds: number }): string {
   const { pace } = tree;
-  if ('thinking' in step) {
-    pace.pause(step.seconds);
-    const thoughts = add(
+  pace.pause(step.seconds);
+  const thoughts = add(
+    tree,
+    at,
+    message(
       tree,
-      at,
-      message(
-        tree,
-        'assistant',
-        {
-          content_type: 'thoughts',
-          thoughts: [{ summary: 'Thinking', content: step.thinking, chunks: [], finished: true }],
-          source_analysis_msg_id: tree.uuid(),
-        },
-        { metadata: { ...assistantMeta(tree, at), reasoning_status: 'is_reasoning' } },
-      ),
-    );
-    return add(
+      'assistant',
+      {
+        content_type: 'thoughts',
+        thoughts: [{ summary: 'Thinking', content: step.thinking, chunks: [], finished: true }],
+        source_analysis_msg_id: tree.uuid(),
+      },
+      { metadata: { ...assistantMeta(tree, at), reasoning_status: 'is_reasoning' } },
+    ),
+  );
+  return add(
+    tree,
+    thoughts,
+    message(
       tree,
-      thoughts,
-      message(
-        tree,
-        'assistant',
-        { content_type: 'reasoning_recap', content: `Thought for ${step.seconds}s` },
-        {
-          metadata: {
-            ...assistantMeta(tree, thoughts),
-            reasoning_status: 'reasoning_ended',
-            finished_duration_sec: step.seconds,
-          },
+      'assistant',
+      { content_type: 'reasoning_recap', content: `Thought for ${step.seconds}s` },
+      {
+        metadata: {
+          ...assistantMeta(tree, thoughts),
+          reasoning_status: 'reasoning_ended',
+          finished_duration_sec: step.seconds,
         },
-      ),
-    );
-  }
-  if ('search' in step) {
-    pace.pause(2);
-    const call = add(
+      },
+    ),
+  );
+}
+
+/** A browser search and its result page (`【n†title†domain】` markers). */
+function addSearch(
+  tree: Tree,
+  at: string,
+  step: { search: string; results: SampleSource[] },
+): string {
+  const { pace } = tree;
+  pace.pause(2);
+  const call = add(
+    tree,
+    at,
+    message(
       tree,
-      at,
-      message(
-        tree,
-        'assistant',
-        {
-          content_type: 'code',
-          language: 'unknown',
-          text: `search(${JSON.stringify(step.search)})`,
-        },
-        { recipient: 'browser', metadata: assistantMeta(tree, at) },
-      ),
-    );
-    pace.pause(4);
-    const result = step.results
-      .map((r, i) => `【${i}†${r.title}†${new URL(r.url).hostname}】\n${r.quote}`)
-      .join('\n\n');
-    return add(
+      'assistant',
+      {
+        content_type: 'code',
+        language: 'unknown',
+        text: `search(${JSON.stringify(step.search)})`,
+      },
+      { recipient: 'browser', metadata: assistantMeta(tree, at) },
+    ),
+  );
+  pace.pause(4);
+  const result = step.results
+    .map((r, i) => `【${i}†${r.title}†${new URL(r.url).hostname}】\n${r.quote}`)
+    .join('\n\n');
+  return add(
+    tree,
+    call,
+    message(
       tree,
-      call,
-      message(
-        tree,
-        'tool',
-        {
-          content_type: 'tether_browsing_display',
-          result,
-          summary: null,
-          assets: [],
-          tether_id: null,
-        },
-        { authorName: 'browser' },
-      ),
-    );
-  }
+      'tool',
+      {
+        content_type: 'tether_browsing_display',
+        result,
+        summary: null,
+        assets: [],
+        tether_id: null,
+      },
+      { authorName: 'browser' },
+    ),
+  );
+}
+
+/** Code sent to the python tool (or JSON to another tool) and the tool's output. */
+function addToolRun(
+  tree: Tree,
+  at: string,
+  step: Exclude<SampleStep, { thinking: string } | { search: string }>,
+): string {
+  const { pace } = tree;
   const run = 'run' in step;
   const code = run ? step.run : JSON.stringify(step.input);
   const name = run ? 'python' : step.tool;
