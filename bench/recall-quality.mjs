@@ -226,7 +226,9 @@ async function measure(conversations, queries) {
 }
 
 async function measureIn(dataDir, conversations, queries) {
-  const samples = ['chatgpt-export.zip', 'claude-export.zip'].map((f) => join(root, 'samples', f));
+  const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'].map((f) =>
+    join(root, 'samples', f),
+  );
   await step('import', ['import', conversationsFile, ...samples, '--data-dir', dataDir, '-q']);
   const embedStarted = Date.now();
   const embedded = await step('embed', ['embed', '--data-dir', dataDir, '-q']);
@@ -275,8 +277,8 @@ async function searchEveryMode(searcher, conversations, queries) {
     if (mode === 'keyword') continue;
     for (const { query, target, result } of misses) {
       if (result.error !== undefined) continue;
-      // The bundled samples are word salad around a few topics (tomato blight, pod disruption
-      // budgets, emergency funds, sourdough...): marked, since they compete with some targets.
+      // The bundled samples are everyday conversations (tomato leaves, heating, sleep, slow
+      // queries, sourdough...): marked, since some compete with the set's targets.
       const got =
         result.ids
           .map((id) => `${result.titles.get(id) ?? id}${conversations.has(id) ? '' : ' [sample]'}`)

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgptConversation } from './support/hostile-corpus.js';
 import { CLI, chatgraph } from './support/run-cli.js';
@@ -21,22 +22,27 @@ describe('exit codes of convert and import', () => {
     if (!existsSync(CLI)) throw new Error('build first: npm run build');
   });
 
-  it('0 for the bundled samples, with routine notices in one line (details with --verbose)', async () => {
-    const sample = join(ROOT, 'samples', 'chatgpt-export.zip');
+  it('0 for the bundled samples, with no notice at all (nothing to puzzle a newcomer)', async () => {
+    const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'].map((name) =>
+      join(ROOT, 'samples', name),
+    );
+    const imported = await chatgraph('import', ...samples, '--data-dir', join(tempDir(), 'data'));
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(/^total +48 /m);
+    expect(imported.stdout).not.toMatch(/notices:|warning|error/);
+    expect(imported.stdout).toMatch(/; 0 message time\(s\) inferred$/m);
+    expect(imported.stderr).toBe('');
+  });
+
+  it('0 for a generated export, with routine notices in one line (details with --verbose)', async () => {
+    const sample = join(tempDir(), 'chatgpt-export.zip');
+    await writeChatgptExport(sample, { seed: 7, conversations: 10 });
     const converted = await chatgraph('convert', sample, '-o', join(tempDir(), 'b'), '-q');
     expect(converted.code).toBe(0);
     expect(converted.stdout).toMatch(/^notices: \d+ timestamp-inferred \(details with --verbose/m);
     expect(converted.stdout).not.toMatch(/info timestamp-inferred/);
     const verbose = await chatgraph('convert', sample, '-o', join(tempDir(), 'b'), '-q', '-v');
     expect(verbose.stdout).toMatch(/info timestamp-inferred/);
-    const imported = await chatgraph(
-      'import',
-      join(ROOT, 'samples', 'claude-export.zip'),
-      '--data-dir',
-      join(tempDir(), 'data'),
-      '-q',
-    );
-    expect(imported.code).toBe(0);
   });
 
   it('1 for a cut-off conversations.json: what precedes the cut is written, the loss named', async () => {

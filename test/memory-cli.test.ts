@@ -19,7 +19,7 @@ describe('chatgraph memories, remember and forget', () => {
     expect(imported.code, imported.stderr).toBe(0);
     const search = await chatgraph(
       'search',
-      'levain',
+      'hooch',
       '--mode',
       'keyword',
       '--format',
@@ -33,7 +33,7 @@ describe('chatgraph memories, remember and forget', () => {
   it('remembers with a source, lists it by a word, finds it in search, forgets it', async () => {
     const made = await chatgraph(
       'remember',
-      'Feeds the levain twice a day at 1:5:5',
+      'Feeds the starter twice a day at 1:1:1',
       '--type',
       'preference',
       '--tag',
@@ -79,7 +79,7 @@ describe('chatgraph memories, remember and forget', () => {
       .memories;
     expect(memories[0]).toMatchObject({
       kind: 'memory',
-      snippet: 'Feeds the levain «twice» a day at 1:5:5',
+      snippet: 'Feeds the starter «twice» a day at 1:1:1',
     });
 
     const gone = await chatgraph('forget', memory.id, '--data-dir', data);

@@ -35,7 +35,7 @@ const inputs: [string, string[]][] = [
     fixturesOf(folder).map((path): [string, string[]] => [`${folder}/${basename(path)}`, [path]]),
   ),
   ...readdirSync(join(ROOT, 'samples'))
-    .filter((name) => name.endsWith('.zip'))
+    .filter((name) => name.endsWith('.zip') || name === 'claude-code')
     .map((name): [string, string[]] => [`samples/${name}`, [join(ROOT, 'samples', name)]]),
 ];
 

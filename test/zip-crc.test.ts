@@ -26,7 +26,7 @@ describe('a zip entry whose bytes do not match its CRC-32', () => {
     const zip = join(tempDir(), 'chatgpt-export.zip');
     copyFileSync(sample, zip);
     damageCrc(zip, 'conversations.json');
-    damageCrc(zip, 'file-Sample0Image1-diagram.png');
+    damageCrc(zip, 'file-nPa7i2LqMcxEirEcZwxKcj-starter-jar.png');
     const { report } = await convertToTemp([zip]);
     const byCode = new Map(report.problems.map((p) => [p.code, p]));
     const crc = byCode.get('zip-crc-mismatch')?.examples ?? [];
@@ -37,7 +37,7 @@ describe('a zip entry whose bytes do not match its CRC-32', () => {
     // The attachment is refused (not copied with damaged bytes); its conversation is kept.
     const unreadable = byCode.get('attachment-unreadable')?.examples ?? [];
     expect(unreadable.map((d) => d.file)).toEqual([
-      'chatgpt-export.zip!file-Sample0Image1-diagram.png',
+      'chatgpt-export.zip!file-nPa7i2LqMcxEirEcZwxKcj-starter-jar.png',
     ]);
     expect(unreadable[0]?.message).toMatch(/is damaged: its bytes have CRC-32/);
     expect(report.totals.conversations).toBe(clean.report.totals.conversations);

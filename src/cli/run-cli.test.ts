@@ -15,7 +15,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
 describe('runCli, in process', () => {
   it('imports the bundled samples, then counts, searches and prints a thread', async () => {
     const dataDir = tempDir();
-    const samples = ['chatgpt-export.zip', 'claude-export.zip'].map((n) =>
+    const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'].map((n) =>
       join(ROOT, 'samples', n),
     );
     const imported = await cli('import', ...samples, '--data-dir', dataDir, '-q');
@@ -24,16 +24,17 @@ describe('runCli, in process', () => {
 
     const stats = await cli('stats', '--data-dir', dataDir, '--format', 'json');
     const counts = JSON.parse(stats.out) as { conversations: number; messages: number };
-    expect(counts.conversations).toBeGreaterThan(1);
+    expect(counts.conversations).toBe(48);
 
     const search = await cli('search', 'sourdough', '--data-dir', dataDir, '--format', 'json');
     expect(search.code).toBe(0);
     const result = JSON.parse(search.out) as {
       mode: string;
-      hits: { conversationId: string; snippet: string }[];
+      hits: { conversationId: string; title: string; snippet: string }[];
     };
     expect(result.mode).toBe('keyword');
-    expect(result.hits.length).toBeGreaterThan(0);
+    // The README's first search: one conversation, the right one.
+    expect(result.hits.map((h) => h.title)).toEqual(['Sourdough Starter Not Rising']);
 
     const id = result.hits[0]?.conversationId ?? '';
     const thread = await cli('thread', id, '--data-dir', dataDir);

@@ -3,6 +3,14 @@ import { join } from 'node:path';
 import { chatgptConversations, type ChatgptSampleOptions } from './chatgpt-sample.js';
 import { claudeConversations } from './claude-sample.js';
 import { ZipWriter } from './zip-writer.js';
+import { jsonArray } from './json-array.js';
+import {
+  writeBundledChatgpt,
+  writeBundledClaude,
+  writeBundledClaudeCode,
+} from './bundled-samples.js';
+
+export { jsonArray } from './json-array.js';
 
 // The smallest valid PNG (1×1), for image attachments that really are in the export.
 const PNG = Buffer.from(
@@ -10,17 +18,6 @@ const PNG = Buffer.from(
     '1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082',
   'hex',
 );
-
-/** Streams records as a JSON array, a chunk per record. */
-export function* jsonArray(records: Iterable<unknown>): Generator<string> {
-  yield '[';
-  let first = true;
-  for (const record of records) {
-    yield `${first ? '' : ','}\n${JSON.stringify(record)}`;
-    first = false;
-  }
-  yield '\n]\n';
-}
 
 /** Writes a ChatGPT export zip (conversations.json, user.json, image files). */
 export async function writeChatgptExport(
@@ -105,12 +102,17 @@ export async function writeClaudeExport(
   await zip.close();
 }
 
-/** Writes the bundled samples: a small ChatGPT and a small Claude.ai export. */
+/**
+ * Writes the bundled samples, conversations written by hand: a ChatGPT and a Claude.ai export
+ * and a Claude Code projects folder (`claude-code/`).
+ */
 export async function writeSamples(dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const chatgpt = join(dir, 'chatgpt-export.zip');
   const claude = join(dir, 'claude-export.zip');
-  await writeChatgptExport(chatgpt, { seed: 7, conversations: 40 });
-  await writeClaudeExport(claude, { seed: 11, conversations: 25 });
-  return [chatgpt, claude];
+  const claudeCode = join(dir, 'claude-code');
+  await writeBundledChatgpt(chatgpt);
+  await writeBundledClaude(claude);
+  await writeBundledClaudeCode(claudeCode);
+  return [chatgpt, claude, claudeCode];
 }

@@ -47,18 +47,18 @@ beforeAll(async () => {
   ]);
   const search = execFileSync(
     'node',
-    [CLI, 'search', 'levain', '--mode', 'keyword', '--format', 'json', '--data-dir', data],
+    [CLI, 'search', 'hooch', '--mode', 'keyword', '--format', 'json', '--data-dir', data],
     { encoding: 'utf8' },
   );
   const hit = (JSON.parse(search) as { hits: { conversationId: string; messageId: string }[] })
     .hits[0];
-  if (!hit) throw new Error('the sample has no levain');
+  if (!hit) throw new Error('the sample has no hooch');
   source = hit;
   // A memory with a source and hostile text, remembered by the CLI while the page is not open.
   execFileSync('node', [
     CLI,
     'remember',
-    'Bakes with a levain <img src=x onerror="window.__xss=1"> every Sunday',
+    'Feeds the starter <img src=x onerror="window.__xss=1"> every Sunday',
     '--type',
     'preference',
     '--tag',

@@ -11,7 +11,7 @@ export async function runSample(options: { out: string }, io: CliIo): Promise<vo
 export function registerSample(program: Command, io: CliIo): void {
   program
     .command('sample')
-    .description('write small sample exports (ChatGPT and Claude.ai) to try chatgraph on')
+    .description('write small sample exports (ChatGPT, Claude.ai, Claude Code) to try chatgraph on')
     .option('-o, --out <dir>', 'where to write them', 'samples')
     .action((options: { out: string }) => runSample(options, io));
 }
