@@ -36,6 +36,9 @@ export const CORPUS_SOURCES = ['chatgpt', 'claude-ai', 'claude-code'];
 /** Whether the corpus is there, with a folder for each of its sources. */
 export const CORPUS_PRESENT = CORPUS_SOURCES.every((folder) => existsSync(join(CORPUS, folder)));
 
+/** The corpus sources to run tests over: none when the corpus is absent. */
+export const CORPUS_FOLDERS = CORPUS_PRESENT ? CORPUS_SOURCES : [];
+
 /** The corpus samples of a source, as absolute paths, sorted (none when the corpus is absent). */
 export function corpusOf(folder: string): string[] {
   const dir = join(CORPUS, folder);
