@@ -4,27 +4,50 @@ import { importIdOf } from '../src/graph/import-id.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
-import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
+import {
+  CORPUS_FOLDERS,
+  GOLDEN_SOURCES,
+  ROOT,
+  corpusOf,
+  fixturesOf,
+  itReadsTheCorpus,
+} from './support/shared.js';
+
+async function expectGoldenGraph(folder: string, name: string, path: string): Promise<void> {
+  const { conversations, dir } = await convertToTemp([path]);
+  const batches = batchesOf(conversations, true, dir);
+  for (const [i, batch] of batches.entries()) {
+    const ids = new Set(batch.nodes.map((n) => n.id));
+    expect(ids.size).toBe(batch.nodes.length);
+    // The Import node is the store's (one per export file), so IMPORTED leaves the batch.
+    const checksum = conversations[i]?.import_metadata?.source_checksum;
+    expect(checksum).toBeDefined();
+    const imported = batch.edges.filter((edge) => edge.kind === 'IMPORTED');
+    expect(imported).toEqual([
+      { kind: 'IMPORTED', from: importIdOf(checksum ?? ''), to: batch.owner },
+    ]);
+    for (const edge of batch.edges) {
+      if (edge.kind !== 'IMPORTED') expect(ids.has(edge.from)).toBe(true);
+      expect(ids.has(edge.to)).toBe(true);
+    }
+  }
+  expectGolden(join(ROOT, 'test', 'golden', 'graph', folder, `${name}.graph.json`), batches);
+}
+
+const named = (paths: string[]): [string, string][] => paths.map((path) => [basename(path), path]);
 
 describe.each(GOLDEN_SOURCES)('golden graph output for %s fixtures', (folder) => {
-  it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
-    const { conversations, dir } = await convertToTemp([path]);
-    const batches = batchesOf(conversations, true, dir);
-    for (const [i, batch] of batches.entries()) {
-      const ids = new Set(batch.nodes.map((n) => n.id));
-      expect(ids.size).toBe(batch.nodes.length);
-      // The Import node is the store's (one per export file), so IMPORTED leaves the batch.
-      const checksum = conversations[i]?.import_metadata?.source_checksum;
-      expect(checksum).toBeDefined();
-      const imported = batch.edges.filter((edge) => edge.kind === 'IMPORTED');
-      expect(imported).toEqual([
-        { kind: 'IMPORTED', from: importIdOf(checksum ?? ''), to: batch.owner },
-      ]);
-      for (const edge of batch.edges) {
-        if (edge.kind !== 'IMPORTED') expect(ids.has(edge.from)).toBe(true);
-        expect(ids.has(edge.to)).toBe(true);
-      }
-    }
-    expectGolden(join(ROOT, 'test', 'golden', 'graph', folder, `${name}.graph.json`), batches);
+  it.each(named(fixturesOf(folder)))('%s', async (name, path) => {
+    await expectGoldenGraph(folder, name, path);
+  });
+});
+
+// Conformance layer: the public export samples, with their own golden files.
+describe('golden graph output for the public corpus', () => {
+  itReadsTheCorpus();
+  describe.each(CORPUS_FOLDERS)('%s', (folder) => {
+    it.each(named(corpusOf(folder)))('%s', async (name, path) => {
+      await expectGoldenGraph(folder, name, path);
+    });
   });
 });

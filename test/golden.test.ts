@@ -6,7 +6,14 @@ import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { expectGolden } from './support/golden.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
-import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
+import {
+  CORPUS_FOLDERS,
+  GOLDEN_SOURCES,
+  ROOT,
+  corpusOf,
+  fixturesOf,
+  itReadsTheCorpus,
+} from './support/shared.js';
 
 // The pasted or extracted text files the bundle holds, by ref (left out when there are none).
 function inlineTexts(dir: string): { inline_texts?: Record<string, string> } {
@@ -23,24 +30,40 @@ function inlineTexts(dir: string): { inline_texts?: Record<string, string> } {
   };
 }
 
+async function expectGoldenPam(folder: string, name: string, path: string): Promise<void> {
+  const { conversations, store, report, dir } = await convertToTemp([path]);
+  for (const conversation of conversations) expect(conversationErrors(conversation)).toEqual([]);
+  expect(memoryStoreErrors(store)).toEqual([]);
+  expect(conversations.length).toBeGreaterThan(0);
+  for (const conversation of conversations) {
+    // The shown thread starts at a root and ends at the recorded leaf.
+    const thread = shownThread(conversation);
+    expect(thread.length).toBeGreaterThan(0);
+    expect(thread[0]?.parent_id).toBeNull();
+  }
+  expectGolden(join(ROOT, 'test', 'golden', 'pam', folder, `${name}.golden.json`), {
+    conversations,
+    memory_store: store,
+    problems: report.problems.map((p) => ({ code: p.code, level: p.level, count: p.count })),
+    totals: report.totals,
+    ...inlineTexts(dir),
+  });
+}
+
+const named = (paths: string[]): [string, string][] => paths.map((path) => [basename(path), path]);
+
 describe.each(GOLDEN_SOURCES)('golden PAM output for %s fixtures', (folder) => {
-  it.each(fixturesOf(folder).map((path) => [basename(path), path]))('%s', async (name, path) => {
-    const { conversations, store, report, dir } = await convertToTemp([path]);
-    for (const conversation of conversations) expect(conversationErrors(conversation)).toEqual([]);
-    expect(memoryStoreErrors(store)).toEqual([]);
-    expect(conversations.length).toBeGreaterThan(0);
-    for (const conversation of conversations) {
-      // The shown thread starts at a root and ends at the recorded leaf.
-      const thread = shownThread(conversation);
-      expect(thread.length).toBeGreaterThan(0);
-      expect(thread[0]?.parent_id).toBeNull();
-    }
-    expectGolden(join(ROOT, 'test', 'golden', 'pam', folder, `${name}.golden.json`), {
-      conversations,
-      memory_store: store,
-      problems: report.problems.map((p) => ({ code: p.code, level: p.level, count: p.count })),
-      totals: report.totals,
-      ...inlineTexts(dir),
+  it.each(named(fixturesOf(folder)))('%s', async (name, path) => {
+    await expectGoldenPam(folder, name, path);
+  });
+});
+
+// Conformance layer: the public export samples, with their own golden files.
+describe('golden PAM output for the public corpus', () => {
+  itReadsTheCorpus();
+  describe.each(CORPUS_FOLDERS)('%s', (folder) => {
+    it.each(named(corpusOf(folder)))('%s', async (name, path) => {
+      await expectGoldenPam(folder, name, path);
     });
   });
 });

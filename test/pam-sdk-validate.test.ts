@@ -15,7 +15,14 @@ import { convertToTemp } from './support/convert-to-temp.js';
 import { LINES } from './support/patch-fixtures.js';
 import { writeHostileCorpus } from './support/hostile-corpus.js';
 import { provisioned } from './support/provisioned.js';
-import { GOLDEN_SOURCES, ROOT, fixturesOf } from './support/shared.js';
+import {
+  CORPUS_SOURCES,
+  GOLDEN_SOURCES,
+  ROOT,
+  corpusOf,
+  fixturesOf,
+  itReadsTheCorpus,
+} from './support/shared.js';
 
 // The official Python SDK's validator (`pip install 'portable-ai-memory[cli]==1.0.0'`), in the
 // venv `npm run provision` makes. It re-serialises memories with Pydantic before checking the
@@ -30,9 +37,16 @@ function pamValidate(dir: string): { status: number | null; output: string } {
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+// Our fixtures, then the public samples of the conformance layer when the corpus is there.
 const inputs: [string, string[]][] = [
   ...GOLDEN_SOURCES.flatMap((folder) =>
     fixturesOf(folder).map((path): [string, string[]] => [`${folder}/${basename(path)}`, [path]]),
+  ),
+  ...CORPUS_SOURCES.flatMap((folder) =>
+    corpusOf(folder).map((path): [string, string[]] => [
+      `corpus ${folder}/${basename(path)}`,
+      [path],
+    ]),
   ),
   ...readdirSync(join(ROOT, 'samples'))
     .filter((name) => name.endsWith('.zip') || name === 'claude-code')
@@ -40,6 +54,8 @@ const inputs: [string, string[]][] = [
 ];
 
 describe('the official PAM SDK validator (pam validate)', () => {
+  itReadsTheCorpus();
+
   it.each(inputs)('accepts the bundle written from %s', async (_name, paths) => {
     const { dir } = await convertToTemp(paths);
     const { status, output } = pamValidate(dir);

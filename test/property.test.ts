@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversionContext } from '../src/providers/provider.js';
 import { PROVIDERS } from '../src/providers/registry.js';
-import { fixtures, fixturesOf } from './support/shared.js';
+import { corpusOf, fixturesOf, itReadsTheCorpus } from './support/shared.js';
 import { parseRecord } from '../src/read/record.js';
 import { conversationErrors } from './support/pam-validator.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
@@ -39,10 +39,13 @@ function mutate(value: unknown, path: number[], replacement: unknown): unknown {
   };
 }
 
+// Our fixtures of a source, then its public samples when the corpus is there.
+const inputsOf = (folder: string): string[] => [...fixturesOf(folder), ...corpusOf(folder)];
+
 // One record of every format: JSON elements, whole JSON files, Claude Code sessions (as the
 // reader hands them over) and the text of CSV and HTML files.
 const samples: unknown[] = [
-  ...[...fixtures('chatgpt'), ...fixtures('claude-ai'), ...fixturesOf('deepseek')].map((path) => {
+  ...[...inputsOf('chatgpt'), ...inputsOf('claude-ai'), ...fixturesOf('deepseek')].map((path) => {
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     return Array.isArray(parsed) ? (parsed[0] as unknown) : parsed;
   }),
@@ -53,7 +56,7 @@ const samples: unknown[] = [
   ...[...fixturesOf('le-chat'), ...fixturesOf('gemini').filter((p) => p.endsWith('.json'))].map(
     (path) => JSON.parse(readFileSync(path, 'utf8')) as unknown,
   ),
-  ...fixtures('claude-code').map((path) => {
+  ...inputsOf('claude-code').map((path) => {
     const bytes = readFileSync(path);
     const parsed = parseRecord({
       kind: 'record',
@@ -139,3 +142,8 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
     });
   },
 );
+
+// Conformance layer: the public samples join the mangled inputs when the corpus is there.
+describe('the mangled inputs', () => {
+  itReadsTheCorpus();
+});
