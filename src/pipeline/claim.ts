@@ -38,7 +38,8 @@ export async function claimInputs(
     for (const problem of source.problems) report.add(problem);
     // A single file given alone is read whatever its name.
     const sniffAnything = inputs.length === 1 && source.entries.length === 1;
-    claims.push(...(await claimEntries(source, `source-${n}`, sniffAnything)));
+    for (const claim of await claimEntries(source, `source-${n}`, sniffAnything))
+      claims.push(claim);
   }
   return claims;
 }

@@ -33,8 +33,9 @@ export async function openSource(input: string): Promise<OpenedSource> {
     }
   } else if (await fileIsZip(input)) {
     const listing = await openZip(input, display);
-    entries.push(...listing.entries);
-    problems.push(...listing.problems);
+    // A loop, not push(...): a zip may list more entries than a call has room for arguments.
+    for (const entry of listing.entries) entries.push(entry);
+    for (const problem of listing.problems) problems.push(problem);
   } else {
     entries.push(fileEntry(input, basename(input), display, info.size, info.mtime));
   }
@@ -95,9 +96,10 @@ async function expandNestedZips(
     }
     const zipPath = entry.localFile ?? (await spoolToDisk(entry, temps));
     const listing = await openZip(zipPath, entry.displayPath);
-    problems.push(...listing.problems);
+    for (const problem of listing.problems) problems.push(problem);
     const nested = listing.entries.map((inner) => prefixEntry(inner, entry.path));
-    result.push(...(await expandNestedZips(nested, problems, temps, depth + 1)));
+    for (const inner of await expandNestedZips(nested, problems, temps, depth + 1))
+      result.push(inner);
   }
   return result;
 }
