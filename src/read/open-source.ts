@@ -7,6 +7,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Entry } from './entry.js';
 import { fileEntry } from './file-entry.js';
 import { readHead } from './head.js';
+import { notRegularKind } from './regular-file.js';
 import { isZipHead, openZip } from './zip.js';
 
 /** Everything an input path holds, flattened: nested zips are opened in place. */
@@ -25,7 +26,15 @@ export async function openSource(input: string): Promise<OpenedSource> {
   const problems: Diagnostic[] = [];
   const entries: Entry[] = [];
   const display = basename(input) || input;
-  if (info.isDirectory()) {
+  if (!info.isDirectory() && !info.isFile()) {
+    // Opening a FIFO waits for a writer and a device never ends: neither is read at all.
+    problems.push({
+      level: 'error',
+      code: 'input-not-a-file',
+      message: `"${input}" is ${notRegularKind(input) ?? 'not a regular file'}, not a file: chatgraph reads only regular files and folders`,
+      file: display,
+    });
+  } else if (info.isDirectory()) {
     for await (const filePath of walk(input)) {
       const fileInfo = await stat(filePath);
       const rel = relative(input, filePath).split(sep).join('/');
@@ -119,6 +128,7 @@ function prefixEntry(inner: Entry, outerPath: string): Entry {
     size: inner.size,
     modified: inner.modified,
     ...(inner.crc32 !== undefined ? { crc32: inner.crc32 } : {}),
+    ...(inner.compressedSize !== undefined ? { compressedSize: inner.compressedSize } : {}),
     open: () => inner.open(),
   };
 }
