@@ -138,7 +138,7 @@ function toVector(values: readonly unknown[]): Float32Array | string {
   let sum = 0;
   for (const [d, value] of values.entries()) {
     if (typeof value !== 'number')
-      return `dimension ${d + 1} is ${String(JSON.stringify(value)).slice(0, 40)}, not a number`;
+      return `dimension ${d + 1} is ${JSON.stringify(value).slice(0, 40)}, not a number`;
     const single = Math.fround(value);
     if (!Number.isFinite(single))
       return `dimension ${d + 1} is ${value}, beyond what a 32-bit float holds`;
