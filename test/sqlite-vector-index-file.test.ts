@@ -65,4 +65,18 @@ describe('the vector index saved beside the store', () => {
     expect(existsSync(indexFile)).toBe(false);
     await store.close();
   });
+
+  it('is read again from the rows when damaged behind an intact header (its checksum)', async () => {
+    const { file, vector } = await embeddedStore();
+    const indexFile = join(file, '..', 'vector-index.bin');
+    const expected = await searchOnce(file, vector);
+    const sound = readFileSync(indexFile);
+    // Every byte after the header zeroed, the header (and so the length) left as it was.
+    const headerEnd = 'chatgraph vector index 2\n'.length + 4;
+    const damaged = Buffer.from(sound);
+    damaged.fill(0, headerEnd + damaged.readUInt32LE(headerEnd - 4));
+    writeFileSync(indexFile, damaged);
+    expect(await searchOnce(file, vector)).toEqual(expected);
+    expect(readFileSync(indexFile).equals(sound)).toBe(true);
+  });
 });

@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  statSync,
+  truncateSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storeFile } from '../src/data-dir.js';
@@ -81,6 +89,25 @@ describe('a damaged store (compiled CLI)', () => {
     const rebuilt = await cli('reindex', '-q', '--data-dir', data);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(JSON.parse((await stats(data)).stdout)).toMatchObject({ conversations: 60 });
+  });
+
+  it('a store emptied to zero bytes is damage, not an empty store: reindex rebuilds it whole', async () => {
+    const { data, input } = await imported();
+    const file = storeFile(data);
+    const before = JSON.parse((await stats(data)).stdout) as { conversations: number };
+    truncateSync(file, 0);
+    for (const args of [['stats'], ['search', 'the'], ['import', input]]) {
+      const result = await cli(...args, '--data-dir', data);
+      expect(result.code, `${args[0] ?? ''}: ${result.stderr}`).toBe(2);
+      expect(result.stderr.trim().split('\n')).toEqual([
+        `chatgraph: the store ${file} is damaged (it is an empty file of 0 bytes): run "chatgraph reindex" to move it aside and rebuild it from the bundle`,
+      ]);
+    }
+    const rebuilt = await cli('reindex', '-q', '--data-dir', data);
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stdout).toContain('moved aside to');
+    expect(rebuilt.stdout).toContain('re-indexed 60 conversation(s)');
+    expect(JSON.parse((await stats(data)).stdout)).toEqual(before);
   });
 });
 

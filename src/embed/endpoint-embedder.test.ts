@@ -12,7 +12,7 @@ import { openEmbedder } from './open-embedder.js';
  * real local model; `mode` makes it misbehave the ways a real service can.
  */
 class EmbeddingService {
-  mode: 'ok' | 'bad-shape' | 'wider' | 'error' | 'slow' = 'ok';
+  mode: 'ok' | 'bad-shape' | 'wider' | 'error' | 'slow' | Degenerate = 'ok';
   received: string[][] = [];
   private server!: Server;
   constructor(private readonly model: Embedder) {}
@@ -47,6 +47,13 @@ class EmbeddingService {
       index,
       embedding: [...vector].map((value) => value * 3).concat(this.mode === 'wider' ? [0.5] : []),
     }));
+    // The last text of the batch gets the degenerate vector, as a faulty service answers.
+    const last = data.at(-1)?.embedding;
+    if (last && this.mode === 'zeros') last.fill(0);
+    if (last && this.mode === 'huge') last[7] = 1e308;
+    if (last && this.mode === 'nan') last[7] = NaN; // JSON carries it as null
+    if (last && this.mode === 'shorter') last.pop();
+    if (last && this.mode === 'empty') last.length = 0;
     return [200, { object: 'list', data: data.reverse() }];
   }
 
@@ -59,6 +66,8 @@ class EmbeddingService {
     );
   }
 }
+
+type Degenerate = 'zeros' | 'huge' | 'nan' | 'shorter' | 'empty';
 
 const cosine = (a: Float32Array, b: Float32Array): number =>
   a.reduce((sum, value, i) => sum + value * (b[i] ?? 0), 0);
@@ -163,11 +172,42 @@ describe('the endpoint embedder against a real local embedding service', () => {
     const remote = await openEmbedder({ endpoint: base, model: 'm' });
     service.mode = 'wider';
     await expect(remote.embed(['x'])).rejects.toThrow(
-      `${base}/v1/embeddings changed its vectors from 384 to 385 dimensions between calls (was the model switched?)`,
+      `${base}/v1/embeddings answered a 385-dimensional vector for text 1 of 1, where its vectors had 384 (was the model switched?)`,
     );
     await expect(openEmbedder({ endpoint: base })).rejects.toThrow(
       `${base} needs a model name (--model, e.g. nomic-embed-text for Ollama)`,
     );
+  });
+
+  it('refuses degenerate vectors, naming the text and what was wrong', async () => {
+    service.mode = 'ok';
+    const remote = await openEmbedder({ endpoint: base, model: 'm' });
+    const texts = Array.from({ length: 70 }, (_, i) => `text number ${i}`);
+    const cases: [Degenerate, string][] = [
+      ['zeros', 'all its values are zero'],
+      ['huge', 'dimension 8 is 1e+308, beyond what a 32-bit float holds'],
+      ['nan', 'dimension 8 is null, not a number'],
+      ['empty', 'it is empty'],
+    ];
+    for (const [mode, why] of cases) {
+      service.mode = mode;
+      // Sent 64 at a time: the first batch's last text is the one answered wrongly.
+      await expect(remote.embed(texts)).rejects.toThrow(
+        new EmbeddingEndpointError(
+          `${base}/v1/embeddings answered an unusable vector for text 64 of 70 (${why}): refused`,
+        ),
+      );
+    }
+    service.mode = 'shorter';
+    await expect(remote.embed(['a', 'b'])).rejects.toThrow(
+      `${base}/v1/embeddings answered a 383-dimensional vector for text 2 of 2, where its vectors had 384 (was the model switched?)`,
+    );
+    service.mode = 'zeros';
+    await expect(openEmbedder({ endpoint: base, model: 'm' })).rejects.toThrow(
+      `${base}/v1/embeddings answered an unusable vector for the probe text "dimension probe" (all its values are zero): refused`,
+    );
+    service.mode = 'ok';
+    await remote.close();
   });
 
   it('gives up on an endpoint that never answers', async () => {

@@ -20,7 +20,7 @@ export interface EndpointOptions {
 
 const answerSchema = z.object({
   data: z
-    .array(z.object({ embedding: z.array(z.number()), index: z.number().int().nonnegative() }))
+    .array(z.object({ embedding: z.array(z.unknown()), index: z.number().int().nonnegative() }))
     .min(1),
 });
 
@@ -75,19 +75,23 @@ export async function openEndpointEmbedder(options: EndpointOptions): Promise<Em
   const timeoutMs = options.timeoutMs ?? 60_000;
   const counts: RedactionCounts = {};
   let dimensions = 0;
-  const post = async (texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> => {
+  const post = async (
+    texts: readonly string[],
+    batch: Batch,
+    signal?: AbortSignal,
+  ): Promise<Float32Array[]> => {
     const input = options.redact ? texts.map((text) => redactText(text, counts)) : [...texts];
-    const vectors = await request(url, modelName, input, timeoutMs, signal);
-    for (const vector of vectors) {
+    const vectors = await request(url, modelName, input, batch, timeoutMs, signal);
+    for (const [i, vector] of vectors.entries()) {
       if (dimensions === 0) dimensions = vector.length;
       if (vector.length !== dimensions)
         throw new EmbeddingEndpointError(
-          `${url} changed its vectors from ${dimensions} to ${vector.length} dimensions between calls (was the model switched?)`,
+          `${url} answered a ${vector.length}-dimensional vector for ${textName(batch, i)}, where its vectors had ${dimensions} (was the model switched?)`,
         );
     }
     return vectors;
   };
-  await post(['dimension probe']);
+  await post(['dimension probe'], { first: 0, total: 1, probe: true });
   return {
     model: {
       id: `endpoint:${modelName}`,
@@ -100,17 +104,55 @@ export async function openEndpointEmbedder(options: EndpointOptions): Promise<Em
     async embed(texts, embedOptions = {}) {
       const out: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += 64)
-        out.push(...(await post(texts.slice(start, start + 64), embedOptions.signal)));
+        for (const vector of await post(
+          texts.slice(start, start + 64),
+          { first: start, total: texts.length, probe: false },
+          embedOptions.signal,
+        ))
+          out.push(vector);
       return out;
     },
     close: () => Promise.resolve(),
   };
 }
 
+/** Where a batch of texts sits in one embed call, to name a text an answer was wrong for. */
+interface Batch {
+  first: number;
+  total: number;
+  probe: boolean;
+}
+
+function textName(batch: Batch, index: number): string {
+  if (batch.probe) return 'the probe text "dimension probe"';
+  return `text ${batch.first + index + 1} of ${batch.total}`;
+}
+
+/**
+ * An answered embedding as a vector, or what is wrong with it: every value must be a number a
+ * 32-bit float holds, and not all zero (a zero vector has no direction to rank by).
+ */
+function toVector(values: readonly unknown[]): Float32Array | string {
+  if (values.length === 0) return 'it is empty';
+  const vector = new Float32Array(values.length);
+  let sum = 0;
+  for (const [d, value] of values.entries()) {
+    if (typeof value !== 'number')
+      return `dimension ${d + 1} is ${JSON.stringify(value).slice(0, 40)}, not a number`;
+    const single = Math.fround(value);
+    if (!Number.isFinite(single))
+      return `dimension ${d + 1} is ${value}, beyond what a 32-bit float holds`;
+    vector[d] = single;
+    sum += single * single;
+  }
+  return sum === 0 ? 'all its values are zero' : vector;
+}
+
 async function request(
   url: string,
   model: string,
   input: string[],
+  batch: Batch,
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<Float32Array[]> {
@@ -144,8 +186,14 @@ async function request(
       `${url} did not answer an embeddings list ({data: [{embedding, index}]})`,
     );
   const vectors = new Array<Float32Array | undefined>(input.length);
-  for (const item of parsed.data.data)
-    vectors[item.index] = normalize(Float32Array.from(item.embedding));
+  for (const item of parsed.data.data) {
+    const vector = toVector(item.embedding);
+    if (typeof vector === 'string')
+      throw new EmbeddingEndpointError(
+        `${url} answered an unusable vector for ${textName(batch, item.index)} (${vector}): refused`,
+      );
+    vectors[item.index] = normalize(vector);
+  }
   if (parsed.data.data.length !== input.length || vectors.some((vector) => !vector))
     throw new EmbeddingEndpointError(
       `${url} answered ${parsed.data.data.length} vectors for ${input.length} texts`,

@@ -8,6 +8,7 @@ import type { LocalModelSpec } from './local-embedder.js';
 import { DEFAULT_MODEL, MODEL_CATALOG } from './model-catalog.js';
 import { modelFolder, readManifest, resolveModelDir, type ModelManifest } from './model-folder.js';
 import { sha256File } from './sha256-file.js';
+import { notRegularKind } from '../read/regular-file.js';
 
 /** How to embed: a local model (the default), or an OpenAI-compatible endpoint. */
 export interface OpenEmbedderOptions {
@@ -91,6 +92,7 @@ async function verified(
 ): Promise<LocalModelSpec> {
   for (const file of manifest.files) {
     const path = join(folder, file.name);
+    refuseIrregular(path);
     const actual = existsSync(path) ? await sha256File(path) : 'missing';
     if (actual !== file.sha256)
       throw new ModelNotInstalledError(
@@ -116,6 +118,13 @@ async function folderModel(folder: string): Promise<LocalModelSpec> {
       throw new ModelNotInstalledError(
         `${folder} holds no ${file}: a model folder needs model.onnx and tokenizer.json (or run chatgraph model fetch)`,
       );
+  for (const file of [
+    'model.onnx',
+    'tokenizer.json',
+    'tokenizer_config.json',
+    'chatgraph-model.json',
+  ])
+    refuseIrregular(join(folder, file));
   const manifest = readManifest(folder);
   if (manifest) return verified(folder, manifest, 'chatgraph model fetch');
   const config = readConfig(join(folder, 'chatgraph-model.json'));
@@ -132,6 +141,15 @@ async function folderModel(folder: string): Promise<LocalModelSpec> {
       source: `dir:${folder}`,
     },
   };
+}
+
+/** Refuses a model file that is a FIFO, a device or a folder: reading one would hang or fail late. */
+function refuseIrregular(path: string): void {
+  const kind = notRegularKind(path);
+  if (kind !== undefined)
+    throw new ModelNotInstalledError(
+      `${path} is ${kind}, not a file: a model's files must be regular files`,
+    );
 }
 
 function readConfig(path: string): z.infer<typeof folderConfigSchema> {

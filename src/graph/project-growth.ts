@@ -47,7 +47,7 @@ export function projectGrowth(
       if (message.tool_calls.length > 0)
         for (const piece of callPiecesOf(conversation, message, options, platformId, nodeId)) {
           side.nodes.push(piece.node);
-          side.edges.push(...piece.edges);
+          for (const item of piece.edges) side.edges.push(item);
           if (piece.file) {
             side.nodes.push(piece.file.node);
             side.edges.push(piece.file.edge);
@@ -68,10 +68,10 @@ export function projectGrowth(
   pieces(change.fresh.messages, fresh);
   const workspace: Side = { nodes: [], edges: [] };
   addWorkspace(conversation, workspace.nodes, workspace.edges);
-  left.nodes.push(...shell.workspace.nodes);
-  left.edges.push(...shell.workspace.edges);
-  fresh.nodes.push(...workspace.nodes);
-  fresh.edges.push(...workspace.edges);
+  for (const item of shell.workspace.nodes) left.nodes.push(item);
+  for (const item of shell.workspace.edges) left.edges.push(item);
+  for (const item of workspace.nodes) fresh.nodes.push(item);
+  for (const item of workspace.edges) fresh.edges.push(item);
   const imported: GraphEdge | undefined =
     options.importId === undefined
       ? undefined

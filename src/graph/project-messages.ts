@@ -138,11 +138,11 @@ function growPart(
     if (before?.node === node) continue;
     if (before?.node) {
       changed.left.nodes.push(before.node);
-      changed.left.edges.push(...(before.edges ?? []));
+      for (const item of before.edges ?? []) changed.left.edges.push(item);
       changed.left.messages.push(old[i] as Message);
     }
     changed.fresh.nodes.push(node);
-    changed.fresh.edges.push(...(part.edges[i] ?? []));
+    for (const item of part.edges[i] ?? []) changed.fresh.edges.push(item);
     changed.fresh.messages.push(messages[i] as Message);
     changed.places.set(node.id, i);
   }
@@ -165,7 +165,7 @@ function leave(part: GrowingPart, i: number, changed: PartChange): void {
   part.indexOf.delete(message.id);
   tally(part, message, -1);
   changed.left.nodes.push(node);
-  changed.left.edges.push(...(part.edges[i] ?? []));
+  for (const item of part.edges[i] ?? []) changed.left.edges.push(item);
   changed.left.messages.push(message);
   changed.places.set(node.id, i);
 }

@@ -63,7 +63,7 @@ export function addToolCalls(
     if (message.tool_calls.length === 0) continue;
     for (const piece of callPiecesOf(conversation, message, options, platformId, nodeId)) {
       nodes.push(piece.node);
-      edges.push(...piece.edges);
+      for (const item of piece.edges) edges.push(item);
       if (!piece.file) continue;
       if (!files.has(piece.file.node.id)) {
         files.add(piece.file.node.id);

@@ -76,8 +76,8 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   addAttachments(conversation, options.attachmentText, platformId, nodeId, nodes, edges);
   const workspace = { nodes: [] as GraphNode[], edges: [] as GraphEdge[] };
   addWorkspace(conversation, workspace.nodes, workspace.edges);
-  nodes.push(...workspace.nodes);
-  edges.push(...workspace.edges);
+  for (const item of workspace.nodes) nodes.push(item);
+  for (const item of workspace.edges) edges.push(item);
   if (options.deep) addTrace(conversation, options, platformId, name, nodes, edges);
   const imported: GraphEdge | undefined =
     options.importId === undefined

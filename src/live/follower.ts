@@ -218,7 +218,9 @@ class FollowRunner {
 
   private wakeForDeferred(): void {
     if (this.deferTimer || this.stopped) return;
-    const at = Math.min(...[...this.pending.keys()].map((p) => this.notBefore.get(p) ?? 0));
+    // A loop, not Math.min(...): a watched folder may hold more files than a call takes arguments.
+    let at = Infinity;
+    for (const path of this.pending.keys()) at = Math.min(at, this.notBefore.get(path) ?? 0);
     const timer = setTimeout(
       () => {
         this.timers.delete(timer);

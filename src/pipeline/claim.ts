@@ -5,6 +5,7 @@ import { cutOffJson } from '../read/cut-off-json.js';
 import type { Entry } from '../read/entry.js';
 import { readHead } from '../read/head.js';
 import { openSource, type OpenedSource } from '../read/open-source.js';
+import { declaredBomb } from '../read/zip-limits.js';
 import type { ReportBuilder } from '../import-report.js';
 
 /** An export file a provider recognised, and what it holds. */
@@ -38,7 +39,8 @@ export async function claimInputs(
     for (const problem of source.problems) report.add(problem);
     // A single file given alone is read whatever its name.
     const sniffAnything = inputs.length === 1 && source.entries.length === 1;
-    claims.push(...(await claimEntries(source, `source-${n}`, sniffAnything)));
+    for (const claim of await claimEntries(source, `source-${n}`, sniffAnything))
+      claims.push(claim);
   }
   return claims;
 }
@@ -68,6 +70,13 @@ export async function notAnExport(
   inputs: readonly string[],
   sources: readonly OpenedSource[],
 ): Promise<NotAnExportError> {
+  const refused = sources.flatMap((s) => s.problems).find((p) => p.code === 'input-not-a-file');
+  if (refused) return new NotAnExportError(refused.message);
+  const bomb = sources.flatMap((s) => s.entries).find((e) => declaredBomb(e) !== undefined);
+  if (bomb)
+    return new NotAnExportError(
+      `"${bomb.displayPath}" was refused as a zip bomb: ${declaredBomb(bomb) ?? ''}; no conversations could be read`,
+    );
   const cut = await cutOffJson(sources);
   if (cut !== undefined)
     return new NotAnExportError(

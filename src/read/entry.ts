@@ -10,6 +10,8 @@ export interface Entry {
   readonly size: number | undefined;
   /** The CRC-32 a zip records for the entry (lets a re-import recognise an unchanged file unread). */
   readonly crc32?: number;
+  /** Compressed size in bytes, for a zip member whose directory records it. */
+  readonly compressedSize?: number;
   /** Last modification time, when the container records it. */
   readonly modified: Date | undefined;
   /** The file on disk that holds exactly these bytes, when there is one (no need to copy it). */

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Entry } from './entry.js';
 import { fileEntry } from './file-entry.js';
 import { readHead } from './head.js';
+import { notRegularKind } from './regular-file.js';
 import { isZipHead, openZip } from './zip.js';
 
 /** Everything an input path holds, flattened: nested zips are opened in place. */
@@ -25,7 +26,15 @@ export async function openSource(input: string): Promise<OpenedSource> {
   const problems: Diagnostic[] = [];
   const entries: Entry[] = [];
   const display = basename(input) || input;
-  if (info.isDirectory()) {
+  if (!info.isDirectory() && !info.isFile()) {
+    // Opening a FIFO waits for a writer and a device never ends: neither is read at all.
+    problems.push({
+      level: 'error',
+      code: 'input-not-a-file',
+      message: `"${input}" is ${notRegularKind(input) ?? 'not a regular file'}, not a file: chatgraph reads only regular files and folders`,
+      file: display,
+    });
+  } else if (info.isDirectory()) {
     for await (const filePath of walk(input)) {
       const fileInfo = await stat(filePath);
       const rel = relative(input, filePath).split(sep).join('/');
@@ -33,8 +42,9 @@ export async function openSource(input: string): Promise<OpenedSource> {
     }
   } else if (await fileIsZip(input)) {
     const listing = await openZip(input, display);
-    entries.push(...listing.entries);
-    problems.push(...listing.problems);
+    // A loop, not push(...): a zip may list more entries than a call has room for arguments.
+    for (const entry of listing.entries) entries.push(entry);
+    for (const problem of listing.problems) problems.push(problem);
   } else {
     entries.push(fileEntry(input, basename(input), display, info.size, info.mtime));
   }
@@ -95,9 +105,10 @@ async function expandNestedZips(
     }
     const zipPath = entry.localFile ?? (await spoolToDisk(entry, temps));
     const listing = await openZip(zipPath, entry.displayPath);
-    problems.push(...listing.problems);
+    for (const problem of listing.problems) problems.push(problem);
     const nested = listing.entries.map((inner) => prefixEntry(inner, entry.path));
-    result.push(...(await expandNestedZips(nested, problems, temps, depth + 1)));
+    for (const inner of await expandNestedZips(nested, problems, temps, depth + 1))
+      result.push(inner);
   }
   return result;
 }
@@ -117,6 +128,7 @@ function prefixEntry(inner: Entry, outerPath: string): Entry {
     size: inner.size,
     modified: inner.modified,
     ...(inner.crc32 !== undefined ? { crc32: inner.crc32 } : {}),
+    ...(inner.compressedSize !== undefined ? { compressedSize: inner.compressedSize } : {}),
     open: () => inner.open(),
   };
 }

@@ -288,6 +288,7 @@ function toEntry(zipPath: string, displayName: string, member: ZipMember): Entry
     size: member.size,
     modified: member.modified,
     ...(member.crc32 !== undefined ? { crc32: member.crc32 } : {}),
+    ...(member.compressedSize !== undefined ? { compressedSize: member.compressedSize } : {}),
     async open(): Promise<Readable> {
       let start = member.dataOffset;
       if (start === undefined) {
@@ -353,7 +354,11 @@ class InflateGuard extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.produced += chunk.length;
     if (this.declared !== undefined && this.produced > this.declared + 1024) {
-      callback(new Error(`zip entry "${this.name}" inflates past its declared size (refused)`));
+      callback(
+        new Error(
+          `zip entry "${this.name}" inflates past its declared size of ${this.declared} bytes (refused as a zip bomb)`,
+        ),
+      );
       return;
     }
     if (
@@ -362,7 +367,7 @@ class InflateGuard extends Transform {
     ) {
       callback(
         new Error(
-          `zip entry "${this.name}" inflates more than ${MAX_INFLATE_RATIO} times its compressed size (refused as a zip bomb)`,
+          `zip entry "${this.name}" inflates more than ${MAX_INFLATE_RATIO} times its compressed size (${this.produced} bytes from ${this.compressedBytes}, past the ${RATIO_FLOOR_BYTES} bytes below which the ratio is not checked; refused as a zip bomb)`,
         ),
       );
       return;

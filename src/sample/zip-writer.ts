@@ -105,11 +105,33 @@ export class ZipWriter {
         header.writeUInt32LE(entry.offset, 42);
         await this.write(Buffer.concat([header, entry.name]));
       }
+      const count = this.written.length;
+      const directorySize = this.offset - start;
+      // The classic end record counts entries in 16 bits: past that, a zip64 end record and its
+      // locator carry the count, and the classic fields say "see zip64".
+      const zip64 = count > 0xffff;
+      if (zip64) {
+        const endAt = this.offset;
+        const record = Buffer.alloc(56);
+        record.writeUInt32LE(0x06064b50, 0);
+        record.writeBigUInt64LE(44n, 4);
+        record.writeUInt16LE(45, 12);
+        record.writeUInt16LE(45, 14);
+        record.writeBigUInt64LE(BigInt(count), 24);
+        record.writeBigUInt64LE(BigInt(count), 32);
+        record.writeBigUInt64LE(BigInt(directorySize), 40);
+        record.writeBigUInt64LE(BigInt(start), 48);
+        const locator = Buffer.alloc(20);
+        locator.writeUInt32LE(0x07064b50, 0);
+        locator.writeBigUInt64LE(BigInt(endAt), 8);
+        locator.writeUInt32LE(1, 16);
+        await this.write(Buffer.concat([record, locator]));
+      }
       const end = Buffer.alloc(22);
       end.writeUInt32LE(0x06054b50, 0);
-      end.writeUInt16LE(this.written.length, 8);
-      end.writeUInt16LE(this.written.length, 10);
-      end.writeUInt32LE(this.offset - start, 12);
+      end.writeUInt16LE(zip64 ? 0xffff : count, 8);
+      end.writeUInt16LE(zip64 ? 0xffff : count, 10);
+      end.writeUInt32LE(directorySize, 12);
       end.writeUInt32LE(start, 16);
       await this.write(end);
     }

@@ -168,7 +168,7 @@ function addMessageDrafts(state: DraftState, message: JsonObject, at: MessageCon
     })),
     role === 'assistant' ? model : null,
   );
-  state.drafts.push(...thinking.drafts);
+  for (const item of thinking.drafts) state.drafts.push(item);
   const draft: DraftMessage = {
     key,
     parentKey: thinking.replyParent,

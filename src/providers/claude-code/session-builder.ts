@@ -60,7 +60,7 @@ export class SessionBuilder {
   add(lines: readonly unknown[]): Conversation[] {
     const added = lines.map((line) => asObject(line));
     const from = this.entries.length;
-    this.entries.push(...added);
+    for (const item of added) this.entries.push(item);
     if (!this.progress || !this.extend(this.progress, added, from)) this.rebuild();
     const progress = this.progress;
     if (!progress) return this.batch();

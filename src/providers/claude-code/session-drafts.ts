@@ -177,7 +177,7 @@ function entryDrafts(
     })),
     entryModel,
   );
-  out.drafts.push(...thinking.drafts);
+  for (const item of thinking.drafts) out.drafts.push(item);
   const draft: DraftMessage = {
     key,
     parentKey: thinking.replyParent,

@@ -171,7 +171,7 @@ function addMessageEntry(
   if (group) {
     // One API reply split over lines, one block each, sharing message.id.
     group.uuids.push(uuid);
-    group.blocks.push(...blocks);
+    for (const item of blocks) group.blocks.push(item);
     return group;
   }
   const item: LogicalEntry = { entry, uuids: [uuid], blocks: [...blocks], line };

@@ -165,7 +165,7 @@ function toConversation(
     const parentNode = messageAncestor(mapping, asString(node.parent), ancestors);
     const parent = parentNode === null ? null : (lastKey.get(parentNode) ?? parentNode);
     const nodeDrafts = messageDrafts(key, message, parent, context);
-    drafts.push(...nodeDrafts);
+    for (const item of nodeDrafts) drafts.push(item);
     lastKey.set(key, nodeDrafts.at(-1)?.key ?? parent ?? key);
   }
   return buildConversation(

@@ -35,7 +35,7 @@ function messageDraft(
         ? 'system'
         : 'assistant';
   const { texts, citations, toolCalls, attachments, unknownChunks } = mapChunks(message, context);
-  attachments.push(...fileAttachments(message));
+  for (const item of fileAttachments(message)) attachments.push(item);
   const text = texts.length > 0 ? texts.join('') : (asString(message.content) ?? '');
   const rawMetadata = without(message, [
     'id',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import Database from 'better-sqlite3';
-import { isStoreDamage } from './store-damage.js';
+import { isEmptyFile, isStoreDamage } from './store-damage.js';
 
 /**
  * Checks a store file and, when it is damaged, moves it (with its `-wal` and `-shm` files)
@@ -22,6 +22,7 @@ export async function setAsideIfDamaged(
 
 // SQLite's own check of every page (quick_check: the b-trees, not index contents).
 function damaged(file: string): boolean {
+  if (isEmptyFile(file)) return true;
   let db: Database.Database | undefined;
   try {
     db = new Database(file, { fileMustExist: true });

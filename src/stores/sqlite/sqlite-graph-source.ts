@@ -1,7 +1,17 @@
 import type Database from 'better-sqlite3';
 import type { GraphSource } from '../cypher/grafeo-projection.js';
-import { EDGE_KINDS, LABEL_NAMES } from '../../graph/schema.js';
+import { EDGE_KINDS, LABEL_NAMES, type Label } from '../../graph/schema.js';
+import { CYPHER_TEXT_CHARACTERS } from '../cypher/cypher-text-bound.js';
 import { columnsOf, quote, typesOf } from './sqlite-schema.js';
+
+/** A column as Cypher reads it: strings cut to their first {@link CYPHER_TEXT_CHARACTERS} (SQLite counts characters). */
+function bounded(label: Label): (column: string) => string {
+  const types = typesOf(label);
+  return (column) =>
+    types[column] === 'string'
+      ? `substr(${quote(column)}, 1, ${CYPHER_TEXT_CHARACTERS}) AS ${quote(column)}`
+      : quote(column);
+}
 
 /** The graph tables of a SQLite store as the Cypher projection reads them. */
 export function sqliteGraphSource(db: Database.Database): GraphSource {
@@ -10,7 +20,7 @@ export function sqliteGraphSource(db: Database.Database): GraphSource {
     LABEL_NAMES.map((label) => [
       label,
       db.prepare(
-        `SELECT ${['id', ...columnsOf(label)].map(quote).join(', ')} FROM ${quote(label)}`,
+        `SELECT ${['id', ...columnsOf(label)].map(bounded(label)).join(', ')} FROM ${quote(label)}`,
       ),
     ]),
   );

@@ -195,7 +195,7 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     if (count.kept === 0) continue;
     const found = rankIn(db, source, count.all, fts.unranked, conditions.where, params);
     ranked += found.window;
-    all.push(...found.rows);
+    for (const item of found.rows) all.push(item);
   }
   all.sort((a, b) => a.score - b.score);
   const page = all.slice(offset, offset + limit);

@@ -27,6 +27,7 @@ import {
   type WriteReport,
 } from '../store.js';
 import { SqliteMemories } from './sqlite-memories.js';
+import { EMPTY_FILE, StoreDamagedError, isEmptyFile } from './store-damage.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { searchSqlite } from './sqlite-search.js';
 import { clearFullText } from './full-text.js';
@@ -93,6 +94,9 @@ export class SqliteStore implements Store {
 
   /** Opens (creating) the store file. */
   static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+    // SQLite takes an empty file for an empty database; a store emptied so (a full disk, a
+    // truncating copy) would be filled afresh while the bundle still lists what it held.
+    if (isEmptyFile(file)) throw new StoreDamagedError(file, EMPTY_FILE);
     // A store made by an older version is brought up to date before it is read.
     if (options.readonly && existsSync(file) && outdated(file))
       new SqliteStore(file, false, false).db.close();

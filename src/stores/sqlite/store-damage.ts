@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { StoreConnectionError } from '../store.js';
 
 /**
@@ -13,6 +14,18 @@ export class StoreDamagedError extends StoreConnectionError {
     super(
       `the store ${file} is damaged (${detail}): run "chatgraph reindex" to move it aside and rebuild it from the bundle`,
     );
+  }
+}
+
+/** The damage a store file of zero bytes is reported as. */
+export const EMPTY_FILE = 'it is an empty file of 0 bytes';
+
+/** Whether the file exists and holds no bytes at all (no SQLite header, so not a store). */
+export function isEmptyFile(file: string): boolean {
+  try {
+    return statSync(file).size === 0;
+  } catch {
+    return false;
   }
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../bundle/atomic-write.js';
@@ -8,16 +9,19 @@ import { BinaryIndex, type IndexSnapshot } from '../../recall/binary-index.js';
  * from a shell) reads one file instead of every vector row: measured at 1,000,000 units, the
  * rows cost 9 s of CPU, the file well under one. It is a cache: it names the vectors'
  * generation and is used only while that matches; it is removed whenever the vectors change,
- * so a deleted conversation's vectors do not outlive it here.
+ * so a deleted conversation's vectors do not outlive it here. Its header carries the sha256 of
+ * the arrays, so bytes damaged behind an intact header are not served: the rows are read again.
  */
 
-const MAGIC = Buffer.from('chatgraph vector index 1\n');
+const MAGIC = Buffer.from('chatgraph vector index 2\n');
 
 const Header = z.object({
   generation: z.string(),
   dimensions: z.number().int().positive(),
   size: z.number().int().nonnegative(),
   symbols: z.array(z.string()),
+  /** Hex sha256 of every byte after the header (the padded arrays). */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
 /** The arrays of a snapshot, in file order, each with its element size. */
@@ -32,22 +36,30 @@ const pad = (n: number): number => (8 - (n % 8)) % 8;
 /** Saves the index (best effort: a folder that cannot be written only costs the next load). */
 export function saveIndexFile(file: string, generation: string, index: BinaryIndex): void {
   const snapshot = index.snapshot();
+  const body: Uint8Array[] = [];
+  const hash = createHash('sha256');
+  // Offsets in the file depend on the header's length, which the checksum is part of: the
+  // arrays are aligned within the body, and the body starts on an 8-byte boundary.
+  let at = 0;
+  for (const array of arraysOf(snapshot)) {
+    const gap = new Uint8Array(pad(at));
+    body.push(gap, array);
+    hash.update(gap).update(array);
+    at += gap.byteLength + array.byteLength;
+  }
   const header = Buffer.from(
     JSON.stringify({
       generation,
       dimensions: snapshot.dimensions,
       size: snapshot.ids.length,
       symbols: snapshot.symbols,
+      sha256: hash.digest('hex'),
     }),
   );
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.byteLength);
-  const parts: Uint8Array[] = [MAGIC, length, header];
-  let at = MAGIC.byteLength + 4 + header.byteLength;
-  for (const array of arraysOf(snapshot)) {
-    parts.push(new Uint8Array(pad(at)), array);
-    at += pad(at) + array.byteLength;
-  }
+  const headerEnd = MAGIC.byteLength + 4 + header.byteLength;
+  const parts: Uint8Array[] = [MAGIC, length, header, new Uint8Array(pad(headerEnd)), ...body];
   try {
     writeFileAtomicSync(file, parts, { durable: false });
   } catch {
@@ -81,13 +93,17 @@ export function readIndexFile(
   if (parsed.data.dimensions !== dimensions) return undefined;
   const { size, symbols } = parsed.data;
   at += length;
+  at += pad(at);
+  const bodyStart = at;
+  const sha256 = createHash('sha256').update(bytes.subarray(bodyStart)).digest('hex');
+  if (sha256 !== parsed.data.sha256) return undefined;
   const words = Math.ceil(Math.ceil(dimensions / 32) / 12) * 12;
   const take = <T>(
     count: number,
     width: number,
     make: (b: ArrayBufferLike, offset: number, length: number) => T,
   ): T | undefined => {
-    at += pad(at);
+    at += pad(at - bodyStart);
     if (at + count * width > bytes.byteLength) return undefined;
     const start = bytes.byteOffset + at;
     at += count * width;

@@ -57,7 +57,7 @@ function subtreeShown(tree: Tree, message: MessageView): boolean {
   while (stack.length > 0) {
     const m = stack.pop() as MessageView;
     if (m.onShownThread) return true;
-    stack.push(...(tree.children.get(m.id) ?? []));
+    for (const item of tree.children.get(m.id) ?? []) stack.push(item);
   }
   return false;
 }
@@ -149,7 +149,7 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
       ),
     );
   }
-  parts.push(...attachmentParts(message, conversationId));
+  for (const item of attachmentParts(message, conversationId)) parts.push(item);
   if (message.citations.length > 0) {
     parts.push(
       h(

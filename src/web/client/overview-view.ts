@@ -34,7 +34,7 @@ function monthChart(stats: Stats): Element {
   const totals = new Map<string, number>();
   for (const row of stats.byMonth)
     if (row.month) totals.set(row.month, (totals.get(row.month) ?? 0) + row.messages);
-  const max = Math.max(...totals.values(), 1);
+  const max = [...totals.values()].reduce((top, n) => Math.max(top, n), 1);
   const width = Math.max(600, months.length * 18 + 60);
   const height = 260;
   const bar = (width - 60) / months.length;
