@@ -151,7 +151,7 @@ export type RedactionCounts = Record<string, number>;
 
 // Characters that draw nothing: a key split by them must still be found.
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/;
-const NOT_ASCII = /[^\x00-\x7f]/;
+const NOT_ASCII = /[^ -~\t\n\r]/;
 
 /** A text as secrets are looked for in it (NFKC, invisible characters gone), and where each of its code units came from. */
 interface Normalised {
