@@ -9,7 +9,10 @@ import { remember } from '../src/index.ts';
 import { writeMemories } from '../src/memory/write-memories.ts';
 import { newMemory } from '../src/model/memory-input.ts';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const RUNS = 15;
 
 function median(values) {
@@ -24,7 +27,11 @@ for (const n of sizes.length > 0 ? sizes : [100, 1000, 7000]) {
       for (let i = 0; i < n; i++) {
         const memory = newMemory(
           randomUUID(),
-          { content: `seeded memory ${i}: the user prefers tabs over spaces in project ${i % 97}, and writes tests first`, type: 'preference', tags: ['seed'] },
+          {
+            content: `seeded memory ${i}: the user prefers tabs over spaces in project ${i % 97}, and writes tests first`,
+            type: 'preference',
+            tags: ['seed'],
+          },
           { platform: 'local' },
           'manual',
           context.now,
@@ -38,7 +45,9 @@ for (const n of sizes.length > 0 ? sizes : [100, 1000, 7000]) {
       await remember({ dataDir }, { content: `measured memory ${i} at ${n}`, type: 'fact' });
       times.push(performance.now() - start);
     }
-    console.log(`${n} memories: median ${median(times).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms (${RUNS} remembers)`);
+    console.log(
+      `${n} memories: median ${median(times).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms (${RUNS} remembers)`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
