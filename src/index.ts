@@ -136,7 +136,7 @@ export { listMemories, readMemories, memoryView, MEMORY_PAGE } from './memory/li
 export type { MemoryQuery, MemoryView, MemoryPage } from './memory/list-memories.js';
 export { recentActivity, RECENT_LIMIT } from './memory/recent-activity.js';
 export type { RecentActivity } from './memory/recent-activity.js';
-export { MEMORY_TYPES, MemoryInputError } from './model/memory-input.js';
+export { MEMORY_CONTENT_LIMIT, MEMORY_TYPES, MemoryInputError } from './model/memory-input.js';
 export type { MemoryInput } from './model/memory-input.js';
 export type { MemoryStatus, MemoryType, ExtractionMethod } from './model/pam.js';
 export { parseDateBound, DATE_BOUND_FORMS } from './stores/date-bound.js';

@@ -143,4 +143,16 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     const type = await call('remember', { content: 'x', type: 'opinion' });
     expect(type.isError).toBe(true);
   });
+
+  it('refuses a memory over the one content limit every shell has, naming it', async () => {
+    const huge = await call('remember', { content: 'a'.repeat(9 * 1024 * 1024), type: 'fact' });
+    expect(huge).toMatchObject({ isError: true });
+    expect(huge.content[0]?.text).toMatch(
+      /^a memory is at most 20,000 characters and this one has 9,437,184/,
+    );
+    const over = await call('remember', { content: 'b'.repeat(20_001), type: 'fact' });
+    expect(over.isError).toBe(true);
+    const at = await call('remember', { content: 'c'.repeat(20_000), type: 'fact' });
+    expect(at.isError).toBeFalsy();
+  });
 });

@@ -126,5 +126,17 @@ describe('chatgraph memories, remember and forget', () => {
       code: 2,
       stderr: 'chatgraph: there is no conversation with id nope\n',
     });
+    const huge = await chatgraph(
+      'remember',
+      'x'.repeat(20_001),
+      '--type',
+      'fact',
+      '--data-dir',
+      data,
+    );
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(
+      /^chatgraph: a memory is at most 20,000 characters and this one has 20,001/,
+    );
   });
 });

@@ -25,6 +25,7 @@ describe('the public API', () => {
       'MATCH_END',
       'MATCH_START',
       'MAX_SEARCH_LIMIT',
+      'MEMORY_CONTENT_LIMIT',
       'MEMORY_PAGE',
       'MEMORY_TYPES',
       'MODEL_CATALOG',

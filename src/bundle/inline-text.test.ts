@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { Redactor } from '../model/redact.js';
 import { describe, expect, it } from 'vitest';
 import { INLINE_TEXT_DIR, InlineTexts, inlineTextRef, isInlineTextRef } from './inline-text.js';
 
@@ -43,7 +44,9 @@ describe('InlineTexts', () => {
     ]);
     expect(texts.lookup(a2)).toBe('two');
     const counts = {};
-    texts.redact(counts);
+    const redactor = new Redactor();
+    texts.learn(redactor);
+    texts.redact(redactor, counts);
     expect(texts.lookup(b1)).toBe('three [REDACTED:anthropic-key]');
     expect(counts).toEqual({ 'anthropic-key': 1 });
   });

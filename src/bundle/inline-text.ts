@@ -1,6 +1,6 @@
 import { INLINE_TEXT_DIR } from '../model/attachment-refs.js';
 import type { Conversation } from '../model/pam.js';
-import { redactText, type RedactionCounts } from '../model/redact.js';
+import type { RedactionCounts, Redactor } from '../model/redact.js';
 
 /**
  * Where the bundle keeps attachment text that an export holds inline (Claude.ai's
@@ -72,9 +72,14 @@ export class InlineTexts {
   /** The text behind a ref kept here. */
   readonly lookup = (ref: string): string | undefined => this.byRef.get(ref)?.text;
 
+  /** Shows every text to a redactor, so what it finds is masked in the conversation too. */
+  learn(redactor: Redactor): void {
+    for (const entry of this.byRef.values()) redactor.learnText(entry.text);
+  }
+
   /** Masks secrets in every text (as `--redact` masks the conversation). */
-  redact(counts: RedactionCounts): void {
-    for (const entry of this.byRef.values()) entry.text = redactText(entry.text, counts);
+  redact(redactor: Redactor, counts: RedactionCounts): void {
+    for (const entry of this.byRef.values()) entry.text = redactor.maskText(entry.text, counts);
   }
 
   /** The texts one conversation's attachments point to. */

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { importIdOf } from '../graph/import-id.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import { redactValue, type RedactionCounts } from '../model/redact.js';
+import { Redactor, type RedactionCounts } from '../model/redact.js';
 import { timestampOf } from '../model/time.js';
 import { detectClaudeCode } from '../providers/claude-code/detect.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
@@ -61,11 +61,14 @@ export async function followLog(
     session = context.sessions.start(file.path);
     context.emit({ kind: 'rewritten', file: file.path });
   }
-  // Masked as each line is read (`--redact`): a secret is never held, converted or written.
+  // Masked as each line is read (`--redact`): a secret is never held, converted or written, and
+  // one found in a line is masked bare in the session's later lines too.
   const masked: RedactionCounts = {};
+  const redactor = context.redact ? redactorOf(session) : undefined;
   for (const line of read.lines) {
     if (line.ok) {
-      session.unconverted.push(context.redact ? redactValue(line.value, masked) : line.value);
+      redactor?.learn(line.value);
+      session.unconverted.push(redactor ? redactor.mask(line.value, masked) : line.value);
       session.lines++;
     } else
       context.emit({
@@ -94,6 +97,15 @@ export async function followLog(
   context.state.later(file.path, state);
   context.states.set(file.path, state);
   return outcome;
+}
+
+// A session's secrets so far, forgotten with the session (a log read again whole learns anew).
+const redactors = new WeakMap<LoadedSession, Redactor>();
+
+function redactorOf(session: LoadedSession): Redactor {
+  let redactor = redactors.get(session);
+  if (!redactor) redactors.set(session, (redactor = new Redactor()));
+  return redactor;
 }
 
 async function writeSession(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   MATCH_END,
   MATCH_START,
+  MEMORY_CONTENT_LIMIT,
   MEMORY_PAGE,
   MEMORY_TYPES,
   forget,
@@ -70,7 +71,12 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
       description:
         'Store a memory (a fact, preference, goal… about the user or their work) in the PAM bundle, optionally naming the conversation and message it came from. The same content twice is one memory. Returns its id (forget takes it).',
       inputSchema: {
-        content: z.string().min(1).describe('the memory, one self-contained sentence or two'),
+        content: z
+          .string()
+          .min(1)
+          .describe(
+            `the memory, one self-contained sentence or two (at most ${MEMORY_CONTENT_LIMIT.toLocaleString('en')} characters)`,
+          ),
         type: z
           .enum(MEMORY_TYPES)
           .describe(

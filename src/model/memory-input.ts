@@ -53,8 +53,19 @@ export function toTag(tag: string): string {
   return normal;
 }
 
+/**
+ * The most characters (UTF-16 code units, as JavaScript counts them) a memory's content may
+ * have, in every shell: the CLI, the web app, MCP and the library all refuse more with
+ * {@link MemoryInputError}.
+ */
+export const MEMORY_CONTENT_LIMIT = 20_000;
+
 function checked(input: MemoryInput): void {
   if (input.content.trim() === '') throw new MemoryInputError('a memory needs some content');
+  if (input.content.length > MEMORY_CONTENT_LIMIT)
+    throw new MemoryInputError(
+      `a memory is at most ${MEMORY_CONTENT_LIMIT.toLocaleString('en')} characters and this one has ${input.content.length.toLocaleString('en')}: keep the gist, and name the conversation it came from`,
+    );
   if (!(MEMORY_TYPES as readonly string[]).includes(input.type))
     throw new MemoryInputError(
       `"${input.type}" is not a memory type; the types are ${MEMORY_TYPES.join(', ')}`,

@@ -47,3 +47,90 @@ describe('redactText', () => {
     });
   });
 });
+
+describe('redactText: the shapes issue 23 found unmasked', () => {
+  const basic = (credentials: string): string => Buffer.from(credentials).toString('base64');
+
+  it.each([
+    ['a lower-case basic header', `authorization: basic ${basic('alice:s3cret-pass')}`, 'YWxpY2U6'],
+    ['a basic header with a non-ASCII password', `Basic ${basic('jörg:pässwort1')}`, 'asO2cmc6'],
+    [
+      'a key with no END line on one line',
+      '-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLez',
+      'MIIEowIB',
+    ],
+    [
+      'a key with no END line, its body straight after the marker',
+      '-----BEGIN PRIVATE KEY-----MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLez',
+      'MIIEowIB',
+    ],
+    [
+      'a full-width key',
+      'ｓｋ－ｐｒｏｊ－ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐｑｒｓｔｕｖｗｘｙｚ０１２３',
+      'ａｂｃ',
+    ],
+    [
+      'a key split by zero-width spaces',
+      'sk-proj-abcdefgh\u200bijklmnop\u200bqrstuvwxyz0123',
+      'abcdefgh',
+    ],
+  ])('masks %s', (_, text, part) => {
+    const masked = redactText(`see: ${text} (done)`, {});
+    expect(masked).toContain('[REDACTED:');
+    expect(masked).not.toContain(part);
+    expect(masked).toMatch(/^see: .*\(done\)$/);
+  });
+
+  it('masks a secret wherever it stands in a value once it is found next to its marker', () => {
+    const counts: RedactionCounts = {};
+    const token = 'tok_9f8e7d6c5b4a3f2e1d0c';
+    const password = 'Tr0ub4dor&3';
+    const body = 'MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw';
+    const masked = redactValue(
+      {
+        title: `Why does ${token} fail?`,
+        text: `curl -H "Authorization: Bearer ${token}" and redis://:${password}@cache:6379`,
+        thinking: `The user's password ${password} is weak.`,
+        tool: { input: { command: `echo ${token}` }, output: `${token}\n` },
+        key: `-----BEGIN EC PRIVATE KEY-----\n${body}\n-----END EC PRIVATE KEY-----`,
+        pasted: `line 2 of the key: ${body}`,
+      },
+      counts,
+    );
+    const text = JSON.stringify(masked);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(password);
+    expect(text).not.toContain(body);
+    expect(masked.title).toBe('Why does [REDACTED:bearer-token] fail?');
+    expect(masked.tool.output).toBe('[REDACTED:bearer-token]\n');
+  });
+
+  it('keeps the text around a disguised secret exactly as it was', () => {
+    const text =
+      'ｆｕｌｌ－ｗｉｄｔｈ　ｐｒｏｓｅ, ﬁle, x² — key ｓｋ－ａｎｔ－ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐｑｒｓｔ１ end';
+    expect(redactText(text, {})).toBe(
+      'ｆｕｌｌ－ｗｉｄｔｈ　ｐｒｏｓｅ, ﬁle, x² — key [REDACTED:anthropic-key] end',
+    );
+  });
+});
+
+describe('redactText leaves ordinary prose and code alone', () => {
+  it.each([
+    'Basic usage: run it with basic settings. Basic Auth is described in RFC 7617.',
+    'The header is "-----BEGIN PRIVATE KEY-----" and then the base64 body follows, see the docs.',
+    'function login(user, password) { return check(password); } // password must be 8+ characters',
+    'ｆｕｌｌ－ｗｉｄｔｈ　ｔｅｘｔ、日本語の文章。ﬁne ligatures, x², ① and soft\u00adhyphens stay.',
+    'const url = "https://example.com:8443/path?q=1"; git clone git@github.com:org/repo.git',
+    'Bearer of bad news; the bearer token goes in a header. skip-ant-farm and sk-learn.',
+    'password = "" and PASSWORD: set it later; passwords are hashed with argon2id.',
+  ])('%s', (text) => {
+    const counts: RedactionCounts = {};
+    expect(redactText(text, counts)).toBe(text);
+    expect(counts).toEqual({});
+  });
+
+  it('does not mask a plain word found as a password everywhere else', () => {
+    const masked = redactText('password = "letmein" and then: letmein is a bad password', {});
+    expect(masked).toBe('password = "[REDACTED:password]" and then: letmein is a bad password');
+  });
+});

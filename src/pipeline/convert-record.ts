@@ -12,7 +12,7 @@ import { parseRecord, type RawRecord } from '../read/record.js';
 import { IMPORTER } from '../version.js';
 import { projectConversation } from '../graph/project-conversation.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
-import { redactValue, type RedactionCounts } from '../model/redact.js';
+import { Redactor, type RedactionCounts } from '../model/redact.js';
 import { InlineTexts, type InlineAsset } from '../bundle/inline-text.js';
 
 /** One conversation record to convert (sent to a worker as plain data). */
@@ -172,8 +172,15 @@ function finishRecord(
     converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
   const redactions: RedactionCounts = {};
   if (task.redact) {
-    conversations = conversations.map((conversation) => redactValue(conversation, redactions));
-    texts.redact(redactions);
+    // One record's conversations and attachment texts learn together: a secret found in one is
+    // masked wherever it stands in any of them (a token echoed bare by a tool, a title).
+    const redactor = new Redactor();
+    for (const conversation of conversations) redactor.learn(conversation);
+    texts.learn(redactor);
+    if (redactor.hasSecrets) {
+      conversations = conversations.map((conversation) => redactor.mask(conversation, redactions));
+      texts.redact(redactor, redactions);
+    }
     for (const conversation of conversations) texts.settleSizes(conversation);
   }
   if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };

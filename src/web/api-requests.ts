@@ -141,7 +141,7 @@ export const memoriesQuery = z.object({
 /** POST /api/memories */
 export const rememberBody = z
   .object({
-    content: z.string().min(1).max(20_000),
+    content: z.string().min(1),
     type: z.enum(API_MEMORY_TYPES),
     tags: z.array(z.string()).max(50).optional(),
     confidence: z.number().min(0).max(1).optional(),
@@ -153,7 +153,7 @@ export const rememberBody = z
 /** PUT /api/memories/:id */
 export const reviseBody = z
   .object({
-    content: z.string().min(1).max(20_000).optional(),
+    content: z.string().min(1).optional(),
     type: z.enum(API_MEMORY_TYPES).optional(),
     tags: z.array(z.string()).max(50).optional(),
     confidence: z.number().min(0).max(1).optional(),

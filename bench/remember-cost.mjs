@@ -1,0 +1,54 @@
+// What one `remember` costs as the memory store grows: the median of a few remembers into a data
+// folder that already holds N memories (seeded in one write), for N = 100, 1,000 and 7,000.
+// Run from the repo: node --import ./scripts/ts-loader.mjs bench/remember-cost.mjs [N...]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { remember } from '../src/index.ts';
+import { writeMemories } from '../src/memory/write-memories.ts';
+import { newMemory } from '../src/model/memory-input.ts';
+
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
+const RUNS = 15;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+for (const n of sizes.length > 0 ? sizes : [100, 1000, 7000]) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'remember-cost-'));
+  try {
+    await writeMemories({ dataDir }, (context) => {
+      for (let i = 0; i < n; i++) {
+        const memory = newMemory(
+          randomUUID(),
+          {
+            content: `seeded memory ${i}: the user prefers tabs over spaces in project ${i % 97}, and writes tests first`,
+            type: 'preference',
+            tags: ['seed'],
+          },
+          { platform: 'local' },
+          'manual',
+          context.now,
+        );
+        context.memories.set(memory.id, memory);
+      }
+    });
+    const times = [];
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      await remember({ dataDir }, { content: `measured memory ${i} at ${n}`, type: 'fact' });
+      times.push(performance.now() - start);
+    }
+    console.log(
+      `${n} memories: median ${median(times).toFixed(1)} ms, min ${Math.min(...times).toFixed(1)} ms (${RUNS} remembers)`,
+    );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
