@@ -231,3 +231,69 @@ export function expectPamValid(data: string): void {
 export function outcome(result: ImportResult): Record<string, number> {
   return { ...result.written, keptNewer: result.totals.keptNewer };
 }
+
+/** A Claude Code log line: entry `n` (user when even) with `text`, at second `n`, after `parent`. */
+export function sessionLine(sessionId: string, n: number, text: string, parent: number | null): string {
+  const role = n % 2 === 0 ? 'user' : 'assistant';
+  const uuid = `${sessionId}-${n}`;
+  return `${JSON.stringify({
+    type: role,
+    uuid,
+    parentUuid: parent === null ? null : `${sessionId}-${parent}`,
+    sessionId,
+    timestamp: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+    cwd: '/work/app',
+    message:
+      role === 'assistant'
+        ? { id: `msg-${uuid}`, role, model: 'claude-sonnet-4', content: [{ type: 'text', text }] }
+        : { role, content: text },
+  })}\n`;
+}
+
+/** The session of {@link SHORTER_LOG}: four entries in a chain. */
+export const FULL_LOG = [
+  sessionLine('sess-cut', 0, 'plan the aardvark trip', null),
+  sessionLine('sess-cut', 1, 'pack for the bison', 0),
+  sessionLine('sess-cut', 2, 'and the condor?', 1),
+  sessionLine('sess-cut', 3, 'watch the dingo', 2),
+];
+
+/** The log cut short to its first two entries, then going on another way (a later entry). */
+export const SHORTER_LOG = [...FULL_LOG.slice(0, 2), sessionLine('sess-cut', 5, 'see the emu', 1)];
+
+/** The texts of the session once both logs were read: none lost, the new one added. */
+export const MERGED_LOG_TEXTS = [
+  'plan the aardvark trip',
+  'pack for the bison',
+  'and the condor?',
+  'watch the dingo',
+  'see the emu',
+];
+
+/** What the store must hold of the session once the full and the shorter log were read. */
+export async function expectLogMerged(store: Store): Promise<void> {
+  const all = (await store.thread('sess-cut', { allBranches: true })).map((m) => m.content);
+  expect([...all].sort()).toEqual([...MERGED_LOG_TEXTS].sort());
+  for (const word of ['dingo', 'condor', 'emu']) {
+    const { hits } = await store.search({ text: word, mode: 'keyword' });
+    expect(
+      hits.map((h) => h.platformConversationId),
+      word,
+    ).toEqual(['sess-cut']);
+  }
+  // The later entry leads: the shown thread ends on it.
+  expect((await store.thread('sess-cut')).map((m) => m.content)).toEqual([
+    'plan the aardvark trip',
+    'pack for the bison',
+    'see the emu',
+  ]);
+}
+
+/** The bundle's copy of the session holds every entry, its tree whole. */
+export function expectLogMergedInBundle(data: string): void {
+  const conversation = bundleConversations(data).get('sess-cut');
+  expect(conversation?.messages.map((m) => m.content?.text).sort()).toEqual(
+    [...MERGED_LOG_TEXTS].sort(),
+  );
+  if (conversation) expectValidTree(conversation);
+}
