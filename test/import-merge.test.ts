@@ -58,9 +58,9 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     expect(bundle.get('shrunk')?.messages).toHaveLength(4);
     // The bundle's index agrees with the files.
     const index = (
-      JSON.parse(
-        readFileSync(join(data, 'bundle', 'memory-store.json'), 'utf8'),
-      ) as { conversations_index: { title: string; message_count: number }[] }
+      JSON.parse(readFileSync(join(data, 'bundle', 'memory-store.json'), 'utf8')) as {
+        conversations_index: { title: string; message_count: number }[];
+      }
     ).conversations_index;
     expect(index.map((e) => [e.title, e.message_count]).sort()).toEqual(
       [

@@ -23,8 +23,7 @@ export function mergeCopies(stored: Conversation, arriving: Conversation): Merge
   const lead = storedLeads ? stored : arriving;
   const other = storedLeads ? arriving : stored;
   const leading = storedLeads ? 'stored' : 'arriving';
-  if (!hasStableIds(lead) || !hasStableIds(other))
-    return { conversation: lead, leading, added: 0 };
+  if (!hasStableIds(lead) || !hasStableIds(other)) return { conversation: lead, leading, added: 0 };
   const leadById = new Map(lead.messages.map((m) => [m.id, m]));
   const extra = other.messages.filter((m) => !leadById.has(m.id));
   if (extra.length === 0) return { conversation: lead, leading, added: 0 };
@@ -139,7 +138,10 @@ function cutCycles(messages: readonly Message[], parentOf: Map<string, string | 
 
 const ROLE_ORDER: readonly Role[] = ['user', 'assistant', 'system', 'tool'];
 
-function withRoles(participants: readonly Participant[], messages: readonly Message[]): Participant[] {
+function withRoles(
+  participants: readonly Participant[],
+  messages: readonly Message[],
+): Participant[] {
   const present = new Set(messages.map((m) => m.role));
   const listed = new Set(participants.map((p) => p.role));
   return [

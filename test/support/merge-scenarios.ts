@@ -174,7 +174,9 @@ export async function expectMerged(store: Store): Promise<void> {
 export function bundleConversations(data: string): Map<string, Conversation> {
   const dir = join(data, 'bundle', 'conversations');
   const out = new Map<string, Conversation>();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const { import_metadata: _meta, ...content } = JSON.parse(
       readFileSync(join(dir, name), 'utf8'),
     ) as Conversation;
@@ -233,7 +235,12 @@ export function outcome(result: ImportResult): Record<string, number> {
 }
 
 /** A Claude Code log line: entry `n` (user when even) with `text`, at second `n`, after `parent`. */
-export function sessionLine(sessionId: string, n: number, text: string, parent: number | null): string {
+export function sessionLine(
+  sessionId: string,
+  n: number,
+  text: string,
+  parent: number | null,
+): string {
   const role = n % 2 === 0 ? 'user' : 'assistant';
   const uuid = `${sessionId}-${n}`;
   return `${JSON.stringify({
