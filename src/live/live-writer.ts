@@ -113,14 +113,15 @@ export class LiveWriter {
   /**
    * The copy a log's conversation is merged with, so that a log cut short or rewritten loses
    * nothing imported: looked for once per conversion of the log (a conversion grows from what it
-   * wrote), in memory (not settled yet) or in the bundle, and kept while it knows more.
+   * wrote), in memory (not settled yet) or in the bundle, and kept for the conversion's later
+   * steps when it knows more.
    */
   private async earlierCopy(conversation: LiveConversation): Promise<Conversation | undefined> {
     const { id, step } = conversation;
-    const carried = this.carried.get(id);
-    if (carried) return carried;
-    if (this.conversionOf.get(id) === step.of) return undefined;
+    if (this.conversionOf.get(id) === step.of) return this.carried.get(id);
+    // A new conversion (a log rewritten again): merged with the latest copy, not the one before.
     this.conversionOf.set(id, step.of);
+    this.carried.delete(id);
     const earlier =
       this.unsettled.get(id)?.conversation ??
       (await readBundleConversation(bundleDir(this.dataDir), id).catch((error: unknown) => {

@@ -4,6 +4,7 @@ import { contentHashOfText, conversationText } from '../bundle/conversation-text
 import { toIndexEntry } from '../bundle/memory-store.js';
 import { countConversation } from '../import-report.js';
 import { mergeCopies } from '../model/merge-copies.js';
+import { redactValue } from '../model/redact.js';
 import type { Conversation } from '../model/pam.js';
 import type { ConvertedConversation } from './convert-record.js';
 
@@ -30,6 +31,7 @@ export interface StoredMerge {
 export function mergeWithStored(
   writer: BundleWriter,
   converted: ConvertedConversation,
+  options: { redact: boolean },
 ): StoredMerge {
   const stored = { text: writer.storedText(converted.id) };
   const asIs = { converted, stored, keptNewer: false, kept: false, added: 0 };
@@ -39,14 +41,16 @@ export function mergeWithStored(
   // A bundle file that is not a PAM conversation any more is written anew, as before.
   const parsed = parseConversationFile(stored.text);
   if (!parsed.ok) return asIs;
+  // `--redact` masks what was written before too: a secret of the stored copy is not merged back.
+  const storedCopy = options.redact ? redactValue(parsed.conversation, {}) : parsed.conversation;
   // Text this process wrote from a conversation it built.
   const arriving = JSON.parse(converted.text) as Conversation;
-  const merged = mergeCopies(parsed.conversation, arriving);
+  const merged = mergeCopies(storedCopy, arriving);
   const keptNewer = merged.leading === 'stored';
   if (merged.added === 0 && !keptNewer) return asIs;
   // Its batch was projected from the arriving copy: the sink projects what is written instead.
   const { batch: _projected, ...unprojected } = converted;
-  if (merged.added === 0) {
+  if (merged.added === 0 && !options.redact) {
     const conversation = parsed.conversation;
     return {
       converted: {
@@ -71,7 +75,7 @@ export function mergeWithStored(
     arriving.import_metadata ?? meta ?? missingMeta(),
     true,
   );
-  const storedRefs = keptNewer ? refsOf(parsed.conversation) : new Set<string>();
+  const storedRefs = keptNewer ? refsOf(storedCopy) : new Set<string>();
   return {
     converted: {
       ...unprojected,

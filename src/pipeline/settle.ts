@@ -11,7 +11,7 @@ import type { StoredMerge } from './merge-stored.js';
  * before in this import, and said when the bundle's copy was the newer one.
  */
 export class Settler {
-  private readonly seen = new Set<string>();
+  private readonly updatedOf = new Map<string, string>();
   private readonly countsOf = new Map<string, ConvertedConversation['counts']>();
   private leftDeleted = 0;
 
@@ -27,12 +27,36 @@ export class Settler {
     return true;
   }
 
+  /**
+   * Whether this conversation is one of several logs of a Claude Code session met in this
+   * import (a resumed or forked session): those are settled as `watch` settles them (see
+   * `SessionOwners`), the most recent copy whole, not merged.
+   */
+  sameImport(claim: Claim, converted: ConvertedConversation): boolean {
+    return claim.provider.name === 'claude-code' && this.updatedOf.has(converted.id);
+  }
+
   /** Whether this conversation, merged with the bundle's copy, is to be written. */
   keep(claim: Claim, merge: StoredMerge): boolean {
     const { converted } = merge;
     const provider = claim.provider.name;
     const label = converted.platformId ?? converted.id;
-    if (this.seen.has(converted.id)) {
+    const before = this.updatedOf.get(converted.id);
+    if (before !== undefined && this.sameImport(claim, converted)) {
+      this.report.written.duplicates++;
+      const newer = converted.updated > before;
+      this.report.add({
+        level: 'info',
+        code: 'duplicate-conversation',
+        message: newer
+          ? `conversation ${label} appeared before in this import; this newer copy replaces it`
+          : `conversation ${label} appeared before in this import; this copy is not newer and is skipped`,
+        file: claim.entry.displayPath,
+      });
+      if (!newer) return false;
+      const counted = this.countsOf.get(converted.id);
+      if (counted) this.report.replaceCounts(provider, counted, converted.counts);
+    } else if (before !== undefined) {
       this.report.written.duplicates++;
       this.report.add({
         level: 'info',
@@ -61,7 +85,7 @@ export class Settler {
         });
       }
     }
-    this.seen.add(converted.id);
+    this.updatedOf.set(converted.id, converted.updated);
     this.countsOf.set(converted.id, converted.counts);
     return true;
   }
