@@ -18,6 +18,8 @@ export interface ProviderSummary {
   skipped: number;
   /** Messages whose time was missing and taken from the nearest known one. */
   inferredTimestamps: number;
+  /** Conversations the bundle held a newer copy of than the export: kept (older messages merged in). */
+  keptNewer: number;
 }
 
 /** One file of the input and what was made of it. */
@@ -67,6 +69,7 @@ export function emptySummary(): ProviderSummary {
     memories: 0,
     skipped: 0,
     inferredTimestamps: 0,
+    keptNewer: 0,
   };
 }
 

@@ -69,6 +69,8 @@ describe('import', () => {
     mapping.c = node('c', 'u', [], msg('c', 'assistant', 'third answer', 1_700_000_004));
     branched.current_node = 'c';
     const renamed = branchedConversation('rename', 'A new name');
+    // Changed on the platform since the old export: a later update time (the later copy leads).
+    for (const changed of [edited, branched, renamed]) changed.update_time = 1_700_000_200;
     const newer = join(dir, 'newer.json');
     writeFileSync(
       newer,

@@ -58,6 +58,9 @@ function liveOf(
       delta: settleDocument(conversation, options),
       batch: () => project(conversation, { ...options, settle: true }),
     }),
+    conversation,
+    // This test's store steps never meet an earlier copy.
+    carry: () => undefined,
   };
 }
 

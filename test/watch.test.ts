@@ -118,21 +118,21 @@ describe('chatgraph watch', () => {
     await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(5 messages\)/, at);
     expect(await messagesOf(data, 'sess-a')).toContain('no newline at the end');
 
-    // Rewritten: the start changed, so the log is read again whole.
+    // Rewritten: the start changed, so the log is read again whole; what was imported stays.
+    const imported = await messagesOf(data, 'sess-a');
     at = w.lines.length;
     session(log, 'sess-a', ['a rewritten start', 'with another answer', 'and a third line']);
     await w.waitFor(/^rewritten .*sess-a\.jsonl/, at);
     await w.waitFor(/^imported .*sess-a\.jsonl: 3 line\(s\) read.*\(3 messages\)/, at);
-    expect(await messagesOf(data, 'sess-a')).toEqual([
-      'a rewritten start',
-      'with another answer',
-      'and a third line',
-    ]);
-    // Truncated: shorter than what was read.
+    const rewritten = ['a rewritten start', 'with another answer', 'and a third line'];
+    expect(await messagesOf(data, 'sess-a')).toEqual([...rewritten, ...imported]);
+    // Truncated: shorter than what was read; nothing imported is lost.
     at = w.lines.length;
     session(log, 'sess-a', ['cut short']);
     await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(1 messages\)/, at);
-    expect(await messagesOf(data, 'sess-a')).toEqual(['cut short']);
+    expect([...(await messagesOf(data, 'sess-a'))].sort()).toEqual(
+      ['cut short', ...rewritten, ...imported].sort(),
+    );
     expect(await w.stop()).toBe(0);
     expect(w.lines.at(-1)).toBe('stopped');
   }, 60_000);

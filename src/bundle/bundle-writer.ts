@@ -70,23 +70,18 @@ export class BundleWriter {
    * Writes one conversation's file unless the file there has the same content (import metadata
    * aside), so a re-import leaves unchanged files, and their provenance, alone. Synchronous on
    * purpose: a small file's open/write/rename costs less CPU blocking than through promises,
-   * and the CPU is what an import is short of (conversion runs on the other cores).
+   * and the CPU is what an import is short of (conversion runs on the other cores). `stored`
+   * is the file's text when the caller read it already.
    */
   writeConversation(
     id: string,
     text: string | Uint8Array,
     contentHash: string | undefined,
     index: ConversationIndexEntry,
+    stored: { text: string | undefined } = { text: this.storedText(id) },
   ): WriteOutcome {
     const path = conversationPath(this.dir, id);
-    let previous: string | undefined;
-    if (this.index.has(id)) {
-      try {
-        previous = readFileSync(path, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
+    const previous = stored.text;
     this.index.set(id, index);
     if (
       previous !== undefined &&
@@ -99,6 +94,17 @@ export class BundleWriter {
     // Not flushed one by one (see AtomicWriteOptions.durable): thousands per import.
     writeFileAtomicSync(path, text, { durable: false });
     return previous !== undefined ? 'updated' : 'created';
+  }
+
+  /** The text of a conversation's file in the bundle, when it has one. */
+  storedText(id: string): string | undefined {
+    if (!this.index.has(id)) return undefined;
+    try {
+      return readFileSync(conversationPath(this.dir, id), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return undefined;
+    }
   }
 
   /**

@@ -45,7 +45,7 @@ export function formatReport(report: ImportReport, options: { verbose?: boolean 
     lines.push(`redacted: ${masked.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
   const w = report.written;
   lines.push(
-    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files`,
+    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files${keptNewer(t.keptNewer)}`,
   );
   const shown = options.verbose
     ? report.problems
@@ -88,4 +88,10 @@ function formatGroup(group: ProblemGroup): string[] {
   if (more > 0)
     lines.push(`    … and ${more} more (all counted; --json lists up to ${group.examples.length})`);
   return lines;
+}
+
+// An older export met a newer copy in the bundle (the newer one stays, nothing is lost).
+function keptNewer(n: number): string {
+  if (n === 0) return '';
+  return `; kept the newer copy of ${n.toLocaleString('en-US')} ${n === 1 ? 'conversation' : 'conversations'}`;
 }

@@ -7,7 +7,8 @@ import { projectGrowth, settleDocument } from '../graph/project-growth.js';
 import { project, type ProjectOptions } from '../graph/project.js';
 import { emptyProjectMemo, type ProjectMemo } from '../graph/project-memo.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
+import { mergeCopies } from '../model/merge-copies.js';
+import type { Conversation, ConversationIndexEntry, ImportMetadata } from '../model/pam.js';
 import { claudeCode } from '../providers/claude-code/index.js';
 import { SessionBuilder } from '../providers/claude-code/session-builder.js';
 import { IMPORTER } from '../version.js';
@@ -35,6 +36,14 @@ export interface LiveConversation {
   batch(): GraphBatch;
   /** The bundle file's bytes, its content hash, and the Document made again. */
   settle(): SettledConversation;
+  /** The conversation as the lines read so far give it. */
+  conversation: Conversation;
+  /**
+   * This step merged with an earlier copy of the conversation (the bundle's, from before the
+   * log was cut short or rewritten), as `import` merges two copies (see `mergeCopies`); its
+   * graph comes whole (no delta). Undefined when the earlier copy knows nothing more.
+   */
+  carry(earlier: Conversation): LiveConversation | undefined;
 }
 
 /** A conversation as `import` would write it from the lines read so far. */
@@ -117,24 +126,19 @@ export class SessionConversion {
   private finish(conversation: Conversation, source: SessionSource, n: number): LiveConversation {
     const options = this.options(source, conversation.id);
     const { change } = this.builder;
+    const step = { of: this.id, n };
     return {
       id: conversation.id,
       index: toIndexEntry(conversation),
       messages: conversation.messages.length,
-      step: { of: this.id, n },
+      step,
       version: `live:${this.id}:${n}:${conversation.id}`,
       delta: change && projectGrowth(conversation, { ...options, change }),
       batch: () => project(conversation, { ...options, settle: false }),
       settle: () => {
         const { bytes, contentHash } = conversationBytes(
           conversation,
-          {
-            importer: IMPORTER,
-            importer_version: `${claudeCode.name}-importer/${source.variant}`,
-            imported_at: source.importedAt,
-            source_file: source.displayPath,
-            source_checksum: source.checksum,
-          },
+          this.metaOf(source),
           this.bytes,
         );
         return {
@@ -144,6 +148,47 @@ export class SessionConversion {
           batch: () => project(conversation, { ...options, settle: true }),
         };
       },
+      conversation,
+      carry: (earlier) => this.carry(earlier, conversation, source, step),
+    };
+  }
+
+  // The merged copy is projected whole, without the growth memo: that follows the log's lines.
+  private carry(
+    earlier: Conversation,
+    conversation: Conversation,
+    source: SessionSource,
+    step: { of: string; n: number },
+  ): LiveConversation | undefined {
+    const merged = mergeCopies(earlier, conversation);
+    if (merged.leading === 'arriving' && merged.added === 0) return undefined;
+    const { import_metadata: _meta, ...whole } = merged.conversation;
+    const { memo: _memo, ...options } = this.options(source, conversation.id);
+    const batch = (): GraphBatch => project(whole, { ...options, settle: true });
+    return {
+      id: whole.id,
+      index: toIndexEntry(whole),
+      messages: whole.messages.length,
+      step,
+      version: `live:${this.id}:${step.n}:${whole.id}`,
+      delta: undefined,
+      batch,
+      settle: () => {
+        const { bytes, contentHash } = conversationBytes(whole, this.metaOf(source), this.bytes);
+        return { text: bytes, contentHash, delta: undefined, batch };
+      },
+      conversation: whole,
+      carry: (again) => this.carry(again, conversation, source, step),
+    };
+  }
+
+  private metaOf(source: SessionSource): ImportMetadata {
+    return {
+      importer: IMPORTER,
+      importer_version: `${claudeCode.name}-importer/${source.variant}`,
+      imported_at: source.importedAt,
+      source_file: source.displayPath,
+      source_checksum: source.checksum,
     };
   }
 

@@ -4,7 +4,8 @@ import { BundleWriter } from '../bundle/bundle-writer.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { bundleDir } from '../data-dir.js';
 import { readTombstones } from '../deleted-conversations.js';
-import type { ConversationIndexEntry } from '../model/pam.js';
+import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
+import { BadBundleFileError, readBundleConversation } from '../bundle/read-bundle.js';
 import { stableId } from '../model/ids.js';
 import { timestampOf } from '../model/time.js';
 import { openStore } from '../open-store.js';
@@ -52,6 +53,10 @@ export class LiveWriter {
   private readonly unsettled = new Map<string, LiveConversation>();
   private readonly unindexed = new Map<string, ConversationIndexEntry>();
   private readonly owners: SessionOwners;
+  /** The conversion of a log that last wrote each conversation (see {@link earlierCopy}). */
+  private readonly conversionOf = new Map<string, string>();
+  /** Earlier copies that know more than their log now says: merged into every step. */
+  private readonly carried = new Map<string, Conversation>();
 
   private constructor(
     readonly dataDir: string,
@@ -85,8 +90,10 @@ export class LiveWriter {
         report.heldElsewhere++;
         continue;
       }
-      const outcome = await this.graph.step(conversation);
-      this.unsettled.set(id, conversation);
+      const earlier = await this.earlierCopy(conversation);
+      const written = (earlier && conversation.carry(earlier)) ?? conversation;
+      const outcome = await this.graph.step(written);
+      this.unsettled.set(id, written);
       report[outcome]++;
     }
     await this.store.recordImport({
@@ -101,6 +108,30 @@ export class LiveWriter {
     // The log's earlier checksums no conversation hangs from any more (a reindex drops them).
     await this.store.dropStaleImports(from.sourceFile, from.id);
     return report;
+  }
+
+  /**
+   * The copy a log's conversation is merged with, so that a log cut short or rewritten loses
+   * nothing imported: looked for once per conversion of the log (a conversion grows from what it
+   * wrote), in memory (not settled yet) or in the bundle, and kept for the conversion's later
+   * steps when it knows more.
+   */
+  private async earlierCopy(conversation: LiveConversation): Promise<Conversation | undefined> {
+    const { id, step } = conversation;
+    if (this.conversionOf.get(id) === step.of) return this.carried.get(id);
+    // A new conversion (a log rewritten again): merged with the latest copy, not the one before.
+    this.conversionOf.set(id, step.of);
+    this.carried.delete(id);
+    const earlier =
+      this.unsettled.get(id)?.conversation ??
+      (await readBundleConversation(bundleDir(this.dataDir), id).catch((error: unknown) => {
+        // A damaged bundle file is written anew, as before.
+        if (error instanceof BadBundleFileError) return undefined;
+        throw error;
+      }));
+    if (!earlier || !conversation.carry(earlier)) return undefined;
+    this.carried.set(id, earlier);
+    return earlier;
   }
 
   /** Whether conversations were written whose bundle file or index entry waits for {@link settle}. */

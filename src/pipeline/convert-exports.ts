@@ -11,14 +11,15 @@ import type { ConvertOptions, ImportedFile } from './convert-options.js';
 import type { ConvertedConversation } from './convert-record.js';
 import { readMemories } from './memories.js';
 import { RecordConverter } from './record-converter.js';
+import { mergeWithStored } from './merge-stored.js';
 import { Settler } from './settle.js';
 import { readSideFiles } from './side-files.js';
 import { toSinks, writeToBundle } from './write-bundle.js';
 
 /**
  * Reads exports (zips, folders, files), converts every conversation to PAM and writes the
- * bundle, in named stages: claim → checksum → side files → convert on workers → settle
- * duplicates → write the bundle → sinks (the store) → memories. One record at a time; results
+ * bundle, in named stages: claim → checksum → side files → convert on workers → merge with
+ * the bundle's copy and settle duplicates → write the bundle → sinks (the store) → memories. One record at a time; results
  * in file order, so output and report are the same whatever the timing.
  */
 export async function convertExports(
@@ -43,9 +44,20 @@ export async function convertExports(
     for (const [key, index] of assets) converter.setAssets(key, index.refTable());
     const progress = progressOf(conversationClaims, options);
     const settler = new Settler(report, options.deleted);
-    const take = async (claim: Claim, converted: ConvertedConversation): Promise<void> => {
-      if (!settler.keep(claim, converted)) return;
-      await writeToBundle(writer, claim, converted, assets.get(claim.sourceKey), report);
+    const take = async (claim: Claim, arriving: ConvertedConversation): Promise<void> => {
+      if (settler.isDeleted(arriving)) return;
+      const merge = settler.sameImport(claim, arriving)
+        ? {
+            converted: arriving,
+            stored: { text: writer.storedText(arriving.id) },
+            keptNewer: false,
+            kept: false,
+            added: 0,
+          }
+        : mergeWithStored(writer, arriving, { redact: options.redact === true });
+      if (!settler.keep(claim, merge)) return;
+      const { converted, stored } = merge;
+      await writeToBundle(writer, claim, converted, assets.get(claim.sourceKey), report, stored);
       await toSinks(options.sinks, claim, converted);
       progress.conversation();
     };

@@ -1,14 +1,17 @@
 import type { ReportBuilder } from '../import-report.js';
 import type { Claim } from './claim.js';
 import type { ConvertedConversation } from './convert-record.js';
+import type { StoredMerge } from './merge-stored.js';
 
 /**
  * Stage 5, settle: which converted conversations are written. One deleted with `chatgraph
- * delete` is left out; one that appeared before in this import is written again only when
- * newer, and its counts in the report are swapped for the newer copy's.
+ * delete` is left out ({@link Settler.deleted}, before anything is read for it); one already in
+ * the bundle comes merged with its copy there (see `mergeWithStored`): written unless the copy
+ * there stays as it was, its counts in the report swapped for the merged copy's when it appeared
+ * before in this import, and said when the bundle's copy was the newer one.
  */
 export class Settler {
-  private readonly seen = new Map<string, string>();
+  private readonly updatedOf = new Map<string, string>();
   private readonly countsOf = new Map<string, ConvertedConversation['counts']>();
   private leftDeleted = 0;
 
@@ -17,32 +20,72 @@ export class Settler {
     private readonly deleted: ReadonlySet<string> | undefined,
   ) {}
 
-  /** Whether this conversation is to be written. */
-  keep(claim: Claim, converted: ConvertedConversation): boolean {
-    if (this.deleted?.has(converted.id)) {
-      this.leftDeleted++;
-      return false;
-    }
+  /** Whether this conversation was deleted with `chatgraph delete` (and is left out). */
+  isDeleted(converted: ConvertedConversation): boolean {
+    if (!this.deleted?.has(converted.id)) return false;
+    this.leftDeleted++;
+    return true;
+  }
+
+  /**
+   * Whether this conversation is one of several logs of a Claude Code session met in this
+   * import (a resumed or forked session): those are settled as `watch` settles them (see
+   * `SessionOwners`), the most recent copy whole, not merged.
+   */
+  sameImport(claim: Claim, converted: ConvertedConversation): boolean {
+    return claim.provider.name === 'claude-code' && this.updatedOf.has(converted.id);
+  }
+
+  /** Whether this conversation, merged with the bundle's copy, is to be written. */
+  keep(claim: Claim, merge: StoredMerge): boolean {
+    const { converted } = merge;
     const provider = claim.provider.name;
-    const before = this.seen.get(converted.id);
-    if (before !== undefined) {
+    const label = converted.platformId ?? converted.id;
+    const before = this.updatedOf.get(converted.id);
+    if (before !== undefined && this.sameImport(claim, converted)) {
       this.report.written.duplicates++;
       const newer = converted.updated > before;
       this.report.add({
         level: 'info',
         code: 'duplicate-conversation',
         message: newer
-          ? `conversation ${converted.platformId ?? ''} appeared before in this import; this newer copy replaces it`
-          : `conversation ${converted.platformId ?? ''} appeared before in this import; this copy is not newer and is skipped`,
+          ? `conversation ${label} appeared before in this import; this newer copy replaces it`
+          : `conversation ${label} appeared before in this import; this copy is not newer and is skipped`,
         file: claim.entry.displayPath,
       });
       if (!newer) return false;
       const counted = this.countsOf.get(converted.id);
       if (counted) this.report.replaceCounts(provider, counted, converted.counts);
+    } else if (before !== undefined) {
+      this.report.written.duplicates++;
+      this.report.add({
+        level: 'info',
+        code: 'duplicate-conversation',
+        message: merge.kept
+          ? `conversation ${label} appeared before in this import; this copy is not newer and adds nothing, so it is skipped`
+          : merge.keptNewer
+            ? `conversation ${label} appeared before in this import; this copy is older: the ${merge.added} message(s) only it had are merged in`
+            : `conversation ${label} appeared before in this import; this newer copy replaces it (messages only the other had are kept)`,
+        file: claim.entry.displayPath,
+      });
+      if (merge.kept) return false;
+      const counted = this.countsOf.get(converted.id);
+      if (counted) this.report.replaceCounts(provider, counted, converted.counts);
     } else {
       this.report.addCounts(provider, converted.counts);
+      if (merge.keptNewer) {
+        this.report.summary(provider).keptNewer++;
+        this.report.add({
+          level: 'info',
+          code: 'kept-newer-copy',
+          message: merge.kept
+            ? `conversation ${label}: the bundle holds a newer copy than this one (which adds no message); kept it as it is`
+            : `conversation ${label}: the bundle holds a newer copy than this one; kept it, with the ${merge.added} message(s) only this copy had merged in`,
+          file: claim.entry.displayPath,
+        });
+      }
     }
-    this.seen.set(converted.id, converted.updated);
+    this.updatedOf.set(converted.id, converted.updated);
     this.countsOf.set(converted.id, converted.counts);
     return true;
   }

@@ -8,13 +8,17 @@ import type { Claim } from './claim.js';
 import type { ConversationSink, SinkContext } from './convert-options.js';
 import type { ConvertedConversation } from './convert-record.js';
 
-/** Stage 6, write the bundle: a conversation's attachments, attached texts, then its file. */
+/**
+ * Stage 6, write the bundle: a conversation's attachments, attached texts, then its file
+ * (`stored`: the text of the file there, when read already).
+ */
 export async function writeToBundle(
   writer: BundleWriter,
   claim: Claim,
   converted: ConvertedConversation,
   assets: AssetIndex | undefined,
   report: ReportBuilder,
+  stored?: { text: string | undefined },
 ): Promise<void> {
   const summary = report.summary(claim.provider.name);
   for (const ref of converted.refs) {
@@ -24,7 +28,13 @@ export async function writeToBundle(
   for (const { ref, text } of converted.inlineAssets)
     if (await writer.writeText(ref, text)) summary.attachmentTexts++;
   report.written[
-    writer.writeConversation(converted.id, converted.text, converted.contentHash, converted.index)
+    writer.writeConversation(
+      converted.id,
+      converted.text,
+      converted.contentHash,
+      converted.index,
+      ...(stored ? [stored] : []),
+    )
   ]++;
 }
 

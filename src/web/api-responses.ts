@@ -218,6 +218,7 @@ const providerSummary = z
     memories: count,
     skipped: count,
     inferredTimestamps: count,
+    keptNewer: count,
   })
   .strict();
 

@@ -1,0 +1,153 @@
+import type { Conversation, Message, Participant, Role } from './pam.js';
+
+/** What merging the stored copy of a conversation with one arriving gave. */
+export interface MergedCopies {
+  conversation: Conversation;
+  /** The copy that leads (title, shown thread, metadata, its version of shared messages). */
+  leading: 'stored' | 'arriving';
+  /** Messages the result holds that only the other copy had. */
+  added: number;
+}
+
+/**
+ * Merges two copies of one conversation so that neither loses what the other knows: the copy
+ * with the later update time leads (on a tie the one with more messages, then a fixed order of
+ * their content, so the result does not depend on which came first), and where every message
+ * of both has a provider id its messages are joined by id, a message only the other copy had
+ * kept with its parent (the older copy's parent when the leading one lacks it). Without stable
+ * ids (ids made from positions) a join could hold one message twice, so the leading copy is
+ * kept whole. Merging the result with either copy again gives the result.
+ */
+export function mergeCopies(stored: Conversation, arriving: Conversation): MergedCopies {
+  const storedLeads = leads(stored, arriving);
+  const lead = storedLeads ? stored : arriving;
+  const other = storedLeads ? arriving : stored;
+  const leading = storedLeads ? 'stored' : 'arriving';
+  if (!hasStableIds(lead) || !hasStableIds(other)) return { conversation: lead, leading, added: 0 };
+  const leadById = new Map(lead.messages.map((m) => [m.id, m]));
+  const extra = other.messages.filter((m) => !leadById.has(m.id));
+  if (extra.length === 0) return { conversation: lead, leading, added: 0 };
+  const otherById = new Map(other.messages.map((m) => [m.id, m]));
+  const messages = [...lead.messages, ...extra];
+  const tree = joinedTree(messages, leadById, otherById);
+  return {
+    conversation: {
+      ...lead,
+      participants: withRoles(lead.participants, messages),
+      messages: tree,
+    },
+    leading,
+    added: extra.length,
+  };
+}
+
+/** Whether every message has an id from the provider (so its PAM id is the same in every copy). */
+export function hasStableIds(conversation: Conversation): boolean {
+  return conversation.messages.every((m) => m.provider_message_id !== null);
+}
+
+function updatedOf(conversation: Conversation): string {
+  return conversation.temporal.updated_at ?? conversation.temporal.created_at;
+}
+
+function leads(a: Conversation, b: Conversation): boolean {
+  const [ta, tb] = [updatedOf(a), updatedOf(b)];
+  if (ta !== tb) return ta > tb;
+  if (a.messages.length !== b.messages.length) return a.messages.length > b.messages.length;
+  return contentKey(a) >= contentKey(b);
+}
+
+// Only reached on a tie of time and size: the order of the two contents, provenance aside.
+function contentKey(conversation: Conversation): string {
+  const { import_metadata: _ignored, ...content } = conversation;
+  return JSON.stringify(content);
+}
+
+/**
+ * The joined messages as a tree: each message's parent from the leading copy, else from the
+ * other (when it is in the join), cycles cut; children in the leading copy's order, then the
+ * other's; parents before children, as a conversation file orders them.
+ */
+function joinedTree(
+  messages: readonly Message[],
+  leadById: ReadonlyMap<string, Message>,
+  otherById: ReadonlyMap<string, Message>,
+): Message[] {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const parentOf = new Map<string, string | null>();
+  for (const message of messages) {
+    const fromLead = leadById.get(message.id)?.parent_id ?? null;
+    const fromOther = otherById.get(message.id)?.parent_id ?? null;
+    const parent =
+      fromLead !== null && byId.has(fromLead)
+        ? fromLead
+        : fromOther !== null && byId.has(fromOther)
+          ? fromOther
+          : null;
+    parentOf.set(message.id, parent === message.id ? null : parent);
+  }
+  cutCycles(messages, parentOf);
+  const children = new Map<string, string[]>(messages.map((m) => [m.id, []]));
+  const placed = new Set<string>();
+  const place = (parent: string, child: string): void => {
+    if (placed.has(child) || parentOf.get(child) !== parent) return;
+    placed.add(child);
+    children.get(parent)?.push(child);
+  };
+  for (const message of messages) {
+    for (const child of leadById.get(message.id)?.children_ids ?? []) place(message.id, child);
+    for (const child of otherById.get(message.id)?.children_ids ?? []) place(message.id, child);
+  }
+  for (const message of messages) {
+    const parent = parentOf.get(message.id) ?? null;
+    if (parent !== null) place(parent, message.id);
+  }
+  const order: Message[] = [];
+  const stack = messages.filter((m) => (parentOf.get(m.id) ?? null) === null).reverse();
+  for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+    const kids = children.get(at.id) ?? [];
+    order.push({ ...at, parent_id: parentOf.get(at.id) ?? null, children_ids: kids });
+    for (let k = kids.length - 1; k >= 0; k--) {
+      const kid = byId.get(kids[k] ?? '');
+      if (kid) stack.push(kid);
+    }
+  }
+  return order;
+}
+
+// Parent links from two copies can close a cycle (hostile or reshuffled exports): cut where it closes.
+function cutCycles(messages: readonly Message[], parentOf: Map<string, string | null>): void {
+  const state = new Map<string, 1 | 2>();
+  const path: string[] = [];
+  for (const message of messages) {
+    let at: string | null = message.id;
+    while (at !== null && state.get(at) === undefined) {
+      state.set(at, 1);
+      path.push(at);
+      const parent: string | null = parentOf.get(at) ?? null;
+      if (parent !== null && state.get(parent) === 1) {
+        parentOf.set(at, null);
+        break;
+      }
+      at = parent;
+    }
+    for (const id of path) state.set(id, 2);
+    path.length = 0;
+  }
+}
+
+const ROLE_ORDER: readonly Role[] = ['user', 'assistant', 'system', 'tool'];
+
+function withRoles(
+  participants: readonly Participant[],
+  messages: readonly Message[],
+): Participant[] {
+  const present = new Set(messages.map((m) => m.role));
+  const listed = new Set(participants.map((p) => p.role));
+  return [
+    ...participants,
+    ...ROLE_ORDER.filter((role) => present.has(role) && !listed.has(role)).map((role) => ({
+      role,
+    })),
+  ];
+}

@@ -1,0 +1,111 @@
+import type { BundleWriter } from '../bundle/bundle-writer.js';
+import { parseConversationFile } from '../bundle/conversation-schema.js';
+import { contentHashOfText, conversationText } from '../bundle/conversation-text.js';
+import { toIndexEntry } from '../bundle/memory-store.js';
+import { countConversation } from '../import-report.js';
+import { mergeCopies } from '../model/merge-copies.js';
+import { redactValue } from '../model/redact.js';
+import type { Conversation } from '../model/pam.js';
+import type { ConvertedConversation } from './convert-record.js';
+
+/** A converted conversation set against the bundle's copy of it. */
+export interface StoredMerge {
+  /** What to write: the arriving copy, the stored one, or the two merged. */
+  converted: ConvertedConversation;
+  /** The bundle file's text as it was (read once, handed to the writer). */
+  stored: { text: string | undefined };
+  /** The bundle's copy was the newer one (a later update time): it leads the result. */
+  keptNewer: boolean;
+  /** The bundle's copy stays as it is: the arriving one adds nothing to it. */
+  kept: boolean;
+  /** Messages of the result that only the copy not leading had. */
+  added: number;
+}
+
+/**
+ * Stage 5b, merge with the bundle: a conversation already in the bundle (from an earlier
+ * import, or earlier in this one) is never replaced by a copy that knows less. The two copies
+ * are merged (see `mergeCopies`): an older export, or a Claude Code log cut short, leaves the
+ * stored copy as it is, or adds to it the messages only it had.
+ */
+export function mergeWithStored(
+  writer: BundleWriter,
+  converted: ConvertedConversation,
+  options: { redact: boolean },
+): StoredMerge {
+  const stored = { text: writer.storedText(converted.id) };
+  const asIs = { converted, stored, keptNewer: false, kept: false, added: 0 };
+  if (stored.text === undefined) return asIs;
+  const storedHash = contentHashOfText(stored.text);
+  if (storedHash === (converted.contentHash ?? contentHashOfText(converted.text))) return asIs;
+  // A bundle file that is not a PAM conversation any more is written anew, as before.
+  const parsed = parseConversationFile(stored.text);
+  if (!parsed.ok) return asIs;
+  // `--redact` masks what was written before too: a secret of the stored copy is not merged back.
+  const storedCopy = options.redact ? redactValue(parsed.conversation, {}) : parsed.conversation;
+  // Text this process wrote from a conversation it built.
+  const arriving = JSON.parse(converted.text) as Conversation;
+  const merged = mergeCopies(storedCopy, arriving);
+  const keptNewer = merged.leading === 'stored';
+  if (merged.added === 0 && !keptNewer) return asIs;
+  // Its batch was projected from the arriving copy: the sink projects what is written instead.
+  const { batch: _projected, ...unprojected } = converted;
+  if (merged.added === 0 && !options.redact) {
+    const conversation = parsed.conversation;
+    return {
+      converted: {
+        ...unprojected,
+        updated: updatedOf(conversation),
+        text: stored.text,
+        contentHash: storedHash,
+        index: toIndexEntry(conversation),
+        counts: countConversation(conversation),
+        refs: [],
+        inlineAssets: [],
+      },
+      stored,
+      keptNewer,
+      kept: true,
+      added: 0,
+    };
+  }
+  const { import_metadata: meta, ...content } = merged.conversation;
+  const { text, contentHash } = conversationText(
+    content,
+    arriving.import_metadata ?? meta ?? missingMeta(),
+    true,
+  );
+  const storedRefs = keptNewer ? refsOf(storedCopy) : new Set<string>();
+  return {
+    converted: {
+      ...unprojected,
+      updated: updatedOf(merged.conversation),
+      text,
+      contentHash,
+      index: toIndexEntry(merged.conversation),
+      counts: countConversation(merged.conversation),
+      // An older copy's inline texts never overwrite the newer copy's (they are numbered by position).
+      inlineAssets: converted.inlineAssets.filter((asset) => !storedRefs.has(asset.ref)),
+    },
+    stored,
+    keptNewer,
+    kept: false,
+    added: merged.added,
+  };
+}
+
+function updatedOf(conversation: Conversation): string {
+  return conversation.temporal.updated_at ?? conversation.temporal.created_at;
+}
+
+function refsOf(conversation: Conversation): Set<string> {
+  const refs = new Set<string>();
+  for (const message of conversation.messages)
+    for (const attachment of message.attachments)
+      if (attachment.ref !== null) refs.add(attachment.ref);
+  return refs;
+}
+
+function missingMeta(): never {
+  throw new Error('a converted conversation has no import metadata');
+}
