@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importExports } from '../../src/import-exports.js';
 import type { FollowEvent } from '../../src/live/follow-event.js';
 import { followFolders } from '../../src/live/follower.js';
@@ -16,15 +16,9 @@ import {
   outcome,
   writeChatgptCopies,
 } from '../support/merge-scenarios.js';
-import { startNeo4j, type Neo4jServer } from '../support/neo4j-server.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
 
-let server: Neo4jServer;
-beforeAll(async () => {
-  server = await startNeo4j();
-}, 300_000);
-afterAll(async () => {
-  await server.dispose();
-});
+const server = useNeo4j();
 
 async function cleared(): Promise<void> {
   const store = await Neo4jStore.open(server.target);
