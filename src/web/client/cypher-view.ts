@@ -101,7 +101,7 @@ export function showCypher(view: HTMLElement): void {
         }
       },
     },
-    h('option', { value: '' }, 'The seed’s example queries…'),
+    h('option', { value: '' }, 'Example queries…'),
     ...EXAMPLES.map((e, i) => h('option', { value: i }, e.name)),
   );
   query.addEventListener('keydown', (event) => {
