@@ -7,8 +7,9 @@ import { openStore } from '../src/open-store.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
+import { spawnOwned } from './support/owned-process.js';
 import { startServe } from './support/serve-cli.js';
-import { fixturesOf } from './support/shared.js';
+import { ROOT, fixturesOf } from './support/shared.js';
 import { raw } from './support/web-request.js';
 
 /** What a raw socket heard back: the status of the first answer and everything sent. */
@@ -74,7 +75,7 @@ beforeAll(async () => {
   await importExports(fixturesOf('chatgpt'), { dataDir, importedAt: FIXED_TIME });
   served = await startServe(dataDir);
   servedPort = Number(new URL(served.base).port);
-  store = await openStore({ dataDir, readonly: true });
+  store = await openStore({ dataDir });
   guarded = await startWebApp({ store, dataDir, port: 0, token: TOKEN });
   // Small figures, so a drip is caught in seconds: the mechanism is the server's own.
   paced = await startWebApp({
@@ -202,4 +203,50 @@ describe('a slow-drip upload', () => {
     });
     expect(next.status).toBe(202);
   });
+});
+
+describe('a memory written while another writer holds the data folder', () => {
+  // A process that takes the data folder's write lock (as an import does) and keeps it.
+  async function holdLock(): Promise<ChildProcess> {
+    const lock = join(ROOT, 'dist', 'write-lock.js');
+    const child = spawnOwned([
+      '--input-type=module',
+      '-e',
+      `import { withWriteLock } from ${JSON.stringify(lock)};
+       await withWriteLock(${JSON.stringify(dataDir)}, async () => {
+         process.stdout.write('held\\n');
+         await new Promise(() => setInterval(() => {}, 1000));
+       });`,
+    ]);
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('held')) resolve();
+      });
+      child.once('exit', (code) => {
+        reject(new Error(`the lock holder exited (${String(code)})`));
+      });
+    });
+    return child;
+  }
+
+  const rememberThat = (content: string) =>
+    raw(paced, '/api/memories', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ content, type: 'fact' }),
+    });
+
+  it('is answered 503 with Retry-After within seconds, and taken once the writer is done', async () => {
+    const holder = await holdLock();
+    const started = Date.now();
+    const busy = await rememberThat('Keeps the starter in the fridge');
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(busy.status).toBe(503);
+    expect(busy.headers['retry-after']).toBe('5');
+    expect(busy.body).toMatch(/another chatgraph writer \(pid \d+\) is changing the data folder/);
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const taken = await rememberThat('Keeps the starter in the fridge');
+    expect(taken.status).toBe(201);
+  }, 30_000);
 });

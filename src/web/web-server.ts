@@ -164,7 +164,7 @@ function answerFailure(request: IncomingMessage, response: ServerResponse, error
       Connection: 'close',
     });
   } else if (answer) {
-    sendJson(response, answer.status, answer.body);
+    send(response, answer.status, JSON.stringify(answer.body), JSON_TYPE, answer.headers);
   } else {
     process.stderr.write(
       `chatgraph serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
