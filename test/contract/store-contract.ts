@@ -16,7 +16,7 @@ import { SNIPPET_MAX_CHARS } from '../../src/search/snippet.js';
 
 /** The one-line errors a search may give for what a person typed. */
 const SEARCH_ERRORS =
-  /^(give at least one word to search for|nothing to search for: .+|too many .+)$/;
+  /^(give at least one word to search for|nothing to search for: .+|too many .+|too broad: .+)$/;
 import { PASTED_NOTES, PASTED_UNNAMED, pastedBatch } from '../support/attachment-fixtures.js';
 
 const SEED_PLATFORM = `MATCH (c:Conversation)
