@@ -1,14 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { QueryLimitError } from '../query-limits.js';
+import { QueryLimitError, SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
 import { QueryError, type SearchQuery, type SearchResult } from '../store.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;
-
-/** The deadline of a search unless its caller gives one (a server gives its query timeout). */
-export const SEARCH_TIMEOUT_SECONDS = 30;
 
 const Ready = z.object({ ready: z.literal(true) });
 
@@ -164,12 +161,7 @@ async function ask(
     const timer = setTimeout(() => {
       cleanup();
       child.kill('SIGKILL');
-      reject(
-        new QueryLimitError(
-          `the search ran longer than ${String(timeoutSeconds)} s and was stopped: narrow it (rarer words, longer prefixes, a filter)`,
-          { kind: 'timeout', value: timeoutSeconds },
-        ),
-      );
+      reject(searchTimedOut(timeoutSeconds));
     }, timeoutSeconds * 1000);
     const onMessage = (message: unknown): void => {
       cleanup();
