@@ -32,7 +32,12 @@ export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './version.js';
 export { importExports, reindex, pushBundle } from './import-exports.js';
 export type { BundleLoad, LoadOptions } from './import-exports.js';
-export { withWriteLock, waitingMessage, WRITE_LOCK_FILE } from './write-lock.js';
+export {
+  withWriteLock,
+  waitingMessage,
+  WriteLockBusyError,
+  WRITE_LOCK_FILE,
+} from './write-lock.js';
 export type { LockHolder, WriteLockOptions } from './write-lock.js';
 export { deleteConversation, ConversationNotFoundError } from './delete-conversation.js';
 export type { DeleteOptions, DeleteResult } from './delete-conversation.js';

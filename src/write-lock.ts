@@ -21,6 +21,20 @@ export interface WriteLockOptions {
   onWait?: (holder: LockHolder) => void;
   /** How often a waiting writer tries again, in milliseconds (default 200). */
   pollMilliseconds?: number;
+  /**
+   * The longest a writer waits, in milliseconds, before it gives up with a
+   * {@link WriteLockBusyError} (a server's request says so rather than hang); no limit unless given.
+   */
+  maxWaitMilliseconds?: number | undefined;
+}
+
+/** Another writer held the data folder for longer than the writer would wait. */
+export class WriteLockBusyError extends Error {
+  constructor(readonly holder: LockHolder) {
+    super(
+      `another chatgraph writer${holder.pid !== undefined ? ` (pid ${holder.pid})` : ''} is changing the data folder (an import, say): try again when it is done`,
+    );
+  }
 }
 
 // Data folders whose lock this async context already holds: a nested writer (a reindex inside
@@ -60,6 +74,7 @@ async function acquire(dir: string, options: WriteLockOptions): Promise<Database
   // Never block the thread inside SQLite: the wait is a poll, so the event loop goes on.
   db.pragma('busy_timeout = 0');
   let waited = false;
+  const started = Date.now();
   for (;;) {
     try {
       db.exec('BEGIN EXCLUSIVE');
@@ -76,6 +91,14 @@ async function acquire(dir: string, options: WriteLockOptions): Promise<Database
       waited = true;
       const pid = holderPid(dir);
       options.onWait?.(pid !== undefined ? { pid } : {});
+    }
+    if (
+      options.maxWaitMilliseconds !== undefined &&
+      Date.now() - started >= options.maxWaitMilliseconds
+    ) {
+      db.close();
+      const pid = holderPid(dir);
+      throw new WriteLockBusyError(pid !== undefined ? { pid } : {});
     }
     await new Promise((r) => setTimeout(r, options.pollMilliseconds ?? 200));
   }

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawnOwned } from './support/owned-process.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -39,7 +40,7 @@ beforeAll(async () => {
   writeFileSync(input, JSON.stringify([branchedConversation('conv-a', 'Sourdough starter')]));
   const data = join(dir, 'data');
   await importExports([input], { dataDir: data });
-  server = spawn(process.execPath, [
+  server = spawnOwned([
     CLI,
     'mcp',
     '--data-dir',

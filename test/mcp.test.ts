@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnOwned } from './support/owned-process.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -159,7 +160,7 @@ let server: ChildProcess | undefined;
 let url = '';
 exercise('streamable HTTP', async () => {
   const data = await makeData();
-  server = spawn(process.execPath, [CLI, 'mcp', '--http', '0', '--data-dir', data], {
+  server = spawnOwned([CLI, 'mcp', '--http', '0', '--data-dir', data], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   url = await new Promise<string>((resolve, reject) => {

@@ -46,6 +46,7 @@ describe('the public API', () => {
       'VERSION',
       'VectorModelMismatchError',
       'WRITE_LOCK_FILE',
+      'WriteLockBusyError',
       'attachmentHeader',
       'bundleDir',
       'chunkText',

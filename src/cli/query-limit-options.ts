@@ -12,7 +12,7 @@ export function withQueryLimitOptions(command: Command, defaults: QueryLimits): 
   return command
     .option(
       '--query-timeout <s>',
-      `stop a Cypher query after this many seconds (default ${defaults.timeoutSeconds})`,
+      `stop a Cypher query or a search after this many seconds (default ${defaults.timeoutSeconds})`,
     )
     .option(
       '--query-memory <MB>',

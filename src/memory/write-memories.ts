@@ -22,6 +22,8 @@ export interface MemoryTarget {
   neo4j?: Neo4jTarget | undefined;
   /** Called when another writer (an import) holds the data folder and this one waits. */
   onWait?: ((holder: LockHolder) => void) | undefined;
+  /** The longest to wait for that writer, in milliseconds, before a `WriteLockBusyError` (no limit unless given). */
+  lockWaitMilliseconds?: number | undefined;
   /** The clock (tests). */
   now?: (() => Date) | undefined;
   /** Where the embedding model is (the XDG cache, or `CHATGRAPH_MODEL_DIR`, unless given). */
@@ -96,6 +98,9 @@ export async function writeMemoriesWithVectors<T>(
         await store.close();
       }
     },
-    target.onWait ? { onWait: target.onWait } : {},
+    {
+      ...(target.onWait ? { onWait: target.onWait } : {}),
+      maxWaitMilliseconds: target.lockWaitMilliseconds,
+    },
   );
 }

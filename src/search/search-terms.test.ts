@@ -2,7 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QueryError } from '../stores/store.js';
 import { toFtsQuery } from '../stores/sqlite/fts-query.js';
-import { MAX_DEPTH, MAX_TERMS, searchTerms, type SearchNode } from './search-terms.js';
+import {
+  MAX_DEPTH,
+  MAX_PREFIX_TERMS,
+  MAX_TERMS,
+  searchTerms,
+  type SearchNode,
+} from './search-terms.js';
 
 // The tree in a short readable form: words, "phrases", p*, (a | b), [a b -c].
 function show(node: SearchNode): string {
@@ -60,6 +66,15 @@ describe('searchTerms', () => {
       searchTerms(Array.from({ length: MAX_TERMS + 1 }, (_, i) => `w${i}`).join(' ')),
     ).toThrow(/too many words/);
     expect(() => searchTerms(`${'('.repeat(MAX_DEPTH + 1)}x`)).toThrow(/nested parentheses/);
+  });
+
+  it('refuses too many prefixes in one line that says how many, and takes the most allowed', () => {
+    const prefixes = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `${String.fromCharCode(97 + (i % 26))}*`).join(' OR ');
+    expect(() => searchTerms(prefixes(182))).toThrow(
+      /^too broad: 182 prefix terms \(word\*\) in one search, at most 8: narrow it/,
+    );
+    expect(searchTerms(prefixes(MAX_PREFIX_TERMS))?.prefixes).toHaveLength(MAX_PREFIX_TERMS);
   });
 
   it('lists the words and prefixes looked for, not those left out', () => {

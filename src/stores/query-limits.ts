@@ -46,3 +46,14 @@ export function queryLimits(
     memoryMb: read(given.queryMemory, '--query-memory', defaults.memoryMb),
   };
 }
+
+/** The deadline of a search unless its caller gives one (a server gives its query timeout). */
+export const SEARCH_TIMEOUT_SECONDS = 30;
+
+/** A search stopped at its deadline, in one line that says what to do. */
+export function searchTimedOut(seconds: number): QueryLimitError {
+  return new QueryLimitError(
+    `the search ran longer than ${String(seconds)} s and was stopped: narrow it (rarer words, longer prefixes, a filter)`,
+    { kind: 'timeout', value: seconds },
+  );
+}

@@ -31,6 +31,8 @@ export interface SearchQuery {
   until?: string;
   role?: string;
   limit?: number;
+  /** The longest the search may run, in seconds, before it is stopped (a server's query timeout). */
+  timeoutSeconds?: number;
 }
 
 /** Marks around the matched words of a snippet (private-use characters, never in chat text by accident). */

@@ -1,10 +1,14 @@
-import { QueryError, QueryLimitError } from '../index.js';
+import { QueryError, QueryLimitError, WriteLockBusyError } from '../index.js';
 
 /** A JSON answer: a status and a body. */
 export interface ApiAnswer {
   status: number;
   body: { error: string };
+  headers?: Record<string, string>;
 }
+
+/** The seconds a refused writer is told to wait before it tries again. */
+export const RETRY_AFTER_SECONDS = 5;
 
 /** A request error the browser shows as it is. */
 export class ApiError extends Error {
@@ -30,6 +34,12 @@ export function errorAnswer(error: unknown): ApiAnswer | undefined {
     };
   }
   if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
+  if (error instanceof WriteLockBusyError)
+    return {
+      status: 503,
+      body: { error: error.message },
+      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    };
   // decodeURIComponent of a path, header or cookie with a malformed % escape.
   if (error instanceof URIError)
     return { status: 400, body: { error: 'the request has a malformed % escape' } };

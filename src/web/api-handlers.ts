@@ -57,7 +57,7 @@ export function apiHandlers(context: ApiContext): Handlers {
     deleteConversation: ({ id }) => deleteRoute(dataDir, neo4j, id),
     changes: () => Promise.resolve({ changes: context.changes?.() ?? null }),
     sources: () => store.sources(),
-    search: ({ query }) => api.search(recaller, query),
+    search: ({ query }) => api.search(recaller, query, context.queryLimits ?? SERVER_QUERY_LIMITS),
     similar: async ({ id, query }) => ({ hits: await recaller.similar(id, query.limit) }),
     graph: ({ id, query }) => api.graph(store, id, query),
     overview: () => store.stats(),

@@ -18,7 +18,12 @@ const text = z
 
 /** A whole number (past 2^53 a number is no longer whole in JavaScript, nor a row count). */
 function whole(name: string, fallback: number, min?: number, max?: number) {
-  const range = min !== undefined && max !== undefined ? ` from ${min} to ${max}` : '';
+  const range =
+    min === undefined || max === undefined
+      ? ''
+      : max === Number.MAX_SAFE_INTEGER
+        ? `, ${min} or more`
+        : ` from ${min} to ${max}`;
   return z
     .string()
     .optional()
@@ -72,8 +77,8 @@ export const conversationsQuery = z.object({
     ['newest', 'oldest', 'most-messages'],
     'takes newest, oldest or most-messages',
   ).transform((sort) => sort ?? 'newest'),
-  offset: whole('offset', 0),
-  limit: whole('limit', 50),
+  offset: whole('offset', 0, 0, Number.MAX_SAFE_INTEGER),
+  limit: whole('limit', 50, 1, Number.MAX_SAFE_INTEGER),
 });
 
 /** GET /api/conversations/:id */
@@ -93,13 +98,13 @@ export const searchQuery = z.object({
   role: text,
   since: text,
   until: text,
-  limit: whole('limit', 30),
-  offset: whole('offset', 0),
+  limit: whole('limit', 30, 1, Number.MAX_SAFE_INTEGER),
+  offset: whole('offset', 0, 0, Number.MAX_SAFE_INTEGER),
 });
 
 /** GET /api/similar/:messageId */
 export const similarQuery = z.object({
-  limit: whole('limit', 10).transform((limit) => Math.min(50, limit)),
+  limit: whole('limit', 10, 1, Number.MAX_SAFE_INTEGER).transform((limit) => Math.min(50, limit)),
 });
 
 /** GET /api/graph/:id */

@@ -29,8 +29,15 @@ export async function listConversations(
 export async function search(
   recaller: Recaller,
   query: z.output<typeof request.searchQuery>,
+  limits: QueryLimits,
 ): Promise<Answer<'search'>> {
-  const asked: SearchQuery = { text: query.q, limit: query.limit, offset: query.offset };
+  // The web app's query timeout bounds a search as it does a Cypher query.
+  const asked: SearchQuery = {
+    text: query.q,
+    limit: query.limit,
+    offset: query.offset,
+    timeoutSeconds: limits.timeoutSeconds,
+  };
   if (query.mode !== undefined) asked.mode = query.mode;
   if (query.source) asked.source = query.source;
   if (query.role) asked.role = query.role;

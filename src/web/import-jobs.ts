@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { UploadError, uploadLimiter } from './upload-limiter.js';
+import { UPLOAD_PACE, UploadError, uploadLimiter, type UploadPace } from './upload-limiter.js';
 import {
   importExports,
   type ImportProgress,
@@ -43,8 +43,8 @@ export class ImportJobs {
       dataDir: string;
       neo4j?: Neo4jTarget | undefined;
       maxUploadBytes: number;
-      /** How long an upload may send nothing before it is stopped (30 s unless given). */
-      uploadIdleMs?: number | undefined;
+      /** How fast an upload must come and how long it may take ({@link UPLOAD_PACE} unless given). */
+      uploadPace?: UploadPace | undefined;
     },
   ) {}
 
@@ -90,9 +90,9 @@ export class ImportJobs {
     let received = 0;
     const limiter = uploadLimiter({
       limit,
-      idleMs: this.options.uploadIdleMs ?? 30_000,
+      pace: this.options.uploadPace ?? UPLOAD_PACE,
+      file,
       tooLarge: tooLarge(limit),
-      stalled: `no data came for ${Math.round((this.options.uploadIdleMs ?? 30_000) / 1000)} s: the upload of ${file} was stopped`,
       onBytes: (bytes) => {
         received = bytes;
       },

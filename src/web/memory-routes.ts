@@ -54,6 +54,12 @@ export function listRoute(
   );
 }
 
+/**
+ * The longest a memory change waits for another writer (an import) before the page is told
+ * to try again (503 with Retry-After), rather than a request hanging.
+ */
+export const MEMORY_LOCK_WAIT_MS = 3000;
+
 const lentModel = ({ recaller }: MemoryRouteContext) =>
   recaller ? () => recaller.embedder() : undefined;
 
@@ -64,7 +70,12 @@ export function rememberRoute(
 ): Promise<Answer<'remember'>> {
   return answering(async () => {
     const { memory, created, vector } = await remember(
-      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
+      {
+        dataDir: context.dataDir,
+        neo4j: context.neo4j,
+        embedder: lentModel(context),
+        lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
+      },
       { ...input, method: 'manual' },
     );
     return { created, vector, memory: await memoryView(memory, context.store) };
@@ -79,7 +90,12 @@ export function reviseRoute(
 ): Promise<Answer<'revise'>> {
   return answering(async () => {
     const { previous, memory, vector } = await reviseMemory(
-      { dataDir: context.dataDir, neo4j: context.neo4j, embedder: lentModel(context) },
+      {
+        dataDir: context.dataDir,
+        neo4j: context.neo4j,
+        embedder: lentModel(context),
+        lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
+      },
       id,
       revision,
     );
@@ -94,7 +110,10 @@ export function reviseRoute(
 /** DELETE /api/memories/:id: forgets (retracted, kept in the bundle). */
 export function forgetRoute(context: MemoryRouteContext, id: string): Promise<Answer<'forget'>> {
   return answering(async () => {
-    const memory = await forget({ dataDir: context.dataDir, neo4j: context.neo4j }, id);
+    const memory = await forget(
+      { dataDir: context.dataDir, neo4j: context.neo4j, lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS },
+      id,
+    );
     return memoryView(memory, context.store);
   });
 }

@@ -23,7 +23,7 @@ describe('parsing a request by its schema', () => {
     const error = refusal(() =>
       parseQuery(conversationsQuery, new URLSearchParams('__proto__=x&limit=ten')),
     );
-    expect([error.status, error.message]).toEqual([400, 'limit must be a whole number']);
+    expect([error.status, error.message]).toEqual([400, 'limit must be a whole number, 1 or more']);
   });
 
   it("prefixes zod's own message with the parameter, and refuses a body that is no object", () => {

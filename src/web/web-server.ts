@@ -7,12 +7,13 @@ import {
   type Recaller,
   type Store,
 } from '../index.js';
-import { errorAnswer } from './api-error.js';
+import { ApiError, errorAnswer } from './api-error.js';
 import { apiHandlers, type Handlers } from './api-handlers.js';
 import { serveApi } from './api-router.js';
 import { ConversationPages } from './conversation-pages.js';
 import { JSON_TYPE, send, sendJson } from './http-answers.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
+import { UPLOAD_PACE } from './upload-limiter.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
 import { indexHtml, staticFile } from './static-files.js';
 
@@ -35,6 +36,12 @@ export interface WebOptions {
   queryLimits?: QueryLimits;
   /** How long an upload may send nothing before it is stopped, in seconds (default 30). */
   uploadIdleSeconds?: number;
+  /** How long a whole upload may take, in seconds (default 3600). */
+  uploadDeadlineSeconds?: number;
+  /** The slowest an upload may come, in bytes a second over each rate window (default 16 KB/s). */
+  uploadMinBytesPerSecond?: number;
+  /** The window the upload rate is measured over, in seconds (default 30). */
+  uploadRateWindowSeconds?: number;
   /**
    * A count that grows when the store changes behind the app (`serve --watch`): the page polls
    * it and redraws the list or the open conversation. Without it the page does not poll.
@@ -92,6 +99,18 @@ function servePage(
   return false;
 }
 
+/**
+ * A request's target as a URL: undefined when it is none (`http://[`, `//[::1`, a port past
+ * 65535), which `new URL` throws on.
+ */
+function targetOf(request: IncomingMessage): URL | undefined {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost');
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every request: the guard first, then the page, then the API; anything else is not found. */
 async function route(
   routes: Routes,
@@ -99,13 +118,29 @@ async function route(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const url = new URL(request.url ?? '/', 'http://localhost');
+  const url = targetOf(request);
+  if (!url) {
+    request.resume();
+    send(
+      response,
+      400,
+      'the request target is not a valid address\n',
+      'text/plain; charset=utf-8',
+      {
+        Connection: 'close',
+      },
+    );
+    return;
+  }
   const refusal = guard(request);
   if (refusal) {
     request.resume();
     send(response, refusal.status, `${refusal.message}\n`, 'text/plain; charset=utf-8');
     return;
   }
+  // URLSearchParams keeps a malformed escape as it is; a path segment's is refused (URIError).
+  if (/%(?![0-9A-Fa-f]{2})/.test(url.search))
+    throw new ApiError(400, 'the request has a malformed % escape');
   if (servePage(routes, request, response, url)) return;
   const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] !== 'api') {
@@ -129,7 +164,7 @@ function answerFailure(request: IncomingMessage, response: ServerResponse, error
       Connection: 'close',
     });
   } else if (answer) {
-    sendJson(response, answer.status, answer.body);
+    send(response, answer.status, JSON.stringify(answer.body), JSON_TYPE, answer.headers);
   } else {
     process.stderr.write(
       `chatgraph serve: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
@@ -154,7 +189,12 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     dataDir,
     neo4j: options.neo4j,
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
-    uploadIdleMs: (options.uploadIdleSeconds ?? 30) * 1000,
+    uploadPace: {
+      idleMs: (options.uploadIdleSeconds ?? UPLOAD_PACE.idleMs / 1000) * 1000,
+      deadlineMs: (options.uploadDeadlineSeconds ?? UPLOAD_PACE.deadlineMs / 1000) * 1000,
+      minBytesPerSecond: options.uploadMinBytesPerSecond ?? UPLOAD_PACE.minBytesPerSecond,
+      rateWindowMs: (options.uploadRateWindowSeconds ?? UPLOAD_PACE.rateWindowMs / 1000) * 1000,
+    },
   });
   const pages = new ConversationPages(store, dataDir);
   const handlers = apiHandlers({

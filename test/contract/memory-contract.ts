@@ -4,6 +4,7 @@ import { newMemory } from '../../src/model/memory-input.js';
 import { MATCH_END, MATCH_START, type Store } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 import { bagOfWords } from './vector-contract.js';
+import { SNIPPET_MAX_CHARS } from '../../src/search/snippet.js';
 
 const NOW = '2026-12-01T10:00:00Z';
 
@@ -97,6 +98,14 @@ export function memoryContract(name: string, open: () => Promise<Store>): void {
         (await store.memories.search('rye', 10, { all: true })).map((m) => m.id).sort(),
       ).toEqual(['m1', 'm2']);
       expect(await store.memories.search('sourdough', 10)).toEqual([]);
+    });
+
+    it('keeps a memory snippet short on one 5 MB token', async () => {
+      await store.memories.replace([memory('m1', `quokka ${'q'.repeat(5 * 1024 * 1024)}`)]);
+      const [found] = await store.memories.search('quokka', 10);
+      const shown = (found?.snippet ?? '').split(MATCH_START).join('').split(MATCH_END).join('');
+      expect(found?.id).toBe('m1');
+      expect(shown.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS + 2);
     });
 
     it('finds active memories by their vectors, of the query model only, and clears them', async () => {

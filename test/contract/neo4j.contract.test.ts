@@ -68,3 +68,21 @@ describe('a Neo4j full-text index made by the previous release', () => {
     }
   });
 });
+
+describe('a Neo4j search with a deadline', () => {
+  it('is stopped with a one-line answer once its deadline has passed, and runs within it', async () => {
+    const store = await Neo4jStore.open(server.target);
+    try {
+      await store.clear();
+      await store.upsert(searchBatches());
+      // A tenth of a millisecond: gone after the first round trip to the server.
+      await expect(store.search({ text: 'focaccia', timeoutSeconds: 0.0001 })).rejects.toThrow(
+        /^the search ran longer than 0\.0001 s and was stopped: narrow it/,
+      );
+      const within = await store.search({ text: 'focaccia', timeoutSeconds: 30 });
+      expect(within.hits.length).toBeGreaterThan(0);
+    } finally {
+      await store.close();
+    }
+  });
+});

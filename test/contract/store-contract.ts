@@ -11,11 +11,12 @@ import {
   type Store,
 } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
-import { searchBatches } from '../support/search-fixtures.js';
+import { longTokenBatch, searchBatches } from '../support/search-fixtures.js';
+import { SNIPPET_MAX_CHARS } from '../../src/search/snippet.js';
 
 /** The one-line errors a search may give for what a person typed. */
 const SEARCH_ERRORS =
-  /^(give at least one word to search for|nothing to search for: .+|too many .+)$/;
+  /^(give at least one word to search for|nothing to search for: .+|too many .+|too broad: .+)$/;
 import { PASTED_NOTES, PASTED_UNNAMED, pastedBatch } from '../support/attachment-fixtures.js';
 
 const SEED_PLATFORM = `MATCH (c:Conversation)
@@ -451,6 +452,16 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         expect(await count({ role: 'assistant' })).toBe(2);
         expect(await count({ since: '2024-02-15' })).toBe(2);
         expect(await count({ until: '2024-02-15', role: 'user' })).toBe(1);
+      });
+
+      it('keeps a snippet short on a message of one 5 MB token', async () => {
+        await store.upsert([longTokenBatch()]);
+        for (const text of ['quokka', 'qqq*']) {
+          const [hit] = (await store.search({ text })).hits;
+          expect(hit?.messageId).toBe('kw-blob:m1');
+          const shown = (hit?.snippet ?? '').split(MATCH_START).join('').split(MATCH_END).join('');
+          expect(shown.length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS + 2);
+        }
       });
 
       it('pages with offset: each hit once, ranks going on', async () => {

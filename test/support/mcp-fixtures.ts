@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnOwned } from './owned-process.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -84,16 +85,12 @@ export async function startMcpHttp(
   data: string,
   extra: string[] = [],
 ): Promise<{ server: ChildProcess; url: string }> {
-  const server = spawn(
-    process.execPath,
-    [CLI, 'mcp', '--http', '0', '--data-dir', data, ...extra],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+  const server = spawnOwned([CLI, 'mcp', '--http', '0', '--data-dir', data, ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
-    server.stderr.on('data', (chunk: Buffer) => {
+    server.stderr?.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       const match = /at (http:\/\/\S+)/.exec(seen);
       if (match?.[1]) resolve(match[1]);

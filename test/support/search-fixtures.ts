@@ -117,3 +117,13 @@ export function searchBatches(): GraphBatch[] {
     ),
   ];
 }
+
+/**
+ * One conversation whose message is a word found nowhere else (quokka) and then one unbroken
+ * token of `bytes` characters (a pasted blob): its snippet must stay short.
+ */
+export function longTokenBatch(bytes = 5 * 1024 * 1024): GraphBatch {
+  return conversation('kw-blob', 'A pasted blob', 'chatgpt', [
+    { id: 'm1', role: 'user', at: '2024-03-01T08:00:00Z', text: `quokka ${'q'.repeat(bytes)}` },
+  ]);
+}

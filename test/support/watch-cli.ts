@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { spawnOwned } from './owned-process.js';
 import { CLI } from './run-cli.js';
 
 /** A running `chatgraph watch` (or `serve --watch`, `mcp --watch`) and its output so far. */
@@ -17,7 +18,7 @@ export function startCli(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): WatchProcess {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawnOwned([CLI, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env,
   });
@@ -33,9 +34,9 @@ export function startCli(
       }
     }
   };
-  const collect = (stream: NodeJS.ReadableStream): void => {
+  const collect = (stream: NodeJS.ReadableStream | null): void => {
     let carry = '';
-    stream.on('data', (chunk: Buffer) => {
+    stream?.on('data', (chunk: Buffer) => {
       const parts = (carry + chunk.toString()).split('\n');
       carry = parts.pop() ?? '';
       lines.push(...parts);

@@ -120,7 +120,10 @@ function shrinkHit(hit: SearchHit, max: number): SearchHit {
 }
 
 /** `search_conversations`: words, meaning or both, with filters and paging. */
-export function registerSearchTool(server: McpServer, { recaller, budget }: ToolContext): void {
+export function registerSearchTool(
+  server: McpServer,
+  { recaller, budget, limits }: ToolContext,
+): void {
   server.registerTool(
     'search_conversations',
     {
@@ -151,6 +154,8 @@ export function registerSearchTool(server: McpServer, { recaller, budget }: Tool
           text: args.query,
           limit,
           offset,
+          // The server's query timeout bounds a search as it does a Cypher query.
+          timeoutSeconds: limits.timeoutSeconds,
           ...(args.mode ? { mode: args.mode } : {}),
           ...(args.source ? { source: args.source as string } : {}),
           ...(args.since ? { since: args.since } : {}),

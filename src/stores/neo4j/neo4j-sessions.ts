@@ -29,13 +29,23 @@ export class Neo4jSessions {
     });
   }
 
-  async read(query: string, params: Record<string, unknown> = {}): Promise<Row[]> {
+  /**
+   * Rows of a read query; with `timeout`, the server ends the transaction after that many
+   * milliseconds and `timedOut()` is thrown.
+   */
+  async read(
+    query: string,
+    params: Record<string, unknown> = {},
+    deadline?: { timeout: number; timedOut: () => Error },
+  ): Promise<Row[]> {
     const session = this.session('READ');
     try {
-      return await session.executeRead(async (tx) =>
-        (await tx.run(query, params)).records.map(fromRecord),
+      return await session.executeRead(
+        async (tx) => (await tx.run(query, params)).records.map(fromRecord),
+        deadline ? { timeout: deadline.timeout } : undefined,
       );
     } catch (error) {
+      if (deadline && /TransactionTimedOut/.test(errorCode(error))) throw deadline.timedOut();
       throw this.failure(error);
     } finally {
       await session.close();

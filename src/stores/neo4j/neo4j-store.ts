@@ -26,11 +26,11 @@ import { META_LABEL, OWNED_LABELS } from './neo4j-schema.js';
 import { MEMORY_VECTOR_LABEL, Neo4jMemories } from './neo4j-memories.js';
 import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
 import { TEXT_INDEX } from './neo4j-full-text.js';
-import { searchNeo4j } from './neo4j-search.js';
+import { searchNeo4j, type Read } from './neo4j-search.js';
 import type { Neo4jTarget } from './neo4j-target.js';
 import { toParameter } from './neo4j-values.js';
 import { runUserQuery } from './neo4j-user-query.js';
-import { CLI_QUERY_LIMITS } from '../query-limits.js';
+import { CLI_QUERY_LIMITS, SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
 import { neo4jGraphWriter } from './neo4j-graph-writer.js';
 import { applyNeo4jDelta, patchNeo4j } from './neo4j-patch.js';
 import {
@@ -207,18 +207,24 @@ export class Neo4jStore implements Store {
 
   /** Keyword search (see {@link searchNeo4j}). */
   async search(query: SearchQuery): Promise<SearchResult> {
-    await this.assertSearchable();
-    return searchNeo4j((q, params) => this.read(q, params), query);
+    // One deadline over the search's reads: each gets what is left of it, enforced by the server.
+    const seconds = query.timeoutSeconds ?? SEARCH_TIMEOUT_SECONDS;
+    const ends = performance.now() + seconds * 1000;
+    const timedOut = (): Error => searchTimedOut(seconds);
+    const read = (q: string, params: Record<string, unknown> = {}): Promise<Row[]> => {
+      const left = ends - performance.now();
+      if (left <= 0) return Promise.reject(timedOut());
+      return this.db.read(q, params, { timeout: Math.ceil(left), timedOut });
+    };
+    await this.assertSearchable(read);
+    return searchNeo4j(read, query);
   }
 
   // Before anything is imported there is no index to search: say so, not "no such index".
-  private async assertSearchable(): Promise<void> {
-    const rows = await this.read(
-      `SHOW FULLTEXT INDEXES YIELD name WHERE name = $name RETURN name`,
-      {
-        name: TEXT_INDEX,
-      },
-    );
+  private async assertSearchable(read: Read = (q, p) => this.read(q, p)): Promise<void> {
+    const rows = await read(`SHOW FULLTEXT INDEXES YIELD name WHERE name = $name RETURN name`, {
+      name: TEXT_INDEX,
+    });
     if (rows.length === 0) {
       throw new QueryError(
         `nothing is imported in Neo4j at ${this.target.url} yet: run "chatgraph import" or "chatgraph push" with --neo4j first`,

@@ -29,7 +29,8 @@ import {
 import { SqliteMemories } from './sqlite-memories.js';
 import { EMPTY_FILE, StoreDamagedError, isEmptyFile } from './store-damage.js';
 import { SqliteVectors } from './sqlite-vectors.js';
-import { searchSqlite } from './sqlite-search.js';
+import { SearchChildren } from './search-children.js';
+import { toFtsQuery } from './fts-query.js';
 import { clearFullText } from './full-text.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
@@ -58,6 +59,7 @@ const GROUP_MILLISECONDS = 3000;
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly queries: CypherChildren;
+  private readonly searches: SearchChildren;
   /** Absent when the store is open read-only. */
   private readonly graphWriter: SqliteGraphWriter | undefined;
   /** The store's vectors (semantic search), dropped with their conversation. */
@@ -85,6 +87,7 @@ export class SqliteStore implements Store {
       `SELECT content_hash, deep FROM conversation_state WHERE id = ?`,
     );
     this.queries = new CypherChildren(file);
+    this.searches = new SearchChildren(file);
   }
 
   private writable(): SqliteGraphWriter {
@@ -263,11 +266,13 @@ export class SqliteStore implements Store {
     return this.queries.run(query, params, limits);
   }
 
-  search(query: SearchQuery): Promise<SearchResult> {
-    // Through the executor, a thrown QueryError becomes a rejection.
-    return new Promise((resolve) => {
-      resolve(searchSqlite(this.db, query));
-    });
+  async search(query: SearchQuery): Promise<SearchResult> {
+    // What a person typed is checked here, at once (a QueryError); the search runs in a child.
+    if (toFtsQuery(query.text) === undefined)
+      throw new QueryError('give at least one word to search for');
+    // The child reads the file: what this connection has queued is committed first.
+    if (!this.db.readonly) this.flush();
+    return this.searches.run(query, query.timeoutSeconds);
   }
 
   conversation(id: string): Promise<ConversationInfo | undefined> {
@@ -369,6 +374,7 @@ export class SqliteStore implements Store {
   close(): Promise<void> {
     if (this.db.open && !this.db.readonly) this.flush();
     this.queries.close();
+    this.searches.close();
     this.db.close();
     return Promise.resolve();
   }

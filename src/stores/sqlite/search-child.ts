@@ -1,0 +1,65 @@
+/**
+ * The process a keyword search of the embedded store runs in (started by `search-children`): it
+ * opens the store read-only and answers each search over IPC, so a long search neither holds
+ * its caller's event loop (a server answers its other requests meanwhile) nor outlives its
+ * deadline (the parent kills this process then).
+ */
+import { z } from 'zod';
+import { QueryError, type SearchQuery } from '../store.js';
+import { openReadonly } from './open-readonly.js';
+import { searchSqlite } from './sqlite-search.js';
+
+const Ask = z.object({
+  text: z.string(),
+  mode: z.enum(['keyword', 'semantic', 'hybrid']).optional(),
+  offset: z.number().optional(),
+  source: z.string().optional(),
+  since: z.string().optional(),
+  until: z.string().optional(),
+  role: z.string().optional(),
+  limit: z.number().optional(),
+});
+
+const file = process.argv[2];
+if (file === undefined || process.send === undefined) {
+  process.stderr.write('search-child: give the store file, and start it with an IPC channel\n');
+  process.exit(2);
+}
+const db = openReadonly(file);
+// Started and the store open: the parent's clock for a search runs from here.
+process.send({ ready: true });
+
+process.on('message', (message: unknown) => {
+  const ask = Ask.safeParse(message);
+  if (!ask.success) {
+    process.send?.({
+      error: 'the search process was sent something that is not a search',
+      query: false,
+    });
+    return;
+  }
+  const { text, mode, offset, source, since, until, role, limit } = ask.data;
+  const query: SearchQuery = {
+    text,
+    ...(mode !== undefined ? { mode } : {}),
+    ...(offset !== undefined ? { offset } : {}),
+    ...(source !== undefined ? { source } : {}),
+    ...(since !== undefined ? { since } : {}),
+    ...(until !== undefined ? { until } : {}),
+    ...(role !== undefined ? { role } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  };
+  try {
+    process.send?.({ result: searchSqlite(db, query) });
+  } catch (error) {
+    process.send?.({
+      error: error instanceof Error ? error.message : String(error),
+      query: error instanceof QueryError,
+    });
+  }
+});
+// The parent went away (it closed the store, or was killed): nothing is left to answer.
+process.on('disconnect', () => {
+  db.close();
+  process.exit(0);
+});
