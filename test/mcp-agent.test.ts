@@ -8,6 +8,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpData, startMcpHttp, stdioClient } from './support/mcp-fixtures.js';
 import { chatgraph } from './support/run-cli.js';
+import { cleanUp } from './support/clean-up.js';
 
 // What an agent trips on (issue 15 §3), asked of the built server through the SDK's client,
 // which itself checks each structuredContent against the tool's outputSchema; Ajv checks it
@@ -33,9 +34,11 @@ beforeAll(async () => {
     if (tool.outputSchema) validators.set(tool.name, ajv.compile(tool.outputSchema));
 }, 120_000);
 
-afterAll(async () => {
-  await client.close();
-});
+afterAll(
+  cleanUp(async () => {
+    await client.close();
+  }),
+);
 
 async function call(name: string, args: Record<string, unknown>): Promise<CallResult> {
   const result = (await client.callTool({ name, arguments: args })) as CallResult;
@@ -250,9 +253,11 @@ describe('the result budget (80 KB)', () => {
 
 describe('a budget of its own, over stateless HTTP', () => {
   let server: ChildProcess | undefined;
-  afterAll(() => {
-    server?.kill();
-  });
+  afterAll(
+    cleanUp(() => {
+      server?.kill();
+    }),
+  );
 
   it('cuts to --max-result-kb, and answers GET with 405', async () => {
     const started = await startMcpHttp(data, ['--max-result-kb', '8']);

@@ -7,6 +7,7 @@ import { importExports } from '../src/import-exports.js';
 import { PASTED_NOTES, pastedClaudeConversation } from './support/attachment-fixtures.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { cleanUp } from './support/clean-up.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -29,9 +30,11 @@ describe('MCP server (built CLI) and pasted text', () => {
       }),
     );
   });
-  afterAll(async () => {
-    await client.close();
-  });
+  afterAll(
+    cleanUp(async () => {
+      await client.close();
+    }),
+  );
 
   it('gives pasted text with its message in a conversation and in a message context', async () => {
     const fenced = ['### Attachment: notes.txt (text/plain, ', '````', PASTED_NOTES, '````'];

@@ -8,6 +8,7 @@ import { importExports } from '../src/import-exports.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { cleanUp } from './support/clean-up.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -60,9 +61,11 @@ beforeAll(async () => {
   write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
 });
 
-afterAll(() => {
-  server.kill();
-});
+afterAll(
+  cleanUp(() => {
+    server.kill();
+  }),
+);
 
 const COUNT = {
   name: 'run_cypher',

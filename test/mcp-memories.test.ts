@@ -10,6 +10,7 @@ import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { provisioned } from './support/provisioned.js';
+import { cleanUp } from './support/clean-up.js';
 
 const PAM = provisioned('.venv-pam', 'bin', 'pam');
 
@@ -52,10 +53,12 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   }, 120_000);
 
-  afterAll(async () => {
-    await client.close();
-    await store.close();
-  });
+  afterAll(
+    cleanUp(async () => {
+      await client.close();
+      await store.close();
+    }),
+  );
 
   it('declares every memory tool with an output schema and described parameters', async () => {
     const { tools } = await client.listTools();

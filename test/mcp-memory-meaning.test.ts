@@ -20,6 +20,7 @@ import { testModelDir } from './support/embedding-model.js';
 import { embeddingsErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { writeExport } from './support/recall-fixtures.js';
 import { provisioned } from './support/provisioned.js';
+import { cleanUp } from './support/clean-up.js';
 
 const PAM = provisioned('.venv-pam', 'bin', 'pam');
 
@@ -86,11 +87,13 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   }, 180_000);
 
-  afterAll(async () => {
-    await client.close();
-    await recaller.close();
-    await store.close();
-  });
+  afterAll(
+    cleanUp(async () => {
+      await client.close();
+      await recaller.close();
+      await store.close();
+    }),
+  );
 
   it('finds a memory by a paraphrase sharing no word, shows its source, forgets it', async () => {
     const conversation = await store.conversation('tomato');

@@ -5,6 +5,7 @@ import { mcpData, startMcpHttp } from './support/mcp-fixtures.js';
 import { CLI } from './support/run-cli.js';
 import { provisioned } from './support/provisioned.js';
 import { ROOT } from './support/shared.js';
+import { cleanUp } from './support/clean-up.js';
 
 // The official Python MCP SDK (`pip install mcp==1.30.0`, protocol 2025-11-25 like the JS SDK's
 // 1.32.2), in the venv `npm run provision` makes: a second client nobody here wrote, over stdio and over
@@ -37,9 +38,11 @@ describe('the official Python MCP SDK as a client', () => {
   beforeAll(async () => {
     data = await mcpData();
   }, 120_000);
-  afterAll(() => {
-    server?.kill();
-  });
+  afterAll(
+    cleanUp(() => {
+      server?.kill();
+    }),
+  );
 
   it('calls every tool over stdio, each result matching its outputSchema', async () => {
     const { code, output } = await runScript(['stdio', process.execPath, CLI, data]);

@@ -10,6 +10,7 @@ import { importExports } from '../src/import-exports.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { cleanUp } from './support/clean-up.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -40,9 +41,11 @@ function exercise(name: string, connect: () => Promise<Client>): void {
     beforeAll(async () => {
       client = await connect();
     });
-    afterAll(async () => {
-      await client.close();
-    });
+    afterAll(
+      cleanUp(async () => {
+        await client.close();
+      }),
+    );
     const call = async (tool: string, args: Record<string, unknown>): Promise<CallResult> =>
       (await client.callTool({ name: tool, arguments: args })) as CallResult;
 
@@ -180,9 +183,11 @@ exercise('streamable HTTP', async () => {
 });
 
 describe('MCP over HTTP refuses other hosts and origins', () => {
-  afterAll(() => {
-    server?.kill();
-  });
+  afterAll(
+    cleanUp(() => {
+      server?.kill();
+    }),
+  );
   it('refuses a foreign Host or Origin (DNS rebinding)', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
     const headers = {

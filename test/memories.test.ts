@@ -19,6 +19,7 @@ import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { provisioned } from './support/provisioned.js';
+import { cleanUp } from './support/clean-up.js';
 
 const SAMPLES = join(ROOT, 'samples');
 const PAM = provisioned('.venv-pam', 'bin', 'pam');
@@ -78,9 +79,11 @@ describe('memories as first-class data', () => {
     imported = bundleMemories(dataDir).length;
   }, 120_000);
 
-  afterAll(async () => {
-    await store.close();
-  });
+  afterAll(
+    cleanUp(async () => {
+      await store.close();
+    }),
+  );
 
   it('projects imported memories (Claude memories and projects) as Memory nodes', async () => {
     expect(imported).toBeGreaterThan(0);

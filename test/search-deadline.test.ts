@@ -8,6 +8,7 @@ import { tempDir } from './support/convert-to-temp.js';
 import { stdioClient } from './support/mcp-fixtures.js';
 import { chatgraph } from './support/run-cli.js';
 import { startServe } from './support/serve-cli.js';
+import { cleanUp } from './support/clean-up.js';
 
 /**
  * A search that takes long on a big store, run by a real `serve`: the server answers other
@@ -88,10 +89,12 @@ beforeAll(async () => {
   hurried = await startServe(data, process.env, ['--query-timeout', '0.05']);
 }, 180_000);
 
-afterAll(() => {
-  served.server.kill();
-  hurried.server.kill();
-});
+afterAll(
+  cleanUp(() => {
+    served.server.kill();
+    hurried.server.kill();
+  }),
+);
 
 const timed = async (url: string): Promise<{ status: number; body: string; at: number }> => {
   const answer = await fetch(url);
@@ -143,9 +146,11 @@ describe('an over-broad search in the CLI and over MCP', () => {
   });
 
   let client: Client | undefined;
-  afterAll(async () => {
-    await client?.close();
-  });
+  afterAll(
+    cleanUp(async () => {
+      await client?.close();
+    }),
+  );
 
   it('MCP answers a tool error of one line, and stops a slow search at its deadline', async () => {
     client = await stdioClient(data, ['--query-timeout', '0.05']);

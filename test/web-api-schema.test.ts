@@ -15,6 +15,7 @@ import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { writeExport } from './support/recall-fixtures.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, serverEvents } from './support/web-request.js';
+import { cleanUp } from './support/clean-up.js';
 
 /**
  * Every route of the web API's table (src/web/api-schema.ts), called on a real server over a
@@ -47,10 +48,12 @@ beforeAll(async () => {
   app = await startWebApp({ store, dataDir, port: 0, changes: () => 7 });
 }, 240_000);
 
-afterAll(async () => {
-  await app.close();
-  await store.close();
-});
+afterAll(
+  cleanUp(async () => {
+    await app.close();
+    await store.close();
+  }),
+);
 
 /** A route's path with its `:id`, and a query string. */
 function pathOf(name: RouteName, id?: string, query?: Record<string, string>): string {

@@ -9,6 +9,7 @@ import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, serverEvents } from './support/web-request.js';
+import { cleanUp } from './support/clean-up.js';
 
 async function json<T>(app: WebApp, path: string): Promise<T> {
   const response = await raw(app, path);
@@ -33,10 +34,12 @@ beforeAll(async () => {
   app = await startWebApp({ store, dataDir, port: 0, maxUploadBytes: 5 * 1024 * 1024 });
 });
 
-afterAll(async () => {
-  await app.close();
-  await store.close();
-});
+afterAll(
+  cleanUp(async () => {
+    await app.close();
+    await store.close();
+  }),
+);
 
 describe('the web app API', () => {
   it('serves the page with a strict Content-Security-Policy', async () => {

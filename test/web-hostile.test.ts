@@ -9,6 +9,7 @@ import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, type RawAnswer } from './support/web-request.js';
+import { cleanUp } from './support/clean-up.js';
 
 const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> =>
   raw(app, path, {
@@ -47,12 +48,14 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  vi.restoreAllMocks();
-  await app.close();
-  await guarded.close();
-  await store.close();
-});
+afterAll(
+  cleanUp(async () => {
+    vi.restoreAllMocks();
+    await app.close();
+    await guarded.close();
+    await store.close();
+  }),
+);
 
 describe('hostile requests to the web app', () => {
   it.each([

@@ -11,6 +11,7 @@ import { spawnOwned } from './support/owned-process.js';
 import { startServe } from './support/serve-cli.js';
 import { ROOT, fixturesOf } from './support/shared.js';
 import { raw } from './support/web-request.js';
+import { cleanUp } from './support/clean-up.js';
 
 /** What a raw socket heard back: the status of the first answer and everything sent. */
 interface Heard {
@@ -89,12 +90,14 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  served.server.kill();
-  await guarded.close();
-  await paced.close();
-  await store.close();
-});
+afterAll(
+  cleanUp(async () => {
+    served.server.kill();
+    await guarded.close();
+    await paced.close();
+    await store.close();
+  }),
+);
 
 describe('request targets that are not addresses', () => {
   const targets = [

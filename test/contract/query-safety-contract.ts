@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryLimitError } from '../../src/stores/query-limits.js';
 import { QueryError, type Store } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
+import { cleanUp } from '../support/clean-up.js';
 
 /** Queries that try to change the graph, reach outside it, or run without bound. */
 export const HOSTILE_QUERIES = [
@@ -92,9 +93,11 @@ export function querySafetyContract(name: string, open: () => Promise<Store>): v
       before = await fingerprint(store);
       conversations = await store.conversationCount();
     });
-    afterAll(async () => {
-      await store.close();
-    });
+    afterAll(
+      cleanUp(async () => {
+        await store.close();
+      }),
+    );
 
     it.each(HOSTILE_QUERIES)('refuses %s and leaves the graph as it was', async (query) => {
       await expect(store.cypher(query)).rejects.toBeInstanceOf(QueryError);

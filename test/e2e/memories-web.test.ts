@@ -9,6 +9,7 @@ import { tempDir } from '../support/convert-to-temp.js';
 import { memoryStoreErrors } from '../support/pam-validator.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
+import { cleanUp } from '../support/clean-up.js';
 
 /**
  * The Memories page in Chromium: remember through the page, find it by a word, open its
@@ -84,10 +85,12 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await browser.close();
-  server.kill();
-});
+afterAll(
+  cleanUp(async () => {
+    await browser.close();
+    server.kill();
+  }),
+);
 
 describe('the Memories page in Chromium', () => {
   it('remembers, finds by a word, links the source, edits (supersedes) and forgets', async () => {

@@ -9,6 +9,7 @@ import { tempDir } from '../support/convert-to-temp.js';
 import { CLI } from '../support/run-cli.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
+import { cleanUp } from '../support/clean-up.js';
 
 /**
  * The README's picture, made from the bundled samples as a newcomer would see them: a
@@ -39,10 +40,12 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 
-afterAll(async () => {
-  server?.kill();
-  await browser?.close();
-});
+afterAll(
+  cleanUp(async () => {
+    server?.kill();
+    await browser?.close();
+  }),
+);
 
 describe("the README's screenshot", () => {
   it('shows a sample conversation, titled and with its messages', async () => {

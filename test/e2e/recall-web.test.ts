@@ -9,6 +9,7 @@ import { testModelDir } from '../support/embedding-model.js';
 import { writeExport } from '../support/recall-fixtures.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
+import { cleanUp } from '../support/clean-up.js';
 
 /**
  * Search by meaning in the web app, end to end: a small history imported and embedded with the
@@ -33,10 +34,12 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 
-afterAll(async () => {
-  await browser.close();
-  server.kill();
-});
+afterAll(
+  cleanUp(async () => {
+    await browser.close();
+    server.kill();
+  }),
+);
 
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

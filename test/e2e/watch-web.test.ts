@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { tempDir } from '../support/convert-to-temp.js';
 import { startCli, type WatchProcess } from '../support/watch-cli.js';
+import { cleanUp } from '../support/clean-up.js';
 
 /** `serve --watch` in Chromium: the list and an open conversation update as sessions are written. */
 function line(
@@ -48,10 +49,12 @@ beforeAll(async () => {
   browser = await launchChromium();
 }, 60_000);
 
-afterAll(async () => {
-  await browser.close();
-  await serve.stop();
-});
+afterAll(
+  cleanUp(async () => {
+    await browser.close();
+    await serve.stop();
+  }),
+);
 
 describe('the web app with serve --watch', () => {
   it('shows a new session in the list and a new message in the open conversation', async () => {

@@ -10,6 +10,7 @@ import { tempDir } from '../support/convert-to-temp.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT, fixturesOf } from '../support/shared.js';
 import { execFileSync } from 'node:child_process';
+import { cleanUp } from '../support/clean-up.js';
 
 /**
  * The web app end to end: the built CLI serves an imported data folder, Debian's Chromium
@@ -88,10 +89,12 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 
-afterAll(async () => {
-  await browser.close();
-  server.kill();
-});
+afterAll(
+  cleanUp(async () => {
+    await browser.close();
+    server.kill();
+  }),
+);
 
 beforeEach(async () => {
   page = await browser.newPage({ viewport: { width: 1280, height: 860 } });

@@ -6,6 +6,7 @@ import { QueryLimitError } from '../query-limits.js';
 import { QueryError } from '../store.js';
 import { CypherChildren } from './cypher-children.js';
 import { SqliteStore } from './sqlite-store.js';
+import { cleanUp } from '../../../test/support/clean-up.js';
 
 const COUNT = 'MATCH (c:Conversation) RETURN count(c) AS n';
 const ROOMY = { timeoutSeconds: 30, memoryMb: 2048 };
@@ -24,10 +25,12 @@ describe('user Cypher in a child process', () => {
     conversations = await store.conversationCount();
     children = new CypherChildren(file);
   });
-  afterAll(async () => {
-    children.close();
-    await store.close();
-  });
+  afterAll(
+    cleanUp(async () => {
+      children.close();
+      await store.close();
+    }),
+  );
 
   it('refuses by how the query ran a write that no text check stopped, and the next query sees nothing of it', async () => {
     // Straight to the child, past the store's keyword check: the engine's counters refuse it.
