@@ -1,8 +1,8 @@
 // What `--redact` costs on a big export: the ChatGPT sample's conversations (about 50 MB of
 // JSON, seed 42) masked one record at a time, as an import does, against walking them alone.
-// Run from the repo: node --import ./scripts/ts-loader.mjs bench/redact-cost.mjs [MB] [--secrets]
-import { chatgptConversations } from '../src/sample/chatgpt-sample.ts';
-import { redactValue } from '../src/model/redact.ts';
+// Run from the repo, after `npm run build`: node bench/redact-cost.mjs [MB] [--secrets]
+import { chatgptConversations } from '../dist/sample/chatgpt-sample.js';
+import { redactValue } from '../dist/model/redact.js';
 
 const megabytes = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 50);
 const records = [
@@ -31,6 +31,7 @@ for (let round = 0; round < 3; round++) {
   for (const record of records) walk(record);
   const walking = performance.now() - start;
   start = performance.now();
+  /** @type {Record<string, number>} */
   const counts = {};
   for (const record of records) redactValue(record, counts);
   const masking = performance.now() - start;
