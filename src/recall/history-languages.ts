@@ -20,9 +20,6 @@ const TEXTS_PER_CONVERSATION = 12;
 /** Below this many letters a message says too little to tell its language ("ok", "merci"). */
 const MIN_LETTERS = 12;
 
-/** tinyld's own confidence below which its answer is a guess. */
-const MIN_ACCURACY = 0.2;
-
 /** Parts of a chat message that are in no human language: code, links, paths, numbers. */
 const NOT_PROSE = [
   /```[\s\S]*?(```|$)/g,
@@ -39,14 +36,15 @@ export function proseOf(text: string): string {
   return prose.replace(/\s+/g, ' ').trim();
 }
 
-type Detect = (text: string) => { lang: string; accuracy: number }[];
+/** tinyld's detect: a language code, or '' when it cannot tell. */
+type Detect = (text: string) => string;
 
-let detectAll: Detect | undefined;
+let loaded: Detect | undefined;
 
 /** tinyld, loaded when a history's languages are first asked for (0.25 s), not with chatgraph. */
 async function detector(): Promise<Detect> {
-  detectAll ??= (await import('tinyld')).detectAll;
-  return detectAll;
+  loaded ??= (await import('tinyld')).detect;
+  return loaded;
 }
 
 /** The language of one message (ISO 639-1), or undefined when it has too little prose to tell. */
@@ -57,8 +55,8 @@ export async function detectLanguage(text: string): Promise<string | undefined> 
 function languageOf(detect: Detect, text: string): string | undefined {
   const prose = proseOf(text);
   if ((prose.match(/\p{L}/gu)?.length ?? 0) < MIN_LETTERS) return undefined;
-  const [best] = detect(prose);
-  return best && best.accuracy >= MIN_ACCURACY ? best.lang : undefined;
+  const language = detect(prose);
+  return language === '' ? undefined : language;
 }
 
 /** The shares of the languages of these messages. */
