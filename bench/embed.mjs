@@ -1,7 +1,9 @@
 // The embedding benchmark (issue: recall): texts/s and MB/s of the local model on the CPU for
 // short (~20 words), long (~200 words) and mixed texts, by batch size and intra-op threads, with
 // peak RSS. Needs the model: `chatgraph model fetch`. `node bench/embed.mjs --quick` runs only
-// the chosen defaults.
+// the chosen defaults. The multilingual model, when installed, is measured on the same texts
+// against the default (texts per CPU-second, so per core; its target: a third of the default's),
+// and so is the language detection `embed` runs on a sample of the history.
 import { Random } from '../dist/sample/random.js';
 import { pickTopic, sentence } from '../dist/sample/prose.js';
 import {
@@ -10,6 +12,10 @@ import {
   DEFAULT_TOKEN_BUDGET,
 } from '../dist/embed/local-embedder.js';
 import { resolveLocalModel } from '../dist/embed/open-embedder.js';
+import { MULTILINGUAL_MODEL } from '../dist/embed/model-catalog.js';
+import { languagesOf } from '../dist/recall/history-languages.js';
+import { ModelNotInstalledError } from '../dist/embed/embed-errors.js';
+import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -38,8 +44,8 @@ const sample = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-async function measure(name, texts, threads, batchSize, tokenBudget) {
-  const embedder = await openLocalEmbedder(spec, { threads, batchSize, tokenBudget });
+async function measure(name, texts, threads, batchSize, tokenBudget, model = spec) {
+  const embedder = await openLocalEmbedder(model, { threads, batchSize, tokenBudget });
   await embedder.embed(texts.slice(0, 4)); // warm-up
   const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0);
   const start = process.hrtime.bigint();
@@ -53,8 +59,9 @@ async function measure(name, texts, threads, batchSize, tokenBudget) {
   await embedder.close();
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   say(
-    `${name.padEnd(6)} threads ${threads} batch ${String(batchSize).padStart(2)} budget ${String(tokenBudget).padStart(8)}: ${(texts.length / seconds).toFixed(1).padStart(6)} texts/s  ${(bytes / seconds / 1e6).toFixed(3)} MB/s  ${(texts.length / cpuSeconds).toFixed(1).padStart(6)} texts/CPU-s  ${(bytes / cpuSeconds / 1e6).toFixed(3)} MB/CPU-s`,
+    `${model === spec ? '' : `${model.info.id} `}${name.padEnd(6)} threads ${threads} batch ${String(batchSize).padStart(2)} budget ${String(tokenBudget).padStart(8)}: ${(texts.length / seconds).toFixed(1).padStart(6)} texts/s  ${(bytes / seconds / 1e6).toFixed(3)} MB/s  ${(texts.length / cpuSeconds).toFixed(1).padStart(6)} texts/CPU-s  ${(bytes / cpuSeconds / 1e6).toFixed(3)} MB/CPU-s`,
   );
+  return texts.length / cpuSeconds;
 }
 
 say(`model ${spec.info.id} (${spec.info.source}), max ${spec.info.maxTokens} tokens`);
@@ -70,5 +77,33 @@ const configs = quick
 for (const [name, texts] of Object.entries(corpora))
   for (const [threads, batch, budget] of configs)
     await measure(name, texts, threads, batch, budget);
+const multilingual = await resolveLocalModel({ model: MULTILINGUAL_MODEL }).catch((error) => {
+  if (error instanceof ModelNotInstalledError) return undefined;
+  throw error;
+});
+if (!multilingual)
+  say(
+    `${MULTILINGUAL_MODEL} is not installed: chatgraph model fetch --model ${MULTILINGUAL_MODEL}`,
+  );
+else
+  for (const [name, texts] of Object.entries(corpora)) {
+    const base = await measure(name, texts, ...chosen);
+    const other = await measure(name, texts, ...chosen, multilingual);
+    say(
+      `${name}: ${MULTILINGUAL_MODEL} runs at ${(other / base).toFixed(2)}x the default per core`,
+    );
+  }
+const labelled = JSON.parse(
+  readFileSync(new URL('../test/fixtures/languages/chat-messages.json', import.meta.url), 'utf8'),
+);
+const messages = Object.values(labelled).flat();
+await languagesOf(messages.slice(0, 1)); // loads the detector
+const detectStart = process.hrtime.bigint();
+const rounds = 25;
+for (let round = 0; round < rounds; round++) await languagesOf(messages);
+const detectSeconds = Number(process.hrtime.bigint() - detectStart) / 1e9;
+say(
+  `language detection (tinyld): ${((rounds * messages.length) / detectSeconds).toFixed(0)} short messages/s`,
+);
 clearInterval(sample);
 say(`peak RSS ${(peakRss / 1024 / 1024).toFixed(0)} MB`);

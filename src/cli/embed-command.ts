@@ -59,6 +59,9 @@ export async function runEmbed(
       onWarning: (message) => {
         process.stderr.write(`chatgraph: warning: ${message}\n`);
       },
+      onModelChoice: (line) => {
+        if (!options.quiet) print(line);
+      },
       onPlan: (plan, model) => {
         if (!options.quiet) print(describePlan(plan, `${model.id} (${model.source})`));
       },

@@ -1,30 +1,12 @@
 import type { Command } from 'commander';
-import {
-  MODEL_CATALOG,
-  fetchModel,
-  listInstalledModels,
-  resolveModelDir,
-  type FetchModelResult,
-} from '../index.js';
+import { MODEL_CATALOG, fetchModel, listInstalledModels, resolveModelDir } from '../index.js';
+import { describeFetch } from './describe-fetch.js';
 import { formatTable } from './format-table.js';
 import { formatBytes } from './progress-bar.js';
 
 const write = (text: string): void => {
   process.stdout.write(`${text}\n`);
 };
-
-function describeFetch(result: FetchModelResult): string {
-  const lines = [
-    result.alreadyInstalled
-      ? `${result.id} is already installed in ${result.folder} (--force fetches it again)`
-      : `installed ${result.id} in ${result.folder}`,
-    `from ${result.source}`,
-  ];
-  if (result.checks.length > 0)
-    lines.push('checked:', ...result.checks.map((check) => `  ${check}`));
-  for (const failed of result.failedSources) lines.push(`not from ${failed}`);
-  return lines.join('\n');
-}
 
 /** `chatgraph model fetch` and `chatgraph model list`: the local embedding models. */
 export function registerModelCommands(program: Command): void {

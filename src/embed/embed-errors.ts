@@ -15,3 +15,8 @@ export class EmbeddingEndpointError extends Error {
 export class ModelFetchError extends Error {
   override name = 'ModelFetchError';
 }
+
+/** A model source's host did not answer at all (no network path, no DNS, no answer in time). */
+export class SourceUnreachableError extends Error {
+  override name = 'SourceUnreachableError';
+}

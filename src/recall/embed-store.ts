@@ -17,6 +17,16 @@ import { embedMemories } from './embed-memories.js';
 import { syncMemories } from '../memory/sync-memories.js';
 import { bundleDir } from '../data-dir.js';
 import { withWriteLock, type LockHolder } from '../write-lock.js';
+import { ModelNotInstalledError } from '../embed/embed-errors.js';
+import { MODEL_CATALOG } from '../embed/model-catalog.js';
+import { modelFolder, readManifest, resolveModelDir } from '../embed/model-folder.js';
+import { historyLanguages } from './history-languages.js';
+import {
+  chooseModel,
+  keptModelNote,
+  missingMultilingualMessage,
+  type ModelChoice,
+} from './model-choice.js';
 import type { QueryEmbedding } from './recall-search.js';
 
 /** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
@@ -33,6 +43,12 @@ export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'>
   onProgress?: (progress: EmbedProgress) => void;
   /** Called once when another writer holds the data folder and this one waits. */
   onWait?: (holder: LockHolder) => void;
+  /**
+   * Called with the model `embed` chose by the history's languages (no model named, nothing
+   * embedded yet), or with a note when the folder keeps a model the languages would not choose;
+   * the languages are only looked at when this is given or nothing was embedded yet.
+   */
+  onModelChoice?: (line: string) => void;
 }
 
 /** The model options a data folder's vectors call for: those given, else those it was embedded with. */
@@ -83,7 +99,12 @@ async function embedLocked(
   dataDir: string,
   options: EmbedStoreOptions,
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
-  const open = modelOptions(dataDir, options);
+  const chosen = await chooseByLanguages(store, dataDir, options);
+  // The English model stays unnamed, as before: the folder records the source it came from.
+  const open = modelOptions(
+    dataDir,
+    chosen?.multilingual ? { ...options, model: chosen.model } : options,
+  );
   const embedder = await openEmbedder(open);
   const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
   try {
@@ -107,15 +128,60 @@ async function embedLocked(
       for (const hash of made.hashes) keep.add(hash);
       cache.keepOnly(embedder.model.id, keep);
     }
-    await writeEmbeddingSettings(dataDir, {
-      model: open.model ?? embedder.model.id,
-      endpoint: open.endpoint,
-    });
+    const saved = readEmbeddingSettings(dataDir);
+    const model = open.model ?? embedder.model.id;
+    // The reason stays with the index while the model does.
+    const why = chosen
+      ? { reason: chosen.reason, languages: chosen.languages }
+      : saved.model === model && saved.endpoint === open.endpoint
+        ? { reason: saved.reason, languages: saved.languages }
+        : {};
+    await writeEmbeddingSettings(dataDir, { model, endpoint: open.endpoint, ...why });
     return { ...report, source: embedder.model.source, memories };
   } finally {
     cache.close();
     await embedder.close();
   }
+}
+
+/** True when one of the catalog model's sources is installed (has a manifest). */
+function catalogModelInstalled(name: string, modelDir: string | undefined): boolean {
+  const entry = MODEL_CATALOG.find((model) => model.name === name);
+  const dir = resolveModelDir(modelDir);
+  return (
+    entry?.sources.some((source) => readManifest(modelFolder(dir, source.id)) !== undefined) ??
+    false
+  );
+}
+
+/**
+ * With no model named and nothing embedded yet, the model the history's languages call for (a
+ * {@link ModelNotInstalledError} naming the fetch when it is the multilingual one and missing);
+ * undefined when the folder keeps its model (with a note when the languages call for another).
+ */
+async function chooseByLanguages(
+  store: Store,
+  dataDir: string,
+  options: EmbedStoreOptions,
+): Promise<(ModelChoice & { languages: Record<string, number> }) | undefined> {
+  if (options.model !== undefined || options.endpoint !== undefined) return undefined;
+  const saved = readEmbeddingSettings(dataDir);
+  const indexed = await store.vectors.model();
+  const kept =
+    saved.endpoint ?? saved.model ?? (indexed && indexed.count > 0 ? indexed.id : undefined);
+  if (kept !== undefined) {
+    if (!options.onModelChoice || saved.endpoint !== undefined) return undefined;
+    const note = keptModelNote(kept, chooseModel(await historyLanguages(store.vectors)));
+    if (note) options.onModelChoice(note);
+    return undefined;
+  }
+  const languages = await historyLanguages(store.vectors);
+  if (languages.sampled === 0) return undefined;
+  const choice = chooseModel(languages);
+  if (choice.multilingual && !catalogModelInstalled(choice.model, options.modelDir))
+    throw new ModelNotInstalledError(missingMultilingualMessage(choice));
+  options.onModelChoice?.(`embedding with ${choice.model}: ${choice.reason}`);
+  return { ...choice, languages: languages.shares };
 }
 
 /**

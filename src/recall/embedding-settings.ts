@@ -10,6 +10,10 @@ import { writeFileAtomic } from '../bundle/atomic-write.js';
 export interface EmbeddingSettings {
   model?: string | undefined;
   endpoint?: string | undefined;
+  /** Why `embed` took the model when none was named: the sample's language shares, in a sentence. */
+  reason?: string | undefined;
+  /** Language (ISO 639-1) -> its share of the sampled messages, when `embed` chose the model. */
+  languages?: Record<string, number> | undefined;
 }
 
 export const SETTINGS_FILE = 'embedding.json';
@@ -17,6 +21,8 @@ export const SETTINGS_FILE = 'embedding.json';
 const settingsSchema = z.object({
   model: z.string().min(1).optional(),
   endpoint: z.string().min(1).optional(),
+  reason: z.string().optional(),
+  languages: z.record(z.string(), z.number()).optional(),
 });
 
 /** The data folder's embedding settings, or none (a bad file is reported, not used). */

@@ -59,3 +59,32 @@ export function writeExport(dir: string, topics = TOPICS): string {
   writeFileSync(file, JSON.stringify(topics.map(conversation)));
   return file;
 }
+
+/** Conversations mostly in French (one in English): a history `embed` should see as not English. */
+export const FRENCH_TOPICS: [string, string, string][] = [
+  [
+    'levain',
+    'Mon levain sent le dissolvant depuis deux jours, est-ce grave ?',
+    "Une odeur d'acétone veut dire que le levain a faim : nourris-le plus souvent et garde-le au chaud.",
+  ],
+  [
+    'panneaux',
+    'Combien de panneaux solaires faut-il pour une maison de quatre personnes ?',
+    'Compte environ dix à douze panneaux selon ta consommation et l’orientation du toit.',
+  ],
+  [
+    'randonnee',
+    'Que dois-je emporter pour une semaine de randonnée dans les Alpes ?',
+    'Prends des couches chaudes, une veste imperméable, une trousse de secours et assez d’eau.',
+  ],
+  [
+    'impots',
+    'Comment déclarer mes revenus de location meublée cette année ?',
+    'Tu peux choisir le régime micro-BIC si tes recettes restent sous le plafond annuel.',
+  ],
+  [
+    'tap',
+    'The kitchen faucet keeps dripping after I close it',
+    'The washer or cartridge is worn: shut the water off and replace it.',
+  ],
+];
