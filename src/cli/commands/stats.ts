@@ -1,13 +1,19 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli-io.js';
 import { formatTable } from '../format-table.js';
-import { checkFormat, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import {
+  checkFormat,
+  withFormatOptions,
+  withStore,
+  withStoreOptions,
+  type StoreOptions,
+} from '../store-options.js';
 
-export type StatsOptions = StoreOptions & { format: string };
+export type StatsOptions = StoreOptions & { format: string; json?: boolean };
 
 /** `chatgraph stats`: counts per source, per month and per role. */
 export async function runStats(options: StatsOptions, io: CliIo): Promise<void> {
-  const format = checkFormat(options.format);
+  const format = checkFormat(options.format, options.json);
   const stats = await withStore(options, (store) => store.stats());
   if (format === 'json') {
     io.out(JSON.stringify(stats, null, 2));
@@ -22,9 +28,10 @@ export async function runStats(options: StatsOptions, io: CliIo): Promise<void> 
 }
 
 export function registerStats(program: Command, io: CliIo): void {
-  withStoreOptions(
-    program.command('stats').description('counts per source, per month and per role'),
-  )
-    .option('--format <format>', 'table or json', 'table')
-    .action((options: StatsOptions) => runStats(options, io));
+  withFormatOptions(
+    withStoreOptions(
+      program.command('stats').description('counts per source, per month and per role'),
+    ),
+    '{conversations, messages, bySource: [{source, conversations, messages}], byMonth: [{month, source, messages}], byRole: [{role, messages}], byModel: [{model, messages}]}',
+  ).action((options: StatsOptions) => runStats(options, io));
 }
