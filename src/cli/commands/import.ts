@@ -15,6 +15,7 @@ import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
+import { plural } from '../plural.js';
 
 export type ImportOptions = StoreOptions & {
   deep?: boolean;
@@ -64,7 +65,7 @@ function printReport(
   const skipped = report.problems.find((p) => p.code === 'file-already-imported');
   const g = report.graph;
   io.out(
-    `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
+    `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${plural(g.written, 'conversation')} indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${plural(skipped.count, 'file')} already imported, nothing to do (--force reads it again)` : ''}`,
   );
 }
 

@@ -12,6 +12,7 @@ import {
   type MemoryType,
   type MemoryView,
 } from '../../index.js';
+import { MEMORY_TYPE_CHOICE, checkChoice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import { neo4jOf, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
@@ -22,10 +23,7 @@ function targetOf(options: StoreOptions): { dataDir: string; neo4j: ReturnType<t
 
 function typeOf(text: string | undefined): MemoryType | undefined {
   if (text === undefined) return undefined;
-  const type = MEMORY_TYPES.find((t) => t === text.toLowerCase());
-  if (!type)
-    throw new MemoryInputError(`--type takes one of ${MEMORY_TYPES.join(', ')}, not "${text}"`);
-  return type;
+  return checkChoice('--type', text, MEMORY_TYPE_CHOICE);
 }
 
 function whole(text: string | undefined, option: string): number | undefined {

@@ -7,6 +7,7 @@ import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
+import { plural } from '../plural.js';
 
 export type PushOptions = StoreOptions & { quiet?: boolean };
 
@@ -28,7 +29,7 @@ export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
   });
   bar.done();
   io.out(
-    `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
+    `pushed ${plural(result.conversations, 'conversation')} to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
   );
   io.exitCode = reportLeftOut(result.problems, io);
 }

@@ -5,6 +5,7 @@ import { onWaitOf, progressOf } from '../import-options.js';
 import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { plural } from '../plural.js';
 
 export type ReindexOptions = StoreOptions & { quiet?: boolean };
 
@@ -19,7 +20,7 @@ export async function runReindex(options: ReindexOptions, io: CliIo): Promise<vo
   bar.done();
   if (movedAside !== undefined)
     io.out(`the store was damaged: moved aside to ${movedAside}, and built anew`);
-  io.out(`re-indexed ${conversations} conversation(s) from the bundle`);
+  io.out(`re-indexed ${plural(conversations, 'conversation')} from the bundle`);
   io.exitCode = reportLeftOut(problems, io);
 }
 

@@ -8,6 +8,7 @@ import {
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
+import { plural } from '../plural.js';
 
 export type StatsOptions = StoreOptions & { format: string; json?: boolean };
 
@@ -19,7 +20,7 @@ export async function runStats(options: StatsOptions, io: CliIo): Promise<void> 
     io.out(JSON.stringify(stats, null, 2));
     return;
   }
-  io.out(`${stats.conversations} conversations, ${stats.messages} messages\n`);
+  io.out(`${plural(stats.conversations, 'conversation')}, ${plural(stats.messages, 'message')}\n`);
   io.out(formatTable(stats.bySource));
   io.out('');
   io.out(formatTable(stats.byRole));

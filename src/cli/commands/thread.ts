@@ -9,6 +9,7 @@ import {
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
+import { plural } from '../plural.js';
 
 export type ThreadOptions = StoreOptions & {
   allBranches?: boolean;
@@ -41,7 +42,7 @@ function printTranscript(
 ): void {
   if (info)
     io.out(
-      `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${info.messageCount} messages)\n`,
+      `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${plural(info.messageCount, 'message')})\n`,
     );
   // A hidden message with no text (ChatGPT's empty system prompt) is noise in a transcript.
   for (const message of messages.filter((m) => !(m.hidden && m.content.trim() === ''))) {
