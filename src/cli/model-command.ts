@@ -83,35 +83,41 @@ export function registerModelCommands(program: Command, io: CliIo): void {
       'print one JSON document: {modelDir, installed: [{folder, bytes, manifest}], notInstalled: [{name, description, sources}]}',
     )
     .action((options: { modelDir?: string; json?: boolean }) => {
-      const modelDir = resolveModelDir(options.modelDir);
-      const installed = listInstalledModels(modelDir);
-      const ids = new Set(installed.map((entry) => entry.manifest.id));
-      const known = MODEL_CATALOG.filter(
-        (entry) => !entry.sources.some((source) => ids.has(source.id)),
-      );
-      if (options.json) {
-        write(JSON.stringify({ modelDir, installed, notInstalled: known }, null, 2));
-        return;
-      }
-      write(`models in ${modelDir}`);
-      write(
-        installed.length === 0
-          ? '(none installed: chatgraph model fetch installs the default)'
-          : formatTable(
-              installed.map((entry) => ({
-                id: entry.manifest.id,
-                dims: entry.manifest.dimensions,
-                source: entry.manifest.source,
-                size: formatBytes(entry.bytes),
-                folder: entry.folder,
-              })),
-              100,
-            ),
-      );
-      if (known.length > 0) write('\nknown, not installed:');
-      for (const entry of known)
-        write(
-          `  ${entry.name}: ${entry.description} (chatgraph model fetch --model ${entry.name})`,
-        );
+      printModelList(options, write);
     });
+}
+
+/** `model list`: the installed models as a table (or JSON), and the known ones not installed. */
+function printModelList(
+  options: { modelDir?: string; json?: boolean },
+  write: (text: string) => void,
+): void {
+  const modelDir = resolveModelDir(options.modelDir);
+  const installed = listInstalledModels(modelDir);
+  const ids = new Set(installed.map((entry) => entry.manifest.id));
+  const known = MODEL_CATALOG.filter(
+    (entry) => !entry.sources.some((source) => ids.has(source.id)),
+  );
+  if (options.json) {
+    write(JSON.stringify({ modelDir, installed, notInstalled: known }, null, 2));
+    return;
+  }
+  write(`models in ${modelDir}`);
+  write(
+    installed.length === 0
+      ? '(none installed: chatgraph model fetch installs the default)'
+      : formatTable(
+          installed.map((entry) => ({
+            id: entry.manifest.id,
+            dims: entry.manifest.dimensions,
+            source: entry.manifest.source,
+            size: formatBytes(entry.bytes),
+            folder: entry.folder,
+          })),
+          100,
+        ),
+  );
+  if (known.length > 0) write('\nknown, not installed:');
+  for (const entry of known)
+    write(`  ${entry.name}: ${entry.description} (chatgraph model fetch --model ${entry.name})`);
 }
