@@ -97,7 +97,7 @@ describe('Claude.ai pasted and attached text', () => {
       attachmentsMissing: 2,
     });
     expect(formatReport(report)).toContain(
-      '2 pasted or extracted text(s) written, 2 referenced but not in the export',
+      '2 pasted or extracted texts written, 2 referenced but not in the export',
     );
   });
 
@@ -208,7 +208,7 @@ describe('Claude.ai pasted and attached text', () => {
     const data = join(tempDir(), 'data');
     const input = exportFile([pastedClaudeConversation()]);
     const imported = await run(process.execPath, [CLI, 'import', input, '--data-dir', data]);
-    expect(imported.stdout).toContain('2 pasted or extracted text(s) written');
+    expect(imported.stdout).toContain('2 pasted or extracted texts written');
     const { stdout } = await run(process.execPath, [CLI, 'thread', 'cl-paste', '--data-dir', data]);
     const size = Buffer.byteLength(PASTED_NOTES).toLocaleString('en-US');
     expect(stdout).toContain(

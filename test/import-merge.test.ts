@@ -47,7 +47,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     expect(second.providers.chatgpt?.keptNewer).toBe(3);
     expect(second.problems.find((p) => p.code === 'kept-newer-copy')?.count).toBe(3);
     expect(formatReport(second)).toContain(
-      '1 written, 2 updated, 1 unchanged, 0 duplicate(s) across files; kept the newer copy of 3 conversations',
+      '1 written, 2 updated, 1 unchanged, 0 duplicates across files; kept the newer copy of 3 conversations',
     );
     expectPamValid(data);
     await withStore(data, expectMerged);

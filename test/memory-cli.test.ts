@@ -106,7 +106,9 @@ describe('chatgraph memories, remember and forget', () => {
   it('says what is wrong in one line with exit code 2', async () => {
     const type = await chatgraph('remember', 'x', '--type', 'opinion', '--data-dir', data);
     expect(type.code).toBe(2);
-    expect(type.stderr).toMatch(/^chatgraph: --type takes one of fact, .*"opinion"\n$/);
+    expect(type.stderr).toMatch(
+      /^chatgraph: --type opinion is not a memory type \(types: fact, .*\)\n$/,
+    );
     const unknown = await chatgraph('forget', 'nope', '--data-dir', data);
     expect(unknown).toMatchObject({
       code: 2,

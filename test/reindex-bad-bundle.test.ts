@@ -56,9 +56,9 @@ describe('reindex of a bundle with files it cannot index', () => {
     const { data, damaged, alien } = await spoiledDataFolder();
     const { code, stdout, stderr } = await chatgraph('reindex', '--data-dir', data, '-q');
     expect(code).toBe(1);
-    expect(stdout).toContain('re-indexed 3 conversation(s) from the bundle');
+    expect(stdout).toContain('re-indexed 3 conversations from the bundle');
     expect(stderr).toContain(damaged);
     expect(stderr).toContain(alien);
-    expect(stderr).toContain('2 bundle file(s) left out');
+    expect(stderr).toContain('2 bundle files left out');
   });
 });

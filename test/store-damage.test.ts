@@ -67,7 +67,7 @@ describe('a damaged store (compiled CLI)', () => {
     const rebuilt = await cli('reindex', '-q', '--data-dir', data);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stdout).toContain('moved aside to');
-    expect(rebuilt.stdout).toContain('re-indexed 60 conversation(s)');
+    expect(rebuilt.stdout).toContain('re-indexed 60 conversations');
     const aside = readdirSync(data).filter((name) => name.startsWith('chatgraph.sqlite.damaged-'));
     expect(aside).toHaveLength(1);
     expect(JSON.parse((await stats(data)).stdout)).toEqual(before);
@@ -106,7 +106,7 @@ describe('a damaged store (compiled CLI)', () => {
     const rebuilt = await cli('reindex', '-q', '--data-dir', data);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stdout).toContain('moved aside to');
-    expect(rebuilt.stdout).toContain('re-indexed 60 conversation(s)');
+    expect(rebuilt.stdout).toContain('re-indexed 60 conversations');
     expect(JSON.parse((await stats(data)).stdout)).toEqual(before);
   });
 });

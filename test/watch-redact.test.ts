@@ -51,7 +51,7 @@ describe('chatgraph watch --redact', () => {
     log.append(`use ${ANTHROPIC_KEY} for the API`);
     log.append(`and the token ${GITHUB_TOKEN} for the registry`);
     await w.waitFor(/^imported .*sess-x\.jsonl: .*\(4 messages\)/, at);
-    expect(w.lines.slice(at).join('\n')).toMatch(/secret\(s\) masked/);
+    expect(w.lines.slice(at).join('\n')).toMatch(/secrets? masked/);
     expect(await w.stop()).toBe(0);
     const messages = await messagesOf(data, 'sess-x');
     expect(messages).toContain('use [REDACTED:anthropic-key] for the API');
@@ -75,7 +75,7 @@ describe('chatgraph watch --redact', () => {
     expect(await w.stop()).toBe(0);
     expect(await messagesOf(data, 'sess-x')).toContain(`use ${ANTHROPIC_KEY} for the API`);
     w = start(['watch', folder, '--data-dir', data, '--redact']);
-    await w.waitFor(/^imported .*sess-x\.jsonl: 3 line\(s\) read.*1 secret\(s\) masked/);
+    await w.waitFor(/^imported .*sess-x\.jsonl: 3 lines? read.*1 secrets? masked/);
     await w.waitFor(/^following /);
     expect(await w.stop()).toBe(0);
     expect(await messagesOf(data, 'sess-x')).toContain('use [REDACTED:anthropic-key] for the API');
@@ -97,7 +97,7 @@ describe('chatgraph watch --redact', () => {
     await serve.waitFor(/^chatgraph watch: following /);
     const at = serve.lines.length;
     log.append(`the key is ${ANTHROPIC_KEY}`);
-    await serve.waitFor(/^chatgraph watch: imported .*sess-y\.jsonl: .*1 secret\(s\) masked/, at);
+    await serve.waitFor(/^chatgraph watch: imported .*sess-y\.jsonl: .*1 secrets? masked/, at);
     await serve.stop();
     expect(await messagesOf(data, 'sess-y')).toContain('the key is [REDACTED:anthropic-key]');
     expect(filesHolding(data, ANTHROPIC_KEY)).toEqual([]);

@@ -24,16 +24,16 @@ describe('chatgraph reindex while watch follows a log', () => {
     await w.waitFor(/^following /);
     let at = w.lines.length;
     log.append('how tall is it');
-    await w.waitFor(/^imported .*sess-r\.jsonl: 1 line\(s\) read.*\(3 messages\)/, at);
+    await w.waitFor(/^imported .*sess-r\.jsonl: 1 lines? read.*\(3 messages\)/, at);
     // A reindex while watch runs (it waits for the write lock, or watch waits for it)…
     expect((await chatgraph('reindex', '--data-dir', data, '-q')).code).toBe(0);
     // …and the log goes on growing.
     at = w.lines.length;
     log.append('forty metres');
-    await w.waitFor(/^imported .*sess-r\.jsonl: 1 line\(s\) read.*\(4 messages\)/, at);
+    await w.waitFor(/^imported .*sess-r\.jsonl: 1 lines? read.*\(4 messages\)/, at);
     at = w.lines.length;
     log.append('and the light');
-    await w.waitFor(/^imported .*sess-r\.jsonl: 1 line\(s\) read.*\(5 messages\)/, at);
+    await w.waitFor(/^imported .*sess-r\.jsonl: 1 lines? read.*\(5 messages\)/, at);
     expect(await w.stop()).toBe(0);
     expect(await messagesOf(data, 'sess-r')).toHaveLength(5);
 

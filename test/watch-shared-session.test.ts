@@ -53,18 +53,18 @@ describe('two logs with one session id under watch', () => {
     const resumed = first.copyTo(join(folder, '-work-app', 'bbb.jsonl'), 'b');
     resumed.append('resumed: and back');
     resumed.append('the morning train');
-    await w.waitFor(/^imported .*bbb\.jsonl: 6 line\(s\) read.*\(6 messages\)/, at);
+    await w.waitFor(/^imported .*bbb\.jsonl: 6 lines? read.*\(6 messages\)/, at);
     // The first log gains a line older than the resumed copy's last: the copy stays.
     at = w.lines.length;
     first.append('an older branch');
     expect(await w.waitFor(/^imported .*aaa\.jsonl: 1 line/, at)).toMatch(
-      /0 conversation\(s\) written.*; 1 left as another log's more recent copy/,
+      /0 conversations? written.*; 1 left as another log's more recent copy/,
     );
     expect(await messagesOf(data, 'sess-s')).toContain('the morning train');
     expect(await messagesOf(data, 'sess-s')).not.toContain('an older branch');
     at = w.lines.length;
     resumed.append('resumed goes on');
-    await w.waitFor(/^imported .*bbb\.jsonl: 1 line\(s\) read, 1 conversation.*\(7 messages\)/, at);
+    await w.waitFor(/^imported .*bbb\.jsonl: 1 lines? read, 1 conversation.*\(7 messages\)/, at);
     expect(await w.stop()).toBe(0);
     await sameAsImport(folder, data);
 
@@ -74,7 +74,7 @@ describe('two logs with one session id under watch', () => {
     at = w.lines.length;
     first.append('older still');
     expect(await w.waitFor(/^imported .*aaa\.jsonl: /, at)).toMatch(
-      /0 conversation\(s\) written.*; 1 left as another log's more recent copy/,
+      /0 conversations? written.*; 1 left as another log's more recent copy/,
     );
     expect(await messagesOf(data, 'sess-s')).toContain('resumed goes on');
     expect(await w.stop()).toBe(0);

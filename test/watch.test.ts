@@ -80,20 +80,20 @@ describe('chatgraph watch', () => {
     let made = entry('sess-a', parent, 'user', 'the quokka appended later');
     parent = made.uuid;
     appendFileSync(log, made.line);
-    await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(3 messages\)/, at);
+    await w.waitFor(/^imported .*sess-a\.jsonl: 1 lines? read.*\(3 messages\)/, at);
     expect(await messagesOf(data, 'sess-a')).toContain('the quokka appended later');
 
     // A new session, then its subagent's log in subagents/.
     at = w.lines.length;
     session(join(folder, '-work-app', 'sess-b.jsonl'), 'sess-b', ['second session', 'ok']);
-    await w.waitFor(/^imported .*sess-b\.jsonl: 2 line\(s\) read/, at);
+    await w.waitFor(/^imported .*sess-b\.jsonl: 2 lines? read/, at);
     at = w.lines.length;
     mkdirSync(join(folder, '-work-app', 'sess-b', 'subagents'), { recursive: true });
     session(join(folder, '-work-app', 'sess-b', 'subagents', 'agent-x1.jsonl'), 'sess-b', [
       'subagent task',
       'subagent answer',
     ]);
-    await w.waitFor(/^imported .*agent-x1\.jsonl: 2 line\(s\) read/, at);
+    await w.waitFor(/^imported .*agent-x1\.jsonl: 2 lines? read/, at);
     expect(await messagesOf(data, 'sess-b/agent-x1')).toEqual(['subagent task', 'subagent answer']);
     expect(await messagesOf(data, 'sess-b')).toEqual(['second session', 'ok']);
     // A deleted log is no longer followed; what was imported from it stays.
@@ -110,12 +110,12 @@ describe('chatgraph watch', () => {
     await w.waitFor(/^waiting .*sess-a\.jsonl/, at);
     expect(await messagesOf(data, 'sess-a')).toHaveLength(3);
     appendFileSync(log, made.line.slice(40));
-    await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(4 messages\)/, at);
+    await w.waitFor(/^imported .*sess-a\.jsonl: 1 lines? read.*\(4 messages\)/, at);
     // A last line without its newline that parses counts once it stops growing.
     at = w.lines.length;
     made = entry('sess-a', parent, 'user', 'no newline at the end');
     appendFileSync(log, made.line.trimEnd());
-    await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(5 messages\)/, at);
+    await w.waitFor(/^imported .*sess-a\.jsonl: 1 lines? read.*\(5 messages\)/, at);
     expect(await messagesOf(data, 'sess-a')).toContain('no newline at the end');
 
     // Rewritten: the start changed, so the log is read again whole; what was imported stays.
@@ -123,13 +123,13 @@ describe('chatgraph watch', () => {
     at = w.lines.length;
     session(log, 'sess-a', ['a rewritten start', 'with another answer', 'and a third line']);
     await w.waitFor(/^rewritten .*sess-a\.jsonl/, at);
-    await w.waitFor(/^imported .*sess-a\.jsonl: 3 line\(s\) read.*\(3 messages\)/, at);
+    await w.waitFor(/^imported .*sess-a\.jsonl: 3 lines? read.*\(3 messages\)/, at);
     const rewritten = ['a rewritten start', 'with another answer', 'and a third line'];
     expect(await messagesOf(data, 'sess-a')).toEqual([...rewritten, ...imported]);
     // Truncated: shorter than what was read; nothing imported is lost.
     at = w.lines.length;
     session(log, 'sess-a', ['cut short']);
-    await w.waitFor(/^imported .*sess-a\.jsonl: 1 line\(s\) read.*\(1 messages\)/, at);
+    await w.waitFor(/^imported .*sess-a\.jsonl: 1 lines? read.*\(1 message\)/, at);
     expect([...(await messagesOf(data, 'sess-a'))].sort()).toEqual(
       ['cut short', ...rewritten, ...imported].sort(),
     );
@@ -141,7 +141,7 @@ describe('chatgraph watch', () => {
     const folder = tempDir();
     const data = tempDir();
     const w = watch(folder, data);
-    await w.waitFor(/^following .*0 session log\(s\), 0 export/);
+    await w.waitFor(/^following .*0 session logs?, 0 export/);
     const at = w.lines.length;
     copyFileSync(join(ROOT, 'samples', 'chatgpt-export.zip'), join(folder, 'export.zip'));
     const line = await w.waitFor(/^export .*export\.zip: \d+ conversation/, at);
@@ -175,7 +175,7 @@ describe('chatgraph watch', () => {
       appendFileSync(log, made.line);
     }
     w = watch(folder, data);
-    await w.waitFor(/^imported .*sess-k\.jsonl: 10 line\(s\) read.*\(10 messages\)/);
+    await w.waitFor(/^imported .*sess-k\.jsonl: 10 lines? read.*\(10 messages\)/);
     await w.waitFor(/^following /);
     await w.stop();
     const messages = await messagesOf(data, 'sess-k');

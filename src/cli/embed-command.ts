@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { embedStore, waitingMessage, type EmbedReport, type Store } from '../index.js';
 import { describePlan, EmbedProgressBar, formatDuration } from './embed-progress.js';
+import { plural } from './plural.js';
 
 /** The options `embed` (and `import --embed`) take about the model. */
 export interface EmbedCliOptions {
@@ -78,7 +79,7 @@ export async function runEmbed(
     if (report.replacedModel !== undefined)
       print(`the vectors of ${report.replacedModel} were replaced by ${report.model}'s`);
     print(
-      `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${report.conversations.toLocaleString('en-US')} conversation(s) in ${formatDuration(seconds)}: ${report.embedded.toLocaleString('en-US')} text chunk(s) by the model, ${report.cached.toLocaleString('en-US')} from the cache${report.interrupted ? '; run chatgraph embed again to go on' : ''}`,
+      `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} in ${formatDuration(seconds)}: ${plural(report.embedded, 'text chunk')} by the model, ${report.cached.toLocaleString('en-US')} from the cache${report.interrupted ? '; run chatgraph embed again to go on' : ''}`,
     );
     return report;
   } finally {

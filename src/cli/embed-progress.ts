@@ -1,5 +1,6 @@
 import type { EmbedPlan, EmbedProgress } from '../index.js';
 import { formatBytes } from './progress-bar.js';
+import { plural } from './plural.js';
 
 /** Characters a second the default model embeds on a 2-core machine (bench/embed.mjs). */
 export const ESTIMATED_CHARACTERS_PER_SECOND = 20_000;
@@ -18,7 +19,7 @@ export function describePlan(plan: EmbedPlan, model: string): string {
   if (plan.conversations === 0)
     return `nothing to embed: every conversation has its vectors (${model})`;
   const seconds = plan.characters / ESTIMATED_CHARACTERS_PER_SECOND;
-  return `embedding ${plan.conversations.toLocaleString('en-US')} conversation(s): ${plan.texts.toLocaleString('en-US')} texts, ${formatBytes(plan.characters)} with ${model}; at most about ${formatDuration(seconds)} (texts embedded before come from the cache)`;
+  return `embedding ${plural(plan.conversations, 'conversation')}: ${plural(plan.texts, 'text')}, ${formatBytes(plan.characters)} with ${model}; at most about ${formatDuration(seconds)} (texts embedded before come from the cache)`;
 }
 
 /** The embed progress bar: done, rate and time left, on a terminal's stderr. */

@@ -1,32 +1,82 @@
-import { relative } from 'node:path';
+import { basename, relative } from 'node:path';
 import type { FollowEvent } from '../index.js';
+import { plural } from './plural.js';
 
-/** One line saying what a follower did (the status line, or a line of the log when piped). */
-export function describeEvent(event: FollowEvent, base: string): string {
+// A path cut from the left to `width` characters: its end (the file's name) is what tells.
+function leftCut(path: string, width: number): string {
+  if (path.length <= width) return path;
+  return width <= 1 ? '…' : `…${path.slice(path.length - width + 1)}`;
+}
+
+// What an import event says after its file's name: counts, then the ids, then the extras.
+function importedParts(event: Extract<FollowEvent, { kind: 'imported' }>): {
+  counts: string;
+  ids: string[];
+  extras: string;
+} {
+  const held = event.heldElsewhere ?? 0;
+  const masked = event.masked ?? 0;
+  return {
+    counts: `${plural(event.lines, 'line')} read, ${plural(event.written, 'conversation')} written`,
+    ids: event.conversations.map((c) => `${c.id} (${plural(c.messages, 'message')})`),
+    extras: `${event.leftDeleted > 0 ? `; ${plural(event.leftDeleted, 'deleted conversation')} left out` : ''}${held > 0 ? `; ${held} left as another log's more recent copy (same session id)` : ''}${masked > 0 ? `; ${plural(masked, 'secret')} masked` : ''}`,
+  };
+}
+
+/**
+ * One line saying what a follower did (the status line, or a line of the log when piped). With
+ * `width` (a terminal's), a longer line gives up the file's path first, then the extras, and
+ * never a conversation's id.
+ */
+export function describeEvent(event: FollowEvent, base: string, width?: number): string {
   const name = (file: string | undefined): string =>
     file === undefined ? '' : relative(base, file) || file;
+  const fit = (line: string): string =>
+    width === undefined || line.length <= width ? line : `${line.slice(0, width - 1)}…`;
   switch (event.kind) {
     case 'ready':
-      return `following ${event.folders.join(', ')} (${event.mode === 'events' ? 'file-system events' : 'polling'}): ${event.logs} session log(s), ${event.exports} export file(s); Ctrl-C stops`;
+      return fit(
+        `following ${event.folders.join(', ')} (${event.mode === 'events' ? 'file-system events' : 'polling'}): ${plural(event.logs, 'session log')}, ${plural(event.exports, 'export file')}; Ctrl-C stops`,
+      );
     case 'imported': {
-      const convs = event.conversations.map((c) => `${c.id} (${c.messages} messages)`).join(', ');
-      const held = event.heldElsewhere ?? 0;
-      const masked = event.masked ?? 0;
-      return `imported ${name(event.file)}: ${event.lines} line(s) read, ${event.written} conversation(s) written: ${convs}${event.leftDeleted > 0 ? `; ${event.leftDeleted} deleted conversation(s) left out` : ''}${held > 0 ? `; ${held} left as another log's more recent copy (same session id)` : ''}${masked > 0 ? `; ${masked} secret(s) masked` : ''}`;
+      const { counts, ids, extras } = importedParts(event);
+      const file = name(event.file);
+      const line = (path: string, tail: string): string =>
+        `imported ${path}: ${counts}: ${ids.join(', ')}${tail}`;
+      const whole = line(file, extras);
+      if (width === undefined || whole.length <= width) return whole;
+      const room = width - line('', extras).length;
+      if (room >= basename(file).length) return line(leftCut(file, room), extras);
+      const bare = line(basename(file), '');
+      if (bare.length <= width) return bare;
+      // Ids alone, as many whole ones as fit (one at least: an id is never cut).
+      const kept: string[] = [];
+      for (const id of ids) {
+        const rest = ids.length - kept.length - 1;
+        const tried = `imported ${[...kept, id].join(', ')}${rest > 0 ? ` +${rest} more` : ''}`;
+        if (kept.length > 0 && tried.length > width) break;
+        kept.push(id);
+      }
+      const left = ids.length - kept.length;
+      return `imported ${kept.join(', ')}${left > 0 ? ` +${left} more` : ''}`;
     }
     case 'waiting':
-      return `waiting ${name(event.file)}: its last line is cut off; read once it is whole`;
+      return fit(`waiting ${name(event.file)}: its last line is cut off; read once it is whole`);
     case 'rewritten':
-      return `rewritten ${name(event.file)}: its start changed, read again whole`;
+      return fit(`rewritten ${name(event.file)}: its start changed, read again whole`);
     case 'export':
-      return event.skipped
-        ? `export ${name(event.file)}: imported before, nothing to do`
-        : `export ${name(event.file)}: ${event.conversations} conversation(s), ${event.written} written`;
+      return fit(
+        event.skipped
+          ? `export ${name(event.file)}: imported before, nothing to do`
+          : `export ${name(event.file)}: ${plural(event.conversations, 'conversation')}, ${event.written} written`,
+      );
     case 'gone':
-      return `gone ${name(event.file)}: no longer followed (what was imported from it stays)`;
+      return fit(`gone ${name(event.file)}: no longer followed (what was imported from it stays)`);
     case 'embedded':
-      return `embedded ${event.chunks} new chunk(s)`;
+      return fit(`embedded ${plural(event.chunks, 'new chunk')}`);
     case 'problem':
-      return `problem${event.file !== undefined ? ` ${name(event.file)}` : ''}: ${event.message}`;
+      return fit(
+        `problem${event.file !== undefined ? ` ${name(event.file)}` : ''}: ${event.message}`,
+      );
   }
 }

@@ -1,5 +1,6 @@
 import { exitCodeOf, lostCount } from '../index.js';
 import type { ImportReport, ProblemGroup, ProviderSummary } from '../index.js';
+import { plural } from './plural.js';
 
 const COLUMNS: [keyof ProviderSummary, string][] = [
   ['conversations', 'conversations'],
@@ -38,14 +39,14 @@ export function formatReport(report: ImportReport, options: { verbose?: boolean 
   const t = report.totals;
   lines.push('');
   lines.push(
-    `attachments: ${t.attachmentsCopied} copied into the bundle, ${t.attachmentTexts} pasted or extracted text(s) written, ${t.attachmentsMissing} referenced but not in the export; ${t.inferredTimestamps} message time(s) inferred`,
+    `attachments: ${t.attachmentsCopied} copied into the bundle, ${plural(t.attachmentTexts, 'pasted or extracted text')} written, ${t.attachmentsMissing} referenced but not in the export; ${plural(t.inferredTimestamps, 'message time')} inferred`,
   );
   const masked = Object.entries(report.redactions);
   if (masked.length > 0)
     lines.push(`redacted: ${masked.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
   const w = report.written;
   lines.push(
-    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${w.duplicates} duplicate(s) across files${keptNewer(t.keptNewer)}`,
+    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${plural(w.duplicates, 'duplicate')} across files${keptNewer(t.keptNewer)}`,
   );
   const shown = options.verbose
     ? report.problems
@@ -65,8 +66,8 @@ export function formatReport(report: ImportReport, options: { verbose?: boolean 
     lines.push('');
     lines.push(
       exitCodeOf(report) === 2
-        ? `nothing usable was read: ${lost.toLocaleString('en-US')} error(s) above (exit code 2)`
-        : `incomplete: ${lost.toLocaleString('en-US')} record(s), file(s) or part(s) of the input were not written; see the errors above (exit code 1)`,
+        ? `nothing usable was read: ${plural(lost, 'error')} above (exit code 2)`
+        : `incomplete: ${lost.toLocaleString('en-US')} ${lost === 1 ? 'record, file or part of the input was' : 'records, files or parts of the input were'} not written; see the errors above (exit code 1)`,
     );
   }
   return lines.join('\n');
@@ -93,5 +94,5 @@ function formatGroup(group: ProblemGroup): string[] {
 // An older export met a newer copy in the bundle (the newer one stays, nothing is lost).
 function keptNewer(n: number): string {
   if (n === 0) return '';
-  return `; kept the newer copy of ${n.toLocaleString('en-US')} ${n === 1 ? 'conversation' : 'conversations'}`;
+  return `; kept the newer copy of ${plural(n, 'conversation')}`;
 }

@@ -6,6 +6,7 @@ import {
   type SearchQuery,
   type SearchResult,
 } from '../index.js';
+import { MODE_CHOICE, ROLE_CHOICE, SOURCE_CHOICE, checkChoice } from './choices.js';
 
 /** What `search` takes besides its words. */
 export interface SearchCliOptions {
@@ -17,13 +18,17 @@ export interface SearchCliOptions {
   limit: string;
   offset: string;
   format: string;
+  json?: boolean;
 }
 
 /** The search the options ask for; a bad option is one sentence. */
 export function searchQueryOf(text: string, options: SearchCliOptions): SearchQuery {
-  const mode = options.mode;
-  if (mode !== undefined && mode !== 'keyword' && mode !== 'semantic' && mode !== 'hybrid')
-    throw new QueryError(`--mode takes keyword, semantic or hybrid, not "${mode}"`);
+  const mode =
+    options.mode !== undefined ? checkChoice('--mode', options.mode, MODE_CHOICE) : undefined;
+  const role = options.role ? checkChoice('--role', options.role, ROLE_CHOICE) : undefined;
+  const source = options.source
+    ? checkChoice('--source', options.source, SOURCE_CHOICE)
+    : undefined;
   const offset = Number(options.offset);
   if (!Number.isSafeInteger(offset) || offset < 0)
     throw new QueryError(`--offset takes a whole number, not "${options.offset}"`);
@@ -32,10 +37,10 @@ export function searchQueryOf(text: string, options: SearchCliOptions): SearchQu
     limit: Number(options.limit),
     offset,
     ...(mode !== undefined ? { mode } : {}),
-    ...(options.source ? { source: options.source } : {}),
+    ...(source !== undefined ? { source } : {}),
     ...(options.since ? { since: options.since } : {}),
     ...(options.until ? { until: options.until } : {}),
-    ...(options.role ? { role: options.role } : {}),
+    ...(role !== undefined ? { role } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { registerConvert } from './commands/convert.js';
 import { registerDelete } from './commands/delete.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerImport } from './commands/import.js';
+import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
 import { registerForget, registerMemories, registerRemember } from './commands/memories.js';
 import { registerPush } from './commands/push.js';
@@ -31,12 +32,14 @@ import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
 import { registerWatch } from './commands/watch.js';
 import { registerModelCommands } from './model-command.js';
+import { parseProblem } from './usage-line.js';
 import { UsageError } from './usage-error.js';
 
 /** Every command, in the order `chatgraph --help` lists them. */
 const COMMANDS = [
   registerConvert,
   registerImport,
+  registerList,
   registerQuery,
   registerSearch,
   registerThread,
@@ -61,9 +64,9 @@ export function buildProgram(io: CliIo): Command {
     .name('chatgraph')
     .description('Turn AI chat exports into Portable AI Memory and a queryable context graph.')
     .version(VERSION)
-    .showHelpAfterError()
-    .exitOverride()
     .configureOutput({
+      // Commander's own error lines are replaced by ours (see parseProblem).
+      outputError: () => undefined,
       writeOut: (text) => {
         io.out(text.replace(/\n$/, ''));
       },
@@ -72,8 +75,26 @@ export function buildProgram(io: CliIo): Command {
       },
     });
   for (const register of COMMANDS) register(program, io);
-  registerModelCommands(program);
+  registerModelCommands(program, io);
+  overrideExits(program);
   return program;
+}
+
+/** A command line commander refused, with the command it was refused by. */
+class ParseFailure extends Error {
+  constructor(
+    readonly command: Command,
+    readonly error: CommanderError,
+  ) {
+    super(error.message);
+  }
+}
+
+function overrideExits(command: Command): void {
+  command.exitOverride((error) => {
+    throw new ParseFailure(command, error);
+  });
+  for (const sub of command.commands) overrideExits(sub);
 }
 
 /** Errors the user can act on: their message alone, exit code 2. */
@@ -99,8 +120,18 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     await buildProgram(io).parseAsync(argv);
     return io.exitCode;
-  } catch (error) {
+  } catch (caught) {
+    if (caught instanceof ParseFailure && caught.error.exitCode === 0) return 0;
+    // `chatgraph` alone: the help is already on stderr.
+    if (caught instanceof ParseFailure && caught.error.code === 'commander.help') return 2;
+    const error =
+      caught instanceof ParseFailure ? parseProblem(caught.command, caught.error) : caught;
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof UsageError) {
+      io.err(`chatgraph: ${error.message}`);
+      if (error.usage !== undefined) io.err(error.usage);
+      return 2;
+    }
     if (error instanceof QueryLimitError && error.limit) {
       const flag = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
       io.err(`chatgraph: ${error.message} (the limit is set with ${flag})`);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { neo4jTarget, openStore, resolveDataDir, type Neo4jTarget, type Store } from '../index.js';
+import { FORMAT_CHOICE, checkChoice } from './choices.js';
 import { UsageError } from './usage-error.js';
 
 /** The options every store command takes. */
@@ -62,11 +63,17 @@ export async function withStore<T>(
 
 export type Format = 'table' | 'json';
 
-/** The `--format` option's value, checked. */
-export function checkFormat(format: string): Format {
-  if (format !== 'table' && format !== 'json')
-    throw new UsageError(`--format takes table or json, not "${format}"`);
-  return format;
+/** The `--format` option's value, checked; `--json` is `--format json`. */
+export function checkFormat(format: string, json?: boolean): Format {
+  const checked = checkChoice('--format', format, FORMAT_CHOICE);
+  return json === true ? 'json' : checked;
+}
+
+/** Adds `--json` and its older spelling `--format table|json`. */
+export function withFormatOptions(command: Command, shape: string): Command {
+  return command
+    .option('--json', `print one JSON document: ${shape}`)
+    .option('--format <format>', 'table or json (--json is --format json)', 'table');
 }
 
 /** A port option's value, checked. */

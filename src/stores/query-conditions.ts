@@ -10,6 +10,10 @@ export interface Dialect {
   true: string;
   /** The condition that `c.name` contains the `title` parameter, and that parameter's value. */
   titleContains: { condition: string; value(title: string): string };
+  /** The condition that a project holding `c` has the `project` parameter in its name or path. */
+  projectContains: string;
+  /** `expression` in lower case, for sorting by title. */
+  lower: (expression: string) => string;
 }
 
 /** Conditions to AND together, and the parameters they name. */
@@ -65,14 +69,29 @@ export function conversationConditions(filter: ConversationFilter, dialect: Dial
     where.push(dialect.titleContains.condition);
     params.title = dialect.titleContains.value(filter.title.trim());
   }
+  if (filter.project !== undefined && filter.project.trim() !== '') {
+    where.push(dialect.projectContains);
+    params.project = dialect.titleContains.value(filter.project.trim());
+  }
+  if (filter.minMessages !== undefined) {
+    where.push(`c.message_count >= ${p('minMessages')}`);
+    params.minMessages = filter.minMessages;
+  }
   return { where, params };
 }
 
 /** The ORDER BY of a conversation listing over `c`. */
-export function conversationOrder(sort: ConversationFilter['sort']): string {
-  return sort === 'oldest'
-    ? 'c.created_at ASC, c.id'
-    : sort === 'most-messages'
-      ? 'c.message_count DESC, c.id'
-      : 'c.created_at DESC, c.id';
+export function conversationOrder(sort: ConversationFilter['sort'], dialect: Dialect): string {
+  switch (sort) {
+    case 'oldest':
+      return 'c.created_at ASC, c.id';
+    case 'most-messages':
+      return 'c.message_count DESC, c.id';
+    case 'updated':
+      return 'coalesce(c.updated_at, c.created_at) DESC, c.id';
+    case 'title':
+      return `${dialect.lower('c.name')} ASC, c.id`;
+    default:
+      return 'c.created_at DESC, c.id';
+  }
 }

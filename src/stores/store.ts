@@ -132,7 +132,12 @@ export interface ConversationFilter {
   hasToolCalls?: boolean | undefined;
   /** Only conversations that branch (edited prompts, regenerated answers). */
   hasBranches?: boolean | undefined;
-  sort?: 'newest' | 'oldest' | 'most-messages' | undefined;
+  /** Words a Claude Code session's project name or path contains (case-insensitive). */
+  project?: string | undefined;
+  /** Only conversations with at least this many messages. */
+  minMessages?: number | undefined;
+  /** Newest or oldest created first, most messages, last updated first, or by title A to Z. */
+  sort?: 'newest' | 'oldest' | 'most-messages' | 'updated' | 'title' | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
 }

@@ -40,7 +40,10 @@ export function registerConvert(program: Command, io: CliIo): void {
       '-o, --out <dir>',
       'the bundle folder to write (created, or extended when it exists)',
     )
-    .option('--json', 'print the import report as JSON')
+    .option(
+      '--json',
+      'print one JSON document, the conversion report: {providers, totals, written, problems: [{level, code, count, examples}], ...}',
+    )
     .option('-q, --quiet', 'no progress bar')
     .option('-v, --verbose', 'list routine notices (inferred times, fixed dates) one by one')
     .option(

@@ -3,6 +3,7 @@ import { ConversationNotFoundError, deleteConversation, resolveDataDir } from '.
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { plural } from '../plural.js';
 
 export type DeleteOptions = StoreOptions & { json?: boolean };
 
@@ -25,7 +26,7 @@ export async function runDelete(id: string, options: DeleteOptions, io: CliIo): 
         .filter(Boolean)
         .join(' and ');
       io.out(
-        `deleted conversation ${result.id}${result.platformId ? ` (${result.source ?? ''} ${result.platformId})` : ''} from ${where}${result.attachments > 0 ? `, with ${result.attachments} attachment file(s)` : ''}; importing its export again leaves it out (import --restore brings it back)`,
+        `deleted conversation ${result.id}${result.platformId ? ` (${result.source ?? ''} ${result.platformId})` : ''} from ${where}${result.attachments > 0 ? `, with ${plural(result.attachments, 'attachment file')}` : ''}; importing its export again leaves it out (import --restore brings it back)`,
       );
       for (const problem of result.problems)
         io.err(`chatgraph: ${problem.file ?? ''}: ${problem.message}`);
@@ -47,7 +48,10 @@ export function registerDelete(program: Command, io: CliIo): void {
       )
       .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
   )
-    .option('--json', 'print what was deleted as JSON')
+    .option(
+      '--json',
+      'print one JSON document: {id, platformId, source, bundle, store, attachments, problems}',
+    )
     .action(async (id: string, options: DeleteOptions) => {
       io.exitCode = await runDelete(id, options, io);
     });

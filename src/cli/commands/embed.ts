@@ -4,14 +4,18 @@ import type { CliIo } from '../cli-io.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 
-export type EmbedOptions = StoreOptions & EmbedCliOptions;
+export type EmbedOptions = StoreOptions & EmbedCliOptions & { json?: boolean };
 
 /** `chatgraph embed`: vectors for what is not embedded yet. */
 export async function runEmbedCommand(options: EmbedOptions, io: CliIo): Promise<void> {
   const dataDir = resolveDataDir(options.dataDir);
   const store = await openStore({ dataDir, neo4j: neo4jOf(options) });
   try {
-    const report = await runEmbed(store, dataDir, options, io.out);
+    // With --json, stdout holds the report alone: no plan, no progress bar, no summary line.
+    const report = options.json
+      ? await runEmbed(store, dataDir, { ...options, quiet: true }, () => undefined)
+      : await runEmbed(store, dataDir, options, io.out);
+    if (options.json) io.out(JSON.stringify(report, null, 2));
     if (report.interrupted) io.exitCode = 1;
   } finally {
     await store.close();
@@ -30,5 +34,9 @@ export function registerEmbed(program: Command, io: CliIo): void {
   )
     .option('--redact', 'mask secrets in texts before they are sent to an endpoint')
     .option('-q, --quiet', 'no plan and no progress bar')
+    .option(
+      '--json',
+      'print one JSON document at the end: {model, conversations, conversationsDone, embedded, cached, interrupted, ...}',
+    )
     .action((options: EmbedOptions) => runEmbedCommand(options, io));
 }

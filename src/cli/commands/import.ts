@@ -4,6 +4,7 @@ import {
   exitCodeOf,
   importExports,
   openStore,
+  readTombstones,
   resolveDataDir,
   type ImportResult,
   type Neo4jTarget,
@@ -15,6 +16,7 @@ import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
+import { plural } from '../plural.js';
 
 export type ImportOptions = StoreOptions & {
   deep?: boolean;
@@ -30,6 +32,13 @@ export type ImportOptions = StoreOptions & {
 /** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */
 export async function runImport(given: string[], options: ImportOptions, io: CliIo): Promise<void> {
   const neo4j = neo4jOf(options);
+  if (given.length === 0 && options.restore === true) {
+    const stop = await restoreWithoutExport(resolveDataDir(options.dataDir));
+    if (stop !== undefined) {
+      io.out(options.json ? JSON.stringify({ restored: 0, note: stop }, null, 2) : stop);
+      return;
+    }
+  }
   const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
   if (inputs.length === 0) {
     throw new UsageError(
@@ -54,6 +63,28 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   if (options.embed) await embedAfterImport(options, neo4j, io);
 }
 
+/**
+ * `import --restore` with no path: the deleted conversations' text left the bundle with them,
+ * so only their export brings them back. Claude Code sessions are read from their folders as a
+ * plain import does; anything else is one line saying which export is needed. Undefined when
+ * the import goes on, else what to say (nothing deleted).
+ */
+async function restoreWithoutExport(dataDir: string): Promise<string | undefined> {
+  const tombstones = await readTombstones(dataDir);
+  if (tombstones.length === 0)
+    return `nothing to restore: no conversation in ${dataDir} was deleted with "chatgraph delete"`;
+  const others = tombstones.filter((t) => t.source !== 'claude-code');
+  if (others.length === 0 && claudeCodeProjectDirs().length > 0) return undefined;
+  const sources = [...new Set(others.map((t) => t.source ?? 'unknown'))].sort();
+  const what =
+    others.length > 0
+      ? `${plural(others.length, 'deleted conversation')} (${sources.join(', ')})`
+      : `${plural(tombstones.length, 'deleted Claude Code session')} (no session folder was found)`;
+  throw new UsageError(
+    `import --restore reads deleted conversations again from their export, and ${what} left the bundle with their text: chatgraph import --restore <export>`,
+  );
+}
+
 function printReport(
   report: ImportResult,
   options: ImportOptions,
@@ -64,7 +95,7 @@ function printReport(
   const skipped = report.problems.find((p) => p.code === 'file-already-imported');
   const g = report.graph;
   io.out(
-    `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${g.written} conversation(s) indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${skipped.count} file(s) already imported, nothing to do (--force reads it again)` : ''}`,
+    `graph${neo4j ? ` (Neo4j at ${neo4j.url})` : ''}: ${plural(g.written, 'conversation')} indexed, ${g.unchanged} unchanged${g.reindexed ? '; re-indexed for deep mode' : ''}${skipped ? `; ${plural(skipped.count, 'file')} already imported, nothing to do (--force reads it again)` : ''}`,
   );
 }
 
@@ -106,7 +137,10 @@ export function registerImport(program: Command, io: CliIo): void {
     )
     .option('--force', 'read every file again, even one imported before unchanged')
     .option('--restore', 'bring back conversations deleted with "chatgraph delete"')
-    .option('--json', 'print the import report as JSON')
+    .option(
+      '--json',
+      'print one JSON document, the import report: {providers, totals, written, problems: [{level, code, count, examples}], graph, ...}',
+    )
     .option('-q, --quiet', 'no progress bar')
     .option(
       '--embed',

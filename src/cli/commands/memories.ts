@@ -12,6 +12,7 @@ import {
   type MemoryType,
   type MemoryView,
 } from '../../index.js';
+import { MEMORY_TYPE_CHOICE, checkChoice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import { neo4jOf, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
@@ -22,10 +23,7 @@ function targetOf(options: StoreOptions): { dataDir: string; neo4j: ReturnType<t
 
 function typeOf(text: string | undefined): MemoryType | undefined {
   if (text === undefined) return undefined;
-  const type = MEMORY_TYPES.find((t) => t === text.toLowerCase());
-  if (!type)
-    throw new MemoryInputError(`--type takes one of ${MEMORY_TYPES.join(', ')}, not "${text}"`);
-  return type;
+  return checkChoice('--type', text, MEMORY_TYPE_CHOICE);
 }
 
 function whole(text: string | undefined, option: string): number | undefined {
@@ -88,7 +86,10 @@ export function registerMemories(program: Command, io: CliIo): void {
     .option('--limit <n>', 'how many (default 20, at most 200)')
     .option('--offset <n>', 'memories to skip (the next page)')
     .option('--all', 'superseded and retracted memories too (the history)')
-    .option('--json', 'print the page as JSON')
+    .option(
+      '--json',
+      'print one JSON document: {items: [{id, type, content, status, tags, createdAt, source, ...}], total, offset}',
+    )
     .action(async (options: ListOptions) => {
       const dataDir = resolveDataDir(options.dataDir);
       await withStore(options, async (store) => {
@@ -137,7 +138,10 @@ export function registerRemember(program: Command, io: CliIo): void {
       "the conversation it came from (chatgraph's or the platform's id)",
     )
     .option('--message <id>', 'the message it came from (its id as search --format json gives it)')
-    .option('--json', 'print the memory as JSON')
+    .option(
+      '--json',
+      'print one JSON document: {created, vector, memory: {id, type, content, ...}}',
+    )
     .action(async (content: string, options: RememberOptions) => {
       const confidence = options.confidence !== undefined ? Number(options.confidence) : undefined;
       if (confidence !== undefined && Number.isNaN(confidence))
@@ -174,7 +178,10 @@ export function registerForget(program: Command, io: CliIo): void {
       .description('forget a memory: marked retracted in the bundle, gone from lists and searches')
       .argument('<id>', "the memory's id (as memories and remember print it)"),
   )
-    .option('--json', 'print the retracted memory as JSON')
+    .option(
+      '--json',
+      'print one JSON document: the retracted memory {id, type, content, status, ...}',
+    )
     .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
       const memory = await forget({ ...targetOf(options), onWait: onWaitOf(io) }, id);
       if (options.json) io.out(JSON.stringify(await memoryView(memory), null, 2));

@@ -7,8 +7,9 @@ import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
+import { plural } from '../plural.js';
 
-export type PushOptions = StoreOptions & { quiet?: boolean };
+export type PushOptions = StoreOptions & { quiet?: boolean; json?: boolean };
 
 /** `chatgraph push --neo4j <url>`: the data folder's bundle loaded into Neo4j. */
 export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
@@ -24,11 +25,16 @@ export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
   const result = await pushBundle(dataDir, {
     neo4j,
     onWait: onWaitOf(io),
-    ...(options.quiet ? {} : progressOf(bar)),
+    ...(options.quiet || options.json ? {} : progressOf(bar)),
   });
   bar.done();
+  if (options.json) {
+    io.out(JSON.stringify({ neo4j: neo4j.url, ...result }, null, 2));
+    io.exitCode = result.problems.length > 0 ? 1 : 0;
+    return;
+  }
   io.out(
-    `pushed ${result.conversations} conversation(s) to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
+    `pushed ${plural(result.conversations, 'conversation')} to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
   );
   io.exitCode = reportLeftOut(result.problems, io);
 }
@@ -42,5 +48,9 @@ export function registerPush(program: Command, io: CliIo): void {
       ),
   )
     .option('-q, --quiet', 'no progress bar')
+    .option(
+      '--json',
+      'print one JSON document: {neo4j, conversations, written, unchanged, problems: [{level, code, file, message}]}',
+    )
     .action((options: PushOptions) => runPush(options, io));
 }

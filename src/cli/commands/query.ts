@@ -4,28 +4,37 @@ import type { CliIo } from '../cli-io.js';
 import { formatTable } from '../format-table.js';
 import { parseParam } from '../parse-param.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
-import { checkFormat, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import {
+  checkFormat,
+  withFormatOptions,
+  withStore,
+  withStoreOptions,
+  type StoreOptions,
+} from '../store-options.js';
 
 export type QueryOptions = StoreOptions &
-  QueryLimitOptions & { param: Record<string, unknown>; format: string };
+  QueryLimitOptions & { param: Record<string, unknown>; format: string; json?: boolean };
 
 /** `chatgraph query <cypher>`: read-only Cypher, as a table or JSON. */
 export async function runQuery(query: string, options: QueryOptions, io: CliIo): Promise<void> {
-  const format = checkFormat(options.format);
+  const format = checkFormat(options.format, options.json);
   const limits = queryLimits(options, CLI_QUERY_LIMITS);
   const rows = await withStore(options, (store) => store.cypher(query, options.param, limits));
   io.out(format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(rows));
 }
 
 export function registerQuery(program: Command, io: CliIo): void {
-  withQueryLimitOptions(
-    withStoreOptions(
-      program
-        .command('query')
-        .description('run a read-only Cypher query over the graph')
-        .argument('<cypher>', 'the query'),
+  withFormatOptions(
+    withQueryLimitOptions(
+      withStoreOptions(
+        program
+          .command('query')
+          .description('run a read-only Cypher query over the graph')
+          .argument('<cypher>', 'the query'),
+      ),
+      CLI_QUERY_LIMITS,
     ),
-    CLI_QUERY_LIMITS,
+    'the rows, [{column: value, ...}]',
   )
     .option(
       '-p, --param <name=value>',
@@ -33,6 +42,5 @@ export function registerQuery(program: Command, io: CliIo): void {
       parseParam,
       {},
     )
-    .option('--format <format>', 'table or json', 'table')
     .action((query: string, options: QueryOptions) => runQuery(query, options, io));
 }

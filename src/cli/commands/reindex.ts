@@ -5,8 +5,9 @@ import { onWaitOf, progressOf } from '../import-options.js';
 import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { plural } from '../plural.js';
 
-export type ReindexOptions = StoreOptions & { quiet?: boolean };
+export type ReindexOptions = StoreOptions & { quiet?: boolean; json?: boolean };
 
 /** `chatgraph reindex`: the store rebuilt from the bundle alone. */
 export async function runReindex(options: ReindexOptions, io: CliIo): Promise<void> {
@@ -14,12 +15,17 @@ export async function runReindex(options: ReindexOptions, io: CliIo): Promise<vo
   const { conversations, movedAside, problems } = await reindex(resolveDataDir(options.dataDir), {
     neo4j: neo4jOf(options),
     onWait: onWaitOf(io),
-    ...(options.quiet ? {} : progressOf(bar)),
+    ...(options.quiet || options.json ? {} : progressOf(bar)),
   });
   bar.done();
+  if (options.json) {
+    io.out(JSON.stringify({ conversations, movedAside: movedAside ?? null, problems }, null, 2));
+    io.exitCode = problems.length > 0 ? 1 : 0;
+    return;
+  }
   if (movedAside !== undefined)
     io.out(`the store was damaged: moved aside to ${movedAside}, and built anew`);
-  io.out(`re-indexed ${conversations} conversation(s) from the bundle`);
+  io.out(`re-indexed ${plural(conversations, 'conversation')} from the bundle`);
   io.exitCode = reportLeftOut(problems, io);
 }
 
@@ -30,5 +36,9 @@ export function registerReindex(program: Command, io: CliIo): void {
       .description('rebuild the searchable graph (embedded, or Neo4j) from the PAM bundle alone'),
   )
     .option('-q, --quiet', 'no progress bar')
+    .option(
+      '--json',
+      'print one JSON document: {conversations, movedAside (the damaged store set aside, or null), problems: [{level, code, file, message}]}',
+    )
     .action((options: ReindexOptions) => runReindex(options, io));
 }

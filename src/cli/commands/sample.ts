@@ -3,9 +3,12 @@ import { writeSamples } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 
 /** `chatgraph sample`: small sample exports to try chatgraph on. */
-export async function runSample(options: { out: string }, io: CliIo): Promise<void> {
+export async function runSample(
+  options: { out: string; json?: boolean },
+  io: CliIo,
+): Promise<void> {
   const files = await writeSamples(options.out);
-  io.out(files.join('\n'));
+  io.out(options.json ? JSON.stringify({ files }, null, 2) : files.join('\n'));
 }
 
 export function registerSample(program: Command, io: CliIo): void {
@@ -13,5 +16,6 @@ export function registerSample(program: Command, io: CliIo): void {
     .command('sample')
     .description('write small sample exports (ChatGPT, Claude.ai, Claude Code) to try chatgraph on')
     .option('-o, --out <dir>', 'where to write them', 'samples')
-    .action((options: { out: string }) => runSample(options, io));
+    .option('--json', 'print one JSON document: {files: [path]}')
+    .action((options: { out: string; json?: boolean }) => runSample(options, io));
 }

@@ -7,7 +7,14 @@ import {
   searchQueryOf,
   type SearchCliOptions,
 } from '../format-search.js';
-import { checkFormat, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import {
+  checkFormat,
+  withFormatOptions,
+  withStore,
+  withStoreOptions,
+  type StoreOptions,
+} from '../store-options.js';
+import { unknownOption } from '../usage-line.js';
 import { UsageError } from '../usage-error.js';
 
 export type SearchOptions = StoreOptions & SearchCliOptions;
@@ -23,13 +30,23 @@ function highlighter(tty: boolean): (snippet: string) => string {
 }
 
 /** `chatgraph search <terms...>`: by words, meaning or both, a page at a time. */
-export async function runSearch(terms: string[], options: SearchOptions, io: CliIo): Promise<void> {
-  const format = checkFormat(options.format);
+export async function runSearch(
+  terms: string[],
+  options: SearchOptions,
+  io: CliIo,
+  command?: Command,
+): Promise<void> {
+  const format = checkFormat(options.format, options.json);
   const unknown = terms.find((t) => t.startsWith('--'));
-  if (unknown !== undefined)
-    throw new UsageError(
-      `unknown option ${unknown} (a word starting with -- can be quoted with others: "git push --force")`,
-    );
+  if (unknown !== undefined) {
+    if (command)
+      throw unknownOption(
+        command,
+        unknown,
+        'a word starting with -- is searched for when quoted with others: "git push --force"',
+      );
+    throw new UsageError(`unknown option ${unknown}`);
+  }
   const query = searchQueryOf(terms.join(' '), options);
   const dataDir = resolveDataDir(options.dataDir);
   const result = await withStore(options, async (store) => {
@@ -48,16 +65,19 @@ export async function runSearch(terms: string[], options: SearchOptions, io: Cli
 }
 
 export function registerSearch(program: Command, io: CliIo): void {
-  withStoreOptions(
-    program
-      .command('search')
-      .description(
-        'search every message (and pasted or attached text) by words, by meaning, or both (hybrid, the default once `chatgraph embed` has run)',
-      )
-      .argument(
-        '<terms...>',
-        'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups); or a question in your own words',
-      ),
+  withFormatOptions(
+    withStoreOptions(
+      program
+        .command('search')
+        .description(
+          'search every message (and pasted or attached text) by words, by meaning, or both (hybrid, the default once `chatgraph embed` has run)',
+        )
+        .argument(
+          '<terms...>',
+          'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups); or a question in your own words',
+        ),
+    ),
+    '{mode, total, offset, hits: [{conversationId, messageId, title, source, role, createdAt, snippet, score, ...}]} (snippets «marked»)',
   )
     .option('--mode <mode>', 'keyword, semantic or hybrid (default: hybrid once vectors exist)')
     .option('--source <source>', 'only this source (chatgpt, claude-ai, ...)')
@@ -66,8 +86,9 @@ export function registerSearch(program: Command, io: CliIo): void {
     .option('--role <role>', 'only messages of this role (user, assistant, tool, system)')
     .option('--limit <n>', 'how many hits', '20')
     .option('--offset <n>', 'hits to skip (the next page)', '0')
-    .option('--format <format>', 'table or json', 'table')
     // So `search sourdough -levain` works unquoted: a -word is a search term, not an option.
     .allowUnknownOption()
-    .action((terms: string[], options: SearchOptions) => runSearch(terms, options, io));
+    .action((terms: string[], options: SearchOptions, command: Command) =>
+      runSearch(terms, options, io, command),
+    );
 }

@@ -13,7 +13,12 @@ import { describeEvent } from '../follow-status.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
-export type WatchOptions = StoreOptions & { embed?: boolean; poll?: boolean; redact?: boolean };
+export type WatchOptions = StoreOptions & {
+  embed?: boolean;
+  poll?: boolean;
+  redact?: boolean;
+  json?: boolean;
+};
 
 /** `--redact` of `watch`, and of `mcp --watch` and `serve --watch`. */
 export const REDACT_HELP =
@@ -33,6 +38,7 @@ export async function startFollowing(
     redact?: boolean;
   },
   write: (line: string) => void,
+  shape: { width?: number; json?: boolean } = {},
 ): Promise<Follower> {
   const chosen = folders.length > 0 ? folders : claudeCodeProjectDirs();
   if (chosen.length === 0)
@@ -50,10 +56,14 @@ export async function startFollowing(
     poll: options.poll === true,
     redact: options.redact === true,
     onEvent: (event) => {
-      write(describeEvent(event, process.cwd()));
+      write(shape.json ? JSON.stringify(event) : describeEvent(event, process.cwd(), shape.width));
     },
     onWait: (holder) => {
-      write(waitingMessage(holder));
+      write(
+        shape.json
+          ? JSON.stringify({ kind: 'lock-wait', message: waitingMessage(holder) })
+          : waitingMessage(holder),
+      );
     },
   });
 }
@@ -63,9 +73,10 @@ export async function startFollowing(
  * one line, rewritten; piped, each event is a line (scripts and tests wait on them).
  */
 export async function runWatch(folders: string[], options: WatchOptions, io: CliIo): Promise<void> {
+  // One status line, rewritten, on a terminal; a line per event (or a JSON line) otherwise.
+  const tty = io.stdoutIsTTY && options.json !== true;
   const write = (line: string): void => {
-    if (io.stdoutIsTTY)
-      process.stdout.write(`\r\x1b[K${line.slice(0, (process.stdout.columns || 120) - 1)}`);
+    if (tty) process.stdout.write(`\r\x1b[K${line}`);
     else io.out(line);
   };
   // Ctrl-C or SIGTERM is taken from the start: one sent as the first pass ends (right after
@@ -95,6 +106,7 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
         ...(options.redact ? { redact: true } : {}),
       },
       write,
+      tty ? { width: (process.stdout.columns || 120) - 1 } : { json: options.json === true },
     );
   } catch (error) {
     process.off('SIGINT', stop);
@@ -104,8 +116,8 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
   up = true;
   await signal;
   await follower.stop();
-  if (io.stdoutIsTTY) process.stdout.write('\n');
-  io.out('stopped');
+  if (tty) process.stdout.write('\n');
+  io.out(options.json ? JSON.stringify({ kind: 'stopped' }) : 'stopped');
 }
 
 export function registerWatch(program: Command, io: CliIo): void {
@@ -123,6 +135,10 @@ export function registerWatch(program: Command, io: CliIo): void {
     )
     .option('--poll', 'poll every 2 s instead of file-system events (network file systems)')
     .option('--redact', REDACT_HELP)
+    .option(
+      '--json',
+      'one JSON line per event: {kind: ready|imported|export|waiting|rewritten|gone|embedded|problem, file?, ...}, then {kind: stopped}',
+    )
     .action((folders: string[], options: WatchOptions) => runWatch(folders, options, io));
 }
 

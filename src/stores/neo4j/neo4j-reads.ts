@@ -75,7 +75,7 @@ export async function readConversationPage(
 ): Promise<ConversationPage> {
   const { where, params } = conversationConditions(filter, CYPHER);
   const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-  const order = conversationOrder(filter.sort);
+  const order = conversationOrder(filter.sort, CYPHER);
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const [total] = await read(`MATCH (c:Conversation) ${clause} RETURN count(c) AS n`, params);
   const items = await read(

@@ -32,6 +32,9 @@ export const CYPHER: Dialect = {
     condition: 'toLower(c.name) CONTAINS $title',
     value: (title) => title.toLowerCase(),
   },
+  projectContains:
+    'EXISTS { MATCH (p:Project)-[:HAS_SESSION]->(c) WHERE toLower(p.name) CONTAINS $project OR toLower(p.path) CONTAINS $project }',
+  lower: (expression) => `toLower(${expression})`,
 };
 
 // A hit in an attachment stands for the message carrying it: `m` is that message, `node` what matched.

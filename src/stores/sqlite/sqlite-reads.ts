@@ -78,7 +78,7 @@ export function conversationPage(
 ): ConversationPage {
   const { where, params } = conversationConditions(filter, SQL);
   const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-  const order = conversationOrder(filter.sort);
+  const order = conversationOrder(filter.sort, SQL);
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const total = Number(
     db.prepare(`SELECT count(*) FROM "Conversation" c ${clause}`).pluck().get(params),
