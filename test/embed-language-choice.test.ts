@@ -76,7 +76,7 @@ describe('embed chooses the model by the history’s languages', () => {
     // The way out it names works, and the folder then keeps its model, with a note on switching.
     const kept = await cli(['embed', '--data-dir', data, '--model', 'all-minilm-l6-v2'], models);
     expect(kept.code).toBe(0);
-    expect(kept.stdout).toMatch(/embedded 5 of 5 conversation\(s\)/);
+    expect(kept.stdout).toMatch(/embedded 5 of 5 conversations/);
     mkdirSync(join(dir, 'more'));
     await cli(
       [
