@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { readMemoryStore } from '../bundle/read-memory-store.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { textHash } from '../embed/text-hash.js';
 import type { MemoryVector } from '../stores/memory-index.js';
@@ -11,14 +11,6 @@ import type { EmbeddingCache, TextEmbedder } from './embed-conversations.js';
 
 /** PAM's file for memory vectors, beside `memory-store.json`. */
 export const EMBEDDINGS_FILE = 'embeddings.json';
-
-const memoriesSchema = z.object({
-  memories: z.array(
-    z
-      .object({ id: z.string().min(1), content: z.string(), status: z.string().nullish() })
-      .passthrough(),
-  ),
-});
 
 const embeddingsSchema = z.object({
   embeddings: z.array(
@@ -63,12 +55,13 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | unde
   return parsed.data;
 }
 
-/** The memories that have a vector: active ones with words (forgotten or edited ones lose theirs). */
+/**
+ * The memories that have a vector: active ones with words (forgotten or edited ones lose
+ * theirs), the journal's changes included.
+ */
 async function activeMemories(bundle: string): Promise<{ id: string; content: string }[]> {
-  const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
-  return (store?.memories ?? []).filter(
-    (m) => (m.status ?? 'active') === 'active' && m.content.trim() !== '',
-  );
+  const store = await readMemoryStore(bundle);
+  return (store?.memories ?? []).filter((m) => m.status === 'active' && m.content.trim() !== '');
 }
 
 async function writeEmbeddings(file: string, embeddings: readonly unknown[]): Promise<void> {
