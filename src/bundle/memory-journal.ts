@@ -130,7 +130,12 @@ export async function readMemoryJournal(bundle: string): Promise<MemoryJournal |
     if (!state) return undefined;
     state.bytes = from + end;
     known.set(file, state);
-    return { base: state.base, memories: state.memories, changes: state.changes, bytes: state.bytes };
+    return {
+      base: state.base,
+      memories: state.memories,
+      changes: state.changes,
+      bytes: state.bytes,
+    };
   } finally {
     await handle.close();
   }
@@ -165,7 +170,12 @@ export async function appendMemoryJournal(
     const bytes = Buffer.from(line, 'utf8');
     let done = 0;
     while (done < bytes.length) {
-      const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, journal.bytes + done);
+      const { bytesWritten } = await handle.write(
+        bytes,
+        done,
+        bytes.length - done,
+        journal.bytes + done,
+      );
       done += bytesWritten;
     }
     await handle.sync();

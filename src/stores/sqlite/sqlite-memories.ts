@@ -90,7 +90,10 @@ export class SqliteMemories implements MemoryIndex {
       );
       for (const memory of memories) {
         const { properties, derivedFrom } = memoryNode(memory);
-        const made = insert.run(memory.id, ...columnsOf('Memory').map((c) => properties[c] ?? null));
+        const made = insert.run(
+          memory.id,
+          ...columnsOf('Memory').map((c) => properties[c] ?? null),
+        );
         if (derivedFrom) {
           const edge = derivedFrom.kind === 'message' ? toMessage : toConversation;
           edge.run(memory.id, derivedFrom.id, derivedFrom.owner, derivedFrom.id);
@@ -142,7 +145,10 @@ export class SqliteMemories implements MemoryIndex {
         }
         for (const drop of dropEdges) drop.run(memory.id);
         const { properties, derivedFrom } = memoryNode(memory);
-        const made = insert.run(memory.id, ...columnsOf('Memory').map((c) => properties[c] ?? null));
+        const made = insert.run(
+          memory.id,
+          ...columnsOf('Memory').map((c) => properties[c] ?? null),
+        );
         if (derivedFrom) {
           const edge = derivedFrom.kind === 'message' ? toMessage : toConversation;
           edge.run(memory.id, derivedFrom.id, derivedFrom.owner, derivedFrom.id);
