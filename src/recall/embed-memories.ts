@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
-import { readMemoryStore } from '../bundle/read-memory-store.js';
+import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { readMemoryJournal } from '../bundle/memory-journal.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { textHash } from '../embed/text-hash.js';
 import type { MemoryVector } from '../stores/memory-index.js';
@@ -55,13 +56,32 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | unde
   return parsed.data;
 }
 
+const memoriesSchema = z.object({
+  export_id: z.string().nullish(),
+  memories: z.array(
+    z
+      .object({ id: z.string().min(1), content: z.string(), status: z.string().nullish() })
+      .passthrough(),
+  ),
+});
+
 /**
  * The memories that have a vector: active ones with words (forgotten or edited ones lose
- * theirs), the journal's changes included.
+ * theirs), the memory journal's changes included.
  */
 async function activeMemories(bundle: string): Promise<{ id: string; content: string }[]> {
-  const store = await readMemoryStore(bundle);
-  return (store?.memories ?? []).filter((m) => m.status === 'active' && m.content.trim() !== '');
+  // The journal first, as readMemoryStore reads it (a fold meanwhile leaves it stale).
+  const journal = await readMemoryJournal(bundle);
+  const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
+  const memories = new Map<
+    string,
+    { id: string; content: string; status?: string | null | undefined }
+  >((store?.memories ?? []).map((m) => [m.id, m]));
+  if (journal && journal.base === store?.export_id)
+    for (const [id, memory] of journal.memories) memories.set(id, memory);
+  return [...memories.values()].filter(
+    (m) => (m.status ?? 'active') === 'active' && m.content.trim() !== '',
+  );
 }
 
 async function writeEmbeddings(file: string, embeddings: readonly unknown[]): Promise<void> {
