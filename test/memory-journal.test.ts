@@ -190,7 +190,11 @@ function burst(
       w.resolve();
     }
   });
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const exited = new Promise<void>((resolve) =>
+    child.on('exit', () => {
+      resolve();
+    }),
+  );
   return {
     ids,
     async killAfter(n) {
