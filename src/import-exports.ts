@@ -24,6 +24,7 @@ import { discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Diagnostic } from './model/diagnostic.js';
 import { syncMemories } from './memory/sync-memories.js';
+import { flushMemories } from './memory/write-memories.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -258,6 +259,8 @@ async function loadBundle(
   dataDir: string,
   onProgress?: (progress: ImportProgress) => void,
 ): Promise<BundleLoad> {
+  // The bundle whole first: what a reindex or push reads is `memory-store.json` as it stands.
+  await flushMemories({ dataDir });
   const deep = await store.deep();
   const imports = new Map<string, { sourceFile: string; importer: string; importedAt: string }>();
   const bundle = bundleDir(dataDir);

@@ -137,6 +137,8 @@ export type { MemoryVectorNote } from './recall/memory-vectors.js';
 export { syncMemories } from './memory/sync-memories.js';
 export type { MemorySync } from './memory/sync-memories.js';
 export type { MemoryTarget } from './memory/write-memories.js';
+export { flushMemories } from './memory/write-memories.js';
+export { MEMORY_JOURNAL_FILE } from './bundle/memory-journal.js';
 export { listMemories, readMemories, memoryView, MEMORY_PAGE } from './memory/list-memories.js';
 export type { MemoryQuery, MemoryView, MemoryPage } from './memory/list-memories.js';
 export { recentActivity, RECENT_LIMIT } from './memory/recent-activity.js';

@@ -15,6 +15,7 @@ import {
   reviseMemory,
   type Store,
 } from '../src/index.js';
+import { recordedMemories } from './support/bundle-memories.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
@@ -45,9 +46,9 @@ interface BundleMemory {
   provenance: { conversation_ref?: string; message_ref?: string; extraction_method: string };
 }
 
+// The record: memory-store.json and the memory journal that extends it.
 function bundleMemories(dataDir: string): BundleMemory[] {
-  const text = readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8');
-  return (JSON.parse(text) as { memories: BundleMemory[] }).memories;
+  return recordedMemories<BundleMemory>(bundleDir(dataDir));
 }
 
 async function memoryEdges(store: Store, id: string): Promise<string[]> {

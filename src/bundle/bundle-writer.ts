@@ -12,6 +12,7 @@ import {
   MEMORY_STORE_FILE,
   conversationPath,
 } from './layout.js';
+import { readMemoryJournal, removeMemoryJournal } from './memory-journal.js';
 import { toMemoryStore } from './memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
@@ -29,6 +30,8 @@ export class BundleWriter {
   private readonly index = new Map<string, ConversationIndexEntry>();
   private readonly memories = new Map<string, Memory>();
   private existing: MemoryStore | undefined;
+  /** The memory journal's changes the bundle had when opened (see {@link finish}). */
+  private journalled: ReadonlyMap<string, Memory> = new Map();
   private readonly copied = new Set<string>();
   private readonly swept = new Set<string>();
   /** How the index was made to agree with the conversation files when the bundle was opened. */
@@ -51,6 +54,11 @@ export class BundleWriter {
       writer.existing = store;
       for (const entry of store.conversations_index) writer.index.set(entry.id, entry);
       for (const memory of store.memories) writer.memories.set(memory.id, memory);
+      const journal = await readMemoryJournal(dir);
+      if (journal?.base === store.export_id) {
+        for (const [id, memory] of journal.memories) writer.memories.set(id, memory);
+        writer.journalled = journal.memories;
+      }
     }
     writer.repaired = await repairIndex(dir, writer.index);
     return writer;
@@ -171,8 +179,16 @@ export class BundleWriter {
     for (const memory of memories) this.memories.set(memory.id, memory);
   }
 
-  /** Writes `memory-store.json`. */
+  /**
+   * Writes `memory-store.json`, the memory journal folded in: its changes since the bundle was
+   * opened too (a writer kept open across remembers, as `watch` keeps one), then removes it.
+   */
   async finish(owner: { id: string; createdAt: string }, exportDate: string): Promise<MemoryStore> {
+    const journal = await readMemoryJournal(this.dir);
+    if (journal && journal.base === this.existing?.export_id)
+      for (const [id, memory] of journal.memories)
+        if (JSON.stringify(this.journalled.get(id)) !== JSON.stringify(memory))
+          this.memories.set(id, memory);
     const store = toMemoryStore({
       ownerId: owner.id,
       ownerCreatedAt: this.existing?.owner.created_at ?? owner.createdAt,
@@ -181,6 +197,9 @@ export class BundleWriter {
       index: this.index.values(),
     });
     await writeFileAtomic(join(this.dir, MEMORY_STORE_FILE), serialize(store));
+    await removeMemoryJournal(this.dir);
+    this.existing = store;
+    this.journalled = new Map();
     return store;
   }
 }

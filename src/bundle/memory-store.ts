@@ -29,7 +29,7 @@ export function toMemoryStore(input: {
   index: Iterable<ConversationIndexEntry>;
 }): MemoryStore {
   const memories = [...input.memories]
-    .map(withPydanticTimes)
+    .map(storedMemory)
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const index = [...input.index].sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at
@@ -68,11 +68,11 @@ export function toMemoryStore(input: {
 }
 
 /**
- * A memory with its times in Pydantic's form: the official SDK re-serialises memories before
- * hashing them, so any other form makes its integrity check fail (pam-notes.md, issue 11).
- * Every other field is kept as it is (an edit's `superseded_by`, a memory's source).
+ * A memory as `memory-store.json` holds it, its times in Pydantic's form: the official SDK
+ * re-serialises memories before hashing them, so any other form makes its integrity check fail
+ * (pam-notes.md, issue 11). Every other field is kept as it is (an edit's `superseded_by`).
  */
-function withPydanticTimes(memory: Memory): Memory {
+export function storedMemory(memory: Memory): Memory {
   const temporal: Memory['temporal'] = { ...memory.temporal };
   for (const key of ['created_at', 'updated_at', 'valid_from', 'valid_until'] as const) {
     const value = temporal[key];

@@ -1,61 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ConversationIndexEntry, Memory } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
-import { MEMORY_TYPES } from '../model/memory-input.js';
+import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
+import { MemoryStoreError, memorySchema, toMemory } from './memory-schema.js';
 
-const optional = z.string().nullish();
-
-// What chatgraph reads of a memory: PAM's fields, nulls read as absent (chatgraph writes no
-// nulls, see Memory), anything else kept as written.
-const memorySchema = z
-  .object({
-    id: z.string().min(1),
-    type: z.enum(MEMORY_TYPES),
-    custom_type: optional,
-    status: z.enum(['active', 'superseded', 'deprecated', 'retracted', 'archived']).nullish(),
-    content: z.string().min(1),
-    content_hash: z.string(),
-    summary: optional,
-    tags: z.array(z.string()).nullish(),
-    confidence: z
-      .object({ initial: z.number().nullish(), current: z.number().nullish() })
-      .passthrough()
-      .nullish(),
-    temporal: z
-      .object({
-        created_at: z.string(),
-        updated_at: optional,
-        valid_from: optional,
-        valid_until: optional,
-        superseded_by: optional,
-      })
-      .passthrough(),
-    provenance: z
-      .object({
-        platform: z.string(),
-        platform_user_id: optional,
-        conversation_ref: optional,
-        message_ref: optional,
-        extraction_method: z
-          .enum([
-            'llm_inference',
-            'explicit_user_input',
-            'api_export',
-            'browser_extraction',
-            'manual',
-          ])
-          .nullish(),
-        extracted_at: optional,
-        extractor: optional,
-      })
-      .passthrough(),
-  })
-  .passthrough();
+export { MemoryStoreError } from './memory-schema.js';
 
 const storeSchema = z
   .object({
+    export_id: z.string().nullish(),
     owner: z.object({ id: z.string(), created_at: z.string() }).passthrough(),
     memories: z.array(memorySchema),
     conversations_index: z.array(z.object({ id: z.string() }).passthrough()).nullish(),
@@ -65,47 +20,24 @@ const storeSchema = z
 /** The bundle's memories and what else an edit keeps of `memory-store.json`. */
 export interface MemoryStoreFile {
   owner: { id: string; created_at: string };
+  /** The file's memories with its journal's changes (see MEMORY_JOURNAL_FILE). */
   memories: Memory[];
   index: ConversationIndexEntry[];
+  /** The file's `export_id`: what a journal names as the file it extends. */
+  exportId?: string;
+  /** The journal the memories include, when there is one for this file. */
+  journal?: MemoryJournal;
 }
 
-/** A `memory-store.json` that is not what PAM says it is. */
-export class MemoryStoreError extends Error {
-  override readonly name = 'MemoryStoreError';
-}
+type ParsedFile = Omit<MemoryStoreFile, 'journal'>;
 
-/** Drops null and undefined fields, so a memory read back is written back the same. */
-function compact<T extends object>(value: T): T {
-  return Object.fromEntries(
-    Object.entries(value).filter(([, v]) => v !== null && v !== undefined),
-  ) as T;
-}
+// The file parsed last, by its identity: a long-lived process (a server) parses it again only
+// when another write replaced it, not on every read. Memories are never changed in place.
+const parsedFiles = new Map<string, { stamp: string; parsed: ParsedFile }>();
+const KEPT_FILES = 4;
 
-function toMemory(raw: z.infer<typeof memorySchema>): Memory {
-  const memory = compact({
-    ...raw,
-    status: raw.status ?? 'active',
-    tags: raw.tags ?? [],
-    temporal: compact(raw.temporal),
-    provenance: compact({
-      ...raw.provenance,
-      extraction_method: raw.provenance.extraction_method ?? 'api_export',
-      extractor: raw.provenance.extractor ?? 'unknown/0.0.0',
-    }),
-  }) as Memory;
-  if (raw.confidence)
-    memory.confidence = compact(raw.confidence) as NonNullable<Memory['confidence']>;
-  return memory;
-}
-
-/** Reads the bundle's `memory-store.json`, or undefined when the bundle has none yet. */
-export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile | undefined> {
-  const file = join(bundle, MEMORY_STORE_FILE);
-  const text = await readFile(file, 'utf8').catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (text === undefined) return undefined;
+async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> {
+  const text = await handle.readFile('utf8');
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -121,9 +53,65 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
       `${file} is not a PAM memory store (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'})`,
     );
   }
+  const exportId = parsed.data.export_id;
   return {
     owner: { id: parsed.data.owner.id, created_at: parsed.data.owner.created_at },
     memories: parsed.data.memories.map(toMemory),
     index: (parsed.data.conversations_index ?? []) as unknown as ConversationIndexEntry[],
+    ...(typeof exportId === 'string' ? { exportId } : {}),
   };
+}
+
+async function readFileParsed(file: string): Promise<ParsedFile | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    parsedFiles.delete(file);
+    return undefined;
+  }
+  try {
+    // Written by rename only (atomically): a new file is a new inode, and its times change.
+    const info = await handle.stat({ bigint: true });
+    const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    const kept = parsedFiles.get(file);
+    if (kept?.stamp === stamp) return kept.parsed;
+    const parsed = await parseFile(file, handle);
+    parsedFiles.delete(file);
+    parsedFiles.set(file, { stamp, parsed });
+    for (const old of parsedFiles.keys()) {
+      if (parsedFiles.size <= KEPT_FILES) break;
+      parsedFiles.delete(old);
+    }
+    return parsed;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads the bundle's memories: `memory-store.json` with the changes of its journal, or
+ * undefined when the bundle has none yet.
+ */
+export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile | undefined> {
+  // The journal first: a writer folding it in meanwhile writes the file before removing the
+  // journal, so this reads the journal and the file it extends, or the file that holds it.
+  const journal = await readMemoryJournal(bundle);
+  const parsed = await readFileParsed(join(bundle, MEMORY_STORE_FILE));
+  if (!parsed) return undefined;
+  const result: MemoryStoreFile = {
+    ...parsed,
+    memories: parsed.memories,
+    index: [...parsed.index],
+  };
+  if (journal === undefined || journal.base !== parsed.exportId) {
+    result.memories = [...parsed.memories];
+    return result;
+  }
+  const memories = new Map(parsed.memories.map((m) => [m.id, m]));
+  for (const [id, memory] of journal.memories) memories.set(id, memory);
+  result.memories = [...memories.values()];
+  result.journal = journal;
+  return result;
 }

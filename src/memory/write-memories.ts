@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
-import { toMemoryStore } from '../bundle/memory-store.js';
+import {
+  appendMemoryJournal,
+  journalLine,
+  MEMORY_JOURNAL_FILE,
+  MEMORY_JOURNAL_LIMIT,
+  removeMemoryJournal,
+} from '../bundle/memory-journal.js';
+import { storedMemory, toMemoryStore } from '../bundle/memory-store.js';
 import { readMemoryStore, type MemoryStoreFile } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
 import { bundleDir } from '../data-dir.js';
@@ -45,11 +53,62 @@ export interface MemoryChange {
   now: string;
 }
 
+/** A change's memories: every one by id, and which of them it set or removed. */
+class ChangedMemories extends Map<string, Memory> {
+  readonly changed = new Set<string>();
+  removed = false;
+
+  constructor(memories: Iterable<Memory>) {
+    super();
+    for (const memory of memories) super.set(memory.id, memory);
+  }
+
+  override set(id: string, memory: Memory): this {
+    this.changed.add(id);
+    return super.set(id, memory);
+  }
+
+  override delete(id: string): boolean {
+    this.removed = true;
+    this.changed.delete(id);
+    return super.delete(id);
+  }
+
+  override clear(): void {
+    this.removed = true;
+    this.changed.clear();
+    super.clear();
+  }
+}
+
+/** Writes `memory-store.json` whole (canonical, with its integrity block) and drops the journal. */
+async function writeWhole(
+  bundle: string,
+  file: MemoryStoreFile | undefined,
+  memories: Iterable<Memory>,
+  now: string,
+): Promise<Memory[]> {
+  const written = toMemoryStore({
+    // A bundle with no import yet gets an owner of its own, as an import would.
+    ownerId: file?.owner.id ?? randomUUID(),
+    ownerCreatedAt: file?.owner.created_at ?? now,
+    exportDate: now,
+    memories,
+    index: file?.index ?? [],
+  });
+  await writeFileAtomic(join(bundle, MEMORY_STORE_FILE), serialize(written));
+  await removeMemoryJournal(bundle);
+  return written.memories;
+}
+
 /**
  * Changes the bundle's memories as the data folder's writer: under the write lock (a remember
- * during an import waits for it, so neither loses the other's work), `memory-store.json`
- * rewritten atomically with its integrity block recomputed, then the store's Memory nodes
- * made the same. A change that throws writes nothing.
+ * during an import waits for it, so neither loses the other's work), the change appended to
+ * the bundle's memory journal and flushed to the disk (the record from then on: every reader
+ * of the memories replays it), then the store's Memory nodes of the memories it changed made
+ * the same. Every {@link MEMORY_JOURNAL_LIMIT} changes (or a change that removes a memory, or
+ * a bundle with no `memory-store.json` yet), `memory-store.json` is written whole instead, so
+ * a change costs the same however many memories there are. A change that throws writes nothing.
  */
 export async function writeMemories<T>(
   target: MemoryTarget,
@@ -75,24 +134,44 @@ export async function writeMemoriesWithVectors<T>(
       const store = await openStore({ dataDir: target.dataDir, neo4j: target.neo4j });
       try {
         const file = await readMemoryStore(bundle);
-        const memories = new Map((file?.memories ?? []).map((m) => [m.id, m]));
+        const memories = new ChangedMemories(file?.memories ?? []);
         const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
         const result = await change({ memories, index: file?.index ?? [], store, now });
-        const written = toMemoryStore({
-          // A bundle with no import yet gets an owner of its own, as an import would.
-          ownerId: file?.owner.id ?? randomUUID(),
-          ownerCreatedAt: file?.owner.created_at ?? now,
-          exportDate: now,
-          memories: memories.values(),
-          index: file?.index ?? [],
+        const changed = [...memories.changed].flatMap((id) => {
+          const memory = memories.get(id);
+          return memory ? [storedMemory(memory)] : [];
         });
-        await writeFileAtomic(join(bundle, MEMORY_STORE_FILE), serialize(written));
+        const line = journalLine(changed);
+        const journal = file?.journal;
+        const base = file?.exportId;
+        const whole =
+          base === undefined ||
+          memories.removed ||
+          (journal !== undefined &&
+            (journal.changes + 1 > MEMORY_JOURNAL_LIMIT.changes ||
+              journal.bytes + Buffer.byteLength(line) > MEMORY_JOURNAL_LIMIT.bytes));
+        let all: Memory[] | undefined;
+        if (whole) all = await writeWhole(bundle, file, memories.values(), now);
+        else if (changed.length > 0) await appendMemoryJournal(bundle, base, journal, line);
+        const embedded = new Set((await readMemoryVectors(bundle)).map((v) => v.memoryId));
         const vector = await refreshMemoryVectors(store, target.dataDir, {
           embed: options.embed,
           modelDir: target.modelDir,
           lent: target.embedder,
         });
-        await store.memories.replace(written.memories, await readMemoryVectors(bundle));
+        const vectors = await readMemoryVectors(bundle);
+        // Written whole, the store is made whole too: a change cut off by a kill between the
+        // journal and the store is in its graph again.
+        if (all) await store.memories.replace(all, vectors);
+        else {
+          // The changed memories, and the vectors made now (an older memory's too, embedded
+          // now that the model opened).
+          const ids = new Set(changed.map((m) => m.id));
+          await store.memories.upsert(
+            changed,
+            vectors.filter((v) => ids.has(v.memoryId) || !embedded.has(v.memoryId)),
+          );
+        }
         return { result, vector };
       } finally {
         await store.close();
@@ -102,5 +181,32 @@ export async function writeMemoriesWithVectors<T>(
       ...(target.onWait ? { onWait: target.onWait } : {}),
       maxWaitMilliseconds: target.lockWaitMilliseconds,
     },
+  );
+}
+
+/**
+ * Folds the bundle's memory journal into `memory-store.json` (written whole, canonical, with
+ * its integrity block) for whatever reads the file alone; nothing when there is no journal.
+ * Returns how many changes it folded.
+ */
+export async function flushMemories(
+  target: Pick<MemoryTarget, 'dataDir' | 'onWait' | 'now'>,
+): Promise<number> {
+  const bundle = bundleDir(target.dataDir);
+  if (!existsSync(join(bundle, MEMORY_JOURNAL_FILE))) return 0;
+  return withWriteLock(
+    target.dataDir,
+    async () => {
+      const file = await readMemoryStore(bundle);
+      if (!file?.journal) {
+        // A journal of another file (a fold cut off before it was removed) says nothing.
+        await removeMemoryJournal(bundle);
+        return 0;
+      }
+      const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
+      await writeWhole(bundle, file, file.memories, now);
+      return file.journal.changes;
+    },
+    target.onWait ? { onWait: target.onWait } : {},
   );
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { readMemoryJournal } from '../bundle/memory-journal.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { textHash } from '../embed/text-hash.js';
 import type { MemoryVector } from '../stores/memory-index.js';
@@ -11,14 +12,6 @@ import type { EmbeddingCache, TextEmbedder } from './embed-conversations.js';
 
 /** PAM's file for memory vectors, beside `memory-store.json`. */
 export const EMBEDDINGS_FILE = 'embeddings.json';
-
-const memoriesSchema = z.object({
-  memories: z.array(
-    z
-      .object({ id: z.string().min(1), content: z.string(), status: z.string().nullish() })
-      .passthrough(),
-  ),
-});
 
 const embeddingsSchema = z.object({
   embeddings: z.array(
@@ -63,10 +56,30 @@ async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | unde
   return parsed.data;
 }
 
-/** The memories that have a vector: active ones with words (forgotten or edited ones lose theirs). */
+const memoriesSchema = z.object({
+  export_id: z.string().nullish(),
+  memories: z.array(
+    z
+      .object({ id: z.string().min(1), content: z.string(), status: z.string().nullish() })
+      .passthrough(),
+  ),
+});
+
+/**
+ * The memories that have a vector: active ones with words (forgotten or edited ones lose
+ * theirs), the memory journal's changes included.
+ */
 async function activeMemories(bundle: string): Promise<{ id: string; content: string }[]> {
+  // The journal first, as readMemoryStore reads it (a fold meanwhile leaves it stale).
+  const journal = await readMemoryJournal(bundle);
   const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
-  return (store?.memories ?? []).filter(
+  const memories = new Map<
+    string,
+    { id: string; content: string; status?: string | null | undefined }
+  >((store?.memories ?? []).map((m) => [m.id, m]));
+  if (journal && journal.base === store?.export_id)
+    for (const [id, memory] of journal.memories) memories.set(id, memory);
+  return [...memories.values()].filter(
     (m) => (m.status ?? 'active') === 'active' && m.content.trim() !== '',
   );
 }

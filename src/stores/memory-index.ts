@@ -68,6 +68,12 @@ export interface MemoryIndex {
    */
   replace(memories: readonly Memory[], vectors?: readonly MemoryVector[]): Promise<void>;
   /**
+   * Makes the Memory nodes, edges and words of these memories what they are now, leaving every
+   * other memory alone (one change costs the same however many there are); these memories lose
+   * the vectors not given, and each vector given is indexed when its memory is in the store.
+   */
+  upsert(memories: readonly Memory[], vectors?: readonly MemoryVector[]): Promise<void>;
+  /**
    * Memories matching a search (the keyword syntax of `search`), best first: active ones, or
    * every status with `all` (the history).
    */

@@ -171,5 +171,56 @@ export function memoryContract(name: string, open: () => Promise<Store>): void {
       expect(await store.cypher('MATCH (m:Memory) RETURN m.id AS id')).toEqual([]);
       expect(await store.memories.search('edited', 10)).toEqual([]);
     });
+
+    it('upserts only the memories given: their node, edge, words and vectors; the rest stay', async () => {
+      const [rye, sea, loaf] = await bagOfWords.embed([
+        'rye flour levain',
+        'lives by the sea',
+        'spelt loaf',
+      ]);
+      if (!rye || !sea || !loaf) throw new Error('no vector');
+      const model = bagOfWords.model.id;
+      await store.memories.replace(
+        [
+          memory('m1', 'Prefers rye flour for the levain', { conversation: conversation.id }),
+          memory('m2', 'Lives by the sea'),
+        ],
+        [
+          { memoryId: 'm1', model, vector: rye },
+          { memoryId: 'm2', model, vector: sea },
+        ],
+      );
+      const retracted: Memory = { ...memory('m2', 'Lives by the sea'), status: 'retracted' };
+      await store.memories.upsert(
+        [retracted, memory('m3', 'Wants to bake a spelt loaf', { conversation: conversation.id })],
+        [{ memoryId: 'm3', model, vector: loaf }],
+      );
+      expect(
+        await store.cypher('MATCH (m:Memory) RETURN m.id AS id, m.status AS status ORDER BY id'),
+      ).toEqual([
+        { id: 'm1', status: 'active' },
+        { id: 'm2', status: 'retracted' },
+        { id: 'm3', status: 'active' },
+      ]);
+      expect(await edges()).toEqual([
+        { memory: 'm1', label: 'Conversation', target: conversation.id },
+        { memory: 'm3', label: 'Conversation', target: conversation.id },
+      ]);
+      expect((await store.memories.search('sea', 10)).map((m) => m.id)).toEqual([]);
+      expect((await store.memories.search('sea', 10, { all: true })).map((m) => m.id)).toEqual([
+        'm2',
+      ]);
+      expect((await store.memories.search('spelt', 10)).map((m) => m.id)).toEqual(['m3']);
+      expect((await store.memories.search('levain', 10)).map((m) => m.id)).toEqual(['m1']);
+      const byMeaning = await store.memories.searchByMeaning(loaf, model, 5);
+      expect(byMeaning.map((m) => m.id).sort()).toEqual(['m1', 'm3']);
+      expect(byMeaning[0]?.id).toBe('m3');
+      expect((await store.memories.vectorModel())?.count).toBe(2);
+      // Upserted again with new words: the old ones are not found any more.
+      await store.memories.upsert([memory('m3', 'Wants to bake a barley loaf')]);
+      expect(await store.memories.search('spelt', 10)).toEqual([]);
+      expect((await store.memories.search('barley', 10)).map((m) => m.id)).toEqual(['m3']);
+      expect((await store.memories.vectorModel())?.count).toBe(1);
+    });
   });
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { recordedMemories } from '../support/bundle-memories.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { memoryStoreErrors } from '../support/pam-validator.js';
 import { startServe } from '../support/serve-cli.js';
@@ -27,12 +28,13 @@ let source: { conversationId: string; messageId: string };
 const errors: string[] = [];
 const asked: string[] = [];
 
+// The record: memory-store.json (valid on its own) and the memory journal that extends it.
 function bundleMemories(): { id: string; status: string; content: string }[] {
-  const json = JSON.parse(readFileSync(join(data, 'bundle', 'memory-store.json'), 'utf8')) as {
-    memories: { id: string; status: string; content: string }[];
-  };
+  const json = JSON.parse(
+    readFileSync(join(data, 'bundle', 'memory-store.json'), 'utf8'),
+  ) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
-  return json.memories;
+  return recordedMemories<{ id: string; status: string; content: string }>(join(data, 'bundle'));
 }
 
 beforeAll(async () => {

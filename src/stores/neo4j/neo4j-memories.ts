@@ -81,6 +81,53 @@ export class Neo4jMemories implements MemoryIndex {
     });
   }
 
+  async upsert(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+    const rows = memories.map((memory) => {
+      const { properties, derivedFrom } = memoryNode(memory);
+      return {
+        id: memory.id,
+        props: { ...properties, _words: memoryText(memory) },
+        message: derivedFrom?.kind === 'message' ? derivedFrom.id : null,
+        conversation: derivedFrom?.kind === 'conversation' ? derivedFrom.id : null,
+      };
+    });
+    const ids = rows.map((r) => r.id);
+    await this.db.write(async (tx) => {
+      await tx.run(
+        `CREATE FULLTEXT INDEX ${MEMORY_TEXT_INDEX} IF NOT EXISTS FOR (n:Memory) ON EACH [n._words] OPTIONS {indexConfig: {\`fulltext.analyzer\`: '${TEXT_ANALYZER}'}}`,
+      );
+    });
+    await this.db.write(async (tx) => {
+      await tx.run(`MATCH (m:Memory)-[r:DERIVED_FROM]->() WHERE m.id IN $ids DELETE r`, { ids });
+      await tx.run(
+        `UNWIND $rows AS row MERGE (m:Memory {id: row.id}) SET m = row.props, m.id = row.id
+         WITH m, row
+         OPTIONAL MATCH (x:Message {id: row.message})
+         OPTIONAL MATCH (c:Conversation {id: row.conversation})
+         FOREACH (_ IN CASE WHEN x IS NULL THEN [] ELSE [1] END | MERGE (m)-[:DERIVED_FROM]->(x))
+         FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (m)-[:DERIVED_FROM]->(c))`,
+        { rows },
+      );
+      const given = vectors.map((v) => v.memoryId);
+      await tx.run(
+        `MATCH (v:${MEMORY_VECTOR_LABEL}) WHERE v.memory_id IN $ids OR v.memory_id IN $given DELETE v`,
+        { ids, given },
+      );
+      await tx.run(
+        `UNWIND $vectors AS v MATCH (:Memory {id: v.memoryId})
+         CREATE (:${MEMORY_VECTOR_LABEL} {memory_id: v.memoryId, model: v.model, dimensions: v.dimensions, embedding: v.vector})`,
+        {
+          vectors: vectors.map((v) => ({
+            memoryId: v.memoryId,
+            model: v.model,
+            dimensions: neo4j.int(v.vector.length),
+            vector: Array.from(v.vector),
+          })),
+        },
+      );
+    });
+  }
+
   async searchByMeaning(
     vector: Float32Array,
     model: string,

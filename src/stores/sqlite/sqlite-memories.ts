@@ -74,7 +74,9 @@ export class SqliteMemories implements MemoryIndex {
     const toConversation = this.db.prepare(
       `INSERT OR IGNORE INTO "DERIVED_FROM_CONVERSATION" (src, dst, owner) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Conversation" WHERE id = ?)`,
     );
-    const words = this.db.prepare(`INSERT INTO ${MEMORY_FTS} (id, content) VALUES (?, ?)`);
+    const words = this.db.prepare(
+      `INSERT INTO ${MEMORY_FTS} (rowid, id, content) VALUES (?, ?, ?)`,
+    );
     const known = new Set(memories.map((m) => m.id));
     const withVectors = hasTable(this.db, MEMORY_VECTORS);
     // Cypher's projection of the graph is kept until this changes (sqlite-graph-source.ts).
@@ -88,20 +90,89 @@ export class SqliteMemories implements MemoryIndex {
       );
       for (const memory of memories) {
         const { properties, derivedFrom } = memoryNode(memory);
-        insert.run(memory.id, ...columnsOf('Memory').map((c) => properties[c] ?? null));
+        const made = insert.run(
+          memory.id,
+          ...columnsOf('Memory').map((c) => properties[c] ?? null),
+        );
         if (derivedFrom) {
           const edge = derivedFrom.kind === 'message' ? toMessage : toConversation;
           edge.run(memory.id, derivedFrom.id, derivedFrom.owner, derivedFrom.id);
         }
-        words.run(memory.id, memoryText(memory));
+        words.run(made.lastInsertRowid, memory.id, memoryText(memory));
       }
       if (withVectors) this.writeVectors(vectors.filter((v) => known.has(v.memoryId)));
     })();
     return Promise.resolve();
   }
 
+  upsert(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+    const columns = ['id', ...columnsOf('Memory')];
+    const insert = this.db.prepare(
+      `INSERT INTO "Memory" (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    );
+    const rowOf = this.db.prepare(`SELECT rowid FROM "Memory" WHERE id = ?`).pluck();
+    const dropNode = this.db.prepare(`DELETE FROM "Memory" WHERE id = ?`);
+    const dropEdges = [
+      this.db.prepare(`DELETE FROM "DERIVED_FROM" WHERE src = ?`),
+      this.db.prepare(`DELETE FROM "DERIVED_FROM_CONVERSATION" WHERE src = ?`),
+    ];
+    // Found by its rowid (the node's, as written here): by id, the word index is read whole.
+    const dropWordsAt = this.db.prepare(`DELETE FROM ${MEMORY_FTS} WHERE rowid = ? AND id = ?`);
+    const dropWords = this.db.prepare(`DELETE FROM ${MEMORY_FTS} WHERE id = ?`);
+    const words = this.db.prepare(
+      `INSERT INTO ${MEMORY_FTS} (rowid, id, content) VALUES (?, ?, ?)`,
+    );
+    // A store written before the word index took the node's rowid may hold that rowid already.
+    const wordsTaken = this.db.prepare(`SELECT 1 FROM ${MEMORY_FTS} WHERE rowid = ?`);
+    const wordsAnywhere = this.db.prepare(`INSERT INTO ${MEMORY_FTS} (id, content) VALUES (?, ?)`);
+    const toMessage = this.db.prepare(
+      `INSERT OR IGNORE INTO "DERIVED_FROM" (src, dst, owner) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Message" WHERE id = ?)`,
+    );
+    const toConversation = this.db.prepare(
+      `INSERT OR IGNORE INTO "DERIVED_FROM_CONVERSATION" (src, dst, owner) SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM "Conversation" WHERE id = ?)`,
+    );
+    const withVectors = hasTable(this.db, MEMORY_VECTORS);
+    const bump = this.db.prepare(
+      `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    );
+    this.db.transaction(() => {
+      bump.run(`memories-${Date.now()}-${Math.random()}`);
+      for (const memory of memories) {
+        const rowid = rowOf.get(memory.id) as number | bigint | undefined;
+        if (rowid !== undefined) {
+          if (dropWordsAt.run(rowid, memory.id).changes === 0) dropWords.run(memory.id);
+          dropNode.run(memory.id);
+        }
+        for (const drop of dropEdges) drop.run(memory.id);
+        const { properties, derivedFrom } = memoryNode(memory);
+        const made = insert.run(
+          memory.id,
+          ...columnsOf('Memory').map((c) => properties[c] ?? null),
+        );
+        if (derivedFrom) {
+          const edge = derivedFrom.kind === 'message' ? toMessage : toConversation;
+          edge.run(memory.id, derivedFrom.id, derivedFrom.owner, derivedFrom.id);
+        }
+        if (wordsTaken.get(made.lastInsertRowid) === undefined)
+          words.run(made.lastInsertRowid, memory.id, memoryText(memory));
+        else wordsAnywhere.run(memory.id, memoryText(memory));
+      }
+      if (withVectors) {
+        const drop = this.db.prepare(`DELETE FROM ${MEMORY_VECTORS} WHERE memory_id = ?`);
+        for (const memory of memories) drop.run(memory.id);
+        const known = this.db.prepare(`SELECT 1 FROM "Memory" WHERE id = ?`);
+        this.insertVectors(vectors.filter((v) => known.get(v.memoryId) !== undefined));
+      }
+    })();
+    return Promise.resolve();
+  }
+
   private writeVectors(vectors: readonly MemoryVector[]): void {
     this.db.exec(`DELETE FROM ${MEMORY_VECTORS}`);
+    this.insertVectors(vectors);
+  }
+
+  private insertVectors(vectors: readonly MemoryVector[]): void {
     const insert = this.db.prepare(
       `INSERT OR REPLACE INTO ${MEMORY_VECTORS} (memory_id, model, dimensions, vector) VALUES (?, ?, ?, ?)`,
     );

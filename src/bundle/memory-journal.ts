@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { open, rm, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Memory } from '../model/pam.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { MemoryStoreError, memorySchema, toMemory } from './memory-schema.js';
+
+/**
+ * The memories changed since `memory-store.json` was last written whole, beside it in the
+ * bundle: a header line naming the file it extends, then one JSON line per change. The
+ * official validator reads only `memory-store.json` and `conversations/*.json`, so it is left
+ * out of validation as `embeddings.json` is.
+ */
+export const MEMORY_JOURNAL_FILE = 'memory-journal.jsonl';
+
+/** When a journal this long is folded into `memory-store.json` by the next change. */
+export const MEMORY_JOURNAL_LIMIT = { changes: 500, bytes: 4 * 1024 * 1024 } as const;
+
+/** A journal as read: what it changes, and where its last whole line ends. */
+export interface MemoryJournal {
+  /** The `export_id` of the `memory-store.json` it extends (another file's, and it is stale). */
+  base: string;
+  /** The memories it changes, by id, each as its last change left it. */
+  memories: ReadonlyMap<string, Memory>;
+  /** How many changes (lines after the header). */
+  changes: number;
+  /** Bytes up to the end of the last whole line: a line cut off by a kill is past it. */
+  bytes: number;
+}
+
+const headerSchema = z.object({
+  chatgraph_memory_journal: z.literal(1),
+  id: z.string(),
+  base: z.string(),
+});
+const changeSchema = z.object({ memories: z.array(memorySchema) });
+
+interface Known extends MemoryJournal {
+  header: string;
+  dev: number;
+  ino: number;
+  lines: number;
+}
+
+// A long-lived process reads only what was appended since it last looked (the header's random
+// id tells a journal from a new one that got the same inode).
+const known = new Map<string, Known>();
+
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(buffer, done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return buffer.subarray(0, done);
+}
+
+function parseLine<T>(file: string, line: number, text: string, schema: z.ZodType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MemoryStoreError(
+      `${file} line ${String(line)} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MemoryStoreError(
+      `${file} line ${String(line)} is not a memory change (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'})`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Reads the bundle's memory journal, or undefined when there is none. */
+export async function readMemoryJournal(bundle: string): Promise<MemoryJournal | undefined> {
+  const file = join(bundle, MEMORY_JOURNAL_FILE);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    known.delete(file);
+    return undefined;
+  }
+  try {
+    const info = await handle.stat();
+    let before = known.get(file);
+    if (
+      before &&
+      (before.dev !== info.dev ||
+        before.ino !== info.ino ||
+        info.size < before.bytes ||
+        (await readAt(handle, 0, Buffer.byteLength(before.header))).toString('utf8') !==
+          before.header)
+    )
+      before = undefined;
+    const from = before?.bytes ?? 0;
+    const tail = await readAt(handle, from, info.size - from);
+    const end = tail.lastIndexOf(0x0a) + 1;
+    const lines = tail.subarray(0, end).toString('utf8').split('\n').slice(0, -1);
+    let state: Known | undefined = before && { ...before, memories: new Map(before.memories) };
+    for (const text of lines) {
+      if (!state) {
+        const header = parseLine(file, 1, text, headerSchema);
+        state = {
+          base: header.base,
+          memories: new Map(),
+          changes: 0,
+          bytes: 0,
+          header: `${text}\n`,
+          dev: info.dev,
+          ino: info.ino,
+          lines: 1,
+        };
+        continue;
+      }
+      state.lines++;
+      const change = parseLine(file, state.lines, text, changeSchema);
+      const memories = state.memories as Map<string, Memory>;
+      for (const raw of change.memories) memories.set(raw.id, toMemory(raw));
+      state.changes++;
+    }
+    // A journal is made whole with its header (written atomically): none means none yet.
+    if (!state) return undefined;
+    state.bytes = from + end;
+    known.set(file, state);
+    return {
+      base: state.base,
+      memories: state.memories,
+      changes: state.changes,
+      bytes: state.bytes,
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The line a change is journalled as (its length decides when the journal is folded). */
+export function journalLine(memories: readonly Memory[]): string {
+  return `${JSON.stringify({ memories })}\n`;
+}
+
+/**
+ * Appends one change (memories as `memory-store.json` will hold them) to the journal, flushed
+ * to the disk before it returns; run by the data folder's writer only (under the write lock),
+ * with the journal as it read it. A journal missing or of another file is started anew.
+ */
+export async function appendMemoryJournal(
+  bundle: string,
+  base: string,
+  journal: MemoryJournal | undefined,
+  line: string,
+): Promise<void> {
+  const file = join(bundle, MEMORY_JOURNAL_FILE);
+  if (journal?.base !== base) {
+    const header = JSON.stringify({ chatgraph_memory_journal: 1, id: randomUUID(), base });
+    await writeFileAtomic(file, `${header}\n${line}`, { dirExists: true });
+    return;
+  }
+  const handle = await open(file, 'r+');
+  try {
+    // A line cut off by a kill was never acknowledged: it goes, so this one is a line of its own.
+    if ((await handle.stat()).size !== journal.bytes) await handle.truncate(journal.bytes);
+    const bytes = Buffer.from(line, 'utf8');
+    let done = 0;
+    while (done < bytes.length) {
+      const { bytesWritten } = await handle.write(
+        bytes,
+        done,
+        bytes.length - done,
+        journal.bytes + done,
+      );
+      done += bytesWritten;
+    }
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Removes the journal once `memory-store.json` holds what it said. A journal that outlives
+ * this (a kill right before) names the file before, so it is read as stale, never twice.
+ */
+export async function removeMemoryJournal(bundle: string): Promise<void> {
+  const file = join(bundle, MEMORY_JOURNAL_FILE);
+  await rm(file, { force: true });
+  known.delete(file);
+}
