@@ -1,14 +1,14 @@
 // What one `remember` costs as the memory store grows: the median of a few remembers into a data
 // folder that already holds N memories (seeded in one write), for N = 100, 1,000 and 7,000.
-// Run from the repo: node --import ./scripts/ts-loader.mjs bench/remember-cost.mjs [N...]
+// Run from the repo, after `npm run build`: node bench/remember-cost.mjs [N...]
 // REMEMBER_RUNS=600 runs past a fold of the memory journal (every 500 changes): see the mean.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { remember } from '../src/index.ts';
-import { writeMemories } from '../src/memory/write-memories.ts';
-import { newMemory } from '../src/model/memory-input.ts';
+import { remember } from '../dist/index.js';
+import { writeMemories } from '../dist/memory/write-memories.js';
+import { newMemory } from '../dist/model/memory-input.js';
 
 const sizes = process.argv
   .slice(2)
