@@ -89,7 +89,8 @@ async function commandOf(call: string[]): Promise<string[]> {
     if (word.startsWith('-')) break;
     const text = await help(path);
     const commands = text.split('Commands:')[1] ?? '';
-    if (!new RegExp(`^\\s+${word}\\b`, 'm').test(commands)) break;
+    // A command may have an alias: `list|ls [options]`.
+    if (!new RegExp(`^\\s+(?:[\\w-]+\\|)*${word}\\b`, 'm').test(commands)) break;
     path.push(word);
   }
   return path;
