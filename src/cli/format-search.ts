@@ -1,7 +1,9 @@
 import {
+  CLI_QUERY_LIMITS,
   MATCH_END,
   MATCH_START,
   QueryError,
+  queryLimits,
   type SearchHit,
   type SearchQuery,
   type SearchResult,
@@ -19,6 +21,7 @@ export interface SearchCliOptions {
   offset: string;
   format: string;
   json?: boolean;
+  queryTimeout?: string;
 }
 
 /** The search the options ask for; a bad option is one sentence. */
@@ -32,10 +35,12 @@ export function searchQueryOf(text: string, options: SearchCliOptions): SearchQu
   const offset = Number(options.offset);
   if (!Number.isSafeInteger(offset) || offset < 0)
     throw new QueryError(`--offset takes a whole number, not "${options.offset}"`);
+  const { timeoutSeconds } = queryLimits({ queryTimeout: options.queryTimeout }, CLI_QUERY_LIMITS);
   return {
     text,
     limit: Number(options.limit),
     offset,
+    timeoutSeconds,
     ...(mode !== undefined ? { mode } : {}),
     ...(source !== undefined ? { source } : {}),
     ...(options.since ? { since: options.since } : {}),

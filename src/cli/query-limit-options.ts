@@ -7,12 +7,20 @@ export interface QueryLimitOptions {
   queryMemory?: string;
 }
 
+/** What a command's `--query-timeout` stops: `query` runs Cypher only, a server both. */
+export type TimedWork = 'cypher' | 'cypher-and-search';
+
 /** Adds `--query-timeout <s>` and `--query-memory <MB>`, naming this command's defaults. */
-export function withQueryLimitOptions(command: Command, defaults: QueryLimits): Command {
+export function withQueryLimitOptions(
+  command: Command,
+  defaults: QueryLimits,
+  timed: TimedWork,
+): Command {
+  const stopped = timed === 'cypher' ? 'the Cypher query' : 'a Cypher query or a search';
   return command
     .option(
       '--query-timeout <s>',
-      `stop a Cypher query or a search after this many seconds (default ${defaults.timeoutSeconds})`,
+      `stop ${stopped} after this many seconds (default ${defaults.timeoutSeconds})`,
     )
     .option(
       '--query-memory <MB>',

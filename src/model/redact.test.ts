@@ -133,4 +133,24 @@ describe('redactText leaves ordinary prose and code alone', () => {
     const masked = redactText('password = "letmein" and then: letmein is a bad password', {});
     expect(masked).toBe('password = "[REDACTED:password]" and then: letmein is a bad password');
   });
+
+  it.each(['Password', 'Secret', 'Welcome', 'changeme', 'PassWord'])(
+    'masks the word password = "%s" only next to its marker',
+    (word) => {
+      const text = `const password = "${word}"; if (input === ${word}) {} // ${word} is the title`;
+      expect(redactText(text, {})).toBe(
+        `const password = "[REDACTED:password]"; if (input === ${word}) {} // ${word} is the title`,
+      );
+    },
+  );
+
+  it('masks a short value with a digit or a symbol wherever it stands', () => {
+    const masked = redactText(
+      'password = "hunter2" and later hunter2; password="Pa$$word" Pa$$word',
+      {},
+    );
+    expect(masked).toBe(
+      'password = "[REDACTED:password]" and later [REDACTED:password]; password="[REDACTED:password]" [REDACTED:password]',
+    );
+  });
 });

@@ -138,12 +138,13 @@ function keyBody(key: string): string[] {
 }
 
 /**
- * Whether a found value is masked wherever it stands bare: long enough, and not a plain
- * lower-case word (a `password = "password"` would mask the word everywhere).
+ * Whether a found value is masked wherever it stands bare: one with a digit or a symbol, or
+ * of 12 characters or more. Letters (and spaces) only and shorter are words a conversation
+ * uses anyway: `password = "Password"` must not mask every "Password" in the code and prose.
  */
 function isDistinctive(value: string): boolean {
   if (value.length < 6 || value.startsWith('[REDACTED:')) return false;
-  return value.length >= 12 || /[^a-z]/.test(value);
+  return value.length >= 12 || /[^\p{L}\p{M}\s]/u.test(value);
 }
 
 /** Counts of what was masked, by kind. */

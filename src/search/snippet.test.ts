@@ -30,16 +30,28 @@ describe('makeSnippet', () => {
     expect(cut).toContain('[levain]');
   });
 
-  it('finds a match deep in 8 MB of short words quickly, and shows it', () => {
-    const started = Date.now();
+  it('finds a match deep in 8 MB of short words, and shows it', () => {
     const snippet = makeSnippet(
       `${'a b '.repeat(2_000_000)}levain here`,
       snippetTerms('levain'),
       '[',
       ']',
     );
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(snippet).toContain('[levain]');
     expect(marks(snippet).length).toBeLessThanOrEqual(SNIPPET_MAX_CHARS);
+  });
+
+  // How fast is the benchmark's; what keeps it fast is that a long text is not tokenised whole,
+  // only around its first match: a denser run of matches far after it is not looked at.
+  it('reads a long text around its first match, not whole', () => {
+    const filler = 'a b '.repeat(50_000);
+    const snippet = makeSnippet(
+      `${filler}first levain ${filler}levain levain levain dense`,
+      snippetTerms('levain'),
+      '[',
+      ']',
+    );
+    expect(snippet).toContain('first [levain]');
+    expect(snippet).not.toContain('dense');
   });
 });

@@ -50,6 +50,7 @@ export function registerMcp(program: Command, io: CliIo): void {
         ),
     ),
     SERVER_QUERY_LIMITS,
+    'cypher-and-search',
   )
     .option(
       '--http <port>',

@@ -33,6 +33,7 @@ export function registerQuery(program: Command, io: CliIo): void {
           .argument('<cypher>', 'the query'),
       ),
       CLI_QUERY_LIMITS,
+      'cypher',
     ),
     'the rows, [{column: value, ...}]',
   )

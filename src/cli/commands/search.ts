@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { MATCH_END, MATCH_START, createRecaller, resolveDataDir } from '../../index.js';
+import {
+  CLI_QUERY_LIMITS,
+  MATCH_END,
+  MATCH_START,
+  createRecaller,
+  resolveDataDir,
+} from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
   formatSearch,
@@ -86,6 +92,10 @@ export function registerSearch(program: Command, io: CliIo): void {
     .option('--role <role>', 'only messages of this role (user, assistant, tool, system)')
     .option('--limit <n>', 'how many hits', '20')
     .option('--offset <n>', 'hits to skip (the next page)', '0')
+    .option(
+      '--query-timeout <seconds>',
+      `stop a search by words after this many seconds (default ${String(CLI_QUERY_LIMITS.timeoutSeconds)})`,
+    )
     // So `search sourdough -levain` works unquoted: a -word is a search term, not an option.
     .allowUnknownOption()
     .action((terms: string[], options: SearchOptions, command: Command) =>

@@ -89,6 +89,7 @@ export function registerServe(program: Command, io: CliIo): void {
         .description('run the web app over the store: browse, read, search, graph, Cypher, import'),
     ),
     SERVER_QUERY_LIMITS,
+    'cypher-and-search',
   )
     .option('--port <port>', 'the port (0: any free port)', '8484')
     .option(

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { QueryLimitError } from '../query-limits.js';
 import { canLimitData } from './data-limit.js';
 import { QueryError, type QueryLimits, type Row } from '../store.js';
+import { ChildPool, childCommand, lastStderrLine, pooled, type PooledChild } from './child-pool.js';
 
 /** Queries running at once; one more is refused rather than queued behind a slow one. */
 export const MAX_RUNNING_QUERIES = 4;
@@ -23,26 +22,8 @@ const Loaded = z.object({ loaded: z.literal(true) });
  */
 export const LOAD_TIMEOUT_SECONDS = 600;
 
-/** The last bytes a child wrote to stderr (the engine's reason, when it died of memory). */
-const STDERR_TAIL = 4096;
-
-interface Child {
-  process: ChildProcess;
+interface Child extends PooledChild {
   memoryMb: number;
-  stderr: string;
-}
-
-// The compiled child beside this module; from source (tests), the TypeScript through a loader.
-function childCommand(): string[] {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    return [
-      '--import',
-      fileURLToPath(new URL('../../../scripts/ts-loader.mjs', here)),
-      fileURLToPath(new URL('./cypher-child.ts', here)),
-    ];
-  }
-  return [fileURLToPath(new URL('./cypher-child.js', here))];
 }
 
 /**
@@ -57,76 +38,36 @@ function childCommand(): string[] {
  * other way, is ended.
  */
 export class CypherChildren {
-  private idle: Child | undefined;
-  private readonly running = new Set<Child>();
+  private readonly pool = new ChildPool<Child>(MAX_RUNNING_QUERIES, 'queries');
 
   constructor(private readonly file: string) {}
 
   /** Runs one read-only query within the limits. */
   async run(query: string, params: Record<string, unknown>, limits: QueryLimits): Promise<Row[]> {
-    if (this.running.size >= MAX_RUNNING_QUERIES)
-      throw new QueryLimitError(
-        `${MAX_RUNNING_QUERIES} queries are running already: try again when one of them ends`,
-      );
-    const child = this.take(limits.memoryMb);
-    this.running.add(child);
-    let answer: z.infer<typeof Answer>;
-    try {
-      answer = await this.ask(child, query, params, limits);
-    } catch (error) {
-      this.end(child);
-      throw error;
-    } finally {
-      this.running.delete(child);
-    }
-    if (!('error' in answer)) {
-      this.release(child);
-      return answer.rows;
-    }
-    // An error in the query leaves the child as it was (its transaction is rolled back), so a
-    // typo does not cost loading the graph again; one that wrote, or failed otherwise, ends it.
-    if (answer.query && !answer.wrote) this.release(child);
-    else this.end(child);
+    const answer = await this.pool.use(
+      () => this.spawn(limits.memoryMb),
+      (child) => this.ask(child, query, params, limits),
+      {
+        fits: (child) => child.memoryMb === limits.memoryMb,
+        // An error in the query leaves the child as it was (its transaction is rolled back), so
+        // a typo does not cost loading the graph again; one that wrote, or failed otherwise, ends it.
+        keep: (answer) => !('error' in answer) || (answer.query && !answer.wrote),
+      },
+    );
+    if (!('error' in answer)) return answer.rows;
     throw answer.query ? new QueryError(answer.error) : new Error(answer.error);
   }
 
   /** Ends every child. */
   close(): void {
-    if (this.idle) this.end(this.idle);
-    for (const child of this.running) this.end(child);
-  }
-
-  private take(memoryMb: number): Child {
-    const idle = this.idle;
-    this.idle = undefined;
-    if (idle && idle.memoryMb === memoryMb && idle.process.connected) {
-      holdOpen(idle, true);
-      return idle;
-    }
-    if (idle) this.end(idle);
-    return this.spawn(memoryMb);
-  }
-
-  private release(child: Child): void {
-    if (this.idle || !child.process.connected) {
-      this.end(child);
-      return;
-    }
-    holdOpen(child, false);
-    this.idle = child;
-  }
-
-  private end(child: Child): void {
-    if (this.idle === child) this.idle = undefined;
-    if (child.process.exitCode === null && child.process.signalCode === null)
-      child.process.kill('SIGKILL');
+    this.pool.close();
   }
 
   private spawn(memoryMb: number): Child {
     const perQuery = canLimitData();
     const node = [
       process.execPath,
-      ...childCommand(),
+      ...childCommand('cypher-child'),
       this.file,
       ...(perQuery ? ['--limit-each-query'] : []),
     ];
@@ -144,13 +85,7 @@ export class CypherChildren {
             ['-c', 'ulimit -d "$0" && exec "$@"', String(Math.ceil(memoryMb * 1024)), ...node],
             options,
           );
-    const child: Child = { process: spawned, memoryMb, stderr: '' };
-    spawned.stderr?.setEncoding('utf8');
-    spawned.stderr?.on('data', (chunk: string) => {
-      child.stderr = (child.stderr + chunk).slice(-STDERR_TAIL);
-    });
-    spawned.on('error', () => undefined);
-    return child;
+    return pooled<Child>({ process: spawned, memoryMb, stderr: '' });
   }
 
   private ask(
@@ -212,20 +147,6 @@ export class CypherChildren {
   }
 }
 
-// A warm child waiting for the next query does not keep the process alive; a busy one does.
-function holdOpen(child: Child, hold: boolean): void {
-  const { process: spawned } = child;
-  const handles = [
-    spawned,
-    spawned.channel,
-    spawned.stderr instanceof Socket ? spawned.stderr : undefined,
-  ];
-  for (const handle of handles) {
-    if (hold) handle?.ref();
-    else handle?.unref();
-  }
-}
-
 // A child that ended before answering: out of memory, almost always (the engine aborts when an
 // allocation fails under the limit; V8 reports a fatal OOM).
 function endedError(
@@ -240,6 +161,6 @@ function endedError(
       { kind: 'memory', value: limits.memoryMb },
     );
   const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
-  const last = child.stderr.trim().split('\n').pop() ?? '';
+  const last = lastStderrLine(child);
   return new Error(`the query process ended before answering (${how})${last ? `: ${last}` : ''}`);
 }

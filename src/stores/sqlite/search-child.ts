@@ -4,6 +4,7 @@
  * its caller's event loop (a server answers its other requests meanwhile) nor outlives its
  * deadline (the parent kills this process then).
  */
+import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { QueryError, type SearchQuery } from '../store.js';
 import { openReadonly } from './open-readonly.js';
@@ -11,7 +12,6 @@ import { searchSqlite } from './sqlite-search.js';
 
 const Ask = z.object({
   text: z.string(),
-  mode: z.enum(['keyword', 'semantic', 'hybrid']).optional(),
   offset: z.number().optional(),
   source: z.string().optional(),
   since: z.string().optional(),
@@ -25,7 +25,17 @@ if (file === undefined || process.send === undefined) {
   process.stderr.write('search-child: give the store file, and start it with an IPC channel\n');
   process.exit(2);
 }
-const db = openReadonly(file);
+const db = ((): Database.Database => {
+  try {
+    return openReadonly(file);
+  } catch (error) {
+    // One line the parent reads back (a damaged store becomes its "run reindex" error).
+    process.stderr.write(
+      `search-child: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  }
+})();
 // Started and the store open: the parent's clock for a search runs from here.
 process.send({ ready: true });
 
@@ -38,10 +48,9 @@ process.on('message', (message: unknown) => {
     });
     return;
   }
-  const { text, mode, offset, source, since, until, role, limit } = ask.data;
+  const { text, offset, source, since, until, role, limit } = ask.data;
   const query: SearchQuery = {
     text,
-    ...(mode !== undefined ? { mode } : {}),
     ...(offset !== undefined ? { offset } : {}),
     ...(source !== undefined ? { source } : {}),
     ...(since !== undefined ? { since } : {}),

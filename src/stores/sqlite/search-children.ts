@@ -1,101 +1,104 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import { QueryLimitError, SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
-import { QueryError, type SearchQuery, type SearchResult } from '../store.js';
+import { SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
+import { QueryError, type SearchHit, type SearchQuery, type SearchResult } from '../store.js';
+import {
+  ChildPool,
+  childCommand,
+  endChild,
+  lastStderrLine,
+  pooled,
+  type PooledChild,
+} from './child-pool.js';
+import { asStoreDamage } from './store-damage.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;
 
 const Ready = z.object({ ready: z.literal(true) });
 
-/** The longest a search process may take to start and open the store. */
-const START_TIMEOUT_SECONDS = 60;
-
-interface Child {
-  process: ChildProcess;
-  /** Resolves once the child has opened the store (a search's deadline runs from then). */
+interface Child extends PooledChild {
+  /** Resolves once the child has opened the store. */
   ready: Promise<void>;
 }
 
+// The fields a keyword hit of the embedded store has (no memory or meaning: those are added
+// by the recaller in the parent); zod's own checks, nothing refined, as it is every search's.
+const Hit = z.object({
+  conversationId: z.string(),
+  platformConversationId: z.string(),
+  title: z.string(),
+  source: z.string(),
+  messageId: z.string(),
+  role: z.string(),
+  createdAt: z.string(),
+  snippet: z.string(),
+  score: z.number(),
+  kind: z.enum(['message', 'attachment', 'title', 'memory']).optional(),
+  attachment: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
+  why: z.object({ keyword: z.object({ rank: z.number() }).optional() }).optional(),
+});
+
+/** A keyword search's result as the child sends it. */
+export const ChildSearchResult = z.object({
+  mode: z.literal('keyword'),
+  hits: z.array(Hit),
+  matches: z.number(),
+  matchesCapped: z.boolean(),
+  ranked: z.number(),
+  offset: z.number().optional(),
+  hint: z.string().optional(),
+  notice: z.string().optional(),
+});
+
 const Answer = z.union([
-  z.object({ result: z.record(z.unknown()) }),
+  z.object({ result: ChildSearchResult }),
   z.object({ error: z.string(), query: z.boolean() }),
 ]);
 
-// The compiled child beside this module; from source (tests), the TypeScript through a loader.
-function childCommand(): string[] {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    return [
-      '--import',
-      fileURLToPath(new URL('../../../scripts/ts-loader.mjs', here)),
-      fileURLToPath(new URL('./search-child.ts', here)),
-    ];
-  }
-  return [fileURLToPath(new URL('./search-child.js', here))];
-}
-
 /**
- * Runs keyword searches in child processes over the store file, each within a deadline: a
- * search's FTS5 work is one native call that cannot be interrupted in the caller's thread (the
- * store's driver has no progress handler), so it runs where it can be killed. One child is kept
- * warm for the next search; one past its deadline is killed.
+ * Runs keyword searches in child processes over the store file, each within a deadline that
+ * covers the child's start: a search's FTS5 work is one native call that cannot be interrupted
+ * in the caller's thread (the store's driver has no progress handler), so it runs where it can
+ * be killed. One child is kept warm for the next search; one past its deadline is killed.
  */
 export class SearchChildren {
-  private idle: Child | undefined;
-  private readonly running = new Set<Child>();
+  private readonly pool = new ChildPool<Child>(MAX_RUNNING_SEARCHES, 'searches');
 
   constructor(private readonly file: string) {}
 
   /** Runs one search; past `timeoutSeconds` it is stopped with a one-line {@link QueryLimitError}. */
   async run(query: SearchQuery, timeoutSeconds = SEARCH_TIMEOUT_SECONDS): Promise<SearchResult> {
-    if (this.running.size >= MAX_RUNNING_SEARCHES)
-      throw new QueryLimitError(
-        `${MAX_RUNNING_SEARCHES} searches are running already: try again when one of them ends`,
-      );
-    const child = this.take();
-    this.running.add(child);
     let answer: z.infer<typeof Answer>;
     try {
-      answer = await ask(child, query, timeoutSeconds);
+      answer = await this.pool.use(
+        () => this.spawn(),
+        (child) => ask(child, query, timeoutSeconds),
+      );
     } catch (error) {
-      end(child);
-      throw error;
-    } finally {
-      this.running.delete(child);
+      // A child that met a damaged store at its open says so as the parent would.
+      throw asStoreDamage(error, this.file);
     }
-    this.release(child);
     if ('error' in answer)
-      throw answer.query ? new QueryError(answer.error) : new Error(answer.error);
-    // The child's own searchSqlite made it: the shape is the store's result.
-    return answer.result as unknown as SearchResult;
+      throw asStoreDamage(
+        answer.query ? new QueryError(answer.error) : new Error(answer.error),
+        this.file,
+      );
+    return resultOf(answer.result);
   }
 
   /** Ends every child. */
   close(): void {
-    if (this.idle) end(this.idle);
-    this.idle = undefined;
-    for (const child of this.running) end(child);
+    this.pool.close();
   }
 
-  private take(): Child {
-    const idle = this.idle;
-    this.idle = undefined;
-    if (idle?.process.connected) {
-      holdOpen(idle.process, true);
-      return idle;
-    }
-    if (idle) end(idle);
-    const spawned = spawn(process.execPath, [...childCommand(), this.file], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  private spawn(): Child {
+    const spawned = spawn(process.execPath, [...childCommand('search-child'), this.file], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
-    spawned.on('error', () => undefined);
-    const ready = new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        reject(new Error(`the search process did not start within ${START_TIMEOUT_SECONDS} s`));
-      }, START_TIMEOUT_SECONDS * 1000);
+    const child = pooled<Child>({ process: spawned, stderr: '', ready: Promise.resolve() });
+    child.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown): void => {
         if (!Ready.safeParse(message).success) return;
         done();
@@ -103,10 +106,9 @@ export class SearchChildren {
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         done();
-        reject(endedError(code, signal));
+        reject(endedError(child, code, signal));
       };
       const done = (): void => {
-        clearTimeout(timer);
         spawned.off('message', onMessage);
         spawned.off('exit', onExit);
       };
@@ -114,70 +116,74 @@ export class SearchChildren {
       spawned.on('exit', onExit);
     });
     // Awaited by the search; a child that never starts is not an unhandled rejection besides.
-    ready.catch(() => undefined);
-    return { process: spawned, ready };
-  }
-
-  private release(child: Child): void {
-    if (this.idle || !child.process.connected) {
-      end(child);
-      return;
-    }
-    holdOpen(child.process, false);
-    this.idle = child;
+    child.ready.catch(() => undefined);
+    return child;
   }
 }
 
-function end({ process: child }: Child): void {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+// The parsed result as the store's type (zod's output spells absent optionals as `undefined`,
+// which the exact optional types do not take: only the fields present are copied).
+function resultOf(parsed: z.infer<typeof ChildSearchResult>): SearchResult {
+  const { offset, hint, notice, hits, ...rest } = parsed;
+  return {
+    ...rest,
+    hits: hits as SearchHit[],
+    ...(offset !== undefined ? { offset } : {}),
+    ...(hint !== undefined ? { hint } : {}),
+    ...(notice !== undefined ? { notice } : {}),
+  };
 }
 
-function endedError(code: number | null, signal: NodeJS.Signals | null): Error {
-  return new Error(
-    `the search process ended before answering (${signal !== null ? `signal ${signal}` : `exit code ${String(code)}`})`,
-  );
+function endedError(child: PooledChild, code: number | null, signal: NodeJS.Signals | null): Error {
+  const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
+  const last = lastStderrLine(child);
+  return new Error(`the search process ended before answering (${how})${last ? `: ${last}` : ''}`);
 }
 
-// A warm child waiting for the next search does not keep the process alive; a busy one does.
-function holdOpen(child: ChildProcess, hold: boolean): void {
-  for (const handle of [child, child.channel]) {
-    if (hold) handle?.ref();
-    else handle?.unref();
-  }
-}
-
+// The deadline runs from the ask, so a child slow to start counts against it too.
 async function ask(
-  { process: child, ready }: Child,
+  child: Child,
   query: SearchQuery,
   timeoutSeconds: number,
 ): Promise<z.infer<typeof Answer>> {
-  await ready;
+  const { process: spawned } = child;
   return new Promise((resolve, reject) => {
-    const cleanup = (): void => {
+    let settled = false;
+    const settle = (): boolean => {
+      if (settled) return false;
+      settled = true;
       clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
+      spawned.off('message', onMessage);
+      spawned.off('exit', onExit);
+      return true;
     };
     const timer = setTimeout(() => {
-      cleanup();
-      child.kill('SIGKILL');
+      if (!settle()) return;
+      endChild(child);
       reject(searchTimedOut(timeoutSeconds));
     }, timeoutSeconds * 1000);
     const onMessage = (message: unknown): void => {
-      cleanup();
+      if (Ready.safeParse(message).success || !settle()) return;
       const answer = Answer.safeParse(message);
       if (answer.success) resolve(answer.data);
       else reject(new Error('the search process answered something that is not an answer'));
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
-      cleanup();
-      reject(endedError(code, signal));
+      if (settle()) reject(endedError(child, code, signal));
     };
-    child.on('message', onMessage);
-    child.on('exit', onExit);
-    const { timeoutSeconds: _deadline, ...asked } = query;
-    child.send(asked, (error) => {
-      if (error) onExit(child.exitCode, child.signalCode);
-    });
+    child.ready.then(
+      () => {
+        if (settled) return;
+        spawned.on('message', onMessage);
+        spawned.on('exit', onExit);
+        const { timeoutSeconds: _deadline, mode: _mode, ...asked } = query;
+        spawned.send(asked, (error) => {
+          if (error) onExit(spawned.exitCode, spawned.signalCode);
+        });
+      },
+      (error: unknown) => {
+        if (settle()) reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
   });
 }

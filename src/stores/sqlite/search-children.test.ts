@@ -1,0 +1,91 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { batchesOf, knownConversations } from '../../../test/support/graph-fixtures.js';
+import { tempDir } from '../../../test/support/convert-to-temp.js';
+import { cleanUp } from '../../../test/support/clean-up.js';
+import { QueryLimitError } from '../query-limits.js';
+import { SearchChildren } from './search-children.js';
+import { SqliteStore } from './sqlite-store.js';
+import { StoreDamagedError } from './store-damage.js';
+
+describe('keyword searches in child processes', () => {
+  let dir: string;
+  let file: string;
+
+  beforeAll(async () => {
+    dir = tempDir();
+    file = join(dir, 'chatgraph.sqlite');
+    const store = SqliteStore.open(file);
+    await store.upsert(batchesOf(await knownConversations()));
+    await store.close();
+  });
+
+  it('answers a search with the store’s result, checked as it comes over IPC', async () => {
+    const children = new SearchChildren(file);
+    try {
+      const result = await children.run({ text: 'sourdough', limit: 3 });
+      expect(result.mode).toBe('keyword');
+      expect(result.hits.length).toBeGreaterThan(0);
+      expect(result.hits.length).toBeLessThanOrEqual(3);
+      for (const hit of result.hits) {
+        expect(typeof hit.conversationId).toBe('string');
+        expect(typeof hit.score).toBe('number');
+      }
+    } finally {
+      children.close();
+    }
+  });
+
+  it('reports a store the child finds damaged at its open as the store’s damage, with the way out', async () => {
+    const damaged = join(dir, 'damaged.sqlite');
+    writeFileSync(
+      damaged,
+      'this is not a database, only text long enough to be read\n'.repeat(100),
+    );
+    const children = new SearchChildren(damaged);
+    try {
+      const failed = await children.run({ text: 'starter' }).catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(StoreDamagedError);
+      expect((failed as Error).message).toMatch(
+        /^the store .*damaged\.sqlite is damaged \(file is not a database\): run "chatgraph reindex"/,
+      );
+    } finally {
+      children.close();
+    }
+  });
+
+  describe('with a child slow to start', () => {
+    const hook = (): string => join(dir, 'slow-start.mjs');
+    let before: string | undefined;
+    beforeAll(() => {
+      // Each search child this test starts sleeps 5 s before it runs (a test hook, through the
+      // options node passes to every process it starts): far past the deadline asked.
+      writeFileSync(
+        hook(),
+        'Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5000);\n',
+      );
+      before = process.env.NODE_OPTIONS;
+      process.env.NODE_OPTIONS = `${before ?? ''} --import ${hook()}`.trim();
+    });
+    afterAll(
+      cleanUp(() => {
+        if (before === undefined) delete process.env.NODE_OPTIONS;
+        else process.env.NODE_OPTIONS = before;
+      }),
+    );
+
+    it('stops the search at its deadline while the child is still starting', async () => {
+      const children = new SearchChildren(file);
+      try {
+        const failed = await children.run({ text: 'the' }, 0.5).catch((error: unknown) => error);
+        expect(failed).toBeInstanceOf(QueryLimitError);
+        expect((failed as Error).message).toMatch(
+          /^the search ran longer than 0\.5 s and was stopped/,
+        );
+      } finally {
+        children.close();
+      }
+    });
+  });
+});
