@@ -101,7 +101,9 @@ export function memoryContract(name: string, open: () => Promise<Store>): void {
     });
 
     it('keeps a memory snippet short on one 5 MB token', async () => {
-      await store.memories.replace([memory('m1', `quokka ${'q'.repeat(5 * 1024 * 1024)}`)]);
+      // Longer than `remember` takes (20,000 characters), as a memory imported from an export can be.
+      const long = `quokka ${'q'.repeat(5 * 1024 * 1024)}`;
+      await store.memories.replace([{ ...memory('m1', 'quokka'), content: long }]);
       const [found] = await store.memories.search('quokka', 10);
       const shown = (found?.snippet ?? '').split(MATCH_START).join('').split(MATCH_END).join('');
       expect(found?.id).toBe('m1');
