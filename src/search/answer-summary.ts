@@ -25,7 +25,9 @@ export function answerSummary(
   if (mode !== 'keyword') {
     const close = byMeaning === 1 ? 'is close in meaning' : 'are close in meaning';
     if (parts.length > 0)
-      parts.push(`${byMeaning === 0 ? 'none' : String(byMeaning)} more ${close}`);
+      parts.push(
+        byMeaning === 0 ? 'no other is close in meaning' : `${String(byMeaning)} more ${close}`,
+      );
     else parts.push(`${conversations(byMeaning)} ${close}`);
   }
   if (belowFloor > 0)
