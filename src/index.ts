@@ -103,6 +103,12 @@ export type {
   TextEmbedder,
 } from './recall/embed-conversations.js';
 export { recall, similarMessages, fuseRankings } from './recall/recall-search.js';
+export { recallConversations } from './recall/recall-conversations.js';
+export type { ConversationResult } from './recall/recall-conversations.js';
+export { groupByConversation } from './search/group-by-conversation.js';
+export type { ConversationHit, ConversationPassage } from './search/group-by-conversation.js';
+export { aboveFloor, relevanceFloor } from './search/relevance-floor.js';
+export type { RelevanceFloor } from './search/relevance-floor.js';
 export type { QueryEmbedding } from './recall/recall-search.js';
 export { VectorModelMismatchError } from './stores/vector-index.js';
 export type { VectorIndex, VectorHit, IndexedModel } from './stores/vector-index.js';

@@ -237,6 +237,7 @@ describe('import under faults (compiled CLI)', () => {
         CLI,
         'search',
         'the',
+        '--per-message',
         '--limit',
         '3',
         '--format',

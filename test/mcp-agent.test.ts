@@ -132,7 +132,7 @@ describe('sources and roles by name', () => {
       role: 'User',
       mode: 'keyword',
     });
-    expect((search.structuredContent?.hits as unknown[]).length).toBeGreaterThan(0);
+    expect((search.structuredContent?.conversations as unknown[]).length).toBeGreaterThan(0);
     const bad = await call('list_conversations', { source: 'myspace' });
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/source/);
@@ -167,7 +167,14 @@ describe('errors in MCP words', () => {
       offset: 1000,
       mode: 'keyword',
     });
-    expect(text(search)).toMatch(/No hits past the first 1000/);
+    expect(text(search)).toMatch(/No conversations past the first 1000/);
+    const rows = await call('search_conversations', {
+      query: 'sourdough',
+      offset: 1000,
+      mode: 'keyword',
+      group: 'message',
+    });
+    expect(text(rows)).toMatch(/No hits past the first 1000/);
   });
 
   it('answers an unknown resource with -32002', async () => {

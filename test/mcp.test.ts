@@ -69,14 +69,21 @@ function exercise(name: string, connect: () => Promise<Client>): void {
     it('searches, reads, lists, gives context, runs Cypher and counts', async () => {
       const search = await call('search_conversations', { query: 'sourdough starter', limit: 5 });
       expect(search.isError).toBeFalsy();
-      const hits = search.structuredContent?.hits as {
+      const found = search.structuredContent?.conversations as {
         conversationId: string;
-        messageId: string;
-        snippet: string;
+        best: { messageId: string; snippet: string };
       }[];
-      expect(hits).toHaveLength(1);
-      expect(hits[0]?.snippet).toContain('**sourdough**');
+      expect(found).toHaveLength(1);
+      expect(found[0]?.best.snippet).toContain('**sourdough**');
       expect(search.content[0]?.text).toContain('Sourdough starter');
+      const rows = await call('search_conversations', {
+        query: 'sourdough starter',
+        limit: 5,
+        group: 'message',
+      });
+      const hits = rows.structuredContent?.hits as { messageId: string; snippet: string }[];
+      expect(hits).toHaveLength(1);
+      expect(hits[0]?.messageId).toBe(found[0]?.best.messageId);
 
       const conversation = await call('get_conversation', { id: 'conv-a', limit: 1 });
       expect(conversation.structuredContent).toMatchObject({ total: 2, offset: 0, nextOffset: 1 });

@@ -20,6 +20,7 @@ describe('chatgraph memories, remember and forget', () => {
     const search = await chatgraph(
       'search',
       'hooch',
+      '--per-message',
       '--mode',
       'keyword',
       '--format',

@@ -24,7 +24,11 @@ async function cli(args: string[], extraEnv: Record<string, string> = {}) {
 
 interface SearchJson {
   mode: string;
-  hits: { platformConversationId: string; why?: { keyword?: unknown; semantic?: unknown } }[];
+  conversations: {
+    platformConversationId: string;
+    why?: { keyword?: unknown; semantic?: unknown };
+    best: { messageId: string };
+  }[];
 }
 
 describe('recall from the CLI, with the real model', () => {
@@ -63,8 +67,9 @@ describe('recall from the CLI, with the real model', () => {
       ]);
       const result = JSON.parse(stdout) as SearchJson;
       expect(result.mode).toBe('hybrid');
-      expect(result.hits[0]?.platformConversationId).toBe(target);
-      expect(result.hits[0]?.why?.semantic).toBeDefined();
+      expect(result.conversations[0]?.platformConversationId).toBe(target);
+      expect(result.conversations[0]?.why?.semantic).toBeDefined();
+      expect(result.conversations[0]?.best.messageId).not.toBe('');
     }
     const again = await cli(['embed', '--data-dir', data]);
     expect(again.stdout).toMatch(/nothing to embed/);
@@ -86,7 +91,7 @@ describe('recall from the CLI, with the real model', () => {
       data,
     ]);
     expect(
-      (JSON.parse(stdout) as SearchJson).hits.map((h) => h.platformConversationId),
+      (JSON.parse(stdout) as SearchJson).conversations.map((h) => h.platformConversationId),
     ).not.toContain('starter');
   });
 
@@ -176,6 +181,6 @@ describe('recall from the CLI, with the real model', () => {
       '--data-dir',
       data,
     ]);
-    expect((JSON.parse(search.stdout) as SearchJson).hits.length).toBeGreaterThan(0);
+    expect((JSON.parse(search.stdout) as SearchJson).conversations.length).toBeGreaterThan(0);
   });
 });

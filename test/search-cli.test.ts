@@ -21,19 +21,21 @@ async function dataWithSearchFixtures(): Promise<string> {
 
 const search = async (data: string, ...args: string[]): Promise<string> =>
   (await run(process.execPath, [CLI, 'search', '--data-dir', data, ...args])).stdout;
+const perMessage = (data: string, ...args: string[]): Promise<string> =>
+  search(data, '--per-message', ...args);
 
 describe('chatgraph search', () => {
-  it('pages with --offset, marks attachment hits, and prints a hint when nothing matches', async () => {
+  it('with --per-message: pages with --offset, marks attachment hits, and prints a hint when nothing matches', async () => {
     const data = await dataWithSearchFixtures();
-    const first = await search(data, 'zeppelin', '--limit', '10');
+    const first = await perMessage(data, 'zeppelin', '--limit', '10');
     expect(first).toContain('(hits 1–10 of 25: --offset 10 for the next ones)');
-    const last = await search(data, 'zeppelin', '--limit', '10', '--offset', '20');
+    const last = await perMessage(data, 'zeppelin', '--limit', '10', '--offset', '20');
     expect(last).toContain('zeppelin');
     expect(last).not.toContain('--offset 30');
-    expect(await search(data, 'zeppelin', '--offset', '25')).toBe(
+    expect(await perMessage(data, 'zeppelin', '--offset', '25')).toBe(
       'no more hits: 25 in all, all shown before --offset 25\n',
     );
-    expect(await search(data, 'pumpernickel')).toContain('Bread notes  📎 recipe.txt  (user');
+    expect(await perMessage(data, 'pumpernickel')).toContain('Bread notes  📎 recipe.txt  (user');
     expect(await search(data, 'focacia', 'starter')).toBe(
       'no match for focacia starter; did you mean: focaccia starter\n',
     );
@@ -51,10 +53,10 @@ describe('chatgraph search', () => {
     });
   });
 
-  it('keeps the JSON shape and adds mode, offset, attachment and why', async () => {
+  it('with --per-message: keeps the JSON shape and adds mode, offset, attachment and why', async () => {
     const data = await dataWithSearchFixtures();
     const parsed = JSON.parse(
-      await search(data, 'decorators OR pumpernickel', '--format', 'json', '--offset', '1'),
+      await perMessage(data, 'decorators OR pumpernickel', '--format', 'json', '--offset', '1'),
     ) as Record<string, unknown> & { hits: Record<string, unknown>[] };
     expect(parsed).toMatchObject({ mode: 'keyword', matches: 2, offset: 1, matchesCapped: false });
     expect(parsed.hits).toHaveLength(1);
@@ -76,5 +78,73 @@ describe('chatgraph search', () => {
     );
     expect(hit?.why).toEqual({ keyword: { rank: 2 } });
     expect(hit?.title).toBe('Bread notes');
+  });
+
+  it('answers one line per conversation with its best passage, paged by conversation', async () => {
+    const data = await dataWithSearchFixtures();
+    const zeppelin = await search(data, 'zeppelin');
+    expect(zeppelin.split('\n').filter((l) => l.includes('Airships'))).toHaveLength(1);
+    expect(zeppelin).toContain('(1 conversation has the word)');
+    expect(zeppelin).toMatch(
+      /Airships {2}\(conversation kw-many; words; 24 more in this conversation\)/,
+    );
+    expect(zeppelin).toMatch(/\n {4}«zeppelin» note \d+.*\(user, message kw-many:z\d+\)/);
+    const both = await search(data, 'focaccia OR marathon OR zeppelin', '--limit', '2');
+    expect(both.split('\n').filter((l) => l.startsWith('2024-'))).toHaveLength(2);
+    expect(both).toContain('(conversations 1–2: --offset 2 for the next ones)');
+    const next = await search(
+      data,
+      'focaccia OR marathon OR zeppelin',
+      '--limit',
+      '2',
+      '--offset',
+      '2',
+    );
+    expect(next.split('\n').filter((l) => l.startsWith('2024-'))).toHaveLength(1);
+    expect(next).toContain('(conversations 3–3)');
+    expect(await search(data, 'pumpernickel')).toContain('(📎 recipe.txt of message kw-bread:m3)');
+  });
+
+  it('gives conversations in JSON: best passage with its message id, more, passages', async () => {
+    const data = await dataWithSearchFixtures();
+    const parsed = JSON.parse(await search(data, 'zeppelin OR levain', '--format', 'json')) as {
+      conversations: Record<string, unknown>[];
+    } & Record<string, unknown>;
+    expect(parsed).toMatchObject({ mode: 'keyword', offset: 0, memories: [], more: false });
+    expect(parsed.conversations.map((c) => c['conversationId']).sort()).toEqual([
+      'kw-bread',
+      'kw-many',
+    ]);
+    const airships = parsed.conversations.find((c) => c['title'] === 'Airships');
+    const bread = parsed.conversations.find((c) => c['title'] === 'Bread notes');
+    expect(Object.keys(airships ?? {}).sort()).toEqual(
+      [
+        'best',
+        'conversationId',
+        'createdAt',
+        'more',
+        'passages',
+        'platformConversationId',
+        'score',
+        'source',
+        'title',
+        'why',
+      ].sort(),
+    );
+    expect(airships).toMatchObject({
+      title: 'Airships',
+      more: 24,
+      why: { keyword: {} },
+      best: {
+        kind: 'message',
+        role: 'user',
+        snippet: expect.stringContaining('«zeppelin»') as unknown,
+      },
+    });
+    expect((airships?.['passages'] as unknown[]).length).toBe(3);
+    expect(bread).toMatchObject({
+      more: 0,
+      best: { messageId: 'kw-bread:m2', snippet: expect.stringContaining('«levain»') as unknown },
+    });
   });
 });

@@ -139,7 +139,8 @@ describe('a read-only data folder', () => {
       expect(JSON.parse(s.stdout)).toMatchObject({ conversations: 60 });
       const search = await cli('search', 'the', '--format', 'json', '--data-dir', data);
       expect(search.code, search.stderr).toBe(0);
-      const hits = (JSON.parse(search.stdout) as { hits: { conversationId: string }[] }).hits;
+      const hits = (JSON.parse(search.stdout) as { conversations: { conversationId: string }[] })
+        .conversations;
       expect(hits.length).toBeGreaterThan(0);
       const thread = await cli('thread', hits[0]?.conversationId ?? '', '--data-dir', data);
       expect(thread.code, thread.stderr).toBe(0);

@@ -104,8 +104,8 @@ describe('servers with --watch', () => {
       const result = (await client.callTool({
         name: 'search_conversations',
         arguments: { query: 'wombat' },
-      })) as { structuredContent?: { hits: unknown[] } };
-      expect(result.structuredContent?.hits).toHaveLength(1);
+      })) as { structuredContent?: { conversations: unknown[] } };
+      expect(result.structuredContent?.conversations).toHaveLength(1);
     } finally {
       await client.close();
     }

@@ -148,7 +148,9 @@ describe('chatgraph watch', () => {
     expect(Number(/(\d+) conversation/.exec(line)?.[1])).toBeGreaterThan(0);
     const search = await chatgraph('search', 'sourdough', '--data-dir', data, '--format', 'json');
     expect(search.code).toBe(0);
-    expect((JSON.parse(search.stdout) as { hits: unknown[] }).hits.length).toBeGreaterThan(0);
+    expect(
+      (JSON.parse(search.stdout) as { conversations: unknown[] }).conversations.length,
+    ).toBeGreaterThan(0);
   }, 60_000);
 
   it('loses nothing and writes nothing twice when killed with kill -9 and restarted', async () => {
@@ -238,7 +240,7 @@ describe('chatgraph watch --embed', () => {
         ],
         { env, encoding: 'utf8' },
       ),
-    ) as { hits: { snippet: string }[] };
-    expect(found.hits[0]?.snippet).toContain('nail polish');
+    ) as { conversations: { best: { snippet: string } }[] };
+    expect(found.conversations[0]?.best.snippet).toContain('nail polish');
   }, 120_000);
 });

@@ -133,6 +133,13 @@ describe('the web API against its shared definitions', () => {
   it('answers search, similar messages and Cypher as their schemas say', async () => {
     const words = await call('search', { query: { q: 'sourdough', mode: 'keyword' } });
     expect(words.hits.length).toBeGreaterThan(0);
+    const grouped = await call('searchConversations', {
+      query: { q: 'sourdough', mode: 'keyword' },
+    });
+    const ids = grouped.conversations.map((c) => c.conversationId);
+    expect(ids).toEqual([...new Set(words.hits.map((h) => h.conversationId))].slice(0, ids.length));
+    expect(grouped.conversations.every((c) => c.best.messageId !== '')).toBe(true);
+    expect(grouped.summary).toMatch(/conversations? ha(s|ve) the word/);
     const meaning = await call('search', { query: { q: 'my bread starter smells odd' } });
     expect(meaning.mode).toBe('hybrid');
     const misspelt = await call('search', { query: { q: 'sourdouhg', mode: 'keyword' } });
@@ -164,6 +171,8 @@ describe('the web API against its shared definitions', () => {
     expect(listed.total).toBe(2);
     const found = await call('search', { query: { q: 'spelt' } });
     expect(found.memories?.map((m) => m.kind)).toEqual(['memory']);
+    const grouped = await call('searchConversations', { query: { q: 'spelt' } });
+    expect(grouped.memories.map((m) => m.kind)).toEqual(['memory']);
     expect((await call('forget', { id: revised.memory.id })).status).toBe('retracted');
   });
 

@@ -4,6 +4,10 @@ import {
   MATCH_START,
   QueryError,
   queryLimits,
+  type ConversationHit,
+  type ConversationPassage,
+  type ConversationResult,
+  type HitReason,
   type SearchHit,
   type SearchQuery,
   type SearchResult,
@@ -22,6 +26,8 @@ export interface SearchCliOptions {
   format: string;
   json?: boolean;
   queryTimeout?: string;
+  /** One row per matching message, as before conversations were grouped. */
+  perMessage?: boolean;
 }
 
 /** The search the options ask for; a bad option is one sentence. */
@@ -135,5 +141,90 @@ export function formatSearch(
       `(hits ${count(offset + 1)}–${count(shown)}, ${how}${result.hits.length === query.limit ? `: --offset ${shown} for the next ones` : ''})`,
     );
   }
+  return lines;
+}
+
+const plainPassage = (p: ConversationPassage): ConversationPassage => ({
+  ...p,
+  snippet: plain(p.snippet),
+});
+
+/** `search --format json` grouped: conversations with their best passage, snippets with «marks». */
+export function conversationsJson(result: ConversationResult): string {
+  const strip = (hits: SearchHit[]): SearchHit[] =>
+    hits.map((hit) => ({ ...hit, snippet: plain(hit.snippet) }));
+  return JSON.stringify(
+    {
+      ...result,
+      conversations: result.conversations.map((c) => ({
+        ...c,
+        best: plainPassage(c.best),
+        passages: c.passages.map(plainPassage),
+      })),
+      memories: strip(result.memories),
+      ...(result.nearest ? { nearest: strip(result.nearest) } : {}),
+    },
+    null,
+    2,
+  );
+}
+
+function reasonOf(why: HitReason | undefined): string {
+  const parts: string[] = [];
+  if (why?.keyword) parts.push('words');
+  if (why?.semantic) parts.push(`meaning ${why.semantic.similarity.toFixed(2)}`);
+  return parts.join(' + ');
+}
+
+function conversationLines(c: ConversationHit, highlight: (snippet: string) => string): string[] {
+  const { best } = c;
+  const where =
+    best.kind === 'title'
+      ? 'title'
+      : best.attachment
+        ? `📎 ${best.attachment.name ?? 'attachment'} of message ${best.messageId}`
+        : `${best.role}, message ${best.messageId}`;
+  const why = reasonOf(c.why);
+  const more = c.more > 0 ? `; ${String(c.more)} more in this conversation` : '';
+  return [
+    `${c.createdAt.slice(0, 10)}  ${c.source}  ${c.title}  (conversation ${c.conversationId}${why ? `; ${why}` : ''}${more})`,
+    `    ${highlight(best.snippet.replace(/\s+/g, ' '))}  (${where})`,
+  ];
+}
+
+/** What `search` prints grouped: one line per conversation, its best passage under it. */
+export function formatConversations(
+  result: ConversationResult,
+  query: SearchQuery,
+  highlight: (snippet: string) => string,
+): string[] {
+  const lines: string[] = [];
+  const count = (n: number): string => n.toLocaleString('en-US');
+  if (result.notice) lines.push(`(${result.notice})`);
+  if (result.conversations.length === 0) {
+    if (result.offset > 0) lines.push(`no more conversations after --offset ${result.offset}`);
+    else if (result.hint !== undefined)
+      lines.push(`no match for ${query.text}; did you mean: ${result.hint}`);
+    else lines.push(`no matches (searched by ${result.mode === 'keyword' ? 'words' : 'meaning'})`);
+    if ((result.belowFloor ?? 0) > 0) lines.push(`(${result.summary})`);
+    if (result.nearest && result.nearest.length > 0) {
+      lines.push('nearest in meaning:');
+      for (const hit of result.nearest) lines.push(...hitLines(hit, highlight));
+    }
+  } else {
+    lines.push(`(${result.summary})`);
+    for (const c of result.conversations) lines.push(...conversationLines(c, highlight));
+    const shown = result.offset + result.conversations.length;
+    lines.push(
+      `(conversations ${count(result.offset + 1)}–${count(shown)}${result.more ? `: --offset ${shown} for the next ones` : ''})`,
+    );
+  }
+  // Memories matching well enough come after the answers, never above them.
+  if (result.memories.length > 0) lines.push('memories:');
+  for (const m of result.memories)
+    lines.push(
+      `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]  (${whyOf(m) || 'words'})${m.conversationId ? `  from "${m.title}" (conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}`,
+      `    ${highlight(m.snippet.replace(/\s+/g, ' '))}`,
+    );
   return lines;
 }

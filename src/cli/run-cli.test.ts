@@ -30,13 +30,13 @@ describe('runCli, in process', () => {
     expect(search.code).toBe(0);
     const result = JSON.parse(search.out) as {
       mode: string;
-      hits: { conversationId: string; title: string; snippet: string }[];
+      conversations: { conversationId: string; title: string; best: { snippet: string } }[];
     };
     expect(result.mode).toBe('keyword');
     // The README's first search: one conversation, the right one.
-    expect(result.hits.map((h) => h.title)).toEqual(['Sourdough Starter Not Rising']);
+    expect(result.conversations.map((h) => h.title)).toEqual(['Sourdough Starter Not Rising']);
 
-    const id = result.hits[0]?.conversationId ?? '';
+    const id = result.conversations[0]?.conversationId ?? '';
     const thread = await cli('thread', id, '--data-dir', dataDir);
     expect(thread.code).toBe(0);
     expect(thread.out).toMatch(/^# .+ \(\w[\w-]*, \d{4}-\d{2}-\d{2}, \d+ messages\)/);

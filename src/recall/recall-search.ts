@@ -7,6 +7,7 @@ import {
   type Store,
 } from '../stores/store.js';
 import type { VectorQuery } from '../stores/vector-index.js';
+import { aboveFloor, relevanceFloor } from '../search/relevance-floor.js';
 
 /** Turns a query's text into a vector of the index's model. */
 export type QueryEmbedding = (text: string) => Promise<Float32Array>;
@@ -138,8 +139,10 @@ export async function recall(
   // Only memories have vectors (a reindex, before the next embed): no message is near.
   const nearest = (limit_: number): Promise<SearchHit[]> =>
     count.messages > 0 ? semanticHits(store, query, vector, limit_) : Promise.resolve([]);
+  // Nearest neighbours always exist: those far in meaning are left out, not shown as padding.
+  const floor = relevanceFloor((await store.vectors.model())?.id);
   if (mode === 'semantic') {
-    const hits = await nearest(offset + limit);
+    const { hits, below } = aboveFloor(await nearest(offset + limit), floor);
     return {
       hits: hits.slice(offset),
       matches: hits.length,
@@ -147,6 +150,7 @@ export async function recall(
       ranked: count.messages,
       mode,
       offset,
+      belowFloor: below,
     };
   }
   const depth = offset + limit + FUSION_DEPTH;
@@ -160,9 +164,10 @@ export async function recall(
       }),
     nearest(depth),
   ]);
-  const fused = fuseRankings(keyword?.hits ?? [], semantic);
+  const fused = aboveFloor(fuseRankings(keyword?.hits ?? [], semantic), floor);
   return {
-    hits: fused.slice(offset, offset + limit),
+    hits: fused.hits.slice(offset, offset + limit),
+    belowFloor: fused.below,
     matches: keyword?.matches ?? 0,
     matchesCapped: keyword?.matchesCapped ?? false,
     ranked: keyword?.ranked ?? 0,

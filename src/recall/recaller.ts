@@ -3,10 +3,13 @@ import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from '.
 import { withMemoryHits } from '../memory/memory-hits.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
+import { recallConversations, type ConversationResult } from './recall-conversations.js';
 
 /** Search in every mode over one store, the query model opened on first use and kept. */
 export interface Recaller {
   search(query: SearchQuery): Promise<SearchResult>;
+  /** The same search answered in conversations (one entry each, paged by conversation). */
+  searchConversations(query: SearchQuery): Promise<ConversationResult>;
   /** Messages close in meaning to one message. */
   similar(messageId: string, limit: number): Promise<SearchHit[]>;
   /**
@@ -42,7 +45,10 @@ export function createRecaller(
     );
     return current;
   };
-  return {
+  const recaller: Recaller = {
+    searchConversations(query) {
+      return recallConversations(store, (q) => recaller.search(q), query);
+    },
     async search(query) {
       let query_ = query;
       let notice: string | undefined;
@@ -81,4 +87,5 @@ export function createRecaller(
       await open?.close();
     },
   };
+  return recaller;
 }

@@ -1,4 +1,5 @@
 import { indexForm } from './porter-stem.js';
+import { plainText } from './plain-text.js';
 import { searchTerms } from './search-terms.js';
 
 /**
@@ -61,7 +62,8 @@ function scanned(
 }
 
 /**
- * A passage of about `size` words around the densest run of matches, matched words between
+ * A passage of about `size` words of the text made plain ({@link plainText}) around the
+ * densest run of matches, matched words between
  * `start` and `end` marks, `…` where the text was cut; at most {@link SNIPPET_MAX_CHARS}
  * characters of text however long its words.
  */
@@ -73,7 +75,9 @@ export function makeSnippet(
   size = 24,
 ): string {
   const scan = scanned(content, terms);
-  const tokens = [...scan.text.matchAll(/[\p{L}\p{N}]+|[^\p{L}\p{N}]+/gu)].map((m) => m[0]);
+  const tokens = [...plainText(scan.text).matchAll(/[\p{L}\p{N}]+|[^\p{L}\p{N}]+/gu)].map(
+    (m) => m[0],
+  );
   const stems = new Map<string, boolean>();
   const isMatch = (token: string): boolean => {
     const lower = token.toLowerCase();

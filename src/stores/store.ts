@@ -67,6 +67,11 @@ export interface SearchResult {
   hint?: string;
   /** When no word matched: the hits nearest in meaning, if the store has vectors. */
   nearest?: SearchHit[];
+  /**
+   * Hits found by meaning only that were left out as too far from the query (below the model's
+   * relevance floor), in a semantic or hybrid search.
+   */
+  belowFloor?: number;
   /** Something the person should know about how the search ran (e.g. why it was by words only). */
   notice?: string;
   /**

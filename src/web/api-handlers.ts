@@ -58,6 +58,8 @@ export function apiHandlers(context: ApiContext): Handlers {
     changes: () => Promise.resolve({ changes: context.changes?.() ?? null }),
     sources: () => store.sources(),
     search: ({ query }) => api.search(recaller, query, context.queryLimits ?? SERVER_QUERY_LIMITS),
+    searchConversations: ({ query }) =>
+      api.searchConversations(recaller, query, context.queryLimits ?? SERVER_QUERY_LIMITS),
     similar: async ({ id, query }) => ({ hits: await recaller.similar(id, query.limit) }),
     graph: ({ id, query }) => api.graph(store, id, query),
     overview: () => store.stats(),

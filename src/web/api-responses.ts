@@ -138,6 +138,54 @@ export const searchResult = z
     nearest: z.array(searchHit).optional(),
     notice: z.string().optional(),
     memories: z.array(searchHit).optional(),
+    belowFloor: count.optional(),
+  })
+  .strict();
+
+const hitReason = searchHit.shape.why;
+
+const passage = z
+  .object({
+    messageId: z.string(),
+    snippet: z.string(),
+    role: z.string(),
+    kind: z.enum(['message', 'attachment', 'title']),
+    attachment: z.object({ id: z.string(), name: nullableText }).strict().optional(),
+    why: hitReason,
+  })
+  .strict();
+
+/** One conversation of a grouped search: its best passage, the next few, how many more. */
+export const conversationHit = z
+  .object({
+    conversationId: z.string(),
+    platformConversationId: z.string(),
+    title: z.string(),
+    source: z.string(),
+    createdAt: z.string(),
+    why: hitReason,
+    score: z.number(),
+    best: passage,
+    more: count,
+    passages: z.array(passage),
+  })
+  .strict();
+
+/** GET /api/search/conversations: one entry per conversation, memories apart. */
+export const conversationResult = z
+  .object({
+    mode: searchMode,
+    conversations: z.array(conversationHit),
+    memories: z.array(searchHit),
+    matches: count,
+    matchesCapped: z.boolean(),
+    offset: count,
+    more: z.boolean(),
+    summary: z.string(),
+    belowFloor: count.optional(),
+    hint: z.string().optional(),
+    nearest: z.array(searchHit).optional(),
+    notice: z.string().optional(),
   })
   .strict();
 
@@ -337,6 +385,8 @@ export type ConversationPage = z.infer<typeof conversationPage>;
 export type SearchHit = z.infer<typeof searchHit>;
 export type SearchMode = z.infer<typeof searchMode>;
 export type SearchResult = z.infer<typeof searchResult>;
+export type ConversationSearchResult = z.infer<typeof conversationResult>;
+export type ConversationSearchHit = z.infer<typeof conversationHit>;
 export type GraphView = z.infer<typeof graphView>;
 export type Stats = z.infer<typeof stats>;
 export type CypherResult = z.infer<typeof cypherResult>;

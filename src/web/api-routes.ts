@@ -31,6 +31,22 @@ export async function search(
   query: z.output<typeof request.searchQuery>,
   limits: QueryLimits,
 ): Promise<Answer<'search'>> {
+  return recaller.search(searchQueryOf(query, limits));
+}
+
+/** GET /api/search/conversations: the same search, one entry per conversation, paged by them. */
+export async function searchConversations(
+  recaller: Recaller,
+  query: z.output<typeof request.searchQuery>,
+  limits: QueryLimits,
+): Promise<Answer<'searchConversations'>> {
+  return recaller.searchConversations(searchQueryOf(query, limits));
+}
+
+function searchQueryOf(
+  query: z.output<typeof request.searchQuery>,
+  limits: QueryLimits,
+): SearchQuery {
   // The web app's query timeout bounds a search as it does a Cypher query.
   const asked: SearchQuery = {
     text: query.q,
@@ -43,7 +59,7 @@ export async function search(
   if (query.role) asked.role = query.role;
   if (query.since) asked.since = query.since;
   if (query.until) asked.until = query.until;
-  return recaller.search(asked);
+  return asked;
 }
 
 function captionOf(node: GraphNode): string {

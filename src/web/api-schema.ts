@@ -49,6 +49,12 @@ export const API = {
     query: request.searchQuery,
     response: response.searchResult,
   },
+  searchConversations: {
+    method: 'GET',
+    path: '/api/search/conversations',
+    query: request.searchQuery,
+    response: response.conversationResult,
+  },
   similar: {
     method: 'GET',
     path: '/api/similar/:id',

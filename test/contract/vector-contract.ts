@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../src/model/pam.js';
 import { embedConversations, type TextEmbedder } from '../../src/recall/embed-conversations.js';
 import { recall } from '../../src/recall/recall-search.js';
+import { recallConversations } from '../../src/recall/recall-conversations.js';
 import type { Store } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 
@@ -130,6 +131,40 @@ export function vectorContract(name: string, open: () => Promise<Store>): void {
         embedQuery,
       );
       expect(page2.hits[0]?.messageId).toBe(hybrid.hits[1]?.messageId);
+    });
+
+    it('answers in conversations in every mode, leaving out what is far in meaning', async () => {
+      await embedConversations(store.vectors, { embedder: bagOfWords, chunk: whole });
+      const embedQuery = async (text: string): Promise<Float32Array> => {
+        const [vector] = await bagOfWords.embed([text]);
+        if (!vector) throw new Error('no vector');
+        return vector;
+      };
+      for (const mode of ['keyword', 'semantic', 'hybrid'] as const) {
+        const answer = await recallConversations(store, (q) => recall(store, q, embedQuery), {
+          text: 'sourdough proof',
+          mode,
+          limit: 10,
+        });
+        expect(answer.mode).toBe(mode);
+        const ids = answer.conversations.map((c) => c.conversationId);
+        expect(ids.length).toBeGreaterThan(0);
+        expect(new Set(ids).size).toBe(ids.length);
+        for (const c of answer.conversations) {
+          const thread = await store.thread(c.conversationId, { allBranches: true });
+          expect(thread.map((m) => m.id)).toContain(c.best.messageId);
+        }
+        expect(answer.summary).not.toBe('');
+      }
+      // An unmeasured model keeps what is within 0.7 of the best similarity, and says how many not.
+      const rows = await recall(
+        store,
+        { text: 'sourdough proof', mode: 'semantic', limit: 50 },
+        embedQuery,
+      );
+      const best = rows.hits[0]?.why?.semantic?.similarity ?? 0;
+      expect(rows.hits.every((h) => (h.why?.semantic?.similarity ?? 0) >= best * 0.7)).toBe(true);
+      expect(rows.belowFloor).toBeGreaterThan(0);
     });
 
     it('says which conversations need vectors, and searches by words until there are some', async () => {

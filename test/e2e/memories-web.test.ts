@@ -50,7 +50,18 @@ beforeAll(async () => {
   ]);
   const search = execFileSync(
     'node',
-    [CLI, 'search', 'hooch', '--mode', 'keyword', '--format', 'json', '--data-dir', data],
+    [
+      CLI,
+      'search',
+      'hooch',
+      '--per-message',
+      '--mode',
+      'keyword',
+      '--format',
+      'json',
+      '--data-dir',
+      data,
+    ],
     { encoding: 'utf8' },
   );
   const hit = (JSON.parse(search) as { hits: { conversationId: string; messageId: string }[] })

@@ -173,6 +173,31 @@ describe('the web app in Chromium', () => {
     expect(await page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
   });
 
+  it('shows one card per conversation, whose other passages unfold and open at their message', async () => {
+    await page.goto(`${base}/#/search?q=answer&mode=keyword`);
+    const cards = page.locator('#search-results section.hit-card');
+    await cards.first().waitFor();
+    const ids = await cards.evaluateAll((all) =>
+      all.map((c) => c.getAttribute('data-conversation')),
+    );
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(ids.length);
+    const alpha = cards.filter({ hasText: 'Alpha about sourdough' });
+    await expect(alpha.count()).resolves.toBe(1);
+    const more = alpha.locator('details.more-passages summary');
+    expect(await more.innerText()).toBe('1 more in this conversation');
+    const passage = alpha.locator('a.hit-passage');
+    expect(await passage.isVisible()).toBe(false);
+    await more.click();
+    await passage.waitFor({ state: 'visible' });
+    await expect(passage.locator('mark').innerText()).resolves.toMatch(/answer/i);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      1280,
+    );
+    await passage.click();
+    await page.locator('article.message.focus').waitFor();
+  });
+
   it('draws the graph of a conversation, and a click shows a node', async () => {
     await page.goto(`${base}/#/?title=alpha`);
     await page.click('a.conversation-link:has-text("Alpha about sourdough")');

@@ -61,7 +61,7 @@ ORDER = list(CALLS)
 
 # What some results must say, beyond matching their schema: (tool, call number) -> test, what.
 EXPECT: dict[tuple[str, int], tuple[Callable[[dict[str, Any]], bool], str]] = {
-    ("search_conversations", 0): (lambda r: len(r["hits"]) > 0, "a product name as source finds hits"),
+    ("search_conversations", 0): (lambda r: len(r["conversations"]) > 0, "a product name as source finds conversations"),
     ("get_conversation", 0): (lambda r: r["matchedId"] == "platform", "says it got the platform's id"),
     ("get_conversation", 1): (lambda r: r["truncated"] and r["nextOffset"] is not None, "offers the next page"),
     ("list_conversations", 0): (lambda r: r["total"] > 0, '"claude" lists Claude conversations'),

@@ -8,6 +8,8 @@ import {
 } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
+  conversationsJson,
+  formatConversations,
   formatSearch,
   searchJson,
   searchQueryOf,
@@ -35,7 +37,10 @@ function highlighter(tty: boolean): (snippet: string) => string {
       .join(tty ? '\x1b[22m' : '»');
 }
 
-/** `chatgraph search <terms...>`: by words, meaning or both, a page at a time. */
+/**
+ * `chatgraph search <terms...>`: by words, meaning or both, one entry per conversation (or per
+ * message with `--per-message`), a page at a time.
+ */
 export async function runSearch(
   terms: string[],
   options: SearchOptions,
@@ -55,18 +60,24 @@ export async function runSearch(
   }
   const query = searchQueryOf(terms.join(' '), options);
   const dataDir = resolveDataDir(options.dataDir);
-  const result = await withStore(options, async (store) => {
+  const highlight = highlighter(io.stdoutIsTTY);
+  const lines = await withStore(options, async (store) => {
     const recaller = createRecaller(store, dataDir);
     try {
-      return await recaller.search(query);
+      if (options.perMessage === true) {
+        const rows = await recaller.search(query);
+        return format === 'json'
+          ? [searchJson(rows, query.offset ?? 0)]
+          : formatSearch(rows, query, highlight);
+      }
+      const grouped = await recaller.searchConversations(query);
+      return format === 'json'
+        ? [conversationsJson(grouped)]
+        : formatConversations(grouped, query, highlight);
     } finally {
       await recaller.close();
     }
   });
-  const lines =
-    format === 'json'
-      ? [searchJson(result, query.offset ?? 0)]
-      : formatSearch(result, query, highlighter(io.stdoutIsTTY));
   for (const line of lines) io.out(line);
 }
 
@@ -83,15 +94,16 @@ export function registerSearch(program: Command, io: CliIo): void {
           'words (all must match); a OR b; NOT word or -word; "quoted phrases"; word* for a prefix; (groups); or a question in your own words',
         ),
     ),
-    '{mode, total, offset, hits: [{conversationId, messageId, title, source, role, createdAt, snippet, score, ...}]} (snippets «marked»)',
+    '{mode, conversations: [{conversationId, title, source, createdAt, why, best: {messageId, snippet, role, kind}, more, passages}], memories, matches, offset, summary, ...}; with --per-message {mode, hits: [...]} (snippets «marked»)',
   )
     .option('--mode <mode>', 'keyword, semantic or hybrid (default: hybrid once vectors exist)')
     .option('--source <source>', 'only this source (chatgpt, claude-ai, ...)')
     .option('--since <date>', 'only messages at or after this date')
     .option('--until <date>', 'only messages before this date')
     .option('--role <role>', 'only messages of this role (user, assistant, tool, system)')
-    .option('--limit <n>', 'how many hits', '20')
-    .option('--offset <n>', 'hits to skip (the next page)', '0')
+    .option('--limit <n>', 'how many conversations (with --per-message: hits)', '20')
+    .option('--offset <n>', 'conversations to skip (the next page; with --per-message: hits)', '0')
+    .option('--per-message', 'one row per matching message instead of one per conversation')
     .option(
       '--query-timeout <seconds>',
       `stop a search by words after this many seconds (default ${String(CLI_QUERY_LIMITS.timeoutSeconds)})`,

@@ -1,6 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { MATCH_END, MATCH_START, type SearchHit, type SearchResult } from '../../index.js';
+import {
+  MATCH_END,
+  MATCH_START,
+  type ConversationHit,
+  type ConversationPassage,
+  type ConversationResult,
+  type HitReason,
+  type SearchHit,
+  type SearchResult,
+} from '../../index.js';
 import { hitOutput, truncatedOutput } from '../output-schemas.js';
 import { clipText, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';
@@ -10,9 +19,50 @@ import { guarded, ok } from '../tool-result.js';
 /** The most hits one search returns to an agent. */
 export const SEARCH_LIMIT = 100;
 
+const whyOutput = z
+  .object({
+    keyword: z.object({ rank: z.number().int() }).optional(),
+    semantic: z.object({ rank: z.number().int(), similarity: z.number() }).optional(),
+  })
+  .optional()
+  .describe('matched by words (rank), by meaning (rank, cosine similarity), or both');
+
+const passageOutput = z.object({
+  messageId: z.string().describe('for get_message_context (a title match: the first message)'),
+  snippet: z.string(),
+  role: z.string(),
+  kind: z.enum(['message', 'attachment', 'title']),
+  attachment: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
+  why: whyOutput,
+});
+
+const conversationOutput = z.object({
+  conversationId: z.string().describe('for get_conversation'),
+  platformConversationId: z.string(),
+  title: z.string(),
+  source: z.string(),
+  createdAt: z.string(),
+  why: whyOutput,
+  score: z.number(),
+  best: passageOutput.describe('its best matching passage'),
+  more: z.number().int().describe('how many more of its passages matched'),
+  passages: z.array(passageOutput).describe('the next best passages'),
+});
+
 const output = z.object({
   mode: z.enum(['hybrid', 'semantic', 'keyword']).describe('how the hits were found'),
-  hits: z.array(hitOutput),
+  group: z.enum(['conversation', 'message']).describe('what one entry is'),
+  conversations: z
+    .array(conversationOutput)
+    .optional()
+    .describe('group conversation (the default): one entry per conversation, best first'),
+  summary: z
+    .string()
+    .optional()
+    .describe(
+      'group conversation: how many conversations have the words, how many are close in meaning',
+    ),
+  hits: z.array(hitOutput).optional().describe('group message: one entry per matching message'),
   matches: z.number().int().describe('messages and attachments matching, counted up to a cap'),
   matchesCapped: z.boolean().describe('true when more match than matches says'),
   ranked: z.number().int(),
@@ -100,6 +150,7 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
     lines.push(`More may follow: call again with offset ${String(nextOffset)}.`);
   const structured = output.parse({
     mode: result.mode,
+    group: 'message',
     hits: shown,
     matches: result.matches,
     matchesCapped: result.matchesCapped,
@@ -115,11 +166,97 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
   return ok(lines.join('\n'), structured);
 }
 
+function reasonText(why: HitReason | undefined): string {
+  const parts: string[] = [];
+  if (why?.keyword) parts.push(`words #${String(why.keyword.rank)}`);
+  if (why?.semantic)
+    parts.push(
+      `meaning #${String(why.semantic.rank)} (similarity ${why.semantic.similarity.toFixed(2)})`,
+    );
+  return parts.join(' + ');
+}
+
+function conversationLines(c: ConversationHit): string[] {
+  const where = (p: ConversationPassage): string =>
+    p.kind === 'title'
+      ? `title; first message ${p.messageId}`
+      : p.attachment
+        ? `attachment "${p.attachment.name ?? 'unnamed'}" of message ${p.messageId}, ${p.role}`
+        : `message ${p.messageId}, ${p.role}`;
+  return [
+    `- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.title}" (conversation ${c.conversationId}; ${reasonText(c.why)}${c.more > 0 ? `; ${String(c.more)} more passages matched` : ''})`,
+    `  best (${where(c.best)}): ${c.best.snippet}`,
+    ...c.passages.map((p) => `  also (${where(p)}): ${p.snippet}`),
+  ];
+}
+
+// One page of conversations as text and structured content.
+function renderConversations(
+  result: ConversationResult,
+  shown: readonly ConversationHit[],
+  truncated: boolean,
+  kb: number,
+) {
+  const end = result.offset + shown.length;
+  const nextOffset = truncated || result.more ? end : null;
+  const lines = [`Searched by ${result.mode}: ${result.summary}.`];
+  if (result.notice) lines.push(result.notice);
+  if (shown.length === 0) {
+    lines.push(
+      result.offset > 0
+        ? `No conversations past the first ${String(result.offset)}.`
+        : 'Nothing matches.',
+    );
+    if (result.hint) lines.push(`Did you mean "${result.hint}"?`);
+    if (result.nearest && result.nearest.length > 0)
+      lines.push('Nearest in meaning:', ...result.nearest.map(hitLine));
+  } else lines.push(...shown.flatMap(conversationLines));
+  if (result.memories.length > 0)
+    lines.push(
+      'Memories matching:',
+      ...result.memories.map(
+        (m) =>
+          `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}] (${memoryWhy(m)})${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
+      ),
+    );
+  if (truncated)
+    lines.push(
+      `Truncated to stay within the ${String(kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
+    );
+  else if (nextOffset !== null)
+    lines.push(`More conversations follow: call again with offset ${String(nextOffset)}.`);
+  const structured = output.parse({
+    mode: result.mode,
+    group: 'conversation',
+    conversations: shown,
+    summary: result.summary,
+    matches: result.matches,
+    matchesCapped: result.matchesCapped,
+    ranked: result.conversations.length,
+    offset: result.offset,
+    nextOffset,
+    ...(result.hint !== undefined ? { hint: result.hint } : {}),
+    ...(result.notice !== undefined ? { notice: result.notice } : {}),
+    ...(result.nearest ? { nearest: result.nearest } : {}),
+    ...(result.memories.length > 0 ? { memories: result.memories } : {}),
+    truncated,
+  });
+  return ok(lines.join('\n'), structured);
+}
+
+function shrinkConversation(c: ConversationHit, max: number): ConversationHit {
+  const cut = (p: ConversationPassage): ConversationPassage => ({
+    ...p,
+    snippet: clipText(p.snippet, max),
+  });
+  return { ...c, title: clipText(c.title, max), best: cut(c.best), passages: c.passages.map(cut) };
+}
+
 function shrinkHit(hit: SearchHit, max: number): SearchHit {
   return { ...hit, snippet: clipText(hit.snippet, max), title: clipText(hit.title, max) };
 }
 
-/** `search_conversations`: words, meaning or both, with filters and paging. */
+/** `search_conversations`: words, meaning or both, grouped by conversation, with filters and paging. */
 export function registerSearchTool(
   server: McpServer,
   { recaller, budget, limits }: ToolContext,
@@ -129,7 +266,7 @@ export function registerSearchTool(
     {
       title: 'Search past AI conversations',
       description:
-        'Search every message (and pasted or attached text) of the imported AI chat history by meaning and by words. mode hybrid (the default once vectors exist) fuses both; semantic finds paraphrases with no word in common; keyword is BM25 over words: all must match, OR, NOT or -word, "quoted phrases", prefix*. Returns conversation ids (for get_conversation), message ids (for get_message_context), titles, dates, snippets (matches in **bold**) and why each hit matched.',
+        'Search every message (and pasted or attached text) of the imported AI chat history by meaning and by words. mode hybrid (the default once vectors exist) fuses both; semantic finds paraphrases with no word in common; keyword is BM25 over words: all must match, OR, NOT or -word, "quoted phrases", prefix*. Returns one entry per conversation (group message: per message), ranked, results far in meaning left out: conversation ids (for get_conversation), the best passage’s message id (for get_message_context), titles, dates, snippets (matches in **bold**), why each matched and how many more passages did.',
       inputSchema: {
         query: z.string().min(1).describe('what to look for, in your own words or as keywords'),
         mode: z
@@ -142,6 +279,12 @@ export function registerSearchTool(
         role: roleInput('only messages by this role'),
         limit: limitInput(SEARCH_LIMIT, 10),
         offset: offsetInput,
+        group: z
+          .enum(['conversation', 'message'])
+          .optional()
+          .describe(
+            'conversation (default): one entry per conversation with its best passage and the next few; message: one entry per matching message',
+          ),
       },
       outputSchema: output.shape,
       annotations: { readOnlyHint: true },
@@ -150,7 +293,7 @@ export function registerSearchTool(
       guarded(async () => {
         const limit = args.limit ?? 10;
         const offset = args.offset ?? 0;
-        const result = await recaller.search({
+        const query = {
           text: args.query,
           limit,
           offset,
@@ -161,8 +304,32 @@ export function registerSearchTool(
           ...(args.since ? { since: args.since } : {}),
           ...(args.until ? { until: args.until } : {}),
           ...(args.role ? { role: args.role as string } : {}),
-        });
+        };
         const plain = (hit: SearchHit) => ({ ...hit, snippet: plainSnippet(hit.snippet) });
+        if (args.group !== 'message') {
+          const grouped = await recaller.searchConversations(query);
+          const passage = (p: ConversationPassage): ConversationPassage => ({
+            ...p,
+            snippet: plainSnippet(p.snippet),
+          });
+          const answer: ConversationResult = {
+            ...grouped,
+            memories: grouped.memories.map((m) => shrinkHit(plain(m), 500)),
+            ...(grouped.nearest ? { nearest: grouped.nearest.map(plain) } : {}),
+          };
+          const conversations = grouped.conversations.map((c) => ({
+            ...c,
+            best: passage(c.best),
+            passages: c.passages.map(passage),
+          }));
+          return fitPage(
+            conversations,
+            (shown, truncated) => renderConversations(answer, shown, truncated, budget.kb),
+            budget,
+            shrinkConversation,
+          ).result;
+        }
+        const result = await recaller.search(query);
         // Memory snippets are cut short: they ride beside a page the budget is fitted to.
         const memories = result.memories?.map((m) => shrinkHit(plain(m), 500));
         const page = { result, nearest: result.nearest?.map(plain), memories, offset, limit };

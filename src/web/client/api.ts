@@ -7,6 +7,8 @@ export type {
   AttachmentView,
   ConversationInfo,
   ConversationPage,
+  ConversationSearchHit,
+  ConversationSearchResult,
   GraphView,
   ImportJob,
   MemoryPage,

@@ -1,4 +1,4 @@
-import type { SearchHit } from './api.js';
+import type { ConversationSearchHit, SearchHit } from './api.js';
 import { formatDate, h } from './dom.js';
 
 const MATCH_START = '\ue000';
@@ -23,7 +23,7 @@ export function snippet(text: string): HTMLElement {
 }
 
 /** Why a hit matched, in a few words: its words, its meaning, or both. */
-export function whyText(hit: SearchHit): string {
+export function whyText(hit: Pick<SearchHit, 'why'>): string {
   const parts: string[] = [];
   if (hit.why?.keyword) parts.push('words');
   if (hit.why?.semantic) parts.push(`meaning ${Math.round(hit.why.semantic.similarity * 100)}%`);
@@ -53,4 +53,77 @@ export function hitLink(hit: SearchHit): HTMLElement {
     ),
     snippet(hit.snippet),
   );
+}
+
+type Passage = ConversationSearchHit['best'];
+
+const messageHref = (conversationId: string, messageId: string): string =>
+  `#/c/${encodeURIComponent(conversationId)}${messageId ? `?m=${encodeURIComponent(messageId)}` : ''}`;
+
+// One passage of a conversation card: a link that opens the conversation at its message.
+function passageLink(c: ConversationSearchHit, p: Passage, className: string): HTMLElement {
+  return h(
+    'a',
+    { class: className, href: messageHref(c.conversationId, p.messageId) },
+    h(
+      'div',
+      { class: 'hit-head' },
+      p.kind === 'title' ? h('span', { class: 'role' }, 'title') : null,
+      p.role && p.kind !== 'title' ? h('span', { class: 'role' }, p.role) : null,
+      p.attachment
+        ? h('span', { class: 'attachment-badge' }, `attached: ${p.attachment.name ?? 'text'}`)
+        : null,
+    ),
+    snippet(p.snippet),
+  );
+}
+
+/**
+ * One conversation of a grouped search: its title and best passage (a link to that message),
+ * and "n more in this conversation", which unfolds the next passages.
+ */
+export function conversationCard(c: ConversationSearchHit): HTMLElement {
+  const why = whyText(c);
+  const card = h(
+    'section',
+    { class: 'hit-card', 'data-conversation': c.conversationId },
+    h(
+      'a',
+      { class: 'hit', href: messageHref(c.conversationId, c.best.messageId) },
+      h(
+        'div',
+        { class: 'hit-head' },
+        h('strong', {}, c.title),
+        h('span', { class: `source source-${c.source}` }, c.source),
+        c.best.role && c.best.kind !== 'title' ? h('span', { class: 'role' }, c.best.role) : null,
+        c.best.attachment
+          ? h(
+              'span',
+              { class: 'attachment-badge' },
+              `attached: ${c.best.attachment.name ?? 'text'}`,
+            )
+          : null,
+        why ? h('span', { class: 'why' }, why) : null,
+        h('time', {}, formatDate(c.createdAt)),
+      ),
+      snippet(c.best.snippet),
+    ),
+  );
+  if (c.more > 0)
+    card.append(
+      h(
+        'details',
+        { class: 'more-passages' },
+        h('summary', {}, `${String(c.more)} more in this conversation`),
+        ...c.passages.map((p) => passageLink(c, p, 'hit hit-passage')),
+        c.more > c.passages.length
+          ? h(
+              'a',
+              { class: 'all-passages', href: messageHref(c.conversationId, '') },
+              'open the conversation',
+            )
+          : null,
+      ),
+    );
+  return card;
 }

@@ -1,6 +1,9 @@
-import { get, type Answer, type SearchResult } from './api.js';
+import { get, type Answer, type ConversationSearchResult, type SearchHit } from './api.js';
 import { count, errorBox, h, hashParams, replace } from './dom.js';
-import { hitLink, snippet } from './search-hit.js';
+import { conversationCard, hitLink, snippet } from './search-hit.js';
+
+/** Conversations per page of results (More adds the next). */
+const PAGE = 30;
 
 const MODES: [string, string][] = [
   ['', 'Best (words and meaning)'],
@@ -9,8 +12,8 @@ const MODES: [string, string][] = [
   ['keyword', 'Words only'],
 ];
 
-/** What a result says before its hits: how it ran, how many, and any hint or notice. */
-function summaryOf(result: SearchResult): HTMLElement[] {
+/** What a result says before its conversations: how it ran, what it found, any hint or notice. */
+function summaryOf(result: ConversationSearchResult): HTMLElement[] {
   const how =
     result.mode === 'semantic'
       ? 'by meaning'
@@ -18,30 +21,26 @@ function summaryOf(result: SearchResult): HTMLElement[] {
         ? 'by words and meaning'
         : 'by words';
   const out: HTMLElement[] = [];
-  if (result.hits.length === 0) {
+  if (result.conversations.length === 0) {
     out.push(h('p', { class: 'summary' }, `No matches (searched ${how}).`));
+    if ((result.belowFloor ?? 0) > 0) out.push(h('p', { class: 'summary' }, `${result.summary}.`));
     if (result.hint) out.push(h('p', { class: 'hint' }, `Did you mean “${result.hint}”?`));
     if (result.nearest && result.nearest.length > 0)
       out.push(h('p', { class: 'summary' }, 'Nearest in meaning:'), ...result.nearest.map(hitLink));
-  } else {
-    const matched =
-      result.mode === 'semantic'
-        ? ''
-        : ` · ${result.matchesCapped ? 'more than ' : ''}${count(result.matches)} messages have the words${result.ranked < result.matches ? ` (the ${count(result.ranked)} most recent ranked)` : ''}`;
+  } else
     out.push(
       h(
         'p',
         { class: 'summary', 'data-mode': result.mode },
-        `${count((result.offset ?? 0) + 1)}–${count((result.offset ?? 0) + result.hits.length)}, searched ${how}${matched}`,
+        `${count(result.offset + 1)}–${count(result.offset + result.conversations.length)}, searched ${how}: ${result.summary}.`,
       ),
     );
-  }
   if (result.notice) out.push(h('p', { class: 'notice' }, result.notice));
   return out;
 }
 
 /** A memory matching the words: it opens the Memories page on them (its source is linked there). */
-function memoryHit(hit: NonNullable<SearchResult['memories']>[number], q: string): HTMLElement {
+function memoryHit(hit: SearchHit, q: string): HTMLElement {
   return h(
     'a',
     { class: 'hit hit-memory', href: `#/memories?query=${encodeURIComponent(q)}` },
@@ -101,10 +100,13 @@ function searchFields(params: URLSearchParams, sources: string[]) {
   };
 }
 
-/** Memories, the summary and the hits; a full page of 30 hits offers More, which adds the next. */
+/**
+ * The summary, a card per conversation, then the memories matching well enough; a full page
+ * offers More, which adds the next conversations.
+ */
 function showResults(
   results: HTMLElement,
-  result: SearchResult,
+  result: ConversationSearchResult,
   query: URLSearchParams,
   q: string,
 ): void {
@@ -112,22 +114,27 @@ function showResults(
   const page = async (offset: number): Promise<void> => {
     const next = new URLSearchParams(query);
     next.set('offset', String(offset));
-    const further = await get<SearchResult>(`/api/search?${next.toString()}`);
-    more.before(...further.hits.map(hitLink));
-    if (further.hits.length < 30) more.remove();
-    else more.onclick = () => void page(offset + further.hits.length);
+    const further = await get<ConversationSearchResult>(
+      `/api/search/conversations?${next.toString()}`,
+    );
+    more.before(...further.conversations.map(conversationCard));
+    if (!further.more) more.remove();
+    else more.onclick = () => void page(offset + further.conversations.length);
   };
-  more.onclick = () => void page(result.hits.length);
+  more.onclick = () => void page(result.conversations.length);
+  const memories = result.memories.map((m) => memoryHit(m, q));
   replace(
     results,
-    ...(result.memories ?? []).map((m) => memoryHit(m, q)),
     ...summaryOf(result),
-    ...result.hits.map(hitLink),
-    ...(result.hits.length >= 30 ? [more] : []),
+    ...result.conversations.map(conversationCard),
+    ...(result.more ? [more] : []),
+    ...(memories.length > 0
+      ? [h('h2', { class: 'memories-heading' }, 'Memories'), ...memories]
+      : []),
   );
 }
 
-/** Search as you type: ranked hits with snippets; a hit opens its conversation at the message. */
+/** Search as you type: a card per conversation, its best passage opening it at the message. */
 export async function showSearch(view: HTMLElement): Promise<void> {
   const params = hashParams();
   const sources = await get<Answer<'sources'>>('/api/sources');
@@ -151,7 +158,11 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     }
     controller = new AbortController();
     try {
-      const result = await get<SearchResult>(`/api/search?${query.toString()}`, controller.signal);
+      query.set('limit', String(PAGE));
+      const result = await get<ConversationSearchResult>(
+        `/api/search/conversations?${query.toString()}`,
+        controller.signal,
+      );
       showResults(results, result, query, q);
     } catch (error) {
       if ((error as Error).name !== 'AbortError') replace(results, errorBox(error));
