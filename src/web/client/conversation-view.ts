@@ -3,6 +3,7 @@ import { fetchConversation } from './fetch-conversation.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
 import { similarButton } from './similar-messages.js';
 import { renderMarkdown } from './markdown.js';
+import { codeBlock } from './code-block.js';
 import { deleteButton } from './delete-button.js';
 
 /** The tree of a conversation: each message's replies, in stored order. */
@@ -131,18 +132,23 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
         h('pre', {}, text),
       ),
     );
+  } else if (message.code !== null) {
+    parts.push(codeBlock(text, message.code.language));
   } else if (message.role === 'user') {
     parts.push(h('div', { class: 'plain' }, text));
   } else if (text) {
     parts.push(renderMarkdown(text));
   }
   for (const call of message.toolCalls) {
+    // A code cell's call carries the cell's own text: drawn once, above; its output follows as
+    // the tool's message.
+    if (message.code !== null && call.input === text) continue;
     parts.push(
       folded(
         `Tool call: ${call.name}${call.isError ? ' (error)' : ''}`,
         'tool-call',
         h('div', { class: 'label' }, 'Input'),
-        h('pre', {}, call.input ?? ''),
+        codeBlock(call.input ?? '', message.code?.language ?? null),
         ...(call.output !== null
           ? [h('div', { class: 'label' }, 'Output'), h('pre', {}, call.output)]
           : []),

@@ -1,6 +1,7 @@
 import { errorBox, replace } from './dom.js';
 import { showList } from './list-view.js';
 import { followChanges } from './live-refresh.js';
+import { setUpTheme } from './theme.js';
 
 /** What each route draws into the view; the hash is the address (`#/c/<id>?m=<message>`). */
 type View = (view: HTMLElement, arg: string | undefined) => Promise<void> | void;
@@ -63,6 +64,7 @@ async function render(): Promise<void> {
   }
 }
 
+setUpTheme();
 window.addEventListener('hashchange', () => void render());
 void render();
 followChanges(render);
