@@ -51,6 +51,49 @@ function hostileConversation(): Record<string, unknown> {
   };
 }
 
+// A code-interpreter cell whose Python comments Markdown would turn into headings.
+const CELL =
+  '# sum the squares\nvalues = [1, 2, 3]\n\n# then print them\nprint(sum(v * v for v in values))';
+
+function codeCellConversation(): Record<string, unknown> {
+  return {
+    id: 'cell-1',
+    conversation_id: 'cell-1',
+    title: 'Squares in the interpreter',
+    create_time: 1_705_100_000,
+    update_time: 1_705_100_100,
+    current_node: 'a',
+    mapping: {
+      root: node('root', null, ['u'], null),
+      u: node(
+        'u',
+        'root',
+        ['c'],
+        msg('u', 'user', 'What do 1, 2 and 3 squared add up to?', 1_705_100_001),
+      ),
+      c: node(
+        'c',
+        'u',
+        ['o'],
+        msg('c', 'assistant', '', 1_705_100_002, {
+          content: { content_type: 'code', language: 'unknown', text: CELL },
+          recipient: 'python',
+        }),
+      ),
+      o: node(
+        'o',
+        'c',
+        ['a'],
+        msg('o', 'tool', '', 1_705_100_003, {
+          authorName: 'python',
+          content: { content_type: 'execution_output', text: '14' },
+        }),
+      ),
+      a: node('a', 'o', [], msg('a', 'assistant', 'The sum is **14**.', 1_705_100_004)),
+    },
+  };
+}
+
 let server: ChildProcess;
 let base: string;
 let browser: Browser;
@@ -67,6 +110,7 @@ beforeAll(async () => {
     JSON.stringify([
       branchedConversation('gpt-a', 'Alpha about sourdough'),
       hostileConversation(),
+      codeCellConversation(),
       branchedConversation('doomed-1', 'Doomed to deletion'),
     ]),
   );
@@ -339,5 +383,85 @@ describe('the web app in Chromium', () => {
     await page.waitForFunction(() => location.hash === '#/');
     expect(asked).toHaveLength(2);
     expect(await doomed()).toBe(0);
+  });
+});
+
+// Every page, as a person on a laptop or a phone sees it, in both palettes.
+const PAGES: [string, string][] = [
+  ['list', '/'],
+  ['conversation', '/c/cell-1'],
+  ['search', '/search?q=answer'],
+  ['memories', '/memories'],
+  ['overview', '/overview'],
+  ['cypher', '/cypher'],
+  ['import', '/import'],
+  ['graph', '/graph/cell-1'],
+];
+
+describe('every page at every size', () => {
+  for (const scheme of ['light', 'dark'] as const)
+    for (const width of [1280, 390])
+      it(`fits a ${String(width)} px viewport in ${scheme}`, async () => {
+        await page.setViewportSize({ width, height: 860 });
+        await page.emulateMedia({ colorScheme: scheme });
+        const wider: string[] = [];
+        for (const [name, route] of PAGES) {
+          await page.goto(`${base}/#${route}`);
+          await page.waitForFunction(() => {
+            const view = document.getElementById('view');
+            return (
+              view !== null && view.dataset.loading === undefined && view.childElementCount > 0
+            );
+          });
+          // The dark palette is the page's, not only the browser's.
+          const background = await page.evaluate(
+            () => getComputedStyle(document.body).backgroundColor,
+          );
+          expect(background === 'rgb(255, 255, 255)').toBe(scheme === 'light');
+          const [scrollWidth, innerWidth] = await page.evaluate(() => [
+            document.documentElement.scrollWidth,
+            window.innerWidth,
+          ]);
+          if (scrollWidth > innerWidth) wider.push(`${name}: ${String(scrollWidth)} px`);
+          await shot(`${name}-${String(width)}-${scheme}`);
+        }
+        expect(wider).toEqual([]);
+      });
+});
+
+describe('reading a conversation', () => {
+  it('draws a code-interpreter cell as code, once, with its language and a copy button', async () => {
+    await page.goto(`${base}/#/c/cell-1`);
+    await page.waitForSelector('article.message');
+    const cell = page.locator('article.message', { hasText: 'sum the squares' });
+    expect(await cell.count()).toBe(1);
+    // The comments stay comments: no heading, the lines kept, no second copy under the call.
+    expect(await cell.locator('h1, h2, h3').count()).toBe(0);
+    expect(await cell.locator('pre').count()).toBe(1);
+    expect(await cell.locator('pre').textContent()).toBe(CELL);
+    expect(await cell.locator('.code-language').textContent()).toBe('python');
+    expect(await cell.locator('.hljs-comment').count()).toBe(2);
+    const shown = await page.evaluate(() => document.body.innerText);
+    expect(shown.split('then print them').length - 1).toBe(1);
+    expect(await page.locator('details.tool-call').count()).toBe(0);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await cell.locator('.copy-code').click();
+    await cell.locator('.copy-code', { hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CELL);
+  });
+
+  it('remembers the colour scheme the toggle chose', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    await page.click('#theme-toggle');
+    const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(dark).not.toBe('rgb(255, 255, 255)');
+    await page.reload();
+    await page.waitForSelector('#theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.click('#theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
   });
 });
