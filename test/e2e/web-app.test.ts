@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -398,34 +399,50 @@ const PAGES: [string, string][] = [
   ['graph', '/graph/cell-1'],
 ];
 
-describe('every page at every size', () => {
+describe('every page at every size, checked by axe-core', () => {
   for (const scheme of ['light', 'dark'] as const)
     for (const width of [1280, 390])
       it(`fits a ${String(width)} px viewport in ${scheme}`, async () => {
-        await page.setViewportSize({ width, height: 860 });
-        await page.emulateMedia({ colorScheme: scheme });
+        // axe-core injects itself through a context of the test's own.
+        const context = await browser.newContext({
+          viewport: { width, height: 860 },
+          colorScheme: scheme,
+        });
+        const tab = await context.newPage();
+        tab.on('pageerror', (error) => errors.push(String(error)));
         const wider: string[] = [];
+        const failures: string[] = [];
         for (const [name, route] of PAGES) {
-          await page.goto(`${base}/#${route}`);
-          await page.waitForFunction(() => {
+          await tab.goto(`${base}/#${route}`);
+          await tab.waitForFunction(() => {
             const view = document.getElementById('view');
             return (
               view !== null && view.dataset.loading === undefined && view.childElementCount > 0
             );
           });
           // The dark palette is the page's, not only the browser's.
-          const background = await page.evaluate(
+          const background = await tab.evaluate(
             () => getComputedStyle(document.body).backgroundColor,
           );
-          expect(background === 'rgb(255, 255, 255)').toBe(scheme === 'light');
-          const [scrollWidth, innerWidth] = await page.evaluate(() => [
+          const rgb = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(background)?.slice(1).map(Number);
+          const light = (rgb ?? []).reduce((a, b) => a + b, 0);
+          expect(rgb === undefined ? background : light > 600).toBe(scheme === 'light');
+          const [scrollWidth, innerWidth] = await tab.evaluate(() => [
             document.documentElement.scrollWidth,
             window.innerWidth,
           ]);
           if (scrollWidth > innerWidth) wider.push(`${name}: ${String(scrollWidth)} px`);
-          await shot(`${name}-${String(width)}-${scheme}`);
+          await tab.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
+          const { violations } = await new AxeBuilder({ page: tab }).analyze();
+          for (const v of violations)
+            if (v.impact === 'serious' || v.impact === 'critical')
+              failures.push(
+                `${name}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+              );
         }
+        await context.close();
         expect(wider).toEqual([]);
+        expect(failures).toEqual([]);
       });
 });
 
