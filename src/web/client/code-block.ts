@@ -11,7 +11,7 @@ function languageOfClass(code: HTMLElement): string | null {
 function copyButton(code: HTMLElement): HTMLButtonElement {
   const button = h('button', { type: 'button', class: 'copy-code' }, 'Copy');
   button.addEventListener('click', () => {
-    void navigator.clipboard.writeText(code.textContent ?? '').then(
+    void navigator.clipboard.writeText(code.textContent).then(
       () => {
         button.textContent = 'Copied';
         window.setTimeout(() => (button.textContent = 'Copy'), 1500);
