@@ -440,3 +440,36 @@ describe('reading a conversation', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
   });
 });
+
+describe('the keyboard', () => {
+  it('/ goes to the search box, j and k move between hits and messages, Enter opens, Esc goes back', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('a.conversation-link');
+    await page.keyboard.press('/');
+    await page.waitForFunction(() => document.activeElement?.id === 'search-input');
+    await page.keyboard.type('first answer');
+    await page.locator('a.hit').first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('hit'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('article.message.focus');
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    const second = await page.evaluate(() => {
+      const messages = [...document.querySelectorAll('article.message')];
+      return messages.indexOf(document.activeElement as Element);
+    });
+    expect(second).toBe(1);
+    await page.keyboard.press('k');
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('article.message')].indexOf(
+          document.activeElement as Element,
+        ),
+      ),
+    ).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => location.hash.startsWith('#/search'));
+  });
+});

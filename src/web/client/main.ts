@@ -1,6 +1,7 @@
 import { errorBox, replace } from './dom.js';
 import { showList } from './list-view.js';
 import { followChanges } from './live-refresh.js';
+import { setUpKeyboard } from './keyboard.js';
 import { setUpTheme } from './theme.js';
 
 /** What each route draws into the view; the hash is the address (`#/c/<id>?m=<message>`). */
@@ -65,6 +66,7 @@ async function render(): Promise<void> {
 }
 
 setUpTheme();
+setUpKeyboard();
 window.addEventListener('hashchange', () => void render());
 void render();
 followChanges(render);
