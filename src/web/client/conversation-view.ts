@@ -117,6 +117,28 @@ function attachmentParts(message: MessageView, conversationId: string): Node[] {
   return parts;
 }
 
+type Citation = MessageView['citations'][number];
+
+// ChatGPT cites a page once per mention, some without a title: each page once, its fullest entry.
+function distinctSources(citations: readonly Citation[]): Citation[] {
+  const byKey = new Map<string, Citation>();
+  const weight = (c: Citation): number => (c.title ? 2 : 0) + (c.snippet ? 1 : 0);
+  for (const c of citations) {
+    const key = c.url ?? c.title ?? c.snippet ?? '';
+    const seen = byKey.get(key);
+    if (!seen || weight(c) > weight(seen)) byKey.set(key, c);
+  }
+  return [...byKey.values()];
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
 function messageBody(message: MessageView, conversationId: string): HTMLElement {
   const parts: Node[] = [];
   const text = message.content;
@@ -156,12 +178,14 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
     );
   }
   for (const item of attachmentParts(message, conversationId)) parts.push(item);
-  if (message.citations.length > 0) {
+  const sources = distinctSources(message.citations);
+  if (sources.length > 0) {
     parts.push(
+      h('div', { class: 'label sources-label' }, 'Sources'),
       h(
         'ol',
         { class: 'citations' },
-        ...message.citations.map((c) => {
+        ...sources.map((c) => {
           const safe = c.url !== null && /^https?:\/\//i.test(c.url);
           return h(
             'li',
@@ -173,6 +197,7 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
                   c.title ?? c.url ?? '',
                 )
               : (c.title ?? c.url ?? 'source'),
+            safe && c.title ? h('span', { class: 'domain' }, ` · ${hostOf(c.url ?? '')}`) : null,
             c.snippet ? h('div', { class: 'snippet' }, c.snippet) : null,
           );
         }),
