@@ -5,8 +5,10 @@ import { messageNodeId } from '../graph/message-node-id.js';
 import type { Citation } from '../model/pam.js';
 import type { ConversationInfo, Store, ThreadMessage } from '../stores/store.js';
 import { attachmentViews, type AttachmentView } from './attachment-views.js';
+import { codeCellOf, type CodeCell } from './code-cell.js';
 
 export type { AttachmentView } from './attachment-views.js';
+export type { CodeCell } from './code-cell.js';
 
 /** A tool call a message made, as the graph holds it. */
 export interface ToolCallView {
@@ -28,6 +30,8 @@ export interface MessageView extends Omit<ThreadMessage, 'attachments'> {
   toolCalls: ToolCallView[];
   attachments: AttachmentView[];
   citations: CitationView[];
+  /** Set when the message's text is code (a code-interpreter cell), to be shown as code. */
+  code: CodeCell | null;
 }
 
 /** A conversation with every message of every branch, in tree order. */
@@ -58,7 +62,7 @@ export async function readConversationView(
   const extras = new Map(
     (pam?.messages ?? []).map((m) => [
       messageNodeId(info.id, m.id),
-      { attachments: m.attachments, citations: m.citations },
+      { attachments: m.attachments, citations: m.citations, code: codeCellOf(m) },
     ]),
   );
   return {
@@ -79,6 +83,7 @@ export async function readConversationView(
         toolCalls: calls.get(message.id) ?? [],
         attachments: attachmentViews(extra?.attachments, message.attachments),
         citations: (extra?.citations ?? []).map(citationView),
+        code: extra?.code ?? null,
       };
     }),
   };

@@ -1,3 +1,4 @@
+import type { CodeCell } from '../conversation-view/code-cell.js';
 import {
   attachmentHeader,
   type ConversationInfo,
@@ -12,11 +13,12 @@ export function conversationLine(info: ConversationInfo): string {
 
 /**
  * A conversation as Markdown, for agents: a heading, then each message under its role with its
- * id (the one get_message_context takes).
+ * id (the one get_message_context takes); a code cell's text fenced in its language.
  */
 export function conversationMarkdown(
   info: ConversationInfo,
   messages: readonly ThreadMessage[],
+  codeCells: ReadonlyMap<string, CodeCell> = new Map(),
 ): string {
   const lines = [`# ${info.name}`, '', conversationLine(info), ''];
   for (const message of messages) {
@@ -26,12 +28,25 @@ export function conversationMarkdown(
     lines.push(
       `## ${message.role}${marks ? ` (${marks})` : ''} · ${message.createdAt} · message ${message.id}`,
       '',
-      message.content,
+      ...codeOrText(message.content, codeCells.get(message.id)),
       '',
     );
     if (message.attachments.length > 0) lines.push(attachmentsMarkdown(message.attachments), '');
   }
   return lines.join('\n');
+}
+
+// Code stays code: fenced, so a Python `# comment` is not read as a heading.
+function codeOrText(content: string, cell: CodeCell | undefined): string[] {
+  if (!cell) return [content];
+  const fence = fenceFor(content);
+  return [`${fence}${cell.language ?? ''}`, content, fence];
+}
+
+// More backticks than the text ever runs, so nothing inside closes the fence early.
+function fenceFor(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  return '`'.repeat(Math.max(3, longest + 1));
 }
 
 /** A message's attachments in Markdown, each under its heading, pasted text fenced. */
@@ -44,7 +59,6 @@ export function attachmentsMarkdown(attachments: readonly ThreadAttachment[]): s
 function attachmentMarkdown(attachment: ThreadAttachment): string[] {
   const heading = `### Attachment: ${attachmentHeader(attachment)}`;
   if (attachment.text === null) return [heading, ''];
-  const longest = Math.max(0, ...(attachment.text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const fence = fenceFor(attachment.text);
   return [heading, '', fence, attachment.text, fence, ''];
 }

@@ -7,6 +7,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { EDGES, LABELS, type Store, type ThreadMessage } from '../index.js';
+import { codeCellsIn } from '../conversation-view/code-cell.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 import { clipMessage } from './message-clip.js';
 import { fitPage, type ResultBudget } from './result-budget.js';
@@ -49,12 +50,13 @@ async function readConversation(
   const id = decodeURIComponent(uri.slice(CONVERSATION_PREFIX.length));
   const info = id === '' ? undefined : await store.conversation(id);
   if (!info) throw new McpError(RESOURCE_NOT_FOUND, `no conversation with id ${id}`, { uri });
-  const messages = await store.thread(info.id);
+  const [messages, graph] = await Promise.all([store.thread(info.id), store.subgraph(info.id)]);
+  const cells = codeCellsIn(graph);
   const render = (shown: readonly ThreadMessage[], truncated: boolean) =>
     ok(
       truncated
-        ? `${conversationMarkdown(info, shown)}\n(Truncated to the ${String(budget.kb)} KB result budget: ${String(shown.length)} of ${String(messages.length)} messages; get_conversation with id ${info.id} and offset ${String(shown.length)} gives the rest.)`
-        : conversationMarkdown(info, shown),
+        ? `${conversationMarkdown(info, shown, cells)}\n(Truncated to the ${String(budget.kb)} KB result budget: ${String(shown.length)} of ${String(messages.length)} messages; get_conversation with id ${info.id} and offset ${String(shown.length)} gives the rest.)`
+        : conversationMarkdown(info, shown, cells),
       {},
     );
   const text = fitPage(messages, render, budget, clipMessage).result.content[0]?.text ?? '';

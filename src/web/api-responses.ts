@@ -79,6 +79,7 @@ export const messageView = z
     toolCalls: z.array(toolCallView),
     attachments: z.array(attachmentView),
     citations: z.array(citationView),
+    code: z.object({ language: nullableText }).strict().nullable(),
   })
   .strict();
 

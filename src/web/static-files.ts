@@ -49,6 +49,8 @@ const VENDOR: Record<string, () => string> = {
   // highlight.js's own prebuilt browser build (the common languages in one ES module).
   'highlight.js': () => join(packageDir('@highlightjs/cdn-assets'), 'es', 'highlight.min.js'),
   'highlight.css': () => join(packageDir('@highlightjs/cdn-assets'), 'styles', 'github.min.css'),
+  'highlight-dark.css': () =>
+    join(packageDir('@highlightjs/cdn-assets'), 'styles', 'github-dark.min.css'),
 };
 
 /** The import map: the bare names the app's modules import, and where the browser finds them. */
@@ -82,7 +84,8 @@ export function indexHtml(): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>chatgraph</title>
 <link rel="stylesheet" href="/app/style.css">
-<link rel="stylesheet" href="/vendor/highlight.css">
+<link rel="stylesheet" href="/vendor/highlight.css" id="code-light" media="(prefers-color-scheme: light)">
+<link rel="stylesheet" href="/vendor/highlight-dark.css" id="code-dark" media="(prefers-color-scheme: dark)">
 <script type="importmap">${IMPORT_MAP}</script>
 <script type="module" src="/app/main.js"></script>
 </head>
@@ -97,6 +100,7 @@ export function indexHtml(): string {
     <a href="#/cypher" data-nav="cypher">Cypher</a>
     <a href="#/import" data-nav="import">Import</a>
   </nav>
+  <button type="button" class="theme-toggle" id="theme-toggle">Theme</button>
 </header>
 <main id="view" aria-live="polite"></main>
 </body>

@@ -1,11 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PASTED_UNNAMED, pastedClaudeConversation } from '../support/attachment-fixtures.js';
 import { branchedConversation, msg, node } from '../support/chatgpt-builder.js';
+import { CELL, codeCellConversation } from '../support/code-cell-fixture.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT, fixturesOf } from '../support/shared.js';
@@ -67,6 +69,7 @@ beforeAll(async () => {
     JSON.stringify([
       branchedConversation('gpt-a', 'Alpha about sourdough'),
       hostileConversation(),
+      codeCellConversation(),
       branchedConversation('doomed-1', 'Doomed to deletion'),
     ]),
   );
@@ -364,5 +367,134 @@ describe('the web app in Chromium', () => {
     await page.waitForFunction(() => location.hash === '#/');
     expect(asked).toHaveLength(2);
     expect(await doomed()).toBe(0);
+  });
+});
+
+// Every page, as a person on a laptop or a phone sees it, in both palettes.
+const PAGES: [string, string][] = [
+  ['list', '/'],
+  ['conversation', '/c/cell-1'],
+  ['search', '/search?q=answer'],
+  ['memories', '/memories'],
+  ['overview', '/overview'],
+  ['cypher', '/cypher'],
+  ['import', '/import'],
+  ['graph', '/graph/cell-1'],
+];
+
+describe('every page at every size, checked by axe-core', () => {
+  for (const scheme of ['light', 'dark'] as const)
+    for (const width of [1280, 390])
+      it(`fits a ${String(width)} px viewport in ${scheme}`, async () => {
+        // axe-core injects itself through a context of the test's own.
+        const context = await browser.newContext({
+          viewport: { width, height: 860 },
+          colorScheme: scheme,
+        });
+        const tab = await context.newPage();
+        tab.on('pageerror', (error) => errors.push(String(error)));
+        const wider: string[] = [];
+        const failures: string[] = [];
+        for (const [name, route] of PAGES) {
+          await tab.goto(`${base}/#${route}`);
+          await tab.waitForFunction(() => {
+            const view = document.getElementById('view');
+            return (
+              view !== null && view.dataset.loading === undefined && view.childElementCount > 0
+            );
+          });
+          // The dark palette is the page's, not only the browser's.
+          const background = await tab.evaluate(
+            () => getComputedStyle(document.body).backgroundColor,
+          );
+          const rgb = /^rgb\((\d+), (\d+), (\d+)\)$/.exec(background)?.slice(1).map(Number);
+          const light = (rgb ?? []).reduce((a, b) => a + b, 0);
+          expect(rgb === undefined ? background : light > 600).toBe(scheme === 'light');
+          const [scrollWidth, innerWidth] = await tab.evaluate(() => [
+            document.documentElement.scrollWidth,
+            window.innerWidth,
+          ]);
+          if (scrollWidth > innerWidth) wider.push(`${name}: ${String(scrollWidth)} px`);
+          await tab.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
+          const { violations } = await new AxeBuilder({ page: tab }).analyze();
+          for (const v of violations)
+            if (v.impact === 'serious' || v.impact === 'critical')
+              failures.push(
+                `${name}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+              );
+        }
+        await context.close();
+        expect(wider).toEqual([]);
+        expect(failures).toEqual([]);
+      });
+});
+
+describe('reading a conversation', () => {
+  it('draws a code-interpreter cell as code, once, with its language and a copy button', async () => {
+    await page.goto(`${base}/#/c/cell-1`);
+    await page.waitForSelector('article.message');
+    const cell = page.locator('article.message', { hasText: 'sum the squares' });
+    expect(await cell.count()).toBe(1);
+    // The comments stay comments: no heading, the lines kept, no second copy under the call.
+    expect(await cell.locator('h1, h2, h3').count()).toBe(0);
+    expect(await cell.locator('pre').count()).toBe(1);
+    expect(await cell.locator('pre').textContent()).toBe(CELL);
+    expect(await cell.locator('.code-language').textContent()).toBe('python');
+    expect(await cell.locator('.hljs-comment').count()).toBe(2);
+    const shown = await page.evaluate(() => document.body.innerText);
+    expect(shown.split('then print them').length - 1).toBe(1);
+    expect(await page.locator('details.tool-call').count()).toBe(0);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await cell.locator('.copy-code').click();
+    await cell.locator('.copy-code', { hasText: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CELL);
+  });
+
+  it('remembers the colour scheme the toggle chose', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${base}/`);
+    await page.waitForSelector('#theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBeUndefined();
+    await page.click('#theme-toggle');
+    const dark = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(dark).not.toBe('rgb(255, 255, 255)');
+    await page.reload();
+    await page.waitForSelector('#theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    await page.click('#theme-toggle');
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
+  });
+});
+
+describe('the keyboard', () => {
+  it('/ goes to the search box, j and k move between hits and messages, Enter opens, Esc goes back', async () => {
+    await page.goto(`${base}/`);
+    await page.waitForSelector('a.conversation-link');
+    await page.keyboard.press('/');
+    await page.waitForFunction(() => document.activeElement?.id === 'search-input');
+    await page.keyboard.type('first answer');
+    await page.locator('a.hit').first().waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('hit'))).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('article.message.focus');
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    const second = await page.evaluate(() => {
+      const messages = [...document.querySelectorAll('article.message')];
+      return messages.indexOf(document.activeElement as Element);
+    });
+    expect(second).toBe(1);
+    await page.keyboard.press('k');
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('article.message')].indexOf(
+          document.activeElement as Element,
+        ),
+      ),
+    ).toBe(0);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => location.hash.startsWith('#/search'));
   });
 });

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { QueryError, type ThreadMessage } from '../../index.js';
+import { codeCellsIn } from '../../conversation-view/code-cell.js';
 import { conversationMarkdown } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {
@@ -61,7 +62,11 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
             `no conversation with id ${args.id} (neither chatgraph's nor the platform's)`,
           );
         const matchedId = info.id === args.id ? 'chatgraph' : 'platform';
-        const all = await store.thread(info.id, { allBranches: args.branch === 'all' });
+        const [all, graph] = await Promise.all([
+          store.thread(info.id, { allBranches: args.branch === 'all' }),
+          store.subgraph(info.id),
+        ]);
+        const cells = codeCellsIn(graph);
         const offset = args.offset ?? 0;
         if (offset > 0 && offset >= all.length)
           throw pastTheEnd(offset, all.length, args.branch === 'all' ? 'tree' : 'thread');
@@ -70,7 +75,7 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
           const end = offset + shown.length;
           const nextOffset = end < all.length ? end : null;
           const lines = [
-            conversationMarkdown(info, shown),
+            conversationMarkdown(info, shown, cells),
             `(found by ${matchedId === 'chatgraph' ? "chatgraph's" : "the platform's"} conversation id; messages ${String(offset + 1)}–${String(end)} of ${String(all.length)}${nextOffset !== null ? `; next offset ${String(nextOffset)}` : '; the last page'})`,
           ];
           if (truncated)

@@ -3,6 +3,7 @@ import { fetchConversation } from './fetch-conversation.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
 import { similarButton } from './similar-messages.js';
 import { renderMarkdown } from './markdown.js';
+import { codeBlock } from './code-block.js';
 import { deleteButton } from './delete-button.js';
 
 /** The tree of a conversation: each message's replies, in stored order. */
@@ -116,6 +117,28 @@ function attachmentParts(message: MessageView, conversationId: string): Node[] {
   return parts;
 }
 
+type Citation = MessageView['citations'][number];
+
+// ChatGPT cites a page once per mention, some without a title: each page once, its fullest entry.
+function distinctSources(citations: readonly Citation[]): Citation[] {
+  const byKey = new Map<string, Citation>();
+  const weight = (c: Citation): number => (c.title ? 2 : 0) + (c.snippet ? 1 : 0);
+  for (const c of citations) {
+    const key = c.url ?? c.title ?? c.snippet ?? '';
+    const seen = byKey.get(key);
+    if (!seen || weight(c) > weight(seen)) byKey.set(key, c);
+  }
+  return [...byKey.values()];
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
 function messageBody(message: MessageView, conversationId: string): HTMLElement {
   const parts: Node[] = [];
   const text = message.content;
@@ -131,18 +154,23 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
         h('pre', {}, text),
       ),
     );
+  } else if (message.code !== null) {
+    parts.push(codeBlock(text, message.code.language));
   } else if (message.role === 'user') {
     parts.push(h('div', { class: 'plain' }, text));
   } else if (text) {
     parts.push(renderMarkdown(text));
   }
   for (const call of message.toolCalls) {
+    // A code cell's call carries the cell's own text: drawn once, above; its output follows as
+    // the tool's message.
+    if (message.code !== null && call.input === text) continue;
     parts.push(
       folded(
         `Tool call: ${call.name}${call.isError ? ' (error)' : ''}`,
         'tool-call',
         h('div', { class: 'label' }, 'Input'),
-        h('pre', {}, call.input ?? ''),
+        codeBlock(call.input ?? '', message.code?.language ?? null),
         ...(call.output !== null
           ? [h('div', { class: 'label' }, 'Output'), h('pre', {}, call.output)]
           : []),
@@ -150,12 +178,14 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
     );
   }
   for (const item of attachmentParts(message, conversationId)) parts.push(item);
-  if (message.citations.length > 0) {
+  const sources = distinctSources(message.citations);
+  if (sources.length > 0) {
     parts.push(
+      h('div', { class: 'label sources-label' }, 'Sources'),
       h(
         'ol',
         { class: 'citations' },
-        ...message.citations.map((c) => {
+        ...sources.map((c) => {
           const safe = c.url !== null && /^https?:\/\//i.test(c.url);
           return h(
             'li',
@@ -167,6 +197,7 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
                   c.title ?? c.url ?? '',
                 )
               : (c.title ?? c.url ?? 'source'),
+            safe && c.title ? h('span', { class: 'domain' }, ` · ${hostOf(c.url ?? '')}`) : null,
             c.snippet ? h('div', { class: 'snippet' }, c.snippet) : null,
           );
         }),

@@ -34,19 +34,22 @@ export function replace(parent: Element, ...children: Child[]): void {
   append(parent, ...children);
 }
 
-/** A date as people read it (the stored text when it is not a date). */
+// The browser's locale decides the order and names (day before month, 24-hour clock or not).
+const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const DAY_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const NUMBER = new Intl.NumberFormat();
+
+/** A date as people read it in their locale (the stored text when it is not a date). */
 export function formatDate(value: string | null | undefined, withTime = false): string {
   if (!value) return '';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return value;
-  return withTime
-    ? date.toISOString().replace('T', ' ').slice(0, 16)
-    : date.toISOString().slice(0, 10);
+  return (withTime ? DAY_TIME : DAY).format(date);
 }
 
-/** A count with thousands separated. */
+/** A count with thousands separated as the browser's locale does. */
 export function count(value: number): string {
-  return value.toLocaleString('en-US');
+  return NUMBER.format(value);
 }
 
 /** A size in bytes as people read it. */

@@ -1,6 +1,8 @@
 import { errorBox, replace } from './dom.js';
 import { showList } from './list-view.js';
 import { followChanges } from './live-refresh.js';
+import { setUpKeyboard } from './keyboard.js';
+import { setUpTheme } from './theme.js';
 
 /** What each route draws into the view; the hash is the address (`#/c/<id>?m=<message>`). */
 type View = (view: HTMLElement, arg: string | undefined) => Promise<void> | void;
@@ -63,6 +65,8 @@ async function render(): Promise<void> {
   }
 }
 
+setUpTheme();
+setUpKeyboard();
 window.addEventListener('hashchange', () => void render());
 void render();
 followChanges(render);

@@ -1,6 +1,6 @@
 import DOMPurify from 'dompurify';
-import hljs from '@highlightjs/cdn-assets/es/highlight.min.js';
 import { Marked } from 'marked';
+import { dressCodeBlock } from './code-block.js';
 
 const marked = new Marked({ gfm: true, breaks: false, async: false });
 
@@ -14,8 +14,8 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 
 /**
  * Chat text as HTML: Markdown rendered, then sanitised by DOMPurify (scripts, event handlers,
- * `javascript:` links and the like removed), then code blocks highlighted (highlight.js works
- * on the text of the already safe elements).
+ * `javascript:` links and the like removed), then code blocks highlighted and labelled (highlight.js
+ * works on the text of the already safe elements).
  */
 export function renderMarkdown(text: string): HTMLElement {
   const container = document.createElement('div');
@@ -25,7 +25,7 @@ export function renderMarkdown(text: string): HTMLElement {
     DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ['style', 'form'] }),
   );
   for (const block of container.querySelectorAll<HTMLElement>('pre code')) {
-    hljs.highlightElement(block);
+    dressCodeBlock(block);
   }
   return container;
 }
