@@ -231,7 +231,7 @@ describe('chatgraph over Neo4j', () => {
       const again = await cli(['push', '--data-dir', data, '--neo4j', own.target.url]);
       expect(again.stdout).toMatch(
         new RegExp(
-          `pushed 1500 conversation\\(s\\) .*: ${1500 - before} written, ${before} already there`,
+          `pushed 1,500 conversations .*: ${1500 - before} written, ${before} already there`,
         ),
       );
       const neo4j = await Neo4jStore.open(own.target);
