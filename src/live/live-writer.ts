@@ -86,12 +86,14 @@ export class LiveWriter {
         continue;
       }
       const { id, index } = conversation;
-      if (!(await this.owners.takes(id, from.sourceFile, index, bundle.indexed(id)))) {
+      const owns = await this.owners.takes(id, from.sourceFile, index, bundle.indexed(id));
+      const earlier = await this.earlierCopy(conversation);
+      const written = (earlier && conversation.carry(earlier)) ?? conversation;
+      // Another log's more recent copy leads; this log's copy only adds what that one lacked.
+      if (!owns && (!earlier || written.messages === earlier.messages.length)) {
         report.heldElsewhere++;
         continue;
       }
-      const earlier = await this.earlierCopy(conversation);
-      const written = (earlier && conversation.carry(earlier)) ?? conversation;
       const outcome = await this.graph.step(written);
       this.unsettled.set(id, written);
       report[outcome]++;
