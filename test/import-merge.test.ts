@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
 import { storeFile } from '../src/data-dir.js';
 import { importExports } from '../src/import-exports.js';
+import type { Conversation } from '../src/model/pam.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import {
@@ -153,5 +154,31 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
       });
       expectPamValid(data);
     }
+  });
+
+  it('an export read again (forced) repairs a damaged bundle copy of the same time and size', async () => {
+    const data = join(tempDir(), 'data');
+    const input = join('test', 'fixtures', 'claude-ai', 'legacy-2024-flat.json');
+    await importExports([input], { dataDir: data });
+    const dir = join(data, 'bundle', 'conversations');
+    const [name] = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    const file = join(dir, name ?? '');
+    const damaged = JSON.parse(readFileSync(file, 'utf8')) as Conversation;
+    const message = damaged.messages.find((m) => m.content?.text);
+    const original = message?.content?.text;
+    if (!message?.content || original === undefined) throw new Error('the fixture has no text');
+    // What an earlier converter might have written: same time, same messages, other text.
+    message.content.text = 'zz stale text of an older converter';
+    writeFileSync(file, JSON.stringify(damaged, null, 2));
+    const again = await importExports([input], { dataDir: data, force: true });
+    expect(outcome(again)).toMatchObject({ updated: 1, keptNewer: 0 });
+    const repaired = JSON.parse(readFileSync(file, 'utf8')) as Conversation;
+    expect(repaired.messages.find((m) => m.id === message.id)?.content?.text).toBe(original);
+    await withStore(data, async (store) => {
+      const thread = await store.thread(repaired.id, { allBranches: true });
+      const texts = thread.map((m) => m.content);
+      expect(texts).toContain(original);
+      expect(texts).not.toContain('zz stale text of an older converter');
+    });
   });
 });

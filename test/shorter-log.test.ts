@@ -117,12 +117,36 @@ describe('a Claude Code log cut short or rewritten shorter (issue 23, break 2)',
     mkdirSync(join(projects, '-work-app'));
     const a = join(projects, '-work-app', 'a.jsonl');
     const b = join(projects, '-work-app', 'b.jsonl');
-    writeFileSync(a, lines([[0, null], [1, 0], [2, 1], [3, 2], [4, 3], [5, 4]]));
+    writeFileSync(
+      a,
+      lines([
+        [0, null],
+        [1, 0],
+        [2, 1],
+        [3, 2],
+        [4, 3],
+        [5, 4],
+      ]),
+    );
     const data = join(tempDir(), 'data');
     await importExports([projects], { dataDir: data });
     // a.jsonl cut short; b.jsonl a later log of the same session that goes on another way.
-    writeFileSync(a, lines([[0, null], [1, 0]]));
-    writeFileSync(b, lines([[0, null], [1, 0], [2, 1], [9, 2]]));
+    writeFileSync(
+      a,
+      lines([
+        [0, null],
+        [1, 0],
+      ]),
+    );
+    writeFileSync(
+      b,
+      lines([
+        [0, null],
+        [1, 0],
+        [2, 1],
+        [9, 2],
+      ]),
+    );
     const second = await importExports([projects], { dataDir: data });
     expect(second.written.duplicates).toBe(1);
     const texts = ['text 0', 'text 1', 'text 2', 'text 3', 'text 4', 'text 5', 'text 9'];

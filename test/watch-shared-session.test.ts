@@ -58,9 +58,7 @@ describe('two logs with one session id under watch', () => {
     // and the line only the first log has is merged in (nothing imported is ever dropped).
     at = w.lines.length;
     first.append('an older branch');
-    expect(await w.waitFor(/^imported .*aaa\.jsonl: 1 line/, at)).toMatch(
-      /1 conversation written/,
-    );
+    expect(await w.waitFor(/^imported .*aaa\.jsonl: 1 line/, at)).toMatch(/1 conversation written/);
     expect(await messagesOf(data, 'sess-s')).toContain('the morning train');
     expect(await messagesOf(data, 'sess-s')).toContain('an older branch');
     at = w.lines.length;

@@ -3,7 +3,7 @@ import { parseConversationFile } from '../bundle/conversation-schema.js';
 import { contentHashOfText, conversationText } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import { countConversation } from '../import-report.js';
-import { mergeCopies } from '../model/merge-copies.js';
+import { mergeCopies, updatedOf } from '../model/merge-copies.js';
 import { redactValue } from '../model/redact.js';
 import type { Conversation } from '../model/pam.js';
 import type { ConvertedConversation } from './convert-record.js';
@@ -14,7 +14,7 @@ export interface StoredMerge {
   converted: ConvertedConversation;
   /** The bundle file's text as it was (read once, handed to the writer). */
   stored: { text: string | undefined };
-  /** The bundle's copy was the newer one (a later update time): it leads the result. */
+  /** The bundle's copy was strictly newer (a later update time): it leads the result. */
   keptNewer: boolean;
   /** The bundle's copy stays as it is: the arriving one adds nothing to it. */
   kept: boolean;
@@ -46,8 +46,10 @@ export function mergeWithStored(
   // Text this process wrote from a conversation it built.
   const arriving = JSON.parse(converted.text) as Conversation;
   const merged = mergeCopies(storedCopy, arriving);
-  const keptNewer = merged.leading === 'stored';
-  if (merged.added === 0 && !keptNewer) return asIs;
+  const storedLeads = merged.leading === 'stored';
+  // Said only when the bundle's copy is strictly newer (it also leads with more messages at one time).
+  const keptNewer = storedLeads && updatedOf(storedCopy) > updatedOf(arriving);
+  if (merged.added === 0 && !storedLeads) return asIs;
   // Its batch was projected from the arriving copy: the sink projects what is written instead.
   const { batch: _projected, ...unprojected } = converted;
   if (merged.added === 0 && !options.redact) {
@@ -75,7 +77,7 @@ export function mergeWithStored(
     arriving.import_metadata ?? meta ?? missingMeta(),
     true,
   );
-  const storedRefs = keptNewer ? refsOf(storedCopy) : new Set<string>();
+  const storedRefs = storedLeads ? refsOf(storedCopy) : new Set<string>();
   return {
     converted: {
       ...unprojected,
@@ -92,10 +94,6 @@ export function mergeWithStored(
     kept: false,
     added: merged.added,
   };
-}
-
-function updatedOf(conversation: Conversation): string {
-  return conversation.temporal.updated_at ?? conversation.temporal.created_at;
 }
 
 function refsOf(conversation: Conversation): Set<string> {
