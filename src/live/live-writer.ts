@@ -7,6 +7,8 @@ import { readTombstones } from '../deleted-conversations.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { BadBundleFileError, readBundleConversation } from '../bundle/read-bundle.js';
 import { stableId } from '../model/ids.js';
+import type { Redactor } from '../model/redact.js';
+import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import { timestampOf } from '../model/time.js';
 import { openStore } from '../open-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
@@ -72,10 +74,14 @@ export class LiveWriter {
     return new LiveWriter(dataDir, store, await store.deep());
   }
 
-  /** Writes a log's conversations to the store; their bundle files wait for {@link settle}. */
+  /**
+   * Writes a log's conversations to the store; their bundle files wait for {@link settle}. With
+   * `from.redacted`, the earlier copy merged in is masked with `redactor` (the session's).
+   */
   async write(
     conversations: readonly LiveConversation[],
     from: LiveImport,
+    redactor?: Redactor,
   ): Promise<LiveWriteReport> {
     const report: LiveWriteReport = { written: 0, unchanged: 0, leftDeleted: 0, heldElsewhere: 0 };
     const bundle = await this.openBundle();
@@ -87,7 +93,10 @@ export class LiveWriter {
       }
       const { id, index } = conversation;
       const owns = await this.owners.takes(id, from.sourceFile, index, bundle.indexed(id));
-      const earlier = await this.earlierCopy(conversation);
+      const earlier = await this.earlierCopy(
+        conversation,
+        from.redacted ? (redactor ?? mergeRedactor(true)) : undefined,
+      );
       const written = (earlier && conversation.carry(earlier)) ?? conversation;
       // Another log's more recent copy leads; this log's copy only adds what that one lacked.
       if (!owns && (!earlier || written.messages === earlier.messages.length)) {
@@ -118,19 +127,24 @@ export class LiveWriter {
    * wrote), in memory (not settled yet) or in the bundle, and kept for the conversion's later
    * steps when it knows more.
    */
-  private async earlierCopy(conversation: LiveConversation): Promise<Conversation | undefined> {
+  private async earlierCopy(
+    conversation: LiveConversation,
+    redactor: Redactor | undefined,
+  ): Promise<Conversation | undefined> {
     const { id, step } = conversation;
     if (this.conversionOf.get(id) === step.of) return this.carried.get(id);
     // A new conversion (a log rewritten again): merged with the latest copy, not the one before.
     this.conversionOf.set(id, step.of);
     this.carried.delete(id);
-    const earlier =
+    const found =
       this.unsettled.get(id)?.conversation ??
       (await readBundleConversation(bundleDir(this.dataDir), id).catch((error: unknown) => {
         // A damaged bundle file is written anew, as before.
         if (error instanceof BadBundleFileError) return undefined;
         throw error;
       }));
+    // `--redact`: what an earlier plain import wrote is masked before it is merged back.
+    const earlier = found && storedCopyForMerge(found, redactor);
     if (!earlier || !conversation.carry(earlier)) return undefined;
     this.carried.set(id, earlier);
     return earlier;

@@ -4,8 +4,8 @@ import { contentHashOfText, conversationText } from '../bundle/conversation-text
 import { toIndexEntry } from '../bundle/memory-store.js';
 import { countConversation } from '../import-report.js';
 import { mergeCopies, updatedOf } from '../model/merge-copies.js';
-import { redactValue } from '../model/redact.js';
 import type { Conversation } from '../model/pam.js';
+import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import type { ConvertedConversation } from './convert-record.js';
 
 /** A converted conversation set against the bundle's copy of it. */
@@ -42,7 +42,7 @@ export function mergeWithStored(
   const parsed = parseConversationFile(stored.text);
   if (!parsed.ok) return asIs;
   // `--redact` masks what was written before too: a secret of the stored copy is not merged back.
-  const storedCopy = options.redact ? redactValue(parsed.conversation, {}) : parsed.conversation;
+  const storedCopy = storedCopyForMerge(parsed.conversation, mergeRedactor(options.redact));
   // Text this process wrote from a conversation it built.
   const arriving = JSON.parse(converted.text) as Conversation;
   const merged = mergeCopies(storedCopy, arriving);
