@@ -41,8 +41,12 @@ export function mergeWithStored(
   // A bundle file that is not a PAM conversation any more is written anew, as before.
   const parsed = parseConversationFile(stored.text);
   if (!parsed.ok) return asIs;
-  // `--redact` masks what was written before too: a secret of the stored copy is not merged back.
-  const storedCopy = storedCopyForMerge(parsed.conversation, mergeRedactor(options.redact));
+  // `--redact` masks what was written before too: a secret of the stored copy is not merged
+  // back, nor left in the attachment texts it refers to (learnt first, masked bare in both).
+  const redactor = mergeRedactor(options.redact);
+  const storedTexts = redactor ? inlineTextsOf(writer, parsed.conversation) : [];
+  for (const { text } of storedTexts) redactor?.learnText(text);
+  const storedCopy = storedCopyForMerge(parsed.conversation, redactor);
   // Text this process wrote from a conversation it built.
   const arriving = JSON.parse(converted.text) as Conversation;
   const merged = mergeCopies(storedCopy, arriving);
@@ -78,6 +82,15 @@ export function mergeWithStored(
     true,
   );
   const storedRefs = storedLeads ? refsOf(storedCopy) : new Set<string>();
+  // An older copy's inline texts never overwrite the newer copy's (they are numbered by position).
+  const inlineAssets = converted.inlineAssets.filter((asset) => !storedRefs.has(asset.ref));
+  const rewritten = new Set(inlineAssets.map((asset) => asset.ref));
+  const used = refsOf(merged.conversation);
+  const maskedStoredTexts = storedTexts.flatMap(({ ref, text }) => {
+    if (!redactor || rewritten.has(ref) || !used.has(ref)) return [];
+    const masked = redactor.maskText(text, {});
+    return masked === text ? [] : [{ ref, text: masked }];
+  });
   return {
     converted: {
       ...unprojected,
@@ -86,8 +99,7 @@ export function mergeWithStored(
       contentHash,
       index: toIndexEntry(merged.conversation),
       counts: countConversation(merged.conversation),
-      // An older copy's inline texts never overwrite the newer copy's (they are numbered by position).
-      inlineAssets: converted.inlineAssets.filter((asset) => !storedRefs.has(asset.ref)),
+      inlineAssets: [...inlineAssets, ...maskedStoredTexts],
     },
     stored,
     keptNewer,
@@ -102,6 +114,17 @@ function refsOf(conversation: Conversation): Set<string> {
     for (const attachment of message.attachments)
       if (attachment.ref !== null) refs.add(attachment.ref);
   return refs;
+}
+
+// The inline attachment texts a stored copy refers to, as the bundle holds them.
+function inlineTextsOf(
+  writer: BundleWriter,
+  conversation: Conversation,
+): { ref: string; text: string }[] {
+  return [...refsOf(conversation)].flatMap((ref) => {
+    const text = writer.storedInlineText(ref);
+    return text === undefined ? [] : [{ ref, text }];
+  });
 }
 
 function missingMeta(): never {
