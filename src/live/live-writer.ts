@@ -92,12 +92,19 @@ export class LiveWriter {
         continue;
       }
       const { id, index } = conversation;
-      const owns = await this.owners.takes(id, from.sourceFile, index, bundle.indexed(id));
+      const owns = await this.owners.takes(
+        id,
+        from.sourceFile,
+        from.checksum,
+        index,
+        bundle.indexed(id),
+      );
       const earlier = await this.earlierCopy(
         conversation,
         from.redacted ? (redactor ?? mergeRedactor(true)) : undefined,
       );
-      const written = (earlier && conversation.carry(earlier)) ?? conversation;
+      const owner = owns ? undefined : this.owners.owner(id);
+      const written = (earlier && conversation.carry(earlier, owner)) ?? conversation;
       // Another log's more recent copy leads; this log's copy only adds what that one lacked.
       if (!owns && (!earlier || written.messages === earlier.messages.length)) {
         report.heldElsewhere++;
