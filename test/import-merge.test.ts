@@ -181,4 +181,73 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
       expect(texts).not.toContain('zz stale text of an older converter');
     });
   });
+
+  it('keeps each attachment text on its own message when two copies each add one', async () => {
+    const dir = tempDir();
+    // Both copies paste a file of the same name on a message the other lacks (the paths are
+    // numbered by position within each copy, so both name it 1-notes.txt).
+    const claude = (updated: string, messages: [string, string, string | null][]) => [
+      {
+        uuid: 'conv-paste',
+        name: 'Pastes',
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: updated,
+        chat_messages: messages.map(([uuid, text, pasted], i) => ({
+          uuid,
+          parent_message_uuid: i === 0 ? undefined : messages[0]?.[0],
+          text,
+          sender: i === 0 ? 'human' : 'assistant',
+          created_at: `2026-01-01T00:00:0${i}Z`,
+          attachments:
+            pasted === null
+              ? []
+              : [{ file_name: 'notes.txt', file_type: 'text/plain', extracted_content: pasted }],
+          files: [],
+        })),
+      },
+    ];
+    const newer = join(dir, 'newer.json');
+    const older = join(dir, 'older.json');
+    writeFileSync(
+      newer,
+      JSON.stringify(
+        claude('2026-01-03T00:00:00Z', [
+          ['m-0', 'start', null],
+          ['m-new', 'newer answer', 'the newer notes'],
+        ]),
+      ),
+    );
+    writeFileSync(
+      older,
+      JSON.stringify(
+        claude('2026-01-02T00:00:00Z', [
+          ['m-0', 'start', null],
+          ['m-old', 'older answer', 'the older notes'],
+        ]),
+      ),
+    );
+    const results: Record<string, string>[] = [];
+    for (const order of [
+      [newer, older],
+      [older, newer],
+    ]) {
+      const data = join(dir, order[0] === newer ? 'data-n' : 'data-o');
+      for (const input of order) await importExports([input], { dataDir: data });
+      const [conversation] = bundleConversations(data).values();
+      const pasted = (text: string): string | undefined => {
+        const ref = conversation?.messages.find((m) => m.content?.text === text)?.attachments[0]
+          ?.ref;
+        return ref ? readFileSync(join(data, 'bundle', ref), 'utf8') : undefined;
+      };
+      expect(pasted('newer answer')).toBe('the newer notes');
+      expect(pasted('older answer')).toBe('the older notes');
+      expectPamValid(data);
+      // Read again, either export changes nothing; both orders give the same bundle.
+      const hashes = bundleHashes(data);
+      for (const input of order) await importExports([input], { dataDir: data, force: true });
+      expect(bundleHashes(data)).toEqual(hashes);
+      results.push(hashes);
+    }
+    expect(results[1]).toEqual(results[0]);
+  });
 });

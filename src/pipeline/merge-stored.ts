@@ -1,10 +1,12 @@
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { parseConversationFile } from '../bundle/conversation-schema.js';
+import { isInlineTextRef, type InlineAsset } from '../bundle/inline-text.js';
 import { contentHashOfText, conversationText } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import { countConversation } from '../import-report.js';
 import { mergeCopies, updatedOf } from '../model/merge-copies.js';
 import type { Conversation } from '../model/pam.js';
+import type { Redactor } from '../model/redact.js';
 import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import type { ConvertedConversation } from './convert-record.js';
 
@@ -75,37 +77,111 @@ export function mergeWithStored(
       added: 0,
     };
   }
-  const { import_metadata: meta, ...content } = merged.conversation;
+  // The other copy's messages keep their attachment texts: a path the leading copy uses too
+  // (paths are numbered by position within each copy) is given a new number.
+  const { conversation: joined, moved } = renumberExtras(
+    merged.conversation,
+    storedLeads ? storedCopy : arriving,
+  );
+  const { import_metadata: meta, ...content } = joined;
   const { text, contentHash } = conversationText(
     content,
     arriving.import_metadata ?? meta ?? missingMeta(),
     true,
   );
-  const storedRefs = storedLeads ? refsOf(storedCopy) : new Set<string>();
-  // An older copy's inline texts never overwrite the newer copy's (they are numbered by position).
-  const inlineAssets = converted.inlineAssets.filter((asset) => !storedRefs.has(asset.ref));
-  const rewritten = new Set(inlineAssets.map((asset) => asset.ref));
-  const used = refsOf(merged.conversation);
-  const maskedStoredTexts = storedTexts.flatMap(({ ref, text }) => {
-    if (!redactor || rewritten.has(ref) || !used.has(ref)) return [];
-    const masked = redactor.maskText(text, {});
-    return masked === text ? [] : [{ ref, text: masked }];
-  });
   return {
     converted: {
       ...unprojected,
-      updated: updatedOf(merged.conversation),
+      updated: updatedOf(joined),
       text,
       contentHash,
-      index: toIndexEntry(merged.conversation),
-      counts: countConversation(merged.conversation),
-      inlineAssets: [...inlineAssets, ...maskedStoredTexts],
+      index: toIndexEntry(joined),
+      counts: countConversation(joined),
+      inlineAssets: textsToWrite(writer, converted.inlineAssets, {
+        storedLeads,
+        storedCopy,
+        storedTexts,
+        joined,
+        moved,
+        redactor,
+      }),
     },
     stored,
     keptNewer,
     kept: false,
     added: merged.added,
   };
+}
+
+/**
+ * The inline attachment texts to write for a merged conversation: the arriving copy's (an older
+ * copy's never overwrite the newer's), with `--redact` the stored ones it keeps masked, and the
+ * texts of the paths {@link renumberExtras} moved.
+ */
+function textsToWrite(
+  writer: BundleWriter,
+  arrivingTexts: readonly InlineAsset[],
+  merge: {
+    storedLeads: boolean;
+    storedCopy: Conversation;
+    storedTexts: readonly InlineAsset[];
+    joined: Conversation;
+    moved: ReadonlyMap<string, string>;
+    redactor: Redactor | undefined;
+  },
+): InlineAsset[] {
+  const { storedLeads, redactor } = merge;
+  const storedRefs = storedLeads ? refsOf(merge.storedCopy) : new Set<string>();
+  const arriving = arrivingTexts.filter((asset) => !storedRefs.has(asset.ref));
+  const rewritten = new Set(arriving.map((asset) => asset.ref));
+  const used = refsOf(merge.joined);
+  const masked = merge.storedTexts.flatMap(({ ref, text }) => {
+    if (!redactor || rewritten.has(ref) || !used.has(ref)) return [];
+    const maskedText = redactor.maskText(text, {});
+    return maskedText === text ? [] : [{ ref, text: maskedText }];
+  });
+  const moved = [...merge.moved].flatMap(([from, to]) => {
+    const text = storedLeads
+      ? arrivingTexts.find((asset) => asset.ref === from)?.text
+      : writer.storedInlineText(from);
+    if (text === undefined) return [];
+    return [{ ref: to, text: redactor && !storedLeads ? redactor.maskText(text, {}) : text }];
+  });
+  return [...arriving, ...masked, ...moved];
+}
+
+// An inline text's path: its folder, its number, the rest of its name.
+const NUMBERED = /^(.*\/)(\d+)((?:-[^/]*)?\.txt)$/;
+
+/**
+ * The joined conversation with each inline-text path that a message only the other copy had
+ * shares with the leading copy renumbered past every number in use; unmerged paths keep their names.
+ */
+function renumberExtras(
+  joined: Conversation,
+  lead: Conversation,
+): { conversation: Conversation; moved: Map<string, string> } {
+  const leadRefs = refsOf(lead);
+  const leadIds = new Set(lead.messages.map((m) => m.id));
+  const moved = new Map<string, string>();
+  let next = 1;
+  for (const ref of refsOf(joined)) {
+    const number = NUMBERED.exec(ref)?.[2];
+    if (number !== undefined) next = Math.max(next, Number(number) + 1);
+  }
+  const messages = joined.messages.map((message) => {
+    if (leadIds.has(message.id)) return message;
+    const attachments = message.attachments.map((attachment) => {
+      const { ref } = attachment;
+      const parts = ref !== null && isInlineTextRef(ref) ? NUMBERED.exec(ref) : null;
+      if (ref === null || !parts || !leadRefs.has(ref)) return attachment;
+      const to = `${parts[1] ?? ''}${next++}${parts[3] ?? ''}`;
+      moved.set(ref, to);
+      return { ...attachment, ref: to };
+    });
+    return { ...message, attachments };
+  });
+  return { conversation: moved.size === 0 ? joined : { ...joined, messages }, moved };
 }
 
 function refsOf(conversation: Conversation): Set<string> {
