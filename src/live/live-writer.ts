@@ -24,7 +24,7 @@ export interface LiveWriteReport {
   unchanged: number;
   /** Conversations deleted with `chatgraph delete`: not written again. */
   leftDeleted: number;
-  /** Conversations another log holds a more recent copy of (one session id in two logs). */
+  /** Conversations another log holds a more recent copy of that this log adds nothing to (one session id in two logs). */
   heldElsewhere: number;
 }
 

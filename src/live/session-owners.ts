@@ -23,9 +23,9 @@ const Provenance = z.object({
  * Which log's copy of a conversation the followed logs keep, when several logs hold one
  * session id (Claude Code writes a resumed or forked session to another file with the same
  * `sessionId`): as `import` settles the same case, the most recent copy (by its last message)
- * wins, and on a tie the log first in path order. A log's own later copy always replaces its
- * earlier one (it grew, or was rewritten); an older copy from another log is left out, so two
- * logs never rewrite the conversation in turn.
+ * leads, and on a tie the log first in path order. A log's own later copy always replaces its
+ * earlier one (it grew, or was rewritten); an older copy from another log only adds the messages
+ * the leading copy lacks (see `LiveWriter`), so two logs never rewrite the conversation in turn.
  */
 export class SessionOwners {
   private readonly copies = new Map<string, Copy>();
