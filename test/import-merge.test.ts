@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
 import { storeFile } from '../src/data-dir.js';
 import { importExports } from '../src/import-exports.js';
+import type { Conversation } from '../src/model/pam.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import {
@@ -153,5 +154,100 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
       });
       expectPamValid(data);
     }
+  });
+
+  it('an export read again (forced) repairs a damaged bundle copy of the same time and size', async () => {
+    const data = join(tempDir(), 'data');
+    const input = join('test', 'fixtures', 'claude-ai', 'legacy-2024-flat.json');
+    await importExports([input], { dataDir: data });
+    const dir = join(data, 'bundle', 'conversations');
+    const [name] = readdirSync(dir).filter((n) => n.endsWith('.json'));
+    const file = join(dir, name ?? '');
+    const damaged = JSON.parse(readFileSync(file, 'utf8')) as Conversation;
+    const message = damaged.messages.find((m) => m.content?.text);
+    const original = message?.content?.text;
+    if (!message?.content || original === undefined) throw new Error('the fixture has no text');
+    // What an earlier converter might have written: same time, same messages, other text.
+    message.content.text = 'zz stale text of an older converter';
+    writeFileSync(file, JSON.stringify(damaged, null, 2));
+    const again = await importExports([input], { dataDir: data, force: true });
+    expect(outcome(again)).toMatchObject({ updated: 1, keptNewer: 0 });
+    const repaired = JSON.parse(readFileSync(file, 'utf8')) as Conversation;
+    expect(repaired.messages.find((m) => m.id === message.id)?.content?.text).toBe(original);
+    await withStore(data, async (store) => {
+      const thread = await store.thread(repaired.id, { allBranches: true });
+      const texts = thread.map((m) => m.content);
+      expect(texts).toContain(original);
+      expect(texts).not.toContain('zz stale text of an older converter');
+    });
+  });
+
+  it('keeps each attachment text on its own message when two copies each add one', async () => {
+    const dir = tempDir();
+    // Both copies paste a file of the same name on a message the other lacks (the paths are
+    // numbered by position within each copy, so both name it 1-notes.txt).
+    const claude = (updated: string, messages: [string, string, string | null][]) => [
+      {
+        uuid: 'conv-paste',
+        name: 'Pastes',
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: updated,
+        chat_messages: messages.map(([uuid, text, pasted], i) => ({
+          uuid,
+          parent_message_uuid: i === 0 ? undefined : messages[0]?.[0],
+          text,
+          sender: i === 0 ? 'human' : 'assistant',
+          created_at: `2026-01-01T00:00:0${i}Z`,
+          attachments:
+            pasted === null
+              ? []
+              : [{ file_name: 'notes.txt', file_type: 'text/plain', extracted_content: pasted }],
+          files: [],
+        })),
+      },
+    ];
+    const newer = join(dir, 'newer.json');
+    const older = join(dir, 'older.json');
+    writeFileSync(
+      newer,
+      JSON.stringify(
+        claude('2026-01-03T00:00:00Z', [
+          ['m-0', 'start', null],
+          ['m-new', 'newer answer', 'the newer notes'],
+        ]),
+      ),
+    );
+    writeFileSync(
+      older,
+      JSON.stringify(
+        claude('2026-01-02T00:00:00Z', [
+          ['m-0', 'start', null],
+          ['m-old', 'older answer', 'the older notes'],
+        ]),
+      ),
+    );
+    const results: Record<string, string>[] = [];
+    for (const order of [
+      [newer, older],
+      [older, newer],
+    ]) {
+      const data = join(dir, order[0] === newer ? 'data-n' : 'data-o');
+      for (const input of order) await importExports([input], { dataDir: data });
+      const [conversation] = bundleConversations(data).values();
+      const pasted = (text: string): string | undefined => {
+        const ref = conversation?.messages.find((m) => m.content?.text === text)?.attachments[0]
+          ?.ref;
+        return ref ? readFileSync(join(data, 'bundle', ref), 'utf8') : undefined;
+      };
+      expect(pasted('newer answer')).toBe('the newer notes');
+      expect(pasted('older answer')).toBe('the older notes');
+      expectPamValid(data);
+      // Read again, either export changes nothing; both orders give the same bundle.
+      const hashes = bundleHashes(data);
+      for (const input of order) await importExports([input], { dataDir: data, force: true });
+      expect(bundleHashes(data)).toEqual(hashes);
+      results.push(hashes);
+    }
+    expect(results[1]).toEqual(results[0]);
   });
 });

@@ -80,6 +80,60 @@ describe('import --redact after a plain import', () => {
   });
 });
 
+describe('import --redact of an older export after a plain import of a newer one', () => {
+  it('masks the attachment texts the kept newer copy refers to', async () => {
+    const SECRET = `sk-ant-api03-${'Zq7'.repeat(12)}`;
+    const dir = tempDir();
+    const claude = (updated: string, texts: string[]) => [
+      {
+        uuid: 'conv-inline-1',
+        name: 'Keys',
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: updated,
+        chat_messages: texts.map((text, i) => ({
+          uuid: `m-${i}`,
+          text,
+          sender: i % 2 ? 'assistant' : 'human',
+          created_at: `2026-01-01T00:00:0${i}Z`,
+          attachments:
+            i === 0
+              ? [
+                  {
+                    file_name: 'env.txt',
+                    file_type: 'text/plain',
+                    file_size: 60,
+                    extracted_content: `ANTHROPIC_API_KEY=${SECRET}\n`,
+                  },
+                ]
+              : [],
+          files: [],
+        })),
+      },
+    ];
+    const newer = join(dir, 'newer.json');
+    const older = join(dir, 'older.json');
+    writeFileSync(newer, JSON.stringify(claude('2026-01-03T00:00:00Z', ['my env', 'ok', 'more'])));
+    writeFileSync(older, JSON.stringify(claude('2026-01-02T00:00:00Z', ['my env', 'ok'])));
+    const data = join(dir, 'data');
+    await importExports([newer], { dataDir: data });
+    const holding = () =>
+      filesUnder(bundleDir(data)).filter((f) => readFileSync(f).includes(SECRET));
+    expect(holding()).not.toEqual([]);
+    const second = await importExports([older], { dataDir: data, redact: true });
+    expect(second.providers.claude?.keptNewer).toBe(1);
+    expect(holding()).toEqual([]);
+    const texts = filesUnder(bundleDir(data)).filter((f) => f.endsWith('env.txt'));
+    expect(texts).toHaveLength(1);
+    expect(readFileSync(texts[0] ?? '', 'utf8')).toContain('ANTHROPIC_API_KEY=[REDACTED:');
+  });
+});
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+  );
+}
+
 describe('a bundle whose index disagrees with its files', () => {
   it('is repaired by the next import, even one skipped by checksum', async () => {
     const dir = tempDir();

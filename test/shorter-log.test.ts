@@ -10,6 +10,7 @@ import { tempDir } from './support/convert-to-temp.js';
 import {
   FULL_LOG,
   SHORTER_LOG,
+  bundleConversations,
   expectLogMerged,
   expectLogMergedInBundle,
   expectPamValid,
@@ -108,4 +109,53 @@ describe('a Claude Code log cut short or rewritten shorter (issue 23, break 2)',
     });
     expectPamValid(data);
   }, 60_000);
+
+  it('import keeps what was imported when one session is split over several logs in one import', async () => {
+    const lines = (entries: [number, number | null][]) =>
+      entries.map(([n, parent]) => sessionLine('sess-x', n, `text ${n}`, parent)).join('');
+    const projects = tempDir('chatgraph-two-logs-');
+    mkdirSync(join(projects, '-work-app'));
+    const a = join(projects, '-work-app', 'a.jsonl');
+    const b = join(projects, '-work-app', 'b.jsonl');
+    writeFileSync(
+      a,
+      lines([
+        [0, null],
+        [1, 0],
+        [2, 1],
+        [3, 2],
+        [4, 3],
+        [5, 4],
+      ]),
+    );
+    const data = join(tempDir(), 'data');
+    await importExports([projects], { dataDir: data });
+    // a.jsonl cut short; b.jsonl a later log of the same session that goes on another way.
+    writeFileSync(
+      a,
+      lines([
+        [0, null],
+        [1, 0],
+      ]),
+    );
+    writeFileSync(
+      b,
+      lines([
+        [0, null],
+        [1, 0],
+        [2, 1],
+        [9, 2],
+      ]),
+    );
+    const second = await importExports([projects], { dataDir: data });
+    expect(second.written.duplicates).toBe(1);
+    const texts = ['text 0', 'text 1', 'text 2', 'text 3', 'text 4', 'text 5', 'text 9'];
+    await withStore(data, async (store) => {
+      const all = (await store.thread('sess-x', { allBranches: true })).map((m) => m.content);
+      expect([...all].sort()).toEqual(texts);
+    });
+    const [conversation] = bundleConversations(data).values();
+    expect(conversation?.messages.map((m) => m.content?.text).sort()).toEqual(texts);
+    expectPamValid(data);
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from './support/convert-to-temp.js';
@@ -79,6 +79,30 @@ describe('chatgraph watch --redact', () => {
     await w.waitFor(/^following /);
     expect(await w.stop()).toBe(0);
     expect(await messagesOf(data, 'sess-x')).toContain('use [REDACTED:anthropic-key] for the API');
+    expect(filesHolding(join(data, 'bundle'), ANTHROPIC_KEY)).toEqual([]);
+    const found = await chatgraph('search', 'API', '--data-dir', data, '--format', 'json');
+    expect(found.stdout).not.toContain(ANTHROPIC_KEY);
+  }, 60_000);
+
+  it('masks what a plain import wrote of a longer copy before merging it back', async () => {
+    const { folder, log } = sessionFolder();
+    log.append(`use ${ANTHROPIC_KEY} for the API`);
+    log.append('and then deploy');
+    const data = tempDir();
+    expect((await chatgraph('import', folder, '--data-dir', data, '-q')).code).toBe(0);
+    expect(filesHolding(join(data, 'bundle'), ANTHROPIC_KEY)).not.toEqual([]);
+    // Cut short: the bundle's copy (with the secret) knows more, so watch merges it in.
+    writeFileSync(
+      log.path,
+      readFileSync(log.path, 'utf8').split('\n').slice(0, 3).join('\n') + '\n',
+    );
+    const w = start(['watch', folder, '--data-dir', data, '--redact']);
+    await w.waitFor(/^imported .*sess-x\.jsonl: 3 lines? read/);
+    await w.waitFor(/^following /);
+    expect(await w.stop()).toBe(0);
+    const messages = await messagesOf(data, 'sess-x');
+    expect(messages).toContain('use [REDACTED:anthropic-key] for the API');
+    expect(messages).toContain('and then deploy');
     expect(filesHolding(join(data, 'bundle'), ANTHROPIC_KEY)).toEqual([]);
     const found = await chatgraph('search', 'API', '--data-dir', data, '--format', 'json');
     expect(found.stdout).not.toContain(ANTHROPIC_KEY);

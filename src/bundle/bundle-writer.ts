@@ -104,6 +104,17 @@ export class BundleWriter {
     return previous !== undefined ? 'updated' : 'created';
   }
 
+  /** The text of an inline attachment-text file in the bundle, when it has one. */
+  storedInlineText(ref: string): string | undefined {
+    if (!isInlineTextRef(ref)) return undefined;
+    try {
+      return readFileSync(join(this.dir, ref), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      return undefined;
+    }
+  }
+
   /** The text of a conversation's file in the bundle, when it has one. */
   storedText(id: string): string | undefined {
     if (!this.index.has(id)) return undefined;

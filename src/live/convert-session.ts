@@ -3,6 +3,7 @@ import { conversationBytes, type MessageBytes } from '../bundle/conversation-tex
 import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import type { GraphDelta } from '../graph/graph-delta.js';
+import { importIdOf } from '../graph/import-id.js';
 import { projectGrowth, settleDocument } from '../graph/project-growth.js';
 import { project, type ProjectOptions } from '../graph/project.js';
 import { emptyProjectMemo, type ProjectMemo } from '../graph/project-memo.js';
@@ -41,9 +42,17 @@ export interface LiveConversation {
   /**
    * This step merged with an earlier copy of the conversation (the bundle's, from before the
    * log was cut short or rewritten), as `import` merges two copies (see `mergeCopies`); its
-   * graph comes whole (no delta). Undefined when the earlier copy knows nothing more.
+   * graph comes whole (no delta). Undefined when the earlier copy knows nothing more. With
+   * `owner` (another log of the session holds the leading copy), the result hangs from that
+   * log's Import and names it as its source, as `import` of both logs gives.
    */
-  carry(earlier: Conversation): LiveConversation | undefined;
+  carry(earlier: Conversation, owner?: SessionOwner): LiveConversation | undefined;
+}
+
+/** The log whose copy of a conversation leads (see `SessionOwners`): its path and checksum. */
+export interface SessionOwner {
+  displayPath: string;
+  checksum: string;
 }
 
 /** A conversation as `import` would write it from the lines read so far. */
@@ -149,7 +158,7 @@ export class SessionConversion {
         };
       },
       conversation,
-      carry: (earlier) => this.carry(earlier, conversation, source, step),
+      carry: (earlier, owner) => this.carry(earlier, conversation, withOwner(source, owner), step),
     };
   }
 
@@ -178,7 +187,7 @@ export class SessionConversion {
         return { text: bytes, contentHash, delta: undefined, batch };
       },
       conversation: whole,
-      carry: (again) => this.carry(again, conversation, source, step),
+      carry: (again, owner) => this.carry(again, conversation, withOwner(source, owner), step),
     };
   }
 
@@ -208,6 +217,13 @@ export class SessionConversion {
       memo,
     };
   }
+}
+
+// The provenance of a merged copy another log's copy leads: that log's.
+function withOwner(source: SessionSource, owner: SessionOwner | undefined): SessionSource {
+  if (!owner) return source;
+  const { displayPath, checksum } = owner;
+  return { ...source, displayPath, checksum, importId: importIdOf(checksum) };
 }
 
 /** Converts a session log's lines at once, as `import` converts the whole file. */

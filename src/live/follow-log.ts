@@ -142,13 +142,17 @@ async function writeSession(
   const report = await withWriteLock(
     context.dataDir,
     () =>
-      context.writer.write(conversations, {
-        id: importIdOf(checksum),
-        sourceFile: displayPath,
-        checksum,
-        size: session.mark?.offset ?? 0,
-        redacted: context.redact === true,
-      }),
+      context.writer.write(
+        conversations,
+        {
+          id: importIdOf(checksum),
+          sourceFile: displayPath,
+          checksum,
+          size: session.mark?.offset ?? 0,
+          redacted: context.redact === true,
+        },
+        context.redact ? redactorOf(session) : undefined,
+      ),
     context.onWait ? { onWait: context.onWait } : {},
   );
   context.emit({

@@ -7,6 +7,8 @@ import { readTombstones } from '../deleted-conversations.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { BadBundleFileError, readBundleConversation } from '../bundle/read-bundle.js';
 import { stableId } from '../model/ids.js';
+import type { Redactor } from '../model/redact.js';
+import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import { timestampOf } from '../model/time.js';
 import { openStore } from '../open-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
@@ -22,7 +24,7 @@ export interface LiveWriteReport {
   unchanged: number;
   /** Conversations deleted with `chatgraph delete`: not written again. */
   leftDeleted: number;
-  /** Conversations another log holds a more recent copy of (one session id in two logs). */
+  /** Conversations another log holds a more recent copy of that this log adds nothing to (one session id in two logs). */
   heldElsewhere: number;
 }
 
@@ -72,10 +74,14 @@ export class LiveWriter {
     return new LiveWriter(dataDir, store, await store.deep());
   }
 
-  /** Writes a log's conversations to the store; their bundle files wait for {@link settle}. */
+  /**
+   * Writes a log's conversations to the store; their bundle files wait for {@link settle}. With
+   * `from.redacted`, the earlier copy merged in is masked with `redactor` (the session's).
+   */
   async write(
     conversations: readonly LiveConversation[],
     from: LiveImport,
+    redactor?: Redactor,
   ): Promise<LiveWriteReport> {
     const report: LiveWriteReport = { written: 0, unchanged: 0, leftDeleted: 0, heldElsewhere: 0 };
     const bundle = await this.openBundle();
@@ -86,12 +92,24 @@ export class LiveWriter {
         continue;
       }
       const { id, index } = conversation;
-      if (!(await this.owners.takes(id, from.sourceFile, index, bundle.indexed(id)))) {
+      const owns = await this.owners.takes(
+        id,
+        from.sourceFile,
+        from.checksum,
+        index,
+        bundle.indexed(id),
+      );
+      const earlier = await this.earlierCopy(
+        conversation,
+        from.redacted ? (redactor ?? mergeRedactor(true)) : undefined,
+      );
+      const owner = owns ? undefined : this.owners.owner(id);
+      const written = (earlier && conversation.carry(earlier, owner)) ?? conversation;
+      // Another log's more recent copy leads; this log's copy only adds what that one lacked.
+      if (!owns && (!earlier || written.messages === earlier.messages.length)) {
         report.heldElsewhere++;
         continue;
       }
-      const earlier = await this.earlierCopy(conversation);
-      const written = (earlier && conversation.carry(earlier)) ?? conversation;
       const outcome = await this.graph.step(written);
       this.unsettled.set(id, written);
       report[outcome]++;
@@ -116,19 +134,24 @@ export class LiveWriter {
    * wrote), in memory (not settled yet) or in the bundle, and kept for the conversion's later
    * steps when it knows more.
    */
-  private async earlierCopy(conversation: LiveConversation): Promise<Conversation | undefined> {
+  private async earlierCopy(
+    conversation: LiveConversation,
+    redactor: Redactor | undefined,
+  ): Promise<Conversation | undefined> {
     const { id, step } = conversation;
     if (this.conversionOf.get(id) === step.of) return this.carried.get(id);
     // A new conversion (a log rewritten again): merged with the latest copy, not the one before.
     this.conversionOf.set(id, step.of);
     this.carried.delete(id);
-    const earlier =
+    const found =
       this.unsettled.get(id)?.conversation ??
       (await readBundleConversation(bundleDir(this.dataDir), id).catch((error: unknown) => {
         // A damaged bundle file is written anew, as before.
         if (error instanceof BadBundleFileError) return undefined;
         throw error;
       }));
+    // `--redact`: what an earlier plain import wrote is masked before it is merged back.
+    const earlier = found && storedCopyForMerge(found, redactor);
     if (!earlier || !conversation.carry(earlier)) return undefined;
     this.carried.set(id, earlier);
     return earlier;

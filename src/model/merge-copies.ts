@@ -11,8 +11,8 @@ export interface MergedCopies {
 
 /**
  * Merges two copies of one conversation so that neither loses what the other knows: the copy
- * with the later update time leads (on a tie the one with more messages, then a fixed order of
- * their content, so the result does not depend on which came first), and where every message
+ * with the later update time leads (on a tie the one with more messages, then the arriving one,
+ * so that an export read again repairs a damaged copy), and where every message
  * of both has a provider id its messages are joined by id, a message only the other copy had
  * kept with its parent (the older copy's parent when the leading one lacks it). Without stable
  * ids (ids made from positions) a join could hold one message twice, so the leading copy is
@@ -46,21 +46,17 @@ export function hasStableIds(conversation: Conversation): boolean {
   return conversation.messages.every((m) => m.provider_message_id !== null);
 }
 
-function updatedOf(conversation: Conversation): string {
+/** When a conversation was last updated (its creation time when it has no update time). */
+export function updatedOf(conversation: Conversation): string {
   return conversation.temporal.updated_at ?? conversation.temporal.created_at;
 }
 
-function leads(a: Conversation, b: Conversation): boolean {
-  const [ta, tb] = [updatedOf(a), updatedOf(b)];
-  if (ta !== tb) return ta > tb;
-  if (a.messages.length !== b.messages.length) return a.messages.length > b.messages.length;
-  return contentKey(a) >= contentKey(b);
-}
-
-// Only reached on a tie of time and size: the order of the two contents, provenance aside.
-function contentKey(conversation: Conversation): string {
-  const { import_metadata: _ignored, ...content } = conversation;
-  return JSON.stringify(content);
+// The stored copy leads only when it knows strictly more recent things: on a full tie the
+// arriving copy leads, so reading an export again repairs a bundle file damaged since.
+function leads(stored: Conversation, arriving: Conversation): boolean {
+  const [ts, ta] = [updatedOf(stored), updatedOf(arriving)];
+  if (ts !== ta) return ts > ta;
+  return stored.messages.length > arriving.messages.length;
 }
 
 /**

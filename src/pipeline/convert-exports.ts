@@ -46,15 +46,8 @@ export async function convertExports(
     const settler = new Settler(report, options.deleted);
     const take = async (claim: Claim, arriving: ConvertedConversation): Promise<void> => {
       if (settler.isDeleted(arriving)) return;
-      const merge = settler.sameImport(claim, arriving)
-        ? {
-            converted: arriving,
-            stored: { text: writer.storedText(arriving.id) },
-            keptNewer: false,
-            kept: false,
-            added: 0,
-          }
-        : mergeWithStored(writer, arriving, { redact: options.redact === true });
+      // Several logs of one Claude Code session merge too: each with the copy written before it.
+      const merge = mergeWithStored(writer, arriving, { redact: options.redact === true });
       if (!settler.keep(claim, merge)) return;
       const { converted, stored } = merge;
       await writeToBundle(writer, claim, converted, assets.get(claim.sourceKey), report, stored);

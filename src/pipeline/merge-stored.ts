@@ -1,11 +1,13 @@
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { parseConversationFile } from '../bundle/conversation-schema.js';
+import { isInlineTextRef, type InlineAsset } from '../bundle/inline-text.js';
 import { contentHashOfText, conversationText } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
 import { countConversation } from '../import-report.js';
-import { mergeCopies } from '../model/merge-copies.js';
-import { redactValue } from '../model/redact.js';
+import { mergeCopies, updatedOf } from '../model/merge-copies.js';
 import type { Conversation } from '../model/pam.js';
+import type { Redactor } from '../model/redact.js';
+import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import type { ConvertedConversation } from './convert-record.js';
 
 /** A converted conversation set against the bundle's copy of it. */
@@ -14,7 +16,7 @@ export interface StoredMerge {
   converted: ConvertedConversation;
   /** The bundle file's text as it was (read once, handed to the writer). */
   stored: { text: string | undefined };
-  /** The bundle's copy was the newer one (a later update time): it leads the result. */
+  /** The bundle's copy was strictly newer (a later update time): it leads the result. */
   keptNewer: boolean;
   /** The bundle's copy stays as it is: the arriving one adds nothing to it. */
   kept: boolean;
@@ -41,13 +43,19 @@ export function mergeWithStored(
   // A bundle file that is not a PAM conversation any more is written anew, as before.
   const parsed = parseConversationFile(stored.text);
   if (!parsed.ok) return asIs;
-  // `--redact` masks what was written before too: a secret of the stored copy is not merged back.
-  const storedCopy = options.redact ? redactValue(parsed.conversation, {}) : parsed.conversation;
+  // `--redact` masks what was written before too: a secret of the stored copy is not merged
+  // back, nor left in the attachment texts it refers to (learnt first, masked bare in both).
+  const redactor = mergeRedactor(options.redact);
+  const storedTexts = redactor ? inlineTextsOf(writer, parsed.conversation) : [];
+  for (const { text } of storedTexts) redactor?.learnText(text);
+  const storedCopy = storedCopyForMerge(parsed.conversation, redactor);
   // Text this process wrote from a conversation it built.
   const arriving = JSON.parse(converted.text) as Conversation;
   const merged = mergeCopies(storedCopy, arriving);
-  const keptNewer = merged.leading === 'stored';
-  if (merged.added === 0 && !keptNewer) return asIs;
+  const storedLeads = merged.leading === 'stored';
+  // Said only when the bundle's copy is strictly newer (it also leads with more messages at one time).
+  const keptNewer = storedLeads && updatedOf(storedCopy) > updatedOf(arriving);
+  if (merged.added === 0 && !storedLeads) return asIs;
   // Its batch was projected from the arriving copy: the sink projects what is written instead.
   const { batch: _projected, ...unprojected } = converted;
   if (merged.added === 0 && !options.redact) {
@@ -69,23 +77,34 @@ export function mergeWithStored(
       added: 0,
     };
   }
-  const { import_metadata: meta, ...content } = merged.conversation;
+  // The other copy's messages keep their attachment texts: a path the leading copy uses too
+  // (paths are numbered by position within each copy) is given a new number.
+  const { conversation: joined, moved } = renumberExtras(
+    merged.conversation,
+    storedLeads ? storedCopy : arriving,
+  );
+  const { import_metadata: meta, ...content } = joined;
   const { text, contentHash } = conversationText(
     content,
     arriving.import_metadata ?? meta ?? missingMeta(),
     true,
   );
-  const storedRefs = keptNewer ? refsOf(storedCopy) : new Set<string>();
   return {
     converted: {
       ...unprojected,
-      updated: updatedOf(merged.conversation),
+      updated: updatedOf(joined),
       text,
       contentHash,
-      index: toIndexEntry(merged.conversation),
-      counts: countConversation(merged.conversation),
-      // An older copy's inline texts never overwrite the newer copy's (they are numbered by position).
-      inlineAssets: converted.inlineAssets.filter((asset) => !storedRefs.has(asset.ref)),
+      index: toIndexEntry(joined),
+      counts: countConversation(joined),
+      inlineAssets: textsToWrite(writer, converted.inlineAssets, {
+        storedLeads,
+        storedCopy,
+        storedTexts,
+        joined,
+        moved,
+        redactor,
+      }),
     },
     stored,
     keptNewer,
@@ -94,8 +113,75 @@ export function mergeWithStored(
   };
 }
 
-function updatedOf(conversation: Conversation): string {
-  return conversation.temporal.updated_at ?? conversation.temporal.created_at;
+/**
+ * The inline attachment texts to write for a merged conversation: the arriving copy's (an older
+ * copy's never overwrite the newer's), with `--redact` the stored ones it keeps masked, and the
+ * texts of the paths {@link renumberExtras} moved.
+ */
+function textsToWrite(
+  writer: BundleWriter,
+  arrivingTexts: readonly InlineAsset[],
+  merge: {
+    storedLeads: boolean;
+    storedCopy: Conversation;
+    storedTexts: readonly InlineAsset[];
+    joined: Conversation;
+    moved: ReadonlyMap<string, string>;
+    redactor: Redactor | undefined;
+  },
+): InlineAsset[] {
+  const { storedLeads, redactor } = merge;
+  const storedRefs = storedLeads ? refsOf(merge.storedCopy) : new Set<string>();
+  const arriving = arrivingTexts.filter((asset) => !storedRefs.has(asset.ref));
+  const rewritten = new Set(arriving.map((asset) => asset.ref));
+  const used = refsOf(merge.joined);
+  const masked = merge.storedTexts.flatMap(({ ref, text }) => {
+    if (!redactor || rewritten.has(ref) || !used.has(ref)) return [];
+    const maskedText = redactor.maskText(text, {});
+    return maskedText === text ? [] : [{ ref, text: maskedText }];
+  });
+  const moved = [...merge.moved].flatMap(([from, to]) => {
+    const text = storedLeads
+      ? arrivingTexts.find((asset) => asset.ref === from)?.text
+      : writer.storedInlineText(from);
+    if (text === undefined) return [];
+    return [{ ref: to, text: redactor && !storedLeads ? redactor.maskText(text, {}) : text }];
+  });
+  return [...arriving, ...masked, ...moved];
+}
+
+// An inline text's path: its folder, its number, the rest of its name.
+const NUMBERED = /^(.*\/)(\d+)((?:-[^/]*)?\.txt)$/;
+
+/**
+ * The joined conversation with each inline-text path that a message only the other copy had
+ * shares with the leading copy renumbered past every number in use; unmerged paths keep their names.
+ */
+function renumberExtras(
+  joined: Conversation,
+  lead: Conversation,
+): { conversation: Conversation; moved: Map<string, string> } {
+  const leadRefs = refsOf(lead);
+  const leadIds = new Set(lead.messages.map((m) => m.id));
+  const moved = new Map<string, string>();
+  let next = 1;
+  for (const ref of refsOf(joined)) {
+    const number = NUMBERED.exec(ref)?.[2];
+    if (number !== undefined) next = Math.max(next, Number(number) + 1);
+  }
+  const messages = joined.messages.map((message) => {
+    if (leadIds.has(message.id)) return message;
+    const attachments = message.attachments.map((attachment) => {
+      const { ref } = attachment;
+      const parts = ref !== null && isInlineTextRef(ref) ? NUMBERED.exec(ref) : null;
+      if (ref === null || !parts || !leadRefs.has(ref)) return attachment;
+      const to = `${parts[1] ?? ''}${next++}${parts[3] ?? ''}`;
+      moved.set(ref, to);
+      return { ...attachment, ref: to };
+    });
+    return { ...message, attachments };
+  });
+  return { conversation: moved.size === 0 ? joined : { ...joined, messages }, moved };
 }
 
 function refsOf(conversation: Conversation): Set<string> {
@@ -104,6 +190,17 @@ function refsOf(conversation: Conversation): Set<string> {
     for (const attachment of message.attachments)
       if (attachment.ref !== null) refs.add(attachment.ref);
   return refs;
+}
+
+// The inline attachment texts a stored copy refers to, as the bundle holds them.
+function inlineTextsOf(
+  writer: BundleWriter,
+  conversation: Conversation,
+): { ref: string; text: string }[] {
+  return [...refsOf(conversation)].flatMap((ref) => {
+    const text = writer.storedInlineText(ref);
+    return text === undefined ? [] : [{ ref, text }];
+  });
 }
 
 function missingMeta(): never {

@@ -27,36 +27,13 @@ export class Settler {
     return true;
   }
 
-  /**
-   * Whether this conversation is one of several logs of a Claude Code session met in this
-   * import (a resumed or forked session): those are settled as `watch` settles them (see
-   * `SessionOwners`), the most recent copy whole, not merged.
-   */
-  sameImport(claim: Claim, converted: ConvertedConversation): boolean {
-    return claim.provider.name === 'claude-code' && this.updatedOf.has(converted.id);
-  }
-
   /** Whether this conversation, merged with the bundle's copy, is to be written. */
   keep(claim: Claim, merge: StoredMerge): boolean {
     const { converted } = merge;
     const provider = claim.provider.name;
     const label = converted.platformId ?? converted.id;
     const before = this.updatedOf.get(converted.id);
-    if (before !== undefined && this.sameImport(claim, converted)) {
-      this.report.written.duplicates++;
-      const newer = converted.updated > before;
-      this.report.add({
-        level: 'info',
-        code: 'duplicate-conversation',
-        message: newer
-          ? `conversation ${label} appeared before in this import; this newer copy replaces it`
-          : `conversation ${label} appeared before in this import; this copy is not newer and is skipped`,
-        file: claim.entry.displayPath,
-      });
-      if (!newer) return false;
-      const counted = this.countsOf.get(converted.id);
-      if (counted) this.report.replaceCounts(provider, counted, converted.counts);
-    } else if (before !== undefined) {
+    if (before !== undefined) {
       this.report.written.duplicates++;
       this.report.add({
         level: 'info',

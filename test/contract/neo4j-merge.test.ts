@@ -14,6 +14,7 @@ import {
   expectMerged,
   expectPamValid,
   outcome,
+  sessionLine,
   writeChatgptCopies,
 } from '../support/merge-scenarios.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
@@ -104,5 +105,50 @@ describe('Neo4j: copies merged, nothing lost (issue 23, breaks 1 and 2)', () => 
     await withReader(expectLogMerged);
     expectLogMergedInBundle(watched);
     expectPamValid(watched);
+  }, 120_000);
+
+  it('several logs of one session in one import keep every message already imported', async () => {
+    await cleared();
+    const lines = (entries: [number, number | null][]) =>
+      entries.map(([n, parent]) => sessionLine('sess-x', n, `text ${n}`, parent)).join('');
+    const projects = tempDir('chatgraph-neo4j-two-logs-');
+    mkdirSync(join(projects, '-work-app'));
+    const a = join(projects, '-work-app', 'a.jsonl');
+    writeFileSync(
+      a,
+      lines([
+        [0, null],
+        [1, 0],
+        [2, 1],
+        [3, 2],
+        [4, 3],
+        [5, 4],
+      ]),
+    );
+    const data = join(tempDir(), 'data');
+    const neo4j = server.target;
+    await importExports([projects], { dataDir: data, neo4j });
+    writeFileSync(
+      a,
+      lines([
+        [0, null],
+        [1, 0],
+      ]),
+    );
+    writeFileSync(
+      join(projects, '-work-app', 'b.jsonl'),
+      lines([
+        [0, null],
+        [1, 0],
+        [2, 1],
+        [9, 2],
+      ]),
+    );
+    await importExports([projects], { dataDir: data, neo4j });
+    await withReader(async (store) => {
+      const all = (await store.thread('sess-x', { allBranches: true })).map((m) => m.content);
+      expect([...all].sort()).toEqual([0, 1, 2, 3, 4, 5, 9].map((n) => `text ${n}`));
+    });
+    expectPamValid(data);
   }, 120_000);
 });
