@@ -52,6 +52,7 @@ export type { ImportOptions, ImportResult } from './import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
 export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
 export { readConversationView } from './conversation-view/conversation-view.js';
+export { codeCellsIn, type CodeCell } from './conversation-view/code-cell.js';
 export type {
   AttachmentView,
   CitationView,

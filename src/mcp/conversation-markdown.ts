@@ -1,4 +1,4 @@
-import type { CodeCell } from '../conversation-view/code-cell.js';
+import type { CodeCell } from '../index.js';
 import {
   attachmentHeader,
   type ConversationInfo,

@@ -7,7 +7,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { EDGES, LABELS, type Store, type ThreadMessage } from '../index.js';
-import { codeCellsIn } from '../conversation-view/code-cell.js';
+import { codeCellsIn } from '../index.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 import { clipMessage } from './message-clip.js';
 import { fitPage, type ResultBudget } from './result-budget.js';

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { QueryError, type ThreadMessage } from '../../index.js';
-import { codeCellsIn } from '../../conversation-view/code-cell.js';
+import { codeCellsIn } from '../../index.js';
 import { conversationMarkdown } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {
