@@ -134,20 +134,8 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
     if (nearest && nearest.length > 0) lines.push('Nearest in meaning:', ...nearest.map(hitLine));
   } else lines.push(...shown.map(hitLine));
   // Memories (remembered, or imported) beside the hits, on the first page: marked as such.
-  if (memories && memories.length > 0)
-    lines.push(
-      'Memories matching:',
-      ...memories.map(
-        (m) =>
-          `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}] (${memoryWhy(m)})${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
-      ),
-    );
-  if (truncated)
-    lines.push(
-      `Truncated to stay within the ${String(kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
-    );
-  else if (nextOffset !== null)
-    lines.push(`More may follow: call again with offset ${String(nextOffset)}.`);
+  if (memories) lines.push(...memoryLines(memories));
+  lines.push(...pageLines(truncated, kb, end, nextOffset, 'More may follow'));
   const structured = output.parse({
     mode: result.mode,
     group: 'message',
@@ -211,20 +199,8 @@ function renderConversations(
     if (result.nearest && result.nearest.length > 0)
       lines.push('Nearest in meaning:', ...result.nearest.map(hitLine));
   } else lines.push(...shown.flatMap(conversationLines));
-  if (result.memories.length > 0)
-    lines.push(
-      'Memories matching:',
-      ...result.memories.map(
-        (m) =>
-          `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}] (${memoryWhy(m)})${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
-      ),
-    );
-  if (truncated)
-    lines.push(
-      `Truncated to stay within the ${String(kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
-    );
-  else if (nextOffset !== null)
-    lines.push(`More conversations follow: call again with offset ${String(nextOffset)}.`);
+  lines.push(...memoryLines(result.memories));
+  lines.push(...pageLines(truncated, kb, end, nextOffset, 'More conversations follow'));
   const structured = output.parse({
     mode: result.mode,
     group: 'conversation',
@@ -338,4 +314,32 @@ export function registerSearchTool(
         return fitPage(result.hits.map(plain), render, budget, shrinkHit).result;
       }),
   );
+}
+
+/** The memories that matched, beside the answer, each marked as a memory with its source. */
+function memoryLines(memories: readonly SearchHit[]): string[] {
+  if (memories.length === 0) return [];
+  return [
+    'Memories matching:',
+    ...memories.map(
+      (m) =>
+        `- memory ${m.memory?.id ?? ''} [${m.memory?.type ?? ''}] (${memoryWhy(m)})${m.conversationId ? ` (from conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}: ${m.snippet}`,
+    ),
+  ];
+}
+
+/** The closing line: where the answer was cut to its budget, or where the next page starts. */
+function pageLines(
+  truncated: boolean,
+  kb: number,
+  end: number,
+  nextOffset: number | null,
+  more: string,
+): string[] {
+  if (truncated)
+    return [
+      `Truncated to stay within the ${String(kb)} KB result budget: call again with offset ${String(end)}, or a smaller limit.`,
+    ];
+  if (nextOffset !== null) return [`${more}: call again with offset ${String(nextOffset)}.`];
+  return [];
 }
