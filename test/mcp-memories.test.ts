@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,10 +8,8 @@ import { bundleDir, importExports, openStore, reindex, type Store } from '../src
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
-import { provisioned } from './support/provisioned.js';
 import { cleanUp } from './support/clean-up.js';
-
-const PAM = provisioned('.venv-pam', 'bin', 'pam');
+import { pamValidate } from './support/pam-sdk.js';
 
 type CallResult = {
   isError?: boolean;
@@ -24,11 +21,8 @@ function expectValidBundle(dataDir: string): void {
   const bundle = bundleDir(dataDir);
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
-  const run = spawnSync(PAM, ['validate', bundle], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+  const { status, output } = pamValidate(bundle);
+  expect(status, output).toBe(0);
 }
 
 describe('memory tools over MCP (the SDK client, in memory)', () => {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,10 +18,8 @@ import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { embeddingsErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { writeExport } from './support/recall-fixtures.js';
-import { provisioned } from './support/provisioned.js';
 import { cleanUp } from './support/clean-up.js';
-
-const PAM = provisioned('.venv-pam', 'bin', 'pam');
+import { pamValidate } from './support/pam-sdk.js';
 
 type CallResult = {
   isError?: boolean;
@@ -45,11 +42,8 @@ function expectValidBundle(dataDir: string): void {
   expect(memoryStoreErrors(read('memory-store.json'))).toEqual([]);
   if (existsSync(join(bundle, 'embeddings.json')))
     expect(embeddingsErrors(read('embeddings.json'))).toEqual([]);
-  const run = spawnSync(PAM, ['validate', bundle], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+  const { status, output } = pamValidate(bundle);
+  expect(status, output).toBe(0);
 }
 
 function vectorIds(dataDir: string): string[] {

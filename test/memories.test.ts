@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,24 +18,19 @@ import { recordedMemories } from './support/bundle-memories.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
-import { provisioned } from './support/provisioned.js';
 import { cleanUp } from './support/clean-up.js';
+import { pamValidate } from './support/pam-sdk.js';
 
 const SAMPLES = join(ROOT, 'samples');
-const PAM = provisioned('.venv-pam', 'bin', 'pam');
 
 /** The bundle is valid for our Ajv check and, where installed, the official validator. */
 function expectValidBundle(dataDir: string): void {
   const bundle = bundleDir(dataDir);
   const store = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(store)).toEqual([]);
-  const run = spawnSync(PAM, ['validate', bundle], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
-  });
-  const output = `${run.stdout}${run.stderr}`;
+  const { status, output } = pamValidate(bundle);
   expect(output).toMatch(/\b0 invalid\b/);
-  expect(run.status, output).toBe(0);
+  expect(status, output).toBe(0);
 }
 
 interface BundleMemory {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,23 +19,18 @@ import { writeMemories } from '../src/memory/write-memories.js';
 import { newMemory } from '../src/model/memory-input.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
-import { provisioned } from './support/provisioned.js';
 import { ROOT } from './support/shared.js';
+import { pamValidate } from './support/pam-sdk.js';
 
-const PAM = provisioned('.venv-pam', 'bin', 'pam');
 const LIBRARY = join(ROOT, 'dist', 'index.js');
 
 function expectValidBundle(dataDir: string): void {
   const bundle = bundleDir(dataDir);
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
-  const run = spawnSync(PAM, ['validate', bundle], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
-  });
-  const output = `${run.stdout}${run.stderr}`;
+  const { status, output } = pamValidate(bundle);
   expect(output).toMatch(/\b0 invalid\b/);
-  expect(run.status, output).toBe(0);
+  expect(status, output).toBe(0);
 }
 
 function fileMemoryIds(dataDir: string): string[] {

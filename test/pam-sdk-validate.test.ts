@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   mkdirSync,
@@ -14,7 +13,6 @@ import { followFolders } from '../src/live/follower.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { LINES } from './support/patch-fixtures.js';
 import { writeHostileCorpus } from './support/hostile-corpus.js';
-import { provisioned } from './support/provisioned.js';
 import {
   CORPUS_SOURCES,
   GOLDEN_SOURCES,
@@ -23,19 +21,7 @@ import {
   fixturesOf,
   itReadsTheCorpus,
 } from './support/shared.js';
-
-// The official Python SDK's validator (`pip install 'portable-ai-memory[cli]==1.0.0'`), in the
-// venv `npm run provision` makes. It re-serialises memories with Pydantic before checking the
-// integrity checksum and checks every index entry's times, which our Ajv check does not.
-const PAM = provisioned('.venv-pam', 'bin', 'pam');
-
-function pamValidate(dir: string): { status: number | null; output: string } {
-  const run = spawnSync(PAM, ['validate', dir], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
-  });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
+import { pamValidate } from './support/pam-sdk.js';
 
 // Our fixtures, then the public samples of the conformance layer when the corpus is there.
 const inputs: [string, string[]][] = [

@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { contentHashOfText } from '../../src/bundle/conversation-text.js';
@@ -7,7 +6,7 @@ import type { ImportResult } from '../../src/import-exports.js';
 import type { Conversation } from '../../src/model/pam.js';
 import type { Store } from '../../src/stores/store.js';
 import { msg, node } from './chatgpt-builder.js';
-import { ROOT } from './shared.js';
+import { pamValidate } from './pam-sdk.js';
 
 /**
  * Two exports of one ChatGPT account for the merge of copies (issue 23, break 1): `newer.json`
@@ -209,24 +208,11 @@ export function expectValidTree(conversation: Conversation): void {
   }
 }
 
-const PAM = join(ROOT, '.venv-pam', 'bin', 'pam');
-
-/** Whether the official PAM validator is installed (see test/pam-sdk-validate.test.ts). */
-export const pamAvailable = existsSync(PAM);
-
 /** Runs the official PAM validator on a data folder's bundle; expects it to accept it. */
 export function expectPamValid(data: string): void {
-  if (!pamAvailable) {
-    if (process.env.CI) throw new Error(`the official PAM validator is missing in CI: ${PAM}`);
-    return;
-  }
-  const run = spawnSync(PAM, ['validate', join(data, 'bundle')], {
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
-  });
-  const output = `${run.stdout}${run.stderr}`;
+  const { status, output } = pamValidate(join(data, 'bundle'));
   expect(output).toMatch(/\b0 invalid\b/);
-  expect(run.status, output).toBe(0);
+  expect(status, output).toBe(0);
 }
 
 /** The import's written counts and kept-newer total, for one assertion. */
