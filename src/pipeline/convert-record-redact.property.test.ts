@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { convertRecord, type RecordTask } from './convert-record.js';
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const BASE64 = `${ALNUM}+/`;
-
-function chars(alphabet: string, min: number, max = min): fc.Arbitrary<string> {
-  return fc
-    .array(fc.constantFrom(...alphabet.split('')), { minLength: min, maxLength: max })
-    .map((a) => a.join(''));
-}
+import { ALNUM, BASE64, chars } from '../../test/support/secret-chars.js';
 
 /** A secret as pasted next to its marker, the value that must not survive, and that value as repeated bare. */
 interface Secret {
