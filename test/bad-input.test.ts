@@ -1,4 +1,4 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ZipWriter } from '../src/sample/zip-writer.js';
@@ -75,5 +75,26 @@ describe('chatgraph convert on what is not an export', () => {
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { totals: { conversations: number } };
     expect(report.totals.conversations).toBe(1);
+  });
+});
+
+describe('chatgraph convert into a bundle whose memory-store.json has another shape', () => {
+  it('says so in one line naming the file, exit 2, and leaves the file as it was', async () => {
+    const dir = tempDir();
+    const out = join(dir, 'bundle');
+    mkdirSync(out);
+    const file = join(out, 'memory-store.json');
+    const text = JSON.stringify({
+      owner: { id: 'o', created_at: '2026-01-01T00:00:00Z' },
+      memories: [],
+      conversations_index: 'all',
+    });
+    writeFileSync(file, text);
+    const sample = join(import.meta.dirname, '..', 'samples', 'claude-code');
+    const { code, stderr } = await chatgraph('convert', sample, '--out', out, '-q');
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain(`${file} is not a PAM memory store (conversations_index`);
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 });

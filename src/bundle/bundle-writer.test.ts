@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/convert-to-temp.js';
 import { BundleWriter } from './bundle-writer.js';
+import { MemoryStoreError } from './read-memory-store.js';
 
 describe('BundleWriter.open', () => {
   it('removes temporaries left by a killed process, and keeps those of live ones', async () => {
@@ -17,6 +18,23 @@ describe('BundleWriter.open', () => {
     await BundleWriter.open(dir);
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);
+  });
+
+  it('refuses a memory-store.json of the wrong shape with an error naming the file and field', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'memory-store.json');
+    // Well-formed JSON, wrong shape: once a crash ("conversations_index is not iterable").
+    writeFileSync(
+      file,
+      JSON.stringify({
+        owner: { id: 'o', created_at: '2026-01-01T00:00:00Z' },
+        memories: [],
+        conversations_index: {},
+      }),
+    );
+    const opened = BundleWriter.open(dir);
+    await expect(opened).rejects.toThrow(MemoryStoreError);
+    await expect(opened).rejects.toThrow(`${file} is not a PAM memory store (conversations_index:`);
   });
 });
 

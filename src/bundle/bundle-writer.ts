@@ -14,6 +14,7 @@ import {
 } from './layout.js';
 import { readMemoryJournal, removeMemoryJournal } from './memory-journal.js';
 import { toMemoryStore } from './memory-store.js';
+import { readMemoryStore } from './read-memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
 import { isInlineTextRef } from './inline-text.js';
@@ -29,7 +30,8 @@ export type WriteOutcome = 'created' | 'updated' | 'unchanged';
 export class BundleWriter {
   private readonly index = new Map<string, ConversationIndexEntry>();
   private readonly memories = new Map<string, Memory>();
-  private existing: MemoryStore | undefined;
+  /** What the bundle's `memory-store.json` said when opened or last written. */
+  private existing: { owner: { id: string; created_at: string }; exportId?: string } | undefined;
   /** The memory journal's changes the bundle had when opened (see {@link finish}). */
   private journalled: ReadonlyMap<string, Memory> = new Map();
   private readonly copied = new Set<string>();
@@ -45,20 +47,16 @@ export class BundleWriter {
     await mkdir(join(dir, CONVERSATIONS_DIR), { recursive: true });
     await removeStaleTemporaries(join(dir, CONVERSATIONS_DIR));
     await removeStaleTemporaries(join(dir, ATTACHMENTS_DIR));
-    const text = await readFile(join(dir, MEMORY_STORE_FILE), 'utf8').catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    });
-    if (text !== undefined) {
-      const store = JSON.parse(text) as MemoryStore;
-      writer.existing = store;
-      for (const entry of store.conversations_index) writer.index.set(entry.id, entry);
-      for (const memory of store.memories) writer.memories.set(memory.id, memory);
-      const journal = await readMemoryJournal(dir);
-      if (journal?.base === store.export_id) {
-        for (const [id, memory] of journal.memories) writer.memories.set(id, memory);
-        writer.journalled = journal.memories;
-      }
+    // Parsed, not cast: a well-formed file of another shape is a MemoryStoreError naming it.
+    const file = await readMemoryStore(dir);
+    if (file) {
+      writer.existing = {
+        owner: file.owner,
+        ...(file.exportId ? { exportId: file.exportId } : {}),
+      };
+      for (const entry of file.index) writer.index.set(entry.id, entry);
+      for (const memory of file.memories) writer.memories.set(memory.id, memory);
+      if (file.journal) writer.journalled = file.journal.memories;
     }
     writer.repaired = await repairIndex(dir, writer.index);
     return writer;
@@ -196,7 +194,7 @@ export class BundleWriter {
    */
   async finish(owner: { id: string; createdAt: string }, exportDate: string): Promise<MemoryStore> {
     const journal = await readMemoryJournal(this.dir);
-    if (journal && journal.base === this.existing?.export_id)
+    if (journal && journal.base === this.existing?.exportId)
       for (const [id, memory] of journal.memories)
         if (JSON.stringify(this.journalled.get(id)) !== JSON.stringify(memory))
           this.memories.set(id, memory);
@@ -209,7 +207,7 @@ export class BundleWriter {
     });
     await writeFileAtomic(join(this.dir, MEMORY_STORE_FILE), serialize(store));
     await removeMemoryJournal(this.dir);
-    this.existing = store;
+    this.existing = { owner: store.owner, exportId: store.export_id };
     this.journalled = new Map();
     return store;
   }

@@ -8,12 +8,23 @@ import { MemoryStoreError, memorySchema, toMemory } from './memory-schema.js';
 
 export { MemoryStoreError } from './memory-schema.js';
 
+// An entry of `conversations_index` as PAM's schema has it; what we read back we also write.
+const indexEntrySchema = z.object({
+  id: z.string(),
+  platform: z.string(),
+  title: z.string().nullable(),
+  temporal: z.object({ created_at: z.string(), updated_at: z.string().nullable() }),
+  message_count: z.number().int().nonnegative(),
+  tags: z.array(z.string()),
+  storage: z.object({ type: z.literal('file'), ref: z.string(), format: z.literal('json') }),
+}) satisfies z.ZodType<ConversationIndexEntry>;
+
 const storeSchema = z
   .object({
     export_id: z.string().nullish(),
     owner: z.object({ id: z.string(), created_at: z.string() }).passthrough(),
     memories: z.array(memorySchema),
-    conversations_index: z.array(z.object({ id: z.string() }).passthrough()).nullish(),
+    conversations_index: z.array(indexEntrySchema).nullish(),
   })
   .passthrough();
 
@@ -57,7 +68,7 @@ async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> 
   return {
     owner: { id: parsed.data.owner.id, created_at: parsed.data.owner.created_at },
     memories: parsed.data.memories.map(toMemory),
-    index: (parsed.data.conversations_index ?? []) as unknown as ConversationIndexEntry[],
+    index: parsed.data.conversations_index ?? [],
     ...(typeof exportId === 'string' ? { exportId } : {}),
   };
 }
