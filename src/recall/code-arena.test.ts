@@ -1,13 +1,27 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
+import wabt from 'wabt';
 import { describe, expect, it } from 'vitest';
 import { scanCodes } from './binary-index.js';
 import { CodeArena } from './code-arena.js';
+import { HAMMING_WASM } from './hamming-wasm.js';
 
 function popcount(x: number): number {
   let count = 0;
   for (let v = x >>> 0; v !== 0; v >>>= 1) count += v & 1;
   return count;
 }
+
+describe('the SIMD kernel', () => {
+  it('is hamming.wat as wabt assembles it (run `npm run assemble` after editing the .wat)', async () => {
+    const text = readFileSync(new URL('./hamming.wat', import.meta.url), 'utf8');
+    const module = (await wabt()).parseWat('hamming.wat', text, { simd: true });
+    module.validate();
+    const { buffer } = module.toBinary({ canonicalize_lebs: true, write_debug_names: false });
+    module.destroy();
+    expect(Buffer.from(buffer).toString('base64')).toBe(HAMMING_WASM);
+  });
+});
 
 describe('CodeArena', () => {
   it('gives each code its Hamming distance to the query, across growth and widths', () => {
