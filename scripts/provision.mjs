@@ -39,6 +39,8 @@ const SYSTEM = [
   { command: 'chromium', found: () => existsSync('/usr/bin/chromium'), apt: ['chromium'] },
   { command: 'java 17+', found: javaFound, apt: ['openjdk-17-jdk-headless'] },
   { command: 'mvn', found: () => works('mvn', ['--version']), apt: ['maven'] },
+  // Info-ZIP's zip writes some of the foreign archives the zip reader is tested on.
+  { command: 'zip', found: () => works('zip', ['-v']), apt: ['zip'] },
 ];
 
 function works(command, args) {

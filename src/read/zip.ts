@@ -128,8 +128,11 @@ async function readAt(handle: FileHandle, offset: number, length: number): Promi
 /** Reads `length` bytes at `offset` (fewer at the end): a file, or HTTP Range requests. */
 export type ByteReader = (offset: number, length: number) => Promise<Buffer>;
 
-/** The members a zip's central directory lists, read through `read` from a zip of `size` bytes. */
-export async function readCentralDirectory(read: ByteReader, size: number): Promise<ZipMember[]> {
+/** Where the central directory is and how many records it holds, from the end record(s). */
+async function findCentralDirectory(
+  read: ByteReader,
+  size: number,
+): Promise<{ count: number; cdSize: number; cdOffset: number }> {
   const tailLength = Math.min(size, 65_557 + 20);
   const tail = await read(size - tailLength, tailLength);
   let eocd = -1;
@@ -152,8 +155,19 @@ export async function readCentralDirectory(read: ByteReader, size: number): Prom
     count = Number(end.readBigUInt64LE(32));
     cdSize = Number(end.readBigUInt64LE(40));
     cdOffset = Number(end.readBigUInt64LE(48));
+  } else if (cdOffset === 0xffffffff) {
+    // Info-ZIP's `zip -fz` writing to a pipe marks the offset as zip64 but writes no zip64
+    // record: the directory ends where the end record starts (as unzip assumes too).
+    cdOffset = size - tailLength + eocd - cdSize;
   }
-  if (cdOffset + cdSize > size) throw new Error('central directory lies past the end of the file');
+  if (cdOffset < 0 || cdOffset + cdSize > size)
+    throw new Error('central directory lies past the end of the file');
+  return { count, cdSize, cdOffset };
+}
+
+/** The members a zip's central directory lists, read through `read` from a zip of `size` bytes. */
+export async function readCentralDirectory(read: ByteReader, size: number): Promise<ZipMember[]> {
+  const { count, cdSize, cdOffset } = await findCentralDirectory(read, size);
   const cd = await read(cdOffset, cdSize);
   const members: ZipMember[] = [];
   let p = 0;
