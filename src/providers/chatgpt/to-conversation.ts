@@ -13,16 +13,9 @@ import type {
 import { toTimestamp } from '../../model/time.js';
 import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext } from '../provider.js';
-import {
-  asAbsoluteUrl,
-  asArray,
-  asCount,
-  asObject,
-  asString,
-  asText,
-  without,
-} from '../untrusted.js';
+import { asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
 import { mapContent, type MappedContent } from './content.js';
+import { resolveMessageReferences, sourceUrl } from './inline-references.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
 import { messageAncestor } from '../mapping-ancestor.js';
 
@@ -141,7 +134,10 @@ function toDraft(
     });
   }
   const metadata = asObject(message.metadata) ?? {};
-  const content = mapContent(asObject(message.content) ?? {}, context);
+  const mapped = mapContent(asObject(message.content) ?? {}, context);
+  // Inline citation markers resolved to [n]; the raw references stay in raw_metadata.metadata.
+  const references = resolveMessageReferences(mapped, metadata);
+  const content = { ...mapped, text: references.text, parts: references.parts };
   const recipient = asString(message.recipient);
   const providerId = asText(message.id) ?? key;
 
@@ -178,7 +174,11 @@ function toDraft(
     model: role === 'user' ? null : (asText(metadata.model_slug) ?? null),
     is_thought: content.isThought,
     attachments,
-    citations: dedupeCitations([...content.citations, ...metadataCitations(metadata)]),
+    citations: dedupeCitations([
+      ...references.cited,
+      ...content.citations,
+      ...metadataCitations(metadata),
+    ]),
     tool_calls,
     raw_metadata: raw,
   };
@@ -299,7 +299,7 @@ function metadataCitations(metadata: JsonObject): Citation[] {
     if (meta) {
       citations.push({
         title: asText(meta.title) ?? null,
-        url: asAbsoluteUrl(meta.url),
+        url: sourceUrl(meta.url),
         snippet: asText(meta.text) ?? null,
       });
     }
@@ -314,7 +314,7 @@ function metadataCitations(metadata: JsonObject): Citation[] {
       if (!entry || !asText(entry.url)) continue;
       citations.push({
         title: asText(entry.title) ?? null,
-        url: asAbsoluteUrl(entry.url),
+        url: sourceUrl(entry.url),
         snippet: asText(entry.snippet) ?? null,
       });
     }
@@ -325,7 +325,7 @@ function metadataCitations(metadata: JsonObject): Citation[] {
       if (!entry) continue;
       citations.push({
         title: asText(entry.title) ?? null,
-        url: asAbsoluteUrl(entry.url),
+        url: sourceUrl(entry.url),
         snippet: asText(entry.snippet) ?? null,
       });
     }
@@ -333,13 +333,19 @@ function metadataCitations(metadata: JsonObject): Citation[] {
   return citations;
 }
 
+/**
+ * One entry a source: by URL (the numbered ones first, so `[n]` stays the n-th), else by
+ * title and snippet; a later copy with a snippet gives it to an earlier one without.
+ */
 function dedupeCitations(citations: Citation[]): Citation[] {
-  const seen = new Set<string>();
-  return citations.filter((citation) => {
-    if (citation.url === null && citation.title === null && citation.snippet === null) return false;
-    const key = `${citation.url ?? ''}\u0000${citation.title ?? ''}\u0000${citation.snippet ?? ''}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const kept = new Map<string, Citation>();
+  for (const citation of citations) {
+    if (citation.url === null && citation.title === null && citation.snippet === null) continue;
+    const key = citation.url ?? `\u0000${citation.title ?? ''}\u0000${citation.snippet ?? ''}`;
+    const earlier = kept.get(key);
+    if (!earlier) kept.set(key, { ...citation });
+    else if (earlier.snippet === null && citation.snippet !== null)
+      earlier.snippet = citation.snippet;
+  }
+  return [...kept.values()];
 }
