@@ -1,4 +1,4 @@
-import { buildConversation } from '../../model/build-conversation.js';
+import { buildConversation, conversationIdOf } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { stableId } from '../../model/ids.js';
 import type {
@@ -14,6 +14,7 @@ import { toTimestamp } from '../../model/time.js';
 import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext } from '../provider.js';
 import { asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
+import { attachCanvases } from './canvas.js';
 import { mapContent, type MappedContent } from './content.js';
 import { resolveMessageReferences, sourceUrl } from './inline-references.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
@@ -84,6 +85,7 @@ export function toChatgptConversation(
     drafts.push(draft.message);
   }
   linkToolResults(drafts);
+  attachCanvases(drafts, conversationIdOf('chatgpt', platformId), context);
 
   const currentNode = asString(conversation.current_node);
   const hasParents = [...nodes.values()].some((n) => typeof n.parent === 'string');
