@@ -71,7 +71,8 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
       });
     });
 
-  const sources = 'chatgpt, claude-ai, claude-code, copilot, deepseek, gemini, grok, le-chat';
+  const sources =
+    'chatgpt, claude-ai, claude-code, copilot, deepseek, gemini, grok, le-chat, perplexity';
   const badValues: [string[], string][] = [
     [
       ['search', 'bread', '--source', 'chatgtp'],

@@ -53,9 +53,11 @@ const samples: unknown[] = [
     (path) =>
       (JSON.parse(readFileSync(path, 'utf8')) as { conversations: unknown[] }).conversations[0],
   ),
-  ...[...fixturesOf('le-chat'), ...fixturesOf('gemini').filter((p) => p.endsWith('.json'))].map(
-    (path) => JSON.parse(readFileSync(path, 'utf8')) as unknown,
-  ),
+  ...[
+    ...fixturesOf('le-chat'),
+    ...fixturesOf('perplexity'),
+    ...fixturesOf('gemini').filter((p) => p.endsWith('.json')),
+  ].map((path) => JSON.parse(readFileSync(path, 'utf8')) as unknown),
   ...inputsOf('claude-code').map((path) => {
     const bytes = readFileSync(path);
     const parsed = parseRecord({

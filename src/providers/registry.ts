@@ -6,6 +6,7 @@ import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
 import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
+import { perplexity } from './perplexity/index.js';
 import type { Provider } from './provider.js';
 
 /** Every provider chatgraph knows, in the order detection asks them. */
@@ -19,6 +20,7 @@ export const PROVIDERS: readonly Provider[] = [
   leChat,
   copilot,
   gemini,
+  perplexity,
 ];
 
 /** The provider with this graph `source` or PAM name, if any. */
@@ -36,6 +38,7 @@ const LISTED: readonly Provider[] = [
   deepseek,
   copilot,
   leChat,
+  perplexity,
 ];
 
 /** The products chatgraph reads, for a sentence: `ChatGPT, Claude.ai, … or Le Chat`. */

@@ -71,4 +71,5 @@ export const GOLDEN_SOURCES = [
   'le-chat',
   'copilot',
   'gemini',
+  'perplexity',
 ];
