@@ -23,6 +23,8 @@ export interface AnthropicBlocks {
   /** Inline images (base64 in the log): kept as image attachments without a file. */
   images: Attachment[];
   unknownBlocks: JsonObject[];
+  /** Context the app put into the turn (Claude.ai's `injected_prompt_block`: a memory snapshot, a date note), not typed by the person. */
+  injected: JsonObject[];
 }
 
 /**
@@ -46,6 +48,7 @@ export function readAnthropicBlocks(
     results: [],
     images: [],
     unknownBlocks: [],
+    injected: [],
   };
   for (const entry of blocks) {
     const block = asObject(entry);
@@ -67,6 +70,9 @@ export function readAnthropicBlocks(
     else if (type === 'voice_note') {
       const text = [asString(block.title), asString(block.text)].filter((s) => !!s).join('\n');
       if (text) out.texts.push(text);
+    } else if (type === 'injected_prompt_block') {
+      // 2026: kept as the turn's context, out of its text (the person did not write it).
+      out.injected.push(without(block, ['type']));
     } else {
       out.unknownBlocks.push(block);
       context.report({

@@ -156,6 +156,7 @@ function addMessageDrafts(state: DraftState, message: JsonObject, at: MessageCon
   const raw: JsonObject = without(message, MAPPED_MESSAGE_KEYS);
   const text = messageText(message, blocks, read, raw);
   if (read.unknownBlocks.length > 0) raw.unknown_blocks = read.unknownBlocks;
+  if (read.injected.length > 0) raw.injected_context = read.injected;
   if (read.toolUseExtras.length > 0) raw.tool_use_extras = read.toolUseExtras;
   const attachments = messageAttachments(message, read.images, raw, at);
   const thinking = thoughtDrafts(
@@ -214,7 +215,7 @@ function messageText(
   const rawText = asString(message.text) ?? '';
   if (!blocks || blocks.length === 0) return rawText;
   const text = read.texts.join('\n\n');
-  if (text === '' && rawText !== '' && read.toolCalls.length === 0) {
+  if (text === '' && rawText !== '' && read.toolCalls.length === 0 && read.injected.length === 0) {
     raw.text_from = 'message.text';
     return rawText;
   }

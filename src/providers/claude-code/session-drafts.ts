@@ -213,6 +213,7 @@ function entryRaw(
     if (Object.keys(rest).length > 0) raw.message = rest;
   }
   if (at.blocks.unknownBlocks.length > 0) raw.unknown_blocks = at.blocks.unknownBlocks;
+  if (at.blocks.injected.length > 0) raw.injected_context = at.blocks.injected;
   if (at.blocks.toolUseExtras.length > 0) raw.tool_use_extras = at.blocks.toolUseExtras;
   if (isMeta) raw.is_meta = true;
   if (wrapped) raw.command_wrapper = true;
