@@ -221,10 +221,41 @@ export const stats = z
     ),
     // Undated messages are counted under no month (the embedded store's null).
     byMonth: z.array(
-      z.object({ month: z.string().nullable(), source: z.string(), messages: count }).strict(),
+      z
+        .object({
+          month: z.string().nullable(),
+          source: z.string(),
+          messages: count,
+          conversations: count,
+        })
+        .strict(),
     ),
     byRole: z.array(z.object({ role: z.string(), messages: count }).strict()),
     byModel: z.array(z.object({ model: z.string(), messages: count }).strict()),
+  })
+  .strict();
+
+export const topicMap = z
+  .object({
+    embedded: z.boolean(),
+    model: z.string().nullable(),
+    conversations: count,
+    capped: z.boolean(),
+    clusters: z.array(
+      z
+        .object({
+          id: count,
+          name: z.string(),
+          words: z.array(z.string()),
+          size: count,
+          conversations: z.array(
+            z.object({ id: z.string(), title: z.string(), source: z.string() }).strict(),
+          ),
+          nearest: z.object({ id: count, similarity: z.number() }).strict().nullable(),
+        })
+        .strict(),
+    ),
+    milliseconds: z.number().nonnegative(),
   })
   .strict();
 
@@ -377,6 +408,7 @@ export const deleted = z
 export const errorBody = z.object({ error: z.string() }).strict();
 
 export type ConversationInfo = z.infer<typeof conversationInfo>;
+export type TopicMapView = z.infer<typeof topicMap>;
 export type ConversationList = z.infer<typeof conversationList>;
 export type ToolCallView = z.infer<typeof toolCallView>;
 export type AttachmentView = z.infer<typeof attachmentView>;
