@@ -62,7 +62,7 @@ export interface KMeansOptions {
   k: number;
   seed?: number;
   iterations?: number;
-  /** Centres are fitted on at most this many vectors (drawn evenly), then every one assigned. */
+  /** Centres are fitted on at most this many vectors (1,500; drawn evenly), then all assigned. */
   sample?: number;
 }
 
@@ -74,14 +74,13 @@ export function kMeans(
   const vectors = input.map(unit);
   if (vectors.length === 0) return { assignment: [], centroids: [] };
   const k = Math.max(1, Math.min(options.k, vectors.length));
-  const step = Math.max(1, Math.ceil(vectors.length / (options.sample ?? 2000)));
+  const step = Math.max(1, Math.ceil(vectors.length / (options.sample ?? 1500)));
   const fit = vectors.filter((_, i) => i % step === 0);
   let centroids = seedCentroids(fit, k, random(options.seed ?? 1));
   for (let round = 0; round < (options.iterations ?? 25); round++) {
     const dims = centroids[0]?.length ?? 0;
     const sums = centroids.map(() => new Float32Array(dims));
     const sizes = centroids.map(() => 0);
-    let moved = false;
     fit.forEach((v) => {
       const [c] = nearest(v, centroids);
       const sum = sums[c] ?? new Float32Array(dims);
@@ -89,9 +88,7 @@ export function kMeans(
       sizes[c] = (sizes[c] ?? 0) + 1;
     });
     const next = sums.map((sum, c) => ((sizes[c] ?? 0) > 0 ? unit(sum) : (centroids[c] ?? sum)));
-    next.forEach((c, i) => {
-      if (dot(c, centroids[i] ?? c) < 0.999999) moved = true;
-    });
+    const moved = next.some((c, i) => dot(c, centroids[i] ?? c) < 0.999999);
     centroids = next;
     if (!moved) break;
   }
@@ -107,9 +104,8 @@ const STOP = new Set(
   `the and for with from this that into about what how why when your you are can not but was
    were have has had its our out new use using get make vs via der die das und les des une pour
    con por los las del too just like also more than then them they will would should could one two
-   some any each very much here there which who all it's don't i'm best case time hours yes well`.split(
-    /\s+/,
-  ),
+   some any each very much here there which who all it's don't i'm best case time hours yes well
+   after because both first may good`.split(/\s+/),
 );
 
 /** The words of a title worth naming a topic by: lower case, three letters or more. */
@@ -132,7 +128,8 @@ export function distinctiveWords(
   texts.forEach((text, i) => {
     const c = assignment[i] ?? 0;
     sizes[c] = (sizes[c] ?? 0) + 1;
-    for (const w of new Set(words(text))) perCluster[c]?.set(w, (perCluster[c]?.get(w) ?? 0) + 1);
+    const counts = perCluster[c];
+    if (counts) for (const w of new Set(words(text))) counts.set(w, (counts.get(w) ?? 0) + 1);
   });
   const spread = new Map<string, number>();
   for (const counts of perCluster)

@@ -212,52 +212,8 @@ export const graphView = z
   })
   .strict();
 
-export const stats = z
-  .object({
-    conversations: count,
-    messages: count,
-    bySource: z.array(
-      z.object({ source: z.string(), conversations: count, messages: count }).strict(),
-    ),
-    // Undated messages are counted under no month (the embedded store's null).
-    byMonth: z.array(
-      z
-        .object({
-          month: z.string().nullable(),
-          source: z.string(),
-          messages: count,
-          conversations: count,
-        })
-        .strict(),
-    ),
-    byRole: z.array(z.object({ role: z.string(), messages: count }).strict()),
-    byModel: z.array(z.object({ model: z.string(), messages: count }).strict()),
-  })
-  .strict();
-
-export const topicMap = z
-  .object({
-    embedded: z.boolean(),
-    model: z.string().nullable(),
-    conversations: count,
-    capped: z.boolean(),
-    clusters: z.array(
-      z
-        .object({
-          id: count,
-          name: z.string(),
-          words: z.array(z.string()),
-          size: count,
-          conversations: z.array(
-            z.object({ id: z.string(), title: z.string(), source: z.string() }).strict(),
-          ),
-          nearest: z.object({ id: count, similarity: z.number() }).strict().nullable(),
-        })
-        .strict(),
-    ),
-    milliseconds: z.number().nonnegative(),
-  })
-  .strict();
+export { stats, topicMap } from './api-overview-responses.js';
+export type { Stats, TopicMapView } from './api-overview-responses.js';
 
 export const cypherResult = z
   .object({ rows: z.array(z.record(z.unknown())), milliseconds: z.number().nonnegative() })
@@ -408,7 +364,6 @@ export const deleted = z
 export const errorBody = z.object({ error: z.string() }).strict();
 
 export type ConversationInfo = z.infer<typeof conversationInfo>;
-export type TopicMapView = z.infer<typeof topicMap>;
 export type ConversationList = z.infer<typeof conversationList>;
 export type ToolCallView = z.infer<typeof toolCallView>;
 export type AttachmentView = z.infer<typeof attachmentView>;
@@ -421,7 +376,6 @@ export type SearchResult = z.infer<typeof searchResult>;
 export type ConversationSearchResult = z.infer<typeof conversationResult>;
 export type ConversationSearchHit = z.infer<typeof conversationHit>;
 export type GraphView = z.infer<typeof graphView>;
-export type Stats = z.infer<typeof stats>;
 export type CypherResult = z.infer<typeof cypherResult>;
 export type ProblemGroup = z.infer<typeof problemGroup>;
 export type ImportJob = z.infer<typeof importJob>;

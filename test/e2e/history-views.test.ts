@@ -234,7 +234,7 @@ describe('the topic map', () => {
     for (const scheme of ['light', 'dark'] as const)
       for (const width of [1280, 390])
         for (const [name, route] of [
-          ['topics', '/topics'],
+          ['topic-map', '/topics'],
           ['graph-tree', `/graph/${TRIP}`],
           ['timeline', '/overview'],
         ] as const) {

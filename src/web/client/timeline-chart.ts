@@ -13,6 +13,8 @@ export interface MonthSeries {
   values: number[][];
 }
 
+const HALF_MONTH = 15 * 86_400;
+
 // "2025-03" to the 15th of that month, noon UTC.
 const middleOf = (year: number, month: number): number => Date.UTC(year, month, 15, 12) / 1000;
 
@@ -59,7 +61,8 @@ function options(series: MonthSeries, width: number): uPlot.Options {
     width,
     height: width < 500 ? 220 : 280,
     scales: {
-      x: { time: true },
+      // Half a month either side: the first and last bars are drawn whole.
+      x: { time: true, range: (_u, min, max) => [min - HALF_MONTH, max + HALF_MONTH] },
       y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] },
     },
     axes: [
@@ -69,7 +72,7 @@ function options(series: MonthSeries, width: number): uPlot.Options {
     cursor: { points: { show: false } },
     legend: { live: true },
     series: [
-      { label: 'Month', value: (_u, v) => (v === null ? '' : monthName(v)) },
+      { label: 'Month', value: (_u: uPlot, v: number | null) => (v === null ? '' : monthName(v)) },
       ...series.sources.map((source, i) => ({
         label: source,
         stroke: PALETTE[i % PALETTE.length] ?? '#999',
@@ -112,7 +115,10 @@ export function timelineChart(stats: Stats): HTMLElement {
   });
   let plot: uPlot | undefined;
   const draw = (): void => {
-    if (!box.isConnected) return stop();
+    if (!box.isConnected) {
+      stop();
+      return;
+    }
     const width = Math.max(280, Math.floor(box.clientWidth));
     plot?.destroy();
     plot = new uPlot(options(series, width), stacked(series), box);

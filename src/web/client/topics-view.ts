@@ -89,9 +89,9 @@ function drawMap(canvas: HTMLElement, clusters: Cluster[], open: (c: Cluster) =>
           width: 'data(size)',
           height: 'data(size)',
           'background-color': 'data(color)',
-          'background-opacity': 0.8,
+          'background-opacity': 1,
           color: fg,
-          'font-size': 12,
+          'font-size': 14,
           'text-valign': 'bottom',
           'text-wrap': 'wrap',
           'text-max-width': '140px',
@@ -150,7 +150,14 @@ export async function showTopics(view: HTMLElement): Promise<void> {
           {},
           h(
             'button',
-            { type: 'button', class: 'topic', 'data-topic': String(c.id), onclick: () => open(c) },
+            {
+              type: 'button',
+              class: 'topic',
+              'data-topic': String(c.id),
+              onclick: () => {
+                open(c);
+              },
+            },
             c.name,
             ' ',
             h('span', { class: 'count' }, count(c.size)),
