@@ -105,6 +105,8 @@ export type {
 } from './recall/embed-conversations.js';
 export { recall, similarMessages, fuseRankings } from './recall/recall-search.js';
 export { recallConversations } from './recall/recall-conversations.js';
+export { buildTopicMap, clusterConversations, topicMapCache } from './recall/topic-map.js';
+export type { TopicCluster, TopicMap, TopicMapOptions } from './recall/topic-map.js';
 export type { ConversationResult } from './recall/recall-conversations.js';
 export { groupByConversation } from './search/group-by-conversation.js';
 export type { ConversationHit, ConversationPassage } from './search/group-by-conversation.js';
@@ -112,7 +114,12 @@ export { aboveFloor, relevanceFloor } from './search/relevance-floor.js';
 export type { RelevanceFloor } from './search/relevance-floor.js';
 export type { QueryEmbedding } from './recall/recall-search.js';
 export { VectorModelMismatchError } from './stores/vector-index.js';
-export type { VectorIndex, VectorHit, IndexedModel } from './stores/vector-index.js';
+export type {
+  VectorIndex,
+  VectorHit,
+  IndexedModel,
+  ConversationVector,
+} from './stores/vector-index.js';
 export type { SearchMode, HitReason } from './stores/store.js';
 export { createRecaller } from './recall/recaller.js';
 export type { Recaller } from './recall/recaller.js';

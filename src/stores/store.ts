@@ -158,7 +158,8 @@ export interface Stats {
   conversations: number;
   messages: number;
   bySource: { source: string; conversations: number; messages: number }[];
-  byMonth: { month: string; source: string; messages: number }[];
+  /** Messages a month per source, and the conversations with a message in that month. */
+  byMonth: { month: string; source: string; messages: number; conversations: number }[];
   byRole: { role: string; messages: number }[];
   /** The models that wrote the most messages (ten at most). */
   byModel: { model: string; messages: number }[];

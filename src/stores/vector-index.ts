@@ -89,6 +89,16 @@ export interface VectorIndex {
   vectorOf(nodeId: string): Promise<Float32Array | undefined>;
   /** Search hits (conversation, title, snippet) for vector hits, in the same order. */
   describe(hits: readonly VectorHit[]): Promise<SearchHit[]>;
+  /** The latest `limit` embedded conversations, each with the mean of its vectors (topic map). */
+  conversationVectors(limit: number): Promise<ConversationVector[]>;
+}
+
+/** A conversation's place in meaning: the mean of its vectors, with what names it. */
+export interface ConversationVector {
+  owner: string;
+  title: string;
+  source: string;
+  vector: Float32Array;
 }
 
 /** A vector index that no longer matches the model asked for. */

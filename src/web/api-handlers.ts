@@ -5,6 +5,7 @@ import {
   ATTACHMENTS_DIR,
   SERVER_QUERY_LIMITS,
   bundleDir,
+  topicMapCache,
   type Neo4jTarget,
   type QueryLimits,
   type Recaller,
@@ -51,6 +52,8 @@ export interface ApiContext {
 export function apiHandlers(context: ApiContext): Handlers {
   const { store, dataDir, neo4j, recaller, jobs, pages } = context;
   const memoryContext = { store, dataDir, neo4j, recaller };
+  // Clustering is kept between requests until the vectors or the conversations change.
+  const topics = topicMapCache(store);
   return {
     listConversations: ({ query }) => api.listConversations(store, query),
     conversation: ({ id, query }) => pages.page(id, query),
@@ -63,6 +66,7 @@ export function apiHandlers(context: ApiContext): Handlers {
     similar: async ({ id, query }) => ({ hits: await recaller.similar(id, query.limit) }),
     graph: ({ id, query }) => api.graph(store, id, query),
     overview: () => store.stats(),
+    topics: () => topics(),
     cypher: ({ body }) => api.cypher(store, body, context.queryLimits ?? SERVER_QUERY_LIMITS),
     startImport: async ({ request }) => {
       const name = request.headers['x-file-name'];

@@ -212,21 +212,8 @@ export const graphView = z
   })
   .strict();
 
-export const stats = z
-  .object({
-    conversations: count,
-    messages: count,
-    bySource: z.array(
-      z.object({ source: z.string(), conversations: count, messages: count }).strict(),
-    ),
-    // Undated messages are counted under no month (the embedded store's null).
-    byMonth: z.array(
-      z.object({ month: z.string().nullable(), source: z.string(), messages: count }).strict(),
-    ),
-    byRole: z.array(z.object({ role: z.string(), messages: count }).strict()),
-    byModel: z.array(z.object({ model: z.string(), messages: count }).strict()),
-  })
-  .strict();
+export { stats, topicMap } from './api-overview-responses.js';
+export type { Stats, TopicMapView } from './api-overview-responses.js';
 
 export const cypherResult = z
   .object({ rows: z.array(z.record(z.unknown())), milliseconds: z.number().nonnegative() })
@@ -389,7 +376,6 @@ export type SearchResult = z.infer<typeof searchResult>;
 export type ConversationSearchResult = z.infer<typeof conversationResult>;
 export type ConversationSearchHit = z.infer<typeof conversationHit>;
 export type GraphView = z.infer<typeof graphView>;
-export type Stats = z.infer<typeof stats>;
 export type CypherResult = z.infer<typeof cypherResult>;
 export type ProblemGroup = z.infer<typeof problemGroup>;
 export type ImportJob = z.infer<typeof importJob>;

@@ -4,8 +4,11 @@ import { ApiError } from './api-error.js';
 import type * as request from './api-requests.js';
 import type { Answer } from './api-schema.js';
 
-/** The most graph nodes drawn at once: a larger conversation is cut around the focus. */
-export const GRAPH_NODE_LIMIT = 300;
+/**
+ * The most graph nodes drawn at once: a larger conversation is cut around the focus. 1,200 keeps
+ * a 500-message conversation whole with its tool calls (bench/history-views.mjs times it).
+ */
+export const GRAPH_NODE_LIMIT = 1200;
 
 /** GET /api/conversations: a filtered, sorted page. */
 export async function listConversations(

@@ -68,6 +68,7 @@ export const API = {
     response: response.graphView,
   },
   overview: { method: 'GET', path: '/api/overview', response: response.stats },
+  topics: { method: 'GET', path: '/api/topics', response: response.topicMap },
   cypher: {
     method: 'POST',
     path: '/api/cypher',

@@ -46,6 +46,12 @@ const VENDOR: Record<string, () => string> = {
   'dompurify.js': () => join(packageDir('dompurify'), 'dist', 'purify.es.mjs'),
   'marked.js': () => join(packageDir('marked'), 'lib', 'marked.esm.js'),
   'cytoscape.js': () => join(packageDir('cytoscape'), 'dist', 'cytoscape.esm.min.mjs'),
+  // The layered layout of the graph view, with dagre inside it.
+  'cytoscape-dagre.js': () =>
+    join(packageDir('cytoscape-dagre'), 'dist', 'cytoscape-dagre.min.mjs'),
+  // The Overview's time axis.
+  'uplot.js': () => join(packageDir('uplot'), 'dist', 'uPlot.esm.js'),
+  'uplot.css': () => join(packageDir('uplot'), 'dist', 'uPlot.min.css'),
   // highlight.js's own prebuilt browser build (the common languages in one ES module).
   'highlight.js': () => join(packageDir('@highlightjs/cdn-assets'), 'es', 'highlight.min.js'),
   'highlight.css': () => join(packageDir('@highlightjs/cdn-assets'), 'styles', 'github.min.css'),
@@ -59,6 +65,8 @@ export const IMPORT_MAP = JSON.stringify({
     dompurify: '/vendor/dompurify.js',
     marked: '/vendor/marked.js',
     cytoscape: '/vendor/cytoscape.js',
+    'cytoscape-dagre': '/vendor/cytoscape-dagre.js',
+    uplot: '/vendor/uplot.js',
     '@highlightjs/cdn-assets/es/highlight.min.js': '/vendor/highlight.js',
   },
 });
@@ -83,6 +91,7 @@ export function indexHtml(): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>chatgraph</title>
+<link rel="stylesheet" href="/vendor/uplot.css">
 <link rel="stylesheet" href="/app/style.css">
 <link rel="stylesheet" href="/vendor/highlight.css" id="code-light" media="(prefers-color-scheme: light)">
 <link rel="stylesheet" href="/vendor/highlight-dark.css" id="code-dark" media="(prefers-color-scheme: dark)">
@@ -97,6 +106,7 @@ export function indexHtml(): string {
     <a href="#/search" data-nav="search">Search</a>
     <a href="#/memories" data-nav="memories">Memories</a>
     <a href="#/overview" data-nav="overview">Overview</a>
+    <a href="#/topics" data-nav="topics">Topics</a>
     <a href="#/cypher" data-nav="cypher">Cypher</a>
     <a href="#/import" data-nav="import">Import</a>
   </nav>

@@ -242,11 +242,16 @@ describe('the web app in Chromium', () => {
 
   it('shows the overview', async () => {
     await page.goto(`${base}/#/overview`);
-    await page.waitForSelector('svg.month-chart rect');
+    await page.waitForSelector('#timeline canvas');
     expect(
       Number((await page.textContent('#total-conversations'))?.replace(/,/g, '')),
     ).toBeGreaterThan(5);
     await shot('overview');
+  });
+
+  it('says how to make the map of topics when nothing is embedded', async () => {
+    await page.goto(`${base}/#/topics`);
+    await page.locator('#topics-empty code', { hasText: 'chatgraph embed' }).waitFor();
   });
 
   it('imports a file by upload and shows the report', async () => {
@@ -377,6 +382,7 @@ const PAGES: [string, string][] = [
   ['search', '/search?q=answer'],
   ['memories', '/memories'],
   ['overview', '/overview'],
+  ['topics', '/topics'],
   ['cypher', '/cypher'],
   ['import', '/import'],
   ['graph', '/graph/cell-1'],

@@ -106,7 +106,8 @@ export async function readStats(read: Neo4jRead): Promise<Stats> {
       STATS_ROWS.byMonth,
       await read(
         `MATCH (c:Conversation)-[:HAS_MESSAGE]->(m:Message)
-         RETURN substring(m.created_at, 0, 7) AS month, c.source AS source, count(m) AS messages
+         RETURN substring(m.created_at, 0, 7) AS month, c.source AS source, count(m) AS messages,
+           count(DISTINCT c) AS conversations
          ORDER BY month, source`,
       ),
       'stats by month',

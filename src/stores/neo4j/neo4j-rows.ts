@@ -35,7 +35,7 @@ const MessageRow = z.object({
 /** The rows of each part of {@link Stats}, one schema per row. */
 export const STATS_ROWS = {
   bySource: z.object({ source: text, conversations: count, messages: count }),
-  byMonth: z.object({ month: text, source: text, messages: count }),
+  byMonth: z.object({ month: text, source: text, messages: count, conversations: count }),
   byRole: z.object({ role: text, messages: count }),
   byModel: z.object({ model: text, messages: count }),
 } satisfies { [K in keyof StatsParts]: z.ZodType<StatsParts[K][number]> };

@@ -3,6 +3,7 @@ import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type Row, type SearchHit } from '../store.js';
 import type {
+  ConversationVector,
   EmbeddingText,
   IndexedModel,
   PendingConversation,
@@ -213,6 +214,26 @@ export class Neo4jVectors implements VectorIndex {
       `MATCH (v:${VECTOR_LABEL}) RETURN DISTINCT v.text_hash AS hash`,
     );
     return new Set(rows.map((r) => str(r.hash)));
+  }
+
+  async conversationVectors(limit: number): Promise<ConversationVector[]> {
+    // Neo4j averages the lists itself: one row a conversation crosses the wire, not a chunk.
+    const rows = await this.db.read(
+      `MATCH (c:Conversation) WHERE EXISTS { MATCH (:${VECTOR_LABEL} {_owner: c.id}) }
+       WITH c ORDER BY c.created_at DESC, c.id LIMIT $limit
+       MATCH (v:${VECTOR_LABEL} {_owner: c.id})
+       WITH c, collect(v.embedding) AS vectors
+       RETURN c.id AS owner, c.name AS title, c.source AS source,
+              [i IN range(0, size(vectors[0]) - 1) |
+                reduce(s = 0.0, e IN vectors | s + e[i]) / size(vectors)] AS vector`,
+      { limit: neo4j.int(limit) },
+    );
+    return rows.map((r) => ({
+      owner: str(r.owner),
+      title: str(r.title),
+      source: str(r.source),
+      vector: Float32Array.from(Array.isArray(r.vector) ? r.vector.map(num) : []),
+    }));
   }
 
   async vectorOf(nodeId: string): Promise<Float32Array | undefined> {

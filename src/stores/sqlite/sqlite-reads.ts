@@ -151,7 +151,8 @@ export function statsOf(db: Database.Database): Stats {
       )
     ),
     byMonth: <Stats['byMonth']>all(
-      `SELECT nullif(mc.month, '') AS month, c.source AS source, sum(mc.messages) AS messages
+      `SELECT nullif(mc.month, '') AS month, c.source AS source, sum(mc.messages) AS messages,
+         count(DISTINCT mc.owner) AS conversations
        FROM message_counts mc JOIN "Conversation" c ON c.id = mc.owner
        GROUP BY mc.month, c.source ORDER BY mc.month, c.source`,
     ),

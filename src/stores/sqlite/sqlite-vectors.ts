@@ -7,7 +7,9 @@ import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
 import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
 import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
+import { meanVectors } from './sqlite-mean-vectors.js';
 import type {
+  ConversationVector,
   EmbeddingText,
   IndexedModel,
   PendingConversation,
@@ -326,6 +328,10 @@ export class SqliteVectors implements VectorIndex {
       .pluck()
       .all() as string[];
     return Promise.resolve(new Set(hashes));
+  }
+
+  conversationVectors(limit: number): Promise<ConversationVector[]> {
+    return Promise.resolve(this.hasTables() ? meanVectors(this.db, limit) : []);
   }
 
   vectorOf(nodeId: string): Promise<Float32Array | undefined> {

@@ -19,6 +19,7 @@ export type {
   SearchResult,
   Stats,
   ToolCallView,
+  TopicMapView,
 } from '../api-responses.js';
 export type { CypherBody, RememberBody, ReviseBody } from '../api-requests.js';
 export type { Answer } from '../api-schema.js';

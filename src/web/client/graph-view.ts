@@ -1,62 +1,13 @@
 import cytoscape from 'cytoscape';
+import dagre from 'cytoscape-dagre';
 import { get, type GraphView } from './api.js';
 import { h, hashParams, replace } from './dom.js';
-
-const COLORS: Record<string, string> = {
-  Conversation: '#3b5bdb',
-  Message: '#868e96',
-  Document: '#0ca678',
-  ToolCall: '#f08c00',
-  DecisionTrace: '#ae3ec9',
-  TraceStep: '#be4bdb',
-  File: '#1098ad',
-  Project: '#5c940d',
-  GitBranch: '#74b816',
-  Import: '#495057',
-};
+import { graphLegend, graphStyle } from './graph-style.js';
+import { kindOf, treeElements } from './graph-tree.js';
 
 type GraphNode = GraphView['nodes'][number];
 
-// Node colours by label; the focus (the message the graph was opened around) is ringed in red.
-const STYLE: cytoscape.StylesheetJson = [
-  {
-    selector: 'node',
-    style: {
-      label: 'data(caption)',
-      'font-size': 9,
-      'text-wrap': 'ellipsis',
-      'text-max-width': '120px',
-      'text-valign': 'bottom',
-      'background-color': (n: cytoscape.NodeSingular) =>
-        COLORS[String(n.data('label'))] ?? '#adb5bd',
-      width: 18,
-      height: 18,
-    },
-  },
-  {
-    selector: 'node.focus',
-    style: { 'border-width': 4, 'border-color': '#e03131', width: 26, height: 26 },
-  },
-  { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#000' } },
-  {
-    selector: 'edge',
-    style: {
-      width: 1.2,
-      'curve-style': 'bezier',
-      'target-arrow-shape': 'triangle',
-      'arrow-scale': 0.7,
-      'line-color': '#ced4da',
-      'target-arrow-color': '#ced4da',
-      label: 'data(kind)',
-      'font-size': 7,
-      color: '#868e96',
-    },
-  },
-  {
-    selector: 'edge[kind = "NEXT"]',
-    style: { 'line-color': '#3b5bdb', 'target-arrow-color': '#3b5bdb', width: 2 },
-  },
-];
+cytoscape.use(dagre);
 
 /** The title, the counts, and the links to read the conversation and to fit the drawing. */
 function graphHead(
@@ -64,6 +15,7 @@ function graphHead(
   id: string,
   conversation: GraphNode | undefined,
   fit: () => void,
+  toggleLabels: (event: Event) => void,
 ): HTMLElement {
   return h(
     'div',
@@ -80,39 +32,62 @@ function graphHead(
       h('a', { href: `#/c/${encodeURIComponent(conversation?.id ?? id)}` }, 'Read it'),
       ' · ',
       h('button', { type: 'button', id: 'graph-fit', onclick: fit }, 'Fit'),
+      ' ',
+      h(
+        'label',
+        { class: 'graph-toggle' },
+        h('input', { type: 'checkbox', id: 'graph-edge-labels', onchange: toggleLabels }),
+        ' Edge labels',
+      ),
     ),
   );
 }
 
-/** Draws the nodes and edges into the canvas, laid out from the conversation downwards. */
-function drawGraph(
-  canvas: HTMLElement,
-  graph: GraphView,
-  conversation: GraphNode | undefined,
-): cytoscape.Core {
-  return cytoscape({
+/**
+ * Draws the conversation top-down by reply (dagre's layered layout, each label's width counted
+ * so labels of one layer do not overlap); the edges that repeat the tree are kept but not laid
+ * out nor drawn.
+ */
+function drawGraph(canvas: HTMLElement, graph: GraphView): cytoscape.Core {
+  const cy = cytoscape({
     container: canvas,
-    elements: [
-      ...graph.nodes.map((n) => ({
-        data: { id: n.id, label: n.label, caption: n.caption },
-        classes: n.id === graph.focus ? 'focus' : '',
-      })),
-      ...graph.edges.map((e) => ({
-        data: { id: e.id, source: e.from, target: e.to, kind: e.kind },
-      })),
-    ],
-    style: STYLE,
-    layout: {
-      name: 'breadthfirst',
-      directed: true,
-      roots: conversation ? [conversation.id] : undefined,
-      spacingFactor: 1.1,
-      padding: 20,
-    } as cytoscape.LayoutOptions,
+    elements: treeElements(graph),
+    style: graphStyle(),
     wheelSensitivity: 0.3,
-    minZoom: 0.05,
+    minZoom: 0.02,
     maxZoom: 4,
+    // Hundreds of nodes: while panning or zooming, a snapshot moves instead of every label.
+    textureOnViewport: graph.nodes.length > 200,
+    hideEdgesOnViewport: graph.nodes.length > 400,
   });
+  // In one batch: the positions are applied once, not node by node (measured at 710 nodes:
+  // 0.8 s instead of 1.7 to 2.7 s on a loaded two-core machine).
+  cy.batch(() => {
+    cy.elements()
+      .not('.implied')
+      .layout({
+        name: 'dagre',
+        rankDir: 'TB',
+        nodeSep: 24,
+        rankSep: 46,
+        edgeSep: 8,
+        nodeDimensionsIncludeLabels: true,
+        fit: false,
+        padding: 20,
+      } as cytoscape.LayoutOptions)
+      .run();
+  });
+  fitTop(cy);
+  return cy;
+}
+
+// A long conversation fitted whole would be dots: it starts readable at its top instead.
+function fitTop(cy: cytoscape.Core): void {
+  cy.fit(undefined, 20);
+  if (cy.zoom() >= 0.6) return;
+  const box = cy.elements().boundingBox();
+  cy.zoom(0.6);
+  cy.pan({ x: cy.width() / 2 - ((box.x1 + box.x2) / 2) * 0.6, y: 20 - box.y1 * 0.6 });
 }
 
 /** A clicked node's properties (long strings cut at 600 characters) and, for a message, a link. */
@@ -161,17 +136,29 @@ export async function showGraph(view: HTMLElement, id: string): Promise<void> {
     h('p', { class: 'empty' }, 'Click a node to see it; double-click a message to read it.'),
   );
   const conversation = graph.nodes.find((n) => n.label === 'Conversation');
-  // The Fit button is drawn before the graph exists (the canvas must be in the page first);
-  // it is clicked only after.
+  // The Fit button and the toggle are drawn before the graph exists (the canvas must be in the
+  // page first); they are used only after.
   const fit = (): void => {
     cy.fit(undefined, 30);
   };
+  const toggleLabels = (event: Event): void => {
+    const on = event.target instanceof HTMLInputElement && event.target.checked;
+    cy.edges().toggleClass('labelled', on);
+  };
   replace(
     view,
-    graphHead(graph, id, conversation, fit),
+    graphHead(graph, id, conversation, fit, toggleLabels),
+    graphLegend(new Set(graph.nodes.map(kindOf))),
     h('div', { class: 'graph-layout' }, canvas, details),
   );
-  const cy = drawGraph(canvas, graph, conversation);
+  const cy = drawGraph(canvas, graph);
+  cy.on('mouseover', 'edge', (event) => {
+    (event.target as cytoscape.EdgeSingular).addClass('hover');
+  });
+  cy.on('mouseout', 'edge', (event) => {
+    (event.target as cytoscape.EdgeSingular).removeClass('hover');
+  });
+  restyleOnThemeChange(cy);
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   cy.on('tap', 'node', (event) => {
     const node = byId.get((event.target as cytoscape.NodeSingular).id());
@@ -184,4 +171,20 @@ export async function showGraph(view: HTMLElement, id: string): Promise<void> {
   });
   // For tests and curious people: the drawn graph.
   (window as unknown as { chatgraphGraph?: cytoscape.Core }).chatgraphGraph = cy;
+}
+
+// The canvas takes its colours when drawn: a change of theme draws them again.
+function restyleOnThemeChange(cy: cytoscape.Core): void {
+  const restyle = (): void => {
+    if (cy.container()?.isConnected) cy.style(graphStyle());
+    else stop();
+  };
+  const observer = new MutationObserver(restyle);
+  const media = window.matchMedia('(prefers-color-scheme: dark)');
+  const stop = (): void => {
+    observer.disconnect();
+    media.removeEventListener('change', restyle);
+  };
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  media.addEventListener('change', restyle);
 }

@@ -1,91 +1,6 @@
 import { get, type Stats } from './api.js';
 import { count, h, replace } from './dom.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
-const PALETTE = [
-  '#3b5bdb',
-  '#f08c00',
-  '#0ca678',
-  '#ae3ec9',
-  '#e03131',
-  '#1098ad',
-  '#5c940d',
-  '#495057',
-];
-
-function svg<K extends keyof SVGElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string | number>,
-  text?: string,
-): SVGElementTagNameMap[K] {
-  const element = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
-
-/** Messages per month, one stacked bar a month, one colour a source. */
-function monthChart(stats: Stats): Element {
-  const months = [
-    ...new Set(stats.byMonth.map((r) => r.month).filter((m): m is string => m !== null)),
-  ].sort();
-  const sources = [...new Set(stats.byMonth.map((r) => r.source))].sort();
-  if (months.length === 0) return h('p', { class: 'empty' }, 'No dated messages yet.');
-  const totals = new Map<string, number>();
-  for (const row of stats.byMonth)
-    if (row.month) totals.set(row.month, (totals.get(row.month) ?? 0) + row.messages);
-  const max = [...totals.values()].reduce((top, n) => Math.max(top, n), 1);
-  const width = Math.max(600, months.length * 18 + 60);
-  const height = 260;
-  const bar = (width - 60) / months.length;
-  const chart = svg('svg', {
-    viewBox: `0 0 ${width} ${height}`,
-    class: 'month-chart',
-    role: 'img',
-    'aria-label': 'Messages per month per source',
-  });
-  chart.append(
-    svg('text', { x: 4, y: 14, class: 'axis' }, count(max)),
-    svg('line', { x1: 50, y1: 20, x2: 50, y2: height - 30, class: 'axis-line' }),
-  );
-  months.forEach((month, i) => {
-    let y = height - 30;
-    for (const [s, source] of sources.entries()) {
-      const value =
-        stats.byMonth.find((r) => r.month === month && r.source === source)?.messages ?? 0;
-      if (value === 0) continue;
-      const tall = (value / max) * (height - 50);
-      y -= tall;
-      const rect = svg('rect', {
-        x: 52 + i * bar,
-        y,
-        width: Math.max(1, bar - 2),
-        height: tall,
-        fill: PALETTE[s % PALETTE.length] ?? '#999',
-      });
-      rect.append(svg('title', {}, `${month} · ${source}: ${count(value)} messages`));
-      chart.append(rect);
-    }
-    if (i % Math.ceil(months.length / 12) === 0)
-      chart.append(svg('text', { x: 52 + i * bar, y: height - 12, class: 'axis' }, month));
-  });
-  const legend = h(
-    'ul',
-    { class: 'legend' },
-    ...sources.map((source, s) =>
-      h(
-        'li',
-        {},
-        h('span', {
-          class: 'swatch',
-          style: `background:${PALETTE[s % PALETTE.length] ?? '#999'}`,
-        }),
-        source,
-      ),
-    ),
-  );
-  return h('figure', { class: 'chart' }, chart, legend);
-}
+import { timelineChart } from './timeline-chart.js';
 
 function table(headings: string[], rows: (string | number)[][]): HTMLElement {
   return h(
@@ -112,7 +27,7 @@ function table(headings: string[], rows: (string | number)[][]): HTMLElement {
   );
 }
 
-/** Totals, messages per month per source, top models, roles. */
+/** Totals, conversations over time per source, top models, roles. */
 export async function showOverview(view: HTMLElement): Promise<void> {
   const stats = await get<Stats>('/api/overview');
   replace(
@@ -135,8 +50,8 @@ export async function showOverview(view: HTMLElement): Promise<void> {
       ),
       h('div', { class: 'total' }, h('strong', {}, count(stats.bySource.length)), ' sources'),
     ),
-    h('h2', {}, 'Messages per month'),
-    monthChart(stats),
+    h('h2', {}, 'Conversations over time'),
+    timelineChart(stats),
     h(
       'div',
       { class: 'columns' },

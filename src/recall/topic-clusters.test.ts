@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { clusterConversations } from './topic-map.js';
+import { distinctiveWords, kMeans } from './topic-clusters.js';
+
+// Three groups of hand-made vectors, each near one axis, with titles that name them.
+const groups = [
+  {
+    axis: 0,
+    titles: ['Sourdough starter help', 'Sourdough crumb too dense', 'Baking sourdough rye'],
+  },
+  {
+    axis: 1,
+    titles: ['Mortgage overpayment maths', 'Fixed or tracker mortgage', 'Mortgage broker fees'],
+  },
+  {
+    axis: 2,
+    titles: ['TypeScript generic error', 'TypeScript strict mode', 'Narrowing in TypeScript'],
+  },
+];
+const vectors = groups.flatMap((g, gi) =>
+  g.titles.map((title, i) => {
+    const vector = new Float32Array(4).fill(0.05 * (i + 1));
+    vector[g.axis] = 1;
+    return { owner: `c${String(gi)}-${String(i)}`, title, source: 'chatgpt', vector };
+  }),
+);
+
+describe('the topic map', () => {
+  it('puts vectors near one axis in one cluster', () => {
+    const { assignment } = kMeans(
+      vectors.map((v) => v.vector),
+      { k: 3 },
+    );
+    expect(new Set(assignment.slice(0, 3)).size).toBe(1);
+    expect(new Set(assignment.slice(3, 6)).size).toBe(1);
+    expect(new Set(assignment.slice(6, 9)).size).toBe(1);
+    expect(new Set(assignment).size).toBe(3);
+  });
+
+  it('names each cluster by the words its titles share and the others lack', () => {
+    const clusters = clusterConversations(vectors, { k: 3 });
+    expect(clusters.map((c) => c.size)).toEqual([3, 3, 3]);
+    const names = clusters.map((c) => c.words[0]).sort();
+    expect(names).toEqual(['mortgage', 'sourdough', 'typescript']);
+    for (const c of clusters) {
+      const prefix = c.conversations[0]?.id.slice(0, 2);
+      expect(c.conversations.every((m) => m.id.startsWith(prefix ?? '?'))).toBe(true);
+      expect(c.nearest).not.toBeNull();
+    }
+  });
+
+  it('ranks a word every cluster has below one only this cluster has', () => {
+    const names = distinctiveWords(
+      ['help with sourdough', 'help with sourdough', 'help with tax', 'help with tax'],
+      [0, 0, 1, 1],
+      2,
+    );
+    expect(names[0]?.[0]).toBe('sourdough');
+    expect(names[1]?.[0]).toBe('tax');
+  });
+
+  it('gives no clusters for no vectors', () => {
+    expect(clusterConversations([])).toEqual([]);
+  });
+});

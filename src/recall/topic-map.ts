@@ -1,0 +1,176 @@
+import type { Store } from '../stores/store.js';
+import type { ConversationVector } from '../stores/vector-index.js';
+import { clusterCount, distinctiveWords, kMeans, unit } from './topic-clusters.js';
+
+/** One topic: its name, its size and its conversations nearest its centre first. */
+export interface TopicCluster {
+  id: number;
+  name: string;
+  words: string[];
+  size: number;
+  conversations: { id: string; title: string; source: string }[];
+  /** The cluster whose centre is nearest this one's, and how near (cosine). */
+  nearest: { id: number; similarity: number } | null;
+}
+
+/** The map of topics of an embedded history. */
+export interface TopicMap {
+  /** False when the store holds no vectors: then there is nothing to cluster. */
+  embedded: boolean;
+  model: string | null;
+  /** The conversations clustered, and whether the cap left some out. */
+  conversations: number;
+  capped: boolean;
+  clusters: TopicCluster[];
+  milliseconds: number;
+}
+
+/** Options of {@link buildTopicMap}. */
+export interface TopicMapOptions {
+  /** The most conversations clustered (the latest ones); 20,000 unless given. */
+  cap?: number;
+  /** The most conversations listed a cluster; 100 unless given. */
+  listed?: number;
+  /** The number of clusters; about √(n/2) unless given. */
+  k?: number;
+}
+
+const DEFAULT_CAP = 20_000;
+const NAMING_SAMPLE = 30;
+
+// Each cluster renamed from the titles and texts of its listed conversations.
+function nameFromTexts(clusters: TopicCluster[], texts: Map<string, string>): TopicCluster[] {
+  const docs: string[] = [];
+  const assignment: number[] = [];
+  clusters.forEach((cluster, i) => {
+    for (const c of cluster.conversations.slice(0, NAMING_SAMPLE)) {
+      docs.push(`${c.title} ${c.title} ${texts.get(c.id) ?? ''}`);
+      assignment.push(i);
+    }
+  });
+  const names = distinctiveWords(docs, assignment, clusters.length);
+  return clusters.map((cluster, i) => {
+    const words = names[i] ?? [];
+    return words.length > 0 ? { ...cluster, words, name: words.join(' · ') } : cluster;
+  });
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  return sum;
+}
+
+/** The words a conversation is known by: its title, and some of its text when given. */
+export type TopicText = (v: ConversationVector) => string;
+
+/** The clusters of conversation vectors, named (by their titles, or `text`), biggest first. */
+export function clusterConversations(
+  vectors: readonly ConversationVector[],
+  options: TopicMapOptions = {},
+  text: TopicText = (v) => v.title,
+): TopicCluster[] {
+  if (vectors.length === 0) return [];
+  const k = options.k ?? clusterCount(vectors.length);
+  const { assignment, centroids } = kMeans(
+    vectors.map((v) => v.vector),
+    { k },
+  );
+  const names = distinctiveWords(vectors.map(text), assignment, centroids.length);
+  const members = centroids.map(() => [] as { v: ConversationVector; score: number }[]);
+  vectors.forEach((v, i) => {
+    const c = assignment[i] ?? 0;
+    members[c]?.push({ v, score: dot(unit(v.vector), centroids[c] ?? v.vector) });
+  });
+  const clusters = centroids.map((centre, c): TopicCluster => {
+    let nearest: TopicCluster['nearest'] = null;
+    centroids.forEach((other, o) => {
+      const similarity = dot(centre, other);
+      if (o !== c && (nearest === null || similarity > nearest.similarity))
+        nearest = { id: o, similarity };
+    });
+    const words = names[c] ?? [];
+    const listed = (members[c] ?? []).sort((a, b) => b.score - a.score);
+    return {
+      id: c,
+      name: words.length > 0 ? words.join(' · ') : `Topic ${String(c + 1)}`,
+      words,
+      size: listed.length,
+      conversations: listed
+        .slice(0, options.listed ?? 100)
+        .map(({ v }) => ({ id: v.owner, title: v.title, source: v.source })),
+      nearest,
+    };
+  });
+  return clusters.filter((c) => c.size > 0).sort((a, b) => b.size - a.size || a.id - b.id);
+}
+
+/** The topic map of a store: its latest conversations (up to the cap) clustered by meaning. */
+export async function buildTopicMap(
+  store: Store,
+  options: TopicMapOptions = {},
+): Promise<TopicMap> {
+  const started = performance.now();
+  const model = await store.vectors.model();
+  if (!model || model.count === 0)
+    return {
+      embedded: false,
+      model: null,
+      conversations: 0,
+      capped: false,
+      clusters: [],
+      milliseconds: 0,
+    };
+  const cap = options.cap ?? DEFAULT_CAP;
+  const vectors = await store.vectors.conversationVectors(cap + 1);
+  const capped = vectors.length > cap;
+  const kept = vectors.slice(0, cap);
+  const clusters = clusterConversations(kept, options);
+  // Named again from their text: the titles and the first words of the conversations nearest
+  // each centre (a few dozen a cluster, so the store is asked a few hundred times at most).
+  const texts = new Map<string, string>();
+  for (const cluster of clusters)
+    for (const c of cluster.conversations.slice(0, NAMING_SAMPLE)) {
+      const parts = await store.vectors.texts(c.id);
+      texts.set(
+        c.id,
+        parts
+          .map((p) => p.text)
+          .join(' ')
+          .slice(0, 3000),
+      );
+    }
+  const named = nameFromTexts(clusters, texts);
+  return {
+    embedded: true,
+    model: model.id,
+    conversations: kept.length,
+    capped,
+    clusters: named,
+    milliseconds: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * The topic map kept between requests: built again only when the vectors changed (their model
+ * or their count) or the store's conversations did.
+ */
+export function topicMapCache(
+  store: Store,
+  options: TopicMapOptions = {},
+): () => Promise<TopicMap> {
+  let kept: { key: string; map: Promise<TopicMap> } | undefined;
+  return async () => {
+    const model = await store.vectors.model();
+    const stats = await store.stats();
+    const key = `${model?.id ?? ''}:${String(model?.count ?? 0)}:${String(stats.conversations)}:${String(stats.messages)}`;
+    if (kept?.key !== key) {
+      const map = buildTopicMap(store, options);
+      kept = { key, map };
+      map.catch(() => {
+        if (kept?.map === map) kept = undefined;
+      });
+    }
+    return kept.map;
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The answers of the history views: the Overview's totals and months, and the map of topics.
+ * zod alone is imported here (see api-responses.ts).
+ */
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+
+export const stats = z
+  .object({
+    conversations: count,
+    messages: count,
+    bySource: z.array(
+      z.object({ source: z.string(), conversations: count, messages: count }).strict(),
+    ),
+    // Undated messages are counted under no month (the embedded store's null).
+    byMonth: z.array(
+      z
+        .object({
+          month: z.string().nullable(),
+          source: z.string(),
+          messages: count,
+          conversations: count,
+        })
+        .strict(),
+    ),
+    byRole: z.array(z.object({ role: z.string(), messages: count }).strict()),
+    byModel: z.array(z.object({ model: z.string(), messages: count }).strict()),
+  })
+  .strict();
+
+export const topicMap = z
+  .object({
+    embedded: z.boolean(),
+    model: z.string().nullable(),
+    conversations: count,
+    capped: z.boolean(),
+    clusters: z.array(
+      z
+        .object({
+          id: count,
+          name: z.string(),
+          words: z.array(z.string()),
+          size: count,
+          conversations: z.array(
+            z.object({ id: z.string(), title: z.string(), source: z.string() }).strict(),
+          ),
+          nearest: z.object({ id: count, similarity: z.number() }).strict().nullable(),
+        })
+        .strict(),
+    ),
+    milliseconds: z.number().nonnegative(),
+  })
+  .strict();
+
+export type Stats = z.infer<typeof stats>;
+export type TopicMapView = z.infer<typeof topicMap>;
