@@ -83,7 +83,7 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
               `Truncated to stay within the ${String(budget.kb)} KB result budget: call again with offset ${String(nextOffset ?? end)}, or a smaller limit.`,
             );
           const cut = cutIds(shown, page);
-          if (cut[0] !== undefined) lines.push(readOnHint(cut[0]));
+          if (cut[0] !== undefined) lines.push(readOnHint(cut[0], budget.maxBytes));
           const structured = output.parse({
             conversation: info,
             matchedId,

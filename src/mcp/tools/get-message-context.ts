@@ -117,7 +117,7 @@ export function registerGetMessageContext(server: McpServer, context: ToolContex
             lines.push(
               `Truncated to stay within the ${String(budget.kb)} KB result budget: long messages were cut; ask for fewer messages before and after.`,
             );
-          if (cut[0] !== undefined) lines.push(readOnHint(cut[0]));
+          if (cut[0] !== undefined) lines.push(readOnHint(cut[0], budget.maxBytes));
           const structured = output.parse({
             messageId: found.id,
             matchedId: found.matchedId,
