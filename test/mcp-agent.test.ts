@@ -20,7 +20,8 @@ type CallResult = {
   structuredContent?: Record<string, unknown>;
 };
 
-const BUDGET = 80 * 1024;
+// The default answer budget: text and structured content together, as sent.
+const BUDGET = 24 * 1024;
 let client: Client;
 let data = '';
 const validators = new Map<string, ValidateFunction>();
@@ -47,9 +48,8 @@ async function call(name: string, args: Record<string, unknown>): Promise<CallRe
     expect(validate, `${name} advertises an outputSchema`).toBeDefined();
     expect(validate?.(result.structuredContent), JSON.stringify(validate?.errors)).toBe(true);
     expect(result.structuredContent).toHaveProperty('truncated');
-    const text = result.content.map((c) => c.text).join('');
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(BUDGET);
-    expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).toBeLessThanOrEqual(BUDGET);
+    const sent = { content: result.content, structuredContent: result.structuredContent };
+    expect(Buffer.byteLength(JSON.stringify(sent))).toBeLessThanOrEqual(BUDGET);
   }
   return result;
 }
@@ -188,7 +188,7 @@ describe('errors in MCP words', () => {
   });
 });
 
-describe('the result budget (80 KB)', () => {
+describe('the answer budget (24 KB)', () => {
   it('keeps run_cypher over every message within it, and says how to go on', async () => {
     const all = await call('run_cypher', { query: 'MATCH (m:Message) RETURN m.id, m.content' });
     expect(all.structuredContent?.truncated).toBe(true);
@@ -230,14 +230,17 @@ describe('the result budget (80 KB)', () => {
     const huge = await call('get_conversation', { id: 'conv-huge', offset: 1 });
     expect(huge.structuredContent).toMatchObject({ truncated: true, nextOffset: null });
     expect(text(huge)).toMatch(/cut at \d+ of 200000 characters/);
-    expect(text(huge)).toContain('substring(m.content, 0, 40000)');
+    // The parts offered fit the budget whole: the second one comes uncut.
+    const size = Number(/substring\(m\.content, 0, (\d+)\)/.exec(text(huge))?.[1]);
+    expect(size).toBeGreaterThanOrEqual(1000);
     const messages = huge.structuredContent?.messages as { id: string }[];
     const id = messages.at(-1)?.id ?? '';
     const part = await call('run_cypher', {
-      query: 'MATCH (m:Message {id: $id}) RETURN substring(m.content, 40000, 40000) AS part',
+      query: `MATCH (m:Message {id: $id}) RETURN substring(m.content, ${String(size)}, ${String(size)}) AS part`,
       params: { id },
     });
-    expect((part.structuredContent?.rows as { part: string }[])[0]?.part).toHaveLength(40_000);
+    expect(part.structuredContent?.truncated).toBe(false);
+    expect((part.structuredContent?.rows as { part: string }[])[0]?.part).toHaveLength(size);
     const context = await call('get_message_context', { message_id: id });
     expect(context.structuredContent?.truncated).toBe(true);
   });
@@ -247,7 +250,7 @@ describe('the result budget (80 KB)', () => {
     const resource = (read.contents[0] as { text: string }).text;
     expect(Buffer.byteLength(resource)).toBeLessThanOrEqual(BUDGET);
     expect(resource).toMatch(
-      /Truncated to the 80 KB result budget: \d+ of 60 messages; get_conversation/,
+      /Truncated to the 24 KB result budget: \d+ of 60 messages; get_conversation/,
     );
   });
 

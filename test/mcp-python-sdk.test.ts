@@ -26,6 +26,14 @@ function runScript(args: string[]): Promise<{ code: number | null; output: strin
   });
 }
 
+// The sizes the script measured (tools/list, instructions, each answer), for the log.
+function sizes(output: string): string {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('size '))
+    .join('\n');
+}
+
 function summary(output: string): { ok: number; failed: number } {
   const match = /python-mcp checks: ok=(\d+) failed=(\d+)/.exec(output);
   if (!match) throw new Error(`the script ended without its summary:\n${output}`);
@@ -46,6 +54,7 @@ describe('the official Python MCP SDK as a client', () => {
 
   it('calls every tool over stdio, each result matching its outputSchema', async () => {
     const { code, output } = await runScript(['stdio', process.execPath, CLI, data]);
+    console.log(sizes(output));
     expect(output).not.toMatch(/^FAIL/m);
     expect(summary(output).failed, output).toBe(0);
     expect(summary(output).ok).toBeGreaterThan(40);

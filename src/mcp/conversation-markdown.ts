@@ -12,8 +12,17 @@ export function conversationLine(info: ConversationInfo): string {
 }
 
 /**
+ * Whether a message says anything: an empty one (a blank system prompt, a turn with no text and
+ * nothing attached) is left out of what agents read rather than shown as a blank section.
+ */
+export function saysSomething(message: ThreadMessage): boolean {
+  return message.content.trim() !== '' || message.attachments.length > 0;
+}
+
+/**
  * A conversation as Markdown, for agents: a heading, then each message under its role with its
- * id (the one get_message_context takes); a code cell's text fenced in its language.
+ * id (the one get_message_context takes); a code cell's text fenced in its language. Empty
+ * messages are left out.
  */
 export function conversationMarkdown(
   info: ConversationInfo,
@@ -21,7 +30,7 @@ export function conversationMarkdown(
   codeCells: ReadonlyMap<string, CodeCell> = new Map(),
 ): string {
   const lines = [`# ${info.name}`, '', conversationLine(info), ''];
-  for (const message of messages) {
+  for (const message of messages.filter(saysSomething)) {
     const marks = [message.isThought ? 'thinking' : '', message.hidden ? 'hidden' : '']
       .filter(Boolean)
       .join(', ');

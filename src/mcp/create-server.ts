@@ -10,8 +10,10 @@ import {
 } from '../index.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { registerResources } from './resources.js';
-import { DEFAULT_MAX_RESULT_KB, resultBudget } from './result-budget.js';
+import { instructionsFor, type Holdings } from './instructions.js';
+import { DEFAULT_ANSWER_BYTES, resultBudget } from './result-budget.js';
 import type { ToolContext } from './tool-context.js';
+import { recordTools, serveToolList } from './tool-list.js';
 import { registerGetConversation } from './tools/get-conversation.js';
 import { registerGetMessageContext } from './tools/get-message-context.js';
 import { registerListConversations } from './tools/list-conversations.js';
@@ -25,21 +27,30 @@ export interface McpOptions {
   queryLimits?: QueryLimits | undefined;
   /** Search in every mode (by words only, with the store's vectors if any, when not given). */
   recaller?: Recaller | undefined;
-  /** The most one tool result's text (and its structured content) may hold, in KB (80 unless given). */
-  maxResultKb?: number | undefined;
+  /** The most one answer may hold, text and structured content together, in bytes (24 KB unless given). */
+  answerBudget?: number | undefined;
+  /** What the store holds, told to agents in the initialize result (a general text without it). */
+  holdings?: Holdings | undefined;
   /** The data folder memories are written to (remember, forget…); no memory tools without it. */
   memory?: { dataDir: string; neo4j?: Neo4jTarget | undefined } | undefined;
 }
 
 /** The MCP server over a store: tools to search and read the history, and resources. */
 export function createServer(store: Store, options: McpOptions = {}): McpServer {
-  const server = new McpServer({ name: 'chatgraph', version: VERSION });
+  const budget = resultBudget(options.answerBudget ?? DEFAULT_ANSWER_BYTES);
+  const instructions = instructionsFor({
+    holdings: options.holdings,
+    memory: options.memory !== undefined,
+    budgetKb: budget.kb,
+  });
+  const server = new McpServer({ name: 'chatgraph', version: VERSION }, { instructions });
   const context: ToolContext = {
     store,
     recaller: options.recaller ?? createRecaller(store),
     limits: options.queryLimits ?? SERVER_QUERY_LIMITS,
-    budget: resultBudget(options.maxResultKb ?? DEFAULT_MAX_RESULT_KB),
+    budget,
   };
+  const tools = recordTools(server);
   registerSearchTool(server, context);
   registerGetConversation(server, context);
   registerListConversations(server, context);
@@ -49,6 +60,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   if (options.memory) registerMemoryTools(server, { ...context, ...options.memory });
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });
+  serveToolList(server, tools);
   registerResources(server, store, context.budget);
   return server;
 }

@@ -14,8 +14,7 @@ import {
   type MemoryView,
   type Neo4jTarget,
 } from '../index.js';
-import { memoryView as memoryAnswer } from '../web/api-responses.js';
-import { conversationOutput, truncatedOutput } from './output-schemas.js';
+import { conversationOutput, memoryOutput, truncatedOutput } from './output-schemas.js';
 import { clipText, fitPage } from './result-budget.js';
 import type { ToolContext } from './tool-context.js';
 import { guarded, ok } from './tool-result.js';
@@ -26,11 +25,7 @@ export interface MemoryToolDeps extends ToolContext {
   neo4j?: Neo4jTarget | undefined;
 }
 
-// The web API's memory (one library type behind both), its ids described for agents.
-const memoryShape = memoryAnswer.extend({
-  id: z.string().describe("the memory's PAM id"),
-  source: memoryAnswer.shape.source.describe('the conversation (and message) it came from'),
-});
+const memoryShape = memoryOutput;
 
 const plain = (text: string): string =>
   text.split(MATCH_START).join('**').split(MATCH_END).join('**');
@@ -67,49 +62,25 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
   server.registerTool(
     'remember',
     {
-      title: 'Remember something',
       description:
-        'Store a memory (a fact, preference, goal… about the user or their work) in the PAM bundle, optionally naming the conversation and message it came from. The same content twice is one memory. Returns its id (forget takes it).',
+        'Store a lasting fact, preference or goal about the user, and where it came from.',
       inputSchema: {
         content: z
           .string()
           .min(1)
           .describe(
-            `the memory, one self-contained sentence or two (at most ${MEMORY_CONTENT_LIMIT.toLocaleString('en')} characters)`,
+            `one or two sentences (${MEMORY_CONTENT_LIMIT.toLocaleString('en')} characters at most)`,
           ),
-        type: z
-          .enum(MEMORY_TYPES)
-          .describe(
-            'fact, preference, skill, context, relationship, goal, instruction, identity, environment, project, or custom',
-          ),
-        tags: z
-          .array(z.string().min(1))
-          .max(20)
-          .optional()
-          .describe('lower-case words: letters, digits, hyphens, underscores'),
-        confidence: z.number().min(0).max(1).optional().describe('how sure, from 0 to 1'),
-        conversation_id: z
-          .string()
-          .min(1)
-          .optional()
-          .describe("the conversation it came from: chatgraph's or the platform's id"),
-        message_id: z
-          .string()
-          .min(1)
-          .optional()
-          .describe('the message it came from, as search_conversations gives it'),
+        type: z.enum(MEMORY_TYPES).describe('its PAM type'),
+        tags: z.array(z.string().min(1)).max(20).optional().describe('lower-case words'),
+        confidence: z.number().min(0).max(1).optional().describe('how sure'),
+        conversation_id: z.string().min(1).optional().describe('the conversation it came from'),
+        message_id: z.string().min(1).optional().describe('the message it came from'),
       },
       outputSchema: {
-        id: z.string().describe("the memory's PAM id (forget takes it)"),
-        created: z.boolean().describe('false when the same memory was there already'),
-        vector: z
-          .object({
-            state: z.enum(['embedded', 'pending', 'none']),
-            note: z.string(),
-          })
-          .describe(
-            'embedded: found by meaning at once; pending: chatgraph embed will embed it; none: this data folder is searched by words only',
-          ),
+        id: z.string(),
+        created: z.boolean().describe('false when it was there already'),
+        vector: z.object({ state: z.enum(['embedded', 'pending', 'none']), note: z.string() }),
         memory: memoryShape,
         truncated: truncatedOutput,
       },
@@ -142,16 +113,15 @@ function registerForget(server: McpServer, deps: MemoryToolDeps): void {
   server.registerTool(
     'forget',
     {
-      title: 'Forget a memory',
       description:
-        'Retract a memory by its id: it stops appearing in list_memories and searches. The bundle keeps it, marked retracted (PAM status), so nothing is lost.',
+        'Retract a memory by its id: it stops appearing; the bundle keeps it, marked retracted.',
       inputSchema: {
-        id: z.string().min(1).describe("the memory's id, as remember or list_memories give it"),
+        id: z.string().min(1).describe('memory id'),
       },
       outputSchema: {
         id: z.string(),
         status: z.literal('retracted'),
-        content: z.string().describe('what the memory said'),
+        content: z.string(),
         truncated: truncatedOutput,
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
@@ -170,9 +140,9 @@ function registerForget(server: McpServer, deps: MemoryToolDeps): void {
 }
 
 const listOutput = z.object({
-  total: z.number().describe('memories matching, all pages'),
+  total: z.number(),
   offset: z.number(),
-  nextOffset: z.number().nullable().describe('the offset of the next page, null on the last'),
+  nextOffset: z.number().nullable(),
   memories: z.array(memoryShape),
   truncated: truncatedOutput,
 });
@@ -183,24 +153,19 @@ function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
   server.registerTool(
     'list_memories',
     {
-      title: 'List memories',
-      description:
-        'The active memories (remembered, or imported from Claude), newest first, or those matching words (best first; the search_conversations keyword syntax), filtered by type and tag, a page at a time. Each names the conversation and message it came from, if any.',
+      description: "The user's memories, newest or best match first, by words, type and tag.",
       inputSchema: {
-        query: z
-          .string()
-          .optional()
-          .describe('words the memory contains (stemmed; OR, -word, "phrase")'),
-        type: z.enum(MEMORY_TYPES).optional().describe('only memories of this type'),
-        tag: z.string().min(1).optional().describe('only memories with this tag'),
+        query: z.string().optional().describe('words (OR, -word, "phrase")'),
+        type: z.enum(MEMORY_TYPES).optional().describe('only this type'),
+        tag: z.string().min(1).optional().describe('only this tag'),
         limit: z
           .number()
           .int()
           .min(1)
           .max(MEMORY_PAGE.max)
           .optional()
-          .describe(`at most ${String(MEMORY_PAGE.max)}, default ${String(MEMORY_PAGE.default)}`),
-        offset: z.number().int().min(0).optional().describe('memories to skip, for the next page'),
+          .describe(`default ${String(MEMORY_PAGE.default)}`),
+        offset: z.number().int().min(0).optional().describe("the previous page's nextOffset"),
       },
       outputSchema: listOutput.shape,
       annotations: { readOnlyHint: true },
@@ -244,14 +209,14 @@ function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
 }
 
 const recentOutput = z.object({
-  since: z.string().describe('the time it counts from'),
+  since: z.string(),
   newConversations: z.object({ total: z.number(), items: z.array(conversationOutput) }),
   mostActive: z.array(
     z.object({
       conversationId: z.string(),
       title: z.string(),
       source: z.string(),
-      messages: z.number().describe('messages written since then'),
+      messages: z.number(),
     }),
   ),
   memoriesAdded: z.object({ total: z.number(), items: z.array(memoryShape) }),
@@ -264,16 +229,12 @@ function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
   server.registerTool(
     'recent_activity',
     {
-      title: 'Recent activity',
-      description:
-        'What happened since a time: new conversations, the conversations with the most new messages, and memories added.',
+      description: 'New conversations, the most active ones and memories added since a time.',
       inputSchema: {
-        since: z
-          .string()
-          .min(1)
-          .describe('24h, 7d, 2w, today, yesterday, or a date like 2024-05-01'),
+        since: z.string().min(1).describe('24h, 7d, 2w, today, yesterday or 2024-05-01'),
       },
-      outputSchema: recentOutput.shape,
+      // tools/list names the new conversations and memories; mostActive comes too.
+      outputSchema: recentOutput.omit({ mostActive: true }).shape,
       annotations: { readOnlyHint: true },
     },
     (args) =>

@@ -17,9 +17,19 @@ export function clipMessage(message: ThreadMessage, max: number): ThreadMessage 
   };
 }
 
-/** How an agent reads on past a cut message. */
-export function readOnHint(messageId: string): string {
-  return `To read a cut message in parts: run_cypher with query "MATCH (m:Message {id: $id}) RETURN substring(m.content, 0, 40000) AS part" and params {"id": "${messageId}"}, moving the start by 40000.`;
+/**
+ * How many characters of a message one run_cypher answer can carry within `maxBytes`: the part
+ * comes twice (the text's JSON row and the structured rows), escaped, so a third of the budget,
+ * in whole thousands.
+ */
+export function partChars(maxBytes: number): number {
+  return Math.max(1000, Math.floor(maxBytes / 3 / 1000) * 1000);
+}
+
+/** How an agent reads on past a cut message, in parts that fit the answer budget. */
+export function readOnHint(messageId: string, maxBytes: number): string {
+  const part = String(partChars(maxBytes));
+  return `To read a cut message in parts: run_cypher with query "MATCH (m:Message {id: $id}) RETURN substring(m.content, 0, ${part}) AS part" and params {"id": "${messageId}"}, moving the start by ${part}.`;
 }
 
 /** The ids of messages `render` was given cut, compared with the originals. */

@@ -1,22 +1,22 @@
 import { z } from 'zod';
+import { memoryView } from '../web/api-responses.js';
 
 // The shapes tools return as structuredContent. Each tool parses its structured result with
 // these before answering, which drops any field a store adds that the advertised schema lacks.
 
 /** `truncated`, on every tool's result. */
-export const truncatedOutput = z
-  .boolean()
-  .describe('true when the result was cut to stay within the result budget (the text says how)');
+export const truncatedOutput = z.boolean();
+
+/** Where the next page starts; null on the last. */
+export const nextOffsetOutput = z.number().int().nullable();
 
 /** Which id a tool was given, when it takes chatgraph's or the platform's. */
-export const matchedIdOutput = z
-  .enum(['chatgraph', 'platform'])
-  .describe("whether the id given was chatgraph's or the platform's");
+export const matchedIdOutput = z.enum(['chatgraph', 'platform']);
 
 /** A conversation (ConversationInfo). */
 export const conversationOutput = z.object({
-  id: z.string().describe("chatgraph's conversation id"),
-  platformId: z.string().describe("the platform's conversation id"),
+  id: z.string(),
+  platformId: z.string(),
   title: z.string().nullable(),
   name: z.string(),
   source: z.string(),
@@ -25,7 +25,8 @@ export const conversationOutput = z.object({
   messageCount: z.number().int(),
 });
 
-const attachmentOutput = z.object({
+/** An attachment of a message. */
+export const attachmentOutput = z.object({
   id: z.string(),
   name: z.string().nullable(),
   mimeType: z.string().nullable(),
@@ -36,7 +37,7 @@ const attachmentOutput = z.object({
 
 /** A message (ThreadMessage). */
 export const messageOutput = z.object({
-  id: z.string().describe('the message id get_message_context takes'),
+  id: z.string(),
   role: z.string(),
   content: z.string(),
   createdAt: z.string(),
@@ -47,6 +48,22 @@ export const messageOutput = z.object({
   onShownThread: z.boolean(),
   depth: z.number().int(),
   attachments: z.array(attachmentOutput),
+});
+
+/** Why a hit matched: by words (its rank), by meaning (its rank and cosine similarity), or both. */
+export const whyOutput = z.object({
+  keyword: z.object({ rank: z.number().int() }).optional(),
+  semantic: z.object({ rank: z.number().int(), similarity: z.number() }).optional(),
+});
+
+/** Which attachment a hit is in. */
+export const attachmentRefOutput = z.object({ id: z.string(), name: z.string().nullable() });
+
+/** The memory a memory hit is. */
+export const memoryRefOutput = z.object({
+  id: z.string(),
+  type: z.string(),
+  tags: z.array(z.string()),
 });
 
 /** A search hit (SearchHit), its snippet's matches in **bold**. */
@@ -60,12 +77,37 @@ export const hitOutput = z.object({
   createdAt: z.string(),
   snippet: z.string(),
   score: z.number(),
-  kind: z.string().optional().describe('message (default), attachment, title or memory'),
-  attachment: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
-  why: z
-    .object({
-      keyword: z.object({ rank: z.number().int() }).optional(),
-      semantic: z.object({ rank: z.number().int(), similarity: z.number() }).optional(),
-    })
-    .optional(),
+  kind: z.string().optional(),
+  attachment: attachmentRefOutput.optional(),
+  why: whyOutput.optional(),
 });
+
+/** A memory a search found beside the hits. */
+export const memoryHitOutput = hitOutput.extend({ memory: memoryRefOutput });
+
+/** A passage of a conversation a search found. */
+export const passageOutput = z.object({
+  messageId: z.string(),
+  snippet: z.string(),
+  role: z.string(),
+  kind: z.enum(['message', 'attachment', 'title']),
+  attachment: attachmentRefOutput.optional(),
+  why: whyOutput.optional(),
+});
+
+/** A conversation a search found, with its best passages. */
+export const conversationHitOutput = z.object({
+  conversationId: z.string(),
+  platformConversationId: z.string(),
+  title: z.string(),
+  source: z.string(),
+  createdAt: z.string(),
+  why: whyOutput.optional(),
+  score: z.number(),
+  best: passageOutput,
+  more: z.number().int(),
+  passages: z.array(passageOutput),
+});
+
+/** A memory (the web API's, one library type behind both). */
+export const memoryOutput = memoryView;

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { clipStrings, clipText, fitPage, fits, resultBudget } from './result-budget.js';
+import {
+  answerBytes,
+  clipStrings,
+  clipText,
+  fitPage,
+  fits,
+  resultBudget,
+} from './result-budget.js';
 import { ok, type ToolResult } from './tool-result.js';
 
-const budget = resultBudget(1);
+const budget = resultBudget(1024);
 
 function render(shown: readonly string[], truncated: boolean): ToolResult {
   return ok(`${shown.join('\n')}${truncated ? '\ntruncated' : ''}`, { shown, truncated });
@@ -30,9 +37,7 @@ describe('the result budget', () => {
     const text = page.result.content[0]?.text ?? '';
     expect(text).toMatch(/… \[cut at \d+ of 5000 characters\]/);
     // Little of the budget is lost: past 90% of it is used.
-    expect(Buffer.byteLength(JSON.stringify(page.result.structuredContent))).toBeGreaterThan(
-      budget.maxBytes * 0.9,
-    );
+    expect(answerBytes(page.result)).toBeGreaterThan(budget.maxBytes * 0.9);
   });
 
   it('never splits a surrogate pair, and cuts strings deep in a row', () => {
@@ -43,7 +48,16 @@ describe('the result budget', () => {
     });
   });
 
-  it('refuses a budget under 1 KB', () => {
-    expect(() => resultBudget(0)).toThrow(/1 KB or more/);
+  it('counts text and structured content together, as sent', () => {
+    // Each half fits 1 KB alone; together they do not (the old budget counted each alone).
+    const half = ok('x'.repeat(600), { s: 'y'.repeat(600) });
+    expect(answerBytes(half)).toBeGreaterThan(1200);
+    expect(fits(half, budget)).toBe(false);
+    // A newline or a quote is two bytes once sent as JSON.
+    expect(answerBytes(ok('\n'.repeat(100), {}))).toBeGreaterThan(200);
+  });
+
+  it('refuses a budget under 1,024 bytes', () => {
+    expect(() => resultBudget(1000)).toThrow(/1,024 bytes or more/);
   });
 });

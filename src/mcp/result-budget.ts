@@ -1,31 +1,38 @@
 import type { ToolResult } from './tool-result.js';
 
-/** The default cap on one tool result's text (and on its structured content), in KB. */
-export const DEFAULT_MAX_RESULT_KB = 80;
+/**
+ * The default cap on one answer, in bytes: its text and its structured content together, as
+ * sent (24 KB, about 6,000 tokens of an agent's context; issue 26 §8).
+ */
+export const DEFAULT_ANSWER_BYTES = 24 * 1024;
 
-/** How much one tool result may hold: each of its text and its structured content, in bytes. */
+/** The smallest answer budget: room for a page's notes and one cut message. */
+export const MIN_ANSWER_BYTES = 4 * 1024;
+
+/** How much one answer may hold, text and structured content together, in bytes. */
 export interface ResultBudget {
+  /** The budget in KB, as answers say it (one decimal at most). */
   kb: number;
   maxBytes: number;
 }
 
-/** A budget of `kb` kilobytes (1,024 bytes each). */
-export function resultBudget(kb: number = DEFAULT_MAX_RESULT_KB): ResultBudget {
-  if (!Number.isFinite(kb) || kb < 1)
-    throw new RangeError(`the result budget must be 1 KB or more, not ${String(kb)}`);
-  return { kb, maxBytes: Math.floor(kb * 1024) };
+/** A budget of `bytes` (1,024 at least). */
+export function resultBudget(bytes: number = DEFAULT_ANSWER_BYTES): ResultBudget {
+  if (!Number.isFinite(bytes) || bytes < 1024)
+    throw new RangeError(`the answer budget must be 1,024 bytes or more, not ${String(bytes)}`);
+  const maxBytes = Math.floor(bytes);
+  return { kb: Math.round((maxBytes / 1024) * 10) / 10, maxBytes };
 }
 
-function size(value: string): number {
-  return Buffer.byteLength(value, 'utf8');
+/** An answer's size as sent: its text and structured content, serialised as JSON together. */
+export function answerBytes(result: ToolResult): number {
+  const sent = { content: result.content, structuredContent: result.structuredContent };
+  return Buffer.byteLength(JSON.stringify(sent), 'utf8');
 }
 
-/** Whether a result's text and its structured content (as JSON) each fit the budget. */
+/** Whether a result's text and structured content together fit the budget. */
 export function fits(result: ToolResult, budget: ResultBudget): boolean {
-  const text = result.content.reduce((sum, part) => sum + size(part.text), 0);
-  const structured =
-    result.structuredContent === undefined ? 0 : size(JSON.stringify(result.structuredContent));
-  return text <= budget.maxBytes && structured <= budget.maxBytes;
+  return answerBytes(result) <= budget.maxBytes;
 }
 
 /** A long text cut to `max` characters, marked where it was cut. */

@@ -27,7 +27,7 @@ export function sourceInput(what: string): z.ZodTypeAny {
       z.enum(SOURCES),
     )
     .optional()
-    .describe(`${what}: ${SOURCES.join(', ')} (product names such as "ChatGPT" or "Claude" work)`);
+    .describe(`${what} (or a product name)`);
 }
 
 /** `role`: who wrote a message, in any case. */
@@ -38,17 +38,12 @@ export function roleInput(what: string): z.ZodTypeAny {
       z.enum(ROLES),
     )
     .optional()
-    .describe(`${what}: ${ROLES.join(', ')}`);
+    .describe(what);
 }
 
 /** A date bound, passed to the store's one date parser (which names what was wrong). */
 export function dateInput(what: string): z.ZodOptional<z.ZodString> {
-  return z
-    .string()
-    .optional()
-    .describe(
-      `${what}: a date like 2024-05-01, a timestamp like 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today, yesterday`,
-    );
+  return z.string().optional().describe(`${what}: 2024-05-01, ISO time, 7d, 24h, today`);
 }
 
 /** `offset`: where a page starts. */
@@ -57,7 +52,7 @@ export const offsetInput = z
   .int()
   .min(0)
   .optional()
-  .describe('how many to skip, for the next page: the nextOffset of the previous result');
+  .describe("the previous page's nextOffset");
 
 /** `limit`: the largest page, and its default. */
 export function limitInput(max: number, fallback: number): z.ZodOptional<z.ZodNumber> {
@@ -67,7 +62,5 @@ export function limitInput(max: number, fallback: number): z.ZodOptional<z.ZodNu
     .min(1)
     .max(max)
     .optional()
-    .describe(
-      `how many at most, 1 to ${String(max)} (default ${String(fallback)}); a result larger than the result budget holds fewer and says so`,
-    );
+    .describe(`default ${String(fallback)}`);
 }

@@ -17,12 +17,21 @@ import json
 import sys
 from typing import Any, Callable
 
+import anyio
 from jsonschema import Draft7Validator
 from mcp import ClientSession, McpError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.message import SessionMessage
+from mcp.types import JSONRPCResponse
 
-BUDGET = 80 * 1024
+# The server's default answer budget (text and structured content together, as sent), and what
+# the JSON-RPC envelope around an answer may add to it.
+BUDGET = 24 * 1024
+ENVELOPE = 256
+# tools/list must leave an agent's context for its work: under 12 KB as sent.
+TOOLS_LIST_MAX = 12 * 1024
+INSTRUCTIONS_MAX = 1200
 
 Args = dict[str, Any] | Callable[[dict[str, Any]], dict[str, Any]]
 
@@ -71,6 +80,23 @@ EXPECT: dict[tuple[str, int], tuple[Callable[[dict[str, Any]], bool], str]] = {
 }
 
 
+class Tap:
+    """The size of each JSON-RPC response as the server sent it (re-serialised compactly, as
+    JSON.stringify wrote it), read between the transport and the session."""
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    async def relay(self, source: Any, sink: Any) -> None:
+        async with sink:
+            async for message in source:
+                if isinstance(message, SessionMessage) and isinstance(message.message.root, JSONRPCResponse):
+                    response = message.message.root
+                    sent = {"result": response.result, "jsonrpc": "2.0", "id": response.id}
+                    self.last = len(json.dumps(sent, ensure_ascii=False, separators=(",", ":")).encode())
+                await sink.send(message)
+
+
 class Checks:
     def __init__(self) -> None:
         self.passed = 0
@@ -85,13 +111,21 @@ class Checks:
         return ok
 
 
-async def exercise(session: ClientSession, checks: Checks) -> None:
+async def exercise(session: ClientSession, checks: Checks, tap: Tap) -> None:
     init = await session.initialize()
     caps = init.capabilities
     checks.check(caps.tools is not None and not caps.tools.listChanged, "tools advertise no listChanged")
     checks.check(caps.resources is not None and not caps.resources.listChanged, "resources advertise no listChanged")
+    instructions = init.instructions or ""
+    print(f"size instructions {len(instructions)} characters", flush=True)
+    checks.check(0 < len(instructions) <= INSTRUCTIONS_MAX, f"instructions within {INSTRUCTIONS_MAX} characters ({len(instructions)})")
+    for said in ["search_conversations", "get_conversation", "run_cypher", "conversations"]:
+        checks.check(said in instructions, f"instructions name {said}")
 
-    tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+    listed = await session.list_tools()
+    print(f"size tools/list {tap.last} bytes", flush=True)
+    checks.check(tap.last < TOOLS_LIST_MAX, f"tools/list under {TOOLS_LIST_MAX} bytes as sent ({tap.last})")
+    tools = {tool.name: tool for tool in listed.tools}
     missing = sorted(set(tools) - set(CALLS))
     checks.check(not missing, f"every listed tool has calls in the table (missing: {missing})")
     seen: dict[str, dict[str, Any]] = {}
@@ -115,7 +149,8 @@ async def exercise(session: ClientSession, checks: Checks) -> None:
             content = result.structuredContent or {}
             errors = [e.message for e in Draft7Validator(schema or {}).iter_errors(content)]
             checks.check(not errors, f"{what} matches its outputSchema {errors[:3]}")
-            checks.check(len(text.encode()) <= BUDGET, f"{what} text within 80 KB ({len(text.encode())} bytes)")
+            print(f"size answer {what} {tap.last} bytes", flush=True)
+            checks.check(tap.last <= BUDGET + ENVELOPE, f"{what} answer within {BUDGET} bytes as sent ({tap.last})")
             checks.check("truncated" in content, f"{what} says whether it was truncated")
             if content.get("truncated"):
                 checks.check("truncated" in text.lower(), f"{what} text says it was truncated")
@@ -137,6 +172,16 @@ async def exercise(session: ClientSession, checks: Checks) -> None:
         checks.check(error.error.code == -32002, f"an unknown resource is -32002 (got {error.error.code})")
 
 
+async def tapped(read: Any, write: Any, checks: Checks) -> None:
+    tap = Tap()
+    sink, source = anyio.create_memory_object_stream[Any](0)
+    async with anyio.create_task_group() as group:
+        group.start_soon(tap.relay, read, sink)
+        async with ClientSession(source, write) as session:
+            await exercise(session, checks, tap)
+        group.cancel_scope.cancel()
+
+
 async def main() -> int:
     checks = Checks()
     mode = sys.argv[1]
@@ -144,12 +189,10 @@ async def main() -> int:
         node, cli, data = sys.argv[2:5]
         params = StdioServerParameters(command=node, args=[cli, "mcp", "--data-dir", data])
         async with stdio_client(params) as (read, write):
-            async with ClientSession(read, write) as session:
-                await exercise(session, checks)
+            await tapped(read, write, checks)
     elif mode == "http":
         async with streamable_http_client(sys.argv[2]) as (read, write, _):
-            async with ClientSession(read, write) as session:
-                await exercise(session, checks)
+            await tapped(read, write, checks)
     else:
         raise SystemExit(f"unknown mode {mode}: stdio or http")
     print(f"python-mcp checks: ok={checks.passed} failed={checks.failed}", flush=True)

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { SERVER_QUERY_LIMITS, createRecaller, queryLimits, resolveDataDir } from '../../index.js';
 import { createServer } from '../../mcp/create-server.js';
+import { holdingsOf } from '../../mcp/instructions.js';
+import { DEFAULT_ANSWER_BYTES, MIN_ANSWER_BYTES } from '../../mcp/result-budget.js';
 import { LineTransport } from '../../mcp/line-transport.js';
 import { serveMcpHttp } from '../../mcp/serve-http.js';
 import type { CliIo } from '../cli-io.js';
@@ -16,20 +18,45 @@ import {
 } from '../store-options.js';
 
 export type McpOptions = StoreOptions &
-  QueryLimitOptions & { http?: string; maxResultKb: string; watch?: boolean; redact?: boolean };
+  QueryLimitOptions & {
+    http?: string;
+    answerBudget?: string;
+    maxResultKb?: string;
+    watch?: boolean;
+    redact?: boolean;
+  };
+
+// --answer-budget in bytes, or the older --max-result-kb in KB; 4 KB at least either way.
+function answerBudgetOf(options: McpOptions): number {
+  if (options.answerBudget !== undefined && options.maxResultKb !== undefined)
+    throw new UsageError('give --answer-budget or --max-result-kb, not both');
+  if (options.maxResultKb !== undefined) {
+    const kb = Number(options.maxResultKb);
+    if (!Number.isFinite(kb) || kb < MIN_ANSWER_BYTES / 1024)
+      throw new UsageError(`--max-result-kb takes 4 (KB) or more, not "${options.maxResultKb}"`);
+    return Math.floor(kb * 1024);
+  }
+  if (options.answerBudget === undefined) return DEFAULT_ANSWER_BYTES;
+  const bytes = Number(options.answerBudget);
+  if (!Number.isInteger(bytes) || bytes < MIN_ANSWER_BYTES)
+    throw new UsageError(
+      `--answer-budget takes a number of bytes, ${String(MIN_ANSWER_BYTES)} or more, not "${options.answerBudget}"`,
+    );
+  return bytes;
+}
 
 /** `chatgraph mcp`: the MCP server over the store, on stdio or streamable HTTP. */
 export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   const limits = queryLimits(options, SERVER_QUERY_LIMITS);
   const port = options.http === undefined ? undefined : checkPort(options.http, '--http');
-  const maxResultKb = Number(options.maxResultKb);
-  if (!Number.isFinite(maxResultKb) || maxResultKb < 4)
-    throw new UsageError(`--max-result-kb takes 4 (KB) or more, not "${options.maxResultKb}"`);
+  const answerBudget = answerBudgetOf(options);
   await followForServer(options, io);
   const store = await openForReading(options);
   const recaller = createRecaller(store, resolveDataDir(options.dataDir));
   const memory = { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
-  const mcpOptions = { queryLimits: limits, recaller, maxResultKb, memory };
+  // Counted once at start (cheap counts): what the initialize result tells agents.
+  const holdings = await holdingsOf(store);
+  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, memory };
   if (port !== undefined) {
     const endpoint = await serveMcpHttp(store, port, '127.0.0.1', mcpOptions);
     io.err(`chatgraph MCP server at ${endpoint.url}`);
@@ -57,10 +84,10 @@ export function registerMcp(program: Command, io: CliIo): void {
       'serve streamable HTTP on 127.0.0.1:<port> (0: any free port) instead of stdio',
     )
     .option(
-      '--max-result-kb <KB>',
-      'the most text one tool result holds; a longer one is cut and says how to read on',
-      '80',
+      '--answer-budget <bytes>',
+      `the most one answer holds, text and structured content together (default ${String(DEFAULT_ANSWER_BYTES)}); a longer one is cut and says how to read on`,
     )
+    .option('--max-result-kb <KB>', 'the same budget in KB (older name)')
     .option(
       '--watch',
       'also follow your Claude Code sessions (as chatgraph watch): reads see new messages',

@@ -2,12 +2,13 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { QueryError, type ThreadMessage } from '../../index.js';
 import { codeCellsIn } from '../../index.js';
-import { conversationMarkdown } from '../conversation-markdown.js';
+import { conversationMarkdown, saysSomething } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {
   conversationOutput,
   matchedIdOutput,
   messageOutput,
+  nextOffsetOutput,
   truncatedOutput,
 } from '../output-schemas.js';
 import { fitPage } from '../result-budget.js';
@@ -22,9 +23,9 @@ const output = z.object({
   conversation: conversationOutput,
   matchedId: matchedIdOutput,
   messages: z.array(messageOutput),
-  total: z.number().int().describe('messages in the thread (or the whole tree)'),
+  total: z.number().int(),
   offset: z.number().int(),
-  nextOffset: z.number().int().nullable().describe('where the next page starts; null at the end'),
+  nextOffset: nextOffsetOutput,
   truncated: truncatedOutput,
 });
 
@@ -39,15 +40,14 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
   server.registerTool(
     'get_conversation',
     {
-      title: 'Read a conversation',
       description:
-        "The messages of one conversation as Markdown, a page at a time: the thread the user saw (default) or every branch in tree order. The header carries chatgraph's conversation id and each message heading its message id (for get_message_context). Page with offset and limit; the result says the next offset.",
+        'Read a conversation (id from a search or list) as Markdown, a page of messages at a time.',
       inputSchema: {
-        id: z.string().min(1).describe("chatgraph's or the platform's conversation id"),
+        id: z.string().min(1).describe('conversation id'),
         branch: z
           .enum(['shown', 'all'])
           .optional()
-          .describe('shown: the thread the user saw (default); all: every branch'),
+          .describe('shown (default): the thread the user saw; all: every branch'),
         offset: offsetInput,
         limit: limitInput(PAGE_LIMIT, 50),
       },
@@ -83,11 +83,12 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
               `Truncated to stay within the ${String(budget.kb)} KB result budget: call again with offset ${String(nextOffset ?? end)}, or a smaller limit.`,
             );
           const cut = cutIds(shown, page);
-          if (cut[0] !== undefined) lines.push(readOnHint(cut[0]));
+          if (cut[0] !== undefined) lines.push(readOnHint(cut[0], budget.maxBytes));
           const structured = output.parse({
             conversation: info,
             matchedId,
-            messages: shown,
+            // Empty messages are left out, as from the Markdown; offsets still count them.
+            messages: shown.filter(saysSomething),
             total: all.length,
             offset,
             nextOffset,

@@ -17,7 +17,7 @@ import { guarded, ok } from '../tool-result.js';
 export const CONTEXT_LIMIT = 50;
 
 const output = z.object({
-  messageId: z.string().describe("chatgraph's id of the message asked for"),
+  messageId: z.string(),
   matchedId: matchedIdOutput,
   conversation: conversationOutput,
   messages: z.array(messageOutput),
@@ -85,25 +85,12 @@ export function registerGetMessageContext(server: McpServer, context: ToolContex
   server.registerTool(
     'get_message_context',
     {
-      title: 'A message in its context',
       description:
-        "A message (by the message id a search hit or get_conversation gives, or the platform's) with the messages before and after it in its conversation, each with its id.",
+        'A message (by its id from a search hit or get_conversation) with the messages around it.',
       inputSchema: {
-        message_id: z.string().min(1).describe("chatgraph's or the platform's message id"),
-        before: z
-          .number()
-          .int()
-          .min(0)
-          .max(CONTEXT_LIMIT)
-          .optional()
-          .describe(`messages before it, 0 to ${String(CONTEXT_LIMIT)} (default 3)`),
-        after: z
-          .number()
-          .int()
-          .min(0)
-          .max(CONTEXT_LIMIT)
-          .optional()
-          .describe(`messages after it, 0 to ${String(CONTEXT_LIMIT)} (default 3)`),
+        message_id: z.string().min(1).describe('message id'),
+        before: z.number().int().min(0).max(CONTEXT_LIMIT).optional().describe('default 3'),
+        after: z.number().int().min(0).max(CONTEXT_LIMIT).optional().describe('default 3'),
       },
       outputSchema: output.shape,
       annotations: { readOnlyHint: true },
@@ -130,7 +117,7 @@ export function registerGetMessageContext(server: McpServer, context: ToolContex
             lines.push(
               `Truncated to stay within the ${String(budget.kb)} KB result budget: long messages were cut; ask for fewer messages before and after.`,
             );
-          if (cut[0] !== undefined) lines.push(readOnHint(cut[0]));
+          if (cut[0] !== undefined) lines.push(readOnHint(cut[0], budget.maxBytes));
           const structured = output.parse({
             messageId: found.id,
             matchedId: found.matchedId,

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { QueryError, type ConversationInfo } from '../../index.js';
-import { conversationOutput, truncatedOutput } from '../output-schemas.js';
+import { conversationOutput, nextOffsetOutput, truncatedOutput } from '../output-schemas.js';
 import { clipText, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';
 import { dateInput, limitInput, offsetInput, sourceInput } from '../tool-inputs.js';
@@ -11,9 +11,9 @@ import { guarded, ok } from '../tool-result.js';
 export const LIST_LIMIT = 200;
 
 const output = z.object({
-  total: z.number().int().describe('conversations matching the filters'),
+  total: z.number().int(),
   offset: z.number().int(),
-  nextOffset: z.number().int().nullable().describe('where the next page starts; null at the end'),
+  nextOffset: nextOffsetOutput,
   conversations: z.array(conversationOutput),
   truncated: truncatedOutput,
 });
@@ -27,18 +27,14 @@ export function registerListConversations(server: McpServer, { store, budget }: 
   server.registerTool(
     'list_conversations',
     {
-      title: 'List conversations',
       description:
-        'Conversations filtered by source, creation dates and title words, sorted, a page at a time. Each line carries the conversation id get_conversation takes.',
+        'Browse conversations by source, date and title words, sorted; for finding by content use search_conversations.',
       inputSchema: {
-        source: sourceInput('only conversations from this source'),
-        since: dateInput('only conversations created at or after this'),
-        until: dateInput('only conversations created before this'),
-        title: z.string().optional().describe('words the title contains (any case)'),
-        sort: z
-          .enum(['newest', 'oldest', 'most-messages'])
-          .optional()
-          .describe('newest first (default), oldest first, or most messages first'),
+        source: sourceInput('only this source'),
+        since: dateInput('created from'),
+        until: z.string().optional().describe('created before, as since'),
+        title: z.string().optional().describe('words in the title'),
+        sort: z.enum(['newest', 'oldest', 'most-messages']).optional().describe('default newest'),
         offset: offsetInput,
         limit: limitInput(LIST_LIMIT, 20),
       },

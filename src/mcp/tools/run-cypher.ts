@@ -10,9 +10,9 @@ import { guarded, ok } from '../tool-result.js';
 export const CYPHER_ROWS = 500;
 
 const output = z.object({
-  rows: z.array(z.record(z.unknown())).describe('the rows shown, keyed by the RETURN columns'),
-  rowCount: z.number().int().describe('rows the query returned'),
-  shown: z.number().int().describe('rows in this result'),
+  rows: z.array(z.record(z.unknown())),
+  rowCount: z.number().int(),
+  shown: z.number().int(),
   truncated: truncatedOutput,
 });
 
@@ -29,14 +29,10 @@ export function registerRunCypher(server: McpServer, { store, limits, budget }: 
   server.registerTool(
     'run_cypher',
     {
-      title: 'Run a read-only Cypher query',
-      description: `Cypher over the context graph (labels, properties and relationships: the chatgraph://schema resource). Read-only: writes are refused. At most ${String(CYPHER_ROWS)} rows, ${String(limits.timeoutSeconds)} seconds and ${String(limits.memoryMb)} MB; the rows shown fit the ${String(budget.kb)} KB result budget (page with SKIP and LIMIT). Rows come as one JSON object a line.`,
+      description: `Read-only Cypher (schema: chatgraph://schema) for counts and what search cannot answer; ${String(CYPHER_ROWS)} rows and ${String(limits.timeoutSeconds)} s at most.`,
       inputSchema: {
-        query: z.string().min(1).describe('a read-only Cypher query; use $name for parameters'),
-        params: z
-          .record(z.unknown())
-          .optional()
-          .describe('the query parameters by name, e.g. {"id": "..."} for $id'),
+        query: z.string().min(1).describe('Cypher; $name for parameters'),
+        params: z.record(z.unknown()).optional().describe('parameters by name'),
       },
       outputSchema: output.shape,
       annotations: { readOnlyHint: true },

@@ -10,7 +10,13 @@ import {
   type SearchHit,
   type SearchResult,
 } from '../../index.js';
-import { hitOutput, truncatedOutput } from '../output-schemas.js';
+import {
+  conversationHitOutput,
+  hitOutput,
+  memoryHitOutput,
+  nextOffsetOutput,
+  truncatedOutput,
+} from '../output-schemas.js';
 import { clipText, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';
 import { dateInput, limitInput, offsetInput, roleInput, sourceInput } from '../tool-inputs.js';
@@ -19,69 +25,34 @@ import { guarded, ok } from '../tool-result.js';
 /** The most hits one search returns to an agent. */
 export const SEARCH_LIMIT = 100;
 
-const whyOutput = z
-  .object({
-    keyword: z.object({ rank: z.number().int() }).optional(),
-    semantic: z.object({ rank: z.number().int(), similarity: z.number() }).optional(),
-  })
-  .optional()
-  .describe('matched by words (rank), by meaning (rank, cosine similarity), or both');
-
-const passageOutput = z.object({
-  messageId: z.string().describe('for get_message_context (a title match: the first message)'),
-  snippet: z.string(),
-  role: z.string(),
-  kind: z.enum(['message', 'attachment', 'title']),
-  attachment: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
-  why: whyOutput,
-});
-
-const conversationOutput = z.object({
-  conversationId: z.string().describe('for get_conversation'),
-  platformConversationId: z.string(),
-  title: z.string(),
-  source: z.string(),
-  createdAt: z.string(),
-  why: whyOutput,
-  score: z.number(),
-  best: passageOutput.describe('its best matching passage'),
-  more: z.number().int().describe('how many more of its passages matched'),
-  passages: z.array(passageOutput).describe('the next best passages'),
-});
-
 const output = z.object({
-  mode: z.enum(['hybrid', 'semantic', 'keyword']).describe('how the hits were found'),
-  group: z.enum(['conversation', 'message']).describe('what one entry is'),
-  conversations: z
-    .array(conversationOutput)
-    .optional()
-    .describe('group conversation (the default): one entry per conversation, best first'),
-  summary: z
-    .string()
-    .optional()
-    .describe(
-      'group conversation: how many conversations have the words, how many are close in meaning',
-    ),
-  hits: z.array(hitOutput).optional().describe('group message: one entry per matching message'),
-  matches: z.number().int().describe('messages and attachments matching, counted up to a cap'),
-  matchesCapped: z.boolean().describe('true when more match than matches says'),
+  mode: z.enum(['hybrid', 'semantic', 'keyword']),
+  group: z.enum(['conversation', 'message']),
+  conversations: z.array(conversationHitOutput).optional(),
+  summary: z.string().optional(),
+  hits: z.array(hitOutput).optional(),
+  matches: z.number().int(),
+  matchesCapped: z.boolean(),
   ranked: z.number().int(),
   offset: z.number().int(),
-  nextOffset: z.number().int().nullable().describe('where the next page starts; null when none'),
-  hint: z.string().optional().describe('a near spelling that would match, when nothing did'),
+  nextOffset: nextOffsetOutput,
+  hint: z.string().optional(),
   notice: z.string().optional(),
-  nearest: z.array(hitOutput).optional().describe('the hits nearest in meaning, when none matched'),
-  memories: z
-    .array(
-      hitOutput.extend({
-        memory: z.object({ id: z.string(), type: z.string(), tags: z.array(z.string()) }),
-      }),
-    )
-    .optional()
-    .describe(
-      'active memories matching by words, meaning or both as the hits (kind memory, why says which; first page only): list_memories and forget take their id',
-    ),
+  nearest: z.array(hitOutput).optional(),
+  memories: z.array(memoryHitOutput).optional(),
   truncated: truncatedOutput,
+});
+
+// What tools/list names: the fields an agent reads; the counts and notes still come, and the
+// server checks every answer against the whole of `output`.
+const advertised = output.pick({
+  conversations: true,
+  hits: true,
+  nextOffset: true,
+  hint: true,
+  nearest: true,
+  memories: true,
+  truncated: true,
 });
 
 function plainSnippet(snippet: string): string {
@@ -240,29 +211,26 @@ export function registerSearchTool(
   server.registerTool(
     'search_conversations',
     {
-      title: 'Search past AI conversations',
       description:
-        'Search every message (and pasted or attached text) of the imported AI chat history by meaning and by words. mode hybrid (the default once vectors exist) fuses both; semantic finds paraphrases with no word in common; keyword is BM25 over words: all must match, OR, NOT or -word, "quoted phrases", prefix*. Returns one entry per conversation (group message: per message), ranked, results far in meaning left out: conversation ids (for get_conversation), the best passage’s message id (for get_message_context), titles, dates, snippets (matches in **bold**), why each matched and how many more passages did.',
+        'Find past conversations by meaning and words; start here. Gives conversation ids, and message ids of the best passages. keyword mode: all words; OR, -word, "phrase", prefix*.',
       inputSchema: {
-        query: z.string().min(1).describe('what to look for, in your own words or as keywords'),
+        query: z.string().min(1).describe('a question or keywords'),
         mode: z
           .enum(['hybrid', 'semantic', 'keyword'])
           .optional()
-          .describe('hybrid (default when the history has vectors), semantic, or keyword'),
-        source: sourceInput('only messages from this source'),
-        since: dateInput('only messages at or after this'),
-        until: dateInput('only messages before this'),
-        role: roleInput('only messages by this role'),
+          .describe('hybrid (default once embedded)'),
+        source: sourceInput('only this source'),
+        since: dateInput('from'),
+        until: z.string().optional().describe('before this, as since'),
+        role: roleInput('only this role'),
         limit: limitInput(SEARCH_LIMIT, 10),
         offset: offsetInput,
         group: z
           .enum(['conversation', 'message'])
           .optional()
-          .describe(
-            'conversation (default): one entry per conversation with its best passage and the next few; message: one entry per matching message',
-          ),
+          .describe('message: one entry per message'),
       },
-      outputSchema: output.shape,
+      outputSchema: advertised.shape,
       annotations: { readOnlyHint: true },
     },
     (args) =>

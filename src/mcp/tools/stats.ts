@@ -13,9 +13,7 @@ const output = z.object({
   bySource: z.array(z.object({ source: z.string(), conversations: count, messages: count })),
   byMonth: z.array(z.object({ month: z.string(), source: z.string(), messages: count })),
   byRole: z.array(z.object({ role: z.string(), messages: count })),
-  byModel: z
-    .array(z.object({ model: z.string(), messages: count }))
-    .describe('the models that wrote the most messages (ten at most)'),
+  byModel: z.array(z.object({ model: z.string(), messages: count })),
   truncated: truncatedOutput,
 });
 
@@ -26,11 +24,10 @@ export function registerStats(server: McpServer, { store, budget }: ToolContext)
   server.registerTool(
     'stats',
     {
-      title: 'History statistics',
-      description:
-        'Counts of conversations and messages per source, per month, per role and per model.',
+      description: 'Counts of conversations and messages by source, month, role and model.',
       inputSchema: {},
-      outputSchema: output.shape,
+      // tools/list names the totals; the breakdowns come too (the text has them all).
+      outputSchema: output.pick({ conversations: true, messages: true, truncated: true }).shape,
       annotations: { readOnlyHint: true },
     },
     () =>
