@@ -14,6 +14,8 @@ import {
   VectorModelMismatchError,
 } from '../index.js';
 import type { CliIo } from './cli-io.js';
+import { registerConfig } from './commands/config.js';
+import { applyConfig } from './config/apply-config.js';
 import { registerConvert } from './commands/convert.js';
 import { registerDelete } from './commands/delete.js';
 import { registerEmbed } from './commands/embed.js';
@@ -56,6 +58,7 @@ const COMMANDS = [
   registerEmbed,
   registerSources,
   registerSample,
+  registerConfig,
 ];
 
 /** The program with every command, writing to `io`. */
@@ -76,6 +79,10 @@ export function buildProgram(io: CliIo): Command {
     });
   for (const register of COMMANDS) register(program, io);
   registerModelCommands(program, io);
+  // Flags and environment first, then the config file, then the defaults.
+  program.hook('preAction', (_program, command) => {
+    applyConfig(command);
+  });
   overrideExits(program);
   return program;
 }

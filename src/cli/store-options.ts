@@ -9,6 +9,8 @@ export interface StoreOptions {
   neo4j?: string;
   user?: string;
   database?: string;
+  /** The Neo4j password from the config file (there is no flag: it would show in `ps`). */
+  neo4jPassword?: string;
 }
 
 export const dataDirOption = [
@@ -37,7 +39,12 @@ export function withStoreOptions(command: Command): Command {
 export function neo4jOf(options: StoreOptions): Neo4jTarget | undefined {
   if (options.neo4j === undefined && (options.user !== undefined || options.database !== undefined))
     throw new UsageError('--user and --database go with --neo4j <url> (or NEO4J_URI)');
-  return neo4jTarget({ url: options.neo4j, user: options.user, database: options.database });
+  return neo4jTarget({
+    url: options.neo4j,
+    user: options.user,
+    database: options.database,
+    password: options.neo4jPassword,
+  });
 }
 
 /** Opens the chosen store for reading: the data folder's (it must exist), or Neo4j. */
