@@ -18,6 +18,7 @@ import { registerConfig } from './commands/config.js';
 import { applyConfig } from './config/apply-config.js';
 import { registerConvert } from './commands/convert.js';
 import { registerDelete } from './commands/delete.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerImport } from './commands/import.js';
 import { registerList } from './commands/list.js';
@@ -59,6 +60,7 @@ const COMMANDS = [
   registerSources,
   registerSample,
   registerConfig,
+  registerDoctor,
 ];
 
 /** The program with every command, writing to `io`. */
