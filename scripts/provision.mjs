@@ -39,6 +39,8 @@ const SYSTEM = [
   { command: 'chromium', found: () => existsSync('/usr/bin/chromium'), apt: ['chromium'] },
   { command: 'java 17+', found: javaFound, apt: ['openjdk-17-jdk-headless'] },
   { command: 'mvn', found: () => works('mvn', ['--version']), apt: ['maven'] },
+  // The completion test checks the zsh script with `zsh -n`.
+  { command: 'zsh', found: () => works('zsh', ['--version']), apt: ['zsh'] },
 ];
 
 function works(command, args) {

@@ -14,6 +14,7 @@ import {
   VectorModelMismatchError,
 } from '../index.js';
 import type { CliIo } from './cli-io.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { applyConfig } from './config/apply-config.js';
 import { registerConvert } from './commands/convert.js';
@@ -61,6 +62,7 @@ const COMMANDS = [
   registerSample,
   registerConfig,
   registerDoctor,
+  registerCompletion,
 ];
 
 /** The program with every command, writing to `io`. */
