@@ -15,7 +15,7 @@ export interface StoreOptions {
 
 export const dataDirOption = [
   '--data-dir <dir>',
-  'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)',
+  'the data folder (default: $CHATGRAPH_DATA_DIR, the config file’s data-dir, or $XDG_DATA_HOME/chatgraph)',
 ] as const;
 
 /** Adds the store options: the data folder, or a Neo4j server. */
@@ -28,7 +28,7 @@ export function withStoreOptions(command: Command): Command {
     )
     .option(
       '--user <name>',
-      'the Neo4j user (default: $NEO4J_USERNAME or neo4j); the password is read from $NEO4J_PASSWORD only',
+      'the Neo4j user (default: $NEO4J_USERNAME or neo4j); the password is read from $NEO4J_PASSWORD or the config file, never a flag',
     )
     .option(
       '--database <name>',

@@ -88,7 +88,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     key: 'model.name',
     option: 'model',
-    fallback: '(the one the data folder was embedded with, else all-minilm-l6-v2)',
+    fallback: '(the data folder’s, else all-minilm-l6-v2)',
     read: (v) => v.model?.name,
   },
   {
