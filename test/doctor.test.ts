@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryIo } from '../src/cli/cli-io.js';
 import { runCli } from '../src/cli/run-cli.js';
+import { withWriteLock } from '../src/index.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
 
@@ -123,6 +124,13 @@ describe('chatgraph doctor', () => {
       /ok {4}write lock: free \(write\.lock\.pid names pid 999999, which is gone/,
     );
     expect(code).toBe(0);
+  });
+
+  it('names a running holder of the write lock', async () => {
+    const locked = copyOf(data);
+    const held = await withWriteLock(locked, () => cli('doctor', '--data-dir', locked));
+    expect(held.out).toContain(`note  write lock: held by pid ${process.pid}, running`);
+    expect(held.code).toBe(0);
   });
 
   it('is a usage error (exit 2) without a data folder', async () => {
