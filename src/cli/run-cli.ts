@@ -14,8 +14,12 @@ import {
   VectorModelMismatchError,
 } from '../index.js';
 import type { CliIo } from './cli-io.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerConfig } from './commands/config.js';
+import { applyConfig } from './config/apply-config.js';
 import { registerConvert } from './commands/convert.js';
 import { registerDelete } from './commands/delete.js';
+import { registerDoctor } from './commands/doctor.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerImport } from './commands/import.js';
 import { registerList } from './commands/list.js';
@@ -56,6 +60,9 @@ const COMMANDS = [
   registerEmbed,
   registerSources,
   registerSample,
+  registerConfig,
+  registerDoctor,
+  registerCompletion,
 ];
 
 /** The program with every command, writing to `io`. */
@@ -76,6 +83,10 @@ export function buildProgram(io: CliIo): Command {
     });
   for (const register of COMMANDS) register(program, io);
   registerModelCommands(program, io);
+  // Flags and environment first, then the config file, then the defaults.
+  program.hook('preAction', (_program, command) => {
+    applyConfig(command);
+  });
   overrideExits(program);
   return program;
 }

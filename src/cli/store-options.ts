@@ -9,11 +9,13 @@ export interface StoreOptions {
   neo4j?: string;
   user?: string;
   database?: string;
+  /** The Neo4j password from the config file (there is no flag: it would show in `ps`). */
+  neo4jPassword?: string;
 }
 
 export const dataDirOption = [
   '--data-dir <dir>',
-  'the data folder (default: $CHATGRAPH_DATA_DIR or $XDG_DATA_HOME/chatgraph)',
+  'the data folder (default: $CHATGRAPH_DATA_DIR, the config file’s data-dir, or $XDG_DATA_HOME/chatgraph)',
 ] as const;
 
 /** Adds the store options: the data folder, or a Neo4j server. */
@@ -26,7 +28,7 @@ export function withStoreOptions(command: Command): Command {
     )
     .option(
       '--user <name>',
-      'the Neo4j user (default: $NEO4J_USERNAME or neo4j); the password is read from $NEO4J_PASSWORD only',
+      'the Neo4j user (default: $NEO4J_USERNAME or neo4j); the password is read from $NEO4J_PASSWORD or the config file, never a flag',
     )
     .option(
       '--database <name>',
@@ -37,7 +39,12 @@ export function withStoreOptions(command: Command): Command {
 export function neo4jOf(options: StoreOptions): Neo4jTarget | undefined {
   if (options.neo4j === undefined && (options.user !== undefined || options.database !== undefined))
     throw new UsageError('--user and --database go with --neo4j <url> (or NEO4J_URI)');
-  return neo4jTarget({ url: options.neo4j, user: options.user, database: options.database });
+  return neo4jTarget({
+    url: options.neo4j,
+    user: options.user,
+    database: options.database,
+    password: options.neo4jPassword,
+  });
 }
 
 /** Opens the chosen store for reading: the data folder's (it must exist), or Neo4j. */

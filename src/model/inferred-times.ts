@@ -1,4 +1,5 @@
 import type { Diagnostic } from './diagnostic.js';
+import { plural } from '../plural.js';
 
 /** Tells how many messages took a time from elsewhere (at every build, grown or not). */
 export function reportInferred(
@@ -9,7 +10,7 @@ export function reportInferred(
   options.report({
     level: 'info',
     code: 'timestamp-inferred',
-    message: `${inferred} message(s) had no time and took the nearest known one`,
+    message: `${plural(inferred, 'message')} had no time and took the nearest known one`,
     record: options.record,
   });
 }

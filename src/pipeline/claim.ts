@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import { NotAnExportError } from '../not-an-export-error.js';
 import type { Detection, Provider } from '../providers/provider.js';
 import { PROVIDERS, productList } from '../providers/registry.js';
@@ -91,7 +92,7 @@ function describeFound(sources: readonly OpenedSource[]): string {
   const count = sources.reduce((sum, s) => sum + s.entries.length, 0);
   if (count === 0) return 'an empty input';
   const names = sources.flatMap((s) => s.entries.slice(0, 3).map((e) => e.path));
-  return `${count} file(s) (${names.join(', ')}${count > names.length ? ', …' : ''})`;
+  return `${plural(count, 'file')} (${names.join(', ')}${count > names.length ? ', …' : ''})`;
 }
 
 /** The key that ties a source's files to its attachments. */

@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 import type { ReportBuilder } from '../import-report.js';
 import type { Claim } from './claim.js';
 import type { ConvertedConversation } from './convert-record.js';
@@ -41,7 +42,7 @@ export class Settler {
         message: merge.kept
           ? `conversation ${label} appeared before in this import; this copy is not newer and adds nothing, so it is skipped`
           : merge.keptNewer
-            ? `conversation ${label} appeared before in this import; this copy is older: the ${merge.added} message(s) only it had are merged in`
+            ? `conversation ${label} appeared before in this import; this copy is older: the ${plural(merge.added, 'message')} only it had ${merge.added === 1 ? 'is' : 'are'} merged in`
             : `conversation ${label} appeared before in this import; this newer copy replaces it (messages only the other had are kept)`,
         file: claim.entry.displayPath,
       });
@@ -57,7 +58,7 @@ export class Settler {
           code: 'kept-newer-copy',
           message: merge.kept
             ? `conversation ${label}: the bundle holds a newer copy than this one (which adds no message); kept it as it is`
-            : `conversation ${label}: the bundle holds a newer copy than this one; kept it, with the ${merge.added} message(s) only this copy had merged in`,
+            : `conversation ${label}: the bundle holds a newer copy than this one; kept it, with the ${plural(merge.added, 'message')} only this copy had merged in`,
           file: claim.entry.displayPath,
         });
       }
@@ -73,7 +74,7 @@ export class Settler {
     this.report.add({
       level: 'info',
       code: 'deleted-conversation-left-out',
-      message: `${this.leftDeleted} conversation(s) deleted with "chatgraph delete" were left out (import --restore brings them back)`,
+      message: `${plural(this.leftDeleted, 'conversation')} deleted with "chatgraph delete" ${this.leftDeleted === 1 ? 'was' : 'were'} left out (import --restore brings them back)`,
     });
   }
 }

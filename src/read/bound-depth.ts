@@ -1,3 +1,4 @@
+import { plural } from '../plural.js';
 /** How deep a record's JSON may nest; deeper values are cut (no export needs a tenth of it). */
 export const MAX_RECORD_DEPTH = 200;
 
@@ -31,5 +32,5 @@ export function boundDepth(value: unknown, maxDepth = MAX_RECORD_DEPTH): number 
 
 /** The report's sentence for values cut by {@link boundDepth}. */
 export function depthCutMessage(cuts: number): string {
-  return `${cuts} value(s) nested deeper than ${MAX_RECORD_DEPTH} levels were cut (written as "${CUT_MARK}"); the rest of the record is kept`;
+  return `${plural(cuts, 'value')} nested deeper than ${MAX_RECORD_DEPTH} levels ${cuts === 1 ? 'was' : 'were'} cut (written as "${CUT_MARK}"); the rest of the record is kept`;
 }

@@ -9,6 +9,7 @@ import {
 } from '../../index.js';
 import { startWebApp } from '../../web/web-server.js';
 import type { CliIo } from '../cli-io.js';
+import { openBrowser } from '../open-browser.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
 import { checkPort, neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
@@ -21,6 +22,7 @@ export type ServeOptions = StoreOptions &
     maxUpload: string;
     watch?: boolean;
     redact?: boolean;
+    open?: boolean;
   };
 
 type WebApp = Awaited<ReturnType<typeof startWebApp>>;
@@ -56,6 +58,10 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
   io.out(`chatgraph web app at ${app.url}`);
   if (app.token !== undefined)
     io.out('(listening beyond this machine: every request needs the token in that address)');
+  if (options.open === true) {
+    const failed = await openBrowser(app.url);
+    if (failed !== undefined) io.err(`could not open a browser (${failed}): open ${app.url}`);
+  }
   stopOnSignal(app, store, live?.follower);
 }
 
@@ -102,5 +108,6 @@ export function registerServe(program: Command, io: CliIo): void {
       'also follow your Claude Code sessions (as chatgraph watch): the page updates',
     )
     .option('--redact', `with --watch: ${REDACT_HELP} (uploads are imported as they are)`)
+    .option('--open', 'open the web app in the browser once it listens')
     .action((options: ServeOptions) => runServe(options, io));
 }

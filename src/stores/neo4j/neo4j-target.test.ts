@@ -24,6 +24,9 @@ describe('neo4jTarget', () => {
       database: 'envdb',
     });
     expect(neo4jTarget({}, {})).toBeUndefined();
+    // A password given (the CLI's config file) is used when the environment has none.
+    expect(neo4jTarget({ url: 'bolt://h', password: 'file' }, env)?.password).toBe('pw');
+    expect(neo4jTarget({ url: 'bolt://h', password: 'file' }, {})?.password).toBe('file');
     expect(neo4jTarget({ url: 'bolt://h' }, {})).toEqual({
       url: 'bolt://h',
       user: 'neo4j',

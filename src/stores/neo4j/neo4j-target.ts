@@ -11,10 +11,16 @@ export interface Neo4jTarget {
 /**
  * The target from options, else Neo4j's usual environment variables (NEO4J_URI, NEO4J_USERNAME,
  * NEO4J_PASSWORD, NEO4J_DATABASE); undefined when no URL is given either way. The password is
- * only ever read from the environment, so it is not left in shell history or `ps`.
+ * never a flag, so it is not left in shell history or `ps`: `NEO4J_PASSWORD`, else the one given
+ * (the CLI's config file).
  */
 export function neo4jTarget(
-  options: { url?: string | undefined; user?: string | undefined; database?: string | undefined },
+  options: {
+    url?: string | undefined;
+    user?: string | undefined;
+    database?: string | undefined;
+    password?: string | undefined;
+  },
   env: NodeJS.ProcessEnv = process.env,
 ): Neo4jTarget | undefined {
   const url = options.url ?? env.NEO4J_URI;
@@ -23,7 +29,7 @@ export function neo4jTarget(
   return {
     url,
     user: options.user ?? env.NEO4J_USERNAME ?? 'neo4j',
-    password: env.NEO4J_PASSWORD ?? '',
+    password: env.NEO4J_PASSWORD ?? options.password ?? '',
     ...(database ? { database } : {}),
   };
 }

@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { storeFile } from '../data-dir.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { fix, ok, type DoctorCheck } from './check.js';
+import { lockCheck } from './lock-check.js';
+import { modelCheck } from './model-check.js';
+import { neo4jCheck } from './neo4j-check.js';
+import {
+  embeddingCheck,
+  fullTextCheck,
+  indexedModel,
+  pageCheck,
+  vectorIndexCheck,
+} from './store-checks.js';
+
+export type { DoctorCheck } from './check.js';
+
+/** What `diagnose` looks at. */
+export interface DoctorOptions {
+  dataDir: string;
+  neo4j?: Neo4jTarget | undefined;
+  /** The model in force (`--model`, the config file), when one is named. */
+  model?: string | undefined;
+  endpoint?: string | undefined;
+  modelDir?: string | undefined;
+  /** Appended to the chatgraph commands it suggests, so they reach the same store. */
+  flags?: string | undefined;
+}
+
+/** The data folder has no store yet, or is not there at all. */
+export class DataFolderMissingError extends Error {}
+
+/** A folder's size on disk (the sum of its files' sizes), not following links. */
+export function folderBytes(dir: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) bytes += folderBytes(path);
+    else if (entry.isFile()) bytes += statSync(path).size;
+  }
+  return bytes;
+}
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * Every check of a data folder: its size, the SQLite store's pages, full-text and vector
+ * indexes, embeddings, the model, Neo4j when one is in force, and the write lock. Each is ok,
+ * or says what is wrong and the command that fixes it. Reads only (FTS5's integrity-check
+ * changes nothing).
+ */
+export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
+  const { dataDir } = options;
+  const flags = options.flags ?? '';
+  if (!existsSync(dataDir) || !statSync(dataDir).isDirectory())
+    throw new DataFolderMissingError(
+      `no data folder at ${dataDir}: chatgraph import <export> makes one (or give --data-dir)`,
+    );
+  const checks: DoctorCheck[] = [
+    ok('data folder', `${dataDir} (${megabytes(folderBytes(dataDir))})`),
+  ];
+  let indexed: string | undefined;
+  if (options.neo4j !== undefined) {
+    checks.push(await neo4jCheck(dataDir, options.neo4j, flags));
+  } else {
+    const file = storeFile(dataDir);
+    if (!existsSync(file)) {
+      checks.push(fix('store', `no store in ${dataDir}`, `chatgraph reindex${flags}`));
+    } else {
+      const { default: Sqlite } = await import('better-sqlite3');
+      const db = new Sqlite(file, { fileMustExist: true });
+      try {
+        const pages = pageCheck(db, { flags });
+        checks.push(pages);
+        if (pages.status === 'ok') {
+          checks.push(fullTextCheck(db, { flags }));
+          indexed = indexedModel(db);
+          checks.push(vectorIndexCheck(db, existsSync(join(dataDir, 'vector-index.bin'))));
+          checks.push(embeddingCheck(db, { flags }));
+        }
+      } finally {
+        db.close();
+      }
+    }
+  }
+  checks.push(...(await modelCheck({ ...options, indexed, flags })));
+  checks.push(await lockCheck(dataDir));
+  return checks;
+}

@@ -1,0 +1,51 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONVERSATIONS_DIR } from '../bundle/layout.js';
+import { bundleDir } from '../data-dir.js';
+import { openStore } from '../open-store.js';
+import { plural } from '../plural.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { fix, ok, type DoctorCheck } from './check.js';
+
+/** How many conversations the data folder's bundle holds (its conversation files). */
+export function bundleConversations(dataDir: string): number {
+  try {
+    return readdirSync(join(bundleDir(dataDir), CONVERSATIONS_DIR)).filter((n) =>
+      n.endsWith('.json'),
+    ).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Neo4j answers, and holds as many conversations as the bundle (else a push completes it). */
+export async function neo4jCheck(
+  dataDir: string,
+  target: Neo4jTarget,
+  flags: string,
+): Promise<DoctorCheck> {
+  let held: number;
+  try {
+    const store = await openStore({ dataDir, neo4j: target }, { readonly: true });
+    try {
+      held = await store.conversationCount();
+    } finally {
+      await store.close();
+    }
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return fix(
+      'neo4j',
+      `cannot reach ${target.url}: ${why}`,
+      `start the server, or check neo4j.uri and the password (chatgraph config)`,
+    );
+  }
+  const bundled = bundleConversations(dataDir);
+  if (held === bundled)
+    return ok('neo4j', `${target.url} reachable, ${plural(held, 'conversation')} as in the bundle`);
+  return fix(
+    'neo4j',
+    `${target.url} holds ${plural(held, 'conversation')}, the bundle ${bundled.toLocaleString('en-US')}`,
+    `chatgraph push${flags}`,
+  );
+}
