@@ -56,7 +56,7 @@ export function registerThread(program: Command, io: CliIo): void {
           'print a conversation: the shown thread in order, every branch, or the branch through a message',
         )
         .argument(
-          '<id>',
+          '<conversation-or-message-id>',
           "a conversation id (chatgraph's or the platform's) or a message id, whole or its first 8 or more characters",
         ),
     ),
