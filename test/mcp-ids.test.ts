@@ -62,7 +62,9 @@ describe('MCP tools take ids typed short (the SDK client, in memory)', () => {
       /^"shared-prefix" starts the ids of 2 conversations: \S+ "Forked one", \S+ "Forked two"; give more characters$/,
     );
     const unknown = await call('get_conversation', { id: 'zzzzzzzzzz' });
-    expect(unknown.content[0]?.text).toBe('no conversation has an id starting with "zzzzzzzzzz"');
+    expect(unknown.content[0]?.text).toBe(
+      'there is no conversation with id zzzzzzzzzz (nor one starting with it)',
+    );
   });
 
   it('get_message_context: the start of a message’s own id', async () => {

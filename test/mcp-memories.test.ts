@@ -134,7 +134,7 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
       conversation_id: 'nope',
     });
     expect(noConversation.content[0]?.text).toBe(
-      'there is no conversation with id "nope" (the start of an id needs 8 characters at least)',
+      'there is no conversation with id nope (the start of an id needs 8 characters at least)',
     );
     const date = await call('recent_activity', { since: 'whenever' });
     expect(date.isError).toBe(true);

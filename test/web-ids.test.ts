@@ -59,7 +59,9 @@ describe('the web app takes ids typed short', () => {
     );
     const unknown = await raw(app, '/api/conversations/zzzzzzzzzz');
     expect(unknown.status).toBe(404);
-    expect(error(unknown.body)).toBe('no conversation has an id starting with "zzzzzzzzzz"');
+    expect(error(unknown.body)).toBe(
+      'there is no conversation with id zzzzzzzzzz (nor one starting with it)',
+    );
     const short = await raw(app, '/api/conversations/shar');
     expect(short.status).toBe(404);
     expect(error(short.body)).toMatch(/8 characters at least/);

@@ -25,8 +25,8 @@ type IdStore = Pick<Store, 'conversation' | 'conversationsByPrefix' | 'messagesB
 
 const tooShort = (what: string, id: string): string =>
   id.length < MIN_ID_PREFIX
-    ? `there is no ${what} with id "${id}" (the start of an id needs ${MIN_ID_PREFIX} characters at least)`
-    : `no ${what} has an id starting with "${id}"`;
+    ? `there is no ${what} with id ${id} (the start of an id needs ${MIN_ID_PREFIX} characters at least)`
+    : `there is no ${what} with id ${id} (nor one starting with it)`;
 
 function ambiguous(
   what: string,

@@ -88,6 +88,6 @@ describe('delete, remember and forget take ids typed short', () => {
       data,
     );
     expect(shortMessage.code).toBe(2);
-    expect(shortMessage.err).toMatch(/^chatgraph: there is no message with id "\w{4}" \(the start/);
+    expect(shortMessage.err).toMatch(/^chatgraph: there is no message with id \w{4} \(the start/);
   });
 });

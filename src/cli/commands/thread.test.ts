@@ -82,7 +82,7 @@ describe('thread and the ids people type', () => {
     const unknown = await cli('thread', 'no-such-id-at-all', '--data-dir', data);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toBe(
-      'chatgraph: no conversation or message has an id starting with "no-such-id-at-all"',
+      'chatgraph: there is no conversation or message with id no-such-id-at-all (nor one starting with it)',
     );
     const short = await cli('thread', 'shar', '--data-dir', data);
     expect(short.code).toBe(2);
