@@ -17,6 +17,7 @@ import { timestampOf } from './model/time.js';
 import { openStore } from './open-store.js';
 import { pruneVectorCache } from './recall/embed-store.js';
 import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
+import { UnknownIdError, resolveConversation } from './stores/resolve-id.js';
 import type { ConversationInfo, Store } from './stores/store.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
 
@@ -86,12 +87,12 @@ async function deleteLocked(
   options: DeleteOptions,
 ): Promise<DeleteResult> {
   const bundle = bundleDir(dataDir);
-  const info: ConversationInfo | undefined = await store?.conversation(id);
+  const info = store ? await storeCopy(store, id) : undefined;
   const problems: Diagnostic[] = [];
   const file = await findInBundle(bundle, info?.id ?? id, problems);
   if (!info && !file)
     throw new ConversationNotFoundError(
-      `there is no conversation "${id}" in ${dataDir} (give chatgraph's id or the platform's, as "chatgraph search" or the web app shows them)`,
+      `there is no conversation "${id}" in ${dataDir} (give chatgraph's id or the platform's, or their first 8 or more characters, as "chatgraph search" or the web app shows them)`,
     );
   const chatgraphId = info?.id ?? file?.id ?? id;
   const result: DeleteResult = {
@@ -119,6 +120,17 @@ async function deleteLocked(
   }
   if (file) await deleteFromBundle(bundle, file, result);
   return result;
+}
+
+// The store's copy, by an id or its start; unknown there, the bundle may still hold it
+// (an ambiguous start is refused: deleting is not a guess).
+async function storeCopy(store: Store, id: string): Promise<ConversationInfo | undefined> {
+  try {
+    return await resolveConversation(store, id);
+  } catch (error) {
+    if (error instanceof UnknownIdError) return undefined;
+    throw error;
+  }
 }
 
 // The bundle's copy: by chatgraph's id directly, else (a platform id) by reading the files.

@@ -64,6 +64,18 @@ export { ATTACHMENTS_DIR } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './claude-code-home.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
 export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';
+export type { MessageRef } from './stores/store.js';
+export { messagePart, shortIds, shortMessageIds } from './stores/short-ids.js';
+export {
+  AmbiguousIdError,
+  MIN_ID_PREFIX,
+  UnknownIdError,
+  resolveConversation,
+  resolveMessage,
+  resolveThreadTarget,
+} from './stores/resolve-id.js';
+export type { ThreadTarget } from './stores/resolve-id.js';
+export { branchThrough, forkLevels } from './stores/thread-tree.js';
 export {
   CLI_QUERY_LIMITS,
   SERVER_QUERY_LIMITS,

@@ -58,8 +58,8 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
     ],
     [
       ['thread'],
-      "missing required argument 'conversation-id'",
-      'usage: chatgraph thread [options] <conversation-id>',
+      "missing required argument 'conversation-or-message-id'",
+      'usage: chatgraph thread [options] <conversation-or-message-id>',
     ],
   ];
   for (const [args, said, usage] of wrong)

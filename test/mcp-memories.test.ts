@@ -133,7 +133,9 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
       type: 'fact',
       conversation_id: 'nope',
     });
-    expect(noConversation.content[0]?.text).toBe('there is no conversation with id nope');
+    expect(noConversation.content[0]?.text).toBe(
+      'there is no conversation with id nope (the start of an id needs 8 characters at least)',
+    );
     const date = await call('recent_activity', { since: 'whenever' });
     expect(date.isError).toBe(true);
     expect(date.content[0]?.text).toMatch(/^since takes .*7d.*"whenever"$/);

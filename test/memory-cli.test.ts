@@ -127,7 +127,8 @@ describe('chatgraph memories, remember and forget', () => {
     );
     expect(conversation).toMatchObject({
       code: 2,
-      stderr: 'chatgraph: there is no conversation with id nope\n',
+      stderr:
+        'chatgraph: there is no conversation with id nope (the start of an id needs 8 characters at least)\n',
     });
     const huge = await chatgraph(
       'remember',

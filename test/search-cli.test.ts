@@ -88,7 +88,7 @@ describe('chatgraph search', () => {
     expect(zeppelin).toMatch(
       /Airships {2}\(conversation kw-many; words; 24 more in this conversation\)/,
     );
-    expect(zeppelin).toMatch(/\n {4}«zeppelin» note \d+.*\(user, message kw-many:z\d+\)/);
+    expect(zeppelin).toMatch(/\n {4}«zeppelin» note \d+.*\(user, message z\d+\)/);
     const both = await search(data, 'focaccia OR marathon OR zeppelin', '--limit', '2');
     expect(both.split('\n').filter((l) => l.startsWith('2024-'))).toHaveLength(2);
     expect(both).toContain('(conversations 1–2: --offset 2 for the next ones)');
@@ -102,7 +102,7 @@ describe('chatgraph search', () => {
     );
     expect(next.split('\n').filter((l) => l.startsWith('2024-'))).toHaveLength(1);
     expect(next).toContain('(conversations 3–3)');
-    expect(await search(data, 'pumpernickel')).toContain('(📎 recipe.txt of message kw-bread:m3)');
+    expect(await search(data, 'pumpernickel')).toContain('(📎 recipe.txt of message m3)');
   });
 
   it('gives conversations in JSON: best passage with its message id, more, passages', async () => {

@@ -4,6 +4,8 @@ import {
   MATCH_START,
   QueryError,
   queryLimits,
+  shortIds,
+  shortMessageIds,
   type ConversationHit,
   type ConversationPassage,
   type ConversationResult,
@@ -83,13 +85,50 @@ export function whyOf(hit: SearchHit): string {
   return parts.join(' + ');
 }
 
-function hitLines(hit: SearchHit, highlight: (snippet: string) => string): string[] {
+/**
+ * Each conversation's and message's id as a hit line shows it: ours, short (the shortest start,
+ * 8 characters at least, that no other id in the answer shares), what `thread` takes back.
+ */
+export interface ShortIds {
+  conversation: (id: string) => string;
+  message: (id: string) => string;
+}
+
+/** Short ids for the conversations and messages of an answer. */
+export function shortIdsOf(
+  hits: readonly { conversationId: string; messageId: string }[],
+): ShortIds {
+  const conversations = shortIds([...new Set(hits.map((h) => h.conversationId))]);
+  const messages = shortMessageIds([...new Set(hits.map((h) => h.messageId).filter(Boolean))]);
+  return {
+    conversation: (id) => conversations.get(id) ?? id,
+    message: (id) => messages.get(id) ?? id,
+  };
+}
+
+function hitLines(
+  hit: SearchHit,
+  highlight: (snippet: string) => string,
+  short: ShortIds,
+): string[] {
   const attached = hit.attachment ? `  📎 ${hit.attachment.name ?? 'attachment'}` : '';
   const title = hit.kind === 'title' ? '  (title)' : '';
   const why = whyOf(hit);
   return [
-    `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}${attached}${title}  (${hit.role || 'conversation'}, conversation ${hit.platformConversationId}${hit.messageId ? `, message ${hit.messageId}` : ''}${why ? `; ${why}` : ''})`,
+    `${hit.createdAt.slice(0, 10)}  ${hit.source}  ${hit.title}${attached}${title}  (${hit.role || 'conversation'}, conversation ${short.conversation(hit.conversationId)}${hit.messageId ? `, message ${short.message(hit.messageId)}` : ''}${why ? `; ${why}` : ''})`,
     `    ${highlight(hit.snippet.replace(/\s+/g, ' '))}`,
+  ];
+}
+
+// A memory and where it came from, its source's ids short as the hits'.
+function memoryLines(
+  m: SearchHit,
+  highlight: (snippet: string) => string,
+  short: ShortIds,
+): string[] {
+  return [
+    `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]  (${whyOf(m) || 'words'})${m.conversationId ? `  from "${m.title}" (conversation ${short.conversation(m.conversationId)}${m.messageId ? `, message ${short.message(m.messageId)}` : ''})` : ''}`,
+    `    ${highlight(m.snippet.replace(/\s+/g, ' '))}`,
   ];
 }
 
@@ -105,11 +144,8 @@ export function formatSearch(
   const count = (n: number): string => n.toLocaleString('en-US');
   if (result.notice) lines.push(`(${result.notice})`);
   // Memories matching (by words, meaning or both) come first, marked as memories (first page only).
-  for (const m of result.memories ?? [])
-    lines.push(
-      `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]  (${whyOf(m) || 'words'})${m.conversationId ? `  from "${m.title}" (conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}`,
-      `    ${highlight(m.snippet.replace(/\s+/g, ' '))}`,
-    );
+  const short = shortIdsOf([...result.hits, ...(result.nearest ?? []), ...(result.memories ?? [])]);
+  for (const m of result.memories ?? []) lines.push(...memoryLines(m, highlight, short));
   if (result.hits.length === 0) {
     if (result.matches > 0 && offset > 0)
       lines.push(
@@ -120,11 +156,11 @@ export function formatSearch(
     else lines.push(`no matches (searched by ${result.mode === 'keyword' ? 'words' : 'meaning'})`);
     if (result.nearest && result.nearest.length > 0) {
       lines.push('nearest in meaning:');
-      for (const hit of result.nearest) lines.push(...hitLines(hit, highlight));
+      for (const hit of result.nearest) lines.push(...hitLines(hit, highlight, short));
     }
     return lines;
   }
-  for (const hit of result.hits) lines.push(...hitLines(hit, highlight));
+  for (const hit of result.hits) lines.push(...hitLines(hit, highlight, short));
   if (result.mode === 'keyword' && result.ranked > 0 && result.ranked < result.matches)
     lines.push(
       `(${result.matchesCapped ? 'more than ' : ''}${count(result.matches)} match; the best of the ${count(result.ranked)} most recently indexed are shown: add words to narrow)`,
@@ -176,18 +212,22 @@ function reasonOf(why: HitReason | undefined): string {
   return parts.join(' + ');
 }
 
-function conversationLines(c: ConversationHit, highlight: (snippet: string) => string): string[] {
+function conversationLines(
+  c: ConversationHit,
+  highlight: (snippet: string) => string,
+  short: ShortIds,
+): string[] {
   const { best } = c;
   const where =
     best.kind === 'title'
       ? 'title'
       : best.attachment
-        ? `📎 ${best.attachment.name ?? 'attachment'} of message ${best.messageId}`
-        : `${best.role}, message ${best.messageId}`;
+        ? `📎 ${best.attachment.name ?? 'attachment'} of message ${short.message(best.messageId)}`
+        : `${best.role}, message ${short.message(best.messageId)}`;
   const why = reasonOf(c.why);
   const more = c.more > 0 ? `; ${String(c.more)} more in this conversation` : '';
   return [
-    `${c.createdAt.slice(0, 10)}  ${c.source}  ${c.title}  (conversation ${c.conversationId}${why ? `; ${why}` : ''}${more})`,
+    `${c.createdAt.slice(0, 10)}  ${c.source}  ${c.title}  (conversation ${short.conversation(c.conversationId)}${why ? `; ${why}` : ''}${more})`,
     `    ${highlight(best.snippet.replace(/\s+/g, ' '))}  (${where})`,
   ];
 }
@@ -200,6 +240,14 @@ export function formatConversations(
 ): string[] {
   const lines: string[] = [];
   const count = (n: number): string => n.toLocaleString('en-US');
+  const short = shortIdsOf([
+    ...result.conversations.map((c) => ({
+      conversationId: c.conversationId,
+      messageId: c.best.messageId,
+    })),
+    ...(result.nearest ?? []),
+    ...result.memories,
+  ]);
   if (result.notice) lines.push(`(${result.notice})`);
   if (result.conversations.length === 0) {
     if (result.offset > 0) lines.push(`no more conversations after --offset ${result.offset}`);
@@ -209,11 +257,11 @@ export function formatConversations(
     if ((result.belowFloor ?? 0) > 0) lines.push(`(${result.summary})`);
     if (result.nearest && result.nearest.length > 0) {
       lines.push('nearest in meaning:');
-      for (const hit of result.nearest) lines.push(...hitLines(hit, highlight));
+      for (const hit of result.nearest) lines.push(...hitLines(hit, highlight, short));
     }
   } else {
     lines.push(`(${result.summary})`);
-    for (const c of result.conversations) lines.push(...conversationLines(c, highlight));
+    for (const c of result.conversations) lines.push(...conversationLines(c, highlight, short));
     const shown = result.offset + result.conversations.length;
     lines.push(
       `(conversations ${count(result.offset + 1)}–${count(shown)}${result.more ? `: --offset ${shown} for the next ones` : ''})`,
@@ -221,10 +269,6 @@ export function formatConversations(
   }
   // Memories matching well enough come after the answers, never above them.
   if (result.memories.length > 0) lines.push('memories:');
-  for (const m of result.memories)
-    lines.push(
-      `memory ${m.memory?.id ?? ''}  [${m.memory?.type ?? ''}]  (${whyOf(m) || 'words'})${m.conversationId ? `  from "${m.title}" (conversation ${m.conversationId}${m.messageId ? `, message ${m.messageId}` : ''})` : ''}`,
-      `    ${highlight(m.snippet.replace(/\s+/g, ' '))}`,
-    );
+  for (const m of result.memories) lines.push(...memoryLines(m, highlight, short));
   return lines;
 }

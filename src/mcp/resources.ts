@@ -6,11 +6,12 @@ import {
   ReadResourceRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { EDGES, LABELS, type Store, type ThreadMessage } from '../index.js';
+import { EDGES, LABELS, UnknownIdError, type Store, type ThreadMessage } from '../index.js';
 import { codeCellsIn } from '../index.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 import { clipMessage } from './message-clip.js';
 import { fitPage, type ResultBudget } from './result-budget.js';
+import { conversationById } from './tool-context.js';
 import { ok } from './tool-result.js';
 
 /** MCP's error code for a resource that does not exist (the SDK's own answer is -32602). */
@@ -48,8 +49,15 @@ async function readConversation(
   budget: ResultBudget,
 ): Promise<ReadResourceResult> {
   const id = decodeURIComponent(uri.slice(CONVERSATION_PREFIX.length));
-  const info = id === '' ? undefined : await store.conversation(id);
-  if (!info) throw new McpError(RESOURCE_NOT_FOUND, `no conversation with id ${id}`, { uri });
+  // Whole, the platform's, or the start of either; a start several share is said as such.
+  const info = await conversationById({ store }, id).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      error instanceof UnknownIdError ? `no conversation with id ${id}` : message,
+      { uri },
+    );
+  });
   const [messages, graph] = await Promise.all([store.thread(info.id), store.subgraph(info.id)]);
   const cells = codeCellsIn(graph);
   const render = (shown: readonly ThreadMessage[], truncated: boolean) =>

@@ -6,6 +6,14 @@ import {
   type MemorySource,
 } from '../model/memory-input.js';
 import type { ExtractionMethod, Memory } from '../model/pam.js';
+import {
+  MIN_ID_PREFIX,
+  UnknownIdError,
+  resolveConversation,
+  resolveMessage,
+} from '../stores/resolve-id.js';
+import { shortIds } from '../stores/short-ids.js';
+import type { MessageRef } from '../stores/store.js';
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import {
   writeMemories,
@@ -16,9 +24,9 @@ import {
 
 /** What to remember, and where it came from. */
 export interface RememberInput extends MemoryInput {
-  /** The conversation it came from: chatgraph's or the platform's id. */
+  /** The conversation it came from: chatgraph's or the platform's id, or its first 8+ characters. */
   conversationId?: string | undefined;
-  /** The message it came from: its id as search and thread give it (`{conversation}:{message}`). */
+  /** The message it came from: its id as search gives it (`{conversation}:{message}`), or its start or its own part's as `thread` prints it. */
   messageId?: string | undefined;
   /** How it was made: `manual` (a person, the default) or `llm_inference` (an agent). */
   method?: ExtractionMethod | undefined;
@@ -38,42 +46,55 @@ export class MemoryNotFoundError extends Error {
   override readonly name = 'MemoryNotFoundError';
 }
 
-/** Where a memory came from, checked against the store: unknown ids are errors. */
+/**
+ * Where a memory came from, checked against the store: the conversation and the message by
+ * their ids or the start of them (as `thread` prints them); unknown or ambiguous ids are errors.
+ */
 async function sourceOf(
   input: RememberInput,
   context: MemoryChange,
 ): Promise<MemorySource & { platform: string }> {
   const { store } = context;
-  let conversationId = input.conversationId?.trim() || undefined;
+  const conversationId = input.conversationId?.trim() || undefined;
   const messageId = input.messageId?.trim() || undefined;
   if (conversationId === undefined && messageId === undefined) return { platform: 'local' };
-  // A message id leads with its conversation's (see project.ts).
-  if (conversationId === undefined && messageId !== undefined)
-    conversationId = messageId.slice(0, Math.max(messageId.indexOf(':'), 0));
-  const conversation = conversationId ? await store.conversation(conversationId) : undefined;
+  // A whole message id leads with its conversation's (see message-node-id.ts).
+  const leading = messageId?.includes(':') ? messageId.slice(0, messageId.indexOf(':')) : '';
+  let conversation = conversationId
+    ? await resolveConversation(store, conversationId)
+    : leading
+      ? await store.conversation(leading)
+      : undefined;
+  let message: MessageRef | undefined;
+  if (messageId !== undefined) {
+    // Given its conversation, a message's own id (or its start) is looked for in it alone.
+    const within =
+      conversation && !messageId.startsWith(`${conversation.id}:`)
+        ? `${conversation.id}:${messageId}`
+        : messageId;
+    message = await resolveMessage(store, within).catch((error: unknown) => {
+      if (error instanceof UnknownIdError && conversation)
+        throw new MemoryInputError(
+          `there is no message with id ${messageId} in conversation ${conversation.id}`,
+        );
+      throw error;
+    });
+    if (conversation && message.conversationId !== conversation.id)
+      throw new MemoryInputError(
+        `there is no message with id ${messageId} in conversation ${conversation.id}`,
+      );
+    conversation ??= await resolveConversation(store, message.conversationId);
+  }
   if (!conversation)
-    throw new MemoryInputError(
-      messageId !== undefined && input.conversationId === undefined
-        ? `there is no message with id ${messageId}`
-        : `there is no conversation with id ${conversationId ?? ''}`,
-    );
+    throw new MemoryInputError('give the conversation or the message it came from');
   const platform =
     context.index.find((e) => e.id === conversation.id)?.platform ?? conversation.source;
   const source = {
     platform: /^[a-z0-9_-]{2,32}$/.test(platform) ? platform : 'local',
     conversationRef: conversation.id,
   };
-  if (messageId === undefined) return source;
-  const nodeId = messageId.startsWith(`${conversation.id}:`)
-    ? messageId
-    : `${conversation.id}:${messageId}`;
-  // The stores say "no message" as a QueryError: here it is said with the conversation.
-  const found = await store.messageContext(nodeId, 0, 0).catch(() => []);
-  if (found.length === 0)
-    throw new MemoryInputError(
-      `there is no message with id ${messageId} in conversation ${conversation.id}`,
-    );
-  return { ...source, messageRef: nodeId.slice(conversation.id.length + 1) };
+  if (message === undefined) return source;
+  return { ...source, messageRef: message.id.slice(conversation.id.length + 1) };
 }
 
 /**
@@ -108,8 +129,30 @@ export async function remember(
   return { ...result, vector };
 }
 
+// A memory by its id, or the start of it (8 characters at least) that no other id shares.
+function memoryOf(context: MemoryChange, id: string): Memory | undefined {
+  const wanted = id.trim();
+  const exact = context.memories.get(wanted);
+  if (exact || wanted.length < MIN_ID_PREFIX) return exact;
+  const found = [...context.memories.values()].filter((m) => m.id.startsWith(wanted));
+  // Replaced and retracted ones are history: the one active memory of them is meant.
+  const active = found.filter((m) => m.status === 'active');
+  if (found.length > 1 && active.length === 1) return active[0];
+  if (found.length > 1) {
+    const short = shortIds(found.map((m) => m.id));
+    const named = found
+      .slice(0, 5)
+      .map((m) => `${short.get(m.id) ?? m.id} "${m.content.slice(0, 40)}"`)
+      .join(', ');
+    throw new MemoryInputError(
+      `"${wanted}" starts the ids of ${String(found.length)} memories: ${named}${found.length > 5 ? ', …' : ''}; give more characters`,
+    );
+  }
+  return found[0];
+}
+
 function activeMemory(context: MemoryChange, id: string): Memory {
-  const memory = context.memories.get(id.trim());
+  const memory = memoryOf(context, id);
   if (!memory) throw new MemoryNotFoundError(`there is no memory with id ${id}`);
   if (memory.status === 'superseded')
     throw new MemoryInputError(

@@ -124,6 +124,13 @@ export interface ConversationInfo {
   messageCount: number;
 }
 
+/** A message found by (a prefix of) its id: its id and its conversation's. */
+export interface MessageRef {
+  /** The message's node id, `{conversation id}:{message id}`. */
+  id: string;
+  conversationId: string;
+}
+
 /** Which conversations to list. */
 export interface ConversationFilter {
   source?: string | undefined;
@@ -243,6 +250,16 @@ export interface Store {
   search(query: SearchQuery): Promise<SearchResult>;
   /** A conversation by its id (chatgraph's or the platform's). */
   conversation(id: string): Promise<ConversationInfo | undefined>;
+  /**
+   * Up to `limit` conversations whose chatgraph id or platform id starts with `prefix`, by id
+   * (an indexed range, so cheap at any size): what resolves an id a person typed short.
+   */
+  conversationsByPrefix(prefix: string, limit: number): Promise<ConversationInfo[]>;
+  /**
+   * Up to `limit` messages whose id (`{conversation}:{message}`), or its message part, starts
+   * with `prefix`, by id (indexed, as above).
+   */
+  messagesByPrefix(prefix: string, limit: number): Promise<MessageRef[]>;
   /** The shown thread in order, or every branch (tree order) with `allBranches`. */
   thread(conversationId: string, options?: { allBranches?: boolean }): Promise<ThreadMessage[]>;
   stats(): Promise<Stats>;

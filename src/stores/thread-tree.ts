@@ -87,3 +87,62 @@ export async function messageContextAt(
     after,
   );
 }
+
+/**
+ * The branch through a message, from every branch in tree order: its ancestors from the root,
+ * the message, and after it the child on the shown thread at each step (else the first child),
+ * so a message on the shown thread gives the shown thread.
+ */
+export function branchThrough(all: readonly ThreadMessage[], messageId: string): ThreadMessage[] {
+  const byId = new Map(all.map((m) => [m.id, m]));
+  const self = byId.get(messageId);
+  if (!self) return [];
+  const leading: ThreadMessage[] = [];
+  const seen = new Set([messageId]);
+  for (let at = self.parentId; at !== null && !seen.has(at);) {
+    const message = byId.get(at);
+    if (!message) break;
+    seen.add(at);
+    leading.unshift(message);
+    at = message.parentId;
+  }
+  const children = new Map<string, ThreadMessage[]>();
+  for (const message of all)
+    if (message.parentId !== null) {
+      const siblings = children.get(message.parentId);
+      if (siblings) siblings.push(message);
+      else children.set(message.parentId, [message]);
+    }
+  const following: ThreadMessage[] = [];
+  for (let at = self.id; ;) {
+    const next = children.get(at) ?? [];
+    const child = next.find((m) => m.onShownThread) ?? next[0];
+    if (!child || seen.has(child.id)) break;
+    seen.add(child.id);
+    following.push(child);
+    at = child.id;
+  }
+  return [...leading, self, ...following];
+}
+
+/**
+ * Indentation levels for every branch shown at once: a message stays at its parent's level
+ * when it is the parent's first child, and an alternative branch goes one level in, so a long
+ * linear branch stays at one level however deep it goes.
+ */
+export function forkLevels(all: readonly ThreadMessage[]): Map<string, number> {
+  const levels = new Map<string, number>();
+  const firstChild = new Map<string, string>();
+  for (const message of all) {
+    const parent = message.parentId;
+    const parentLevel = parent === null ? undefined : levels.get(parent);
+    if (parent === null || parentLevel === undefined) {
+      levels.set(message.id, 0);
+      continue;
+    }
+    const first = firstChild.get(parent);
+    if (first === undefined) firstChild.set(parent, message.id);
+    levels.set(message.id, first === undefined ? parentLevel : parentLevel + 1);
+  }
+  return levels;
+}

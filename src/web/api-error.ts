@@ -1,4 +1,10 @@
-import { QueryError, QueryLimitError, WriteLockBusyError } from '../index.js';
+import {
+  AmbiguousIdError,
+  QueryError,
+  QueryLimitError,
+  UnknownIdError,
+  WriteLockBusyError,
+} from '../index.js';
 
 /** A JSON answer: a status and a body. */
 export interface ApiAnswer {
@@ -33,6 +39,9 @@ export function errorAnswer(error: unknown): ApiAnswer | undefined {
       },
     };
   }
+  // An id typed short: no such conversation, or the start of several (which one is the conflict).
+  if (error instanceof UnknownIdError) return { status: 404, body: { error: error.message } };
+  if (error instanceof AmbiguousIdError) return { status: 409, body: { error: error.message } };
   if (error instanceof QueryError) return { status: 400, body: { error: error.message } };
   if (error instanceof WriteLockBusyError)
     return {

@@ -1,6 +1,12 @@
 import type { z } from 'zod';
-import type { GraphNode, QueryLimits, Recaller, SearchQuery, Store } from '../index.js';
-import { ApiError } from './api-error.js';
+import {
+  resolveConversation,
+  type GraphNode,
+  type QueryLimits,
+  type Recaller,
+  type SearchQuery,
+  type Store,
+} from '../index.js';
 import type * as request from './api-requests.js';
 import type { Answer } from './api-schema.js';
 
@@ -100,8 +106,7 @@ export async function graph(
   id: string,
   query: z.output<typeof request.graphQuery>,
 ): Promise<Answer<'graph'>> {
-  const info = await store.conversation(id);
-  if (!info) throw new ApiError(404, `no conversation with id ${id}`);
+  const info = await resolveConversation(store, id);
   const batch = (await store.subgraph(info.id)) ?? { owner: info.id, nodes: [], edges: [] };
   const focus = query.message ?? null;
   let nodes = batch.nodes;

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { readConversationView, type ConversationView, type Store } from '../index.js';
+import {
+  readConversationView,
+  resolveConversation,
+  type ConversationView,
+  type Store,
+} from '../index.js';
 import { ApiError } from './api-error.js';
 import type { conversationPageQuery } from './api-requests.js';
 import type { Answer } from './api-schema.js';
@@ -8,7 +13,8 @@ import type { Answer } from './api-schema.js';
 const KEEP_MILLISECONDS = 60_000;
 
 /**
- * GET /api/conversations/:id?offset=&limit=: a conversation's messages a page at a time, so no
+ * GET /api/conversations/:id?offset=&limit=: a conversation's messages a page at a time (the id
+ * whole, the platform's, or the start of either), so no
  * answer is the whole of a 200,000-message conversation. The conversation is read once for its
  * first page (the library's conversation view) and kept a minute for the pages that follow (one
  * conversation at a time).
@@ -28,7 +34,14 @@ export class ConversationPages {
   ): Promise<Answer<'conversation'>> {
     const kept = this.kept;
     const fresh = kept?.id === id && Date.now() - kept.at < KEEP_MILLISECONDS && offset > 0;
-    const value = fresh ? kept.value : await readConversationView(this.store, this.dataDir, id);
+    // The id may be typed short (`#/c/3f2a9c1b`): the one conversation it starts, or an error.
+    const value = fresh
+      ? kept.value
+      : await readConversationView(
+          this.store,
+          this.dataDir,
+          (await resolveConversation(this.store, id)).id,
+        );
     if (!value) throw new ApiError(404, `no conversation with id ${id}`);
     this.kept = { id, at: Date.now(), value };
     const messages = value.messages.slice(offset, offset + limit);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from '../support/convert-to-temp.js';
+import { idContract } from './id-contract.js';
 import { memoryContract } from './memory-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
@@ -12,5 +13,8 @@ vectorContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );
 memoryContract('embedded SQLite', () =>
+  Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
+);
+idContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );

@@ -176,6 +176,28 @@ describe('the web app in Chromium', () => {
     expect(await page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
   });
 
+  it('opens a conversation at a message by their short ids (#/c/<8 chars>?m=<8 chars>)', async () => {
+    await page.goto(`${base}/`);
+    const { id, message } = await page.evaluate(async () => {
+      const list = (await (await fetch('/api/conversations?title=alpha')).json()) as {
+        items: { id: string }[];
+      };
+      const first = list.items[0]?.id ?? '';
+      const read = (await (await fetch(`/api/conversations/${first}`)).json()) as {
+        messages: { id: string; content: string }[];
+      };
+      const answer = read.messages.find((m) => m.content === 'first answer')?.id ?? '';
+      return { id: first, message: answer };
+    });
+    const part = message.slice(message.indexOf(':') + 1);
+    await page.goto(`${base}/#/c/${id.slice(0, 8)}?m=${part.slice(0, 8)}`);
+    const focused = page.locator('article.message.focus');
+    await focused.waitFor();
+    // The short message id found its message, on a branch the platform did not show.
+    await focused.locator('.body', { hasText: /^\s*first answer\s*$/ }).waitFor();
+    expect(await page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
+  });
+
   it('shows one card per conversation, whose other passages unfold and open at their message', async () => {
     await page.goto(`${base}/#/search?q=answer&mode=keyword`);
     const cards = page.locator('#search-results section.hit-card');

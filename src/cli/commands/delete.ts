@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { ConversationNotFoundError, deleteConversation, resolveDataDir } from '../../index.js';
+import {
+  AmbiguousIdError,
+  ConversationNotFoundError,
+  deleteConversation,
+  resolveDataDir,
+} from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
@@ -9,7 +14,8 @@ export type DeleteOptions = StoreOptions & { json?: boolean };
 
 /**
  * `chatgraph delete <id>`: deletes one conversation everywhere and says what went; returns the
- * exit code (0 deleted, 1 deleted but something stayed behind, 2 no such conversation).
+ * exit code (0 deleted, 1 deleted but something stayed behind, 2 no such conversation, or
+ * the start of several ids).
  */
 export async function runDelete(id: string, options: DeleteOptions, io: CliIo): Promise<number> {
   const dataDir = resolveDataDir(options.dataDir);
@@ -33,7 +39,8 @@ export async function runDelete(id: string, options: DeleteOptions, io: CliIo): 
     }
     return result.problems.length > 0 ? 1 : 0;
   } catch (error) {
-    if (!(error instanceof ConversationNotFoundError)) throw error;
+    if (!(error instanceof ConversationNotFoundError || error instanceof AmbiguousIdError))
+      throw error;
     io.err(`chatgraph: ${error.message}`);
     return 2;
   }
@@ -46,7 +53,10 @@ export function registerDelete(program: Command, io: CliIo): void {
       .description(
         'delete a conversation everywhere: its bundle file, attachments and index entry, and the store; a later import leaves it out',
       )
-      .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
+      .argument(
+        '<conversation-id>',
+        "chatgraph's or the platform's conversation id, or its first 8 or more characters",
+      ),
   )
     .option(
       '--json',

@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
-import type { ConversationFilter, ConversationInfo, ConversationPage } from '../../index.js';
+import {
+  shortIds,
+  type ConversationFilter,
+  type ConversationInfo,
+  type ConversationPage,
+} from '../../index.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';
-import { shortIds } from '../short-ids.js';
 import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { ConversationInfo, ThreadMessage } from '../../index.js';
+import { branchThrough, resolveThreadTarget } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
-import { formatAttachments } from '../format-attachments.js';
+import { formatTranscript } from '../format-thread.js';
 import {
   checkFormat,
   withFormatOptions,
@@ -9,7 +9,6 @@ import {
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
-import { plural } from '../plural.js';
 
 export type ThreadOptions = StoreOptions & {
   allBranches?: boolean;
@@ -17,48 +16,35 @@ export type ThreadOptions = StoreOptions & {
   json?: boolean;
 };
 
-/** `chatgraph thread <id>`: the shown thread in order, or every branch indented by depth. */
+/**
+ * `chatgraph thread <id>`: the shown thread in order, or every branch indented at forks; given
+ * a message id (or the start of one), the branch through that message, the message marked.
+ */
 export async function runThread(id: string, options: ThreadOptions, io: CliIo): Promise<void> {
   const format = checkFormat(options.format, options.json);
-  const { info, messages } = await withStore(options, async (store) => {
-    const info = await store.conversation(id);
+  const allBranches = options.allBranches === true;
+  const { info, messages, at } = await withStore(options, async (store) => {
+    const { conversation, messageId } = await resolveThreadTarget(store, id);
+    const all = await store.thread(conversation.id, {
+      allBranches: allBranches || messageId !== undefined,
+    });
     return {
-      info,
-      messages: await store.thread(id, { allBranches: options.allBranches === true }),
+      info: conversation,
+      messages: messageId !== undefined && !allBranches ? branchThrough(all, messageId) : all,
+      at: messageId,
     };
   });
   if (format === 'json') {
-    io.out(JSON.stringify({ conversation: info, messages }, null, 2));
+    io.out(
+      JSON.stringify(
+        { conversation: info, ...(at !== undefined ? { at } : {}), messages },
+        null,
+        2,
+      ),
+    );
     return;
   }
-  printTranscript(info, messages, options.allBranches === true, io);
-}
-
-function printTranscript(
-  info: ConversationInfo | undefined,
-  messages: ThreadMessage[],
-  allBranches: boolean,
-  io: CliIo,
-): void {
-  if (info)
-    io.out(
-      `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${plural(info.messageCount, 'message')})\n`,
-    );
-  // A hidden message with no text (ChatGPT's empty system prompt) is noise in a transcript.
-  for (const message of messages.filter((m) => !(m.hidden && m.content.trim() === ''))) {
-    const indent = allBranches ? '  '.repeat(message.depth) : '';
-    const marks = [
-      message.isThought ? 'thought' : '',
-      message.hidden ? 'hidden' : '',
-      allBranches && message.onShownThread ? 'shown' : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    io.out(`${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}`);
-    io.out(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
-    if (message.attachments.length > 0)
-      io.out(`${formatAttachments(message.attachments, indent)}\n`);
-  }
+  for (const line of formatTranscript(info, messages, { allBranches, at })) io.out(line);
 }
 
 export function registerThread(program: Command, io: CliIo): void {
@@ -66,11 +52,19 @@ export function registerThread(program: Command, io: CliIo): void {
     withStoreOptions(
       program
         .command('thread')
-        .description('print a conversation: the shown thread in order, or every branch')
-        .argument('<conversation-id>', "chatgraph's or the platform's conversation id"),
+        .description(
+          'print a conversation: the shown thread in order, every branch, or the branch through a message',
+        )
+        .argument(
+          '<conversation-or-message-id>',
+          "a conversation id (chatgraph's or the platform's) or a message id, whole or its first 8 or more characters",
+        ),
     ),
-    '{conversation: {id, platformId, title, name, source, createdAt, updatedAt, messageCount}, messages: [{id, role, content, createdAt, model, parentId, isThought, hidden, onShownThread, depth, attachments}]}',
+    '{conversation: {id, platformId, title, name, source, createdAt, updatedAt, messageCount}, at?: message id, messages: [{id, role, content, createdAt, model, parentId, isThought, hidden, onShownThread, depth, attachments}]}',
   )
-    .option('--all-branches', 'every message of every branch, indented by depth')
+    .option(
+      '--all-branches',
+      'every message of every branch, an alternative branch indented one level at its fork',
+    )
     .action((id: string, options: ThreadOptions) => runThread(id, options, io));
 }

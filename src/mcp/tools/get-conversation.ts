@@ -12,7 +12,7 @@ import {
   truncatedOutput,
 } from '../output-schemas.js';
 import { fitPage } from '../result-budget.js';
-import type { ToolContext } from '../tool-context.js';
+import { conversationById, type ToolContext } from '../tool-context.js';
 import { limitInput, offsetInput } from '../tool-inputs.js';
 import { guarded, ok } from '../tool-result.js';
 
@@ -56,12 +56,8 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
     },
     (args) =>
       guarded(async () => {
-        const info = await store.conversation(args.id);
-        if (!info)
-          throw new QueryError(
-            `no conversation with id ${args.id} (neither chatgraph's nor the platform's)`,
-          );
-        const matchedId = info.id === args.id ? 'chatgraph' : 'platform';
+        const info = await conversationById({ store }, args.id);
+        const matchedId = info.id.startsWith(args.id.trim()) ? 'chatgraph' : 'platform';
         const [all, graph] = await Promise.all([
           store.thread(info.id, { allBranches: args.branch === 'all' }),
           store.subgraph(info.id),

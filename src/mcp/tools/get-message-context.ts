@@ -10,7 +10,7 @@ import {
   truncatedOutput,
 } from '../output-schemas.js';
 import { fitPage } from '../result-budget.js';
-import type { ToolContext } from '../tool-context.js';
+import { messageIdByStart, type ToolContext } from '../tool-context.js';
 import { guarded, ok } from '../tool-result.js';
 
 /** The most messages before or after the one asked for. */
@@ -53,12 +53,13 @@ async function findContext(
     throw new QueryError(
       `the platform's message id ${id} names ${String(ids.length)} messages; give chatgraph's id, one of: ${ids.join(', ')}`,
     );
-  const [only] = ids;
+  // Neither whole: the start of chatgraph's id (as `thread` prints it short).
+  const only = ids[0] ?? (await messageIdByStart(context, id));
   if (only === undefined)
     throw new QueryError(`no message with id ${id} (neither chatgraph's nor the platform's)`);
   return {
     id: only,
-    matchedId: 'platform',
+    matchedId: ids[0] === undefined ? 'chatgraph' : 'platform',
     messages: await context.store.messageContext(only, before, after),
   };
 }

@@ -1,4 +1,5 @@
 import neo4j from 'neo4j-driver';
+import { z } from 'zod';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
 import { conversationConditions, conversationOrder } from '../query-conditions.js';
@@ -7,6 +8,7 @@ import type {
   ConversationFilter,
   ConversationInfo,
   ConversationPage,
+  MessageRef,
   Stats,
   ThreadMessage,
 } from '../store.js';
@@ -37,6 +39,43 @@ export async function readConversation(
     { id },
   );
   return byPlatform ? conversationRows([byPlatform])[0] : undefined;
+}
+
+/** Conversations whose id or platform id starts with `prefix` (both indexed). */
+export async function readConversationsByPrefix(
+  read: Neo4jRead,
+  prefix: string,
+  limit: number,
+): Promise<ConversationInfo[]> {
+  const rows = await read(
+    `CALL {
+       MATCH (c:Conversation) WHERE c.id STARTS WITH $prefix RETURN c
+       UNION MATCH (c:Conversation) WHERE c.conversation_id STARTS WITH $prefix RETURN c
+     }
+     RETURN ${CONVERSATION_COLUMNS} ORDER BY id LIMIT $limit`,
+    { prefix, limit: neo4j.int(limit) },
+  );
+  return conversationRows(rows);
+}
+
+const MessageRefRow = z.object({ id: z.string(), conversationId: z.string() });
+
+/** Messages whose id, or its message part (after the first `:`), starts with `prefix`. */
+export async function readMessagesByPrefix(
+  read: Neo4jRead,
+  prefix: string,
+  limit: number,
+): Promise<MessageRef[]> {
+  const rows = await read(
+    `CALL {
+       MATCH (m:Message) WHERE m.id STARTS WITH $prefix RETURN m
+       UNION MATCH (m:Message) WHERE m.id CONTAINS $part RETURN m
+     }
+     WITH m WHERE m.id STARTS WITH $prefix OR substring(m.id, size(split(m.id, ':')[0]) + 1) STARTS WITH $prefix
+     RETURN m.id AS id, m._owner AS conversationId ORDER BY id LIMIT $limit`,
+    { prefix, part: `:${prefix}`, limit: neo4j.int(limit) },
+  );
+  return parseRows(MessageRefRow, rows, 'message ids');
 }
 
 /** The shown thread in order, or every branch in tree order; attachments on their messages. */

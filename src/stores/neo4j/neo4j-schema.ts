@@ -51,6 +51,8 @@ export function schemaStatements(): string[] {
   statements.push(
     `CREATE CONSTRAINT chatgraph_${META_LABEL}_key IF NOT EXISTS FOR (n:${META_LABEL}) REQUIRE n.key IS UNIQUE`,
     textIndexStatement(),
+    // A message id typed short is the start of its message part: `id CONTAINS ':' + prefix`.
+    `CREATE TEXT INDEX chatgraph_Message_id_text IF NOT EXISTS FOR (n:Message) ON (n.id)`,
     // Vectors are deleted with their conversation, found by owner like its other nodes.
     `CREATE INDEX chatgraph_ChatgraphVector__owner IF NOT EXISTS FOR (n:ChatgraphVector) ON (n._owner)`,
     `CREATE INDEX chatgraph_ChatgraphVector_node IF NOT EXISTS FOR (n:ChatgraphVector) ON (n.node_id)`,

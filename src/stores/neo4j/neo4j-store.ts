@@ -7,6 +7,7 @@ import {
   QueryError,
   type ConversationFilter,
   type ConversationInfo,
+  type MessageRef,
   type ConversationPage,
   type GraphWriter,
   type HashedBatch,
@@ -35,6 +36,8 @@ import { neo4jGraphWriter } from './neo4j-graph-writer.js';
 import { applyNeo4jDelta, patchNeo4j } from './neo4j-patch.js';
 import {
   readConversation,
+  readConversationsByPrefix,
+  readMessagesByPrefix,
   readConversationPage,
   readCounts,
   readStats,
@@ -234,6 +237,14 @@ export class Neo4jStore implements Store {
 
   async conversation(id: string): Promise<ConversationInfo | undefined> {
     return readConversation((q, p) => this.read(q, p), id);
+  }
+
+  async conversationsByPrefix(prefix: string, limit: number): Promise<ConversationInfo[]> {
+    return readConversationsByPrefix((q, p) => this.read(q, p), prefix, limit);
+  }
+
+  async messagesByPrefix(prefix: string, limit: number): Promise<MessageRef[]> {
+    return readMessagesByPrefix((q, p) => this.read(q, p), prefix, limit);
   }
 
   async thread(

@@ -9,6 +9,7 @@ import type {
   ConversationInfo,
   ConversationPage,
   ImportRecord,
+  MessageRef,
   Stats,
   ThreadMessage,
 } from '../store.js';
@@ -16,7 +17,7 @@ import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
 import { treeOrder, type TreeRow } from '../thread-tree.js';
 import { SQL } from './sqlite-dialect.js';
 import { ownedEdges } from './sqlite-graph-writer.js';
-import { columnsOf, quote, typesOf } from './sqlite-schema.js';
+import { MESSAGE_PART, columnsOf, quote, typesOf } from './sqlite-schema.js';
 
 const INFO_COLUMNS = `id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount`;
 
@@ -27,6 +28,41 @@ export function conversationOf(db: Database.Database, id: string): ConversationI
       `SELECT ${INFO_COLUMNS} FROM "Conversation" WHERE id = @id OR conversation_id = @id ORDER BY id = @id DESC LIMIT 1`,
     )
     .get({ id }) as ConversationInfo | undefined;
+}
+
+// Above every character a prefix can be followed by: `id >= p AND id < p + TOP` is "starts with p".
+const TOP = '\u{10FFFF}';
+
+/** Conversations whose id or platform id is in [@low, @high) (two index ranges). */
+export const CONVERSATIONS_BY_PREFIX = `SELECT ${INFO_COLUMNS} FROM "Conversation" WHERE id >= @low AND id < @high
+  UNION SELECT ${INFO_COLUMNS} FROM "Conversation" WHERE conversation_id >= @low AND conversation_id < @high
+  ORDER BY id LIMIT @limit`;
+
+/** Messages whose id or its message part is in [@low, @high) (two index ranges). */
+export const MESSAGES_BY_PREFIX = `SELECT id, owner AS conversationId FROM "Message" WHERE id >= @low AND id < @high
+  UNION SELECT id, owner AS conversationId FROM "Message" WHERE ${MESSAGE_PART} >= @low AND ${MESSAGE_PART} < @high
+  ORDER BY id LIMIT @limit`;
+
+/** Conversations whose id or platform id starts with `prefix` (two index ranges). */
+export function conversationsByPrefixOf(
+  db: Database.Database,
+  prefix: string,
+  limit: number,
+): ConversationInfo[] {
+  return db
+    .prepare(CONVERSATIONS_BY_PREFIX)
+    .all({ low: prefix, high: prefix + TOP, limit }) as ConversationInfo[];
+}
+
+/** Messages whose id, or its message part, starts with `prefix` (two index ranges). */
+export function messagesByPrefixOf(
+  db: Database.Database,
+  prefix: string,
+  limit: number,
+): MessageRef[] {
+  return db
+    .prepare(MESSAGES_BY_PREFIX)
+    .all({ low: prefix, high: prefix + TOP, limit }) as MessageRef[];
 }
 
 type RawMessage = Omit<TreeRow, 'isThought' | 'hidden' | 'onShownThread' | 'attachments'> & {

@@ -82,11 +82,16 @@ export function schemaStatements(): string[] {
     `CREATE INDEX IF NOT EXISTS message_thread ON "Message" (owner, position)`,
     `CREATE INDEX IF NOT EXISTS conversation_platform ON "Conversation" (conversation_id)`,
     `CREATE INDEX IF NOT EXISTS conversation_created ON "Conversation" (created_at)`,
+    // A message id typed short is a prefix of its message part (after the conversation's id).
+    `CREATE INDEX IF NOT EXISTS message_local_id ON "Message" (${MESSAGE_PART})`,
     // Ranked search over message and attachment text (see full-text.ts).
     ...fullTextStatements(),
   );
   return statements;
 }
+
+/** A message node id's message part (what follows `{conversation}:`), as its index has it. */
+export const MESSAGE_PART = `substr(id, instr(id, ':') + 1)`;
 
 /** Every edge kind, for loops. */
 export const EDGE_TABLES: readonly EdgeKind[] = EDGE_KINDS;

@@ -17,6 +17,7 @@ import {
   type GraphWriter,
   type HashedBatch,
   type ImportRecord,
+  type MessageRef,
   type QueryLimits,
   type Row,
   type SearchQuery,
@@ -39,6 +40,8 @@ import { configureWritable, migrate, outdated } from './sqlite-migrations.js';
 import {
   conversationOf,
   conversationPage,
+  conversationsByPrefixOf,
+  messagesByPrefixOf,
   countsOf,
   importedFilesOf,
   statsOf,
@@ -277,6 +280,14 @@ export class SqliteStore implements Store {
 
   conversation(id: string): Promise<ConversationInfo | undefined> {
     return Promise.resolve(conversationOf(this.db, id));
+  }
+
+  conversationsByPrefix(prefix: string, limit: number): Promise<ConversationInfo[]> {
+    return Promise.resolve(conversationsByPrefixOf(this.db, prefix, limit));
+  }
+
+  messagesByPrefix(prefix: string, limit: number): Promise<MessageRef[]> {
+    return Promise.resolve(messagesByPrefixOf(this.db, prefix, limit));
   }
 
   async thread(

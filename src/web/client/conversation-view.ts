@@ -312,12 +312,24 @@ function conversationHead(conversation: Conversation, focus: string | null): HTM
   );
 }
 
+/**
+ * The message `?m=` names: its whole id, or (typed short, as `thread` prints it) the one
+ * message whose id or own part (after the conversation's id) starts with it, 8 characters at least.
+ */
+function focusOf(given: string | null, messages: readonly MessageView[]): string | null {
+  if (given === null || messages.some((m) => m.id === given) || given.length < 8) return given;
+  const found = messages.filter(
+    (m) => m.id.startsWith(given) || m.id.slice(m.id.indexOf(':') + 1).startsWith(given),
+  );
+  return found.length === 1 && found[0] ? found[0].id : given;
+}
+
 /** A conversation as the assistant showed it, with a switcher at each fork. */
 export async function showConversation(view: HTMLElement, id: string): Promise<void> {
   const { conversation, messages } = await fetchConversation(id);
   const tree = new Tree(messages);
   const chosen = new Map<string | null, string>();
-  const focus = hashParams().get('m');
+  const focus = focusOf(hashParams().get('m'), messages);
   // A message off the shown thread (a search hit in an old branch): choose its branch.
   if (focus && tree.byId.has(focus)) {
     for (const m of tree.ancestry(focus))
