@@ -1,4 +1,5 @@
 import { dateBound } from './date-bound.js';
+import { afterCursor, sortKeyOf } from './list-cursor.js';
 import type { ConversationFilter, SearchQuery } from './store.js';
 
 /**
@@ -80,18 +81,33 @@ export function conversationConditions(filter: ConversationFilter, dialect: Dial
   return { where, params };
 }
 
-/** The ORDER BY of a conversation listing over `c`. */
+/** The ORDER BY of a conversation listing over `c`: the sort's key, then the id. */
 export function conversationOrder(sort: ConversationFilter['sort'], dialect: Dialect): string {
-  switch (sort) {
-    case 'oldest':
-      return 'c.created_at ASC, c.id';
-    case 'most-messages':
-      return 'c.message_count DESC, c.id';
-    case 'updated':
-      return 'coalesce(c.updated_at, c.created_at) DESC, c.id';
-    case 'title':
-      return `${dialect.lower('c.name')} ASC, c.id`;
-    default:
-      return 'c.created_at DESC, c.id';
-  }
+  const key = sortKeyOf(sort, dialect);
+  return `${key.expression} ${key.descending ? 'DESC' : 'ASC'}, c.id`;
+}
+
+/**
+ * A listing's page: the filter's conditions (for the total) and, for the rows, those and the
+ * cursor's, the ORDER BY, and the sort key's expression (selected to make the next cursor).
+ */
+export function conversationListing(
+  filter: ConversationFilter,
+  dialect: Dialect,
+): { total: Conditions; rows: Conditions; order: string; key: string } {
+  const total = conversationConditions(filter, dialect);
+  const key = sortKeyOf(filter.sort, dialect);
+  const after =
+    filter.after !== undefined && filter.after !== ''
+      ? afterCursor(filter.after, key, dialect)
+      : { where: [], params: {} };
+  return {
+    total,
+    rows: {
+      where: [...total.where, ...after.where],
+      params: { ...total.params, ...after.params },
+    },
+    order: conversationOrder(filter.sort, dialect),
+    key: key.expression,
+  };
 }

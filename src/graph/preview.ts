@@ -1,0 +1,46 @@
+import type { Message } from '../model/pam.js';
+
+/** The longest preview kept: a list shows one line of it, cut by the page to its width. */
+export const PREVIEW_LENGTH = 160;
+
+/**
+ * A message's text as one line of plain text: Markdown marks, HTML tags and code fences
+ * dropped, whitespace folded, cut at {@link PREVIEW_LENGTH} characters with an ellipsis.
+ */
+export function plainPreview(text: string): string {
+  const plain = text
+    .replace(/```[^\n]*\n?/g, ' ')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<[^>\n]{1,200}>/g, ' ')
+    .replace(/^\s{0,3}(?:#{1,6}|>|[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/(\*\*|__|`|~~)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const chars = [...plain];
+  if (chars.length <= PREVIEW_LENGTH) return plain;
+  return `${chars
+    .slice(0, PREVIEW_LENGTH - 1)
+    .join('')
+    .trimEnd()}…`;
+}
+
+/**
+ * A conversation's preview: its first user message on the shown thread, as plain text; empty
+ * when it has none. Made when the conversation is written, so a list never reads messages.
+ */
+export function previewOf(thread: readonly Message[]): string {
+  for (const message of thread) {
+    if (message.role !== 'user') continue;
+    const preview = plainPreview(message.content?.text ?? '');
+    if (preview !== '') return preview;
+  }
+  return '';
+}
+
+/** The model a conversation names, else the first its shown thread's messages name. */
+export function modelOf(named: string | null | undefined, thread: readonly Message[]): string | null {
+  if (named) return named;
+  for (const message of thread) if (message.model) return message.model;
+  return null;
+}
