@@ -39,7 +39,10 @@ export function previewOf(thread: readonly Message[]): string {
 }
 
 /** The model a conversation names, else the first its shown thread's messages name. */
-export function modelOf(named: string | null | undefined, thread: readonly Message[]): string | null {
+export function modelOf(
+  named: string | null | undefined,
+  thread: readonly Message[],
+): string | null {
   if (named) return named;
   for (const message of thread) if (message.model) return message.model;
   return null;

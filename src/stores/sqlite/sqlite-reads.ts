@@ -76,6 +76,22 @@ export function threadOf(
 
 type ListRow = ConversationListItem & { sortKey: string | number };
 
+const whereOf = (where: string[]): string =>
+  where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+
+/** The SELECT of a listing's rows (one more than the page, to know whether another follows). */
+export function listingQuery(filter: ConversationFilter): {
+  sql: string;
+  params: Record<string, unknown>;
+} {
+  const listing = conversationListing(filter, SQL);
+  const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
+  return {
+    sql: `SELECT ${LIST_COLUMNS}, ${listing.key} AS sortKey FROM "Conversation" c ${whereOf(listing.rows.where)} ORDER BY ${listing.order} LIMIT @limit OFFSET @offset`,
+    params: { ...listing.rows.params, limit: limit + 1, offset },
+  };
+}
+
 /**
  * A page of conversations, filtered and sorted, with the count of all that match. Each sort
  * reads its index (`conversation_by_*`): a cursor seeks to where the last page ended.
@@ -84,21 +100,16 @@ export function conversationPage(
   db: Database.Database,
   filter: ConversationFilter,
 ): ConversationPage {
-  const listing = conversationListing(filter, SQL);
-  const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-  const whereOf = (where: string[]): string =>
-    where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const { total: counted } = conversationListing(filter, SQL);
+  const query = listingQuery(filter);
+  const limit = Number(query.params.limit) - 1;
   const total = Number(
     db
-      .prepare(`SELECT count(*) FROM "Conversation" c ${whereOf(listing.total.where)}`)
+      .prepare(`SELECT count(*) FROM "Conversation" c ${whereOf(counted.where)}`)
       .pluck()
-      .get(listing.total.params),
+      .get(counted.params),
   );
-  const rows = db
-    .prepare(
-      `SELECT ${LIST_COLUMNS}, ${listing.key} AS sortKey FROM "Conversation" c ${whereOf(listing.rows.where)} ORDER BY ${listing.order} LIMIT @limit OFFSET @offset`,
-    )
-    .all({ ...listing.rows.params, limit: limit + 1, offset }) as ListRow[];
+  const rows = db.prepare(query.sql).all(query.params) as ListRow[];
   const more = rows.length > limit;
   const items = rows.slice(0, limit).map(({ sortKey: _key, ...item }) => item);
   const last = rows[limit - 1];

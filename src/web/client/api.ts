@@ -6,6 +6,7 @@
 export type {
   AttachmentView,
   ConversationInfo,
+  ConversationListItem,
   ConversationPage,
   ConversationSearchHit,
   ConversationSearchResult,
