@@ -128,7 +128,7 @@ async function scrolled(pages) {
     const before = await page.locator('.conversation-row').count();
     const start = Date.now();
     await page.locator('button.more').scrollIntoViewIfNeeded();
-    await page.waitForFunction(`document.querySelectorAll('.conversation-row').length > ${before}`);
+    await page.locator('.conversation-row').nth(before).waitFor();
     result.push(Date.now() - start);
   }
   await page.close();

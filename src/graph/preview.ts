@@ -3,6 +3,8 @@ import type { Message } from '../model/pam.js';
 /** The longest preview kept: a list shows one line of it, cut by the page to its width. */
 export const PREVIEW_LENGTH = 160;
 
+const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
 /**
  * A message's text as one line of plain text: Markdown marks, HTML tags and code fences
  * dropped, whitespace folded, cut at {@link PREVIEW_LENGTH} characters with an ellipsis.
@@ -17,12 +19,14 @@ export function plainPreview(text: string): string {
     .replace(/(\*\*|__|`|~~)/g, '')
     .replace(/\s+/g, ' ')
     .trim();
-  const chars = [...plain];
-  if (chars.length <= PREVIEW_LENGTH) return plain;
-  return `${chars
-    .slice(0, PREVIEW_LENGTH - 1)
-    .join('')
-    .trimEnd()}…`;
+  if (plain.length <= PREVIEW_LENGTH) return plain;
+  // Cut between characters as people see them (an emoji or an accented letter stays whole).
+  let cut = '';
+  for (const { segment } of GRAPHEMES.segment(plain)) {
+    if (cut.length + segment.length > PREVIEW_LENGTH - 1) break;
+    cut += segment;
+  }
+  return `${cut.trimEnd()}…`;
 }
 
 /**

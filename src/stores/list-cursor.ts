@@ -1,29 +1,14 @@
 import { z } from 'zod';
 import type { ConversationFilter } from './store.js';
 import { QueryError } from './store.js';
-import type { Conditions, Dialect } from './query-conditions.js';
-
-/** What a listing sorts by: one key (an indexed expression over `c`), then the id. */
-export interface SortKey {
-  expression: string;
-  descending: boolean;
-}
-
-/** The key a sort orders by (the SQLite store has an index on each, with the id). */
-export function sortKeyOf(sort: ConversationFilter['sort'], dialect: Dialect): SortKey {
-  switch (sort) {
-    case 'oldest':
-      return { expression: 'c.created_at', descending: false };
-    case 'most-messages':
-      return { expression: 'c.message_count', descending: true };
-    case 'updated':
-      return { expression: 'coalesce(c.updated_at, c.created_at)', descending: true };
-    case 'title':
-      return { expression: dialect.lower('c.name'), descending: false };
-    default:
-      return { expression: 'c.created_at', descending: true };
-  }
-}
+import {
+  conversationConditions,
+  conversationOrder,
+  sortKeyOf,
+  type Conditions,
+  type Dialect,
+  type SortKey,
+} from './query-conditions.js';
 
 // A cursor is the last row's key and id: it stays good when rows before it are deleted.
 const Cursor = z.tuple([z.union([z.string(), z.number()]), z.string()]);
@@ -54,5 +39,30 @@ export function afterCursor(cursor: string, key: SortKey, dialect: Dialect): Con
       `(${k} ${strict} ${p('afterKey')} OR c.id > ${p('afterId')})`,
     ],
     params: { afterKey: value, afterId: id },
+  };
+}
+
+/**
+ * A listing's page: the filter's conditions (for the total) and, for the rows, those and the
+ * cursor's, the ORDER BY, and the sort key's expression (selected to make the next cursor).
+ */
+export function conversationListing(
+  filter: ConversationFilter,
+  dialect: Dialect,
+): { total: Conditions; rows: Conditions; order: string; key: string } {
+  const total = conversationConditions(filter, dialect);
+  const key = sortKeyOf(filter.sort, dialect);
+  const after =
+    filter.after !== undefined && filter.after !== ''
+      ? afterCursor(filter.after, key, dialect)
+      : { where: [], params: {} };
+  return {
+    total,
+    rows: {
+      where: [...total.where, ...after.where],
+      params: { ...total.params, ...after.params },
+    },
+    order: conversationOrder(filter.sort, dialect),
+    key: key.expression,
   };
 }

@@ -1,5 +1,4 @@
 import { dateBound } from './date-bound.js';
-import { afterCursor, sortKeyOf } from './list-cursor.js';
 import type { ConversationFilter, SearchQuery } from './store.js';
 
 /**
@@ -81,33 +80,30 @@ export function conversationConditions(filter: ConversationFilter, dialect: Dial
   return { where, params };
 }
 
+/** What a listing sorts by: one key (an indexed expression over `c`), then the id. */
+export interface SortKey {
+  expression: string;
+  descending: boolean;
+}
+
+/** The key a sort orders by (the SQLite store has an index on each, with the id). */
+export function sortKeyOf(sort: ConversationFilter['sort'], dialect: Dialect): SortKey {
+  switch (sort) {
+    case 'oldest':
+      return { expression: 'c.created_at', descending: false };
+    case 'most-messages':
+      return { expression: 'c.message_count', descending: true };
+    case 'updated':
+      return { expression: 'coalesce(c.updated_at, c.created_at)', descending: true };
+    case 'title':
+      return { expression: dialect.lower('c.name'), descending: false };
+    default:
+      return { expression: 'c.created_at', descending: true };
+  }
+}
+
 /** The ORDER BY of a conversation listing over `c`: the sort's key, then the id. */
 export function conversationOrder(sort: ConversationFilter['sort'], dialect: Dialect): string {
   const key = sortKeyOf(sort, dialect);
   return `${key.expression} ${key.descending ? 'DESC' : 'ASC'}, c.id`;
-}
-
-/**
- * A listing's page: the filter's conditions (for the total) and, for the rows, those and the
- * cursor's, the ORDER BY, and the sort key's expression (selected to make the next cursor).
- */
-export function conversationListing(
-  filter: ConversationFilter,
-  dialect: Dialect,
-): { total: Conditions; rows: Conditions; order: string; key: string } {
-  const total = conversationConditions(filter, dialect);
-  const key = sortKeyOf(filter.sort, dialect);
-  const after =
-    filter.after !== undefined && filter.after !== ''
-      ? afterCursor(filter.after, key, dialect)
-      : { where: [], params: {} };
-  return {
-    total,
-    rows: {
-      where: [...total.where, ...after.where],
-      params: { ...total.params, ...after.params },
-    },
-    order: conversationOrder(filter.sort, dialect),
-    key: key.expression,
-  };
 }

@@ -38,20 +38,6 @@ export const conversationInfo = z
   })
   .strict();
 
-/** A listed conversation: its preview (first user message, plain text) and model too. */
-export const conversationListItem = conversationInfo
-  .extend({ preview: z.string(), model: nullableText })
-  .strict();
-
-export const conversationList = z
-  .object({
-    total: count,
-    items: z.array(conversationListItem),
-    /** Give as `after` for the next page; null on the last. */
-    nextCursor: nullableText,
-  })
-  .strict();
-
 export const sourceList = z.array(z.string());
 
 export const toolCallView = z
@@ -387,8 +373,6 @@ export const deleted = z
 export const errorBody = z.object({ error: z.string() }).strict();
 
 export type ConversationInfo = z.infer<typeof conversationInfo>;
-export type ConversationList = z.infer<typeof conversationList>;
-export type ConversationListItem = z.infer<typeof conversationListItem>;
 export type ToolCallView = z.infer<typeof toolCallView>;
 export type AttachmentView = z.infer<typeof attachmentView>;
 export type CitationView = z.infer<typeof citationView>;

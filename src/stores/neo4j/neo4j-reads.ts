@@ -1,8 +1,7 @@
 import neo4j from 'neo4j-driver';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
-import { cursorOf } from '../list-cursor.js';
-import { conversationListing } from '../query-conditions.js';
+import { conversationListing, cursorOf } from '../list-cursor.js';
 import { pageBounds } from '../page-bounds.js';
 import type {
   ConversationFilter,

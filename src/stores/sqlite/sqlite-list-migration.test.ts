@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { batchesOf, knownConversations } from '../../../test/support/graph-fixtures.js';
 import { tempDir } from '../../../test/support/convert-to-temp.js';
 import type { ConversationFilter } from '../store.js';
-import { LIST_INDEXES } from './sqlite-list-migration.js';
+import { LIST_INDEXES, SOURCES_SQL } from './sqlite-list-migration.js';
 import { listingQuery } from './sqlite-reads.js';
 import { SqliteStore } from './sqlite-store.js';
 
@@ -45,6 +45,13 @@ describe('the conversation list in SQLite', () => {
     expect(plan({ sort: 'newest', limit: 50, after: first.nextCursor ?? '' })).toMatch(
       /USING INDEX conversation_by_created \(created_at</,
     );
+    // The source menu seeks in its index rather than reading every row.
+    const sources = (db.prepare(`EXPLAIN QUERY PLAN ${SOURCES_SQL}`).all() as { detail: string }[])
+      .map((row) => row.detail)
+      .join('; ');
+    expect(sources).toMatch(/COVERING INDEX conversation_by_source/);
+    expect(sources).not.toMatch(/SCAN "?Conversation"?(?! USING)/);
+    expect(db.prepare(SOURCES_SQL).pluck().all()).toEqual(['chatgpt', 'claude-ai']);
     db.close();
   });
 

@@ -13,7 +13,24 @@ export const LIST_INDEXES: Record<string, string> = {
   conversation_by_updated: `"Conversation" (coalesce(updated_at, created_at) DESC, id)`,
   conversation_by_messages: `"Conversation" (message_count DESC, id)`,
   conversation_by_title: `"Conversation" (lower(name), id)`,
+  // The list's source menu: a few sources among 100,000 rows, found by seeking (sourcesOf).
+  conversation_by_source: `"Conversation" (source)`,
 };
+
+/** The sources, A to Z: an index seek for the first, then one for each next. */
+export const SOURCES_SQL = `WITH RECURSIVE s(v) AS (
+         SELECT min(source) FROM "Conversation"
+         UNION ALL
+         SELECT (SELECT min(source) FROM "Conversation" WHERE source > s.v) FROM s WHERE s.v IS NOT NULL
+       ) SELECT v FROM s WHERE v IS NOT NULL`;
+
+/**
+ * The sources conversations have, A to Z: one index seek per source (a loose index scan), where
+ * DISTINCT reads every row (over 100 ms at 100,000 conversations).
+ */
+export function sourcesOf(db: Database.Database): string[] {
+  return db.prepare(SOURCES_SQL).pluck().all() as string[];
+}
 
 /** Creates the listing's indexes, and fills the previews an older version did not write. */
 export function upgradeListing(db: Database.Database): void {
@@ -60,7 +77,7 @@ function backfillPreviews(db: Database.Database): void {
         preview = plainPreview(content ?? '');
         if (preview !== '') break;
       }
-      update.run(preview, (firstModel.get(owner) as string | undefined) ?? null, owner);
+      update.run(preview, firstModel.get(owner) ?? null, owner);
     }
   })();
 }

@@ -3,8 +3,7 @@ import type Database from 'better-sqlite3';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
 import { pageBounds } from '../page-bounds.js';
-import { cursorOf } from '../list-cursor.js';
-import { conversationListing } from '../query-conditions.js';
+import { conversationListing, cursorOf } from '../list-cursor.js';
 import type {
   ConversationFilter,
   ConversationInfo,

@@ -6,7 +6,6 @@
 export type {
   AttachmentView,
   ConversationInfo,
-  ConversationListItem,
   ConversationPage,
   ConversationSearchHit,
   ConversationSearchResult,
@@ -21,6 +20,7 @@ export type {
   Stats,
   ToolCallView,
 } from '../api-responses.js';
+export type { ConversationListItem } from '../api-list-responses.js';
 export type { CypherBody, RememberBody, ReviseBody } from '../api-requests.js';
 export type { Answer } from '../api-schema.js';
 
