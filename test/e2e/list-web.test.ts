@@ -76,7 +76,11 @@ describe('the conversation list', () => {
     const periods = await page.locator('h2.period').allTextContents();
     expect(periods.slice(0, 3)).toEqual(['Today', 'November 2025', 'October 2025']);
     expect(await titles()).not.toContain('conv-empty-1');
-    expect(await page.locator('.list-count').textContent()).toBe('50 of 64 conversations');
+    // An untitled conversation is named by its first prompt, as the chat apps name it.
+    const untitled = page.locator('a.conversation-link.untitled');
+    expect(await untitled.textContent()).toBe('hello');
+    expect(await untitled.getAttribute('title')).toBe('conv-untitled-1');
+    expect(await page.locator('.list-count').textContent()).toBe('50 of 65 conversations');
     await page.screenshot({ path: join(SHOTS, 'list-periods-1280.png') });
   });
 
@@ -85,11 +89,11 @@ describe('the conversation list', () => {
     await page.waitForSelector('.conversation-row');
     expect(await page.locator('.conversation-row').count()).toBe(50);
     await page.locator('button.more').scrollIntoViewIfNeeded();
-    await page.waitForFunction(() => document.querySelectorAll('.conversation-row').length === 64);
-    expect(await page.locator('.list-count').textContent()).toBe('64 of 64 conversations');
+    await page.waitForFunction(() => document.querySelectorAll('.conversation-row').length === 65);
+    expect(await page.locator('.list-count').textContent()).toBe('65 of 65 conversations');
     expect(await page.locator('button.more').isHidden()).toBe(true);
     const shown = await titles();
-    expect(new Set(shown).size).toBe(64);
+    expect(new Set(shown).size).toBe(65);
     // The periods continue across pages: each heading once.
     const periods = await page.locator('h2.period').allTextContents();
     expect(new Set(periods).size).toBe(periods.length);

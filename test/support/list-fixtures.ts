@@ -5,10 +5,11 @@ import { branchedConversation, node } from './chatgpt-builder.js';
 /** Seconds since 1970 of a day at noon UTC. */
 const noon = (day: string): number => Date.parse(`${day}T12:00:00Z`) / 1000;
 
-/** The list's conversations: one of today, three of last autumn, 60 of 2024, one empty. */
+/** The list's conversations: one of today, four of last autumn (one untitled), 60 of
+ * 2024, one empty. */
 export function writeListExport(dir: string): string {
   const now = Math.floor(Date.now() / 1000);
-  const at = (id: string, title: string, seconds: number): Record<string, unknown> => {
+  const at = (id: string, title: string | null, seconds: number): Record<string, unknown> => {
     const conversation = branchedConversation(id, title);
     conversation.create_time = seconds;
     conversation.update_time = seconds;
@@ -38,6 +39,7 @@ export function writeListExport(dir: string): string {
       at('nov-1', 'November planning', noon('2025-11-15')),
       at('nov-2', 'Late November notes', noon('2025-11-20')),
       at('oct-1', 'October retro', noon('2025-10-03')),
+      at('untitled-1', null, noon('2025-10-01')),
       empty,
       ...older,
     ]),

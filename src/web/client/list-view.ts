@@ -91,8 +91,20 @@ function dateOf(item: ConversationListItem, sort: Sort): string {
   return sort.date === 'created' ? item.createdAt : (item.updatedAt ?? item.createdAt);
 }
 
-/** One conversation: its title (a link), its preview, and source, model, size and date. */
+// A preview that only says the title again (a Claude Code session is named by its first
+// prompt) is left out.
+function repeats(item: ConversationListItem): boolean {
+  const flat = (text: string): string => text.replace(/…$/, '').trim().toLowerCase();
+  const [title, preview] = [flat(item.name), flat(item.preview)];
+  return preview === '' || title.startsWith(preview) || preview.startsWith(title);
+}
+
+/**
+ * One conversation: its title (a link; an untitled one is named by its preview, as the chat
+ * apps do), its preview, and source, model, size and date.
+ */
 function row(item: ConversationListItem, sort: Sort): HTMLElement {
+  const untitled = item.title === null && item.preview !== '';
   const messages = `${count(item.messageCount)} ${item.messageCount === 1 ? 'message' : 'messages'}`;
   const when = dateOf(item, sort);
   // Names and previews are text nodes: chat text is untrusted.
@@ -102,8 +114,16 @@ function row(item: ConversationListItem, sort: Sort): HTMLElement {
     h(
       'div',
       { class: 'row-main' },
-      h('a', { href: `#/c/${encodeURIComponent(item.id)}`, class: 'conversation-link' }, item.name),
-      item.preview !== '' && h('p', { class: 'preview' }, item.preview),
+      h(
+        'a',
+        {
+          href: `#/c/${encodeURIComponent(item.id)}`,
+          class: untitled ? 'conversation-link untitled' : 'conversation-link',
+          title: untitled ? item.name : undefined,
+        },
+        untitled ? item.preview : item.name,
+      ),
+      !untitled && !repeats(item) && h('p', { class: 'preview' }, item.preview),
     ),
     h(
       'div',
