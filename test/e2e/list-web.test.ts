@@ -108,7 +108,10 @@ describe('the conversation list', () => {
     await page.waitForFunction(() => location.hash.includes('empty=1'));
     await page.locator('a.conversation-link', { hasText: 'conv-empty-1' }).waitFor();
     expect(await page.locator('h2.period').count()).toBe(0);
-    const byTitle = await titles();
+    // Sorted by name: an untitled one (shown by its first prompt) by the name it has.
+    const byTitle = await page
+      .locator('a.conversation-link')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('title') ?? a.textContent ?? ''));
     expect(byTitle).toEqual(
       [...byTitle].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en')),
     );
