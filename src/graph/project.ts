@@ -3,6 +3,7 @@ import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
 import { addAttachments } from './project-attachments.js';
 import type { MessagePart, ProjectMemo } from './project-memo.js';
+import { modelOf, previewOf } from './preview.js';
 import { messagePart } from './project-messages.js';
 import { addToolCalls } from './project-tool-calls.js';
 
@@ -108,7 +109,8 @@ export function conversationNode(
       created_at: conversation.temporal.created_at,
       updated_at: conversation.temporal.updated_at,
       message_count: conversation.messages.length,
-      model_slug: conversation.model,
+      model_slug: modelOf(conversation.model, part.thread),
+      preview: previewOf(part.thread),
       has_tool_calls: part.withToolCalls > 0,
       // Edited prompts and regenerated answers: a message with more than one reply.
       has_branches: part.withBranches > 0,

@@ -31,6 +31,8 @@ export const LABELS = {
       updated_at: 'string',
       message_count: 'integer',
       model_slug: 'string',
+      // The first user message as one line of plain text (graph/preview.ts), for lists.
+      preview: 'string',
       has_tool_calls: 'boolean',
       has_branches: 'boolean',
     },

@@ -80,18 +80,30 @@ export function conversationConditions(filter: ConversationFilter, dialect: Dial
   return { where, params };
 }
 
-/** The ORDER BY of a conversation listing over `c`. */
-export function conversationOrder(sort: ConversationFilter['sort'], dialect: Dialect): string {
+/** What a listing sorts by: one key (an indexed expression over `c`), then the id. */
+export interface SortKey {
+  expression: string;
+  descending: boolean;
+}
+
+/** The key a sort orders by (the SQLite store has an index on each, with the id). */
+export function sortKeyOf(sort: ConversationFilter['sort'], dialect: Dialect): SortKey {
   switch (sort) {
     case 'oldest':
-      return 'c.created_at ASC, c.id';
+      return { expression: 'c.created_at', descending: false };
     case 'most-messages':
-      return 'c.message_count DESC, c.id';
+      return { expression: 'c.message_count', descending: true };
     case 'updated':
-      return 'coalesce(c.updated_at, c.created_at) DESC, c.id';
+      return { expression: 'coalesce(c.updated_at, c.created_at)', descending: true };
     case 'title':
-      return `${dialect.lower('c.name')} ASC, c.id`;
+      return { expression: dialect.lower('c.name'), descending: false };
     default:
-      return 'c.created_at DESC, c.id';
+      return { expression: 'c.created_at', descending: true };
   }
+}
+
+/** The ORDER BY of a conversation listing over `c`: the sort's key, then the id. */
+export function conversationOrder(sort: ConversationFilter['sort'], dialect: Dialect): string {
+  const key = sortKeyOf(sort, dialect);
+  return `${key.expression} ${key.descending ? 'DESC' : 'ASC'}, c.id`;
 }

@@ -152,12 +152,27 @@ export interface ConversationFilter {
   sort?: 'newest' | 'oldest' | 'most-messages' | 'updated' | 'title' | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
+  /**
+   * The page after this cursor (a page's `nextCursor`, for the same filter and sort): read by
+   * the sort's index from where the last page ended, however deep, where `offset` skips rows.
+   */
+  after?: string | undefined;
+}
+
+/** A listed conversation: what a list shows beside its title. */
+export interface ConversationListItem extends ConversationInfo {
+  /** Its first user message as one line of plain text ('' when none). */
+  preview: string;
+  /** The model it names, else the first its messages name. */
+  model: string | null;
 }
 
 /** A page of conversations. */
 export interface ConversationPage {
   total: number;
-  items: ConversationInfo[];
+  items: ConversationListItem[];
+  /** Where the next page starts (`after`), or null on the last page. */
+  nextCursor: string | null;
 }
 
 /** Counts for `stats`. */

@@ -72,14 +72,30 @@ export const conversationsQuery = z.object({
   title: text,
   tools: flag,
   branches: flag,
+  // The CLI's sorts (updated, created, messages, title; last updated first, as `list`) and
+  // the names this route took before.
   sort: oneOf(
     'sort',
-    ['newest', 'oldest', 'most-messages'],
-    'takes newest, oldest or most-messages',
-  ).transform((sort) => sort ?? 'newest'),
+    ['updated', 'created', 'messages', 'title', 'newest', 'oldest', 'most-messages'],
+    'takes updated, created, messages, title, newest, oldest or most-messages',
+  ).transform((sort) => LIST_SORTS[sort ?? 'updated']),
+  minMessages: whole('minMessages', 0, 0, Number.MAX_SAFE_INTEGER),
+  /** A page's nextCursor: the page after it. */
+  after: text,
   offset: whole('offset', 0, 0, Number.MAX_SAFE_INTEGER),
   limit: whole('limit', 50, 1, Number.MAX_SAFE_INTEGER),
 });
+
+// The store's names for the sorts (as `chatgraph list` maps its own).
+const LIST_SORTS = {
+  updated: 'updated',
+  created: 'newest',
+  messages: 'most-messages',
+  title: 'title',
+  newest: 'newest',
+  oldest: 'oldest',
+  'most-messages': 'most-messages',
+} as const;
 
 /** GET /api/conversations/:id */
 export const conversationPageQuery = z.object({

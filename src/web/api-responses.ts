@@ -38,10 +38,6 @@ export const conversationInfo = z
   })
   .strict();
 
-export const conversationList = z
-  .object({ total: count, items: z.array(conversationInfo) })
-  .strict();
-
 export const sourceList = z.array(z.string());
 
 export const toolCallView = z
@@ -364,7 +360,6 @@ export const deleted = z
 export const errorBody = z.object({ error: z.string() }).strict();
 
 export type ConversationInfo = z.infer<typeof conversationInfo>;
-export type ConversationList = z.infer<typeof conversationList>;
 export type ToolCallView = z.infer<typeof toolCallView>;
 export type AttachmentView = z.infer<typeof attachmentView>;
 export type CitationView = z.infer<typeof citationView>;

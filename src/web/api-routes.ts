@@ -29,6 +29,8 @@ export async function listConversations(
     hasToolCalls: query.tools || undefined,
     hasBranches: query.branches || undefined,
     sort: query.sort,
+    minMessages: query.minMessages > 0 ? query.minMessages : undefined,
+    after: query.after,
     offset: query.offset,
     limit: query.limit,
   });

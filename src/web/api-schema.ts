@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import * as request from './api-requests.js';
+import { conversationList } from './api-list-responses.js';
 import * as response from './api-responses.js';
 
 /** One route: its method and path (`:id` stands for one path segment), and its schemas. */
@@ -28,7 +29,7 @@ export const API = {
     method: 'GET',
     path: '/api/conversations',
     query: request.conversationsQuery,
-    response: response.conversationList,
+    response: conversationList,
   },
   conversation: {
     method: 'GET',

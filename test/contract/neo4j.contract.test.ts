@@ -5,6 +5,7 @@ import { TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
 import { searchBatches } from '../support/search-fixtures.js';
 import { idContract } from './id-contract.js';
+import { listContract } from './list-contract.js';
 import { memoryContract } from './memory-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
@@ -13,6 +14,11 @@ const server = useNeo4j();
 
 // Community has one user database: each test starts from an emptied one.
 storeContract('Neo4j 5 over Bolt', async () => {
+  const store = await Neo4jStore.open(server.target);
+  await store.clear();
+  return store;
+});
+listContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);
   await store.clear();
   return store;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { idContract } from './id-contract.js';
+import { listContract } from './list-contract.js';
 import { memoryContract } from './memory-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
@@ -10,6 +11,9 @@ storeContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );
 vectorContract('embedded SQLite', () =>
+  Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
+);
+listContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );
 memoryContract('embedded SQLite', () =>

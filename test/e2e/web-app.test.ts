@@ -125,14 +125,14 @@ const shot = (name: string): Promise<Buffer> =>
 describe('the web app in Chromium', () => {
   it('lists conversations and filters them', async () => {
     await page.goto(`${base}/`);
-    await page.waitForSelector('table.conversations tbody tr');
-    const all = await page.locator('table.conversations tbody tr').count();
+    await page.waitForSelector('.conversation-row');
+    const all = await page.locator('.conversation-row').count();
     expect(all).toBeGreaterThan(5);
     await page.selectOption('#list-filters select[name=source]', 'claude-ai');
     await page.click('#list-filters button[type=submit]');
     await page.waitForFunction(() => location.hash.includes('source=claude-ai'));
-    await page.waitForSelector('table.conversations tbody tr');
-    const sources = await page.locator('table.conversations tbody td .source').allTextContents();
+    await page.waitForSelector('.conversation-row');
+    const sources = await page.locator('.conversation-row .source').allTextContents();
     expect(new Set(sources)).toEqual(new Set(['claude-ai']));
     expect(sources.length).toBeLessThan(all);
     await page.selectOption('#list-filters select[name=source]', '');
@@ -142,7 +142,7 @@ describe('the web app in Chromium', () => {
     await page.locator('a.conversation-link', { hasText: /^Alpha about sourdough$/ }).waitFor();
     await page.uncheck('#list-filters input[name=branches]');
     await page.click('#list-filters button[type=submit]');
-    await page.waitForSelector('table.conversations tbody tr');
+    await page.waitForSelector('.conversation-row');
     await shot('conversations');
   });
 
@@ -289,7 +289,7 @@ describe('the web app in Chromium', () => {
     await page.click('a:has-text("See the conversations")');
     await page.selectOption('#list-filters select[name=source]', 'deepseek');
     await page.click('#list-filters button[type=submit]');
-    await page.locator('table.conversations tbody tr').first().waitFor();
+    await page.locator('.conversation-row').first().waitFor();
   });
 
   it('renders hostile chat text as text: nothing in it runs', async () => {

@@ -2,7 +2,7 @@ import neo4j from 'neo4j-driver';
 import { z } from 'zod';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
-import { conversationConditions, conversationOrder } from '../query-conditions.js';
+import { conversationListing, cursorOf } from '../list-cursor.js';
 import { pageBounds } from '../page-bounds.js';
 import type {
   ConversationFilter,
@@ -15,7 +15,7 @@ import type {
 import { treeOrder } from '../thread-tree.js';
 import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
 import { OWNED_LABELS, countEdges } from './neo4j-schema.js';
-import { STATS_ROWS, conversationRows, messageRows, parseRows } from './neo4j-rows.js';
+import { STATS_ROWS, conversationRows, listRows, messageRows, parseRows } from './neo4j-rows.js';
 import { CYPHER } from './neo4j-search.js';
 import type { Neo4jRead } from './neo4j-sessions.js';
 
@@ -112,16 +112,29 @@ export async function readConversationPage(
   read: Neo4jRead,
   filter: ConversationFilter,
 ): Promise<ConversationPage> {
-  const { where, params } = conversationConditions(filter, CYPHER);
+  const listing = conversationListing(filter, CYPHER);
   const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-  const order = conversationOrder(filter.sort, CYPHER);
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const [total] = await read(`MATCH (c:Conversation) ${clause} RETURN count(c) AS n`, params);
-  const items = await read(
-    `MATCH (c:Conversation) ${clause} RETURN ${CONVERSATION_COLUMNS} ORDER BY ${order} SKIP $offset LIMIT $limit`,
-    { ...params, offset: neo4j.int(offset), limit: neo4j.int(limit) },
+  const whereOf = (where: string[]): string =>
+    where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const [total] = await read(
+    `MATCH (c:Conversation) ${whereOf(listing.total.where)} RETURN count(c) AS n`,
+    listing.total.params,
   );
-  return { total: Number(total?.n ?? 0), items: conversationRows(items) };
+  const rows = await read(
+    `MATCH (c:Conversation) ${whereOf(listing.rows.where)}
+     RETURN ${CONVERSATION_COLUMNS}, coalesce(c.preview, '') AS preview, c.model_slug AS model,
+       ${listing.key} AS sortKey
+     ORDER BY ${listing.order} SKIP $offset LIMIT $limit`,
+    { ...listing.rows.params, offset: neo4j.int(offset), limit: neo4j.int(limit + 1) },
+  );
+  const items = listRows(rows);
+  const more = items.length > limit;
+  const last = items[limit - 1];
+  return {
+    total: Number(total?.n ?? 0),
+    items: items.slice(0, limit).map(({ sortKey: _key, ...item }) => item),
+    nextCursor: more && last ? cursorOf(last.sortKey, last.id) : null,
+  };
 }
 
 export async function readStats(read: Neo4jRead): Promise<Stats> {

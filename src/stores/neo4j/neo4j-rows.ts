@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ConversationInfo, Stats } from '../store.js';
+import type { ConversationInfo, ConversationListItem, Stats } from '../store.js';
 import type { TreeRow } from '../thread-tree.js';
 
 // The rows the Neo4j store reads for its own answers, parsed rather than cast: a database
@@ -19,6 +19,12 @@ const ConversationRow = z.object({
   updatedAt: nullableText,
   messageCount: count,
 }) satisfies z.ZodType<ConversationInfo>;
+
+const ListRow = ConversationRow.extend({
+  preview: text,
+  model: nullableText,
+  sortKey: z.union([text, count]),
+}) satisfies z.ZodType<ConversationListItem & { sortKey: string | number }>;
 
 const MessageRow = z.object({
   id: text,
@@ -57,6 +63,11 @@ export function parseRows<T>(schema: z.ZodType<T>, rows: readonly unknown[], wha
 /** Conversation rows of `CONVERSATION_COLUMNS`. */
 export function conversationRows(rows: readonly unknown[]): ConversationInfo[] {
   return parseRows(ConversationRow, rows, 'conversation');
+}
+
+/** A listing's rows: a conversation, its preview and model, and the key it sorts by. */
+export function listRows(rows: readonly unknown[]): z.infer<typeof ListRow>[] {
+  return parseRows(ListRow, rows, 'listed conversation');
 }
 
 /** Message rows of `MESSAGE_COLUMNS`. */

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { LABEL_NAMES } from '../../graph/schema.js';
 import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
 import { openReadonly } from './open-readonly.js';
+import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
@@ -24,7 +25,8 @@ export function configureWritable(db: Database.Database): void {
 
 /**
  * Creates the tables of this version and brings an older store up to date in place: new
- * property columns, message counts, the full-text indexes (re-tokenized when `retokenize`).
+ * property columns, message counts, the full-text indexes (re-tokenized when `retokenize`),
+ * the listing's indexes and previews.
  */
 export function migrate(db: Database.Database, retokenize: boolean): void {
   const missing = fullTextMissing(db);
@@ -34,6 +36,7 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   addMissingColumns(db);
   backfillMessageCounts(db);
   upgradeFullText(db, retokenize, missing);
+  upgradeListing(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const { table } of FULL_TEXT)
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
@@ -83,6 +86,7 @@ export function outdated(file: string): boolean {
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
     );
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
+    if (tables.has('Conversation') && listingMissing(db)) return true;
     if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
     return LABEL_NAMES.some((label) => {
       const have = columnNames(db, label);

@@ -3,10 +3,11 @@ import type Database from 'better-sqlite3';
 import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
 import { pageBounds } from '../page-bounds.js';
-import { conversationConditions, conversationOrder } from '../query-conditions.js';
+import { conversationListing, cursorOf } from '../list-cursor.js';
 import type {
   ConversationFilter,
   ConversationInfo,
+  ConversationListItem,
   ConversationPage,
   ImportRecord,
   MessageRef,
@@ -20,6 +21,7 @@ import { ownedEdges } from './sqlite-graph-writer.js';
 import { MESSAGE_PART, columnsOf, quote, typesOf } from './sqlite-schema.js';
 
 const INFO_COLUMNS = `id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount`;
+const LIST_COLUMNS = `${INFO_COLUMNS}, coalesce(preview, '') AS preview, model_slug AS model`;
 
 /** A conversation by chatgraph's id or the platform's (chatgraph's first). */
 export function conversationOf(db: Database.Database, id: string): ConversationInfo | undefined {
@@ -107,24 +109,50 @@ export function threadOf(
   return treeOrder(toRows(rows));
 }
 
-/** A page of conversations, filtered and sorted, with the count of all that match. */
+type ListRow = ConversationListItem & { sortKey: string | number };
+
+const whereOf = (where: string[]): string =>
+  where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+
+/** The SELECT of a listing's rows (one more than the page, to know whether another follows). */
+export function listingQuery(filter: ConversationFilter): {
+  sql: string;
+  params: Record<string, unknown>;
+} {
+  const listing = conversationListing(filter, SQL);
+  const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
+  return {
+    sql: `SELECT ${LIST_COLUMNS}, ${listing.key} AS sortKey FROM "Conversation" c ${whereOf(listing.rows.where)} ORDER BY ${listing.order} LIMIT @limit OFFSET @offset`,
+    params: { ...listing.rows.params, limit: limit + 1, offset },
+  };
+}
+
+/**
+ * A page of conversations, filtered and sorted, with the count of all that match. Each sort
+ * reads its index (`conversation_by_*`): a cursor seeks to where the last page ended.
+ */
 export function conversationPage(
   db: Database.Database,
   filter: ConversationFilter,
 ): ConversationPage {
-  const { where, params } = conversationConditions(filter, SQL);
-  const { limit, offset } = pageBounds(filter.limit ?? 20, filter.offset ?? 0);
-  const order = conversationOrder(filter.sort, SQL);
-  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const { total: counted } = conversationListing(filter, SQL);
+  const query = listingQuery(filter);
+  const limit = Number(query.params.limit) - 1;
   const total = Number(
-    db.prepare(`SELECT count(*) FROM "Conversation" c ${clause}`).pluck().get(params),
+    db
+      .prepare(`SELECT count(*) FROM "Conversation" c ${whereOf(counted.where)}`)
+      .pluck()
+      .get(counted.params),
   );
-  const items = db
-    .prepare(
-      `SELECT ${INFO_COLUMNS} FROM "Conversation" c ${clause} ORDER BY ${order} LIMIT @limit OFFSET @offset`,
-    )
-    .all({ ...params, limit, offset }) as ConversationInfo[];
-  return { total, items };
+  const rows = db.prepare(query.sql).all(query.params) as ListRow[];
+  const more = rows.length > limit;
+  const items = rows.slice(0, limit).map(({ sortKey: _key, ...item }) => item);
+  const last = rows[limit - 1];
+  return {
+    total,
+    items,
+    nextCursor: more && last ? cursorOf(last.sortKey, last.id) : null,
+  };
 }
 
 /** One conversation's nodes and edges, as the projection wrote them. */

@@ -27,6 +27,7 @@ import {
   type ThreadMessage,
   type WriteReport,
 } from '../store.js';
+import { sourcesOf } from './sqlite-list-migration.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { EMPTY_FILE, StoreDamagedError, isEmptyFile } from './store-damage.js';
 import { SqliteVectors } from './sqlite-vectors.js';
@@ -319,14 +320,7 @@ export class SqliteStore implements Store {
   }
 
   sources(): Promise<string[]> {
-    return Promise.resolve(
-      this.db
-        .prepare(
-          `SELECT DISTINCT source FROM "Conversation" WHERE source IS NOT NULL ORDER BY source`,
-        )
-        .pluck()
-        .all() as string[],
-    );
+    return Promise.resolve(sourcesOf(this.db));
   }
 
   stats(): Promise<Stats> {

@@ -21,6 +21,7 @@ export type {
   ToolCallView,
   TopicMapView,
 } from '../api-responses.js';
+export type { ConversationListItem } from '../api-list-responses.js';
 export type { CypherBody, RememberBody, ReviseBody } from '../api-requests.js';
 export type { Answer } from '../api-schema.js';
 

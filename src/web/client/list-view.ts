@@ -1,16 +1,39 @@
-import { get, type Answer, type ConversationInfo } from './api.js';
-import { count, formatDate, h, hashParams, replace } from './dom.js';
+import { get, type Answer, type ConversationListItem } from './api.js';
+import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
+import { periodOf } from './list-periods.js';
 
 const PAGE = 50;
 
 /** Moves to the list with some filters changed (an empty value removes the filter). */
 type Go = (changes: Record<string, string | undefined>) => void;
 
-function sortOption(params: URLSearchParams, value: string, text: string): HTMLElement {
-  return h('option', { value, selected: params.get('sort') === value }, text);
+// The sorts, as the address and the API name them (the CLI's `list --sort`), and the date a
+// row shows and is grouped by: by title or size there are no periods to group in.
+const SORTS = [
+  { value: 'updated', text: 'Last updated', date: 'updated' },
+  { value: 'created', text: 'Newest first', date: 'created' },
+  { value: 'oldest', text: 'Oldest first', date: 'created' },
+  { value: 'title', text: 'Title A–Z', date: null },
+  { value: 'messages', text: 'Most messages', date: null },
+] as const;
+type Sort = (typeof SORTS)[number];
+
+function sortOf(params: URLSearchParams): Sort {
+  const asked = params.get('sort');
+  const legacy = asked === 'newest' ? 'created' : asked === 'most-messages' ? 'messages' : asked;
+  return SORTS.find((s) => s.value === legacy) ?? SORTS[0];
 }
 
-/** The filter form, filled from the address; submitting it starts again at the first page. */
+function check(name: string, label: string, params: URLSearchParams): HTMLElement {
+  return h(
+    'label',
+    {},
+    h('input', { name, type: 'checkbox', checked: params.get(name) === '1' }),
+    ` ${label}`,
+  );
+}
+
+/** The filter form, filled from the address; submitting it starts again at the top. */
 function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLElement {
   const submit = (event: Event): void => {
     event.preventDefault();
@@ -19,17 +42,21 @@ function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLEle
       const v = data.get(name);
       return typeof v === 'string' && v !== '' ? v : undefined;
     };
+    const flag = (name: string): string | undefined => (data.get(name) ? '1' : undefined);
     go({
       source: value('source'),
       since: value('since'),
       until: value('until'),
       title: value('title'),
-      tools: data.get('tools') ? '1' : undefined,
-      branches: data.get('branches') ? '1' : undefined,
-      sort: value('sort'),
-      page: undefined,
+      tools: flag('tools'),
+      branches: flag('branches'),
+      empty: flag('empty'),
+      sort: value('sort') === 'updated' ? undefined : value('sort'),
     });
   };
+  const sort = sortOf(params);
+  const date = (name: string, label: string): HTMLElement =>
+    h('label', {}, `${label} `, h('input', { name, type: 'date', value: params.get(name) ?? '' }));
   return h(
     'form',
     { class: 'filters', id: 'list-filters', onsubmit: submit },
@@ -46,110 +73,116 @@ function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLEle
       h('option', { value: '' }, 'All sources'),
       ...sources.map((s) => h('option', { value: s, selected: params.get('source') === s }, s)),
     ),
-    h(
-      'label',
-      {},
-      'From ',
-      h('input', { name: 'since', type: 'date', value: params.get('since') ?? '' }),
-    ),
-    h(
-      'label',
-      {},
-      'before ',
-      h('input', { name: 'until', type: 'date', value: params.get('until') ?? '' }),
-    ),
-    h(
-      'label',
-      {},
-      h('input', { name: 'tools', type: 'checkbox', checked: params.get('tools') === '1' }),
-      ' tool calls',
-    ),
-    h(
-      'label',
-      {},
-      h('input', { name: 'branches', type: 'checkbox', checked: params.get('branches') === '1' }),
-      ' branches',
-    ),
+    date('since', 'From'),
+    date('until', 'before'),
+    check('tools', 'tool calls', params),
+    check('branches', 'branches', params),
+    check('empty', 'show empty', params),
     h(
       'select',
       { name: 'sort', 'aria-label': 'Sort' },
-      sortOption(params, 'newest', 'Newest first'),
-      sortOption(params, 'oldest', 'Oldest first'),
-      sortOption(params, 'most-messages', 'Most messages'),
+      ...SORTS.map((s) => h('option', { value: s.value, selected: s === sort }, s.text)),
     ),
     h('button', { type: 'submit' }, 'Filter'),
   );
 }
 
-/** Previous and next, and which of the total this page shows. */
-function pager(page: number, total: number, go: Go): HTMLElement {
-  const from = total === 0 ? 0 : page * PAGE + 1;
-  const to = Math.min(total, (page + 1) * PAGE);
-  const turn = (target: number) => () => {
-    go({ page: String(target) });
-  };
+function dateOf(item: ConversationListItem, sort: Sort): string {
+  return sort.date === 'created' ? item.createdAt : (item.updatedAt ?? item.createdAt);
+}
+
+// A preview that only says the title again (a Claude Code session is named by its first
+// prompt) is left out.
+function repeats(item: ConversationListItem): boolean {
+  const flat = (text: string): string => text.replace(/…$/, '').trim().toLowerCase();
+  const [title, preview] = [flat(item.name), flat(item.preview)];
+  return preview === '' || title.startsWith(preview) || preview.startsWith(title);
+}
+
+/**
+ * One conversation: its title (a link; an untitled one is named by its preview, as the chat
+ * apps do), its preview, and source, model, size and date.
+ */
+function row(item: ConversationListItem, sort: Sort): HTMLElement {
+  const untitled = item.title === null && item.preview !== '';
+  const messages = `${count(item.messageCount)} ${item.messageCount === 1 ? 'message' : 'messages'}`;
+  const when = dateOf(item, sort);
+  // Names and previews are text nodes: chat text is untrusted.
   return h(
-    'div',
-    { class: 'pager' },
-    h('button', { type: 'button', disabled: page === 0, onclick: turn(page - 1) }, '‹ Previous'),
-    h('span', { class: 'range' }, `${count(from)}–${count(to)} of ${count(total)}`),
-    h('button', { type: 'button', disabled: to >= total, onclick: turn(page + 1) }, 'Next ›'),
+    'li',
+    { class: 'conversation-row' },
+    h(
+      'div',
+      { class: 'row-main' },
+      h(
+        'a',
+        {
+          href: `#/c/${encodeURIComponent(item.id)}`,
+          class: untitled ? 'conversation-link untitled' : 'conversation-link',
+          title: untitled ? item.name : undefined,
+        },
+        untitled ? item.preview : item.name,
+      ),
+      !untitled && !repeats(item) && h('p', { class: 'preview' }, item.preview),
+    ),
+    h(
+      'div',
+      { class: 'row-meta' },
+      h('span', { class: `source source-${item.source}` }, item.source),
+      item.model && h('span', { class: 'model' }, item.model),
+      h('span', { class: 'count' }, messages),
+      h('time', { datetime: when }, formatDate(when)),
+    ),
   );
 }
 
-/** The page's conversations as a table (names are text nodes: chat titles are untrusted). */
-function conversationTable(items: ConversationInfo[]): HTMLElement {
-  if (items.length === 0)
-    return h(
-      'p',
-      { class: 'empty' },
-      'No conversations match. Import an export on the Import page.',
-    );
-  const rows = items.map((c) =>
-    h(
-      'tr',
-      {},
-      h(
-        'td',
-        {},
-        h('a', { href: `#/c/${encodeURIComponent(c.id)}`, class: 'conversation-link' }, c.name),
-      ),
-      h('td', {}, h('span', { class: `source source-${c.source}` }, c.source)),
-      h('td', { class: 'num' }, count(c.messageCount)),
-      h('td', {}, formatDate(c.createdAt)),
-    ),
-  );
-  return h(
-    'table',
-    { class: 'conversations' },
-    h(
-      'thead',
-      {},
-      h(
-        'tr',
-        {},
-        h('th', {}, 'Title'),
-        h('th', {}, 'Source'),
-        h('th', { class: 'num' }, 'Messages'),
-        h('th', {}, 'Created'),
-      ),
-    ),
-    h('tbody', {}, ...rows),
-  );
+/** The rows, under a heading per period when the sort is by date; pages append to it. */
+class Rows {
+  readonly element = h('div', { class: 'conversation-groups' });
+  private period: string | undefined;
+  private list: HTMLElement | undefined;
+  shown = 0;
+
+  constructor(private readonly sort: Sort) {}
+
+  add(items: ConversationListItem[]): void {
+    for (const item of items) {
+      const period = this.sort.date === null ? '' : periodOf(dateOf(item, this.sort));
+      if (this.list === undefined || period !== this.period) {
+        this.period = period;
+        this.list = h('ol', { class: 'conversation-list' });
+        if (period !== '') this.element.append(h('h2', { class: 'period' }, period));
+        this.element.append(this.list);
+      }
+      this.list.append(row(item, this.sort));
+    }
+    this.shown += items.length;
+  }
 }
 
-/** The conversations: filters in the address (so Back works), a page of 50 at a time. */
-export async function showList(view: HTMLElement): Promise<void> {
-  const params = hashParams();
-  const page = Math.max(0, Number(params.get('page') ?? 0) || 0);
+function apiQuery(params: URLSearchParams, sort: Sort): URLSearchParams {
   const query = new URLSearchParams();
-  for (const name of ['source', 'since', 'until', 'title', 'tools', 'branches', 'sort']) {
+  for (const name of ['source', 'since', 'until', 'title', 'tools', 'branches']) {
     const value = params.get(name);
     if (value) query.set(name, value);
   }
-  query.set('offset', String(page * PAGE));
+  query.set('sort', sort.value === 'created' ? 'newest' : sort.value);
+  // Conversations with no message (a `conv-…` placeholder) only when asked for.
+  if (params.get('empty') !== '1') query.set('minMessages', '1');
   query.set('limit', String(PAGE));
-  const [sources, result] = await Promise.all([
+  return query;
+}
+
+/**
+ * The conversations: filters in the address (so Back works), 50 at a time, the next 50 read
+ * from where the last ended (a cursor: as fast at the 100,000th as at the first) when "Show
+ * more" is pressed or scrolled into view.
+ */
+export async function showList(view: HTMLElement): Promise<void> {
+  const params = hashParams();
+  const sort = sortOf(params);
+  const query = apiQuery(params, sort);
+  const [sources, first] = await Promise.all([
     get<Answer<'sources'>>('/api/sources'),
     get<Answer<'listConversations'>>(`/api/conversations?${query.toString()}`),
   ]);
@@ -161,11 +194,63 @@ export async function showList(view: HTMLElement): Promise<void> {
     }
     location.hash = `#/?${next.toString()}`;
   };
+  const rows = new Rows(sort);
+  rows.add(first.items);
+  const shown = h('p', { class: 'list-count', 'aria-live': 'polite' });
+  const more = h('button', { type: 'button', class: 'more' }, 'Show more');
+  let cursor = first.nextCursor;
+  const update = (): void => {
+    shown.textContent =
+      first.total === 0
+        ? 'No conversations match. Import an export on the Import page.'
+        : `${count(rows.shown)} of ${count(first.total)} ${first.total === 1 ? 'conversation' : 'conversations'}`;
+    more.hidden = cursor === null;
+  };
+  let loading: Promise<void> | null = null;
+  const fetchMore = async (after: string): Promise<void> => {
+    more.disabled = true;
+    try {
+      query.set('after', after);
+      const page = await get<Answer<'listConversations'>>(`/api/conversations?${query.toString()}`);
+      rows.add(page.items);
+      cursor = page.nextCursor;
+      update();
+    } finally {
+      more.disabled = false;
+      loading = null;
+    }
+  };
+  // One page at a time: a second ask while one is on its way waits for that one.
+  const loadMore = (): Promise<void> => {
+    if (loading === null && cursor !== null) loading = fetchMore(cursor);
+    return loading ?? Promise.resolve();
+  };
+  // Infinite scroll: the button coming near the viewport loads the next page; observed again
+  // after each page, so a page too short to push it away loads the one after.
+  const near = new IntersectionObserver(
+    (entries) => {
+      if (!more.isConnected) near.disconnect();
+      else if (entries.some((e) => e.isIntersecting)) void loadMore().then(watch, failed);
+    },
+    { rootMargin: '400px' },
+  );
+  const failed = (error: unknown): void => {
+    near.disconnect();
+    more.replaceWith(errorBox(error));
+  };
+  const watch = (): void => {
+    near.unobserve(more);
+    if (cursor !== null && more.isConnected) near.observe(more);
+  };
+  more.addEventListener('click', () => void loadMore().then(undefined, failed));
+  near.observe(more);
+  update();
   replace(
     view,
     h('h1', {}, 'Conversations'),
     filterForm(params, sources, go),
-    pager(page, result.total, go),
-    conversationTable(result.items),
+    shown,
+    rows.element,
+    more,
   );
 }
