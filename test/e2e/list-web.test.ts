@@ -111,7 +111,7 @@ describe('the conversation list', () => {
     // Sorted by name: an untitled one (shown by its first prompt) by the name it has.
     const byTitle = await page
       .locator('a.conversation-link')
-      .evaluateAll((links) => links.map((a) => a.getAttribute('title') ?? a.textContent ?? ''));
+      .evaluateAll((links) => links.map((a) => a.getAttribute('title') ?? a.textContent));
     expect(byTitle).toEqual(
       [...byTitle].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase(), 'en')),
     );
