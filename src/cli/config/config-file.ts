@@ -28,7 +28,7 @@ const configSchema = z
       .partial()
       .strict(),
     mcp: z
-      .object({ http: port, 'max-result-kb': z.number().min(4) })
+      .object({ http: port, 'answer-budget': z.number().int().min(4096) })
       .partial()
       .strict(),
   })

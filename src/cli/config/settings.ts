@@ -133,11 +133,11 @@ export const SETTINGS: readonly Setting[] = [
     read: (v) => asText(v.mcp?.http),
   },
   {
-    key: 'mcp.max-result-kb',
-    option: 'maxResultKb',
+    key: 'mcp.answer-budget',
+    option: 'answerBudget',
     command: 'mcp',
-    fallback: '80',
-    read: (v) => asText(v.mcp?.['max-result-kb']),
+    fallback: '24576 (bytes a tool answer may take)',
+    read: (v) => asText(v.mcp?.['answer-budget']),
   },
 ];
 
