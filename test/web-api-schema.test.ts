@@ -142,6 +142,9 @@ describe('the web API against its shared definitions', () => {
     expect(grouped.summary).toMatch(/conversations? ha(s|ve) the word/);
     const meaning = await call('search', { query: { q: 'my bread starter smells odd' } });
     expect(meaning.mode).toBe('hybrid');
+    const topics = await call('topics');
+    expect(topics.embedded).toBe(true);
+    expect(topics.clusters.length).toBeGreaterThan(0);
     const misspelt = await call('search', { query: { q: 'sourdouhg', mode: 'keyword' } });
     expect(misspelt.hint).toBe('sourdough');
     const nowhere = await call('search', { query: { q: 'quuxwobble', mode: 'keyword' } });

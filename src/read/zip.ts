@@ -128,7 +128,7 @@ async function readAt(handle: FileHandle, offset: number, length: number): Promi
 /** Reads `length` bytes at `offset` (fewer at the end): a file, or HTTP Range requests. */
 export type ByteReader = (offset: number, length: number) => Promise<Buffer>;
 
-/** Where the central directory is and how many records it holds, from the end record(s). */
+/** Where the central directory is and how many records it holds, from the end records. */
 async function findCentralDirectory(
   read: ByteReader,
   size: number,

@@ -16,7 +16,7 @@ function refusal(run: () => unknown): ApiError {
 describe('parsing a request by its schema', () => {
   it("takes a parameter's first value, as URLSearchParams.get does", () => {
     const query = parseQuery(conversationsQuery, new URLSearchParams('limit=5&limit=9&sort='));
-    expect([query.limit, query.offset, query.sort]).toEqual([5, 0, 'newest']);
+    expect([query.limit, query.offset, query.sort]).toEqual([5, 0, 'updated']);
   });
 
   it('keeps a parameter named __proto__ a plain field, and names the bad parameter', () => {

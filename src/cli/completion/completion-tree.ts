@@ -94,7 +94,7 @@ export function completionTree(command: Command, path: string[] = []): Completio
     subcommands: command.commands
       .filter((sub) => !sub.name().startsWith('__'))
       .map((sub) => completionTree(sub, [...path, sub.name()])),
-    ids: args[0]?.name() === 'conversation-id',
+    ids: /^conversation(-or-message)?-id$/.test(args[0]?.name() ?? ''),
     files: args.some((arg) => /input|path|folder|file/.test(arg.name())),
     ...(args[0] && ARGUMENT_VALUES[args[0].name()]
       ? { argValues: ARGUMENT_VALUES[args[0].name()] }
