@@ -5,6 +5,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { importSamples } from '../support/bundled-samples.js';
 import { cleanUp } from '../support/clean-up.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { testModelDir } from '../support/embedding-model.js';
@@ -28,15 +29,7 @@ let base = '';
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const data = join(tempDir(), 'data');
-  const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'];
-  execFileSync(process.execPath, [
-    CLI,
-    'import',
-    ...samples.map((name) => join(ROOT, 'samples', name)),
-    '--data-dir',
-    data,
-    '-q',
-  ]);
+  importSamples(data);
   execFileSync(process.execPath, [CLI, 'embed', '--data-dir', data, '-q'], { env });
   ({ server, base } = await startServe(data, env));
   browser = await launchChromium();

@@ -1,14 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { tempDir } from '../support/convert-to-temp.js';
-import { CLI } from '../support/run-cli.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
+import { importSamples } from '../support/bundled-samples.js';
 import { cleanUp } from '../support/clean-up.js';
 
 /**
@@ -27,15 +26,7 @@ let base = '';
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   const data = join(tempDir(), 'data');
-  const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'];
-  execFileSync(process.execPath, [
-    CLI,
-    'import',
-    ...samples.map((name) => join(ROOT, 'samples', name)),
-    '--data-dir',
-    data,
-    '-q',
-  ]);
+  importSamples(data);
   ({ server, base } = await startServe(data));
   browser = await launchChromium();
 });
