@@ -51,12 +51,30 @@ describe('the topic map', () => {
 
   it('ranks a word every cluster has below one only this cluster has', () => {
     const names = distinctiveWords(
-      ['help with sourdough', 'help with sourdough', 'help with tax', 'help with tax'],
+      ['help with sourdough', 'help with sourdough', 'help with tax', 'help with tax'].map(
+        (title) => ({ title }),
+      ),
       [0, 0, 1, 1],
       2,
     );
     expect(names[0]?.[0]).toBe('sourdough');
     expect(names[1]?.[0]).toBe('tax');
+  });
+
+  it('names a topic by its subject, not by words of chat in any language', () => {
+    const names = distinctiveWords(
+      [
+        { title: 'Lettre pour résiliation du bail', text: 'avec votre propriétaire, il faut' },
+        { title: 'Résiliation du bail: le préavis', text: 'pour votre bail il faut écrire' },
+        { title: 'Add a test that works', text: 'instead you need to add this' },
+        { title: 'Add logging that works', text: 'instead add a logger' },
+      ],
+      [0, 0, 1, 1],
+      2,
+    );
+    expect(names[0]).toEqual(expect.arrayContaining(['bail', 'résiliation']));
+    for (const word of ['pour', 'avec', 'votre', 'faut', 'add', 'instead', 'works'])
+      expect(names.flat()).not.toContain(word);
   });
 
   it('gives no clusters for no vectors', () => {

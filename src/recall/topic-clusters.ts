@@ -1,3 +1,4 @@
+import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
 /**
  * The topic map's two steps, on plain data: k-means (cosine, k-means++ seeding, a fixed seed so
  * the same history gives the same map) over conversation vectors, and each cluster's name from
@@ -100,50 +101,78 @@ export function clusterCount(n: number): number {
   return Math.max(1, Math.min(12, n < 4 ? 1 : Math.round(Math.sqrt(n / 2))));
 }
 
-const STOP = new Set(
-  `the and for with from this that into about what how why when your you are can not but was
-   were have has had its our out new use using get make vs via der die das und les des une pour
-   con por los las del too just like also more than then them they will would should could one two
-   some any each very much here there which who all it's don't i'm best case time hours yes well
-   after because both first may good`.split(/\s+/),
-);
+// Words that name no topic: the stop lists of the languages our users write most in (the
+// `stopword` package's), and words of chat itself, common in every subject.
+const CHAT_WORDS = `add also best case change changes code different does done doesn't don't
+  each even example fine first fits following get getting give good help here hours idea ideas
+  instead it's keep know let like look lot make makes many may more most much need new next
+  note one option options really right same see should simple some something still sure take
+  than thanks then there these thing things think time try two use used uses using vs want way
+  well what which will work works would yes your`.split(/\s+/);
+const STOP = new Set([
+  ...[eng, fra, deu, spa, por, ita, nld].flat().map((w) => w.toLowerCase()),
+  ...CHAT_WORDS,
+]);
 
-/** The words of a title worth naming a topic by: lower case, three letters or more. */
+/** The words of a text worth naming a topic by: lower case, three letters or more. */
 export function words(text: string): string[] {
-  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}'-]{2,}/gu) ?? []).filter((w) => !STOP.has(w));
+  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]{2,}/gu) ?? []).filter((w) => !STOP.has(w));
+}
+
+/** A conversation as the topic namer reads it: its title, and some of its text. */
+export interface NamedText {
+  title: string;
+  text?: string;
 }
 
 /**
- * Each cluster's most distinctive words: a word scores the share of the cluster's titles that
- * hold it times log(1 + clusters / clusters holding it), so a word every cluster has ranks low.
+ * Each cluster's most distinctive words (class-based TF-IDF): a word scores the share of the
+ * cluster's conversations that hold it, times log(conversations / conversations holding it) over
+ * the whole history, doubled where it is in their titles; a word more common outside the cluster
+ * than in it is left out. So a word of chat in general ("add", "work") ranks below one of the
+ * cluster's subject, even in a history of few clusters.
  */
 export function distinctiveWords(
-  texts: readonly string[],
+  docs: readonly NamedText[],
   assignment: readonly number[],
   k: number,
   top = 3,
 ): string[][] {
-  const perCluster = Array.from({ length: k }, () => new Map<string, number>());
+  const inCluster = Array.from({ length: k }, () => new Map<string, number>());
+  const inTitles = Array.from({ length: k }, () => new Map<string, number>());
   const sizes = new Array<number>(k).fill(0);
-  texts.forEach((text, i) => {
+  const spread = new Map<string, number>();
+  docs.forEach((doc, i) => {
     const c = assignment[i] ?? 0;
     sizes[c] = (sizes[c] ?? 0) + 1;
-    const counts = perCluster[c];
-    if (counts) for (const w of new Set(words(text))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    const title = new Set(words(doc.title));
+    const all = new Set([...title, ...words(doc.text ?? '')]);
+    const held = inCluster[c];
+    const titled = inTitles[c];
+    for (const w of all) {
+      held?.set(w, (held.get(w) ?? 0) + 1);
+      spread.set(w, (spread.get(w) ?? 0) + 1);
+    }
+    for (const w of title) titled?.set(w, (titled.get(w) ?? 0) + 1);
   });
-  const spread = new Map<string, number>();
-  for (const counts of perCluster)
-    for (const w of counts.keys()) spread.set(w, (spread.get(w) ?? 0) + 1);
-  return perCluster.map((counts, c) =>
-    [...counts.entries()]
-      // A word of one conversation only says little about a cluster of many.
-      .filter(([, n]) => n > 1 || (sizes[c] ?? 0) < 3)
-      .map(([w, n]): [string, number] => [
-        w,
-        (n / Math.max(1, sizes[c] ?? 1)) * Math.log(1 + k / (spread.get(w) ?? 1)),
-      ])
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, top)
-      .map(([w]) => w),
-  );
+  const n = docs.length;
+  return inCluster.map((counts, c) => {
+    const size = Math.max(1, sizes[c] ?? 1);
+    return (
+      [...counts.entries()]
+        // A word of one conversation only says little about a cluster of many.
+        .filter(([, held]) => held > 1 || size < 3)
+        .filter(([w, held]) => {
+          const outside = (spread.get(w) ?? held) - held;
+          return held / size > outside / Math.max(1, n - size);
+        })
+        .map(([w, held]): [string, number] => [
+          w,
+          ((held + (inTitles[c]?.get(w) ?? 0)) / size) * Math.log((n + 1) / (spread.get(w) ?? 1)),
+        ])
+        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+        .slice(0, top)
+        .map(([w]) => w)
+    );
+  });
 }

@@ -1,6 +1,6 @@
 import type { Store } from '../stores/store.js';
 import type { ConversationVector } from '../stores/vector-index.js';
-import { clusterCount, distinctiveWords, kMeans, unit } from './topic-clusters.js';
+import { clusterCount, distinctiveWords, kMeans, unit, type NamedText } from './topic-clusters.js';
 
 /** One topic: its name, its size and its conversations nearest its centre first. */
 export interface TopicCluster {
@@ -40,11 +40,11 @@ const NAMING_SAMPLE = 30;
 
 // Each cluster renamed from the titles and texts of its listed conversations.
 function nameFromTexts(clusters: TopicCluster[], texts: Map<string, string>): TopicCluster[] {
-  const docs: string[] = [];
+  const docs: NamedText[] = [];
   const assignment: number[] = [];
   clusters.forEach((cluster, i) => {
     for (const c of cluster.conversations.slice(0, NAMING_SAMPLE)) {
-      docs.push(`${c.title} ${c.title} ${texts.get(c.id) ?? ''}`);
+      docs.push({ title: c.title, text: texts.get(c.id) ?? '' });
       assignment.push(i);
     }
   });
@@ -76,7 +76,11 @@ export function clusterConversations(
     vectors.map((v) => v.vector),
     { k },
   );
-  const names = distinctiveWords(vectors.map(text), assignment, centroids.length);
+  const names = distinctiveWords(
+    vectors.map((v) => ({ title: text(v) })),
+    assignment,
+    centroids.length,
+  );
   const members = centroids.map(() => [] as { v: ConversationVector; score: number }[]);
   vectors.forEach((v, i) => {
     const c = assignment[i] ?? 0;

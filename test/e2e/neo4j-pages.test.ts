@@ -1,0 +1,156 @@
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../../scripts/chromium.mjs';
+import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
+import { SAMPLE_INPUTS, importSamples } from '../support/bundled-samples.js';
+import { cleanUp } from '../support/clean-up.js';
+import { tempDir } from '../support/convert-to-temp.js';
+import { testModelDir } from '../support/embedding-model.js';
+import { useNeo4j } from '../support/neo4j-shared.js';
+import { CLI } from '../support/run-cli.js';
+import { startServe } from '../support/serve-cli.js';
+import { topicMap } from '../../src/web/api-overview-responses.js';
+import { ROOT } from '../support/shared.js';
+
+/**
+ * Every page of the web app served from a real Neo4j 5, next to the same samples in the embedded
+ * store: the pages that read the store (the overview's timeline and the topic map among them,
+ * which read per-month counts and conversation vectors) answer as the embedded store does, and
+ * pass the product checks (no console error, nothing wider than the viewport, no serious
+ * accessibility fault) at desktop and phone widths, light and dark.
+ */
+const SHOTS = join(ROOT, 'test-output', 'screenshots', 'neo4j');
+const neo4j = useNeo4j();
+// The samples' Japan trip: a conversation with a fork.
+const TRIP = 'a6dac0c6-061d-4b9b-821b-44cd531b4107';
+
+let embedded: { server: ChildProcess; base: string };
+let graph: { server: ChildProcess; base: string };
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const empty = await Neo4jStore.open(neo4j.target);
+  await empty.clear();
+  await empty.close();
+  const dir = tempDir();
+  const env = {
+    ...process.env,
+    CHATGRAPH_MODEL_DIR: testModelDir(),
+    NEO4J_PASSWORD: neo4j.target.password,
+  };
+  const run = (args: string[]): void => {
+    execFileSync(process.execPath, [CLI, ...args, '-q'], { env });
+  };
+  const local = join(dir, 'local');
+  importSamples(local);
+  run(['embed', '--data-dir', local]);
+  const remote = join(dir, 'remote');
+  const onNeo4j = ['--data-dir', remote, '--neo4j', neo4j.target.url];
+  run(['import', ...SAMPLE_INPUTS, ...onNeo4j]);
+  run(['embed', ...onNeo4j]);
+  embedded = await startServe(local, env);
+  graph = await startServe(remote, env, ['--neo4j', neo4j.target.url]);
+  browser = await launchChromium();
+}, 300_000);
+
+afterAll(
+  cleanUp(async () => {
+    await browser.close();
+    embedded.server.kill();
+    graph.server.kill();
+  }),
+);
+
+const json = async (base: string, path: string): Promise<unknown> =>
+  (await fetch(`${base}${path}`)).json();
+
+describe('the pages that read the store, on Neo4j', () => {
+  it('give the overview (per-month counts of the timeline) the embedded store gives', async () => {
+    const fromGraph = await json(graph.base, '/api/overview');
+    expect(JSON.stringify(fromGraph)).toContain('2026');
+    expect(fromGraph).toEqual(await json(embedded.base, '/api/overview'));
+  });
+
+  it('give a topic map from the conversation vectors: every conversation in one named topic', async () => {
+    const map = topicMap.parse(await json(graph.base, '/api/topics'));
+    expect(map.embedded).toBe(true);
+    expect(map.clusters.length).toBeGreaterThan(1);
+    for (const cluster of map.clusters) expect(cluster.name).toMatch(/\p{L}{3,}/u);
+    const placed = map.clusters.flatMap((cluster) => cluster.conversations.map((c) => c.id));
+    expect(new Set(placed).size).toBe(placed.length);
+    expect(placed.length).toBe(map.conversations);
+    // The same vectors in both stores: the same topics, named alike, holding the same conversations.
+    const local = topicMap.parse(await json(embedded.base, '/api/topics'));
+    const shape = (m: typeof map): string[] =>
+      m.clusters
+        .map(
+          (c) =>
+            `${c.name}: ${c.conversations
+              .map((x) => x.id)
+              .sort()
+              .join(' ')}`,
+        )
+        .sort();
+    expect(shape(map)).toEqual(shape(local));
+  });
+});
+
+async function open(route: string, width: number, scheme: 'light' | 'dark'): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 860 },
+    colorScheme: scheme,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`${graph.base}/#${route}`);
+  await page.waitForFunction(() => {
+    const view = document.getElementById('view');
+    return view !== null && view.dataset.loading === undefined && view.childElementCount > 0;
+  });
+  expect(errors, route).toEqual([]);
+  return page;
+}
+
+describe('every page on Neo4j, in Chromium', () => {
+  it('draws what the store holds, fits every size and has no serious accessibility fault', async () => {
+    const failures: string[] = [];
+    const pages = [
+      ['list', '/', '.conversation-row'],
+      ['conversation', `/c/${TRIP}`, 'article.message'],
+      ['graph', `/graph/${TRIP}`, '#graph-canvas canvas'],
+      ['search', '/search?q=sourdough', '.hit-card'],
+      ['memories', '/memories', '#view'],
+      ['overview', '/overview', '#timeline canvas'],
+      ['topics', '/topics', '#topic-list button.topic'],
+    ] as const;
+    for (const scheme of ['light', 'dark'] as const)
+      for (const width of [1280, 390])
+        for (const [name, route, drawn] of pages) {
+          const page = await open(route, width, scheme);
+          await page.waitForSelector(drawn);
+          await page.waitForTimeout(200);
+          await page.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
+          const wide = await page.evaluate(
+            () => document.documentElement.scrollWidth > window.innerWidth,
+          );
+          if (wide) failures.push(`${name} ${String(width)} ${scheme}: wider than the viewport`);
+          const { violations } = await new AxeBuilder({ page }).analyze();
+          for (const v of violations)
+            if (v.impact === 'serious' || v.impact === 'critical')
+              failures.push(
+                `${name} ${String(width)} ${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+              );
+          await page.context().close();
+        }
+    expect(failures).toEqual([]);
+  }, 240_000);
+});
