@@ -87,6 +87,7 @@ describe('the public API', () => {
       'openQueryEmbedder',
       'openStore',
       'parseDateBound',
+      'platformUrlOf',
       'plural',
       'project',
       'projectConversation',

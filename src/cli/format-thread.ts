@@ -1,6 +1,7 @@
 import {
   forkLevels,
   shortMessageIds,
+  type CitationView,
   type ConversationInfo,
   type ThreadMessage,
 } from '../index.js';
@@ -12,6 +13,10 @@ export interface TranscriptShape {
   allBranches: boolean;
   /** The message `thread <message-id>` opened at: marked, and the fork before it shown. */
   at?: string | undefined;
+  /** Where the conversation lives on its platform, said under the heading. */
+  url?: string | null;
+  /** The sources each message cited (by message id), listed under it. */
+  citations?: ReadonlyMap<string, readonly CitationView[]>;
 }
 
 /**
@@ -27,7 +32,7 @@ export function formatTranscript(
   const lines: string[] = [];
   if (info)
     lines.push(
-      `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${plural(info.messageCount, 'message')})\n`,
+      `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${plural(info.messageCount, 'message')})${shape.url ? `\n${shape.url}` : ''}\n`,
     );
   const short = shortMessageIds(messages.map((m) => m.id));
   const levels = shape.allBranches ? forkLevels(messages) : new Map<string, number>();
@@ -68,6 +73,17 @@ export function formatTranscript(
     lines.push(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
     if (message.attachments.length > 0)
       lines.push(`${formatAttachments(message.attachments, indent)}\n`);
+    const sources = shape.citations?.get(message.id) ?? [];
+    if (sources.length > 0) lines.push(`${sourcesList(sources, indent)}\n`);
   }
   return lines;
+}
+
+// A message's sources, numbered as its text's [n] markers are: title, then address.
+function sourcesList(sources: readonly CitationView[], indent: string): string {
+  const rows = sources.map(
+    (source, i) =>
+      `${indent}  [${String(i + 1)}] ${[source.title, source.url].filter(Boolean).join(' — ') || '(a source with no title or address)'}`,
+  );
+  return [`${indent}Sources:`, ...rows].join('\n');
 }

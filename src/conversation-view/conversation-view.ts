@@ -1,3 +1,4 @@
+import { findProvider } from '../providers/registry.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
 import { bundleDir } from '../data-dir.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
@@ -37,6 +38,8 @@ export interface MessageView extends Omit<ThreadMessage, 'attachments'> {
 /** A conversation with every message of every branch, in tree order. */
 export interface ConversationView {
   conversation: ConversationInfo;
+  /** Where it lives on its platform (`https://claude.ai/chat/…`), when the export tells. */
+  url: string | null;
   messages: MessageView[];
 }
 
@@ -67,6 +70,7 @@ export async function readConversationView(
   );
   return {
     conversation: info,
+    url: platformUrlOf(info, graph, pam?.raw_metadata ?? {}),
     messages: messages.map((message) => {
       const extra = extras.get(message.id);
       return {
@@ -87,6 +91,21 @@ export async function readConversationView(
       };
     }),
   };
+}
+
+/**
+ * Where a conversation lives on its platform: the address its projection recorded (the
+ * Conversation node's `url`, in `graph`), else, for one indexed before addresses were, the one
+ * its provider builds from the platform id (and the bundle's `raw_metadata`, when read).
+ */
+export function platformUrlOf(
+  info: Pick<ConversationInfo, 'source' | 'platformId'>,
+  graph: GraphBatch | undefined,
+  raw: Readonly<Record<string, unknown>> = {},
+): string | null {
+  const kept = graph?.nodes.find((n) => n.label === 'Conversation')?.properties.url;
+  if (typeof kept === 'string' && kept !== '') return kept;
+  return findProvider(info.source)?.conversationUrl?.(info.platformId, raw) ?? null;
 }
 
 // The tool calls of each message node: the ToolCall nodes its USED_TOOL edges reach.

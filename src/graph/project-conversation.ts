@@ -25,7 +25,7 @@ export interface ProjectConversationOptions {
  */
 export function projectConversation(
   conversation: Conversation,
-  provider: Pick<Provider, 'source' | 'label' | 'fileTools'>,
+  provider: Pick<Provider, 'source' | 'label' | 'fileTools' | 'conversationUrl'>,
   options: ProjectConversationOptions,
 ): GraphBatch {
   const checksum = options.checksum ?? conversation.import_metadata?.source_checksum;
@@ -33,6 +33,7 @@ export function projectConversation(
     source: provider.source,
     label: provider.label,
     fileTools: provider.fileTools,
+    conversationUrl: provider.conversationUrl,
     deep: options.deep,
     ...(checksum ? { importId: importIdOf(checksum) } : {}),
     ...(options.attachmentText ? { attachmentText: options.attachmentText } : {}),

@@ -38,7 +38,7 @@ export function projectGrowth(
   const left: Side = { nodes: change.left.nodes, edges: change.left.edges };
   const fresh: Side = { nodes: change.fresh.nodes, edges: change.fresh.edges };
   const name = conversation.title ?? `conv-${platformId}`;
-  const node = conversationNode(conversation, part, options.source, platformId, name);
+  const node = conversationNode(conversation, part, options, platformId, name);
   left.nodes.push(shell.conversation);
   fresh.nodes.push(node);
   const nodeId = (message: { id: string }): string => messageNodeId(owner, message.id);

@@ -1,3 +1,4 @@
+import type { Provider } from '../providers/provider.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
@@ -17,6 +18,8 @@ export interface ProjectOptions {
   deep: boolean;
   /** The Import node that wrote this conversation, linked by IMPORTED. */
   importId?: string;
+  /** Where a conversation lives on its platform (see `Provider.conversationUrl`). */
+  conversationUrl?: Provider['conversationUrl'];
   /** The provider's tool names that read or modify files (see `Provider.fileTools`). */
   fileTools?: { read: readonly string[]; modify: readonly string[] } | undefined;
   /**
@@ -63,7 +66,7 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
   const nodeId = (message: { id: string }): string => messageNodeId(owner, message.id);
   const name = conversation.title ?? `conv-${platformId}`;
   const nodes: GraphNode[] = [
-    conversationNode(conversation, part, options.source, platformId, name),
+    conversationNode(conversation, part, options, platformId, name),
   ].concat(part.nodes);
   const edges: GraphEdge[] = [];
   for (const own of part.edges) for (const edge of own) edges.push(edge);
@@ -93,10 +96,11 @@ export function project(conversation: Conversation, options: ProjectOptions): Gr
 export function conversationNode(
   conversation: Conversation,
   part: MessagePart,
-  source: string,
+  options: Pick<ProjectOptions, 'source' | 'conversationUrl'>,
   platformId: string,
   name: string,
 ): GraphNode {
+  const url = options.conversationUrl?.(platformId, conversation.raw_metadata);
   return {
     label: 'Conversation',
     id: conversation.id,
@@ -105,12 +109,13 @@ export function conversationNode(
       title: conversation.title,
       conversation_id: platformId,
       pam_id: conversation.id,
-      source,
+      source: options.source,
       created_at: conversation.temporal.created_at,
       updated_at: conversation.temporal.updated_at,
       message_count: conversation.messages.length,
       model_slug: modelOf(conversation.model, part.thread),
       preview: previewOf(part.thread),
+      ...(url ? { url } : {}),
       has_tool_calls: part.withToolCalls > 0,
       // Edited prompts and regenerated answers: a message with more than one reply.
       has_branches: part.withBranches > 0,

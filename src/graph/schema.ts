@@ -33,6 +33,8 @@ export const LABELS = {
       model_slug: 'string',
       // The first user message as one line of plain text (graph/preview.ts), for lists.
       preview: 'string',
+      // Where it lives on its platform (Provider.conversationUrl), when the export tells.
+      url: 'string',
       has_tool_calls: 'boolean',
       has_branches: 'boolean',
     },

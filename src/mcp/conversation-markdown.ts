@@ -1,4 +1,4 @@
-import type { CodeCell } from '../index.js';
+import type { CitationView, CodeCell } from '../index.js';
 import {
   attachmentHeader,
   type ConversationInfo,
@@ -27,9 +27,11 @@ export function saysSomething(message: ThreadMessage): boolean {
 export function conversationMarkdown(
   info: ConversationInfo,
   messages: readonly ThreadMessage[],
-  codeCells: ReadonlyMap<string, CodeCell> = new Map(),
+  extras: MarkdownExtras = {},
 ): string {
+  const { codeCells = new Map<string, CodeCell>(), url = null, sources } = extras;
   const lines = [`# ${info.name}`, '', conversationLine(info), ''];
+  if (url) lines.splice(3, 0, `On the platform: <${url}>`);
   for (const message of messages.filter(saysSomething)) {
     const marks = [message.isThought ? 'thinking' : '', message.hidden ? 'hidden' : '']
       .filter(Boolean)
@@ -41,8 +43,31 @@ export function conversationMarkdown(
       '',
     );
     if (message.attachments.length > 0) lines.push(attachmentsMarkdown(message.attachments), '');
+    const cited = sources?.get(message.id) ?? [];
+    if (cited.length > 0) lines.push(sourcesMarkdown(cited), '');
   }
   return lines.join('\n');
+}
+
+/** What the Markdown of a conversation adds to its messages, when known. */
+export interface MarkdownExtras {
+  /** Code-interpreter cells by message id: their text is fenced as code. */
+  codeCells?: ReadonlyMap<string, CodeCell>;
+  /** Where the conversation lives on its platform. */
+  url?: string | null;
+  /** Each message's sources by message id, numbered as the text's [n] markers. */
+  sources?: ReadonlyMap<string, readonly CitationView[]>;
+}
+
+// Sources as a numbered list under the message: title, then the address in angle brackets.
+function sourcesMarkdown(sources: readonly CitationView[]): string {
+  return [
+    'Sources:',
+    ...sources.map(
+      (s, i) =>
+        `${String(i + 1)}. ${s.title ?? s.url ?? 'a source'}${s.url && s.title ? ` <${s.url}>` : ''}`,
+    ),
+  ].join('\n');
 }
 
 // Code stays code: fenced, so a Python `# comment` is not read as a heading.

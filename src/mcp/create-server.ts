@@ -49,6 +49,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
     recaller: options.recaller ?? createRecaller(store),
     limits: options.queryLimits ?? SERVER_QUERY_LIMITS,
     budget,
+    ...(options.memory ? { dataDir: options.memory.dataDir } : {}),
   };
   const tools = recordTools(server);
   registerSearchTool(server, context);

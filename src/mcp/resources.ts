@@ -63,8 +63,8 @@ async function readConversation(
   const render = (shown: readonly ThreadMessage[], truncated: boolean) =>
     ok(
       truncated
-        ? `${conversationMarkdown(info, shown, cells)}\n(Truncated to the ${String(budget.kb)} KB result budget: ${String(shown.length)} of ${String(messages.length)} messages; get_conversation with id ${info.id} and offset ${String(shown.length)} gives the rest.)`
-        : conversationMarkdown(info, shown, cells),
+        ? `${conversationMarkdown(info, shown, { codeCells: cells })}\n(Truncated to the ${String(budget.kb)} KB result budget: ${String(shown.length)} of ${String(messages.length)} messages; get_conversation with id ${info.id} and offset ${String(shown.length)} gives the rest.)`
+        : conversationMarkdown(info, shown, { codeCells: cells }),
       {},
     );
   const text = fitPage(messages, render, budget, clipMessage).result.content[0]?.text ?? '';

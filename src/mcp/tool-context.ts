@@ -15,6 +15,8 @@ export interface ToolContext {
   recaller: Recaller;
   limits: QueryLimits;
   budget: ResultBudget;
+  /** The data folder, when the server has one: its bundle gives messages' sources. */
+  dataDir?: string;
 }
 
 /**

@@ -74,4 +74,9 @@ export interface Provider {
   toMemories?(raw: unknown, role: EntryRole, context: ConversionContext): Memory[];
   /** Reads `.dat` asset names (`conversation_asset_file_names.json`) into pairs. */
   toAssetNames?(raw: unknown): [string, string][];
+  /**
+   * Where a conversation lives on the platform (`https://chatgpt.com/c/<id>`), from its platform
+   * id and its `raw_metadata`; undefined when the export gives no way to build it. Pure.
+   */
+  conversationUrl?(platformId: string, raw: Readonly<Record<string, unknown>>): string | undefined;
 }

@@ -83,6 +83,7 @@ export const messageView = z
 export const conversationPage = z
   .object({
     conversation: conversationInfo,
+    url: z.string().url().nullable(),
     messages: z.array(messageView),
     offset: count,
     total: count,

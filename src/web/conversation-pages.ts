@@ -48,6 +48,7 @@ export class ConversationPages {
     const next = offset + messages.length;
     return {
       conversation: value.conversation,
+      url: value.url,
       messages,
       offset,
       total: value.messages.length,

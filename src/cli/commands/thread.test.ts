@@ -94,7 +94,10 @@ describe('thread and the ids people type', () => {
     const id = idOf(all.out, 'question on the other branch');
     const opened = await cli('thread', id, '--data-dir', data);
     expect(opened.code).toBe(0);
-    const texts = opened.out.split('\n').filter((l) => !l.startsWith('[') && !l.startsWith('#'));
+    // The heading, its platform address and the message lines left out: the texts in order.
+    const texts = opened.out
+      .split('\n')
+      .filter((l) => !l.startsWith('[') && !l.startsWith('#') && !l.startsWith('https://'));
     expect(texts.filter((l) => l.trim() !== '' && !l.startsWith('──'))).toEqual([
       'first question',
       'first answer',

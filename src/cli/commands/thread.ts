@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { branchThrough, resolveThreadTarget } from '../../index.js';
+import {
+  branchThrough,
+  readConversationView,
+  resolveDataDir,
+  resolveThreadTarget,
+} from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { formatTranscript } from '../format-thread.js';
 import {
@@ -23,28 +28,39 @@ export type ThreadOptions = StoreOptions & {
 export async function runThread(id: string, options: ThreadOptions, io: CliIo): Promise<void> {
   const format = checkFormat(options.format, options.json);
   const allBranches = options.allBranches === true;
-  const { info, messages, at } = await withStore(options, async (store) => {
+  const { info, messages, at, view } = await withStore(options, async (store) => {
     const { conversation, messageId } = await resolveThreadTarget(store, id);
-    const all = await store.thread(conversation.id, {
-      allBranches: allBranches || messageId !== undefined,
-    });
+    const [all, view] = await Promise.all([
+      store.thread(conversation.id, { allBranches: allBranches || messageId !== undefined }),
+      // The bundle's side of the conversation: the platform's address and each message's sources.
+      readConversationView(store, resolveDataDir(options.dataDir), conversation.id),
+    ]);
     return {
       info: conversation,
       messages: messageId !== undefined && !allBranches ? branchThrough(all, messageId) : all,
       at: messageId,
+      view,
     };
   });
+  const url = view?.url ?? null;
+  const citations = new Map(view?.messages.map((m) => [m.id, m.citations]) ?? []);
   if (format === 'json') {
     io.out(
       JSON.stringify(
-        { conversation: info, ...(at !== undefined ? { at } : {}), messages },
+        {
+          conversation: info,
+          url,
+          ...(at !== undefined ? { at } : {}),
+          messages: messages.map((m) => ({ ...m, citations: citations.get(m.id) ?? [] })),
+        },
         null,
         2,
       ),
     );
     return;
   }
-  for (const line of formatTranscript(info, messages, { allBranches, at })) io.out(line);
+  for (const line of formatTranscript(info, messages, { allBranches, at, url, citations }))
+    io.out(line);
 }
 
 export function registerThread(program: Command, io: CliIo): void {
@@ -60,7 +76,7 @@ export function registerThread(program: Command, io: CliIo): void {
           "a conversation id (chatgraph's or the platform's) or a message id, whole or its first 8 or more characters",
         ),
     ),
-    '{conversation: {id, platformId, title, name, source, createdAt, updatedAt, messageCount}, at?: message id, messages: [{id, role, content, createdAt, model, parentId, isThought, hidden, onShownThread, depth, attachments}]}',
+    '{conversation: {id, platformId, title, name, source, createdAt, updatedAt, messageCount}, url: where it lives on its platform or null, at?: message id, messages: [{id, role, content, createdAt, model, parentId, isThought, hidden, onShownThread, depth, attachments, citations: [{title, url, snippet}]}]}',
   )
     .option(
       '--all-branches',

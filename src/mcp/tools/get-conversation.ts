@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { QueryError, type ThreadMessage } from '../../index.js';
-import { codeCellsIn } from '../../index.js';
+import { codeCellsIn, platformUrlOf, readConversationView } from '../../index.js';
 import { conversationMarkdown, saysSomething } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {
@@ -21,6 +21,7 @@ export const PAGE_LIMIT = 200;
 
 const output = z.object({
   conversation: conversationOutput,
+  url: z.string().nullable(),
   matchedId: matchedIdOutput,
   messages: z.array(messageOutput),
   total: z.number().int(),
@@ -36,7 +37,10 @@ function pastTheEnd(offset: number, total: number, what: string): QueryError {
 }
 
 /** `get_conversation`: a conversation's messages, a page at a time, within the result budget. */
-export function registerGetConversation(server: McpServer, { store, budget }: ToolContext): void {
+export function registerGetConversation(
+  server: McpServer,
+  { store, budget, dataDir }: ToolContext,
+): void {
   server.registerTool(
     'get_conversation',
     {
@@ -58,11 +62,15 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
       guarded(async () => {
         const info = await conversationById({ store }, args.id);
         const matchedId = info.id.startsWith(args.id.trim()) ? 'chatgraph' : 'platform';
-        const [all, graph] = await Promise.all([
+        const [all, graph, view] = await Promise.all([
           store.thread(info.id, { allBranches: args.branch === 'all' }),
           store.subgraph(info.id),
+          // The bundle's side: each message's sources, and the platform's address.
+          dataDir === undefined ? undefined : readConversationView(store, dataDir, info.id),
         ]);
         const cells = codeCellsIn(graph);
+        const url = view?.url ?? platformUrlOf(info, graph);
+        const sources = new Map(view?.messages.map((m) => [m.id, m.citations]) ?? []);
         const offset = args.offset ?? 0;
         if (offset > 0 && offset >= all.length)
           throw pastTheEnd(offset, all.length, args.branch === 'all' ? 'tree' : 'thread');
@@ -71,7 +79,7 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
           const end = offset + shown.length;
           const nextOffset = end < all.length ? end : null;
           const lines = [
-            conversationMarkdown(info, shown, cells),
+            conversationMarkdown(info, shown, { codeCells: cells, url, sources }),
             `(found by ${matchedId === 'chatgraph' ? "chatgraph's" : "the platform's"} conversation id; messages ${String(offset + 1)}–${String(end)} of ${String(all.length)}${nextOffset !== null ? `; next offset ${String(nextOffset)}` : '; the last page'})`,
           ];
           if (truncated)
@@ -82,6 +90,7 @@ export function registerGetConversation(server: McpServer, { store, budget }: To
           if (cut[0] !== undefined) lines.push(readOnHint(cut[0], budget.maxBytes));
           const structured = output.parse({
             conversation: info,
+            url,
             matchedId,
             // Empty messages are left out, as from the Markdown; offsets still count them.
             messages: shown.filter(saysSomething),

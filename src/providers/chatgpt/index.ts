@@ -2,9 +2,11 @@ import type { Provider } from '../provider.js';
 import { asObject, asText } from '../untrusted.js';
 import { detectChatgpt } from './detect.js';
 import { toChatgptConversation } from './to-conversation.js';
+import { addressOf } from '../platform-url.js';
 
 /** ChatGPT (Settings → Data controls → Export data). */
 export const chatgpt: Provider = {
+  conversationUrl: (id) => addressOf('https://chatgpt.com/c/', id),
   name: 'chatgpt',
   source: 'chatgpt',
   label: 'ChatGPT',

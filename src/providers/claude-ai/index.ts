@@ -3,9 +3,11 @@ import { asArray, asObject, asText } from '../untrusted.js';
 import { detectClaude } from './detect.js';
 import { toClaudeConversation } from './to-conversation.js';
 import { toClaudeMemories } from './to-memories.js';
+import { addressOf } from '../platform-url.js';
 
 /** Claude.ai (Settings → Privacy → Export data). */
 export const claudeAi: Provider = {
+  conversationUrl: (id) => addressOf('https://claude.ai/chat/', id),
   name: 'claude',
   source: 'claude-ai',
   label: 'Claude AI',

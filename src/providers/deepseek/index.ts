@@ -8,6 +8,7 @@ import { messageAncestor } from '../mapping-ancestor.js';
 import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
+import { addressOf } from '../platform-url.js';
 
 function detect(path: string, head: string): Detection | undefined {
   const name = baseName(path).toLowerCase();
@@ -194,6 +195,7 @@ function toConversation(
 
 /** DeepSeek (Settings → Data → Export all history → `conversations.json`). */
 export const deepseek: Provider = {
+  conversationUrl: (id) => addressOf('https://chat.deepseek.com/a/chat/s/', id),
   name: 'deepseek',
   source: 'deepseek',
   label: 'DeepSeek',

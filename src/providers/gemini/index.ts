@@ -9,6 +9,7 @@ import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asArray, asObject, asString, asText, without } from '../untrusted.js';
 import { parseActivityHtml } from './activity-html.js';
 import { htmlToText } from './html-text.js';
+import { addressOf } from '../platform-url.js';
 
 /** Activity records further apart than this start a new conversation when no id groups them. */
 const GAP_MS = 60 * 60 * 1000;
@@ -288,6 +289,9 @@ function exchangeDrafts(group: Exchange[]): DraftMessage[] {
 
 /** Gemini Apps (Google Takeout → My Activity → Gemini Apps, JSON). */
 export const gemini: Provider = {
+  // Takeout gives no conversation id; exporters that do give Gemini's own (16 hex digits).
+  conversationUrl: (id) =>
+    addressOf('https://gemini.google.com/app/', id.replace(/^c_/, ''), /^[0-9a-f]{16}$/),
   name: 'gemini',
   source: 'gemini',
   label: 'Gemini',

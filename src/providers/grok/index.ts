@@ -7,6 +7,7 @@ import { notAConversation } from '../not-a-conversation.js';
 import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
+import { addressOf } from '../platform-url.js';
 
 // Grok's message times are BSON extended JSON: {"$date": {"$numberLong": "<ms>"}} (or ISO).
 function bsonTime(value: unknown): string | undefined {
@@ -191,6 +192,7 @@ function responseAttachments(response: JsonObject): Attachment[] {
 
 /** Grok (accounts.x.ai → download your data → `prod-grok-backend.json`). */
 export const grok: Provider = {
+  conversationUrl: (id) => addressOf('https://grok.com/chat/', id),
   name: 'grok',
   source: 'grok',
   label: 'Grok',

@@ -7,6 +7,7 @@ import { notAConversation } from '../not-a-conversation.js';
 import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
+import { addressOf } from '../platform-url.js';
 
 function detect(path: string, head: string): Detection | undefined {
   const name = baseName(path).toLowerCase();
@@ -177,6 +178,7 @@ function toConversation(
 
 /** Mistral Le Chat (one `chat-<uuid>.json` per conversation). */
 export const leChat: Provider = {
+  conversationUrl: (id) => addressOf('https://chat.mistral.ai/chat/', id),
   name: 'le-chat',
   source: 'le-chat',
   label: 'Le Chat',

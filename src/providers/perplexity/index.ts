@@ -6,6 +6,7 @@ import { anonymousId } from '../anonymous-id.js';
 import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
+import { keptAddress } from '../platform-url.js';
 
 /*
  * Perplexity threads, one JSON file a thread, in the two shapes people's exporters write:
@@ -241,6 +242,7 @@ function toConversation(
 
 /** Perplexity threads, one JSON file each, from thread exporters or the thread API. */
 export const perplexity: Provider = {
+  conversationUrl: (_id, raw) => keptAddress(raw),
   name: 'perplexity',
   source: 'perplexity',
   label: 'Perplexity',

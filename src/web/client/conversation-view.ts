@@ -288,7 +288,11 @@ function messageArticle(
 }
 
 /** The title and what the conversation is, with links to its graph and to delete it. */
-function conversationHead(conversation: Conversation, focus: string | null): HTMLElement {
+function conversationHead(
+  conversation: Conversation,
+  url: string | null,
+  focus: string | null,
+): HTMLElement {
   return h(
     'div',
     { class: 'conversation-head' },
@@ -307,8 +311,19 @@ function conversationHead(conversation: Conversation, focus: string | null): HTM
         'Graph',
       ),
       ' · ',
+      ...(url ? [platformLink(url), ' · '] : []),
       deleteButton(conversation),
     ),
+  );
+}
+
+// Back to where the conversation lives: a link the person follows, opened apart, and the page
+// tells the platform nothing of where it came from.
+function platformLink(url: string): HTMLElement {
+  return h(
+    'a',
+    { class: 'platform-link', href: url, target: '_blank', rel: 'noopener noreferrer' },
+    `Open on ${new URL(url).hostname}`,
   );
 }
 
@@ -326,7 +341,7 @@ function focusOf(given: string | null, messages: readonly MessageView[]): string
 
 /** A conversation as the assistant showed it, with a switcher at each fork. */
 export async function showConversation(view: HTMLElement, id: string): Promise<void> {
-  const { conversation, messages } = await fetchConversation(id);
+  const { conversation, url, messages } = await fetchConversation(id);
   const tree = new Tree(messages);
   const chosen = new Map<string | null, string>();
   const focus = focusOf(hashParams().get('m'), messages);
@@ -370,6 +385,6 @@ export async function showConversation(view: HTMLElement, id: string): Promise<v
   const article = (message: MessageView): HTMLElement =>
     messageArticle(message, tree, focus, conversation.id, choose);
   draw();
-  replace(view, conversationHead(conversation, focus), thread);
+  replace(view, conversationHead(conversation, url, focus), thread);
   if (focus) document.getElementById(`m-${focus}`)?.scrollIntoView({ block: 'center' });
 }

@@ -3,6 +3,8 @@ import { get, type ConversationInfo, type ConversationPage, type MessageView } f
 /** A conversation with every message of every branch. */
 export interface LoadedConversation {
   conversation: ConversationInfo;
+  /** Where it lives on its platform, when the export tells. */
+  url: string | null;
   messages: MessageView[];
 }
 
@@ -20,5 +22,5 @@ export async function fetchConversation(id: string): Promise<LoadedConversation>
     messages.push(...page.messages);
     next = page.nextOffset;
   }
-  return { conversation: first.conversation, messages };
+  return { conversation: first.conversation, url: first.url, messages };
 }

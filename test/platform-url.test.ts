@@ -1,0 +1,100 @@
+// Back to the source (issue 28, item 6): each conversation knows where it lives on its platform,
+// and `thread`, MCP's get_conversation and the web API say it, with each message's sources.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { addressOf, keptAddress } from '../src/providers/platform-url.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { stdioClient } from './support/mcp-fixtures.js';
+import { ROOT } from './support/shared.js';
+
+const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+const run = promisify(execFile);
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'chatgpt', 'citations-2026.json');
+const BISTRO = 'c1t0aa11-2026-4c1e-9e2f-5a1b2c3d4e5f';
+const ADDRESS = `https://chatgpt.com/c/${BISTRO}`;
+
+let data = '';
+let client: Client | undefined;
+
+beforeAll(async () => {
+  data = join(tempDir(), 'data');
+  await run(process.execPath, [CLI, 'import', FIXTURE, '--data-dir', data, '-q']);
+  client = await stdioClient(data);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('the platform address', () => {
+  it('is built only from a plain id the export gave, and kept only when https', () => {
+    expect(addressOf('https://claude.ai/chat/', 'e7c1c0aa-0001')).toBe(
+      'https://claude.ai/chat/e7c1c0aa-0001',
+    );
+    expect(addressOf('https://chatgpt.com/c/', 'anonymous-5f1c2d3e4a5b')).toBeUndefined();
+    expect(addressOf('https://chatgpt.com/c/', '../../evil?x=1')).toBeUndefined();
+    expect(keptAddress({ platform_url: 'https://www.perplexity.ai/search/x-1' })).toBe(
+      'https://www.perplexity.ai/search/x-1',
+    );
+    expect(keptAddress({ platform_url: 'javascript:alert(1)' })).toBeUndefined();
+    expect(keptAddress({ platform_url: 'not a url' })).toBeUndefined();
+  });
+
+  it('is a Conversation property Cypher reads', async () => {
+    const { stdout } = await run(process.execPath, [
+      CLI,
+      'query',
+      'MATCH (c:Conversation) RETURN c.url AS url',
+      '--data-dir',
+      data,
+      '--json',
+    ]);
+    expect(stdout).toContain(ADDRESS);
+  });
+
+  it('heads the thread, and each message lists its sources as its [n] markers number them', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'thread', BISTRO, '--data-dir', data]);
+    expect(stdout.split('\n').slice(0, 3).join('\n')).toContain(ADDRESS);
+    expect(stdout).toContain('Sources:');
+    expect(stdout).toContain(
+      '[1] Le Comptoir du Relais: how to get a table — https://www.example-guide.fr/paris/comptoir?lang=en',
+    );
+    expect(stdout).toContain('[4] paris-budget.xlsx\n');
+    const json = z
+      .object({
+        url: z.string(),
+        messages: z.array(
+          z.object({ citations: z.array(z.object({ url: z.string().nullable() })) }),
+        ),
+      })
+      .parse(
+        JSON.parse(
+          (await run(process.execPath, [CLI, 'thread', BISTRO, '--data-dir', data, '--json']))
+            .stdout,
+        ),
+      );
+    expect(json.url).toBe(ADDRESS);
+    expect(json.messages.flatMap((m) => m.citations.map((c) => c.url))).toContain(
+      'https://museum.example.org/mondays',
+    );
+  });
+
+  it("is in MCP's get_conversation, with the sources under their message", async () => {
+    if (!client) throw new Error('no MCP client');
+    const answer = await client.callTool({ name: 'get_conversation', arguments: { id: BISTRO } });
+    const parsed = z
+      .object({
+        content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+        structuredContent: z.object({ url: z.string().nullable() }),
+      })
+      .parse(answer);
+    expect(parsed.structuredContent.url).toBe(ADDRESS);
+    const text = parsed.content[0]?.text ?? '';
+    expect(text).toContain(`On the platform: <${ADDRESS}>`);
+    expect(text).toContain('1. Opening hours <https://museum.example.org/hours>');
+  });
+});
