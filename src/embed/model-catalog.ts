@@ -107,7 +107,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // the 4-bit file into ONNX without changing a weight. No hub source: that export is 8-bit.
     name: 'multilingual-e5-small',
     description:
-      'multilingual-e5-small, 4-bit weights: about 100 languages, 384 dimensions, about 2x slower',
+      'multilingual-e5-small, 4-bit weights: about 100 languages, 384 dimensions, about 1.6x slower',
     dimensions: 384,
     maxTokens: 512,
     pooling: 'mean',
