@@ -38,6 +38,8 @@ export interface CatalogModel {
   /** Word pieces the model reads; longer texts are cut (chunk them first). */
   maxTokens: number;
   pooling: 'mean' | 'cls';
+  /** Put before every text, as the model was trained (E5's `query: ` for symmetric use). */
+  textPrefix?: string;
   /** Tried in this order unless `--source` picks one. */
   sources: ModelSource[];
 }
@@ -112,6 +114,10 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     dimensions: 384,
     maxTokens: 512,
     pooling: 'mean',
+    // E5's card: `query: ` before every text when both sides are alike (a message, a question).
+    // On the English labelled set 88% of targets came in the first three with it, 82% without,
+    // and 82% with `passage: ` for messages and `query: ` for questions.
+    textPrefix: 'query: ',
     sources: [
       {
         kind: 'pypi',

@@ -197,6 +197,7 @@ async function installSource(
     dimensions: model.dimensions,
     maxTokens: model.maxTokens,
     pooling: model.pooling,
+    textPrefix: model.textPrefix ?? '',
     source: describeSource(source),
     files,
     checked: checks,
