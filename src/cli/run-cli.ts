@@ -9,6 +9,7 @@ import {
   NotAnExportError,
   QueryError,
   QueryLimitError,
+  SigningKeyError,
   StoreConnectionError,
   VERSION,
   VectorModelMismatchError,
@@ -31,6 +32,7 @@ import { registerReindex } from './commands/reindex.js';
 import { registerSample } from './commands/sample.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerKey, registerSign, registerVerify } from './commands/sign.js';
 import { registerSources } from './commands/sources.js';
 import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
@@ -54,6 +56,9 @@ const COMMANDS = [
   registerMemories,
   registerRemember,
   registerForget,
+  registerSign,
+  registerVerify,
+  registerKey,
   registerMcp,
   registerServe,
   registerWatch,
@@ -121,6 +126,7 @@ const SAID_AS_IS = [
   MemoryInputError,
   MemoryNotFoundError,
   MemoryStoreError,
+  SigningKeyError,
 ];
 
 /**
