@@ -11,6 +11,8 @@ import {
   memoryDigest,
   storePayload,
   type Manifest,
+  type SignatureBlock,
+  type SignedStore,
 } from './bundle-signature.js';
 import { didKeyUrl } from './did-key.js';
 import { readStoreFile } from './read-store-file.js';
@@ -106,6 +108,36 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
     problems.push({ file: storeFile, path, message });
   };
 
+  checkStoreSignature(store, signature, at);
+  const exportId = store.export_id;
+
+  const journal = join(bundle, MEMORY_JOURNAL_FILE);
+  if (existsSync(journal))
+    problems.push({
+      file: journal,
+      message: 'memories changed after signing (the journal is not covered by the signature)',
+    });
+  if (!manifest) {
+    if (
+      existsSync(join(bundle, CONVERSATIONS_DIR)) &&
+      !problems.some((p) => p.file.endsWith(MANIFEST_FILE))
+    )
+      problems.push({
+        file: join(bundle, MANIFEST_FILE),
+        message: 'is missing: the conversations are not covered by any signature',
+      });
+  } else
+    await checkManifest(bundle, manifest, signature.public_key, exportId, store, problems, report);
+  report.verdict = problems.length > 0 ? 'failed' : 'verified';
+  return report;
+}
+
+/** PAM §18 and §15 on `memory-store.json`: the block's form, the checksum, the signature. */
+function checkStoreSignature(
+  store: SignedStore,
+  signature: SignatureBlock,
+  at: (path: string, message: string) => void,
+): void {
   if (signature.algorithm !== 'Ed25519')
     at(
       '$.signature.algorithm',
@@ -152,26 +184,6 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
         'the signature does not match {checksum, export_id, export_date, owner_id} (PAM §18.3)',
       );
   }
-
-  const journal = join(bundle, MEMORY_JOURNAL_FILE);
-  if (existsSync(journal))
-    problems.push({
-      file: journal,
-      message: 'memories changed after signing (the journal is not covered by the signature)',
-    });
-  if (!manifest) {
-    if (
-      existsSync(join(bundle, CONVERSATIONS_DIR)) &&
-      !problems.some((p) => p.file.endsWith(MANIFEST_FILE))
-    )
-      problems.push({
-        file: join(bundle, MANIFEST_FILE),
-        message: 'is missing: the conversations are not covered by any signature',
-      });
-  } else
-    await checkManifest(bundle, manifest, signature.public_key, exportId, store, problems, report);
-  report.verdict = problems.length > 0 ? 'failed' : 'verified';
-  return report;
 }
 
 async function checkManifest(
