@@ -186,3 +186,9 @@ export {
 } from './trust/signing-key.js';
 export { signBundle, type SignResult } from './trust/sign-bundle.js';
 export { verifyBundle, type VerifyProblem, type VerifyReport } from './trust/verify-bundle.js';
+export {
+  validatePam,
+  type Finding,
+  type ValidateOptions,
+  type ValidationReport,
+} from './validate/validate-pam.js';

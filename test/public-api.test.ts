@@ -121,6 +121,7 @@ describe('the public API', () => {
       'textHash',
       'threadTo',
       'topicMapCache',
+      'validatePam',
       'verifyBundle',
       'waitingMessage',
       'withWriteLock',

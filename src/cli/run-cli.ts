@@ -36,6 +36,7 @@ import { registerKey, registerSign, registerVerify } from './commands/sign.js';
 import { registerSources } from './commands/sources.js';
 import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
+import { registerValidate } from './commands/validate.js';
 import { registerWatch } from './commands/watch.js';
 import { registerModelCommands } from './model-command.js';
 import { parseProblem } from './usage-line.js';
@@ -59,6 +60,7 @@ const COMMANDS = [
   registerSign,
   registerVerify,
   registerKey,
+  registerValidate,
   registerMcp,
   registerServe,
   registerWatch,
