@@ -93,6 +93,14 @@ describe('chatgraph sign', () => {
     const again = await cli('key', 'new');
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('exists already');
+    // Another name is another key; --replace makes a new one in its place.
+    const other = await cli('key', 'new', '--key', 'work');
+    const replaced = await cli('key', 'new', '--key', 'work', '--replace');
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(/public key: (\S+)/.exec(replaced.stdout)?.[1]).not.toBe(
+      /public key: (\S+)/.exec(other.stdout)?.[1],
+    );
+    expect((await cli('key', 'new', '--key', '../escape')).code).toBe(2);
   });
 
   it('writes a bundle the official validator still accepts', () => {
