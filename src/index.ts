@@ -178,3 +178,17 @@ export type { MemoryIndex, MemoryMatch } from './stores/memory-index.js';
 export { diagnose, DataFolderMissingError } from './doctor/doctor.js';
 export type { DoctorCheck, DoctorOptions } from './doctor/doctor.js';
 export { plural } from './plural.js';
+export {
+  createSigningKey,
+  readSigningKey,
+  SigningKeyError,
+  type SigningKey,
+} from './trust/signing-key.js';
+export { signBundle, type SignResult } from './trust/sign-bundle.js';
+export { verifyBundle, type VerifyProblem, type VerifyReport } from './trust/verify-bundle.js';
+export {
+  validatePam,
+  type Finding,
+  type ValidateOptions,
+  type ValidationReport,
+} from './validate/validate-pam.js';

@@ -81,5 +81,13 @@ export function storedMemory(memory: Memory): Memory {
   const provenance = { ...memory.provenance };
   if (provenance.extracted_at !== undefined)
     provenance.extracted_at = toPydanticTime(provenance.extracted_at);
-  return { ...memory, temporal, provenance };
+  if (!memory.access) return { ...memory, temporal, provenance };
+  // Pydantic writes an access block with its defaults filled in; so is it hashed.
+  const access = {
+    ...memory.access,
+    visibility: memory.access.visibility ?? 'private',
+    exportable: memory.access.exportable ?? true,
+    shared_with: memory.access.shared_with ?? [],
+  };
+  return { ...memory, temporal, provenance, access };
 }

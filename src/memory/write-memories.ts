@@ -147,6 +147,9 @@ export async function writeMemoriesWithVectors<T>(
         const whole =
           base === undefined ||
           memories.removed ||
+          // A signed file is written whole, without its signature: a journal beside it would
+          // leave a signature that no longer covers the memories (docs/pam-trust.md).
+          (file?.signed === true && changed.length > 0) ||
           (journal !== undefined &&
             (journal.changes + 1 > MEMORY_JOURNAL_LIMIT.changes ||
               journal.bytes + Buffer.byteLength(line) > MEMORY_JOURNAL_LIMIT.bytes));

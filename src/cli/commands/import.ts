@@ -17,6 +17,7 @@ import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
+import { checkSignatureBeforeWrite, noteSignatureDropped } from '../signature-notes.js';
 
 export type ImportOptions = StoreOptions & {
   deep?: boolean;
@@ -46,9 +47,11 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
     );
   }
   checkInputs(inputs);
+  const dataDir = resolveDataDir(options.dataDir);
+  const signed = await checkSignatureBeforeWrite(dataDir, io);
   const bar = new ProgressBar();
   const report = await importExports(inputs, {
-    dataDir: resolveDataDir(options.dataDir),
+    dataDir,
     neo4j,
     deep: options.deep === true,
     force: options.force === true,
@@ -60,6 +63,7 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else printReport(report, options, neo4j, io);
+  await noteSignatureDropped(dataDir, signed, io);
   if (options.embed) await embedAfterImport(options, neo4j, io);
 }
 
