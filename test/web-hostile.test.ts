@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { openStore } from '../src/data-folder/open-store.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';

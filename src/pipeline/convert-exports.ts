@@ -1,6 +1,6 @@
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { repairDiagnostics } from '../bundle/repair-index.js';
-import { ReportBuilder, type ImportReport } from '../import-report.js';
+import { ReportBuilder, type ImportReport } from './import-report.js';
 import { stableId } from '../model/ids.js';
 import { timestampOf } from '../model/time.js';
 import type { OpenedSource } from '../read/open-source.js';

@@ -1,30 +1,30 @@
-import { contentHashOfText } from './bundle/conversation-text.js';
+import { contentHashOfText } from '../bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
-import { projectConversation } from './graph/project-conversation.js';
-import { importIdOf } from './graph/import-id.js';
-import { withProblems, type ImportReport } from './import-report.js';
-import { convertExports } from './pipeline/convert-exports.js';
+import { projectConversation } from '../graph/project-conversation.js';
+import { importIdOf } from '../graph/import-id.js';
+import { withProblems, type ImportReport } from '../pipeline/import-report.js';
+import { convertExports } from '../pipeline/convert-exports.js';
 import {
   fileFingerprint,
   type ConvertOptions,
   type ImportProgress,
   type SinkContext,
-} from './pipeline/convert-options.js';
-import { findProvider } from './providers/registry.js';
-import { bundleSize, readBundleConversations } from './bundle/read-bundle.js';
-import { inlineTextReader } from './bundle/read-inline-text.js';
+} from '../pipeline/convert-options.js';
+import { findProvider } from '../providers/registry.js';
+import { bundleSize, readBundleConversations } from '../bundle/read-bundle.js';
+import { inlineTextReader } from '../bundle/read-inline-text.js';
 import { openStore } from './open-store.js';
-import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import type { Store } from './stores/store.js';
-import { IMPORTER } from './version.js';
-import { timestampOf } from './model/time.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { Store } from '../stores/store.js';
+import { IMPORTER } from '../model/version.js';
+import { timestampOf } from '../model/time.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardNewData, snapshotDataDir } from './discard-new-data.js';
-import { NotAnExportError } from './not-an-export-error.js';
-import type { Diagnostic } from './model/diagnostic.js';
-import { syncMemories } from './memory/sync-memories.js';
-import { flushMemories } from './memory/write-memories.js';
+import { NotAnExportError } from '../pipeline/not-an-export-error.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { syncMemories } from '../memory/sync-memories.js';
+import { flushMemories } from '../memory/write-memories.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -220,7 +220,7 @@ export async function reindex(
     dataDir,
     async () => {
       // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
-      const { setAsideIfDamaged } = await import('./stores/sqlite/set-aside-damaged.js');
+      const { setAsideIfDamaged } = await import('../stores/sqlite/set-aside-damaged.js');
       const movedAside = options.neo4j ? undefined : await setAsideIfDamaged(storeFile(dataDir));
       const store = await openStore({ dataDir, neo4j: options.neo4j });
       try {

@@ -1,24 +1,24 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
-import { BundleWriter } from './bundle/bundle-writer.js';
-import { ATTACHMENTS_DIR, conversationPath } from './bundle/layout.js';
+import { BundleWriter } from '../bundle/bundle-writer.js';
+import { ATTACHMENTS_DIR, conversationPath } from '../bundle/layout.js';
 import {
   BadBundleFileError,
   readBundleConversation,
   readBundleConversations,
   readBundleTexts,
-} from './bundle/read-bundle.js';
+} from '../bundle/read-bundle.js';
 import { bundleDir, storeFile } from './data-dir.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
-import type { Diagnostic } from './model/diagnostic.js';
-import type { Conversation } from './model/pam.js';
-import { timestampOf } from './model/time.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Conversation } from '../model/pam.js';
+import { timestampOf } from '../model/time.js';
 import { openStore } from './open-store.js';
-import { pruneVectorCache } from './recall/embed-store.js';
-import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import { UnknownIdError, resolveConversation } from './stores/resolve-id.js';
-import type { ConversationInfo, Store } from './stores/store.js';
+import { pruneVectorCache } from '../recall/embed-store.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { UnknownIdError, resolveConversation } from '../stores/resolve-id.js';
+import type { ConversationInfo, Store } from '../stores/store.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
 
 /** Options of {@link deleteConversation}. */
