@@ -35,6 +35,8 @@ export type { Provider } from './providers/provider.js';
 export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/write-samples.js';
 export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
 export { VERSION } from './model/version.js';
+export { DataFolder } from './data-folder/data-folder.js';
+export type { DataFolderOptions, MemoryOptions } from './data-folder/data-folder.js';
 export { importExports, reindex, pushBundle } from './data-folder/import-exports.js';
 export type { BundleLoad, LoadOptions } from './data-folder/import-exports.js';
 export {
