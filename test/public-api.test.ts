@@ -19,6 +19,7 @@ describe('the public API', () => {
       'DATE_BOUND_FORMS',
       'DEFAULT_MODEL',
       'DELETED_FILE',
+      'DataFolder',
       'DataFolderMissingError',
       'EDGES',
       'EmbeddingEndpointError',

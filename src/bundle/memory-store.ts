@@ -4,7 +4,7 @@ import { integrityChecksum } from '../model/integrity.js';
 import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { toPydanticTime } from '../model/time.js';
-import { IMPORTER } from '../version.js';
+import { IMPORTER } from '../model/version.js';
 import { conversationRef } from './layout.js';
 
 /** The index entry of a conversation, consistent with its file (title, count, time). */

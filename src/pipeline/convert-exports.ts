@@ -1,6 +1,6 @@
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { repairDiagnostics } from '../bundle/repair-index.js';
-import { ReportBuilder, type ImportReport } from '../import-report.js';
+import { ReportBuilder, type ImportReport } from './import-report.js';
 import { stableId } from '../model/ids.js';
 import { isExportable } from '../model/pam.js';
 import { plural } from '../plural.js';

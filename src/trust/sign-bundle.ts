@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../data-dir.js';
+import { bundleDir } from '../data-folder/data-dir.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { withWriteLock } from '../write-lock.js';
+import { withWriteLock } from '../data-folder/write-lock.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
   MANIFEST_FILE,

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { storeFile } from './data-dir.js';
-import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import { StoreConnectionError, type Store } from './stores/store.js';
-import { asStoreDamage, reportingDamage } from './stores/sqlite/store-damage.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { StoreConnectionError, type Store } from '../stores/store.js';
+import { asStoreDamage, reportingDamage } from '../stores/sqlite/store-damage.js';
 
 /** Which store: the data folder's embedded one, or a Neo4j server. */
 export interface StoreChoice {
@@ -22,7 +22,7 @@ export async function openStore(
   options: { readonly?: boolean } = {},
 ): Promise<Store> {
   if (choice.neo4j) {
-    const { Neo4jStore } = await import('./stores/neo4j/neo4j-store.js');
+    const { Neo4jStore } = await import('../stores/neo4j/neo4j-store.js');
     return Neo4jStore.open(choice.neo4j);
   }
   const file = storeFile(choice.dataDir);
@@ -31,7 +31,7 @@ export async function openStore(
       `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );
   }
-  const { SqliteStore } = await import('./stores/sqlite/sqlite-store.js');
+  const { SqliteStore } = await import('../stores/sqlite/sqlite-store.js');
   let store: Store;
   try {
     store = SqliteStore.open(file, { readonly: options.readonly ?? false });
