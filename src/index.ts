@@ -178,3 +178,5 @@ export type { MemoryIndex, MemoryMatch } from './stores/memory-index.js';
 export { diagnose, DataFolderMissingError } from './doctor/doctor.js';
 export type { DoctorCheck, DoctorOptions } from './doctor/doctor.js';
 export { plural } from './plural.js';
+export { exportConversations, EXPORT_FORMATS } from './export/export-conversations.js';
+export type { ExportOptions, ExportReport, ExportFormat } from './export/export-conversations.js';
