@@ -4,6 +4,7 @@ import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { sha256File } from '../embed/sha256-file.js';
+import { QueryError } from '../stores/store.js';
 
 /** The manifest an export keeps in its folder: what it wrote, to write only what changed. */
 export const MANIFEST_FILE = '.chatgraph-export.json';
@@ -39,10 +40,11 @@ export interface ExportTally {
   kept: KeptFile[];
 }
 
-/** An export folder that holds another format's export, or a manifest that is not one. */
-export class ExportFolderError extends Error {
-  override readonly name = 'ExportFolderError';
-}
+/**
+ * An export folder that holds another format's export, or a manifest that is not one: one
+ * sentence for the user (a QueryError, so the shells say it as it is and exit 2).
+ */
+export class ExportFolderError extends QueryError {}
 
 const sha256 = (data: string | Uint8Array): string =>
   createHash('sha256').update(data).digest('hex');

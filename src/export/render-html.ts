@@ -32,6 +32,11 @@ const marked = new Marked({
         ? `<a href="${href}" rel="noopener noreferrer">[image: ${text}]</a>`
         : `[image: ${text}]`;
     },
+    // The web app's code block (figure, caption naming the language), without its highlighter.
+    code(token: Tokens.Code): string {
+      const language = token.lang?.trim().split(/\s/)[0] || null;
+      return codeBlock(token.text, language);
+    },
     link(token: Tokens.Link): string {
       const inner = this.parser.parseInline(token.tokens);
       const href = safeHref(token.href);
@@ -65,9 +70,11 @@ ${scripts.map((s) => `<script src="${depth}${s}"></script>`).join('\n')}
 `;
 }
 
-function pre(text: string, language: string | null): string {
-  return `<pre><code${language !== null ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text)}</code></pre>`;
+function codeBlock(text: string, language: string | null): string {
+  return `<figure class="code-block"><figcaption><span class="code-language">${escapeHtml(language ?? 'text')}</span></figcaption><pre tabindex="0"><code${language !== null ? ` class="language-${escapeHtml(language)}"` : ''}>${escapeHtml(text)}</code></pre></figure>`;
 }
+
+const pre = codeBlock;
 
 function messageHtml(message: MessageView, attachmentLink: (ref: string) => string | null): string {
   const head = [
