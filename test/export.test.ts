@@ -423,3 +423,81 @@ describe('chatgraph export (the command)', () => {
     expect(other.stderr).toContain('holds a jsonl export; choose another --out folder for html');
   });
 });
+
+describe('export --redact', () => {
+  it('masks a secret the store holds unmasked, in the note and the JSON Lines', async () => {
+    const root = tempDir();
+    const key = 'AKIAQWERTYUIOPASDFGH';
+    const message = (id: string, role: string, text: string, time: number) => ({
+      id,
+      author: { role, metadata: {} },
+      create_time: time,
+      content: { content_type: 'text', parts: [text] },
+      metadata: {},
+      recipient: 'all',
+    });
+    const file = join(root, 'secret.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        {
+          id: 'secret-1',
+          conversation_id: 'secret-1',
+          title: 'My AWS setup',
+          create_time: 1_700_000_000,
+          update_time: 1_700_000_100,
+          current_node: 'a',
+          mapping: {
+            root: { id: 'root', parent: null, children: ['u'], message: null },
+            u: {
+              id: 'u',
+              parent: 'root',
+              children: ['a'],
+              message: message('u', 'user', `my key is ${key}`, 1_700_000_001),
+            },
+            a: {
+              id: 'a',
+              parent: 'u',
+              children: [],
+              message: message('a', 'assistant', `do not paste ${key} anywhere`, 1_700_000_002),
+            },
+          },
+        },
+      ]),
+    );
+    const folder = join(root, 'data');
+    execFileSync(process.execPath, [CLI, 'import', file, '--data-dir', folder, '-q']);
+    for (const format of ['markdown', 'jsonl'] as const) {
+      const out = join(root, format);
+      const plain = await chatgraph(
+        'export',
+        '--format',
+        format,
+        '--out',
+        out,
+        '--data-dir',
+        folder,
+      );
+      expect(plain.code).toBe(0);
+      const text = () =>
+        filesUnder(out)
+          .map((p) => readFileSync(join(out, p), 'utf8'))
+          .join('\n');
+      expect(text()).toContain(key);
+      const masked = await chatgraph(
+        'export',
+        '--format',
+        format,
+        '--out',
+        out,
+        '--data-dir',
+        folder,
+        '--redact',
+      );
+      expect(masked.code).toBe(0);
+      expect(masked.stdout).toContain('2 secrets masked');
+      expect(text()).not.toContain(key);
+      expect(text()).toContain('[REDACTED:aws-access-key]');
+    }
+  });
+});

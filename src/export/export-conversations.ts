@@ -80,12 +80,15 @@ export async function exportConversations(options: ExportOptions): Promise<Expor
   for (const [n, info] of listed.entries()) {
     options.signal?.throwIfAborted();
     let item = await readExportItem(source, info.id);
-    if (item && options.redact === true)
+    if (item && options.redact === true) {
+      // Counted once: on what this format writes (the PAM record for JSON Lines, else the view).
+      const jsonl = options.format === 'jsonl';
       item = {
         ...item,
-        view: redactValue(item.view, redactions),
-        pam: item.pam && redactValue(item.pam, redactions),
+        view: redactValue(item.view, jsonl ? {} : redactions),
+        pam: item.pam && redactValue(item.pam, jsonl ? redactions : {}),
       };
+    }
     if (!item || !(await writer.write(item, entries))) report.missing++;
     else {
       report.conversations++;

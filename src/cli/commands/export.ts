@@ -22,6 +22,7 @@ export type ExportCommandOptions = StoreOptions & {
   query?: string;
   force?: boolean;
   redact?: boolean;
+  json?: boolean;
 };
 
 /** The formats `export` writes. */
@@ -114,7 +115,8 @@ export async function runExport(
   ).finally(() => {
     bar.done();
   });
-  for (const line of formatExportReport(report)) io.out(line);
+  if (options.json) io.out(JSON.stringify(report, null, 2));
+  else for (const line of formatExportReport(report)) io.out(line);
   // Something asked for and not written (a file kept, a conversation unread) is a loss: exit 1.
   io.exitCode = report.kept.length > 0 || report.missing > 0 ? 1 : 0;
 }
@@ -139,5 +141,9 @@ export function registerExport(program: Command, io: CliIo): void {
     .option('--query <words>', 'only conversations a word search finds')
     .option('--force', 'overwrite (or remove) files edited since the last export')
     .option('--redact', 'mask secrets (API keys, tokens, passwords) in what is written')
+    .option(
+      '--json',
+      'print one JSON document: {format, out, written, unchanged, removed, moved, kept: [{path, reason}], conversations, messages, bytesWritten, redactions, missing}',
+    )
     .action((ids: string[], options: ExportCommandOptions) => runExport(ids, options, io));
 }
