@@ -178,5 +178,7 @@ export type { MemoryIndex, MemoryMatch } from './stores/memory-index.js';
 export { diagnose, DataFolderMissingError } from './doctor/doctor.js';
 export type { DoctorCheck, DoctorOptions } from './doctor/doctor.js';
 export { plural } from './plural.js';
-export { exportConversations, EXPORT_FORMATS } from './export/export-conversations.js';
+export { exportConversations } from './export/export-conversations.js';
+export { renderConversation } from './export/render-conversation.js';
 export type { ExportOptions, ExportReport, ExportFormat } from './export/export-conversations.js';
+export type { RenderedConversation } from './export/render-conversation.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Marked, type Tokens } from 'marked';
 import type { ConversationView, MessageView } from '../conversation-view/conversation-view.js';
 import { escapeHtml, readableTime, splitBranches, type Branch } from './render-markdown.js';
@@ -50,17 +51,34 @@ export function markdownHtml(text: string): string {
   return marked.parse(text) as string;
 }
 
-function page(title: string, depth: string, body: string, scripts: string[] = []): string {
+/** A page on its own (downloaded): its style inline, allowed by its hash; still no script. */
+function standaloneCsp(style: string): string {
+  const hash = createHash('sha256').update(style).digest('base64');
+  return `default-src 'none'; style-src 'sha256-${hash}'; img-src data:; base-uri 'none'; form-action 'none'`;
+}
+
+function page(
+  title: string,
+  depth: string,
+  body: string,
+  scripts: string[] = [],
+  inlineStyle?: string,
+): string {
+  const styles =
+    inlineStyle !== undefined
+      ? `<style>${inlineStyle}</style>`
+      : `<link rel="stylesheet" href="${depth}assets/style.css">
+<link rel="stylesheet" href="${depth}assets/archive.css">`;
+  const csp = inlineStyle !== undefined ? standaloneCsp(inlineStyle) : ARCHIVE_CSP;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${ARCHIVE_CSP}">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${depth}assets/style.css">
-<link rel="stylesheet" href="${depth}assets/archive.css">
+${styles}
 </head>
 <body>
 ${body}
@@ -122,6 +140,7 @@ function messageHtml(message: MessageView, attachmentLink: (ref: string) => stri
 export function conversationHtml(
   view: ConversationView,
   attachmentLink: (ref: string) => string | null,
+  options: { inlineStyle?: string } = {},
 ): string {
   const info = view.conversation;
   const title = info.title ?? info.name;
@@ -150,12 +169,12 @@ export function conversationHtml(
     .join('\n');
   const url = platformUrl(info.source, info.platformId);
   const body = `<main>
-<nav class="archive-nav"><a href="../index.html">← all conversations</a></nav>
+${options.inlineStyle === undefined ? '<nav class="archive-nav"><a href="../index.html">← all conversations</a></nav>' : ''}
 <header class="conversation-head"><h1>${escapeHtml(title)}</h1><p class="meta">${escapeHtml(info.source)} · ${escapeHtml(readableTime(info.createdAt))} · ${String(info.messageCount)} messages${url !== null ? ` · <a href="${escapeHtml(url)}" rel="noopener noreferrer">open on the platform</a>` : ''}</p></header>
 <div class="thread">${thread}</div>
 ${others}
 </main>`;
-  return page(title, '../', body);
+  return page(title, '../', body, [], options.inlineStyle);
 }
 
 /** One row of the archive's list. */

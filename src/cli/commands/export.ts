@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import {
-  EXPORT_FORMATS,
   exportConversations,
   plural,
   resolveDataDir,
@@ -25,11 +24,11 @@ export type ExportCommandOptions = StoreOptions & {
   json?: boolean;
 };
 
-/** The formats `export` writes. */
+/** The formats `export` writes (the compiler checks each is one the library writes). */
 export const EXPORT_FORMAT_CHOICE: Choice<ExportFormat> = {
   noun: 'format',
   plural: 'formats',
-  values: EXPORT_FORMATS,
+  values: ['markdown', 'obsidian', 'html', 'jsonl'] satisfies readonly ExportFormat[],
 };
 
 /** A one-line count of conversations done, redrawn on a terminal's stderr. */
@@ -133,7 +132,7 @@ export function registerExport(program: Command, io: CliIo): void {
         "only these conversations: chatgraph's or the platform's id, whole or its first 8 or more characters",
       ),
   )
-    .requiredOption('--format <format>', EXPORT_FORMATS.join(', '))
+    .requiredOption('--format <format>', EXPORT_FORMAT_CHOICE.values.join(', '))
     .option('--out <dir>', 'the folder to write (made when missing)')
     .option('--source <source>', 'only this source (chatgpt, claude-ai, claude-code, ...)')
     .option('--since <date>', 'only conversations created at or after this date')

@@ -287,7 +287,25 @@ function messageArticle(
   );
 }
 
-/** The title and what the conversation is, with links to its graph and to delete it. */
+// The conversation as one file, rendered by the server as `chatgraph export` renders it.
+function downloadLink(
+  conversation: Conversation,
+  format: 'markdown' | 'html',
+  label: string,
+): HTMLElement {
+  return h(
+    'a',
+    {
+      class: 'download',
+      'data-format': format,
+      download: '',
+      href: `/api/conversations/${encodeURIComponent(conversation.id)}/export?format=${format}`,
+    },
+    label,
+  );
+}
+
+/** The title and what the conversation is, with links to its graph, downloads and delete. */
 function conversationHead(conversation: Conversation, focus: string | null): HTMLElement {
   return h(
     'div',
@@ -306,6 +324,10 @@ function conversationHead(conversation: Conversation, focus: string | null): HTM
         },
         'Graph',
       ),
+      ' · ',
+      downloadLink(conversation, 'markdown', 'Download as Markdown'),
+      ' · ',
+      downloadLink(conversation, 'html', 'as HTML'),
       ' · ',
       deleteButton(conversation),
     ),
