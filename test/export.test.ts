@@ -248,6 +248,47 @@ describe('export --format markdown', () => {
   });
 });
 
+describe('export selections', () => {
+  it('takes the filters of list and search: source, a word search, ids by their start', async () => {
+    const claude = join(tempDir(), 'claude');
+    const some = await exportConversations({
+      store,
+      dataDir: data,
+      format: 'markdown',
+      out: claude,
+      source: 'claude-code',
+    });
+    const sources = [...notesById(claude).values()].map((n) => frontmatterOf(n).source);
+    expect(sources.length).toBe(some.conversations);
+    expect(sources.length).toBeGreaterThan(2);
+    expect(new Set(sources)).toEqual(new Set(['claude-code']));
+    const found = await store.search({ text: 'sourdough', mode: 'keyword', limit: 1000 });
+    const ids = new Set(found.hits.map((h) => h.conversationId));
+    expect(ids.size).toBeGreaterThan(0);
+    const words = join(tempDir(), 'words');
+    await exportConversations({
+      store,
+      dataDir: data,
+      format: 'markdown',
+      out: words,
+      query: 'sourdough',
+    });
+    expect(new Set(notesById(words).keys())).toEqual(ids);
+    const cli = await chatgraph(
+      'export',
+      '--format',
+      'jsonl',
+      '--out',
+      join(tempDir(), 'x'),
+      'nosuchid1',
+      '--data-dir',
+      data,
+    );
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain('there is no conversation with id nosuchid1');
+  });
+});
+
 describe('export --format obsidian', () => {
   let out = '';
   beforeAll(async () => {

@@ -232,7 +232,7 @@ export function renderConversationMarkdown(
     const key = branch.forkAfter?.id ?? '';
     forks.set(key, [...(forks.get(key) ?? []), branch]);
   }
-  const out: string[] = [frontmatter(conversationFields(view, pam, context.style))];
+  const out: string[] = [frontmatter(conversationFields(view, pam, context.style)).trimEnd()];
   out.push(`# ${(info.title ?? info.name).replace(/\s+/g, ' ').trim() || 'Untitled'}`);
   const meta = [info.source, readableTime(info.createdAt), `${String(info.messageCount)} messages`];
   const url = platformUrl(info.source, info.platformId);
