@@ -11,7 +11,7 @@ import {
   type Store,
   type ThreadMessage,
 } from '../src/index.js';
-import { isPortablePath, safeName } from '../src/export/file-names.js';
+import { isPortablePath, safeName, uniquePaths } from '../src/export/file-names.js';
 import { SAMPLE_INPUTS } from './support/bundled-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { CLI, chatgraph } from './support/run-cli.js';
@@ -437,6 +437,20 @@ describe('file names', () => {
     expect(safeName('...', 'fallback')).toBe('fallback');
     expect(Buffer.byteLength(safeName('日本語'.repeat(100), 'x'))).toBeLessThanOrEqual(150);
     expect(safeName('Plan: Q3 / Q4?', 'x')).toBe('Plan Q3 Q4');
+    // Two that would meet (the same title and id start; titles apart only in case) never do.
+    const paths = uniquePaths(
+      [
+        { id: 'abcdef12-0001', title: 'New chat' },
+        { id: 'abcdef12-0002', title: 'New chat' },
+        { id: 'abcdef12-0003', title: 'NEW CHAT' },
+      ],
+      (stem) => `chatgpt/2024/${stem}`,
+    );
+    expect([...paths.values()]).toEqual([
+      'chatgpt/2024/New chat (abcdef12)',
+      'chatgpt/2024/New chat (abcdef12-000)',
+      'chatgpt/2024/NEW CHAT (abcdef12-0003)',
+    ]);
     for (const bad of ['CON.md', 'a.', 'a ', 'a:b', 'nul'])
       expect(isPortablePath(bad), bad).toBe(false);
   });

@@ -11,7 +11,7 @@ import {
   type ExportItem,
   type ExportSelection,
 } from './export-source.js';
-import { conversationStem, safeName } from './file-names.js';
+import { conversationStem, safeName, uniquePaths } from './file-names.js';
 import { frontmatter } from './frontmatter.js';
 import { OutputTree, type ExportTally } from './output-tree.js';
 import { renderConversationMarkdown, readableTime } from './render-markdown.js';
@@ -115,10 +115,15 @@ interface FormatWriter {
 }
 
 /** A conversation note's path in the folder, without `.md`: the same on every run. */
-function notePath(info: ConversationInfo, obsidian: boolean): string {
-  const stem = conversationStem(info.title ?? info.name, info.id);
-  if (!obsidian) return stem;
-  return `${safeName(info.source, 'source')}/${info.createdAt.slice(0, 4) || 'undated'}/${stem}`;
+function notePaths(listed: readonly ConversationInfo[], obsidian: boolean): Map<string, string> {
+  return uniquePaths(
+    listed.map((info) => ({ id: info.id, title: info.title ?? info.name })),
+    (stem, index) => {
+      const info = listed[index];
+      if (!obsidian || !info) return stem;
+      return `${safeName(info.source, 'source')}/${info.createdAt.slice(0, 4) || 'undated'}/${stem}`;
+    },
+  );
 }
 
 async function formatWriter(
@@ -128,16 +133,16 @@ async function formatWriter(
   redactions: RedactionCounts,
 ): Promise<FormatWriter> {
   if (options.format === 'jsonl') return jsonlWriter(tree);
-  if (options.format === 'html') return new HtmlArchive(tree);
+  if (options.format === 'html') return new HtmlArchive(tree, notePaths(listed, false));
   const obsidian = options.format === 'obsidian';
-  const paths = new Map(listed.map((info) => [info.id, notePath(info, obsidian)]));
+  const paths = notePaths(listed, obsidian);
   const related = obsidian
     ? await relatedConversations(options.store, new Set(paths.keys()))
     : new Map<string, string[]>();
   return {
     async write(item, entries) {
       const info = item.view.conversation;
-      const note = paths.get(info.id) ?? notePath(info, obsidian);
+      const note = paths.get(info.id) ?? conversationStem(info.title ?? info.name, info.id);
       const slash = note.lastIndexOf('/');
       const folder = note.slice(0, slash + 1);
       const stem = note.slice(slash + 1);

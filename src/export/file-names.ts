@@ -41,8 +41,8 @@ export function safeName(text: string, fallback: string, maxBytes = MAX_STEM_BYT
 }
 
 /** The stem of a conversation's files: its title and the first 8 characters of its id. */
-export function conversationStem(title: string, id: string): string {
-  const short = safeName(id.slice(0, 8), 'conversation', 16);
+export function conversationStem(title: string, id: string, idLength = 8): string {
+  const short = safeName(id.slice(0, idLength), 'conversation', 40);
   // [ ] # ^ break an Obsidian wikilink to the note; they go too, in every format, for one name.
   return `${safeName(title.replace(/[[\]#^]/g, ' '), 'Untitled')} (${short})`;
 }
@@ -56,4 +56,28 @@ export function isPortablePath(path: string): boolean {
     if (RESERVED.test((part.split('.')[0] ?? part).trim())) return false;
     return Buffer.byteLength(part, 'utf8') <= 255;
   });
+}
+
+/**
+ * The path of each conversation's files (without extension), by id: `place` of its stem, and
+ * when two would meet (the same title and id start, or names that differ only in case, one file
+ * on Windows and macOS) the later ones take more of their id, so none overwrites another.
+ */
+export function uniquePaths(
+  conversations: readonly { id: string; title: string }[],
+  place: (stem: string, index: number) => string,
+): Map<string, string> {
+  const taken = new Set<string>();
+  const paths = new Map<string, string>();
+  for (const [index, c] of conversations.entries()) {
+    let length = 8;
+    let path = place(conversationStem(c.title, c.id, length), index);
+    while (taken.has(path.toLowerCase()) && length < c.id.length) {
+      length += 4;
+      path = place(conversationStem(c.title, c.id, length), index);
+    }
+    taken.add(path.toLowerCase());
+    paths.set(c.id, path);
+  }
+  return paths;
 }

@@ -28,7 +28,11 @@ export class HtmlArchive {
   private readonly index: WriteStream;
   private first = true;
 
-  constructor(private readonly tree: OutputTree) {
+  constructor(
+    private readonly tree: OutputTree,
+    /** Each conversation's page stem, by id (see `uniquePaths`). */
+    private readonly stems: ReadonlyMap<string, string>,
+  ) {
     this.temp = join(tree.dir, `search-index.js.${String(process.pid)}.tmp`);
     this.index = createWriteStream(this.temp);
     this.index.write('window.CHATGRAPH_SEARCH = [\n');
@@ -36,7 +40,7 @@ export class HtmlArchive {
 
   async write(item: ExportItem): Promise<boolean> {
     const info = item.view.conversation;
-    const stem = conversationStem(info.title ?? info.name, info.id);
+    const stem = this.stems.get(info.id) ?? conversationStem(info.title ?? info.name, info.id);
     const links = new Map<string, string>();
     const used = new Set<string>();
     for (const message of item.view.messages)
