@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
@@ -9,6 +10,7 @@ import { importSamples } from '../support/bundled-samples.js';
 import { cleanUp } from '../support/clean-up.js';
 import { tempDir } from '../support/convert-to-temp.js';
 import { CLI } from '../support/run-cli.js';
+import { startServe } from '../support/serve-cli.js';
 
 /**
  * The static archive `export --format html` writes, opened from disk (file://, no server) in
@@ -16,10 +18,13 @@ import { CLI } from '../support/run-cli.js';
  */
 let browser: Browser | undefined;
 let out = '';
+let dataDir = '';
+let server: ChildProcess | undefined;
 
 beforeAll(async () => {
   const root = tempDir();
   const data = join(root, 'data');
+  dataDir = data;
   importSamples(data);
   // A conversation whose text tries to run a script and load a remote image: shown as text.
   const hostile = join(root, 'hostile.json');
@@ -87,6 +92,7 @@ beforeAll(async () => {
 
 afterAll(
   cleanUp(async () => {
+    server?.kill();
     await browser?.close();
   }),
 );
@@ -160,5 +166,39 @@ describe('the HTML archive, from disk', () => {
     expect(await page.locator('img').count()).toBe(0);
     expect(await page.textContent('h1')).toBe('<img src=x onerror=alert(1)> hostile');
     await page.context().close();
+  });
+});
+
+describe('the web app’s downloads', () => {
+  it('offers the conversation as Markdown and as HTML, rendered as export renders it', async () => {
+    if (!browser) throw new Error('Chromium did not start');
+    const started = await startServe(dataDir);
+    server = started.server;
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    const hostile =
+      readdirSync(join(out, 'conversations')).find((n) => n.includes('hostile')) ?? '';
+    const id = /\(([0-9a-f]{8})\)\.html$/.exec(hostile)?.[1] ?? '';
+    await page.goto(`${started.base}/#/c/${id}`);
+    const markdownLink = page.locator('a.download[data-format="markdown"]');
+    await markdownLink.waitFor();
+    expect(await markdownLink.textContent()).toBe('Download as Markdown');
+    expect(await page.locator('a.download[data-format="html"]').textContent()).toBe('as HTML');
+    const [download] = await Promise.all([page.waitForEvent('download'), markdownLink.click()]);
+    expect(download.suggestedFilename()).toMatch(/hostile \([0-9a-f]{8}\)\.md$/);
+    const text = readFileSync(await download.path(), 'utf8');
+    expect(text.startsWith('---\ntitle:')).toBe(true);
+    expect(text).toContain('zanzibarquux');
+    const [page2] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('a.download[data-format="html"]').click(),
+    ]);
+    const html = readFileSync(await page2.path(), 'utf8');
+    expect(html).toContain('&lt;script&gt;window.pwned = 1&lt;/script&gt;');
+    expect(html).not.toContain('<script');
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
