@@ -202,3 +202,7 @@ export {
   type ValidateOptions,
   type ValidationReport,
 } from './validate/validate-pam.js';
+export { exportConversations } from './export/export-conversations.js';
+export { renderConversation } from './export/render-conversation.js';
+export type { ExportOptions, ExportReport, ExportFormat } from './export/export-conversations.js';
+export type { RenderedConversation } from './export/render-conversation.js';

@@ -272,6 +272,7 @@ describe('--json on every command', () => {
       ['import', join(ROOT, 'samples', 'claude-code')],
       ['convert', join(ROOT, 'samples', 'claude-code'), '-o', join(scratch, 'bundle')],
       ['sample', '-o', join(scratch, 'samples')],
+      ['export', '--format', 'markdown', '--out', join(scratch, 'export')],
       ['delete', id],
     ];
     for (const args of commands) {

@@ -130,6 +130,23 @@ describe('the web API against its shared definitions', () => {
     expect(file.status).toBe(200);
     expect(file.body).toContain('quokka');
     walked.add('attachment');
+
+    // The conversation as a download, as `export` renders it: Markdown and a page with no script.
+    const markdown = await raw(
+      app,
+      pathOf('conversationExport', pasted?.id, { format: 'markdown' }),
+    );
+    expect(markdown.status).toBe(200);
+    expect(markdown.body.startsWith('---\ntitle: Pasted notes\n')).toBe(true);
+    expect(markdown.body).toContain('quokka');
+    const html = await raw(app, pathOf('conversationExport', 'gpt-a', { format: 'html' }));
+    expect(html.status).toBe(200);
+    expect(html.body).toContain('<h1>Alpha about sourdough</h1>');
+    expect(html.body).not.toContain('<script');
+    await refused('conversationExport', 'format', { id: 'gpt-a', query: { format: 'pdf' } });
+    const missing = await raw(app, pathOf('conversationExport', 'no-such-one', { format: 'html' }));
+    expect(missing.status).toBe(404);
+    walked.add('conversationExport');
   });
 
   it('answers search, similar messages and Cypher as their schemas say', async () => {

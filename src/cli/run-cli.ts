@@ -22,6 +22,7 @@ import { registerConvert } from './commands/convert.js';
 import { registerDelete } from './commands/delete.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEmbed } from './commands/embed.js';
+import { registerExport } from './commands/export.js';
 import { registerImport } from './commands/import.js';
 import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
@@ -50,6 +51,7 @@ const COMMANDS = [
   registerQuery,
   registerSearch,
   registerThread,
+  registerExport,
   registerStats,
   registerReindex,
   registerPush,

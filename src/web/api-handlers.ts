@@ -5,6 +5,9 @@ import {
   ATTACHMENTS_DIR,
   SERVER_QUERY_LIMITS,
   bundleDir,
+  readBundleConversation,
+  readConversationView,
+  renderConversation,
   topicMapCache,
   type DataFolder,
   type QueryLimits,
@@ -89,11 +92,41 @@ export function apiHandlers(context: ApiContext): Handlers {
     remember: ({ body }) => memories.rememberRoute(memoryContext, body),
     revise: ({ id, body }) => memories.reviseRoute(memoryContext, id, body),
     forget: ({ id }) => memories.forgetRoute(memoryContext, id),
+    conversationExport: async ({ id, query, response }) => {
+      await sendConversationFile(response, store, dataDir, id, query.format);
+    },
     attachment: ({ query, response }) => {
       sendAttachment(response, dataDir, query.ref);
       return Promise.resolve(undefined);
     },
   };
+}
+
+// A conversation as a download, rendered as `chatgraph export` renders it.
+async function sendConversationFile(
+  response: ServerResponse,
+  store: Store,
+  dataDir: string,
+  id: string,
+  format: 'markdown' | 'html',
+): Promise<void> {
+  const view = await readConversationView(store, dataDir, id);
+  if (!view) throw new ApiError(404, `no conversation ${id}`);
+  const pam = await readBundleConversation(bundleDir(dataDir), view.conversation.id).catch(
+    () => undefined,
+  );
+  const file = renderConversation(view, pam, format);
+  const body = Buffer.from(file.text, 'utf8');
+  // An ASCII fallback name, and the real one encoded (RFC 6266).
+  const ascii = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': file.mimeType,
+    'Content-Length': String(body.length),
+    'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+    'Cache-Control': 'no-store',
+  });
+  response.end(body);
 }
 
 const IMAGE_TYPES: Record<string, string> = {

@@ -126,6 +126,13 @@ export const similarQuery = z.object({
 /** GET /api/graph/:id */
 export const graphQuery = z.object({ message: text });
 
+/** GET /api/conversations/:id/export */
+export const conversationExportQuery = z.object({
+  format: z.enum(['markdown', 'html'], {
+    errorMap: () => ({ message: 'format takes markdown or html' }),
+  }),
+});
+
 /** GET /api/attachment/:id */
 export const attachmentQuery = z.object({
   ref: z

@@ -106,6 +106,13 @@ export const API = {
     response: response.revised,
   },
   forget: { method: 'DELETE', path: '/api/memories/:id', response: response.memoryView },
+  /** The conversation as one file to download: a Markdown note or an HTML page. */
+  conversationExport: {
+    method: 'GET',
+    path: '/api/conversations/:id/export',
+    query: request.conversationExportQuery,
+    response: null,
+  },
   /** The file itself (an image shown, anything else downloaded). */
   attachment: {
     method: 'GET',

@@ -1,3 +1,4 @@
+import { downloadLink, platformLink } from './conversation-links.js';
 import { type AttachmentView, type MessageView } from './api.js';
 import { fetchConversation } from './fetch-conversation.js';
 import { count, formatBytes, formatDate, h, hashParams, replace } from './dom.js';
@@ -287,7 +288,7 @@ function messageArticle(
   );
 }
 
-/** The title and what the conversation is, with links to its graph and to delete it. */
+/** The title and what the conversation is, with links to its graph, the platform, downloads and delete. */
 function conversationHead(
   conversation: Conversation,
   url: string | null,
@@ -312,18 +313,12 @@ function conversationHead(
       ),
       ' · ',
       ...(url ? [platformLink(url), ' · '] : []),
+      downloadLink(conversation, 'markdown', 'Download as Markdown'),
+      ' · ',
+      downloadLink(conversation, 'html', 'as HTML'),
+      ' · ',
       deleteButton(conversation),
     ),
-  );
-}
-
-// Back to where the conversation lives: a link the person follows, opened apart, and the page
-// tells the platform nothing of where it came from.
-function platformLink(url: string): HTMLElement {
-  return h(
-    'a',
-    { class: 'platform-link', href: url, target: '_blank', rel: 'noopener noreferrer' },
-    `Open on ${new URL(url).hostname}`,
   );
 }
 

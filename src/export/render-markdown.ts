@@ -1,0 +1,273 @@
+import type {
+  ConversationView,
+  MessageView,
+  ToolCallView,
+} from '../conversation-view/conversation-view.js';
+import type { Conversation } from '../model/pam.js';
+import { frontmatter, obsidianTag } from './frontmatter.js';
+
+/** Plain Markdown, or an Obsidian note (callouts, properties, wikilinks). */
+export type MarkdownStyle = 'markdown' | 'obsidian';
+
+/** What a rendering needs besides the conversation: where its files went, its neighbours. */
+export interface MarkdownContext {
+  style: MarkdownStyle;
+  /** The link (relative to the note) of an attachment copied beside it, or null. */
+  attachmentLink(ref: string): string | null;
+  /** Conversations close in meaning: their note names (Obsidian wikilinks). */
+  related?: readonly string[];
+}
+
+/** A conversation's frontmatter fields (the same keys in both styles). */
+export function conversationFields(
+  view: ConversationView,
+  pam: Conversation | undefined,
+  style: MarkdownStyle,
+): Record<string, unknown> {
+  const info = view.conversation;
+  const models = [...new Set(view.messages.map((m) => m.model).filter((m) => m !== null))];
+  const own = pam?.tags ?? [];
+  const tags =
+    style === 'obsidian'
+      ? [
+          ...new Set(
+            ['chatgraph', `source/${info.source}`, ...own]
+              .map(obsidianTag)
+              .filter((t) => t !== undefined),
+          ),
+        ]
+      : own;
+  return {
+    title: info.title ?? info.name,
+    source: info.source,
+    url: view.url ?? undefined,
+    id: info.id,
+    platform_id: info.platformId,
+    created: info.createdAt,
+    updated: info.updatedAt ?? info.createdAt,
+    models,
+    messages: info.messageCount,
+    tags,
+  };
+}
+
+/** A fence longer than any run of backticks in the text, so the text cannot close it. */
+export function fenced(text: string, language: string | null): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language ?? ''}\n${text}${text.endsWith('\n') ? '' : '\n'}${fence}`;
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? '>' : `> ${line}`))
+    .join('\n');
+}
+
+function roleName(role: string): string {
+  return role === '' ? 'Message' : role.charAt(0).toUpperCase() + role.slice(1);
+}
+
+/** An ISO time as people read it, minutes in UTC. */
+export function readableTime(iso: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(iso);
+  return match ? `${match[1]} ${match[2]} UTC` : iso;
+}
+
+function inputLanguage(call: ToolCallView, input: string): string | null {
+  if (/^(python|code_interpreter|jupyter)$/i.test(call.name)) return 'python';
+  if (/^(bash|shell|terminal)$/i.test(call.name)) return 'bash';
+  try {
+    JSON.parse(input);
+    return 'json';
+  } catch {
+    return null;
+  }
+}
+
+// A folded block: <details> in Markdown, a folded callout in Obsidian.
+function folded(style: MarkdownStyle, kind: string, title: string, body: string): string {
+  if (style === 'obsidian') return `${quote(`[!${kind}]- ${title}`)}\n${quote(body)}`;
+  return `<details>\n<summary>${escapeHtml(title)}</summary>\n\n${body}\n\n</details>`;
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+class Footnotes {
+  private n = 0;
+  next(): string {
+    return `c${String(++this.n)}`;
+  }
+}
+
+function renderMessage(
+  message: MessageView,
+  level: number,
+  context: MarkdownContext,
+  notes: Footnotes,
+): string {
+  const head = [roleName(message.role), message.model, readableTime(message.createdAt)]
+    .filter((part) => part !== null && part !== '')
+    .join(' · ');
+  const parts: string[] = [`${'#'.repeat(level)} ${head}${message.hidden ? ' (hidden)' : ''}`];
+  const text = message.content;
+  const marks: string[] = [];
+  const definitions: string[] = [];
+  for (const citation of message.citations) {
+    const label = notes.next();
+    marks.push(`[^${label}]`);
+    const title = citation.title ?? citation.url ?? 'source';
+    const link =
+      citation.url !== null ? `[${title.replace(/[[\]]/g, '')}](<${citation.url}>)` : title;
+    const snippet = citation.snippet ? ` — ${citation.snippet.replace(/\s+/g, ' ').trim()}` : '';
+    definitions.push(`[^${label}]: ${link}${snippet}`);
+  }
+  if (text !== '') {
+    let body = message.code ? fenced(text, message.code.language) : text;
+    if (marks.length > 0) body = `${body}${message.code ? '\n\n' : ' '}${marks.join(' ')}`;
+    parts.push(message.isThought ? folded(context.style, 'note', 'Thinking', body) : body);
+  } else if (marks.length > 0) parts.push(marks.join(' '));
+  for (const call of message.toolCalls) {
+    const pieces: string[] = [];
+    if (call.input !== null && call.input !== '')
+      pieces.push(fenced(call.input, inputLanguage(call, call.input)));
+    if (call.output !== null && call.output !== '')
+      pieces.push(`${call.isError ? 'Error:' : 'Output:'}\n\n${fenced(call.output, 'text')}`);
+    const title = `Tool call: ${call.name}${call.isError ? ' (failed)' : ''}`;
+    parts.push(folded(context.style, 'example', title, pieces.join('\n\n') || '(no input)'));
+  }
+  const files: string[] = [];
+  for (const attachment of message.attachments) {
+    const name = attachment.name ?? attachment.ref ?? attachment.type;
+    const link = attachment.ref !== null ? context.attachmentLink(attachment.ref) : null;
+    const image = attachment.type === 'image' || attachment.mime_type?.startsWith('image/');
+    files.push(
+      link !== null
+        ? `- ${image ? '!' : ''}[${name.replace(/[[\]]/g, '')}](<${link}>)`
+        : `- ${name}${attachment.ref === null ? '' : ' (not in the export)'}`,
+    );
+    if (attachment.text !== null)
+      files.push(
+        '',
+        folded(context.style, 'quote', `Text of ${name}`, fenced(attachment.text, 'text')),
+        '',
+      );
+  }
+  if (files.length > 0) parts.push(`Attachments:\n\n${files.join('\n')}`);
+  if (definitions.length > 0) parts.push(definitions.join('\n'));
+  return parts.join('\n\n');
+}
+
+/** The branches off the shown thread: each a run of messages in tree order, rooted at a fork. */
+export interface Branch {
+  number: number;
+  /** The shown message it forks after (null: it starts the conversation anew). */
+  forkAfter: MessageView | null;
+  messages: MessageView[];
+}
+
+/** The conversation split into its shown thread and the branches off it. */
+export function splitBranches(messages: readonly MessageView[]): {
+  shown: MessageView[];
+  branches: Branch[];
+} {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const shown = messages.filter((m) => m.onShownThread);
+  const branches: Branch[] = [];
+  let current: Branch | undefined;
+  let rootDepth = 0;
+  for (const message of messages) {
+    if (message.onShownThread) {
+      current = undefined;
+      continue;
+    }
+    if (current && message.depth > rootDepth) {
+      current.messages.push(message);
+      continue;
+    }
+    const parent = message.parentId !== null ? byId.get(message.parentId) : undefined;
+    current = {
+      number: branches.length + 1,
+      forkAfter: parent?.onShownThread ? parent : null,
+      messages: [message],
+    };
+    rootDepth = message.depth;
+    // A branch whose parent is itself off the shown thread belongs to the branch before it.
+    const previous = branches.at(-1);
+    if (parent && !parent.onShownThread && previous) {
+      previous.messages.push(message);
+      current = previous;
+      continue;
+    }
+    branches.push(current);
+  }
+  return { shown, branches };
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 80 ? `${flat.slice(0, 79)}…` : flat;
+}
+
+/** A conversation as one Markdown note: frontmatter, the shown thread, then its other branches. */
+export function renderConversationMarkdown(
+  view: ConversationView,
+  pam: Conversation | undefined,
+  context: MarkdownContext,
+): string {
+  const info = view.conversation;
+  const notes = new Footnotes();
+  const { shown, branches } = splitBranches(view.messages);
+  const forks = new Map<string, Branch[]>();
+  for (const branch of branches) {
+    const key = branch.forkAfter?.id ?? '';
+    forks.set(key, [...(forks.get(key) ?? []), branch]);
+  }
+  const out: string[] = [frontmatter(conversationFields(view, pam, context.style)).trimEnd()];
+  out.push(`# ${(info.title ?? info.name).replace(/\s+/g, ' ').trim() || 'Untitled'}`);
+  const meta = [info.source, readableTime(info.createdAt), `${String(info.messageCount)} messages`];
+  const url = view.url;
+  out.push(`${meta.join(' · ')}${url !== null ? ` · [open on the platform](<${url}>)` : ''}`);
+  const forkNote = (list: Branch[] | undefined): void => {
+    for (const branch of list ?? []) {
+      const target =
+        context.style === 'obsidian'
+          ? `[[#Branch ${String(branch.number)}]]`
+          : `[Branch ${String(branch.number)}](#branch-${String(branch.number)})`;
+      const line = `Another branch forks here: ${target} (${String(branch.messages.length)} ${branch.messages.length === 1 ? 'message' : 'messages'})`;
+      out.push(context.style === 'obsidian' ? quote(`[!info] ${line}`) : `> ⑂ ${line}`);
+    }
+  };
+  forkNote(forks.get(''));
+  for (const message of shown) {
+    out.push(renderMessage(message, 3, context, notes));
+    forkNote(forks.get(message.id));
+  }
+  if (branches.length > 0) {
+    out.push('## Other branches');
+    for (const branch of branches) {
+      out.push(`### Branch ${String(branch.number)}`);
+      out.push(
+        branch.forkAfter
+          ? `Forks after the ${branch.forkAfter.role} message of ${readableTime(branch.forkAfter.createdAt)}: “${excerpt(branch.forkAfter.content)}”`
+          : 'Starts apart from the shown thread.',
+      );
+      const base = branch.messages[0]?.depth ?? 0;
+      for (const message of branch.messages)
+        out.push(renderMessage(message, message.depth > base ? 5 : 4, context, notes));
+    }
+  }
+  if (context.related && context.related.length > 0) {
+    out.push('## Related');
+    out.push(context.related.map((name) => `- [[${name}]]`).join('\n'));
+  }
+  return `${out.join('\n\n')}\n`;
+}
