@@ -6,6 +6,7 @@ import type { MessagePart, ProjectMemo } from './project-memo.js';
 import { modelOf, previewOf } from './preview.js';
 import { messagePart } from './project-messages.js';
 import { addToolCalls } from './project-tool-calls.js';
+import { conversationProject, platformProjectId } from './platform-projects.js';
 
 /** What the projection needs to know besides the conversation. */
 export interface ProjectOptions {
@@ -218,6 +219,7 @@ export function addWorkspace(
   nodes: GraphNode[],
   edges: GraphEdge[],
 ): void {
+  addPlatformProject(conversation, nodes, edges);
   const cwd = conversation.raw_metadata.cwd;
   if (typeof cwd !== 'string' || cwd === '') return;
   const projectId = `project:${cwd}`;
@@ -232,4 +234,30 @@ export function addWorkspace(
   const branchId = `branch:${cwd}:${branch}`;
   nodes.push({ label: 'GitBranch', id: branchId, properties: { name: branch, project: cwd } });
   edges.push({ kind: 'ON_BRANCH', from: conversation.id, to: branchId });
+}
+
+// A Claude.ai conversation saved with its project's id: linked to the project's node, which the
+// bundle's project memories fill in (see platform-projects.ts); only what the record knows here.
+function addPlatformProject(
+  conversation: Conversation,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  if (conversation.provider.name !== 'claude') return;
+  const project = conversationProject(conversation.raw_metadata);
+  if (!project) return;
+  const projectId = platformProjectId(project.uuid);
+  nodes.push({
+    label: 'Project',
+    id: projectId,
+    properties: {
+      path: null,
+      name: project.name,
+      source: 'claude-ai',
+      project_id: project.uuid,
+      description: null,
+      instructions: null,
+    },
+  });
+  edges.push({ kind: 'HAS_SESSION', from: projectId, to: conversation.id });
 }

@@ -125,7 +125,18 @@ export const LABELS = {
     },
   },
   File: { properties: { path: 'string', language: 'string' } },
-  Project: { properties: { path: 'string', name: 'string' } },
+  // A coding session's working folder (Claude Code: `path`), or a platform's project (Claude.ai:
+  // `source`, `project_id`, `description`, `instructions`; its documents by HAS_PROJECT_DOCUMENT).
+  Project: {
+    properties: {
+      path: 'string',
+      name: 'string',
+      source: 'string',
+      project_id: 'string',
+      description: 'string',
+      instructions: 'string',
+    },
+  },
   GitBranch: { properties: { name: 'string', project: 'string' } },
   Import: {
     properties: {
@@ -158,6 +169,7 @@ export const EDGES = {
   READ_FILE: { from: 'ToolCall', to: 'File' },
   MODIFIED_FILE: { from: 'ToolCall', to: 'File' },
   HAS_SESSION: { from: 'Project', to: 'Conversation' },
+  HAS_PROJECT_DOCUMENT: { from: 'Project', to: 'Document' },
   ON_BRANCH: { from: 'Conversation', to: 'GitBranch' },
   STARTED: { from: 'ToolCall', to: 'Conversation' },
   DERIVED_FROM: { from: 'Memory', to: 'Message' },

@@ -18,6 +18,10 @@ export function detectClaude(path: string, head: string): Detection | undefined 
       variant: trimmed.startsWith('[') ? 'array' : 'single-object',
     };
   }
+  // Since 2026 the download is `manifest-<uuid>-…-<time>.json`, links to the zips it lists.
+  if (/^manifest([-_].*)?\.json$/.test(name) && /\.zip\b/i.test(head)) {
+    return { role: 'manifest', format: { kind: 'json' }, variant: 'delivery-manifest' };
+  }
   if (name === 'users.json' && /"uuid"\s*:/.test(head)) {
     return { role: 'account', format: { kind: 'json' }, variant: 'users.json' };
   }

@@ -92,8 +92,12 @@ function projectMemories(project: Record<string, unknown>, context: ConversionCo
         updatedAt,
         platform: 'claude',
         platformUserId: creator,
+        // Each part again on its own, for the graph's Project node (platform-projects.ts).
         metadata: {
           project_uuid: uuid,
+          name,
+          description: asText(project.description) ?? null,
+          instructions: asString(project.prompt_template) ?? null,
           is_private: project.is_private ?? null,
           is_starter_project: project.is_starter_project ?? null,
         },
