@@ -18,12 +18,12 @@ export interface DeliveryCheck {
 }
 
 /**
- * Claude.ai's 2026 export arrives as a manifest of download links to several zips. Each zip the
- * manifest lists (and each JSON file) must be among the inputs (given together, or in a folder or zip holding them):
- * one that is not is reported as an error (its conversations, projects or memories are lost),
- * and a manifest given without any of them is not an export at all. The manifest's exact shape
- * is not public, so any string in it that names a `.zip`
- * (a name, or a URL's last segment) or a `.json` file counts as a listed part.
+ * Claude.ai's 2026 export arrives as a manifest of download links to its parts (zips and JSON
+ * files). Each part the manifest lists must be among the inputs (given together, or in a folder
+ * or zip holding them): one that is not is reported as an error (what it holds is lost), and a
+ * manifest given without any of them is not an export at all. The manifest's exact shape is not
+ * public, so any string in it naming a `.zip` or `.json` file (a name, or a URL's last segment)
+ * counts as a listed part.
  */
 export async function checkDeliveryManifests(
   claims: readonly Claim[],

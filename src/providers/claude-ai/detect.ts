@@ -32,7 +32,11 @@ export function detectClaude(path: string, head: string): Detection | undefined 
     return { role: 'memories', format: { kind: 'json' }, variant: 'memories.json' };
   }
   // projects.json (an array), or the 2026 projects-000.zip with one JSON per project.
-  const projectFile = name === 'projects.json' || /(^|\/)projects(-\d+)?(\.zip)?\//.test(folder);
+  // projects-000.zip given itself holds `<project uuid>.json` at its top, with no folder.
+  const projectFile =
+    name === 'projects.json' ||
+    /(^|\/)projects(-\d+)?(\.zip)?\//.test(folder) ||
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$/.test(name);
   if (
     projectFile &&
     name.endsWith('.json') &&
