@@ -1,4 +1,4 @@
-import type { JsonObject, Memory } from '../model/pam.js';
+import type { Conversation, JsonObject, Memory } from '../model/pam.js';
 import { asObject } from '../providers/untrusted.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 
@@ -92,16 +92,32 @@ function projectBatch(parts: ProjectParts): GraphBatch {
   return { owner, nodes, edges };
 }
 
+/** A conversation's project, as far as its record tells. */
+export interface ConversationProject {
+  /** The Project node's id. */
+  id: string;
+  source: string;
+  uuid: string;
+  name: string | null;
+}
+
 /**
- * The project a Claude.ai conversation belongs to, when the record says so: the official export
- * does not (its conversations carry no project id), but conversations saved from the web app's
- * API have `project_uuid` or `project: {uuid, name}`, which stay in `raw_metadata`.
+ * The project a conversation belongs to, when the record says so. Claude.ai: the official
+ * export does not (its conversations carry no project id), but conversations saved from the web
+ * app's API have `project_uuid` or `project: {uuid, name}`, which stay in `raw_metadata`.
+ * ChatGPT: a conversation of a project has a `gizmo_id` starting `g-p-` (custom GPTs have
+ * `g-…`); the export does not name the project.
  */
-export function conversationProject(
-  raw: JsonObject,
-): { uuid: string; name: string | null } | undefined {
+export function conversationProject(conversation: Conversation): ConversationProject | undefined {
+  const raw = conversation.raw_metadata;
+  if (conversation.provider.name === 'chatgpt') {
+    const gizmo = text(raw, 'gizmo_id');
+    if (gizmo === null || !gizmo.startsWith('g-p-')) return undefined;
+    return { id: `project:chatgpt:${gizmo}`, source: 'chatgpt', uuid: gizmo, name: null };
+  }
+  if (conversation.provider.name !== 'claude') return undefined;
   const nested = asObject(raw.project);
   const uuid = text(raw, 'project_uuid') ?? text(nested, 'uuid');
   if (uuid === null) return undefined;
-  return { uuid, name: text(nested, 'name') };
+  return { id: platformProjectId(uuid), source: SOURCE, uuid, name: text(nested, 'name') };
 }

@@ -35,6 +35,12 @@ export const LABELS = {
       preview: 'string',
       has_tool_calls: 'boolean',
       has_branches: 'boolean',
+      // ChatGPT's custom GPT or project (`g-p-…`), study mode and memory scope, when the export
+      // gives them (set only then, so other sources' nodes do not carry them).
+      gizmo_id: 'string',
+      gizmo_type: 'string',
+      is_study_mode: 'boolean',
+      memory_scope: 'string',
     },
   },
   Message: {
