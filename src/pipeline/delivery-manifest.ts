@@ -30,7 +30,9 @@ export async function checkDeliveryManifests(
   sources: readonly OpenedSource[],
   report: ReportBuilder,
 ): Promise<DeliveryCheck> {
-  const manifests = claims.filter((c) => c.detection.role === 'manifest');
+  for (const manifest of claims.filter((c) => c.detection.variant === 'export-manifest'))
+    await checkExportManifest(manifest, claims, report);
+  const manifests = claims.filter((c) => c.detection.variant === 'delivery-manifest');
   const present = presentZips(sources);
   const listed = new Set<string>();
   const missing = new Set<string>();
@@ -49,6 +51,60 @@ export async function checkDeliveryManifests(
     }
   }
   return { manifests, listed: [...listed].sort(), missing: [...missing].sort() };
+}
+
+const SHARD = /^conversations(-\d+)?\.json$/i;
+
+/**
+ * ChatGPT's `export_manifest.json` (2026) maps the export's logical files to the files written.
+ * Its shape is not public either: the conversation files it names (`conversations-000.json` …,
+ * by name or path) are the shards the export should hold. One listed but missing from the
+ * export is an error (its conversations are lost); a shard present but not listed is read all
+ * the same, with a notice; a manifest naming no shard is a shape chatgraph does not know, so the
+ * shards present are read, with a notice.
+ */
+async function checkExportManifest(
+  manifest: Claim,
+  claims: readonly Claim[],
+  report: ReportBuilder,
+): Promise<void> {
+  const listed = (await partsIn(manifest, report)).filter((name) => SHARD.test(name));
+  const shards = claims.filter(
+    (c) =>
+      c.source === manifest.source &&
+      c.detection.role === 'conversations' &&
+      SHARD.test(baseName(c.entry.path)),
+  );
+  const file = manifest.entry.displayPath;
+  if (listed.length === 0) {
+    report.add({
+      level: 'info',
+      code: 'export-manifest-unknown',
+      message: `export_manifest.json names no conversation file in a shape chatgraph knows; the ${plural(shards.length, 'conversation file')} present ${shards.length === 1 ? 'was' : 'were'} read`,
+      file,
+    });
+    return;
+  }
+  const present = new Set(shards.map((c) => baseName(c.entry.path).toLowerCase()));
+  for (const name of listed) {
+    if (present.has(name.toLowerCase())) continue;
+    report.add({
+      level: 'error',
+      code: 'export-shard-missing',
+      message: `export_manifest.json lists ${name}, which the export does not hold (a download cut short, or a file left out when unpacking): its conversations were not imported`,
+      file,
+    });
+  }
+  const named = new Set(listed.map((name) => name.toLowerCase()));
+  for (const shard of shards) {
+    if (named.has(baseName(shard.entry.path).toLowerCase())) continue;
+    report.add({
+      level: 'info',
+      code: 'export-shard-unlisted',
+      message: 'this conversation file is not listed in export_manifest.json; read all the same',
+      file: shard.entry.displayPath,
+    });
+  }
 }
 
 /** The error for a manifest given without the zips it lists. */
@@ -71,6 +127,20 @@ function presentZips(sources: readonly OpenedSource[]): Set<string> {
 }
 
 async function listedParts(manifest: Claim, report: ReportBuilder): Promise<string[]> {
+  const names = await partsIn(manifest, report);
+  if (names.length === 0)
+    report.add({
+      level: 'info',
+      code: 'delivery-manifest-unknown',
+      message:
+        'the download manifest names no .zip or .json file chatgraph recognises; the files given were read as they are',
+      file: manifest.entry.displayPath,
+    });
+  return names;
+}
+
+/** Every `.zip` or `.json` file a manifest names (itself left out). */
+async function partsIn(manifest: Claim, report: ReportBuilder): Promise<string[]> {
   const text = (await readHead(manifest.entry, MANIFEST_LIMIT)).toString('utf8');
   let value: unknown;
   try {
@@ -79,7 +149,7 @@ async function listedParts(manifest: Claim, report: ReportBuilder): Promise<stri
     report.add({
       level: 'warning',
       code: 'delivery-manifest-unreadable',
-      message: `the download manifest is not JSON (${error instanceof Error ? error.message : String(error)}), so the zips it lists were not checked`,
+      message: `the manifest is not JSON (${error instanceof Error ? error.message : String(error)}), so the files it lists were not checked`,
       file: manifest.entry.displayPath,
     });
     return [];
@@ -89,14 +159,6 @@ async function listedParts(manifest: Claim, report: ReportBuilder): Promise<stri
     const name = partNameOf(string);
     if (name !== undefined && name !== baseName(manifest.entry.path)) names.add(name);
   }
-  if (names.size === 0)
-    report.add({
-      level: 'info',
-      code: 'delivery-manifest-unknown',
-      message:
-        'the download manifest names no .zip or .json file chatgraph recognises; the files given were read as they are',
-      file: manifest.entry.displayPath,
-    });
   return [...names].sort();
 }
 
