@@ -122,6 +122,8 @@ describe("ChatGPT's export_manifest.json", () => {
           title: 'Kitchen renovation budget',
         },
       ]);
+      const page = await store.listConversations({ project: 'g-p-68b0' });
+      expect(page.items.map((c) => c.title)).toEqual(['Kitchen renovation budget']);
     } finally {
       await store.close();
     }
