@@ -26,7 +26,7 @@ describe("ChatGPT's export_manifest.json", () => {
     const { conversations, report } = await convertToTemp([EXPORT]);
     expect(report.problems).toEqual([]);
     expect(exitCodeOf(report)).toBe(0);
-    expect(conversations).toHaveLength(3);
+    expect(conversations).toHaveLength(4);
     expect(report.files.find((f) => f.role === 'manifest')?.variant).toBe('export-manifest');
   });
 
@@ -34,7 +34,7 @@ describe("ChatGPT's export_manifest.json", () => {
     const dir = copyOfExport();
     rmSync(join(dir, 'conversations-001.json'));
     const { conversations, report } = await convertToTemp([dir]);
-    expect(conversations).toHaveLength(2);
+    expect(conversations).toHaveLength(2); // the voice conversation was in the missing shard
     expect(examples(report)).toEqual([
       expect.objectContaining({
         level: 'error',
@@ -53,7 +53,7 @@ describe("ChatGPT's export_manifest.json", () => {
     const shard = readFileSync(join(dir, 'conversations-001.json'), 'utf8');
     writeFileSync(
       join(dir, 'conversations-002.json'),
-      shard.replaceAll('000000000103', '000000000104'),
+      shard.replaceAll('9a0b-0000000001', '9a0b-0000000002'),
     );
     const { report } = await convertToTemp([dir]);
     expect(examples(report).map((p) => [p.level, p.code, p.file])).toEqual([
@@ -66,7 +66,7 @@ describe("ChatGPT's export_manifest.json", () => {
     const dir = copyOfExport();
     writeFileSync(join(dir, 'export_manifest.json'), JSON.stringify({ version: 9, parts: 3 }));
     const { conversations, report } = await convertToTemp([dir]);
-    expect(conversations).toHaveLength(3);
+    expect(conversations).toHaveLength(4);
     expect(examples(report)).toEqual([
       expect.objectContaining({
         level: 'info',
@@ -75,6 +75,20 @@ describe("ChatGPT's export_manifest.json", () => {
       }),
     ]);
     expect(exitCodeOf(report)).toBe(0);
+  });
+
+  it("keeps a voice conversation's transcripts as its text and its audio as attachments", async () => {
+    const { conversations } = await convertToTemp([EXPORT]);
+    const voice = conversations.find((c) => c.title === 'Dinner from the fridge');
+    const messages = voice?.messages ?? [];
+    expect(messages.map((m) => [m.role, (m.content?.text ?? '').slice(0, 30)])).toEqual([
+      ['user', 'I have leeks, eggs and some ch'],
+      ['assistant', 'A leek and cheddar frittata: s'],
+    ]);
+    expect(messages.map((m) => m.attachments.map((a) => [a.type, a.mime_type, a.ref]))).toEqual([
+      [['audio', 'audio/wav', expect.stringMatching(/^attachments\/file_00000000a1b2.*\.wav$/)]],
+      [['audio', 'audio/wav', expect.stringMatching(/^attachments\/file_00000000f6e5.*\.wav$/)]],
+    ]);
   });
 
   it('gives conversations their project, custom GPT, study mode and memory scope in the graph', async () => {
@@ -92,6 +106,13 @@ describe("ChatGPT's export_manifest.json", () => {
           title: 'Cover letter tone',
           gizmo: 'g-2fkFE8rbu',
           type: 'gpt',
+          study: false,
+          scope: 'global_enabled',
+        },
+        {
+          title: 'Dinner from the fridge',
+          gizmo: null,
+          type: null,
           study: false,
           scope: 'global_enabled',
         },
