@@ -1,6 +1,7 @@
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importIdOf } from '../src/graph/import-id.js';
+import { projectPlatformProjects } from '../src/graph/platform-projects.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
@@ -14,7 +15,7 @@ import {
 } from './support/shared.js';
 
 async function expectGoldenGraph(folder: string, name: string, path: string): Promise<void> {
-  const { conversations, dir } = await convertToTemp([path]);
+  const { conversations, dir, store } = await convertToTemp([path]);
   const batches = batchesOf(conversations, true, dir);
   for (const [i, batch] of batches.entries()) {
     const ids = new Set(batch.nodes.map((n) => n.id));
@@ -31,7 +32,16 @@ async function expectGoldenGraph(folder: string, name: string, path: string): Pr
       expect(ids.has(edge.to)).toBe(true);
     }
   }
-  expectGolden(join(ROOT, 'test', 'golden', 'graph', folder, `${name}.graph.json`), batches);
+  // Claude.ai projects: their own batches, made from the bundle's project memories.
+  const projects = projectPlatformProjects(store.memories);
+  for (const batch of projects) {
+    const ids = new Set(batch.nodes.map((n) => n.id));
+    for (const edge of batch.edges) expect(ids.has(edge.from) && ids.has(edge.to)).toBe(true);
+  }
+  expectGolden(
+    join(ROOT, 'test', 'golden', 'graph', folder, `${name}.graph.json`),
+    projects.length > 0 ? [...batches, ...projects] : batches,
+  );
 }
 
 const named = (paths: string[]): [string, string][] => paths.map((path) => [basename(path), path]);

@@ -1,11 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversionContext } from '../src/providers/provider.js';
-import { PROVIDERS } from '../src/providers/registry.js';
+import { PROVIDERS, findProvider } from '../src/providers/registry.js';
+import { projectPlatformProjects } from '../src/graph/platform-projects.js';
 import { corpusOf, fixturesOf, itReadsTheCorpus } from './support/shared.js';
 import { parseRecord } from '../src/read/record.js';
-import { conversationErrors } from './support/pam-validator.js';
+import { openSource } from '../src/read/open-source.js';
+import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
+import { toMemoryStore } from '../src/bundle/memory-store.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
 
 function context(): ConversionContext {
@@ -42,13 +45,39 @@ function mutate(value: unknown, path: number[], replacement: unknown): unknown {
 // Our fixtures of a source, then its public samples when the corpus is there.
 const inputsOf = (folder: string): string[] => [...fixturesOf(folder), ...corpusOf(folder)];
 
+/**
+ * The first record of each JSON file a fixture holds: the file itself, or, for a fixture that
+ * is a whole export (a folder of shards, manifests and the 2026 Claude.ai zips), every JSON file
+ * in it, zips opened as the importer opens them.
+ */
+async function firstRecordsOf(path: string): Promise<unknown[]> {
+  const first = (text: string): unknown => {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? (parsed[0] as unknown) : parsed;
+  };
+  if (!statSync(path).isDirectory()) return [first(readFileSync(path, 'utf8'))];
+  const source = await openSource(path);
+  try {
+    const records: unknown[] = [];
+    for (const entry of source.entries.filter((e) => e.path.endsWith('.json'))) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of (await entry.open()) as AsyncIterable<Buffer>) chunks.push(chunk);
+      records.push(first(Buffer.concat(chunks).toString('utf8')));
+    }
+    return records;
+  } finally {
+    await source.close();
+  }
+}
+
+const jsonRecords: unknown[] = [];
+for (const path of [...inputsOf('chatgpt'), ...inputsOf('claude-ai'), ...fixturesOf('deepseek')])
+  jsonRecords.push(...(await firstRecordsOf(path)));
+
 // One record of every format: JSON elements, whole JSON files, Claude Code sessions (as the
 // reader hands them over) and the text of CSV and HTML files.
 const samples: unknown[] = [
-  ...[...inputsOf('chatgpt'), ...inputsOf('claude-ai'), ...fixturesOf('deepseek')].map((path) => {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
-    return Array.isArray(parsed) ? (parsed[0] as unknown) : parsed;
-  }),
+  ...jsonRecords,
   ...fixturesOf('grok').map(
     (path) =>
       (JSON.parse(readFileSync(path, 'utf8')) as { conversations: unknown[] }).conversations[0],
@@ -144,6 +173,61 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
     });
   },
 );
+
+// Claude.ai's projects (`projects-000.zip`'s files, `projects.json`'s elements) and memories
+// (`memories.json`, an object since 2026), mangled: memories that validate, the same each time,
+// and Project batches whose edges join their own nodes.
+describe('Claude.ai projects and memories on mangled input', () => {
+  const roles = (value: unknown): ('projects' | 'memories')[] => {
+    const text = JSON.stringify(value ?? null);
+    return [
+      ...(text.includes('"prompt_template"') ? (['projects'] as const) : []),
+      ...(text.includes('"conversations_memory"') ? (['memories'] as const) : []),
+    ];
+  };
+  const shaped = jsonRecords.flatMap((record) => roles(record).map((role) => ({ record, role })));
+  const claude = findProvider('claude');
+
+  it('has project and memory samples', () => {
+    expect(shaped.map((s) => s.role)).toEqual(expect.arrayContaining(['projects', 'memories']));
+    expect(typeof claude?.toMemories).toBe('function');
+  });
+
+  it('never throws, validates, is deterministic, and projects to well-formed batches', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...shaped),
+        fc.array(fc.array(fc.nat(40), { maxLength: 6 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 4, maxLength: 4 }),
+        ({ record, role }, paths, replacements) => {
+          let value: unknown = record;
+          paths.forEach((path, i) => {
+            value = mutate(value, path, replacements[i]);
+          });
+          const first = claude?.toMemories?.(value, role, context()) ?? [];
+          expect(claude?.toMemories?.(structuredClone(value), role, context()) ?? []).toEqual(
+            first,
+          );
+          const store = toMemoryStore({
+            ownerId: 'owner',
+            ownerCreatedAt: '2026-01-01T00:00:00.000000Z',
+            exportDate: '2026-01-01T00:00:00.000000Z',
+            memories: first,
+            index: [],
+          });
+          expect(memoryStoreErrors(store)).toEqual([]);
+          for (const batch of projectPlatformProjects(first)) {
+            const ids = new Set(batch.nodes.map((n) => n.id));
+            expect(batch.nodes.filter((n) => n.label === 'Project')).toHaveLength(1);
+            for (const edge of batch.edges)
+              expect(ids.has(edge.from) && ids.has(edge.to)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
 
 // Conformance layer: the public samples join the mangled inputs when the corpus is there.
 describe('the mangled inputs', () => {

@@ -7,6 +7,7 @@ import type { MessagePart, ProjectMemo } from './project-memo.js';
 import { modelOf, previewOf } from './preview.js';
 import { messagePart } from './project-messages.js';
 import { addToolCalls } from './project-tool-calls.js';
+import { conversationProject } from './platform-projects.js';
 
 /** What the projection needs to know besides the conversation. */
 export interface ProjectOptions {
@@ -119,8 +120,22 @@ export function conversationNode(
       has_tool_calls: part.withToolCalls > 0,
       // Edited prompts and regenerated answers: a message with more than one reply.
       has_branches: part.withBranches > 0,
+      ...chatgptSettings(conversation),
     },
   };
+}
+
+// ChatGPT's per-conversation settings, from raw_metadata (where the provider keeps them).
+function chatgptSettings(conversation: Conversation): GraphNode['properties'] {
+  if (conversation.provider.name !== 'chatgpt') return {};
+  const raw = conversation.raw_metadata;
+  const settings: GraphNode['properties'] = {};
+  for (const key of ['gizmo_id', 'gizmo_type', 'memory_scope'] as const) {
+    const value = raw[key];
+    if (typeof value === 'string' && value !== '') settings[key] = value;
+  }
+  if (typeof raw.is_study_mode === 'boolean') settings.is_study_mode = raw.is_study_mode;
+  return settings;
 }
 
 /** The seed's Document: the shown thread's text, thoughts left out. */
@@ -223,6 +238,7 @@ export function addWorkspace(
   nodes: GraphNode[],
   edges: GraphEdge[],
 ): void {
+  addPlatformProject(conversation, nodes, edges);
   const cwd = conversation.raw_metadata.cwd;
   if (typeof cwd !== 'string' || cwd === '') return;
   const projectId = `project:${cwd}`;
@@ -237,4 +253,29 @@ export function addWorkspace(
   const branchId = `branch:${cwd}:${branch}`;
   nodes.push({ label: 'GitBranch', id: branchId, properties: { name: branch, project: cwd } });
   edges.push({ kind: 'ON_BRANCH', from: conversation.id, to: branchId });
+}
+
+// A conversation of a platform's project (a Claude.ai one saved with its project's id, a ChatGPT
+// one of a `g-p-` project gizmo): linked to the project's node, which for Claude.ai the bundle's
+// project memories fill in (see platform-projects.ts); only what the record knows here.
+function addPlatformProject(
+  conversation: Conversation,
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+): void {
+  const project = conversationProject(conversation);
+  if (!project) return;
+  nodes.push({
+    label: 'Project',
+    id: project.id,
+    properties: {
+      path: null,
+      name: project.name,
+      source: project.source,
+      project_id: project.uuid,
+      description: null,
+      instructions: null,
+    },
+  });
+  edges.push({ kind: 'HAS_SESSION', from: project.id, to: conversation.id });
 }

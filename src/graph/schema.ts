@@ -37,6 +37,12 @@ export const LABELS = {
       url: 'string',
       has_tool_calls: 'boolean',
       has_branches: 'boolean',
+      // ChatGPT's custom GPT or project (`g-p-…`), study mode and memory scope, when the export
+      // gives them (set only then, so other sources' nodes do not carry them).
+      gizmo_id: 'string',
+      gizmo_type: 'string',
+      is_study_mode: 'boolean',
+      memory_scope: 'string',
     },
   },
   Message: {
@@ -127,7 +133,18 @@ export const LABELS = {
     },
   },
   File: { properties: { path: 'string', language: 'string' } },
-  Project: { properties: { path: 'string', name: 'string' } },
+  // A coding session's working folder (Claude Code: `path`), or a platform's project (Claude.ai:
+  // `source`, `project_id`, `description`, `instructions`; its documents by HAS_PROJECT_DOCUMENT).
+  Project: {
+    properties: {
+      path: 'string',
+      name: 'string',
+      source: 'string',
+      project_id: 'string',
+      description: 'string',
+      instructions: 'string',
+    },
+  },
   GitBranch: { properties: { name: 'string', project: 'string' } },
   Import: {
     properties: {
@@ -160,6 +177,7 @@ export const EDGES = {
   READ_FILE: { from: 'ToolCall', to: 'File' },
   MODIFIED_FILE: { from: 'ToolCall', to: 'File' },
   HAS_SESSION: { from: 'Project', to: 'Conversation' },
+  HAS_PROJECT_DOCUMENT: { from: 'Project', to: 'Document' },
   ON_BRANCH: { from: 'Conversation', to: 'GitBranch' },
   STARTED: { from: 'ToolCall', to: 'Conversation' },
   DERIVED_FROM: { from: 'Memory', to: 'Message' },

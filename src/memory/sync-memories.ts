@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
 import { bundleDir } from '../data-folder/data-dir.js';
+import { projectPlatformProjects } from '../graph/platform-projects.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { EMBEDDINGS_FILE, readMemoryVectors } from '../recall/embed-memories.js';
 import type { MemoryVector } from '../stores/memory-index.js';
@@ -36,6 +37,8 @@ export async function syncMemories(store: Store, dataDir: string): Promise<Memor
   }
   const memories = file?.memories ?? [];
   await store.memories.replace(memories, vectors);
+  // Claude.ai projects, recorded as memories, are Project nodes with their documents.
+  await store.upsert(projectPlatformProjects(memories));
   const known = new Set(memories.map((m) => m.id));
   return {
     memories: memories.length,

@@ -9,6 +9,7 @@ import type { OpenedSource } from '../read/open-source.js';
 import { checksumClaims, reportFiles } from './checksum.js';
 import { claimInputs, notAnExport, type Claim } from './claim.js';
 import { convertClaim } from './convert-claims.js';
+import { checkDeliveryManifests, manifestAlone } from './delivery-manifest.js';
 import type { ConvertOptions, ImportedFile } from './convert-options.js';
 import type { ConvertedConversation } from './convert-record.js';
 import { readMemories } from './memories.js';
@@ -35,7 +36,12 @@ export async function convertExports(
   try {
     const claims = await claimInputs(inputs, sources, report, options.signal);
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
-    if (conversationClaims.length === 0) throw await notAnExport(inputs, sources);
+    const delivery = await checkDeliveryManifests(claims, sources, report);
+    if (conversationClaims.length === 0) {
+      if (delivery.manifests.length > 0 && delivery.missing.length > 0)
+        throw manifestAlone(delivery);
+      throw await notAnExport(inputs, sources);
+    }
     await checksumClaims(conversationClaims, options);
     reportFiles(claims, report);
     const writer = await BundleWriter.open(options.out);

@@ -3,7 +3,14 @@ import type { Conversation, Memory } from '../model/pam.js';
 import type { RecordFormat } from '../read/read-records.js';
 
 /** What an entry of an export holds, as a provider sees it. */
-export type EntryRole = 'conversations' | 'account' | 'memories' | 'projects' | 'asset-names';
+export type EntryRole =
+  | 'conversations'
+  | 'account'
+  | 'memories'
+  | 'projects'
+  | 'asset-names'
+  // A list of the export's parts (Claude.ai's 2026 download manifest): checked, not converted.
+  | 'manifest';
 
 /** A provider's claim on an entry. */
 export interface Detection {

@@ -144,7 +144,7 @@ export interface ConversationFilter {
   hasToolCalls?: boolean | undefined;
   /** Only conversations that branch (edited prompts, regenerated answers). */
   hasBranches?: boolean | undefined;
-  /** Words a Claude Code session's project name or path contains (case-insensitive). */
+  /** Words a project's name, path (Claude Code) or platform id (ChatGPT `g-p-…`) contains (case-insensitive). */
   project?: string | undefined;
   /** Only conversations with at least this many messages. */
   minMessages?: number | undefined;

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { QueryError, type ConversationFilter, type Store } from '../../src/stores/store.js';
+import { join } from 'node:path';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
+import { convertToTemp } from '../support/convert-to-temp.js';
+import { ROOT } from '../support/shared.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 const SORTS = ['newest', 'oldest', 'most-messages', 'updated', 'title'] as const;
 
@@ -15,6 +20,17 @@ export function listContract(name: string, open: () => Promise<Store>): void {
     });
     afterEach(async () => {
       await store.close();
+    });
+
+    it('lists by project: a ChatGPT project by its g-p- id, a Claude.ai one by its name', async () => {
+      const chatgpt = await convertToTemp([join(FIXTURES, 'chatgpt', 'sharded-manifest-2026')]);
+      const claude = await convertToTemp([join(FIXTURES, 'claude-ai', 'project-linked-2026.json')]);
+      await store.upsert(batchesOf([...chatgpt.conversations, ...claude.conversations]));
+      const titles = async (project: string): Promise<(string | null)[]> =>
+        (await store.listConversations({ project })).items.map((c) => c.title);
+      expect(await titles('G-P-68B0')).toEqual(['Kitchen renovation budget']);
+      expect(await titles('allotment')).toEqual(['Shade paint in July']);
+      expect(await titles('g-2fkFE8rbu')).toEqual([]);
     });
 
     it('gives each conversation its first user message as a preview, and its model', async () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation, Memory } from '../../src/model/pam.js';
 import { newMemory } from '../../src/model/memory-input.js';
+import { projectPlatformProjects } from '../../src/graph/platform-projects.js';
 import { MATCH_END, MATCH_START, type Store } from '../../src/stores/store.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 import { bagOfWords } from './vector-contract.js';
@@ -42,6 +43,53 @@ export function memoryContract(name: string, open: () => Promise<Store>): void {
       store.cypher(
         'MATCH (m:Memory)-[:DERIVED_FROM]->(x) RETURN m.id AS memory, labels(x)[0] AS label, x.id AS target ORDER BY memory',
       );
+
+    it('writes a Claude.ai project as a Project node with its documents, replaced whole', async () => {
+      const projectMemory = (
+        id: string,
+        tags: string[],
+        metadata: Record<string, string>,
+      ): Memory => ({
+        ...memory(id, `text of ${id}`),
+        tags,
+        provenance: { platform: 'claude', extraction_method: 'api_export', extractor: 'contract' },
+        metadata: { project_uuid: 'p-1', ...metadata },
+      });
+      const project = projectMemory('p', ['claude-project'], {
+        name: 'Allotment',
+        instructions: 'Metric units.',
+      });
+      const frost = projectMemory('d1', ['claude-project-doc'], { filename: 'frost.md' });
+      const layout = projectMemory('d2', ['claude-project-doc'], { filename: 'layout.txt' });
+      const documents = (): Promise<unknown[]> =>
+        store.cypher(
+          `MATCH (p:Project {project_id: 'p-1'}) OPTIONAL MATCH (p)-[:HAS_PROJECT_DOCUMENT]->(d:Document)
+           RETURN p.name AS name, p.instructions AS instructions, d.title AS title ORDER BY title`,
+        );
+      const before = await store.conversationCount();
+      await store.upsert(projectPlatformProjects([project, frost, layout]));
+      expect(await documents()).toEqual([
+        {
+          name: 'Allotment',
+          instructions: 'Metric units.',
+          title: 'Claude AI project Allotment: frost.md',
+        },
+        {
+          name: 'Allotment',
+          instructions: 'Metric units.',
+          title: 'Claude AI project Allotment: layout.txt',
+        },
+      ]);
+      await store.upsert(projectPlatformProjects([project, layout]));
+      expect(await documents()).toEqual([
+        {
+          name: 'Allotment',
+          instructions: 'Metric units.',
+          title: 'Claude AI project Allotment: layout.txt',
+        },
+      ]);
+      expect(await store.conversationCount()).toBe(before);
+    });
 
     it('writes Memory nodes with DERIVED_FROM to their message or conversation', async () => {
       const message = conversation.messages[0]?.id ?? '';

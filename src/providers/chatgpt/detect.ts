@@ -10,6 +10,10 @@ export function detectChatgpt(path: string, head: string): Detection | undefined
   if (name === 'user.json' && /"id"\s*:/.test(head) && !MAPPING.test(head)) {
     return { role: 'account', format: { kind: 'json' }, variant: 'user.json' };
   }
+  // 2026: the export's logical files and the shards written for them (checked, not converted).
+  if (name === 'export_manifest.json') {
+    return { role: 'manifest', format: { kind: 'json' }, variant: 'export-manifest' };
+  }
   if (name === 'conversation_asset_file_names.json') {
     return { role: 'asset-names', format: { kind: 'json' }, variant: 'dat-assets' };
   }

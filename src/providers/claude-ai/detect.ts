@@ -18,6 +18,10 @@ export function detectClaude(path: string, head: string): Detection | undefined 
       variant: trimmed.startsWith('[') ? 'array' : 'single-object',
     };
   }
+  // Since 2026 the download is `manifest-<uuid>-…-<time>.json`, links to the zips it lists.
+  if (/^manifest([-_].*)?\.json$/.test(name) && /\.zip\b/i.test(head)) {
+    return { role: 'manifest', format: { kind: 'json' }, variant: 'delivery-manifest' };
+  }
   if (name === 'users.json' && /"uuid"\s*:/.test(head)) {
     return { role: 'account', format: { kind: 'json' }, variant: 'users.json' };
   }
@@ -28,7 +32,11 @@ export function detectClaude(path: string, head: string): Detection | undefined 
     return { role: 'memories', format: { kind: 'json' }, variant: 'memories.json' };
   }
   // projects.json (an array), or the 2026 projects-000.zip with one JSON per project.
-  const projectFile = name === 'projects.json' || /(^|\/)projects(-\d+)?(\.zip)?\//.test(folder);
+  // projects-000.zip given itself holds `<project uuid>.json` at its top, with no folder.
+  const projectFile =
+    name === 'projects.json' ||
+    /(^|\/)projects(-\d+)?(\.zip)?\//.test(folder) ||
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$/.test(name);
   if (
     projectFile &&
     name.endsWith('.json') &&

@@ -13,7 +13,7 @@ export const claudeAi: Provider = {
   label: 'Claude AI',
   product: 'Claude.ai',
   howToExport:
-    'Settings → Privacy → Export data; give the .zip (with or without its extension), the 2026 set of zips, or conversations.json(l)',
+    'Settings → Privacy → Export data; give the .zip (with or without its extension), the 2026 manifest with the files it links to (downloaded, or their folder), the data-…-batch zips, or conversations.json(l)',
   detect: detectClaude,
   toConversation: toClaudeConversation,
   toMemories: toClaudeMemories,

@@ -94,6 +94,13 @@ function projectMemories(project: Record<string, unknown>, context: ConversionCo
         platformUserId: creator,
         metadata: {
           project_uuid: uuid,
+          // Each part again on its own, for the graph's Project node (platform-projects.ts);
+          // left out when empty, as PAM's checksum over the memories reads them (no nulls).
+          ...present({
+            name,
+            description: asText(project.description),
+            instructions: asString(project.prompt_template),
+          }),
           is_private: project.is_private ?? null,
           is_starter_project: project.is_starter_project ?? null,
         },
@@ -125,4 +132,11 @@ function projectMemories(project: Record<string, unknown>, context: ConversionCo
     );
   }
   return memories;
+}
+
+function present(parts: Record<string, string | null | undefined>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parts))
+    if (value !== null && value !== undefined && value.trim() !== '') kept[key] = value;
+  return kept;
 }

@@ -75,6 +75,10 @@ async function writeGroup(
       if (record.get('hash') === hashes.get(id) && record.get('deep') === deep) unchanged.add(id);
       else replaced.push(id);
     }
+    // A batch without a Conversation (a Claude.ai project's) has no hash to compare: it is
+    // replaced whole each time, so a document taken out of the project goes.
+    for (const batch of byOwner.values())
+      if (!batch.nodes.some((n) => n.label === 'Conversation')) replaced.push(batch.owner);
     const batches = [...byOwner.values()].filter((b) => !unchanged.has(b.owner));
     // A changed conversation loses every node it owned, and so every edge of those nodes.
     if (replaced.length > 0) {

@@ -33,7 +33,7 @@ export const CYPHER: Dialect = {
     value: (title) => title.toLowerCase(),
   },
   projectContains:
-    'EXISTS { MATCH (p:Project)-[:HAS_SESSION]->(c) WHERE toLower(p.name) CONTAINS $project OR toLower(p.path) CONTAINS $project }',
+    'EXISTS { MATCH (p:Project)-[:HAS_SESSION]->(c) WHERE toLower(p.name) CONTAINS $project OR toLower(p.path) CONTAINS $project OR toLower(p.project_id) CONTAINS $project }',
   lower: (expression) => `toLower(${expression})`,
 };
 
