@@ -1,0 +1,147 @@
+import { createRequire } from 'node:module';
+import { detectLanguage } from './language-detection.js';
+
+/**
+ * Per-language stemming for keyword search: the Snowball stemmers of nlp.js, so "panneaux"
+ * finds "panneau" and "Wohnungen" finds "Wohnung". A message's words are stemmed in its
+ * conversation's language (or its own, when it is long enough to say); a search's words in
+ * every language stemmed here, since a query of two words says little of its language.
+ */
+
+/** The languages stemmed (ISO 639-1); text in another language is indexed word for word. */
+export const STEM_LANGUAGES = ['en', 'fr', 'de', 'es', 'pt', 'it', 'nl'] as const;
+export type StemLanguage = (typeof STEM_LANGUAGES)[number];
+
+interface SnowballStemmer {
+  setCurrent(word: string): void;
+  innerStem(): void;
+  getCurrent(): string;
+}
+
+const require = createRequire(import.meta.url);
+
+// nlp.js packages are CommonJS, each exporting `Stemmer<Xx>`; loaded on first use (30 ms all).
+const PACKAGES: Record<StemLanguage, string> = {
+  en: '@nlpjs/lang-en',
+  fr: '@nlpjs/lang-fr',
+  de: '@nlpjs/lang-de',
+  es: '@nlpjs/lang-es',
+  pt: '@nlpjs/lang-pt',
+  it: '@nlpjs/lang-it',
+  nl: '@nlpjs/lang-nl',
+};
+
+function isStemmer(value: unknown): value is SnowballStemmer {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'innerStem' in value &&
+    typeof value.innerStem === 'function'
+  );
+}
+
+/** Words stemmed once are remembered, up to this many a language (then forgotten at once). */
+const CACHE_LIMIT = 100_000;
+
+interface Loaded {
+  stemmer: SnowballStemmer;
+  cache: Map<string, string>;
+}
+const loaded = new Map<StemLanguage, Loaded>();
+
+function stemmerOf(language: StemLanguage): Loaded {
+  let entry = loaded.get(language);
+  if (!entry) {
+    const exports: unknown = require(PACKAGES[language]);
+    const name = `Stemmer${language[0]?.toUpperCase() ?? ''}${language.slice(1)}`;
+    const Class: unknown =
+      typeof exports === 'object' && exports !== null ? Reflect.get(exports, name) : undefined;
+    if (typeof Class !== 'function') throw new Error(`@nlpjs/lang-${language} has no ${name}`);
+    const stemmer: unknown = Reflect.construct(Class, []);
+    if (!isStemmer(stemmer)) throw new Error(`@nlpjs/lang-${language}'s ${name} is not a stemmer`);
+    // nlp.js's own stemWord caches every word for ever; this cache is bounded.
+    entry = { stemmer, cache: new Map() };
+    loaded.set(language, entry);
+  }
+  return entry;
+}
+
+/** Whether `code` (ISO 639-1) is a language stemmed here. */
+export function isStemLanguage(code: string | undefined): code is StemLanguage {
+  return STEM_LANGUAGES.some((language) => language === code);
+}
+
+/** Lower case without accents, as FTS5's `unicode61 remove_diacritics 2` folds what it indexes. */
+export function foldWord(word: string): string {
+  return word.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Capitals (NAS, API, SQL, S3): a name, never stemmed ("NAS" is not the plural of "na"). */
+export function isAcronym(word: string): boolean {
+  return /^\p{Lu}[\p{Lu}\p{N}]+$/u.test(word);
+}
+
+// Portuguese plurals of -ão (corações, pães, mãos) that Snowball leaves apart from the singular.
+const PORTUGUESE_PLURAL = /(?:ões|ães|ãos)$/u;
+
+/** One word as the stemmed index holds it: its stem in `language`, folded. */
+export function stemWord(word: string, language: StemLanguage | undefined): string {
+  if (language === undefined || isAcronym(word) || /\p{N}/u.test(word)) return foldWord(word);
+  const { stemmer, cache } = stemmerOf(language);
+  const lower = word.toLowerCase();
+  let stem = cache.get(lower);
+  if (stem === undefined) {
+    stemmer.setCurrent(language === 'pt' ? lower.replace(PORTUGUESE_PLURAL, 'ão') : lower);
+    stemmer.innerStem();
+    stem = foldWord(stemmer.getCurrent());
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    cache.set(lower, stem);
+  }
+  return stem;
+}
+
+const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
+
+/** A text as the stemmed index holds it: its words stemmed in `language`, space separated. */
+export function stemText(text: string, language: StemLanguage | undefined): string {
+  const out: string[] = [];
+  for (const [word] of text.matchAll(WORDS)) out.push(stemWord(word, language));
+  return out.join(' ');
+}
+
+/** A word searched for: its stems in every language stemmed here, and the word itself folded. */
+export function queryStems(word: string): string[] {
+  const stems = new Set([foldWord(word)]);
+  for (const language of STEM_LANGUAGES) stems.add(stemWord(word, language));
+  return [...stems];
+}
+
+/** Messages this long are checked for a language of their own (shorter ones say too little). */
+const OWN_LANGUAGE_CHARS = 200;
+/** How much of a text language detection reads. */
+const DETECT_CHARS = 600;
+
+/** A conversation's language, from its title and first messages; undefined when not stemmed. */
+export function conversationLanguage(
+  title: string,
+  messages: readonly string[],
+): StemLanguage | undefined {
+  let sample = title;
+  for (const text of messages) {
+    if (sample.length >= DETECT_CHARS) break;
+    sample += `\n${text.slice(0, DETECT_CHARS)}`;
+  }
+  const code = detectLanguage(sample.slice(0, DETECT_CHARS * 2));
+  return isStemLanguage(code) ? code : undefined;
+}
+
+/** A message's language: its own when it is long and eld is sure, else its conversation's. */
+export function messageLanguage(
+  text: string,
+  conversation: StemLanguage | undefined,
+): StemLanguage | undefined {
+  if (text.length < OWN_LANGUAGE_CHARS) return conversation;
+  const code = detectLanguage(text.slice(0, DETECT_CHARS));
+  if (code === undefined) return conversation;
+  return isStemLanguage(code) ? code : undefined;
+}
