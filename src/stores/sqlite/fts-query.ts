@@ -4,13 +4,8 @@ import {
   type SearchNode,
   type SearchTerms,
 } from '../../search/search-terms.js';
-import {
-  foldWord,
-  isAcronym,
-  queryStems,
-  STEM_LANGUAGES,
-  stemText,
-} from '../../search/stemming.js';
+import { foldWord, isAcronym, queryStems, stemText } from '../../search/stemming.js';
+import { STEMS_LANGUAGES } from './stemmed-full-text.js';
 
 /** A search as FTS5 runs it. */
 export interface FtsQuery {
@@ -19,10 +14,11 @@ export interface FtsQuery {
   /** The MATCH expression over message_stems (each word stemmed in every stemmed language). */
   stems: string;
   /**
-   * A word in capitals (NAS) is searched for: porter would match it as "na", so message text is
-   * then searched in the stemmed table alone, where capitals are kept whole.
+   * Words in capitals (NAS) every match must hold: porter indexes "NAS" as "na", so a match of
+   * message_fts or attachment_fts must also hold each of them as written (the stemmed table
+   * keeps capitals whole).
    */
-  acronyms: boolean;
+  acronyms: string[];
   /** Only very common words were given: matches are listed newest first, not ranked. */
   unranked: boolean;
   /** The search as parsed (for snippets and hints). */
@@ -53,8 +49,8 @@ function stemsExpression(node: SearchNode): string {
   if (node.kind === 'term') {
     if (node.prefix) return `${quoted(foldWord(node.text))}*`;
     const forms = node.phrase
-      ? [...new Set(STEM_LANGUAGES.map((language) => stemText(node.text, language)))]
-      : queryStems(node.text);
+      ? [...new Set(STEMS_LANGUAGES.map((language) => stemText(node.text, language)))]
+      : queryStems(node.text, STEMS_LANGUAGES);
     const alternatives = forms.filter((form) => form !== '').map(quoted);
     if (alternatives.length === 0) return quoted(node.text);
     return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
@@ -62,10 +58,12 @@ function stemsExpression(node: SearchNode): string {
   return combine(node, stemsExpression);
 }
 
-function hasAcronym(node: SearchNode): boolean {
-  if (node.kind === 'term') return !node.prefix && node.text.split(/\s+/).some(isAcronym);
-  if (node.kind === 'any') return node.of.some(hasAcronym);
-  return node.include.some(hasAcronym) || node.exclude.some(hasAcronym);
+/** The words in capitals every match must hold (alone, or among the words all required). */
+function requiredAcronyms(root: SearchNode): string[] {
+  const terms = root.kind === 'term' ? [root] : root.kind === 'all' ? root.include : [];
+  return terms.flatMap((n) =>
+    n.kind === 'term' && !n.prefix && !n.phrase && isAcronym(n.text) ? [n.text] : [],
+  );
 }
 
 function combine(
@@ -87,7 +85,7 @@ export function toFtsQuery(text: string): FtsQuery | undefined {
   return {
     match: expression(parsed.root),
     stems: stemsExpression(parsed.root),
-    acronyms: hasAcronym(parsed.root),
+    acronyms: requiredAcronyms(parsed.root),
     unranked: parsed.unranked,
     parsed,
   };

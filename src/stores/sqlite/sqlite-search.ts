@@ -29,10 +29,12 @@ const HINT_CANDIDATES = 5_000;
 const SOURCES = {
   message: {
     table: 'message_fts',
+    label: 'Message',
     join: `JOIN "Message" m ON m.rowid = t.rowid`,
   },
   attachment: {
     table: 'attachment_fts',
+    label: 'Attachment',
     join: `JOIN "Attachment" a ON a.rowid = t.rowid JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src`,
   },
 } as const;
@@ -46,10 +48,12 @@ interface Ranked {
 
 type Params = Record<string, unknown>;
 
-/** Which full-text tables a search of message text reads (see {@link matched}). */
+/** What a search reads beyond message_fts and attachment_fts (see {@link matched}). */
 interface Tables {
-  porter: boolean;
+  /** The store has the stemmed table (a store opened read-only before its upgrade has not). */
   stems: boolean;
+  /** How many words in capitals every match must hold as written (`@acronym0`…). */
+  acronyms: number;
 }
 
 /**
@@ -58,12 +62,21 @@ interface Tables {
  * adds matches and takes none away. `window` keeps each table's most recently indexed matches.
  */
 function matched(source: Source, tables: Tables, scored: boolean, window: string): string {
-  const one = (table: string, match: string): string =>
-    `SELECT * FROM (SELECT rowid, ${scored ? `bm25(${table})` : '0'} AS score FROM ${table} WHERE ${table} MATCH ${match} ORDER BY rowid DESC LIMIT ${window})`;
-  const { table } = SOURCES[source];
-  if (source !== 'message' || !tables.stems) return one(table, '@match');
-  if (!tables.porter) return one(STEMS_TABLE, '@stems');
-  return `SELECT rowid, min(score) AS score FROM (${one(table, '@match')} UNION ALL ${one(STEMS_TABLE, '@stems')}) GROUP BY rowid`;
+  const { table, label } = SOURCES[source];
+  const score = (t: string): string => (scored ? `bm25(${t})` : '0');
+  // Porter made "na" of "NAS": a match must hold the capitals as written.
+  const held = Array.from(
+    { length: tables.acronyms },
+    (_, i) => `instr(x.content, @acronym${i}) > 0`,
+  );
+  const porter =
+    held.length === 0
+      ? `SELECT * FROM (SELECT rowid, ${score(table)} AS score FROM ${table} WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT ${window})`
+      : `SELECT * FROM (SELECT f.rowid AS rowid, ${score(table)} AS score FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid
+         WHERE ${table} MATCH @match AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
+  if (source !== 'message' || !tables.stems) return porter;
+  const stems = `SELECT * FROM (SELECT rowid, ${score(STEMS_TABLE)} AS score FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems ORDER BY rowid DESC LIMIT ${window})`;
+  return `SELECT rowid, min(score) AS score FROM (${porter} UNION ALL ${stems}) GROUP BY rowid`;
 }
 
 function engineError(error: unknown): QueryError {
@@ -210,8 +223,8 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     want: offset + limit,
     ...conditions.params,
   };
-  const tables: Tables = { stems: tableExists(db, STEMS_TABLE), porter: true };
-  if (tables.stems && fts.acronyms) tables.porter = false;
+  fts.acronyms.forEach((word, i) => (params[`acronym${i}`] = word));
+  const tables: Tables = { stems: tableExists(db, STEMS_TABLE), acronyms: fts.acronyms.length };
   // A store opened read-only before it was upgraded may lack the attachment index.
   const sources: Source[] = tableExists(db, 'attachment_fts')
     ? ['message', 'attachment']

@@ -3,6 +3,7 @@ import type { GraphNode } from '../../graph/graph-batch.js';
 import {
   conversationLanguage,
   messageLanguage,
+  STEM_LANGUAGES,
   stemText,
   type StemLanguage,
 } from '../../search/stemming.js';
@@ -16,6 +17,13 @@ import {
  * (measured: a conversation written again scored 1.38 where it had scored 0.54).
  */
 export const STEMS_TABLE = 'message_stems';
+
+/**
+ * The languages the table holds. English is left to message_fts, whose porter tokenizer stems
+ * it already: most histories are mostly English, and a second index of every English message
+ * would double the full-text work of an import for nothing it does not find.
+ */
+export const STEMS_LANGUAGES = STEM_LANGUAGES.filter((language) => language !== 'en');
 
 /** Without porter: the words come stemmed already; accents folded as in message_fts. */
 export const STEMS_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -57,7 +65,8 @@ export function stemsWriter(db: Database.Database): StemsWriter {
     remove: (rowid) => remove.run(rowid),
     add: (rowid, content, language) => {
       if (typeof content !== 'string' || content === '') return;
-      insert.run(rowid, stemText(content, messageLanguage(content, language)));
+      const own = messageLanguage(content, language);
+      if (own !== undefined && own !== 'en') insert.run(rowid, stemText(content, own));
     },
   };
 }
