@@ -41,9 +41,12 @@ export function detectLanguage(text: string): string | undefined {
   return result.language !== '' && result.isReliable() ? result.language : undefined;
 }
 
-/** Runs `run` now when the detector is loaded, else once it is (a writer's synchronous step). */
-export function afterLanguageDetector(run: () => void): void | Promise<void> {
-  if (detector) {
+/**
+ * Runs `run` (a writer's synchronous step) now when it does not need the detector or the
+ * detector is loaded, else once it is.
+ */
+export function afterLanguageDetector(needed: boolean, run: () => void): void | Promise<void> {
+  if (!needed || detector) {
     run();
     return;
   }

@@ -34,7 +34,7 @@ import { SqliteVectors } from './sqlite-vectors.js';
 import { SearchChildren } from './search-children.js';
 import { toFtsQuery } from './fts-query.js';
 import { clearFullText } from './full-text.js';
-import { clearStems } from './stemmed-full-text.js';
+import { batchNeedsDetector, clearStems } from './stemmed-full-text.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
@@ -167,7 +167,7 @@ export class SqliteStore implements Store {
   ): Promise<'written' | 'unchanged'> {
     const hash = batchHash(next);
     if (this.holds(next.owner, hash, deep)) return 'unchanged';
-    await preloadLanguageDetector();
+    if (batchNeedsDetector(next.nodes)) await preloadLanguageDetector();
     const writer = this.writable();
     this.flush();
     const patchable = this.holds(next.owner, batchHash(previous), deep);
@@ -190,7 +190,8 @@ export class SqliteStore implements Store {
     deep: boolean,
   ): Promise<'written' | 'stale'> {
     if (!this.holds(delta.owner, base, deep)) return 'stale';
-    await preloadLanguageDetector();
+    if (batchNeedsDetector([...delta.left.nodes, ...delta.fresh.nodes]))
+      await preloadLanguageDetector();
     const writer = this.writable();
     this.flush();
     const outcome = this.db.transaction(() => writer.patch(delta, hash, deep))();
@@ -204,7 +205,6 @@ export class SqliteStore implements Store {
   }
 
   async upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport> {
-    await preloadLanguageDetector();
     const writer = this.writer(await this.deep());
     for await (const batch of batches) await writer.write(batch);
     return writer.end();
@@ -215,7 +215,7 @@ export class SqliteStore implements Store {
     return {
       // Synchronous once eld is loaded (stems are written in the transaction); grouped commits.
       write: (batch) =>
-        afterLanguageDetector(() => {
+        afterLanguageDetector(batchNeedsDetector(batch.nodes), () => {
           report[this.upsertOne(batch, deep)]++;
         }),
       flush: () => {

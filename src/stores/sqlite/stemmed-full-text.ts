@@ -3,6 +3,7 @@ import type { GraphNode } from '../../graph/graph-batch.js';
 import {
   conversationLanguage,
   messageLanguage,
+  needsDetector,
   STEM_LANGUAGES,
   stemText,
   type StemLanguage,
@@ -33,17 +34,31 @@ export function stemsStatement(): string {
   return `CREATE VIRTUAL TABLE IF NOT EXISTS ${STEMS_TABLE} USING fts5(content, tokenize='${STEMS_TOKENIZER}')`;
 }
 
-/** A conversation's language from its batch: its title and first messages. */
-export function batchLanguage(nodes: readonly GraphNode[]): StemLanguage | undefined {
+/** How many first messages, with the title, tell a conversation's language. */
+const FIRST_MESSAGES = 8;
+
+function textsOf(nodes: readonly GraphNode[]): { title: string; messages: string[] } {
   let title = '';
   const messages: string[] = [];
   for (const node of nodes) {
     if (node.label === 'Conversation' && typeof node.properties.name === 'string')
       title = node.properties.name;
     else if (node.label === 'Message' && typeof node.properties.content === 'string')
-      if (messages.length < 8) messages.push(node.properties.content);
+      messages.push(node.properties.content);
   }
-  return conversationLanguage(title, messages);
+  return { title, messages };
+}
+
+/** A conversation's language from its batch: its title and first messages. */
+export function batchLanguage(nodes: readonly GraphNode[]): StemLanguage | undefined {
+  const { title, messages } = textsOf(nodes);
+  return conversationLanguage(title, messages.slice(0, FIRST_MESSAGES));
+}
+
+/** Whether writing the batch's stems asks eld (see needsDetector), which loads asynchronously. */
+export function batchNeedsDetector(nodes: readonly GraphNode[]): boolean {
+  const { title, messages } = textsOf(nodes);
+  return needsDetector(title, messages.slice(0, FIRST_MESSAGES), messages);
 }
 
 /** Writes and deletes stemmed rows (inside the writer's transaction). */
@@ -97,7 +112,7 @@ export function fillStems(db: Database.Database): number {
   db.transaction(() => {
     for (const { id, name } of owners) {
       const rows = messagesOf.all(id) as { rowid: number; content: string | null }[];
-      const texts = rows.slice(0, 8).flatMap((r) => (r.content ? [r.content] : []));
+      const texts = rows.slice(0, FIRST_MESSAGES).flatMap((r) => (r.content ? [r.content] : []));
       const language = conversationLanguage(name ?? '', texts);
       for (const row of rows) {
         writer.add(row.rowid, row.content, language);
