@@ -132,17 +132,24 @@ const DETECT_CHARS = 300;
 /** Letters with accents: text in a stemmed language other than English (Dutch aside) has some. */
 const ACCENTED = /[\u00C0-\u024F]/u;
 
-// English words of every sentence, none of them a word of the other languages stemmed here.
-const ENGLISH = /\b(?:the|and|to|of|you|that|it|for|with|this|are|was|be|have|what|can|how|i)\b/giu;
+// Common English words that are no word of the other languages stemmed here (Dutch has "is",
+// "was" and "of"; Italian "i").
+const ENGLISH = /\b(?:the|and|to|you|that|it|for|with|this|are|be|have|what|can|how)\b/giu;
 
 /**
- * Whether a sample reads as English by its commonest words (a sixth of its words or more):
- * English, most of most histories, is then told without eld, so an import in English never
- * loads eld's data (0.4 s and 160 MB).
+ * Whether a sample reads as English by its commonest words (one word in 16 or more; text
+ * in the other languages has next to none): English, most of most histories, is then told
+ * without eld, so an import in English never loads eld's data (0.4 s and 160 MB).
  */
 export function looksEnglish(sample: string): boolean {
   const words = sample.split(/\s+/u).length;
-  return !ACCENTED.test(sample) && (sample.match(ENGLISH)?.length ?? 0) * 6 >= words;
+  return (sample.match(ENGLISH)?.length ?? 0) * 16 >= words;
+}
+
+// A message of an English (or unknown) conversation asked about its own language: only when it
+// has accents and does not read as English ("a café in Zürich" does).
+function mayDiffer(sample: string): boolean {
+  return ACCENTED.test(sample) && !looksEnglish(sample);
 }
 
 function conversationSample(title: string, messages: readonly string[]): string {
@@ -177,7 +184,7 @@ export function needsDetector(
 ): boolean {
   if (!looksEnglish(conversationSample(title, first))) return true;
   return all.some(
-    (text) => text.length >= OWN_LANGUAGE_CHARS && ACCENTED.test(text.slice(0, DETECT_CHARS)),
+    (text) => text.length >= OWN_LANGUAGE_CHARS && mayDiffer(text.slice(0, DETECT_CHARS)),
   );
 }
 
@@ -190,7 +197,7 @@ export function messageLanguage(
   const sample = text.slice(0, DETECT_CHARS);
   // In an English (or unknown) conversation, a message without accents is taken to be in its
   // language: detecting every long message was most of the cost of stemming (0.1 ms each).
-  if ((conversation === 'en' || conversation === undefined) && !ACCENTED.test(sample))
+  if ((conversation === 'en' || conversation === undefined) && !mayDiffer(sample))
     return conversation;
   const code = detectLanguage(sample);
   if (code === undefined) return conversation;
