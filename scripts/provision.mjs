@@ -27,6 +27,13 @@ const VENVS = [
     packages: ['mcp==1.30.0', 'jsonschema==4.26.0'],
     probe: ['-c', 'import mcp, jsonschema'],
   },
+  {
+    // The signature test's own verifier, written from PAM's section 18 and Appendix D.
+    dir: '.venv-sign',
+    what: 'an independent PAM signature verifier (cryptography, rfc8785)',
+    packages: ['cryptography==50.0.2', 'rfc8785==0.1.4'],
+    probe: ['-c', 'import cryptography, rfc8785'],
+  },
 ];
 
 /** Debian packages for tools the tests drive, by the command each provides. */

@@ -9,9 +9,14 @@ export type {
   ConversationSink,
   ImportProgress,
 } from './pipeline/convert-options.js';
-export { NotAnExportError } from './not-an-export-error.js';
-export { exitCodeOf, lostCount } from './exit-code.js';
-export type { FileReport, ImportReport, ProblemGroup, ProviderSummary } from './import-report.js';
+export { NotAnExportError } from './pipeline/not-an-export-error.js';
+export { exitCodeOf, lostCount } from './pipeline/exit-code.js';
+export type {
+  FileReport,
+  ImportReport,
+  ProblemGroup,
+  ProviderSummary,
+} from './pipeline/import-report.js';
 export type { Diagnostic } from './model/diagnostic.js';
 export type {
   Attachment,
@@ -29,27 +34,32 @@ export { PROVIDERS, findProvider } from './providers/registry.js';
 export type { Provider } from './providers/provider.js';
 export { writeSamples, writeChatgptExport, writeClaudeExport } from './sample/write-samples.js';
 export { writeClaudeCodeProjects } from './sample/claude-code-sample.js';
-export { VERSION } from './version.js';
-export { importExports, reindex, pushBundle } from './import-exports.js';
-export type { BundleLoad, LoadOptions } from './import-exports.js';
+export { VERSION } from './model/version.js';
+export { DataFolder } from './data-folder/data-folder.js';
+export type { DataFolderOptions, MemoryOptions } from './data-folder/data-folder.js';
+export { importExports, reindex, pushBundle } from './data-folder/import-exports.js';
+export type { BundleLoad, LoadOptions } from './data-folder/import-exports.js';
 export {
   withWriteLock,
   waitingMessage,
   WriteLockBusyError,
   WRITE_LOCK_FILE,
-} from './write-lock.js';
-export type { LockHolder, WriteLockOptions } from './write-lock.js';
-export { deleteConversation, ConversationNotFoundError } from './delete-conversation.js';
-export type { DeleteOptions, DeleteResult } from './delete-conversation.js';
-export { readTombstones, DELETED_FILE } from './deleted-conversations.js';
-export type { Tombstone } from './deleted-conversations.js';
+} from './data-folder/write-lock.js';
+export type { LockHolder, WriteLockOptions } from './data-folder/write-lock.js';
+export {
+  deleteConversation,
+  ConversationNotFoundError,
+} from './data-folder/delete-conversation.js';
+export type { DeleteOptions, DeleteResult } from './data-folder/delete-conversation.js';
+export { readTombstones, DELETED_FILE } from './data-folder/deleted-conversations.js';
+export type { Tombstone } from './data-folder/deleted-conversations.js';
 export { StoreDamagedError } from './stores/sqlite/store-damage.js';
-export { openStore } from './open-store.js';
-export type { StoreChoice } from './open-store.js';
+export { openStore } from './data-folder/open-store.js';
+export type { StoreChoice } from './data-folder/open-store.js';
 export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-export type { ImportOptions, ImportResult } from './import-exports.js';
-export { resolveDataDir, bundleDir, storeFile } from './data-dir.js';
+export type { ImportOptions, ImportResult } from './data-folder/import-exports.js';
+export { resolveDataDir, bundleDir, storeFile } from './data-folder/data-dir.js';
 export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
 export { platformUrlOf, readConversationView } from './conversation-view/conversation-view.js';
 export { codeCellsIn, type CodeCell } from './conversation-view/code-cell.js';
@@ -61,7 +71,7 @@ export type {
   ToolCallView,
 } from './conversation-view/conversation-view.js';
 export { ATTACHMENTS_DIR } from './bundle/layout.js';
-export { claudeCodeProjectDirs } from './claude-code-home.js';
+export { claudeCodeProjectDirs } from './live/claude-code-home.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
 export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';
 export type { MessageRef } from './stores/store.js';
@@ -152,7 +162,7 @@ export { MODEL_CATALOG, DEFAULT_MODEL } from './embed/model-catalog.js';
 export type { CatalogModel } from './embed/model-catalog.js';
 export { listInstalledModels, resolveModelDir } from './embed/model-folder.js';
 export type { InstalledModel, ModelManifest } from './embed/model-folder.js';
-export { attachmentHeader } from './attachment-header.js';
+export { attachmentHeader } from './conversation-view/attachment-header.js';
 export { followFolders } from './live/follow-folders.js';
 export type { FollowOptions, Follower } from './live/follower.js';
 export type { FollowEvent } from './live/follow-event.js';
@@ -177,4 +187,18 @@ export { MemoryStoreError } from './bundle/read-memory-store.js';
 export type { MemoryIndex, MemoryMatch } from './stores/memory-index.js';
 export { diagnose, DataFolderMissingError } from './doctor/doctor.js';
 export type { DoctorCheck, DoctorOptions } from './doctor/doctor.js';
-export { plural } from './plural.js';
+export { plural } from './model/plural.js';
+export {
+  createSigningKey,
+  readSigningKey,
+  SigningKeyError,
+  type SigningKey,
+} from './trust/signing-key.js';
+export { signBundle, type SignResult } from './trust/sign-bundle.js';
+export { verifyBundle, type VerifyProblem, type VerifyReport } from './trust/verify-bundle.js';
+export {
+  validatePam,
+  type Finding,
+  type ValidateOptions,
+  type ValidationReport,
+} from './validate/validate-pam.js';

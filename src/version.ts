@@ -1,5 +1,2 @@
-/** chatgraph's version (a test keeps it equal to package.json's). */
-export const VERSION = '0.1.0';
-
-/** The importer name PAM files carry: `name/x.y.z`, as the schema's pattern requires. */
-export const IMPORTER = `chatgraph/${VERSION}`;
+// Moved to model/version.ts; this path stays a while for branches written against it.
+export { IMPORTER, VERSION } from './model/version.js';

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir, storeFile } from '../src/data-dir.js';
-import { deleteConversation } from '../src/delete-conversation.js';
-import { readTombstones } from '../src/deleted-conversations.js';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { bundleDir, storeFile } from '../src/data-folder/data-dir.js';
+import { deleteConversation } from '../src/data-folder/delete-conversation.js';
+import { readTombstones } from '../src/data-folder/deleted-conversations.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { startWebApp } from '../src/web/web-server.js';
@@ -133,8 +133,8 @@ describe('chatgraph delete (compiled CLI)', () => {
 
   it('deletes through the web app: DELETE /api/conversations/:id', async () => {
     const { data, total } = await setup();
-    const store = await openStore({ dataDir: data });
-    const app = await startWebApp({ store, dataDir: data, port: 0 });
+    const folder = await DataFolder.open(data);
+    const app = await startWebApp({ folder, port: 0 });
     try {
       const id = bundleFiles(data)[0]?.id ?? '';
       const url = `http://127.0.0.1:${app.port}/api/conversations/${id}`;
@@ -149,7 +149,7 @@ describe('chatgraph delete (compiled CLI)', () => {
       expect((await readTombstones(data)).map((t) => t.id)).toEqual([id]);
     } finally {
       await app.close();
-      await store.close();
+      await folder.close();
     }
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
+import { importExports } from '../src/data-folder/import-exports.js';
 import { ZipWriter } from '../src/sample/zip-writer.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';

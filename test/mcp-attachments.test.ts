@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
+import { importExports } from '../src/data-folder/import-exports.js';
 import { PASTED_NOTES, pastedClaudeConversation } from './support/attachment-fixtures.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
+import { importExports } from '../src/data-folder/import-exports.js';
 import { msg, node } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { filler, linearConversation, stdioClient } from './support/mcp-fixtures.js';

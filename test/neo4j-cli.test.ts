@@ -3,10 +3,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-dir.js';
+import { storeFile } from '../src/data-folder/data-dir.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { Neo4jStore } from '../src/stores/neo4j/neo4j-store.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import { startWebApp } from '../src/web/web-server.js';
 import type { Row, Store } from '../src/stores/store.js';
 import { SEED_QUERIES } from './contract/store-contract.js';
@@ -259,7 +260,8 @@ describe('chatgraph over Neo4j', () => {
       '--neo4j',
       server.target.url,
     ]);
-    const app = await startWebApp({ store: neo4j, dataDir: data, neo4j: server.target, port: 0 });
+    const folder = await DataFolder.open(data, { neo4j: server.target });
+    const app = await startWebApp({ folder, port: 0 });
     try {
       const get = async (path: string): Promise<unknown> => {
         const response = await fetch(`http://127.0.0.1:${app.port}${path}`);
@@ -281,6 +283,7 @@ describe('chatgraph over Neo4j', () => {
       expect(overview.conversations).toBe(page.total);
     } finally {
       await app.close();
+      await folder.close();
       await neo4j.close();
     }
   });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
-import { NotAnExportError } from '../src/not-an-export-error.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { NotAnExportError } from '../src/pipeline/not-an-export-error.js';
 import { ZipWriter } from '../src/sample/zip-writer.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';

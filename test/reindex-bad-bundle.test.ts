@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importExports, reindex } from '../src/import-exports.js';
+import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { BadBundleFileError, readBundleConversation } from '../src/bundle/read-bundle.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';

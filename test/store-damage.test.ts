@@ -10,8 +10,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-dir.js';
-import { importExports } from '../src/import-exports.js';
+import { storeFile } from '../src/data-folder/data-dir.js';
+import { importExports } from '../src/data-folder/import-exports.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';

@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import type { Store } from '../src/stores/store.js';
 import { API, type RouteName, type RouteSpec } from '../src/web/api-schema.js';
@@ -26,6 +26,7 @@ import { cleanUp } from './support/clean-up.js';
 
 let dataDir: string;
 let store: Store;
+let folder: DataFolder;
 let app: WebApp;
 const walked = new Set<RouteName>();
 
@@ -43,9 +44,10 @@ beforeAll(async () => {
     dataDir,
     importedAt: FIXED_TIME,
   });
-  store = await openStore({ dataDir });
+  folder = await DataFolder.open(dataDir);
+  store = await folder.store();
   await embedStore(store, dataDir);
-  app = await startWebApp({ store, dataDir, port: 0, changes: () => 7 });
+  app = await startWebApp({ folder, port: 0, changes: () => 7 });
 }, 240_000);
 
 afterAll(

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
@@ -19,6 +19,7 @@ async function json<T>(app: WebApp, path: string): Promise<T> {
 
 let dataDir: string;
 let store: Store;
+let folder: DataFolder;
 let app: WebApp;
 
 beforeAll(async () => {
@@ -30,8 +31,9 @@ beforeAll(async () => {
     dataDir,
     importedAt: FIXED_TIME,
   });
-  store = await openStore({ dataDir });
-  app = await startWebApp({ store, dataDir, port: 0, maxUploadBytes: 5 * 1024 * 1024 });
+  folder = await DataFolder.open(dataDir);
+  store = await folder.store();
+  app = await startWebApp({ folder, port: 0, maxUploadBytes: 5 * 1024 * 1024 });
 });
 
 afterAll(
@@ -231,7 +233,7 @@ describe('the web app API', () => {
 
 describe('the web app with a token', () => {
   it('requires the token on every request, and turns the printed address into a cookie', async () => {
-    const guarded = await startWebApp({ store, dataDir, port: 0, token: 'sesame' });
+    const guarded = await startWebApp({ folder, port: 0, token: 'sesame' });
     try {
       expect(guarded.url).toBe(`http://127.0.0.1:${guarded.port}/?token=sesame`);
       expect((await raw(guarded, '/api/sources')).status).toBe(401);
@@ -256,7 +258,7 @@ describe('the web app with a token', () => {
   });
 
   it('makes up a token when listening beyond this machine', async () => {
-    const wide = await startWebApp({ store, dataDir, port: 0, host: '0.0.0.0' });
+    const wide = await startWebApp({ folder, port: 0, host: '0.0.0.0' });
     try {
       expect(wide.token).toMatch(/^[\w-]{32}$/);
       expect(wide.url).toContain(`?token=${wide.token ?? ''}`);

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
@@ -20,6 +20,7 @@ const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> 
 
 let dataDir: string;
 let store: Store;
+let folder: DataFolder;
 let app: WebApp;
 let guarded: WebApp;
 let logged: string[];
@@ -31,15 +32,15 @@ beforeAll(async () => {
   const branched = join(dir, 'branched.json');
   writeFileSync(branched, JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough')]));
   await importExports([...fixturesOf('chatgpt'), branched], { dataDir, importedAt: FIXED_TIME });
-  store = await openStore({ dataDir });
+  folder = await DataFolder.open(dataDir);
+  store = await folder.store();
   app = await startWebApp({
-    store,
-    dataDir,
+    folder,
     port: 0,
     uploadIdleSeconds: 1,
     queryLimits: { timeoutSeconds: 6, memoryMb: 256 },
   });
-  guarded = await startWebApp({ store, dataDir, port: 0, token: TOKEN });
+  guarded = await startWebApp({ folder, port: 0, token: TOKEN });
   logged = [];
   // What the server logs: bad input must not reach it as an error with a stack.
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {

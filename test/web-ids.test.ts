@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
@@ -12,6 +12,7 @@ import { cleanUp } from './support/clean-up.js';
 
 let dataDir: string;
 let store: Store;
+let folder: DataFolder;
 let app: WebApp;
 let ours = '';
 
@@ -27,9 +28,10 @@ beforeAll(async () => {
     ]),
   );
   await importExports([file], { dataDir, importedAt: FIXED_TIME });
-  store = await openStore({ dataDir });
+  folder = await DataFolder.open(dataDir);
+  store = await folder.store();
   ours = (await store.conversation('shared-prefix-one'))?.id ?? '';
-  app = await startWebApp({ store, dataDir, port: 0 });
+  app = await startWebApp({ folder, port: 0 });
 });
 
 afterAll(

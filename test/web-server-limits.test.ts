@@ -2,8 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importExports } from '../src/import-exports.js';
-import { openStore } from '../src/open-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { DataFolder } from '../src/data-folder/data-folder.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
@@ -67,6 +67,7 @@ let dataDir: string;
 let served: { server: ChildProcess; base: string };
 let servedPort: number;
 let store: Store;
+let folder: DataFolder;
 let guarded: WebApp;
 let paced: WebApp;
 const TOKEN = 'b'.repeat(32);
@@ -76,12 +77,12 @@ beforeAll(async () => {
   await importExports(fixturesOf('chatgpt'), { dataDir, importedAt: FIXED_TIME });
   served = await startServe(dataDir);
   servedPort = Number(new URL(served.base).port);
-  store = await openStore({ dataDir });
-  guarded = await startWebApp({ store, dataDir, port: 0, token: TOKEN });
+  folder = await DataFolder.open(dataDir);
+  store = await folder.store();
+  guarded = await startWebApp({ folder, port: 0, token: TOKEN });
   // Small figures, so a drip is caught in seconds: the mechanism is the server's own.
   paced = await startWebApp({
-    store,
-    dataDir,
+    folder,
     port: 0,
     uploadIdleSeconds: 5,
     uploadRateWindowSeconds: 1,

@@ -15,6 +15,8 @@ export interface AtomicWriteOptions {
    * they can be written again from their export.
    */
   durable?: boolean;
+  /** The new file's permission bits (a private key's 0600), set before any byte is in it. */
+  mode?: number;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function writeFileAtomic(
   const durable = options.durable !== false;
   const temp = `${path}.${process.pid}-${++counter}.tmp`;
   try {
-    const handle = await open(temp, 'w');
+    const handle = await open(temp, 'w', options.mode);
     try {
       await handle.writeFile(data);
       if (durable) await handle.sync();

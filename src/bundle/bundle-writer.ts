@@ -34,6 +34,8 @@ export class BundleWriter {
   private existing: { owner: { id: string; created_at: string }; exportId?: string } | undefined;
   /** The memory journal's changes the bundle had when opened (see {@link finish}). */
   private journalled: ReadonlyMap<string, Memory> = new Map();
+  /** What {@link removeMemories} left out: a journalled change of it stays out too. */
+  private leftOut: ((memory: Memory) => boolean) | undefined;
   private readonly copied = new Set<string>();
   private readonly swept = new Set<string>();
   /** How the index was made to agree with the conversation files when the bundle was opened. */
@@ -183,9 +185,25 @@ export class BundleWriter {
     return true;
   }
 
+  /** Removes the memories `leave` picks (and any journalled change of them); how many. */
+  removeMemories(leave: (memory: Memory) => boolean): number {
+    let removed = 0;
+    for (const [id, memory] of this.memories)
+      if (leave(memory)) {
+        this.memories.delete(id);
+        removed++;
+      }
+    this.leftOut = leave;
+    return removed;
+  }
+
   /** Adds or replaces memories (by id). */
   addMemories(memories: readonly Memory[]): void {
-    for (const memory of memories) this.memories.set(memory.id, memory);
+    for (const memory of memories) {
+      // Who may see a memory is its owner's say, not the platform's: a re-import keeps it.
+      const access = memory.access ?? this.memories.get(memory.id)?.access;
+      this.memories.set(memory.id, access ? { ...memory, access } : memory);
+    }
   }
 
   /**
@@ -197,7 +215,7 @@ export class BundleWriter {
     if (journal && journal.base === this.existing?.exportId)
       for (const [id, memory] of journal.memories)
         if (JSON.stringify(this.journalled.get(id)) !== JSON.stringify(memory))
-          this.memories.set(id, memory);
+          if (!this.leftOut?.(memory)) this.memories.set(id, memory);
     const store = toMemoryStore({
       ownerId: owner.id,
       ownerCreatedAt: this.existing?.owner.created_at ?? owner.createdAt,

@@ -4,7 +4,7 @@ import { integrityChecksum } from '../model/integrity.js';
 import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { toPydanticTime } from '../model/time.js';
-import { IMPORTER } from '../version.js';
+import { IMPORTER } from '../model/version.js';
 import { conversationRef } from './layout.js';
 
 /** The index entry of a conversation, consistent with its file (title, count, time). */
@@ -81,5 +81,13 @@ export function storedMemory(memory: Memory): Memory {
   const provenance = { ...memory.provenance };
   if (provenance.extracted_at !== undefined)
     provenance.extracted_at = toPydanticTime(provenance.extracted_at);
-  return { ...memory, temporal, provenance };
+  if (!memory.access) return { ...memory, temporal, provenance };
+  // Pydantic writes an access block with its defaults filled in; so is it hashed.
+  const access = {
+    ...memory.access,
+    visibility: memory.access.visibility ?? 'private',
+    exportable: memory.access.exportable ?? true,
+    shared_with: memory.access.shared_with ?? [],
+  };
+  return { ...memory, temporal, provenance, access };
 }

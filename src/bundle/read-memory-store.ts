@@ -25,6 +25,7 @@ const storeSchema = z
     owner: z.object({ id: z.string(), created_at: z.string() }).passthrough(),
     memories: z.array(memorySchema),
     conversations_index: z.array(indexEntrySchema).nullish(),
+    signature: z.unknown(),
   })
   .passthrough();
 
@@ -36,6 +37,8 @@ export interface MemoryStoreFile {
   index: ConversationIndexEntry[];
   /** The file's `export_id`: what a journal names as the file it extends. */
   exportId?: string;
+  /** Whether the file has a PAM §18 signature (a change then rewrites it whole, unsigned). */
+  signed: boolean;
   /** The journal the memories include, when there is one for this file. */
   journal?: MemoryJournal;
 }
@@ -69,6 +72,7 @@ async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> 
     owner: { id: parsed.data.owner.id, created_at: parsed.data.owner.created_at },
     memories: parsed.data.memories.map(toMemory),
     index: parsed.data.conversations_index ?? [],
+    signed: typeof parsed.data.signature === 'object' && parsed.data.signature !== null,
     ...(typeof exportId === 'string' ? { exportId } : {}),
   };
 }

@@ -5,7 +5,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { CONVERSATIONS_DIR } from './layout.js';
 import { toIndexEntry } from './memory-store.js';
-import { plural } from '../plural.js';
+import { plural } from '../model/plural.js';
 
 // What indexing a conversation file reads of it (the rest is not looked at).
 const IndexedFields = z.object({

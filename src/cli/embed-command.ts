@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { embedStore, waitingMessage, type EmbedReport, type Store } from '../index.js';
+import { waitingMessage, type DataFolder, type EmbedReport } from '../index.js';
 import { describePlan, EmbedProgressBar, formatDuration } from './embed-progress.js';
 import { plural } from './plural.js';
 
@@ -34,8 +34,7 @@ export function withModelOptions(command: Command): Command {
  * Ctrl-C stops it cleanly (what was embedded is kept, and the next run goes on from there).
  */
 export async function runEmbed(
-  store: Store,
-  dataDir: string,
+  folder: DataFolder,
   options: EmbedCliOptions,
   print: (text: string) => void,
 ): Promise<EmbedReport> {
@@ -48,7 +47,7 @@ export async function runEmbed(
   const bar = new EmbedProgressBar();
   const started = Date.now();
   try {
-    const report = await embedStore(store, dataDir, {
+    const report = await folder.embed({
       ...(options.model !== undefined ? { model: options.model } : {}),
       ...(options.endpoint !== undefined ? { endpoint: options.endpoint } : {}),
       allowRemote: options.allowRemote === true,

@@ -9,6 +9,7 @@ import {
   NotAnExportError,
   QueryError,
   QueryLimitError,
+  SigningKeyError,
   StoreConnectionError,
   VERSION,
   VectorModelMismatchError,
@@ -31,9 +32,11 @@ import { registerReindex } from './commands/reindex.js';
 import { registerSample } from './commands/sample.js';
 import { registerSearch } from './commands/search.js';
 import { registerServe } from './commands/serve.js';
+import { registerKey, registerSign, registerVerify } from './commands/sign.js';
 import { registerSources } from './commands/sources.js';
 import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
+import { registerValidate } from './commands/validate.js';
 import { registerWatch } from './commands/watch.js';
 import { registerModelCommands } from './model-command.js';
 import { parseProblem } from './usage-line.js';
@@ -54,6 +57,10 @@ const COMMANDS = [
   registerMemories,
   registerRemember,
   registerForget,
+  registerSign,
+  registerVerify,
+  registerKey,
+  registerValidate,
   registerMcp,
   registerServe,
   registerWatch,
@@ -121,6 +128,7 @@ const SAID_AS_IS = [
   MemoryInputError,
   MemoryNotFoundError,
   MemoryStoreError,
+  SigningKeyError,
 ];
 
 /**

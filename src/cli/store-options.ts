@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { neo4jTarget, openStore, resolveDataDir, type Neo4jTarget, type Store } from '../index.js';
+import {
+  DataFolder,
+  neo4jTarget,
+  resolveDataDir,
+  type DataFolderOptions,
+  type Neo4jTarget,
+  type Store,
+} from '../index.js';
 import { FORMAT_CHOICE, checkChoice } from './choices.js';
 import { UsageError } from './usage-error.js';
 
@@ -47,12 +54,20 @@ export function neo4jOf(options: StoreOptions): Neo4jTarget | undefined {
   });
 }
 
-/** Opens the chosen store for reading: the data folder's (it must exist), or Neo4j. */
-export function openForReading(options: StoreOptions): Promise<Store> {
-  return openStore(
-    { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) },
-    { readonly: true },
-  );
+/** Opens the chosen data folder (its embedded store, or Neo4j) to change it. */
+export function openForWriting(
+  options: StoreOptions,
+  more: Omit<DataFolderOptions, 'neo4j' | 'readonly'> = {},
+): Promise<DataFolder> {
+  return DataFolder.open(resolveDataDir(options.dataDir), { ...more, neo4j: neo4jOf(options) });
+}
+
+/** Opens the chosen data folder for reading: its store (it must exist), or Neo4j. */
+export function openForReading(options: StoreOptions): Promise<DataFolder> {
+  return DataFolder.open(resolveDataDir(options.dataDir), {
+    neo4j: neo4jOf(options),
+    readonly: true,
+  });
 }
 
 /** Runs `use` over the store opened for reading, and closes it. */
@@ -60,11 +75,11 @@ export async function withStore<T>(
   options: StoreOptions,
   use: (store: Store) => Promise<T>,
 ): Promise<T> {
-  const store = await openForReading(options);
+  const folder = await openForReading(options);
   try {
-    return await use(store);
+    return await use(await folder.store());
   } finally {
-    await store.close();
+    await folder.close();
   }
 }
 

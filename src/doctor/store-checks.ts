@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { plural } from '../plural.js';
+import { plural } from '../model/plural.js';
 import { fix, note, ok, type DoctorCheck } from './check.js';
 
 /** What the store's own checks need from the caller: how to write the commands that fix things. */

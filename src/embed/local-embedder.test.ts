@@ -156,6 +156,29 @@ describe('opening a local model', () => {
     await local.close();
   });
 
+  it('puts the manifest’s text prefix before every text, and counts its tokens', async () => {
+    const probe = await openEmbedder({ modelDir: testModelDir() });
+    const id = probe.model.id;
+    const [written, plain] = await probe.embed([
+      'query: a garden of tomatoes',
+      'a garden of tomatoes',
+    ]);
+    const writtenTokens = probe.countTokens('query: a garden of tomatoes');
+    await probe.close();
+    const prefixed = join(dir, 'prefixed');
+    await cp(join(testModelDir(), id), join(prefixed, id), { recursive: true });
+    const manifestPath = join(prefixed, id, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as object;
+    await writeFile(manifestPath, JSON.stringify({ ...manifest, textPrefix: 'query: ' }));
+    const embedder = await openEmbedder({ modelDir: prefixed });
+    const [vector] = await embedder.embed(['a garden of tomatoes']);
+    expect(embedder.countTokens('a garden of tomatoes')).toBe(writtenTokens);
+    await embedder.close();
+    if (!vector || !written || !plain) throw new Error('missing vectors');
+    expect(cosine(vector, written)).toBeGreaterThan(0.9999);
+    expect(cosine(vector, plain)).toBeLessThan(0.999);
+  });
+
   it('never takes a half-fetched model (files without their manifest) as installed', async () => {
     const half = join(dir, 'half');
     const id = listInstalledModels(testModelDir())[0]?.manifest.id ?? 'all-minilm-l6-v2';

@@ -10,6 +10,8 @@ export interface LocalModelSpec {
   folder: string;
   info: ModelInfo;
   pooling: 'mean' | 'cls';
+  /** Put before every text (the model was trained so); counted in its tokens. */
+  textPrefix?: string;
 }
 
 /** How the ONNX session runs (the defaults are the fastest measured on 2 shared cores). */
@@ -66,6 +68,7 @@ export async function openLocalEmbedder(
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const tokenBudget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const max = spec.info.maxTokens;
+  const prefix = spec.textPrefix ?? '';
   const run = (batch: number[][]): Promise<Float32Array[]> => runBatch(session, spec, batch);
   // One probe tells the real dimension: stated ones are checked, unstated ones learnt.
   const dimensions = (await run([encode(tokenizer, 'dimension probe', max)]))[0]?.length ?? 0;
@@ -77,9 +80,9 @@ export async function openLocalEmbedder(
   }
   return {
     model: { ...spec.info, dimensions },
-    countTokens: (text) => tokenizer.encode(text).ids.length,
+    countTokens: (text) => tokenizer.encode(prefix + text).ids.length,
     async embed(texts, embedOptions = {}) {
-      const encoded = texts.map((text) => encode(tokenizer, text, max));
+      const encoded = texts.map((text) => encode(tokenizer, prefix + text, max));
       // Sorted by length, a batch pads little: padding is wasted work.
       const order = encoded.map((_, index) => index);
       order.sort((a, b) => (encoded[a]?.length ?? 0) - (encoded[b]?.length ?? 0));

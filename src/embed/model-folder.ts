@@ -11,6 +11,8 @@ const manifestSchema = z.object({
   dimensions: z.number().int().positive(),
   maxTokens: z.number().int().positive(),
   pooling: z.enum(['mean', 'cls']).default('mean'),
+  /** Put before every text the model reads. */
+  textPrefix: z.string().default(''),
   source: z.string(),
   files: z.array(
     z.object({

@@ -102,6 +102,7 @@ async function verified(
   return {
     folder,
     pooling: manifest.pooling,
+    ...(manifest.textPrefix ? { textPrefix: manifest.textPrefix } : {}),
     info: {
       id: manifest.id,
       dimensions: manifest.dimensions,

@@ -5,7 +5,7 @@ import { toIndexEntry } from '../bundle/memory-store.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { project } from '../graph/project.js';
 import { claudeCode } from '../providers/claude-code/index.js';
-import { IMPORTER } from '../version.js';
+import { IMPORTER } from '../model/version.js';
 import { cuts, linearEntries, linearLog, log } from '../../test/support/claude-code-lines.js';
 import { SESSION_SOURCE } from '../../test/support/patch-fixtures.js';
 import { SessionConversion, type SessionSource } from './convert-session.js';

@@ -12,7 +12,7 @@ import { mergeCopies } from '../model/merge-copies.js';
 import type { Conversation, ConversationIndexEntry, ImportMetadata } from '../model/pam.js';
 import { claudeCode } from '../providers/claude-code/index.js';
 import { SessionBuilder } from '../providers/claude-code/session-builder.js';
-import { IMPORTER } from '../version.js';
+import { IMPORTER } from '../model/version.js';
 
 /**
  * One conversation of a followed session log as of the lines read so far. An append costs

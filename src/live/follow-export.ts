@@ -1,7 +1,7 @@
-import { importExports } from '../import-exports.js';
-import { NotAnExportError } from '../not-an-export-error.js';
+import { importExports } from '../data-folder/import-exports.js';
+import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
-import type { LockHolder } from '../write-lock.js';
+import type { LockHolder } from '../data-folder/write-lock.js';
 import type { FollowEvent } from './follow-event.js';
 import type { FileState, LiveState } from './live-state.js';
 import type { FollowedFile } from './scan-folders.js';

@@ -3,7 +3,7 @@ import {
   SERVER_QUERY_LIMITS,
   VERSION,
   createRecaller,
-  type Neo4jTarget,
+  type DataFolder,
   type QueryLimits,
   type Recaller,
   type Store,
@@ -32,7 +32,7 @@ export interface McpOptions {
   /** What the store holds, told to agents in the initialize result (a general text without it). */
   holdings?: Holdings | undefined;
   /** The data folder memories are written to (remember, forget…); no memory tools without it. */
-  memory?: { dataDir: string; neo4j?: Neo4jTarget | undefined } | undefined;
+  memory?: DataFolder | undefined;
 }
 
 /** The MCP server over a store: tools to search and read the history, and resources. */
@@ -49,7 +49,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
     recaller: options.recaller ?? createRecaller(store),
     limits: options.queryLimits ?? SERVER_QUERY_LIMITS,
     budget,
-    ...(options.memory ? { dataDir: options.memory.dataDir } : {}),
+    ...(options.memory ? { dataDir: options.memory.dir } : {}),
   };
   const tools = recordTools(server);
   registerSearchTool(server, context);
@@ -58,7 +58,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   registerGetMessageContext(server, context);
   registerRunCypher(server, context);
   registerStats(server, context);
-  if (options.memory) registerMemoryTools(server, { ...context, ...options.memory });
+  if (options.memory) registerMemoryTools(server, { ...context, folder: options.memory });
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   serveToolList(server, tools);

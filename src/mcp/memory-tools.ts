@@ -6,13 +6,11 @@ import {
   MEMORY_CONTENT_LIMIT,
   MEMORY_PAGE,
   MEMORY_TYPES,
-  forget,
   listMemories,
   memoryView,
   recentActivity,
-  remember,
   type MemoryView,
-  type Neo4jTarget,
+  type DataFolder,
 } from '../index.js';
 import { conversationOutput, memoryOutput, truncatedOutput } from './output-schemas.js';
 import { clipText, fitPage } from './result-budget.js';
@@ -21,8 +19,7 @@ import { guarded, ok } from './tool-result.js';
 
 /** What the memory tools work on: the tools' context, and the data folder written to. */
 export interface MemoryToolDeps extends ToolContext {
-  dataDir: string;
-  neo4j?: Neo4jTarget | undefined;
+  folder: DataFolder;
 }
 
 const memoryShape = memoryOutput;
@@ -54,11 +51,7 @@ const TRUNCATED = (kb: number): string =>
 /** `remember`: a new memory, with its source. */
 function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
   // The server's search model embeds the new memory: no second model loaded for each remember.
-  const target = {
-    dataDir: deps.dataDir,
-    neo4j: deps.neo4j,
-    embedder: () => deps.recaller.embedder(),
-  };
+  const lent = { embedder: () => deps.recaller.embedder() };
   server.registerTool(
     'remember',
     {
@@ -88,15 +81,18 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const { memory, created, vector } = await remember(target, {
-          content: args.content,
-          type: args.type,
-          tags: args.tags,
-          confidence: args.confidence,
-          conversationId: args.conversation_id,
-          messageId: args.message_id,
-          method: 'llm_inference',
-        });
+        const { memory, created, vector } = await deps.folder.remember(
+          {
+            content: args.content,
+            type: args.type,
+            tags: args.tags,
+            confidence: args.confidence,
+            conversationId: args.conversation_id,
+            messageId: args.message_id,
+            method: 'llm_inference',
+          },
+          lent,
+        );
         const full = await memoryView(memory, deps.store);
         // Each of the text and the structured content holds the memory once: half the budget each.
         const view = shrinkMemory(full, Math.floor(deps.budget.maxBytes / 8));
@@ -109,7 +105,6 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
 
 /** `forget`: retracts a memory. */
 function registerForget(server: McpServer, deps: MemoryToolDeps): void {
-  const target = { dataDir: deps.dataDir, neo4j: deps.neo4j };
   server.registerTool(
     'forget',
     {
@@ -128,7 +123,7 @@ function registerForget(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const memory = await forget(target, args.id);
+        const memory = await deps.folder.forget(args.id);
         const content = clipText(memory.content, Math.floor(deps.budget.maxBytes / 8));
         const truncated = content !== memory.content;
         return ok(
@@ -149,7 +144,8 @@ const listOutput = z.object({
 
 /** `list_memories`: a page of memories, by words, type and tag. */
 function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, dataDir, budget } = deps;
+  const { store, budget } = deps;
+  const dataDir = deps.folder.dir;
   server.registerTool(
     'list_memories',
     {
@@ -225,7 +221,8 @@ const recentOutput = z.object({
 
 /** `recent_activity`: what happened since a time. */
 function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, dataDir, budget } = deps;
+  const { store, budget } = deps;
+  const dataDir = deps.folder.dir;
   server.registerTool(
     'recent_activity',
     {

@@ -1,5 +1,5 @@
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../data-dir.js';
+import { bundleDir } from '../data-folder/data-dir.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
 import type { Memory, MemoryStatus, MemoryType } from '../model/pam.js';
 import { pageBounds } from '../stores/page-bounds.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../data-dir.js';
+import { bundleDir } from '../data-folder/data-dir.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { EMBEDDINGS_FILE, readMemoryVectors } from '../recall/embed-memories.js';
 import type { MemoryVector } from '../stores/memory-index.js';

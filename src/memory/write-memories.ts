@@ -13,16 +13,16 @@ import {
 import { storedMemory, toMemoryStore } from '../bundle/memory-store.js';
 import { readMemoryStore, type MemoryStoreFile } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../data-dir.js';
+import { bundleDir } from '../data-folder/data-dir.js';
 import type { Memory } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
-import { openStore } from '../open-store.js';
+import { withLockedStore } from '../data-folder/locked-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { TextEmbedder } from '../recall/embed-conversations.js';
 import { readMemoryVectors } from '../recall/embed-memories.js';
 import { refreshMemoryVectors, type MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { Store } from '../stores/store.js';
-import { withWriteLock, type LockHolder } from '../write-lock.js';
+import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
 
 /** Where memories are written: the data folder's bundle, and its store (embedded or Neo4j). */
 export interface MemoryTarget {
@@ -127,60 +127,55 @@ export async function writeMemoriesWithVectors<T>(
   change: (context: MemoryChange) => Promise<T> | T,
   options: { embed: boolean },
 ): Promise<{ result: T; vector: MemoryVectorNote }> {
-  return withWriteLock(
-    target.dataDir,
-    async () => {
+  return withLockedStore(
+    target,
+    async (store) => {
       const bundle = bundleDir(target.dataDir);
-      const store = await openStore({ dataDir: target.dataDir, neo4j: target.neo4j });
-      try {
-        const file = await readMemoryStore(bundle);
-        const memories = new ChangedMemories(file?.memories ?? []);
-        const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
-        const result = await change({ memories, index: file?.index ?? [], store, now });
-        const changed = [...memories.changed].flatMap((id) => {
-          const memory = memories.get(id);
-          return memory ? [storedMemory(memory)] : [];
-        });
-        const line = journalLine(changed);
-        const journal = file?.journal;
-        const base = file?.exportId;
-        const whole =
-          base === undefined ||
-          memories.removed ||
-          (journal !== undefined &&
-            (journal.changes + 1 > MEMORY_JOURNAL_LIMIT.changes ||
-              journal.bytes + Buffer.byteLength(line) > MEMORY_JOURNAL_LIMIT.bytes));
-        let all: Memory[] | undefined;
-        if (whole) all = await writeWhole(bundle, file, memories.values(), now);
-        else if (changed.length > 0) await appendMemoryJournal(bundle, base, journal, line);
-        const embedded = new Set((await readMemoryVectors(bundle)).map((v) => v.memoryId));
-        const vector = await refreshMemoryVectors(store, target.dataDir, {
-          embed: options.embed,
-          modelDir: target.modelDir,
-          lent: target.embedder,
-        });
-        const vectors = await readMemoryVectors(bundle);
-        // Written whole, the store is made whole too: a change cut off by a kill between the
-        // journal and the store is in its graph again.
-        if (all) await store.memories.replace(all, vectors);
-        else {
-          // The changed memories, and the vectors made now (an older memory's too, embedded
-          // now that the model opened).
-          const ids = new Set(changed.map((m) => m.id));
-          await store.memories.upsert(
-            changed,
-            vectors.filter((v) => ids.has(v.memoryId) || !embedded.has(v.memoryId)),
-          );
-        }
-        return { result, vector };
-      } finally {
-        await store.close();
+      const file = await readMemoryStore(bundle);
+      const memories = new ChangedMemories(file?.memories ?? []);
+      const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
+      const result = await change({ memories, index: file?.index ?? [], store, now });
+      const changed = [...memories.changed].flatMap((id) => {
+        const memory = memories.get(id);
+        return memory ? [storedMemory(memory)] : [];
+      });
+      const line = journalLine(changed);
+      const journal = file?.journal;
+      const base = file?.exportId;
+      const whole =
+        base === undefined ||
+        memories.removed ||
+        // A signed file is written whole, without its signature: a journal beside it would
+        // leave a signature that no longer covers the memories (docs/pam-trust.md).
+        (file?.signed === true && changed.length > 0) ||
+        (journal !== undefined &&
+          (journal.changes + 1 > MEMORY_JOURNAL_LIMIT.changes ||
+            journal.bytes + Buffer.byteLength(line) > MEMORY_JOURNAL_LIMIT.bytes));
+      let all: Memory[] | undefined;
+      if (whole) all = await writeWhole(bundle, file, memories.values(), now);
+      else if (changed.length > 0) await appendMemoryJournal(bundle, base, journal, line);
+      const embedded = new Set((await readMemoryVectors(bundle)).map((v) => v.memoryId));
+      const vector = await refreshMemoryVectors(store, target.dataDir, {
+        embed: options.embed,
+        modelDir: target.modelDir,
+        lent: target.embedder,
+      });
+      const vectors = await readMemoryVectors(bundle);
+      // Written whole, the store is made whole too: a change cut off by a kill between the
+      // journal and the store is in its graph again.
+      if (all) await store.memories.replace(all, vectors);
+      else {
+        // The changed memories, and the vectors made now (an older memory's too, embedded
+        // now that the model opened).
+        const ids = new Set(changed.map((m) => m.id));
+        await store.memories.upsert(
+          changed,
+          vectors.filter((v) => ids.has(v.memoryId) || !embedded.has(v.memoryId)),
+        );
       }
+      return { result, vector };
     },
-    {
-      ...(target.onWait ? { onWait: target.onWait } : {}),
-      maxWaitMilliseconds: target.lockWaitMilliseconds,
-    },
+    { onWait: target.onWait, maxWaitMilliseconds: target.lockWaitMilliseconds },
   );
 }
 

@@ -1,5 +1,5 @@
 import type { Diagnostic } from './diagnostic.js';
-import { plural } from '../plural.js';
+import { plural } from './plural.js';
 
 /** Tells how many messages took a time from elsewhere (at every build, grown or not). */
 export function reportInferred(

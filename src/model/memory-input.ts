@@ -1,4 +1,4 @@
-import { IMPORTER } from '../version.js';
+import { IMPORTER } from './version.js';
 import { contentHash } from './content-hash.js';
 import type { ExtractionMethod, Memory, MemoryType } from './pam.js';
 

@@ -149,7 +149,21 @@ export interface Memory {
     extracted_at?: string;
     extractor: string;
   };
+  /**
+   * Who may see it: chatgraph writes none, and keeps one a bundle has. `exportable`
+   * false keeps it out of every export (PAM §21.1, {@link isExportable}).
+   */
+  access?: {
+    visibility?: 'private' | 'shared' | 'public';
+    exportable?: boolean;
+    shared_with?: { entity: string; permissions: ('read' | 'write' | 'delete')[] }[];
+  };
   metadata?: JsonObject;
+}
+
+/** Whether a memory may leave in an export: PAM §21.1 (absent means exportable, its default). */
+export function isExportable(memory: Pick<Memory, 'access'>): boolean {
+  return memory.access?.exportable !== false;
 }
 
 export interface ConversationIndexEntry {

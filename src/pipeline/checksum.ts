@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ImportReport, ReportBuilder } from '../import-report.js';
+import type { ImportReport, ReportBuilder } from './import-report.js';
 import type { Entry } from '../read/entry.js';
 import type { Claim } from './claim.js';
 import { fileFingerprint, type ConvertOptions } from './convert-options.js';

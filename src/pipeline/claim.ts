@@ -1,5 +1,5 @@
-import { plural } from '../plural.js';
-import { NotAnExportError } from '../not-an-export-error.js';
+import { plural } from '../model/plural.js';
+import { NotAnExportError } from './not-an-export-error.js';
 import type { Detection, Provider } from '../providers/provider.js';
 import { PROVIDERS, productList } from '../providers/registry.js';
 import { cutOffJson } from '../read/cut-off-json.js';
@@ -7,7 +7,7 @@ import type { Entry } from '../read/entry.js';
 import { readHead } from '../read/head.js';
 import { openSource, type OpenedSource } from '../read/open-source.js';
 import { declaredBomb } from '../read/zip-limits.js';
-import type { ReportBuilder } from '../import-report.js';
+import type { ReportBuilder } from './import-report.js';
 
 /** An export file a provider recognised, and what it holds. */
 export interface Claim {

@@ -1,4 +1,4 @@
-import type { ReportBuilder } from '../import-report.js';
+import type { ReportBuilder } from './import-report.js';
 import { toTimestamp } from '../model/time.js';
 import { readRecords } from '../read/read-records.js';
 import type { Claim } from './claim.js';

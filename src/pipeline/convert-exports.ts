@@ -1,7 +1,9 @@
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { repairDiagnostics } from '../bundle/repair-index.js';
-import { ReportBuilder, type ImportReport } from '../import-report.js';
+import { ReportBuilder, type ImportReport } from './import-report.js';
 import { stableId } from '../model/ids.js';
+import { isExportable } from '../model/pam.js';
+import { plural } from '../plural.js';
 import { timestampOf } from '../model/time.js';
 import type { OpenedSource } from '../read/open-source.js';
 import { checksumClaims, reportFiles } from './checksum.js';
@@ -76,6 +78,7 @@ export async function convertExports(
     progress.finish();
     const checksums = conversationClaims.map((c) => c.checksum ?? '').sort();
     const ownerId = writer.ownerId ?? account?.id ?? stableId('owner', ...checksums);
+    if (options.exportOnly) leaveOutUnexportable(writer, report);
     await writer.finish({ id: ownerId, createdAt: importedAt }, importedAt);
     return report.build();
   } finally {
@@ -131,4 +134,16 @@ async function skipFile(
     message: `skipped: this file (${file.checksum}) was imported before and has not changed`,
     file: claim.entry.displayPath,
   });
+}
+
+/** An export leaves out the memories their owner marked not exportable (PAM §21.1). */
+function leaveOutUnexportable(writer: BundleWriter, report: ReportBuilder): void {
+  const left = writer.removeMemories((memory) => !isExportable(memory));
+  if (left > 0)
+    report.add({
+      level: 'info',
+      code: 'memory-not-exportable',
+      message: `${plural(left, 'memory', 'memories')} marked access.exportable false left out of this export (PAM 21.1)`,
+      file: writer.dir,
+    });
 }

@@ -68,6 +68,11 @@ export interface ConvertOptions {
   onFileSkipped?: (file: ImportedFile) => Promise<void>;
   /** Mask secrets (API keys, tokens, bearer headers, URL passwords, private keys) before writing. */
   redact?: boolean;
+  /**
+   * The bundle is an export for others (`chatgraph convert`), not a data folder's record: its
+   * memories with `access.exportable: false` are left out of it (PAM §21.1), and counted.
+   */
+  exportOnly?: boolean;
   /** Conversations deleted with `chatgraph delete` (chatgraph's ids): not written again. */
   deleted?: ReadonlySet<string>;
   /** Worker threads for conversion (default: one per core but one, when compiled; 0: inline). */

@@ -1,6 +1,6 @@
 import { conversationText } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
-import { countConversation, type ConversationCounts } from '../import-report.js';
+import { countConversation, type ConversationCounts } from './import-report.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import type { ConversionContext, Provider } from '../providers/provider.js';
@@ -9,7 +9,7 @@ import { findProvider } from '../providers/registry.js';
 import { asObject, asText } from '../providers/untrusted.js';
 import { lookupAsset } from '../read/asset-index.js';
 import { parseRecord, type RawRecord } from '../read/record.js';
-import { IMPORTER } from '../version.js';
+import { IMPORTER } from '../model/version.js';
 import { projectConversation } from '../graph/project-conversation.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { Redactor, type RedactionCounts } from '../model/redact.js';

@@ -1,5 +1,5 @@
 import type { BundleWriter } from '../bundle/bundle-writer.js';
-import type { ReportBuilder } from '../import-report.js';
+import type { ReportBuilder } from './import-report.js';
 import { contentHash } from '../model/content-hash.js';
 import { redactValue } from '../model/redact.js';
 import { toTimestamp } from '../model/time.js';

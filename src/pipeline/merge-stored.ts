@@ -3,7 +3,7 @@ import { parseConversationFile } from '../bundle/conversation-schema.js';
 import { isInlineTextRef, type InlineAsset } from '../bundle/inline-text.js';
 import { contentHashOfText, conversationText } from '../bundle/conversation-text.js';
 import { toIndexEntry } from '../bundle/memory-store.js';
-import { countConversation } from '../import-report.js';
+import { countConversation } from './import-report.js';
 import { mergeCopies, updatedOf } from '../model/merge-copies.js';
 import type { Conversation } from '../model/pam.js';
 import type { Redactor } from '../model/redact.js';

@@ -1,5 +1,5 @@
-import { plural } from '../plural.js';
-import type { ReportBuilder } from '../import-report.js';
+import { plural } from '../model/plural.js';
+import type { ReportBuilder } from './import-report.js';
 import type { Claim } from './claim.js';
 import type { ConvertedConversation } from './convert-record.js';
 import type { StoredMerge } from './merge-stored.js';

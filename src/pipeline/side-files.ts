@@ -1,4 +1,4 @@
-import type { ReportBuilder } from '../import-report.js';
+import type { ReportBuilder } from './import-report.js';
 import type { Account } from '../providers/provider.js';
 import { AssetIndex } from '../read/asset-index.js';
 import type { OpenedSource } from '../read/open-source.js';

@@ -1,6 +1,6 @@
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { contentHashOfText } from '../bundle/conversation-text.js';
-import type { ReportBuilder } from '../import-report.js';
+import type { ReportBuilder } from './import-report.js';
 import type { Conversation } from '../model/pam.js';
 import type { AssetIndex } from '../read/asset-index.js';
 import type { Entry } from '../read/entry.js';

@@ -1,4 +1,4 @@
-import { plural } from '../plural.js';
+import { plural } from '../model/plural.js';
 /** How deep a record's JSON may nest; deeper values are cut (no export needs a tenth of it). */
 export const MAX_RECORD_DEPTH = 200;
 

@@ -89,7 +89,7 @@ describe('the model a history calls for', () => {
 
   it('takes the multilingual model from a quarter of messages not in English on', () => {
     expect(chooseModel(history({ fr: 0.48, en: 0.38, de: 0.09, es: 0.03, pt: 0.02 }))).toEqual({
-      model: 'paraphrase-multilingual-minilm-l12-v2',
+      model: 'multilingual-e5-small',
       reason: '62% of messages are not in English (fr 48%, en 38%, de 9%, es 3%, …)',
       multilingual: true,
     });
@@ -107,11 +107,11 @@ describe('the model a history calls for', () => {
   it('names the fetch and the way to keep the English model in one line', () => {
     const choice = chooseModel(history({ fr: 0.9, en: 0.1 }));
     expect(missingMultilingualMessage(choice)).toBe(
-      '90% of messages are not in English (fr 90%, en 10%): the English model would find little in them; install the multilingual model with chatgraph model fetch --model paraphrase-multilingual-minilm-l12-v2, or keep the English one with chatgraph embed --model all-minilm-l6-v2',
+      '90% of messages are not in English (fr 90%, en 10%): the English model would find little in them; install the multilingual model with chatgraph model fetch --model multilingual-e5-small, or keep the English one with chatgraph embed --model all-minilm-l6-v2',
     );
     expect(keptModelNote('all-minilm-l6-v2', choice)).toMatch(
-      /^keeping all-minilm-l6-v2, the model this data folder was embedded with, though 90% .*; chatgraph embed --model paraphrase-multilingual-minilm-l12-v2 re-embeds/,
+      /^keeping all-minilm-l6-v2, the model this data folder was embedded with, though 90% .*; chatgraph embed --model multilingual-e5-small re-embeds/,
     );
-    expect(keptModelNote('paraphrase-multilingual-minilm-l12-v2@hub', choice)).toBeUndefined();
+    expect(keptModelNote('multilingual-e5-small', choice)).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import {
   SERVER_QUERY_LIMITS,
   bundleDir,
   topicMapCache,
-  type Neo4jTarget,
+  type DataFolder,
   type QueryLimits,
   type Recaller,
   type Store,
@@ -39,8 +39,7 @@ export type Handlers = { [N in RouteName]: Handler<(typeof API)[N]> };
 /** What the handlers answer from: made once when the app starts. */
 export interface ApiContext {
   store: Store;
-  dataDir: string;
-  neo4j: Neo4jTarget | undefined;
+  folder: DataFolder;
   recaller: Recaller;
   jobs: ImportJobs;
   pages: ConversationPages;
@@ -50,14 +49,15 @@ export interface ApiContext {
 
 /** Every route's handler, by the route's name in {@link API}. */
 export function apiHandlers(context: ApiContext): Handlers {
-  const { store, dataDir, neo4j, recaller, jobs, pages } = context;
-  const memoryContext = { store, dataDir, neo4j, recaller };
+  const { store, folder, recaller, jobs, pages } = context;
+  const dataDir = folder.dir;
+  const memoryContext = { store, folder, recaller };
   // Clustering is kept between requests until the vectors or the conversations change.
   const topics = topicMapCache(store);
   return {
     listConversations: ({ query }) => api.listConversations(store, query),
     conversation: ({ id, query }) => pages.page(id, query),
-    deleteConversation: ({ id }) => deleteRoute(dataDir, neo4j, id),
+    deleteConversation: ({ id }) => deleteRoute(folder, id),
     changes: () => Promise.resolve({ changes: context.changes?.() ?? null }),
     sources: () => store.sources(),
     search: ({ query }) => api.search(recaller, query, context.queryLimits ?? SERVER_QUERY_LIMITS),

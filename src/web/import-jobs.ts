@@ -6,12 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UPLOAD_PACE, UploadError, uploadLimiter, type UploadPace } from './upload-limiter.js';
-import {
-  importExports,
-  type ImportProgress,
-  type ImportResult,
-  type Neo4jTarget,
-} from '../index.js';
+import type { DataFolder, ImportProgress, ImportResult } from '../index.js';
 
 /** An import started from the browser. */
 export interface ImportJob {
@@ -40,8 +35,7 @@ export class ImportJobs {
 
   constructor(
     private readonly options: {
-      dataDir: string;
-      neo4j?: Neo4jTarget | undefined;
+      folder: DataFolder;
       maxUploadBytes: number;
       /** How fast an upload must come and how long it may take ({@link UPLOAD_PACE} unless given). */
       uploadPace?: UploadPace | undefined;
@@ -126,9 +120,7 @@ export class ImportJobs {
   private async run(job: ImportJob, path: string, dir: string): Promise<void> {
     let told = 0;
     try {
-      job.report = await importExports([path], {
-        dataDir: this.options.dataDir,
-        neo4j: this.options.neo4j,
+      job.report = await this.options.folder.import([path], {
         onProgress: (progress) => {
           job.progress = progress;
           if (Date.now() - told < PROGRESS_EVERY_MS) return;

@@ -2,12 +2,9 @@ import type { z } from 'zod';
 import {
   MemoryInputError,
   MemoryNotFoundError,
-  forget,
   listMemories,
   memoryView,
-  remember,
-  reviseMemory,
-  type Neo4jTarget,
+  type DataFolder,
   type Recaller,
   type Store,
 } from '../index.js';
@@ -18,8 +15,7 @@ import type { Answer } from './api-schema.js';
 /** What the memory routes work on: the store read from, and the data folder written to. */
 export interface MemoryRouteContext {
   store: Store;
-  dataDir: string;
-  neo4j: Neo4jTarget | undefined;
+  folder: DataFolder;
   /** The search's model, lent to remember and edit (none loaded for each of them). */
   recaller?: Recaller | undefined;
 }
@@ -43,7 +39,7 @@ export function listRoute(
   query: z.output<typeof request.memoriesQuery>,
 ): Promise<Answer<'listMemories'>> {
   return answering(() =>
-    listMemories(context.store, context.dataDir, {
+    listMemories(context.store, context.folder.dir, {
       query: query.query,
       type: query.type,
       tag: query.tag,
@@ -69,14 +65,9 @@ export function rememberRoute(
   input: z.output<typeof request.rememberBody>,
 ): Promise<Answer<'remember'>> {
   return answering(async () => {
-    const { memory, created, vector } = await remember(
-      {
-        dataDir: context.dataDir,
-        neo4j: context.neo4j,
-        embedder: lentModel(context),
-        lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
-      },
+    const { memory, created, vector } = await context.folder.remember(
       { ...input, method: 'manual' },
+      { embedder: lentModel(context), lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS },
     );
     return { created, vector, memory: await memoryView(memory, context.store) };
   });
@@ -89,16 +80,10 @@ export function reviseRoute(
   revision: z.output<typeof request.reviseBody>,
 ): Promise<Answer<'revise'>> {
   return answering(async () => {
-    const { previous, memory, vector } = await reviseMemory(
-      {
-        dataDir: context.dataDir,
-        neo4j: context.neo4j,
-        embedder: lentModel(context),
-        lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
-      },
-      id,
-      revision,
-    );
+    const { previous, memory, vector } = await context.folder.revise(id, revision, {
+      embedder: lentModel(context),
+      lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
+    });
     return {
       vector,
       previous: await memoryView(previous, context.store),
@@ -110,10 +95,7 @@ export function reviseRoute(
 /** DELETE /api/memories/:id: forgets (retracted, kept in the bundle). */
 export function forgetRoute(context: MemoryRouteContext, id: string): Promise<Answer<'forget'>> {
   return answering(async () => {
-    const memory = await forget(
-      { dataDir: context.dataDir, neo4j: context.neo4j, lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS },
-      id,
-    );
+    const memory = await context.folder.forget(id, { lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS });
     return memoryView(memory, context.store);
   });
 }

@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import {
-  createRecaller,
-  type Neo4jTarget,
-  type QueryLimits,
-  type Recaller,
-  type Store,
-} from '../index.js';
+import { type DataFolder, type QueryLimits, type Recaller } from '../index.js';
 import { ApiError, errorAnswer } from './api-error.js';
 import { apiHandlers, type Handlers } from './api-handlers.js';
 import { serveApi } from './api-router.js';
@@ -19,9 +13,8 @@ import { indexHtml, staticFile } from './static-files.js';
 
 /** How the web app is served. */
 export interface WebOptions {
-  store: Store;
-  dataDir: string;
-  neo4j?: Neo4jTarget | undefined;
+  /** The data folder served: its store read, its verbs (import, delete, memories) called. */
+  folder: DataFolder;
   /** 127.0.0.1 unless given; any other address requires the token. */
   host?: string;
   /** 0: any free port. */
@@ -183,11 +176,11 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
   const host = options.host ?? '127.0.0.1';
   const token =
     options.token ?? (isLoopback(host) ? undefined : randomBytes(24).toString('base64url'));
-  const { store, dataDir } = options;
-  const recaller = options.recaller ?? createRecaller(store, dataDir);
+  const { folder } = options;
+  const store = await folder.store();
+  const recaller = options.recaller ?? (await folder.recaller());
   const jobs = new ImportJobs({
-    dataDir,
-    neo4j: options.neo4j,
+    folder,
     maxUploadBytes: options.maxUploadBytes ?? 2 * 1024 * 1024 * 1024,
     uploadPace: {
       idleMs: (options.uploadIdleSeconds ?? UPLOAD_PACE.idleMs / 1000) * 1000,
@@ -196,11 +189,10 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       rateWindowMs: (options.uploadRateWindowSeconds ?? UPLOAD_PACE.rateWindowMs / 1000) * 1000,
     },
   });
-  const pages = new ConversationPages(store, dataDir);
+  const pages = new ConversationPages(store, folder.dir);
   const handlers = apiHandlers({
     store,
-    dataDir,
-    neo4j: options.neo4j,
+    folder,
     recaller,
     jobs,
     pages,

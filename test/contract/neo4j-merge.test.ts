@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importExports } from '../../src/import-exports.js';
+import { importExports } from '../../src/data-folder/import-exports.js';
 import type { FollowEvent } from '../../src/live/follow-event.js';
 import { followFolders } from '../../src/live/follower.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ImportReport } from '../../src/import-report.js';
+import type { ImportReport } from '../../src/pipeline/import-report.js';
 import type { Conversation, MemoryStore } from '../../src/model/pam.js';
 import { convertExports } from '../../src/pipeline/convert-exports.js';
 

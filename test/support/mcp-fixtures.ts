@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { importExports } from '../../src/import-exports.js';
+import { importExports } from '../../src/data-folder/import-exports.js';
 import { msg, node } from './chatgpt-builder.js';
 import { tempDir } from './convert-to-temp.js';
 import { CLI } from './run-cli.js';

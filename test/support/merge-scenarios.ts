@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { contentHashOfText } from '../../src/bundle/conversation-text.js';
-import type { ImportResult } from '../../src/import-exports.js';
+import type { ImportResult } from '../../src/data-folder/import-exports.js';
 import type { Conversation } from '../../src/model/pam.js';
 import type { Store } from '../../src/stores/store.js';
 import { msg, node } from './chatgpt-builder.js';

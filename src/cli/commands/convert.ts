@@ -21,7 +21,11 @@ export async function runConvert(
 ): Promise<void> {
   checkInputs(inputs);
   const bar = new ProgressBar();
-  const report = await convertExports(inputs, { out: options.out, ...runOptions(options, bar) });
+  const report = await convertExports(inputs, {
+    out: options.out,
+    exportOnly: true,
+    ...runOptions(options, bar),
+  });
   bar.done();
   io.out(
     options.json

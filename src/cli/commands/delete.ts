@@ -1,13 +1,8 @@
 import type { Command } from 'commander';
-import {
-  AmbiguousIdError,
-  ConversationNotFoundError,
-  deleteConversation,
-  resolveDataDir,
-} from '../../index.js';
+import { AmbiguousIdError, ConversationNotFoundError } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { plural } from '../plural.js';
 
 export type DeleteOptions = StoreOptions & { json?: boolean };
@@ -18,10 +13,10 @@ export type DeleteOptions = StoreOptions & { json?: boolean };
  * the start of several ids).
  */
 export async function runDelete(id: string, options: DeleteOptions, io: CliIo): Promise<number> {
-  const dataDir = resolveDataDir(options.dataDir);
   const neo4j = neo4jOf(options);
+  const folder = await openForWriting(options, { onWait: onWaitOf(io) });
   try {
-    const result = await deleteConversation(dataDir, id, { neo4j, onWait: onWaitOf(io) });
+    const result = await folder.delete(id);
     if (options.json) {
       io.out(JSON.stringify(result, null, 2));
     } else {

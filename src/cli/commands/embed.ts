@@ -1,24 +1,22 @@
 import type { Command } from 'commander';
-import { openStore, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 
 export type EmbedOptions = StoreOptions & EmbedCliOptions & { json?: boolean };
 
 /** `chatgraph embed`: vectors for what is not embedded yet. */
 export async function runEmbedCommand(options: EmbedOptions, io: CliIo): Promise<void> {
-  const dataDir = resolveDataDir(options.dataDir);
-  const store = await openStore({ dataDir, neo4j: neo4jOf(options) });
+  const folder = await openForWriting(options);
   try {
     // With --json, stdout holds the report alone: no plan, no progress bar, no summary line.
     const report = options.json
-      ? await runEmbed(store, dataDir, { ...options, quiet: true }, () => undefined)
-      : await runEmbed(store, dataDir, options, io.out);
+      ? await runEmbed(folder, { ...options, quiet: true }, () => undefined)
+      : await runEmbed(folder, options, io.out);
     if (options.json) io.out(JSON.stringify(report, null, 2));
     if (report.interrupted) io.exitCode = 1;
   } finally {
-    await store.close();
+    await folder.close();
   }
 }
 

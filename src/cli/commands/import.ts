@@ -2,10 +2,7 @@ import type { Command } from 'commander';
 import {
   claudeCodeProjectDirs,
   exitCodeOf,
-  importExports,
-  openStore,
-  readTombstones,
-  resolveDataDir,
+  type DataFolder,
   type ImportResult,
   type Neo4jTarget,
 } from '../../index.js';
@@ -14,9 +11,10 @@ import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-comma
 import { formatReport } from '../format-report.js';
 import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
 import { ProgressBar } from '../progress-bar.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
+import { checkSignatureBeforeWrite, noteSignatureDropped } from '../signature-notes.js';
 
 export type ImportOptions = StoreOptions & {
   deep?: boolean;
@@ -32,8 +30,9 @@ export type ImportOptions = StoreOptions & {
 /** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */
 export async function runImport(given: string[], options: ImportOptions, io: CliIo): Promise<void> {
   const neo4j = neo4jOf(options);
+  const folder = await openForWriting(options, { onWait: onWaitOf(io) });
   if (given.length === 0 && options.restore === true) {
-    const stop = await restoreWithoutExport(resolveDataDir(options.dataDir));
+    const stop = await restoreWithoutExport(folder);
     if (stop !== undefined) {
       io.out(options.json ? JSON.stringify({ restored: 0, note: stop }, null, 2) : stop);
       return;
@@ -46,21 +45,21 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
     );
   }
   checkInputs(inputs);
+  const dataDir = folder.dir;
+  const signed = await checkSignatureBeforeWrite(dataDir, io);
   const bar = new ProgressBar();
-  const report = await importExports(inputs, {
-    dataDir: resolveDataDir(options.dataDir),
-    neo4j,
+  const report = await folder.import(inputs, {
     deep: options.deep === true,
     force: options.force === true,
     restore: options.restore === true,
-    onWait: onWaitOf(io),
     ...runOptions(options, bar),
   });
   bar.done();
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else printReport(report, options, neo4j, io);
-  if (options.embed) await embedAfterImport(options, neo4j, io);
+  await noteSignatureDropped(dataDir, signed, io);
+  if (options.embed) await embedAfterImport(folder, options, io);
 }
 
 /**
@@ -69,10 +68,10 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
  * plain import does; anything else is one line saying which export is needed. Undefined when
  * the import goes on, else what to say (nothing deleted).
  */
-async function restoreWithoutExport(dataDir: string): Promise<string | undefined> {
-  const tombstones = await readTombstones(dataDir);
+async function restoreWithoutExport(folder: DataFolder): Promise<string | undefined> {
+  const tombstones = await folder.tombstones();
   if (tombstones.length === 0)
-    return `nothing to restore: no conversation in ${dataDir} was deleted with "chatgraph delete"`;
+    return `nothing to restore: no conversation in ${folder.dir} was deleted with "chatgraph delete"`;
   const others = tombstones.filter((t) => t.source !== 'claude-code');
   if (others.length === 0 && claudeCodeProjectDirs().length > 0) return undefined;
   const sources = [...new Set(others.map((t) => t.source ?? 'unknown'))].sort();
@@ -100,19 +99,17 @@ function printReport(
 }
 
 async function embedAfterImport(
+  folder: DataFolder,
   options: ImportOptions,
-  neo4j: Neo4jTarget | undefined,
   io: CliIo,
 ): Promise<void> {
-  const dataDir = resolveDataDir(options.dataDir);
-  const store = await openStore({ dataDir, neo4j });
   try {
     // With --json, stdout holds the report alone: the embed's lines go to stderr.
     const say = options.json ? io.err : io.out;
-    const embedded = await runEmbed(store, dataDir, options, say);
+    const embedded = await runEmbed(folder, options, say);
     if (embedded.interrupted) io.exitCode = 1;
   } finally {
-    await store.close();
+    await folder.close();
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SERVER_QUERY_LIMITS, createRecaller, queryLimits, resolveDataDir } from '../../index.js';
+import { SERVER_QUERY_LIMITS, queryLimits } from '../../index.js';
 import { createServer } from '../../mcp/create-server.js';
 import { holdingsOf } from '../../mcp/instructions.js';
 import { DEFAULT_ANSWER_BYTES, MIN_ANSWER_BYTES } from '../../mcp/result-budget.js';
@@ -11,7 +11,6 @@ import { UsageError } from '../usage-error.js';
 import { REDACT_HELP, followForServer } from './watch.js';
 import {
   checkPort,
-  neo4jOf,
   openForReading,
   withStoreOptions,
   type StoreOptions,
@@ -51,9 +50,9 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   const port = options.http === undefined ? undefined : checkPort(options.http, '--http');
   const answerBudget = answerBudgetOf(options);
   await followForServer(options, io);
-  const store = await openForReading(options);
-  const recaller = createRecaller(store, resolveDataDir(options.dataDir));
-  const memory = { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
+  const memory = await openForReading(options);
+  const store = await memory.store();
+  const recaller = await memory.recaller();
   // Counted once at start (cheap counts): what the initialize result tells agents.
   const holdings = await holdingsOf(store);
   const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, memory };

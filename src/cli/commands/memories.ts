@@ -5,21 +5,20 @@ import {
   MEMORY_TYPES,
   resolveDataDir,
   MemoryInputError,
-  forget,
   listMemories,
   memoryView,
-  remember,
   type MemoryType,
   type MemoryView,
 } from '../../index.js';
 import { MEMORY_TYPE_CHOICE, checkChoice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
-import { neo4jOf, withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
-
-function targetOf(options: StoreOptions): { dataDir: string; neo4j: ReturnType<typeof neo4jOf> } {
-  return { dataDir: resolveDataDir(options.dataDir), neo4j: neo4jOf(options) };
-}
+import {
+  openForWriting,
+  withStore,
+  withStoreOptions,
+  type StoreOptions,
+} from '../store-options.js';
 
 function typeOf(text: string | undefined): MemoryType | undefined {
   if (text === undefined) return undefined;
@@ -149,18 +148,16 @@ export function registerRemember(program: Command, io: CliIo): void {
           `--confidence takes a number from 0 to 1, not "${options.confidence ?? ''}"`,
         );
       const type = typeOf(options.type) ?? 'fact';
-      const { memory, created, vector } = await remember(
-        { ...targetOf(options), onWait: onWaitOf(io) },
-        {
-          content,
-          type,
-          tags: options.tag,
-          confidence,
-          conversationId: options.conversation,
-          messageId: options.message,
-          method: 'manual',
-        },
-      );
+      const folder = await openForWriting(options, { onWait: onWaitOf(io) });
+      const { memory, created, vector } = await folder.remember({
+        content,
+        type,
+        tags: options.tag,
+        confidence,
+        conversationId: options.conversation,
+        messageId: options.message,
+        method: 'manual',
+      });
       if (options.json) {
         io.out(JSON.stringify({ created, vector, memory: await memoryView(memory) }, null, 2));
         return;
@@ -183,7 +180,8 @@ export function registerForget(program: Command, io: CliIo): void {
       'print one JSON document: the retracted memory {id, type, content, status, ...}',
     )
     .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
-      const memory = await forget({ ...targetOf(options), onWait: onWaitOf(io) }, id);
+      const folder = await openForWriting(options, { onWait: onWaitOf(io) });
+      const memory = await folder.forget(id);
       if (options.json) io.out(JSON.stringify(await memoryView(memory), null, 2));
       else io.out(`forgot ${memory.id}: ${memory.content}`);
     });

@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { bundleDir, pushBundle, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf, progressOf } from '../import-options.js';
 import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
 
@@ -16,15 +15,13 @@ export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
   const neo4j = neo4jOf(options);
   if (!neo4j)
     throw new UsageError('push needs a Neo4j server: give --neo4j <url> (or set NEO4J_URI)');
-  const dataDir = resolveDataDir(options.dataDir);
-  if (!existsSync(bundleDir(dataDir)))
+  const folder = await openForWriting(options, { onWait: onWaitOf(io) });
+  if (!existsSync(folder.bundle))
     throw new UsageError(
-      `there is no bundle in ${dataDir}: run "chatgraph import <export>" first (or give --data-dir)`,
+      `there is no bundle in ${folder.dir}: run "chatgraph import <export>" first (or give --data-dir)`,
     );
   const bar = new ProgressBar();
-  const result = await pushBundle(dataDir, {
-    neo4j,
-    onWait: onWaitOf(io),
+  const result = await folder.push({
     ...(options.quiet || options.json ? {} : progressOf(bar)),
   });
   bar.done();

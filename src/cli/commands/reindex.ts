@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import { reindex, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf, progressOf } from '../import-options.js';
 import { reportLeftOut } from '../left-out.js';
 import { ProgressBar } from '../progress-bar.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { plural } from '../plural.js';
 
 export type ReindexOptions = StoreOptions & { quiet?: boolean; json?: boolean };
@@ -12,9 +11,8 @@ export type ReindexOptions = StoreOptions & { quiet?: boolean; json?: boolean };
 /** `chatgraph reindex`: the store rebuilt from the bundle alone. */
 export async function runReindex(options: ReindexOptions, io: CliIo): Promise<void> {
   const bar = new ProgressBar();
-  const { conversations, movedAside, problems } = await reindex(resolveDataDir(options.dataDir), {
-    neo4j: neo4jOf(options),
-    onWait: onWaitOf(io),
+  const folder = await openForWriting(options, { onWait: onWaitOf(io) });
+  const { conversations, movedAside, problems } = await folder.reindex({
     ...(options.quiet || options.json ? {} : progressOf(bar)),
   });
   bar.done();

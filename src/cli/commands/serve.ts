@@ -1,17 +1,15 @@
 import type { Command } from 'commander';
-import {
-  SERVER_QUERY_LIMITS,
-  openStore,
-  queryLimits,
-  resolveDataDir,
-  type Follower,
-  type Store,
-} from '../../index.js';
+import { SERVER_QUERY_LIMITS, queryLimits, type DataFolder, type Follower } from '../../index.js';
 import { startWebApp } from '../../web/web-server.js';
 import type { CliIo } from '../cli-io.js';
 import { openBrowser } from '../open-browser.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
-import { checkPort, neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import {
+  checkPort,
+  openForWriting,
+  withStoreOptions,
+  type StoreOptions,
+} from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 import { REDACT_HELP, followForServer } from './watch.js';
 
@@ -34,16 +32,14 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
   const maxUpload = Number(options.maxUpload);
   if (!(maxUpload > 0))
     throw new UsageError(`--max-upload takes a size in MB, not "${options.maxUpload}"`);
-  const dataDir = resolveDataDir(options.dataDir);
-  const neo4j = neo4jOf(options);
   const live = await followForServer(options, io);
-  const store = await openStore({ dataDir, neo4j });
+  const folder = await openForWriting(options);
+  // The store opened first: a Neo4j server that cannot be reached is said before listening.
+  await folder.store();
   let app: WebApp;
   try {
     app = await startWebApp({
-      store,
-      dataDir,
-      neo4j,
+      folder,
       port,
       ...(options.host !== undefined ? { host: options.host } : {}),
       maxUploadBytes: maxUpload * 1024 * 1024,
@@ -52,7 +48,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
     });
   } catch (error) {
     await live?.follower.stop();
-    await store.close();
+    await folder.close();
     throw listenError(error, port, options.host);
   }
   io.out(`chatgraph web app at ${app.url}`);
@@ -62,7 +58,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
     const failed = await openBrowser(app.url);
     if (failed !== undefined) io.err(`could not open a browser (${failed}): open ${app.url}`);
   }
-  stopOnSignal(app, store, live?.follower);
+  stopOnSignal(app, folder, live?.follower);
 }
 
 /** A port taken or an address not this machine's, said as a usage problem. */
@@ -75,12 +71,12 @@ function listenError(error: unknown, port: number, host: string | undefined): un
   return error;
 }
 
-function stopOnSignal(app: WebApp, store: Store, follower: Follower | undefined): void {
+function stopOnSignal(app: WebApp, folder: DataFolder, follower: Follower | undefined): void {
   const stop = (): void => {
     void app
       .close()
       .then(() => follower?.stop())
-      .then(() => store.close())
+      .then(() => folder.close())
       .then(() => process.exit(0));
   };
   process.once('SIGINT', stop);

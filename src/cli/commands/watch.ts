@@ -2,15 +2,13 @@ import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import {
   claudeCodeProjectDirs,
-  followFolders,
-  resolveDataDir,
   waitingMessage,
+  type DataFolder,
   type Follower,
-  type Neo4jTarget,
 } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { describeEvent } from '../follow-status.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 export type WatchOptions = StoreOptions & {
@@ -31,8 +29,7 @@ export const REDACT_HELP =
 export async function startFollowing(
   folders: readonly string[],
   options: {
-    dataDir: string;
-    neo4j: Neo4jTarget | undefined;
+    folder: DataFolder;
     embed?: boolean;
     poll?: boolean;
     redact?: boolean;
@@ -48,10 +45,8 @@ export async function startFollowing(
   for (const folder of chosen)
     if (!existsSync(folder))
       throw new UsageError(`"${folder}" does not exist: give a folder to watch`);
-  return followFolders({
-    dataDir: options.dataDir,
+  return options.folder.follow({
     folders: chosen,
-    neo4j: options.neo4j,
     embed: options.embed === true,
     poll: options.poll === true,
     redact: options.redact === true,
@@ -99,8 +94,7 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
     follower = await startFollowing(
       folders,
       {
-        dataDir: resolveDataDir(options.dataDir),
-        neo4j: neo4jOf(options),
+        folder: await openForWriting(options),
         ...(options.embed ? { embed: true } : {}),
         ...(options.poll ? { poll: true } : {}),
         ...(options.redact ? { redact: true } : {}),
@@ -161,8 +155,7 @@ export async function followForServer(
   const follower = await startFollowing(
     [],
     {
-      dataDir: resolveDataDir(options.dataDir),
-      neo4j: neo4jOf(options),
+      folder: await openForWriting(options),
       ...(options.redact === true ? { redact: true } : {}),
     },
     (line) => {

@@ -1,30 +1,30 @@
-import { contentHashOfText } from './bundle/conversation-text.js';
+import { contentHashOfText } from '../bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
-import { projectConversation } from './graph/project-conversation.js';
-import { importIdOf } from './graph/import-id.js';
-import { withProblems, type ImportReport } from './import-report.js';
-import { convertExports } from './pipeline/convert-exports.js';
+import { projectConversation } from '../graph/project-conversation.js';
+import { importIdOf } from '../graph/import-id.js';
+import { withProblems, type ImportReport } from '../pipeline/import-report.js';
+import { convertExports } from '../pipeline/convert-exports.js';
 import {
   fileFingerprint,
   type ConvertOptions,
   type ImportProgress,
   type SinkContext,
-} from './pipeline/convert-options.js';
-import { findProvider } from './providers/registry.js';
-import { bundleSize, readBundleConversations } from './bundle/read-bundle.js';
-import { inlineTextReader } from './bundle/read-inline-text.js';
-import { openStore } from './open-store.js';
-import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import type { Store } from './stores/store.js';
-import { IMPORTER } from './version.js';
-import { timestampOf } from './model/time.js';
+} from '../pipeline/convert-options.js';
+import { findProvider } from '../providers/registry.js';
+import { bundleSize, readBundleConversations } from '../bundle/read-bundle.js';
+import { inlineTextReader } from '../bundle/read-inline-text.js';
+import { lockOptions, withLockedStore } from './locked-store.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { Store } from '../stores/store.js';
+import { IMPORTER } from '../model/version.js';
+import { timestampOf } from '../model/time.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardNewData, snapshotDataDir } from './discard-new-data.js';
-import { NotAnExportError } from './not-an-export-error.js';
-import type { Diagnostic } from './model/diagnostic.js';
-import { syncMemories } from './memory/sync-memories.js';
-import { flushMemories } from './memory/write-memories.js';
+import { NotAnExportError } from '../pipeline/not-an-export-error.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { syncMemories } from '../memory/sync-memories.js';
+import { flushMemories } from '../memory/write-memories.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<
@@ -63,11 +63,7 @@ export async function importExports(
 ): Promise<ImportResult> {
   const before = snapshotDataDir(options.dataDir);
   try {
-    return await withWriteLock(
-      options.dataDir,
-      () => importLocked(inputs, options),
-      options.onWait ? { onWait: options.onWait } : {},
-    );
+    return await withLockedStore(options, (store) => importLocked(store, inputs, options), options);
   } catch (error) {
     // Input that is not an export leaves nothing behind (not even an empty store).
     if (error instanceof NotAnExportError) await discardNewData(before);
@@ -76,90 +72,86 @@ export async function importExports(
 }
 
 async function importLocked(
+  store: Store,
   inputs: readonly string[],
   options: ImportOptions,
 ): Promise<ImportResult> {
-  const store = await openStore(options);
-  try {
-    const wasDeep = await store.deep();
-    const deep = wasDeep || options.deep === true;
-    const hadConversations = (await store.conversationCount()) > 0;
-    if (deep !== wasDeep) await store.setDeep(deep);
-    const writer = store.writer(deep);
-    const {
-      dataDir: _dataDir,
-      deep: _deep,
-      neo4j: _neo4j,
-      force,
-      restore,
-      onWait: _onWait,
-      ...convertOptions
-    } = options;
-    const tombstones = await readTombstones(options.dataDir);
-    const restored = new Set<string>();
-    const report = await convertExports(inputs, {
-      ...convertOptions,
-      out: bundleDir(options.dataDir),
-      ...(await skipping(store, options)),
-      ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
-      // The worker projects each conversation (it has it parsed already); the store writes it.
-      graph: { deep },
-      sinks: [
-        {
-          write: async (context: SinkContext) => {
-            const batch =
-              context.batch ??
-              projectConversation(context.conversation(), context.provider, {
-                deep,
-                checksum: context.checksum,
-                attachmentText: inlineTextReader(bundleDir(options.dataDir)),
-              });
-            restored.add(batch.owner);
-            await writer.write({ ...batch, hash: context.contentHash });
-          },
+  const wasDeep = await store.deep();
+  const deep = wasDeep || options.deep === true;
+  const hadConversations = (await store.conversationCount()) > 0;
+  if (deep !== wasDeep) await store.setDeep(deep);
+  const writer = store.writer(deep);
+  const {
+    dataDir: _dataDir,
+    deep: _deep,
+    neo4j: _neo4j,
+    force,
+    restore,
+    onWait: _onWait,
+    ...convertOptions
+  } = options;
+  const tombstones = await readTombstones(options.dataDir);
+  const restored = new Set<string>();
+  const report = await convertExports(inputs, {
+    ...convertOptions,
+    out: bundleDir(options.dataDir),
+    ...(await skipping(store, options)),
+    ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
+    // The worker projects each conversation (it has it parsed already); the store writes it.
+    graph: { deep },
+    sinks: [
+      {
+        write: async (context: SinkContext) => {
+          const batch =
+            context.batch ??
+            projectConversation(context.conversation(), context.provider, {
+              deep,
+              checksum: context.checksum,
+              attachmentText: inlineTextReader(bundleDir(options.dataDir)),
+            });
+          restored.add(batch.owner);
+          await writer.write({ ...batch, hash: context.contentHash });
         },
-      ],
-      onFileSkipped: (file) =>
-        file.size !== undefined && file.crc32 !== undefined
-          ? store.recordFingerprint(file.checksum, file.size, file.crc32)
-          : Promise.resolve(),
-      onFileImported: async (file) => {
-        // A file counts as imported only once its conversations are in the store.
-        await writer.flush();
-        await store.recordImport({
-          id: importIdOf(file.checksum),
-          sourceFile: file.file,
-          checksum: file.checksum,
-          importer: IMPORTER,
-          importedAt: timestampOf(options.importedAt ?? new Date()),
-          ...(file.size !== undefined ? { size: file.size } : {}),
-          ...(file.crc32 !== undefined ? { crc32: file.crc32 } : {}),
-          redacted: options.redact === true,
-        });
       },
-    });
-    // Restored: the conversations written again are no longer deleted; the others stay so.
-    if (restore === true && tombstones.some((t) => restored.has(t.id)))
-      await writeTombstones(
-        options.dataDir,
-        tombstones.filter((t) => !restored.has(t.id)),
-      );
-    const written = await writer.end();
-    // The bundle's memories (an export's, and those remembered) as Memory nodes, with their
-    // DERIVED_FROM edges to conversations this import (re)wrote.
-    const synced = await syncMemories(store, options.dataDir);
-    const graph = { ...written, reindexed: false };
-    if (deep && !wasDeep && hadConversations) {
-      // Conversations indexed before deep mode get their traces.
-      await store.clear();
-      const { problems } = await loadBundle(store, options.dataDir);
-      graph.reindexed = true;
-      return { ...withProblems(report, problems), graph };
-    }
-    return { ...withProblems(report, synced.problem ? [synced.problem] : []), graph };
-  } finally {
-    await store.close();
+    ],
+    onFileSkipped: (file) =>
+      file.size !== undefined && file.crc32 !== undefined
+        ? store.recordFingerprint(file.checksum, file.size, file.crc32)
+        : Promise.resolve(),
+    onFileImported: async (file) => {
+      // A file counts as imported only once its conversations are in the store.
+      await writer.flush();
+      await store.recordImport({
+        id: importIdOf(file.checksum),
+        sourceFile: file.file,
+        checksum: file.checksum,
+        importer: IMPORTER,
+        importedAt: timestampOf(options.importedAt ?? new Date()),
+        ...(file.size !== undefined ? { size: file.size } : {}),
+        ...(file.crc32 !== undefined ? { crc32: file.crc32 } : {}),
+        redacted: options.redact === true,
+      });
+    },
+  });
+  // Restored: the conversations written again are no longer deleted; the others stay so.
+  if (restore === true && tombstones.some((t) => restored.has(t.id)))
+    await writeTombstones(
+      options.dataDir,
+      tombstones.filter((t) => !restored.has(t.id)),
+    );
+  const written = await writer.end();
+  // The bundle's memories (an export's, and those remembered) as Memory nodes, with their
+  // DERIVED_FROM edges to conversations this import (re)wrote.
+  const synced = await syncMemories(store, options.dataDir);
+  const graph = { ...written, reindexed: false };
+  if (deep && !wasDeep && hadConversations) {
+    // Conversations indexed before deep mode get their traces.
+    await store.clear();
+    const { problems } = await loadBundle(store, options.dataDir);
+    graph.reindexed = true;
+    return { ...withProblems(report, problems), graph };
   }
+  return { ...withProblems(report, synced.problem ? [synced.problem] : []), graph };
 }
 
 /**
@@ -220,18 +212,16 @@ export async function reindex(
     dataDir,
     async () => {
       // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
-      const { setAsideIfDamaged } = await import('./stores/sqlite/set-aside-damaged.js');
+      const { setAsideIfDamaged } = await import('../stores/sqlite/set-aside-damaged.js');
+      // Before the store opens (the lock held already: the nested take below does not wait).
       const movedAside = options.neo4j ? undefined : await setAsideIfDamaged(storeFile(dataDir));
-      const store = await openStore({ dataDir, neo4j: options.neo4j });
-      try {
+      return withLockedStore({ dataDir, neo4j: options.neo4j }, async (store) => {
         await store.clear();
         const loaded = await loadBundle(store, dataDir, options.onProgress);
         return { ...loaded, ...(movedAside !== undefined ? { movedAside } : {}) };
-      } finally {
-        await store.close();
-      }
+      });
     },
-    options.onWait ? { onWait: options.onWait } : {},
+    lockOptions(options),
   );
 }
 
@@ -240,17 +230,10 @@ export async function reindex(
  * they are in the bundle are skipped, so a push that was cut off is completed by the next.
  */
 export async function pushBundle(dataDir: string, options: LoadOptions): Promise<BundleLoad> {
-  return withWriteLock(
-    dataDir,
-    async () => {
-      const store = await openStore({ dataDir, neo4j: options.neo4j });
-      try {
-        return await loadBundle(store, dataDir, options.onProgress);
-      } finally {
-        await store.close();
-      }
-    },
-    options.onWait ? { onWait: options.onWait } : {},
+  return withLockedStore(
+    { dataDir, neo4j: options.neo4j },
+    (store) => loadBundle(store, dataDir, options.onProgress),
+    options,
   );
 }
 

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { reportInferred } from './model/inferred-times.js';
+import { reportInferred } from './inferred-times.js';
 import { plural } from './plural.js';
-import { depthCutMessage } from './read/bound-depth.js';
+import { depthCutMessage } from '../read/bound-depth.js';
 
 const SRC = join(import.meta.dirname);
 

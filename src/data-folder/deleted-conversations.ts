@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './bundle/atomic-write.js';
+import { writeFileAtomic } from '../bundle/atomic-write.js';
 
 /** The tombstone list in a data folder: conversations deleted with `chatgraph delete`. */
 export const DELETED_FILE = 'deleted.json';

@@ -1,4 +1,4 @@
-import type { ThreadAttachment } from './stores/store.js';
+import type { ThreadAttachment } from '../stores/store.js';
 
 /**
  * An attachment's one-line header for people and agents (`thread`, the MCP Markdown): its name,

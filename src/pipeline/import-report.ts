@@ -1,5 +1,5 @@
-import type { Diagnostic } from './model/diagnostic.js';
-import type { Conversation } from './model/pam.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Conversation } from '../model/pam.js';
 
 /** Counts for one provider (or all). */
 export interface ProviderSummary {

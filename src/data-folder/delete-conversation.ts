@@ -1,25 +1,25 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
-import { BundleWriter } from './bundle/bundle-writer.js';
-import { ATTACHMENTS_DIR, conversationPath } from './bundle/layout.js';
+import { BundleWriter } from '../bundle/bundle-writer.js';
+import { ATTACHMENTS_DIR, conversationPath } from '../bundle/layout.js';
 import {
   BadBundleFileError,
   readBundleConversation,
   readBundleConversations,
   readBundleTexts,
-} from './bundle/read-bundle.js';
-import { bundleDir, storeFile } from './data-dir.js';
+} from '../bundle/read-bundle.js';
+import { bundleDir } from './data-dir.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
-import type { Diagnostic } from './model/diagnostic.js';
-import type { Conversation } from './model/pam.js';
-import { timestampOf } from './model/time.js';
-import { openStore } from './open-store.js';
-import { pruneVectorCache } from './recall/embed-store.js';
-import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import { UnknownIdError, resolveConversation } from './stores/resolve-id.js';
-import type { ConversationInfo, Store } from './stores/store.js';
-import { withWriteLock, type LockHolder } from './write-lock.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import type { Conversation } from '../model/pam.js';
+import { timestampOf } from '../model/time.js';
+import { withLockedStoreIfPresent } from './locked-store.js';
+import { pruneVectorCache } from '../recall/embed-store.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { UnknownIdError, resolveConversation } from '../stores/resolve-id.js';
+import type { ConversationInfo, Store } from '../stores/store.js';
+import type { LockHolder } from './write-lock.js';
 
 /** Options of {@link deleteConversation}. */
 export interface DeleteOptions {
@@ -63,20 +63,10 @@ export async function deleteConversation(
   id: string,
   options: DeleteOptions = {},
 ): Promise<DeleteResult> {
-  return withWriteLock(
-    dataDir,
-    async () => {
-      const store =
-        options.neo4j || existsSync(storeFile(dataDir))
-          ? await openStore({ dataDir, neo4j: options.neo4j })
-          : undefined;
-      try {
-        return await deleteLocked(dataDir, id, store, options);
-      } finally {
-        await store?.close();
-      }
-    },
-    options.onWait ? { onWait: options.onWait } : {},
+  return withLockedStoreIfPresent(
+    { dataDir, neo4j: options.neo4j },
+    (store) => deleteLocked(dataDir, id, store, options),
+    options,
   );
 }
 

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { storeFile } from './data-dir.js';
-import type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-import { StoreConnectionError, type Store } from './stores/store.js';
-import { preloadLanguageDetector } from './search/language-detection.js';
-import { asStoreDamage, reportingDamage } from './stores/sqlite/store-damage.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { StoreConnectionError, type Store } from '../stores/store.js';
+import { preloadLanguageDetector } from '../search/language-detection.js';
+import { asStoreDamage, reportingDamage } from '../stores/sqlite/store-damage.js';
 
 /** Which store: the data folder's embedded one, or a Neo4j server. */
 export interface StoreChoice {
@@ -23,7 +23,7 @@ export async function openStore(
   options: { readonly?: boolean } = {},
 ): Promise<Store> {
   if (choice.neo4j) {
-    const { Neo4jStore } = await import('./stores/neo4j/neo4j-store.js');
+    const { Neo4jStore } = await import('../stores/neo4j/neo4j-store.js');
     return Neo4jStore.open(choice.neo4j);
   }
   const file = storeFile(choice.dataDir);
@@ -32,7 +32,7 @@ export async function openStore(
       `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );
   }
-  const { SqliteStore } = await import('./stores/sqlite/sqlite-store.js');
+  const { SqliteStore } = await import('../stores/sqlite/sqlite-store.js');
   // An old store's upgrade stems its messages in a synchronous transaction, in the languages
   // eld tells: its data is loaded first (0.4 s; writers load it when a conversation needs it).
   if (SqliteStore.needsUpgrade(file)) await preloadLanguageDetector();

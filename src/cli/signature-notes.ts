@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundleDir, verifyBundle } from '../index.js';
+import type { CliIo } from './cli-io.js';
+
+/**
+ * Before a command writes a signed bundle (PAM §21.4: an importer verifies, and warns when a
+ * signature fails, never silently): its signature checked, each failure a warning line.
+ * Whether the bundle was signed.
+ */
+export async function checkSignatureBeforeWrite(dataDir: string, io: CliIo): Promise<boolean> {
+  const bundle = bundleDir(dataDir);
+  if (!existsSync(join(bundle, 'memory-store.json'))) return false;
+  const report = await verifyBundle(bundle).catch(() => undefined);
+  if (!report || report.verdict === 'unsigned') return false;
+  if (report.verdict === 'failed') {
+    io.err(`warning: the signature of ${bundle} fails (changed after it was signed):`);
+    for (const problem of report.problems.slice(0, 10))
+      io.err(`  ${problem.file}${problem.path ? ` ${problem.path}` : ''}: ${problem.message}`);
+    if (report.problems.length > 10)
+      io.err(`  and ${report.problems.length - 10} more (chatgraph verify)`);
+  }
+  return true;
+}
+
+/** After the write: a signed bundle is unsigned now (its signature dropped), said once. */
+export async function noteSignatureDropped(
+  dataDir: string,
+  wasSigned: boolean,
+  io: CliIo,
+): Promise<void> {
+  if (!wasSigned) return;
+  const report = await verifyBundle(bundleDir(dataDir)).catch(() => undefined);
+  if (report?.verdict === 'unsigned')
+    io.err(
+      'note: the bundle was signed and is written again, so it is unsigned now: chatgraph sign signs it again',
+    );
+}

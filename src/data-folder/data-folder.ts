@@ -1,0 +1,222 @@
+import { followFolders } from '../live/follow-folders.js';
+import type { Follower, FollowOptions } from '../live/follower.js';
+import type { Memory } from '../model/pam.js';
+import {
+  forget,
+  remember,
+  reviseMemory,
+  type MemoryRevision,
+  type RememberInput,
+  type RememberResult,
+} from '../memory/remember.js';
+import type { MemoryTarget } from '../memory/write-memories.js';
+import type { MemoryVectorNote } from '../recall/memory-vectors.js';
+import type { EmbedReport } from '../recall/embed-conversations.js';
+import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
+import { createRecaller, type Recaller } from '../recall/recaller.js';
+import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
+import { bundleDir } from './data-dir.js';
+import { readTombstones, type Tombstone } from './deleted-conversations.js';
+import {
+  deleteConversation,
+  type DeleteOptions,
+  type DeleteResult,
+} from './delete-conversation.js';
+import {
+  importExports,
+  pushBundle,
+  reindex,
+  type BundleLoad,
+  type ImportOptions,
+  type ImportResult,
+  type LoadOptions,
+} from './import-exports.js';
+import { openStore } from './open-store.js';
+import type { LockHolder } from './write-lock.js';
+
+/** How a data folder is opened: its store, whether to write, and how a writing verb waits. */
+export interface DataFolderOptions {
+  /** The store is this Neo4j server rather than the folder's embedded one. */
+  neo4j?: Neo4jTarget | undefined;
+  /**
+   * The store the reads go through is opened read-only, at once, and must exist (nothing
+   * imported yet is a `StoreConnectionError`); the verbs that write open their own under the lock.
+   */
+  readonly?: boolean | undefined;
+  /** Called when another writer holds the folder and a verb of this one waits for it. */
+  onWait?: ((holder: LockHolder) => void) | undefined;
+  /** The longest a verb waits for that writer, in milliseconds (a server's request says so rather than hang). */
+  lockWaitMilliseconds?: number | undefined;
+}
+
+/** What `remember`, `forget` and `revise` take beyond the folder itself. */
+export type MemoryOptions = Omit<MemoryTarget, 'dataDir' | 'neo4j'>;
+
+/**
+ * A data folder (the bundle, the record; its store, the index; tombstones, the vector cache and
+ * the memories), and the one way the shells reach it. Each verb that changes the folder takes
+ * its write lock for as long as it runs (a second writer waits), opens what it writes, and
+ * closes it; readers never take the lock. The store the reads go through is opened once, on
+ * first use (at once when `readonly`), and closed by {@link close}.
+ */
+export class DataFolder {
+  private opened: Promise<Store> | undefined;
+
+  private constructor(
+    /** The folder's path. */
+    readonly dir: string,
+    private readonly options: DataFolderOptions,
+  ) {}
+
+  /** Opens a data folder; `readonly` opens its store now (and fails now if there is none). */
+  static async open(dir: string, options: DataFolderOptions = {}): Promise<DataFolder> {
+    const folder = new DataFolder(dir, options);
+    if (options.readonly === true) await folder.store();
+    return folder;
+  }
+
+  /** The Neo4j server the folder's store is, if it is one. */
+  get neo4j(): Neo4jTarget | undefined {
+    return this.options.neo4j;
+  }
+
+  /** The PAM bundle inside the folder (the record). */
+  get bundle(): string {
+    return bundleDir(this.dir);
+  }
+
+  /** The store the reads go through (threads, lists, Cypher, stats), opened on first use. */
+  store(): Promise<Store> {
+    this.opened ??= openStore(
+      { dataDir: this.dir, neo4j: this.options.neo4j },
+      { readonly: this.options.readonly === true },
+    ).catch((error: unknown) => {
+      this.opened = undefined;
+      throw error;
+    });
+    return this.opened;
+  }
+
+  /** The conversations deleted with `delete` (so an import leaves them out unless restoring). */
+  tombstones(): Promise<Tombstone[]> {
+    return readTombstones(this.dir);
+  }
+
+  /** Searches the store (words, meaning, or both as the query asks). */
+  async search(query: SearchQuery): Promise<SearchResult> {
+    return (await this.store()).search(query);
+  }
+
+  /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
+  async recaller(options: EmbedStoreOptions = {}): Promise<Recaller> {
+    return createRecaller(await this.store(), this.dir, options);
+  }
+
+  /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
+  import(
+    inputs: readonly string[],
+    options: Omit<ImportOptions, 'dataDir' | 'neo4j'> = {},
+  ): Promise<ImportResult> {
+    return importExports(inputs, {
+      ...options,
+      ...this.waiting(options),
+      dataDir: this.dir,
+      neo4j: this.options.neo4j,
+    });
+  }
+
+  /** Rebuilds the store from the bundle alone (see `reindex`). */
+  reindex(options: Omit<LoadOptions, 'neo4j'> = {}): Promise<BundleLoad & { movedAside?: string }> {
+    return reindex(this.dir, { ...options, ...this.waiting(options), neo4j: this.options.neo4j });
+  }
+
+  /** Loads the bundle into the store (Neo4j usually), skipping what is there already (see `pushBundle`). */
+  push(options: Omit<LoadOptions, 'neo4j'> = {}): Promise<BundleLoad> {
+    return pushBundle(this.dir, {
+      ...options,
+      ...this.waiting(options),
+      neo4j: this.options.neo4j,
+    });
+  }
+
+  /** Deletes one conversation everywhere, and remembers it deleted (see `deleteConversation`). */
+  delete(id: string, options: Omit<DeleteOptions, 'neo4j'> = {}): Promise<DeleteResult> {
+    return deleteConversation(this.dir, id, {
+      ...options,
+      ...this.waiting(options),
+      neo4j: this.options.neo4j,
+    });
+  }
+
+  /** A new memory in the bundle and the store (see `remember`). */
+  remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
+    return remember(this.memoryTarget(options), input);
+  }
+
+  /** Retracts a memory (see `forget`). */
+  forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
+    return forget(this.memoryTarget(options), id);
+  }
+
+  /** A memory superseded by its revision (see `reviseMemory`). */
+  revise(
+    id: string,
+    revision: MemoryRevision,
+    options: MemoryOptions = {},
+  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
+    return reviseMemory(this.memoryTarget(options), id, revision);
+  }
+
+  /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */
+  async embed(
+    options: EmbedStoreOptions = {},
+  ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
+    const opts = { ...options, ...this.waiting(options) };
+    if (this.options.readonly !== true) return embedStore(await this.store(), this.dir, opts);
+    // Vectors are written into the store: a read-only folder's own store cannot take them.
+    const store = await openStore({ dataDir: this.dir, neo4j: this.options.neo4j });
+    try {
+      return await embedStore(store, this.dir, opts);
+    } finally {
+      await store.close();
+    }
+  }
+
+  /** Follows session logs and dropped exports into the folder (see `followFolders`). */
+  async follow(options: Omit<FollowOptions, 'dataDir' | 'neo4j'> = {}): Promise<Follower> {
+    return followFolders({
+      ...options,
+      ...this.waiting(options),
+      dataDir: this.dir,
+      neo4j: this.options.neo4j,
+    });
+  }
+
+  /** Closes the store the reads went through (the verbs close what they open themselves). */
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    if (opened) await (await opened).close();
+  }
+
+  /** The folder's way of waiting, for a verb that did not say its own. */
+  private waiting(options: { onWait?: ((holder: LockHolder) => void) | undefined }): {
+    onWait?: (holder: LockHolder) => void;
+  } {
+    const onWait = options.onWait ?? this.options.onWait;
+    return onWait ? { onWait } : {};
+  }
+
+  private memoryTarget(options: MemoryOptions): MemoryTarget {
+    return {
+      ...(this.options.lockWaitMilliseconds !== undefined
+        ? { lockWaitMilliseconds: this.options.lockWaitMilliseconds }
+        : {}),
+      ...options,
+      ...this.waiting(options),
+      dataDir: this.dir,
+      neo4j: this.options.neo4j,
+    };
+  }
+}

@@ -1,0 +1,101 @@
+import canonicalize from 'canonicalize';
+import { z } from 'zod';
+import { sha256 } from '../model/content-hash.js';
+
+/** The name of chatgraph's manifest in a signed bundle (our extension to PAM, docs/pam-trust.md). */
+export const MANIFEST_FILE = 'signature-manifest.json';
+
+/**
+ * Files a manifest leaves out: itself, and `embeddings.json`, which is derived (the memories'
+ * vectors, made again from `content`, PAM §12) and rewritten by `chatgraph embed`.
+ */
+export const UNSIGNED_FILES: ReadonlySet<string> = new Set([MANIFEST_FILE, 'embeddings.json']);
+
+/** PAM §18's `signature` block. */
+export const signatureBlockSchema = z
+  .object({
+    algorithm: z.string(),
+    public_key: z.string(),
+    value: z.string(),
+    signed_at: z.string(),
+    key_id: z.string().nullish(),
+  })
+  .passthrough();
+
+export type SignatureBlock = z.infer<typeof signatureBlockSchema>;
+
+/** What signing and verifying read of `memory-store.json`; the rest is kept as written. */
+export const signedStoreSchema = z
+  .object({
+    export_id: z.string().nullish(),
+    export_date: z.string().nullish(),
+    owner: z.object({ id: z.string() }).passthrough(),
+    memories: z.array(z.object({ id: z.string() }).passthrough()),
+    integrity: z
+      .object({ checksum: z.string(), total_memories: z.number().nullish() })
+      .passthrough()
+      .nullish(),
+    signature: signatureBlockSchema.nullish(),
+  })
+  .passthrough();
+
+export type SignedStore = z.infer<typeof signedStoreSchema>;
+
+function canonical(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error('nothing to canonicalize');
+  return text;
+}
+
+/** The bytes PAM §18.3 signs: the RFC 8785 form of `{checksum, export_id, export_date, owner_id}`. */
+export function storePayload(input: {
+  checksum: string;
+  exportId: string;
+  exportDate: string;
+  ownerId: string;
+}): string {
+  return canonical({
+    checksum: input.checksum,
+    export_id: input.exportId,
+    export_date: input.exportDate,
+    owner_id: input.ownerId,
+  });
+}
+
+/** The RFC 8785 checksum of one memory, as the manifest lists it (to name a changed one). */
+export function memoryDigest(memory: unknown): string {
+  return sha256(canonical(memory));
+}
+
+/**
+ * chatgraph's manifest: the sha256 of every bundle file but {@link UNSIGNED_FILES}, and of
+ * every memory by id, signed (over its RFC 8785 form without `signature`) by the key that
+ * signed `memory-store.json`. PAM's own signature covers the memories only; this covers the
+ * conversations and attachments too.
+ */
+export const manifestSchema = z.object({
+  chatgraph_manifest: z.literal(1),
+  export_id: z.string(),
+  signed_at: z.string(),
+  files: z.record(z.string()),
+  memories: z.record(z.string()),
+  signature: z.object({
+    algorithm: z.literal('Ed25519'),
+    public_key: z.string(),
+    key_id: z.string(),
+    value: z.string(),
+  }),
+});
+
+export type Manifest = z.infer<typeof manifestSchema>;
+
+/** The bytes a manifest's signature is over. */
+export function manifestPayload(manifest: Omit<Manifest, 'signature'>): string {
+  return canonical({
+    chatgraph_manifest: manifest.chatgraph_manifest,
+    export_id: manifest.export_id,
+    signed_at: manifest.signed_at,
+    files: manifest.files,
+    memories: manifest.memories,
+  });
+}

@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { serialize } from '../bundle/serialize.js';
+import { bundleDir } from '../data-folder/data-dir.js';
+import { flushMemories } from '../memory/write-memories.js';
+import { withWriteLock } from '../data-folder/write-lock.js';
+import { bundleFiles, fileDigest } from './bundle-files.js';
+import {
+  MANIFEST_FILE,
+  manifestPayload,
+  memoryDigest,
+  storePayload,
+  type Manifest,
+  type SignatureBlock,
+} from './bundle-signature.js';
+import { readStoreFile } from './read-store-file.js';
+import { signBytes, SigningKeyError, type SigningKey } from './signing-key.js';
+import { checksumOfMemories } from './store-checksum.js';
+
+/** What {@link signBundle} signed. */
+export interface SignResult {
+  bundle: string;
+  exportId: string;
+  signedAt: string;
+  publicKey: string;
+  keyId: string;
+  /** How many files and memories the manifest lists. */
+  files: number;
+  memories: number;
+}
+
+/**
+ * Signs a data folder's bundle with `key`, under its write lock: the memory journal folded into
+ * `memory-store.json` first (the signature covers what a reader of the file alone sees), then
+ * PAM §18's `signature` block written into `memory-store.json`, then chatgraph's manifest of
+ * every file and memory (MANIFEST_FILE), signed by the same key. A later write of the bundle
+ * rewrites `memory-store.json` without the block (see docs/pam-trust.md).
+ */
+export async function signBundle(
+  dataDir: string,
+  key: SigningKey,
+  options: { now?: () => Date } = {},
+): Promise<SignResult> {
+  return withWriteLock(dataDir, async () => {
+    await flushMemories({ dataDir, ...(options.now ? { now: options.now } : {}) });
+    const bundle = bundleDir(dataDir);
+    const storeFile = join(bundle, MEMORY_STORE_FILE);
+    const { json, store } = await readStoreFile(storeFile);
+    const exportId = store.export_id;
+    const exportDate = store.export_date;
+    if (!exportId || !exportDate)
+      throw new SigningKeyError(`${storeFile} has no export_id or export_date to sign`);
+    const checksum = checksumOfMemories(store.memories);
+    if (store.integrity?.checksum !== checksum)
+      throw new SigningKeyError(
+        `${storeFile}: integrity.checksum is not the memories' checksum (${checksum}); not signed`,
+      );
+    const now = (options.now?.() ?? new Date()).toISOString();
+    // PAM: signed_at is not before export_date (a clock behind the writer's gives export_date).
+    const signedAt = Date.parse(now) > Date.parse(exportDate) ? now : exportDate;
+    const block: SignatureBlock = {
+      algorithm: 'Ed25519',
+      public_key: key.publicKey,
+      value: signBytes(
+        key,
+        storePayload({ checksum, exportId, exportDate, ownerId: store.owner.id }),
+      ),
+      signed_at: signedAt,
+      key_id: key.keyId,
+    };
+    await writeFileAtomic(storeFile, serialize({ ...json, signature: block }));
+
+    const files: Record<string, string> = {};
+    const refs = await bundleFiles(bundle);
+    for (const ref of refs) files[ref] = await fileDigest(join(bundle, ref));
+    const memories: Record<string, string> = {};
+    for (const memory of store.memories) memories[memory.id] = memoryDigest(memory);
+    const unsigned: Omit<Manifest, 'signature'> = {
+      chatgraph_manifest: 1,
+      export_id: exportId,
+      signed_at: signedAt,
+      files,
+      memories,
+    };
+    const manifest: Manifest = {
+      ...unsigned,
+      signature: {
+        algorithm: 'Ed25519',
+        public_key: key.publicKey,
+        key_id: key.keyId,
+        value: signBytes(key, manifestPayload(unsigned)),
+      },
+    };
+    await writeFileAtomic(join(bundle, MANIFEST_FILE), serialize(manifest));
+    return {
+      bundle,
+      exportId,
+      signedAt,
+      publicKey: key.publicKey,
+      keyId: key.keyId,
+      files: refs.length,
+      memories: store.memories.length,
+    };
+  });
+}

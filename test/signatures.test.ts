@@ -1,0 +1,263 @@
+import { execFile, spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSamples } from './support/bundled-samples.js';
+import { pamValidate } from './support/pam-sdk.js';
+import { provisioned } from './support/provisioned.js';
+import { CLI } from './support/run-cli.js';
+import { ROOT } from './support/shared.js';
+
+const run = promisify(execFile);
+// The independent verifier: Python `cryptography` and `rfc8785`, written from PAM §18 alone.
+const PYTHON = provisioned('.venv-sign', 'bin', 'python');
+const CHECK = join(ROOT, 'test', 'python', 'pam_signature_check.py');
+
+const root = mkdtempSync(join(tmpdir(), 'chatgraph-sign-'));
+const env = { ...process.env, XDG_CONFIG_HOME: join(root, 'config') };
+
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+function pythonVerdict(bundle: string): { status: number | null; output: string } {
+  const result = spawnSync(PYTHON, [CHECK, join(bundle, 'memory-store.json')], {
+    encoding: 'utf8',
+  });
+  return { status: result.status, output: `${result.stdout}${result.stderr}`.trim() };
+}
+
+/** A copy of the signed data folder to break. */
+function copyOf(name: string): string {
+  const copy = join(root, name);
+  cpSync(signed, copy, { recursive: true });
+  return copy;
+}
+
+type Json = Record<string, unknown> & { memories: Record<string, unknown>[] };
+
+function editStore(dataDir: string, edit: (store: Json) => void): void {
+  const file = join(dataDir, 'bundle', 'memory-store.json');
+  const store = JSON.parse(readFileSync(file, 'utf8')) as Json;
+  edit(store);
+  writeFileSync(file, `${JSON.stringify(store, null, 2)}\n`);
+}
+
+const signed = join(root, 'signed');
+
+beforeAll(async () => {
+  importSamples(signed);
+  const made = await cli('key', 'new');
+  expect(made.code, made.stderr).toBe(0);
+  const sign = await cli('sign', '--data-dir', signed);
+  expect(sign.code, sign.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('chatgraph sign', () => {
+  it('keeps the private key in the config folder, readable by its owner alone', async () => {
+    const key = join(root, 'config', 'chatgraph', 'keys', 'default.pem');
+    expect(statSync(key).mode & 0o777).toBe(0o600);
+    expect(statSync(join(root, 'config', 'chatgraph', 'keys')).mode & 0o777).toBe(0o700);
+    expect(readFileSync(key, 'utf8')).toContain('BEGIN PRIVATE KEY');
+    // Nothing of the key in the data folder: only its public half, in the signature.
+    const shown = await cli('key', 'show');
+    const publicKey = /public key: (z6Mk\w+)/.exec(shown.stdout)?.[1];
+    expect(publicKey).toBeDefined();
+    const store = JSON.parse(readFileSync(join(signed, 'bundle', 'memory-store.json'), 'utf8')) as {
+      signature: Record<string, string>;
+    };
+    expect(store.signature.public_key).toBe(publicKey);
+    expect(store.signature.key_id).toBe(`did:key:${publicKey}#${publicKey}`);
+    expect(store.signature.algorithm).toBe('Ed25519');
+    const again = await cli('key', 'new');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('exists already');
+    // Another name is another key; --replace makes a new one in its place.
+    const other = await cli('key', 'new', '--key', 'work');
+    const replaced = await cli('key', 'new', '--key', 'work', '--replace');
+    expect(replaced.code, replaced.stderr).toBe(0);
+    expect(/public key: (\S+)/.exec(replaced.stdout)?.[1]).not.toBe(
+      /public key: (\S+)/.exec(other.stdout)?.[1],
+    );
+    expect((await cli('key', 'new', '--key', '../escape')).code).toBe(2);
+  });
+
+  it('writes a bundle the official validator still accepts', () => {
+    const { status, output } = pamValidate(join(signed, 'bundle'));
+    expect(output).toMatch(/\b0 invalid\b/);
+    expect(status).toBe(0);
+  });
+
+  it('verifies with an independent implementation of PAM section 18, and with chatgraph verify', async () => {
+    expect(pythonVerdict(join(signed, 'bundle'))).toEqual({ status: 0, output: 'verified' });
+    const verify = await cli('verify', '--data-dir', signed);
+    expect(verify.code, verify.stderr).toBe(0);
+    expect(verify.stdout).toMatch(
+      /signature verified by z6Mk\w+ at .*: \d+ memories and \d+ files unchanged/,
+    );
+  });
+});
+
+describe('a signed bundle changed', () => {
+  it('one memory changed: the Python verifier and chatgraph verify fail, naming the memory', async () => {
+    const data = copyOf('memory-changed');
+    let id = '';
+    editStore(data, (store) => {
+      const memory = store.memories[0]!;
+      id = String(memory.id);
+      memory.content = `${String(memory.content)} (changed)`;
+    });
+    expect(pythonVerdict(join(data, 'bundle'))).toMatchObject({ status: 1 });
+    expect(pythonVerdict(join(data, 'bundle')).output).toContain('integrity.checksum');
+    const verify = await cli('verify', join(data, 'bundle'));
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toContain(`memory ${id} changed after signing`);
+    expect(verify.stderr).toContain('$.integrity.checksum');
+  });
+
+  it('one memory changed and the checksum made again: the signature itself fails in Python', async () => {
+    const data = copyOf('memory-rehashed');
+    const python = spawnSync(
+      PYTHON,
+      [
+        '-c',
+        [
+          'import hashlib, json, sys, rfc8785',
+          'f = sys.argv[1]; s = json.load(open(f))',
+          's["memories"][0]["content"] += " (changed)"',
+          'ms = sorted(s["memories"], key=lambda m: m["id"])',
+          's["integrity"]["checksum"] = "sha256:" + hashlib.sha256(rfc8785.dumps(ms)).hexdigest()',
+          'json.dump(s, open(f, "w"), indent=2)',
+        ].join('\n'),
+        join(data, 'bundle', 'memory-store.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(python.status, python.stderr).toBe(0);
+    expect(pythonVerdict(join(data, 'bundle'))).toEqual({
+      status: 1,
+      output: 'failed: the signature does not match the payload',
+    });
+    const verify = await cli('verify', join(data, 'bundle'), '--json');
+    expect(verify.code).toBe(1);
+    const report = JSON.parse(verify.stdout) as { verdict: string; problems: { path?: string }[] };
+    expect(report.verdict).toBe('failed');
+    expect(report.problems.map((p) => p.path)).toContain('$.signature.value');
+  });
+
+  it('one conversation file changed: chatgraph verify fails and names the file', async () => {
+    const data = copyOf('conversation-changed');
+    const dir = join(data, 'bundle', 'conversations');
+    const name = readdirSync(dir).sort()[0]!;
+    const file = join(dir, name);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "', '"title": "Edited '));
+    // PAM's own signature covers the memories only: the spec's check still passes.
+    expect(pythonVerdict(join(data, 'bundle'))).toEqual({ status: 0, output: 'verified' });
+    const verify = await cli('verify', '--data-dir', data);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toContain(`${file}: changed after signing`);
+    expect(verify.stdout).toContain('signature FAILED');
+  });
+
+  it('a conversation file added or removed is named too', async () => {
+    const data = copyOf('conversation-added');
+    const dir = join(data, 'bundle', 'conversations');
+    const [first, second] = readdirSync(dir).sort();
+    cpSync(join(dir, first!), join(dir, 'extra.json'));
+    rmSync(join(dir, second!));
+    const verify = await cli('verify', '--data-dir', data);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toContain(`${join(dir, 'extra.json')}: was added after signing`);
+    expect(verify.stderr).toContain(`${join(dir, second!)}: was signed and is missing`);
+  });
+
+  it('the manifest edited to match a changed file: its own signature fails', async () => {
+    const data = copyOf('manifest-edited');
+    const manifestFile = join(data, 'bundle', 'signature-manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+      files: Record<string, string>;
+    };
+    const ref = Object.keys(manifest.files).find((f) => f.startsWith('conversations/'))!;
+    manifest.files[ref] = `sha256:${'0'.repeat(64)}`;
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const verify = await cli('verify', '--data-dir', data);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toContain('the manifest');
+  });
+});
+
+describe('a signed bundle written again', () => {
+  it('remember drops the signature: verify says unsigned since, never a stale pass', async () => {
+    const data = copyOf('remembered');
+    const remember = await cli('remember', '--data-dir', data, '--type', 'fact', 'tea, not coffee');
+    expect(remember.code, remember.stderr).toBe(0);
+    expect(existsSync(join(data, 'bundle', 'memory-journal.jsonl'))).toBe(false);
+    const store = JSON.parse(
+      readFileSync(join(data, 'bundle', 'memory-store.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(store.signature).toBeUndefined();
+    const verify = await cli('verify', '--data-dir', data);
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).toMatch(
+      /unsigned since \S+ \(signed at \S+, then written again: run chatgraph sign\)/,
+    );
+    const resign = await cli('sign', '--data-dir', data);
+    expect(resign.code, resign.stderr).toBe(0);
+    expect((await cli('verify', '--data-dir', data)).code).toBe(0);
+    expect(pythonVerdict(join(data, 'bundle')).status).toBe(0);
+  });
+
+  it('import into a signed folder whose bundle was changed warns first, and says it is unsigned after', async () => {
+    const data = copyOf('import-over');
+    const dir = join(data, 'bundle', 'conversations');
+    const file = join(dir, readdirSync(dir).sort()[0]!);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "', '"title": "Edited '));
+    const imported = await cli(
+      'import',
+      '--data-dir',
+      data,
+      '-q',
+      join(ROOT, 'samples', 'chatgpt-export.zip'),
+    );
+    expect(imported.stderr).toContain('warning: the signature of');
+    expect(imported.stderr).toContain(`${file}: changed after signing`);
+    expect(imported.stderr).toContain('unsigned now');
+  });
+
+  it('an unsigned bundle is not verified (exit 1), and a missing key is one line, exit 2', async () => {
+    const data = join(root, 'never-signed');
+    cpSync(join(signed), data, { recursive: true });
+    editStore(data, (store) => {
+      delete store.signature;
+    });
+    rmSync(join(data, 'bundle', 'signature-manifest.json'));
+    const verify = await cli('verify', '--data-dir', data);
+    expect(verify.code).toBe(1);
+    expect(verify.stdout).toContain('not signed');
+    const sign = await cli('sign', '--data-dir', data, '--key', 'nobody');
+    expect(sign.code).toBe(2);
+    expect(sign.stderr.trim().split('\n')).toHaveLength(1);
+    expect(sign.stderr).toContain('chatgraph key new');
+  });
+});
