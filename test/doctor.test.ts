@@ -44,7 +44,9 @@ describe('chatgraph doctor', () => {
     const { code, out } = await cli('doctor', '--data-dir', data);
     expect(out).toContain(`ok    data folder: ${data} (`);
     expect(out).toMatch(/ok {4}store: SQLite quick_check ok/);
-    expect(out).toMatch(/ok {4}full-text index: attachment_fts, memory_fts, message_fts intact/);
+    expect(out).toMatch(
+      /ok {4}full-text index: attachment_fts, memory_fts, message_fts, message_stems intact/,
+    );
     expect(out).toMatch(/ok {4}embeddings: \d+ of \d+ messages embedded/);
     expect(out).toMatch(/ok {4}model: all-minilm-l6-v2\S* installed/);
     expect(out).toMatch(/ok {4}write lock: free/);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { storeFile } from './data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
+import { preloadLanguageDetector } from '../search/language-detection.js';
 import { asStoreDamage, reportingDamage } from '../stores/sqlite/store-damage.js';
 
 /** Which store: the data folder's embedded one, or a Neo4j server. */
@@ -32,6 +33,9 @@ export async function openStore(
     );
   }
   const { SqliteStore } = await import('../stores/sqlite/sqlite-store.js');
+  // An old store's upgrade stems its messages in a synchronous transaction, in the languages
+  // eld tells: its data is loaded first (0.4 s; writers load it when a conversation needs it).
+  if (SqliteStore.needsUpgrade(file)) await preloadLanguageDetector();
   let store: Store;
   try {
     store = SqliteStore.open(file, { readonly: options.readonly ?? false });

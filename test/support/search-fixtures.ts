@@ -127,3 +127,76 @@ export function longTokenBatch(bytes = 5 * 1024 * 1024): GraphBatch {
     { id: 'm1', role: 'user', at: '2024-03-01T08:00:00Z', text: `quokka ${'q'.repeat(bytes)}` },
   ]);
 }
+
+/**
+ * Conversations in five languages, each long enough for its language to be told, whose
+ * messages hold one inflected form of a word (issue 24): panneaux, Wohnungen, canciones,
+ * corações; NAS in capitals beside a conversation with "na" (which porter makes of "NAS").
+ */
+export function stemBatches(): GraphBatch[] {
+  const said = (id: string, at: string, text: string): Said => ({ id, role: 'user', at, text });
+  return [
+    conversation('st-fr', 'Installation solaire', 'chatgpt', [
+      said(
+        'f1',
+        '2024-05-01T08:00:00Z',
+        "Nous voulons installer des panneaux solaires sur le toit de la maison cet été, avant l'automne.",
+      ),
+      said(
+        'f2',
+        '2024-05-01T08:01:00Z',
+        'Il faut vérifier que la charpente supporte le poids et demander une autorisation à la mairie.',
+      ),
+    ]),
+    conversation('st-de', 'Umzug nach Berlin', 'chatgpt', [
+      said(
+        'd1',
+        '2024-05-02T08:00:00Z',
+        'Wir suchen seit Monaten bezahlbare Wohnungen in Berlin, aber die Mieten steigen jedes Jahr weiter.',
+      ),
+      said(
+        'd2',
+        '2024-05-02T08:01:00Z',
+        'Vielleicht sollten wir auch in den Vororten schauen, dort ist es ruhiger und günstiger.',
+      ),
+    ]),
+    conversation('st-es', 'Música para la boda', 'claude-ai', [
+      said(
+        'e1',
+        '2024-05-03T08:00:00Z',
+        'Necesito una lista de canciones románticas para el baile de la boda de mi hermana en junio.',
+      ),
+      said(
+        'e2',
+        '2024-05-03T08:01:00Z',
+        'También queremos algo alegre para cuando los invitados empiecen a bailar después de la cena.',
+      ),
+    ]),
+    conversation('st-pt', 'Saúde do coração', 'claude-ai', [
+      said(
+        'p1',
+        '2024-05-04T08:00:00Z',
+        'Os médicos dizem que os corações dos atletas ficam maiores com o treino regular e intenso.',
+      ),
+      said(
+        'p2',
+        '2024-05-04T08:01:00Z',
+        'Quero saber se isso é perigoso ou se é uma adaptação normal do corpo ao exercício físico.',
+      ),
+    ]),
+    conversation('st-nas', 'Home storage', 'chatgpt', [
+      said(
+        'n1',
+        '2024-05-05T08:00:00Z',
+        'My NAS keeps dropping off the network every night after the backup job finishes running.',
+      ),
+    ]),
+    conversation('st-na', 'Chemistry', 'chatgpt', [
+      said(
+        'a1',
+        '2024-05-06T08:00:00Z',
+        'Sodium has the symbol na in lower case notes, which the teacher writes on the board every week.',
+      ),
+    ]),
+  ];
+}

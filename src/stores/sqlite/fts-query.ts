@@ -4,11 +4,21 @@ import {
   type SearchNode,
   type SearchTerms,
 } from '../../search/search-terms.js';
+import { foldWord, isAcronym, queryStems, stemText } from '../../search/stemming.js';
+import { STEMS_LANGUAGES } from './stemmed-full-text.js';
 
 /** A search as FTS5 runs it. */
 export interface FtsQuery {
-  /** The MATCH expression. */
+  /** The MATCH expression over message_fts and attachment_fts (porter). */
   match: string;
+  /** The MATCH expression over message_stems (each word stemmed in every stemmed language). */
+  stems: string;
+  /**
+   * Words in capitals (NAS) every match must hold: porter indexes "NAS" as "na", so a match of
+   * message_fts or attachment_fts must also hold each of them as written (the stemmed table
+   * keeps capitals whole).
+   */
+  acronyms: string[];
   /** Only very common words were given: matches are listed newest first, not ranked. */
   unranked: boolean;
   /** The search as parsed (for snippets and hints). */
@@ -28,8 +38,39 @@ function expression(node: SearchNode): string {
       return `(${[`${quoted(node.text)}*`, ...prefixWords(node.text).map(quoted)].join(' OR ')})`;
     return quoted(node.text);
   }
-  const group = (n: SearchNode): string =>
-    n.kind === 'term' ? expression(n) : `(${expression(n)})`;
+  return combine(node, expression);
+}
+
+/**
+ * One node as an expression over message_stems: a word as any of its stems, a phrase as its
+ * words stemmed in one language or another, a prefix as the word folded (stems are shorter).
+ */
+function stemsExpression(node: SearchNode): string {
+  if (node.kind === 'term') {
+    if (node.prefix) return `${quoted(foldWord(node.text))}*`;
+    const forms = node.phrase
+      ? [...new Set(STEMS_LANGUAGES.map((language) => stemText(node.text, language)))]
+      : queryStems(node.text, STEMS_LANGUAGES);
+    const alternatives = forms.filter((form) => form !== '').map(quoted);
+    if (alternatives.length === 0) return quoted(node.text);
+    return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
+  }
+  return combine(node, stemsExpression);
+}
+
+/** The words in capitals every match must hold (alone, or among the words all required). */
+function requiredAcronyms(root: SearchNode): string[] {
+  const terms = root.kind === 'term' ? [root] : root.kind === 'all' ? root.include : [];
+  return terms.flatMap((n) =>
+    n.kind === 'term' && !n.prefix && !n.phrase && isAcronym(n.text) ? [n.text] : [],
+  );
+}
+
+function combine(
+  node: Exclude<SearchNode, { kind: 'term' }>,
+  term: (n: SearchNode) => string,
+): string {
+  const group = (n: SearchNode): string => (n.kind === 'term' ? term(n) : `(${term(n)})`);
   if (node.kind === 'any') return node.of.map(group).join(' OR ');
   // FTS5's NOT is binary: what must match, then each exclusion taken away.
   const include = node.include.map(group).join(' AND ');
@@ -41,5 +82,11 @@ function expression(node: SearchNode): string {
 export function toFtsQuery(text: string): FtsQuery | undefined {
   const parsed = searchTerms(text);
   if (!parsed) return undefined;
-  return { match: expression(parsed.root), unranked: parsed.unranked, parsed };
+  return {
+    match: expression(parsed.root),
+    stems: stemsExpression(parsed.root),
+    acronyms: requiredAcronyms(parsed.root),
+    unranked: parsed.unranked,
+    parsed,
+  };
 }

@@ -10,6 +10,7 @@ import {
 } from '../../graph/schema.js';
 import type { HashedBatch, ImportRecord } from '../store.js';
 import { fullTextWriter } from './full-text.js';
+import { batchLanguage, stemsWriter, type StemsWriter } from './stemmed-full-text.js';
 import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
 import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';
@@ -44,6 +45,7 @@ export class SqliteGraphWriter {
   private readonly deleteNodes = new Map<Label, Statement>();
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly fullText: ReturnType<typeof fullTextWriter>;
+  private readonly stems: StemsWriter;
   private readonly patcher: ReturnType<typeof deltaPatcher>;
   private readonly statements: Record<
     'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete',
@@ -66,6 +68,7 @@ export class SqliteGraphWriter {
       this.deleteEdges.set(kind, db.prepare(ownedEdges(kind, 'DELETE')));
     }
     this.fullText = fullTextWriter(db);
+    this.stems = stemsWriter(db);
     this.statements = {
       state: db.prepare(
         `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
@@ -83,6 +86,7 @@ export class SqliteGraphWriter {
       insertNode: this.insertNode,
       insertEdge: this.insertEdge,
       rowOf,
+      stems: this.stems,
       finish: (owner, hash, deep) => {
         this.statements.state.run(owner, hash, deep ? 1 : 0);
         this.bump();
@@ -92,6 +96,7 @@ export class SqliteGraphWriter {
 
   private removeOwned(owner: string): void {
     this.fullText.removeOwner(owner);
+    this.stems.removeOwner(owner);
     this.vectors.dropOwner(owner);
     for (const label of LABEL_NAMES)
       if (!SHARED_LABELS.has(label)) this.deleteNodes.get(label)?.run(owner);
@@ -113,11 +118,16 @@ export class SqliteGraphWriter {
    */
   write(batch: HashedBatch, hash: string, deep: boolean): void {
     this.removeOwned(batch.owner);
+    const language = batchLanguage(batch.nodes);
     for (const node of batch.nodes) {
       const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
       const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
       // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
-      if (info) this.fullText.add(node.label, info.lastInsertRowid, node.properties.content);
+      if (info) {
+        this.fullText.add(node.label, info.lastInsertRowid, node.properties.content);
+        if (node.label === 'Message')
+          this.stems.add(info.lastInsertRowid, node.properties.content, language);
+      }
     }
     for (const edge of batch.edges)
       this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);

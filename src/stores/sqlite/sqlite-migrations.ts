@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { LABEL_NAMES } from '../../graph/schema.js';
 import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
 import { openReadonly } from './open-readonly.js';
+import { isEmptyFile } from './store-damage.js';
+import { fillStems, STEMS_TABLE, stemsMissing } from './stemmed-full-text.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
@@ -30,15 +33,18 @@ export function configureWritable(db: Database.Database): void {
  */
 export function migrate(db: Database.Database, retokenize: boolean): void {
   const missing = fullTextMissing(db);
+  const noStems = stemsMissing(db);
   for (const statement of schemaStatements()) db.exec(statement);
   SqliteVectors.createSchema(db);
   SqliteMemories.createSchema(db);
   addMissingColumns(db);
   backfillMessageCounts(db);
   upgradeFullText(db, retokenize, missing);
+  // A store made before stemming: its messages stemmed once (needs the language detector).
+  if (noStems) fillStems(db);
   upgradeListing(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
-  for (const { table } of FULL_TEXT)
+  for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
 }
 
@@ -86,6 +92,7 @@ export function outdated(file: string): boolean {
       db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
     );
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
+    if (stemsMissing(db)) return true;
     if (tables.has('Conversation') && listingMissing(db)) return true;
     if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
     return LABEL_NAMES.some((label) => {
@@ -94,5 +101,15 @@ export function outdated(file: string): boolean {
     });
   } finally {
     db.close();
+  }
+}
+
+/** Whether opening the file will bring it up to date: it exists and an older version made it. */
+export function needsUpgrade(file: string): boolean {
+  try {
+    return existsSync(file) && !isEmptyFile(file) && outdated(file);
+  } catch {
+    // A damaged file: opening it reports that.
+    return false;
   }
 }

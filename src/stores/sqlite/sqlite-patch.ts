@@ -9,6 +9,8 @@ import {
 } from '../../graph/graph-delta.js';
 import { EDGE_KINDS, SHARED_LABELS, type EdgeKind, type Label } from '../../graph/schema.js';
 import { FULL_TEXT } from './full-text.js';
+import { batchLanguage, type StemsWriter } from './stemmed-full-text.js';
+import type { StemLanguage } from '../../search/stemming.js';
 import { quote } from './sqlite-schema.js';
 
 type Statement = Database.Statement;
@@ -18,6 +20,8 @@ export interface PatchDeps {
   insertNode: ReadonlyMap<Label, Statement>;
   insertEdge: ReadonlyMap<EdgeKind, Statement>;
   rowOf: (node: GraphNode, owner: string | null) => unknown[];
+  /** The stemmed copy of message text (see stemmed-full-text.ts). */
+  stems: StemsWriter;
   /** Records the conversation's content hash and the store's version. */
   finish: (owner: string, hash: string, deep: boolean) => void;
 }
@@ -69,10 +73,14 @@ export function deltaPatcher(
     for (const edge of left.edges)
       if (!hasEdge(freshEdges, edge)) removeEdge.get(edge.kind)?.run(edge.from, edge.to);
     const before = new Map(left.nodes.map((node) => [node.id, node]));
+    let language: StemLanguage | undefined | null = null;
     for (const node of fresh.nodes) {
       const old = before.get(node.id);
       if (old && sameNode(old, node)) continue;
-      writeNode(node, old !== undefined, owner);
+      // Detected once a patch, from what it holds of the conversation (old and new).
+      if (node.label === 'Message' && language === null)
+        language = batchLanguage([...left.nodes, ...fresh.nodes]);
+      writeNode(node, old !== undefined, owner, language ?? undefined);
     }
     const edgesBefore = edgeIndex(left.edges);
     for (const edge of fresh.edges)
@@ -85,7 +93,12 @@ export function deltaPatcher(
     return 'patched';
   };
 
-  function writeNode(node: GraphNode, existed: boolean, owner: string): void {
+  function writeNode(
+    node: GraphNode,
+    existed: boolean,
+    owner: string,
+    language: StemLanguage | undefined,
+  ): void {
     const text = indexed.get(node.label);
     const shared = SHARED_LABELS.has(node.label);
     // The text index is external-content: the old words come out before the row changes.
@@ -98,6 +111,10 @@ export function deltaPatcher(
       const row = text.row.get(node.id) as { rowid: number } | undefined;
       const content = node.properties.content;
       if (row) text.add.run(row.rowid, typeof content === 'string' ? content : '');
+      if (row && node.label === 'Message') {
+        if (existed) deps.stems.remove(row.rowid);
+        deps.stems.add(row.rowid, content, language);
+      }
     }
   }
 }

@@ -7,6 +7,7 @@ import {
   type PropertyType,
 } from '../../graph/schema.js';
 import { fullTextStatements } from './full-text.js';
+import { stemsStatement } from './stemmed-full-text.js';
 
 /** The graph as tables: one per label (properties as columns), one per relationship type. */
 
@@ -86,6 +87,8 @@ export function schemaStatements(): string[] {
     `CREATE INDEX IF NOT EXISTS message_local_id ON "Message" (${MESSAGE_PART})`,
     // Ranked search over message and attachment text (see full-text.ts).
     ...fullTextStatements(),
+    // Message text stemmed per language (see stemmed-full-text.ts).
+    stemsStatement(),
   );
   return statements;
 }

@@ -14,6 +14,7 @@ import {
 } from '../store.js';
 import { toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
+import { STEMS_TABLE } from './stemmed-full-text.js';
 
 /** How many of a word's matches are ranked at first (see {@link searchSqlite}). */
 export const RANK_WINDOW = 2_000;
@@ -28,10 +29,12 @@ const HINT_CANDIDATES = 5_000;
 const SOURCES = {
   message: {
     table: 'message_fts',
+    label: 'Message',
     join: `JOIN "Message" m ON m.rowid = t.rowid`,
   },
   attachment: {
     table: 'attachment_fts',
+    label: 'Attachment',
     join: `JOIN "Attachment" a ON a.rowid = t.rowid JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src`,
   },
 } as const;
@@ -44,6 +47,37 @@ interface Ranked {
 }
 
 type Params = Record<string, unknown>;
+
+/** What a search reads beyond message_fts and attachment_fts (see {@link matched}). */
+interface Tables {
+  /** The store has the stemmed table (a store opened read-only before its upgrade has not). */
+  stems: boolean;
+  /** How many words in capitals every match must hold as written (`@acronym0`…). */
+  acronyms: number;
+}
+
+/**
+ * The rows of one source that match, as `(rowid, score)`: for messages, those of message_fts
+ * and of message_stems merged (a message found by both keeps its better score), so stemming
+ * adds matches and takes none away. `window` keeps each table's most recently indexed matches.
+ */
+function matched(source: Source, tables: Tables, scored: boolean, window: string): string {
+  const { table, label } = SOURCES[source];
+  const score = (t: string): string => (scored ? `bm25(${t})` : '0');
+  // Porter made "na" of "NAS": a match must hold the capitals as written.
+  const held = Array.from(
+    { length: tables.acronyms },
+    (_, i) => `instr(x.content, @acronym${i}) > 0`,
+  );
+  const porter =
+    held.length === 0
+      ? `SELECT * FROM (SELECT rowid, ${score(table)} AS score FROM ${table} WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT ${window})`
+      : `SELECT * FROM (SELECT f.rowid AS rowid, ${score(table)} AS score FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid
+         WHERE ${table} MATCH @match AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
+  if (source !== 'message' || !tables.stems) return porter;
+  const stems = `SELECT * FROM (SELECT rowid, ${score(STEMS_TABLE)} AS score FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems ORDER BY rowid DESC LIMIT ${window})`;
+  return `SELECT rowid, min(score) AS score FROM (${porter} UNION ALL ${stems}) GROUP BY rowid`;
+}
 
 function engineError(error: unknown): QueryError {
   return new QueryError(
@@ -63,10 +97,12 @@ function tableExists(db: Database.Database, table: string): boolean {
 function countMatches(
   db: Database.Database,
   source: Source,
+  tables: Tables,
   filters: string[],
   params: Params,
 ): { all: number; kept: number } {
-  const { table, join } = SOURCES[source];
+  const { join } = SOURCES[source];
+  const rows = matched(source, tables, false, String(MATCH_COUNT_CAP + 1));
   const count = (sql: string): number => {
     try {
       return Number(db.prepare(sql).pluck().get(params));
@@ -75,12 +111,12 @@ function countMatches(
     }
   };
   const all = count(
-    `SELECT count(*) FROM (SELECT rowid FROM ${table} WHERE ${table} MATCH @match LIMIT ${MATCH_COUNT_CAP + 1})`,
+    `SELECT count(*) FROM (SELECT DISTINCT rowid FROM (${rows}) LIMIT ${MATCH_COUNT_CAP + 1})`,
   );
   if (filters.length === 0 || all === 0) return { all, kept: all };
   const kept = count(
-    `SELECT count(*) FROM (SELECT 1 FROM ${table} t ${join} JOIN "Conversation" c ON c.id = m.owner
-     WHERE ${table} MATCH @match AND ${filters.join(' AND ')} LIMIT ${MATCH_COUNT_CAP + 1})`,
+    `SELECT count(*) FROM (SELECT 1 FROM (SELECT DISTINCT rowid FROM (${rows})) t ${join} JOIN "Conversation" c ON c.id = m.owner
+     WHERE ${filters.join(' AND ')} LIMIT ${MATCH_COUNT_CAP + 1})`,
   );
   return { all, kept };
 }
@@ -93,18 +129,18 @@ function countMatches(
 function rankIn(
   db: Database.Database,
   source: Source,
+  tables: Tables,
   matches: number,
   unranked: boolean,
   filters: string[],
   params: Params,
 ): { rows: Ranked[]; window: number } {
-  const { table, join } = SOURCES[source];
+  const { join } = SOURCES[source];
   // bm25() rather than FTS5's rank column: ORDER BY rank scores every match and ignores the
   // rowid window (measured: 526 ms against 36 ms for "the"). Unranked, the newest message first.
   const statement = db.prepare(
     `SELECT t.rowid AS rowid, ${unranked ? '-m.rowid' : 't.score'} AS score
-     FROM (SELECT rowid, ${unranked ? '0' : `bm25(${table})`} AS score FROM ${table}
-           WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT @window) t
+     FROM (${matched(source, tables, !unranked, '@window')}) t
      ${join} JOIN "Conversation" c ON c.id = m.owner
      ${filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : ''}
      ORDER BY score, t.rowid DESC LIMIT @want`,
@@ -181,7 +217,14 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   if (fts === undefined) throw new QueryError('give at least one word to search for');
   const { limit, offset } = pageBounds(query.limit ?? 20, query.offset ?? 0, '--limit');
   const conditions = searchConditions(query, SQL);
-  const params: Params = { match: fts.match, want: offset + limit, ...conditions.params };
+  const params: Params = {
+    match: fts.match,
+    stems: fts.stems,
+    want: offset + limit,
+    ...conditions.params,
+  };
+  fts.acronyms.forEach((word, i) => (params[`acronym${i}`] = word));
+  const tables: Tables = { stems: tableExists(db, STEMS_TABLE), acronyms: fts.acronyms.length };
   // A store opened read-only before it was upgraded may lack the attachment index.
   const sources: Source[] = tableExists(db, 'attachment_fts')
     ? ['message', 'attachment']
@@ -190,10 +233,10 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   let ranked = 0;
   const all: Ranked[] = [];
   for (const source of sources) {
-    const count = countMatches(db, source, conditions.where, params);
+    const count = countMatches(db, source, tables, conditions.where, params);
     matches += count.kept;
     if (count.kept === 0) continue;
-    const found = rankIn(db, source, count.all, fts.unranked, conditions.where, params);
+    const found = rankIn(db, source, tables, count.all, fts.unranked, conditions.where, params);
     ranked += found.window;
     for (const item of found.rows) all.push(item);
   }

@@ -34,10 +34,12 @@ import { SqliteVectors } from './sqlite-vectors.js';
 import { SearchChildren } from './search-children.js';
 import { toFtsQuery } from './fts-query.js';
 import { clearFullText } from './full-text.js';
+import { batchNeedsDetector, clearStems } from './stemmed-full-text.js';
+import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
-import { configureWritable, migrate, outdated } from './sqlite-migrations.js';
+import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
 import {
   conversationOf,
   conversationPage,
@@ -99,6 +101,9 @@ export class SqliteStore implements Store {
     return this.graphWriter;
   }
 
+  /** Whether opening the file will bring it up to date (it was made by an older version). */
+  static readonly needsUpgrade = needsUpgrade;
+
   /** Opens (creating) the store file. */
   static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
     // SQLite takes an empty file for an empty database; a store emptied so (a full disk, a
@@ -155,9 +160,14 @@ export class SqliteStore implements Store {
    * changes in `previous`, committed at once. When the store does not hold `previous` (another
    * writer changed it) or the change is not additive, the conversation is rewritten whole.
    */
-  patch(previous: HashedBatch, next: HashedBatch, deep: boolean): Promise<'written' | 'unchanged'> {
+  async patch(
+    previous: HashedBatch,
+    next: HashedBatch,
+    deep: boolean,
+  ): Promise<'written' | 'unchanged'> {
     const hash = batchHash(next);
-    if (this.holds(next.owner, hash, deep)) return Promise.resolve('unchanged');
+    if (this.holds(next.owner, hash, deep)) return 'unchanged';
+    if (batchNeedsDetector(next.nodes)) await preloadLanguageDetector();
     const writer = this.writable();
     this.flush();
     const patchable = this.holds(next.owner, batchHash(previous), deep);
@@ -165,7 +175,7 @@ export class SqliteStore implements Store {
       if (!patchable || writer.patch(deltaOf(previous, next), hash, deep) === 'replace')
         writer.write(next, hash, deep);
     })();
-    return Promise.resolve('written');
+    return 'written';
   }
 
   /**
@@ -173,17 +183,19 @@ export class SqliteStore implements Store {
    * at once; `stale` when the store does not hold `base` (another writer changed it) or the
    * delta takes a node away: the caller writes the conversation whole.
    */
-  applyDelta(
+  async applyDelta(
     delta: GraphDelta,
     base: string,
     hash: string,
     deep: boolean,
   ): Promise<'written' | 'stale'> {
-    if (!this.holds(delta.owner, base, deep)) return Promise.resolve('stale');
+    if (!this.holds(delta.owner, base, deep)) return 'stale';
+    if (batchNeedsDetector([...delta.left.nodes, ...delta.fresh.nodes]))
+      await preloadLanguageDetector();
     const writer = this.writable();
     this.flush();
     const outcome = this.db.transaction(() => writer.patch(delta, hash, deep))();
-    return Promise.resolve(outcome === 'patched' ? 'written' : 'stale');
+    return outcome === 'patched' ? 'written' : 'stale';
   }
 
   // Whether the store holds this version of the conversation.
@@ -201,10 +213,11 @@ export class SqliteStore implements Store {
   writer(deep: boolean): GraphWriter {
     const report: WriteReport = { written: 0, unchanged: 0 };
     return {
-      // Synchronous: SQLite commits in groups itself (see flush).
-      write: (batch) => {
-        report[this.upsertOne(batch, deep)]++;
-      },
+      // Synchronous once eld is loaded (stems are written in the transaction); grouped commits.
+      write: (batch) =>
+        afterLanguageDetector(batchNeedsDetector(batch.nodes), () => {
+          report[this.upsertOne(batch, deep)]++;
+        }),
       flush: () => {
         this.flush();
         return Promise.resolve();
@@ -366,6 +379,7 @@ export class SqliteStore implements Store {
       this.db.exec(`DELETE FROM message_counts`);
       this.vectors.dropAll();
       clearFullText(this.db);
+      clearStems(this.db);
       SqliteMemories.clear(this.db);
       this.db
         .prepare(

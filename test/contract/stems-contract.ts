@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/stores/store.js';
+import { searchBatches, stemBatches } from '../support/search-fixtures.js';
+import { preloadLanguageDetector } from '../../src/search/language-detection.js';
+
+/**
+ * Keyword search in the languages stemmed (issue 24): a word finds its inflected forms in
+ * French, German, Spanish and Portuguese, capitals are not stemmed, and whatever the word for
+ * word index found is still found.
+ */
+export function stemsContract(name: string, open: () => Promise<Store>): void {
+  describe(`${name}: keyword search in other languages`, () => {
+    let store: Store;
+    beforeEach(async () => {
+      await preloadLanguageDetector();
+      store = await open();
+      await store.upsert([...searchBatches(), ...stemBatches()]);
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    const owners = async (text: string): Promise<string[]> => {
+      const result = await store.search({ text, limit: 50 });
+      return [...new Set(result.hits.map((hit) => hit.conversationId))].sort();
+    };
+
+    it.each([
+      ['panneau', 'st-fr'],
+      ['Wohnung', 'st-de'],
+      ['canción', 'st-es'],
+      ['cancion', 'st-es'],
+      ['coração', 'st-pt'],
+    ])('%s finds its inflected form', async (word, owner) => {
+      expect(await owners(word)).toContain(owner);
+    });
+
+    it('NAS finds NAS and not "na"', async () => {
+      expect(await owners('NAS')).toEqual(['st-nas']);
+    });
+
+    it('a stemmed word still finds what it found word for word, with the other words', async () => {
+      expect(await owners('panneau solaire')).toEqual(['st-fr']);
+      expect(await owners('decorators')).toEqual(['kw-bread']);
+      expect(await owners('focaccia -levain')).toEqual(['kw-bread']);
+    });
+
+    it('every word of the texts is still found by itself, as it is written', async () => {
+      const words = [...searchBatches(), ...stemBatches()].flatMap((batch) =>
+        batch.nodes.flatMap((node) =>
+          node.label === 'Message' && typeof node.properties.content === 'string'
+            ? (node.properties.content.match(/\p{L}{4,}/gu) ?? []).map((w) => ({
+                w,
+                owner: batch.owner,
+              }))
+            : [],
+        ),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...words), async ({ w, owner }) => {
+          expect(await owners(w)).toContain(owner);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  });
+}
