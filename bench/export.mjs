@@ -11,7 +11,8 @@ const args = process.argv.slice(2);
 
 if (args[0] === '--child') {
   // One export, timed, in this process.
-  const [, dataDir, format, out] = args;
+  const [, dataDir = '', given = 'markdown', out = ''] = args;
+  const format = /** @type {'markdown' | 'obsidian' | 'html' | 'jsonl'} */ (given);
   const { exportConversations, openStore } = await import('../dist/index.js');
   const store = await openStore({ dataDir }, { readonly: true });
   const started = process.hrtime.bigint();
