@@ -52,21 +52,7 @@ const KEPT_FILES = 4;
 
 async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> {
   const text = await handle.readFile('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new MemoryStoreError(
-      `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const parsed = storeSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new MemoryStoreError(
-      `${file} is not a PAM memory store (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'})`,
-    );
-  }
+  const parsed = { data: parseStoreText(file, text, storeSchema) };
   const exportId = parsed.data.export_id;
   return {
     owner: { id: parsed.data.owner.id, created_at: parsed.data.owner.created_at },
@@ -129,4 +115,31 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
   result.memories = [...memories.values()];
   result.journal = journal;
   return result;
+}
+
+/**
+ * A memory store's text parsed with `schema`: not JSON, or JSON of another shape, is a
+ * one-line MemoryStoreError naming the file and the first field that is wrong.
+ */
+export function parseStoreText<T extends z.ZodTypeAny>(
+  file: string,
+  text: string,
+  schema: T,
+): z.output<T> {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MemoryStoreError(
+      `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new MemoryStoreError(
+      `${file} is not a PAM memory store (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'})`,
+    );
+  }
+  return parsed.data as z.output<T>;
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { MemoryStoreError } from '../bundle/memory-schema.js';
+import { parseStoreText } from '../bundle/read-memory-store.js';
 import { z } from 'zod';
 import { signedStoreSchema, type SignedStore } from './bundle-signature.js';
 
@@ -15,21 +16,7 @@ export async function readStoreFile(
       throw new MemoryStoreError(`${file} is missing: the bundle has no memory store yet`);
     throw error;
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new MemoryStoreError(
-      `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
-  const parsed = signedStoreSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new MemoryStoreError(
-      `${file} is not a PAM memory store (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'})`,
-    );
-  }
+  const store = parseStoreText(file, text, signedStoreSchema);
   // The file's own keys in its own order, to write back unchanged but for what is set.
-  return { json: z.record(z.unknown()).parse(json), store: parsed.data };
+  return { json: z.record(z.unknown()).parse(JSON.parse(text)), store };
 }
