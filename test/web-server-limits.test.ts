@@ -7,9 +7,9 @@ import { DataFolder } from '../src/data-folder/data-folder.js';
 import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
-import { spawnOwned } from './support/owned-process.js';
+import { holdWriteLock } from './support/lock-holder.js';
 import { startServe } from './support/serve-cli.js';
-import { ROOT, fixturesOf } from './support/shared.js';
+import { fixturesOf } from './support/shared.js';
 import { raw } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
 
@@ -208,29 +208,6 @@ describe('a slow-drip upload', () => {
 });
 
 describe('a memory written while another writer holds the data folder', () => {
-  // A process that takes the data folder's write lock (as an import does) and keeps it.
-  async function holdLock(): Promise<ChildProcess> {
-    const lock = join(ROOT, 'dist', 'write-lock.js');
-    const child = spawnOwned([
-      '--input-type=module',
-      '-e',
-      `import { withWriteLock } from ${JSON.stringify(lock)};
-       await withWriteLock(${JSON.stringify(dataDir)}, async () => {
-         process.stdout.write('held\\n');
-         await new Promise(() => setInterval(() => {}, 1000));
-       });`,
-    ]);
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('held')) resolve();
-      });
-      child.once('exit', (code) => {
-        reject(new Error(`the lock holder exited (${String(code)})`));
-      });
-    });
-    return child;
-  }
-
   const rememberThat = (content: string) =>
     raw(paced, '/api/memories', {
       method: 'POST',
@@ -239,7 +216,7 @@ describe('a memory written while another writer holds the data folder', () => {
     });
 
   it('is answered 503 with Retry-After while the writer still holds it, and taken once it is done', async () => {
-    const holder = await holdLock();
+    const holder = await holdWriteLock(dataDir);
     const busy = await rememberThat('Keeps the starter in the fridge');
     // Answered without waiting for the lock: its holder has not let go of it yet.
     expect(holder.exitCode).toBeNull();

@@ -1,4 +1,4 @@
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -6,36 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { writeChatgptExport, writeClaudeExport } from '../src/sample/write-samples.js';
 import { withWriteLock, type LockHolder } from '../src/data-folder/write-lock.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { holdWriteLock } from './support/lock-holder.js';
 import { ROOT } from './support/shared.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const LOCK = join(ROOT, 'dist', 'write-lock.js');
 const run = promisify(execFile);
-
-// A process that takes the lock, says so, and holds it until killed.
-function holder(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { withWriteLock } from ${JSON.stringify(LOCK)};
-       await withWriteLock(${JSON.stringify(dataDir)}, async () => {
-         process.stdout.write('held\\n');
-         await new Promise(() => setInterval(() => {}, 1000));
-       });`,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('held')) resolve(child);
-    });
-    child.on('exit', (code) => {
-      reject(new Error(`the lock holder exited (${String(code)})`));
-    });
-  });
-}
 
 describe('the write lock', () => {
   it('runs writers one at a time in one process, and a nested writer does not wait on itself', async () => {
@@ -72,9 +47,8 @@ describe('the write lock', () => {
   });
 
   it('a writer killed with kill -9 while holding the lock does not block the next one', async () => {
-    expect(existsSync(LOCK)).toBe(true);
     const data = tempDir();
-    const child = await holder(data);
+    const child = await holdWriteLock(data);
     const waits: LockHolder[] = [];
     let got = false;
     let told = (): void => undefined;
@@ -108,7 +82,7 @@ describe('the write lock', () => {
     const data = join(dir, 'data');
     const input = join(dir, 'export.zip');
     await writeChatgptExport(input, { seed: 3, conversations: 3 });
-    const child = await holder(data);
+    const child = await holdWriteLock(data);
     const importing = spawn(process.execPath, [CLI, 'import', input, '--data-dir', data, '-q']);
     let stderr = '';
     let stdout = '';
