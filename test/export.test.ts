@@ -15,12 +15,18 @@ import { isPortablePath, safeName, uniquePaths } from '../src/export/file-names.
 import { SAMPLE_INPUTS } from './support/bundled-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { CLI, chatgraph } from './support/run-cli.js';
-import { ROOT } from './support/shared.js';
+import { CORPUS_FOLDERS, ROOT, corpusOf, itReadsTheCorpus } from './support/shared.js';
 
-/** Every fixture folder we wrote, and the bundled public samples, in one data folder. */
-const FIXTURES = readdirSync(join(ROOT, 'test', 'fixtures'), { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => join(ROOT, 'test', 'fixtures', e.name));
+/**
+ * Every fixture folder we wrote, the bundled samples and, as the conformance layer, the public
+ * export samples (required under CI), in one data folder.
+ */
+const FIXTURES = [
+  ...readdirSync(join(ROOT, 'test', 'fixtures'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => join(ROOT, 'test', 'fixtures', e.name)),
+  ...CORPUS_FOLDERS.flatMap(corpusOf),
+];
 
 let data = '';
 let remembered = '';
@@ -111,6 +117,8 @@ function notesById(dir: string): Map<string, string> {
   return notes;
 }
 
+itReadsTheCorpus();
+
 describe('export --format markdown', () => {
   let out = '';
   let first: ExportReport;
@@ -156,16 +164,38 @@ describe('export --format markdown', () => {
     }
   });
 
-  it('marks other branches at their fork and keeps them once, not the conversation twice', () => {
-    const notes = [...notesById(out).values()].filter((n) => n.includes('## Other branches'));
-    expect(notes.length).toBeGreaterThan(3);
-    for (const note of notes) {
+  it('marks other branches at their fork and keeps them once, not the conversation twice', async () => {
+    const notes = notesById(out);
+    const forked = [...notes.values()].filter((n) => n.includes('## Other branches'));
+    expect(forked.length).toBeGreaterThan(3);
+    for (const note of forked)
       expect(note).toContain('Another branch forks here: [Branch 1](#branch-1)');
-      const [thread = '', branches = ''] = note.split('## Other branches');
-      // No message of the shown thread is written again under the branches.
-      const heads = (text: string) => text.match(/^#{3,5} (User|Assistant) · .*$/gm) ?? [];
-      expect(heads(branches).length).toBeLessThan(heads(thread).length + heads(branches).length);
+    // Each message is written once: a text no other message of its conversation holds appears
+    // once in the note, whether it is on the shown thread or on another branch.
+    let checked = 0;
+    for (const c of conversations) {
+      // The body only (a title is often the first message); a branch's heading quotes the
+      // message it forks after: that quote is not the message.
+      const whole = notes.get(c.id) ?? '';
+      const note = whole
+        .slice(whole.indexOf('\n# ') + 1)
+        .replace(/^# .*$/m, '')
+        .replace(/^Forks after the .*$/gm, '')
+        // A footnote quotes its source, which may say what the message says.
+        .replace(/^\[\^c\d+\]: .*$/gm, '');
+      if (!note.includes('## Other branches')) continue;
+      const shown = new Set((await store.thread(c.id)).map((m) => m.id));
+      const onBranches = c.messages.filter((m) => !shown.has(m.id));
+      expect(onBranches.length, c.id).toBeGreaterThan(0);
+      for (const m of c.messages) {
+        const text = m.content.trim();
+        if (text.length < 12 || c.messages.some((o) => o !== m && o.content.includes(text)))
+          continue;
+        expect(note.split(text).length - 1, `${c.id} ${m.id}`).toBe(1);
+        checked++;
+      }
     }
+    expect(checked).toBeGreaterThan(20);
   });
 
   it('copies attachments beside the note and links them', () => {
@@ -400,8 +430,12 @@ describe('export --format html', () => {
       const text = ` ${words(decoded(readFileSync(join(out, page ?? ''), 'utf8'))).join(' ')} `;
       for (const m of c.messages) {
         // An ordered list's numbers become <ol> items: the rendering keeps the rest.
+        // A Markdown link shows its words, not its target.
         const own = words(
-          m.content.replace(/^\s*\d+[.)]\s/gm, ' ').replace(/^\s*(`{3,}|~{3,}).*$/gm, ' '),
+          m.content
+            .replace(/^\s*\d+[.)]\s/gm, ' ')
+            .replace(/^\s*(`{3,}|~{3,}).*$/gm, ' ')
+            .replace(/\]\([^)\s]*\)/g, '] '),
         );
         if (own.length === 0) continue;
         expect(text.includes(` ${own.join(' ')} `), `${c.id} ${m.id}`).toBe(true);

@@ -48,6 +48,19 @@ export function formatReport(report: ImportReport, options: { verbose?: boolean 
   lines.push(
     `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${plural(w.duplicates, 'duplicate')} across files${keptNewer(t.keptNewer)}`,
   );
+  lines.push(...formatProblems(report, options));
+  return lines.join('\n');
+}
+
+/**
+ * The problems part of an import's report: notices counted, warnings and errors with examples
+ * (file, record, what was wrong), and what was lost with its exit code. Empty when all was read.
+ */
+export function formatProblems(
+  report: ImportReport,
+  options: { verbose?: boolean } = {},
+): string[] {
+  const lines: string[] = [];
   const shown = options.verbose
     ? report.problems
     : report.problems.filter((group) => group.level !== 'info');
@@ -70,7 +83,7 @@ export function formatReport(report: ImportReport, options: { verbose?: boolean 
         : `incomplete: ${lost.toLocaleString('en-US')} ${lost === 1 ? 'record, file or part of the input was' : 'records, files or parts of the input were'} not written; see the errors above (exit code 1)`,
     );
   }
-  return lines.join('\n');
+  return lines;
 }
 
 function formatGroup(group: ProblemGroup): string[] {

@@ -35,6 +35,58 @@ export interface MessageView extends Omit<ThreadMessage, 'attachments'> {
   code: CodeCell | null;
 }
 
+/** A tool call as drawn: `inputAbove` when its input is the message's text, drawn above it. */
+export interface DrawnCall extends ToolCallView {
+  inputAbove: boolean;
+}
+
+/**
+ * What a shell draws of a message so that nothing shows twice: its text, and the tool calls under
+ * it. A code cell's call carries the cell's own text (drawn as code) and its output comes as the
+ * tool's next message, so the call is left out (the web app does the same). A message whose whole
+ * text is the input of a call it made is drawn once: as that call when the input is JSON
+ * (ChatGPT's browser and search calls: `{"query": …}`), else as its text, the call without the
+ * input. A call's output that a tool message answering it holds word for word is left to that
+ * message.
+ */
+export function partsToDraw(
+  message: MessageView,
+  replies: readonly MessageView[] = [],
+): { text: boolean; calls: DrawnCall[] } {
+  const answered = new Set(replies.filter((r) => r.role === 'tool').map((r) => r.content));
+  const echoes = (call: ToolCallView): boolean =>
+    message.content !== '' && call.input === message.content;
+  const asCall = message.code === null && !message.isThought && isJson(message.content);
+  const calls = message.toolCalls
+    .filter((call) => message.code === null || !echoes(call))
+    .map((call) => ({
+      ...call,
+      input: echoes(call) && !asCall ? null : call.input,
+      inputAbove: echoes(call) && !asCall,
+      output: call.output !== null && answered.has(call.output) ? null : call.output,
+    }));
+  const text = message.content !== '' && !(asCall && message.toolCalls.some(echoes));
+  return { text, calls };
+}
+
+function isJson(text: string): boolean {
+  if (!/^\s*[[{]/.test(text)) return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The messages replying to each message of a view, by its id. */
+export function repliesOf(messages: readonly MessageView[]): Map<string, MessageView[]> {
+  const replies = new Map<string, MessageView[]>();
+  for (const m of messages)
+    if (m.parentId !== null) replies.set(m.parentId, [...(replies.get(m.parentId) ?? []), m]);
+  return replies;
+}
+
 /** A conversation with every message of every branch, in tree order. */
 export interface ConversationView {
   conversation: ConversationInfo;

@@ -1,7 +1,9 @@
-import type {
-  ConversationView,
-  MessageView,
-  ToolCallView,
+import {
+  partsToDraw,
+  repliesOf,
+  type ConversationView,
+  type MessageView,
+  type ToolCallView,
 } from '../conversation-view/conversation-view.js';
 import type { Conversation } from '../model/pam.js';
 import { frontmatter, obsidianTag } from './frontmatter.js';
@@ -113,6 +115,7 @@ function renderMessage(
   level: number,
   context: MarkdownContext,
   notes: Footnotes,
+  replies: readonly MessageView[],
 ): string {
   const head = [roleName(message.role), message.model, readableTime(message.createdAt)]
     .filter((part) => part !== null && part !== '')
@@ -130,19 +133,27 @@ function renderMessage(
     const snippet = citation.snippet ? ` — ${citation.snippet.replace(/\s+/g, ' ').trim()}` : '';
     definitions.push(`[^${label}]: ${link}${snippet}`);
   }
-  if (text !== '') {
+  const drawn = partsToDraw(message, replies);
+  if (drawn.text) {
     let body = message.code ? fenced(text, message.code.language) : text;
     if (marks.length > 0) body = `${body}${message.code ? '\n\n' : ' '}${marks.join(' ')}`;
     parts.push(message.isThought ? folded(context.style, 'note', 'Thinking', body) : body);
   } else if (marks.length > 0) parts.push(marks.join(' '));
-  for (const call of message.toolCalls) {
+  for (const call of drawn.calls) {
     const pieces: string[] = [];
     if (call.input !== null && call.input !== '')
       pieces.push(fenced(call.input, inputLanguage(call, call.input)));
     if (call.output !== null && call.output !== '')
       pieces.push(`${call.isError ? 'Error:' : 'Output:'}\n\n${fenced(call.output, 'text')}`);
     const title = `Tool call: ${call.name}${call.isError ? ' (failed)' : ''}`;
-    parts.push(folded(context.style, 'example', title, pieces.join('\n\n') || '(no input)'));
+    parts.push(
+      folded(
+        context.style,
+        'example',
+        title,
+        pieces.join('\n\n') || (call.inputAbove ? '(its input is the text above)' : '(no input)'),
+      ),
+    );
   }
   const files: string[] = [];
   for (const attachment of message.attachments) {
@@ -225,6 +236,7 @@ export function renderConversationMarkdown(
 ): string {
   const info = view.conversation;
   const notes = new Footnotes();
+  const replies = repliesOf(view.messages);
   const { shown, branches } = splitBranches(view.messages);
   const forks = new Map<string, Branch[]>();
   for (const branch of branches) {
@@ -248,7 +260,7 @@ export function renderConversationMarkdown(
   };
   forkNote(forks.get(''));
   for (const message of shown) {
-    out.push(renderMessage(message, 3, context, notes));
+    out.push(renderMessage(message, 3, context, notes, replies.get(message.id) ?? []));
     forkNote(forks.get(message.id));
   }
   if (branches.length > 0) {
@@ -262,7 +274,15 @@ export function renderConversationMarkdown(
       );
       const base = branch.messages[0]?.depth ?? 0;
       for (const message of branch.messages)
-        out.push(renderMessage(message, message.depth > base ? 5 : 4, context, notes));
+        out.push(
+          renderMessage(
+            message,
+            message.depth > base ? 5 : 4,
+            context,
+            notes,
+            replies.get(message.id) ?? [],
+          ),
+        );
     }
   }
   if (context.related && context.related.length > 0) {

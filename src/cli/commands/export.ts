@@ -1,13 +1,21 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
+  DataFolder,
+  exitCodeOf,
   exportConversations,
   plural,
   resolveDataDir,
   type ExportFormat,
   type ExportReport,
+  type Store,
 } from '../../index.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
+import { formatProblems } from '../format-report.js';
+import { checkInputs } from '../import-options.js';
 import { formatBytes } from '../progress-bar.js';
 import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
@@ -22,6 +30,8 @@ export type ExportCommandOptions = StoreOptions & {
   force?: boolean;
   redact?: boolean;
   json?: boolean;
+  /** Exports read straight from these files, not from a data folder. */
+  from?: string[];
 };
 
 /** The formats `export` writes (the compiler checks each is one the library writes). */
@@ -93,11 +103,16 @@ export async function runExport(
     options.source !== undefined
       ? checkChoice('--source', options.source, SOURCE_CHOICE)
       : undefined;
+  const from = options.from ?? [];
+  if (from.length > 0 && (options.dataDir !== undefined || options.neo4j !== undefined))
+    throw new UsageError(
+      'export --from reads exports, not a data folder: leave out --data-dir and --neo4j',
+    );
   const bar = new ExportBar();
-  const report = await withStore(options, (store) =>
+  const exportFrom = (store: Store, dataDir: string): Promise<ExportReport> =>
     exportConversations({
       store,
-      dataDir: resolveDataDir(options.dataDir),
+      dataDir,
       format,
       out: options.out ?? '',
       source,
@@ -110,14 +125,48 @@ export async function runExport(
       onProgress: (p) => {
         bar.update(p.done, p.total, p.messages);
       },
-    }),
+    });
+  const { report, readLoss } = await (
+    from.length > 0
+      ? fromExports(from, options, io, exportFrom)
+      : withStore(options, (store) => exportFrom(store, resolveDataDir(options.dataDir))).then(
+          (report) => ({ report, readLoss: 0 as const }),
+        )
   ).finally(() => {
     bar.done();
   });
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else for (const line of formatExportReport(report)) io.out(line);
   // Something asked for and not written (a file kept, a conversation unread) is a loss: exit 1.
-  io.exitCode = report.kept.length > 0 || report.missing > 0 ? 1 : 0;
+  const lost = report.kept.length > 0 || report.missing > 0 ? 1 : 0;
+  io.exitCode = Math.max(lost, readLoss);
+}
+
+/**
+ * `export --from <exports…>`: the exports are read as `import` reads them, into a throwaway data
+ * folder of this user's temporary directory (made private, removed when done, also on failure),
+ * and written out from there, so the output is the one a data folder gives. What the read lost is
+ * said as `import` says it, on stderr, and counts in the exit code.
+ */
+async function fromExports(
+  inputs: string[],
+  options: ExportCommandOptions,
+  io: CliIo,
+  exportFrom: (store: Store, dataDir: string) => Promise<ExportReport>,
+): Promise<{ report: ExportReport; readLoss: 0 | 1 | 2 }> {
+  checkInputs(inputs);
+  const staging = await mkdtemp(join(tmpdir(), 'chatgraph-export-'));
+  const folder = await DataFolder.open(join(staging, 'data'));
+  try {
+    const read = await folder.import(inputs, { redact: options.redact === true });
+    const readLoss = exitCodeOf(read);
+    const problems = formatProblems(read);
+    if (problems.length > 0) io.err(problems.join('\n').trim());
+    return { report: await exportFrom(await folder.store(), folder.dir), readLoss };
+  } finally {
+    await folder.close();
+    await rm(staging, { recursive: true, force: true });
+  }
 }
 
 export function registerExport(program: Command, io: CliIo): void {
@@ -140,6 +189,10 @@ export function registerExport(program: Command, io: CliIo): void {
     .option('--query <words>', 'only conversations a word search finds')
     .option('--force', 'overwrite (or remove) files edited since the last export')
     .option('--redact', 'mask secrets (API keys, tokens, passwords) in what is written')
+    .option(
+      '--from <exports...>',
+      'read these exports (zips, folders or files, as import takes) instead of a data folder; nothing is kept but the output',
+    )
     .option(
       '--json',
       'print one JSON document: {format, out, written, unchanged, removed, moved, kept: [{path, reason}], conversations, messages, bytesWritten, redactions, missing}',
