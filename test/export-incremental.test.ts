@@ -198,3 +198,179 @@ describe('export --from (straight from exports)', () => {
     expect(both.stderr).toContain('export --from reads exports, not a data folder');
   });
 });
+
+describe('export keeps to its folder and to --redact', () => {
+  const key = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKl';
+  // A Claude.ai conversation with a pasted config file holding a key, and the samples (whose
+  // ChatGPT uploads include images: files that are not text).
+  async function folderWithSecrets(root: string): Promise<string> {
+    const claude = join(root, 'claude');
+    mkdirSync(claude);
+    const at = '2025-02-01T10:00:00.000Z';
+    const turn = (uuid: string, sender: string, text: string, attachments: unknown[] = []) => ({
+      uuid,
+      text,
+      content: [{ type: 'text', text }],
+      sender,
+      created_at: at,
+      updated_at: at,
+      attachments,
+      files: [],
+    });
+    writeFileSync(
+      join(claude, 'conversations.json'),
+      JSON.stringify([
+        {
+          uuid: 'eeeeeeee-0000-4000-8000-000000000001',
+          name: 'Config trouble',
+          created_at: at,
+          updated_at: at,
+          account: { uuid: 'cccccccc-0000-4000-8000-000000000001' },
+          chat_messages: [
+            turn('dddddddd-0000-4000-8000-000000000000', 'human', 'Why does my config fail?', [
+              {
+                file_name: 'config.env',
+                file_type: 'text/plain',
+                file_size: 80,
+                extracted_content: `OPENAI_API_KEY=${key}\nDEBUG=1\n`,
+              },
+            ]),
+            turn('dddddddd-0000-4000-8000-000000000001', 'assistant', 'The key line looks fine.'),
+          ],
+        },
+      ]),
+    );
+    const data = join(root, 'data');
+    const imported = await chatgraph('import', claude, ...SAMPLE_INPUTS, '--data-dir', data, '-q');
+    expect(imported.code).toBe(0);
+    return data;
+  }
+
+  const allText = (dir: string): string =>
+    filesUnder(dir)
+      .map((p) => readFileSync(join(dir, p)).toString('latin1'))
+      .join('\n');
+
+  it('masks a secret in the attachment files it copies, and leaves out files it cannot mask', async () => {
+    const root = tempDir();
+    const data = await folderWithSecrets(root);
+    for (const format of ['markdown', 'html'] as const) {
+      const plain = join(root, `plain-${format}`);
+      expect(
+        (await chatgraph('export', '--format', format, '--out', plain, '--data-dir', data)).code,
+      ).toBe(0);
+      // Without --redact the file is copied as it is, key and all: the test can tell.
+      expect(allText(plain)).toContain(key);
+      const images = filesUnder(plain).filter((p) => /\.(png|jpe?g|webp|gif)$/i.test(p));
+      expect(images.length).toBeGreaterThan(0);
+
+      const masked = join(root, `masked-${format}`);
+      const run = await exportJson([
+        '--format',
+        format,
+        '--out',
+        masked,
+        '--data-dir',
+        data,
+        '--redact',
+      ]);
+      expect(run.code).toBe(0);
+      expect(allText(masked)).not.toContain(key);
+      const config = filesUnder(masked).find((p) => p.endsWith('config.env'));
+      expect(config, 'the masked config file is still there').toBeDefined();
+      expect(readFileSync(join(masked, config ?? ''), 'utf8')).toContain('[REDACTED:');
+      expect(filesUnder(masked).filter((p) => /\.(png|jpe?g|webp|gif)$/i.test(p))).toEqual([]);
+      expect(run.report.withheld).toBe(images.length);
+    }
+  });
+
+  it('refuses a manifest that names files outside its folder, and deletes nothing', async () => {
+    const root = tempDir();
+    const data = await folderWithSecrets(root);
+    const out = join(root, 'out');
+    mkdirSync(out);
+    const victim = join(root, 'victim.txt');
+    writeFileSync(victim, 'mine');
+    writeFileSync(
+      join(out, '.chatgraph-export.json'),
+      JSON.stringify({
+        schema: 'chatgraph-export',
+        version: 1,
+        format: 'markdown',
+        files: { '../victim.txt': { hash: '00', size: 1, mtimeMs: 1 } },
+      }),
+    );
+    const run = await chatgraph(
+      'export',
+      '--format',
+      'markdown',
+      '--out',
+      out,
+      '--force',
+      '--data-dir',
+      data,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('names "../victim.txt", not a file an export writes');
+    expect(readFileSync(victim, 'utf8')).toBe('mine');
+  });
+
+  it('copies no file an attachment ref points to outside the bundle', async () => {
+    const root = tempDir();
+    const data = await folderWithSecrets(root);
+    const outside = join(root, 'outside-secret.txt');
+    writeFileSync(outside, 'a file of mine the bundle must not reach');
+    // A bundle edited by hand (or written by another tool): one ref climbs out of it.
+    const conversations = join(data, 'bundle', 'conversations');
+    let edited = 0;
+    for (const name of readdirSync(conversations)) {
+      const file = join(conversations, name);
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes('"ref": "attachments/') && !text.includes('"ref":"attachments/')) continue;
+      writeFileSync(
+        file,
+        text.replace(/"ref": ?"attachments\/[^"]+"/, `"ref": "../../outside-secret.txt"`),
+      );
+      edited++;
+      break;
+    }
+    expect(edited).toBe(1);
+    expect((await chatgraph('reindex', '--data-dir', data)).code).toBe(0);
+    const out = join(root, 'out');
+    expect(
+      (await chatgraph('export', '--format', 'markdown', '--out', out, '--data-dir', data)).code,
+    ).toBe(0);
+    expect(allText(out)).not.toContain('a file of mine the bundle must not reach');
+  });
+
+  it('goes on from an export killed before it saved its manifest, with nothing called edited', async () => {
+    const root = tempDir();
+    const data = await folderWithSecrets(root);
+    const vault = join(root, 'vault');
+    const manifest = join(vault, '.chatgraph-export.json');
+    expect(
+      (await chatgraph('export', '--format', 'obsidian', '--out', vault, '--data-dir', data)).code,
+    ).toBe(0);
+    const saved = readFileSync(manifest);
+    expect(
+      (
+        await chatgraph(
+          'remember',
+          'Keeps configs in .env files',
+          '--type',
+          'preference',
+          '--data-dir',
+          data,
+        )
+      ).code,
+    ).toBe(0);
+    expect(
+      (await chatgraph('export', '--format', 'obsidian', '--out', vault, '--data-dir', data)).code,
+    ).toBe(0);
+    // As if that second export had been killed after writing Memories.md, before its manifest.
+    writeFileSync(manifest, saved);
+    const again = await exportJson(['--format', 'obsidian', '--out', vault, '--data-dir', data]);
+    expect(again.code).toBe(0);
+    expect(again.report).toMatchObject({ kept: [], written: 0 });
+  });
+});

@@ -17,6 +17,7 @@ import { OutputTree, type ExportTally } from './output-tree.js';
 import { renderConversationMarkdown, readableTime } from './render-markdown.js';
 import { relatedConversations } from './related.js';
 import { HtmlArchive } from './html-archive.js';
+import { copyAttachments, type AttachmentPolicy } from './attachment-files.js';
 
 /** The formats `exportConversations` writes. */
 export const EXPORT_FORMATS = ['markdown', 'obsidian', 'html', 'jsonl'] as const;
@@ -50,6 +51,8 @@ export interface ExportReport extends ExportTally {
   redactions: RedactionCounts;
   /** Conversations the store lists that could not be read (gone, or not in the bundle for jsonl). */
   missing: number;
+  /** Attachment files left out by `redact`: not text, so their secrets could not be masked. */
+  withheld: number;
 }
 
 /** One exported conversation, as index notes and the archive list it. */
@@ -74,9 +77,14 @@ export async function exportConversations(options: ExportOptions): Promise<Expor
   const listed: ConversationInfo[] = [];
   for await (const info of selectedIds(source, options)) listed.push(info);
   const redactions: RedactionCounts = {};
-  const report = { conversations: 0, messages: 0, missing: 0 };
+  const report = { conversations: 0, messages: 0, missing: 0, withheld: 0 };
   const entries: ExportedEntry[] = [];
-  const writer = await formatWriter(options, tree, listed, redactions);
+  const policy: AttachmentPolicy = {
+    redact: options.redact === true,
+    redactions,
+    onWithheld: () => report.withheld++,
+  };
+  const writer = await formatWriter(options, tree, listed, policy);
   for (const [n, info] of listed.entries()) {
     options.signal?.throwIfAborted();
     let item = await readExportItem(source, info.id);
@@ -130,10 +138,11 @@ async function formatWriter(
   options: ExportOptions,
   tree: OutputTree,
   listed: readonly ConversationInfo[],
-  redactions: RedactionCounts,
+  policy: AttachmentPolicy,
 ): Promise<FormatWriter> {
+  const { redactions } = policy;
   if (options.format === 'jsonl') return jsonlWriter(tree);
-  if (options.format === 'html') return new HtmlArchive(tree, notePaths(listed, false));
+  if (options.format === 'html') return new HtmlArchive(tree, notePaths(listed, false), policy);
   const obsidian = options.format === 'obsidian';
   const paths = notePaths(listed, obsidian);
   const related = obsidian
@@ -147,31 +156,8 @@ async function formatWriter(
       const folder = note.slice(0, slash + 1);
       const stem = note.slice(slash + 1);
       const files = obsidian ? `attachments/${stem}` : `${stem}.files`;
-      const links = new Map<string, string>();
-      const used = new Set<string>();
-      for (const message of item.view.messages)
-        for (const attachment of message.attachments) {
-          if (attachment.ref === null || links.has(attachment.ref)) continue;
-          let name = safeName(
-            attachment.name ?? attachment.ref.split('/').at(-1) ?? 'file',
-            'file',
-            120,
-          );
-          while (used.has(name.toLowerCase())) name = `${String(used.size + 1)}-${name}`;
-          try {
-            await tree.copy(
-              `${folder}${files}/${name}`,
-              item.attachmentPath(attachment.ref),
-              info.id,
-            );
-          } catch (error) {
-            // An attachment the export did not include: listed by name, not linked.
-            if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-            throw error;
-          }
-          used.add(name.toLowerCase());
-          links.set(attachment.ref, `${files}/${name}`);
-        }
+      const names = await copyAttachments(tree, item, `${folder}${files}`, policy);
+      const links = new Map([...names].map(([ref, name]) => [ref, `${files}/${name}`]));
       entries.push({
         id: info.id,
         title: info.title ?? info.name,

@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { resolve, sep } from 'node:path';
+import { ATTACHMENTS_DIR } from '../bundle/layout.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
 import {
   readConversationView,
@@ -29,8 +30,11 @@ export interface ExportItem {
   view: ConversationView;
   /** The bundle's record (undefined when the data folder lacks it: a Neo4j store alone). */
   pam: Conversation | undefined;
-  /** Where an attachment's `ref` is on disk. */
-  attachmentPath(ref: string): string;
+  /**
+   * Where an attachment's `ref` is on disk; undefined when the ref points outside the bundle's
+   * attachments (a bundle edited by hand, or written by another tool), so nothing else is read.
+   */
+  attachmentPath(ref: string): string | undefined;
 }
 
 /**
@@ -120,5 +124,13 @@ export async function readExportItem(
   if (!view) return undefined;
   const bundle = bundleDir(source.dataDir);
   const pam = await readBundleConversation(bundle, view.conversation.id).catch(() => undefined);
-  return { view, pam, attachmentPath: (ref) => join(bundle, ref) };
+  const attachments = resolve(bundle, ATTACHMENTS_DIR);
+  return {
+    view,
+    pam,
+    attachmentPath: (ref) => {
+      const path = resolve(bundle, ref);
+      return path.startsWith(attachments + sep) ? path : undefined;
+    },
+  };
 }

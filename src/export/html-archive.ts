@@ -3,7 +3,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import type { ExportItem } from './export-source.js';
-import { conversationStem, safeName } from './file-names.js';
+import { copyAttachments, type AttachmentPolicy } from './attachment-files.js';
+import { conversationStem } from './file-names.js';
 import type { OutputTree } from './output-tree.js';
 import {
   ARCHIVE_CSS,
@@ -32,6 +33,7 @@ export class HtmlArchive {
     private readonly tree: OutputTree,
     /** Each conversation's page stem, by id (see `uniquePaths`). */
     private readonly stems: ReadonlyMap<string, string>,
+    private readonly policy: AttachmentPolicy,
   ) {
     this.temp = join(tree.dir, `search-index.js.${String(process.pid)}.tmp`);
     this.index = createWriteStream(this.temp);
@@ -41,30 +43,18 @@ export class HtmlArchive {
   async write(item: ExportItem): Promise<boolean> {
     const info = item.view.conversation;
     const stem = this.stems.get(info.id) ?? conversationStem(info.title ?? info.name, info.id);
-    const links = new Map<string, string>();
-    const used = new Set<string>();
-    for (const message of item.view.messages)
-      for (const attachment of message.attachments) {
-        if (attachment.ref === null || links.has(attachment.ref)) continue;
-        let name = safeName(
-          attachment.name ?? attachment.ref.split('/').at(-1) ?? 'file',
-          'file',
-          120,
-        );
-        while (used.has(name.toLowerCase())) name = `${String(used.size + 1)}-${name}`;
-        try {
-          await this.tree.copy(
-            `conversations/${stem}.files/${name}`,
-            item.attachmentPath(attachment.ref),
-            info.id,
-          );
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-          throw error;
-        }
-        used.add(name.toLowerCase());
-        links.set(attachment.ref, `${encodeURIComponent(stem)}.files/${encodeURIComponent(name)}`);
-      }
+    const names = await copyAttachments(
+      this.tree,
+      item,
+      `conversations/${stem}.files`,
+      this.policy,
+    );
+    const links = new Map(
+      [...names].map(([ref, name]) => [
+        ref,
+        `${encodeURIComponent(stem)}.files/${encodeURIComponent(name)}`,
+      ]),
+    );
     const href = `conversations/${encodeURIComponent(stem)}.html`;
     await this.tree.put(
       `conversations/${stem}.html`,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { sha256File } from '../embed/sha256-file.js';
 import { QueryError } from '../stores/store.js';
+import { isPortablePath } from './file-names.js';
 
 /** The manifest an export keeps in its folder: what it wrote, to write only what changed. */
 export const MANIFEST_FILE = '.chatgraph-export.json';
@@ -102,6 +103,13 @@ export class OutputTree {
         throw new ExportFolderError(
           `${dir} holds a ${parsed.data.format} export; choose another --out folder for ${format}`,
         );
+      // Every path an export writes is a plain relative one; a manifest naming another (`..`,
+      // an absolute path) was not written by us, and following it would touch files outside.
+      const stray = Object.keys(parsed.data.files).find((path) => !isPortablePath(path));
+      if (stray !== undefined)
+        throw new ExportFolderError(
+          `${file} names "${stray}", not a file an export writes in its folder; move the manifest away or choose another --out folder`,
+        );
       before = parsed.data.files;
     }
     return new OutputTree(dir, format, force, before, {});
@@ -160,7 +168,14 @@ export class OutputTree {
       }
       return keep('not-ours');
     }
-    if (disk !== entry.hash) return keep('edited');
+    if (disk !== entry.hash) {
+      // Already what this run writes: an export killed before it saved its manifest wrote it.
+      if (disk === hash) {
+        await this.record(path, hash, owner, false);
+        return false;
+      }
+      return keep('edited');
+    }
     if (hash === entry.hash) {
       this.after[path] = { ...entry, ...(owner !== undefined ? { owner } : {}) };
       this.tally.unchanged++;

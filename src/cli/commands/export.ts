@@ -83,6 +83,10 @@ export function formatExportReport(report: ExportReport): string[] {
     );
   const masked = Object.values(report.redactions).reduce((a, b) => a + b, 0);
   if (masked > 0) lines.push(`${plural(masked, 'secret')} masked`);
+  if (report.withheld > 0)
+    lines.push(
+      `${plural(report.withheld, 'attachment')} left out: not text, so --redact could not mask it (listed by name in the notes)`,
+    );
   if (report.missing > 0)
     lines.push(
       `${plural(report.missing, 'conversation')} left out: ${report.format === 'jsonl' ? 'not in the data folder’s bundle' : 'no longer in the store'}`,
@@ -195,7 +199,7 @@ export function registerExport(program: Command, io: CliIo): void {
     )
     .option(
       '--json',
-      'print one JSON document: {format, out, written, unchanged, removed, moved, kept: [{path, reason}], conversations, messages, bytesWritten, redactions, missing}',
+      'print one JSON document: {format, out, written, unchanged, removed, moved, kept: [{path, reason}], conversations, messages, bytesWritten, redactions, missing, withheld}',
     )
     .action((ids: string[], options: ExportCommandOptions) => runExport(ids, options, io));
 }
