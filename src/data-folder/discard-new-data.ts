@@ -7,7 +7,7 @@ import { WRITE_LOCK_FILE } from './write-lock.js';
 /** What of a data folder was there before an import, so what it created can be taken back. */
 export interface DataDirSnapshot {
   dataDir: string;
-  existed: { dataDir: boolean; store: boolean; bundle: boolean; lock: boolean };
+  existed: { dataDir: boolean; store: boolean; bundle: boolean };
 }
 
 /** Notes what of the data folder exists now. */
@@ -18,22 +18,18 @@ export function snapshotDataDir(dataDir: string): DataDirSnapshot {
       dataDir: existsSync(dataDir),
       store: existsSync(storeFile(dataDir)),
       bundle: existsSync(bundleDir(dataDir)),
-      lock: existsSync(join(dataDir, WRITE_LOCK_FILE)),
     },
   };
 }
 
 /**
- * Removes what an import created before it found its input was not an export: the data
- * folder when it is new, else a new store file (and its journal files) and a new bundle.
- * Nothing that was there before is touched.
+ * Removes what an import created before it found its input was not an export: a new store file
+ * (and its journal files) and a new bundle. Nothing that was there before is touched. Called
+ * under the write lock, with a snapshot taken under it, so what another writer made before this
+ * one took the lock counts as "there before".
  */
 export async function discardNewData(snapshot: DataDirSnapshot): Promise<void> {
   const { dataDir, existed } = snapshot;
-  if (!existed.dataDir) {
-    await rm(dataDir, { recursive: true, force: true });
-    return;
-  }
   if (!existed.store) {
     const store = basename(storeFile(dataDir));
     for (const name of await readdir(dataDir).catch(() => [] as string[]))
@@ -41,8 +37,17 @@ export async function discardNewData(snapshot: DataDirSnapshot): Promise<void> {
         await rm(join(dataDir, name), { force: true });
   }
   if (!existed.bundle) await rm(bundleDir(dataDir), { recursive: true, force: true });
-  // The write lock's file, made by this import (it is let go before this runs).
-  if (!existed.lock)
-    for (const name of [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`])
-      await rm(join(dataDir, name), { force: true });
+}
+
+/**
+ * After the write lock is let go: a data folder this import made, holding nothing but the lock's
+ * files, is removed. One that holds anything else (another writer's work) stays, and so does the
+ * lock file of a folder that was there before (another writer may be waiting on it).
+ */
+export async function discardEmptyFolder(snapshot: DataDirSnapshot): Promise<void> {
+  if (snapshot.existed.dataDir) return;
+  const lockFiles = new Set([WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`]);
+  const names = await readdir(snapshot.dataDir).catch(() => undefined);
+  if (names === undefined || names.some((name) => !lockFiles.has(name))) return;
+  await rm(snapshot.dataDir, { recursive: true, force: true });
 }

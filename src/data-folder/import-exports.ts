@@ -20,7 +20,7 @@ import { IMPORTER } from '../model/version.js';
 import { timestampOf } from '../model/time.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
-import { discardNewData, snapshotDataDir } from './discard-new-data.js';
+import { discardEmptyFolder, discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { syncMemories } from '../memory/sync-memories.js';
@@ -61,12 +61,27 @@ export async function importExports(
   inputs: readonly string[],
   options: ImportOptions,
 ): Promise<ImportResult> {
-  const before = snapshotDataDir(options.dataDir);
+  const { dataDir } = options;
+  const outside = snapshotDataDir(dataDir);
   try {
-    return await withLockedStore(options, (store) => importLocked(store, inputs, options), options);
+    return await withWriteLock(
+      dataDir,
+      async () => {
+        // What this import may take back is noted under the lock: a writer that held it first
+        // (another import's bundle and store) is never taken for this one's.
+        const before = snapshotDataDir(dataDir);
+        try {
+          return await withLockedStore(options, (store) => importLocked(store, inputs, options));
+        } catch (error) {
+          // Input that is not an export leaves nothing behind (not even an empty store).
+          if (error instanceof NotAnExportError) await discardNewData(before);
+          throw error;
+        }
+      },
+      lockOptions(options),
+    );
   } catch (error) {
-    // Input that is not an export leaves nothing behind (not even an empty store).
-    if (error instanceof NotAnExportError) await discardNewData(before);
+    if (error instanceof NotAnExportError) await discardEmptyFolder(outside);
     throw error;
   }
 }
