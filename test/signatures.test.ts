@@ -192,6 +192,20 @@ describe('a signed bundle changed', () => {
     expect(verify.stderr).toContain(`${join(dir, second!)}: was signed and is missing`);
   });
 
+  it('the manifest and the conversations removed, an attachment changed: verify fails, naming them', async () => {
+    const data = copyOf('manifest-removed');
+    const bundle = join(data, 'bundle');
+    rmSync(join(bundle, 'signature-manifest.json'));
+    rmSync(join(bundle, 'conversations'), { recursive: true });
+    writeFileSync(join(bundle, 'attachments', 'new.exe'), 'not what was signed');
+    const verify = await cli('verify', bundle);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toContain('signature-manifest.json: is missing');
+    expect(verify.stderr).toMatch(/covered by no signature/);
+    expect(verify.stderr).toContain('attachments/');
+    expect(verify.stdout).toContain('signature FAILED');
+  });
+
   it('the manifest edited to match a changed file: its own signature fails', async () => {
     const data = copyOf('manifest-edited');
     const manifestFile = join(data, 'bundle', 'signature-manifest.json');

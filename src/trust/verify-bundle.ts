@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CONVERSATIONS_DIR, MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { plural } from '../model/plural.js';
 import { MEMORY_JOURNAL_FILE } from '../bundle/memory-journal.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
@@ -118,13 +119,13 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
       message: 'memories changed after signing (the journal is not covered by the signature)',
     });
   if (!manifest) {
-    if (
-      existsSync(join(bundle, CONVERSATIONS_DIR)) &&
-      !problems.some((p) => p.file.endsWith(MANIFEST_FILE))
-    )
+    // Without the manifest only the memories are signed: any other file of the bundle (a
+    // conversation, an attachment, one added since) could say anything.
+    const uncovered = (await bundleFiles(bundle)).filter((f) => f !== MEMORY_STORE_FILE);
+    if (uncovered.length > 0 && !problems.some((p) => p.file.endsWith(MANIFEST_FILE)))
       problems.push({
         file: join(bundle, MANIFEST_FILE),
-        message: 'is missing: the conversations are not covered by any signature',
+        message: `is missing: ${plural(uncovered.length, 'file')} of the bundle (${uncovered.slice(0, 3).join(', ')}${uncovered.length > 3 ? ', …' : ''}) covered by no signature`,
       });
   } else
     await checkManifest(bundle, manifest, signature.public_key, exportId, store, problems, report);
