@@ -1,5 +1,5 @@
-// The 2026 ChatGPT shapes end to end: inline citation markers and canvas documents, imported
-// into a data folder, searched, and checked by the official PAM validator.
+// The 2026 ChatGPT shapes end to end: inline citation markers, canvas documents and deep-research
+// reports, imported into a data folder, searched, and checked by the official PAM validator.
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ const perMessage = z.object({
   hits: z.array(z.object({ attachment: z.object({ name: z.string().nullable() }).optional() })),
 });
 
-describe('a 2026 ChatGPT export: citation markers and canvas documents', () => {
+describe('a 2026 ChatGPT export: citation markers, canvas documents, deep research', () => {
   let data: string;
   beforeAll(async () => {
     data = join(tempDir(), 'data');
@@ -36,6 +36,7 @@ describe('a 2026 ChatGPT export: citation markers and canvas documents', () => {
       'import',
       join(FIXTURES, 'citations-2026.json'),
       join(FIXTURES, 'canvas-2026.json'),
+      join(FIXTURES, 'deep-research-2026.json'),
       '--data-dir',
       data,
       '-q',
@@ -45,7 +46,7 @@ describe('a 2026 ChatGPT export: citation markers and canvas documents', () => {
   it('leaves no marker character in any message text, and attaches each cited URL to its message', () => {
     const folder = join(data, 'bundle', 'conversations');
     const files = readdirSync(folder).filter((name) => name.endsWith('.json'));
-    expect(files).toHaveLength(2);
+    expect(files).toHaveLength(4);
     const urls: string[] = [];
     for (const name of files) {
       const conversation = conversationFile.parse(
@@ -82,6 +83,40 @@ describe('a 2026 ChatGPT export: citation markers and canvas documents', () => {
     ]);
     const names = perMessage.parse(JSON.parse(stdout)).hits.map((hit) => hit.attachment?.name);
     expect(names).toContain('Fernhill cover letter (version 3)');
+  });
+
+  const attachmentHits = async (query: string): Promise<(string | null | undefined)[]> => {
+    const { stdout } = await run(process.execPath, [
+      CLI,
+      'search',
+      query,
+      '--mode',
+      'keyword',
+      '--per-message',
+      '--data-dir',
+      data,
+      '--format',
+      'json',
+    ]);
+    return perMessage.parse(JSON.parse(stdout)).hits.map((hit) => hit.attachment?.name);
+  };
+
+  it("finds a deep-research report's text as an attachment named after its task", async () => {
+    // The 2025 shape: the report is the text of an async task's result message.
+    expect(await attachmentHits('Kestrel flue liner')).toContain(
+      'Heat pumps in 1930s solid-brick houses',
+    );
+    // The 2026 app: the report is only in a tool message's widget state.
+    expect(await attachmentHits('Tauern corridor night train')).toContain(
+      'Rail or air between Munich and Venice',
+    );
+  });
+
+  it('keeps one report of the app, not each snapshot of its widget state (growing or repeated)', async () => {
+    const names = await attachmentHits('Brenner emissions');
+    expect(names.filter((name) => name === 'Rail or air between Munich and Venice')).toHaveLength(
+      1,
+    );
   });
 
   it('makes bundles the official PAM validator accepts', () => {
