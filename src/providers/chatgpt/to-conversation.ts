@@ -16,6 +16,7 @@ import type { ConversionContext } from '../provider.js';
 import { asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
 import { attachCanvases } from './canvas.js';
 import { attachResearchReports } from './deep-research.js';
+import { libraryAttachments } from './library-files.js';
 import { mapContent, type MappedContent } from './content.js';
 import { resolveMessageReferences, sourceUrl } from './inline-references.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
@@ -169,6 +170,7 @@ function toDraft(
     ...content.attachments,
     ...metadataAttachments(metadata, context),
   ];
+  attachments.push(...libraryAttachments(providerId, attachments, context));
   const raw = rawMessageMetadata(key, providerId, message, author, metadata, content);
 
   const messageContent: MessageContent =
