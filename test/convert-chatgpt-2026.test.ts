@@ -102,6 +102,12 @@ describe('a 2026 ChatGPT export: citation markers, canvas documents, deep resear
     return perMessage.parse(JSON.parse(stdout)).hits.map((hit) => hit.attachment?.name);
   };
 
+  it('keeps canvas comments beside the version they were made on, searchable', async () => {
+    expect(await attachmentHits('which tool you used for the speed-up')).toContain(
+      'Fernhill cover letter (comments on version 3)',
+    );
+  });
+
   it("finds a deep-research report's text as an attachment named after its task", async () => {
     // The 2025 shape: the report is the text of an async task's result message.
     expect(await attachmentHits('Kestrel flue liner')).toContain(
