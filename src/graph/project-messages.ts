@@ -260,6 +260,7 @@ function setPieces(
       on_shown_thread: at !== undefined,
       is_thought: message.is_thought,
       hidden: message.raw_metadata.hidden === true,
+      ...citedUrls(message),
     },
   };
   const edges: GraphEdge[] = [{ kind: 'HAS_MESSAGE', from: owner, to: id }];
@@ -288,4 +289,10 @@ function nextEdge(
   };
   memo?.next.set(to, { from, edge });
   return edge;
+}
+
+// The URLs a message cites, one a line (a graph property is a scalar; a URL holds no newline).
+function citedUrls(message: Message): { citations?: string } {
+  const urls = message.citations.flatMap((c) => (c.url !== null ? [c.url] : []));
+  return urls.length > 0 ? { citations: urls.join('\n') } : {};
 }

@@ -61,6 +61,9 @@ export const LABELS = {
       on_shown_thread: 'boolean',
       is_thought: 'boolean',
       hidden: 'boolean',
+      // The URLs of the sources the message cites (PAM `citations`), one a line in their order
+      // (no list type on both stores); set only on a message that cites a source with a URL.
+      citations: 'string',
     },
   },
   Document: {

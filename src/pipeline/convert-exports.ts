@@ -47,9 +47,10 @@ export async function convertExports(
     const writer = await BundleWriter.open(options.out);
     for (const diagnostic of repairDiagnostics(writer.repaired, options.out))
       report.add(diagnostic);
-    const { account, assets } = await readSideFiles(claims, sources, report);
+    const { account, assets, library } = await readSideFiles(claims, sources, report);
     converter = new RecordConverter(options.workers);
     for (const [key, index] of assets) converter.setAssets(key, index.refTable());
+    for (const [key, byMessage] of library) converter.setLibrary(key, byMessage);
     const progress = progressOf(conversationClaims, options);
     const settler = new Settler(report, options.deleted);
     const take = async (claim: Claim, arriving: ConvertedConversation): Promise<void> => {

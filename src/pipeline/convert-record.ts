@@ -3,7 +3,7 @@ import { toIndexEntry } from '../bundle/memory-store.js';
 import { countConversation, type ConversationCounts } from './import-report.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
-import type { ConversionContext, Provider } from '../providers/provider.js';
+import type { ConversionContext, LibraryFile, Provider } from '../providers/provider.js';
 import { depthCutMessage } from '../read/bound-depth.js';
 import { findProvider } from '../providers/registry.js';
 import { asObject, asText } from '../providers/untrusted.js';
@@ -79,6 +79,7 @@ export function recordLabel(index: number, value: unknown): string {
 export function convertRecord(
   task: RecordTask,
   assets: ReadonlyMap<string, string> | undefined,
+  library?: ReadonlyMap<string, readonly LibraryFile[]>,
 ): RecordResult {
   const diagnostics: Diagnostic[] = [];
   const record = {
@@ -117,6 +118,7 @@ export function convertRecord(
       return ref;
     },
     attachText: texts.attach,
+    libraryFilesOf: (messageId) => library?.get(messageId) ?? [],
   };
   if (parsed.depthCuts > 0) {
     context.report({

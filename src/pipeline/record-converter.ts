@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { convertRecord, type RecordResult, type RecordTask } from './convert-record.js';
 import type { WorkerRequest } from './convert-worker.js';
+import type { LibraryFile } from '../providers/provider.js';
 
 interface Pending {
   resolve: (result: RecordResult) => void;
@@ -23,6 +24,7 @@ interface Slot {
 export class RecordConverter {
   private readonly slots: Slot[] = [];
   private readonly assets = new Map<string, Map<string, string>>();
+  private readonly library = new Map<string, Map<string, LibraryFile[]>>();
   private seq = 0;
   private failure: Error | undefined;
   private closing = false;
@@ -68,12 +70,21 @@ export class RecordConverter {
     for (const slot of this.slots) slot.worker.postMessage(request);
   }
 
+  /** Makes a source's library files (by message platform id) known to the converters. */
+  setLibrary(key: string, byMessage: Map<string, LibraryFile[]>): void {
+    this.library.set(key, byMessage);
+    const request: WorkerRequest = { type: 'library', key, pairs: [...byMessage] };
+    for (const slot of this.slots) slot.worker.postMessage(request);
+  }
+
   /** Converts one record (results may arrive out of order; callers keep their own order). */
   submit(task: RecordTask): Promise<RecordResult> {
     if (this.failure) return Promise.reject(this.failure);
     if (this.slots.length === 0) {
       try {
-        return Promise.resolve(convertRecord(task, this.assets.get(task.assetsKey)));
+        return Promise.resolve(
+          convertRecord(task, this.assets.get(task.assetsKey), this.library.get(task.assetsKey)),
+        );
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
       }

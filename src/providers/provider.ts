@@ -9,6 +9,8 @@ export type EntryRole =
   | 'memories'
   | 'projects'
   | 'asset-names'
+  // Files of the user's library linked to the message that made them (ChatGPT's library_files.json).
+  | 'library-files'
   // A list of the export's parts (Claude.ai's 2026 download manifest): checked, not converted.
   | 'manifest';
 
@@ -27,6 +29,19 @@ export interface Account {
   email?: string;
 }
 
+/** A file of the user's library, linked to the message that made or took it. */
+export interface LibraryFile {
+  /** The file's id, as the export's files are named (`file_…`). */
+  fileId: string;
+  /** The platform id of the message it is linked to. */
+  messageId: string;
+  name: string | null;
+  mimeType: string | null;
+  sizeBytes: number | null;
+  /** What the library calls it: `image` (generated), `report` (a generated document), … */
+  artifactType: string | null;
+}
+
 /** What a pure conversion may ask of the import around it. */
 export interface ConversionContext {
   /** Reports a problem in the current record. */
@@ -42,6 +57,8 @@ export interface ConversionContext {
    * PAM id of the conversation it belongs to (`conversationIdOf`).
    */
   attachText: (conversationId: string, name: string | null, text: string) => string;
+  /** The library files the export links to a message, by the message's platform id. */
+  libraryFilesOf?: (messageId: string) => readonly LibraryFile[];
   /** The time of the export file itself, the last resort for a record with no time at all. */
   readonly fallbackTime: string | undefined;
   /** The record's position in its file, for messages. */
@@ -79,6 +96,8 @@ export interface Provider {
   toAccount?(raw: unknown): Account | undefined;
   /** Turns one record of a `memories` or `projects` entry into memories. Pure. */
   toMemories?(raw: unknown, role: EntryRole, context: ConversionContext): Memory[];
+  /** Reads one record of a `library-files` entry (one file of the library), or undefined. */
+  toLibraryFile?(raw: unknown): LibraryFile | undefined;
   /** Reads `.dat` asset names (`conversation_asset_file_names.json`) into pairs. */
   toAssetNames?(raw: unknown): [string, string][];
   /**

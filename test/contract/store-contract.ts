@@ -13,6 +13,9 @@ import {
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 import { longTokenBatch, searchBatches } from '../support/search-fixtures.js';
 import { SNIPPET_MAX_CHARS } from '../../src/search/snippet.js';
+import { join } from 'node:path';
+import { convertToTemp } from '../support/convert-to-temp.js';
+import { ROOT } from '../support/shared.js';
 
 /** The one-line errors a search may give for what a person typed. */
 const SEARCH_ERRORS =
@@ -291,6 +294,24 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await expect(store.cypher('MATCH (n:Nope) RETURN n')).rejects.toThrow(/unknown label :Nope/);
       await expect(store.cypher('MATCH (n RETURN n')).rejects.toBeInstanceOf(QueryError);
       expect((await store.counts()).nodes.Message).toBe(8);
+    });
+
+    it('keeps the URLs a message cites, one a line, for Cypher', async () => {
+      const fixture = join(ROOT, 'test', 'fixtures', 'chatgpt', 'citations-2026.json');
+      const { conversations: cited } = await convertToTemp([fixture]);
+      await store.upsert(batchesOf(cited));
+      const rows = await store.cypher(
+        `MATCH (m:Message) WHERE m.citations CONTAINS 'museum.example.org' RETURN m.citations AS urls`,
+      );
+      expect(rows).toEqual([
+        { urls: 'https://museum.example.org/hours\nhttps://museum.example.org/mondays' },
+      ]);
+      // A message that cites nothing has no citations property.
+      expect(
+        await store.cypher(
+          `MATCH (m:Message {conversation_id: 'gpt-a'}) WHERE m.citations IS NOT NULL RETURN count(m) AS n`,
+        ),
+      ).toEqual([{ n: 0 }]);
     });
 
     it('lists conversations that branch, or that call tools', async () => {

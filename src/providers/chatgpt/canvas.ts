@@ -11,11 +11,14 @@ import { asArray, asObject, asString, asText } from '../untrusted.js';
  * stood (`.*` rewrites it whole); `canmore.comment_textdoc` gives `{comments: [{pattern,
  * comment}]}` and changes nothing. Each version becomes a document attachment of the message
  * that made it, so every version is kept, searchable, and the last one on a thread is the
- * document as the person left it there. Versions follow the reply chain, so branches that
- * edited the document differently each keep their own.
+ * document as the person left it there. Each set of comments becomes one too, beside the
+ * version it was made on (each comment under the passage its pattern picks out), so the
+ * document keeps its whole history: create, each update, comments. Versions follow the reply
+ * chain, so branches that edited the document differently each keep their own.
  */
 const CREATE = 'canmore.create_textdoc';
 const UPDATE = 'canmore.update_textdoc';
+const COMMENT = 'canmore.comment_textdoc';
 
 interface Version {
   name: string;
@@ -89,6 +92,35 @@ function applyUpdates(text: string, updates: unknown[]): { text: string } | { er
   return { text: out };
 }
 
+/** Comments on a version as text: each under the passage its pattern matches, when it matches. */
+function commentsText(version: Version, comments: unknown[]): string {
+  const blocks: string[] = [];
+  for (const item of comments) {
+    const entry = asObject(item);
+    const comment = asText(entry?.comment);
+    if (comment === undefined) continue;
+    const pattern = asString(entry?.pattern);
+    let passage: string | undefined;
+    if (pattern !== undefined) {
+      try {
+        passage = toRegExp(pattern, false).exec(version.text)?.[0];
+      } catch {
+        // A pattern we cannot read leaves the comment without its passage, not lost.
+        passage = undefined;
+      }
+    }
+    const quoted = passage?.trim()
+      ? `${passage
+          .trim()
+          .split('\n')
+          .map((line) => `> ${line}`)
+          .join('\n')}\n\n`
+      : '';
+    blocks.push(`${quoted}${comment}`);
+  }
+  return blocks.join('\n\n');
+}
+
 /** Gives each message that wrote a canvas version that version as a document attachment. */
 export function attachCanvases(
   drafts: DraftMessage[],
@@ -143,6 +175,7 @@ export function attachCanvases(
   };
 
   for (const draft of drafts) {
+    attachComments(draft, versionBefore, conversationId, context);
     const version = versionOf(draft);
     if (!version) continue;
     const name =
@@ -161,4 +194,44 @@ export function attachCanvases(
       version: version.number,
     };
   }
+}
+
+/** Gives a message that commented on a canvas its comments, named after the version they are on. */
+function attachComments(
+  draft: DraftMessage,
+  versionBefore: (draft: DraftMessage) => Version | undefined,
+  conversationId: string,
+  context: ConversionContext,
+): void {
+  const call = draft.tool_calls[0];
+  const input = typeof call?.input === 'object' ? call.input : null;
+  if (call?.name !== COMMENT || !input) return;
+  const version = versionBefore(draft);
+  const text = version ? commentsText(version, asArray(input.comments) ?? []) : '';
+  if (!version || text === '') {
+    context.report({
+      level: 'warning',
+      code: 'canvas-comment-not-placed',
+      message: `message ${draft.key}: canvas comments ${
+        version ? 'with no comment text' : 'with no canvas before them on their thread'
+      }; they stay in their tool call`,
+      record: context.record,
+    });
+    return;
+  }
+  const name = `${version.name} (comments on version ${version.number})`;
+  draft.attachments.push({
+    type: 'document',
+    name,
+    mime_type: 'text/markdown',
+    size_bytes: Buffer.byteLength(text, 'utf8'),
+    ref: context.attachText(conversationId, name, text),
+    provider_id: null,
+  });
+  draft.raw_metadata.canvas = {
+    name: version.name,
+    type: version.type,
+    version: version.number,
+    comments: (asArray(input.comments) ?? []).length,
+  };
 }

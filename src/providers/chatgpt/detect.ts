@@ -14,6 +14,9 @@ export function detectChatgpt(path: string, head: string): Detection | undefined
   if (name === 'export_manifest.json') {
     return { role: 'manifest', format: { kind: 'json' }, variant: 'export-manifest' };
   }
+  if (name === 'library_files.json') {
+    return { role: 'library-files', format: { kind: 'json' }, variant: 'library-files' };
+  }
   if (name === 'conversation_asset_file_names.json') {
     return { role: 'asset-names', format: { kind: 'json' }, variant: 'dat-assets' };
   }

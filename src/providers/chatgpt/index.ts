@@ -3,6 +3,7 @@ import { asObject, asText } from '../untrusted.js';
 import { detectChatgpt } from './detect.js';
 import { toChatgptConversation } from './to-conversation.js';
 import { addressOf } from '../platform-url.js';
+import { toLibraryFile } from './library-files.js';
 
 /** ChatGPT (Settings → Data controls → Export data). */
 export const chatgpt: Provider = {
@@ -22,6 +23,7 @@ export const chatgpt: Provider = {
     const email = asText(user.email);
     return email !== undefined ? { id, email } : { id };
   },
+  toLibraryFile,
   toAssetNames(raw) {
     // conversation_asset_file_names.json: {"file-0HD….dat": "dalle-generations/bdd5….webp"}.
     const names = asObject(raw) ?? {};

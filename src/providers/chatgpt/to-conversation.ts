@@ -15,6 +15,8 @@ import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext } from '../provider.js';
 import { asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
 import { attachCanvases } from './canvas.js';
+import { attachResearchReports } from './deep-research.js';
+import { libraryAttachments } from './library-files.js';
 import { mapContent, type MappedContent } from './content.js';
 import { resolveMessageReferences, sourceUrl } from './inline-references.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
@@ -85,7 +87,7 @@ export function toChatgptConversation(
     drafts.push(draft.message);
   }
   linkToolResults(drafts);
-  attachCanvases(drafts, conversationIdOf('chatgpt', platformId), context);
+  attachDocuments(drafts, conversationIdOf('chatgpt', platformId), context);
 
   const currentNode = asString(conversation.current_node);
   const hasParents = [...nodes.values()].some((n) => typeof n.parent === 'string');
@@ -114,6 +116,16 @@ export function toChatgptConversation(
     },
     context,
   );
+}
+
+/** The documents written beside the chat: canvas versions and deep-research reports. */
+function attachDocuments(
+  drafts: DraftMessage[],
+  conversationId: string,
+  context: ConversionContext,
+): void {
+  attachCanvases(drafts, conversationId, context);
+  attachResearchReports(drafts, conversationId, context);
 }
 
 function toDraft(
@@ -158,6 +170,7 @@ function toDraft(
     ...content.attachments,
     ...metadataAttachments(metadata, context),
   ];
+  attachments.push(...libraryAttachments(providerId, attachments, context));
   const raw = rawMessageMetadata(key, providerId, message, author, metadata, content);
 
   const messageContent: MessageContent =
