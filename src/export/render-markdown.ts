@@ -1,8 +1,4 @@
-import type {
-  ConversationView,
-  MessageView,
-  ToolCallView,
-} from '../conversation-view/conversation-view.js';
+import type { ConversationView, MessageView } from '../conversation-view/conversation-view.js';
 import type { Conversation } from '../model/pam.js';
 import { frontmatter, obsidianTag } from './frontmatter.js';
 
@@ -75,17 +71,6 @@ export function readableTime(iso: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
 
-function inputLanguage(call: ToolCallView, input: string): string | null {
-  if (/^(python|code_interpreter|jupyter)$/i.test(call.name)) return 'python';
-  if (/^(bash|shell|terminal)$/i.test(call.name)) return 'bash';
-  try {
-    JSON.parse(input);
-    return 'json';
-  } catch {
-    return null;
-  }
-}
-
 // A folded block: <details> in Markdown, a folded callout in Obsidian.
 function folded(style: MarkdownStyle, kind: string, title: string, body: string): string {
   if (style === 'obsidian') return `${quote(`[!${kind}]- ${title}`)}\n${quote(body)}`;
@@ -138,7 +123,7 @@ function renderMessage(
   for (const call of message.toolCalls) {
     const pieces: string[] = [];
     if (call.input !== null && call.input !== '')
-      pieces.push(fenced(call.input, inputLanguage(call, call.input)));
+      pieces.push(fenced(call.input, call.inputLanguage));
     if (call.output !== null && call.output !== '')
       pieces.push(`${call.isError ? 'Error:' : 'Output:'}\n\n${fenced(call.output, 'text')}`);
     const title = `Tool call: ${call.name}${call.isError ? ' (failed)' : ''}`;
