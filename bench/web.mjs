@@ -1,10 +1,11 @@
 // The web app benchmark (issue: the web app): with 10,000 conversations imported, how long
 // the page takes in Debian's Chromium from navigation until the first page of conversations
 // is drawn, the next pages as the list is scrolled, a page deep in the list by cursor and by
-// offset, and the same for a long conversation (about 2,000 messages), a search and the
-// overview. `node bench/web.mjs [--conversations N] [--long-turns T] [--tiny]`: `--tiny`
-// imports N conversations of one question and answer each (what the list costs grows with
-// conversations, not with their length; importing 100,000 full ones takes over an hour here).
+// offset, and the same for a long conversation (about 2,000 messages), the graph of a
+// 500-message one, a search and the overview. `node bench/web.mjs [--conversations N]
+// [--long-turns T] [--tiny]`: `--tiny` imports N conversations of one question and answer each
+// (what the list costs grows with conversations, not with their length; importing 100,000 full
+// ones takes over an hour here), and the long conversation and the 500-message one beside them.
 import { execFileSync, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,10 +81,24 @@ if (!existsSync(exportPath)) {
   else await writeChatgptExport(exportPath, { seed: 5, conversations, longTurns });
 }
 const generated = Date.now();
-const data = join(work, `web-data-${conversations}-${tiny ? 'tiny' : `long${longTurns}`}`);
+// The conversations the thread and graph timings open, each a generated export of one: the
+// 192-turn one is the 500-message conversation of bench/history-views.mjs (the same seed), and
+// the tiny run gets the long one its own conversations lack.
+const extras = [
+  { name: 'graph-192-turns-one', options: { seed: 7, conversations: 1, longTurns: 192 } },
+  ...(tiny
+    ? [{ name: `long-${longTurns}-one`, options: { seed: 5, conversations: 1, longTurns } }]
+    : []),
+];
+const data = join(work, `web-data-${conversations}-${tiny ? 'tiny' : `long${longTurns}`}-g500`);
 if (!existsSync(join(data, 'chatgraph.sqlite'))) {
   process.stderr.write(`importing into ${data}…\n`);
   execFileSync(process.execPath, [cli, 'import', exportPath, '--data-dir', data, '-q']);
+  for (const extra of extras) {
+    const path = join(work, `${extra.name}.zip`);
+    if (!existsSync(path)) await writeChatgptExport(path, extra.options);
+    execFileSync(process.execPath, [cli, 'import', path, '--data-dir', data, '-q']);
+  }
   say(
     `generating took ${((generated - started) / 1000).toFixed(0)} s, importing ${((Date.now() - generated) / 1000).toFixed(0)} s`,
   );
@@ -118,6 +133,36 @@ async function loads(path, selector, times = 5) {
   await context.close();
   return result;
 }
+// Milliseconds from navigation start until the graph of a conversation is laid out and drawn
+// (the frame after Cytoscape holds its nodes), as `loads` does.
+async function graphLoads(id, times = 5) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const result = [];
+  for (let i = 0; i < times; i++) {
+    const page = await context.newPage();
+    await page.goto(`${base}/#/graph/${id}`, { waitUntil: 'commit' });
+    // (In the page's callbacks, globalThis is the page's window: the benches are typed for node.)
+    await page.waitForFunction(
+      () => /** @type {any} */ (globalThis).chatgraphGraph?.nodes().length > 0,
+    );
+    result.push(
+      Number(
+        await page.evaluate(
+          () =>
+            new Promise((resolve) =>
+              /** @type {any} */ (globalThis).requestAnimationFrame(() =>
+                resolve(performance.now()),
+              ),
+            ),
+        ),
+      ),
+    );
+    await page.close();
+  }
+  await context.close();
+  return result;
+}
+
 // Milliseconds each of `pages` more pages takes to be drawn as the list is scrolled to its end.
 async function scrolled(pages) {
   const page = await browser.newPage();
@@ -175,24 +220,24 @@ try {
   report('list scrolled: the next 10 pages, each', await scrolled(10));
   await deepPage(stats.conversations);
   report('list filtered by title', await loads('/#/?title=postgres', '.list-count'));
-  // The tiny conversations have no long one, nor the generated topics' words.
-  if (!tiny) {
-    const list = /** @type {{items: {id: string, messageCount: number}[]}} */ (
-      await (await fetch(`${base}/api/conversations?sort=most-messages&limit=1`)).json()
-    );
-    const longest = list.items[0];
-    if (!longest) throw new Error('the web bench data folder holds no conversation');
-    report(
-      `conversation of ${longest.messageCount} messages`,
-      await loads(`/#/c/${longest.id}`, 'article.message'),
-    );
-    report(
-      `the same, until all ${longest.messageCount} messages are drawn`,
-      await loads(`/#/c/${longest.id}`, '.thread[data-complete]'),
-    );
-    report('search "kubernetes"', await loads('/#/search?q=kubernetes', 'a.hit'));
-  }
-  report('overview', await loads('/#/overview', 'svg.month-chart rect'));
+  // The longest conversation, then the 500-message one (every other has at most a few dozen).
+  const list = /** @type {{items: {id: string, messageCount: number}[]}} */ (
+    await (await fetch(`${base}/api/conversations?sort=most-messages&limit=2`)).json()
+  );
+  const [longest, forGraph] = list.items;
+  if (!longest || !forGraph) throw new Error('the web bench data folder lacks its long ones');
+  report(
+    `conversation of ${longest.messageCount} messages`,
+    await loads(`/#/c/${longest.id}`, 'article.message'),
+  );
+  report(
+    `the same, until all ${longest.messageCount} messages are drawn`,
+    await loads(`/#/c/${longest.id}`, '.thread[data-complete]'),
+  );
+  report(`graph of a ${forGraph.messageCount}-message conversation`, await graphLoads(forGraph.id));
+  // The tiny conversations have none of the generated topics' words.
+  if (!tiny) report('search "kubernetes"', await loads('/#/search?q=kubernetes', 'a.hit'));
+  report('overview', await loads('/#/overview', '#timeline canvas'));
 } finally {
   await browser.close();
   server.kill();

@@ -17,6 +17,26 @@ export interface ToolCallView {
   input: string | null;
   output: string | null;
   isError: boolean;
+  /** The input's language when the tool or the input tells (python, bash, json), else null. */
+  inputLanguage: string | null;
+}
+
+/**
+ * The language of a tool call's input, for highlighting: JSON when it is a JSON object or array
+ * (most tools take their arguments so, Claude Code's Bash too: `{"command": …}`), else the code
+ * tools' own, else JSON when it parses. One answer for every shell that draws it.
+ */
+function inputLanguage(name: string, input: string | null): string | null {
+  let parsed: unknown;
+  try {
+    parsed = input === null ? undefined : JSON.parse(input);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed === 'object' && parsed !== null) return 'json';
+  if (/^(python|code_interpreter|jupyter)$/i.test(name)) return 'python';
+  if (/^(bash|shell|terminal)$/i.test(name)) return 'bash';
+  return parsed === undefined ? null : 'json';
 }
 
 /** A source a message cited. */
@@ -170,11 +190,14 @@ function toolCallsByMessage(graph: GraphBatch | undefined): Map<string, ToolCall
     const call = byId.get(edge.to)?.properties;
     if (!call) continue;
     const list = calls.get(edge.from) ?? [];
+    const name = String(call.name ?? 'tool');
+    const input = typeof call.input === 'string' ? call.input : null;
     list.push({
-      name: String(call.name ?? 'tool'),
-      input: typeof call.input === 'string' ? call.input : null,
+      name,
+      input,
       output: typeof call.output === 'string' ? call.output : null,
       isError: call.is_error === true,
+      inputLanguage: inputLanguage(name, input),
     });
     calls.set(edge.from, list);
   }

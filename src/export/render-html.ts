@@ -122,7 +122,7 @@ function messageHtml(
   }
   for (const call of drawn.calls) {
     parts.push(
-      `<details class="tool-call"><summary>Tool call: ${escapeHtml(call.name)}${call.isError ? ' (failed)' : ''}</summary>${call.input !== null ? pre(call.input, null) : ''}${call.output !== null ? `<p>${call.isError ? 'Error' : 'Output'}:</p>${pre(call.output, null)}` : ''}</details>`,
+      `<details class="tool-call"><summary>Tool call: ${escapeHtml(call.name)}${call.isError ? ' (failed)' : ''}</summary>${call.input !== null ? pre(call.input, call.inputLanguage) : ''}${call.output !== null ? `<p>${call.isError ? 'Error' : 'Output'}:</p>${pre(call.output, null)}` : ''}</details>`,
     );
   }
   for (const attachment of message.attachments) {

@@ -3,7 +3,6 @@ import {
   repliesOf,
   type ConversationView,
   type MessageView,
-  type ToolCallView,
 } from '../conversation-view/conversation-view.js';
 import type { Conversation } from '../model/pam.js';
 import { frontmatter, obsidianTag } from './frontmatter.js';
@@ -77,17 +76,6 @@ export function readableTime(iso: string): string {
   return match ? `${match[1]} ${match[2]} UTC` : iso;
 }
 
-function inputLanguage(call: ToolCallView, input: string): string | null {
-  if (/^(python|code_interpreter|jupyter)$/i.test(call.name)) return 'python';
-  if (/^(bash|shell|terminal)$/i.test(call.name)) return 'bash';
-  try {
-    JSON.parse(input);
-    return 'json';
-  } catch {
-    return null;
-  }
-}
-
 // A folded block: <details> in Markdown, a folded callout in Obsidian.
 function folded(style: MarkdownStyle, kind: string, title: string, body: string): string {
   if (style === 'obsidian') return `${quote(`[!${kind}]- ${title}`)}\n${quote(body)}`;
@@ -142,7 +130,7 @@ function renderMessage(
   for (const call of drawn.calls) {
     const pieces: string[] = [];
     if (call.input !== null && call.input !== '')
-      pieces.push(fenced(call.input, inputLanguage(call, call.input)));
+      pieces.push(fenced(call.input, call.inputLanguage));
     if (call.output !== null && call.output !== '')
       pieces.push(`${call.isError ? 'Error:' : 'Output:'}\n\n${fenced(call.output, 'text')}`);
     const title = `Tool call: ${call.name}${call.isError ? ' (failed)' : ''}`;

@@ -41,7 +41,13 @@ export const conversationInfo = z
 export const sourceList = z.array(z.string());
 
 export const toolCallView = z
-  .object({ name: z.string(), input: nullableText, output: nullableText, isError: z.boolean() })
+  .object({
+    name: z.string(),
+    input: nullableText,
+    output: nullableText,
+    isError: z.boolean(),
+    inputLanguage: nullableText,
+  })
   .strict();
 
 export const attachmentView = z

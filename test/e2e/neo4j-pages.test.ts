@@ -14,6 +14,7 @@ import { useNeo4j } from '../support/neo4j-shared.js';
 import { CLI } from '../support/run-cli.js';
 import { startServe } from '../support/serve-cli.js';
 import { topicMap } from '../../src/web/api-overview-responses.js';
+import { conversationPage } from '../../src/web/api-responses.js';
 import { ROOT } from '../support/shared.js';
 
 /**
@@ -27,6 +28,8 @@ const SHOTS = join(ROOT, 'test-output', 'screenshots', 'neo4j');
 const neo4j = useNeo4j();
 // The samples' Japan trip: a conversation with a fork.
 const TRIP = 'a6dac0c6-061d-4b9b-821b-44cd531b4107';
+// The samples' mortgage question: a code-interpreter cell in Python, then its output.
+const MORTGAGE = 'c1e79006-eb44-4d78-8079-484a25619dc7';
 
 let embedded: { server: ChildProcess; base: string };
 let graph: { server: ChildProcess; base: string };
@@ -131,6 +134,7 @@ describe('every page on Neo4j, in Chromium', () => {
       ['memories', '/memories', '#view'],
       ['overview', '/overview', '#timeline canvas'],
       ['topics', '/topics', '#topic-list button.topic'],
+      ['cypher', '/cypher', '#cypher-query'],
     ] as const;
     for (const scheme of ['light', 'dark'] as const)
       for (const width of [1280, 390])
@@ -153,4 +157,44 @@ describe('every page on Neo4j, in Chromium', () => {
         }
     expect(failures).toEqual([]);
   }, 240_000);
+});
+
+describe('reading Neo4j in Chromium', () => {
+  it('runs a seed query in the Cypher console on Neo4j, and refuses a write', async () => {
+    const page = await open('/cypher', 1280, 'light');
+    await page.selectOption('#cypher-examples', { label: 'Cross-platform count' });
+    await page.click('#cypher-run');
+    await page.waitForSelector('#cypher-results table');
+    const sources = await page.locator('#cypher-results td:first-child').allTextContents();
+    expect(sources.sort()).toEqual(['chatgpt', 'claude-ai', 'claude-code']);
+    await page.fill('#cypher-query', 'MATCH (n:Message) DETACH DELETE n');
+    await page.click('#cypher-run');
+    await page.locator('#cypher-results .error', { hasText: /writes are refused/ }).waitFor();
+    await page.context().close();
+    const left = await json(graph.base, '/api/overview');
+    expect(left).toEqual(await json(embedded.base, '/api/overview'));
+  });
+
+  it('draws a code-interpreter cell as code, once, in its language', async () => {
+    const view = conversationPage.parse(await json(graph.base, `/api/conversations/${MORTGAGE}`));
+    const code = view.messages.find((m) => m.code !== null);
+    expect(code?.code?.language).toBe('python');
+    const cell = code?.content ?? '';
+    expect(cell).toContain('def run(extra):\n    b, months, interest');
+    const page = await open(`/c/${MORTGAGE}`, 1280, 'light');
+    const article = page.locator('article.message', { hasText: 'def run(extra)' });
+    await article.first().waitFor();
+    expect(await article.count()).toBe(1);
+    // Its lines and indentation kept, highlighted as Python, no heading, no second copy.
+    expect(await article.locator('h1, h2, h3').count()).toBe(0);
+    expect(await article.locator('pre').count()).toBe(1);
+    expect(await article.locator('pre').textContent()).toBe(cell);
+    expect(await article.locator('.code-language').textContent()).toBe('python');
+    expect(await article.locator('.hljs-keyword').count()).toBeGreaterThan(0);
+    const shown = await page.evaluate(() => document.body.innerText);
+    expect(shown.split('def run(extra)').length - 1).toBe(1);
+    expect(await article.locator('details.tool-call').count()).toBe(0);
+    await page.screenshot({ path: join(SHOTS, 'code-cell.png') });
+    await page.context().close();
+  });
 });

@@ -13,11 +13,13 @@ import { startServe } from '../support/serve-cli.js';
 import { ROOT, fixturesOf } from '../support/shared.js';
 import { execFileSync } from 'node:child_process';
 import { cleanUp } from '../support/clean-up.js';
+import { importSamples } from '../support/bundled-samples.js';
 
 /**
- * The web app end to end: the built CLI serves an imported data folder, Debian's Chromium
- * (driven by playwright-core) uses it as a person would. Each test leaves a screenshot in
- * test-output/screenshots (a few are kept in docs/ for the README).
+ * The web app end to end: the built CLI serves an imported data folder of test fixtures, and a
+ * second one of the bundled samples; Debian's Chromium (driven by playwright-core) uses them as
+ * a person would. Each test leaves a screenshot in test-output/screenshots; the pages at every
+ * size show the samples, as a newcomer sees them (and the fixtures' list and code cell too).
  */
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const SHOTS = join(ROOT, 'test-output', 'screenshots');
@@ -55,6 +57,7 @@ function hostileConversation(): Record<string, unknown> {
 
 let server: ChildProcess;
 let base: string;
+let samples: { server: ChildProcess; base: string };
 let browser: Browser;
 let page: Page;
 let errors: string[];
@@ -89,13 +92,17 @@ beforeAll(async () => {
     '--quiet',
   ]);
   ({ server, base } = await startServe(data));
+  const sampleData = join(dir, 'samples');
+  importSamples(sampleData);
+  samples = await startServe(sampleData);
   browser = await launchChromium();
-});
+}, 120_000);
 
 afterAll(
   cleanUp(async () => {
     await browser.close();
     server.kill();
+    samples.server.kill();
   }),
 );
 
@@ -397,22 +404,30 @@ describe('the web app in Chromium', () => {
   });
 });
 
-// Every page, as a person on a laptop or a phone sees it, in both palettes.
-const PAGES: [string, string][] = [
-  ['list', '/'],
-  ['conversation', '/c/cell-1'],
-  ['search', '/search?q=answer'],
-  ['memories', '/memories'],
-  ['overview', '/overview'],
-  ['topics', '/topics'],
-  ['cypher', '/cypher'],
-  ['import', '/import'],
-  ['graph', '/graph/cell-1'],
+// The samples' Japan trip: a fork, a web search and its cited sources.
+const TRIP = 'a6dac0c6-061d-4b9b-821b-44cd531b4107';
+
+// Every page, as a person on a laptop or a phone sees it, in both palettes, on the samples;
+// then the fixtures' list (long titles), code cell and overview (four sources once DeepSeek's
+// file is uploaded), which the samples lack.
+const PAGES: [string, string, 'samples' | 'fixtures'][] = [
+  ['list', '/', 'samples'],
+  ['conversation', `/c/${TRIP}`, 'samples'],
+  ['search', '/search?q=japan', 'samples'],
+  ['memories', '/memories', 'samples'],
+  ['overview', '/overview', 'samples'],
+  ['topics', '/topics', 'samples'],
+  ['cypher', '/cypher', 'samples'],
+  ['import', '/import', 'samples'],
+  ['graph', `/graph/${TRIP}`, 'samples'],
+  ['fixtures-list', '/', 'fixtures'],
+  ['fixtures-cell', '/c/cell-1', 'fixtures'],
+  ['fixtures-overview', '/overview', 'fixtures'],
 ];
 
 describe('every page at every size, checked by axe-core', () => {
   for (const scheme of ['light', 'dark'] as const)
-    for (const width of [1280, 390])
+    for (const width of [1280, 390, 360])
       it(`fits a ${String(width)} px viewport in ${scheme}`, async () => {
         // axe-core injects itself through a context of the test's own.
         const context = await browser.newContext({
@@ -423,8 +438,8 @@ describe('every page at every size, checked by axe-core', () => {
         tab.on('pageerror', (error) => errors.push(String(error)));
         const wider: string[] = [];
         const failures: string[] = [];
-        for (const [name, route] of PAGES) {
-          await tab.goto(`${base}/#${route}`);
+        for (const [name, route, data] of PAGES) {
+          await tab.goto(`${data === 'samples' ? samples.base : base}/#${route}`);
           await tab.waitForFunction(() => {
             const view = document.getElementById('view');
             return (
@@ -476,6 +491,44 @@ describe('reading a conversation', () => {
     await cell.locator('.copy-code').click();
     await cell.locator('.copy-code', { hasText: 'Copied' }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CELL);
+  });
+
+  it('links each [n] of an answer to its numbered source under it, on the same page', async () => {
+    await page.goto(`${base}/#/?title=bistro`);
+    await page.click('a.conversation-link:has-text("Bistro lunch near Saint-Germain")');
+    const answer = page.locator('article.message', { hasText: 'first come, first served' });
+    await answer.waitFor();
+    const links = answer.locator('.markdown sup.cite a');
+    expect(await links.allTextContents()).toEqual(['[1]', '[2]', '[3]', '[4]']);
+    // The list stays: five sources, the fifth one cited by no number in the text.
+    const sources = answer.locator('ol.citations > li');
+    expect(await sources.count()).toBe(5);
+    for (let i = 0; i < 4; i++)
+      expect(await links.nth(i).getAttribute('href')).toBe(
+        `#${(await sources.nth(i).getAttribute('id')) ?? 'no id'}`,
+      );
+    const route = await page.evaluate(() => location.hash);
+    await links.nth(2).click();
+    await page.waitForFunction(() => document.activeElement?.closest('ol.citations') !== null);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toContain(
+      'What lunch costs in Paris, 2026',
+    );
+    // The route is the hash: following the link leaves it, and the conversation, as they were.
+    expect(await page.evaluate(() => location.hash)).toBe(route);
+    expect(await answer.count()).toBe(1);
+    await shot('citations');
+  });
+
+  it("shows a tool call's input in its language", async () => {
+    await page.goto(`${base}/#/?title=watering`);
+    await page.click('a.conversation-link:has-text("Watering schedule script")');
+    const call = page.locator('details.tool-call', { hasText: 'Tool call: Bash' }).first();
+    await call.locator('summary').click();
+    // Claude Code's Bash takes JSON ({"command": …}): highlighted as JSON, not as shell.
+    expect(await call.locator('.code-language').first().textContent()).toBe('json');
+    expect(await call.locator('pre').first().textContent()).toContain('"command"');
+    expect(await call.locator('pre .hljs-attr').count()).toBeGreaterThan(0);
+    await shot('tool-call');
   });
 
   it('remembers the colour scheme the toggle chose', async () => {

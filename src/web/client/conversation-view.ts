@@ -6,6 +6,7 @@ import { similarButton } from './similar-messages.js';
 import { renderMarkdown } from './markdown.js';
 import { codeBlock } from './code-block.js';
 import { deleteButton } from './delete-button.js';
+import { messageSources } from './message-sources.js';
 
 /** The tree of a conversation: each message's replies, in stored order. */
 class Tree {
@@ -118,31 +119,10 @@ function attachmentParts(message: MessageView, conversationId: string): Node[] {
   return parts;
 }
 
-type Citation = MessageView['citations'][number];
-
-// ChatGPT cites a page once per mention, some without a title: each page once, its fullest entry.
-function distinctSources(citations: readonly Citation[]): Citation[] {
-  const byKey = new Map<string, Citation>();
-  const weight = (c: Citation): number => (c.title ? 2 : 0) + (c.snippet ? 1 : 0);
-  for (const c of citations) {
-    const key = c.url ?? c.title ?? c.snippet ?? '';
-    const seen = byKey.get(key);
-    if (!seen || weight(c) > weight(seen)) byKey.set(key, c);
-  }
-  return [...byKey.values()];
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
-}
-
 function messageBody(message: MessageView, conversationId: string): HTMLElement {
   const parts: Node[] = [];
   const text = message.content;
+  const cited = messageSources(message);
   if (message.isThought) {
     parts.push(folded('Thinking', 'thought', renderMarkdown(text)));
   } else if (message.role === 'tool') {
@@ -160,7 +140,9 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
   } else if (message.role === 'user') {
     parts.push(h('div', { class: 'plain' }, text));
   } else if (text) {
-    parts.push(renderMarkdown(text));
+    const rendered = renderMarkdown(text);
+    cited.linkReferences(rendered);
+    parts.push(rendered);
   }
   for (const call of message.toolCalls) {
     // A code cell's call carries the cell's own text: drawn once, above; its output follows as
@@ -171,7 +153,7 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
         `Tool call: ${call.name}${call.isError ? ' (error)' : ''}`,
         'tool-call',
         h('div', { class: 'label' }, 'Input'),
-        codeBlock(call.input ?? '', message.code?.language ?? null),
+        codeBlock(call.input ?? '', call.inputLanguage ?? message.code?.language ?? null),
         ...(call.output !== null
           ? [h('div', { class: 'label' }, 'Output'), h('pre', {}, call.output)]
           : []),
@@ -179,32 +161,7 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
     );
   }
   for (const item of attachmentParts(message, conversationId)) parts.push(item);
-  const sources = distinctSources(message.citations);
-  if (sources.length > 0) {
-    parts.push(
-      h('div', { class: 'label sources-label' }, 'Sources'),
-      h(
-        'ol',
-        { class: 'citations' },
-        ...sources.map((c) => {
-          const safe = c.url !== null && /^https?:\/\//i.test(c.url);
-          return h(
-            'li',
-            {},
-            safe
-              ? h(
-                  'a',
-                  { href: c.url ?? '', target: '_blank', rel: 'noopener noreferrer' },
-                  c.title ?? c.url ?? '',
-                )
-              : (c.title ?? c.url ?? 'source'),
-            safe && c.title ? h('span', { class: 'domain' }, ` · ${hostOf(c.url ?? '')}`) : null,
-            c.snippet ? h('div', { class: 'snippet' }, c.snippet) : null,
-          );
-        }),
-      ),
-    );
-  }
+  parts.push(...cited.list());
   const body = h('div', { class: 'body' });
   body.append(...parts);
   return body;
