@@ -4,7 +4,7 @@ import { LABEL_NAMES } from '../../graph/schema.js';
 import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
 import { openReadonly } from './open-readonly.js';
 import { isEmptyFile } from './store-damage.js';
-import { fillStems, STEMS_TABLE, stemsMissing } from './stemmed-full-text.js';
+import { fillStems, STEMS_TABLE, stemsMissing, stemsStatement } from './stemmed-full-text.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
@@ -34,14 +34,22 @@ export function configureWritable(db: Database.Database): void {
 export function migrate(db: Database.Database, retokenize: boolean): void {
   const missing = fullTextMissing(db);
   const noStems = stemsMissing(db);
-  for (const statement of schemaStatements()) db.exec(statement);
+  const stems = stemsStatement();
+  // The stemmed table is made below with its rows, in one transaction: made apart, a kill
+  // before the fill would leave it empty, and an empty table is never filled again.
+  for (const statement of schemaStatements()) if (statement !== stems) db.exec(statement);
   SqliteVectors.createSchema(db);
   SqliteMemories.createSchema(db);
   addMissingColumns(db);
   backfillMessageCounts(db);
   upgradeFullText(db, retokenize, missing);
   // A store made before stemming: its messages stemmed once (needs the language detector).
-  if (noStems) fillStems(db);
+  if (noStems)
+    db.transaction(() => {
+      db.exec(stems);
+      fillStems(db);
+    })();
+  else db.exec(stems);
   upgradeListing(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
