@@ -18,6 +18,9 @@ import {
   type Label,
 } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
+import { batchLanguage, batchNeedsDetector } from '../batch-language.js';
+import { preloadLanguageDetector } from '../../search/language-detection.js';
+import type { StemLanguage } from '../../search/stemming.js';
 import type { HashedBatch } from '../store.js';
 import {
   chunks,
@@ -46,6 +49,8 @@ export async function patchNeo4j(
   deep: boolean,
 ): Promise<'written' | 'unchanged'> {
   const hash = batchHash(next);
+  // The delta's messages are stemmed in their language, which may ask eld (see writeDelta).
+  if (batchNeedsDetector(next.nodes)) await preloadLanguageDetector();
   const outcome = await write(async (tx) => {
     if (await holds(tx, next.owner, { hash, deep })) return 'unchanged';
     if (!(await holds(tx, next.owner, { hash: batchHash(previous), deep }))) return 'replace';
@@ -71,6 +76,8 @@ export async function applyNeo4jDelta(
   deep: boolean,
 ): Promise<'written' | 'stale'> {
   if (removesNode(delta)) return 'stale';
+  if (batchNeedsDetector([...delta.left.nodes, ...delta.fresh.nodes]))
+    await preloadLanguageDetector();
   return write(async (tx) => {
     if (!(await holds(tx, delta.owner, { hash: base, deep }))) return 'stale';
     await writeDelta(tx, delta, { hash, deep });
@@ -106,7 +113,9 @@ async function writeDelta(
   const gone = byKind(left.edges.filter((edge) => !hasEdge(freshEdges, edge)));
   for (const kind of EDGE_KINDS)
     for (const rows of chunks(gone.get(kind) ?? [])) await tx.run(deleteEdges(kind), { rows });
-  const { changed, placed } = nodeRows(delta, version);
+  // The conversation's language as a whole import would tell it, for the messages' stems.
+  const language = batchLanguage([...left.nodes, ...fresh.nodes]);
+  const { changed, placed } = nodeRows(delta, { ...version, language });
   for (const label of LABEL_NAMES) {
     const statement = SHARED_LABELS.has(label) ? mergeNodes(label) : replaceNodes(label);
     for (const rows of chunks(changed.get(label) ?? [])) await tx.run(statement, { rows });
@@ -131,7 +140,7 @@ async function writeDelta(
  */
 function nodeRows(
   delta: GraphDelta,
-  version: Version,
+  version: Version & { language: StemLanguage | undefined },
 ): { changed: Map<Label, NodeRow[]>; placed: { id: string; seq: unknown }[] } {
   const before = new Map(delta.left.nodes.map((node) => [node.id, node]));
   const changed = new Map<Label, NodeRow[]>();

@@ -7,7 +7,7 @@ import {
   type EdgeKind,
   type Label,
 } from '../../graph/schema.js';
-import { textIndexStatement } from './neo4j-full-text.js';
+import { stemsIndexStatement, textIndexStatement } from './neo4j-full-text.js';
 
 /**
  * The graph in Neo4j: the seed's labels and relationship types as they are, `id` unique per
@@ -51,6 +51,7 @@ export function schemaStatements(): string[] {
   statements.push(
     `CREATE CONSTRAINT chatgraph_${META_LABEL}_key IF NOT EXISTS FOR (n:${META_LABEL}) REQUIRE n.key IS UNIQUE`,
     textIndexStatement(),
+    stemsIndexStatement(),
     // A message id typed short is the start of its message part: `id CONTAINS ':' + prefix`.
     `CREATE TEXT INDEX chatgraph_Message_id_text IF NOT EXISTS FOR (n:Message) ON (n.id)`,
     // Vectors are deleted with their conversation, found by owner like its other nodes.
