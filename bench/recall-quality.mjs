@@ -12,7 +12,8 @@
 // Options: --library (search through dist/index.js, the model loaded once: much faster than a
 // process per search), --data-dir <dir> (use and keep that folder; import and embed are incremental),
 // --concurrency <n> (CLI processes at once, 2 by default), --modes <m,m> (keyword,semantic,hybrid),
-// --model <id> (embed with it: all-minilm-l6-v2 by default), --floors (with --library: what other
+// --model <id> (embed with that model only; by default each of all-minilm-l6-v2 and
+// multilingual-e5-small that is installed, a folder each), --floors (with --library: what other
 // relevance floors would leave out), --conversations <file,file>,
 // --queries <file> (one set, instead of both).
 import { execFile } from 'node:child_process';
@@ -43,7 +44,9 @@ const querySets =
       ];
 const concurrency = Math.max(1, Number(option('--concurrency', '2')) || 2);
 const modes = option('--modes', 'keyword,semantic,hybrid').split(',');
-const model = option('--model', 'all-minilm-l6-v2');
+const givenModel = option('--model', undefined);
+const models =
+  givenModel !== undefined ? [givenModel] : ['all-minilm-l6-v2', 'multilingual-e5-small'];
 const firstConversations = 3;
 const targetRate = 90;
 const minimumConversations = 60;
@@ -257,21 +260,39 @@ async function librarySearcher(dataDir) {
   };
 }
 
-/** Imports the sets and the samples, embeds, then searches every query in every mode. */
+/**
+ * Imports the sets and the samples, embeds, then searches every query in every mode, for each
+ * model (one not installed is skipped with the command that installs it).
+ */
 async function measure(conversations, sets) {
   const unknown = modes.filter((m) => !['keyword', 'semantic', 'hybrid'].includes(m));
   if (unknown.length > 0)
     fail(`--modes takes keyword, semantic, hybrid; not ${unknown.join(', ')}`);
+  const { listInstalledModels, resolveModelDir } = await import('../dist/index.js');
+  const installed = new Set(listInstalledModels(resolveModelDir()).map((m) => m.manifest.id));
   const given = option('--data-dir', undefined);
-  const dataDir = given ?? mkdtempSync(join(tmpdir(), 'chatgraph-recall-quality-'));
-  try {
-    await measureIn(dataDir, conversations, sets);
-  } finally {
-    if (given === undefined) rmSync(dataDir, { recursive: true, force: true });
+  for (const model of models) {
+    if (givenModel === undefined && !installed.has(model)) {
+      process.stdout.write(
+        `${model}: not installed, not measured (chatgraph model fetch --model ${model})\n`,
+      );
+      continue;
+    }
+    const dataDir =
+      given === undefined
+        ? mkdtempSync(join(tmpdir(), 'chatgraph-recall-quality-'))
+        : models.length > 1
+          ? join(given, model)
+          : given;
+    try {
+      await measureIn(dataDir, model, conversations, sets);
+    } finally {
+      if (given === undefined) rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 
-async function measureIn(dataDir, conversations, sets) {
+async function measureIn(dataDir, model, conversations, sets) {
   const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'].map((f) =>
     join(root, 'samples', f),
   );
