@@ -7,7 +7,13 @@ import { preloadLanguageDetector } from '../../search/language-detection.js';
 import type { StemLanguage } from '../../search/stemming.js';
 import { STEMS_PROPERTY } from './neo4j-full-text.js';
 import type { GraphWriter, HashedBatch, WriteReport } from '../store.js';
-import { OWNED_LABELS, integerProperties, mergeEdges, mergeNodes } from './neo4j-schema.js';
+import {
+  MARK_STEMMED,
+  OWNED_LABELS,
+  integerProperties,
+  mergeEdges,
+  mergeNodes,
+} from './neo4j-schema.js';
 import { VECTOR_LABEL } from './neo4j-vectors.js';
 
 /** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
@@ -101,6 +107,8 @@ async function writeGroup(
     for (const kind of EDGE_KINDS) {
       for (const rows of chunks(edges.get(kind) ?? [])) await tx.run(mergeEdges(kind), { rows });
     }
+    if (nodes.get('Message')?.some((row) => STEMS_PROPERTY in row.props))
+      await tx.run(MARK_STEMMED);
     return { written: batches.length, unchanged: unchanged.size };
   });
 }

@@ -28,7 +28,8 @@ import {
   storedProperties,
   type Neo4jWrite,
 } from './neo4j-graph-writer.js';
-import { mergeEdges, mergeNodes } from './neo4j-schema.js';
+import { MARK_STEMMED, mergeEdges, mergeNodes } from './neo4j-schema.js';
+import { STEMS_PROPERTY } from './neo4j-full-text.js';
 
 type NodeRow = { id: string; props: Record<string, unknown> };
 type EdgeRow = { from: string; to: string };
@@ -121,6 +122,8 @@ async function writeDelta(
     for (const rows of chunks(changed.get(label) ?? [])) await tx.run(statement, { rows });
   }
   for (const rows of chunks(placed)) await tx.run(PLACE_MESSAGES, { rows });
+  if (changed.get('Message')?.some((row) => STEMS_PROPERTY in row.props))
+    await tx.run(MARK_STEMMED);
   // The Conversation holds what it was written from, whether or not its properties changed.
   await tx.run(`MATCH (c:Conversation {id: $id}) SET c._hash = $hash, c._deep = $deep`, {
     id: owner,

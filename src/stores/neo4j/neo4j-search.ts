@@ -61,6 +61,22 @@ function found(stems: boolean): string {
   WITH node, max(score) AS score`;
 }
 
+/**
+ * The full-text matches counted: with the stemmed index, the nodes of both indexes once each
+ * (a UNION of nodes, without the scores: grouping every match by node to keep its better score
+ * cost the count about 30 ms in 7,000 matches).
+ */
+function countFound(stems: boolean): string {
+  const text = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node`;
+  if (!stems) return `${text} RETURN count(node) AS n`;
+  return `CALL {
+    ${text} RETURN node
+    UNION
+    CALL db.index.fulltext.queryNodes('${STEMS_INDEX}', $qs, {limit: $window}) YIELD node RETURN node
+  }
+  RETURN count(node) AS n`;
+}
+
 // A hit in an attachment stands for the message carrying it: `m` is that message, `node` what matched.
 const matched = (stems: boolean): string => `${found(stems)}
   OPTIONAL MATCH (carrier:Message)-[:HAS_ATTACHMENT]->(node)
@@ -79,7 +95,7 @@ async function countMatches(
   params: Record<string, unknown>,
 ): Promise<{ all: number; kept: number }> {
   const cap = neo4j.int(MATCH_COUNT_CAP + 1);
-  const [counted] = await read(`${found(stems)} RETURN count(node) AS n`, {
+  const [counted] = await read(countFound(stems), {
     ...params,
     window: cap,
   });

@@ -224,8 +224,8 @@ export class Neo4jStore implements Store {
     return searchNeo4j(read, query, stems);
   }
 
-  // Before anything is imported there is no index to search: say so, not "no such index". A
-  // store no version with stemming has written to yet has no stemmed index: searched without.
+  // Before anything is imported there is no index to search: say so, not "no such index". The
+  // stemmed index is searched when the store has it and has written stems (see MARK_STEMMED).
   private async assertSearchable(
     read: Read = (q, p) => this.read(q, p),
   ): Promise<{ stems: boolean }> {
@@ -239,7 +239,11 @@ export class Neo4jStore implements Store {
         `nothing is imported in Neo4j at ${this.target.url} yet: run "chatgraph import" or "chatgraph push" with --neo4j first`,
       );
     }
-    return { stems: names.includes(STEMS_INDEX) };
+    if (!names.includes(STEMS_INDEX)) return { stems: false };
+    const [store] = await read(
+      `MATCH (s:${META_LABEL} {key: 'store'}) RETURN s.stemmed AS stemmed`,
+    );
+    return { stems: store?.stemmed === true };
   }
 
   async conversation(id: string): Promise<ConversationInfo | undefined> {
