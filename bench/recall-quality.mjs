@@ -1,12 +1,21 @@
-// The recall quality benchmark: a labelled set of conversations and paraphrased queries that
+// The recall quality benchmark: labelled sets of conversations and paraphrased queries that
 // share no content word with their target, searched in keyword, semantic and hybrid modes.
-// A query counts as a hit when its target is among the first 3 distinct conversations.
-//   node bench/recall-quality.mjs            check the set, import, embed, search, report
+// A query counts as a hit when its target is among the first 3 distinct conversations. Two sets:
+// English (68 conversations and questions) and non-English (24 conversations in French, German,
+// Spanish and Portuguese, questions in those languages, a quarter of them in another language
+// than their conversation's); both are imported together, so each set's conversations compete
+// with the other's. With --library it also measures the relevance floor of the model: how close
+// in meaning the labelled targets come, how close questions that nothing answers come, and what
+// the model's floor leaves out.
+//   node bench/recall-quality.mjs            check the sets, import, embed, search, report
 //   node bench/recall-quality.mjs --check    only check that no query shares a word with its target
 // Options: --library (search through dist/index.js, the model loaded once: much faster than a
 // process per search), --data-dir <dir> (use and keep that folder; import and embed are incremental),
 // --concurrency <n> (CLI processes at once, 2 by default), --modes <m,m> (keyword,semantic,hybrid),
-// --conversations <file>, --queries <file>.
+// --model <id> (embed with that model only; by default each of all-minilm-l6-v2 and
+// multilingual-e5-small that is installed, a folder each), --floors (with --library: what other
+// relevance floors would leave out), --conversations <file,file>,
+// --queries <file> (one set, instead of both).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,16 +29,40 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
   args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback;
-const conversationsFile = option(
+const setDir = join(root, 'bench', 'recall-quality');
+const conversationsFiles = option(
   '--conversations',
-  join(root, 'bench', 'recall-quality', 'conversations.json'),
-);
-const queriesFile = option('--queries', join(root, 'bench', 'recall-quality', 'queries.json'));
+  ['conversations.json', 'conversations-multilingual.json'].map((f) => join(setDir, f)).join(','),
+).split(',');
+const givenQueries = option('--queries', undefined);
+const querySets =
+  givenQueries !== undefined
+    ? [{ name: 'given', file: givenQueries, minimum: 1 }]
+    : [
+        { name: 'English', file: join(setDir, 'queries.json'), minimum: 50 },
+        { name: 'non-English', file: join(setDir, 'queries-multilingual.json'), minimum: 16 },
+      ];
 const concurrency = Math.max(1, Number(option('--concurrency', '2')) || 2);
 const modes = option('--modes', 'keyword,semantic,hybrid').split(',');
+const givenModel = option('--model', undefined);
+const models =
+  givenModel !== undefined ? [givenModel] : ['all-minilm-l6-v2', 'multilingual-e5-small'];
 const firstConversations = 3;
-const targetRate = 85;
-const minimum = { conversations: 60, queries: 50 };
+const targetRate = 90;
+const minimumConversations = 60;
+
+// Questions nothing in the sets answers, in the sets' languages and in none (unknown words, a
+// stopword): what a model makes of them sets the absolute part of its relevance floor.
+const unanswerable = [
+  'zorblaxian quuxification',
+  'the',
+  'offside rules in ice hockey',
+  'Quantenchromodynamik und Gluonen',
+  'horaires des marées à Saint-Malo',
+  'reglas del críquet',
+  'a história da dinastia Ming',
+  'qwertzuiop',
+];
 
 /** A broken rule or a failed step: reported in one message, the run stops with exit code 1. */
 class BenchError extends Error {}
@@ -54,8 +87,8 @@ function readJsonArray(file) {
 }
 
 /** Every text of a ChatGPT conversation, every branch included: title, then message parts. */
-function conversationText(conversation, index) {
-  const where = `${conversationsFile}: conversation ${index}`;
+function conversationText(conversation, index, file) {
+  const where = `${file}: conversation ${index}`;
   if (typeof conversation?.id !== 'string') fail(`${where} has no string "id"`);
   if (typeof conversation.title !== 'string') fail(`${where} (${conversation.id}) has no title`);
   if (typeof conversation.mapping !== 'object' || conversation.mapping === null)
@@ -68,45 +101,51 @@ function conversationText(conversation, index) {
   return texts.join('\n');
 }
 
-/** Reads both files and checks the rules of the set; exits with every violation listed. */
+/** Reads the files and checks the rules of the sets; exits with every violation listed. */
 function loadAndCheck() {
   const conversations = new Map();
-  readJsonArray(conversationsFile).forEach((conversation, index) => {
-    const text = conversationText(conversation, index);
-    if (conversations.has(conversation.id))
-      fail(`${conversationsFile}: conversation id ${conversation.id} appears twice`);
-    conversations.set(conversation.id, { title: conversation.title, text });
-  });
-  const queries = readJsonArray(queriesFile);
+  for (const file of conversationsFiles) {
+    readJsonArray(file).forEach((conversation, index) => {
+      const text = conversationText(conversation, index, file);
+      if (conversations.has(conversation.id))
+        fail(`${file}: conversation id ${conversation.id} appears twice`);
+      conversations.set(conversation.id, { title: conversation.title, text });
+    });
+  }
   const problems = [];
   const seen = new Set();
-  queries.forEach((entry, index) => {
-    const where = `${queriesFile}: query ${index}`;
-    if (typeof entry?.query !== 'string' || entry.query.trim() === '') {
-      problems.push(`${where} has no "query" text`);
-      return;
-    }
-    if (seen.has(entry.query)) problems.push(`${where} "${entry.query}" appears twice`);
-    seen.add(entry.query);
-    const target = conversations.get(entry.target);
-    if (target === undefined) {
-      problems.push(`${where} "${entry.query}": target ${entry.target} is no conversation`);
-      return;
-    }
-    const shared = sharedWords(entry.query, target.text);
-    if (shared.length > 0) {
-      const words = shared.map(([q, t]) => (q === t ? q : `${q}~${t}`)).join(', ');
-      problems.push(`${where} "${entry.query}" shares ${words} with "${target.title}"`);
-    }
+  const sets = querySets.map((set) => {
+    const queries = readJsonArray(set.file);
+    queries.forEach((entry, index) => {
+      const where = `${set.file}: query ${index}`;
+      if (typeof entry?.query !== 'string' || entry.query.trim() === '') {
+        problems.push(`${where} has no "query" text`);
+        return;
+      }
+      if (seen.has(entry.query)) problems.push(`${where} "${entry.query}" appears twice`);
+      seen.add(entry.query);
+      const target = conversations.get(entry.target);
+      if (target === undefined) {
+        problems.push(`${where} "${entry.query}": target ${entry.target} is no conversation`);
+        return;
+      }
+      const language = typeof entry.language === 'string' ? entry.language : 'en';
+      const shared = sharedWords(entry.query, target.text, language);
+      if (shared.length > 0) {
+        const words = shared.map(([q, t]) => (q === t ? q : `${q}~${t}`)).join(', ');
+        problems.push(`${where} "${entry.query}" shares ${words} with "${target.title}"`);
+      }
+    });
+    if (queries.length < set.minimum)
+      problems.push(`only ${queries.length} ${set.name} queries (at least ${set.minimum})`);
+    return { name: set.name, queries };
   });
-  if (conversations.size < minimum.conversations)
-    problems.push(`only ${conversations.size} conversations (at least ${minimum.conversations})`);
-  if (queries.length < minimum.queries)
-    problems.push(`only ${queries.length} queries (at least ${minimum.queries})`);
+  if (conversations.size < minimumConversations)
+    problems.push(`only ${conversations.size} conversations (at least ${minimumConversations})`);
   if (problems.length > 0) {
     fail(`the labelled set breaks its rules (${problems.length}):\n  ${problems.join('\n  ')}`);
   }
-  return { conversations, queries };
+  return { conversations, sets };
 }
 
 async function cli(cliArgs) {
@@ -195,6 +234,7 @@ async function librarySearcher(dataDir) {
     fail('--library needs dist/index.js to export createRecaller (run npm run build)');
   const store = await library.openStore({ dataDir }, { readonly: true });
   const recaller = library.createRecaller(store, dataDir);
+  const embedder = await library.openQueryEmbedder(store, dataDir);
   return {
     concurrency: 1,
     async search(query, mode) {
@@ -204,44 +244,74 @@ async function librarySearcher(dataDir) {
         return { error: error instanceof Error ? error.message : String(error) };
       }
     },
+    /** The nearest hits in meaning with no floor: what the floor is measured on. */
+    async nearest(query) {
+      if (!embedder) fail('the store has no vectors to measure a floor on');
+      const vector = await embedder.embedQuery(query);
+      return store.vectors.describe(await store.vectors.search({ vector, limit: 100 }));
+    },
+    floor: library.relevanceFloor(embedder?.model.id),
+    model: embedder?.model.id,
     async close() {
+      await embedder?.close();
       await recaller.close();
       await store.close();
     },
   };
 }
 
-/** Imports the set and the samples, embeds, then searches every query in every mode. */
-async function measure(conversations, queries) {
+/**
+ * Imports the sets and the samples, embeds, then searches every query in every mode, for each
+ * model (one not installed is skipped with the command that installs it).
+ */
+async function measure(conversations, sets) {
   const unknown = modes.filter((m) => !['keyword', 'semantic', 'hybrid'].includes(m));
   if (unknown.length > 0)
     fail(`--modes takes keyword, semantic, hybrid; not ${unknown.join(', ')}`);
+  const { listInstalledModels, resolveModelDir } = await import('../dist/index.js');
+  const installed = new Set(listInstalledModels(resolveModelDir()).map((m) => m.manifest.id));
   const given = option('--data-dir', undefined);
-  const dataDir = given ?? mkdtempSync(join(tmpdir(), 'chatgraph-recall-quality-'));
-  try {
-    await measureIn(dataDir, conversations, queries);
-  } finally {
-    if (given === undefined) rmSync(dataDir, { recursive: true, force: true });
+  for (const model of models) {
+    if (givenModel === undefined && !installed.has(model)) {
+      process.stdout.write(
+        `${model}: not installed, not measured (chatgraph model fetch --model ${model})\n`,
+      );
+      continue;
+    }
+    const dataDir =
+      given === undefined
+        ? mkdtempSync(join(tmpdir(), 'chatgraph-recall-quality-'))
+        : models.length > 1
+          ? join(given, model)
+          : given;
+    try {
+      await measureIn(dataDir, model, conversations, sets);
+    } finally {
+      if (given === undefined) rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 
-async function measureIn(dataDir, conversations, queries) {
+async function measureIn(dataDir, model, conversations, sets) {
   const samples = ['chatgpt-export.zip', 'claude-export.zip', 'claude-code'].map((f) =>
     join(root, 'samples', f),
   );
-  await step('import', ['import', conversationsFile, ...samples, '--data-dir', dataDir, '-q']);
+  const files = [...conversationsFiles, ...samples];
+  await step('import', ['import', ...files, '--data-dir', dataDir, '-q']);
   const embedStarted = Date.now();
-  const embedded = await step('embed', ['embed', '--data-dir', dataDir, '-q']);
+  const embedded = await step('embed', ['embed', '--model', model, '--data-dir', dataDir, '-q']);
   const summary = embedded.trim().split('\n').at(-1) ?? '';
   process.stdout.write(
-    `embed: ${((Date.now() - embedStarted) / 1000).toFixed(1)} s${summary ? ` (${summary})` : ''}\n`,
+    `embed with ${model}: ${((Date.now() - embedStarted) / 1000).toFixed(1)} s${summary ? ` (${summary})` : ''}\n`,
   );
   let failed;
   const searcher = args.includes('--library')
     ? await librarySearcher(dataDir)
     : cliSearcher(dataDir);
   try {
-    failed = await searchEveryMode(searcher, conversations, queries);
+    failed = await searchEveryMode(searcher, conversations, sets);
+    if (searcher.nearest !== undefined && modes.includes('semantic'))
+      await measureFloor(searcher, sets);
   } finally {
     await searcher.close();
   }
@@ -250,33 +320,37 @@ async function measureIn(dataDir, conversations, queries) {
 }
 
 /** Runs every query in every mode, prints the rates and the misses; returns the failed count. */
-async function searchEveryMode(searcher, conversations, queries) {
+async function searchEveryMode(searcher, conversations, sets) {
   let failed = 0;
   for (const mode of modes) {
     const started = Date.now();
-    const results = await pool(queries, searcher.concurrency, (q) =>
-      searcher.search(q.query, mode),
-    );
+    const rates = [];
     const misses = [];
-    let hits = 0;
-    results.forEach((result, i) => {
-      const { query, target } = queries[i];
-      if (result.ids?.includes(target)) hits++;
-      else misses.push({ query, target, result });
-    });
-    const rate = ((100 * hits) / queries.length).toFixed(1);
+    const errors = [];
+    for (const set of sets) {
+      const results = await pool(set.queries, searcher.concurrency, (q) =>
+        searcher.search(q.query, mode),
+      );
+      let hits = 0;
+      results.forEach((result, i) => {
+        const { query, target } = set.queries[i];
+        if (result.ids?.includes(target)) hits++;
+        else if (result.error !== undefined) errors.push({ query, result });
+        else misses.push({ set: set.name, query, target, result });
+      });
+      const rate = ((100 * hits) / set.queries.length).toFixed(1);
+      rates.push(`${set.name} ${hits}/${set.queries.length} (${rate}%)`);
+    }
     const target = mode === 'keyword' ? '' : ` (target ≥ ${targetRate}%)`;
     process.stdout.write(
-      `${mode}: ${hits}/${queries.length} in the first ${firstConversations} conversations, ${rate}%${target}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+      `${mode}: ${rates.join(', ')} in the first ${firstConversations} conversations${target}; ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
     );
-    const errors = misses.filter((m) => m.result.error !== undefined);
     for (const { query, result } of errors.slice(0, 3))
       process.stdout.write(`  search failed: "${query}": ${result.error}\n`);
     if (errors.length > 3) process.stdout.write(`  … and ${errors.length - 3} more failed\n`);
     failed += errors.length;
     if (mode === 'keyword') continue;
-    for (const { query, target, result } of misses) {
-      if (result.error !== undefined) continue;
+    for (const { set, query, target, result } of misses) {
       // The bundled samples are everyday conversations (tomato leaves, heating, sleep, slow
       // queries, sourdough...): marked, since some compete with the set's targets.
       const got =
@@ -284,19 +358,82 @@ async function searchEveryMode(searcher, conversations, queries) {
           .map((id) => `${result.titles.get(id) ?? id}${conversations.has(id) ? '' : ' [sample]'}`)
           .join(' | ') || 'nothing';
       process.stdout.write(
-        `  miss: "${query}" → "${conversations.get(target).title}"; got: ${got}\n`,
+        `  miss (${set}): "${query}" → "${conversations.get(target).title}"; got: ${got}\n`,
       );
     }
   }
   return failed;
 }
 
-try {
-  const { conversations, queries } = loadAndCheck();
+/** Each conversation's best similarity, in the order of the nearest hits. */
+function conversationsOf(hits) {
+  const best = new Map();
+  for (const hit of hits)
+    if (!best.has(hit.platformConversationId)) best.set(hit.platformConversationId, hit.score);
+  return [...best];
+}
+
+/**
+ * How close in meaning the labelled targets found in the first three come (the floor may not
+ * be above them), how close the unanswerable questions come (a floor should be above them), and
+ * what the model's floor leaves out: labelled hits lost, unanswerable questions still answered,
+ * conversations shown per labelled answer (of the nearest hundred passages).
+ */
+async function measureFloor(searcher, sets) {
+  const { floor } = searcher;
+  const answers = [];
+  for (const set of sets)
+    for (const { query, target } of set.queries)
+      answers.push({ query, target, ranked: conversationsOf(await searcher.nearest(query)) });
+  const unanswered = [];
+  for (const query of unanswerable) unanswered.push((await searcher.nearest(query))[0]?.score ?? 0);
+  let lowest = { similarity: Infinity };
+  let lowestRatio = { ratio: Infinity };
+  for (const { query, target, ranked } of answers) {
+    const best = ranked[0]?.[1] ?? 0;
+    const found = ranked.slice(0, firstConversations).find(([id]) => id === target);
+    if (found === undefined) continue;
+    if (found[1] < lowest.similarity) lowest = { similarity: found[1], query };
+    if (found[1] / best < lowestRatio.ratio) lowestRatio = { ratio: found[1] / best, query };
+  }
+  const f = (n) => n.toFixed(3);
   process.stdout.write(
-    `recall quality set: ${conversations.size} conversations, ${queries.length} queries, none sharing a content word with its target\n`,
+    `floor of ${searcher.model}: targets in the first ${firstConversations} at similarity ≥ ${f(lowest.similarity)} ("${lowest.query}") and ≥ ${f(lowestRatio.ratio)} of the best ("${lowestRatio.query}"); questions nothing answers ${f(Math.min(...unanswered))}–${f(Math.max(...unanswered))}\n`,
   );
-  if (!args.includes('--check')) await measure(conversations, queries);
+  // What a floor leaves out: labelled hits lost, unanswerable questions still answered, and how
+  // many conversations a labelled answer shows (of those in the nearest 100 passages).
+  const effect = ({ absolute, relative }) => {
+    const keep = (similarity, best) => similarity >= Math.max(absolute, best * relative);
+    let lost = 0;
+    let shown = 0;
+    for (const { target, ranked } of answers) {
+      const best = ranked[0]?.[1] ?? 0;
+      shown += ranked.filter(([, similarity]) => keep(similarity, best)).length;
+      const found = ranked.slice(0, firstConversations).find(([id]) => id === target);
+      if (found !== undefined && !keep(found[1], best)) lost++;
+    }
+    const answered = unanswered.filter((best) => keep(best, best)).length;
+    return `${lost} labelled hits lost, ${answered} of ${unanswerable.length} unanswerable questions answered, ${(shown / answers.length).toFixed(1)} conversations per labelled answer`;
+  };
+  const all = answers.reduce((n, a) => n + a.ranked.length, 0) / answers.length;
+  process.stdout.write(
+    `  its floor (absolute ${floor.absolute}, relative ${floor.relative}): ${effect(floor)} (${all.toFixed(1)} with none)\n`,
+  );
+  if (!args.includes('--floors')) return;
+  const absolute = Math.floor(lowest.similarity * 100) / 100;
+  for (const relative of [0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.98])
+    process.stdout.write(
+      `  floor (absolute ${absolute}, relative ${relative}): ${effect({ absolute, relative })}\n`,
+    );
+}
+
+try {
+  const { conversations, sets } = loadAndCheck();
+  const counts = sets.map((set) => `${set.queries.length} ${set.name}`).join(' and ');
+  process.stdout.write(
+    `recall quality set: ${conversations.size} conversations, ${counts} queries, none sharing a content word with its target\n`,
+  );
+  if (!args.includes('--check')) await measure(conversations, sets);
 } catch (error) {
   process.stderr.write(
     `recall-quality: ${error instanceof BenchError ? error.message : error instanceof Error ? error.stack : String(error)}\n`,

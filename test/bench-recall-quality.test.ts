@@ -13,7 +13,10 @@ const dir = join(ROOT, 'bench', 'recall-quality');
 const script = join(ROOT, 'bench', 'recall-quality.mjs');
 const queriesFile = join(dir, 'queries.json');
 const conversationsFile = join(dir, 'conversations.json');
-const Queries = z.array(z.object({ query: z.string(), target: z.string() }));
+const multilingualFile = join(dir, 'conversations-multilingual.json');
+const Queries = z.array(
+  z.object({ query: z.string(), target: z.string(), language: z.string().optional() }),
+);
 const Conversations = z.array(z.object({ id: z.string(), title: z.string() }).passthrough());
 
 function check(queries: string): { status: number | null; stdout: string; stderr: string } {
@@ -23,7 +26,7 @@ function check(queries: string): { status: number | null; stdout: string; stderr
 }
 
 /** A copy of the real queries with `extra` appended, in a temporary file. */
-function queriesWith(extra: { query: string; target: string }[]): string {
+function queriesWith(extra: { query: string; target: string; language?: string }[]): string {
   const file = join(tempDir(), 'queries.json');
   const queries = Queries.parse(JSON.parse(readFileSync(queriesFile, 'utf8')));
   writeFileSync(file, JSON.stringify([...queries, ...extra]));
@@ -32,14 +35,36 @@ function queriesWith(extra: { query: string; target: string }[]): string {
 
 const conversations = Conversations.parse(JSON.parse(readFileSync(conversationsFile, 'utf8')));
 const sourdough = conversations.find((c) => c.title.startsWith('Sourdough starter'));
+const multilingual = Conversations.parse(JSON.parse(readFileSync(multilingualFile, 'utf8')));
+const solar = multilingual.find((c) => c.title.startsWith('Rentabilité de panneaux'));
 
 describe('the recall quality set', () => {
-  it('passes its own check: at least 60 conversations, 50 queries, no shared word', () => {
+  it('passes its own check: 60 conversations, 50 English and 16 other queries, no shared word', () => {
     const stdout = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
-    expect(stdout).toMatch(/^recall quality set: (\d+) conversations, (\d+) queries, none sharing/);
-    const [, c = '0', q = '0'] = /(\d+) conversations, (\d+) queries/.exec(stdout) ?? [];
+    const counts =
+      /^recall quality set: (\d+) conversations, (\d+) English and (\d+) non-English queries, none sharing/;
+    expect(stdout).toMatch(counts);
+    const [, c = '0', english = '0', other = '0'] = counts.exec(stdout) ?? [];
     expect(Number(c)).toBeGreaterThanOrEqual(60);
-    expect(Number(q)).toBeGreaterThanOrEqual(50);
+    expect(Number(english)).toBeGreaterThanOrEqual(50);
+    expect(Number(other)).toBeGreaterThanOrEqual(16);
+  });
+
+  it('refuses a question in another language sharing a stem with its target, accents aside', () => {
+    expect(solar).toBeDefined();
+    const target = solar?.id ?? '';
+    const result = check(
+      queriesWith([
+        { query: 'un panneau sur le toit', language: 'fr', target },
+        { query: 'Die Installationen auf dem Dach', language: 'de', target },
+      ]),
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('breaks its rules (2)');
+    expect(result.stderr).toContain('"un panneau sur le toit" shares panneau~panneaux, toit with');
+    expect(result.stderr).toContain(
+      '"Die Installationen auf dem Dach" shares installationen~installation',
+    );
   });
 
   it('refuses a query sharing a word with its target: equal, same stem, or a long prefix', () => {
@@ -65,10 +90,16 @@ describe('the recall quality set', () => {
     expect(result.stderr).toContain('"a lost query": target no-such-id is no conversation');
   });
 
-  it('converts into valid PAM conversations with no problem reported', async () => {
-    const { conversations: converted, report } = await convertToTemp([conversationsFile]);
-    expect(report.problems).toEqual([]);
-    expect(report.totals).toMatchObject({ conversations: conversations.length, skipped: 0 });
-    for (const conversation of converted) expect(conversationErrors(conversation)).toEqual([]);
-  });
+  it.each([
+    ['English', conversationsFile, conversations.length],
+    ['non-English', multilingualFile, multilingual.length],
+  ])(
+    'converts the %s conversations into valid PAM with no problem reported',
+    async (_, file, n) => {
+      const { conversations: converted, report } = await convertToTemp([file]);
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toMatchObject({ conversations: n, skipped: 0 });
+      for (const conversation of converted) expect(conversationErrors(conversation)).toEqual([]);
+    },
+  );
 });

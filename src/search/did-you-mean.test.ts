@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { editDistance, nearestTerms, rewriteSearch, surfaceForm } from './did-you-mean.js';
+import {
+  editDistance,
+  languageSurfaceForm,
+  nearestLanguageTerms,
+  nearestTerms,
+  rewriteSearch,
+  surfaceForm,
+} from './did-you-mean.js';
 
 describe('did you mean', () => {
   it('measures edit distance, stopping past the bound', () => {
@@ -26,6 +33,25 @@ describe('did you mean', () => {
       'decorators',
     );
     expect(surfaceForm('xyzzy', ['nothing near here'])).toBeUndefined();
+  });
+
+  it('finds near stems of other languages by the typed word stemmed there, and the word as written', () => {
+    const french = [
+      { term: 'log', count: 3 },
+      { term: 'logiciel', count: 9 },
+      { term: 'lou', count: 2 },
+    ];
+    // Snowball makes "logem" of the typo and "log" of "logement": two edits, allowed at 8 letters.
+    expect(nearestLanguageTerms('logemant', french, ['fr'])).toEqual(['log']);
+    expect(
+      languageSurfaceForm('logemant', ['Les logements, le logement, un log'], 'log', ['fr']),
+    ).toBe('logement');
+    const german = [{ term: 'wohnung', count: 1 }];
+    expect(nearestLanguageTerms('Wohnunk', german, ['de'])).toEqual(['wohnung']);
+    expect(
+      languageSurfaceForm('Wohnunk', ['bezahlbare Wohnungen in Berlin'], 'wohnung', ['de']),
+    ).toBe('wohnungen');
+    expect(nearestLanguageTerms('zorblax', german, ['de'])).toEqual([]);
   });
 
   it('rewrites only the replaced words of a search, keeping its syntax', () => {

@@ -1,4 +1,5 @@
 import { indexForm } from './porter-stem.js';
+import { foldWord, queryStems, stemWord, type StemLanguage } from './stemming.js';
 
 /** Levenshtein distance, stopping early once it exceeds `max` (then `max + 1`). */
 export function editDistance(a: string, b: string, max = Infinity): number {
@@ -40,6 +41,54 @@ export function nearestTerms(
     .filter((c) => c.distance <= max && c.term !== target)
     .sort((a, b) => a.distance - b.distance || b.count - a.count || a.term.localeCompare(b.term))
     .map((c) => c.term);
+}
+
+/**
+ * Stems of a language's vocabulary (the stemmed table's, Snowball stems folded) nearest to
+ * `word` stemmed in any of `languages`, best first. Snowball cuts a misspelt ending apart from
+ * the right one ("logemant" → "logem", "logement" → "log"), so the distance allowed is the
+ * typed word's, not the stem's.
+ */
+export function nearestLanguageTerms(
+  word: string,
+  candidates: readonly { term: string; count: number }[],
+  languages: readonly StemLanguage[],
+): string[] {
+  const stems = queryStems(word, languages);
+  const max = allowedDistance(foldWord(word));
+  return candidates
+    .map((c) => ({
+      ...c,
+      distance: Math.min(...stems.map((stem) => editDistance(stem, c.term, max))),
+    }))
+    .filter((c) => c.distance <= max && !stems.includes(c.term))
+    .sort((a, b) => a.distance - b.distance || b.count - a.count || a.term.localeCompare(b.term))
+    .map((c) => c.term);
+}
+
+/**
+ * The word as people wrote it whose stem in one of `languages` is `term`, from texts where the
+ * term occurs: of those, the nearest to what was typed ("wohnunk" → "wohnungen" when only the
+ * plural was written). The term is near the typed word already ({@link nearestLanguageTerms}).
+ */
+export function languageSurfaceForm(
+  typed: string,
+  texts: readonly string[],
+  term: string,
+  languages: readonly StemLanguage[],
+): string | undefined {
+  const lower = typed.toLowerCase();
+  let best: { token: string; distance: number } | undefined;
+  for (const text of texts) {
+    for (const [token] of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const candidate = token.toLowerCase();
+      if (candidate === lower) continue;
+      if (!languages.some((language) => stemWord(candidate, language) === term)) continue;
+      const distance = editDistance(lower, candidate, best?.distance ?? Infinity);
+      if (!best || distance < best.distance) best = { token: candidate, distance };
+    }
+  }
+  return best?.token;
 }
 
 /**

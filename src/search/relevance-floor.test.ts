@@ -42,6 +42,16 @@ describe('aboveFloor', () => {
     expect(hits.map((h) => h.messageId)).toEqual(['w', 'b', 'm']);
   });
 
+  it('holds the multilingual model to its crowded scale: close to the best, not just above 0.8', () => {
+    const e5 = relevanceFloor('multilingual-e5-small');
+    const { hits } = aboveFloor(
+      [meaning('a', 0.88), meaning('b', 0.86), meaning('c', 0.84), meaning('d', 0.82)],
+      e5,
+    );
+    expect(hits.map((h) => h.messageId)).toEqual(['a', 'b']);
+    expect(aboveFloor([meaning('x', 0.79)], e5).hits).toEqual([]);
+  });
+
   it('has a measured floor for the default model and a relative one for others', () => {
     expect(floor.absolute).toBeGreaterThan(0);
     expect(relevanceFloor('some-other-model')).toEqual({ absolute: 0, relative: 0.7 });

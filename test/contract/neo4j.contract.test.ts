@@ -1,12 +1,13 @@
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
-import { TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
+import { STEMS_INDEX, TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
-import { searchBatches } from '../support/search-fixtures.js';
+import { searchBatches, stemBatches } from '../support/search-fixtures.js';
 import { idContract } from './id-contract.js';
 import { listContract } from './list-contract.js';
 import { memoryContract } from './memory-contract.js';
+import { stemsContract } from './stems-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
 
@@ -37,6 +38,40 @@ vectorContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);
   await store.clear();
   return store;
+});
+stemsContract('Neo4j 5 over Bolt', async () => {
+  const store = await Neo4jStore.open(server.target);
+  await store.clear();
+  return store;
+});
+
+describe('a Neo4j store written before stemming', () => {
+  it('is searched without the stemmed index, and stemmed in place at the next write', async () => {
+    const { url, user, password } = server.target;
+    const driver = neo4j.driver(url, neo4j.auth.basic(user, password));
+    const session = driver.session();
+    try {
+      const first = await Neo4jStore.open(server.target);
+      await first.clear();
+      await first.upsert(stemBatches());
+      await first.close();
+      // What the previous release left: no stemmed index, no stems on the messages.
+      await session.run(`DROP INDEX ${STEMS_INDEX} IF EXISTS`);
+      await session.run(`MATCH (m:Message) REMOVE m._stems`);
+      const owners = async (store: Neo4jStore, text: string): Promise<string[]> =>
+        [...new Set((await store.search({ text })).hits.map((h) => h.conversationId))].sort();
+      const store = await Neo4jStore.open(server.target);
+      expect(await owners(store, 'Wohnungen')).toEqual(['st-de']);
+      expect(await owners(store, 'Wohnung')).toEqual([]);
+      await store.upsert(searchBatches());
+      expect(await owners(store, 'Wohnung')).toEqual(['st-de']);
+      expect(await owners(store, 'panneau')).toEqual(['st-fr']);
+      await store.close();
+    } finally {
+      await session.close();
+      await driver.close();
+    }
+  });
 });
 
 describe('a Neo4j full-text index made by the previous release', () => {

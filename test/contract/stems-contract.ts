@@ -6,8 +6,8 @@ import { preloadLanguageDetector } from '../../src/search/language-detection.js'
 
 /**
  * Keyword search in the languages stemmed (issue 24): a word finds its inflected forms in
- * French, German, Spanish and Portuguese, capitals are not stemmed, and whatever the word for
- * word index found is still found.
+ * French, German, Spanish and Portuguese, capitals are not stemmed, whatever the word for
+ * word index found is still found, and a misspelt word of those languages gets a suggestion.
  */
 export function stemsContract(name: string, open: () => Promise<Store>): void {
   describe(`${name}: keyword search in other languages`, () => {
@@ -34,6 +34,15 @@ export function stemsContract(name: string, open: () => Promise<Store>): void {
       ['coração', 'st-pt'],
     ])('%s finds its inflected form', async (word, owner) => {
       expect(await owners(word)).toContain(owner);
+    });
+
+    it.each([
+      ['logemant', 'logement'],
+      ['Wohnunk', 'wohnungen'],
+    ])('%s, found nowhere, has a suggestion: %s', async (typed, suggestion) => {
+      const result = await store.search({ text: typed });
+      expect(result.hits).toEqual([]);
+      expect(result.hint).toBe(suggestion);
     });
 
     it('NAS finds NAS and not "na"', async () => {

@@ -145,7 +145,7 @@ export function stemBatches(): GraphBatch[] {
       said(
         'f2',
         '2024-05-01T08:01:00Z',
-        'Il faut vérifier que la charpente supporte le poids et demander une autorisation à la mairie.',
+        'Il faut vérifier que la charpente du logement supporte le poids et demander une autorisation à la mairie.',
       ),
     ]),
     conversation('st-de', 'Umzug nach Berlin', 'chatgpt', [

@@ -2,8 +2,18 @@ import neo4j, { type ManagedTransaction } from 'neo4j-driver';
 import type { GraphNode } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
+import { batchLanguage, batchNeedsDetector, messageStems } from '../batch-language.js';
+import { preloadLanguageDetector } from '../../search/language-detection.js';
+import type { StemLanguage } from '../../search/stemming.js';
+import { STEMS_PROPERTY } from './neo4j-full-text.js';
 import type { GraphWriter, HashedBatch, WriteReport } from '../store.js';
-import { OWNED_LABELS, integerProperties, mergeEdges, mergeNodes } from './neo4j-schema.js';
+import {
+  MARK_STEMMED,
+  OWNED_LABELS,
+  integerProperties,
+  mergeEdges,
+  mergeNodes,
+} from './neo4j-schema.js';
 import { VECTOR_LABEL } from './neo4j-vectors.js';
 
 /** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
@@ -62,6 +72,8 @@ async function writeGroup(
   // The last batch of a conversation given twice wins.
   const byOwner = new Map<string, HashedBatch>();
   for (const batch of group) byOwner.set(batch.owner, batch);
+  // Messages are stemmed in their language while the rows are made, which may ask eld.
+  if (group.some((batch) => batchNeedsDetector(batch.nodes))) await preloadLanguageDetector();
   const hashes = new Map([...byOwner.values()].map((b) => [b.owner, batchHash(b)]));
   return write(async (tx) => {
     const stored = await tx.run(
@@ -95,6 +107,8 @@ async function writeGroup(
     for (const kind of EDGE_KINDS) {
       for (const rows of chunks(edges.get(kind) ?? [])) await tx.run(mergeEdges(kind), { rows });
     }
+    if (nodes.get('Message')?.some((row) => STEMS_PROPERTY in row.props))
+      await tx.run(MARK_STEMMED);
     return { written: batches.length, unchanged: unchanged.size };
   });
 }
@@ -113,10 +127,12 @@ function groupRows(
   for (const batch of batches) {
     let seq = 0;
     const hash = hashes.get(batch.owner) ?? '';
+    const language = batchLanguage(batch.nodes);
     for (const node of batch.nodes) {
       const props = storedProperties(node, batch.owner, node.label === 'Message' ? seq++ : 0, {
         hash,
         deep,
+        language,
       });
       const list = nodes.get(node.label);
       if (list) list.push({ id: node.id, props });
@@ -133,17 +149,22 @@ function groupRows(
 
 /**
  * A node's properties as stored: its own (see {@link propertiesOf}) and chatgraph's: the owner
- * of an owned node, a message's place (`seq`), what a Conversation was written from.
+ * of an owned node, a message's place (`seq`) and its stemmed text (in its own language, the
+ * conversation's by default: see messageStems), what a Conversation was written from.
  */
 export function storedProperties(
   node: GraphNode,
   owner: string,
   seq: number,
-  written: { hash: string; deep: boolean },
+  written: { hash: string; deep: boolean; language?: StemLanguage | undefined },
 ): Record<string, unknown> {
   const props = propertiesOf(node);
   if (!SHARED_LABELS.has(node.label)) props._owner = owner;
-  if (node.label === 'Message') props._seq = neo4j.int(seq);
+  if (node.label === 'Message') {
+    props._seq = neo4j.int(seq);
+    const stems = messageStems(node.properties.content, written.language);
+    if (stems !== undefined) props[STEMS_PROPERTY] = stems;
+  }
   if (node.label === 'Conversation') {
     props._hash = written.hash;
     props._deep = written.deep;

@@ -18,6 +18,9 @@ import {
   type Label,
 } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
+import { batchLanguage, batchNeedsDetector } from '../batch-language.js';
+import { preloadLanguageDetector } from '../../search/language-detection.js';
+import type { StemLanguage } from '../../search/stemming.js';
 import type { HashedBatch } from '../store.js';
 import {
   chunks,
@@ -25,7 +28,8 @@ import {
   storedProperties,
   type Neo4jWrite,
 } from './neo4j-graph-writer.js';
-import { mergeEdges, mergeNodes } from './neo4j-schema.js';
+import { MARK_STEMMED, mergeEdges, mergeNodes } from './neo4j-schema.js';
+import { STEMS_PROPERTY } from './neo4j-full-text.js';
 
 type NodeRow = { id: string; props: Record<string, unknown> };
 type EdgeRow = { from: string; to: string };
@@ -46,6 +50,8 @@ export async function patchNeo4j(
   deep: boolean,
 ): Promise<'written' | 'unchanged'> {
   const hash = batchHash(next);
+  // The delta's messages are stemmed in their language, which may ask eld (see writeDelta).
+  if (batchNeedsDetector(next.nodes)) await preloadLanguageDetector();
   const outcome = await write(async (tx) => {
     if (await holds(tx, next.owner, { hash, deep })) return 'unchanged';
     if (!(await holds(tx, next.owner, { hash: batchHash(previous), deep }))) return 'replace';
@@ -71,6 +77,8 @@ export async function applyNeo4jDelta(
   deep: boolean,
 ): Promise<'written' | 'stale'> {
   if (removesNode(delta)) return 'stale';
+  if (batchNeedsDetector([...delta.left.nodes, ...delta.fresh.nodes]))
+    await preloadLanguageDetector();
   return write(async (tx) => {
     if (!(await holds(tx, delta.owner, { hash: base, deep }))) return 'stale';
     await writeDelta(tx, delta, { hash, deep });
@@ -106,12 +114,16 @@ async function writeDelta(
   const gone = byKind(left.edges.filter((edge) => !hasEdge(freshEdges, edge)));
   for (const kind of EDGE_KINDS)
     for (const rows of chunks(gone.get(kind) ?? [])) await tx.run(deleteEdges(kind), { rows });
-  const { changed, placed } = nodeRows(delta, version);
+  // The conversation's language as a whole import would tell it, for the messages' stems.
+  const language = batchLanguage([...left.nodes, ...fresh.nodes]);
+  const { changed, placed } = nodeRows(delta, { ...version, language });
   for (const label of LABEL_NAMES) {
     const statement = SHARED_LABELS.has(label) ? mergeNodes(label) : replaceNodes(label);
     for (const rows of chunks(changed.get(label) ?? [])) await tx.run(statement, { rows });
   }
   for (const rows of chunks(placed)) await tx.run(PLACE_MESSAGES, { rows });
+  if (changed.get('Message')?.some((row) => STEMS_PROPERTY in row.props))
+    await tx.run(MARK_STEMMED);
   // The Conversation holds what it was written from, whether or not its properties changed.
   await tx.run(`MATCH (c:Conversation {id: $id}) SET c._hash = $hash, c._deep = $deep`, {
     id: owner,
@@ -131,7 +143,7 @@ async function writeDelta(
  */
 function nodeRows(
   delta: GraphDelta,
-  version: Version,
+  version: Version & { language: StemLanguage | undefined },
 ): { changed: Map<Label, NodeRow[]>; placed: { id: string; seq: unknown }[] } {
   const before = new Map(delta.left.nodes.map((node) => [node.id, node]));
   const changed = new Map<Label, NodeRow[]>();

@@ -1,6 +1,13 @@
 import neo4j from 'neo4j-driver';
-import { rewriteSearch, surfaceForm } from '../../search/did-you-mean.js';
-import { searchTerms } from '../../search/search-terms.js';
+import {
+  editDistance,
+  languageSurfaceForm,
+  nearestLanguageTerms,
+  rewriteSearch,
+  surfaceForm,
+} from '../../search/did-you-mean.js';
+import { queryStems, stemWord } from '../../search/stemming.js';
+import { requiredAcronyms, searchTerms } from '../../search/search-terms.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { pageBounds } from '../page-bounds.js';
 import { searchConditions, type Dialect } from '../query-conditions.js';
@@ -13,8 +20,9 @@ import {
   type SearchQuery,
   type SearchResult,
 } from '../store.js';
-import { ENGLISH_STOP_WORDS, TEXT_INDEX } from './neo4j-full-text.js';
-import { fuzzyLuceneQuery, toLuceneQuery } from './lucene-query.js';
+import { ENGLISH_STOP_WORDS, STEMS_INDEX, TEXT_INDEX } from './neo4j-full-text.js';
+import { fuzzyLuceneQuery, toLuceneQuery, toLuceneStemsQuery } from './lucene-query.js';
+import { STEMS_LANGUAGES } from '../batch-language.js';
 
 /** Runs a read query (the store's read transaction). */
 export type Read = (query: string, params?: Record<string, unknown>) => Promise<Row[]>;
@@ -37,8 +45,39 @@ export const CYPHER: Dialect = {
   lower: (expression) => `toLower(${expression})`,
 };
 
+/**
+ * The full-text matches as `node, score`: of the English index (`$q`) and, when the store has
+ * it, of the stemmed index (`$qs`), a node found by both keeping its better score, so stemming
+ * adds matches and takes none away (as on the embedded store).
+ */
+function found(stems: boolean): string {
+  const text = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node, score`;
+  if (!stems) return text;
+  return `CALL {
+    ${text} RETURN node, score
+    UNION ALL
+    CALL db.index.fulltext.queryNodes('${STEMS_INDEX}', $qs, {limit: $window}) YIELD node, score RETURN node, score
+  }
+  WITH node, max(score) AS score`;
+}
+
+/**
+ * The full-text matches counted: with the stemmed index, the nodes of both indexes once each
+ * (a UNION of nodes: a count needs no scores, so no grouping by node to keep the better one).
+ */
+function countFound(stems: boolean): string {
+  const text = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node`;
+  if (!stems) return `${text} RETURN count(node) AS n`;
+  return `CALL {
+    ${text} RETURN node
+    UNION
+    CALL db.index.fulltext.queryNodes('${STEMS_INDEX}', $qs, {limit: $window}) YIELD node RETURN node
+  }
+  RETURN count(node) AS n`;
+}
+
 // A hit in an attachment stands for the message carrying it: `m` is that message, `node` what matched.
-const MATCHED = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node, score
+const matched = (stems: boolean): string => `${found(stems)}
   OPTIONAL MATCH (carrier:Message)-[:HAS_ATTACHMENT]->(node)
   WITH node, score, coalesce(carrier, node) AS m
   MATCH (c:Conversation {id: m._owner})`;
@@ -50,18 +89,18 @@ function where(filters: string[]): string {
 /** Matches before filters (which bound the window) and after them, counted up to the cap. */
 async function countMatches(
   read: Read,
-  q: string,
+  stems: boolean,
   filters: string[],
   params: Record<string, unknown>,
 ): Promise<{ all: number; kept: number }> {
   const cap = neo4j.int(MATCH_COUNT_CAP + 1);
-  const [counted] = await read(
-    `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node RETURN count(node) AS n`,
-    { q, window: cap },
-  );
+  const [counted] = await read(countFound(stems), {
+    ...params,
+    window: cap,
+  });
   const all = Number(counted?.n ?? 0);
   if (filters.length === 0 || all === 0) return { all, kept: all };
-  const [kept] = await read(`${MATCHED} ${where(filters)} RETURN count(*) AS n`, {
+  const [kept] = await read(`${matched(stems)} ${where(filters)} RETURN count(*) AS n`, {
     ...params,
     window: cap,
   });
@@ -69,11 +108,16 @@ async function countMatches(
 }
 
 /**
- * Ranked by Neo4j's full-text index (Lucene BM25, one index over message and attachment text)
- * over every match; filters are applied to the best {@link SEARCH_WINDOW} matches, widened while
- * they leave too few hits for the page asked for. When nothing matches, a hint.
+ * Ranked by Neo4j's full-text indexes (Lucene BM25: one English index over message and
+ * attachment text, one over messages stemmed in their other language when `stems`) over every
+ * match; filters are applied to the best {@link SEARCH_WINDOW} matches, widened while they leave
+ * too few hits for the page asked for. When nothing matches, a hint.
  */
-export async function searchNeo4j(read: Read, query: SearchQuery): Promise<SearchResult> {
+export async function searchNeo4j(
+  read: Read,
+  query: SearchQuery,
+  stems = true,
+): Promise<SearchResult> {
   const lucene = toLuceneQuery(query.text);
   const parsed = searchTerms(query.text);
   if (lucene === undefined || parsed === undefined)
@@ -89,19 +133,28 @@ export async function searchNeo4j(read: Read, query: SearchQuery): Promise<Searc
   // The English analyzer indexes no stop words: a search of those alone can match nothing.
   if (parsed.unranked && parsed.words.every((w) => ENGLISH_STOP_WORDS.has(w.toLowerCase())))
     return none;
+  const stemmed = stems ? toLuceneStemsQuery(query.text) : undefined;
   const conditions = searchConditions(query, CYPHER);
+  // The English analyzer makes "na" of "NAS": a match must hold the capitals as written.
+  const acronyms = requiredAcronyms(parsed.root);
+  const filters = [
+    ...conditions.where,
+    ...acronyms.map((_, i) => `coalesce(node.content, '') CONTAINS $acronym${i}`),
+  ];
   const params: Record<string, unknown> = {
+    ...Object.fromEntries(acronyms.map((word, i) => [`acronym${i}`, word])),
     q: lucene,
+    qs: stemmed ?? lucene,
     offset: neo4j.int(offset),
     limit: neo4j.int(limit),
     ...conditions.params,
   };
-  const { all, kept } = await countMatches(read, lucene, conditions.where, params);
+  const { all, kept } = await countMatches(read, stems, filters, params);
   if (kept === 0) {
-    const hint = await neo4jHint(read, query.text, parsed.unranked ? [] : parsed.words);
+    const hint = await neo4jHint(read, query.text, parsed.unranked ? [] : parsed.words, stems);
     return hint === undefined ? none : { ...none, hint };
   }
-  const ranked = `${MATCHED} ${where(conditions.where)}
+  const ranked = `${matched(stems)} ${where(filters)}
     RETURN m.id AS messageId, m.role AS role, m.created_at AS createdAt, coalesce(node.content, '') AS content,
            c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title,
            c.source AS source, score,
@@ -139,22 +192,66 @@ export async function searchNeo4j(read: Read, query: SearchQuery): Promise<Searc
 
 /**
  * The search with each word found nowhere replaced by the nearest word that is: Lucene's fuzzy
- * query (`word~`, up to two edits) finds texts, and the nearest word in them is the suggestion.
+ * query (`word~`, up to two edits) finds texts, and the nearest word in them is the suggestion;
+ * with the stemmed index, the same over the word's stems in the other languages, whose nearest
+ * stems give the word as written (see nearestLanguageTerms), the nearer of the two winning.
  */
-async function neo4jHint(read: Read, text: string, words: string[]): Promise<string | undefined> {
+async function neo4jHint(
+  read: Read,
+  text: string,
+  words: string[],
+  stems: boolean,
+): Promise<string | undefined> {
   const replacements = new Map<string, string>();
-  const first = (q: string, limit: number): Promise<Row[]> =>
+  const first = (index: string, q: string, limit: number): Promise<Row[]> =>
     read(
-      `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $limit}) YIELD node RETURN coalesce(node.content, '') AS content`,
+      `CALL db.index.fulltext.queryNodes('${index}', $q, {limit: $limit}) YIELD node RETURN coalesce(node.content, '') AS content`,
       { q, limit: neo4j.int(limit) },
     );
   for (const word of words) {
     if (!/^[\p{L}\p{N}]+$/u.test(word) || word.length < 3) continue;
     if (ENGLISH_STOP_WORDS.has(word.toLowerCase())) continue;
-    if ((await first(toLuceneQuery(word) ?? '', 1)).length > 0) continue;
-    const texts = (await first(fuzzyLuceneQuery(word), 5)).map((r) => String(r.content));
-    const suggestion = surfaceForm(word, texts);
-    if (suggestion !== undefined) replacements.set(word.toLowerCase(), suggestion);
+    if ((await first(TEXT_INDEX, toLuceneQuery(word) ?? '', 1)).length > 0) continue;
+    if (stems && (await first(STEMS_INDEX, toLuceneStemsQuery(word) ?? '', 1)).length > 0) continue;
+    const texts = (await first(TEXT_INDEX, fuzzyLuceneQuery(word), 5)).map((r) =>
+      String(r.content),
+    );
+    const english = surfaceForm(word, texts);
+    const other = stems
+      ? await stemmedSuggestion(word, (q) => first(STEMS_INDEX, q, 5))
+      : undefined;
+    const lower = word.toLowerCase();
+    const suggestion =
+      other !== undefined &&
+      (english === undefined || editDistance(lower, other) < editDistance(lower, english))
+        ? other
+        : english;
+    if (suggestion !== undefined) replacements.set(lower, suggestion);
   }
   return replacements.size > 0 ? rewriteSearch(text, replacements) : undefined;
+}
+
+/** The nearest word of the other languages, from texts near the word's stems (fuzzily). */
+async function stemmedSuggestion(
+  word: string,
+  texts: (q: string) => Promise<Row[]>,
+): Promise<string | undefined> {
+  const fuzzy = queryStems(word, STEMS_LANGUAGES)
+    .map((stem) => fuzzyLuceneQuery(stem))
+    .join(' OR ');
+  const found = (await texts(fuzzy)).map((r) => String(r.content));
+  // The stems these texts hold, as the vocabulary the embedded store reads from its table.
+  const vocabulary = new Map<string, number>();
+  for (const content of found)
+    for (const [token] of content.matchAll(/[\p{L}\p{N}]+/gu))
+      for (const language of STEMS_LANGUAGES) {
+        const stem = stemWord(token, language);
+        vocabulary.set(stem, (vocabulary.get(stem) ?? 0) + 1);
+      }
+  const candidates = [...vocabulary].map(([term, count]) => ({ term, count }));
+  for (const term of nearestLanguageTerms(word, candidates, STEMS_LANGUAGES).slice(0, 3)) {
+    const surface = languageSurfaceForm(word, found, term, STEMS_LANGUAGES);
+    if (surface !== undefined) return surface;
+  }
+  return undefined;
 }

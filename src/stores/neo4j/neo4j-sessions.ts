@@ -1,8 +1,8 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session } from 'neo4j-driver';
 import { QueryError, type Row } from '../store.js';
 import { connectionError, errorCode } from './neo4j-connect.js';
-import { dropOutdatedTextIndex } from './neo4j-full-text.js';
-import { schemaStatements } from './neo4j-schema.js';
+import { dropOutdatedTextIndex, fillStems, stemsIndexExists } from './neo4j-full-text.js';
+import { MARK_STEMMED, schemaStatements } from './neo4j-schema.js';
 import type { Neo4jTarget } from './neo4j-target.js';
 import { fromRecord } from './neo4j-values.js';
 
@@ -82,8 +82,11 @@ export class Neo4jSessions {
     const session = this.session('WRITE');
     try {
       await dropOutdatedTextIndex(session);
+      const stemmed = await stemsIndexExists(session);
       for (const statement of schemaStatements()) await session.run(statement);
       await session.run('CALL db.awaitIndexes(300)');
+      // A store an older version wrote: its messages get their stems before the first write.
+      if (!stemmed && (await fillStems(session)) > 0) await session.run(MARK_STEMMED);
     } catch (error) {
       throw this.failure(error);
     } finally {

@@ -26,7 +26,8 @@ import { connectNeo4j } from './neo4j-connect.js';
 import { META_LABEL, OWNED_LABELS } from './neo4j-schema.js';
 import { MEMORY_VECTOR_LABEL, Neo4jMemories } from './neo4j-memories.js';
 import { Neo4jVectors, VECTOR_LABEL } from './neo4j-vectors.js';
-import { TEXT_INDEX } from './neo4j-full-text.js';
+import { STEMS_INDEX, TEXT_INDEX } from './neo4j-full-text.js';
+import { z } from 'zod';
 import { searchNeo4j, type Read } from './neo4j-search.js';
 import type { Neo4jTarget } from './neo4j-target.js';
 import { toParameter } from './neo4j-values.js';
@@ -219,20 +220,30 @@ export class Neo4jStore implements Store {
       if (left <= 0) return Promise.reject(timedOut());
       return this.db.read(q, params, { timeout: Math.ceil(left), timedOut });
     };
-    await this.assertSearchable(read);
-    return searchNeo4j(read, query);
+    const { stems } = await this.assertSearchable(read);
+    return searchNeo4j(read, query, stems);
   }
 
-  // Before anything is imported there is no index to search: say so, not "no such index".
-  private async assertSearchable(read: Read = (q, p) => this.read(q, p)): Promise<void> {
-    const rows = await read(`SHOW FULLTEXT INDEXES YIELD name WHERE name = $name RETURN name`, {
-      name: TEXT_INDEX,
-    });
-    if (rows.length === 0) {
+  // Before anything is imported there is no index to search: say so, not "no such index". The
+  // stemmed index is searched when the store has it and has written stems (see MARK_STEMMED).
+  private async assertSearchable(
+    read: Read = (q, p) => this.read(q, p),
+  ): Promise<{ stems: boolean }> {
+    const rows = await read(
+      `SHOW FULLTEXT INDEXES YIELD name WHERE name IN $names RETURN collect(name) AS names`,
+      { names: [TEXT_INDEX, STEMS_INDEX] },
+    );
+    const names = z.array(z.string()).parse(rows[0]?.names ?? []);
+    if (!names.includes(TEXT_INDEX)) {
       throw new QueryError(
         `nothing is imported in Neo4j at ${this.target.url} yet: run "chatgraph import" or "chatgraph push" with --neo4j first`,
       );
     }
+    if (!names.includes(STEMS_INDEX)) return { stems: false };
+    const [store] = await read(
+      `MATCH (s:${META_LABEL} {key: 'store'}) RETURN s.stemmed AS stemmed`,
+    );
+    return { stems: store?.stemmed === true };
   }
 
   async conversation(id: string): Promise<ConversationInfo | undefined> {

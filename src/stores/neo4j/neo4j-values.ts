@@ -16,7 +16,7 @@ export function toParameter(value: unknown): unknown {
   return value;
 }
 
-/** Properties without chatgraph's own (`_owner`, `_seq`, `_hash`, `_deep`). */
+/** Properties without chatgraph's own (`_owner`, `_seq`, `_stems`, `_hash`, `_deep`). */
 function publicProperties(properties: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(properties))

@@ -1,10 +1,11 @@
 import {
   prefixWords,
+  requiredAcronyms,
   searchTerms,
   type SearchNode,
   type SearchTerms,
 } from '../../search/search-terms.js';
-import { foldWord, isAcronym, queryStems, stemText } from '../../search/stemming.js';
+import { foldWord, queryStems, stemText } from '../../search/stemming.js';
 import { STEMS_LANGUAGES } from './stemmed-full-text.js';
 
 /** A search as FTS5 runs it. */
@@ -56,14 +57,6 @@ function stemsExpression(node: SearchNode): string {
     return alternatives.length === 1 ? (alternatives[0] ?? '') : `(${alternatives.join(' OR ')})`;
   }
   return combine(node, stemsExpression);
-}
-
-/** The words in capitals every match must hold (alone, or among the words all required). */
-function requiredAcronyms(root: SearchNode): string[] {
-  const terms = root.kind === 'term' ? [root] : root.kind === 'all' ? root.include : [];
-  return terms.flatMap((n) =>
-    n.kind === 'term' && !n.prefix && !n.phrase && isAcronym(n.text) ? [n.text] : [],
-  );
 }
 
 function combine(

@@ -1,6 +1,14 @@
 import type Database from 'better-sqlite3';
-import { nearestTerms, rewriteSearch, surfaceForm } from '../../search/did-you-mean.js';
+import {
+  editDistance,
+  languageSurfaceForm,
+  nearestLanguageTerms,
+  nearestTerms,
+  rewriteSearch,
+  surfaceForm,
+} from '../../search/did-you-mean.js';
 import { indexForm } from '../../search/porter-stem.js';
+import { foldWord, queryStems } from '../../search/stemming.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { pageBounds } from '../page-bounds.js';
 import { searchConditions } from '../query-conditions.js';
@@ -14,7 +22,7 @@ import {
 } from '../store.js';
 import { toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
-import { STEMS_TABLE } from './stemmed-full-text.js';
+import { STEMS_LANGUAGES, STEMS_TABLE } from './stemmed-full-text.js';
 
 /** How many of a word's matches are ranked at first (see {@link searchSqlite}). */
 export const RANK_WINDOW = 2_000;
@@ -259,7 +267,8 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
 /**
  * The search with each word that is found nowhere replaced by the nearest indexed word (by edit
  * distance among the vocabulary words sharing its first two letters, the most frequent on a
- * tie), written as people wrote it.
+ * tie), written as people wrote it: from the English (porter) vocabulary and from the stemmed
+ * table's, so a misspelt French or German word gets a suggestion too.
  */
 function sqliteHint(
   db: Database.Database,
@@ -268,6 +277,7 @@ function sqliteHint(
   sources: Source[],
 ): string | undefined {
   const replacements = new Map<string, string>();
+  const stems = tableExists(db, STEMS_TABLE);
   for (const word of words) {
     if (!/^[\p{L}\p{N}]+$/u.test(word) || word.length < 3) continue;
     const found = (source: Source): boolean => {
@@ -277,11 +287,58 @@ function sqliteHint(
         undefined
       );
     };
-    if (sources.some(found)) continue;
-    const suggestion = suggest(db, word, sources);
-    if (suggestion !== undefined) replacements.set(word.toLowerCase(), suggestion);
+    if (sources.some(found) || (stems && foundStemmed(db, word))) continue;
+    const english = suggest(db, word, sources);
+    const other = stems ? suggestFromStems(db, word) : undefined;
+    // The nearer of the two to what was typed; English's on a tie (most histories are).
+    const lower = word.toLowerCase();
+    const suggestion =
+      other !== undefined &&
+      (english === undefined || editDistance(lower, other) < editDistance(lower, english))
+        ? other
+        : english;
+    if (suggestion !== undefined) replacements.set(lower, suggestion);
   }
   return replacements.size > 0 ? rewriteSearch(text, replacements) : undefined;
+}
+
+/** Whether the stemmed table holds the word in one of its languages. */
+function foundStemmed(db: Database.Database, word: string): boolean {
+  const any = queryStems(word, STEMS_LANGUAGES)
+    .map((stem) => `"${stem}"`)
+    .join(' OR ');
+  return (
+    db.prepare(`SELECT 1 FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH ? LIMIT 1`).get(any) !==
+    undefined
+  );
+}
+
+/** The nearest word of the languages other than English, from the stemmed table's vocabulary. */
+function suggestFromStems(db: Database.Database, word: string): string | undefined {
+  const folded = foldWord(word);
+  const from = folded.slice(0, 2);
+  const to = from.slice(0, -1) + String.fromCodePoint((from.codePointAt(1) ?? 0) + 1);
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${STEMS_TABLE}_vocab USING fts5vocab(main, ${STEMS_TABLE}, 'row')`,
+  );
+  const candidates = db
+    .prepare(
+      `SELECT term, doc AS count FROM temp.${STEMS_TABLE}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
+    )
+    .all(from, to) as { term: string; count: number }[];
+  const texts = db
+    .prepare(
+      `SELECT m.content FROM ${STEMS_TABLE} s JOIN "Message" m ON m.rowid = s.rowid WHERE ${STEMS_TABLE} MATCH ? LIMIT 3`,
+    )
+    .pluck();
+  for (const term of nearestLanguageTerms(word, candidates, STEMS_LANGUAGES).slice(0, 3)) {
+    const found = (texts.all(`"${term}"`) as (string | null)[]).filter(
+      (t): t is string => t !== null,
+    );
+    const surface = languageSurfaceForm(word, found, term, STEMS_LANGUAGES);
+    if (surface !== undefined) return surface;
+  }
+  return undefined;
 }
 
 function suggest(db: Database.Database, word: string, sources: Source[]): string | undefined {

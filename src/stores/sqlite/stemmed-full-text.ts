@@ -1,13 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { GraphNode } from '../../graph/graph-batch.js';
-import {
-  conversationLanguage,
-  messageLanguage,
-  needsDetector,
-  STEM_LANGUAGES,
-  stemText,
-  type StemLanguage,
-} from '../../search/stemming.js';
+import { conversationLanguage, type StemLanguage } from '../../search/stemming.js';
+import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
+
+export { batchLanguage, batchNeedsDetector } from '../batch-language.js';
 
 /**
  * The stemmed copy of message text (issue 24): each message's words stemmed in JS in its
@@ -19,12 +14,7 @@ import {
  */
 export const STEMS_TABLE = 'message_stems';
 
-/**
- * The languages the table holds. English is left to message_fts, whose porter tokenizer stems
- * it already: most histories are mostly English, and a second index of every English message
- * would double the full-text work of an import for nothing it does not find.
- */
-export const STEMS_LANGUAGES = STEM_LANGUAGES.filter((language) => language !== 'en');
+export { STEMS_LANGUAGES } from '../batch-language.js';
 
 /** Without porter: the words come stemmed already; accents folded as in message_fts. */
 export const STEMS_TOKENIZER = 'unicode61 remove_diacritics 2';
@@ -32,33 +22,6 @@ export const STEMS_TOKENIZER = 'unicode61 remove_diacritics 2';
 /** The statement that creates the stemmed table (idempotent). */
 export function stemsStatement(): string {
   return `CREATE VIRTUAL TABLE IF NOT EXISTS ${STEMS_TABLE} USING fts5(content, tokenize='${STEMS_TOKENIZER}')`;
-}
-
-/** How many first messages, with the title, tell a conversation's language. */
-const FIRST_MESSAGES = 8;
-
-function textsOf(nodes: readonly GraphNode[]): { title: string; messages: string[] } {
-  let title = '';
-  const messages: string[] = [];
-  for (const node of nodes) {
-    if (node.label === 'Conversation' && typeof node.properties.name === 'string')
-      title = node.properties.name;
-    else if (node.label === 'Message' && typeof node.properties.content === 'string')
-      messages.push(node.properties.content);
-  }
-  return { title, messages };
-}
-
-/** A conversation's language from its batch: its title and first messages. */
-export function batchLanguage(nodes: readonly GraphNode[]): StemLanguage | undefined {
-  const { title, messages } = textsOf(nodes);
-  return conversationLanguage(title, messages.slice(0, FIRST_MESSAGES));
-}
-
-/** Whether writing the batch's stems asks eld (see needsDetector), which loads asynchronously. */
-export function batchNeedsDetector(nodes: readonly GraphNode[]): boolean {
-  const { title, messages } = textsOf(nodes);
-  return needsDetector(title, messages.slice(0, FIRST_MESSAGES), messages);
 }
 
 /** Writes and deletes stemmed rows (inside the writer's transaction). */
@@ -79,9 +42,8 @@ export function stemsWriter(db: Database.Database): StemsWriter {
     removeOwner: (owner) => removeOwner.run(owner),
     remove: (rowid) => remove.run(rowid),
     add: (rowid, content, language) => {
-      if (typeof content !== 'string' || content === '') return;
-      const own = messageLanguage(content, language);
-      if (own !== undefined && own !== 'en') insert.run(rowid, stemText(content, own));
+      const stems = messageStems(content, language);
+      if (stems !== undefined) insert.run(rowid, stems);
     },
   };
 }
