@@ -77,18 +77,9 @@ export function languageSurfaceForm(
   term: string,
   languages: readonly StemLanguage[],
 ): string | undefined {
-  const lower = typed.toLowerCase();
-  let best: { token: string; distance: number } | undefined;
-  for (const text of texts) {
-    for (const [token] of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-      const candidate = token.toLowerCase();
-      if (candidate === lower) continue;
-      if (!languages.some((language) => stemWord(candidate, language) === term)) continue;
-      const distance = editDistance(lower, candidate, best?.distance ?? Infinity);
-      if (!best || distance < best.distance) best = { token: candidate, distance };
-    }
-  }
-  return best?.token;
+  return nearestToken(typed, texts, (candidate) =>
+    languages.some((language) => stemWord(candidate, language) === term),
+  )?.token;
 }
 
 /**
@@ -100,21 +91,50 @@ export function surfaceForm(
   texts: readonly string[],
   stem?: string,
 ): string | undefined {
+  const best = nearestToken(
+    typed,
+    texts,
+    (candidate) => stem === undefined || indexForm(candidate) === stem,
+  );
+  if (!best) return undefined;
+  // Without a stem to hold to (a fuzzy match), only a near word is a suggestion.
+  if (stem === undefined && best.distance > allowedDistance(typed.toLowerCase())) return undefined;
+  return best.token;
+}
+
+// The token of `texts` nearest to what was typed (not the typed word itself) that `fits`.
+function nearestToken(
+  typed: string,
+  texts: readonly string[],
+  fits: (candidate: string) => boolean,
+): { token: string; distance: number } | undefined {
   const lower = typed.toLowerCase();
   let best: { token: string; distance: number } | undefined;
   for (const text of texts) {
     for (const [token] of text.matchAll(/[\p{L}\p{N}]+/gu)) {
       const candidate = token.toLowerCase();
-      if (candidate === lower) continue;
-      if (stem !== undefined && indexForm(candidate) !== stem) continue;
+      if (candidate === lower || !fits(candidate)) continue;
       const distance = editDistance(lower, candidate, best?.distance ?? Infinity);
       if (!best || distance < best.distance) best = { token: candidate, distance };
     }
   }
-  if (!best) return undefined;
-  // Without a stem to hold to (a fuzzy match), only a near word is a suggestion.
-  if (stem === undefined && best.distance > allowedDistance(lower)) return undefined;
-  return best.token;
+  return best;
+}
+
+/**
+ * Of the English suggestion and the one from a stemmed language, the nearer to what was typed;
+ * English's on a tie (most histories are in English).
+ */
+export function nearerSuggestion(
+  typed: string,
+  english: string | undefined,
+  other: string | undefined,
+): string | undefined {
+  const lower = typed.toLowerCase();
+  return other !== undefined &&
+    (english === undefined || editDistance(lower, other) < editDistance(lower, english))
+    ? other
+    : english;
 }
 
 /** The search text with each replaced word (whole words, any case) swapped for its suggestion. */

@@ -1,6 +1,6 @@
 import neo4j from 'neo4j-driver';
 import {
-  editDistance,
+  nearerSuggestion,
   languageSurfaceForm,
   nearestLanguageTerms,
   rewriteSearch,
@@ -220,13 +220,8 @@ async function neo4jHint(
     const other = stems
       ? await stemmedSuggestion(word, (q) => first(STEMS_INDEX, q, 5))
       : undefined;
-    const lower = word.toLowerCase();
-    const suggestion =
-      other !== undefined &&
-      (english === undefined || editDistance(lower, other) < editDistance(lower, english))
-        ? other
-        : english;
-    if (suggestion !== undefined) replacements.set(lower, suggestion);
+    const suggestion = nearerSuggestion(word, english, other);
+    if (suggestion !== undefined) replacements.set(word.toLowerCase(), suggestion);
   }
   return replacements.size > 0 ? rewriteSearch(text, replacements) : undefined;
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import {
-  editDistance,
+  nearerSuggestion,
   languageSurfaceForm,
   nearestLanguageTerms,
   nearestTerms,
@@ -290,14 +290,8 @@ function sqliteHint(
     if (sources.some(found) || (stems && foundStemmed(db, word))) continue;
     const english = suggest(db, word, sources);
     const other = stems ? suggestFromStems(db, word) : undefined;
-    // The nearer of the two to what was typed; English's on a tie (most histories are).
-    const lower = word.toLowerCase();
-    const suggestion =
-      other !== undefined &&
-      (english === undefined || editDistance(lower, other) < editDistance(lower, english))
-        ? other
-        : english;
-    if (suggestion !== undefined) replacements.set(lower, suggestion);
+    const suggestion = nearerSuggestion(word, english, other);
+    if (suggestion !== undefined) replacements.set(word.toLowerCase(), suggestion);
   }
   return replacements.size > 0 ? rewriteSearch(text, replacements) : undefined;
 }
