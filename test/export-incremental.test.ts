@@ -93,11 +93,19 @@ describe('export again after the data folder changed', () => {
 });
 
 describe('export --from (straight from exports)', () => {
+  // A scratch temporary directory for the CLI, so what it leaves there can be seen.
+  function scratchOf(root: string): { dir: string; from: typeof chatgraph } {
+    const dir = join(root, 'tmp');
+    mkdirSync(dir);
+    return {
+      dir,
+      from: (...args: string[]) => chatgraphWith({ TMPDIR: dir }, 'export', ...args),
+    };
+  }
+
   it('writes what an import and an export of the same files write, and keeps nothing else', async () => {
     const root = tempDir();
-    const scratch = join(root, 'tmp');
-    mkdirSync(scratch);
-    const env = { TMPDIR: scratch };
+    const scratch = scratchOf(root);
     const data = join(root, 'data');
     const viaFolder = join(root, 'via-folder');
     const direct = join(root, 'direct');
@@ -106,9 +114,7 @@ describe('export --from (straight from exports)', () => {
       (await chatgraph('export', '--format', 'obsidian', '--out', viaFolder, '--data-dir', data))
         .code,
     ).toBe(0);
-    const straight = await chatgraphWith(
-      env,
-      'export',
+    const straight = await scratch.from(
       '--format',
       'obsidian',
       '--out',
@@ -125,10 +131,8 @@ describe('export --from (straight from exports)', () => {
     for (const path of notes)
       expect(readFileSync(join(direct, path)), path).toEqual(readFileSync(join(viaFolder, path)));
     // The throwaway data folder is gone; run again, nothing is written.
-    expect(readdirSync(scratch)).toEqual([]);
-    const again = await chatgraphWith(
-      env,
-      'export',
+    expect(readdirSync(scratch.dir)).toEqual([]);
+    const again = await scratch.from(
       '--format',
       'obsidian',
       '--out',
@@ -141,36 +145,23 @@ describe('export --from (straight from exports)', () => {
 
   it('names what it could not read, exports the rest with exit 1, and 2 when nothing is an export', async () => {
     const root = tempDir();
-    const scratch = join(root, 'tmp');
-    mkdirSync(scratch);
-    const env = { TMPDIR: scratch };
+    const scratch = scratchOf(root);
     const damaged = join(root, 'conversations.json');
     const good = conversation('good-0001', 'Good one', ['Hello?', 'Hi.'], 1);
     // The second record is not a conversation: its mapping is a number.
     writeFileSync(damaged, JSON.stringify([good, { id: 'bad-0001', title: 'Bad', mapping: 7 }]));
     const out = join(root, 'out');
-    const partial = await chatgraphWith(
-      env,
-      'export',
-      '--format',
-      'markdown',
-      '--out',
-      out,
-      '--from',
-      damaged,
-    );
+    const partial = await scratch.from('--format', 'markdown', '--out', out, '--from', damaged);
     expect(partial.code).toBe(1);
     expect(partial.stderr).toContain('conversations.json');
     expect(partial.stderr).toMatch(/not written/);
     expect(partial.stdout).toContain('exported 1 conversation');
     expect(filesUnder(out).filter((p) => p.endsWith('.md'))).toHaveLength(1);
-    expect(readdirSync(scratch)).toEqual([]);
+    expect(readdirSync(scratch.dir)).toEqual([]);
 
     const notAnExport = join(root, 'notes.txt');
     writeFileSync(notAnExport, 'just some notes');
-    const none = await chatgraphWith(
-      env,
-      'export',
+    const none = await scratch.from(
       '--format',
       'markdown',
       '--out',
@@ -181,7 +172,7 @@ describe('export --from (straight from exports)', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('notes.txt');
     expect(existsSync(join(root, 'none'))).toBe(false);
-    expect(readdirSync(scratch)).toEqual([]);
+    expect(readdirSync(scratch.dir)).toEqual([]);
 
     const both = await chatgraph(
       'export',
