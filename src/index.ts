@@ -61,7 +61,11 @@ export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { ImportOptions, ImportResult } from './data-folder/import-exports.js';
 export { resolveDataDir, bundleDir, storeFile } from './data-folder/data-dir.js';
 export { readBundleConversation, BadBundleFileError } from './bundle/read-bundle.js';
-export { platformUrlOf, readConversationView } from './conversation-view/conversation-view.js';
+export {
+  platformUrlOf,
+  platformUrlsOf,
+  readConversationView,
+} from './conversation-view/conversation-view.js';
 export { codeCellsIn, type CodeCell } from './conversation-view/code-cell.js';
 export type {
   AttachmentView,

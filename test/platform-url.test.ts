@@ -16,13 +16,16 @@ const run = promisify(execFile);
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'chatgpt', 'citations-2026.json');
 const BISTRO = 'c1t0aa11-2026-4c1e-9e2f-5a1b2c3d4e5f';
 const ADDRESS = `https://chatgpt.com/c/${BISTRO}`;
+// A thread whose address only its export's metadata gives: MCP reads it from the stored graph.
+const THREAD = join(ROOT, 'test', 'fixtures', 'perplexity', 'heat-pump-thread.json');
+const THREAD_ADDRESS = 'https://www.perplexity.ai/search/heat-pump-for-a-1970s-bungalow-Jq3xT9';
 
 let data = '';
 let client: Client | undefined;
 
 beforeAll(async () => {
   data = join(tempDir(), 'data');
-  await run(process.execPath, [CLI, 'import', FIXTURE, '--data-dir', data, '-q']);
+  await run(process.execPath, [CLI, 'import', FIXTURE, THREAD, '--data-dir', data, '-q']);
   client = await stdioClient(data);
 }, 60_000);
 
@@ -96,5 +99,29 @@ describe('the platform address', () => {
     const text = parsed.content[0]?.text ?? '';
     expect(text).toContain(`On the platform: <${ADDRESS}>`);
     expect(text).toContain('1. Opening hours <https://museum.example.org/hours>');
+  });
+
+  it("is in MCP's list and search answers, in the text and the structured content", async () => {
+    if (!client) throw new Error('no MCP client');
+    const Answer = z.object({
+      content: z.array(z.object({ type: z.literal('text'), text: z.string() })),
+      structuredContent: z.object({
+        conversations: z.array(z.object({ url: z.string().optional() })),
+      }),
+    });
+    const asked = [
+      ['list_conversations', { source: 'chatgpt' }, ADDRESS],
+      ['list_conversations', { source: 'perplexity' }, THREAD_ADDRESS],
+      ['search_conversations', { query: 'bistro', mode: 'keyword' }, ADDRESS],
+      ['search_conversations', { query: 'heat pump', mode: 'keyword' }, THREAD_ADDRESS],
+    ] as const;
+    for (const [name, args, address] of asked) {
+      const answer = Answer.parse(await client.callTool({ name, arguments: args }));
+      expect({ name, urls: answer.structuredContent.conversations.map((c) => c.url) }).toEqual({
+        name,
+        urls: [address],
+      });
+      expect(answer.content[0]?.text).toContain(`on the platform <${address}>`);
+    }
   });
 });

@@ -92,6 +92,7 @@ describe('the public API', () => {
       'openStore',
       'parseDateBound',
       'platformUrlOf',
+      'platformUrlsOf',
       'plural',
       'project',
       'projectConversation',

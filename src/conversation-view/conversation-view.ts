@@ -180,6 +180,26 @@ export function platformUrlOf(
   return findProvider(info.source)?.conversationUrl?.(info.platformId, raw) ?? null;
 }
 
+/**
+ * Where each of a page of conversations lives on its platform, by chatgraph's id, as
+ * `platformUrlOf` gives it. A provider that builds the address from the platform id alone builds
+ * the one its projection kept, so only a conversation whose address came from its export's
+ * metadata (Perplexity's thread URL) costs a read of its recorded graph.
+ */
+export async function platformUrlsOf(
+  store: Pick<Store, 'subgraph'>,
+  conversations: readonly Pick<ConversationInfo, 'id' | 'source' | 'platformId'>[],
+): Promise<Map<string, string | null>> {
+  const urls = await Promise.all(
+    conversations.map(async (c) => {
+      const built = platformUrlOf(c, undefined);
+      if (built !== null || !findProvider(c.source)?.conversationUrl) return built;
+      return platformUrlOf(c, await store.subgraph(c.id));
+    }),
+  );
+  return new Map(conversations.map((c, i) => [c.id, urls[i] ?? null]));
+}
+
 // The tool calls of each message node: the ToolCall nodes its USED_TOOL edges reach.
 function toolCallsByMessage(graph: GraphBatch | undefined): Map<string, ToolCallView[]> {
   const calls = new Map<string, ToolCallView[]>();

@@ -25,6 +25,12 @@ export const conversationOutput = z.object({
   messageCount: z.number().int(),
 });
 
+/** Where a conversation lives on its platform; left out when its export does not tell. */
+export const platformUrlOutput = z.string().optional();
+
+/** A conversation of a listing: a conversation and where it lives on its platform. */
+export const listedConversationOutput = conversationOutput.extend({ url: platformUrlOutput });
+
 /** An attachment of a message. */
 export const attachmentOutput = z.object({
   id: z.string(),
@@ -102,6 +108,7 @@ export const conversationHitOutput = z.object({
   title: z.string(),
   source: z.string(),
   createdAt: z.string(),
+  url: platformUrlOutput,
   why: whyOutput.optional(),
   score: z.number(),
   best: passageOutput,

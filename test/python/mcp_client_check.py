@@ -41,13 +41,17 @@ CALLS: dict[str, list[Args]] = {
     "search_conversations": [
         {"query": "sourdough", "source": "ChatGPT", "mode": "keyword", "limit": 100},
         {"query": "sourdough", "role": "user", "since": "2020-01-01", "offset": 5},
+        {"query": "sourdough", "mode": "keyword", "limit": 1},
     ],
     "get_conversation": [
         {"id": "conv-short"},
         {"id": "conv-long", "limit": 200},
         {"id": "conv-huge", "offset": 1, "branch": "all"},
     ],
-    "list_conversations": [{"source": "claude", "limit": 5, "sort": "oldest"}],
+    "list_conversations": [
+        {"source": "claude", "limit": 5, "sort": "oldest"},
+        {"source": "chatgpt", "title": "short"},
+    ],
     "get_message_context": [
         {"message_id": "conv-short-m1", "before": 1, "after": 0},
         lambda seen: {"message_id": seen["get_conversation"]["messages"][0]["id"]},
@@ -73,10 +77,27 @@ EXPECT: dict[tuple[str, int], tuple[Callable[[dict[str, Any]], bool], str]] = {
     ("search_conversations", 0): (lambda r: len(r["conversations"]) > 0, "a product name as source finds conversations"),
     ("get_conversation", 0): (lambda r: r["matchedId"] == "platform", "says it got the platform's id"),
     ("get_conversation", 1): (lambda r: r["truncated"] and r["nextOffset"] is not None, "offers the next page"),
-    ("list_conversations", 0): (lambda r: r["total"] > 0, '"claude" lists Claude conversations'),
+    ("search_conversations", 2): (
+        lambda r: r["conversations"][0].get("url") == "https://chatgpt.com/c/conv-long",
+        "gives where the conversation lives on its platform",
+    ),
+    ("list_conversations", 0): (
+        lambda r: r["total"] > 0 and all(c["url"].startswith("https://claude.ai/chat/") for c in r["conversations"]),
+        '"claude" lists Claude conversations, each with its claude.ai address',
+    ),
+    ("list_conversations", 1): (
+        lambda r: [c.get("url") for c in r["conversations"]] == ["https://chatgpt.com/c/conv-short"],
+        "gives where the conversation lives on its platform",
+    ),
     ("get_message_context", 0): (lambda r: r["matchedId"] == "platform", "takes the platform's message id"),
     ("run_cypher", 0): (lambda r: r["truncated"] and r["shown"] < r["rowCount"], "cuts every message to the budget"),
     ("remember", 0): (lambda r: bool(r.get("id")), "gives the memory's id"),
+}
+
+# What some results' text must say: (tool, call number) -> the words, what.
+SAYS: dict[tuple[str, int], tuple[str, str]] = {
+    ("search_conversations", 2): ("on the platform <https://chatgpt.com/c/conv-long>", "text gives the platform's address"),
+    ("list_conversations", 1): ("on the platform <https://chatgpt.com/c/conv-short>", "text gives the platform's address"),
 }
 
 
@@ -157,6 +178,9 @@ async def exercise(session: ClientSession, checks: Checks, tap: Tap) -> None:
             if (name, number) in EXPECT:
                 test, said = EXPECT[(name, number)]
                 checks.check(test(content), f"{what} {said}")
+            if (name, number) in SAYS:
+                words, said = SAYS[(name, number)]
+                checks.check(words in text, f"{what} {said}")
             seen[name] = content
 
     resources = (await session.list_resources()).resources

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { QueryError, type ConversationInfo } from '../../index.js';
-import { conversationOutput, nextOffsetOutput, truncatedOutput } from '../output-schemas.js';
+import { QueryError, platformUrlsOf, type ConversationInfo } from '../../index.js';
+import { listedConversationOutput, nextOffsetOutput, truncatedOutput } from '../output-schemas.js';
 import { clipText, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';
 import { dateInput, limitInput, offsetInput, sourceInput } from '../tool-inputs.js';
@@ -14,12 +14,14 @@ const output = z.object({
   total: z.number().int(),
   offset: z.number().int(),
   nextOffset: nextOffsetOutput,
-  conversations: z.array(conversationOutput),
+  conversations: z.array(listedConversationOutput),
   truncated: truncatedOutput,
 });
 
-function line(c: ConversationInfo): string {
-  return `- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (${String(c.messageCount)} messages, id ${c.id}, platform id ${c.platformId})`;
+type Listed = ConversationInfo & { url?: string };
+
+function line(c: Listed): string {
+  return `- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.name}" (${String(c.messageCount)} messages, id ${c.id}, platform id ${c.platformId}${c.url ? `, on the platform <${c.url}>` : ''})`;
 }
 
 /** `list_conversations`: conversations by source, dates and title words, a page at a time. */
@@ -54,7 +56,13 @@ export function registerListConversations(server: McpServer, { store, budget }: 
           throw new QueryError(
             `offset ${String(offset)} is past the end: ${String(page.total)} conversations match`,
           );
-        const render = (shown: readonly ConversationInfo[], truncated: boolean) => {
+        // The platform's address of each conversation of the page, where its export tells.
+        const urls = await platformUrlsOf(store, page.items);
+        const listed: Listed[] = page.items.map((c) => {
+          const url = urls.get(c.id);
+          return url ? { ...c, url } : c;
+        });
+        const render = (shown: readonly Listed[], truncated: boolean) => {
           const end = offset + shown.length;
           const nextOffset = end < page.total ? end : null;
           const lines = shown.map(line);
@@ -76,11 +84,11 @@ export function registerListConversations(server: McpServer, { store, budget }: 
           });
           return ok(lines.join('\n'), structured);
         };
-        const shrink = (c: ConversationInfo, max: number) => ({
+        const shrink = (c: Listed, max: number) => ({
           ...c,
           name: clipText(c.name, max),
         });
-        return fitPage(page.items, render, budget, shrink).result;
+        return fitPage(listed, render, budget, shrink).result;
       }),
   );
 }

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   MATCH_END,
   MATCH_START,
+  platformUrlsOf,
   type ConversationHit,
   type ConversationPassage,
   type ConversationResult,
@@ -135,7 +136,10 @@ function reasonText(why: HitReason | undefined): string {
   return parts.join(' + ');
 }
 
-function conversationLines(c: ConversationHit): string[] {
+/** A conversation found, and where it lives on its platform when its export tells. */
+type FoundConversation = ConversationHit & { url?: string };
+
+function conversationLines(c: FoundConversation): string[] {
   const where = (p: ConversationPassage): string =>
     p.kind === 'title'
       ? `title; first message ${p.messageId}`
@@ -143,7 +147,7 @@ function conversationLines(c: ConversationHit): string[] {
         ? `attachment "${p.attachment.name ?? 'unnamed'}" of message ${p.messageId}, ${p.role}`
         : `message ${p.messageId}, ${p.role}`;
   return [
-    `- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.title}" (conversation ${c.conversationId}; ${reasonText(c.why)}${c.more > 0 ? `; ${String(c.more)} more passages matched` : ''})`,
+    `- ${c.createdAt.slice(0, 10)} [${c.source}] "${c.title}" (conversation ${c.conversationId}${c.url ? `, on the platform <${c.url}>` : ''}; ${reasonText(c.why)}${c.more > 0 ? `; ${String(c.more)} more passages matched` : ''})`,
     `  best (${where(c.best)}): ${c.best.snippet}`,
     ...c.passages.map((p) => `  also (${where(p)}): ${p.snippet}`),
   ];
@@ -152,7 +156,7 @@ function conversationLines(c: ConversationHit): string[] {
 // One page of conversations as text and structured content.
 function renderConversations(
   result: ConversationResult,
-  shown: readonly ConversationHit[],
+  shown: readonly FoundConversation[],
   truncated: boolean,
   kb: number,
 ) {
@@ -191,7 +195,7 @@ function renderConversations(
   return ok(lines.join('\n'), structured);
 }
 
-function shrinkConversation(c: ConversationHit, max: number): ConversationHit {
+function shrinkConversation(c: FoundConversation, max: number): FoundConversation {
   const cut = (p: ConversationPassage): ConversationPassage => ({
     ...p,
     snippet: clipText(p.snippet, max),
@@ -203,10 +207,42 @@ function shrinkHit(hit: SearchHit, max: number): SearchHit {
   return { ...hit, snippet: clipText(hit.snippet, max), title: clipText(hit.title, max) };
 }
 
+/**
+ * The conversations a search found, their snippets' matches in **bold** and each with where it
+ * lives on its platform: the hits name the conversation, not its address, so it is looked up
+ * for this page's conversations only.
+ */
+async function foundConversations(
+  store: ToolContext['store'],
+  found: readonly ConversationHit[],
+): Promise<FoundConversation[]> {
+  const passage = (p: ConversationPassage): ConversationPassage => ({
+    ...p,
+    snippet: plainSnippet(p.snippet),
+  });
+  const urls = await platformUrlsOf(
+    store,
+    found.map((c) => ({
+      id: c.conversationId,
+      source: c.source,
+      platformId: c.platformConversationId,
+    })),
+  );
+  return found.map((c) => {
+    const url = urls.get(c.conversationId);
+    return {
+      ...c,
+      ...(url ? { url } : {}),
+      best: passage(c.best),
+      passages: c.passages.map(passage),
+    };
+  });
+}
+
 /** `search_conversations`: words, meaning or both, grouped by conversation, with filters and paging. */
 export function registerSearchTool(
   server: McpServer,
-  { recaller, budget, limits }: ToolContext,
+  { store, recaller, budget, limits }: ToolContext,
 ): void {
   server.registerTool(
     'search_conversations',
@@ -252,22 +288,13 @@ export function registerSearchTool(
         const plain = (hit: SearchHit) => ({ ...hit, snippet: plainSnippet(hit.snippet) });
         if (args.group !== 'message') {
           const grouped = await recaller.searchConversations(query);
-          const passage = (p: ConversationPassage): ConversationPassage => ({
-            ...p,
-            snippet: plainSnippet(p.snippet),
-          });
           const answer: ConversationResult = {
             ...grouped,
             memories: grouped.memories.map((m) => shrinkHit(plain(m), 500)),
             ...(grouped.nearest ? { nearest: grouped.nearest.map(plain) } : {}),
           };
-          const conversations = grouped.conversations.map((c) => ({
-            ...c,
-            best: passage(c.best),
-            passages: c.passages.map(passage),
-          }));
           return fitPage(
-            conversations,
+            await foundConversations(store, grouped.conversations),
             (shown, truncated) => renderConversations(answer, shown, truncated, budget.kb),
             budget,
             shrinkConversation,

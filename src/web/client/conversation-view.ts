@@ -91,12 +91,55 @@ function attachmentFacts(a: AttachmentView): string {
   return ` (${a.type}${a.mime_type ? `, ${a.mime_type}` : ''}${a.size_bytes !== null ? `, ${formatBytes(a.size_bytes)}` : ''}${a.ref ? '' : ', not in the export'})`;
 }
 
-// Pasted or extracted text: a folded block under its name, the text inserted as text (a <pre>),
-// never as HTML or Markdown. Other attachments: a list of links.
+// The version a provider names a document's attachment after: a canvas's later versions are
+// "<name> (version 2)", the comments made on one "<name> (comments on version 3)".
+const VERSIONED = /^(.+) \(((?:comments on )?version \d+)\)$/s;
+
+// A document longer than this opens folded: its heading stays in the thread, its text a click away.
+const FOLD_AT = 1200;
+
+/** A document the assistant wrote (a ChatGPT canvas, a deep-research report), in Markdown. */
+function isDocument(a: AttachmentView): a is AttachmentView & { text: string } {
+  return a.type === 'document' && a.text !== null && a.mime_type === 'text/markdown';
+}
+
+// Drawn as the document it is: its name as a heading, the provider's version label beside it,
+// its Markdown through the same sanitising renderer as an answer, folded when long.
+function documentView(a: AttachmentView & { text: string }, conversationId: string): HTMLElement {
+  const name = a.name ?? 'Untitled document';
+  const [, title = name, version] = VERSIONED.exec(name) ?? [];
+  const text = renderMarkdown(a.text);
+  return h(
+    'section',
+    { class: 'document' },
+    h(
+      'div',
+      { class: 'document-head' },
+      h('h2', {}, title),
+      version ? h('span', { class: 'document-version' }, version) : null,
+      h('span', { class: 'attachments' }, attachmentLink(a, conversationId, 'Download')),
+    ),
+    a.text.length > FOLD_AT
+      ? folded(
+          `Show the whole document (${count(a.text.split(/\s+/).filter(Boolean).length)} words)`,
+          'document-text',
+          text,
+        )
+      : text,
+  );
+}
+
+// A document the assistant wrote: drawn as one (above). Other pasted or extracted text: a folded
+// block under its name, the text inserted as text (a <pre>), never as HTML or Markdown. Other
+// attachments: a list of links.
 function attachmentParts(message: MessageView, conversationId: string): Node[] {
   const parts: Node[] = [];
   for (const a of message.attachments) {
     if (a.text === null) continue;
+    if (isDocument(a)) {
+      parts.push(documentView(a, conversationId));
+      continue;
+    }
     parts.push(
       folded(
         `Attachment: ${a.name ?? 'pasted text'}${attachmentFacts(a)}`,
