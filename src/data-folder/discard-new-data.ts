@@ -7,7 +7,7 @@ import { WRITE_LOCK_FILE } from './write-lock.js';
 /** What of a data folder was there before an import, so what it created can be taken back. */
 export interface DataDirSnapshot {
   dataDir: string;
-  existed: { dataDir: boolean; store: boolean; bundle: boolean };
+  existed: { dataDir: boolean; store: boolean; bundle: boolean; lock: boolean };
 }
 
 /** Notes what of the data folder exists now. */
@@ -18,6 +18,7 @@ export function snapshotDataDir(dataDir: string): DataDirSnapshot {
       dataDir: existsSync(dataDir),
       store: existsSync(storeFile(dataDir)),
       bundle: existsSync(bundleDir(dataDir)),
+      lock: existsSync(join(dataDir, WRITE_LOCK_FILE)),
     },
   };
 }
@@ -40,14 +41,18 @@ export async function discardNewData(snapshot: DataDirSnapshot): Promise<void> {
 }
 
 /**
- * After the write lock is let go: a data folder this import made, holding nothing but the lock's
- * files, is removed. One that holds anything else (another writer's work) stays, and so does the
- * lock file of a folder that was there before (another writer may be waiting on it).
+ * After the write lock is let go, the lock's own files, when this import made them and the
+ * folder holds no data (no store, no bundle: nothing any writer made): a folder this import
+ * made is removed whole, and a folder of the user's gets back only what it held. Where there is
+ * data, the lock file stays (another writer may be waiting on it).
  */
-export async function discardEmptyFolder(snapshot: DataDirSnapshot): Promise<void> {
-  if (snapshot.existed.dataDir) return;
-  const lockFiles = new Set([WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`]);
-  const names = await readdir(snapshot.dataDir).catch(() => undefined);
-  if (names === undefined || names.some((name) => !lockFiles.has(name))) return;
-  await rm(snapshot.dataDir, { recursive: true, force: true });
+export async function discardLockFiles(snapshot: DataDirSnapshot): Promise<void> {
+  const { dataDir, existed } = snapshot;
+  if (existed.lock || existsSync(storeFile(dataDir)) || existsSync(bundleDir(dataDir))) return;
+  const lockFiles = [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`];
+  const names = await readdir(dataDir).catch(() => undefined);
+  if (names === undefined) return;
+  if (!existed.dataDir && names.every((name) => lockFiles.includes(name)))
+    await rm(dataDir, { recursive: true, force: true });
+  else for (const name of lockFiles) await rm(join(dataDir, name), { force: true });
 }

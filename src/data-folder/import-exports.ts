@@ -20,7 +20,7 @@ import { IMPORTER } from '../model/version.js';
 import { timestampOf } from '../model/time.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
-import { discardEmptyFolder, discardNewData, snapshotDataDir } from './discard-new-data.js';
+import { discardLockFiles, discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { syncMemories } from '../memory/sync-memories.js';
@@ -81,7 +81,7 @@ export async function importExports(
       lockOptions(options),
     );
   } catch (error) {
-    if (error instanceof NotAnExportError) await discardEmptyFolder(outside);
+    if (error instanceof NotAnExportError) await discardLockFiles(outside);
     throw error;
   }
 }
