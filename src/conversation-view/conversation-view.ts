@@ -19,6 +19,8 @@ export interface ToolCallView {
   isError: boolean;
   /** The input's language when the tool or the input tells (python, bash, json), else null. */
   inputLanguage: string | null;
+  /** The input is the message's own text, drawn as the text (`input` is then null). */
+  inputAbove: boolean;
 }
 
 /**
@@ -27,16 +29,10 @@ export interface ToolCallView {
  * tools' own, else JSON when it parses. One answer for every shell that draws it.
  */
 function inputLanguage(name: string, input: string | null): string | null {
-  let parsed: unknown;
-  try {
-    parsed = input === null ? undefined : JSON.parse(input);
-  } catch {
-    parsed = undefined;
-  }
-  if (typeof parsed === 'object' && parsed !== null) return 'json';
+  if (isJson(input)) return 'json';
   if (/^(python|code_interpreter|jupyter)$/i.test(name)) return 'python';
   if (/^(bash|shell|terminal)$/i.test(name)) return 'bash';
-  return parsed === undefined ? null : 'json';
+  return null;
 }
 
 /** A source a message cited. */
@@ -53,58 +49,53 @@ export interface MessageView extends Omit<ThreadMessage, 'attachments'> {
   citations: CitationView[];
   /** Set when the message's text is code (a code-interpreter cell), to be shown as code. */
   code: CodeCell | null;
-}
-
-/** A tool call as drawn: `inputAbove` when its input is the message's text, drawn above it. */
-export interface DrawnCall extends ToolCallView {
-  inputAbove: boolean;
+  /** Whether a shell draws the text: false when a tool call below shows it (see `drawnOnce`). */
+  textShown: boolean;
 }
 
 /**
- * What a shell draws of a message so that nothing shows twice: its text, and the tool calls under
- * it. A code cell's call carries the cell's own text (drawn as code) and its output comes as the
- * tool's next message, so the call is left out (the web app does the same). A message whose whole
- * text is the input of a call it made is drawn once: as that call when the input is JSON
- * (ChatGPT's browser and search calls: `{"query": …}`), else as its text, the call without the
- * input. A call's output that a tool message answering it holds word for word is left to that
- * message.
+ * Each message as every shell draws it, so that nothing shows twice: its text, and the tool
+ * calls under it. A code cell's call carries the cell's own text (drawn as code) and its output
+ * comes as the tool's next message, so the call is left out. A message whose whole text is the
+ * input of a call it made is drawn once: as that call when the input is JSON (ChatGPT's browser
+ * and search calls: `{"query": …}`), else as its text, the call without the input. A call's
+ * output that a tool message answering it holds word for word is left to that message.
  */
-export function partsToDraw(
-  message: MessageView,
-  replies: readonly MessageView[] = [],
-): { text: boolean; calls: DrawnCall[] } {
-  const answered = new Set(replies.filter((r) => r.role === 'tool').map((r) => r.content));
-  const echoes = (call: ToolCallView): boolean =>
-    message.content !== '' && call.input === message.content;
-  const asCall = message.code === null && !message.isThought && isJson(message.content);
-  const calls = message.toolCalls
-    .filter((call) => message.code === null || !echoes(call))
-    .map((call) => ({
-      ...call,
-      input: echoes(call) && !asCall ? null : call.input,
-      inputAbove: echoes(call) && !asCall,
-      output: call.output !== null && answered.has(call.output) ? null : call.output,
-    }));
-  const text = message.content !== '' && !(asCall && message.toolCalls.some(echoes));
-  return { text, calls };
+function drawnOnce(messages: readonly MessageView[]): MessageView[] {
+  const answered = new Map<string, Set<string>>();
+  for (const m of messages)
+    if (m.role === 'tool' && m.parentId !== null)
+      answered.set(m.parentId, (answered.get(m.parentId) ?? new Set()).add(m.content));
+  return messages.map((message) => {
+    const echoes = (call: ToolCallView): boolean =>
+      message.content !== '' && call.input === message.content;
+    const echoed = message.toolCalls.some(echoes);
+    const asCall = echoed && message.code === null && !message.isThought && isJson(message.content);
+    const outputs = answered.get(message.id);
+    const toolCalls = message.toolCalls
+      .filter((call) => message.code === null || !echoes(call))
+      .map((call) => {
+        const above = echoes(call) && !asCall;
+        return {
+          ...call,
+          input: above ? null : call.input,
+          inputAbove: above,
+          output: call.output !== null && outputs?.has(call.output) ? null : call.output,
+        };
+      });
+    return { ...message, toolCalls, textShown: message.content !== '' && !asCall };
+  });
 }
 
-function isJson(text: string): boolean {
-  if (!/^\s*[[{]/.test(text)) return false;
+// An object or an array written as JSON (what a tool takes as its arguments).
+function isJson(text: string | null): boolean {
+  if (text === null || !/^\s*[[{]/.test(text)) return false;
   try {
     JSON.parse(text);
     return true;
   } catch {
     return false;
   }
-}
-
-/** The messages replying to each message of a view, by its id. */
-export function repliesOf(messages: readonly MessageView[]): Map<string, MessageView[]> {
-  const replies = new Map<string, MessageView[]>();
-  for (const m of messages)
-    if (m.parentId !== null) replies.set(m.parentId, [...(replies.get(m.parentId) ?? []), m]);
-  return replies;
 }
 
 /** A conversation with every message of every branch, in tree order. */
@@ -143,25 +134,28 @@ export async function readConversationView(
   return {
     conversation: info,
     url: platformUrlOf(info, graph, pam?.raw_metadata ?? {}),
-    messages: messages.map((message) => {
-      const extra = extras.get(message.id);
-      return {
-        id: message.id,
-        role: message.role,
-        content: message.content,
-        createdAt: message.createdAt,
-        model: message.model,
-        parentId: message.parentId,
-        isThought: message.isThought,
-        hidden: message.hidden,
-        onShownThread: message.onShownThread,
-        depth: message.depth,
-        toolCalls: calls.get(message.id) ?? [],
-        attachments: attachmentViews(extra?.attachments, message.attachments),
-        citations: (extra?.citations ?? []).map(citationView),
-        code: extra?.code ?? null,
-      };
-    }),
+    messages: drawnOnce(
+      messages.map((message) => {
+        const extra = extras.get(message.id);
+        return {
+          id: message.id,
+          role: message.role,
+          content: message.content,
+          createdAt: message.createdAt,
+          model: message.model,
+          parentId: message.parentId,
+          isThought: message.isThought,
+          hidden: message.hidden,
+          onShownThread: message.onShownThread,
+          depth: message.depth,
+          toolCalls: calls.get(message.id) ?? [],
+          attachments: attachmentViews(extra?.attachments, message.attachments),
+          citations: (extra?.citations ?? []).map(citationView),
+          code: extra?.code ?? null,
+          textShown: true,
+        };
+      }),
+    ),
   };
 }
 
@@ -218,6 +212,7 @@ function toolCallsByMessage(graph: GraphBatch | undefined): Map<string, ToolCall
       output: typeof call.output === 'string' ? call.output : null,
       isError: call.is_error === true,
       inputLanguage: inputLanguage(name, input),
+      inputAbove: false,
     });
     calls.set(edge.from, list);
   }

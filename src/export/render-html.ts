@@ -1,11 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Marked, type Tokens } from 'marked';
-import {
-  partsToDraw,
-  repliesOf,
-  type ConversationView,
-  type MessageView,
-} from '../conversation-view/conversation-view.js';
+import type { ConversationView, MessageView } from '../conversation-view/conversation-view.js';
 import { escapeHtml, readableTime, splitBranches, type Branch } from './render-markdown.js';
 
 /**
@@ -98,19 +93,14 @@ function codeBlock(text: string, language: string | null): string {
 
 const pre = codeBlock;
 
-function messageHtml(
-  message: MessageView,
-  attachmentLink: (ref: string) => string | null,
-  replies: readonly MessageView[],
-): string {
+function messageHtml(message: MessageView, attachmentLink: (ref: string) => string | null): string {
   const head = [
     `<span class="role">${escapeHtml(message.role)}</span>`,
     message.model !== null ? `<span class="model">${escapeHtml(message.model)}</span>` : '',
     `<time datetime="${escapeHtml(message.createdAt)}">${escapeHtml(readableTime(message.createdAt))}</time>`,
   ].join(' ');
   const parts: string[] = [];
-  const drawn = partsToDraw(message, replies);
-  if (drawn.text) {
+  if (message.textShown) {
     const body = message.code
       ? pre(message.content, message.code.language)
       : `<div class="markdown">${markdownHtml(message.content)}</div>`;
@@ -120,7 +110,7 @@ function messageHtml(
         : body,
     );
   }
-  for (const call of drawn.calls) {
+  for (const call of message.toolCalls) {
     parts.push(
       `<details class="tool-call"><summary>Tool call: ${escapeHtml(call.name)}${call.isError ? ' (failed)' : ''}</summary>${call.input !== null ? pre(call.input, call.inputLanguage) : ''}${call.output !== null ? `<p>${call.isError ? 'Error' : 'Output'}:</p>${pre(call.output, null)}` : ''}</details>`,
     );
@@ -154,7 +144,6 @@ export function conversationHtml(
   const info = view.conversation;
   const title = info.title ?? info.name;
   const { shown, branches } = splitBranches(view.messages);
-  const replies = repliesOf(view.messages);
   const forks = new Map<string, Branch[]>();
   for (const branch of branches) {
     const key = branch.forkAfter?.id ?? '';
@@ -169,12 +158,12 @@ export function conversationHtml(
       .join('');
   const thread = [
     forkNotes(''),
-    ...shown.map((m) => messageHtml(m, attachmentLink, replies.get(m.id) ?? []) + forkNotes(m.id)),
+    ...shown.map((m) => messageHtml(m, attachmentLink) + forkNotes(m.id)),
   ].join('\n');
   const others = branches
     .map(
       (b) =>
-        `<section class="branch" id="branch-${String(b.number)}"><h2>Branch ${String(b.number)}</h2><p>${b.forkAfter ? `Forks after the ${escapeHtml(b.forkAfter.role)} message of ${escapeHtml(readableTime(b.forkAfter.createdAt))}` : 'Starts apart from the shown thread'}.</p><div class="thread">${b.messages.map((m) => messageHtml(m, attachmentLink, replies.get(m.id) ?? [])).join('\n')}</div></section>`,
+        `<section class="branch" id="branch-${String(b.number)}"><h2>Branch ${String(b.number)}</h2><p>${b.forkAfter ? `Forks after the ${escapeHtml(b.forkAfter.role)} message of ${escapeHtml(readableTime(b.forkAfter.createdAt))}` : 'Starts apart from the shown thread'}.</p><div class="thread">${b.messages.map((m) => messageHtml(m, attachmentLink)).join('\n')}</div></section>`,
     )
     .join('\n');
   const url = view.url;

@@ -1,9 +1,4 @@
-import {
-  partsToDraw,
-  repliesOf,
-  type ConversationView,
-  type MessageView,
-} from '../conversation-view/conversation-view.js';
+import type { ConversationView, MessageView } from '../conversation-view/conversation-view.js';
 import type { Conversation } from '../model/pam.js';
 import { frontmatter, obsidianTag } from './frontmatter.js';
 
@@ -103,7 +98,6 @@ function renderMessage(
   level: number,
   context: MarkdownContext,
   notes: Footnotes,
-  replies: readonly MessageView[],
 ): string {
   const head = [roleName(message.role), message.model, readableTime(message.createdAt)]
     .filter((part) => part !== null && part !== '')
@@ -121,13 +115,12 @@ function renderMessage(
     const snippet = citation.snippet ? ` — ${citation.snippet.replace(/\s+/g, ' ').trim()}` : '';
     definitions.push(`[^${label}]: ${link}${snippet}`);
   }
-  const drawn = partsToDraw(message, replies);
-  if (drawn.text) {
+  if (message.textShown) {
     let body = message.code ? fenced(text, message.code.language) : text;
     if (marks.length > 0) body = `${body}${message.code ? '\n\n' : ' '}${marks.join(' ')}`;
     parts.push(message.isThought ? folded(context.style, 'note', 'Thinking', body) : body);
   } else if (marks.length > 0) parts.push(marks.join(' '));
-  for (const call of drawn.calls) {
+  for (const call of message.toolCalls) {
     const pieces: string[] = [];
     if (call.input !== null && call.input !== '')
       pieces.push(fenced(call.input, call.inputLanguage));
@@ -224,7 +217,6 @@ export function renderConversationMarkdown(
 ): string {
   const info = view.conversation;
   const notes = new Footnotes();
-  const replies = repliesOf(view.messages);
   const { shown, branches } = splitBranches(view.messages);
   const forks = new Map<string, Branch[]>();
   for (const branch of branches) {
@@ -248,7 +240,7 @@ export function renderConversationMarkdown(
   };
   forkNote(forks.get(''));
   for (const message of shown) {
-    out.push(renderMessage(message, 3, context, notes, replies.get(message.id) ?? []));
+    out.push(renderMessage(message, 3, context, notes));
     forkNote(forks.get(message.id));
   }
   if (branches.length > 0) {
@@ -262,15 +254,7 @@ export function renderConversationMarkdown(
       );
       const base = branch.messages[0]?.depth ?? 0;
       for (const message of branch.messages)
-        out.push(
-          renderMessage(
-            message,
-            message.depth > base ? 5 : 4,
-            context,
-            notes,
-            replies.get(message.id) ?? [],
-          ),
-        );
+        out.push(renderMessage(message, message.depth > base ? 5 : 4, context, notes));
     }
   }
   if (context.related && context.related.length > 0) {

@@ -47,6 +47,7 @@ export const toolCallView = z
     output: nullableText,
     isError: z.boolean(),
     inputLanguage: nullableText,
+    inputAbove: z.boolean(),
   })
   .strict();
 
@@ -82,6 +83,7 @@ export const messageView = z
     attachments: z.array(attachmentView),
     citations: z.array(citationView),
     code: z.object({ language: nullableText }).strict().nullable(),
+    textShown: z.boolean(),
   })
   .strict();
 

@@ -166,7 +166,10 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
   const parts: Node[] = [];
   const text = message.content;
   const cited = messageSources(message);
-  if (message.isThought) {
+  // The server says what is drawn once (a text a tool call shows as its input is not drawn).
+  if (!message.textShown) {
+    // Shown by its tool call below.
+  } else if (message.isThought) {
     parts.push(folded('Thinking', 'thought', renderMarkdown(text)));
   } else if (message.role === 'tool') {
     parts.push(folded('Tool result', 'tool-result', h('pre', {}, text)));
@@ -188,15 +191,16 @@ function messageBody(message: MessageView, conversationId: string): HTMLElement 
     parts.push(rendered);
   }
   for (const call of message.toolCalls) {
-    // A code cell's call carries the cell's own text: drawn once, above; its output follows as
-    // the tool's message.
-    if (message.code !== null && call.input === text) continue;
     parts.push(
       folded(
         `Tool call: ${call.name}${call.isError ? ' (error)' : ''}`,
         'tool-call',
-        h('div', { class: 'label' }, 'Input'),
-        codeBlock(call.input ?? '', call.inputLanguage ?? message.code?.language ?? null),
+        ...(call.input !== null
+          ? [
+              h('div', { class: 'label' }, 'Input'),
+              codeBlock(call.input, call.inputLanguage ?? message.code?.language ?? null),
+            ]
+          : [h('div', { class: 'label' }, call.inputAbove ? 'Input: the text above' : 'No input')]),
         ...(call.output !== null
           ? [h('div', { class: 'label' }, 'Output'), h('pre', {}, call.output)]
           : []),
