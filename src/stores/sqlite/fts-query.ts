@@ -6,7 +6,7 @@ import {
   type SearchTerms,
 } from '../../search/search-terms.js';
 import { foldWord, queryStems, stemText } from '../../search/stemming.js';
-import { STEMS_LANGUAGES } from './stemmed-full-text.js';
+import { STEMS_LANGUAGES } from '../batch-language.js';
 
 /** A search as FTS5 runs it. */
 export interface FtsQuery {

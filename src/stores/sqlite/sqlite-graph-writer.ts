@@ -10,7 +10,8 @@ import {
 } from '../../graph/schema.js';
 import type { HashedBatch, ImportRecord } from '../store.js';
 import { fullTextWriter } from './full-text.js';
-import { batchLanguage, stemsWriter, type StemsWriter } from './stemmed-full-text.js';
+import { batchLanguage } from '../batch-language.js';
+import { stemsWriter, type StemsWriter } from './stemmed-full-text.js';
 import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
 import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';

@@ -9,7 +9,8 @@ import {
 } from '../../graph/graph-delta.js';
 import { EDGE_KINDS, SHARED_LABELS, type EdgeKind, type Label } from '../../graph/schema.js';
 import { FULL_TEXT } from './full-text.js';
-import { batchLanguage, type StemsWriter } from './stemmed-full-text.js';
+import { batchLanguage } from '../batch-language.js';
+import type { StemsWriter } from './stemmed-full-text.js';
 import type { StemLanguage } from '../../search/stemming.js';
 import { quote } from './sqlite-schema.js';
 

@@ -22,7 +22,8 @@ import {
 } from '../store.js';
 import { toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
-import { STEMS_LANGUAGES, STEMS_TABLE } from './stemmed-full-text.js';
+import { STEMS_LANGUAGES } from '../batch-language.js';
+import { STEMS_TABLE } from './stemmed-full-text.js';
 
 /** How many of a word's matches are ranked at first (see {@link searchSqlite}). */
 export const RANK_WINDOW = 2_000;

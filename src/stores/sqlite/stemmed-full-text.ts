@@ -2,8 +2,6 @@ import type Database from 'better-sqlite3';
 import { conversationLanguage, type StemLanguage } from '../../search/stemming.js';
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
 
-export { batchLanguage, batchNeedsDetector } from '../batch-language.js';
-
 /**
  * The stemmed copy of message text (issue 24): each message's words stemmed in JS in its
  * language (src/search/stemming.ts) and indexed by FTS5 without porter. It sits beside
@@ -13,8 +11,6 @@ export { batchLanguage, batchNeedsDetector } from '../batch-language.js';
  * (measured: a conversation written again scored 1.38 where it had scored 0.54).
  */
 export const STEMS_TABLE = 'message_stems';
-
-export { STEMS_LANGUAGES } from '../batch-language.js';
 
 /** Without porter: the words come stemmed already; accents folded as in message_fts. */
 export const STEMS_TOKENIZER = 'unicode61 remove_diacritics 2';
