@@ -55,6 +55,7 @@ describe('the public API', () => {
       'WRITE_LOCK_FILE',
       'WriteLockBusyError',
       'aboveFloor',
+      'attachmentFile',
       'attachmentHeader',
       'branchThrough',
       'buildTopicMap',

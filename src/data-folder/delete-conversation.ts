@@ -1,8 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { join, normalize, sep } from 'node:path';
 import { BundleWriter } from '../bundle/bundle-writer.js';
-import { ATTACHMENTS_DIR, conversationPath } from '../bundle/layout.js';
+import { ATTACHMENTS_DIR, attachmentFile, conversationPath } from '../bundle/layout.js';
 import {
   BadBundleFileError,
   readBundleConversation,
@@ -148,7 +147,6 @@ async function deleteFromBundle(
   conversation: Conversation,
   result: DeleteResult,
 ): Promise<void> {
-  const root = join(bundle, ATTACHMENTS_DIR);
   const refs = attachmentRefs(conversation);
   // An export's file can be attached to several conversations: it stays while another names it.
   if (refs.size > 0) {
@@ -160,9 +158,8 @@ async function deleteFromBundle(
     }
   }
   for (const ref of refs) {
-    const path = normalize(join(bundle, ref));
-    // Only files inside the bundle's attachments folder: a ref is data from an export.
-    if (!path.startsWith(root + sep) || !existsSync(path)) continue;
+    const path = attachmentFile(bundle, ref);
+    if (path === undefined || !existsSync(path)) continue;
     try {
       await rm(path);
       result.attachments++;

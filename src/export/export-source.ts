@@ -1,5 +1,4 @@
-import { resolve, sep } from 'node:path';
-import { ATTACHMENTS_DIR } from '../bundle/layout.js';
+import { attachmentFile } from '../bundle/layout.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
 import {
   readConversationView,
@@ -124,13 +123,5 @@ export async function readExportItem(
   if (!view) return undefined;
   const bundle = bundleDir(source.dataDir);
   const pam = await readBundleConversation(bundle, view.conversation.id).catch(() => undefined);
-  const attachments = resolve(bundle, ATTACHMENTS_DIR);
-  return {
-    view,
-    pam,
-    attachmentPath: (ref) => {
-      const path = resolve(bundle, ref);
-      return path.startsWith(attachments + sep) ? path : undefined;
-    },
-  };
+  return { view, pam, attachmentPath: (ref) => attachmentFile(bundle, ref) };
 }

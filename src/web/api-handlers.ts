@@ -1,8 +1,9 @@
 import { existsSync, createReadStream, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname } from 'node:path';
 import {
   ATTACHMENTS_DIR,
+  attachmentFile,
   SERVER_QUERY_LIMITS,
   bundleDir,
   readBundleConversation,
@@ -139,12 +140,12 @@ const IMAGE_TYPES: Record<string, string> = {
 
 // An attachment from the bundle: images shown, anything else downloaded, never rendered.
 function sendAttachment(response: ServerResponse, dataDir: string, ref: string): void {
-  const root = join(bundleDir(dataDir), ATTACHMENTS_DIR);
-  const relative = ref.startsWith(`${ATTACHMENTS_DIR}/`)
-    ? ref.slice(ATTACHMENTS_DIR.length + 1)
-    : ref;
-  const path = normalize(join(root, relative));
-  if (!path.startsWith(root + sep) || !existsSync(path) || !statSync(path).isFile())
+  // The address names the file under the attachments folder, with or without its prefix.
+  const path = attachmentFile(
+    bundleDir(dataDir),
+    ref.startsWith(`${ATTACHMENTS_DIR}/`) ? ref : `${ATTACHMENTS_DIR}/${ref}`,
+  );
+  if (path === undefined || !existsSync(path) || !statSync(path).isFile())
     throw new ApiError(404, 'no such attachment');
   const image = IMAGE_TYPES[extname(path).toLowerCase()];
   response.writeHead(200, {
