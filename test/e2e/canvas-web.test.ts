@@ -1,7 +1,6 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
@@ -11,6 +10,7 @@ import { tempDir } from '../support/convert-to-temp.js';
 import { CLI } from '../support/run-cli.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
+import { pageFaults } from './page-faults.js';
 
 /**
  * A ChatGPT canvas (and a deep-research report) in the web app's conversation view: drawn as a
@@ -191,16 +191,7 @@ describe('a canvas in the web app', () => {
             path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`),
             fullPage: true,
           });
-          const wide = await page.evaluate(
-            () => document.documentElement.scrollWidth > window.innerWidth,
-          );
-          if (wide) failures.push(`${name} ${String(width)} ${scheme}: wider than the viewport`);
-          const { violations } = await new AxeBuilder({ page }).analyze();
-          for (const v of violations)
-            if (v.impact === 'serious' || v.impact === 'critical')
-              failures.push(
-                `${name} ${String(width)} ${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-              );
+          failures.push(...(await pageFaults(page, `${name} ${String(width)} ${scheme}`)));
           await page.context().close();
         }
     expect(failures).toEqual([]);

@@ -1,7 +1,6 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
@@ -12,6 +11,7 @@ import { testModelDir } from '../support/embedding-model.js';
 import { CLI } from '../support/run-cli.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
+import { pageFaults } from './page-faults.js';
 
 /**
  * The graph view, the timeline and the topic map on the bundled samples, imported and embedded
@@ -234,16 +234,7 @@ describe('the topic map', () => {
           const page = await open(route, width, scheme);
           await page.waitForTimeout(300);
           await page.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
-          const wide = await page.evaluate(
-            () => document.documentElement.scrollWidth > window.innerWidth,
-          );
-          if (wide) failures.push(`${name} ${String(width)} ${scheme}: wider than the viewport`);
-          const { violations } = await new AxeBuilder({ page }).analyze();
-          for (const v of violations)
-            if (v.impact === 'serious' || v.impact === 'critical')
-              failures.push(
-                `${name} ${String(width)} ${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-              );
+          failures.push(...(await pageFaults(page, `${name} ${String(width)} ${scheme}`)));
           await page.context().close();
         }
     expect(failures).toEqual([]);

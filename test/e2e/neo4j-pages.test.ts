@@ -1,7 +1,6 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
@@ -16,6 +15,7 @@ import { startServe } from '../support/serve-cli.js';
 import { topicMap } from '../../src/web/api-overview-responses.js';
 import { conversationPage } from '../../src/web/api-responses.js';
 import { ROOT } from '../support/shared.js';
+import { pageFaults } from './page-faults.js';
 
 /**
  * Every page of the web app served from a real Neo4j 5, next to the same samples in the embedded
@@ -143,16 +143,7 @@ describe('every page on Neo4j, in Chromium', () => {
           await page.waitForSelector(drawn);
           await page.waitForTimeout(200);
           await page.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
-          const wide = await page.evaluate(
-            () => document.documentElement.scrollWidth > window.innerWidth,
-          );
-          if (wide) failures.push(`${name} ${String(width)} ${scheme}: wider than the viewport`);
-          const { violations } = await new AxeBuilder({ page }).analyze();
-          for (const v of violations)
-            if (v.impact === 'serious' || v.impact === 'critical')
-              failures.push(
-                `${name} ${String(width)} ${scheme}: ${v.id} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-              );
+          failures.push(...(await pageFaults(page, `${name} ${String(width)} ${scheme}`)));
           await page.context().close();
         }
     expect(failures).toEqual([]);
