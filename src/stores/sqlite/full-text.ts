@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { clearStems } from './stemmed-full-text.js';
 
 /**
  * The embedded store's full-text indexes: FTS5 over message text and over attachment text
@@ -104,8 +105,9 @@ export function fullTextWriter(db: Database.Database): FullTextWriter {
   };
 }
 
-/** Empties the full-text tables (with their node tables, by `clear`). */
+/** Empties the full-text tables, the stemmed one too (with their node tables, by `clear`). */
 export function clearFullText(db: Database.Database): void {
   for (const { table } of FULL_TEXT)
     db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
+  clearStems(db);
 }

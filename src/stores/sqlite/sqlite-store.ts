@@ -35,7 +35,6 @@ import { SearchChildren } from './search-children.js';
 import { toFtsQuery } from './fts-query.js';
 import { clearFullText } from './full-text.js';
 import { batchNeedsDetector } from '../batch-language.js';
-import { clearStems } from './stemmed-full-text.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
@@ -380,7 +379,6 @@ export class SqliteStore implements Store {
       this.db.exec(`DELETE FROM message_counts`);
       this.vectors.dropAll();
       clearFullText(this.db);
-      clearStems(this.db);
       SqliteMemories.clear(this.db);
       this.db
         .prepare(
