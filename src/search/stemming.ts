@@ -112,8 +112,14 @@ const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
  * lies between words is kept (the tokenizer skips it, and copying it costs less than a join).
  */
 export function stemText(text: string, language: StemLanguage | undefined): string {
-  return text.replace(WORDS, (word) => stemWord(word, language));
+  return text.replace(WORDS, (word) => stemWord(word, language)).replace(APOSTROPHES, ' ');
 }
+
+/**
+ * Apostrophes, written as spaces in the stemmed text: Lucene's standard tokenizer keeps
+ * "l'automne" one word (FTS5 splits it), so on Neo4j "automne" found nothing of French elisions.
+ */
+const APOSTROPHES = /['\u2019\u02BC]/gu;
 
 /** A word searched for: its stems in each of `languages`, and the word itself folded. */
 export function queryStems(

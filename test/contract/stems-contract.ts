@@ -1,4 +1,3 @@
-import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/stores/store.js';
 import { searchBatches, stemBatches } from '../support/search-fixtures.js';
@@ -66,12 +65,11 @@ export function stemsContract(name: string, open: () => Promise<Store>): void {
             : [],
         ),
       );
-      await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...words), async ({ w, owner }) => {
-          expect(await owners(w)).toContain(owner);
-        }),
-        { numRuns: 40 },
-      );
+      // Every word, not a sample: a sample found "automne" of "l'automne" missing on Neo4j
+      // one CI run in many.
+      const missing: string[] = [];
+      for (const { w, owner } of words) if (!(await owners(w)).includes(owner)) missing.push(w);
+      expect(missing).toEqual([]);
     });
   });
 }
