@@ -2,6 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileFindings } from './finding.js';
+import { z } from 'zod';
+
+// A JSON Schema file is an object (what Ajv compiles).
+const JsonObject = z.record(z.string(), z.unknown());
 
 /** The official schema files, by the `schema` value of the documents each describes. */
 const FILES = {
@@ -64,7 +68,7 @@ export async function loadSchemaCheck(dir: string): Promise<SchemaCheck> {
     Object.entries(FILES).map(([kind, file]) => {
       const path = join(dir, file);
       if (!existsSync(path)) throw new Error(`${path}: the PAM schema is not there`);
-      return [kind, ajv.compile(JSON.parse(readFileSync(path, 'utf8')) as object)];
+      return [kind, ajv.compile(JsonObject.parse(JSON.parse(readFileSync(path, 'utf8'))))];
     }),
   );
   return (kind, value, findings) => {

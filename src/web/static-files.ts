@@ -3,6 +3,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+// A package.json, as far as it is read here.
+const PackageName = z.object({ name: z.string().optional() });
 
 const require = createRequire(import.meta.url);
 
@@ -32,7 +36,7 @@ function packageDir(name: string): string {
     const manifest = join(dir, 'package.json');
     if (
       existsSync(manifest) &&
-      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === name
+      PackageName.safeParse(JSON.parse(readFileSync(manifest, 'utf8'))).data?.name === name
     )
       return dir;
     const parent = dirname(dir);

@@ -15,6 +15,7 @@ import {
   mergeNodes,
 } from './neo4j-schema.js';
 import { VECTOR_LABEL } from './neo4j-vectors.js';
+import { parseRow, text as Text } from '../store-rows.js';
 
 /** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */
 const GROUP_ROWS = 20_000;
@@ -83,7 +84,7 @@ async function writeGroup(
     const unchanged = new Set<string>();
     const replaced: string[] = [];
     for (const record of stored.records) {
-      const id = record.get('id') as string;
+      const id = parseRow(Text, record.get('id'), 'conversation id', 'Neo4j');
       if (record.get('hash') === hashes.get(id) && record.get('deep') === deep) unchanged.add(id);
       else replaced.push(id);
     }

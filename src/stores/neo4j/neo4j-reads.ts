@@ -1,6 +1,6 @@
-import neo4j from 'neo4j-driver';
 import { z } from 'zod';
-import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import neo4j from 'neo4j-driver';
+import type { GraphBatch, GraphEdge, GraphNode, PropertyValue } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, type EdgeKind, type Label } from '../../graph/schema.js';
 import { conversationListing, cursorOf } from '../list-cursor.js';
 import { pageBounds } from '../page-bounds.js';
@@ -15,7 +15,14 @@ import type {
 import { treeOrder } from '../thread-tree.js';
 import { ATTACHMENT_COLUMNS, withAttachments } from '../thread-attachments.js';
 import { OWNED_LABELS, countEdges } from './neo4j-schema.js';
-import { STATS_ROWS, conversationRows, listRows, messageRows, parseRows } from './neo4j-rows.js';
+import {
+  MessageRefRow,
+  STATS_ROWS,
+  conversationRows,
+  listRows,
+  messageRows,
+  parseRows,
+} from './neo4j-rows.js';
 import { CYPHER } from './neo4j-search.js';
 import type { Neo4jRead } from './neo4j-sessions.js';
 
@@ -57,8 +64,6 @@ export async function readConversationsByPrefix(
   );
   return conversationRows(rows);
 }
-
-const MessageRefRow = z.object({ id: z.string(), conversationId: z.string() });
 
 /** Messages whose id, or its message part (after the first `:`), starts with `prefix`. */
 export async function readMessagesByPrefix(
@@ -182,6 +187,31 @@ export async function readStats(read: Neo4jRead): Promise<Stats> {
   };
 }
 
+// A subgraph's rows: a node with its label (its `labels` list and property values), and an
+// edge by its relationship type, which the graph's kinds name (STEP_NEXT and
+// DERIVED_FROM_CONVERSATION share Neo4j's NEXT and DERIVED_FROM).
+const SubgraphNodeRow = z.object({
+  label: z.enum(LABEL_NAMES as [Label, ...Label[]]),
+  node: z.record(z.string(), z.unknown()),
+});
+
+// A graph property is text, a number, a boolean or null; anything else another tool wrote on
+// the node (a list, a map) is no property of the graph and is left out.
+const graphProperties = (node: Record<string, unknown>): Record<string, PropertyValue> =>
+  Object.fromEntries(
+    Object.entries(node).filter(
+      (entry): entry is [string, PropertyValue] =>
+        entry[1] === null || ['string', 'number', 'boolean'].includes(typeof entry[1]),
+    ),
+  );
+const SubgraphEdgeRow = z.object({
+  type: z.string(),
+  fromLabel: z.string(),
+  from: z.unknown(),
+  to: z.unknown(),
+});
+const EdgeKindSchema = z.enum(EDGE_KINDS as [EdgeKind, ...EdgeKind[]]);
+
 /**
  * Every node the conversation owns, the shared nodes they touch, and every edge leaving an
  * owned node or reaching the Conversation from a shared one (IMPORTED, HAS_SESSION); one
@@ -201,21 +231,18 @@ export async function readSubgraph(read: Neo4jRead, owner: string): Promise<Grap
        RETURN type(r) AS type, labels(a)[0] AS fromLabel, a.id AS from, $owner AS to`,
     { owner },
   );
-  const nodes: GraphNode[] = nodeRows.map((row) => {
-    const { labels: _labels, id, ...properties } = row.node as Record<string, unknown>;
-    return {
-      label: row.label as Label,
-      id: String(id),
-      properties: properties as GraphNode['properties'],
-    };
+  const nodes: GraphNode[] = parseRows(SubgraphNodeRow, nodeRows, 'subgraph node').map((row) => {
+    const { labels: _labels, id, ...properties } = row.node;
+    return { label: row.label, id: String(id), properties: graphProperties(properties) };
   });
   // Neo4j has one NEXT and one DERIVED_FROM type; the graph's kinds tell them apart by ends.
-  const edges: GraphEdge[] = edgeRows.map((row) => ({
-    kind: (row.type === 'NEXT' && row.fromLabel === 'TraceStep'
-      ? 'STEP_NEXT'
-      : row.type === 'DERIVED_FROM' && row.to === owner
-        ? 'DERIVED_FROM_CONVERSATION'
-        : row.type) as EdgeKind,
+  const edges: GraphEdge[] = parseRows(SubgraphEdgeRow, edgeRows, 'subgraph edge').map((row) => ({
+    kind:
+      row.type === 'NEXT' && row.fromLabel === 'TraceStep'
+        ? 'STEP_NEXT'
+        : row.type === 'DERIVED_FROM' && row.to === owner
+          ? 'DERIVED_FROM_CONVERSATION'
+          : EdgeKindSchema.parse(row.type),
     from: String(row.from),
     to: String(row.to),
   }));

@@ -1,30 +1,15 @@
 import { z } from 'zod';
-import type { ConversationInfo, ConversationListItem, Stats } from '../store.js';
+import {
+  ConversationRow,
+  ListRow,
+  nullableText,
+  parseRows as parseStoreRows,
+  text,
+} from '../store-rows.js';
+import type { ConversationInfo } from '../store.js';
 import type { TreeRow } from '../thread-tree.js';
 
-// The rows the Neo4j store reads for its own answers, parsed rather than cast: a database
-// another tool also writes (or an older chatgraph wrote) may hold what the types do not say.
-
-const text = z.string();
-const nullableText = z.string().nullable();
-const count = z.number();
-
-const ConversationRow = z.object({
-  id: text,
-  platformId: text,
-  title: nullableText,
-  name: text,
-  source: text,
-  createdAt: text,
-  updatedAt: nullableText,
-  messageCount: count,
-}) satisfies z.ZodType<ConversationInfo>;
-
-const ListRow = ConversationRow.extend({
-  preview: text,
-  model: nullableText,
-  sortKey: z.union([text, count]),
-}) satisfies z.ZodType<ConversationListItem & { sortKey: string | number }>;
+export { STATS_ROWS, MessageRefRow } from '../store-rows.js';
 
 const MessageRow = z.object({
   id: text,
@@ -38,26 +23,13 @@ const MessageRow = z.object({
   onShownThread: z.boolean(),
 }) satisfies z.ZodType<Omit<TreeRow, 'attachments'>>;
 
-/** The rows of each part of {@link Stats}, one schema per row. */
-export const STATS_ROWS = {
-  bySource: z.object({ source: text, conversations: count, messages: count }),
-  byMonth: z.object({ month: text, source: text, messages: count, conversations: count }),
-  byRole: z.object({ role: text, messages: count }),
-  byModel: z.object({ model: text, messages: count }),
-} satisfies { [K in keyof StatsParts]: z.ZodType<StatsParts[K][number]> };
-
-type StatsParts = Pick<Stats, 'bySource' | 'byMonth' | 'byRole' | 'byModel'>;
-
-/** Parses rows with `schema`; a row that does not fit is an error naming what and where. */
-export function parseRows<T>(schema: z.ZodType<T>, rows: readonly unknown[], what: string): T[] {
-  return rows.map((row, i) => {
-    const parsed = schema.safeParse(row);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    throw new Error(
-      `Neo4j gave a ${what} row that chatgraph cannot read (row ${i}: ${issue ? `${issue.path.join('.')}: ${issue.message}` : 'unreadable'}); was the database written by another tool?`,
-    );
-  });
+/** Parses rows Neo4j gave with `schema` (see store-rows.ts). */
+export function parseRows<T>(
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+  rows: readonly unknown[],
+  what: string,
+): T[] {
+  return parseStoreRows(schema, rows, what, 'Neo4j');
 }
 
 /** Conversation rows of `CONVERSATION_COLUMNS`. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { clearStems } from './stemmed-full-text.js';
+import { tableNames } from './sqlite-rows.js';
 
 /**
  * The embedded store's full-text indexes: FTS5 over message text and over attachment text
@@ -29,9 +30,7 @@ export function fullTextStatements(): string[] {
 
 /** The full-text tables a store file lacks (made by an older version). */
 export function fullTextMissing(db: Database.Database): string[] {
-  const tables = new Set(
-    db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
-  );
+  const tables = new Set(tableNames(db));
   return FULL_TEXT.filter(({ table }) => !tables.has(table)).map(({ table }) => table);
 }
 

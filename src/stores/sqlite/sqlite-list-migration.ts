@@ -2,6 +2,7 @@
 // for conversations written before it existed. A step of its own in `migrate`.
 import type Database from 'better-sqlite3';
 import { plainPreview } from '../../graph/preview.js';
+import { NullableText, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
 
 /**
  * One index per sort of a listing, key then id in the listing's own order, so a page is read
@@ -29,7 +30,7 @@ export const SOURCES_SQL = `WITH RECURSIVE s(v) AS (
  * DISTINCT reads every row (over 100 ms at 100,000 conversations).
  */
 export function sourcesOf(db: Database.Database): string[] {
-  return db.prepare(SOURCES_SQL).pluck().all() as string[];
+  return sqliteRows(Text, db.prepare(SOURCES_SQL).pluck().all(), 'source');
 }
 
 /** Creates the listing's indexes, and fills the previews an older version did not write. */
@@ -42,7 +43,11 @@ export function upgradeListing(db: Database.Database): void {
 /** Whether a store lacks one of the listing's indexes. */
 export function listingMissing(db: Database.Database): boolean {
   const have = new Set(
-    db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).pluck().all() as string[],
+    sqliteRows(
+      Text,
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index'`).pluck().all(),
+      'index name',
+    ),
   );
   return Object.keys(LIST_INDEXES).some((name) => !have.has(name));
 }
@@ -50,10 +55,11 @@ export function listingMissing(db: Database.Database): boolean {
 // A conversation written before previews: its first user message on the shown thread, once
 // ('' when it has none, so it is not looked at again), and the model its messages name.
 function backfillPreviews(db: Database.Database): void {
-  const owners = db
-    .prepare(`SELECT id FROM "Conversation" WHERE preview IS NULL`)
-    .pluck()
-    .all() as string[];
+  const owners = sqliteRows(
+    Text,
+    db.prepare(`SELECT id FROM "Conversation" WHERE preview IS NULL`).pluck().all(),
+    'conversation id',
+  );
   if (owners.length === 0) return;
   const firstUser = db
     .prepare(
@@ -73,8 +79,8 @@ function backfillPreviews(db: Database.Database): void {
   db.transaction(() => {
     for (const owner of owners) {
       let preview = '';
-      for (const content of firstUser.iterate(owner) as Iterable<string | null>) {
-        preview = plainPreview(content ?? '');
+      for (const content of firstUser.iterate(owner)) {
+        preview = plainPreview(sqliteRow(NullableText, content, 'message text') ?? '');
         if (preview !== '') break;
       }
       update.run(preview, firstModel.get(owner) ?? null, owner);

@@ -14,6 +14,18 @@ import { MATCH_END, MATCH_START } from '../store.js';
 import { TOKENIZER } from './full-text.js';
 import { toFtsQuery } from './fts-query.js';
 import { columnsOf, quote } from './sqlite-schema.js';
+import { z } from 'zod';
+import { Integer, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
+
+// A memory's row as read whole (`m.*`): its properties, read by name in matchOf.
+const AnyRow = z.record(z.string(), z.unknown());
+const MatchRow = z.object({ id: Text, words: Text, score: z.number() }).catchall(z.unknown());
+const VectorRow = z.tuple([Text, z.instanceof(Buffer)]);
+const VectorModelRow = z.object({
+  id: Text,
+  dimensions: z.number(),
+  count: z.number(),
+}) satisfies z.ZodType<MemoryVectorModel>;
 
 /** The words of the memories (a small table, rebuilt whole with the memories). */
 const MEMORY_FTS = 'memory_fts';
@@ -138,7 +150,7 @@ export class SqliteMemories implements MemoryIndex {
     this.db.transaction(() => {
       bump.run(`memories-${Date.now()}-${Math.random()}`);
       for (const memory of memories) {
-        const rowid = rowOf.get(memory.id) as number | bigint | undefined;
+        const rowid = sqliteRow(Integer, rowOf.get(memory.id), 'memory');
         if (rowid !== undefined) {
           if (dropWordsAt.run(rowid, memory.id).changes === 0) dropWords.run(memory.id);
           dropNode.run(memory.id);
@@ -196,13 +208,14 @@ export class SqliteMemories implements MemoryIndex {
       .get();
     const key = `${String(version)}\u0000${model}\u0000${String(dimensions)}`;
     if (this.loaded?.key === key) return this.loaded;
-    const rows = this.db
+    const read = this.db
       .prepare(
         `SELECT v.memory_id, v.vector FROM ${MEMORY_VECTORS} v JOIN "Memory" m ON m.id = v.memory_id
          WHERE v.model = ? AND v.dimensions = ? AND m.status = 'active'`,
       )
       .raw()
-      .all(model, dimensions) as [string, Buffer][];
+      .all(model, dimensions);
+    const rows = sqliteRows(VectorRow, read, 'memory vector');
     const matrix = new Float32Array(rows.length * dimensions);
     const norms = new Float32Array(rows.length);
     rows.forEach(([, blob], i) => {
@@ -231,7 +244,7 @@ export class SqliteMemories implements MemoryIndex {
     const none = snippetTerms('');
     const matches: MemoryMatch[] = [];
     for (const { id, score } of scored) {
-      const row = read.get(id) as Record<string, unknown> | undefined;
+      const row = sqliteRow(AnyRow, read.get(id), 'memory');
       if (!row) continue;
       const content = typeof row.content === 'string' ? row.content : '';
       matches.push(matchOf(id, score, makeSnippet(content, none, MATCH_START, MATCH_END), row));
@@ -245,24 +258,22 @@ export class SqliteMemories implements MemoryIndex {
       .prepare(
         `SELECT model AS id, dimensions, count(*) AS count FROM ${MEMORY_VECTORS} GROUP BY model, dimensions ORDER BY count DESC LIMIT 1`,
       )
-      .get() as MemoryVectorModel | undefined;
-    return Promise.resolve(row);
+      .get();
+    return Promise.resolve(sqliteRow(VectorModelRow, row, 'memory vector model'));
   }
 
   search(text: string, limit: number, options: { all?: boolean } = {}): Promise<MemoryMatch[]> {
     const fts = toFtsQuery(text);
     // A store opened read-only before this version has no memory index: no memory matches.
     if (fts === undefined || !hasTable(this.db)) return Promise.resolve([]);
-    const rows = this.db
+    const found = this.db
       .prepare(
         `SELECT t.id, t.content AS words, bm25(${MEMORY_FTS}) AS score, m.*
          FROM ${MEMORY_FTS} t JOIN "Memory" m ON m.id = t.id
          WHERE ${MEMORY_FTS} MATCH ? ${options.all ? '' : `AND m.status = 'active'`} ORDER BY score LIMIT ?`,
       )
-      .all(fts.match, limit) as ({ id: string; words: string; score: number } & Record<
-      string,
-      unknown
-    >)[];
+      .all(fts.match, limit);
+    const rows = sqliteRows(MatchRow, found, 'memory match');
     const terms = snippetTerms(text);
     return Promise.resolve(
       rows.map((row) =>

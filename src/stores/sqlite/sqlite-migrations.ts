@@ -9,6 +9,7 @@ import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
+import { ColumnRow, sqliteRows, tableNames } from './sqlite-rows.js';
 
 /** The settings of a connection that writes. */
 export function configureWritable(db: Database.Database): void {
@@ -71,7 +72,7 @@ function backfillMessageCounts(db: Database.Database): void {
 
 function columnNames(db: Database.Database, label: string): Set<string> {
   return new Set(
-    (db.prepare(`PRAGMA table_info(${quote(label)})`).all() as { name: string }[]).map(
+    sqliteRows(ColumnRow, db.prepare(`PRAGMA table_info(${quote(label)})`).all(), 'column').map(
       (c) => c.name,
     ),
   );
@@ -96,9 +97,7 @@ function addMissingColumns(db: Database.Database): void {
 export function outdated(file: string): boolean {
   const db = openReadonly(file);
   try {
-    const tables = new Set(
-      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[],
-    );
+    const tables = new Set(tableNames(db));
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
     if (stemsMissing(db)) return true;
     if (tables.has('Conversation') && listingMissing(db)) return true;

@@ -13,6 +13,11 @@ import { batchLanguage } from '../batch-language.js';
 import type { StemsWriter } from './stemmed-full-text.js';
 import type { StemLanguage } from '../../search/stemming.js';
 import { quote } from './sqlite-schema.js';
+import { z } from 'zod';
+import { sqliteRow } from './sqlite-rows.js';
+
+// A row of the full-text index's table, and the text it holds (to take its words out).
+const TextRow = z.object({ rowid: z.number(), content: z.unknown() });
 
 type Statement = Database.Statement;
 
@@ -104,12 +109,12 @@ export function deltaPatcher(
     const shared = SHARED_LABELS.has(node.label);
     // The text index is external-content: the old words come out before the row changes.
     if (text && existed) {
-      const row = text.row.get(node.id) as { rowid: number; content: unknown } | undefined;
+      const row = sqliteRow(TextRow, text.row.get(node.id), node.label);
       if (row) text.remove.run(row.rowid, typeof row.content === 'string' ? row.content : '');
     }
     deps.insertNode.get(node.label)?.run(...deps.rowOf(node, shared ? null : owner));
     if (text) {
-      const row = text.row.get(node.id) as { rowid: number } | undefined;
+      const row = sqliteRow(TextRow, text.row.get(node.id), node.label);
       const content = node.properties.content;
       if (row) text.add.run(row.rowid, typeof content === 'string' ? content : '');
       if (row && node.label === 'Message') {

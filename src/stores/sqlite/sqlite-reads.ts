@@ -1,13 +1,13 @@
 // What the embedded store answers, read straight from its tables.
 import type Database from 'better-sqlite3';
-import type { GraphBatch, GraphEdge, GraphNode } from '../../graph/graph-batch.js';
+import { z } from 'zod';
+import type { GraphBatch, GraphEdge, GraphNode, PropertyValue } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';
 import { pageBounds } from '../page-bounds.js';
 import { conversationListing, cursorOf } from '../list-cursor.js';
 import type {
   ConversationFilter,
   ConversationInfo,
-  ConversationListItem,
   ConversationPage,
   ImportRecord,
   MessageRef,
@@ -19,17 +19,22 @@ import { treeOrder, type TreeRow } from '../thread-tree.js';
 import { SQL } from './sqlite-dialect.js';
 import { ownedEdges } from './sqlite-graph-writer.js';
 import { MESSAGE_PART, columnsOf, quote, typesOf } from './sqlite-schema.js';
+import { Flag, NullableText, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
+import { ConversationRow, ListRow, MessageRefRow, STATS_ROWS } from '../store-rows.js';
+
+const EdgeRow = z.object({ src: Text, dst: Text });
 
 const INFO_COLUMNS = `id, conversation_id AS platformId, title, name, source, created_at AS createdAt, updated_at AS updatedAt, message_count AS messageCount`;
 const LIST_COLUMNS = `${INFO_COLUMNS}, coalesce(preview, '') AS preview, model_slug AS model`;
 
 /** A conversation by chatgraph's id or the platform's (chatgraph's first). */
 export function conversationOf(db: Database.Database, id: string): ConversationInfo | undefined {
-  return db
+  const row = db
     .prepare(
       `SELECT ${INFO_COLUMNS} FROM "Conversation" WHERE id = @id OR conversation_id = @id ORDER BY id = @id DESC LIMIT 1`,
     )
-    .get({ id }) as ConversationInfo | undefined;
+    .get({ id });
+  return sqliteRow(ConversationRow, row, 'conversation');
 }
 
 // Above every character a prefix can be followed by: `id >= p AND id < p + TOP` is "starts with p".
@@ -51,9 +56,8 @@ export function conversationsByPrefixOf(
   prefix: string,
   limit: number,
 ): ConversationInfo[] {
-  return db
-    .prepare(CONVERSATIONS_BY_PREFIX)
-    .all({ low: prefix, high: prefix + TOP, limit }) as ConversationInfo[];
+  const rows = db.prepare(CONVERSATIONS_BY_PREFIX).all({ low: prefix, high: prefix + TOP, limit });
+  return sqliteRows(ConversationRow, rows, 'conversation');
 }
 
 /** Messages whose id, or its message part, starts with `prefix` (two index ranges). */
@@ -62,16 +66,22 @@ export function messagesByPrefixOf(
   prefix: string,
   limit: number,
 ): MessageRef[] {
-  return db
-    .prepare(MESSAGES_BY_PREFIX)
-    .all({ low: prefix, high: prefix + TOP, limit }) as MessageRef[];
+  const rows = db.prepare(MESSAGES_BY_PREFIX).all({ low: prefix, high: prefix + TOP, limit });
+  return sqliteRows(MessageRefRow, rows, 'message ids');
 }
 
-type RawMessage = Omit<TreeRow, 'isThought' | 'hidden' | 'onShownThread' | 'attachments'> & {
-  isThought: number;
-  hidden: number;
-  onShownThread: number;
-};
+// Flags are 0/1, or NULL in a store written before their column existed (read as false).
+const MessageRow = z.object({
+  id: Text,
+  role: Text,
+  content: Text,
+  createdAt: Text,
+  model: NullableText,
+  parentId: NullableText,
+  isThought: Flag,
+  hidden: Flag,
+  onShownThread: Flag,
+}) satisfies z.ZodType<Omit<TreeRow, 'attachments'>, z.ZodTypeDef, unknown>;
 
 const MESSAGE_COLUMNS = `id, role, content, created_at AS createdAt, model_slug AS model, parent_id AS parentId,
   is_thought AS isThought, hidden, on_shown_thread AS onShownThread`;
@@ -85,31 +95,21 @@ export function threadOf(
   const attachments = db
     .prepare(`SELECT ${ATTACHMENT_COLUMNS.sql} FROM "Attachment" WHERE owner = ? ORDER BY rowid`)
     .all(owner);
-  const toRows = (rows: RawMessage[]): TreeRow[] =>
-    withAttachments(
-      rows.map((row) => ({
-        ...row,
-        isThought: row.isThought === 1,
-        hidden: row.hidden === 1,
-        onShownThread: row.onShownThread === 1,
-      })),
-      attachments,
-    );
+  const toRows = (rows: unknown[]): TreeRow[] =>
+    withAttachments(sqliteRows(MessageRow, rows, 'message'), attachments);
   if (!allBranches) {
     const rows = db
       .prepare(
         `SELECT ${MESSAGE_COLUMNS} FROM "Message" WHERE owner = ? AND position IS NOT NULL ORDER BY position`,
       )
-      .all(owner) as RawMessage[];
+      .all(owner);
     return toRows(rows).map((row, i) => ({ ...row, depth: i === 0 ? 0 : 1 }));
   }
   const rows = db
     .prepare(`SELECT ${MESSAGE_COLUMNS} FROM "Message" WHERE owner = ? ORDER BY rowid`)
-    .all(owner) as RawMessage[];
+    .all(owner);
   return treeOrder(toRows(rows));
 }
-
-type ListRow = ConversationListItem & { sortKey: string | number };
 
 const whereOf = (where: string[]): string =>
   where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
@@ -144,7 +144,7 @@ export function conversationPage(
       .pluck()
       .get(counted.params),
   );
-  const rows = db.prepare(query.sql).all(query.params) as ListRow[];
+  const rows = sqliteRows(ListRow, db.prepare(query.sql).all(query.params), 'listed conversation');
   const more = rows.length > limit;
   const items = rows.slice(0, limit).map(({ sortKey: _key, ...item }) => item);
   const last = rows[limit - 1];
@@ -159,10 +159,11 @@ export function conversationPage(
 export function subgraphOf(db: Database.Database, owner: string): GraphBatch {
   const edges: GraphEdge[] = [];
   for (const kind of EDGE_KINDS) {
-    const rows = db.prepare(ownedEdges(kind, 'SELECT src, dst')).all({ owner }) as {
-      src: string;
-      dst: string;
-    }[];
+    const rows = sqliteRows(
+      EdgeRow,
+      db.prepare(ownedEdges(kind, 'SELECT src, dst')).all({ owner }),
+      kind,
+    );
     for (const row of rows) edges.push({ kind, from: row.src, to: row.dst });
   }
   const shared = new Set<string>();
@@ -170,28 +171,29 @@ export function subgraphOf(db: Database.Database, owner: string): GraphBatch {
   const nodes: GraphNode[] = [];
   for (const label of LABEL_NAMES) {
     const columns = ['id', ...columnsOf(label)].map(quote).join(', ');
-    const rows = (
-      SHARED_LABELS.has(label)
-        ? db
-            .prepare(
-              `SELECT ${columns} FROM ${quote(label)} WHERE id IN (SELECT value FROM json_each(?))`,
-            )
-            .all(JSON.stringify([...shared]))
-        : db.prepare(`SELECT ${columns} FROM ${quote(label)} WHERE owner = ?`).all(owner)
-    ) as Record<string, unknown>[];
-    for (const row of withBooleans(label, rows)) {
+    const read = SHARED_LABELS.has(label)
+      ? db
+          .prepare(
+            `SELECT ${columns} FROM ${quote(label)} WHERE id IN (SELECT value FROM json_each(?))`,
+          )
+          .all(JSON.stringify([...shared]))
+      : db.prepare(`SELECT ${columns} FROM ${quote(label)} WHERE owner = ?`).all(owner);
+    for (const row of withBooleans(label, sqliteRows(NodeRow, read, label))) {
       const { id, ...properties } = row;
-      nodes.push({ label, id: String(id), properties: properties as GraphNode['properties'] });
+      nodes.push({ label, id: String(id), properties });
     }
   }
   return { owner, nodes, edges };
 }
 
+// A node's columns: what the graph writes (text, integers, 0/1 for booleans) or NULL.
+const NodeRow = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
 // SQLite stores booleans as 0/1; the graph (and Cypher) sees true/false.
 function* withBooleans(
   label: Label,
-  rows: Iterable<Record<string, unknown>>,
-): Generator<Record<string, unknown>> {
+  rows: Iterable<Record<string, PropertyValue>>,
+): Generator<Record<string, PropertyValue>> {
   const booleans = Object.entries(typesOf(label))
     .filter(([, type]) => type === 'boolean')
     .map(([column]) => column);
@@ -209,25 +211,37 @@ export function statsOf(db: Database.Database): Stats {
   return {
     conversations: one(`SELECT count(*) FROM "Conversation"`),
     messages: one(`SELECT count(*) FROM "Message"`),
-    bySource: <Stats['bySource']>(
+    bySource: sqliteRows(
+      STATS_ROWS.bySource,
       all(
         `SELECT source, count(*) AS conversations, coalesce(sum(message_count), 0) AS messages FROM "Conversation" GROUP BY source ORDER BY source`,
-      )
+      ),
+      'conversations by source',
     ),
-    byMonth: <Stats['byMonth']>all(
-      `SELECT nullif(mc.month, '') AS month, c.source AS source, sum(mc.messages) AS messages,
+    byMonth: sqliteRows(
+      STATS_ROWS.byMonth,
+      all(
+        `SELECT nullif(mc.month, '') AS month, c.source AS source, sum(mc.messages) AS messages,
          count(DISTINCT mc.owner) AS conversations
        FROM message_counts mc JOIN "Conversation" c ON c.id = mc.owner
        GROUP BY mc.month, c.source ORDER BY mc.month, c.source`,
+      ),
+      'messages by month',
     ),
-    byRole: <Stats['byRole']>(
+    byRole: sqliteRows(
+      STATS_ROWS.byRole,
       all(
         `SELECT role, sum(messages) AS messages FROM message_counts GROUP BY role ORDER BY messages DESC, role`,
-      )
+      ),
+      'messages by role',
     ),
-    byModel: <Stats['byModel']>all(
-      `SELECT model, sum(messages) AS messages FROM message_counts WHERE model <> ''
+    byModel: sqliteRows(
+      STATS_ROWS.byModel,
+      all(
+        `SELECT model, sum(messages) AS messages FROM message_counts WHERE model <> ''
        GROUP BY model ORDER BY messages DESC, model LIMIT 10`,
+      ),
+      'messages by model',
     ),
   };
 }
@@ -251,21 +265,42 @@ export function countsOf(db: Database.Database): {
   return { nodes, edges };
 }
 
+const ImportRow = z.object({
+  id: Text,
+  sourceFile: Text,
+  checksum: Text,
+  importer: Text,
+  importedAt: Text,
+  size: z.number().nullable(),
+  crc32: z.number().nullable(),
+  redacted: z.number().nullable(),
+});
+
 /** The files imported so far, with what is known of each. */
 export function importedFilesOf(db: Database.Database): ImportRecord[] {
   const rows = db
     .prepare(
       `SELECT id, source_file AS sourceFile, checksum, importer, imported_at AS importedAt, size, crc32, redacted FROM "Import"`,
     )
-    .all() as (Omit<ImportRecord, 'size' | 'crc32' | 'redacted'> & {
-    size: number | null;
-    crc32: number | null;
-    redacted: number | null;
-  })[];
-  return rows.map(({ size, crc32, redacted, ...rest }) => ({
+    .all();
+  return sqliteRows(ImportRow, rows, 'import').map(({ size, crc32, redacted, ...rest }) => ({
     ...rest,
     ...(size !== null ? { size } : {}),
     ...(crc32 !== null ? { crc32 } : {}),
     ...(redacted !== null ? { redacted: redacted === 1 } : {}),
   }));
+}
+
+/** A message's conversation and place on its shown thread (null when off it). */
+export function messagePlaceOf(
+  db: Database.Database,
+  messageId: string,
+): { owner: string; position: number | null } | undefined {
+  const row = db.prepare(`SELECT owner, position FROM "Message" WHERE id = ?`).get(messageId);
+  return sqliteRow(z.object({ owner: Text, position: z.number().nullable() }), row, 'message');
+}
+
+/** The checksums of the files imported so far. */
+export function importChecksumsOf(db: Database.Database): string[] {
+  return sqliteRows(Text, db.prepare(`SELECT checksum FROM "Import"`).pluck().all(), 'import');
 }

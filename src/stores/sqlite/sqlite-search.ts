@@ -24,6 +24,11 @@ import { toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
 import { STEMS_LANGUAGES } from '../batch-language.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
+import { z } from 'zod';
+import { NullableText, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
+
+const RankedRow = z.object({ rowid: z.number(), score: z.number() });
+const VocabRow = z.object({ term: Text, count: z.number() });
 
 /** How many of a word's matches are ranked at first (see {@link searchSqlite}). */
 export const RANK_WINDOW = 2_000;
@@ -159,11 +164,10 @@ function rankIn(
   for (;;) {
     // Read newest-indexed first, which FTS5 does cheaply (a `rowid >= ?` range was read from
     // the start of the doclist: 23 ms for "the").
-    const rows = (
-      statement.all({ ...params, window: Math.max(window, 1) }) as {
-        rowid: number;
-        score: number;
-      }[]
+    const rows = sqliteRows(
+      RankedRow,
+      statement.all({ ...params, window: Math.max(window, 1) }),
+      'search match',
     ).map((r) => ({ ...r, source }));
     if (rows.length >= want || window >= matches) return { rows, window };
     window = Math.min(matches, window * 8);
@@ -182,11 +186,22 @@ const DETAIL = {
     JOIN "Conversation" c ON c.id = m.owner WHERE a.rowid = ? LIMIT 1`,
 } as const;
 
-type DetailRow = Omit<SearchHit, 'score' | 'snippet' | 'attachment' | 'why'> & {
-  content: string | null;
-  attachmentId: string | null;
-  attachmentName: string | null;
-};
+const DetailRow = z.object({
+  messageId: Text,
+  role: Text,
+  createdAt: Text,
+  content: NullableText,
+  conversationId: Text,
+  platformConversationId: Text,
+  title: Text,
+  source: Text,
+  attachmentId: NullableText,
+  attachmentName: NullableText,
+}) satisfies z.ZodType<
+  Omit<SearchHit, 'score' | 'snippet' | 'attachment' | 'why'>,
+  z.ZodTypeDef,
+  unknown
+>;
 
 // Snippets are cut here, not by FTS5: its snippet() needs the MATCH, and FTS5 ignored a
 // `rowid = ?` beside a MATCH (it returned every match), so each would rescan the doclist.
@@ -199,7 +214,7 @@ function hitsOf(
   const terms = snippetTerms(text);
   const detail = { message: db.prepare(DETAIL.message), attachment: db.prepare(DETAIL.attachment) };
   return ranked.flatMap(({ source, rowid, score }, i) => {
-    const row = detail[source].get(rowid) as DetailRow | undefined;
+    const row = sqliteRow(DetailRow, detail[source].get(rowid), 'search hit');
     if (!row) return [];
     const { content, attachmentId, attachmentName, ...rest } = row;
     return [
@@ -320,14 +335,18 @@ function suggestFromStems(db: Database.Database, word: string): string | undefin
     .prepare(
       `SELECT term, doc AS count FROM temp.${STEMS_TABLE}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
     )
-    .all(from, to) as { term: string; count: number }[];
+    .all(from, to);
   const texts = db
     .prepare(
       `SELECT m.content FROM ${STEMS_TABLE} s JOIN "Message" m ON m.rowid = s.rowid WHERE ${STEMS_TABLE} MATCH ? LIMIT 3`,
     )
     .pluck();
-  for (const term of nearestLanguageTerms(word, candidates, STEMS_LANGUAGES).slice(0, 3)) {
-    const found = (texts.all(`"${term}"`) as (string | null)[]).filter(
+  for (const term of nearestLanguageTerms(
+    word,
+    sqliteRows(VocabRow, candidates, 'vocabulary'),
+    STEMS_LANGUAGES,
+  ).slice(0, 3)) {
+    const found = sqliteRows(NullableText, texts.all(`"${term}"`), 'message text').filter(
       (t): t is string => t !== null,
     );
     const surface = languageSurfaceForm(word, found, term, STEMS_LANGUAGES);
@@ -351,8 +370,9 @@ function suggest(db: Database.Database, word: string, sources: Source[]): string
       .prepare(
         `SELECT term, doc FROM temp.${table}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
       )
-      .all(from, to) as { term: string; doc: number }[];
-    for (const row of rows) candidates.set(row.term, (candidates.get(row.term) ?? 0) + row.doc);
+      .all(from, to);
+    for (const row of sqliteRows(z.object({ term: Text, doc: z.number() }), rows, 'vocabulary'))
+      candidates.set(row.term, (candidates.get(row.term) ?? 0) + row.doc);
   }
   const terms = nearestTerms(
     word,
@@ -367,10 +387,10 @@ function suggest(db: Database.Database, word: string, sources: Source[]): string
           `SELECT x.content FROM ${table} t JOIN "${label}" x ON x.rowid = t.rowid WHERE ${table} MATCH ? LIMIT 3`,
         )
         .pluck()
-        .all(`"${term}"`) as (string | null)[];
+        .all(`"${term}"`);
       const surface = surfaceForm(
         word,
-        texts.filter((t): t is string => t !== null),
+        sqliteRows(NullableText, texts, 'text').filter((t): t is string => t !== null),
         term,
       );
       if (surface !== undefined) return surface;

@@ -45,12 +45,15 @@ import {
   conversationPage,
   conversationsByPrefixOf,
   messagesByPrefixOf,
+  messagePlaceOf,
   countsOf,
   importedFilesOf,
+  importChecksumsOf,
   statsOf,
   subgraphOf,
   threadOf,
 } from './sqlite-reads.js';
+import { StateRow, sqliteRow } from './sqlite-rows.js';
 
 type Statement = Database.Statement;
 
@@ -200,7 +203,7 @@ export class SqliteStore implements Store {
 
   // Whether the store holds this version of the conversation.
   private holds(owner: string, hash: string, deep: boolean): boolean {
-    const stored = this.stateOf.get(owner) as { content_hash: string; deep: number } | undefined;
+    const stored = sqliteRow(StateRow, this.stateOf.get(owner), 'conversation state');
     return stored?.content_hash === hash && stored.deep === (deep ? 1 : 0);
   }
 
@@ -265,9 +268,7 @@ export class SqliteStore implements Store {
   }
 
   importedChecksums(): Promise<Set<string>> {
-    return Promise.resolve(
-      new Set(this.db.prepare(`SELECT checksum FROM "Import"`).pluck().all() as string[]),
-    );
+    return Promise.resolve(new Set(importChecksumsOf(this.db)));
   }
 
   /** Runs a user's query in a child process (see {@link CypherChildren}), after the fast checks. */
@@ -321,10 +322,7 @@ export class SqliteStore implements Store {
   }
 
   messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]> {
-    const found = this.db
-      .prepare(`SELECT owner, position FROM "Message" WHERE id = ?`)
-      .get(messageId) as { owner: string; position: number | null } | undefined;
-    return messageContextAt(this, found, messageId, before, after);
+    return messageContextAt(this, messagePlaceOf(this.db, messageId), messageId, before, after);
   }
 
   async subgraph(conversationId: string): Promise<GraphBatch | undefined> {

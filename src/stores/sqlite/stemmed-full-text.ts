@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
 import { conversationLanguage, type StemLanguage } from '../../search/stemming.js';
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
+import { z } from 'zod';
+import { NullableText, Text, sqliteRows } from './sqlite-rows.js';
 
 /**
  * The stemmed copy of message text (issue 24): each message's words stemmed in JS in its
@@ -52,16 +54,19 @@ export function stemsMissing(db: Database.Database): boolean {
   );
 }
 
+const MessageText = z.object({ rowid: z.number(), content: NullableText });
+
 /**
  * Fills the stemmed table from the messages a store already holds, a conversation at a time
  * (each one's language detected as an import would): an older store brought up to date in
  * place. Returns how many messages were indexed.
  */
 export function fillStems(db: Database.Database): number {
-  const owners = db.prepare(`SELECT id, name FROM "Conversation"`).all() as {
-    id: string;
-    name: string | null;
-  }[];
+  const owners = sqliteRows(
+    z.object({ id: Text, name: NullableText }),
+    db.prepare(`SELECT id, name FROM "Conversation"`).all(),
+    'conversation',
+  );
   const messagesOf = db.prepare(
     `SELECT rowid, content FROM "Message" WHERE owner = ? ORDER BY created_at, rowid`,
   );
@@ -69,7 +74,7 @@ export function fillStems(db: Database.Database): number {
   let indexed = 0;
   db.transaction(() => {
     for (const { id, name } of owners) {
-      const rows = messagesOf.all(id) as { rowid: number; content: string | null }[];
+      const rows = sqliteRows(MessageText, messagesOf.all(id), 'message');
       const texts = rows.slice(0, FIRST_MESSAGES).flatMap((r) => (r.content ? [r.content] : []));
       const language = conversationLanguage(name ?? '', texts);
       for (const row of rows) {
