@@ -4,7 +4,12 @@ import { bundleDir } from '../data-folder/data-dir.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { messageNodeId } from '../graph/message-node-id.js';
 import type { Citation } from '../model/pam.js';
-import type { ConversationInfo, Store, ThreadMessage } from '../stores/store.js';
+import type {
+  ConversationInfo,
+  ConversationReader,
+  Store,
+  ThreadMessage,
+} from '../stores/store.js';
 import { attachmentViews, type AttachmentView } from './attachment-views.js';
 import { codeCellOf, type CodeCell } from './code-cell.js';
 
@@ -113,7 +118,7 @@ export interface ConversationView {
  * text from the graph). Undefined when neither of the conversation's ids is known.
  */
 export async function readConversationView(
-  store: Store,
+  store: ConversationReader,
   dataDir: string,
   id: string,
 ): Promise<ConversationView | undefined> {

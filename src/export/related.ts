@@ -11,7 +11,7 @@ const CAP = 5000;
  * empty when the store holds no vectors (nothing is embedded), so the notes have no Related.
  */
 export async function relatedConversations(
-  store: Store,
+  store: Pick<Store, 'vectors'>,
   exported: ReadonlySet<string>,
 ): Promise<Map<string, string[]>> {
   const related = new Map<string, string[]>();

@@ -3,7 +3,7 @@ import { bundleDir } from '../data-folder/data-dir.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
 import type { Memory, MemoryStatus, MemoryType } from '../model/pam.js';
 import { pageBounds } from '../stores/page-bounds.js';
-import type { Store } from '../stores/store.js';
+import type { ConversationReader, Store } from '../stores/store.js';
 
 /** Which memories to list. */
 export interface MemoryQuery {
@@ -51,7 +51,7 @@ export interface MemoryPage {
 export const MEMORY_PAGE = { default: 20, max: 200 } as const;
 
 /** A memory as lists show it (its source's title looked up in the store). */
-export async function memoryView(memory: Memory, store?: Store): Promise<MemoryView> {
+export async function memoryView(memory: Memory, store?: ConversationReader): Promise<MemoryView> {
   const view: MemoryView = {
     id: memory.id,
     type: memory.type,

@@ -1,5 +1,5 @@
 import { dateBound } from '../stores/date-bound.js';
-import type { ConversationInfo, Store } from '../stores/store.js';
+import type { ConversationInfo, ConversationReader, GraphQueries } from '../stores/store.js';
 import { SERVER_QUERY_LIMITS } from '../stores/query-limits.js';
 import { memoryView, readMemories, type MemoryView } from './list-memories.js';
 
@@ -21,7 +21,7 @@ export const RECENT_LIMIT = 10;
  * conversations, the conversations with the most new messages, and the memories added (active).
  */
 export async function recentActivity(
-  store: Store,
+  store: ConversationReader & GraphQueries,
   dataDir: string,
   options: { since: string; now?: Date | undefined; limit?: number | undefined },
 ): Promise<RecentActivity> {

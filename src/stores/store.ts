@@ -220,8 +220,11 @@ export interface GraphWriter {
   end(): Promise<WriteReport>;
 }
 
-/** A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite. */
-export interface Store {
+/**
+ * The store as the import's sink: conversations written whole, grown, or as a delta, taken
+ * out, or all cleared; `deep` is whether tool calls are projected into traces.
+ */
+export interface GraphSink {
   /** Replaces each batch's conversation (nodes and edges) with the batch; the same batch twice is a no-op. */
   upsert(batches: AsyncIterable<GraphBatch> | Iterable<GraphBatch>): Promise<WriteReport>;
   /**
@@ -242,6 +245,20 @@ export interface Store {
   ): Promise<'written' | 'stale'>;
   /** A writer for batches pushed one by one (by an import), `deep` as the store's mode. */
   writer(deep: boolean): GraphWriter;
+  /**
+   * Removes one conversation (chatgraph's or the platform's id): the nodes it owns, their
+   * edges and its search entries; false when the store does not hold it.
+   */
+  deleteConversation(id: string): Promise<boolean>;
+  /** Removes every node and edge (for reindex). */
+  clear(): Promise<void>;
+  /** Whether the store projects tool calls into traces. */
+  deep(): Promise<boolean>;
+  setDeep(deep: boolean): Promise<void>;
+}
+
+/** What was imported: the Import nodes, and the checksums that let a file be skipped unread. */
+export interface ImportLedger {
   /** Records an import (the Import node). */
   recordImport(record: ImportRecord): Promise<void>;
   /**
@@ -251,18 +268,16 @@ export interface Store {
   dropStaleImports(sourceFile: string, keep: string): Promise<void>;
   /** Remembers the zip size and CRC-32 of a file imported before (by an older version). */
   recordFingerprint(checksum: string, size: number, crc32: number): Promise<void>;
-  /** How many conversations the store holds (cheap, unlike `stats`). */
-  conversationCount(): Promise<number>;
   /** Checksums of every export file imported so far. */
   importedChecksums(): Promise<Set<string>>;
   /** Every imported file, with its zip size and CRC-32 where known. */
   importedFiles(): Promise<ImportRecord[]>;
-  /**
-   * Runs read-only Cypher; writes are refused, and the query is stopped at the limits
-   * (the CLI's when none are given).
-   */
-  cypher(query: string, params?: Record<string, unknown>, limits?: QueryLimits): Promise<Row[]>;
-  search(query: SearchQuery): Promise<SearchResult>;
+  /** How many conversations the store holds (cheap, unlike `stats`). */
+  conversationCount(): Promise<number>;
+}
+
+/** Conversations and their messages read back: by id or prefix, as threads, lists and subgraphs. */
+export interface ConversationReader {
   /** A conversation by its id (chatgraph's or the platform's). */
   conversation(id: string): Promise<ConversationInfo | undefined>;
   /**
@@ -277,31 +292,39 @@ export interface Store {
   messagesByPrefix(prefix: string, limit: number): Promise<MessageRef[]>;
   /** The shown thread in order, or every branch (tree order) with `allBranches`. */
   thread(conversationId: string, options?: { allBranches?: boolean }): Promise<ThreadMessage[]>;
-  stats(): Promise<Stats>;
-  /** The sources conversations came from (cheap, unlike `stats`). */
-  sources(): Promise<string[]>;
   /** Conversations matching a filter, a page at a time. */
   listConversations(filter: ConversationFilter): Promise<ConversationPage>;
   /** Everything a conversation put in the graph (its nodes and edges, shared nodes they reach included). */
   subgraph(conversationId: string): Promise<GraphBatch | undefined>;
   /** A message with up to `before` messages leading to it and `after` following it. */
   messageContext(messageId: string, before: number, after: number): Promise<ThreadMessage[]>;
+  /** The sources conversations came from (cheap, unlike `stats`). */
+  sources(): Promise<string[]>;
+}
+
+/** Questions over the whole graph: Cypher, keyword search, and counts. */
+export interface GraphQueries {
+  /**
+   * Runs read-only Cypher; writes are refused, and the query is stopped at the limits
+   * (the CLI's when none are given).
+   */
+  cypher(query: string, params?: Record<string, unknown>, limits?: QueryLimits): Promise<Row[]>;
+  search(query: SearchQuery): Promise<SearchResult>;
+  stats(): Promise<Stats>;
   /** Counts of nodes per label and edges per type (for checks and tests). */
   counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }>;
-  /** Whether the store projects tool calls into traces. */
-  deep(): Promise<boolean>;
-  setDeep(deep: boolean): Promise<void>;
+}
+
+/**
+ * A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite.
+ * Its roles are apart so code can ask for the one it uses: an import's sink, the import
+ * ledger, the reader of conversations, questions over the graph, vectors and memories.
+ */
+export interface Store extends GraphSink, ImportLedger, ConversationReader, GraphQueries {
   /** The store's vectors, for search by meaning. */
   readonly vectors: VectorIndex;
   /** The bundle's memories as Memory nodes (DERIVED_FROM their source), searchable by words. */
   readonly memories: MemoryIndex;
-  /**
-   * Removes one conversation (chatgraph's or the platform's id): the nodes it owns, their
-   * edges and its search entries; false when the store does not hold it.
-   */
-  deleteConversation(id: string): Promise<boolean>;
-  /** Removes every node and edge (for reindex). */
-  clear(): Promise<void>;
   close(): Promise<void>;
 }
 
