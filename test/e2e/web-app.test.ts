@@ -427,7 +427,7 @@ const PAGES: [string, string, 'samples' | 'fixtures'][] = [
 
 describe('every page at every size, checked by axe-core', () => {
   for (const scheme of ['light', 'dark'] as const)
-    for (const width of [1280, 390, 360])
+    for (const width of [1280, 390, 360, 320])
       it(`fits a ${String(width)} px viewport in ${scheme}`, async () => {
         // axe-core injects itself through a context of the test's own.
         const context = await browser.newContext({
