@@ -7,7 +7,7 @@ import { chunkText } from '../embed/chunk-text.js';
 import { SqliteStore } from '../stores/sqlite/sqlite-store.js';
 import type { Store } from '../stores/store.js';
 import { GIST_HASH_PREFIX } from './conversation-gist.js';
-import { embedConversations, type EmbedPlan } from './embed-conversations.js';
+import { embedConversations, type EmbedPlan, type EmbeddingCache } from './embed-conversations.js';
 import { recall } from './recall-search.js';
 
 /** One token a word, as the chunk tests count: small chunks, so texts are cut in several. */
@@ -54,9 +54,9 @@ describe('embedConversations', () => {
     expect(plans.map((p) => p.pass)).toEqual(['conversations', 'chunks']);
     const [gists, chunks] = plans;
     expect(gists?.chunks).toBe(3);
-    // The second pass finds the first pass's gists among the vectors made: not counted twice
-    // (an untitled conversation's gist is its one-chunk question, so it is found once more).
-    expect(chunks?.cached).toBeGreaterThanOrEqual(3);
+    // The second pass finds the first pass's gists among the vectors made, and embeds a text
+    // the conversations hold more than once (branches share their start) once.
+    expect(chunks?.cached).toBeGreaterThan(3);
     const planned = plans.reduce((sum, p) => sum + p.chunks - p.cached, 0);
     expect(report.embedded).toBe(planned);
     expect(bagOfWords.calls - before).toBe(planned);
@@ -127,5 +127,37 @@ describe('embedConversations', () => {
     expect(last.gists).toBe(0);
     expect(last.conversationsDone).toBe(3);
     expect(await store.vectors.pending()).toEqual([]);
+  });
+
+  it('plans exactly the chunks it embeds with a cache, and nothing the cache holds', async () => {
+    const stored = new Map<string, Float32Array>();
+    const cache: EmbeddingCache = {
+      get: (model, hashes) =>
+        new Map(
+          hashes.flatMap((h) => {
+            const v = stored.get(`${model}/${h}`);
+            return v ? [[h, v] as const] : [];
+          }),
+        ),
+      put: (model, entries) => {
+        for (const e of entries) stored.set(`${model}/${e.textHash}`, e.vector);
+      },
+    };
+    const run = async (target: Store): Promise<[number, number]> => {
+      const plans: EmbedPlan[] = [];
+      const report = await embedConversations(target.vectors, {
+        embedder: bagOfWords,
+        chunk: counting().chunk,
+        cache,
+        onPlan: (plan) => plans.push(plan),
+      });
+      return [plans.reduce((sum, p) => sum + p.chunks - p.cached, 0), report.embedded];
+    };
+    const [planned, embedded] = await run(store);
+    expect(embedded).toBe(planned);
+    expect(embedded).toBeGreaterThan(0);
+    const other = SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'));
+    await other.upsert(batchesOf(await knownConversations()));
+    expect(await run(other).finally(() => other.close())).toEqual([0, 0]);
   });
 });

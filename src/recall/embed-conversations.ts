@@ -11,6 +11,7 @@ import {
   type Job,
   type KnownVectors,
   type PendingUnit,
+  type PlannedPass,
 } from './embed-plan.js';
 
 export type { EmbedPlan } from './embed-plan.js';
@@ -112,13 +113,13 @@ export async function embedConversations(
   });
   if (first.jobs.length > 0) {
     options.onPlan?.(first.plan);
-    const stopped = await run.pass('conversations', first.jobs);
+    const stopped = await run.pass('conversations', first);
     run.gists = run.progress.conversationsDone;
     if (stopped) return report(true);
   }
   const second = await planChunks(vectors, pending, options.chunk, known, cost);
   options.onPlan?.(second.plan);
-  return report(await run.pass('chunks', second.jobs));
+  return report(await run.pass('chunks', second));
 }
 
 /** Runs the passes' jobs: batches across conversations, each conversation written whole. */
@@ -135,6 +136,10 @@ class Runner {
   gists = 0;
   private open: Job[] = [];
   private waiting: PendingUnit[] = [];
+  /** Units of the same text as one waiting: they take its vector (a text is embedded once). */
+  private readonly twins = new Map<string, PendingUnit[]>();
+  /** Texts the pass holds more than once: their vectors are kept for the later ones. */
+  private repeats: ReadonlySet<string> = new Set();
 
   constructor(
     private readonly vectors: VectorIndex,
@@ -144,7 +149,8 @@ class Runner {
   ) {}
 
   /** Runs one pass; true when its signal stopped it. */
-  async pass(pass: EmbedPass, jobs: readonly Job[]): Promise<boolean> {
+  async pass(pass: EmbedPass, { jobs, repeats }: PlannedPass): Promise<boolean> {
+    this.repeats = repeats;
     const batchSize = this.options.batchSize ?? 32;
     const signal = this.options.signal;
     Object.assign(this.progress, {
@@ -169,7 +175,16 @@ class Runner {
         if (vector) {
           unit.vector = vector;
           this.progress.cached++;
-        } else this.waiting.push(unit);
+        } else {
+          const twins = this.twins.get(unit.textHash);
+          if (twins) {
+            twins.push(unit);
+            this.progress.cached++;
+          } else {
+            this.twins.set(unit.textHash, []);
+            this.waiting.push(unit);
+          }
+        }
       }
       this.open.push(job);
       while (this.waiting.length >= batchSize) {
@@ -219,8 +234,12 @@ class Runner {
           `the model ${embedder.model.id} gave a vector of ${String(vector?.length ?? 0)} dimensions, not ${String(embedder.model.dimensions)}`,
         );
       unit.vector = vector;
+      for (const twin of this.twins.get(unit.textHash) ?? []) twin.vector = vector;
+      this.twins.delete(unit.textHash);
       entries.push({ textHash: unit.textHash, vector });
-      if (this.progress.pass === 'conversations') this.made.set(unit.textHash, vector);
+      // The first pass's gists are the second's title units, found here even with no cache.
+      if (this.progress.pass === 'conversations' || this.repeats.has(unit.textHash))
+        this.made.set(unit.textHash, vector);
     });
     this.options.cache?.put(embedder.model.id, entries);
     this.progress.embedded += batch.length;

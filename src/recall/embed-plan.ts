@@ -157,17 +157,34 @@ function emptyPlan(pass: EmbedPass, conversations: number): EmbedPlan {
   };
 }
 
+/** A pass's plan, its jobs, and the texts it holds more than once (embedded once, kept). */
+export interface PlannedPass {
+  jobs: Job[];
+  plan: EmbedPlan;
+  repeats: Set<string>;
+}
+
+function newPass(plan: EmbedPlan): PlannedPass & { seen: Set<string> } {
+  return { jobs: [], plan, repeats: new Set(), seen: new Set() };
+}
+
+/** Counts a conversation's units: known ones, repeats of one counted before, and the rest. */
 function count(
-  plan: EmbedPlan,
+  planned: PlannedPass & { seen: Set<string> },
   units: readonly PendingUnit[],
   known: KnownVectors,
   cost: EmbedCost,
 ): void {
+  const { plan, seen } = planned;
   const found = known(units.map((u) => u.textHash));
   plan.chunks += units.length;
   for (const unit of units)
     if (found.has(unit.textHash)) plan.cached++;
-    else {
+    else if (seen.has(unit.textHash)) {
+      plan.cached++;
+      planned.repeats.add(unit.textHash);
+    } else {
+      seen.add(unit.textHash);
       plan.tokens += unit.tokens;
       plan.seconds += cost.perChunk + cost.perToken * unit.tokens;
     }
@@ -183,9 +200,9 @@ export async function planGists(
   chunk: Chunker,
   known: KnownVectors,
   cost: EmbedCost,
-): Promise<{ jobs: Job[]; plan: EmbedPlan }> {
-  const jobs: Job[] = [];
-  const plan = emptyPlan('conversations', 0);
+): Promise<PlannedPass> {
+  const planned = newPass(emptyPlan('conversations', 0));
+  const { jobs, plan } = planned;
   for (const p of pending) {
     const hash = GIST_HASH_PREFIX + p.hash;
     if (p.embedded !== null && (!p.embedded.startsWith(GIST_HASH_PREFIX) || p.embedded === hash))
@@ -197,9 +214,9 @@ export async function planGists(
     plan.conversations++;
     plan.texts++;
     plan.characters += characters;
-    count(plan, units, known, cost);
+    count(planned, units, known, cost);
   }
-  return { jobs, plan };
+  return { jobs, plan, repeats: planned.repeats };
 }
 
 /** The second pass: every chunk of every pending conversation, cut once here. */
@@ -209,9 +226,9 @@ export async function planChunks(
   chunk: Chunker,
   known: KnownVectors,
   cost: EmbedCost,
-): Promise<{ jobs: Job[]; plan: EmbedPlan }> {
-  const jobs: Job[] = [];
-  const plan = emptyPlan('chunks', pending.length);
+): Promise<PlannedPass> {
+  const planned = newPass(emptyPlan('chunks', pending.length));
+  const { jobs, plan } = planned;
   for (const p of pending) {
     const texts = await vectors.texts(p.owner);
     const others = chunkedTexts(texts);
@@ -227,7 +244,7 @@ export async function planChunks(
     });
     plan.texts += texts.length;
     plan.characters += characters;
-    count(plan, units, known, cost);
+    count(planned, units, known, cost);
   }
-  return { jobs, plan };
+  return { jobs, plan, repeats: planned.repeats };
 }
