@@ -28,25 +28,31 @@ export interface EmbedPlan {
   seconds: number;
 }
 
-/** What the model takes to embed on one core: seconds a token, and a chunk's own overhead. */
+/**
+ * What embedding takes on one core: seconds a token and a chunk's own overhead for the model,
+ * and a conversation's (its texts read, its vectors written).
+ */
 export interface EmbedCost {
   perToken: number;
   perChunk: number;
+  perConversation: number;
 }
 
 /**
- * Measured on this project's 2-core machine with one intra-op thread, in CPU seconds a token,
- * over chunks of 13 to 260 tokens (bench/embed.mjs --estimate): the cost is near linear in the
- * tokens at these lengths. Other models (endpoints, folders) are guessed as the default.
+ * Measured on this project's 2-core machine with one intra-op thread, in CPU seconds, over
+ * chunks of 13 to 260 tokens: the cost is near linear in the tokens at these lengths; checked
+ * against real exports by bench/embed-plan.mjs. Other models (endpoints, folders) are guessed
+ * as the default.
  */
+const DEFAULT_COST: EmbedCost = { perToken: 0.000165, perChunk: 0.0003, perConversation: 0.01 };
 const COSTS: Record<string, EmbedCost> = {
-  'all-minilm-l6-v2': { perToken: 0.000165, perChunk: 0.0003 },
-  'multilingual-e5-small': { perToken: 0.00026, perChunk: 0.0006 },
+  'all-minilm-l6-v2': DEFAULT_COST,
+  'multilingual-e5-small': { perToken: 0.00026, perChunk: 0.0006, perConversation: 0.01 },
 };
 
 /** The cost of embedding with a model, by its id. */
 export function embedCostOf(modelId: string): EmbedCost {
-  return COSTS[modelId] ?? { perToken: 0.000165, perChunk: 0.0003 };
+  return COSTS[modelId] ?? DEFAULT_COST;
 }
 
 /** A chunk waiting for its vector, with the tokens the chunker counted in it. */
@@ -178,6 +184,7 @@ function count(
   const { plan, seen } = planned;
   const found = known(units.map((u) => u.textHash));
   plan.chunks += units.length;
+  plan.seconds += cost.perConversation;
   for (const unit of units)
     if (found.has(unit.textHash)) plan.cached++;
     else if (seen.has(unit.textHash)) {
