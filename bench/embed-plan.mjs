@@ -28,6 +28,13 @@ const cpuSeconds = (since) => {
   return (used.user + used.system) / 1e6;
 };
 
+// Printed as each pass ends: a long second pass can be cut short after the first is known.
+function print(input, { plan, model, wall, cpu, loadBefore, loadAfter }) {
+  say(
+    `${input.split('/').slice(-2).join('/')} ${model} ${plan.pass}: ${plan.conversations} conversations, ${plan.chunks} chunks (${plan.chunks - plan.cached} to embed, ${plan.tokens} tokens): estimate ${plan.seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s (${((cpu / plan.seconds - 1) * 100).toFixed(0)}%), wall ${wall.toFixed(2)} s (${((wall / plan.seconds - 1) * 100).toFixed(0)}%), load ${loadBefore}→${loadAfter}`,
+  );
+}
+
 for (const input of exports) {
   const dataDir = mkdtempSync(join(tmpdir(), 'chatgraph-embed-plan-'));
   execFileSync(process.execPath, [cli, 'import', '--data-dir', dataDir, input], {
@@ -35,7 +42,6 @@ for (const input of exports) {
   });
   const store = await openStore({ dataDir });
   const controller = new AbortController();
-  const passes = [];
   let current;
   // A pass ends with its last progress (the next pass's plan, cutting every text, is not in it).
   const mark = () => {
@@ -47,7 +53,7 @@ for (const input of exports) {
     if (!current) return;
     if (current.wall === undefined) mark();
     current.loadAfter = load();
-    passes.push(current);
+    print(input, current);
     current = undefined;
   };
   const report = await embedStore(store, dataDir, {
@@ -71,9 +77,5 @@ for (const input of exports) {
   close();
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });
-  for (const { plan, model, wall, cpu, loadBefore, loadAfter } of passes)
-    say(
-      `${input.split('/').slice(-2).join('/')} ${model} ${plan.pass}: ${plan.conversations} conversations, ${plan.chunks} chunks (${plan.chunks - plan.cached} to embed, ${plan.tokens} tokens): estimate ${plan.seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s (${((cpu / plan.seconds - 1) * 100).toFixed(0)}%), wall ${wall.toFixed(2)} s (${((wall / plan.seconds - 1) * 100).toFixed(0)}%), load ${loadBefore}→${loadAfter}`,
-    );
   say(`  embedded ${report.embedded} + ${report.cached} cached, gists ${report.gists}`);
 }
