@@ -30,7 +30,8 @@ export interface EmbedPlan {
 
 /**
  * What embedding takes on one core: seconds a token and a chunk's own overhead for the model,
- * and a conversation's (its texts read, its vectors written).
+ * and a conversation's in the second pass (its texts read and cut, its vectors written; a gist's
+ * one row is lost in the noise).
  */
 export interface EmbedCost {
   perToken: number;
@@ -184,7 +185,6 @@ function count(
   const { plan, seen } = planned;
   const found = known(units.map((u) => u.textHash));
   plan.chunks += units.length;
-  plan.seconds += cost.perConversation;
   for (const unit of units)
     if (found.has(unit.textHash)) plan.cached++;
     else if (seen.has(unit.textHash)) {
@@ -251,6 +251,7 @@ export async function planChunks(
     });
     plan.texts += texts.length;
     plan.characters += characters;
+    plan.seconds += cost.perConversation;
     count(planned, units, known, cost);
   }
   return { jobs, plan, repeats: planned.repeats };
