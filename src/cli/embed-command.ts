@@ -77,9 +77,16 @@ export async function runEmbed(
     const seconds = (Date.now() - started) / 1000;
     if (report.replacedModel !== undefined)
       print(`the vectors of ${report.replacedModel} were replaced by ${report.model}'s`);
-    print(
-      `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} in ${formatDuration(seconds)}: ${plural(report.embedded, 'text chunk')} by the model, ${report.cached.toLocaleString('en-US')} from the cache${report.interrupted ? '; run chatgraph embed again to go on' : ''}`,
-    );
+    const again = report.interrupted ? '; run chatgraph embed again to go on' : '';
+    // Stopped in the first pass: the conversations are counted by the vector each one got.
+    if (report.pass === 'conversations')
+      print(
+        `stopped; ${report.gists.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} got their first vector in ${formatDuration(seconds)} (found by meaning from now on), none embedded whole yet${again}`,
+      );
+    else
+      print(
+        `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} in ${formatDuration(seconds)}: ${plural(report.embedded, 'text chunk')} by the model, ${report.cached.toLocaleString('en-US')} from the cache${report.gists > 0 ? `, after one vector each for ${plural(report.gists, 'conversation')} first` : ''}${again}`,
+      );
     return report;
   } finally {
     bar.done();

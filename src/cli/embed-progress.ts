@@ -2,9 +2,6 @@ import type { EmbedPlan, EmbedProgress } from '../index.js';
 import { formatBytes } from './progress-bar.js';
 import { plural } from './plural.js';
 
-/** Characters a second the default model embeds on a 2-core machine (bench/embed.mjs). */
-export const ESTIMATED_CHARACTERS_PER_SECOND = 20_000;
-
 /** A duration for people: `45 s`, `12 min`, `3 h 20 min`. */
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return '?';
@@ -14,12 +11,18 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
-/** What an embed run is about to do, in one sentence. */
+/**
+ * What an embed pass is about to do, in one sentence. The time is the model's measured cost of
+ * the chunks' tokens on one free core (src/recall/embed-plan.ts); a busy machine takes longer.
+ */
 export function describePlan(plan: EmbedPlan, model: string): string {
+  const time = `about ${formatDuration(plan.seconds)}`;
+  if (plan.pass === 'conversations')
+    return `embedding ${plural(plan.conversations, 'conversation')} first, one vector each (title, first questions, the start of long answers), newest first, so search by meaning finds them all: ${time} with ${model}`;
   if (plan.conversations === 0)
     return `nothing to embed: every conversation has its vectors (${model})`;
-  const seconds = plan.characters / ESTIMATED_CHARACTERS_PER_SECOND;
-  return `embedding ${plural(plan.conversations, 'conversation')}: ${plural(plan.texts, 'text')}, ${formatBytes(plan.characters)} with ${model}; at most about ${formatDuration(seconds)} (texts embedded before come from the cache)`;
+  const cached = plan.cached > 0 ? `, ${plan.cached.toLocaleString('en-US')} from the cache` : '';
+  return `embedding ${plural(plan.conversations, 'conversation')} whole: ${plural(plan.chunks, 'chunk')} of ${plural(plan.texts, 'text')}, ${formatBytes(plan.characters)}${cached}, with ${model}; ${time}`;
 }
 
 /** The embed progress bar: done, rate and time left, on a terminal's stderr. */
@@ -41,7 +44,7 @@ export class EmbedProgressBar {
     const elapsed = (now - this.started) / 1000;
     const rate = elapsed > 0 ? progress.charactersDone / elapsed : 0;
     const left = rate > 0 ? (progress.characters - progress.charactersDone) / rate : NaN;
-    const line = `embedding [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${progress.conversationsDone.toLocaleString('en-US')}/${progress.conversations.toLocaleString('en-US')} conversations · ${progress.embedded.toLocaleString('en-US')} embedded, ${progress.cached.toLocaleString('en-US')} cached · ${formatDuration(left)} left`;
+    const line = `embedding ${progress.pass === 'conversations' ? 'conversations' : 'chunks'} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${progress.conversationsDone.toLocaleString('en-US')}/${progress.conversations.toLocaleString('en-US')} conversations · ${progress.embedded.toLocaleString('en-US')} embedded, ${progress.cached.toLocaleString('en-US')} cached · ${formatDuration(left)} left`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\x1b[K`);
     this.shown = true;
   }

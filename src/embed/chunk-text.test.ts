@@ -13,7 +13,7 @@ const textArb = fc
 describe('chunkText', () => {
   it('keeps a text that fits as one chunk', () => {
     expect(chunkText('a short text', { maxTokens: 10, overlapTokens: 2 }, words)).toEqual([
-      { text: 'a short text', start: 0, end: 12 },
+      { text: 'a short text', start: 0, end: 12, tokens: 5 },
     ]);
   });
 
@@ -31,6 +31,7 @@ describe('chunkText', () => {
           chunks.forEach((chunk, i) => {
             expect(chunk.text).toBe(text.slice(chunk.start, chunk.end));
             expect(words(chunk.text)).toBeLessThanOrEqual(maxTokens);
+            expect(chunk.tokens).toBe(text.length === 0 ? 0 : words(chunk.text));
             const next = chunks[i + 1];
             if (!next) return;
             // No gap, and progress: each chunk starts after the previous one started.

@@ -3,6 +3,8 @@ export interface TextChunk {
   text: string;
   start: number;
   end: number;
+  /** Its tokens as the chunker counted them (chunkers that do not count leave it out). */
+  tokens?: number;
 }
 
 /** How to cut: the most tokens a chunk may have, and how many tokens neighbours share. */
@@ -26,7 +28,8 @@ export function chunkText(
 ): TextChunk[] {
   const max = Math.max(1, options.maxTokens);
   const overlap = Math.max(0, Math.min(options.overlapTokens, Math.floor(max / 2)));
-  if (text.length === 0 || countTokens(text) <= max) return [{ text, start: 0, end: text.length }];
+  const whole = text.length === 0 ? 0 : countTokens(text);
+  if (whole <= max) return [{ text, start: 0, end: text.length, tokens: whole }];
   const fits = (start: number, end: number): boolean => countTokens(text.slice(start, end)) <= max;
   const chunks: TextChunk[] = [];
   let start = 0;
@@ -36,7 +39,9 @@ export function chunkText(
     previousEnd = end;
     // Trailing whitespace alone is not worth a chunk of its own.
     if (text.slice(end).trim() === '') end = text.length;
-    chunks.push({ text: text.slice(start, end), start, end });
+    const piece = text.slice(start, end);
+    // Counted once more (a chunk is short): the embed plan's time estimate goes by tokens.
+    chunks.push({ text: piece, start, end, tokens: countTokens(piece) });
     if (end >= text.length) break;
     start = overlap === 0 ? end : overlapStart(text, start, end, overlap, countTokens);
   }

@@ -1,6 +1,20 @@
 import type { TextChunk } from '../embed/chunk-text.js';
-import { textHash } from '../embed/text-hash.js';
-import type { VectorIndex, VectorUnit, EmbeddingText } from '../stores/vector-index.js';
+import type { VectorIndex } from '../stores/vector-index.js';
+import {
+  embedCostOf,
+  planChunks,
+  planGists,
+  unitsOf,
+  type EmbedCost,
+  type EmbedPass,
+  type EmbedPlan,
+  type Job,
+  type KnownVectors,
+  type PendingUnit,
+  type PlannedPass,
+} from './embed-plan.js';
+
+export type { EmbedPlan } from './embed-plan.js';
 
 /** What the embed stage needs of a model (the local ONNX model and endpoints both give it). */
 export interface TextEmbedder {
@@ -14,18 +28,12 @@ export interface EmbeddingCache {
   put(modelId: string, entries: readonly { textHash: string; vector: Float32Array }[]): void;
 }
 
-/** How many conversations and texts an embed run has before it, and a guess at its length. */
-export interface EmbedPlan {
-  conversations: number;
-  texts: number;
-  characters: number;
-}
-
-/** Where an embed run is. */
+/** Where an embed run is (in its pass: one vector a conversation, then every chunk). */
 export interface EmbedProgress {
+  pass: EmbedPass;
   conversations: number;
   conversationsDone: number;
-  /** Chunks embedded by the model, and taken from the cache. */
+  /** Chunks embedded by the model, and taken from the cache (both passes). */
   embedded: number;
   cached: number;
   characters: number;
@@ -35,6 +43,8 @@ export interface EmbedProgress {
 /** What an embed run did. */
 export interface EmbedReport extends EmbedProgress {
   model: string;
+  /** Conversations the first pass gave their one vector (findable by meaning from then on). */
+  gists: number;
   /** True when a previous index of another model was dropped first. */
   replacedModel: string | undefined;
   /** Stopped by its signal before the end (what was done is kept). */
@@ -49,37 +59,21 @@ export interface EmbedOptions {
   cache?: EmbeddingCache | undefined;
   /** Texts sent to the model at once (sorted by length across conversations). */
   batchSize?: number;
+  /** What the model takes a token (the plan's estimate); by default, the model's measured cost. */
+  cost?: EmbedCost | undefined;
   signal?: AbortSignal | undefined;
+  /** Called before each pass. */
   onPlan?: (plan: EmbedPlan) => void;
   onProgress?: (progress: EmbedProgress) => void;
 }
 
-interface Job {
-  owner: string;
-  hash: string;
-  units: (Omit<VectorUnit, 'vector'> & { text: string; vector?: Float32Array })[];
-  characters: number;
-}
-
-function unitsOf(texts: readonly EmbeddingText[], chunk: EmbedOptions['chunk']): Job['units'] {
-  return texts.flatMap(({ text, ...rest }) =>
-    chunk(text).map((c, i) => ({
-      ...rest,
-      chunk: i,
-      start: c.start,
-      end: c.end,
-      text: c.text,
-      textHash: textHash(c.text),
-    })),
-  );
-}
-
 /**
- * Embeds every conversation whose vectors are missing or stale, newest first: each
- * conversation's texts are chunked, looked up in the cache, the rest embedded in batches, and
- * the conversation's vectors written whole once all its chunks have one. A run stopped by its
- * signal (or killed) keeps every conversation written and every vector cached, so the next run
- * goes on from there. A model other than the index's replaces the index.
+ * Embeds every conversation whose vectors are missing or stale, newest first, in two passes.
+ * First one vector a conversation that has none (its gist: title, first questions, the start of
+ * long answers), so search by meaning finds every conversation soon; then every chunk of every
+ * text, each conversation's vectors written whole once all its chunks have one. A run stopped by
+ * its signal (or killed) keeps every conversation written and every vector cached, so the next
+ * run goes on from there. A model other than the index's replaces the index.
  */
 export async function embedConversations(
   vectors: VectorIndex,
@@ -97,105 +91,158 @@ export async function embedConversations(
     await vectors.reset(embedder.model);
   }
   const pending = await vectors.pending();
-  const jobs: Job[] = [];
-  let characters = 0;
-  let texts = 0;
-  for (const p of pending) {
-    const conversationTexts = await vectors.texts(p.owner);
-    const size = conversationTexts.reduce((sum, t) => sum + t.text.length, 0);
-    texts += conversationTexts.length;
-    characters += size;
-    jobs.push({ owner: p.owner, hash: p.hash, units: [], characters: size });
+  const cost = options.cost ?? embedCostOf(embedder.model.id);
+  // Vectors this run made: the second pass finds the gists here even with no cache.
+  const made = new Map<string, Float32Array>();
+  const known: KnownVectors = (hashes) => {
+    const found = new Map(options.cache?.get(embedder.model.id, hashes));
+    for (const hash of hashes) {
+      const vector = made.get(hash);
+      if (vector) found.set(hash, vector);
+    }
+    return found;
+  };
+  const run = new Runner(vectors, options, known, made);
+  const first = await planGists(vectors, pending, options.chunk, known, cost);
+  const report = (interrupted: boolean): EmbedReport => ({
+    ...run.progress,
+    model: embedder.model.id,
+    gists: run.gists,
+    replacedModel,
+    interrupted,
+  });
+  if (first.jobs.length > 0) {
+    options.onPlan?.(first.plan);
+    const stopped = await run.pass('conversations', first);
+    run.gists = run.progress.conversationsDone;
+    if (stopped) return report(true);
   }
-  options.onPlan?.({ conversations: jobs.length, texts, characters });
-  const progress: EmbedProgress = {
-    conversations: jobs.length,
+  const second = await planChunks(vectors, pending, options.chunk, known, cost);
+  options.onPlan?.(second.plan);
+  return report(await run.pass('chunks', second));
+}
+
+/** Runs the passes' jobs: batches across conversations, each conversation written whole. */
+class Runner {
+  readonly progress: EmbedProgress = {
+    pass: 'conversations',
+    conversations: 0,
     conversationsDone: 0,
     embedded: 0,
     cached: 0,
-    characters,
+    characters: 0,
     charactersDone: 0,
   };
-  const interrupted = await runJobs(vectors, jobs, options, progress);
-  return { ...progress, model: embedder.model.id, replacedModel, interrupted };
-}
+  gists = 0;
+  private open: Job[] = [];
+  private waiting: PendingUnit[] = [];
+  /** Units of the same text as one waiting: they take its vector (a text is embedded once). */
+  private readonly twins = new Map<string, PendingUnit[]>();
+  /** Texts the pass holds more than once: their vectors are kept for the later ones. */
+  private repeats: ReadonlySet<string> = new Set();
 
-async function runJobs(
-  vectors: VectorIndex,
-  jobs: Job[],
-  options: EmbedOptions,
-  progress: EmbedProgress,
-): Promise<boolean> {
-  const batchSize = options.batchSize ?? 32;
-  const modelId = options.embedder.model.id;
-  let open: Job[] = [];
-  let waiting: Job['units'] = [];
-  const finish = async (): Promise<void> => {
-    const done = open.filter((job) => job.units.every((u) => u.vector));
-    open = open.filter((job) => !done.includes(job));
+  constructor(
+    private readonly vectors: VectorIndex,
+    private readonly options: EmbedOptions,
+    private readonly known: KnownVectors,
+    private readonly made: Map<string, Float32Array>,
+  ) {}
+
+  /** Runs one pass; true when its signal stopped it. */
+  async pass(pass: EmbedPass, { jobs, repeats }: PlannedPass): Promise<boolean> {
+    this.repeats = repeats;
+    const batchSize = this.options.batchSize ?? 32;
+    const signal = this.options.signal;
+    Object.assign(this.progress, {
+      pass,
+      conversations: jobs.length,
+      conversationsDone: 0,
+      characters: jobs.reduce((sum, job) => sum + job.characters, 0),
+      charactersDone: 0,
+    });
+    for (const job of jobs) {
+      if (signal?.aborted) return true;
+      if (job.layout)
+        job.units = unitsOf(
+          job.owner,
+          await this.vectors.texts(job.owner),
+          this.options.chunk,
+          job.layout,
+        );
+      const found = this.known(job.units.map((u) => u.textHash));
+      for (const unit of job.units) {
+        const vector = found.get(unit.textHash);
+        if (vector) {
+          unit.vector = vector;
+          this.progress.cached++;
+        } else {
+          const twins = this.twins.get(unit.textHash);
+          if (twins) {
+            twins.push(unit);
+            this.progress.cached++;
+          } else {
+            this.twins.set(unit.textHash, []);
+            this.waiting.push(unit);
+          }
+        }
+      }
+      this.open.push(job);
+      while (this.waiting.length >= batchSize) {
+        if (signal?.aborted) return true;
+        await this.embedSome(batchSize);
+        await this.finish();
+      }
+      if (this.waiting.length === 0) await this.finish();
+    }
+    while (this.waiting.length > 0) {
+      if (signal?.aborted) return true;
+      await this.embedSome(batchSize);
+    }
+    await this.finish();
+    return false;
+  }
+
+  /** Writes the conversations whose chunks all have a vector. */
+  private async finish(): Promise<void> {
+    const done = this.open.filter((job) => job.units.every((u) => u.vector));
+    this.open = this.open.filter((job) => !done.includes(job));
     for (const job of done) {
-      const units = job.units.map(({ text: _text, vector, ...u }) => ({
+      const units = job.units.map(({ text: _text, tokens: _tokens, vector, ...u }) => ({
         ...u,
         vector: vector ?? new Float32Array(0),
       }));
-      await vectors.write(job.owner, job.hash, units);
-      progress.conversationsDone++;
-      progress.charactersDone += job.characters;
+      await this.vectors.write(job.owner, job.hash, units);
+      job.units = [];
+      this.progress.conversationsDone++;
+      this.progress.charactersDone += job.characters;
     }
-    options.onProgress?.({ ...progress });
-  };
-  for (const job of jobs) {
-    if (options.signal?.aborted) return true;
-    job.units = unitsOf(await vectors.texts(job.owner), options.chunk);
-    const cached = options.cache?.get(
-      modelId,
-      job.units.map((u) => u.textHash),
-    );
-    for (const unit of job.units) {
-      const vector = cached?.get(unit.textHash);
-      if (vector) {
-        unit.vector = vector;
-        progress.cached++;
-      } else waiting.push(unit);
-    }
-    open.push(job);
-    while (waiting.length >= batchSize) {
-      if (options.signal?.aborted) return true;
-      waiting = await embedSome(waiting, batchSize, options, progress);
-      await finish();
-    }
-    if (waiting.length === 0) await finish();
+    this.options.onProgress?.({ ...this.progress });
   }
-  while (waiting.length > 0) {
-    if (options.signal?.aborted) return true;
-    waiting = await embedSome(waiting, batchSize, options, progress);
-  }
-  await finish();
-  return false;
-}
 
-/** Embeds one batch of the waiting chunks (similar lengths together, so less padding). */
-async function embedSome(
-  waiting: Job['units'],
-  batchSize: number,
-  options: EmbedOptions,
-  progress: EmbedProgress,
-): Promise<Job['units']> {
-  const batch = waiting.slice(0, batchSize).sort((a, b) => a.text.length - b.text.length);
-  // The signal is checked between batches, not passed in: a batch takes seconds, and one cut
-  // mid-way would be work thrown away rather than cached.
-  const vectors = await options.embedder.embed(batch.map((u) => u.text));
-  const entries: { textHash: string; vector: Float32Array }[] = [];
-  batch.forEach((unit, i) => {
-    const vector = vectors[i];
-    if (!vector || vector.length !== options.embedder.model.dimensions)
-      throw new Error(
-        `the model ${options.embedder.model.id} gave a vector of ${String(vector?.length ?? 0)} dimensions, not ${String(options.embedder.model.dimensions)}`,
-      );
-    unit.vector = vector;
-    entries.push({ textHash: unit.textHash, vector });
-  });
-  options.cache?.put(options.embedder.model.id, entries);
-  progress.embedded += batch.length;
-  return waiting.slice(batchSize);
+  /** Embeds one batch of the waiting chunks (similar lengths together, so less padding). */
+  private async embedSome(batchSize: number): Promise<void> {
+    const { embedder } = this.options;
+    const batch = this.waiting.slice(0, batchSize).sort((a, b) => a.text.length - b.text.length);
+    // The signal is checked between batches, not passed in: a batch takes seconds, and one cut
+    // mid-way would be work thrown away rather than cached.
+    const vectors = await embedder.embed(batch.map((u) => u.text));
+    const entries: { textHash: string; vector: Float32Array }[] = [];
+    batch.forEach((unit, i) => {
+      const vector = vectors[i];
+      if (!vector || vector.length !== embedder.model.dimensions)
+        throw new Error(
+          `the model ${embedder.model.id} gave a vector of ${String(vector?.length ?? 0)} dimensions, not ${String(embedder.model.dimensions)}`,
+        );
+      unit.vector = vector;
+      for (const twin of this.twins.get(unit.textHash) ?? []) twin.vector = vector;
+      this.twins.delete(unit.textHash);
+      entries.push({ textHash: unit.textHash, vector });
+      // The first pass's gists are the second's title units, found here even with no cache.
+      if (this.progress.pass === 'conversations' || this.repeats.has(unit.textHash))
+        this.made.set(unit.textHash, vector);
+    });
+    this.options.cache?.put(embedder.model.id, entries);
+    this.progress.embedded += batch.length;
+    this.waiting = this.waiting.slice(batchSize);
+  }
 }

@@ -57,7 +57,8 @@ describe('the languages of a history', () => {
     const conversations = Array.from({ length: 400 }, (_, i) => `c${String(i)}`);
     const read: string[] = [];
     const vectors = {
-      pending: () => Promise.resolve(conversations.map((owner) => ({ owner, hash: owner }))),
+      pending: () =>
+        Promise.resolve(conversations.map((owner) => ({ owner, hash: owner, embedded: null }))),
       texts: (owner: string) => {
         read.push(owner);
         const french = Math.floor(Number(owner.slice(1)) / 20) % 2 === 0;

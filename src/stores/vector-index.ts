@@ -65,6 +65,8 @@ export interface PendingConversation {
   owner: string;
   /** The content hash its vectors will be recorded with. */
   hash: string;
+  /** The hash its vectors were recorded with (null: it has none yet). */
+  embedded: string | null;
 }
 
 /**
@@ -75,7 +77,7 @@ export interface VectorIndex {
   model(): Promise<IndexedModel | undefined>;
   /** Drops every vector and records the model the next ones come from. */
   reset(model: { id: string; dimensions: number }): Promise<void>;
-  /** Conversations to embed (new, changed, or never embedded), oldest first. */
+  /** Conversations to embed (new, changed, or never embedded), newest first. */
   pending(): Promise<PendingConversation[]>;
   /** The texts of one conversation worth embedding (blank ones are left out). */
   texts(owner: string): Promise<EmbeddingText[]>;

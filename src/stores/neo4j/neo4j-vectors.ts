@@ -75,9 +75,13 @@ export class Neo4jVectors implements VectorIndex {
   async pending(): Promise<PendingConversation[]> {
     const rows = await this.db.read(
       `MATCH (c:Conversation) WHERE c._vec_hash IS NULL OR c._vec_hash <> c._hash
-       RETURN c.id AS owner, c._hash AS hash ORDER BY c.created_at DESC`,
+       RETURN c.id AS owner, c._hash AS hash, c._vec_hash AS embedded ORDER BY c.created_at DESC`,
     );
-    return rows.map((r) => ({ owner: str(r.owner), hash: str(r.hash) }));
+    return rows.map((r) => ({
+      owner: str(r.owner),
+      hash: str(r.hash),
+      embedded: strOrNull(r.embedded),
+    }));
   }
 
   async texts(owner: string): Promise<EmbeddingText[]> {

@@ -151,7 +151,7 @@ export class SqliteVectors implements VectorIndex {
   pending(): Promise<PendingConversation[]> {
     const rows = this.db
       .prepare(
-        `SELECT s.id AS owner, s.content_hash AS hash FROM conversation_state s
+        `SELECT s.id AS owner, s.content_hash AS hash, v.content_hash AS embedded FROM conversation_state s
          JOIN "Conversation" c ON c.id = s.id
          LEFT JOIN vector_state v ON v.owner = s.id
          WHERE v.content_hash IS NULL OR v.content_hash <> s.content_hash
