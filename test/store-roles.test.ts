@@ -15,6 +15,8 @@ const ROLE_FILES: Record<string, string> = {
   GraphQueries: 'src/stores/store.ts',
   Store: 'src/stores/store.ts',
   MemoryIndex: 'src/stores/memory-index.ts',
+  VectorWriter: 'src/stores/vector-index.ts',
+  VectorReader: 'src/stores/vector-index.ts',
 };
 
 function membersOf(file: string, name: string): { members: string[]; extended: string[] } {

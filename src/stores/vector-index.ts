@@ -69,11 +69,8 @@ export interface PendingConversation {
   embedded: string | null;
 }
 
-/**
- * The vectors of a store: one model at a time, each conversation's vectors replaced whole and
- * dropped with it, so a deleted or changed message leaves no vector behind.
- */
-export interface VectorIndex {
+/** What the embed stage writes: the model, the conversations to embed and their texts, vectors. */
+export interface VectorWriter {
   model(): Promise<IndexedModel | undefined>;
   /** Drops every vector and records the model the next ones come from. */
   reset(model: { id: string; dimensions: number }): Promise<void>;
@@ -83,10 +80,14 @@ export interface VectorIndex {
   texts(owner: string): Promise<EmbeddingText[]>;
   /** Replaces one conversation's vectors, recording the content hash they were made from. */
   write(owner: string, hash: string, units: readonly VectorUnit[]): Promise<void>;
-  /** The units nearest a vector, best chunk per node, filters applied. */
-  search(query: VectorQuery): Promise<VectorHit[]>;
   /** The text hashes of every vector it holds (what the vector cache must keep). */
   textHashes(): Promise<Set<string>>;
+}
+
+/** What search by meaning reads: the nearest units, a message's vector, conversations' means. */
+export interface VectorReader {
+  /** The units nearest a vector, best chunk per node, filters applied. */
+  search(query: VectorQuery): Promise<VectorHit[]>;
   /** The stored vector of a message's first chunk (for "similar messages"). */
   vectorOf(nodeId: string): Promise<Float32Array | undefined>;
   /** Search hits (conversation, title, snippet) for vector hits, in the same order. */
@@ -94,6 +95,12 @@ export interface VectorIndex {
   /** The latest `limit` embedded conversations, each with the mean of its vectors (topic map). */
   conversationVectors(limit: number): Promise<ConversationVector[]>;
 }
+
+/**
+ * The vectors of a store: one model at a time, each conversation's vectors replaced whole and
+ * dropped with it, so a deleted or changed message leaves no vector behind.
+ */
+export interface VectorIndex extends VectorWriter, VectorReader {}
 
 /** A conversation's place in meaning: the mean of its vectors, with what names it. */
 export interface ConversationVector {
