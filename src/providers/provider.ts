@@ -12,7 +12,9 @@ export type EntryRole =
   // Files of the user's library linked to the message that made them (ChatGPT's library_files.json).
   | 'library-files'
   // A list of the export's parts (Claude.ai's 2026 download manifest): checked, not converted.
-  | 'manifest';
+  | 'manifest'
+  // A PAM memory store (`memory-store.json`), full or incremental: merged into the bundle's.
+  | 'memory-store';
 
 /** A provider's claim on an entry. */
 export interface Detection {
