@@ -81,6 +81,11 @@ export interface Provider {
   readonly product: string;
   /** How to get the export, and what to give chatgraph (`chatgraph sources` prints it). */
   readonly howToExport: string;
+  /**
+   * Its files carry other platforms' conversations, each projected as its own platform's (PAM):
+   * never a conversation's graph `source`, so not one to filter by.
+   */
+  readonly carriesPlatforms?: boolean;
   /** Tool names that read or modify files (the graph links their calls to File nodes). */
   readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
   /** Claims an entry by its path and first bytes, or returns undefined. */

@@ -31,6 +31,7 @@ export const pam: Provider = {
   product: 'Portable AI Memory',
   howToExport:
     'a PAM bundle another tool wrote (memory-store.json and conversations/*.json, e.g. from the official `pam convert`), a memory store alone, or an incremental export of one; give the folder, zip or files',
+  carriesPlatforms: true,
   detect,
   toConversation: (raw, _variant, context) => pamToConversation(raw, context),
 };
