@@ -7,11 +7,17 @@ import { pamToConversation } from './to-conversation.js';
 const CONVERSATION = /"schema"\s*:\s*"portable-ai-memory-conversation"/;
 const MEMORY_STORE = /"schema"\s*:\s*"portable-ai-memory"/;
 
+// A PAM document is a JSON object: a file that starts otherwise (an export's array) is not one,
+// whatever its text quotes.
+const OBJECT = /^\uFEFF?\s*\{/;
+
 function detect(path: string, head: string): Detection | undefined {
+  if (!OBJECT.test(head)) return undefined;
   const name = baseName(path).toLowerCase();
-  if (name.endsWith('.jsonl') && /^\s*\{/.test(head) && CONVERSATION.test(head))
-    return { role: 'conversations', format: { kind: 'jsonl' }, variant: 'pam/jsonl' };
-  if (!name.endsWith('.json') && !/^\s*\{/.test(head)) return undefined;
+  if (name.endsWith('.jsonl'))
+    return CONVERSATION.test(head)
+      ? { role: 'conversations', format: { kind: 'jsonl' }, variant: 'pam/jsonl' }
+      : undefined;
   if (CONVERSATION.test(head))
     return { role: 'conversations', format: { kind: 'json-file' }, variant: 'pam/conversation' };
   if (MEMORY_STORE.test(head))
