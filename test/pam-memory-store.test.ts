@@ -6,7 +6,8 @@ import { contentHash } from '../src/model/content-hash.js';
 import { integrityChecksum } from '../src/model/integrity.js';
 import type { Memory } from '../src/model/pam.js';
 import { tempDir } from './support/convert-to-temp.js';
-import { pamValidate } from './support/pam-sdk.js';
+import { pamConvert, pamValidate } from './support/pam-sdk.js';
+import { pamConversationId } from '../src/providers/pam/to-conversation.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { CLI, chatgraph } from './support/run-cli.js';
 
@@ -158,5 +159,49 @@ describe('PAM memory stores and their incremental exports', () => {
     const { code, stdout } = await chatgraph('import', bad, '--data-dir', join(dir, 'data'), '-q');
     expect(code).toBe(2);
     expect(stdout).toMatch(/memory-store\.json: not a valid PAM memory store \(owner: Required\)/);
+  });
+
+  it('a memory keeps its link to a conversation of the input, mapped as its id was', async () => {
+    const dir = tempDir();
+    const bundle = join(dir, 'claude-pam');
+    pamConvert(
+      join(import.meta.dirname, 'fixtures', 'claude-ai', 'content-blocks-2025.json'),
+      bundle,
+    );
+    // The SDK names the conversation by Claude's id, which is not a UUID here.
+    const claudeId = 'e7c1c0nv-0002-4d2b-9c3e-000000209458';
+    const linkedMemory = (id: string, content: string, ref: string): Memory => {
+      const base = memory(id, content, 'active');
+      return { ...base, provenance: { ...base.provenance, conversation_ref: ref } };
+    };
+    const memories = [
+      linkedMemory('mem-a', 'Renames holiday photos by date', claudeId),
+      linkedMemory('mem-b', 'Asked about a conversation never exported', 'gone-conversation'),
+    ];
+    const path = join(dir, 'memories', 'memory-store.json');
+    mkdirSync(join(dir, 'memories'));
+    writeFileSync(path, JSON.stringify(store(memories, FULL_ID, '2026-03-02T00:00:00Z')));
+    const data = join(dir, 'data');
+    const imported = await chatgraph('import', bundle, path, '--data-dir', data, '-q');
+    expect(imported.code).toBe(0);
+    expect(imported.stdout).toContain('1 memory named a conversation this bundle does not have');
+    const written = z
+      .object({
+        memories: z.array(
+          z.object({
+            id: z.string(),
+            provenance: z.object({ conversation_ref: z.string().optional() }),
+          }),
+        ),
+      })
+      .parse(JSON.parse(readFileSync(join(data, 'bundle', 'memory-store.json'), 'utf8')));
+    expect(written.memories.map((m) => [m.id, m.provenance.conversation_ref])).toEqual([
+      ['mem-a', pamConversationId(claudeId)],
+      ['mem-b', undefined],
+    ]);
+    expect(
+      existsSync(join(data, 'bundle', 'conversations', `${pamConversationId(claudeId)}.json`)),
+    ).toBe(true);
+    expect(pamValidate(join(data, 'bundle')).status).toBe(0);
   });
 });

@@ -12,6 +12,7 @@ import type { Claim } from './claim.js';
 import type { ReportBuilder } from './import-report.js';
 import { maskMemories } from './memories.js';
 import { readDiagnostic } from './read-diagnostic.js';
+import { pamConversationId } from '../providers/pam/to-conversation.js';
 
 // A PAM memory store as another tool writes it: what PAM 16 needs to merge it is checked here,
 // each memory on its own (one that does not fit PAM costs only itself).
@@ -90,7 +91,18 @@ export async function mergeMemoryStores(
       });
       continue;
     }
-    const memories = maskMemories(parseMemories(store, report), options.redact, report);
+    const memories = linked(
+      maskMemories(parseMemories(store, report), options.redact, report),
+      writer,
+      (dropped) => {
+        report.add({
+          level: 'warning',
+          code: 'pam-conversation-ref-missing',
+          message: `${plural(dropped, 'memory', 'memories')} named a conversation this bundle does not have; the link was dropped (PAM 14: a conversation_ref names an index entry)`,
+          file,
+        });
+      },
+    );
     const counts = upsert(writer, memories);
     report.summary(claim.provider.name).memories += memories.length;
     report.add({
@@ -193,6 +205,28 @@ function checkIntegrity(value: StoreFileValue, claim: Claim, report: ReportBuild
 function sha256Form(memories: readonly unknown[]): string | undefined {
   const parsed = z.array(z.object({ id: z.string() }).passthrough()).safeParse(memories);
   return parsed.success ? integrityChecksum(parsed.data) : undefined;
+}
+
+// A memory's conversation_ref mapped as its conversation's id was (see pamConversationId); one
+// naming a conversation the bundle lacks loses the link, or the bundle would fail validation.
+function linked(
+  memories: readonly Memory[],
+  writer: BundleWriter,
+  onDropped: (count: number) => void,
+): Memory[] {
+  let dropped = 0;
+  const result = memories.map((memory) => {
+    const ref = memory.provenance.conversation_ref;
+    if (ref === undefined) return memory;
+    const id = pamConversationId(ref);
+    if (writer.indexed(id))
+      return { ...memory, provenance: { ...memory.provenance, conversation_ref: id } };
+    dropped++;
+    const { conversation_ref: _ref, message_ref: _message, ...provenance } = memory.provenance;
+    return { ...memory, provenance };
+  });
+  if (dropped > 0) onDropped(dropped);
+  return result;
 }
 
 interface UpsertCounts {

@@ -27,6 +27,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const PAM_ID_KEY = 'pam_id';
 
 /**
+ * chatgraph's id of a PAM conversation: its own when a UUID, else a UUID v5 of it (a memory's
+ * `conversation_ref` is mapped the same way, so it still names the conversation).
+ */
+export function pamConversationId(id: string): string {
+  return UUID.test(id) ? id.toLowerCase() : stableId('pam-conversation', id);
+}
+
+/**
  * A conversation of a PAM file another tool wrote, as chatgraph writes it: its id (a UUID; any
  * other id, which cannot name a file safely, becomes a UUID v5 of it and is kept in
  * `raw_metadata.pam_id`), platform, message ids, branches and times kept. A file that does not
@@ -111,7 +119,7 @@ function assemble(file: PamConversationFile, messages: Message[]): Conversation 
   return {
     schema: 'portable-ai-memory-conversation',
     schema_version: PAM_SCHEMA_VERSION,
-    id: uuid ? file.id.toLowerCase() : stableId('pam-conversation', file.provider.name, file.id),
+    id: pamConversationId(file.id),
     provider: {
       name: file.provider.name,
       conversation_id: file.provider.conversation_id ?? null,
