@@ -142,4 +142,33 @@ describe('import of a PAM bundle the official SDK wrote', () => {
       /not a valid PAM conversation \(messages\.0\.role: /,
     );
   });
+
+  it('reindexes from the bundle alone, and reads back its own PAM JSON Lines', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await importJson(data, chatgpt, claude);
+    const reindexed = await chatgraph('reindex', '--data-dir', data, '-q');
+    expect(reindexed.code).toBe(0);
+    expect(reindexed.stdout).toContain('re-indexed 3 conversations');
+    const search = await chatgraph('search', 'holiday photos', '--data-dir', data);
+    expect(search.stdout).toContain('Script to rename holiday photos');
+    const out = join(dir, 'jsonl');
+    const exported = await chatgraph(
+      'export',
+      '--format',
+      'jsonl',
+      '--out',
+      out,
+      '--data-dir',
+      data,
+    );
+    expect(exported.code).toBe(0);
+    const again = join(dir, 'again');
+    const { code, report } = await importJson(again, join(out, 'conversations.jsonl'));
+    expect(code).toBe(0);
+    expect(report.totals.conversations).toBe(3);
+    expect((await list(again)).conversations.map((c) => c.id).sort()).toEqual(
+      (await list(data)).conversations.map((c) => c.id).sort(),
+    );
+  });
 });
