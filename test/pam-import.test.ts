@@ -171,4 +171,30 @@ describe('import of a PAM bundle the official SDK wrote', () => {
       (await list(data)).conversations.map((c) => c.id).sort(),
     );
   });
+
+  it('copies an attachment a bundle holds, found by its path in that bundle', async () => {
+    const dir = tempDir();
+    const bundle = join(dir, 'bundle');
+    const converted = await chatgraph(
+      'convert',
+      join(FIXTURES, 'claude-ai', 'content-blocks-2025.json'),
+      '-o',
+      bundle,
+      '-q',
+    );
+    expect(converted.code).toBe(0);
+    const pasted = readdirSync(join(bundle, 'attachments', 'text'), { recursive: true })
+      .map(String)
+      .filter((p) => p.endsWith('.txt'));
+    expect(pasted).toHaveLength(1);
+    const data = join(dir, 'data');
+    expect((await importJson(data, bundle)).code).toBe(0);
+    const original = readFileSync(join(bundle, 'attachments', 'text', pasted[0] ?? ''), 'utf8');
+    const copied = readdirSync(join(data, 'bundle', 'attachments')).filter((n) =>
+      n.endsWith('.txt'),
+    );
+    expect(copied.map((n) => readFileSync(join(data, 'bundle', 'attachments', n), 'utf8'))).toEqual(
+      [original],
+    );
+  });
 });

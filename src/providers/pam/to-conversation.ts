@@ -208,8 +208,10 @@ function toMessage(
   return result;
 }
 
-// A ref is a file of the bundle it came from: found among the input's files by name, it is
-// copied into this bundle; a URL stays; any other ref (a file the input lacks) is dropped.
+// A ref is a file of the bundle it came from: found among the input's files by its path (or,
+// for a file directly in `attachments/`, by its name), it is copied into this bundle; a URL
+// stays; any other ref (a file the input lacks) is dropped. A nested ref is never matched by
+// name alone: chatgraph's pasted texts (`attachments/text/<id>/1-notes.txt`) share names.
 function attachment(
   item: NonNullable<PamMessage['attachments']>[number],
   context: ConversionContext,
@@ -220,7 +222,9 @@ function attachment(
       ? null
       : /^https?:\/\//i.test(ref)
         ? asAbsoluteUrl(ref)
-        : (context.resolveAsset(baseName(ref)) ?? null);
+        : (context.resolveAsset(ref) ??
+          (/^attachments\/[^/]+$/.test(ref) ? context.resolveAsset(baseName(ref)) : undefined) ??
+          null);
   return {
     type: item.type,
     name: item.name ?? null,
