@@ -10,6 +10,7 @@ import { openSource } from '../src/read/open-source.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { toMemoryStore } from '../src/bundle/memory-store.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
+import { convertToTemp } from './support/convert-to-temp.js';
 
 function context(): ConversionContext {
   return {
@@ -74,6 +75,22 @@ const jsonRecords: unknown[] = [];
 for (const path of [...inputsOf('chatgpt'), ...inputsOf('claude-ai'), ...fixturesOf('deepseek')])
   jsonRecords.push(...(await firstRecordsOf(path)));
 
+// PAM conversation files: as chatgraph writes them, and with every null left out, as the
+// official SDK writes them (the pam provider reads both).
+const withoutNulls = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(withoutNulls)
+    : value !== null && typeof value === 'object'
+      ? Object.fromEntries(
+          Object.entries(value)
+            .filter(([, v]) => v !== null)
+            .map(([k, v]) => [k, withoutNulls(v)]),
+        )
+      : value;
+const pamConversations = (
+  await convertToTemp(fixturesOf('chatgpt').filter((p) => p.endsWith('kitchen-forks.json')))
+).conversations.flatMap((c) => [c, withoutNulls(c)]);
+
 // One record of every format: JSON elements, whole JSON files, Claude Code sessions (as the
 // reader hands them over) and the text of CSV and HTML files.
 const samples: unknown[] = [
@@ -99,6 +116,7 @@ const samples: unknown[] = [
     });
     return parsed.ok ? parsed.value : undefined;
   }),
+  ...pamConversations,
 ];
 const texts = [
   ...fixturesOf('copilot'),
@@ -232,4 +250,15 @@ describe('Claude.ai projects and memories on mangled input', () => {
 // Conformance layer: the public samples join the mangled inputs when the corpus is there.
 describe('the mangled inputs', () => {
   itReadsTheCorpus();
+});
+
+describe('the pam provider', () => {
+  it('reads the PAM files the property above mangles, as written and without nulls', () => {
+    const pam = findProvider('pam');
+    for (const sample of pamConversations) {
+      const conversation = pam?.toConversation(sample, 'pam/conversation', context());
+      expect(conversation).toBeDefined();
+      expect(conversationErrors(conversation)).toEqual([]);
+    }
+  });
 });

@@ -197,6 +197,11 @@ export class BundleWriter {
     return removed;
   }
 
+  /** A memory the bundle holds (as opened, with what was added since), by id. */
+  memory(id: string): Memory | undefined {
+    return this.memories.get(id);
+  }
+
   /** Adds or replaces memories (by id). */
   addMemories(memories: readonly Memory[]): void {
     for (const memory of memories) {

@@ -13,7 +13,10 @@ export interface Choice<T extends string> {
 export const SOURCE_CHOICE: Choice<string> = {
   noun: 'source',
   plural: 'sources',
-  values: PROVIDERS.map((provider) => provider.source).sort(),
+  // PAM files keep each conversation's own platform: no conversation has the source `pam`.
+  values: PROVIDERS.filter((provider) => provider.carriesPlatforms !== true)
+    .map((provider) => provider.source)
+    .sort(),
 };
 
 /** Search modes. */

@@ -23,6 +23,7 @@ import { registerDelete } from './commands/delete.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEmbed } from './commands/embed.js';
 import { registerExport } from './commands/export.js';
+import { registerExportPam } from './commands/export-pam.js';
 import { registerImport } from './commands/import.js';
 import { registerList } from './commands/list.js';
 import { registerMcp } from './commands/mcp.js';
@@ -52,6 +53,7 @@ const COMMANDS = [
   registerSearch,
   registerThread,
   registerExport,
+  registerExportPam,
   registerStats,
   registerReindex,
   registerPush,

@@ -33,6 +33,7 @@ import {
   type LoadOptions,
 } from './import-exports.js';
 import { openStore } from './open-store.js';
+import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
 import type { LockHolder } from './write-lock.js';
 
 /** How a data folder is opened: its store, whether to write, and how a writing verb waits. */
@@ -191,6 +192,11 @@ export class DataFolder {
       dataDir: this.dir,
       neo4j: this.options.neo4j,
     });
+  }
+
+  /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
+  exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
+    return exportPam(this.dir, options);
   }
 
   /** Closes the store the reads went through (the verbs close what they open themselves). */

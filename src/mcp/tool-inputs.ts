@@ -12,12 +12,13 @@ function key(name: string): string {
 
 // An agent writes the product's name ("ChatGPT", "Claude", "Claude.ai"); the graph stores the
 // source ("chatgpt", "claude-ai"): each provider's source, PAM name and label all lead to it.
+const GRAPH_PROVIDERS = PROVIDERS.filter((p) => p.carriesPlatforms !== true);
 const SOURCE_BY_NAME = new Map(
-  PROVIDERS.flatMap((p) => [p.source, p.name, p.label].map((name) => [key(name), p.source])),
+  GRAPH_PROVIDERS.flatMap((p) => [p.source, p.name, p.label].map((name) => [key(name), p.source])),
 );
 
 /** The graph's sources, one per provider, for the tool schemas' enum. */
-export const SOURCES = PROVIDERS.map((p) => p.source) as [string, ...string[]];
+export const SOURCES = GRAPH_PROVIDERS.map((p) => p.source) as [string, ...string[]];
 
 /** `source`: an enum of the providers' sources, taking product names in any case too. */
 export function sourceInput(what: string): z.ZodTypeAny {

@@ -188,7 +188,9 @@ export interface MemoryStore {
   relations: never[];
   conversations_index: ConversationIndexEntry[];
   integrity: { canonicalization: 'RFC8785'; checksum: string; total_memories: number };
-  export_type: 'full';
+  /** PAM 16: `incremental` holds what changed since the full export `base_export_id` names. */
+  export_type: 'full' | 'incremental';
+  base_export_id?: string;
 }
 
 export const PAM_SCHEMA_VERSION = '1.0';

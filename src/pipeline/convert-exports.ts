@@ -13,6 +13,8 @@ import { checkDeliveryManifests, manifestAlone } from './delivery-manifest.js';
 import type { ConvertOptions, ImportedFile } from './convert-options.js';
 import type { ConvertedConversation } from './convert-record.js';
 import { readMemories } from './memories.js';
+import { mergeMemoryStores } from './memory-stores.js';
+import { recordPamExports } from '../bundle/pam-exports.js';
 import { RecordConverter } from './record-converter.js';
 import { mergeWithStored } from './merge-stored.js';
 import { Settler } from './settle.js';
@@ -37,7 +39,9 @@ export async function convertExports(
     const claims = await claimInputs(inputs, sources, report, options.signal);
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     const delivery = await checkDeliveryManifests(claims, sources, report);
-    if (conversationClaims.length === 0) {
+    // A PAM memory store alone (an incremental export of memories) is something to read.
+    const stores = claims.some((c) => c.detection.role === 'memory-store');
+    if (conversationClaims.length === 0 && !stores) {
       if (delivery.manifests.length > 0 && delivery.missing.length > 0)
         throw manifestAlone(delivery);
       throw await notAnExport(inputs, sources);
@@ -81,12 +85,18 @@ export async function convertExports(
       await options.onFileImported?.(file);
     }
     await readMemories(claims, writer, report, options.redact === true);
+    const merged = await mergeMemoryStores(claims, writer, report, {
+      redact: options.redact === true,
+      importedAt,
+    });
     settler.finish();
     progress.finish();
     const checksums = conversationClaims.map((c) => c.checksum ?? '').sort();
-    const ownerId = writer.ownerId ?? account?.id ?? stableId('owner', ...checksums);
+    const ownerId =
+      writer.ownerId ?? account?.id ?? merged.ownerId ?? stableId('owner', ...checksums);
     if (options.exportOnly) leaveOutUnexportable(writer, report);
     await writer.finish({ id: ownerId, createdAt: importedAt }, importedAt);
+    await recordPamExports(options.out, merged.imported);
     return report.build();
   } finally {
     await converter?.close();

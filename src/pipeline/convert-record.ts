@@ -5,7 +5,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import type { ConversionContext, LibraryFile, Provider } from '../providers/provider.js';
 import { depthCutMessage } from '../read/bound-depth.js';
-import { findProvider } from '../providers/registry.js';
+import { PROVIDERS, findProvider } from '../providers/registry.js';
 import { asObject, asText } from '../providers/untrusted.js';
 import { lookupAsset } from '../read/asset-index.js';
 import { parseRecord, type RawRecord } from '../read/record.js';
@@ -39,6 +39,8 @@ export interface RecordTask {
 export interface ConvertedConversation {
   id: string;
   platformId: string | null;
+  /** Its platform (`provider.name`): the provider that projects it (a PAM file's own). */
+  platform: string;
   /** Its update time (or creation time), to choose between two copies. */
   updated: string;
   /** The file's text. */
@@ -185,6 +187,7 @@ function finishRecord(
     }
     for (const conversation of conversations) texts.settleSizes(conversation);
   }
+  conversations = conversations.filter((c) => knownPlatform(c, context));
   if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };
   return {
     diagnostics,
@@ -205,6 +208,7 @@ function finishRecord(
       return {
         id: conversation.id,
         platformId: conversation.provider.conversation_id,
+        platform: conversation.provider.name,
         updated: conversation.temporal.updated_at ?? conversation.temporal.created_at,
         text,
         contentHash,
@@ -214,7 +218,7 @@ function finishRecord(
         inlineAssets: texts.forConversation(conversation),
         ...(task.graph
           ? {
-              batch: projectConversation(conversation, provider, {
+              batch: projectConversation(conversation, projectorOf(conversation, provider), {
                 deep: task.graph.deep,
                 checksum: task.checksum,
                 attachmentText: texts.lookup,
@@ -224,4 +228,29 @@ function finishRecord(
       };
     }),
   };
+}
+
+/**
+ * The provider that projects a conversation into the graph: its own platform's, which is the
+ * claiming provider's except for a PAM file (claimed by `pam`, of ChatGPT, Claude, …).
+ */
+function projectorOf(conversation: Conversation, claiming: Provider): Provider {
+  return findProvider(conversation.provider.name) ?? claiming;
+}
+
+// A PAM file of a platform chatgraph does not know could be written to the bundle but not
+// indexed (reindex leaves such files out too): said, and skipped, rather than half imported.
+function knownPlatform(conversation: Conversation, context: ConversionContext): boolean {
+  if (findProvider(conversation.provider.name)) return true;
+  context.report({
+    level: 'error',
+    code: 'unknown-platform',
+    message: `conversation ${conversation.provider.conversation_id ?? conversation.id} is of the platform "${conversation.provider.name}", which chatgraph does not know (it reads ${PROVIDERS.filter(
+      (p) => p.name !== 'pam',
+    )
+      .map((p) => p.name)
+      .join(', ')}); skipped`,
+    record: context.record,
+  });
+  return false;
 }

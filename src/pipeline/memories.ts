@@ -1,6 +1,7 @@
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import type { ReportBuilder } from './import-report.js';
 import { contentHash } from '../model/content-hash.js';
+import type { Memory } from '../model/pam.js';
 import { redactValue } from '../model/redact.js';
 import { toTimestamp } from '../model/time.js';
 import type { ConversionContext } from '../providers/provider.js';
@@ -37,17 +38,29 @@ export async function readMemories(
           throw new Error('memories carry no attachment text');
         },
       };
-      const found = claim.provider.toMemories(item.value, role, context);
-      const redactions: Record<string, number> = {};
-      const memories = redact
-        ? found.map((memory) => {
-            const masked = redactValue(memory, redactions);
-            return { ...masked, content_hash: contentHash(masked.content) };
-          })
-        : found;
-      report.addRedactions(redactions);
+      const memories = maskMemories(
+        claim.provider.toMemories(item.value, role, context),
+        redact,
+        report,
+      );
       writer.addMemories(memories);
       report.summary(claim.provider.name).memories += memories.length;
     }
   }
+}
+
+/** Memories with their secrets masked (with `redact`), counted in the report. */
+export function maskMemories(
+  found: readonly Memory[],
+  redact: boolean,
+  report: ReportBuilder,
+): Memory[] {
+  if (!redact) return [...found];
+  const redactions: Record<string, number> = {};
+  const memories = found.map((memory) => {
+    const masked = redactValue(memory, redactions);
+    return { ...masked, content_hash: contentHash(masked.content) };
+  });
+  report.addRedactions(redactions);
+  return memories;
 }

@@ -5,6 +5,7 @@ import type { Conversation } from '../model/pam.js';
 import type { AssetIndex } from '../read/asset-index.js';
 import type { Entry } from '../read/entry.js';
 import type { Claim } from './claim.js';
+import { findProvider } from '../providers/registry.js';
 import type { ConversationSink, SinkContext } from './convert-options.js';
 import type { ConvertedConversation } from './convert-record.js';
 
@@ -71,7 +72,8 @@ export async function toSinks(
   let parsed: Conversation | undefined;
   const text = converted.text;
   const context: SinkContext = {
-    provider: claim.provider,
+    // A PAM file's conversation is projected as its own platform's, not as the claiming `pam`.
+    provider: findProvider(converted.platform) ?? claim.provider,
     contentHash: converted.contentHash ?? contentHashOfText(text),
     file: claim.entry.displayPath,
     checksum: claim.checksum ?? '',

@@ -12,7 +12,9 @@ export type EntryRole =
   // Files of the user's library linked to the message that made them (ChatGPT's library_files.json).
   | 'library-files'
   // A list of the export's parts (Claude.ai's 2026 download manifest): checked, not converted.
-  | 'manifest';
+  | 'manifest'
+  // A PAM memory store (`memory-store.json`), full or incremental: merged into the bundle's.
+  | 'memory-store';
 
 /** A provider's claim on an entry. */
 export interface Detection {
@@ -79,6 +81,11 @@ export interface Provider {
   readonly product: string;
   /** How to get the export, and what to give chatgraph (`chatgraph sources` prints it). */
   readonly howToExport: string;
+  /**
+   * Its files carry other platforms' conversations, each projected as its own platform's (PAM):
+   * never a conversation's graph `source`, so not one to filter by.
+   */
+  readonly carriesPlatforms?: boolean;
   /** Tool names that read or modify files (the graph links their calls to File nodes). */
   readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
   /** Claims an entry by its path and first bytes, or returns undefined. */

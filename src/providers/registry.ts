@@ -6,12 +6,15 @@ import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
 import { copilot } from './copilot/index.js';
 import { gemini } from './gemini/index.js';
+import { pam } from './pam/index.js';
 import { perplexity } from './perplexity/index.js';
 import type { Provider } from './provider.js';
 
 /** Every provider chatgraph knows, in the order detection asks them. */
-// DeepSeek before ChatGPT: both have a `mapping`; DeepSeek's detection is the narrower.
+// PAM first: its detection (a `schema` member naming PAM) is the narrowest. DeepSeek before
+// ChatGPT: both have a `mapping`; DeepSeek's detection is the narrower.
 export const PROVIDERS: readonly Provider[] = [
+  pam,
   deepseek,
   chatgpt,
   claudeAi,
@@ -39,6 +42,7 @@ const LISTED: readonly Provider[] = [
   copilot,
   leChat,
   perplexity,
+  pam,
 ];
 
 /** The products chatgraph reads, for a sentence: `ChatGPT, Claude.ai, … or Le Chat`. */

@@ -66,6 +66,9 @@ export class AssetIndex {
       this.byRef.set(ref, entry);
       if (assetId !== undefined && !table.has(assetId)) table.set(assetId, ref);
       if (!table.has(name)) table.set(name, ref);
+      // A PAM bundle's attachment refs are paths inside it (`attachments/text/<id>/1-notes.txt`):
+      // found by the whole path, where two files may share a name.
+      if (entry.path.includes('/') && !table.has(entry.path)) table.set(entry.path, ref);
     }
     this.table = table;
     return table;

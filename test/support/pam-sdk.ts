@@ -14,3 +14,15 @@ export function pamValidate(path: string): { status: number | null; output: stri
   });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
+
+/** Runs the official `pam convert` on a provider export, writing a PAM bundle into `out`. */
+export function pamConvert(source: string, out: string): void {
+  const run = spawnSync(PAM, ['convert', source, '--output', out], {
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
+  });
+  if (run.status !== 0)
+    throw new Error(
+      `pam convert ${source} failed (${String(run.status)}): ${run.stdout}${run.stderr}`,
+    );
+}

@@ -123,7 +123,7 @@ export function registerImport(program: Command, io: CliIo): void {
         )
         .argument(
           '[input...]',
-          'export zips, folders or files (default: your Claude Code sessions, ~/.claude/projects)',
+          'export zips, folders or files, or a PAM bundle or memory store another tool wrote (an incremental one is merged onto its base export) (default: your Claude Code sessions, ~/.claude/projects)',
         ),
     ),
   )

@@ -1,0 +1,69 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
+import { serialize } from './serialize.js';
+
+/**
+ * The PAM exports a bundle has taken in (memory stores of other tools, full or incremental) and
+ * written out (`export-pam`), by `export_id`: PAM 16.3 merges an incremental export onto the
+ * full export its `base_export_id` names, so the bundle remembers which ones it knows. Not part
+ * of PAM: a file of chatgraph's beside `memory-store.json`, which PAM's tools do not read.
+ */
+export const PAM_EXPORTS_FILE = 'pam-exports.json';
+
+const PamExport = z.object({
+  export_id: z.string(),
+  export_type: z.enum(['full', 'incremental']),
+  export_date: z.string().nullable(),
+  base_export_id: z.string().nullable(),
+  /** `imported`: merged into this bundle; `written`: written out of it by `export-pam`. */
+  direction: z.enum(['imported', 'written']),
+  /** The file read or written, and when. */
+  file: z.string(),
+  at: z.string(),
+});
+
+export type PamExport = z.infer<typeof PamExport>;
+
+const PamExports = z.object({ exports: z.array(PamExport) });
+
+/** The PAM exports the bundle in `dir` knows, oldest first; none when it has no record yet. */
+export async function readPamExports(dir: string): Promise<PamExport[]> {
+  const path = join(dir, PAM_EXPORTS_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
+  }
+  const parsed = PamExports.safeParse(json);
+  if (!parsed.success)
+    throw new Error(
+      `${path} is not chatgraph's record of PAM exports (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? 'bad shape'})`,
+    );
+  return parsed.data.exports;
+}
+
+/** Adds exports to the bundle's record (an export already there by id and direction stays once). */
+export async function recordPamExports(dir: string, added: readonly PamExport[]): Promise<void> {
+  if (added.length === 0) return;
+  const known = await readPamExports(dir);
+  const seen = new Set(known.map((e) => `${e.direction}\u0000${e.export_id}`));
+  for (const entry of added)
+    if (!seen.has(`${entry.direction}\u0000${entry.export_id}`)) {
+      known.push(entry);
+      seen.add(`${entry.direction}\u0000${entry.export_id}`);
+    }
+  await writeFileAtomic(join(dir, PAM_EXPORTS_FILE), serialize({ exports: known }));
+}

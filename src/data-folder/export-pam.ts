@@ -1,0 +1,214 @@
+import { copyFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { parseConversationFile } from '../bundle/conversation-schema.js';
+import {
+  CONVERSATIONS_DIR,
+  MEMORY_STORE_FILE,
+  attachmentFile,
+  conversationPath,
+} from '../bundle/layout.js';
+import { toMemoryStore } from '../bundle/memory-store.js';
+import { recordPamExports, readPamExports } from '../bundle/pam-exports.js';
+import { readMemoryStore } from '../bundle/read-memory-store.js';
+import { serialize } from '../bundle/serialize.js';
+import { stableId } from '../model/ids.js';
+import {
+  isExportable,
+  type ConversationIndexEntry,
+  type Memory,
+  type MemoryStore,
+} from '../model/pam.js';
+import { timestampOf, toPydanticTime } from '../model/time.js';
+import { flushMemories } from '../memory/write-memories.js';
+import { bundleDir } from './data-dir.js';
+import { dateBound } from '../stores/date-bound.js';
+import { withWriteLock } from './write-lock.js';
+
+/** Options of {@link exportPam}. */
+export interface ExportPamOptions {
+  /** The folder to write (made when missing; one with files in it is refused). */
+  out: string;
+  /** Only what changed at or after this time (as `--since` takes it): an incremental export. */
+  since?: string | undefined;
+  /** The full export an incremental one extends; by default the last full one written. */
+  base?: string | undefined;
+  now?: () => Date;
+}
+
+/** What {@link exportPam} wrote. */
+export interface ExportPamReport {
+  out: string;
+  exportType: 'full' | 'incremental';
+  exportId: string;
+  baseExportId: string | null;
+  memories: number;
+  retracted: number;
+  conversations: number;
+  attachments: number;
+  /** Memories their owner marked not exportable, left out (PAM 21.1). */
+  notExportable: number;
+}
+
+// An export the data folder cannot write as asked (no base, a folder in the way): its reason is
+// returned, not thrown, so the shells say it without knowing this class.
+class ExportPamError extends Error {
+  override readonly name = 'ExportPamError';
+}
+
+/**
+ * Writes the data folder's memories and conversations as a PAM bundle for another tool: whole,
+ * or (with `since`) PAM 16's incremental export of what changed since then, whose
+ * `base_export_id` names the full export it extends. Memories marked not exportable stay out.
+ */
+export async function exportPam(
+  dataDir: string,
+  options: ExportPamOptions,
+): Promise<ExportPamReport | { refused: string }> {
+  try {
+    return await writeExport(dataDir, options);
+  } catch (error) {
+    if (error instanceof ExportPamError) return { refused: error.message };
+    throw error;
+  }
+}
+
+async function writeExport(dataDir: string, options: ExportPamOptions): Promise<ExportPamReport> {
+  return withWriteLock(dataDir, async () => {
+    await flushMemories({ dataDir });
+    const bundle = bundleDir(dataDir);
+    const file = await readMemoryStore(bundle);
+    if (!file)
+      throw new ExportPamError(`${bundle} has no memory-store.json yet: import something first`);
+    await checkOut(options.out);
+    const since =
+      options.since === undefined
+        ? undefined
+        : dateBound(options.since, '--since', options.now?.() ?? new Date());
+    const base = since === undefined ? null : await baseOf(bundle, options.base);
+    const changed = (time: string): boolean => since === undefined || time >= since;
+    const exportable = file.memories.filter(isExportable);
+    const memories = exportable.filter((m) =>
+      changed(m.temporal.updated_at ?? m.temporal.created_at),
+    );
+    const index = indexOf(file.index, memories, changed);
+    const now = toPydanticTime(timestampOf(options.now?.() ?? new Date()));
+    const store = storeOf(file.owner, memories, index, now, base, since);
+    const attachments = await copyConversations(bundle, options.out, index);
+    await writeFileAtomic(join(options.out, MEMORY_STORE_FILE), serialize(store));
+    await recordPamExports(bundle, [
+      {
+        export_id: store.export_id,
+        export_type: base === null ? 'full' : 'incremental',
+        export_date: store.export_date,
+        base_export_id: base,
+        direction: 'written',
+        file: options.out,
+        at: now,
+      },
+    ]);
+    return {
+      out: options.out,
+      exportType: base === null ? 'full' : 'incremental',
+      exportId: store.export_id,
+      baseExportId: base,
+      memories: memories.length,
+      retracted: memories.filter((m) => m.status === 'retracted').length,
+      conversations: index.length,
+      attachments,
+      notExportable: file.memories.length - exportable.length,
+    };
+  });
+}
+
+// The conversations changed, and those a memory of the export names (PAM 14: a memory's
+// conversation_ref must be in the index when there is one).
+function indexOf(
+  all: readonly ConversationIndexEntry[],
+  memories: readonly Memory[],
+  changed: (time: string) => boolean,
+): ConversationIndexEntry[] {
+  const named = new Set(memories.map((m) => m.provenance.conversation_ref));
+  return all.filter(
+    (e) => changed(e.temporal.updated_at ?? e.temporal.created_at) || named.has(e.id),
+  );
+}
+
+function storeOf(
+  owner: { id: string; created_at: string },
+  memories: readonly Memory[],
+  index: readonly ConversationIndexEntry[],
+  now: string,
+  base: string | null,
+  since: string | undefined,
+): MemoryStore {
+  const store = toMemoryStore({
+    ownerId: owner.id,
+    ownerCreatedAt: owner.created_at,
+    exportDate: now,
+    memories,
+    index,
+  });
+  if (base === null) return store;
+  return {
+    ...store,
+    // Not the id a full export of the same memories would have.
+    export_id: stableId('incremental-export', base, since ?? '', store.export_id),
+    export_type: 'incremental',
+    base_export_id: base,
+  };
+}
+
+async function baseOf(bundle: string, given: string | undefined): Promise<string> {
+  if (given !== undefined) return given;
+  const fulls = (await readPamExports(bundle)).filter(
+    (e) => e.export_type === 'full' && e.direction === 'written',
+  );
+  const last = fulls.at(-1);
+  if (!last)
+    throw new ExportPamError(
+      'an incremental export extends a full one, and this data folder has written none: run export-pam without --since first (or name the base with --base <export id>)',
+    );
+  return last.export_id;
+}
+
+async function checkOut(out: string): Promise<void> {
+  let names: string[] = [];
+  try {
+    names = await readdir(out);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  if (names.length > 0)
+    throw new ExportPamError(
+      `${out} is not empty: export-pam writes a new bundle into an empty folder`,
+    );
+  await mkdir(join(out, CONVERSATIONS_DIR), { recursive: true });
+}
+
+// Each conversation's file as the bundle has it, and the attachment files it points to.
+async function copyConversations(
+  bundle: string,
+  out: string,
+  index: readonly ConversationIndexEntry[],
+): Promise<number> {
+  let attachments = 0;
+  for (const entry of index) {
+    const text = await readFile(conversationPath(bundle, entry.id), 'utf8');
+    await writeFileAtomic(conversationPath(out, entry.id), text, { durable: false });
+    const parsed = parseConversationFile(text);
+    if (!parsed.ok) continue;
+    for (const message of parsed.conversation.messages)
+      for (const attachment of message.attachments) {
+        const from = attachment.ref === null ? undefined : attachmentFile(bundle, attachment.ref);
+        const to = attachment.ref === null ? undefined : attachmentFile(out, attachment.ref);
+        if (from === undefined || to === undefined) continue;
+        await mkdir(dirname(to), { recursive: true });
+        await copyFile(from, to).then(
+          () => attachments++,
+          () => undefined,
+        );
+      }
+  }
+  return attachments;
+}

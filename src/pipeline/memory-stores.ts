@@ -1,0 +1,255 @@
+import { z } from 'zod';
+import type { BundleWriter } from '../bundle/bundle-writer.js';
+import { memorySchema, toMemory } from '../bundle/memory-schema.js';
+import { storedMemory } from '../bundle/memory-store.js';
+import { readPamExports, type PamExport } from '../bundle/pam-exports.js';
+import { sha256 } from '../model/content-hash.js';
+import { integrityChecksum } from '../model/integrity.js';
+import type { Memory } from '../model/pam.js';
+import { plural } from '../model/plural.js';
+import { readValues } from '../read/read-records.js';
+import type { Claim } from './claim.js';
+import type { ReportBuilder } from './import-report.js';
+import { maskMemories } from './memories.js';
+import { readDiagnostic } from './read-diagnostic.js';
+import { pamConversationId } from '../providers/pam/to-conversation.js';
+
+// A PAM memory store as another tool writes it: what PAM 16 needs to merge it is checked here,
+// each memory on its own (one that does not fit PAM costs only itself).
+const StoreFile = z.object({
+  schema: z.literal('portable-ai-memory'),
+  schema_version: z.string().regex(/^1\.[0-9]+/, 'not a PAM 1.x version'),
+  export_id: z.string().min(1).nullish(),
+  export_date: z.string().nullish(),
+  export_type: z.enum(['full', 'incremental']).nullish(),
+  base_export_id: z.string().min(1).nullish(),
+  owner: z.object({ id: z.string().min(1) }).passthrough(),
+  memories: z.array(z.unknown()),
+  integrity: z
+    .object({ checksum: z.string().nullish(), total_memories: z.number().nullish() })
+    .passthrough()
+    .nullish(),
+});
+
+type StoreFileValue = z.infer<typeof StoreFile>;
+
+interface ReadStore {
+  claim: Claim;
+  value: StoreFileValue;
+  exportId: string;
+}
+
+/** What merging memory stores gave: the owner the first one names, and the exports taken in. */
+export interface MergedStores {
+  ownerId: string | undefined;
+  imported: PamExport[];
+}
+
+/**
+ * Stage 8b, PAM memory stores (PAM 16.3): a full export's memories are added to the bundle's
+ * (by id); an incremental one is merged only onto a full export the bundle took in before (its
+ * `base_export_id`), each memory inserted or updated by id, a retracted one kept retracted and
+ * never removed. Full exports are taken first, then increments in the order of their dates. An
+ * export taken in before is skipped; the integrity checksum is recomputed when the bundle's
+ * `memory-store.json` is written.
+ */
+export async function mergeMemoryStores(
+  claims: readonly Claim[],
+  writer: BundleWriter,
+  report: ReportBuilder,
+  options: { redact: boolean; importedAt: string },
+): Promise<MergedStores> {
+  const read: ReadStore[] = [];
+  for (const claim of claims)
+    if (claim.detection.role === 'memory-store') {
+      const store = await readStore(claim, report);
+      if (store) read.push(store);
+    }
+  read.sort((a, b) => order(a.value).localeCompare(order(b.value)));
+  const known = new Set((await readPamExports(writer.dir)).map((e) => e.export_id));
+  const imported: PamExport[] = [];
+  for (const store of read) {
+    const { claim, value, exportId } = store;
+    const file = claim.entry.displayPath;
+    if (known.has(exportId)) {
+      report.add({
+        level: 'info',
+        code: 'pam-export-already-imported',
+        message: `skipped: this memory store (export ${exportId}) was merged before`,
+        file,
+      });
+      continue;
+    }
+    const base = value.base_export_id ?? null;
+    const incremental = value.export_type === 'incremental';
+    if (incremental && (base === null || !known.has(base))) {
+      report.add({
+        level: 'error',
+        code: 'pam-unknown-base',
+        message: `an incremental export (${exportId}) of ${base === null ? 'no base_export_id' : `the export ${base}`}, which this bundle has not taken in: its ${plural(value.memories.length, 'memory', 'memories')} were not merged (import that full export first; PAM 16.3)`,
+        file,
+      });
+      continue;
+    }
+    const memories = linked(
+      maskMemories(parseMemories(store, report), options.redact, report),
+      writer,
+      (dropped) => {
+        report.add({
+          level: 'warning',
+          code: 'pam-conversation-ref-missing',
+          message: `${plural(dropped, 'memory', 'memories')} named a conversation this bundle does not have; the link was dropped (PAM 14: a conversation_ref names an index entry)`,
+          file,
+        });
+      },
+    );
+    const counts = upsert(writer, memories);
+    report.summary(claim.provider.name).memories += memories.length;
+    report.add({
+      level: 'info',
+      code: 'pam-memory-store',
+      message: `${incremental ? `incremental export ${exportId} merged onto ${base ?? ''}` : `memory store ${exportId}`}: ${String(counts.inserted)} inserted, ${String(counts.updated)} updated, ${String(counts.retracted)} retracted, ${String(counts.unchanged)} unchanged`,
+      file,
+    });
+    known.add(exportId);
+    imported.push({
+      export_id: exportId,
+      export_type: incremental ? 'incremental' : 'full',
+      export_date: value.export_date ?? null,
+      base_export_id: base,
+      direction: 'imported',
+      file,
+      at: options.importedAt,
+    });
+  }
+  return { ownerId: read[0]?.value.owner.id, imported };
+}
+
+// Full exports first, then by date (an increment after the export it extends).
+function order(value: StoreFileValue): string {
+  return `${value.export_type === 'incremental' ? '1' : '0'}${value.export_date ?? ''}`;
+}
+
+async function readStore(claim: Claim, report: ReportBuilder): Promise<ReadStore | undefined> {
+  const file = claim.entry.displayPath;
+  for await (const item of readValues(claim.entry, claim.detection.format)) {
+    if (item.kind === 'problem') {
+      report.add(readDiagnostic(item, claim.entry));
+      continue;
+    }
+    const parsed = StoreFile.safeParse(item.value);
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .slice(0, 3)
+        .map((issue) => `${issue.path.join('.') || '(the file)'}: ${issue.message}`)
+        .join('; ');
+      report.add({
+        level: 'error',
+        code: 'pam-schema',
+        message: `not a valid PAM memory store (${issues}); nothing of it was read`,
+        file,
+      });
+      return undefined;
+    }
+    checkIntegrity(parsed.data, claim, report);
+    // Without an export_id (PAM does not require one) the file's content names it.
+    const exportId = parsed.data.export_id ?? sha256(JSON.stringify(item.value));
+    return { claim, value: parsed.data, exportId };
+  }
+  return undefined;
+}
+
+function parseMemories(store: ReadStore, report: ReportBuilder): Memory[] {
+  const memories: Memory[] = [];
+  store.value.memories.forEach((raw, index) => {
+    const parsed = memorySchema.safeParse(raw);
+    if (parsed.success) {
+      memories.push(storedMemory(toMemory(parsed.data)));
+      return;
+    }
+    const issue = parsed.error.issues[0];
+    report.add({
+      level: 'error',
+      code: 'pam-schema',
+      message: `memory ${String(index)} is not a PAM memory (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'}); skipped`,
+      file: store.claim.entry.displayPath,
+      record: `memories[${String(index)}]`,
+    });
+  });
+  return memories;
+}
+
+// PAM 15: the checksum as the spec has it (the memories as written) or as the official SDK
+// has it (as Pydantic writes them back); either agreeing is a store unchanged since written.
+function checkIntegrity(value: StoreFileValue, claim: Claim, report: ReportBuilder): void {
+  const integrity = value.integrity;
+  if (!integrity?.checksum) return;
+  const asWritten = sha256Form(value.memories);
+  const parsed = value.memories.map((m) => memorySchema.safeParse(m));
+  const normalized = parsed.every((p) => p.success)
+    ? integrityChecksum(parsed.map((p) => storedMemory(toMemory(p.data))))
+    : undefined;
+  const total = integrity.total_memories;
+  if (integrity.checksum === asWritten || integrity.checksum === normalized) {
+    if (total === undefined || total === null || total === value.memories.length) return;
+  }
+  report.add({
+    level: 'warning',
+    code: 'pam-integrity',
+    message: `the integrity block does not match the memories (${total !== undefined && total !== null && total !== value.memories.length ? `total_memories ${String(total)}, ${String(value.memories.length)} memories` : 'checksum differs'}): changed since it was written; merged as it is, and the checksum recomputed`,
+    file: claim.entry.displayPath,
+  });
+}
+
+// The memories exactly as the file has them (a memory without a string id: no checksum).
+function sha256Form(memories: readonly unknown[]): string | undefined {
+  const parsed = z.array(z.object({ id: z.string() }).passthrough()).safeParse(memories);
+  return parsed.success ? integrityChecksum(parsed.data) : undefined;
+}
+
+// A memory's conversation_ref mapped as its conversation's id was (see pamConversationId); one
+// naming a conversation the bundle lacks loses the link, or the bundle would fail validation.
+function linked(
+  memories: readonly Memory[],
+  writer: BundleWriter,
+  onDropped: (count: number) => void,
+): Memory[] {
+  let dropped = 0;
+  const result = memories.map((memory) => {
+    const ref = memory.provenance.conversation_ref;
+    if (ref === undefined) return memory;
+    const id = pamConversationId(ref);
+    if (writer.indexed(id))
+      return { ...memory, provenance: { ...memory.provenance, conversation_ref: id } };
+    dropped++;
+    const { conversation_ref: _ref, message_ref: _message, ...provenance } = memory.provenance;
+    return { ...memory, provenance };
+  });
+  if (dropped > 0) onDropped(dropped);
+  return result;
+}
+
+interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  retracted: number;
+  unchanged: number;
+}
+
+function upsert(writer: BundleWriter, memories: readonly Memory[]): UpsertCounts {
+  const counts = { inserted: 0, updated: 0, retracted: 0, unchanged: 0 };
+  const changed: Memory[] = [];
+  for (const memory of memories) {
+    const before = writer.memory(memory.id);
+    if (before && JSON.stringify(before) === JSON.stringify(memory)) {
+      counts.unchanged++;
+      continue;
+    }
+    if (!before) counts.inserted++;
+    else if (memory.status === 'retracted' && before.status !== 'retracted') counts.retracted++;
+    else counts.updated++;
+    changed.push(memory);
+  }
+  writer.addMemories(changed);
+  return counts;
+}
