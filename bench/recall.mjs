@@ -1,4 +1,5 @@
-// The recall benchmark (issue: recall). `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120]`
+// The recall benchmark (issue: recall).
+// `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120] [--no-embed] [--no-neo4j] [--only-neo4j]`
 // 1. Embedding throughput of the default model on the generated 200 MB ChatGPT export and on a
 //    Claude Code corpus: a timed embed run each (texts/s, MB/s, peak RSS).
 // 2. Semantic and hybrid latency over 100 distinct queries at 100,000 and at 1,000,000 vectors
@@ -23,15 +24,20 @@ import {
   writeClaudeCodeProjects,
 } from '../dist/index.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
+import { sweepNeo4jVectors } from './neo4j-vector-sweep.mjs';
 import { QUERIES } from './recall-queries.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
   args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
-// --no-embed and --no-neo4j leave out those parts (the vector sets reuse the cached embed run).
-const skipEmbed = args.includes('--no-embed');
-const skipNeo4j = args.includes('--no-neo4j');
+// --no-embed and --no-neo4j leave out those parts (the vector sets reuse the cached embed run);
+// --only-neo4j runs Neo4j at 100,000 vectors alone (no embed run, no SQLite sets).
+const onlyNeo4j = args.includes('--only-neo4j');
+const skipEmbed = onlyNeo4j || args.includes('--no-embed');
+const skipNeo4j = !onlyNeo4j && args.includes('--no-neo4j');
+// --sweep: on Neo4j, each index setting and way of asking it instead (neo4j-vector-sweep.mjs).
+const sweep = args.includes('--sweep');
 const chunksForLargest = Math.max(1, Math.round(option('--vectors', 1_000_000) / 100_000));
 const embedSeconds = option('--embed-seconds', 120);
 const work = join(root, '.bench');
@@ -242,7 +248,7 @@ async function graphStore(messages, zipName, options) {
 }
 
 const dataDir = await graphStore(100_000, 'chatgpt-100000-messages-plain.zip', {});
-for (const chunks of [1, chunksForLargest]) {
+for (const chunks of onlyNeo4j ? [] : [1, chunksForLargest]) {
   const store = SqliteStore.open(storeFile(dataDir));
   const started = process.hrtime.bigint();
   const all = await fillVectors(store, dataDir, chunks);
@@ -270,6 +276,7 @@ for (const chunks of [1, chunksForLargest]) {
   await store.close();
   if (chunks === 1 && !skipNeo4j) await neo4jLatencies(dataDir);
 }
+if (onlyNeo4j) await neo4jLatencies(dataDir);
 
 async function neo4jLatencies(data) {
   const server = await startNeo4j({ heap: '4g' });
@@ -285,7 +292,15 @@ async function neo4jLatencies(data) {
     say(
       `Neo4j: ${all.length} vectors written in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(0)} s`,
     );
-    await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, all);
+    if (sweep)
+      await sweepNeo4jVectors({
+        target,
+        queryVectors,
+        exact: queryVectors.map((vector) => exactTop10(all, vector)),
+        dimensions,
+        say,
+      });
+    else await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, all);
     await neo.close();
   } finally {
     await server.dispose();
