@@ -1,4 +1,5 @@
-// The recall benchmark (issue: recall). `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120]`
+// The recall benchmark (issue: recall).
+// `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120] [--no-embed] [--no-neo4j] [--only-neo4j]`
 // 1. Embedding throughput of the default model on the generated 200 MB ChatGPT export and on a
 //    Claude Code corpus: a timed embed run each (texts/s, MB/s, peak RSS).
 // 2. Semantic and hybrid latency over 100 distinct queries at 100,000 and at 1,000,000 vectors
@@ -23,15 +24,20 @@ import {
   writeClaudeCodeProjects,
 } from '../dist/index.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
+import { sweepNeo4jVectors } from './neo4j-vector-sweep.mjs';
 import { QUERIES } from './recall-queries.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
   args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
-// --no-embed and --no-neo4j leave out those parts (the vector sets reuse the cached embed run).
-const skipEmbed = args.includes('--no-embed');
-const skipNeo4j = args.includes('--no-neo4j');
+// --no-embed and --no-neo4j leave out those parts (the vector sets reuse the cached embed run);
+// --only-neo4j runs Neo4j at 100,000 vectors alone (no embed run, no SQLite sets).
+const onlyNeo4j = args.includes('--only-neo4j');
+const skipEmbed = onlyNeo4j || args.includes('--no-embed');
+const skipNeo4j = !onlyNeo4j && args.includes('--no-neo4j');
+// --sweep: on Neo4j, each index setting and way of asking it instead (neo4j-vector-sweep.mjs).
+const sweep = args.includes('--sweep');
 const chunksForLargest = Math.max(1, Math.round(option('--vectors', 1_000_000) / 100_000));
 const embedSeconds = option('--embed-seconds', 120);
 const work = join(root, '.bench');
@@ -194,6 +200,7 @@ function exactTop10(all, query) {
 async function latencies(store, label, all) {
   const semantic = [];
   const hybrid = [];
+  const keyword = [];
   const groupedSemantic = [];
   const groupedHybrid = [];
   let found = 0;
@@ -207,6 +214,10 @@ async function latencies(store, label, all) {
     t = process.hrtime.bigint();
     await recall(store, { text: QUERIES[i], mode: 'hybrid', limit: 10 }, embedQuery);
     hybrid.push(Number(process.hrtime.bigint() - t) / 1e6);
+    // The keyword half of a hybrid search (its 60 hits), alone: what hybrid waits on besides.
+    t = process.hrtime.bigint();
+    await store.search({ text: QUERIES[i], mode: 'keyword', limit: 60 });
+    keyword.push(Number(process.hrtime.bigint() - t) / 1e6);
     // The same searches answered in conversations (what every shell now shows by default).
     for (const [mode, into] of /** @type {const} */ ([
       ['semantic', groupedSemantic],
@@ -230,7 +241,7 @@ async function latencies(store, label, all) {
   const ms = (values) =>
     `p50 ${percentile(values, 50).toFixed(1)} ms, p95 ${percentile(values, 95).toFixed(1)} ms`;
   say(
-    `${label}: semantic ${ms(semantic)}; hybrid ${ms(hybrid)}; grouped by conversation: semantic ${ms(groupedSemantic)}, hybrid ${ms(groupedHybrid)} (target ≤ 1.2× per message)${all ? `; recall@10 against an exact scan ${(found / (QUERIES.length * 10)).toFixed(3)}` : ''} (target p95 < 100 ms, recall@10 ≥ 0.95 at 1M)`,
+    `${label}: semantic ${ms(semantic)}; hybrid ${ms(hybrid)} (its keyword half alone ${ms(keyword)}); grouped by conversation: semantic ${ms(groupedSemantic)}, hybrid ${ms(groupedHybrid)} (target ≤ 1.2× per message)${all ? `; recall@10 against an exact scan ${(found / (QUERIES.length * 10)).toFixed(3)}` : ''} (target p95 < 100 ms, recall@10 ≥ 0.95 at 1M)`,
   );
 }
 
@@ -242,7 +253,7 @@ async function graphStore(messages, zipName, options) {
 }
 
 const dataDir = await graphStore(100_000, 'chatgpt-100000-messages-plain.zip', {});
-for (const chunks of [1, chunksForLargest]) {
+for (const chunks of onlyNeo4j ? [] : [1, chunksForLargest]) {
   const store = SqliteStore.open(storeFile(dataDir));
   const started = process.hrtime.bigint();
   const all = await fillVectors(store, dataDir, chunks);
@@ -270,6 +281,7 @@ for (const chunks of [1, chunksForLargest]) {
   await store.close();
   if (chunks === 1 && !skipNeo4j) await neo4jLatencies(dataDir);
 }
+if (onlyNeo4j) await neo4jLatencies(dataDir);
 
 async function neo4jLatencies(data) {
   const server = await startNeo4j({ heap: '4g' });
@@ -285,7 +297,15 @@ async function neo4jLatencies(data) {
     say(
       `Neo4j: ${all.length} vectors written in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(0)} s`,
     );
-    await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, all);
+    if (sweep)
+      await sweepNeo4jVectors({
+        target,
+        queryVectors,
+        exact: queryVectors.map((vector) => exactTop10(all, vector)),
+        dimensions,
+        say,
+      });
+    else await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, all);
     await neo.close();
   } finally {
     await server.dispose();

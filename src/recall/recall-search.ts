@@ -29,10 +29,16 @@ function hitKey(hit: SearchHit): string {
  * How many vectors a store holds: its messages' and its memories' (a reindex restores the
  * memories' from the bundle at once; the messages' come back with `chatgraph embed`).
  */
-async function vectorCount(store: Store): Promise<{ messages: number; all: number }> {
-  const messages = (await store.vectors.model())?.count ?? 0;
-  const memories = (await store.memories.vectorModel())?.count ?? 0;
-  return { messages, all: messages + memories };
+async function vectorCount(
+  store: Store,
+): Promise<{ messages: number; all: number; model: string | undefined }> {
+  // Asked at once: on Neo4j each is a round trip to the server.
+  const [model, memoryModel] = await Promise.all([
+    store.vectors.model(),
+    store.memories.vectorModel(),
+  ]);
+  const messages = model?.count ?? 0;
+  return { messages, all: messages + (memoryModel?.count ?? 0), model: model?.id };
 }
 
 /** The mode a search runs in: the one asked for, else hybrid once vectors exist. */
@@ -140,7 +146,7 @@ export async function recall(
   const nearest = (limit_: number): Promise<SearchHit[]> =>
     count.messages > 0 ? semanticHits(store, query, vector, limit_) : Promise.resolve([]);
   // Nearest neighbours always exist: those far in meaning are left out, not shown as padding.
-  const floor = relevanceFloor((await store.vectors.model())?.id);
+  const floor = relevanceFloor(count.model);
   if (mode === 'semantic') {
     const { hits, below } = aboveFloor(await nearest(offset + limit), floor);
     return {

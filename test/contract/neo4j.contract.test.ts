@@ -1,7 +1,15 @@
 import neo4j from 'neo4j-driver';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { STEMS_INDEX, TEXT_INDEX } from '../../src/stores/neo4j/neo4j-full-text.js';
+import {
+  VECTOR_INDEX,
+  VECTOR_INDEX_SETTINGS,
+  VECTOR_LABEL,
+} from '../../src/stores/neo4j/neo4j-vector-index.js';
+import { embedConversations } from '../../src/recall/embed-conversations.js';
+import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
 import { searchBatches, stemBatches } from '../support/search-fixtures.js';
 import { idContract } from './id-contract.js';
@@ -9,7 +17,7 @@ import { listContract } from './list-contract.js';
 import { memoryContract } from './memory-contract.js';
 import { stemsContract } from './stems-contract.js';
 import { storeContract } from './store-contract.js';
-import { vectorContract } from './vector-contract.js';
+import { bagOfWords, vectorContract } from './vector-contract.js';
 
 const server = useNeo4j();
 
@@ -109,6 +117,79 @@ describe('a Neo4j full-text index made by the previous release', () => {
       expect(await found('decorator')).toEqual(['kw-bread:m3']);
       expect(await found('pumpernickel')).toEqual(['kw-bread:m3']);
       await writer.close();
+    } finally {
+      await session.close();
+      await driver.close();
+    }
+  });
+});
+
+describe('a Neo4j vector index made by the previous release', () => {
+  it('is made again with the HNSW settings at the next write, and finds the same', async () => {
+    const { url, user, password } = server.target;
+    const driver = neo4j.driver(url, neo4j.auth.basic(user, password));
+    const session = driver.session();
+    const index = async (): Promise<{ id: string; settings: Record<string, string> }> => {
+      const [record] = (
+        await session.run(
+          `SHOW VECTOR INDEXES YIELD name, id, options WHERE name = $name RETURN id, options.indexConfig AS config`,
+          { name: VECTOR_INDEX },
+        )
+      ).records;
+      const config = z.record(z.string(), z.unknown()).parse(record?.get('config') ?? {});
+      return {
+        id: String(record?.get('id')),
+        settings: Object.fromEntries(
+          [...Object.keys(VECTOR_INDEX_SETTINGS), 'vector.dimensions'].map((key) => [
+            key,
+            String(config[key]),
+          ]),
+        ),
+      };
+    };
+    const wanted = {
+      ...Object.fromEntries(
+        Object.entries(VECTOR_INDEX_SETTINGS).map(([key, value]) => [key, String(value)]),
+      ),
+      'vector.dimensions': String(bagOfWords.model.dimensions),
+    };
+    try {
+      const store = await Neo4jStore.open(server.target);
+      await store.clear();
+      await store.upsert(batchesOf(await knownConversations()));
+      await embedConversations(store.vectors, {
+        embedder: bagOfWords,
+        chunk: (text) => [{ text, start: 0, end: text.length }],
+      });
+      const [vector] = await bagOfWords.embed(['how long should sourdough proof']);
+      if (!vector) throw new Error('no vector');
+      // Bags of words tie often: the nearest and the scores, not the order of ties, are compared.
+      const ids = async (target: Neo4jStore): Promise<string[]> => {
+        const hits = await target.vectors.search({ vector, limit: 3 });
+        return [hits[0]?.nodeId ?? '', ...hits.map((hit) => hit.similarity.toFixed(4))];
+      };
+      const nearest = await ids(store);
+      expect(nearest).toHaveLength(4);
+      // The previous release's index, as its reset made it: Neo4j's own HNSW settings.
+      await session.run(`DROP INDEX ${VECTOR_INDEX}`);
+      await session.run(
+        `CREATE VECTOR INDEX ${VECTOR_INDEX} FOR (v:${VECTOR_LABEL}) ON (v.embedding)
+         OPTIONS {indexConfig: {\`vector.dimensions\`: ${String(bagOfWords.model.dimensions)}, \`vector.similarity_function\`: 'cosine'}}`,
+      );
+      await session.run('CALL db.awaitIndexes(300)');
+      expect((await index()).settings).not.toEqual(wanted);
+      await store.close();
+      const writer = await Neo4jStore.open(server.target);
+      await writer.upsert(searchBatches());
+      const renewed = await index();
+      expect(renewed.settings).toEqual(wanted);
+      expect(await ids(writer)).toEqual(nearest);
+      await writer.close();
+      // An index with the settings already is left as it is.
+      const again = await Neo4jStore.open(server.target);
+      await again.upsert(searchBatches());
+      expect((await index()).id).toBe(renewed.id);
+      await again.close();
     } finally {
       await session.close();
       await driver.close();

@@ -14,7 +14,7 @@ import {
   mergeEdges,
   mergeNodes,
 } from './neo4j-schema.js';
-import { VECTOR_LABEL } from './neo4j-vectors.js';
+import { VECTOR_LABEL } from './neo4j-vector-index.js';
 import { parseRow, text as Text } from '../store-rows.js';
 
 /** Nodes and edges per transaction: big enough for UNWIND to pay, small enough to retry. */

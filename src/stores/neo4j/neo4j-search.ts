@@ -86,6 +86,18 @@ function where(filters: string[]): string {
   return filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : '';
 }
 
+/** The page of matches, best first, of the best `$window` each index gives. */
+const rankedQuery = (
+  stems: boolean,
+  filters: string[],
+): string => `${matched(stems)} ${where(filters)}
+    RETURN m.id AS messageId, m.role AS role, m.created_at AS createdAt, coalesce(node.content, '') AS content,
+           c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title,
+           c.source AS source, score,
+           CASE WHEN node:Attachment THEN node.id END AS attachmentId,
+           CASE WHEN node:Attachment THEN node.name END AS attachmentName
+    ORDER BY score DESC, m.id, node.id SKIP $offset LIMIT $limit`;
+
 /** Matches before filters (which bound the window) and after them, counted up to the cap. */
 async function countMatches(
   read: Read,
@@ -149,24 +161,22 @@ export async function searchNeo4j(
     limit: neo4j.int(limit),
     ...conditions.params,
   };
-  const { all, kept } = await countMatches(read, stems, filters, params);
+  // The first page is read while the matches are counted (two transactions at once); a window
+  // of the page's own size would do without filters, but then tied scores would be cut where
+  // Lucene cuts them, not by id, and pages would disagree.
+  let window = SEARCH_WINDOW;
+  const [{ all, kept }, first] = await Promise.all([
+    countMatches(read, stems, filters, params),
+    read(rankedQuery(stems, filters), { ...params, window: neo4j.int(window) }),
+  ]);
   if (kept === 0) {
     const hint = await neo4jHint(read, query.text, parsed.unranked ? [] : parsed.words, stems);
     return hint === undefined ? none : { ...none, hint };
   }
-  const ranked = `${matched(stems)} ${where(filters)}
-    RETURN m.id AS messageId, m.role AS role, m.created_at AS createdAt, coalesce(node.content, '') AS content,
-           c.id AS conversationId, c.conversation_id AS platformConversationId, c.name AS title,
-           c.source AS source, score,
-           CASE WHEN node:Attachment THEN node.id END AS attachmentId,
-           CASE WHEN node:Attachment THEN node.name END AS attachmentName
-    ORDER BY score DESC, m.id, node.id SKIP $offset LIMIT $limit`;
-  let window = Math.min(Math.max(all, 1), SEARCH_WINDOW);
-  let rows: Row[];
-  for (;;) {
-    rows = await read(ranked, { ...params, window: neo4j.int(window) });
-    if (rows.length >= limit || window >= all) break;
+  let rows = first;
+  while (rows.length < limit && window < all) {
     window = Math.min(all, window * 8);
+    rows = await read(rankedQuery(stems, filters), { ...params, window: neo4j.int(window) });
   }
   const terms = snippetTerms(query.text);
   const hits = rows.map((row, i): SearchHit => {

@@ -3,6 +3,7 @@ import { QueryError, type Row } from '../store.js';
 import { connectionError, errorCode } from './neo4j-connect.js';
 import { dropOutdatedTextIndex, fillStems, stemsIndexExists } from './neo4j-full-text.js';
 import { MARK_STEMMED, schemaStatements } from './neo4j-schema.js';
+import { renewOutdatedVectorIndex } from './neo4j-vector-index.js';
 import type { Neo4jTarget } from './neo4j-target.js';
 import { fromRecord } from './neo4j-values.js';
 
@@ -85,6 +86,7 @@ export class Neo4jSessions {
       const stemmed = await stemsIndexExists(session);
       for (const statement of schemaStatements()) await session.run(statement);
       await session.run('CALL db.awaitIndexes(300)');
+      await renewOutdatedVectorIndex(session);
       // A store an older version wrote: its messages get their stems before the first write.
       if (!stemmed && (await fillStems(session)) > 0) await session.run(MARK_STEMMED);
     } catch (error) {
