@@ -7,6 +7,7 @@ import {
   forget,
   importExports,
   MemoryNotFoundError,
+  openStore,
   remember,
   reviseMemory,
   type Relation,
@@ -33,6 +34,19 @@ function expectValid(dataDir: string): void {
   const { status, output } = pamValidate(bundle);
   expect(output).toMatch(/\b0 invalid\b/);
   expect(status, output).toBe(0);
+}
+
+// The relations as the store's graph has them, walked by Cypher.
+async function graphRelations(dataDir: string): Promise<string[]> {
+  const store = await openStore({ dataDir }, { readonly: true });
+  try {
+    const rows = await store.cypher(
+      `MATCH (a:Memory)-[r]->(b:Memory) RETURN a.id AS a, toLower(type(r)) AS t, b.id AS b`,
+    );
+    return rows.map((r) => `${String(r.a)} ${String(r.t)} ${String(r.b)}`).sort();
+  } finally {
+    await store.close();
+  }
 }
 
 describe('PAM relations between memories', () => {
@@ -88,6 +102,22 @@ describe('PAM relations between memories', () => {
     expectValid(dataDir);
   });
 
+  it('projects them as edges between Memory nodes, kept after the memory changes', async () => {
+    expect(await graphRelations(dataDir)).toEqual(expected);
+    const walked = await openStore({ dataDir }, { readonly: true });
+    try {
+      // What the revised memory replaced, and what contradicts that: two relations away.
+      const rows = await walked.cypher(
+        `MATCH (:Memory {id: $id})-[:SUPERSEDES]->(old:Memory)<-[:CONTRADICTS]-(f:Memory)
+         RETURN old.status AS status, f.content AS content`,
+        { id: ids.grey },
+      );
+      expect(rows).toEqual([{ status: 'superseded', content: 'Lyon is foggy in November' }]);
+    } finally {
+      await walked.close();
+    }
+  });
+
   it('refuses a relation to a memory that is not there, writing nothing', async () => {
     const before = await readMemoryStore(bundleDir(dataDir));
     await expect(
@@ -125,5 +155,7 @@ describe('PAM relations between memories', () => {
     expect(written).toHaveLength(expected.length + 1);
     expect(kinds(written)).toEqual(expect.arrayContaining(expected));
     expectValid(dataDir);
+    // The import synced the store from the bundle: every relation an edge again.
+    expect(await graphRelations(dataDir)).toEqual(kinds(written));
   }, 120_000);
 });

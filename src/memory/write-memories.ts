@@ -188,7 +188,7 @@ export async function writeMemoriesWithVectors<T>(
       const vectors = await readMemoryVectors(bundle);
       // Written whole, the store is made whole too: a change cut off by a kill between the
       // journal and the store is in its graph again.
-      if (all) await store.memories.replace(all, vectors);
+      if (all) await store.memories.replace(all, vectors, [...relations.values()]);
       else {
         // The changed memories, and the vectors made now (an older memory's too, embedded
         // now that the model opened).
@@ -196,6 +196,7 @@ export async function writeMemoriesWithVectors<T>(
         await store.memories.upsert(
           changed,
           vectors.filter((v) => ids.has(v.memoryId) || !embedded.has(v.memoryId)),
+          added,
         );
       }
       return { result, vector };
