@@ -26,9 +26,12 @@ export type {
   Memory,
   MemoryStore,
   Message,
+  Relation,
+  RelationType,
   Role,
   ToolCall,
 } from './model/pam.js';
+export { RELATION_TYPES } from './model/pam.js';
 export { shownThread, threadTo } from './model/build-conversation.js';
 export { PROVIDERS, findProvider } from './providers/registry.js';
 export type { Provider } from './providers/provider.js';
@@ -172,7 +175,7 @@ export type { FollowOptions, Follower } from './live/follower.js';
 export type { FollowEvent } from './live/follow-event.js';
 export { LIVE_STATE_FILE } from './live/live-state-file.js';
 export { remember, forget, reviseMemory, MemoryNotFoundError } from './memory/remember.js';
-export type { RememberInput, RememberResult, MemoryRevision } from './memory/remember.js';
+export type { RememberInput, RememberResult, MemoryRevision, RelateTo } from './memory/remember.js';
 export type { MemoryVectorNote } from './recall/memory-vectors.js';
 export { syncMemories } from './memory/sync-memories.js';
 export type { MemorySync } from './memory/sync-memories.js';

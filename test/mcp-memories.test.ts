@@ -12,6 +12,7 @@ import {
   reindex,
   type Store,
 } from '../src/index.js';
+import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
@@ -129,6 +130,34 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     expect((await call('list_memories', { query: 'lisbon' })).structuredContent?.total).toBe(0);
     const after = await call('search_conversations', { query: 'lisbon', mode: 'keyword' });
     expect(after.structuredContent?.memories).toBeUndefined();
+  });
+
+  it('relates a new memory to others (relations), walked by Cypher; an unknown one refused', async () => {
+    const first = await call('remember', { content: 'The user runs 40 km a week', type: 'fact' });
+    const base = String(first.structuredContent?.id);
+    const made = await call('remember', {
+      content: 'The user adds a long run on Sundays',
+      type: 'fact',
+      relations: [{ type: 'extends', to: base.slice(0, 8), confidence: 0.8 }],
+    });
+    expect(made.isError, made.content[0]?.text).toBeFalsy();
+    const id = String(made.structuredContent?.id);
+    const relations = (await readMemoryStore(bundleDir(dataDir)))?.relations ?? [];
+    expect(relations.map((r) => [r.from, r.type, r.to, r.confidence])).toEqual([
+      [id, 'extends', base, 0.8],
+    ]);
+    const walked = await store.cypher(
+      'MATCH (m:Memory {id: $id})-[:EXTENDS]->(b:Memory) RETURN b.content AS content',
+      { id },
+    );
+    expect(walked).toEqual([{ content: 'The user runs 40 km a week' }]);
+    const unknown = await call('remember', {
+      content: 'The user tapers in March',
+      type: 'fact',
+      relations: [{ type: 'supports', to: 'no-such-memory' }],
+    });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.content[0]?.text).toContain('there is no memory with id no-such-memory');
   });
 
   it('answers bad input as a tool error in a plain sentence', async () => {

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { bundleDir } from '../src/index.js';
+import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { chatgraph } from './support/run-cli.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
@@ -142,5 +144,69 @@ describe('chatgraph memories, remember and forget', () => {
     expect(huge.stderr).toMatch(
       /^chatgraph: a memory is at most 20,000 characters and this one has 20,001/,
     );
+  });
+
+  it('relates a new memory to others by the relation flags, an id or its start each', async () => {
+    const made = async (content: string, ...flags: string[]): Promise<string> => {
+      const run = await chatgraph(
+        'remember',
+        content,
+        '--type',
+        'fact',
+        ...flags,
+        '--json',
+        '--data-dir',
+        data,
+      );
+      expect(run.code, run.stderr).toBe(0);
+      return (JSON.parse(run.stdout) as { memory: { id: string } }).memory.id;
+    };
+    const kiln = await made('The kiln fires at 1280 degrees');
+    const glaze = await made('The glaze matures at cone 10');
+    const note = await made(
+      'Stoneware glazes need a hot kiln',
+      '--supports',
+      kiln.slice(0, 9),
+      '--extends',
+      glaze,
+      '--contradicts',
+      glaze,
+      '--derived-from',
+      kiln,
+      '--related-to',
+      glaze,
+      '--related-to',
+      kiln,
+    );
+    const relations = (await readMemoryStore(bundleDir(data)))?.relations ?? [];
+    expect(
+      relations
+        .filter((r) => r.from === note)
+        .map((r) => `${r.type} ${r.to}`)
+        .sort(),
+    ).toEqual(
+      [
+        `supports ${kiln}`,
+        `extends ${glaze}`,
+        `contradicts ${glaze}`,
+        `derived_from ${kiln}`,
+        `related_to ${glaze}`,
+        `related_to ${kiln}`,
+      ].sort(),
+    );
+    const unknown = await chatgraph(
+      'remember',
+      'Kilns need vents',
+      '--type',
+      'fact',
+      '--supports',
+      'nope-nope-nope',
+      '--data-dir',
+      data,
+    );
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: 'chatgraph: there is no memory with id nope-nope-nope to relate to\n',
+    });
   });
 });

@@ -44,6 +44,7 @@ describe('the public API', () => {
       'QueryError',
       'QueryLimitError',
       'RECENT_LIMIT',
+      'RELATION_TYPES',
       'SERVER_QUERY_LIMITS',
       'SigningKeyError',
       'StoreConnectionError',

@@ -3,7 +3,7 @@ import { copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/pr
 import { createWriteStream, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
+import type { ConversationIndexEntry, Memory, MemoryStore, Relation } from '../model/pam.js';
 import type { Entry } from '../read/entry.js';
 import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 import {
@@ -30,6 +30,8 @@ export type WriteOutcome = 'created' | 'updated' | 'unchanged';
 export class BundleWriter {
   private readonly index = new Map<string, ConversationIndexEntry>();
   private readonly memories = new Map<string, Memory>();
+  /** PAM §13 relations between the memories, by id (kept as they are: none is removed). */
+  private readonly relations = new Map<string, Relation>();
   /** What the bundle's `memory-store.json` said when opened or last written. */
   private existing: { owner: { id: string; created_at: string }; exportId?: string } | undefined;
   /** The memory journal's changes the bundle had when opened (see {@link finish}). */
@@ -58,6 +60,7 @@ export class BundleWriter {
       };
       for (const entry of file.index) writer.index.set(entry.id, entry);
       for (const memory of file.memories) writer.memories.set(memory.id, memory);
+      for (const relation of file.relations) writer.relations.set(relation.id, relation);
       if (file.journal) writer.journalled = file.journal.memories;
     }
     writer.repaired = await repairIndex(dir, writer.index);
@@ -221,11 +224,15 @@ export class BundleWriter {
       for (const [id, memory] of journal.memories)
         if (JSON.stringify(this.journalled.get(id)) !== JSON.stringify(memory))
           if (!this.leftOut?.(memory)) this.memories.set(id, memory);
+    // Relations are only ever added: the journal's, new or not, are kept.
+    if (journal && journal.base === this.existing?.exportId)
+      for (const [id, relation] of journal.relations) this.relations.set(id, relation);
     const store = toMemoryStore({
       ownerId: owner.id,
       ownerCreatedAt: this.existing?.owner.created_at ?? owner.createdAt,
       exportDate,
       memories: this.memories.values(),
+      relations: this.relations.values(),
       index: this.index.values(),
     });
     await writeFileAtomic(join(this.dir, MEMORY_STORE_FILE), serialize(store));

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { open, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { Memory } from '../model/pam.js';
+import type { Memory, Relation } from '../model/pam.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { MemoryStoreError, memorySchema, toMemory } from './memory-schema.js';
+import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
 
 /**
  * The memories changed since `memory-store.json` was last written whole, beside it in the
@@ -23,6 +23,8 @@ export interface MemoryJournal {
   base: string;
   /** The memories it changes, by id, each as its last change left it. */
   memories: ReadonlyMap<string, Memory>;
+  /** The relations it adds, by id. */
+  relations: ReadonlyMap<string, Relation>;
   /** How many changes (lines after the header). */
   changes: number;
   /** Bytes up to the end of the last whole line: a line cut off by a kill is past it. */
@@ -34,7 +36,11 @@ const headerSchema = z.object({
   id: z.string(),
   base: z.string(),
 });
-const changeSchema = z.object({ memories: z.array(memorySchema) });
+// A change's relations are left out when it adds none (and in journals written before them).
+const changeSchema = z.object({
+  memories: z.array(memorySchema),
+  relations: z.array(relationSchema).optional(),
+});
 
 interface Known extends MemoryJournal {
   header: string;
@@ -58,7 +64,12 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
   return buffer.subarray(0, done);
 }
 
-function parseLine<T>(file: string, line: number, text: string, schema: z.ZodType<T>): T {
+function parseLine<T>(
+  file: string,
+  line: number,
+  text: string,
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -104,13 +115,18 @@ export async function readMemoryJournal(bundle: string): Promise<MemoryJournal |
     const tail = await readAt(handle, from, info.size - from);
     const end = tail.lastIndexOf(0x0a) + 1;
     const lines = tail.subarray(0, end).toString('utf8').split('\n').slice(0, -1);
-    let state: Known | undefined = before && { ...before, memories: new Map(before.memories) };
+    let state: Known | undefined = before && {
+      ...before,
+      memories: new Map(before.memories),
+      relations: new Map(before.relations),
+    };
     for (const text of lines) {
       if (!state) {
         const header = parseLine(file, 1, text, headerSchema);
         state = {
           base: header.base,
           memories: new Map(),
+          relations: new Map(),
           changes: 0,
           bytes: 0,
           header: `${text}\n`,
@@ -124,6 +140,8 @@ export async function readMemoryJournal(bundle: string): Promise<MemoryJournal |
       const change = parseLine(file, state.lines, text, changeSchema);
       const memories = state.memories as Map<string, Memory>;
       for (const raw of change.memories) memories.set(raw.id, toMemory(raw));
+      const relations = state.relations as Map<string, Relation>;
+      for (const relation of change.relations ?? []) relations.set(relation.id, relation);
       state.changes++;
     }
     // A journal is made whole with its header (written atomically): none means none yet.
@@ -133,6 +151,7 @@ export async function readMemoryJournal(bundle: string): Promise<MemoryJournal |
     return {
       base: state.base,
       memories: state.memories,
+      relations: state.relations,
       changes: state.changes,
       bytes: state.bytes,
     };
@@ -142,8 +161,11 @@ export async function readMemoryJournal(bundle: string): Promise<MemoryJournal |
 }
 
 /** The line a change is journalled as (its length decides when the journal is folded). */
-export function journalLine(memories: readonly Memory[]): string {
-  return `${JSON.stringify({ memories })}\n`;
+export function journalLine(
+  memories: readonly Memory[],
+  relations: readonly Relation[] = [],
+): string {
+  return `${JSON.stringify(relations.length > 0 ? { memories, relations } : { memories })}\n`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Memory } from '../model/pam.js';
+import { RELATION_TYPES, type Memory, type Relation } from '../model/pam.js';
 import { MEMORY_TYPES } from '../model/memory-input.js';
 
 const optional = z.string().nullish();
@@ -52,6 +52,26 @@ export const memorySchema = z
       .passthrough(),
   })
   .passthrough();
+
+/** A PAM relation as read (`$defs.RelationObject`); only `confidence` may be left out. */
+export const relationSchema = z
+  .object({
+    id: z.string().min(1),
+    from: z.string().min(1),
+    to: z.string().min(1),
+    type: z.enum(RELATION_TYPES),
+    confidence: z.number().min(0).max(1).nullish(),
+    created_at: z.string(),
+  })
+  .strict()
+  .transform((raw): Relation => ({
+    id: raw.id,
+    from: raw.from,
+    to: raw.to,
+    type: raw.type,
+    ...(raw.confidence !== undefined ? { confidence: raw.confidence } : {}),
+    created_at: raw.created_at,
+  }));
 
 /** Drops null and undefined fields, so a memory read back is written back the same. */
 function compact<T extends object>(value: T): T {

@@ -1,7 +1,13 @@
 import { sha256 } from '../model/content-hash.js';
 import { stableId } from '../model/ids.js';
 import { integrityChecksum } from '../model/integrity.js';
-import type { Conversation, ConversationIndexEntry, Memory, MemoryStore } from '../model/pam.js';
+import type {
+  Conversation,
+  ConversationIndexEntry,
+  Memory,
+  MemoryStore,
+  Relation,
+} from '../model/pam.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { toPydanticTime } from '../model/time.js';
 import { IMPORTER } from '../model/version.js';
@@ -26,10 +32,18 @@ export function toMemoryStore(input: {
   ownerCreatedAt: string;
   exportDate: string;
   memories: Iterable<Memory>;
+  relations?: Iterable<Relation> | undefined;
   index: Iterable<ConversationIndexEntry>;
 }): MemoryStore {
   const memories = [...input.memories]
     .map(storedMemory)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // PAM requires both ends to be memories of the file: a relation to one left out (an import
+  // that leaves some out) is left out with it, so the file stays valid.
+  const ids = new Set(memories.map((m) => m.id));
+  const relations = [...(input.relations ?? [])]
+    .filter((r) => ids.has(r.from) && ids.has(r.to))
+    .map((r) => ({ ...r, created_at: toPydanticTime(r.created_at) }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const index = [...input.index].sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at
@@ -55,12 +69,24 @@ export function toMemoryStore(input: {
     schema: 'portable-ai-memory',
     schema_version: PAM_SCHEMA_VERSION,
     spec_uri: 'https://portable-ai-memory.org/spec/v1.0',
-    export_id: stableId('export', input.ownerId, checksum, indexDigest),
+    // The integrity checksum covers memories alone; a file whose relations changed is another
+    // export too (a journal names the file it extends by this id). Without relations, the id is
+    // the one it was before there were any.
+    export_id:
+      relations.length > 0
+        ? stableId(
+            'export',
+            input.ownerId,
+            checksum,
+            indexDigest,
+            sha256(JSON.stringify(relations)),
+          )
+        : stableId('export', input.ownerId, checksum, indexDigest),
     exported_by: IMPORTER,
     export_date: input.exportDate,
     owner: { id: input.ownerId, created_at: input.ownerCreatedAt },
     memories,
-    relations: [],
+    relations,
     conversations_index: index,
     integrity: { canonicalization: 'RFC8785', checksum, total_memories: memories.length },
     export_type: 'full',

@@ -1,10 +1,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { ConversationIndexEntry, Memory } from '../model/pam.js';
+import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
 import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
-import { MemoryStoreError, memorySchema, toMemory } from './memory-schema.js';
+import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
 
 export { MemoryStoreError } from './memory-schema.js';
 
@@ -24,6 +24,7 @@ const storeSchema = z
     export_id: z.string().nullish(),
     owner: z.object({ id: z.string(), created_at: z.string() }).passthrough(),
     memories: z.array(memorySchema),
+    relations: z.array(relationSchema).nullish(),
     conversations_index: z.array(indexEntrySchema).nullish(),
     signature: z.unknown(),
   })
@@ -34,6 +35,8 @@ export interface MemoryStoreFile {
   owner: { id: string; created_at: string };
   /** The file's memories with its journal's changes (see MEMORY_JOURNAL_FILE). */
   memories: Memory[];
+  /** PAM §13 relations between the memories, the journal's added (none is ever removed). */
+  relations: Relation[];
   index: ConversationIndexEntry[];
   /** The file's `export_id`: what a journal names as the file it extends. */
   exportId?: string;
@@ -57,6 +60,7 @@ async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> 
   return {
     owner: { id: parsed.data.owner.id, created_at: parsed.data.owner.created_at },
     memories: parsed.data.memories.map(toMemory),
+    relations: parsed.data.relations ?? [],
     index: parsed.data.conversations_index ?? [],
     signed: typeof parsed.data.signature === 'object' && parsed.data.signature !== null,
     ...(typeof exportId === 'string' ? { exportId } : {}),
@@ -104,6 +108,7 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
   const result: MemoryStoreFile = {
     ...parsed,
     memories: parsed.memories,
+    relations: [...parsed.relations],
     index: [...parsed.index],
   };
   if (journal === undefined || journal.base !== parsed.exportId) {
@@ -113,6 +118,9 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
   const memories = new Map(parsed.memories.map((m) => [m.id, m]));
   for (const [id, memory] of journal.memories) memories.set(id, memory);
   result.memories = [...memories.values()];
+  const relations = new Map(parsed.relations.map((r) => [r.id, r]));
+  for (const [id, relation] of journal.relations) relations.set(id, relation);
+  result.relations = [...relations.values()];
   result.journal = journal;
   return result;
 }

@@ -185,18 +185,29 @@ export const EDGES = {
   STARTED: { from: 'ToolCall', to: 'Conversation' },
   DERIVED_FROM: { from: 'Memory', to: 'Message' },
   DERIVED_FROM_CONVERSATION: { from: 'Memory', to: 'Conversation' },
+  // PAM §13 relations between memories (memory-store.json `relations`), one kind per type:
+  // `from` supersedes (supports, contradicts, extends, relates to, was derived from) `to`.
+  SUPERSEDES: { from: 'Memory', to: 'Memory' },
+  SUPPORTS: { from: 'Memory', to: 'Memory' },
+  CONTRADICTS: { from: 'Memory', to: 'Memory' },
+  EXTENDS: { from: 'Memory', to: 'Memory' },
+  RELATED_TO: { from: 'Memory', to: 'Memory' },
+  DERIVED_FROM_MEMORY: { from: 'Memory', to: 'Memory' },
 } as const satisfies Record<string, EdgeSpec>;
 
 /**
  * A relationship type as stored (`STEP_NEXT` is the seed's `NEXT` between trace steps,
- * `DERIVED_FROM_CONVERSATION` a memory's `DERIVED_FROM` when it names no message).
+ * `DERIVED_FROM_CONVERSATION` a memory's `DERIVED_FROM` when it names no message,
+ * `DERIVED_FROM_MEMORY` a PAM `derived_from` relation to another memory).
  */
 export type EdgeKind = keyof typeof EDGES;
 
 /** The relationship type a query sees: kinds stored apart by their ends share one name. */
 export function edgeTypeName(kind: EdgeKind): string {
   if (kind === 'STEP_NEXT') return 'NEXT';
-  return kind === 'DERIVED_FROM_CONVERSATION' ? 'DERIVED_FROM' : kind;
+  return kind === 'DERIVED_FROM_CONVERSATION' || kind === 'DERIVED_FROM_MEMORY'
+    ? 'DERIVED_FROM'
+    : kind;
 }
 
 /** Every label. */

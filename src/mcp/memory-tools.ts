@@ -11,6 +11,7 @@ import {
   recentActivity,
   type MemoryView,
   type DataFolder,
+  RELATION_TYPES,
 } from '../index.js';
 import { conversationOutput, memoryOutput, truncatedOutput } from './output-schemas.js';
 import { clipText, fitPage } from './result-budget.js';
@@ -69,6 +70,19 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
         confidence: z.number().min(0).max(1).optional().describe('how sure'),
         conversation_id: z.string().min(1).optional().describe('the conversation it came from'),
         message_id: z.string().min(1).optional().describe('the message it came from'),
+        relations: z
+          .array(
+            z.object({
+              type: z
+                .enum(RELATION_TYPES)
+                .describe('the new memory supports (contradicts, extends…) that one'),
+              to: z.string().min(1).describe('the other memory id, or its first 8+ characters'),
+              confidence: z.number().min(0).max(1).optional(),
+            }),
+          )
+          .max(20)
+          .optional()
+          .describe('how it relates to memories already there'),
       },
       outputSchema: {
         id: z.string(),
@@ -90,6 +104,7 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
             conversationId: args.conversation_id,
             messageId: args.message_id,
             method: 'llm_inference',
+            relations: args.relations,
           },
           lent,
         );

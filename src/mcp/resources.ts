@@ -37,7 +37,14 @@ const CONVERSATION = {
 };
 
 function schemaText(): string {
-  const relationships = { ...EDGES, STEP_NEXT: undefined, 'NEXT (TraceStep)': EDGES.STEP_NEXT };
+  // Stored kinds a query names otherwise are shown by the name Cypher uses.
+  const relationships = {
+    ...EDGES,
+    STEP_NEXT: undefined,
+    'NEXT (TraceStep)': EDGES.STEP_NEXT,
+    DERIVED_FROM_MEMORY: undefined,
+    'DERIVED_FROM (Memory, a PAM derived_from relation)': EDGES.DERIVED_FROM_MEMORY,
+  };
   return JSON.stringify({ labels: LABELS, relationships }, null, 2);
 }
 

@@ -1,7 +1,7 @@
 import { readMemoryStore } from '../bundle/read-memory-store.js';
 import { bundleDir } from '../data-folder/data-dir.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
-import type { Memory, MemoryStatus, MemoryType } from '../model/pam.js';
+import type { Memory, MemoryStatus, MemoryType, Relation, RelationType } from '../model/pam.js';
 import { pageBounds } from '../stores/page-bounds.js';
 import type { ConversationReader, Store } from '../stores/store.js';
 
@@ -37,6 +37,49 @@ export interface MemoryView {
   source?: { conversationId: string; messageId?: string; title?: string };
   /** The matching passage, for a search (matched words between MATCH_START and MATCH_END). */
   snippet?: string;
+  /** Its PAM relations, both ways (in lists): `out` is "this memory {type} that one". */
+  relations?: MemoryRelationView[];
+}
+
+/** One relation of a memory as lists show it: the type, which way, and the other memory. */
+export interface MemoryRelationView {
+  type: RelationType;
+  direction: 'out' | 'in';
+  memoryId: string;
+  content: string;
+  status: MemoryStatus;
+}
+
+/** Each memory's relations both ways, with the other memory's text (what a list shows). */
+function relationViews(
+  memories: readonly Memory[],
+  relations: readonly Relation[],
+): Map<string, MemoryRelationView[]> {
+  const byId = new Map(memories.map((m) => [m.id, m]));
+  const views = new Map<string, MemoryRelationView[]>();
+  const add = (id: string, view: MemoryRelationView): void => {
+    views.set(id, [...(views.get(id) ?? []), view]);
+  };
+  for (const r of relations) {
+    const from = byId.get(r.from);
+    const to = byId.get(r.to);
+    if (!from || !to) continue;
+    add(r.from, {
+      type: r.type,
+      direction: 'out',
+      memoryId: to.id,
+      content: to.content,
+      status: to.status,
+    });
+    add(r.to, {
+      type: r.type,
+      direction: 'in',
+      memoryId: from.id,
+      content: from.content,
+      status: from.status,
+    });
+  }
+  return views;
 }
 
 /** A page of memories. */
@@ -83,14 +126,19 @@ export async function memoryView(memory: Memory, store?: ConversationReader): Pr
 
 /** The bundle's memories, newest first (the record: the store only ranks a search). */
 export async function readMemories(dataDir: string): Promise<Memory[]> {
+  return (await readRecord(dataDir)).memories;
+}
+
+async function readRecord(dataDir: string): Promise<{ memories: Memory[]; relations: Relation[] }> {
   const file = await readMemoryStore(bundleDir(dataDir));
-  return (file?.memories ?? []).sort((a, b) =>
+  const memories = (file?.memories ?? []).sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at
       ? 1
       : a.temporal.created_at > b.temporal.created_at
         ? -1
         : 0,
   );
+  return { memories, relations: file?.relations ?? [] };
 }
 
 /**
@@ -110,7 +158,9 @@ export async function listMemories(
   if (limit > MEMORY_PAGE.max)
     throw new MemoryInputError(`limit is at most ${String(MEMORY_PAGE.max)}, not ${String(limit)}`);
   const tag = query.tag !== undefined ? toTag(query.tag) : undefined;
-  let memories = await readMemories(dataDir);
+  const record = await readRecord(dataDir);
+  let memories = record.memories;
+  const related = relationViews(record.memories, record.relations);
   const snippets = new Map<string, string>();
   if (query.query !== undefined && query.query.trim() !== '') {
     const matches = await store.memories.search(query.query, Math.max(memories.length, 1), {
@@ -132,6 +182,8 @@ export async function listMemories(
   const items = await Promise.all(
     kept.slice(offset, offset + limit).map(async (m) => {
       const view = await memoryView(m, store);
+      const relations = related.get(m.id);
+      if (relations) view.relations = relations;
       const snippet = snippets.get(m.id);
       return snippet !== undefined ? { ...view, snippet } : view;
     }),

@@ -5,7 +5,7 @@ import {
   type MemoryInput,
   type MemorySource,
 } from '../model/memory-input.js';
-import type { ExtractionMethod, Memory } from '../model/pam.js';
+import type { ExtractionMethod, Memory, Relation, RelationType } from '../model/pam.js';
 import {
   MIN_ID_PREFIX,
   UnknownIdError,
@@ -30,6 +30,19 @@ export interface RememberInput extends MemoryInput {
   messageId?: string | undefined;
   /** How it was made: `manual` (a person, the default) or `llm_inference` (an agent). */
   method?: ExtractionMethod | undefined;
+  /**
+   * How it relates to memories already there (PAM §13): each by its id or the start of it,
+   * `type` read as "the new memory supports (contradicts, extends…) that one".
+   */
+  relations?: readonly RelateTo[] | undefined;
+}
+
+/** A relation a new memory has to one already there. */
+export interface RelateTo {
+  type: RelationType;
+  /** The other memory's id, or its first 8+ characters. */
+  to: string;
+  confidence?: number | undefined;
 }
 
 /** What `remember` did. */
@@ -109,6 +122,10 @@ export async function remember(
   const { result, vector } = await writeMemoriesWithVectors(
     target,
     async (context) => {
+      const related = (input.relations ?? []).map((r) => ({
+        ...r,
+        to: relatedMemory(context, r.to),
+      }));
       const memory = newMemory(
         randomUUID(),
         input,
@@ -120,8 +137,12 @@ export async function remember(
         (m) =>
           m.status === 'active' && m.content_hash === memory.content_hash && m.type === memory.type,
       );
-      if (same) return { memory: same, created: false };
+      if (same) {
+        relate(context, same.id, related);
+        return { memory: same, created: false };
+      }
       context.memories.set(memory.id, memory);
+      relate(context, memory.id, related);
       return { memory, created: true };
     },
     { embed: true },
@@ -149,6 +170,41 @@ function memoryOf(context: MemoryChange, id: string): Memory | undefined {
     );
   }
   return found[0];
+}
+
+// The memory a relation names, whatever its status (a forgotten one is still there to refer to).
+function relatedMemory(context: MemoryChange, id: string): string {
+  const memory = memoryOf(context, id);
+  if (!memory) throw new MemoryNotFoundError(`there is no memory with id ${id} to relate to`);
+  return memory.id;
+}
+
+/** Adds PAM relations from `from`, each once (the same type to the same memory is one). */
+function relate(
+  context: MemoryChange,
+  from: string,
+  relations: readonly { type: RelationType; to: string; confidence?: number | undefined }[],
+): void {
+  const have = new Set([...context.relations.values()].map((r) => `${r.from} ${r.type} ${r.to}`));
+  for (const { type, to, confidence } of relations) {
+    if (confidence !== undefined && !(confidence >= 0 && confidence <= 1))
+      throw new MemoryInputError(
+        `a relation's confidence is from 0 to 1, not ${String(confidence)}`,
+      );
+    const key = `${from} ${type} ${to}`;
+    // A memory that is its own evidence says nothing (PAM warns of a self-relation).
+    if (to === from || have.has(key)) continue;
+    have.add(key);
+    const relation: Relation = {
+      id: randomUUID(),
+      from,
+      to,
+      type,
+      ...(confidence !== undefined ? { confidence } : {}),
+      created_at: context.now,
+    };
+    context.relations.set(relation.id, relation);
+  }
 }
 
 function activeMemory(context: MemoryChange, id: string): Memory {
@@ -184,7 +240,8 @@ export type MemoryRevision = { [K in keyof MemoryInput]?: MemoryInput[K] | undef
 
 /**
  * Edits a memory without losing what it said: a new memory with the change (same source) and
- * the old one `superseded`, `superseded_by` naming the new. Returns both.
+ * the old one `superseded`, `superseded_by` naming the new, and a PAM `supersedes` relation
+ * from the new to the old. Returns both.
  */
 export async function reviseMemory(
   target: MemoryTarget,
@@ -227,6 +284,7 @@ export async function reviseMemory(
       };
       context.memories.set(old.id, previous);
       context.memories.set(memory.id, memory);
+      relate(context, memory.id, [{ type: 'supersedes', to: old.id }]);
       return { previous, memory };
     },
     { embed: true },

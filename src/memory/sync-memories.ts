@@ -36,7 +36,7 @@ export async function syncMemories(store: Store, dataDir: string): Promise<Memor
     };
   }
   const memories = file?.memories ?? [];
-  await store.memories.replace(memories, vectors);
+  await store.memories.replace(memories, vectors, file?.relations ?? []);
   // Claude.ai projects, recorded as memories, are Project nodes with their documents.
   await store.upsert(projectPlatformProjects(memories));
   const known = new Set(memories.map((m) => m.id));

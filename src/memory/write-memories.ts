@@ -14,7 +14,7 @@ import { storedMemory, toMemoryStore } from '../bundle/memory-store.js';
 import { readMemoryStore, type MemoryStoreFile } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
 import { bundleDir } from '../data-folder/data-dir.js';
-import type { Memory } from '../model/pam.js';
+import type { Memory, Relation } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { withLockedStore } from '../data-folder/locked-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
@@ -46,6 +46,8 @@ export interface MemoryTarget {
 /** What a change to the memories sees: every memory by id, the store, and the time. */
 export interface MemoryChange {
   memories: Map<string, Memory>;
+  /** Every PAM relation between them by id; a change adds to it (none is removed). */
+  relations: Map<string, Relation>;
   /** `conversations_index` of the bundle (the platforms of conversations). */
   index: MemoryStoreFile['index'];
   store: Store;
@@ -81,11 +83,27 @@ class ChangedMemories extends Map<string, Memory> {
   }
 }
 
+/** A change's relations: every one by id, and which of them it added. */
+class ChangedRelations extends Map<string, Relation> {
+  readonly changed = new Set<string>();
+
+  constructor(relations: Iterable<Relation>) {
+    super();
+    for (const relation of relations) super.set(relation.id, relation);
+  }
+
+  override set(id: string, relation: Relation): this {
+    this.changed.add(id);
+    return super.set(id, relation);
+  }
+}
+
 /** Writes `memory-store.json` whole (canonical, with its integrity block) and drops the journal. */
 async function writeWhole(
   bundle: string,
   file: MemoryStoreFile | undefined,
   memories: Iterable<Memory>,
+  relations: Iterable<Relation>,
   now: string,
 ): Promise<Memory[]> {
   const written = toMemoryStore({
@@ -94,6 +112,7 @@ async function writeWhole(
     ownerCreatedAt: file?.owner.created_at ?? now,
     exportDate: now,
     memories,
+    relations,
     index: file?.index ?? [],
   });
   await writeFileAtomic(join(bundle, MEMORY_STORE_FILE), serialize(written));
@@ -133,13 +152,18 @@ export async function writeMemoriesWithVectors<T>(
       const bundle = bundleDir(target.dataDir);
       const file = await readMemoryStore(bundle);
       const memories = new ChangedMemories(file?.memories ?? []);
+      const relations = new ChangedRelations(file?.relations ?? []);
       const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
-      const result = await change({ memories, index: file?.index ?? [], store, now });
+      const result = await change({ memories, relations, index: file?.index ?? [], store, now });
       const changed = [...memories.changed].flatMap((id) => {
         const memory = memories.get(id);
         return memory ? [storedMemory(memory)] : [];
       });
-      const line = journalLine(changed);
+      const added = [...relations.changed].flatMap((id) => {
+        const relation = relations.get(id);
+        return relation ? [relation] : [];
+      });
+      const line = journalLine(changed, added);
       const journal = file?.journal;
       const base = file?.exportId;
       const whole =
@@ -147,13 +171,14 @@ export async function writeMemoriesWithVectors<T>(
         memories.removed ||
         // A signed file is written whole, without its signature: a journal beside it would
         // leave a signature that no longer covers the memories (docs/pam-trust.md).
-        (file?.signed === true && changed.length > 0) ||
+        (file?.signed === true && changed.length + added.length > 0) ||
         (journal !== undefined &&
           (journal.changes + 1 > MEMORY_JOURNAL_LIMIT.changes ||
             journal.bytes + Buffer.byteLength(line) > MEMORY_JOURNAL_LIMIT.bytes));
       let all: Memory[] | undefined;
-      if (whole) all = await writeWhole(bundle, file, memories.values(), now);
-      else if (changed.length > 0) await appendMemoryJournal(bundle, base, journal, line);
+      if (whole) all = await writeWhole(bundle, file, memories.values(), relations.values(), now);
+      else if (changed.length + added.length > 0)
+        await appendMemoryJournal(bundle, base, journal, line);
       const embedded = new Set((await readMemoryVectors(bundle)).map((v) => v.memoryId));
       const vector = await refreshMemoryVectors(store, target.dataDir, {
         embed: options.embed,
@@ -163,7 +188,7 @@ export async function writeMemoriesWithVectors<T>(
       const vectors = await readMemoryVectors(bundle);
       // Written whole, the store is made whole too: a change cut off by a kill between the
       // journal and the store is in its graph again.
-      if (all) await store.memories.replace(all, vectors);
+      if (all) await store.memories.replace(all, vectors, [...relations.values()]);
       else {
         // The changed memories, and the vectors made now (an older memory's too, embedded
         // now that the model opened).
@@ -171,6 +196,7 @@ export async function writeMemoriesWithVectors<T>(
         await store.memories.upsert(
           changed,
           vectors.filter((v) => ids.has(v.memoryId) || !embedded.has(v.memoryId)),
+          added,
         );
       }
       return { result, vector };
@@ -199,7 +225,7 @@ export async function flushMemories(
         return 0;
       }
       const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
-      await writeWhole(bundle, file, file.memories, now);
+      await writeWhole(bundle, file, file.memories, file.relations, now);
       return file.journal.changes;
     },
     target.onWait ? { onWait: target.onWait } : {},

@@ -166,6 +166,27 @@ export function isExportable(memory: Pick<Memory, 'access'>): boolean {
   return memory.access?.exportable !== false;
 }
 
+/** PAM §13 relation types: `from` supports, contradicts, extends, supersedes, relates to or was derived from `to`. */
+export const RELATION_TYPES = [
+  'supports',
+  'contradicts',
+  'extends',
+  'supersedes',
+  'related_to',
+  'derived_from',
+] as const;
+export type RelationType = (typeof RELATION_TYPES)[number];
+
+/** A PAM relation between two memories (`$defs.RelationObject`), field for field. */
+export interface Relation {
+  id: string;
+  from: string;
+  to: string;
+  type: RelationType;
+  confidence?: number | null;
+  created_at: string;
+}
+
 export interface ConversationIndexEntry {
   id: string;
   platform: string;
@@ -185,7 +206,7 @@ export interface MemoryStore {
   export_date: string;
   owner: { id: string; created_at: string };
   memories: Memory[];
-  relations: never[];
+  relations: Relation[];
   conversations_index: ConversationIndexEntry[];
   integrity: { canonicalization: 'RFC8785'; checksum: string; total_memories: number };
   /** PAM 16: `incremental` holds what changed since the full export `base_export_id` names. */

@@ -1,4 +1,18 @@
-import type { Memory } from '../model/pam.js';
+import type { EdgeKind } from '../graph/schema.js';
+import type { Memory, Relation, RelationType } from '../model/pam.js';
+
+/** The edge kind a PAM relation is between Memory nodes (`derived_from` reads as DERIVED_FROM). */
+export const RELATION_EDGES = {
+  supersedes: 'SUPERSEDES',
+  supports: 'SUPPORTS',
+  contradicts: 'CONTRADICTS',
+  extends: 'EXTENDS',
+  related_to: 'RELATED_TO',
+  derived_from: 'DERIVED_FROM_MEMORY',
+} as const satisfies Record<RelationType, EdgeKind>;
+
+/** Every edge kind of a relation. */
+export const RELATION_EDGE_KINDS: readonly EdgeKind[] = Object.values(RELATION_EDGES);
 
 /** An active memory matching a search by words. */
 export interface MemoryMatch {
@@ -63,16 +77,27 @@ export function matchOf(
 export interface MemoryIndex {
   /**
    * Makes the Memory nodes and their edges exactly these memories (a memory gone from the
-   * list goes from the graph), and indexes their words and these vectors (those given: none
+   * list goes from the graph) and these relations between them (an edge each, see
+   * {@link RELATION_EDGES}), and indexes their words and these vectors (those given: none
    * when none are; a vector of a memory not in the list is left out).
    */
-  replace(memories: readonly Memory[], vectors?: readonly MemoryVector[]): Promise<void>;
+  replace(
+    memories: readonly Memory[],
+    vectors?: readonly MemoryVector[],
+    relations?: readonly Relation[],
+  ): Promise<void>;
   /**
    * Makes the Memory nodes, edges and words of these memories what they are now, leaving every
    * other memory alone (one change costs the same however many there are); these memories lose
    * the vectors not given, and each vector given is indexed when its memory is in the store.
+   * The relations given are added (an edge each between Memory nodes the store holds); no
+   * edge of a relation is removed, as no relation ever is.
    */
-  upsert(memories: readonly Memory[], vectors?: readonly MemoryVector[]): Promise<void>;
+  upsert(
+    memories: readonly Memory[],
+    vectors?: readonly MemoryVector[],
+    relations?: readonly Relation[],
+  ): Promise<void>;
   /**
    * Memories matching a search (the keyword syntax of `search`), best first: active ones, or
    * every status with `all` (the history).

@@ -6,6 +6,7 @@
  * fails the test.
  */
 import { z } from 'zod';
+import { memoryRelation, memoryStatus } from './api-memory-relation.js';
 
 const count = z.number().int().nonnegative();
 const nullableText = z.string().nullable();
@@ -313,7 +314,7 @@ export const memoryView = z
     id: z.string(),
     type: z.enum(API_MEMORY_TYPES),
     customType: z.string().optional(),
-    status: z.enum(['active', 'superseded', 'deprecated', 'retracted', 'archived']),
+    status: memoryStatus,
     content: z.string(),
     summary: z.string().optional(),
     tags: z.array(z.string()),
@@ -333,6 +334,7 @@ export const memoryView = z
       .strict()
       .optional(),
     snippet: z.string().optional(),
+    relations: z.array(memoryRelation).optional(),
   })
   .strict();
 

@@ -15,6 +15,7 @@ import { searchBatches, stemBatches } from '../support/search-fixtures.js';
 import { idContract } from './id-contract.js';
 import { listContract } from './list-contract.js';
 import { memoryContract } from './memory-contract.js';
+import { relationContract } from './relation-contract.js';
 import { stemsContract } from './stems-contract.js';
 import { storeContract } from './store-contract.js';
 import { bagOfWords, vectorContract } from './vector-contract.js';
@@ -33,6 +34,11 @@ listContract('Neo4j 5 over Bolt', async () => {
   return store;
 });
 memoryContract('Neo4j 5 over Bolt', async () => {
+  const store = await Neo4jStore.open(server.target);
+  await store.clear();
+  return store;
+});
+relationContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);
   await store.clear();
   return store;

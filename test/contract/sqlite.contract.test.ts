@@ -4,6 +4,7 @@ import { tempDir } from '../support/convert-to-temp.js';
 import { idContract } from './id-contract.js';
 import { listContract } from './list-contract.js';
 import { memoryContract } from './memory-contract.js';
+import { relationContract } from './relation-contract.js';
 import { stemsContract } from './stems-contract.js';
 import { storeContract } from './store-contract.js';
 import { vectorContract } from './vector-contract.js';
@@ -18,6 +19,9 @@ listContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );
 memoryContract('embedded SQLite', () =>
+  Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
+);
+relationContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );
 idContract('embedded SQLite', () =>

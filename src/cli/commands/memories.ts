@@ -68,6 +68,25 @@ interface RememberOptions extends StoreOptions {
   conversation?: string;
   message?: string;
   json?: boolean;
+  supports: string[];
+  contradicts: string[];
+  extends: string[];
+  derivedFrom: string[];
+  relatedTo: string[];
+}
+
+// Each relation flag may be given again, for each memory it names.
+const more = (value: string, before: string[]): string[] => [...before, value];
+
+/** The PAM relations the flags give, from the new memory to each memory they name. */
+function relationsOf(options: RememberOptions) {
+  return [
+    ...options.supports.map((to) => ({ type: 'supports' as const, to })),
+    ...options.contradicts.map((to) => ({ type: 'contradicts' as const, to })),
+    ...options.extends.map((to) => ({ type: 'extends' as const, to })),
+    ...options.derivedFrom.map((to) => ({ type: 'derived_from' as const, to })),
+    ...options.relatedTo.map((to) => ({ type: 'related_to' as const, to })),
+  ];
 }
 
 /** `chatgraph memories`: a page of memories. */
@@ -137,6 +156,11 @@ export function registerRemember(program: Command, io: CliIo): void {
       "the conversation it came from (chatgraph's or the platform's id)",
     )
     .option('--message <id>', 'the message it came from (its id as search --format json gives it)')
+    .option('--supports <id>', 'a memory it is evidence for (again for more)', more, [])
+    .option('--contradicts <id>', 'a memory it conflicts with (again for more)', more, [])
+    .option('--extends <id>', 'a memory it adds detail to (again for more)', more, [])
+    .option('--derived-from <id>', 'a memory it was inferred from (again for more)', more, [])
+    .option('--related-to <id>', 'a memory it relates to otherwise (again for more)', more, [])
     .option(
       '--json',
       'print one JSON document: {created, vector, memory: {id, type, content, ...}}',
@@ -157,6 +181,7 @@ export function registerRemember(program: Command, io: CliIo): void {
         conversationId: options.conversation,
         messageId: options.message,
         method: 'manual',
+        relations: relationsOf(options),
       });
       if (options.json) {
         io.out(JSON.stringify({ created, vector, memory: await memoryView(memory) }, null, 2));

@@ -1,10 +1,13 @@
-import neo4j from 'neo4j-driver';
-import type { Memory } from '../../model/pam.js';
+import neo4j, { type ManagedTransaction } from 'neo4j-driver';
+import { edgeTypeName } from '../../graph/schema.js';
+import type { Memory, Relation } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import {
   matchOf,
   memoryNode,
   memoryText,
+  RELATION_EDGE_KINDS,
+  RELATION_EDGES,
   type MemoryIndex,
   type MemoryMatch,
   type MemoryVector,
@@ -27,11 +30,34 @@ export const MEMORY_VECTOR_LABEL = 'ChatgraphMemoryVector';
 const props = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
+// Every relationship type a relation is (Cypher's `A|B` form), for deleting them all at once.
+const RELATION_TYPE_NAMES = [...new Set(RELATION_EDGE_KINDS.map(edgeTypeName))].join('|');
+
+/** PAM relations as edges between the Memory nodes the store holds (one type per relation type). */
+async function writeRelations(
+  tx: ManagedTransaction,
+  relations: readonly Relation[],
+): Promise<void> {
+  for (const [type, kind] of Object.entries(RELATION_EDGES)) {
+    const rows = relations.filter((r) => r.type === type).map((r) => ({ from: r.from, to: r.to }));
+    if (rows.length === 0) continue;
+    await tx.run(
+      `UNWIND $rows AS row MATCH (a:Memory {id: row.from}) MATCH (b:Memory {id: row.to})
+       MERGE (a)-[:${edgeTypeName(kind)}]->(b)`,
+      { rows },
+    );
+  }
+}
+
 /** Memory nodes in Neo4j, with DERIVED_FROM to their source and a full-text index of their own. */
 export class Neo4jMemories implements MemoryIndex {
   constructor(private readonly db: Neo4jAccess) {}
 
-  async replace(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+  async replace(
+    memories: readonly Memory[],
+    vectors: readonly MemoryVector[] = [],
+    relations: readonly Relation[] = [],
+  ): Promise<void> {
     const known = new Set(memories.map((m) => m.id));
     const rows = memories.map((memory) => {
       const { properties, derivedFrom } = memoryNode(memory);
@@ -54,7 +80,9 @@ export class Neo4jMemories implements MemoryIndex {
       await tx.run(`MATCH (m:Memory) WHERE NOT m.id IN $ids DETACH DELETE m`, {
         ids: rows.map((r) => r.id),
       });
-      await tx.run(`MATCH (:Memory)-[r:DERIVED_FROM]->() DELETE r`);
+      // A memory's source edges; its relations (DERIVED_FROM another memory too) are made below.
+      await tx.run(`MATCH (:Memory)-[r:DERIVED_FROM]->(x) WHERE NOT x:Memory DELETE r`);
+      await tx.run(`MATCH (:Memory)-[r:${RELATION_TYPE_NAMES}]->(:Memory) DELETE r`);
       await tx.run(
         `UNWIND $rows AS row MERGE (m:Memory {id: row.id}) SET m = row.props, m.id = row.id
          WITH m, row
@@ -64,6 +92,7 @@ export class Neo4jMemories implements MemoryIndex {
          FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (m)-[:DERIVED_FROM]->(c))`,
         { rows },
       );
+      await writeRelations(tx, relations);
       await tx.run(`MATCH (v:${MEMORY_VECTOR_LABEL}) DELETE v`);
       await tx.run(
         `UNWIND $vectors AS v CREATE (:${MEMORY_VECTOR_LABEL} {memory_id: v.memoryId, model: v.model, dimensions: v.dimensions, embedding: v.vector})`,
@@ -81,7 +110,11 @@ export class Neo4jMemories implements MemoryIndex {
     });
   }
 
-  async upsert(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+  async upsert(
+    memories: readonly Memory[],
+    vectors: readonly MemoryVector[] = [],
+    relations: readonly Relation[] = [],
+  ): Promise<void> {
     const rows = memories.map((memory) => {
       const { properties, derivedFrom } = memoryNode(memory);
       return {
@@ -98,7 +131,10 @@ export class Neo4jMemories implements MemoryIndex {
       );
     });
     await this.db.write(async (tx) => {
-      await tx.run(`MATCH (m:Memory)-[r:DERIVED_FROM]->() WHERE m.id IN $ids DELETE r`, { ids });
+      await tx.run(
+        `MATCH (m:Memory)-[r:DERIVED_FROM]->(x) WHERE m.id IN $ids AND NOT x:Memory DELETE r`,
+        { ids },
+      );
       await tx.run(
         `UNWIND $rows AS row MERGE (m:Memory {id: row.id}) SET m = row.props, m.id = row.id
          WITH m, row
@@ -108,6 +144,7 @@ export class Neo4jMemories implements MemoryIndex {
          FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (m)-[:DERIVED_FROM]->(c))`,
         { rows },
       );
+      await writeRelations(tx, relations);
       const given = vectors.map((v) => v.memoryId);
       await tx.run(
         `MATCH (v:${MEMORY_VECTOR_LABEL}) WHERE v.memory_id IN $ids OR v.memory_id IN $given DELETE v`,

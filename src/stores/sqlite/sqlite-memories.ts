@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Memory } from '../../model/pam.js';
+import type { Memory, Relation } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import {
   matchOf,
@@ -12,6 +12,7 @@ import {
 } from '../memory-index.js';
 import { MATCH_END, MATCH_START } from '../store.js';
 import { TOKENIZER } from './full-text.js';
+import { writeMemoryRelations } from './sqlite-memory-relations.js';
 import { toFtsQuery } from './fts-query.js';
 import { columnsOf, quote } from './sqlite-schema.js';
 import { z } from 'zod';
@@ -73,7 +74,11 @@ export class SqliteMemories implements MemoryIndex {
     if (hasTable(db, MEMORY_VECTORS)) db.exec(`DELETE FROM ${MEMORY_VECTORS}`);
   }
 
-  replace(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+  replace(
+    memories: readonly Memory[],
+    vectors: readonly MemoryVector[] = [],
+    relations: readonly Relation[] = [],
+  ): Promise<void> {
     const columns = ['id', ...columnsOf('Memory')];
     const insert = this.db.prepare(
       `INSERT INTO "Memory" (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
@@ -112,12 +117,17 @@ export class SqliteMemories implements MemoryIndex {
         }
         words.run(made.lastInsertRowid, memory.id, memoryText(memory));
       }
+      writeMemoryRelations(this.db, relations, { clear: true });
       if (withVectors) this.writeVectors(vectors.filter((v) => known.has(v.memoryId)));
     })();
     return Promise.resolve();
   }
 
-  upsert(memories: readonly Memory[], vectors: readonly MemoryVector[] = []): Promise<void> {
+  upsert(
+    memories: readonly Memory[],
+    vectors: readonly MemoryVector[] = [],
+    relations: readonly Relation[] = [],
+  ): Promise<void> {
     const columns = ['id', ...columnsOf('Memory')];
     const insert = this.db.prepare(
       `INSERT INTO "Memory" (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
@@ -169,6 +179,7 @@ export class SqliteMemories implements MemoryIndex {
           words.run(made.lastInsertRowid, memory.id, memoryText(memory));
         else wordsAnywhere.run(memory.id, memoryText(memory));
       }
+      writeMemoryRelations(this.db, relations, { clear: false });
       if (withVectors) {
         const drop = this.db.prepare(`DELETE FROM ${MEMORY_VECTORS} WHERE memory_id = ?`);
         for (const memory of memories) drop.run(memory.id);

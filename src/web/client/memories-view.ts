@@ -58,6 +58,48 @@ function typeSelect(name: string, selected: string, any: boolean): HTMLSelectEle
   );
 }
 
+// How a relation reads from this memory: `out` "this supports that", `in` "that supports this".
+const RELATION_WORDS: Record<string, { out: string; in: string }> = {
+  supports: { out: 'supports', in: 'supported by' },
+  contradicts: { out: 'contradicts', in: 'contradicted by' },
+  extends: { out: 'extends', in: 'extended by' },
+  supersedes: { out: 'replaces', in: 'replaced by' },
+  related_to: { out: 'related to', in: 'related to' },
+  derived_from: { out: 'derived from', in: 'source of' },
+};
+
+/** A memory's relations: each the type and the other memory's text, linked to it in the list. */
+function relationList(memory: MemoryView): HTMLElement | null {
+  const relations = memory.relations ?? [];
+  if (relations.length === 0) return null;
+  return h(
+    'ul',
+    { class: 'memory-relations', 'aria-label': 'Related memories' },
+    ...relations.map((r) =>
+      h(
+        'li',
+        { class: `memory-relation memory-relation-${r.type}` },
+        h(
+          'span',
+          { class: 'memory-relation-type' },
+          RELATION_WORDS[r.type]?.[r.direction] ?? r.type,
+        ),
+        ' ',
+        h(
+          'a',
+          {
+            class: `memory-relation-link memory-relation-${r.status}`,
+            href: `#/memories?all=1&show=${encodeURIComponent(r.memoryId)}`,
+            'data-memory': r.memoryId,
+          },
+          r.content,
+        ),
+        r.status !== 'active' ? h('span', { class: 'memory-status' }, ` (${r.status})`) : null,
+      ),
+    ),
+  );
+}
+
 /** One memory: what it says, where it came from, and Edit and Forget for an active one. */
 function memoryItem(memory: MemoryView, reload: () => Promise<void>): HTMLElement {
   const item = h('article', { class: `memory memory-${memory.status}`, 'data-id': memory.id });
@@ -108,6 +150,7 @@ function memoryItem(memory: MemoryView, reload: () => Promise<void>): HTMLElemen
     ),
     body,
     source,
+    relationList(memory),
     memory.status === 'active' ? h('div', { class: 'memory-actions' }, edit, forget) : null,
   );
   return item;
@@ -153,6 +196,17 @@ function addForm(load: () => Promise<void>): HTMLElement {
   return h('div', { class: 'memory-add' }, content, newType, tags, add, addError, addNote);
 }
 
+/** Brings the memory a relation's link named into view, marked, when the list holds it. */
+function showLinked(list: HTMLElement, id: string | null): void {
+  if (!id) return;
+  const item = [...list.querySelectorAll<HTMLElement>('article.memory')].find(
+    (a) => a.dataset.id === id,
+  );
+  if (!item) return;
+  item.classList.add('memory-shown');
+  item.scrollIntoView({ block: 'center' });
+}
+
 /** The Memories page: search and filter, add, edit (a new memory superseding), forget. */
 export async function showMemories(view: HTMLElement): Promise<void> {
   const params = hashParams();
@@ -186,6 +240,7 @@ export async function showMemories(view: HTMLElement): Promise<void> {
         ),
         ...page.items.map((m) => memoryItem(m, load)),
       );
+      showLinked(list, params.get('show'));
     } catch (error) {
       replace(list, errorBox(error));
     }
