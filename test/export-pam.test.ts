@@ -23,6 +23,7 @@ const Store = z.object({
   export_type: z.string(),
   base_export_id: z.string().optional(),
   memories: z.array(z.object({ id: z.string(), status: z.string() })),
+  relations: z.array(z.object({ from: z.string(), to: z.string(), type: z.string() })),
 });
 
 async function run(...args: string[]): Promise<string> {
@@ -71,18 +72,30 @@ describe('export-pam', () => {
     const dir = tempDir();
     const [a, b] = [join(dir, 'a'), join(dir, 'b')];
     await run('import', FIXTURE, '--data-dir', a, '-q');
-    await run(
-      'remember',
-      'Proofs dough in the oven with the light on',
-      '--type',
-      'fact',
-      '--conversation',
-      'c0a1f7e4',
-      '--data-dir',
-      a,
-    );
+    const first = /remembered: (\S+)/.exec(
+      await run(
+        'remember',
+        'Proofs dough in the oven with the light on',
+        '--type',
+        'fact',
+        '--conversation',
+        'c0a1f7e4',
+        '--data-dir',
+        a,
+      ),
+    )?.[1];
+    if (first === undefined) throw new Error('remember printed no id');
     const gone = /remembered: (\S+)/.exec(
-      await run('remember', 'Kitchen is 16 degrees', '--type', 'context', '--data-dir', a),
+      await run(
+        'remember',
+        'Kitchen is 16 degrees',
+        '--type',
+        'context',
+        '--supports',
+        first,
+        '--data-dir',
+        a,
+      ),
     )?.[1];
     if (gone === undefined) throw new Error('remember printed no id');
 
@@ -94,6 +107,13 @@ describe('export-pam', () => {
       conversations: 1,
     });
     expect(pamValidate(join(dir, 'full'))).toMatchObject({ status: 0 });
+    // The relation between the two memories goes out with them (PAM 13).
+    const fullStore = Store.parse(
+      JSON.parse(readFileSync(join(dir, 'full', 'memory-store.json'), 'utf8')),
+    );
+    expect(fullStore.relations).toEqual([
+      expect.objectContaining({ from: gone, to: first, type: 'supports' }),
+    ]);
     await run('import', join(dir, 'full'), '--data-dir', b, '-q');
     expect(await memories(b)).toEqual(await memories(a));
     expect(conversationFiles(join(b, 'bundle'))).toEqual(conversationFiles(join(a, 'bundle')));

@@ -18,6 +18,7 @@ import {
   type ConversationIndexEntry,
   type Memory,
   type MemoryStore,
+  type Relation,
 } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { flushMemories } from '../memory/write-memories.js';
@@ -93,7 +94,14 @@ async function writeExport(dataDir: string, options: ExportPamOptions): Promise<
     );
     const index = indexOf(file.index, memories, changed);
     const now = toPydanticTime(timestampOf(options.now?.() ?? new Date()));
-    const store = storeOf(file.owner, memories, index, now, base, since);
+    const store = storeOf(
+      file.owner,
+      { memories, relations: file.relations },
+      index,
+      now,
+      base,
+      since,
+    );
     const attachments = await copyConversations(bundle, options.out, index);
     await writeFileAtomic(join(options.out, MEMORY_STORE_FILE), serialize(store));
     await recordPamExports(bundle, [
@@ -136,7 +144,8 @@ function indexOf(
 
 function storeOf(
   owner: { id: string; created_at: string },
-  memories: readonly Memory[],
+  // Relations go with their memories: one whose other end the export leaves out is left out.
+  { memories, relations }: { memories: readonly Memory[]; relations: readonly Relation[] },
   index: readonly ConversationIndexEntry[],
   now: string,
   base: string | null,
@@ -147,6 +156,7 @@ function storeOf(
     ownerCreatedAt: owner.created_at,
     exportDate: now,
     memories,
+    relations,
     index,
   });
   if (base === null) return store;
