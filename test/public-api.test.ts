@@ -154,7 +154,7 @@ describe('the public API', () => {
     expect(existsSync(dist('index'))).toBe(true);
     expect(await loaded([dist('index')])).toEqual([]);
     // Grafeo (Cypher) waits for the first query even then.
-    expect(await loaded([dist('index'), dist('sqlite')])).toEqual(['better-sqlite3']);
+    expect(await loaded([dist('index'), dist('sqlite')])).toEqual(['better-sqlite3-multiple-ciphers']);
     expect(await loaded([dist('neo4j')])).toContain('neo4j-driver');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       exports: Record<string, { import?: string }>;

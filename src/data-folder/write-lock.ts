@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 
 /** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
 export const WRITE_LOCK_FILE = 'write.lock';
@@ -69,7 +69,7 @@ export async function withWriteLock<T>(
 
 async function acquire(dir: string, options: WriteLockOptions): Promise<Database.Database> {
   // Loaded when a writer first locks, not when chatgraph is imported (see openStore).
-  const { default: Sqlite } = await import('better-sqlite3');
+  const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
   const db = new Sqlite(join(dir, WRITE_LOCK_FILE));
   // Never block the thread inside SQLite: the wait is a poll, so the event loop goes on.
   db.pragma('busy_timeout = 0');

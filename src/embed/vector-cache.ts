@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 
 /** Statements take at most this many parameters at a time (SQLite's default limit is higher). */
 const CHUNK = 500;

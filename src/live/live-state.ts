@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { LIVE_STATE_FILE } from './live-state-file.js';
 import type { TailMark } from './session-tail.js';

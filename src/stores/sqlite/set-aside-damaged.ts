@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { isEmptyFile, isStoreDamage } from './store-damage.js';
 
 /**

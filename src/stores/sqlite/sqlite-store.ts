@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphBatch } from '../../graph/graph-batch.js';
 import { deltaOf, type GraphDelta } from '../../graph/graph-delta.js';
 import { EDGE_KINDS, LABEL_NAMES } from '../../graph/schema.js';

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { type BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
 import { quantizeVector } from '../../recall/int8-vectors.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
