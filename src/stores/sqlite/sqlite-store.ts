@@ -38,6 +38,7 @@ import { batchNeedsDetector } from '../batch-language.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
+import { openDatabase } from './sqlite-key.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
 import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
 import {
@@ -80,7 +81,7 @@ export class SqliteStore implements Store {
     retokenize = true,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = readonly ? openReadonly(file) : new Database(file);
+    this.db = readonly ? openReadonly(file) : openDatabase(file);
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db);
     this.memories = new SqliteMemories(this.db);
