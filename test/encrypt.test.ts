@@ -10,11 +10,14 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSamples } from './support/bundled-samples.js';
 import { pamValidate } from './support/pam-sdk.js';
-import { chatgraph, chatgraphWith } from './support/run-cli.js';
+import { CLI, chatgraph, chatgraphWith } from './support/run-cli.js';
+import { startServe } from './support/serve-cli.js';
 import { ROOT } from './support/shared.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chatgraph-encrypt-'));
@@ -80,6 +83,7 @@ function dump(file: string): Record<string, string[]> {
 
 const plain = join(root, 'plain');
 const folder = join(root, 'folder');
+const untouched = join(root, 'untouched');
 
 beforeAll(async () => {
   importSamples(plain);
@@ -94,6 +98,8 @@ beforeAll(async () => {
   cpSync(plain, folder, { recursive: true });
   const encrypted = await chatgraphWith(withPassphrase, 'encrypt', '--data-dir', folder);
   expect(encrypted.code, encrypted.stderr).toBe(0);
+  // Kept as encrypt left it: the servers below may write to the index (which decrypt keeps).
+  cpSync(folder, untouched, { recursive: true });
 }, 180_000);
 
 afterAll(() => {
@@ -194,10 +200,43 @@ describe('chatgraph encrypt', () => {
   });
 });
 
+describe('servers over an encrypted folder', () => {
+  it('serve answers a search, the index opened with the passphrase', async () => {
+    const { server, base } = await startServe(folder, { ...process.env, ...withPassphrase });
+    try {
+      const answer = await fetch(`${base}/api/search?mode=keyword&q=sourdough`);
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toContain('Sourdough Starter Not Rising');
+    } finally {
+      server.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('mcp answers search_conversations over stdio', async () => {
+    const client = new Client({ name: 'chatgraph-encrypt-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--data-dir', folder],
+        env: { ...(process.env as Record<string, string>), ...withPassphrase },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: 'search_conversations',
+        arguments: { query: 'sourdough', mode: 'keyword' },
+      });
+      expect(JSON.stringify(result)).toContain('Sourdough Starter Not Rising');
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
+
 describe('chatgraph decrypt', () => {
   it('restores the bundle byte for byte and the index row for row', async () => {
-    const copy = join(root, 'to-decrypt');
-    cpSync(folder, copy, { recursive: true });
+    const copy = untouched;
     const decrypted = await chatgraphWith(withPassphrase, 'decrypt', '--data-dir', copy);
     expect(decrypted.code, decrypted.stderr).toBe(0);
     expect(filesOf(copy)).toEqual(filesOf(plain).filter((f) => !f.startsWith('write.lock.')));
