@@ -26,9 +26,7 @@ export class FolderEncryptionError extends Error {}
 
 /** A verb that cannot yet work on an encrypted folder was asked to. */
 export class FolderEncryptedError extends FolderEncryptionError {
-  constructor(dataDir: string) {
-    super(
-      `${dataDir} is encrypted and this command cannot write to an encrypted folder yet: run "chatgraph decrypt" first`,
-    );
+  constructor(dataDir: string, what = 'this command cannot write to an encrypted folder yet') {
+    super(`${dataDir} is encrypted and ${what}: run "chatgraph decrypt" first`);
   }
 }

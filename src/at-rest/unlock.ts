@@ -11,6 +11,7 @@ import { FolderEncryptionError, isEncrypted } from './markers.js';
  */
 const opened = new Map<string, FolderKey>();
 let ask: ((dataDir: string) => Promise<Unlock>) | undefined;
+const openings = new Map<string, Promise<FolderKey>>();
 
 /** An encrypted folder was opened where nothing can ask for its passphrase. */
 export class FolderLockedError extends FolderEncryptionError {}
@@ -35,6 +36,17 @@ export async function prepareFolder(dataDir: string): Promise<FolderKey | undefi
   if (!isEncrypted(dataDir)) return undefined;
   const known = opened.get(resolve(dataDir));
   if (known) return known;
+  // One unlock however many opens run at once (a search opens the store and its recaller
+  // together): one prompt, one scrypt.
+  let opening = openings.get(resolve(dataDir));
+  if (!opening) {
+    opening = unlock(dataDir).finally(() => openings.delete(resolve(dataDir)));
+    openings.set(resolve(dataDir), opening);
+  }
+  return opening;
+}
+
+async function unlock(dataDir: string): Promise<FolderKey> {
   if (!ask)
     throw new FolderLockedError(`${dataDir} is encrypted, and nothing here can ask for its key`);
   const key = await openFolderKey(dataDir, await ask(dataDir));
