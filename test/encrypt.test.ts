@@ -142,13 +142,17 @@ describe('chatgraph encrypt', () => {
     expect(verdict.status, verdict.output).toBe(0);
   });
 
-  it('searches and lists the encrypted folder with its passphrase', async () => {
+  it('searches, lists and shows a thread of the encrypted folder with its passphrase', async () => {
     const search = await chatgraphWith(withPassphrase, 'search', 'sourdough', '--data-dir', folder);
     expect(search.code, search.stderr).toBe(0);
     expect(search.stdout).toContain('Sourdough Starter Not Rising');
     const list = await chatgraphWith(withPassphrase, 'list', '--data-dir', folder);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('Proofing bread in a cold kitchen');
+    const id = /conversation (\w+); words/.exec(search.stdout)?.[1] ?? '';
+    const thread = await chatgraphWith(withPassphrase, 'thread', id, '--data-dir', folder);
+    expect(thread.code, thread.stderr).toBe(0);
+    expect(thread.stdout).toContain('My sourdough starter is 9 days old');
   });
 
   it('takes the passphrase from a file', async () => {

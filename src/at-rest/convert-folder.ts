@@ -2,7 +2,8 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { withWriteLock } from '../data-folder/write-lock.js';
-import { openDatabase, rekeyFile, useSqliteKey } from '../stores/sqlite/sqlite-key.js';
+import type { openDatabase } from '../stores/sqlite/open-database.js';
+import { useSqliteKey } from '../stores/sqlite/sqlite-key.js';
 import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from './folder-files.js';
 import {
   newFolderKey,
@@ -22,6 +23,8 @@ import {
 } from './markers.js';
 import { rememberKey } from './unlock.js';
 
+type OpenDatabase = typeof openDatabase;
+
 /** What `encrypt` or `decrypt` changed. */
 export interface ConvertReport {
   /** Files encrypted or decrypted with age (the bundle's, and any other but SQLite's). */
@@ -40,7 +43,7 @@ function marker(unlock: Unlock): string {
 }
 
 /** Folds a SQLite file's WAL into it, so a copy of the file alone is the whole database. */
-function checkpoint(file: string): void {
+function checkpoint(file: string, openDatabase: OpenDatabase): void {
   const db = openDatabase(file);
   try {
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -58,14 +61,16 @@ function sqliteSteps(path: string, staged: string): Step[] {
 }
 
 /** A SQLite file copied into the staging folder and rekeyed there (the original untouched). */
-function stageSqlite(
+async function stageSqlite(
   dataDir: string,
   stage: string,
   path: string,
   from?: string,
   to?: string,
-): void {
-  checkpoint(join(dataDir, path));
+): Promise<void> {
+  // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
+  const { openDatabase, rekeyFile } = await import('../stores/sqlite/open-database.js');
+  checkpoint(join(dataDir, path), openDatabase);
   const copy = join(stage, path);
   copyFileSync(join(dataDir, path), copy);
   rekeyFile(copy, from, to);
@@ -85,7 +90,7 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
   for (const path of await dataFiles(dataDir)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (isPlainSqlite(join(dataDir, path))) {
-      stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
+      await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;
@@ -132,7 +137,7 @@ async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
     if (!path.endsWith('.age')) {
       // Every other file of an encrypted folder is one of its SQLCipher databases.
       useSqliteKey(dataDir, key.sqliteKey);
-      stageSqlite(dataDir, stage, path, key.sqliteKey, undefined);
+      await stageSqlite(dataDir, stage, path, key.sqliteKey, undefined);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;

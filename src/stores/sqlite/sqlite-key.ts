@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3-multiple-ciphers';
+// The type alone: importing chatgraph loads no SQLite until a store opens (see open-database).
+import type Database from 'better-sqlite3-multiple-ciphers';
 
 /**
  * The SQLCipher keys of encrypted data folders this process has unlocked, by folder: every
@@ -40,37 +41,4 @@ export function applyKey(db: Database.Database, hexKey: string | undefined): voi
   if (hexKey === undefined) return;
   db.pragma(`cipher = 'sqlcipher'`);
   db.pragma(`key = "x'${hexKey}'"`);
-}
-
-/** `new Database(file, options)`, with the folder's key when it is encrypted. */
-export function openDatabase(file: string, options?: Database.Options): Database.Database {
-  const db = new Database(file, options);
-  try {
-    applyKey(db, sqliteKeyFor(file));
-  } catch (error) {
-    db.close();
-    throw error;
-  }
-  return db;
-}
-
-/**
- * Rewrites an unopened copy of a SQLite file from one key to another (`undefined`: plain), in
- * place: rollback journal while rekeying (SQLCipher cannot rekey in WAL mode), WAL again after.
- */
-export function rekeyFile(file: string, from: string | undefined, to: string | undefined): void {
-  const db = new Database(file);
-  try {
-    applyKey(db, from);
-    const journal = String(db.pragma('journal_mode', { simple: true }));
-    db.pragma('journal_mode = DELETE');
-    if (to === undefined) db.pragma(`rekey = ''`);
-    else {
-      if (from === undefined) db.pragma(`cipher = 'sqlcipher'`);
-      db.pragma(`rekey = "x'${to}'"`);
-    }
-    if (journal === 'wal') db.pragma('journal_mode = WAL');
-  } finally {
-    db.close();
-  }
 }
