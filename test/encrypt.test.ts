@@ -201,6 +201,10 @@ describe('chatgraph encrypt', () => {
     expect(imported.code).toBe(2);
     expect(imported.stderr.trim().split('\n')).toHaveLength(1);
     expect(wordsFound(folder)).toEqual([]);
+    // Nor answers "no memories" from a bundle it cannot read yet.
+    const memories = await chatgraphWith(withPassphrase, 'memories', '--data-dir', folder);
+    expect(memories.code).toBe(2);
+    expect(memories.stderr).toContain('is encrypted');
   });
 });
 
