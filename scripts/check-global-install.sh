@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Packs the project, installs the tarball globally into a throwaway prefix (as `npm install -g`
 # would for a user; npm 11 blocks dependencies' install scripts in global installs unless
-# allowed, so better-sqlite3 is named), then uses `chatgraph` from that prefix's PATH alone:
+# allowed, so better-sqlite3-multiple-ciphers is named), then uses `chatgraph` from that prefix's PATH alone:
 # its version, an import of a bundled sample and a search.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +12,7 @@ tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
 log="$work/install.log"
 # onnxruntime-node's own postinstall would fetch GPU binaries from a host that is no registry
 # (its CPU binaries ship in the package): ONNXRUNTIME_NODE_INSTALL=skip, as the README says.
-ONNXRUNTIME_NODE_INSTALL=skip npm install -g --prefix "$work/prefix" --allow-scripts=better-sqlite3 \
+ONNXRUNTIME_NODE_INSTALL=skip npm install -g --prefix "$work/prefix" --allow-scripts=better-sqlite3-multiple-ciphers \
   --no-audit --no-fund "$work/$tarball" >"$log" 2>&1 || { cat "$log"; echo "global install failed"; exit 1; }
 cat "$log"
 

@@ -50,6 +50,8 @@ const SYSTEM = [
   { command: 'zip', found: () => works('zip', ['-v']), apt: ['zip'] },
   // The completion test checks the zsh script with `zsh -n`.
   { command: 'zsh', found: () => works('zsh', ['--version']), apt: ['zsh'] },
+  // The encryption test opens what chatgraph encrypts with the age CLI itself.
+  { command: 'age', found: () => works('age', ['--version']), apt: ['age'] },
 ];
 
 function works(command, args) {

@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryIo } from '../src/cli/cli-io.js';
 import { runCli } from '../src/cli/run-cli.js';

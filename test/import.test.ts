@@ -169,7 +169,7 @@ describe('import', () => {
     };
     const before = await read();
     // What a store of the previous version lacks: the per-month counts and two properties.
-    const { default: Database } = await import('better-sqlite3');
+    const { default: Database } = await import('better-sqlite3-multiple-ciphers');
     const old = new Database(storeFile(data));
     old.exec(`DROP TABLE message_counts; ALTER TABLE "Conversation" DROP COLUMN has_branches`);
     old.close();

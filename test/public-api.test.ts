@@ -23,6 +23,7 @@ describe('the public API', () => {
       'DataFolderMissingError',
       'EDGES',
       'EmbeddingEndpointError',
+      'FolderEncryptionError',
       'LABELS',
       'LIVE_STATE_FILE',
       'MATCH_END',
@@ -68,10 +69,12 @@ describe('the public API', () => {
       'convertExports',
       'createRecaller',
       'createSigningKey',
+      'decryptFolder',
       'deleteConversation',
       'diagnose',
       'embedConversations',
       'embedStore',
+      'encryptFolder',
       'exitCodeOf',
       'exportConversations',
       'fetchModel',
@@ -118,6 +121,7 @@ describe('the public API', () => {
       'resolveModelDir',
       'resolveThreadTarget',
       'reviseMemory',
+      'setFolderUnlocker',
       'shortIds',
       'shortMessageIds',
       'shownThread',
@@ -155,7 +159,9 @@ describe('the public API', () => {
     expect(existsSync(dist('index'))).toBe(true);
     expect(await loaded([dist('index')])).toEqual([]);
     // Grafeo (Cypher) waits for the first query even then.
-    expect(await loaded([dist('index'), dist('sqlite')])).toEqual(['better-sqlite3']);
+    expect(await loaded([dist('index'), dist('sqlite')])).toEqual([
+      'better-sqlite3-multiple-ciphers',
+    ]);
     expect(await loaded([dist('neo4j')])).toContain('neo4j-driver');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
       exports: Record<string, { import?: string }>;

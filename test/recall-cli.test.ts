@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { storeFile } from '../src/data-folder/data-dir.js';
 import { textHash } from '../src/embed/text-hash.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tokenizerOf, TOKENIZER } from '../src/stores/sqlite/full-text.js';

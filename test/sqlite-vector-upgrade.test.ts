@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { embedConversations } from '../src/recall/embed-conversations.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { STEMS_TABLE } from '../src/stores/sqlite/stemmed-full-text.js';

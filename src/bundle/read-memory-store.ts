@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
+import { FolderEncryptedError, isEncrypted } from '../at-rest/markers.js';
 import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
 import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
@@ -104,6 +105,9 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
   // journal, so this reads the journal and the file it extends, or the file that holds it.
   const journal = await readMemoryJournal(bundle);
   const parsed = await readFileParsed(join(bundle, MEMORY_STORE_FILE));
+  // An encrypted bundle's memories are not "none": say so rather than answer nothing.
+  if (!parsed && isEncrypted(dirname(bundle)))
+    throw new FolderEncryptedError(dirname(bundle), 'its memories cannot be read from it yet');
   if (!parsed) return undefined;
   const result: MemoryStoreFile = {
     ...parsed,

@@ -10,11 +10,14 @@ import {
   QueryError,
   QueryLimitError,
   SigningKeyError,
+  FolderEncryptionError,
+  setFolderUnlocker,
   StoreConnectionError,
   VERSION,
   VectorModelMismatchError,
 } from '../index.js';
 import type { CliIo } from './cli-io.js';
+import { readSecret, type SecretOptions } from './folder-secret.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { applyConfig } from './config/apply-config.js';
@@ -22,6 +25,7 @@ import { registerConvert } from './commands/convert.js';
 import { registerDelete } from './commands/delete.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerEmbed } from './commands/embed.js';
+import { registerEncrypt } from './commands/encrypt.js';
 import { registerExport } from './commands/export.js';
 import { registerExportPam } from './commands/export-pam.js';
 import { registerImport } from './commands/import.js';
@@ -64,6 +68,7 @@ const COMMANDS = [
   registerSign,
   registerVerify,
   registerKey,
+  registerEncrypt,
   registerValidate,
   registerMcp,
   registerServe,
@@ -97,6 +102,8 @@ export function buildProgram(io: CliIo): Command {
   // Flags and environment first, then the config file, then the defaults.
   program.hook('preAction', (_program, command) => {
     applyConfig(command);
+    // An encrypted folder's key is asked for when the command first opens the folder, not before.
+    setFolderUnlocker(() => readSecret(command.opts<SecretOptions>()));
   });
   overrideExits(program);
   return program;
@@ -133,6 +140,7 @@ const SAID_AS_IS = [
   MemoryNotFoundError,
   MemoryStoreError,
   SigningKeyError,
+  FolderEncryptionError,
 ];
 
 /**

@@ -8,6 +8,7 @@ import {
   type Store,
 } from '../index.js';
 import { FORMAT_CHOICE, checkChoice } from './choices.js';
+import { identityOption, passphraseFileOption } from './folder-secret.js';
 import { UsageError } from './usage-error.js';
 
 /** The options every store command takes. */
@@ -29,6 +30,8 @@ export const dataDirOption = [
 export function withStoreOptions(command: Command): Command {
   return command
     .option(...dataDirOption)
+    .option(...passphraseFileOption)
+    .option(...identityOption)
     .option(
       '--neo4j <url>',
       'use this Neo4j 5 server instead of the embedded store: bolt://host:7687, neo4j+s://… for Aura (default: $NEO4J_URI)',

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { prepareFolder } from '../at-rest/unlock.js';
 import { storeFile } from './data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
@@ -26,6 +27,8 @@ export async function openStore(
     const { Neo4jStore } = await import('../stores/neo4j/neo4j-store.js');
     return Neo4jStore.open(choice.neo4j);
   }
+  // A folder left mid-encrypt is finished first; an encrypted one's key is opened (asked for).
+  await prepareFolder(choice.dataDir);
   const file = storeFile(choice.dataDir);
   if (options.readonly && !existsSync(file)) {
     throw new StoreConnectionError(

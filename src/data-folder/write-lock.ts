@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { FolderEncryptedError, isEncrypted } from '../at-rest/markers.js';
 
 /** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
 export const WRITE_LOCK_FILE = 'write.lock';
@@ -26,6 +27,11 @@ export interface WriteLockOptions {
    * {@link WriteLockBusyError} (a server's request says so rather than hang); no limit unless given.
    */
   maxWaitMilliseconds?: number | undefined;
+  /**
+   * The writer knows the folder may be encrypted (encrypt, decrypt, their recovery); any other
+   * is refused on an encrypted folder, where it would write chat text in the clear.
+   */
+  encryptedFolder?: boolean;
 }
 
 /** Another writer held the data folder for longer than the writer would wait. */
@@ -56,6 +62,7 @@ export async function withWriteLock<T>(
   const key = resolve(dataDir);
   const mine = held.getStore();
   if (mine?.has(key)) return fn();
+  if (options.encryptedFolder !== true && isEncrypted(key)) throw new FolderEncryptedError(dataDir);
   mkdirSync(key, { recursive: true });
   const db = await acquire(key, options);
   try {
@@ -69,7 +76,7 @@ export async function withWriteLock<T>(
 
 async function acquire(dir: string, options: WriteLockOptions): Promise<Database.Database> {
   // Loaded when a writer first locks, not when chatgraph is imported (see openStore).
-  const { default: Sqlite } = await import('better-sqlite3');
+  const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
   const db = new Sqlite(join(dir, WRITE_LOCK_FILE));
   // Never block the thread inside SQLite: the wait is a poll, so the event loop goes on.
   db.pragma('busy_timeout = 0');

@@ -68,7 +68,7 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
     if (!existsSync(file)) {
       checks.push(fix('store', `no store in ${dataDir}`, `chatgraph reindex${flags}`));
     } else {
-      const { default: Sqlite } = await import('better-sqlite3');
+      const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
       const db = new Sqlite(file, { fileMustExist: true });
       try {
         const pages = pageCheck(db, { flags });

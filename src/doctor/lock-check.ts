@@ -22,7 +22,7 @@ function alive(pid: number): boolean {
 export async function lockCheck(dataDir: string): Promise<DoctorCheck> {
   const lockFile = join(dataDir, WRITE_LOCK_FILE);
   if (!existsSync(lockFile)) return ok('write lock', 'free (no writer has run yet)');
-  const { default: Sqlite } = await import('better-sqlite3');
+  const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
   const db = new Sqlite(lockFile, { fileMustExist: true });
   let held = false;
   try {

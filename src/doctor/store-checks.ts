@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { plural } from '../model/plural.js';
 import { fix, note, ok, type DoctorCheck } from './check.js';
 

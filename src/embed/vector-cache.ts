@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { openDatabase } from '../stores/sqlite/open-database.js';
 
 /** Statements take at most this many parameters at a time (SQLite's default limit is higher). */
 const CHUNK = 500;
@@ -28,7 +29,7 @@ export class VectorCache {
   /** Opens (or creates) the cache file. */
   static open(file: string): VectorCache {
     mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file);
+    const db = openDatabase(file);
     db.pragma('busy_timeout = 10000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

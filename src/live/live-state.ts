@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { openDatabase } from '../stores/sqlite/open-database.js';
 import { z } from 'zod';
 import { LIVE_STATE_FILE } from './live-state-file.js';
 import type { TailMark } from './session-tail.js';
@@ -43,7 +44,7 @@ export class LiveState {
 
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(join(dataDir, LIVE_STATE_FILE));
+    this.db = openDatabase(join(dataDir, LIVE_STATE_FILE));
     this.db.pragma('journal_mode = WAL');
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS followed_file (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, mark TEXT)`,

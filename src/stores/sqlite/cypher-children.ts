@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { QueryLimitError } from '../query-limits.js';
 import { canLimitData } from './data-limit.js';
 import { QueryError, type QueryLimits, type Row } from '../store.js';
+import { childEnvironment } from './sqlite-key.js';
 import { ChildPool, childCommand, lastStderrLine, pooled, type PooledChild } from './child-pool.js';
 
 /** Queries running at once; one more is refused rather than queued behind a slow one. */
@@ -74,6 +75,7 @@ export class CypherChildren {
     const options = {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
       serialization: 'advanced' as const,
+      env: childEnvironment(this.file),
     };
     // Without prlimit the limit is set once, by the shell between fork and exec, and then binds
     // the graph the child loads as well as the query; on Windows there is none (time only).

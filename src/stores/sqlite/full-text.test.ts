@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { toFtsQuery } from './fts-query.js';
 import { TOKENIZER } from './full-text.js';

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { clearStems } from './stemmed-full-text.js';
 import { tableNames } from './sqlite-rows.js';
 

@@ -1,6 +1,8 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { openDatabase } from './open-database.js';
+import { sqliteKeyFor } from './sqlite-key.js';
 
 /**
  * Opens a store file for reading. A store in WAL mode needs its `-shm` file, which SQLite
@@ -8,13 +10,18 @@ import Database from 'better-sqlite3';
  * into memory instead (its WAL mode cleared in that copy), so reads still work.
  */
 export function openReadonly(file: string): Database.Database {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
   try {
     // The -shm file is opened at the first read, not at open.
     db.prepare(`SELECT count(*) FROM sqlite_master`).get();
     return db;
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'SQLITE_CANTOPEN' || writable(dirname(file)))
+    // An encrypted store's image cannot be opened from memory: its error stands.
+    if (
+      (error as { code?: unknown }).code !== 'SQLITE_CANTOPEN' ||
+      writable(dirname(file)) ||
+      sqliteKeyFor(file) !== undefined
+    )
       throw error;
     db.close();
   }

@@ -4,7 +4,7 @@
  * its caller's event loop (a server answers its other requests meanwhile) nor outlives its
  * deadline (the parent kills this process then).
  */
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { QueryError, type SearchQuery } from '../store.js';
 import { openReadonly } from './open-readonly.js';

@@ -11,6 +11,7 @@ import {
   type PooledChild,
 } from './child-pool.js';
 import { asStoreDamage } from './store-damage.js';
+import { childEnvironment } from './sqlite-key.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;
@@ -96,6 +97,7 @@ export class SearchChildren {
     const spawned = spawn(process.execPath, [...childCommand('search-child'), this.file], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
+      env: childEnvironment(this.file),
     });
     const child = pooled<Child>({ process: spawned, stderr: '', ready: Promise.resolve() });
     child.ready = new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { openDatabase } from './open-database.js';
 import { isEmptyFile, isStoreDamage } from './store-damage.js';
 
 /**
@@ -25,7 +26,7 @@ function damaged(file: string): boolean {
   if (isEmptyFile(file)) return true;
   let db: Database.Database | undefined;
   try {
-    db = new Database(file, { fileMustExist: true });
+    db = openDatabase(file, { fileMustExist: true });
     const result: unknown = db.pragma('quick_check(1)', { simple: true });
     return result !== 'ok';
   } catch (error) {

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphSource } from '../cypher/grafeo-projection.js';
 import { EDGE_KINDS, LABEL_NAMES, type Label } from '../../graph/schema.js';
 import { CYPHER_TEXT_CHARACTERS } from '../cypher/cypher-text-bound.js';

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
 import type { GraphDelta } from '../../graph/graph-delta.js';
 import {

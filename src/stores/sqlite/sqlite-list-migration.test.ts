@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
 import { batchesOf, knownConversations } from '../../../test/support/graph-fixtures.js';
 import { tempDir } from '../../../test/support/convert-to-temp.js';

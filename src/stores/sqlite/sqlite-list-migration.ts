@@ -1,6 +1,6 @@
 // The conversation list's part of the schema: an index per sort, and the preview column filled
 // for conversations written before it existed. A step of its own in `migrate`.
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { plainPreview } from '../../graph/preview.js';
 import { NullableText, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
 

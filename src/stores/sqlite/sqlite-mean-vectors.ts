@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { ConversationVector } from '../vector-index.js';
 import { fromBlob } from './sqlite-vector-rows.js';
 

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { Memory, Relation } from '../../model/pam.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import {

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { Relation } from '../../model/pam.js';
 import { RELATION_EDGE_KINDS, RELATION_EDGES } from '../memory-index.js';
 import { quote } from './sqlite-schema.js';

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { LABEL_NAMES } from '../../graph/schema.js';
 import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
 import { openReadonly } from './open-readonly.js';

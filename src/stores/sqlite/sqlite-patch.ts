@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphNode } from '../../graph/graph-batch.js';
 import {
   edgeIndex,

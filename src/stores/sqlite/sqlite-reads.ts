@@ -1,5 +1,5 @@
 // What the embedded store answers, read straight from its tables.
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import type { GraphBatch, GraphEdge, GraphNode, PropertyValue } from '../../graph/graph-batch.js';
 import { EDGE_KINDS, LABEL_NAMES, SHARED_LABELS, type Label } from '../../graph/schema.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphBatch } from '../../graph/graph-batch.js';
 import { deltaOf, type GraphDelta } from '../../graph/graph-delta.js';
 import { EDGE_KINDS, LABEL_NAMES } from '../../graph/schema.js';
@@ -38,6 +38,7 @@ import { batchNeedsDetector } from '../batch-language.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
+import { openDatabase } from './open-database.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
 import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
 import {
@@ -83,7 +84,7 @@ export class SqliteStore implements Store {
     retokenize = true,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = readonly ? openReadonly(file) : new Database(file);
+    this.db = readonly ? openReadonly(file) : openDatabase(file);
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db);
     this.memories = new SqliteMemories(this.db);

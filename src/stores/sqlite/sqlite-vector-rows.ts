@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { BinaryIndex } from '../../recall/binary-index.js';
 import { quantizeVector } from '../../recall/int8-vectors.js';
 

@@ -1,5 +1,5 @@
 import { dirname, join } from 'node:path';
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { type BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
 import { quantizeVector } from '../../recall/int8-vectors.js';
 import { makeSnippet, snippetTerms } from '../../search/snippet.js';
@@ -7,6 +7,7 @@ import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
 import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
 import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
+import { sqliteKeyFor } from './sqlite-key.js';
 import { meanVectors } from './sqlite-mean-vectors.js';
 import type {
   ConversationVector,
@@ -105,9 +106,13 @@ export class SqliteVectors implements VectorIndex {
     if (file !== undefined) removeIndexFile(file);
   }
 
-  /** Where the in-memory index is saved for the next process (none for a store in memory). */
+  /**
+   * Where the in-memory index is saved for the next process: none for a store in memory, nor
+   * for an encrypted one (the codes would be a readable digest of the chats beside it).
+   */
   private indexFile(): string | undefined {
-    return this.db.memory ? undefined : join(dirname(this.db.name), 'vector-index.bin');
+    if (this.db.memory || sqliteKeyFor(this.db.name) !== undefined) return undefined;
+    return join(dirname(this.db.name), 'vector-index.bin');
   }
 
   model(): Promise<IndexedModel | undefined> {

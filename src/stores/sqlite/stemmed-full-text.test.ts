@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storeFile } from '../../data-folder/data-dir.js';

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { conversationLanguage, type StemLanguage } from '../../search/stemming.js';
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
 import { z } from 'zod';

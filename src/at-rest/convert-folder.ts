@@ -1,0 +1,177 @@
+import { copyFileSync, existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { withWriteLock } from '../data-folder/write-lock.js';
+import type { openDatabase } from '../stores/sqlite/open-database.js';
+import { useSqliteKey } from '../stores/sqlite/sqlite-key.js';
+import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from './folder-files.js';
+import {
+  newFolderKey,
+  openBytes,
+  openFolderKey,
+  sealBytes,
+  type FolderKey,
+  type Unlock,
+} from './folder-key.js';
+import { commitPlan, recoverLocked, runPlan, type Step } from './folder-switch.js';
+import {
+  ENCRYPTION_FILE,
+  FolderEncryptionError,
+  isEncrypted,
+  KEY_FILE,
+  STAGING,
+} from './markers.js';
+import { rememberKey } from './unlock.js';
+
+type OpenDatabase = typeof openDatabase;
+
+/** What `encrypt` or `decrypt` changed. */
+export interface ConvertReport {
+  /** Files encrypted or decrypted with age (the bundle's, and any other but SQLite's). */
+  files: number;
+  /** SQLite files rekeyed (SQLCipher). */
+  sqlite: string[];
+}
+
+/** `encrypt` on a folder already encrypted, or `decrypt` on one that is not. */
+export class AlreadyError extends FolderEncryptionError {}
+
+/** The marker: that the folder is encrypted, and how its key opens (no secret in it). */
+function marker(unlock: Unlock): string {
+  const opens = 'passphrase' in unlock ? 'passphrase' : 'identity';
+  return `${JSON.stringify({ chatgraph_encryption: 1, key: KEY_FILE, opens }, null, 2)}\n`;
+}
+
+/** Folds a SQLite file's WAL into it, so a copy of the file alone is the whole database. */
+function checkpoint(file: string, openDatabase: OpenDatabase): void {
+  const db = openDatabase(file);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+/** The steps that drop a SQLite file's companions, then put its staged copy in its place. */
+function sqliteSteps(path: string, staged: string): Step[] {
+  return [
+    ...SQLITE_COMPANIONS.map((suffix) => ({ remove: `${path}${suffix}` })),
+    { move: staged, to: path },
+  ];
+}
+
+/** A SQLite file copied into the staging folder and rekeyed there (the original untouched). */
+async function stageSqlite(
+  dataDir: string,
+  stage: string,
+  path: string,
+  from?: string,
+  to?: string,
+): Promise<void> {
+  // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
+  const { openDatabase, rekeyFile } = await import('../stores/sqlite/open-database.js');
+  checkpoint(join(dataDir, path), openDatabase);
+  const copy = join(stage, path);
+  copyFileSync(join(dataDir, path), copy);
+  rekeyFile(copy, from, to);
+}
+
+async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
+  const { key, wrapped } = await newFolderKey(unlock);
+  await writeFile(join(stage, KEY_FILE), wrapped);
+  await writeFile(join(stage, ENCRYPTION_FILE), marker(unlock));
+  // The key and the marker first: from the first step on, the folder counts as encrypted.
+  const steps: Step[] = [
+    { move: KEY_FILE, to: KEY_FILE },
+    { move: ENCRYPTION_FILE, to: ENCRYPTION_FILE },
+  ];
+  const removes: Step[] = [];
+  const report: ConvertReport = { files: 0, sqlite: [] };
+  for (const path of await dataFiles(dataDir)) {
+    await mkdir(dirname(join(stage, path)), { recursive: true });
+    if (isPlainSqlite(join(dataDir, path))) {
+      await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
+      steps.push(...sqliteSteps(path, path));
+      report.sqlite.push(path);
+      continue;
+    }
+    const sealed = await sealBytes(await readFile(join(dataDir, path)), key);
+    await writeFile(join(stage, `${path}.age`), sealed);
+    steps.push({ move: `${path}.age`, to: `${path}.age` });
+    removes.push({ remove: path });
+    report.files++;
+  }
+  return { key, steps: [...steps, ...removes], report };
+}
+
+/**
+ * Encrypts a data folder: every file with age to a new folder key (itself encrypted with the
+ * passphrase, or to the person's identity, in `key.age`), every SQLite file with SQLCipher
+ * under a key derived from it. Written beside, then switched in (see folder-switch).
+ */
+export async function encryptFolder(dataDir: string, unlock: Unlock): Promise<ConvertReport> {
+  return withWriteLock(
+    dataDir,
+    async () => {
+      recoverLocked(dataDir);
+      if (isEncrypted(dataDir)) throw new AlreadyError(`${dataDir} is encrypted already`);
+      const stage = join(dataDir, STAGING.encrypt);
+      await rm(stage, { recursive: true, force: true });
+      await mkdir(stage, { recursive: true, mode: 0o700 });
+      const { key, steps, report } = await stageEncrypted(dataDir, stage, unlock);
+      await commitPlan(stage, steps);
+      runPlan(dataDir, stage);
+      rememberKey(dataDir, key);
+      return report;
+    },
+    { encryptedFolder: true },
+  );
+}
+
+async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
+  const steps: Step[] = [];
+  const removes: Step[] = [];
+  const report: ConvertReport = { files: 0, sqlite: [] };
+  for (const path of await dataFiles(dataDir)) {
+    await mkdir(dirname(join(stage, path)), { recursive: true });
+    if (!path.endsWith('.age')) {
+      // Every other file of an encrypted folder is one of its SQLCipher databases.
+      useSqliteKey(dataDir, key.sqliteKey);
+      await stageSqlite(dataDir, stage, path, key.sqliteKey, undefined);
+      steps.push(...sqliteSteps(path, path));
+      report.sqlite.push(path);
+      continue;
+    }
+    const plain = path.slice(0, -'.age'.length);
+    await writeFile(join(stage, plain), await openBytes(await readFile(join(dataDir, path)), key));
+    steps.push({ move: plain, to: plain });
+    removes.push({ remove: path });
+    report.files++;
+  }
+  // The marker last: until every step has run, the folder counts as encrypted.
+  return {
+    steps: [...steps, ...removes, { remove: KEY_FILE }, { remove: ENCRYPTION_FILE }],
+    report,
+  };
+}
+
+/** Decrypts a data folder back to its plain form, the same way round (see {@link encryptFolder}). */
+export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<ConvertReport> {
+  return withWriteLock(
+    dataDir,
+    async () => {
+      recoverLocked(dataDir);
+      if (!isEncrypted(dataDir) || !existsSync(join(dataDir, KEY_FILE)))
+        throw new AlreadyError(`${dataDir} is not encrypted`);
+      const key = await openFolderKey(dataDir, unlock);
+      const stage = join(dataDir, STAGING.decrypt);
+      await rm(stage, { recursive: true, force: true });
+      await mkdir(stage, { recursive: true, mode: 0o700 });
+      const { steps, report } = await stageDecrypted(dataDir, stage, key);
+      await commitPlan(stage, steps);
+      runPlan(dataDir, stage);
+      return report;
+    },
+    { encryptedFolder: true },
+  );
+}

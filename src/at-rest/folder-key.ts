@@ -1,0 +1,94 @@
+import { hkdfSync } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Decrypter, Encrypter, generateIdentity, identityToRecipient } from 'age-encryption';
+import { z } from 'zod';
+import { FolderEncryptionError, KEY_FILE } from './markers.js';
+import { NativeScryptIdentity, NativeScryptRecipient } from './native-scrypt.js';
+
+/** What opens a folder's key: the person's passphrase, or their age identity file's text (age-keygen's). */
+export type Unlock = { passphrase: string } | { identity: string };
+
+/** The folder's own key, unwrapped: in memory only, never written unencrypted. */
+export interface FolderKey {
+  /** The folder's age X25519 identity: every bundle file is encrypted to its recipient. */
+  identity: string;
+  recipient: string;
+  /** The SQLCipher raw key (64 hex digits) of the folder's SQLite files, derived from `identity`. */
+  sqliteKey: string;
+}
+
+/** The passphrase or identity given does not open this folder's key. */
+export class WrongKeyError extends FolderEncryptionError {}
+
+/** A key file opened to a secret key in the form age writes one. */
+const IdentityText = z
+  .string()
+  .trim()
+  .regex(/^AGE-SECRET-KEY-1[0-9A-Z]+$/, 'not an age identity');
+
+async function keyOf(identity: string): Promise<FolderKey> {
+  // HKDF from the identity, so one secret (the one age tools use) unlocks both kinds of file.
+  const derived = hkdfSync('sha256', identity, 'chatgraph', 'sqlite index key', 32);
+  return {
+    identity,
+    recipient: await identityToRecipient(identity),
+    sqliteKey: Buffer.from(derived).toString('hex'),
+  };
+}
+
+/** The first `AGE-SECRET-KEY-1…` line of an identity file as age-keygen writes one (comments beside). */
+function identityFromFile(text: string): string {
+  const line = text.split(/\r?\n/).find((l) => l.trim().startsWith('AGE-SECRET-KEY-1'));
+  const parsed = IdentityText.safeParse(line ?? '');
+  if (!parsed.success) throw new WrongKeyError('the identity file holds no AGE-SECRET-KEY-1 line');
+  return parsed.data;
+}
+
+/**
+ * A new folder key, and its wrapped form for {@link KEY_FILE}: the identity encrypted with the
+ * passphrase (age's scrypt recipient, work factor 2^18 as the age CLI's) or to the person's own
+ * identity, so `age -d` opens it as it would any file.
+ */
+export async function newFolderKey(
+  unlock: Unlock,
+): Promise<{ key: FolderKey; wrapped: Uint8Array }> {
+  const key = await keyOf(await generateIdentity());
+  const encrypter = new Encrypter();
+  if ('passphrase' in unlock) encrypter.addRecipient(new NativeScryptRecipient(unlock.passphrase));
+  else encrypter.addRecipient(await identityToRecipient(identityFromFile(unlock.identity)));
+  return { key, wrapped: await encrypter.encrypt(`${key.identity}\n`) };
+}
+
+/** The folder's key, opened with the passphrase or identity (a {@link WrongKeyError} when it does not). */
+export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<FolderKey> {
+  const wrapped = await readFile(join(dataDir, KEY_FILE));
+  const decrypter = new Decrypter();
+  if ('passphrase' in unlock) decrypter.addIdentity(new NativeScryptIdentity(unlock.passphrase));
+  else decrypter.addIdentity(identityFromFile(unlock.identity));
+  let text: string;
+  try {
+    text = await decrypter.decrypt(wrapped, 'text');
+  } catch {
+    throw new WrongKeyError(
+      'passphrase' in unlock
+        ? `wrong passphrase for ${dataDir}`
+        : `that identity does not open ${dataDir}`,
+    );
+  }
+  return keyOf(IdentityText.parse(text));
+}
+
+/** Bytes encrypted to the folder's recipient, in the age format. */
+export async function sealBytes(bytes: Uint8Array, key: FolderKey): Promise<Uint8Array> {
+  const encrypter = new Encrypter();
+  encrypter.addRecipient(key.recipient);
+  return encrypter.encrypt(bytes);
+}
+
+/** A file of the folder's, decrypted in memory. */
+export async function openBytes(bytes: Uint8Array, key: FolderKey): Promise<Uint8Array> {
+  const decrypter = new Decrypter();
+  decrypter.addIdentity(key.identity);
+  return decrypter.decrypt(bytes);
+}

@@ -1,0 +1,55 @@
+import { resolve } from 'node:path';
+import { useSqliteKey } from '../stores/sqlite/sqlite-key.js';
+import { openFolderKey, type FolderKey, type Unlock } from './folder-key.js';
+import { recoverSwitch } from './folder-switch.js';
+import { FolderEncryptionError, isEncrypted } from './markers.js';
+
+/**
+ * The keys of the encrypted folders this process has opened, and how it asks for the secret
+ * that opens one (the CLI: `CHATGRAPH_PASSPHRASE`, `--passphrase-file`, `--identity` or a
+ * prompt). In memory only; the passphrase itself is dropped once the key is open.
+ */
+const opened = new Map<string, FolderKey>();
+let ask: ((dataDir: string) => Promise<Unlock>) | undefined;
+const openings = new Map<string, Promise<FolderKey>>();
+
+/** An encrypted folder was opened where nothing can ask for its passphrase. */
+export class FolderLockedError extends FolderEncryptionError {}
+
+/** How this process asks for a folder's passphrase or identity, when it first opens one. */
+export function setFolderUnlocker(unlocker: (dataDir: string) => Promise<Unlock>): void {
+  ask = unlocker;
+}
+
+/** A folder's key, just made or opened, kept for the rest of the process. */
+export function rememberKey(dataDir: string, key: FolderKey): void {
+  opened.set(resolve(dataDir), key);
+  useSqliteKey(dataDir, key.sqliteKey);
+}
+
+/**
+ * Makes a data folder ready to open: what a killed `encrypt` or `decrypt` left is finished or
+ * dropped, and an encrypted folder's key is opened (asked for once). Its key, when encrypted.
+ */
+export async function prepareFolder(dataDir: string): Promise<FolderKey | undefined> {
+  await recoverSwitch(dataDir);
+  if (!isEncrypted(dataDir)) return undefined;
+  const known = opened.get(resolve(dataDir));
+  if (known) return known;
+  // One unlock however many opens run at once (a search opens the store and its recaller
+  // together): one prompt, one scrypt.
+  let opening = openings.get(resolve(dataDir));
+  if (!opening) {
+    opening = unlock(dataDir).finally(() => openings.delete(resolve(dataDir)));
+    openings.set(resolve(dataDir), opening);
+  }
+  return opening;
+}
+
+async function unlock(dataDir: string): Promise<FolderKey> {
+  if (!ask)
+    throw new FolderLockedError(`${dataDir} is encrypted, and nothing here can ask for its key`);
+  const key = await openFolderKey(dataDir, await ask(dataDir));
+  rememberKey(dataDir, key);
+  return key;
+}

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import { decryptFolder, encryptFolder, resolveDataDir, type ConvertReport } from '../../index.js';
+import type { CliIo } from '../cli-io.js';
+import {
+  identityOption,
+  passphraseFileOption,
+  readSecret,
+  type SecretOptions,
+} from '../folder-secret.js';
+import { plural } from '../plural.js';
+import { dataDirOption } from '../store-options.js';
+
+type Options = SecretOptions & { dataDir?: string };
+
+function said(verb: string, dataDir: string, report: ConvertReport): string {
+  const sqlite = report.sqlite.length > 0 ? ` and ${report.sqlite.join(', ')}` : '';
+  return `${verb} ${dataDir}: ${plural(report.files, 'file')}${sqlite}`;
+}
+
+/** `chatgraph encrypt`: the data folder encrypted at rest (age files, a SQLCipher index). */
+export async function runEncrypt(options: Options, io: CliIo): Promise<void> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const report = await encryptFolder(dataDir, await readSecret(options, true));
+  io.out(said('encrypted', dataDir, report));
+}
+
+/** `chatgraph decrypt`: the data folder back to its plain form. */
+export async function runDecrypt(options: Options, io: CliIo): Promise<void> {
+  const dataDir = resolveDataDir(options.dataDir);
+  const report = await decryptFolder(dataDir, await readSecret(options));
+  io.out(said('decrypted', dataDir, report));
+}
+
+export function registerEncrypt(program: Command, io: CliIo): void {
+  program
+    .command('encrypt')
+    .description(
+      'encrypt the data folder at rest: the bundle’s files with age, the index with SQLCipher (see docs/encryption.md)',
+    )
+    .option(...dataDirOption)
+    .option(...passphraseFileOption)
+    .option(...identityOption)
+    .action((options: Options) => runEncrypt(options, io));
+  program
+    .command('decrypt')
+    .description('decrypt an encrypted data folder back to plain files')
+    .option(...dataDirOption)
+    .option(...passphraseFileOption)
+    .option(...identityOption)
+    .action((options: Options) => runDecrypt(options, io));
+}

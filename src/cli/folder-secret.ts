@@ -1,0 +1,88 @@
+import { readFile } from 'node:fs/promises';
+import type { Unlock } from '../index.js';
+import { UsageError } from './usage-error.js';
+
+/** The options that say how an encrypted folder's key opens (the passphrase is never one). */
+export interface SecretOptions {
+  passphraseFile?: string;
+  identity?: string;
+}
+
+export const passphraseFileOption = [
+  '--passphrase-file <file>',
+  'an encrypted data folder’s passphrase, the file’s first line (else $CHATGRAPH_PASSPHRASE, else asked at the terminal)',
+] as const;
+
+export const identityOption = [
+  '--identity <file>',
+  'open (or encrypt) the data folder with this age identity file (age-keygen’s) instead of a passphrase',
+] as const;
+
+/** Reads a passphrase at the terminal without echoing it. */
+function prompt(question: string): Promise<string> {
+  const input = process.stdin;
+  return new Promise((resolve, reject) => {
+    let typed = '';
+    process.stderr.write(question);
+    input.setRawMode(true);
+    input.resume();
+    input.setEncoding('utf8');
+    const done = (error?: Error): void => {
+      input.setRawMode(false);
+      input.pause();
+      input.off('data', onData);
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(typed);
+    };
+    const onData = (chunk: string): void => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n') {
+          done();
+          return;
+        }
+        if (char === '\u0003') {
+          done(new UsageError('cancelled'));
+          return;
+        }
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
+        else typed += char;
+      }
+    };
+    input.on('data', onData);
+  });
+}
+
+async function passphraseAtTerminal(confirm: boolean): Promise<string> {
+  const first = await prompt('passphrase: ');
+  if (confirm && (await prompt('the same passphrase again: ')) !== first)
+    throw new UsageError('the two passphrases differ');
+  return first;
+}
+
+function checked(passphrase: string, from: string): Unlock {
+  if (passphrase.length === 0) throw new UsageError(`${from} gives an empty passphrase`);
+  return { passphrase };
+}
+
+/**
+ * The secret that opens (or, with `confirm`, encrypts) a folder: `--identity`, else
+ * `--passphrase-file`, else `$CHATGRAPH_PASSPHRASE`, else a prompt at the terminal (twice when
+ * choosing one). Never an argument: it would show in `ps` and the shell's history.
+ */
+export async function readSecret(options: SecretOptions, confirm = false): Promise<Unlock> {
+  if (options.identity !== undefined && options.passphraseFile !== undefined)
+    throw new UsageError('give --identity or --passphrase-file, not both');
+  if (options.identity !== undefined) return { identity: await readFile(options.identity, 'utf8') };
+  if (options.passphraseFile !== undefined) {
+    const text = await readFile(options.passphraseFile, 'utf8');
+    return checked(text.split(/\r?\n/)[0] ?? '', `--passphrase-file ${options.passphraseFile}`);
+  }
+  const env = process.env.CHATGRAPH_PASSPHRASE;
+  if (env !== undefined) return checked(env, 'CHATGRAPH_PASSPHRASE');
+  if (!process.stdin.isTTY)
+    throw new UsageError(
+      `${confirm ? 'choose a passphrase' : 'the data folder is encrypted: give its passphrase'} in CHATGRAPH_PASSPHRASE, --passphrase-file or at a terminal (or --identity)`,
+    );
+  return checked(await passphraseAtTerminal(confirm), 'the terminal');
+}

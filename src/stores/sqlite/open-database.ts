@@ -1,0 +1,35 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import { applyKey, sqliteKeyFor } from './sqlite-key.js';
+
+/** `new Database(file, options)`, with the folder's key when it is encrypted. */
+export function openDatabase(file: string, options?: Database.Options): Database.Database {
+  const db = new Database(file, options);
+  try {
+    applyKey(db, sqliteKeyFor(file));
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
+
+/**
+ * Rewrites an unopened copy of a SQLite file from one key to another (`undefined`: plain), in
+ * place: rollback journal while rekeying (SQLCipher cannot rekey in WAL mode), WAL again after.
+ */
+export function rekeyFile(file: string, from: string | undefined, to: string | undefined): void {
+  const db = new Database(file);
+  try {
+    applyKey(db, from);
+    const journal = String(db.pragma('journal_mode', { simple: true }));
+    db.pragma('journal_mode = DELETE');
+    if (to === undefined) db.pragma(`rekey = ''`);
+    else {
+      if (from === undefined) db.pragma(`cipher = 'sqlcipher'`);
+      db.pragma(`rekey = "x'${to}'"`);
+    }
+    if (journal === 'wal') db.pragma('journal_mode = WAL');
+  } finally {
+    db.close();
+  }
+}
