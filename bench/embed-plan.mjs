@@ -22,7 +22,7 @@ const exports = inputs.length
       .filter((d) => d.isDirectory())
       .map((d) => join(shared, 'fixtures', d.name));
 const say = (line) => process.stdout.write(`${line}\n`);
-const load = () => loadavg()[0].toFixed(1);
+const load = () => (loadavg()[0] ?? 0).toFixed(1);
 const cpuSeconds = (since) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1e6;
