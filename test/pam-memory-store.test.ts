@@ -32,6 +32,7 @@ function store(
   exportId: string,
   exportDate: string,
   base?: string,
+  relations: Record<string, unknown>[] = [],
 ): Record<string, unknown> {
   return {
     schema: 'portable-ai-memory',
@@ -41,6 +42,7 @@ function store(
     export_date: exportDate,
     owner: { id: 'user-77' },
     memories,
+    relations,
     integrity: {
       canonicalization: 'RFC8785',
       checksum: integrityChecksum(memories),
@@ -77,6 +79,16 @@ function exportsOnDisk(): { full: string; delta: string } {
     DELTA_ID,
     '2026-03-06T00:00:00Z',
     FULL_ID,
+    [
+      {
+        id: 'rel-1',
+        from: 'mem-3',
+        to: 'mem-2',
+        type: 'extends',
+        confidence: 0.8,
+        created_at: '2026-03-06T00:00:00Z',
+      },
+    ],
   );
   expect(memoryStoreErrors(fullStore)).toEqual([]);
   expect(memoryStoreErrors(deltaStore)).toEqual([]);
@@ -118,9 +130,30 @@ describe('PAM memory stores and their incremental exports', () => {
     // The bundle's store: every memory kept (the retracted one too), its checksum recomputed.
     const bundleStore = join(data, 'bundle', 'memory-store.json');
     const written = z
-      .object({ memories: z.array(z.object({ id: z.string() })) })
+      .object({
+        memories: z.array(z.object({ id: z.string() })),
+        relations: z.array(z.record(z.string(), z.unknown())),
+      })
       .parse(JSON.parse(readFileSync(bundleStore, 'utf8')));
     expect(written.memories.map((m) => m.id)).toEqual(['mem-1', 'mem-2', 'mem-3']);
+    // The increment's relation (PAM 13) comes with its memories, into the bundle and the graph.
+    expect(written.relations).toHaveLength(1);
+    expect(written.relations[0]).toMatchObject({
+      id: 'rel-1',
+      from: 'mem-3',
+      to: 'mem-2',
+      type: 'extends',
+      confidence: 0.8,
+    });
+    const walked = await chatgraph(
+      'query',
+      'MATCH (a:Memory)-[:EXTENDS]->(b:Memory) RETURN a.content AS a, b.content AS b',
+      '--json',
+      '--data-dir',
+      data,
+    );
+    expect(walked.stdout).toContain('Keeps a rye starter called Gustav');
+    expect(walked.stdout).toContain('Bakes bread on Sundays');
     const validated = pamValidate(join(data, 'bundle'));
     expect(validated.output).not.toMatch(/checksum/i);
     expect(validated.output).toContain('1 valid, 0 invalid');

@@ -206,6 +206,11 @@ export class BundleWriter {
   }
 
   /** Adds or replaces memories (by id). */
+  /** Adds PAM relations (by id: one given again replaces itself; none is ever removed). */
+  addRelations(relations: Iterable<Relation>): void {
+    for (const relation of relations) this.relations.set(relation.id, relation);
+  }
+
   addMemories(memories: readonly Memory[]): void {
     for (const memory of memories) {
       // Who may see a memory is its owner's say, not the platform's: a re-import keeps it.

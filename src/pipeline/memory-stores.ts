@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { BundleWriter } from '../bundle/bundle-writer.js';
-import { memorySchema, toMemory } from '../bundle/memory-schema.js';
+import { memorySchema, relationSchema, toMemory } from '../bundle/memory-schema.js';
 import { storedMemory } from '../bundle/memory-store.js';
 import { readPamExports, type PamExport } from '../bundle/pam-exports.js';
 import { sha256 } from '../model/content-hash.js';
 import { integrityChecksum } from '../model/integrity.js';
-import type { Memory } from '../model/pam.js';
+import type { Memory, Relation } from '../model/pam.js';
 import { plural } from '../model/plural.js';
 import { readValues } from '../read/read-records.js';
 import type { Claim } from './claim.js';
@@ -25,6 +25,7 @@ const StoreFile = z.object({
   base_export_id: z.string().min(1).nullish(),
   owner: z.object({ id: z.string().min(1) }).passthrough(),
   memories: z.array(z.unknown()),
+  relations: z.array(z.unknown()).nullish(),
   integrity: z
     .object({ checksum: z.string().nullish(), total_memories: z.number().nullish() })
     .passthrough()
@@ -104,11 +105,15 @@ export async function mergeMemoryStores(
       },
     );
     const counts = upsert(writer, memories);
+    // PAM 13: the relations come with their memories (one whose end the bundle lacks is left
+    // out when memory-store.json is written, as PAM requires both ends in the file).
+    const relations = parseRelations(store, report);
+    writer.addRelations(relations);
     report.summary(claim.provider.name).memories += memories.length;
     report.add({
       level: 'info',
       code: 'pam-memory-store',
-      message: `${incremental ? `incremental export ${exportId} merged onto ${base ?? ''}` : `memory store ${exportId}`}: ${String(counts.inserted)} inserted, ${String(counts.updated)} updated, ${String(counts.retracted)} retracted, ${String(counts.unchanged)} unchanged`,
+      message: `${incremental ? `incremental export ${exportId} merged onto ${base ?? ''}` : `memory store ${exportId}`}: ${String(counts.inserted)} inserted, ${String(counts.updated)} updated, ${String(counts.retracted)} retracted, ${String(counts.unchanged)} unchanged${relations.length > 0 ? `; ${plural(relations.length, 'relation')}` : ''}`,
       file,
     });
     known.add(exportId);
@@ -177,6 +182,26 @@ function parseMemories(store: ReadStore, report: ReportBuilder): Memory[] {
     });
   });
   return memories;
+}
+
+function parseRelations(store: ReadStore, report: ReportBuilder): Relation[] {
+  const relations: Relation[] = [];
+  (store.value.relations ?? []).forEach((raw, index) => {
+    const parsed = relationSchema.safeParse(raw);
+    if (parsed.success) {
+      relations.push(parsed.data);
+      return;
+    }
+    const issue = parsed.error.issues[0];
+    report.add({
+      level: 'error',
+      code: 'pam-schema',
+      message: `relation ${String(index)} is not a PAM relation (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'}); skipped`,
+      file: store.claim.entry.displayPath,
+      record: `relations[${String(index)}]`,
+    });
+  });
+  return relations;
 }
 
 // PAM 15: the checksum as the spec has it (the memories as written) or as the official SDK
