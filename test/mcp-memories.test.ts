@@ -138,14 +138,12 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     const made = await call('remember', {
       content: 'The user adds a long run on Sundays',
       type: 'fact',
-      relations: [{ type: 'extends', to: base.slice(0, 8), confidence: 0.8 }],
+      relations: [{ type: 'extends', to: base.slice(0, 8) }],
     });
     expect(made.isError, made.content[0]?.text).toBeFalsy();
     const id = String(made.structuredContent?.id);
     const relations = (await readMemoryStore(bundleDir(dataDir)))?.relations ?? [];
-    expect(relations.map((r) => [r.from, r.type, r.to, r.confidence])).toEqual([
-      [id, 'extends', base, 0.8],
-    ]);
+    expect(relations.map((r) => [r.from, r.type, r.to])).toEqual([[id, 'extends', base]]);
     const walked = await store.cypher(
       'MATCH (m:Memory {id: $id})-[:EXTENDS]->(b:Memory) RETURN b.content AS content',
       { id },

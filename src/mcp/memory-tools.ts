@@ -56,8 +56,7 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
   server.registerTool(
     'remember',
     {
-      description:
-        'Store a lasting fact, preference or goal about the user, and where it came from.',
+      description: 'Store a lasting fact, preference or goal about the user.',
       inputSchema: {
         content: z
           .string()
@@ -68,25 +67,18 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
         type: z.enum(MEMORY_TYPES).describe('its PAM type'),
         tags: z.array(z.string().min(1)).max(20).optional().describe('lower-case words'),
         confidence: z.number().min(0).max(1).optional().describe('how sure'),
-        conversation_id: z.string().min(1).optional().describe('the conversation it came from'),
-        message_id: z.string().min(1).optional().describe('the message it came from'),
+        conversation_id: z.string().optional().describe('its source conversation'),
+        message_id: z.string().optional().describe('its source message'),
+        // Kept short: the tool list must stay under 12 KB (a relation's confidence is the
+        // library's and the CLI's, not asked here).
         relations: z
-          .array(
-            z.object({
-              type: z
-                .enum(RELATION_TYPES)
-                .describe('the new memory supports (contradicts, extends…) that one'),
-              to: z.string().min(1).describe('the other memory id, or its first 8+ characters'),
-              confidence: z.number().min(0).max(1).optional(),
-            }),
-          )
-          .max(20)
+          .array(z.object({ type: z.enum(RELATION_TYPES), to: z.string() }))
           .optional()
-          .describe('how it relates to memories already there'),
+          .describe('it {type} memory {to} (id or 8+ char prefix)'),
       },
       outputSchema: {
         id: z.string(),
-        created: z.boolean().describe('false when it was there already'),
+        created: z.boolean(),
         vector: z.object({ state: z.enum(['embedded', 'pending', 'none']), note: z.string() }),
         memory: memoryShape,
         truncated: truncatedOutput,

@@ -51,7 +51,7 @@ export function registerGetConversation(
         branch: z
           .enum(['shown', 'all'])
           .optional()
-          .describe('shown (default): the thread the user saw; all: every branch'),
+          .describe('shown (default): the thread the user saw; all: all branches'),
         offset: offsetInput,
         limit: limitInput(PAGE_LIMIT, 50),
       },

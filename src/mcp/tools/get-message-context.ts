@@ -87,7 +87,7 @@ export function registerGetMessageContext(server: McpServer, context: ToolContex
     'get_message_context',
     {
       description:
-        'A message (by its id from a search hit or get_conversation) with the messages around it.',
+        'A message (id from a search hit or get_conversation) with the messages around it.',
       inputSchema: {
         message_id: z.string().min(1).describe('message id'),
         before: z.number().int().min(0).max(CONTEXT_LIMIT).optional().describe('default 3'),

@@ -30,7 +30,7 @@ export function registerListConversations(server: McpServer, { store, budget }: 
     'list_conversations',
     {
       description:
-        'Browse conversations by source, date and title words, sorted; for finding by content use search_conversations.',
+        'Browse conversations by source, date and title, sorted; to find by content, use search_conversations.',
       inputSchema: {
         source: sourceInput('only this source'),
         since: dateInput('created from'),

@@ -248,7 +248,7 @@ export function registerSearchTool(
     'search_conversations',
     {
       description:
-        'Find past conversations by meaning and words; start here. Gives conversation ids, and message ids of the best passages. keyword mode: all words; OR, -word, "phrase", prefix*.',
+        'Find past conversations by meaning and words; start here. Gives conversation ids and the best passages\' message ids. keyword mode: all words; OR, -word, "phrase", prefix*.',
       inputSchema: {
         query: z.string().min(1).describe('a question or keywords'),
         mode: z
