@@ -202,9 +202,9 @@ export {
   type SigningKey,
 } from './trust/signing-key.js';
 export { signBundle, type SignResult } from './trust/sign-bundle.js';
-export { decryptFolder, encryptFolder, type ConvertReport } from './at-rest/convert-folder.js';
+export { decryptFolder, encryptFolder, type ConvertReport } from './data-folder/encrypt-folder.js';
 export type { Unlock } from './at-rest/folder-key.js';
-export { FolderEncryptionError } from './at-rest/markers.js';
+export { FolderEncryptionError } from './bundle/encryption-markers.js';
 export { setFolderUnlocker } from './at-rest/unlock.js';
 export { verifyBundle, type VerifyProblem, type VerifyReport } from './trust/verify-bundle.js';
 export {

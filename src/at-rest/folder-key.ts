@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Decrypter, Encrypter, generateIdentity, identityToRecipient } from 'age-encryption';
 import { z } from 'zod';
-import { FolderEncryptionError, KEY_FILE } from './markers.js';
+import { FolderEncryptionError, KEY_FILE } from '../bundle/encryption-markers.js';
 import { NativeScryptIdentity, NativeScryptRecipient } from './native-scrypt.js';
 
 /** What opens a folder's key: the person's passphrase, or their age identity file's text (age-keygen's). */

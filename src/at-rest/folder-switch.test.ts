@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitPlan, recoverLocked, type Step } from './folder-switch.js';
-import { STAGING } from './markers.js';
+import { STAGING } from '../bundle/encryption-markers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chatgraph-switch-'));
 afterAll(() => {

@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
-import { withWriteLock } from '../data-folder/write-lock.js';
-import { STAGING } from './markers.js';
+import { STAGING } from '../bundle/encryption-markers.js';
 
 /**
  * How `encrypt` and `decrypt` change a folder so that a kill -9 at any moment loses nothing:
@@ -60,17 +59,4 @@ export function recoverLocked(dataDir: string): void {
     if (existsSync(join(stage, PLAN_FILE))) runPlan(dataDir, stage);
     else rmSync(stage, { recursive: true, force: true });
   }
-}
-
-/** {@link recoverLocked} when there is anything to recover, under the write lock (a running `encrypt` is waited for). */
-export async function recoverSwitch(dataDir: string): Promise<void> {
-  if (!Object.values(STAGING).some((name) => existsSync(join(dataDir, name)))) return;
-  await withWriteLock(
-    dataDir,
-    () => {
-      recoverLocked(dataDir);
-      return Promise.resolve();
-    },
-    { encryptedFolder: true },
-  );
 }

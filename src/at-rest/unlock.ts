@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { useSqliteKey } from '../stores/sqlite/sqlite-key.js';
+import { useSqliteKey } from './sqlite-key.js';
 import { openFolderKey, type FolderKey, type Unlock } from './folder-key.js';
-import { recoverSwitch } from './folder-switch.js';
-import { FolderEncryptionError, isEncrypted } from './markers.js';
+import { FolderEncryptionError, isEncrypted } from '../bundle/encryption-markers.js';
 
 /**
  * The keys of the encrypted folders this process has opened, and how it asks for the secret
@@ -28,11 +27,10 @@ export function rememberKey(dataDir: string, key: FolderKey): void {
 }
 
 /**
- * Makes a data folder ready to open: what a killed `encrypt` or `decrypt` left is finished or
- * dropped, and an encrypted folder's key is opened (asked for once). Its key, when encrypted.
+ * Opens an encrypted folder's key (asked for once) so its store can open; its key, when
+ * encrypted. What a killed `encrypt` or `decrypt` left is recovered before (`recoverSwitch`).
  */
 export async function prepareFolder(dataDir: string): Promise<FolderKey | undefined> {
-  await recoverSwitch(dataDir);
   if (!isEncrypted(dataDir)) return undefined;
   const known = opened.get(resolve(dataDir));
   if (known) return known;

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { FolderEncryptedError, isEncrypted } from '../at-rest/markers.js';
+import { FolderEncryptedError, isEncrypted } from './encryption-markers.js';
 import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
 import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';

@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { withWriteLock } from '../data-folder/write-lock.js';
-import type { openDatabase } from '../stores/sqlite/open-database.js';
-import { useSqliteKey } from '../stores/sqlite/sqlite-key.js';
-import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from './folder-files.js';
+import { WRITE_LOCK_FILE, withWriteLock } from './write-lock.js';
+import type { openDatabase } from '../at-rest/open-database.js';
+import { useSqliteKey } from '../at-rest/sqlite-key.js';
+import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from '../at-rest/folder-files.js';
 import {
   newFolderKey,
   openBytes,
@@ -12,18 +12,21 @@ import {
   sealBytes,
   type FolderKey,
   type Unlock,
-} from './folder-key.js';
-import { commitPlan, recoverLocked, runPlan, type Step } from './folder-switch.js';
+} from '../at-rest/folder-key.js';
+import { commitPlan, recoverLocked, runPlan, type Step } from '../at-rest/folder-switch.js';
 import {
   ENCRYPTION_FILE,
   FolderEncryptionError,
   isEncrypted,
   KEY_FILE,
   STAGING,
-} from './markers.js';
-import { rememberKey } from './unlock.js';
+} from '../bundle/encryption-markers.js';
+import { rememberKey } from '../at-rest/unlock.js';
 
 type OpenDatabase = typeof openDatabase;
+
+// The write lock's files stay as they are: an empty file and a process id.
+const LOCK_FILES = [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`];
 
 /** What `encrypt` or `decrypt` changed. */
 export interface ConvertReport {
@@ -69,7 +72,7 @@ async function stageSqlite(
   to?: string,
 ): Promise<void> {
   // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
-  const { openDatabase, rekeyFile } = await import('../stores/sqlite/open-database.js');
+  const { openDatabase, rekeyFile } = await import('../at-rest/open-database.js');
   checkpoint(join(dataDir, path), openDatabase);
   const copy = join(stage, path);
   copyFileSync(join(dataDir, path), copy);
@@ -87,7 +90,7 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
   ];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
-  for (const path of await dataFiles(dataDir)) {
+  for (const path of await dataFiles(dataDir, LOCK_FILES)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (isPlainSqlite(join(dataDir, path))) {
       await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
@@ -132,7 +135,7 @@ async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
   const steps: Step[] = [];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
-  for (const path of await dataFiles(dataDir)) {
+  for (const path of await dataFiles(dataDir, LOCK_FILES)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (!path.endsWith('.age')) {
       // Every other file of an encrypted folder is one of its SQLCipher databases.
@@ -171,6 +174,19 @@ export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<Co
       await commitPlan(stage, steps);
       runPlan(dataDir, stage);
       return report;
+    },
+    { encryptedFolder: true },
+  );
+}
+
+/** {@link recoverLocked} when there is anything to recover, under the write lock (a running `encrypt` is waited for). */
+export async function recoverSwitch(dataDir: string): Promise<void> {
+  if (!Object.values(STAGING).some((name) => existsSync(join(dataDir, name)))) return;
+  await withWriteLock(
+    dataDir,
+    () => {
+      recoverLocked(dataDir);
+      return Promise.resolve();
     },
     { encryptedFolder: true },
   );

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { prepareFolder } from '../at-rest/unlock.js';
+import { recoverSwitch } from './encrypt-folder.js';
 import { storeFile } from './data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
@@ -28,6 +29,7 @@ export async function openStore(
     return Neo4jStore.open(choice.neo4j);
   }
   // A folder left mid-encrypt is finished first; an encrypted one's key is opened (asked for).
+  await recoverSwitch(choice.dataDir);
   await prepareFolder(choice.dataDir);
   const file = storeFile(choice.dataDir);
   if (options.readonly && !existsSync(file)) {

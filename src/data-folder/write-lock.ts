@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { FolderEncryptedError, isEncrypted } from '../at-rest/markers.js';
+import { FolderEncryptedError, isEncrypted } from '../bundle/encryption-markers.js';
 
 /** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
 export const WRITE_LOCK_FILE = 'write.lock';

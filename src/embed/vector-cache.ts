@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { openDatabase } from '../stores/sqlite/open-database.js';
+import { openDatabase } from '../at-rest/open-database.js';
 
 /** Statements take at most this many parameters at a time (SQLite's default limit is higher). */
 const CHUNK = 500;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { openDatabase } from '../stores/sqlite/open-database.js';
+import { openDatabase } from '../at-rest/open-database.js';
 import { z } from 'zod';
 import { LIVE_STATE_FILE } from './live-state-file.js';
 import type { TailMark } from './session-tail.js';

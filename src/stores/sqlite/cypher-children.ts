@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { QueryLimitError } from '../query-limits.js';
 import { canLimitData } from './data-limit.js';
 import { QueryError, type QueryLimits, type Row } from '../store.js';
-import { childEnvironment } from './sqlite-key.js';
+import { childEnvironment } from '../../at-rest/sqlite-key.js';
 import { ChildPool, childCommand, lastStderrLine, pooled, type PooledChild } from './child-pool.js';
 
 /** Queries running at once; one more is refused rather than queued behind a slow one. */

@@ -1,8 +1,8 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { openDatabase } from './open-database.js';
-import { sqliteKeyFor } from './sqlite-key.js';
+import { openDatabase } from '../../at-rest/open-database.js';
+import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
 
 /**
  * Opens a store file for reading. A store in WAL mode needs its `-shm` file, which SQLite

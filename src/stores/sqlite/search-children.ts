@@ -11,7 +11,7 @@ import {
   type PooledChild,
 } from './child-pool.js';
 import { asStoreDamage } from './store-damage.js';
-import { childEnvironment } from './sqlite-key.js';
+import { childEnvironment } from '../../at-rest/sqlite-key.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { openDatabase } from './open-database.js';
+import { openDatabase } from '../../at-rest/open-database.js';
 import { isEmptyFile, isStoreDamage } from './store-damage.js';
 
 /**

@@ -38,7 +38,7 @@ import { batchNeedsDetector } from '../batch-language.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly } from './open-readonly.js';
-import { openDatabase } from './open-database.js';
+import { openDatabase } from '../../at-rest/open-database.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
 import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
 import {

@@ -7,7 +7,7 @@ import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
 import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
 import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
-import { sqliteKeyFor } from './sqlite-key.js';
+import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
 import { meanVectors } from './sqlite-mean-vectors.js';
 import type {
   ConversationVector,
