@@ -38,6 +38,8 @@ interface ReadStore {
   claim: Claim;
   value: StoreFileValue;
   exportId: string;
+  /** Its memories, each parsed once (for the integrity check, then the merge). */
+  memories: Parsed<MemoryValue>[];
 }
 
 /** What merging memory stores gave: the owner the first one names, and the exports taken in. */
@@ -92,22 +94,8 @@ export async function mergeMemoryStores(
       });
       continue;
     }
-    const memories = linked(
-      maskMemories(parseMemories(store, report), options.redact, report),
-      writer,
-      (dropped) => {
-        report.add({
-          level: 'warning',
-          code: 'pam-conversation-ref-missing',
-          message: `${plural(dropped, 'memory', 'memories')} named a conversation this bundle does not have; the link was dropped (PAM 14: a conversation_ref names an index entry)`,
-          file,
-        });
-      },
-    );
+    const { memories, relations } = contentOf(store, writer, report, options.redact);
     const counts = upsert(writer, memories);
-    // PAM 13: the relations come with their memories (one whose end the bundle lacks is left
-    // out when memory-store.json is written, as PAM requires both ends in the file).
-    const relations = parseRelations(store, report);
     writer.addRelations(relations);
     report.summary(claim.provider.name).memories += memories.length;
     report.add({
@@ -128,6 +116,29 @@ export async function mergeMemoryStores(
     });
   }
   return { ownerId: read[0]?.value.owner.id, imported };
+}
+
+// A store's memories (masked when asked, their conversation links mapped) and its relations
+// (PAM 13: they come with their memories; one whose end the bundle lacks is left out when
+// memory-store.json is written, as PAM requires both ends in the file).
+function contentOf(
+  store: ReadStore,
+  writer: BundleWriter,
+  report: ReportBuilder,
+  redact: boolean,
+): { memories: Memory[]; relations: Relation[] } {
+  const file = store.claim.entry.displayPath;
+  const parsed = kept(store.memories, 'memory', file, report).map((m) => storedMemory(toMemory(m)));
+  const memories = linked(maskMemories(parsed, redact, report), writer, (dropped) => {
+    report.add({
+      level: 'warning',
+      code: 'pam-conversation-ref-missing',
+      message: `${plural(dropped, 'memory', 'memories')} named a conversation this bundle does not have; the link was dropped (PAM 14: a conversation_ref names an index entry)`,
+      file,
+    });
+  });
+  const relations = (store.value.relations ?? []).map((r) => relationSchema.safeParse(r));
+  return { memories, relations: kept(relations, 'relation', file, report) };
 }
 
 // Full exports first, then by date (an increment after the export it extends).
@@ -156,63 +167,56 @@ async function readStore(claim: Claim, report: ReportBuilder): Promise<ReadStore
       });
       return undefined;
     }
-    checkIntegrity(parsed.data, claim, report);
+    const memories = parsed.data.memories.map((m) => memorySchema.safeParse(m));
+    checkIntegrity(parsed.data, memories, claim, report);
     // Without an export_id (PAM does not require one) the file's content names it.
     const exportId = parsed.data.export_id ?? sha256(JSON.stringify(item.value));
-    return { claim, value: parsed.data, exportId };
+    return { claim, value: parsed.data, exportId, memories };
   }
   return undefined;
 }
 
-function parseMemories(store: ReadStore, report: ReportBuilder): Memory[] {
-  const memories: Memory[] = [];
-  store.value.memories.forEach((raw, index) => {
-    const parsed = memorySchema.safeParse(raw);
-    if (parsed.success) {
-      memories.push(storedMemory(toMemory(parsed.data)));
-      return;
-    }
-    const issue = parsed.error.issues[0];
-    report.add({
-      level: 'error',
-      code: 'pam-schema',
-      message: `memory ${String(index)} is not a PAM memory (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'}); skipped`,
-      file: store.claim.entry.displayPath,
-      record: `memories[${String(index)}]`,
-    });
-  });
-  return memories;
-}
+type Parsed<T> = z.SafeParseReturnType<unknown, T>;
+type MemoryValue = z.infer<typeof memorySchema>;
 
-function parseRelations(store: ReadStore, report: ReportBuilder): Relation[] {
-  const relations: Relation[] = [];
-  (store.value.relations ?? []).forEach((raw, index) => {
-    const parsed = relationSchema.safeParse(raw);
-    if (parsed.success) {
-      relations.push(parsed.data);
-      return;
-    }
+/**
+ * The items of one list of a memory store that fit PAM; each one that does not is named (its
+ * index and the first thing wrong) and skipped, costing only itself.
+ */
+function kept<T>(
+  items: readonly Parsed<T>[],
+  what: 'memory' | 'relation',
+  file: string,
+  report: ReportBuilder,
+): T[] {
+  const list = what === 'memory' ? 'memories' : 'relations';
+  return items.flatMap((parsed, index) => {
+    if (parsed.success) return [parsed.data];
     const issue = parsed.error.issues[0];
     report.add({
       level: 'error',
       code: 'pam-schema',
-      message: `relation ${String(index)} is not a PAM relation (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'}); skipped`,
-      file: store.claim.entry.displayPath,
-      record: `relations[${String(index)}]`,
+      message: `${what} ${String(index)} is not a PAM ${what} (${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'bad shape'}); skipped`,
+      file,
+      record: `${list}[${String(index)}]`,
     });
+    return [];
   });
-  return relations;
 }
 
 // PAM 15: the checksum as the spec has it (the memories as written) or as the official SDK
 // has it (as Pydantic writes them back); either agreeing is a store unchanged since written.
-function checkIntegrity(value: StoreFileValue, claim: Claim, report: ReportBuilder): void {
+function checkIntegrity(
+  value: StoreFileValue,
+  memories: readonly Parsed<MemoryValue>[],
+  claim: Claim,
+  report: ReportBuilder,
+): void {
   const integrity = value.integrity;
   if (!integrity?.checksum) return;
   const asWritten = sha256Form(value.memories);
-  const parsed = value.memories.map((m) => memorySchema.safeParse(m));
-  const normalized = parsed.every((p) => p.success)
-    ? integrityChecksum(parsed.map((p) => storedMemory(toMemory(p.data))))
+  const normalized = memories.every((p) => p.success)
+    ? integrityChecksum(memories.map((p) => storedMemory(toMemory(p.data))))
     : undefined;
   const total = integrity.total_memories;
   if (integrity.checksum === asWritten || integrity.checksum === normalized) {
