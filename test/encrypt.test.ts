@@ -1,20 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importSamples } from './support/bundled-samples.js';
+import { filesOf, wordsFound } from './support/encrypted-folder.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { CLI, chatgraph, chatgraphWith } from './support/run-cli.js';
 import { startServe } from './support/serve-cli.js';
@@ -27,7 +20,6 @@ const AGE_PROMPT = join(ROOT, 'test', 'python', 'age_passphrase.py');
 
 // Words of the chats imported (bundled samples and a test fixture): each must be found in the
 // plain folder first, so a test that then finds none in the encrypted folder could have failed.
-// Seven letters or more: a shorter word turns up by chance in megabytes of ciphertext.
 const SAMPLE_WORDS = [
   'sourdough',
   'lighthouse',
@@ -37,26 +29,9 @@ const SAMPLE_WORDS = [
   'startup',
 ];
 
-/** Every file under `dir`, relative to it. */
-function filesOf(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-    .sort();
-}
-
-/** The sample words found anywhere in any byte of any file under `dir` (SQLite files too). */
-function wordsFound(dir: string): string[] {
-  const found = new Set<string>();
-  for (const file of filesOf(dir)) {
-    const bytes = readFileSync(join(dir, file));
-    const text = bytes.toString('latin1').toLowerCase();
-    // UTF-16 too: SQLite may hold text so, and a word must not slip past as every other byte.
-    const wide = bytes.toString('utf16le').toLowerCase();
-    for (const word of SAMPLE_WORDS)
-      if (text.includes(word.toLowerCase()) || wide.includes(word.toLowerCase())) found.add(word);
-  }
-  return [...found].sort();
+/** The sample words found anywhere in the folder's bytes. */
+function wordsIn(dir: string): string[] {
+  return wordsFound(dir, SAMPLE_WORDS);
 }
 
 /** The rows of every table of a plain SQLite file, as one comparable value. */
@@ -108,8 +83,8 @@ afterAll(() => {
 
 describe('chatgraph encrypt', () => {
   it('leaves no sample word in any byte of any file of the folder, SQLite files included', () => {
-    expect(wordsFound(plain)).toEqual([...SAMPLE_WORDS].sort());
-    expect(wordsFound(folder)).toEqual([]);
+    expect(wordsIn(plain)).toEqual([...SAMPLE_WORDS].sort());
+    expect(wordsIn(folder)).toEqual([]);
     const files = filesOf(folder);
     expect(files).toContain('chatgraph.sqlite');
     expect(files).toContain('key.age');
@@ -190,21 +165,13 @@ describe('chatgraph encrypt', () => {
     expect(list.stderr).toContain('CHATGRAPH_PASSPHRASE');
   });
 
-  it('refuses a writer it cannot serve yet rather than write chat text in the clear', async () => {
-    const imported = await chatgraphWith(
-      withPassphrase,
-      'import',
-      join(ROOT, 'samples', 'claude-code'),
-      '--data-dir',
-      folder,
-    );
-    expect(imported.code).toBe(2);
-    expect(imported.stderr.trim().split('\n')).toHaveLength(1);
-    expect(wordsFound(folder)).toEqual([]);
-    // Nor answers "no memories" from a bundle it cannot read yet.
+  it('lists the bundle’s memories and checks its index, each opened in memory', async () => {
     const memories = await chatgraphWith(withPassphrase, 'memories', '--data-dir', folder);
-    expect(memories.code).toBe(2);
-    expect(memories.stderr).toContain('is encrypted');
+    expect(memories.code, memories.stderr).toBe(0);
+    expect(memories.stdout).toContain('Style notes');
+    const doctor = await chatgraphWith(withPassphrase, 'doctor', '--data-dir', folder);
+    expect(doctor.stdout).toContain('SQLite quick_check ok');
+    expect(wordsIn(folder)).toEqual([]);
   });
 });
 
@@ -267,7 +234,7 @@ describe('chatgraph encrypt --identity', () => {
     execFileSync('age-keygen', ['-o', mine], { stdio: 'ignore' });
     const encrypted = await chatgraph('encrypt', '--data-dir', copy, '--identity', mine);
     expect(encrypted.code, encrypted.stderr).toBe(0);
-    expect(wordsFound(copy)).toEqual([]);
+    expect(wordsIn(copy)).toEqual([]);
     const identity = execFileSync('age', ['-d', '-i', mine, join(copy, 'key.age')]);
     const folderIdentity = join(root, 'identity-folder.txt');
     writeFileSync(folderIdentity, identity);

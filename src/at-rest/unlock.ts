@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { useSqliteKey } from './sqlite-key.js';
 import { openFolderKey, type FolderKey, type Unlock } from './folder-key.js';
 import { FolderEncryptionError, isEncrypted } from '../bundle/encryption-markers.js';
+import { SealedFileError, useSealer } from '../bundle/sealed-files.js';
+import { AgeFileError, ageKey, openAge, sealAge } from './age-x25519.js';
 
 /**
  * The keys of the encrypted folders this process has opened, and how it asks for the secret
@@ -24,6 +26,18 @@ export function setFolderUnlocker(unlocker: (dataDir: string) => Promise<Unlock>
 export function rememberKey(dataDir: string, key: FolderKey): void {
   opened.set(resolve(dataDir), key);
   useSqliteKey(dataDir, key.sqliteKey);
+  const age = ageKey(key.identity);
+  useSealer(dataDir, {
+    seal: (plain) => sealAge(plain, age),
+    open: (sealed, file) => {
+      try {
+        return openAge(sealed, age);
+      } catch (error) {
+        if (!(error instanceof AgeFileError)) throw error;
+        throw new SealedFileError(`${file}: ${error.message}`);
+      }
+    },
+  });
 }
 
 /**

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ConversationIndexEntry, Memory, MemoryStore, Relation } from '../model/pam.js';
 import type { Entry } from '../read/entry.js';
-import { writeFileAtomic, writeFileAtomicSync } from './atomic-write.js';
 import {
   ATTACHMENTS_DIR,
   CONVERSATIONS_DIR,
@@ -19,6 +18,14 @@ import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
 import { isInlineTextRef } from './inline-text.js';
 import { repairIndex, type IndexRepair } from './repair-index.js';
+import {
+  dataFileExists,
+  isSealed,
+  readDataText,
+  readDataTextSync,
+  writeDataFile,
+  writeDataFileSync,
+} from './sealed-files.js';
 
 /** What happened to one conversation file. */
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
@@ -103,30 +110,20 @@ export class BundleWriter {
       return 'unchanged';
     }
     // Not flushed one by one (see AtomicWriteOptions.durable): thousands per import.
-    writeFileAtomicSync(path, text, { durable: false });
+    writeDataFileSync(path, text, { durable: false });
     return previous !== undefined ? 'updated' : 'created';
   }
 
   /** The text of an inline attachment-text file in the bundle, when it has one. */
   storedInlineText(ref: string): string | undefined {
     if (!isInlineTextRef(ref)) return undefined;
-    try {
-      return readFileSync(join(this.dir, ref), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return undefined;
-    }
+    return readDataTextSync(join(this.dir, ref));
   }
 
   /** The text of a conversation's file in the bundle, when it has one. */
   storedText(id: string): string | undefined {
     if (!this.index.has(id)) return undefined;
-    try {
-      return readFileSync(conversationPath(this.dir, id), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      return undefined;
-    }
+    return readDataTextSync(conversationPath(this.dir, id));
   }
 
   /**
@@ -140,7 +137,7 @@ export class BundleWriter {
   ): WriteOutcome {
     const existed = this.index.has(id);
     this.index.set(id, index);
-    writeFileAtomicSync(conversationPath(this.dir, id), text);
+    writeDataFileSync(conversationPath(this.dir, id), text);
     return existed ? 'updated' : 'created';
   }
 
@@ -154,6 +151,7 @@ export class BundleWriter {
     if (this.copied.has(ref)) return false;
     this.copied.add(ref);
     const target = join(this.dir, ref);
+    if (isSealed(target)) return copySealed(entry, target);
     const existing = await stat(target).catch(() => undefined);
     if (existing && entry.size !== undefined && existing.size === entry.size) return false;
     await mkdir(dirname(target), { recursive: true });
@@ -182,9 +180,9 @@ export class BundleWriter {
       this.swept.add(folder);
       await removeStaleTemporaries(folder);
     }
-    const previous = await readFile(target, 'utf8').catch(() => undefined);
+    const previous = await readDataText(target).catch(() => undefined);
     if (previous === text) return false;
-    await writeFileAtomic(target, text, { durable: false });
+    await writeDataFile(target, text, { durable: false });
     return true;
   }
 
@@ -240,12 +238,33 @@ export class BundleWriter {
       relations: this.relations.values(),
       index: this.index.values(),
     });
-    await writeFileAtomic(join(this.dir, MEMORY_STORE_FILE), serialize(store));
+    await writeDataFile(join(this.dir, MEMORY_STORE_FILE), serialize(store));
     await removeMemoryJournal(this.dir);
     this.existing = { owner: store.owner, exportId: store.export_id };
     this.journalled = new Map();
     return store;
   }
+}
+
+/**
+ * An attachment copied into an encrypted folder: read whole and sealed (an age file cannot be
+ * copied into). One there already is whole (written by rename), so it is kept.
+ */
+async function copySealed(entry: Entry, target: string): Promise<boolean> {
+  if (dataFileExists(target)) return false;
+  await mkdir(dirname(target), { recursive: true });
+  const bytes =
+    entry.localFile !== undefined
+      ? await readFile(entry.localFile)
+      : await readAll(await entry.open());
+  await writeDataFile(target, bytes, { durable: false, dirExists: true });
+  return true;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const part of stream) parts.push(typeof part === 'string' ? Buffer.from(part) : part);
+  return Buffer.concat(parts);
 }
 
 // A process killed mid-write leaves `<file>.<pid>-<n>.tmp` beside the file it was writing (the

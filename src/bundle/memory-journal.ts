@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Memory, Relation } from '../model/pam.js';
-import { writeFileAtomic } from './atomic-write.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
+import {
+  isSealed,
+  onDisk,
+  plainBytes,
+  readDataFile,
+  removeDataFile,
+  writeDataFile,
+} from './sealed-files.js';
 
 /**
  * The memories changed since `memory-store.json` was last written whole, beside it in the
@@ -64,6 +71,42 @@ async function readAt(handle: FileHandle, position: number, length: number): Pro
   return buffer.subarray(0, done);
 }
 
+/** A journal's bytes as read: the file through a handle, or a sealed file opened in memory. */
+interface JournalBytes {
+  info: { size: number; dev: number; ino: number };
+  readAt(position: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+async function openJournal(file: string): Promise<JournalBytes | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(onDisk(file), 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    return undefined;
+  }
+  const info = await handle.stat();
+  if (!isSealed(file))
+    return {
+      info,
+      readAt: (at, length) => readAt(handle, at, length),
+      close: () => handle.close(),
+    };
+  // An age file is read whole and opened (a rewrite is a new inode, so nothing stale is kept).
+  let content: Buffer;
+  try {
+    content = plainBytes(file, await handle.readFile());
+  } finally {
+    await handle.close();
+  }
+  return {
+    info: { size: content.length, dev: info.dev, ino: info.ino },
+    readAt: (at, length) => Promise.resolve(content.subarray(at, at + length)),
+    close: () => Promise.resolve(),
+  };
+}
+
 function parseLine<T>(
   file: string,
   line: number,
@@ -91,28 +134,25 @@ function parseLine<T>(
 /** Reads the bundle's memory journal, or undefined when there is none. */
 export async function readMemoryJournal(bundle: string): Promise<MemoryJournal | undefined> {
   const file = join(bundle, MEMORY_JOURNAL_FILE);
-  let handle: FileHandle;
-  try {
-    handle = await open(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  const handle = await openJournal(file);
+  if (!handle) {
     known.delete(file);
     return undefined;
   }
   try {
-    const info = await handle.stat();
+    const info = handle.info;
     let before = known.get(file);
     if (
       before &&
       (before.dev !== info.dev ||
         before.ino !== info.ino ||
         info.size < before.bytes ||
-        (await readAt(handle, 0, Buffer.byteLength(before.header))).toString('utf8') !==
+        (await handle.readAt(0, Buffer.byteLength(before.header))).toString('utf8') !==
           before.header)
     )
       before = undefined;
     const from = before?.bytes ?? 0;
-    const tail = await readAt(handle, from, info.size - from);
+    const tail = await handle.readAt(from, info.size - from);
     const end = tail.lastIndexOf(0x0a) + 1;
     const lines = tail.subarray(0, end).toString('utf8').split('\n').slice(0, -1);
     let state: Known | undefined = before && {
@@ -182,7 +222,15 @@ export async function appendMemoryJournal(
   const file = join(bundle, MEMORY_JOURNAL_FILE);
   if (journal?.base !== base) {
     const header = JSON.stringify({ chatgraph_memory_journal: 1, id: randomUUID(), base });
-    await writeFileAtomic(file, `${header}\n${line}`, { dirExists: true });
+    await writeDataFile(file, `${header}\n${line}`, { dirExists: true });
+    return;
+  }
+  if (isSealed(file)) {
+    // An age file cannot be appended to: written again whole, its cut-off tail dropped.
+    const kept = (await readDataFile(file)).subarray(0, journal.bytes);
+    await writeDataFile(file, Buffer.concat([kept, Buffer.from(line, 'utf8')]), {
+      dirExists: true,
+    });
     return;
   }
   const handle = await open(file, 'r+');
@@ -212,6 +260,6 @@ export async function appendMemoryJournal(
  */
 export async function removeMemoryJournal(bundle: string): Promise<void> {
   const file = join(bundle, MEMORY_JOURNAL_FILE);
-  await rm(file, { force: true });
+  await removeDataFile(file);
   known.delete(file);
 }

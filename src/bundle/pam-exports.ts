@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './atomic-write.js';
+import { readDataText, writeDataFile } from './sealed-files.js';
 import { serialize } from './serialize.js';
 
 /**
@@ -31,13 +30,8 @@ const PamExports = z.object({ exports: z.array(PamExport) });
 /** The PAM exports the bundle in `dir` knows, oldest first; none when it has no record yet. */
 export async function readPamExports(dir: string): Promise<PamExport[]> {
   const path = join(dir, PAM_EXPORTS_FILE);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = await readDataText(path);
+  if (text === undefined) return [];
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -65,5 +59,5 @@ export async function recordPamExports(dir: string, added: readonly PamExport[])
       known.push(entry);
       seen.add(`${entry.direction}\u0000${entry.export_id}`);
     }
-  await writeFileAtomic(join(dir, PAM_EXPORTS_FILE), serialize({ exports: known }));
+  await writeDataFile(join(dir, PAM_EXPORTS_FILE), serialize({ exports: known }));
 }

@@ -1,20 +1,15 @@
-import { opendir, readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
 import { parseConversationFile } from './conversation-schema.js';
 import { CONVERSATIONS_DIR, conversationPath } from './layout.js';
+import { dataFileNames, onDisk, readDataFile, readDataText } from './sealed-files.js';
 
 async function conversationFiles(bundle: string): Promise<string[]> {
   const dir = join(bundle, CONVERSATIONS_DIR);
-  const names: string[] = [];
-  try {
-    for await (const entry of await opendir(dir))
-      if (entry.isFile() && entry.name.endsWith('.json')) names.push(entry.name);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  // Through the seal: an encrypted folder's `<id>.json.age` is listed as `<id>.json`.
+  const names = (await dataFileNames(dir)).filter((name) => name.endsWith('.json'));
   return names.sort().map((name) => join(dir, name));
 }
 
@@ -22,7 +17,7 @@ async function conversationFiles(bundle: string): Promise<string[]> {
 export async function bundleSize(bundle: string): Promise<{ files: number; bytes: number }> {
   let bytes = 0;
   const files = await conversationFiles(bundle);
-  for (const path of files) bytes += (await stat(path)).size;
+  for (const path of files) bytes += (await stat(onDisk(path))).size;
   return { files: files.length, bytes };
 }
 
@@ -38,7 +33,7 @@ export interface BundleFileText {
 /** Every conversation file of a bundle as text, one at a time (for what needs no parse). */
 export async function* readBundleTexts(bundle: string): AsyncGenerator<BundleFileText> {
   for (const path of await conversationFiles(bundle)) {
-    const bytes = await readFile(path);
+    const bytes = await readDataFile(path);
     yield { path, id: basename(path, '.json'), text: bytes.toString('utf8'), bytes: bytes.length };
   }
 }
@@ -88,13 +83,8 @@ export async function readBundleConversation(
 ): Promise<Conversation | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
   const path = conversationPath(bundle, id);
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readDataText(path);
+  if (text === undefined) return undefined;
   const parsed = parseConversationFile(text);
   if (!parsed.ok) throw new BadBundleFileError(badBundleFile(path, parsed.reason));
   return parsed.conversation;

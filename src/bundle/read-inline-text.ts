@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isInlineTextRef } from './inline-text.js';
+import { readDataTextSync } from './sealed-files.js';
 
 /**
  * The text behind an inline attachment ref, read from a bundle's `attachments/text/` (for
@@ -10,11 +10,6 @@ import { isInlineTextRef } from './inline-text.js';
 export function inlineTextReader(bundle: string): (ref: string) => string | undefined {
   return (ref) => {
     if (!isInlineTextRef(ref)) return undefined;
-    try {
-      return readFileSync(join(bundle, ref), 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    return readDataTextSync(join(bundle, ref));
   };
 }

@@ -6,6 +6,7 @@ import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
 import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
+import { isSealed, onDisk, plainBytes } from './sealed-files.js';
 
 export { MemoryStoreError } from './memory-schema.js';
 
@@ -55,7 +56,7 @@ const parsedFiles = new Map<string, { stamp: string; parsed: ParsedFile }>();
 const KEPT_FILES = 4;
 
 async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> {
-  const text = await handle.readFile('utf8');
+  const text = plainBytes(file, await handle.readFile()).toString('utf8');
   const parsed = { data: parseStoreText(file, text, storeSchema) };
   const exportId = parsed.data.export_id;
   return {
@@ -71,7 +72,8 @@ async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> 
 async function readFileParsed(file: string): Promise<ParsedFile | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(file, 'r');
+    // Through the seal: an encrypted folder's `memory-store.json.age`, opened in memory.
+    handle = await open(onDisk(file), 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     parsedFiles.delete(file);
@@ -104,10 +106,11 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
   // The journal first: a writer folding it in meanwhile writes the file before removing the
   // journal, so this reads the journal and the file it extends, or the file that holds it.
   const journal = await readMemoryJournal(bundle);
-  const parsed = await readFileParsed(join(bundle, MEMORY_STORE_FILE));
-  // An encrypted bundle's memories are not "none": say so rather than answer nothing.
-  if (!parsed && isEncrypted(dirname(bundle)))
-    throw new FolderEncryptedError(dirname(bundle), 'its memories cannot be read from it yet');
+  const file = join(bundle, MEMORY_STORE_FILE);
+  const parsed = await readFileParsed(file);
+  // An encrypted bundle read without its key: its memories are not "none", say so.
+  if (!parsed && !isSealed(file) && isEncrypted(dirname(bundle)))
+    throw new FolderEncryptedError(dirname(bundle), 'its key was not opened to read its memories');
   if (!parsed) return undefined;
   const result: MemoryStoreFile = {
     ...parsed,

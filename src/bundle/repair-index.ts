@@ -1,4 +1,3 @@
-import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../model/diagnostic.js';
@@ -6,6 +5,7 @@ import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { CONVERSATIONS_DIR } from './layout.js';
 import { toIndexEntry } from './memory-store.js';
 import { plural } from '../model/plural.js';
+import { dataFileNames, readDataFile } from './sealed-files.js';
 
 // What indexing a conversation file reads of it (the rest is not looked at).
 const IndexedFields = z.object({
@@ -37,7 +37,7 @@ export async function repairIndex(
   index: Map<string, ConversationIndexEntry>,
 ): Promise<IndexRepair> {
   const dir = join(bundle, CONVERSATIONS_DIR);
-  const names = await readdir(dir).catch(() => [] as string[]);
+  const names = await dataFileNames(dir);
   const ids = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)));
   const repair: IndexRepair = { added: 0, removed: 0, unreadable: [] };
   for (const id of index.keys()) {
@@ -50,7 +50,7 @@ export async function repairIndex(
     if (index.has(id)) continue;
     const file = join(dir, `${id}.json`);
     try {
-      const fields = IndexedFields.parse(JSON.parse(await readFile(file, 'utf8')));
+      const fields = IndexedFields.parse(JSON.parse((await readDataFile(file)).toString('utf8')));
       if (fields.id !== id) throw new Error('its id is not its file name');
       // toIndexEntry reads only the fields checked above.
       index.set(id, toIndexEntry(fields as unknown as Conversation));

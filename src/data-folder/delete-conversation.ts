@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { ATTACHMENTS_DIR, attachmentFile, conversationPath } from '../bundle/layout.js';
+import { dataFileExists, onDisk, removeDataFile } from '../bundle/sealed-files.js';
 import {
   BadBundleFileError,
   readBundleConversation,
@@ -159,9 +160,9 @@ async function deleteFromBundle(
   }
   for (const ref of refs) {
     const path = attachmentFile(bundle, ref);
-    if (path === undefined || !existsSync(path)) continue;
+    if (path === undefined || !dataFileExists(path)) continue;
     try {
-      await rm(path);
+      await rm(onDisk(path));
       result.attachments++;
     } catch (error) {
       result.problems.push({
@@ -172,7 +173,7 @@ async function deleteFromBundle(
       });
     }
   }
-  await rm(conversationPath(bundle, conversation.id), { force: true });
+  await removeDataFile(conversationPath(bundle, conversation.id));
   // Opening the bundle drops the index entry of the file just removed (see repairIndex).
   const writer = await BundleWriter.open(bundle);
   const owner = writer.ownerId;

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { readDataText, writeDataFile } from '../bundle/sealed-files.js';
 
 /** The tombstone list in a data folder: conversations deleted with `chatgraph delete`. */
 export const DELETED_FILE = 'deleted.json';
@@ -34,13 +33,8 @@ const TombstoneFile = z.object({
  */
 export async function readTombstones(dataDir: string): Promise<Tombstone[]> {
   const file = join(dataDir, DELETED_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
+  const text = await readDataText(file);
+  if (text === undefined) return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -58,5 +52,5 @@ export async function readTombstones(dataDir: string): Promise<Tombstone[]> {
 /** Writes the list (sorted by id, so the file is the same whatever the order of deletion). */
 export async function writeTombstones(dataDir: string, tombstones: Tombstone[]): Promise<void> {
   const deleted = [...tombstones].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  await writeFileAtomic(join(dataDir, DELETED_FILE), `${JSON.stringify({ deleted }, null, 2)}\n`);
+  await writeDataFile(join(dataDir, DELETED_FILE), `${JSON.stringify({ deleted }, null, 2)}\n`);
 }

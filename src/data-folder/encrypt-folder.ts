@@ -34,6 +34,14 @@ export interface ConvertReport {
   files: number;
   /** SQLite files rekeyed (SQLCipher). */
   sqlite: string[];
+  /** `encrypt` with `ifPlain` on a folder encrypted already: nothing was changed. */
+  already?: boolean;
+}
+
+/** How {@link encryptFolder} works. */
+export interface EncryptOptions {
+  /** A folder encrypted already is left as it is (`import --encrypt`), not an error. */
+  ifPlain?: boolean;
 }
 
 /** `encrypt` on a folder already encrypted, or `decrypt` on one that is not. */
@@ -112,12 +120,21 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
  * passphrase, or to the person's identity, in `key.age`), every SQLite file with SQLCipher
  * under a key derived from it. Written beside, then switched in (see folder-switch).
  */
-export async function encryptFolder(dataDir: string, unlock: Unlock): Promise<ConvertReport> {
+export async function encryptFolder(
+  dataDir: string,
+  secret: Unlock | (() => Promise<Unlock>),
+  options: EncryptOptions = {},
+): Promise<ConvertReport> {
   return withWriteLock(
     dataDir,
     async () => {
       recoverLocked(dataDir);
-      if (isEncrypted(dataDir)) throw new AlreadyError(`${dataDir} is encrypted already`);
+      if (isEncrypted(dataDir)) {
+        if (options.ifPlain) return { files: 0, sqlite: [], already: true };
+        throw new AlreadyError(`${dataDir} is encrypted already`);
+      }
+      // Asked for only now: a folder encrypted already asks for nothing here.
+      const unlock = typeof secret === 'function' ? await secret() : secret;
       const stage = join(dataDir, STAGING.encrypt);
       await rm(stage, { recursive: true, force: true });
       await mkdir(stage, { recursive: true, mode: 0o700 });

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, readdir } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { parseConversationFile } from '../bundle/conversation-schema.js';
@@ -12,6 +12,7 @@ import { toMemoryStore } from '../bundle/memory-store.js';
 import { recordPamExports, readPamExports } from '../bundle/pam-exports.js';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
+import { isSealed, readDataFile } from '../bundle/sealed-files.js';
 import { stableId } from '../model/ids.js';
 import {
   isExportable,
@@ -196,6 +197,12 @@ async function checkOut(out: string): Promise<void> {
   await mkdir(join(out, CONVERSATIONS_DIR), { recursive: true });
 }
 
+/** An attachment copied out of the bundle, opened first when the folder is encrypted. */
+async function copyAttachment(from: string, to: string): Promise<void> {
+  if (isSealed(from)) await writeFile(to, await readDataFile(from));
+  else await copyFile(from, to);
+}
+
 // Each conversation's file as the bundle has it, and the attachment files it points to.
 async function copyConversations(
   bundle: string,
@@ -204,7 +211,8 @@ async function copyConversations(
 ): Promise<number> {
   let attachments = 0;
   for (const entry of index) {
-    const text = await readFile(conversationPath(bundle, entry.id), 'utf8');
+    // Through the seal: an encrypted folder's export is written plain (docs/encryption.md).
+    const text = (await readDataFile(conversationPath(bundle, entry.id))).toString('utf8');
     await writeFileAtomic(conversationPath(out, entry.id), text, { durable: false });
     const parsed = parseConversationFile(text);
     if (!parsed.ok) continue;
@@ -214,7 +222,7 @@ async function copyConversations(
         const to = attachment.ref === null ? undefined : attachmentFile(out, attachment.ref);
         if (from === undefined || to === undefined) continue;
         await mkdir(dirname(to), { recursive: true });
-        await copyFile(from, to).then(
+        await copyAttachment(from, to).then(
           () => attachments++,
           () => undefined,
         );

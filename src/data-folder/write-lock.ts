@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
+import { prepareFolder } from '../at-rest/unlock.js';
 import { FolderEncryptedError, isEncrypted } from '../bundle/encryption-markers.js';
 
 /** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
@@ -28,10 +29,14 @@ export interface WriteLockOptions {
    */
   maxWaitMilliseconds?: number | undefined;
   /**
-   * The writer knows the folder may be encrypted (encrypt, decrypt, their recovery); any other
-   * is refused on an encrypted folder, where it would write chat text in the clear.
+   * The writer handles an encrypted folder's key itself (encrypt, decrypt, their recovery).
+   * Any other writer on an encrypted folder has its key opened first (asked for once), so what
+   * it writes is sealed (see sealed-files); one that cannot write sealed files names itself in
+   * `plainOnly` and is refused instead.
    */
   encryptedFolder?: boolean;
+  /** What this writer is, when it works on plain folders only (refused on an encrypted one). */
+  plainOnly?: string;
 }
 
 /** Another writer held the data folder for longer than the writer would wait. */
@@ -62,7 +67,15 @@ export async function withWriteLock<T>(
   const key = resolve(dataDir);
   const mine = held.getStore();
   if (mine?.has(key)) return fn();
-  if (options.encryptedFolder !== true && isEncrypted(key)) throw new FolderEncryptedError(dataDir);
+  if (options.encryptedFolder !== true && isEncrypted(key)) {
+    if (options.plainOnly !== undefined)
+      throw new FolderEncryptedError(
+        dataDir,
+        `${options.plainOnly} cannot write to an encrypted folder yet`,
+      );
+    // Before the lock: a prompt for the passphrase must not hold up other writers.
+    await prepareFolder(dataDir);
+  }
   mkdirSync(key, { recursive: true });
   const db = await acquire(key, options);
   try {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { prepareFolder } from '../at-rest/unlock.js';
 import { storeFile } from '../data-folder/data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { fix, ok, type DoctorCheck } from './check.js';
@@ -68,8 +69,10 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
     if (!existsSync(file)) {
       checks.push(fix('store', `no store in ${dataDir}`, `chatgraph reindex${flags}`));
     } else {
-      const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
-      const db = new Sqlite(file, { fileMustExist: true });
+      // An encrypted folder's index opens with its key (asked for once).
+      await prepareFolder(dataDir);
+      const { openDatabase } = await import('../at-rest/open-database.js');
+      const db = openDatabase(file, { fileMustExist: true });
       try {
         const pages = pageCheck(db, { flags });
         checks.push(pages);

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { dataFileNamesSync } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
 import { CONVERSATIONS_DIR } from '../bundle/layout.js';
 import { bundleDir } from '../data-folder/data-dir.js';
@@ -9,13 +9,9 @@ import { fix, ok, type DoctorCheck } from './check.js';
 
 /** How many conversations the data folder's bundle holds (its conversation files). */
 export function bundleConversations(dataDir: string): number {
-  try {
-    return readdirSync(join(bundleDir(dataDir), CONVERSATIONS_DIR)).filter((n) =>
-      n.endsWith('.json'),
-    ).length;
-  } catch {
-    return 0;
-  }
+  return dataFileNamesSync(join(bundleDir(dataDir), CONVERSATIONS_DIR)).filter((n) =>
+    n.endsWith('.json'),
+  ).length;
 }
 
 /** Neo4j answers, and holds as many conversations as the bundle (else a push completes it). */

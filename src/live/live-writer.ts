@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { onDisk } from '../bundle/sealed-files.js';
 import { bundleDir } from '../data-folder/data-dir.js';
 import { readTombstones } from '../data-folder/deleted-conversations.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
@@ -219,6 +220,8 @@ export class LiveWriter {
 }
 
 async function stampOf(dataDir: string): Promise<string> {
-  const info = await stat(join(bundleDir(dataDir), MEMORY_STORE_FILE)).catch(() => undefined);
+  const info = await stat(onDisk(join(bundleDir(dataDir), MEMORY_STORE_FILE))).catch(
+    () => undefined,
+  );
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'none';
 }

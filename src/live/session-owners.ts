@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readDataText } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ConversationIndexEntry } from '../model/pam.js';
@@ -54,7 +54,7 @@ export class SessionOwners {
 
   // The copy in the bundle (a watch started again, an import): read only when it matters.
   private async storedCopy(stored: ConversationIndexEntry): Promise<Copy | undefined> {
-    const text = await readFile(join(this.bundle, stored.storage.ref), 'utf8').catch(() => '');
+    const text = (await readDataText(join(this.bundle, stored.storage.ref)).catch(() => '')) ?? '';
     let meta: z.infer<typeof Provenance>['import_metadata'];
     try {
       meta = Provenance.parse(JSON.parse(text)).import_metadata;

@@ -1,3 +1,4 @@
+import { prepareFolder } from '../at-rest/unlock.js';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
 import { bundleDir } from '../data-folder/data-dir.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
@@ -130,6 +131,7 @@ export async function readMemories(dataDir: string): Promise<Memory[]> {
 }
 
 async function readRecord(dataDir: string): Promise<{ memories: Memory[]; relations: Relation[] }> {
+  await prepareFolder(dataDir);
   const file = await readMemoryStore(bundleDir(dataDir));
   const memories = (file?.memories ?? []).sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { prepareFolder } from '../at-rest/unlock.js';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { dataFileExists, writeDataFile } from '../bundle/sealed-files.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import {
   appendMemoryJournal,
@@ -115,7 +115,7 @@ async function writeWhole(
     relations,
     index: file?.index ?? [],
   });
-  await writeFileAtomic(join(bundle, MEMORY_STORE_FILE), serialize(written));
+  await writeDataFile(join(bundle, MEMORY_STORE_FILE), serialize(written));
   await removeMemoryJournal(bundle);
   return written.memories;
 }
@@ -214,7 +214,8 @@ export async function flushMemories(
   target: Pick<MemoryTarget, 'dataDir' | 'onWait' | 'now'>,
 ): Promise<number> {
   const bundle = bundleDir(target.dataDir);
-  if (!existsSync(join(bundle, MEMORY_JOURNAL_FILE))) return 0;
+  await prepareFolder(target.dataDir);
+  if (!dataFileExists(join(bundle, MEMORY_JOURNAL_FILE))) return 0;
   return withWriteLock(
     target.dataDir,
     async () => {

@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readDataText, writeDataFile } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { readMemoryJournal } from '../bundle/memory-journal.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
@@ -38,10 +36,11 @@ export interface MemoryEmbedding {
 }
 
 async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  if (!existsSync(file)) return undefined;
+  const text = await readDataText(file);
+  if (text === undefined) return undefined;
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
     throw new Error(
       `${file} is not JSON (${error instanceof Error ? error.message : String(error)})`,
@@ -85,7 +84,7 @@ async function activeMemories(bundle: string): Promise<{ id: string; content: st
 }
 
 async function writeEmbeddings(file: string, embeddings: readonly unknown[]): Promise<void> {
-  await writeFileAtomic(
+  await writeDataFile(
     file,
     `${JSON.stringify(
       { schema: 'portable-ai-memory-embeddings', schema_version: PAM_SCHEMA_VERSION, embeddings },

@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { readDataTextSync, writeDataFile } from '../bundle/sealed-files.js';
 
 /**
  * How a data folder's vectors were made (`embedding.json`): the model, or the endpoint and its
@@ -28,10 +27,11 @@ const settingsSchema = z.object({
 /** The data folder's embedding settings, or none (a bad file is reported, not used). */
 export function readEmbeddingSettings(dataDir: string): EmbeddingSettings {
   const file = join(dataDir, SETTINGS_FILE);
-  if (!existsSync(file)) return {};
+  const text = readDataTextSync(file);
+  if (text === undefined) return {};
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(text);
   } catch (error) {
     throw new Error(
       `${file} is not JSON (${error instanceof Error ? error.message : String(error)}): fix or delete it, then run chatgraph embed`,
@@ -51,5 +51,5 @@ export async function writeEmbeddingSettings(
   dataDir: string,
   settings: EmbeddingSettings,
 ): Promise<void> {
-  await writeFileAtomic(join(dataDir, SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`);
+  await writeDataFile(join(dataDir, SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`);
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { dataFileExists } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
 import { bundleDir } from '../data-folder/data-dir.js';
 import { openEmbedder } from '../embed/open-embedder.js';
@@ -24,9 +24,9 @@ async function hasVectors(store: Store, dataDir: string): Promise<boolean> {
   return (
     (await store.vectors.model()) !== undefined ||
     (await store.memories.vectorModel()) !== undefined ||
-    existsSync(join(bundleDir(dataDir), EMBEDDINGS_FILE)) ||
+    dataFileExists(join(bundleDir(dataDir), EMBEDDINGS_FILE)) ||
     // Written by the first `chatgraph embed`: it says so after a reindex too.
-    existsSync(join(dataDir, SETTINGS_FILE))
+    dataFileExists(join(dataDir, SETTINGS_FILE))
   );
 }
 

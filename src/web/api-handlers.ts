@@ -1,4 +1,5 @@
 import { existsSync, createReadStream, statSync } from 'node:fs';
+import { isSealed, onDisk, readDataFileSync } from '../bundle/sealed-files.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import {
@@ -145,15 +146,19 @@ function sendAttachment(response: ServerResponse, dataDir: string, ref: string):
     bundleDir(dataDir),
     ref.startsWith(`${ATTACHMENTS_DIR}/`) ? ref : `${ATTACHMENTS_DIR}/${ref}`,
   );
-  if (path === undefined || !existsSync(path) || !statSync(path).isFile())
+  const file = path === undefined ? undefined : onDisk(path);
+  if (path === undefined || file === undefined || !existsSync(file) || !statSync(file).isFile())
     throw new ApiError(404, 'no such attachment');
+  // An encrypted folder's attachment is opened in memory (an age file cannot be streamed out as is).
+  const sealed = isSealed(path) ? readDataFileSync(path) : undefined;
   const image = IMAGE_TYPES[extname(path).toLowerCase()];
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': image ?? 'application/octet-stream',
-    'Content-Length': String(statSync(path).size),
+    'Content-Length': String(sealed?.length ?? statSync(file).size),
     ...(image ? {} : { 'Content-Disposition': 'attachment' }),
     'Cache-Control': 'no-store',
   });
-  createReadStream(path).pipe(response);
+  if (sealed) response.end(sealed);
+  else createReadStream(file).pipe(response);
 }

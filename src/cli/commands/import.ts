@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import {
   claudeCodeProjectDirs,
+  encryptFolder,
   exitCodeOf,
+  resolveDataDir,
   type DataFolder,
   type ImportResult,
   type Neo4jTarget,
@@ -15,21 +17,41 @@ import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '..
 import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
 import { checkSignatureBeforeWrite, noteSignatureDropped } from '../signature-notes.js';
+import { readSecret, type SecretOptions } from '../folder-secret.js';
 
-export type ImportOptions = StoreOptions & {
-  deep?: boolean;
-  json?: boolean;
-  quiet?: boolean;
-  redact?: boolean;
-  embed?: boolean;
-  verbose?: boolean;
-  force?: boolean;
-  restore?: boolean;
-} & EmbedCliOptions;
+export type ImportOptions = StoreOptions &
+  SecretOptions & {
+    deep?: boolean;
+    json?: boolean;
+    quiet?: boolean;
+    redact?: boolean;
+    embed?: boolean;
+    verbose?: boolean;
+    force?: boolean;
+    restore?: boolean;
+    encrypt?: boolean;
+  } & EmbedCliOptions;
+
+/**
+ * `import --encrypt`: the folder is encrypted before anything is written to it, so a new one
+ * never holds a plain byte (one encrypted already is left as it is, and asks for nothing more).
+ */
+async function encryptFirst(options: ImportOptions, io: CliIo): Promise<void> {
+  if (options.encrypt !== true) return;
+  if (neo4jOf(options))
+    throw new UsageError(
+      '--encrypt keeps the data folder encrypted; a Neo4j server’s data is the server’s to encrypt',
+    );
+  const dataDir = resolveDataDir(options.dataDir);
+  const report = await encryptFolder(dataDir, () => readSecret(options, true), { ifPlain: true });
+  if (report.already !== true && !options.json)
+    io.err(`encrypted ${dataDir} (docs/encryption.md): what is written to it from now on is too`);
+}
 
 /** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */
 export async function runImport(given: string[], options: ImportOptions, io: CliIo): Promise<void> {
   const neo4j = neo4jOf(options);
+  await encryptFirst(options, io);
   const folder = await openForWriting(options, { onWait: onWaitOf(io) });
   if (given.length === 0 && options.restore === true) {
     const stop = await restoreWithoutExport(folder);
@@ -133,6 +155,10 @@ export function registerImport(program: Command, io: CliIo): void {
       'mask secrets (API keys, tokens, passwords in URLs, private keys) before writing',
     )
     .option('--force', 'read every file again, even one imported before unchanged')
+    .option(
+      '--encrypt',
+      'encrypt the data folder at rest first, if it is not (see "chatgraph encrypt"): a new one never holds a plain byte',
+    )
     .option('--restore', 'bring back conversations deleted with "chatgraph delete"')
     .option(
       '--json',
