@@ -18,6 +18,8 @@ const root = mkdtempSync(join(tmpdir(), 'chatgraph-encrypt-write-'));
 const folder = join(root, 'folder');
 const PASSPHRASE = 'a long and private passphrase';
 const env = { CHATGRAPH_PASSPHRASE: PASSPHRASE };
+// sign's key lives in the config folder, never in the data folder: a private one here.
+const signing = { ...env, XDG_CONFIG_HOME: join(root, 'config') };
 
 // Seven letters or more (see wordsFound); each is shown readable first where it comes from.
 const SAMPLE_WORDS = ['sourdough', 'lighthouse', 'Bristol', 'ingredient', 'Proofing bread'];
@@ -159,7 +161,7 @@ describe('writers on an encrypted data folder', () => {
     nothingReadable();
   }, 180_000);
 
-  it('decrypts to a bundle pam validate accepts, holding all that was written encrypted', async () => {
+  it('exports a plain PAM bundle, and signs and verifies the encrypted one', async () => {
     const exported = await chatgraphWith(
       env,
       'export-pam',
@@ -170,6 +172,18 @@ describe('writers on an encrypted data folder', () => {
     );
     expect(exported.code, exported.stderr).toBe(0);
     expect(pamValidate(join(root, 'exported')).status).toBe(0);
+    expect(wordsFound(join(root, 'exported'), [REMEMBERED])).toEqual([REMEMBERED]);
+    const made = await chatgraphWith(signing, 'key', 'new');
+    expect(made.code, made.stderr).toBe(0);
+    const signed = await chatgraphWith(signing, 'sign', '--data-dir', folder);
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(filesOf(join(folder, 'bundle'))).toContain('signature-manifest.json.age');
+    const verified = await chatgraphWith(signing, 'verify', '--data-dir', folder);
+    expect(verified.code, verified.stderr).toBe(0);
+    nothingReadable();
+  }, 180_000);
+
+  it('decrypts to a bundle pam validate accepts, holding all that was written encrypted', async () => {
     const decrypted = await chatgraphWith(env, 'decrypt', '--data-dir', folder);
     expect(decrypted.code, decrypted.stderr).toBe(0);
     const verdict = pamValidate(join(folder, 'bundle'));
@@ -178,5 +192,8 @@ describe('writers on an encrypted data folder', () => {
     expect(memories).toContain(REMEMBERED);
     const search = await chatgraph('search', FOLLOWED, '--data-dir', folder);
     expect(search.stdout).toContain(FOLLOWED);
+    // The manifest names and digests plain files: the signature holds once decrypted too.
+    const verified = await chatgraphWith(signing, 'verify', '--data-dir', folder);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   }, 180_000);
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The file that says a data folder is encrypted (no secret in it). Its own module, a leaf, so
- * the write lock can refuse writers on an encrypted folder without importing the encryption.
+ * the bundle and the write lock can tell an encrypted folder without importing the encryption.
  */
 export const ENCRYPTION_FILE = 'encryption.json';
 
@@ -23,10 +23,3 @@ export function isEncrypted(dataDir: string): boolean {
  * encrypted already): one line, exit code 2 in the CLI.
  */
 export class FolderEncryptionError extends Error {}
-
-/** A verb that cannot yet work on an encrypted folder was asked to. */
-export class FolderEncryptedError extends FolderEncryptionError {
-  constructor(dataDir: string, what = 'this command cannot write to an encrypted folder yet') {
-    super(`${dataDir} is encrypted and ${what}: run "chatgraph decrypt" first`);
-  }
-}

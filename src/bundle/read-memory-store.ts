@@ -1,12 +1,12 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { FolderEncryptedError, isEncrypted } from './encryption-markers.js';
+import { isEncrypted } from './encryption-markers.js';
 import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
 import { MEMORY_STORE_FILE } from './layout.js';
 import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
-import { isSealed, onDisk, plainBytes } from './sealed-files.js';
+import { SealedFileError, isSealed, onDisk, plainBytes } from './sealed-files.js';
 
 export { MemoryStoreError } from './memory-schema.js';
 
@@ -110,7 +110,7 @@ export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile |
   const parsed = await readFileParsed(file);
   // An encrypted bundle read without its key: its memories are not "none", say so.
   if (!parsed && !isSealed(file) && isEncrypted(dirname(bundle)))
-    throw new FolderEncryptedError(dirname(bundle), 'its key was not opened to read its memories');
+    throw new SealedFileError(`${file} is encrypted, and its folder's key was not opened`);
   if (!parsed) return undefined;
   const result: MemoryStoreFile = {
     ...parsed,

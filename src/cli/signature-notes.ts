@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { bundleDir, verifyBundle } from '../index.js';
 import type { CliIo } from './cli-io.js';
 
@@ -10,7 +8,7 @@ import type { CliIo } from './cli-io.js';
  */
 export async function checkSignatureBeforeWrite(dataDir: string, io: CliIo): Promise<boolean> {
   const bundle = bundleDir(dataDir);
-  if (!existsSync(join(bundle, 'memory-store.json'))) return false;
+  // A bundle with no memory store yet is unsigned: verifyBundle throws, and the answer is no.
   const report = await verifyBundle(bundle).catch(() => undefined);
   if (!report || report.verdict === 'unsigned') return false;
   if (report.verdict === 'failed') {

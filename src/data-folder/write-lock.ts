@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { prepareFolder } from '../at-rest/unlock.js';
-import { FolderEncryptedError, isEncrypted } from '../bundle/encryption-markers.js';
+import { isEncrypted } from '../bundle/encryption-markers.js';
 
 /** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
 export const WRITE_LOCK_FILE = 'write.lock';
@@ -31,12 +31,9 @@ export interface WriteLockOptions {
   /**
    * The writer handles an encrypted folder's key itself (encrypt, decrypt, their recovery).
    * Any other writer on an encrypted folder has its key opened first (asked for once), so what
-   * it writes is sealed (see sealed-files); one that cannot write sealed files names itself in
-   * `plainOnly` and is refused instead.
+   * it writes is sealed (see sealed-files).
    */
   encryptedFolder?: boolean;
-  /** What this writer is, when it works on plain folders only (refused on an encrypted one). */
-  plainOnly?: string;
 }
 
 /** Another writer held the data folder for longer than the writer would wait. */
@@ -68,11 +65,6 @@ export async function withWriteLock<T>(
   const mine = held.getStore();
   if (mine?.has(key)) return fn();
   if (options.encryptedFolder !== true && isEncrypted(key)) {
-    if (options.plainOnly !== undefined)
-      throw new FolderEncryptedError(
-        dataDir,
-        `${options.plainOnly} cannot write to an encrypted folder yet`,
-      );
     // Before the lock: a prompt for the passphrase must not hold up other writers.
     await prepareFolder(dataDir);
   }

@@ -3,25 +3,37 @@ import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { SEALED_SUFFIX, isSealed, readDataFile } from '../bundle/sealed-files.js';
 import { UNSIGNED_FILES } from './bundle-signature.js';
 
-/** Every file of the bundle a manifest covers, bundle-relative with `/`, sorted. */
+/**
+ * Every file of the bundle a manifest covers, bundle-relative with `/`, sorted. An encrypted
+ * folder's are named as their plain files (`X` for `X.age`), so a manifest holds the same
+ * names and digests whether the bundle is encrypted or not.
+ */
 export async function bundleFiles(bundle: string): Promise<string[]> {
   const found: string[] = [];
   async function walk(dir: string, prefix: string): Promise<void> {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
-      const ref = `${prefix}${entry.name}`;
-      if (entry.isDirectory()) await walk(join(dir, entry.name), `${ref}/`);
-      else if (!(prefix === '' && UNSIGNED_FILES.has(entry.name))) found.push(ref);
+      if (entry.isDirectory()) {
+        await walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+        continue;
+      }
+      const sealed = isSealed(join(dir, entry.name));
+      // A sealed folder's other files are temporaries of a writer cut off.
+      if (sealed && !entry.name.endsWith(SEALED_SUFFIX)) continue;
+      const name = sealed ? entry.name.slice(0, -SEALED_SUFFIX.length) : entry.name;
+      if (!(prefix === '' && UNSIGNED_FILES.has(name))) found.push(`${prefix}${name}`);
     }
   }
   await walk(bundle, '');
   return found.sort();
 }
 
-/** `sha256:<hex>` of a file, streamed (an attachment may be large). */
+/** `sha256:<hex>` of a file's content, streamed (an attachment may be large) unless sealed. */
 export async function fileDigest(path: string): Promise<string> {
   const hash = createHash('sha256');
-  await pipeline(createReadStream(path), hash);
+  if (isSealed(path)) hash.update(await readDataFile(path));
+  else await pipeline(createReadStream(path), hash);
   return `sha256:${hash.digest('hex')}`;
 }

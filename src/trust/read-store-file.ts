@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readDataFile } from '../bundle/sealed-files.js';
 import { MemoryStoreError } from '../bundle/memory-schema.js';
 import { parseStoreText } from '../bundle/read-memory-store.js';
 import { z } from 'zod';
@@ -10,7 +10,7 @@ export async function readStoreFile(
 ): Promise<{ json: Record<string, unknown>; store: SignedStore }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readDataFile(file)).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new MemoryStoreError(`${file} is missing: the bundle has no memory store yet`);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { writeFileAtomic } from '../bundle/atomic-write.js';
+import { writeDataFile } from '../bundle/sealed-files.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { serialize } from '../bundle/serialize.js';
 import { bundleDir } from '../data-folder/data-dir.js';
@@ -42,69 +42,65 @@ export async function signBundle(
   key: SigningKey,
   options: { now?: () => Date } = {},
 ): Promise<SignResult> {
-  return withWriteLock(
-    dataDir,
-    async () => {
-      await flushMemories({ dataDir, ...(options.now ? { now: options.now } : {}) });
-      const bundle = bundleDir(dataDir);
-      const storeFile = join(bundle, MEMORY_STORE_FILE);
-      const { json, store } = await readStoreFile(storeFile);
-      const exportId = store.export_id;
-      const exportDate = store.export_date;
-      if (!exportId || !exportDate)
-        throw new SigningKeyError(`${storeFile} has no export_id or export_date to sign`);
-      const checksum = checksumOfMemories(store.memories);
-      if (store.integrity?.checksum !== checksum)
-        throw new SigningKeyError(
-          `${storeFile}: integrity.checksum is not the memories' checksum (${checksum}); not signed`,
-        );
-      const now = (options.now?.() ?? new Date()).toISOString();
-      // PAM: signed_at is not before export_date (a clock behind the writer's gives export_date).
-      const signedAt = Date.parse(now) > Date.parse(exportDate) ? now : exportDate;
-      const block: SignatureBlock = {
+  return withWriteLock(dataDir, async () => {
+    await flushMemories({ dataDir, ...(options.now ? { now: options.now } : {}) });
+    const bundle = bundleDir(dataDir);
+    const storeFile = join(bundle, MEMORY_STORE_FILE);
+    const { json, store } = await readStoreFile(storeFile);
+    const exportId = store.export_id;
+    const exportDate = store.export_date;
+    if (!exportId || !exportDate)
+      throw new SigningKeyError(`${storeFile} has no export_id or export_date to sign`);
+    const checksum = checksumOfMemories(store.memories);
+    if (store.integrity?.checksum !== checksum)
+      throw new SigningKeyError(
+        `${storeFile}: integrity.checksum is not the memories' checksum (${checksum}); not signed`,
+      );
+    const now = (options.now?.() ?? new Date()).toISOString();
+    // PAM: signed_at is not before export_date (a clock behind the writer's gives export_date).
+    const signedAt = Date.parse(now) > Date.parse(exportDate) ? now : exportDate;
+    const block: SignatureBlock = {
+      algorithm: 'Ed25519',
+      public_key: key.publicKey,
+      value: signBytes(
+        key,
+        storePayload({ checksum, exportId, exportDate, ownerId: store.owner.id }),
+      ),
+      signed_at: signedAt,
+      key_id: key.keyId,
+    };
+    await writeDataFile(storeFile, serialize({ ...json, signature: block }));
+
+    const files: Record<string, string> = {};
+    const refs = await bundleFiles(bundle);
+    for (const ref of refs) files[ref] = await fileDigest(join(bundle, ref));
+    const memories: Record<string, string> = {};
+    for (const memory of store.memories) memories[memory.id] = memoryDigest(memory);
+    const unsigned: Omit<Manifest, 'signature'> = {
+      chatgraph_manifest: 1,
+      export_id: exportId,
+      signed_at: signedAt,
+      files,
+      memories,
+    };
+    const manifest: Manifest = {
+      ...unsigned,
+      signature: {
         algorithm: 'Ed25519',
         public_key: key.publicKey,
-        value: signBytes(
-          key,
-          storePayload({ checksum, exportId, exportDate, ownerId: store.owner.id }),
-        ),
-        signed_at: signedAt,
         key_id: key.keyId,
-      };
-      await writeFileAtomic(storeFile, serialize({ ...json, signature: block }));
-
-      const files: Record<string, string> = {};
-      const refs = await bundleFiles(bundle);
-      for (const ref of refs) files[ref] = await fileDigest(join(bundle, ref));
-      const memories: Record<string, string> = {};
-      for (const memory of store.memories) memories[memory.id] = memoryDigest(memory);
-      const unsigned: Omit<Manifest, 'signature'> = {
-        chatgraph_manifest: 1,
-        export_id: exportId,
-        signed_at: signedAt,
-        files,
-        memories,
-      };
-      const manifest: Manifest = {
-        ...unsigned,
-        signature: {
-          algorithm: 'Ed25519',
-          public_key: key.publicKey,
-          key_id: key.keyId,
-          value: signBytes(key, manifestPayload(unsigned)),
-        },
-      };
-      await writeFileAtomic(join(bundle, MANIFEST_FILE), serialize(manifest));
-      return {
-        bundle,
-        exportId,
-        signedAt,
-        publicKey: key.publicKey,
-        keyId: key.keyId,
-        files: refs.length,
-        memories: store.memories.length,
-      };
-    },
-    { plainOnly: 'sign' },
-  );
+        value: signBytes(key, manifestPayload(unsigned)),
+      },
+    };
+    await writeDataFile(join(bundle, MANIFEST_FILE), serialize(manifest));
+    return {
+      bundle,
+      exportId,
+      signedAt,
+      publicKey: key.publicKey,
+      keyId: key.keyId,
+      files: refs.length,
+      memories: store.memories.length,
+    };
+  });
 }

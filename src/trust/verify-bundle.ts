@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { prepareFolder } from '../at-rest/unlock.js';
+import { dataFileExists, readDataText } from '../bundle/sealed-files.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { plural } from '../model/plural.js';
 import { MEMORY_JOURNAL_FILE } from '../bundle/memory-journal.js';
@@ -49,13 +49,8 @@ async function readManifest(
   problems: VerifyProblem[],
 ): Promise<Manifest | undefined> {
   const file = join(bundle, MANIFEST_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readDataText(file);
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -91,6 +86,8 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
     problems,
     checked: { files: 0, memories: 0 },
   };
+  // A data folder's bundle that is encrypted: its key opened (asked for once) to read it.
+  await prepareFolder(dirname(bundle));
   const { store } = await readStoreFile(storeFile);
   const manifest = await readManifest(bundle, problems);
   const signature = store.signature;
@@ -113,7 +110,7 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
   const exportId = store.export_id;
 
   const journal = join(bundle, MEMORY_JOURNAL_FILE);
-  if (existsSync(journal))
+  if (dataFileExists(journal))
     problems.push({
       file: journal,
       message: 'memories changed after signing (the journal is not covered by the signature)',
