@@ -20,7 +20,13 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-function unreadable(at: RowAt, column: string, expected: string, value: unknown): Error {
+/** The error for a column that does not fit: what was expected, and what it held. */
+export function unreadableColumn(
+  at: RowAt,
+  column: string,
+  expected: string,
+  value: unknown,
+): Error {
   return unreadableRow(
     'The SQLite index',
     at.what,
@@ -32,13 +38,13 @@ function unreadable(at: RowAt, column: string, expected: string, value: unknown)
 /** A raw row (`.raw()`): the array of its `columns` values. */
 export function rawRow(row: unknown, columns: number, at: RowAt): readonly unknown[] {
   if (Array.isArray(row) && row.length === columns) return row;
-  throw unreadable(at, 'row', `${String(columns)} columns`, row);
+  throw unreadableColumn(at, 'row', `${String(columns)} columns`, row);
 }
 
 /** A BLOB column (better-sqlite3 gives a Buffer). */
 export function blobColumn(value: unknown, column: string, at: RowAt): Buffer {
   if (Buffer.isBuffer(value)) return value;
-  throw unreadable(at, column, 'blob', value);
+  throw unreadableColumn(at, column, 'blob', value);
 }
 
 /** A BLOB column that may be NULL. */
@@ -49,7 +55,7 @@ export function nullableBlobColumn(value: unknown, column: string, at: RowAt): B
 /** A number column (INTEGER or REAL). */
 export function numberColumn(value: unknown, column: string, at: RowAt): number {
   if (typeof value === 'number') return value;
-  throw unreadable(at, column, 'number', value);
+  throw unreadableColumn(at, column, 'number', value);
 }
 
 /** A number column that may be NULL. */
@@ -60,7 +66,7 @@ export function nullableNumberColumn(value: unknown, column: string, at: RowAt):
 /** A TEXT column. */
 export function textColumn(value: unknown, column: string, at: RowAt): string {
   if (typeof value === 'string') return value;
-  throw unreadable(at, column, 'string', value);
+  throw unreadableColumn(at, column, 'string', value);
 }
 
 /** A TEXT column that may be NULL. */

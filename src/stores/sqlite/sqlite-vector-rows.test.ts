@@ -5,6 +5,7 @@ import { quantizeVector } from '../../recall/int8-vectors.js';
 import { meanVectors } from './sqlite-mean-vectors.js';
 import { blobColumn, nullableTextColumn, numberColumn, rawRow } from './sqlite-raw-row.js';
 import { loadBinaryIndex } from './sqlite-vector-rows.js';
+import { candidateOf } from './sqlite-vector-schemas.js';
 import { SqliteVectors, VECTOR_SCHEMA } from './sqlite-vectors.js';
 
 // The vector rows are narrowed by hand (a million of them are read at once): a row another tool
@@ -79,5 +80,21 @@ describe('a raw row column', () => {
     expect(() => rawRow([1], 2, at)).toThrow('(row 3, row: Expected 2 columns, received object)');
     expect(() => numberColumn('7', 'rowid', at)).toThrow('rowid: Expected number, received string');
     expect(() => blobColumn(null, 'code', at)).toThrow('code: Expected blob, received null');
+  });
+});
+
+describe("a search's candidate", () => {
+  const at = { what: 'vector', index: 0 };
+  const row = ['c1', 'n1', 'message', null, 0, 5, Buffer.alloc(16)];
+  it('is read when it fits', () => {
+    expect(candidateOf(row, at)).toMatchObject({ nodeId: 'n1', kind: 'message', messageId: null });
+  });
+  it('is an error naming the column when it does not', () => {
+    expect(() => candidateOf(['c1', 'n1', 'chunk', null, 0, 5, Buffer.alloc(16)], at)).toThrow(
+      'kind: Expected message, attachment or title, received string',
+    );
+    expect(() => candidateOf(['c1', 'n1', 'title', null, '0', 5, Buffer.alloc(16)], at)).toThrow(
+      'start: Expected number, received string',
+    );
   });
 });

@@ -14,7 +14,8 @@ import {
   ConversationHitRow,
   MessageHitRow,
   PendingRow,
-  UnitRow,
+  CANDIDATE_COLUMNS,
+  candidateOf,
 } from './sqlite-vector-schemas.js';
 import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
 import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
@@ -235,29 +236,28 @@ export class SqliteVectors implements VectorIndex {
     const scan = Math.max(MIN_SCAN, keep * 10, Math.ceil(index.length / SCAN_PER_UNITS));
     const candidates = index.shortlist(query.vector, { scan, keep, refine }, filter);
     const best = new Map<string, VectorHit>();
-    const read = this.db.prepare(
-      `SELECT rowid, owner, node_id, kind, message_id, start, "end", vector FROM vector_unit WHERE rowid IN (SELECT value FROM json_each(?))`,
-    );
+    const read = this.db
+      .prepare(
+        `SELECT ${CANDIDATE_COLUMNS} FROM vector_unit WHERE rowid IN (SELECT value FROM json_each(?))`,
+      )
+      .raw();
+    const at: RowAt = { what: 'vector', index: 0 };
     for (let i = 0; i < candidates.length; i += 500) {
-      // The candidates alone (a hundred or so): parsed with zod, unlike the scan's rows.
-      const rows = sqliteRows(
-        UnitRow,
-        read.all(JSON.stringify(candidates.slice(i, i + 500))),
-        'vector',
-      );
-      for (const row of rows) {
-        if (row.node_id === query.exclude) continue;
-        const similarity = dot(query.vector, fromBlob(row.vector));
-        const seen = best.get(row.node_id);
+      for (const row of read.iterate(JSON.stringify(candidates.slice(i, i + 500)))) {
+        const unit = candidateOf(row, at);
+        at.index++;
+        if (unit.nodeId === query.exclude) continue;
+        const similarity = dot(query.vector, fromBlob(unit.vector));
+        const seen = best.get(unit.nodeId);
         if (seen && seen.similarity >= similarity) continue;
-        best.set(row.node_id, {
-          nodeId: row.node_id,
-          kind: row.kind,
-          messageId: row.message_id,
-          owner: row.owner,
+        best.set(unit.nodeId, {
+          nodeId: unit.nodeId,
+          kind: unit.kind,
+          messageId: unit.messageId,
+          owner: unit.owner,
           similarity,
-          start: row.start,
-          end: row.end,
+          start: unit.start,
+          end: unit.end,
         });
       }
     }
