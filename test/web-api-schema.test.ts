@@ -9,6 +9,8 @@ import type { Store } from '../src/stores/store.js';
 import { API, type RouteName, type RouteSpec } from '../src/web/api-schema.js';
 import { errorBody } from '../src/web/api-responses.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
+import * as page from '../src/web/client/answers.js';
+import { readAnswer, type Reader } from '../src/web/client/read-json.js';
 import { pastedClaudeConversation } from './support/attachment-fixtures.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
@@ -57,6 +59,34 @@ afterAll(
   }),
 );
 
+/**
+ * The page's readers of the same answers (src/web/client/answers.ts, the browser has no zod):
+ * each must give back the real answer whole, so a reader that drifted from its schema, or left a
+ * field out, fails here too.
+ */
+const PAGE_READERS: Partial<Record<RouteName, Reader<unknown>>> = {
+  listConversations: page.conversationList,
+  conversation: page.conversationPage,
+  changes: page.changeCount,
+  sources: page.sourceList,
+  searchConversations: page.conversationSearchResult,
+  similar: page.similarHits,
+  graph: page.graphView,
+  overview: page.stats,
+  topics: page.topicMap,
+  cypher: page.cypherResult,
+  startImport: page.importJob,
+  importJob: page.importJob,
+  listMemories: page.memoryPage,
+  remember: page.remembered,
+  forget: page.memoryView,
+};
+
+function readByPage(name: RouteName, body: unknown): void {
+  const reader = PAGE_READERS[name];
+  if (reader) expect(readAnswer(name, body, reader), `${name}: the page's reader`).toEqual(body);
+}
+
 /** A route's path with its `:id`, and a query string. */
 function pathOf(name: RouteName, id?: string, query?: Record<string, string>): string {
   const route: RouteSpec = API[name];
@@ -78,8 +108,10 @@ async function call<N extends RouteName>(
   });
   expect(answer.status, `${name}: ${answer.body}`).toBe(route.status ?? 200);
   if (!route.response) throw new Error(`${name} answers no JSON: check it on its own`);
-  const parsed = route.response.safeParse(JSON.parse(answer.body));
+  const body: unknown = JSON.parse(answer.body);
+  const parsed = route.response.safeParse(body);
   if (!parsed.success) throw new Error(`${name} drifted from its schema: ${parsed.error.message}`);
+  readByPage(name, body);
   walked.add(name);
   return parsed.data as z.output<NonNullable<(typeof API)[N]['response']>>;
 }
@@ -206,10 +238,12 @@ describe('the web API against its shared definitions', () => {
     });
     expect(upload.status, upload.body).toBe(API.startImport.status);
     const job = API.startImport.response.parse(JSON.parse(upload.body));
+    readByPage('startImport', JSON.parse(upload.body));
     walked.add('startImport');
-    const events = (await serverEvents(app, pathOf('importEvents', job.id))).map((event) =>
-      API.importEvents.events.parse(event),
-    );
+    const events = (await serverEvents(app, pathOf('importEvents', job.id))).map((event) => {
+      readByPage('importJob', event);
+      return API.importEvents.events.parse(event);
+    });
     walked.add('importEvents');
     expect(events.at(-1)?.state).toBe('done');
     expect(await call('importJob', { id: job.id })).toEqual(events.at(-1));

@@ -9,6 +9,7 @@ import type { Conversation } from '../model/pam.js';
 import type { Redactor } from '../model/redact.js';
 import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import type { ConvertedConversation } from './convert-record.js';
+import { parseWrittenConversation } from './written-conversation.js';
 
 /** A converted conversation set against the bundle's copy of it. */
 export interface StoredMerge {
@@ -50,7 +51,7 @@ export function mergeWithStored(
   for (const { text } of storedTexts) redactor?.learnText(text);
   const storedCopy = storedCopyForMerge(parsed.conversation, redactor);
   // Text this process wrote from a conversation it built.
-  const arriving = JSON.parse(converted.text) as Conversation;
+  const arriving = parseWrittenConversation(converted.text, converted.id);
   const merged = mergeCopies(storedCopy, arriving);
   const storedLeads = merged.leading === 'stored';
   // Said only when the bundle's copy is strictly newer (it also leads with more messages at one time).

@@ -8,6 +8,7 @@ import type { Claim } from './claim.js';
 import { findProvider } from '../providers/registry.js';
 import type { ConversationSink, SinkContext } from './convert-options.js';
 import type { ConvertedConversation } from './convert-record.js';
+import { parseWrittenConversation } from './written-conversation.js';
 
 /**
  * Stage 6, write the bundle: a conversation's attachments, attached texts, then its file
@@ -79,7 +80,7 @@ export async function toSinks(
     checksum: claim.checksum ?? '',
     batch: converted.batch,
     // Text this process wrote from a conversation it built: parsed back only if a sink asks.
-    conversation: () => (parsed ??= JSON.parse(text) as Conversation),
+    conversation: () => (parsed ??= parseWrittenConversation(text, converted.id)),
   };
   for (const sink of sinks) await sink.write(context);
 }

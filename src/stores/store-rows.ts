@@ -72,7 +72,16 @@ export function parseRow<T>(
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue ? `${issue.path.join('.') || 'row'}: ${issue.message}` : 'unreadable';
-  throw new Error(
+  throw unreadableRow(from, what, index, where);
+}
+
+/**
+ * The error for a row that does not fit: also raised by the hot paths that narrow their rows by
+ * hand instead of with zod (the vector rows), so every such error reads alike. `where` names the
+ * field and what was wrong with it.
+ */
+export function unreadableRow(from: RowSource, what: string, index: number, where: string): Error {
+  return new Error(
     `${from} gave a ${what} row that chatgraph cannot read (row ${String(index)}, ${where}); was it written by another tool?`,
   );
 }

@@ -1,6 +1,11 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import type { ConversationVector } from '../vector-index.js';
+import { z } from 'zod';
 import { fromBlob } from './sqlite-vector-rows.js';
+import { nullableBlobColumn, rawRow, textColumn, type RowAt } from './sqlite-raw-row.js';
+import { Text, sqliteRows } from './sqlite-rows.js';
+
+const ChosenRow = z.object({ owner: Text, title: Text, source: Text });
 
 // A unit's vector added to a sum: from its int8 copy when it has one (a quarter of the bytes to
 // read: measured at 10,000 conversations, 60,000 units, this halved the read), else the float32.
@@ -15,35 +20,53 @@ function addTo(sum: Float32Array, q8: Buffer | null, vector: Buffer | null): voi
   }
 }
 
+// Every unit's vector added to its conversation's sum (those not chosen are skipped).
+function sumUnits(db: Database.Database, sums: Map<string, Sum>, dimensions: number): void {
+  const units = db
+    .prepare(`SELECT owner, q8, CASE WHEN q8 IS NULL THEN vector END AS vector FROM vector_unit`)
+    .raw();
+  // Counted from -1: the row's number goes up first, as a unit skipped goes on to the next.
+  const at: RowAt = { what: 'vector', index: -1 };
+  for (const row of units.iterate()) {
+    at.index++;
+    const [owner, q8Value, vectorValue] = rawRow(row, 3, at);
+    const entry = sums.get(textColumn(owner, 'owner', at));
+    if (!entry) continue;
+    const q8 = nullableBlobColumn(q8Value, 'q8', at);
+    const vector = nullableBlobColumn(vectorValue, 'vector', at);
+    entry.sum ??= new Float32Array(dimensions || (q8 ? q8.length - 4 : (vector?.length ?? 0) / 4));
+    addTo(entry.sum, q8, vector);
+    entry.n++;
+  }
+}
+
+interface Sum {
+  sum: Float32Array | undefined;
+  n: number;
+}
+
 /**
  * The latest `limit` embedded conversations with the mean of their vectors: the units are read
  * one at a time (a large history holds millions), only the sums are kept.
  */
 export function meanVectors(db: Database.Database, limit: number): ConversationVector[] {
-  const chosen = db
-    .prepare(
-      `SELECT c.id AS owner, coalesce(c.name, '') AS title, coalesce(c.source, '') AS source
-       FROM "Conversation" c JOIN vector_state s ON s.owner = c.id
-       ORDER BY c.created_at DESC, c.id LIMIT ?`,
-    )
-    .all(limit) as { owner: string; title: string; source: string }[];
-  const sums = new Map<string, { sum: Float32Array | undefined; n: number }>();
+  const chosen = sqliteRows(
+    ChosenRow,
+    db
+      .prepare(
+        `SELECT c.id AS owner, coalesce(c.name, '') AS title, coalesce(c.source, '') AS source
+         FROM "Conversation" c JOIN vector_state s ON s.owner = c.id
+         ORDER BY c.created_at DESC, c.id LIMIT ?`,
+      )
+      .all(limit),
+    'conversation',
+  );
+  const sums = new Map<string, Sum>();
   for (const c of chosen) sums.set(c.owner, { sum: undefined, n: 0 });
   const dimensions = Number(
     db.prepare(`SELECT value FROM meta WHERE key = 'vector_dimensions'`).pluck().get() ?? 0,
   );
-  const units = db
-    .prepare(`SELECT owner, q8, CASE WHEN q8 IS NULL THEN vector END AS vector FROM vector_unit`)
-    .raw();
-  for (const [owner, q8, vector] of units.iterate() as Iterable<
-    [string, Buffer | null, Buffer | null]
-  >) {
-    const entry = sums.get(owner);
-    if (!entry) continue;
-    entry.sum ??= new Float32Array(dimensions || (q8 ? q8.length - 4 : (vector?.length ?? 0) / 4));
-    addTo(entry.sum, q8, vector);
-    entry.n++;
-  }
+  sumUnits(db, sums, dimensions);
   const out: ConversationVector[] = [];
   for (const c of chosen) {
     const entry = sums.get(c.owner);

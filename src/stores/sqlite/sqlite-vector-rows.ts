@@ -1,6 +1,15 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { BinaryIndex } from '../../recall/binary-index.js';
 import { quantizeVector } from '../../recall/int8-vectors.js';
+import {
+  blobColumn,
+  nullableNumberColumn,
+  nullableTextColumn,
+  numberColumn,
+  rawRow,
+  type RowAt,
+} from './sqlite-raw-row.js';
+import { ColumnRow, sqliteRows } from './sqlite-rows.js';
 
 /**
  * How the vector table's rows become the in-memory index, and the int8 column that index needs:
@@ -8,8 +17,8 @@ import { quantizeVector } from '../../recall/int8-vectors.js';
  */
 
 function hasQ8(db: Database.Database): boolean {
-  const columns = db.prepare(`PRAGMA table_info(vector_unit)`).all() as { name: string }[];
-  return columns.some((c) => c.name === 'q8');
+  const columns = db.prepare(`PRAGMA table_info(vector_unit)`).all();
+  return sqliteRows(ColumnRow, columns, 'column').some((c) => c.name === 'q8');
 }
 
 /** Adds the int8 column to a store made before it existed, and fills it (inside `migrate`). */
@@ -21,12 +30,15 @@ export function addQ8Column(db: Database.Database): void {
   );
   const update = db.prepare(`UPDATE vector_unit SET q8 = ? WHERE rowid = ?`);
   // In rowid order from where the last batch stopped: each batch reads only its own rows.
+  const at: RowAt = { what: 'vector', index: 0 };
   for (let last = -Infinity; ;) {
-    const rows = batch.raw().all(last) as [number, Buffer][];
+    const rows = batch.raw().all(last);
     if (rows.length === 0) break;
-    for (const [rowid, vector] of rows) {
-      update.run(quantizeVector(fromBlob(vector)), rowid);
-      last = rowid;
+    for (const row of rows) {
+      const [rowid, vector] = rawRow(row, 2, at);
+      last = numberColumn(rowid, 'rowid', at);
+      update.run(quantizeVector(fromBlob(blobColumn(vector, 'vector', at))), last);
+      at.index++;
     }
   }
 }
@@ -53,17 +65,19 @@ export function loadBinaryIndex(db: Database.Database, dimensions: number): Bina
   const rows = db
     .prepare(`SELECT rowid, code, q8, source, role, created_ms FROM vector_unit`)
     .raw()
-    .iterate() as IterableIterator<
-    [number, Buffer, Buffer, string | null, string | null, number | null]
-  >;
-  for (const [id, code, vector, source, role, time] of rows)
+    .iterate();
+  const at: RowAt = { what: 'vector', index: 0 };
+  for (const row of rows) {
+    const [id, code, vector, source, role, time] = rawRow(row, 6, at);
     index.add({
-      id,
-      code: codeOf(code),
-      vector,
-      source: index.symbol(source),
-      role: index.symbol(role),
-      time: time ?? NaN,
+      id: numberColumn(id, 'rowid', at),
+      code: codeOf(blobColumn(code, 'code', at)),
+      vector: blobColumn(vector, 'q8', at),
+      source: index.symbol(nullableTextColumn(source, 'source', at)),
+      role: index.symbol(nullableTextColumn(role, 'role', at)),
+      time: nullableNumberColumn(time, 'created_ms', at) ?? NaN,
     });
+    at.index++;
+  }
   return index;
 }

@@ -6,6 +6,17 @@ import { makeSnippet, snippetTerms } from '../../search/snippet.js';
 import { dateBound } from '../date-bound.js';
 import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
 import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
+import { textColumn, type RowAt } from './sqlite-raw-row.js';
+import { sqliteRow, sqliteRows } from './sqlite-rows.js';
+import { embeddingTexts } from './sqlite-vector-texts.js';
+import {
+  AttachmentHitRow,
+  ConversationHitRow,
+  MessageHitRow,
+  PendingRow,
+  CANDIDATE_COLUMNS,
+  candidateOf,
+} from './sqlite-vector-schemas.js';
 import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
 import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
 import { meanVectors } from './sqlite-mean-vectors.js';
@@ -14,7 +25,6 @@ import type {
   EmbeddingText,
   IndexedModel,
   PendingConversation,
-  UnitKind,
   VectorHit,
   VectorIndex,
   VectorQuery,
@@ -48,17 +58,6 @@ const MIN_KEEP = 2000;
 const KEEP_PER_HIT = 20;
 const MIN_REFINE = 100;
 const REFINE_PER_HIT = 3;
-
-interface UnitRow {
-  rowid: number;
-  owner: string;
-  node_id: string;
-  kind: UnitKind;
-  message_id: string | null;
-  start: number;
-  end: number;
-  vector: Buffer;
-}
 
 function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -162,75 +161,12 @@ export class SqliteVectors implements VectorIndex {
          WHERE v.content_hash IS NULL OR v.content_hash <> s.content_hash
          ORDER BY c.created_at DESC`,
       )
-      .all() as PendingConversation[];
-    return Promise.resolve(rows);
+      .all();
+    return Promise.resolve(sqliteRows(PendingRow, rows, 'pending conversation'));
   }
 
   texts(owner: string): Promise<EmbeddingText[]> {
-    const conversation = this.db
-      .prepare(`SELECT title, source, created_at FROM "Conversation" WHERE id = ?`)
-      .get(owner) as
-      { title: string | null; source: string; created_at: string | null } | undefined;
-    if (!conversation) return Promise.resolve([]);
-    const { source } = conversation;
-    const messages = this.db
-      .prepare(
-        `SELECT id, role, content, created_at FROM "Message" WHERE owner = ? AND content IS NOT NULL AND trim(content) <> '' ORDER BY position IS NULL, position, rowid`,
-      )
-      .all(owner) as { id: string; role: string; content: string; created_at: string | null }[];
-    const texts: EmbeddingText[] = [];
-    const title = conversation.title?.trim();
-    if (title) {
-      const first = this.db
-        .prepare(
-          `SELECT id FROM "Message" WHERE owner = ? ORDER BY position IS NULL, position LIMIT 1`,
-        )
-        .pluck()
-        .get(owner);
-      texts.push({
-        nodeId: owner,
-        kind: 'title',
-        messageId: typeof first === 'string' ? first : null,
-        text: title,
-        source,
-        role: null,
-        createdAt: conversation.created_at,
-      });
-    }
-    for (const m of messages)
-      texts.push({
-        nodeId: m.id,
-        kind: 'message',
-        messageId: m.id,
-        text: m.content,
-        source,
-        role: m.role,
-        createdAt: m.created_at,
-      });
-    const attachments = this.db
-      .prepare(
-        `SELECT a.id, a.content, e.src AS message_id, m.role, m.created_at FROM "Attachment" a
-         JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src
-         WHERE a.owner = ? AND a.content IS NOT NULL AND trim(a.content) <> ''`,
-      )
-      .all(owner) as {
-      id: string;
-      content: string;
-      message_id: string;
-      role: string;
-      created_at: string | null;
-    }[];
-    for (const a of attachments)
-      texts.push({
-        nodeId: a.id,
-        kind: 'attachment',
-        messageId: a.message_id,
-        text: a.content,
-        source,
-        role: a.role,
-        createdAt: a.created_at,
-      });
-    return Promise.resolve(texts);
+    return Promise.resolve(embeddingTexts(this.db, owner));
   }
 
   write(owner: string, hash: string, units: readonly VectorUnit[]): Promise<void> {
@@ -300,24 +236,28 @@ export class SqliteVectors implements VectorIndex {
     const scan = Math.max(MIN_SCAN, keep * 10, Math.ceil(index.length / SCAN_PER_UNITS));
     const candidates = index.shortlist(query.vector, { scan, keep, refine }, filter);
     const best = new Map<string, VectorHit>();
-    const read = this.db.prepare(
-      `SELECT rowid, owner, node_id, kind, message_id, start, "end", vector FROM vector_unit WHERE rowid IN (SELECT value FROM json_each(?))`,
-    );
+    const read = this.db
+      .prepare(
+        `SELECT ${CANDIDATE_COLUMNS} FROM vector_unit WHERE rowid IN (SELECT value FROM json_each(?))`,
+      )
+      .raw();
+    const at: RowAt = { what: 'vector', index: 0 };
     for (let i = 0; i < candidates.length; i += 500) {
-      const rows = read.all(JSON.stringify(candidates.slice(i, i + 500))) as UnitRow[];
-      for (const row of rows) {
-        if (row.node_id === query.exclude) continue;
-        const similarity = dot(query.vector, fromBlob(row.vector));
-        const seen = best.get(row.node_id);
+      for (const row of read.iterate(JSON.stringify(candidates.slice(i, i + 500)))) {
+        const unit = candidateOf(row, at);
+        at.index++;
+        if (unit.nodeId === query.exclude) continue;
+        const similarity = dot(query.vector, fromBlob(unit.vector));
+        const seen = best.get(unit.nodeId);
         if (seen && seen.similarity >= similarity) continue;
-        best.set(row.node_id, {
-          nodeId: row.node_id,
-          kind: row.kind,
-          messageId: row.message_id,
-          owner: row.owner,
+        best.set(unit.nodeId, {
+          nodeId: unit.nodeId,
+          kind: unit.kind,
+          messageId: unit.messageId,
+          owner: unit.owner,
           similarity,
-          start: row.start,
-          end: row.end,
+          start: unit.start,
+          end: unit.end,
         });
       }
     }
@@ -328,11 +268,17 @@ export class SqliteVectors implements VectorIndex {
 
   textHashes(): Promise<Set<string>> {
     if (!this.hasTables()) return Promise.resolve(new Set());
-    const hashes = this.db
+    // One a unit, up to a million: narrowed by hand (see sqlite-raw-row.ts).
+    const hashes = new Set<string>();
+    const at: RowAt = { what: 'text hash', index: 0 };
+    for (const hash of this.db
       .prepare(`SELECT DISTINCT text_hash FROM vector_unit`)
       .pluck()
-      .all() as string[];
-    return Promise.resolve(new Set(hashes));
+      .iterate()) {
+      hashes.add(textColumn(hash, 'text_hash', at));
+      at.index++;
+    }
+    return Promise.resolve(hashes);
   }
 
   conversationVectors(limit: number): Promise<ConversationVector[]> {
@@ -358,16 +304,16 @@ export class SqliteVectors implements VectorIndex {
     const attachment = this.db.prepare(`SELECT name, content FROM "Attachment" WHERE id = ?`);
     const out: SearchHit[] = [];
     for (const hit of hits) {
-      const c = conversation.get(hit.owner) as
-        { id: string; platformId: string; name: string; source: string } | undefined;
+      const c = sqliteRow(ConversationHitRow, conversation.get(hit.owner), 'conversation');
       if (!c) continue;
-      const m = (hit.messageId === null ? undefined : message.get(hit.messageId)) as
-        { id: string; role: string; createdAt: string; content: string | null } | undefined;
+      const m =
+        hit.messageId === null
+          ? undefined
+          : sqliteRow(MessageHitRow, message.get(hit.messageId), 'message');
       let text = m?.content ?? '';
       let attached: { id: string; name: string | null } | undefined;
       if (hit.kind === 'attachment') {
-        const a = attachment.get(hit.nodeId) as
-          { name: string | null; content: string } | undefined;
+        const a = sqliteRow(AttachmentHitRow, attachment.get(hit.nodeId), 'attachment');
         text = a?.content ?? '';
         attached = { id: hit.nodeId, name: a?.name ?? null };
       } else if (hit.kind === 'title') text = c.name;

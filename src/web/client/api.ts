@@ -1,8 +1,11 @@
 /**
  * The web app's API as the page sees it. Its types are the server's own schemas
  * (src/web/api-responses.ts), read by this compilation for their types only: nothing of zod
- * reaches the browser (see tsconfig.json here).
+ * reaches the browser (see tsconfig.json here). Each answer is read by a reader of its type
+ * (answers.ts), never cast: one that does not fit is an error naming the endpoint and field.
  */
+import { readAnswer, type Reader } from './read-json.js';
+
 export type {
   AttachmentView,
   ConversationInfo,
@@ -35,30 +38,50 @@ export class ApiFailure extends Error {
   }
 }
 
+/**
+ * The sentence of a refusal's body (`{"error": …}`, as every refusal and failure is sent), or
+ * undefined when the body is not one (a proxy's page, a crash's text).
+ */
+export function errorOf(text: string): string | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof body === 'object' &&
+    body !== null &&
+    'error' in body &&
+    typeof body.error === 'string'
+    ? body.error
+    : undefined;
+}
+
 async function failureOf(response: Response): Promise<ApiFailure> {
   const text = await response.text();
-  try {
-    const body = JSON.parse(text) as { error?: string };
-    return new ApiFailure(response.status, body.error ?? text);
-  } catch {
-    return new ApiFailure(response.status, text.trim() || response.statusText);
-  }
+  return new ApiFailure(response.status, errorOf(text) ?? (text.trim() || response.statusText));
 }
 
-/** GETs JSON from the API. */
-export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
+// An endpoint as an error names it: its method and path, without the query.
+const endpointOf = (method: string, path: string): string =>
+  `${method} ${path.split('?')[0] ?? path}`;
+
+/** GETs JSON from the API, read by `reader` (see answers.ts). */
+export async function get<T>(path: string, reader: Reader<T>, signal?: AbortSignal): Promise<T> {
   const response = await fetch(path, signal ? { signal } : {});
   if (!response.ok) throw await failureOf(response);
-  return (await response.json()) as T;
+  const body: unknown = await response.json();
+  return readAnswer(endpointOf('GET', path), body, reader);
 }
 
-/** POSTs JSON to the API. */
-export async function post<T>(path: string, body: unknown): Promise<T> {
+/** POSTs JSON to the API, its answer read by `reader` (see answers.ts). */
+export async function post<T>(path: string, body: unknown, reader: Reader<T>): Promise<T> {
   const response = await fetch(path, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
   if (!response.ok) throw await failureOf(response);
-  return (await response.json()) as T;
+  const answer: unknown = await response.json();
+  return readAnswer(endpointOf('POST', path), answer, reader);
 }

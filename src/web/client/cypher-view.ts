@@ -1,4 +1,5 @@
-import { post, type Answer, type CypherBody } from './api.js';
+import { post, type CypherBody } from './api.js';
+import { cypherResult } from './answers.js';
 import { count, errorBox, h, replace } from './dom.js';
 
 /** The seed's four example queries, as written there. */
@@ -82,7 +83,7 @@ export function showCypher(view: HTMLElement): void {
     replace(results, h('p', { class: 'empty' }, 'Running…'));
     try {
       const body: CypherBody = { query: query.value, params: parsed as CypherBody['params'] };
-      const { rows, milliseconds } = await post<Answer<'cypher'>>('/api/cypher', body);
+      const { rows, milliseconds } = await post('/api/cypher', body, cypherResult);
       replace(results, ...rowsTable(rows, milliseconds));
     } catch (error) {
       replace(results, errorBox(error));

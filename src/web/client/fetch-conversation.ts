@@ -1,4 +1,5 @@
-import { get, type ConversationInfo, type ConversationPage, type MessageView } from './api.js';
+import { get, type ConversationInfo, type MessageView } from './api.js';
+import { conversationPage } from './answers.js';
 
 /** A conversation with every message of every branch. */
 export interface LoadedConversation {
@@ -14,11 +15,11 @@ export interface LoadedConversation {
  */
 export async function fetchConversation(id: string): Promise<LoadedConversation> {
   const path = `/api/conversations/${encodeURIComponent(id)}`;
-  const first = await get<ConversationPage>(path);
+  const first = await get(path, conversationPage);
   const messages = [...first.messages];
   let next = first.nextOffset;
   while (next !== null) {
-    const page = await get<ConversationPage>(`${path}?offset=${String(next)}`);
+    const page = await get(`${path}?offset=${String(next)}`, conversationPage);
     messages.push(...page.messages);
     next = page.nextOffset;
   }

@@ -1,6 +1,7 @@
 import cytoscape from 'cytoscape';
 import dagre from 'cytoscape-dagre';
 import { get, type GraphView } from './api.js';
+import { graphView } from './answers.js';
 import { h, hashParams, replace } from './dom.js';
 import { graphLegend, graphStyle } from './graph-style.js';
 import { kindOf, treeElements } from './graph-tree.js';
@@ -126,8 +127,9 @@ function showNodeDetails(
 /** The neighbourhood of a conversation (or around a message) drawn with Cytoscape.js. */
 export async function showGraph(view: HTMLElement, id: string): Promise<void> {
   const focus = hashParams().get('message');
-  const graph = await get<GraphView>(
+  const graph = await get(
     `/api/graph/${encodeURIComponent(id)}${focus ? `?message=${encodeURIComponent(focus)}` : ''}`,
+    graphView,
   );
   const canvas = h('div', { class: 'graph-canvas', id: 'graph-canvas' });
   const details = h(

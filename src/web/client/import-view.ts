@@ -1,4 +1,6 @@
-import type { ImportJob } from './api.js';
+import { errorOf, type ImportJob } from './api.js';
+import { importJob } from './answers.js';
+import { readAnswerText } from './read-json.js';
 import { count, errorBox, formatBytes, h, replace } from './dom.js';
 
 function report(job: ImportJob): HTMLElement {
@@ -54,7 +56,14 @@ function followJob(
 ): void {
   const events = new EventSource(`/api/import/${encodeURIComponent(id)}/events`);
   events.onmessage = (event: MessageEvent<string>) => {
-    const job = JSON.parse(event.data) as ImportJob;
+    let job: ImportJob;
+    try {
+      job = readAnswerText('GET /api/import/:id/events', event.data, importJob);
+    } catch (error) {
+      events.close();
+      replace(status, errorBox(error));
+      return;
+    }
     if (job.state === 'running') {
       const p = job.progress;
       line.textContent = p
@@ -92,18 +101,19 @@ function upload(file: File, status: HTMLElement): void {
     replace(status, errorBox(new Error('the upload failed')));
   };
   request.onload = () => {
-    let body: ImportJob & { error?: string };
-    try {
-      body = JSON.parse(request.responseText) as ImportJob & { error?: string };
-    } catch {
-      replace(status, errorBox(new Error(request.responseText || request.statusText)));
-      return;
-    }
+    const answer = request.responseText;
     if (request.status !== 202) {
-      replace(status, errorBox(new Error(body.error ?? request.statusText)));
+      replace(status, errorBox(new Error(errorOf(answer) ?? (answer || request.statusText))));
       return;
     }
-    followJob(body.id, status, line, bar);
+    let job: ImportJob;
+    try {
+      job = readAnswerText('POST /api/import', answer, importJob);
+    } catch (error) {
+      replace(status, errorBox(error));
+      return;
+    }
+    followJob(job.id, status, line, bar);
   };
   request.send(file);
 }

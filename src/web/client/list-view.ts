@@ -1,4 +1,5 @@
-import { get, type Answer, type ConversationListItem } from './api.js';
+import { get, type ConversationListItem } from './api.js';
+import { conversationList, sourceList } from './answers.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { periodOf } from './list-periods.js';
 
@@ -183,8 +184,8 @@ export async function showList(view: HTMLElement): Promise<void> {
   const sort = sortOf(params);
   const query = apiQuery(params, sort);
   const [sources, first] = await Promise.all([
-    get<Answer<'sources'>>('/api/sources'),
-    get<Answer<'listConversations'>>(`/api/conversations?${query.toString()}`),
+    get('/api/sources', sourceList),
+    get(`/api/conversations?${query.toString()}`, conversationList),
   ]);
   const go: Go = (changes) => {
     const next = new URLSearchParams(params);
@@ -211,7 +212,7 @@ export async function showList(view: HTMLElement): Promise<void> {
     more.disabled = true;
     try {
       query.set('after', after);
-      const page = await get<Answer<'listConversations'>>(`/api/conversations?${query.toString()}`);
+      const page = await get(`/api/conversations?${query.toString()}`, conversationList);
       rows.add(page.items);
       cursor = page.nextCursor;
       update();

@@ -1,4 +1,5 @@
-import { get, type Answer } from './api.js';
+import { get } from './api.js';
+import { changeCount } from './answers.js';
 
 /** How often the page asks whether the store changed (only when the server follows sessions). */
 const POLL_MILLISECONDS = 2000;
@@ -12,7 +13,7 @@ const POLL_MILLISECONDS = 2000;
 export function followChanges(render: () => Promise<void>): void {
   let seen: number | undefined;
   const poll = async (): Promise<boolean> => {
-    const { changes } = await get<Answer<'changes'>>('/api/changes');
+    const { changes } = await get('/api/changes', changeCount);
     if (changes === null) return false;
     const path = location.hash.slice(1) || '/';
     const redrawn = /^\/(c\/|\?|$)/.test(path);

@@ -1,12 +1,5 @@
-import {
-  ApiFailure,
-  get,
-  post,
-  type Answer,
-  type MemoryPage,
-  type MemoryView,
-  type ReviseBody,
-} from './api.js';
+import { ApiFailure, errorOf, get, post, type MemoryView, type ReviseBody } from './api.js';
+import { memoryPage, remembered } from './answers.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { snippet } from './search-hit.js';
 
@@ -33,13 +26,7 @@ async function send(method: 'PUT' | 'DELETE', path: string, body?: ReviseBody): 
   });
   if (!response.ok) {
     const text = await response.text();
-    let message = text.trim();
-    try {
-      message = (JSON.parse(text) as { error?: string }).error ?? message;
-    } catch {
-      // Not JSON: the text as it is.
-    }
-    throw new ApiFailure(response.status, message);
+    throw new ApiFailure(response.status, errorOf(text) ?? text.trim());
   }
 }
 
@@ -177,11 +164,11 @@ function addForm(load: () => Promise<void>): HTMLElement {
   add.onclick = () => {
     replace(addError);
     replace(addNote);
-    void post<Answer<'remember'>>('/api/memories', {
-      content: content.value,
-      type: newType.value,
-      tags: tagsOf(tags.value),
-    }).then(
+    void post(
+      '/api/memories',
+      { content: content.value, type: newType.value, tags: tagsOf(tags.value) },
+      remembered,
+    ).then(
       async (answer) => {
         content.value = '';
         tags.value = '';
@@ -230,7 +217,7 @@ export async function showMemories(view: HTMLElement): Promise<void> {
     window.history.replaceState(null, '', `#/memories?${search.toString()}`);
     search.set('limit', '200');
     try {
-      const page = await get<MemoryPage>(`/api/memories?${search.toString()}`);
+      const page = await get(`/api/memories?${search.toString()}`, memoryPage);
       replace(
         list,
         h(

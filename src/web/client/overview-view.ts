@@ -1,4 +1,5 @@
-import { get, type Stats } from './api.js';
+import { get } from './api.js';
+import { stats as readStats } from './answers.js';
 import { count, h, replace } from './dom.js';
 import { timelineChart } from './timeline-chart.js';
 
@@ -29,7 +30,7 @@ function table(headings: string[], rows: (string | number)[][]): HTMLElement {
 
 /** Totals, conversations over time per source, top models, roles. */
 export async function showOverview(view: HTMLElement): Promise<void> {
-  const stats = await get<Stats>('/api/overview');
+  const stats = await get('/api/overview', readStats);
   replace(
     view,
     h('h1', {}, 'Overview'),

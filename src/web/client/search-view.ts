@@ -1,4 +1,5 @@
-import { get, type Answer, type ConversationSearchResult, type SearchHit } from './api.js';
+import { get, type ConversationSearchResult, type SearchHit } from './api.js';
+import { conversationSearchResult, sourceList } from './answers.js';
 import { count, errorBox, h, hashParams, replace } from './dom.js';
 import { conversationCard, hitLink, snippet } from './search-hit.js';
 
@@ -114,8 +115,9 @@ function showResults(
   const page = async (offset: number): Promise<void> => {
     const next = new URLSearchParams(query);
     next.set('offset', String(offset));
-    const further = await get<ConversationSearchResult>(
+    const further = await get(
       `/api/search/conversations?${next.toString()}`,
+      conversationSearchResult,
     );
     more.before(...further.conversations.map(conversationCard));
     if (!further.more) more.remove();
@@ -137,7 +139,7 @@ function showResults(
 /** Search as you type: a card per conversation, its best passage opening it at the message. */
 export async function showSearch(view: HTMLElement): Promise<void> {
   const params = hashParams();
-  const sources = await get<Answer<'sources'>>('/api/sources');
+  const sources = await get('/api/sources', sourceList);
   const results = h('div', { class: 'results', id: 'search-results' });
   const { input, source, role, since, until, mode } = searchFields(params, sources);
   let controller: AbortController | undefined;
@@ -159,8 +161,9 @@ export async function showSearch(view: HTMLElement): Promise<void> {
     controller = new AbortController();
     try {
       query.set('limit', String(PAGE));
-      const result = await get<ConversationSearchResult>(
+      const result = await get(
         `/api/search/conversations?${query.toString()}`,
+        conversationSearchResult,
         controller.signal,
       );
       showResults(results, result, query, q);

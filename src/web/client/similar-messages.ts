@@ -1,4 +1,5 @@
-import { get, type Answer } from './api.js';
+import { get } from './api.js';
+import { similarHits } from './answers.js';
 import { errorBox, h, replace } from './dom.js';
 import { hitLink } from './search-hit.js';
 
@@ -19,7 +20,7 @@ export function similarButton(messageId: string): { button: HTMLElement; panel: 
       return;
     }
     replace(panel, h('p', { class: 'empty' }, 'Looking…'));
-    get<Answer<'similar'>>(`/api/similar/${encodeURIComponent(messageId)}?limit=5`)
+    get(`/api/similar/${encodeURIComponent(messageId)}?limit=5`, similarHits)
       .then(({ hits }) => {
         replace(
           panel,

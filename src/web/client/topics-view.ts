@@ -1,6 +1,7 @@
 import cytoscape from 'cytoscape';
 import type { TopicMapView } from './api.js';
 import { get } from './api.js';
+import { topicMap } from './answers.js';
 import { count, h, replace } from './dom.js';
 
 type Cluster = TopicMapView['clusters'][number];
@@ -118,7 +119,7 @@ function drawMap(canvas: HTMLElement, clusters: Cluster[], open: (c: Cluster) =>
 
 /** The map of topics: conversations clustered by meaning, each cluster named by its words. */
 export async function showTopics(view: HTMLElement): Promise<void> {
-  const map = await get<TopicMapView>('/api/topics');
+  const map = await get('/api/topics', topicMap);
   if (!map.embedded) {
     replace(view, h('h1', {}, 'Topics'), notEmbedded());
     return;

@@ -1,0 +1,364 @@
+import type {
+  Answer,
+  ConversationPage,
+  ConversationSearchResult,
+  GraphView,
+  ImportJob,
+  MemoryPage,
+  MemoryView,
+  SearchHit,
+  Stats,
+  TopicMapView,
+} from './api.js';
+import {
+  anything,
+  array,
+  boolean,
+  nullable,
+  number,
+  object,
+  oneOf,
+  optional,
+  record,
+  text,
+  type Reader,
+} from './read-json.js';
+
+// The readers of the API's answers the page uses, field for field the server's schemas
+// (src/web/api-responses.ts and beside it). Each is declared as a Reader of the schema's type,
+// so the compiler refuses one that leaves out a field the type requires or reads it as another
+// kind; the web tests read every page's answers through them.
+
+const nullableText = nullable(text);
+
+export const conversationInfo = object({
+  id: text,
+  platformId: text,
+  title: nullableText,
+  name: text,
+  source: text,
+  createdAt: text,
+  updatedAt: nullableText,
+  messageCount: number,
+});
+
+const messageView = object({
+  id: text,
+  role: text,
+  content: text,
+  createdAt: text,
+  model: nullableText,
+  parentId: nullableText,
+  isThought: boolean,
+  hidden: boolean,
+  onShownThread: boolean,
+  depth: number,
+  toolCalls: array(
+    object({
+      name: text,
+      input: nullableText,
+      output: nullableText,
+      isError: boolean,
+      inputLanguage: nullableText,
+      inputAbove: boolean,
+    }),
+  ),
+  attachments: array(
+    object({
+      type: text,
+      name: nullableText,
+      mime_type: nullableText,
+      size_bytes: nullable(number),
+      ref: nullableText,
+      text: nullableText,
+    }),
+  ),
+  citations: array(object({ title: nullableText, url: nullableText, snippet: nullableText })),
+  code: nullable(object({ language: nullableText })),
+  textShown: boolean,
+});
+
+/** GET /api/conversations/:id */
+export const conversationPage: Reader<ConversationPage> = object({
+  conversation: conversationInfo,
+  url: nullableText,
+  messages: array(messageView),
+  offset: number,
+  total: number,
+  nextOffset: nullable(number),
+});
+
+/** GET /api/conversations */
+export const conversationList: Reader<Answer<'listConversations'>> = object({
+  total: number,
+  items: array(
+    object({
+      id: text,
+      platformId: text,
+      title: nullableText,
+      name: text,
+      source: text,
+      createdAt: text,
+      updatedAt: nullableText,
+      messageCount: number,
+      preview: text,
+      model: nullableText,
+    }),
+  ),
+  nextCursor: nullableText,
+});
+
+/** GET /api/sources */
+export const sourceList: Reader<Answer<'sources'>> = array(text);
+
+/** GET /api/changes */
+export const changeCount: Reader<Answer<'changes'>> = object({ changes: nullable(number) });
+
+const hitKind = oneOf('message', 'attachment', 'title');
+const attachedTo = object({ id: text, name: nullableText });
+const hitReason = object({
+  keyword: optional(object({ rank: number })),
+  semantic: optional(object({ rank: number, similarity: number })),
+});
+
+export const searchHit: Reader<SearchHit> = object({
+  conversationId: text,
+  platformConversationId: text,
+  title: text,
+  source: text,
+  messageId: text,
+  role: text,
+  createdAt: text,
+  snippet: text,
+  score: number,
+  kind: optional(oneOf('message', 'attachment', 'title', 'memory')),
+  memory: optional(object({ id: text, type: text, tags: array(text) })),
+  attachment: optional(attachedTo),
+  why: optional(hitReason),
+});
+
+const passage = object({
+  messageId: text,
+  snippet: text,
+  role: text,
+  kind: hitKind,
+  attachment: optional(attachedTo),
+  why: optional(hitReason),
+});
+
+/** GET /api/search/conversations */
+export const conversationSearchResult: Reader<ConversationSearchResult> = object({
+  mode: oneOf('keyword', 'semantic', 'hybrid'),
+  conversations: array(
+    object({
+      conversationId: text,
+      platformConversationId: text,
+      title: text,
+      source: text,
+      createdAt: text,
+      why: optional(hitReason),
+      score: number,
+      best: passage,
+      more: number,
+      passages: array(passage),
+    }),
+  ),
+  memories: array(searchHit),
+  matches: number,
+  matchesCapped: boolean,
+  offset: number,
+  more: boolean,
+  summary: text,
+  belowFloor: optional(number),
+  hint: optional(text),
+  nearest: optional(array(searchHit)),
+  notice: optional(text),
+});
+
+/** GET /api/similar/:id */
+export const similarHits: Reader<Answer<'similar'>> = object({ hits: array(searchHit) });
+
+/** GET /api/graph/:id */
+export const graphView: Reader<GraphView> = object({
+  nodes: array(object({ id: text, label: text, caption: text, properties: record(anything) })),
+  edges: array(object({ id: text, kind: text, from: text, to: text })),
+  focus: nullableText,
+  omitted: number,
+});
+
+/** POST /api/cypher */
+export const cypherResult: Reader<Answer<'cypher'>> = object({
+  rows: array(record(anything)),
+  milliseconds: number,
+});
+
+/** GET /api/overview */
+export const stats: Reader<Stats> = object({
+  conversations: number,
+  messages: number,
+  bySource: array(object({ source: text, conversations: number, messages: number })),
+  byMonth: array(
+    object({ month: nullableText, source: text, messages: number, conversations: number }),
+  ),
+  byRole: array(object({ role: text, messages: number })),
+  byModel: array(object({ model: text, messages: number })),
+});
+
+/** GET /api/topics */
+export const topicMap: Reader<TopicMapView> = object({
+  embedded: boolean,
+  model: nullableText,
+  conversations: number,
+  capped: boolean,
+  clusters: array(
+    object({
+      id: number,
+      name: text,
+      words: array(text),
+      size: number,
+      conversations: array(object({ id: text, title: text, source: text })),
+      nearest: nullable(object({ id: number, similarity: number })),
+    }),
+  ),
+  milliseconds: number,
+});
+
+const diagnostic = object({
+  level: oneOf('error', 'warning', 'info'),
+  code: text,
+  message: text,
+  file: optional(text),
+  record: optional(text),
+  offset: optional(number),
+});
+
+const providerSummary = object({
+  conversations: number,
+  messages: number,
+  branches: number,
+  toolCalls: number,
+  attachments: number,
+  attachmentsCopied: number,
+  attachmentTexts: number,
+  attachmentsMissing: number,
+  memories: number,
+  skipped: number,
+  inferredTimestamps: number,
+  keptNewer: number,
+});
+
+const importReport = object({
+  bundle: text,
+  files: array(
+    object({
+      file: text,
+      provider: text,
+      role: text,
+      variant: text,
+      checksum: optional(text),
+      bytes: optional(number),
+    }),
+  ),
+  providers: record(providerSummary),
+  totals: providerSummary,
+  written: object({ created: number, updated: number, unchanged: number, duplicates: number }),
+  redactions: record(number),
+  problems: array(
+    object({
+      code: text,
+      level: oneOf('error', 'warning', 'info'),
+      count: number,
+      examples: array(diagnostic),
+    }),
+  ),
+  graph: object({ written: number, unchanged: number, reindexed: boolean }),
+});
+
+/** POST /api/import, and each event of GET /api/import/:id/events */
+export const importJob: Reader<ImportJob> = object({
+  id: text,
+  file: text,
+  state: oneOf('running', 'done', 'failed'),
+  progress: optional(
+    object({
+      phase: oneOf('checksum', 'convert', 'finish', 'push'),
+      bytesDone: number,
+      bytesTotal: number,
+      conversations: number,
+    }),
+  ),
+  report: optional(importReport),
+  error: optional(text),
+});
+
+const memoryStatus = oneOf('active', 'superseded', 'deprecated', 'retracted', 'archived');
+
+export const memoryView: Reader<MemoryView> = object({
+  id: text,
+  type: oneOf(
+    'fact',
+    'preference',
+    'skill',
+    'context',
+    'relationship',
+    'goal',
+    'instruction',
+    'identity',
+    'environment',
+    'project',
+    'custom',
+  ),
+  customType: optional(text),
+  status: memoryStatus,
+  content: text,
+  summary: optional(text),
+  tags: array(text),
+  confidence: optional(number),
+  createdAt: text,
+  updatedAt: optional(text),
+  supersededBy: optional(text),
+  supersedes: optional(text),
+  platform: text,
+  extractionMethod: text,
+  source: optional(
+    object({ conversationId: text, messageId: optional(text), title: optional(text) }),
+  ),
+  snippet: optional(text),
+  relations: optional(
+    array(
+      object({
+        type: oneOf(
+          'supports',
+          'contradicts',
+          'extends',
+          'supersedes',
+          'related_to',
+          'derived_from',
+        ),
+        direction: oneOf('out', 'in'),
+        memoryId: text,
+        content: text,
+        status: memoryStatus,
+      }),
+    ),
+  ),
+});
+
+/** GET /api/memories */
+export const memoryPage: Reader<MemoryPage> = object({
+  total: number,
+  offset: number,
+  items: array(memoryView),
+});
+
+const vectorNote = object({ state: oneOf('embedded', 'pending', 'none'), note: text });
+
+/** POST /api/memories */
+export const remembered: Reader<Answer<'remember'>> = object({
+  created: boolean,
+  vector: vectorNote,
+  memory: memoryView,
+});
+
+/** A refusal or failure's body: its one sentence. */
+export const errorBody = object({ error: text });
