@@ -77,7 +77,6 @@ export type {
   MessageView,
   ToolCallView,
 } from './conversation-view/conversation-view.js';
-export { ATTACHMENTS_DIR, attachmentFile } from './bundle/layout.js';
 export { claudeCodeProjectDirs } from './live/claude-code-home.js';
 export { MAX_SEARCH_LIMIT } from './stores/page-bounds.js';
 export { QueryError, StoreConnectionError, MATCH_START, MATCH_END } from './stores/store.js';

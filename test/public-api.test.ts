@@ -11,7 +11,6 @@ const run = promisify(execFile);
 describe('the public API', () => {
   it('exports exactly these names', () => {
     expect(Object.keys(api).sort()).toEqual([
-      'ATTACHMENTS_DIR',
       'AmbiguousIdError',
       'BadBundleFileError',
       'CLI_QUERY_LIMITS',
@@ -57,7 +56,6 @@ describe('the public API', () => {
       'WRITE_LOCK_FILE',
       'WriteLockBusyError',
       'aboveFloor',
-      'attachmentFile',
       'attachmentHeader',
       'branchThrough',
       'buildTopicMap',

@@ -1,4 +1,5 @@
 import { followFolders } from '../live/follow-folders.js';
+import { storedAttachment, type StoredAttachment } from './stored-attachment.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
 import type { Memory } from '../model/pam.js';
 import {
@@ -197,6 +198,11 @@ export class DataFolder {
   /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
   exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
     return exportPam(this.dir, options);
+  }
+
+  /** The bundle's attachment at `ref`, ready to send (opened in memory when the folder is encrypted). */
+  attachment(ref: string): StoredAttachment | undefined {
+    return storedAttachment(this.bundle, ref);
   }
 
   /** Closes the store the reads went through (the verbs close what they open themselves). */

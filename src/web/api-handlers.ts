@@ -1,10 +1,6 @@
-import { existsSync, createReadStream, statSync } from 'node:fs';
-import { isSealed, onDisk, readDataFileSync } from '../bundle/sealed-files.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import {
-  ATTACHMENTS_DIR,
-  attachmentFile,
   SERVER_QUERY_LIMITS,
   bundleDir,
   readBundleConversation,
@@ -98,7 +94,7 @@ export function apiHandlers(context: ApiContext): Handlers {
       await sendConversationFile(response, store, dataDir, id, query.format);
     },
     attachment: ({ query, response }) => {
-      sendAttachment(response, dataDir, query.ref);
+      sendAttachment(response, folder, query.ref);
       return Promise.resolve(undefined);
     },
   };
@@ -140,25 +136,16 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 // An attachment from the bundle: images shown, anything else downloaded, never rendered.
-function sendAttachment(response: ServerResponse, dataDir: string, ref: string): void {
-  // The address names the file under the attachments folder, with or without its prefix.
-  const path = attachmentFile(
-    bundleDir(dataDir),
-    ref.startsWith(`${ATTACHMENTS_DIR}/`) ? ref : `${ATTACHMENTS_DIR}/${ref}`,
-  );
-  const file = path === undefined ? undefined : onDisk(path);
-  if (path === undefined || file === undefined || !existsSync(file) || !statSync(file).isFile())
-    throw new ApiError(404, 'no such attachment');
-  // An encrypted folder's attachment is opened in memory (an age file cannot be streamed out as is).
-  const sealed = isSealed(path) ? readDataFileSync(path) : undefined;
-  const image = IMAGE_TYPES[extname(path).toLowerCase()];
+function sendAttachment(response: ServerResponse, folder: DataFolder, ref: string): void {
+  const attachment = folder.attachment(ref);
+  if (attachment === undefined) throw new ApiError(404, 'no such attachment');
+  const image = IMAGE_TYPES[extname(attachment.path).toLowerCase()];
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': image ?? 'application/octet-stream',
-    'Content-Length': String(sealed?.length ?? statSync(file).size),
+    'Content-Length': String(attachment.size),
     ...(image ? {} : { 'Content-Disposition': 'attachment' }),
     'Cache-Control': 'no-store',
   });
-  if (sealed) response.end(sealed);
-  else createReadStream(file).pipe(response);
+  attachment.read().pipe(response);
 }
