@@ -26,6 +26,8 @@ const SAMPLE_WORDS = ['sourdough', 'lighthouse', 'Bristol', 'ingredient', 'Proof
 const REMEMBERED = 'marmalade-quincewood';
 const FOLLOWED = 'zeppelinquay';
 const SESSION = 'cf034633-f741-400e-8e24-96eeaba7caf8';
+// The ChatGPT sample's "Sourdough Starter Not Rising" (ids are derived, the same every import).
+const SOURDOUGH = '1af8ac81-8676-540b-90b2-5a092d327d75';
 const NEW_SESSION = '0b0e57a1-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 const ALL_WORDS = [...SAMPLE_WORDS, REMEMBERED, FOLLOWED];
 
@@ -158,6 +160,29 @@ describe('writers on an encrypted data folder', () => {
       false,
     );
     expect(filesOf(folder)).toContain('deleted.json.age');
+    nothingReadable();
+  }, 180_000);
+
+  it('reports a damaged encrypted file and writes it anew at the next import', async () => {
+    const damaged = join(folder, 'bundle', 'conversations', `${SOURDOUGH}.json.age`);
+    const bytes = readFileSync(damaged);
+    bytes[bytes.length - 5] = (bytes[bytes.length - 5] ?? 0) ^ 0xff;
+    writeFileSync(damaged, bytes);
+    const reindexed = await chatgraphWith(env, 'reindex', '--data-dir', folder);
+    expect(reindexed.code).toBe(1);
+    expect(reindexed.stdout + reindexed.stderr).toContain(`${SOURDOUGH}.json`);
+    expect(reindexed.stdout + reindexed.stderr).toContain('an encrypted file that does not open');
+    const again = await chatgraphWith(
+      env,
+      'import',
+      '--force',
+      ...SAMPLE_INPUTS,
+      '--data-dir',
+      folder,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    const thread = await chatgraphWith(env, 'thread', SOURDOUGH.slice(0, 8), '--data-dir', folder);
+    expect(thread.stdout).toContain('My sourdough starter is 9 days old');
     nothingReadable();
   }, 180_000);
 

@@ -23,6 +23,7 @@ import {
   isSealed,
   readDataText,
   readDataTextSync,
+  SealedFileError,
   writeDataFile,
   writeDataFileSync,
 } from './sealed-files.js';
@@ -123,7 +124,13 @@ export class BundleWriter {
   /** The text of a conversation's file in the bundle, when it has one. */
   storedText(id: string): string | undefined {
     if (!this.index.has(id)) return undefined;
-    return readDataTextSync(conversationPath(this.dir, id));
+    try {
+      return readDataTextSync(conversationPath(this.dir, id));
+    } catch (error) {
+      // A sealed file that does not open (damaged) is as good as none: written anew.
+      if (error instanceof SealedFileError) return undefined;
+      throw error;
+    }
   }
 
   /**

@@ -4,7 +4,13 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
 import { parseConversationFile } from './conversation-schema.js';
 import { CONVERSATIONS_DIR, conversationPath } from './layout.js';
-import { dataFileNames, onDisk, readDataFile, readDataText } from './sealed-files.js';
+import {
+  SealedFileError,
+  dataFileNames,
+  onDisk,
+  readDataFile,
+  readDataText,
+} from './sealed-files.js';
 
 async function conversationFiles(bundle: string): Promise<string[]> {
   const dir = join(bundle, CONVERSATIONS_DIR);
@@ -28,13 +34,35 @@ export interface BundleFileText {
   id: string;
   text: string;
   bytes: number;
+  /** Why the file could not be read at all (then `text` is empty). */
+  unreadable?: string;
 }
 
 /** Every conversation file of a bundle as text, one at a time (for what needs no parse). */
+/**
+ * A file's bytes through the seal; none for a sealed file that does not open (damaged, cut
+ * off), so it is reported as an unreadable file, as a damaged plain file is, not a crash.
+ */
+async function readSealedOrEmpty(path: string): Promise<{ bytes: Buffer; unreadable?: string }> {
+  try {
+    return { bytes: await readDataFile(path) };
+  } catch (error) {
+    if (!(error instanceof SealedFileError)) throw error;
+    return { bytes: Buffer.alloc(0), unreadable: 'an encrypted file that does not open' };
+  }
+}
+
 export async function* readBundleTexts(bundle: string): AsyncGenerator<BundleFileText> {
   for (const path of await conversationFiles(bundle)) {
-    const bytes = await readDataFile(path);
-    yield { path, id: basename(path, '.json'), text: bytes.toString('utf8'), bytes: bytes.length };
+    const { bytes, unreadable } = await readSealedOrEmpty(path);
+    const text = bytes.toString('utf8');
+    yield {
+      path,
+      id: basename(path, '.json'),
+      text,
+      bytes: bytes.length,
+      ...(unreadable ? { unreadable } : {}),
+    };
   }
 }
 
@@ -47,7 +75,11 @@ export async function* readBundleConversations(
   bundle: string,
   onProblem: (problem: Diagnostic) => void,
 ): AsyncGenerator<{ conversation: Conversation; text: string; path: string; bytes: number }> {
-  for await (const { path, text, bytes } of readBundleTexts(bundle)) {
+  for await (const { path, text, bytes, unreadable } of readBundleTexts(bundle)) {
+    if (unreadable !== undefined) {
+      onProblem(badBundleFile(path, unreadable));
+      continue;
+    }
     const parsed = parseConversationFile(text);
     if (parsed.ok) yield { conversation: parsed.conversation, text, path, bytes };
     else onProblem(badBundleFile(path, parsed.reason));
