@@ -35,6 +35,20 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
+/** The samples imported again with --force: every file read back through the seal. */
+async function importSamplesAgain(): Promise<{ stdout: string }> {
+  const again = await chatgraphWith(
+    env,
+    'import',
+    '--force',
+    ...SAMPLE_INPUTS,
+    '--data-dir',
+    folder,
+  );
+  expect(again.code, again.stderr).toBe(0);
+  return again;
+}
+
 function nothingReadable(): void {
   expect(wordsFound(folder, ALL_WORDS)).toEqual([]);
   const plain = filesOf(folder).filter(
@@ -75,15 +89,7 @@ describe('writers on an encrypted data folder', () => {
     const search = await chatgraphWith(env, 'search', 'sourdough', '--data-dir', folder);
     expect(search.stdout).toContain('Sourdough Starter Not Rising');
     // Again: each file read back through the seal is found unchanged, none written twice.
-    const again = await chatgraphWith(
-      env,
-      'import',
-      '--force',
-      ...SAMPLE_INPUTS,
-      '--data-dir',
-      folder,
-    );
-    expect(again.code, again.stderr).toBe(0);
+    const again = await importSamplesAgain();
     expect(again.stdout).toMatch(/0 written, 0 updated, 48 unchanged/);
   }, 180_000);
 
@@ -172,15 +178,7 @@ describe('writers on an encrypted data folder', () => {
     expect(reindexed.code).toBe(1);
     expect(reindexed.stdout + reindexed.stderr).toContain(`${SOURDOUGH}.json`);
     expect(reindexed.stdout + reindexed.stderr).toContain('an encrypted file that does not open');
-    const again = await chatgraphWith(
-      env,
-      'import',
-      '--force',
-      ...SAMPLE_INPUTS,
-      '--data-dir',
-      folder,
-    );
-    expect(again.code, again.stderr).toBe(0);
+    await importSamplesAgain();
     const thread = await chatgraphWith(env, 'thread', SOURDOUGH.slice(0, 8), '--data-dir', folder);
     expect(thread.stdout).toContain('My sourdough starter is 9 days old');
     nothingReadable();

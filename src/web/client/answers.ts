@@ -293,21 +293,24 @@ export const importJob: Reader<ImportJob> = object({
 
 const memoryStatus = oneOf('active', 'superseded', 'deprecated', 'retracted', 'archived');
 
+/** PAM's memory types (the page offers them when remembering, and reads them in answers). */
+export const MEMORY_TYPES = [
+  'fact',
+  'preference',
+  'skill',
+  'context',
+  'relationship',
+  'goal',
+  'instruction',
+  'identity',
+  'environment',
+  'project',
+  'custom',
+] as const;
+
 export const memoryView: Reader<MemoryView> = object({
   id: text,
-  type: oneOf(
-    'fact',
-    'preference',
-    'skill',
-    'context',
-    'relationship',
-    'goal',
-    'instruction',
-    'identity',
-    'environment',
-    'project',
-    'custom',
-  ),
+  type: oneOf(...MEMORY_TYPES),
   customType: optional(text),
   status: memoryStatus,
   content: text,

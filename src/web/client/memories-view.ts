@@ -1,21 +1,7 @@
 import { ApiFailure, errorOf, get, post, type MemoryView, type ReviseBody } from './api.js';
-import { memoryPage, remembered } from './answers.js';
+import { MEMORY_TYPES, memoryPage, remembered } from './answers.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { snippet } from './search-hit.js';
-
-const TYPES = [
-  'fact',
-  'preference',
-  'skill',
-  'context',
-  'relationship',
-  'goal',
-  'instruction',
-  'identity',
-  'environment',
-  'project',
-  'custom',
-];
 
 async function send(method: 'PUT' | 'DELETE', path: string, body?: ReviseBody): Promise<void> {
   const response = await fetch(path, {
@@ -41,7 +27,7 @@ function typeSelect(name: string, selected: string, any: boolean): HTMLSelectEle
     'select',
     { name, 'aria-label': 'Type' },
     any ? h('option', { value: '' }, 'Any type') : null,
-    ...TYPES.map((t) => h('option', { value: t, selected: t === selected }, t)),
+    ...MEMORY_TYPES.map((t) => h('option', { value: t, selected: t === selected }, t)),
   );
 }
 
