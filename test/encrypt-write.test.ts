@@ -121,6 +121,10 @@ describe('writers on an encrypted data folder', () => {
     );
     expect(meaning.code, meaning.stderr).toBe(0);
     expect(meaning.stdout).toContain('meaning');
+    // The vector index is never saved on an encrypted folder (a readable digest), and doctor says so.
+    const doctor = await chatgraphWith(env, 'doctor', '--data-dir', folder);
+    expect(doctor.stdout).toContain('built in memory by each process');
+    expect(filesOf(folder)).not.toContain('vector-index.bin');
     nothingReadable();
   }, 300_000);
 

@@ -70,7 +70,7 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
       checks.push(fix('store', `no store in ${dataDir}`, `chatgraph reindex${flags}`));
     } else {
       // An encrypted folder's index opens with its key (asked for once).
-      await prepareFolder(dataDir);
+      const encrypted = (await prepareFolder(dataDir)) !== undefined;
       const { openDatabase } = await import('../at-rest/open-database.js');
       const db = openDatabase(file, { fileMustExist: true });
       try {
@@ -79,7 +79,8 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
         if (pages.status === 'ok') {
           checks.push(fullTextCheck(db, { flags }));
           indexed = indexedModel(db);
-          checks.push(vectorIndexCheck(db, existsSync(join(dataDir, 'vector-index.bin'))));
+          const saved = encrypted ? 'encrypted' : existsSync(join(dataDir, 'vector-index.bin'));
+          checks.push(vectorIndexCheck(db, saved));
           checks.push(embeddingCheck(db, { flags }));
         }
       } finally {

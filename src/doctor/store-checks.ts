@@ -111,11 +111,17 @@ export function embeddingCheck(db: Database.Database, context: StoreCheckContext
 }
 
 /** The vector index saved beside the store (a cache: rebuilt from the rows when missing). */
-export function vectorIndexCheck(db: Database.Database, indexFile: boolean): DoctorCheck {
+export function vectorIndexCheck(
+  db: Database.Database,
+  indexFile: boolean | 'encrypted',
+): DoctorCheck {
   const model = indexedModel(db);
   if (model === undefined) return ok('vector index', 'none (nothing embedded)');
   const units = count(db, `SELECT count(*) FROM vector_unit`);
   const detail = `${plural(units, 'vector')} of ${model}`;
+  // An encrypted folder's is never saved (it would be a readable digest): built in memory.
+  if (indexFile === 'encrypted')
+    return ok('vector index', `${detail}, built in memory by each process (encrypted folder)`);
   return indexFile
     ? ok('vector index', `${detail}, saved beside the store`)
     : ok('vector index', `${detail} (not saved yet: the next search by meaning saves it)`);
