@@ -25,6 +25,11 @@ export function useSqliteKey(dataDir: string, hexKey: string): void {
   keys.set(resolve(dataDir), hexKey);
 }
 
+/** Files in `dataDir` are plain again (it was just decrypted). */
+export function dropSqliteKey(dataDir: string): void {
+  keys.delete(resolve(dataDir));
+}
+
 /** The key `file` is opened with, if its folder is encrypted (or this is a child given one). */
 export function sqliteKeyFor(file: string): string | undefined {
   return keys.get(resolve(dirname(file))) ?? childKey;

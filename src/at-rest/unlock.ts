@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { useSqliteKey } from './sqlite-key.js';
+import { dropSqliteKey, useSqliteKey } from './sqlite-key.js';
 import { openFolderKey, type FolderKey, type Unlock } from './folder-key.js';
 import { FolderEncryptionError, isEncrypted } from '../bundle/encryption-markers.js';
-import { SealedFileError, useSealer } from '../bundle/sealed-files.js';
+import { SealedFileError, dropSealer, useSealer } from '../bundle/sealed-files.js';
 import { AgeFileError, ageKey, openAge, sealAge } from './age-x25519.js';
 
 /**
@@ -38,6 +38,13 @@ export function rememberKey(dataDir: string, key: FolderKey): void {
       }
     },
   });
+}
+
+/** The folder is plain again (decrypted): its key, and what opened its files with it, are dropped. */
+export function forgetKey(dataDir: string): void {
+  opened.delete(resolve(dataDir));
+  dropSqliteKey(dataDir);
+  dropSealer(dataDir);
 }
 
 /**

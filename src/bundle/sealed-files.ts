@@ -29,6 +29,11 @@ export function useSealer(dataDir: string, sealer: Sealer): void {
   sealers.set(resolve(dataDir), sealer);
 }
 
+/** Files under `dataDir` are plain again (it was just decrypted). */
+export function dropSealer(dataDir: string): void {
+  sealers.delete(resolve(dataDir));
+}
+
 function sealerFor(path: string): Sealer | undefined {
   if (sealers.size === 0) return undefined;
   const full = resolve(path);

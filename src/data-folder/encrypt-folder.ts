@@ -21,7 +21,7 @@ import {
   KEY_FILE,
   STAGING,
 } from '../bundle/encryption-markers.js';
-import { rememberKey } from '../at-rest/unlock.js';
+import { forgetKey, rememberKey } from '../at-rest/unlock.js';
 
 type OpenDatabase = typeof openDatabase;
 
@@ -190,6 +190,8 @@ export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<Co
       const { steps, report } = await stageDecrypted(dataDir, stage, key);
       await commitPlan(stage, steps);
       runPlan(dataDir, stage);
+      // This process reads the folder as plain from now on (a library caller may go on).
+      forgetKey(dataDir);
       return report;
     },
     { encryptedFolder: true },
