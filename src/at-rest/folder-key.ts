@@ -78,17 +78,3 @@ export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<Fo
   }
   return keyOf(IdentityText.parse(text));
 }
-
-/** Bytes encrypted to the folder's recipient, in the age format. */
-export async function sealBytes(bytes: Uint8Array, key: FolderKey): Promise<Uint8Array> {
-  const encrypter = new Encrypter();
-  encrypter.addRecipient(key.recipient);
-  return encrypter.encrypt(bytes);
-}
-
-/** A file of the folder's, decrypted in memory. */
-export async function openBytes(bytes: Uint8Array, key: FolderKey): Promise<Uint8Array> {
-  const decrypter = new Decrypter();
-  decrypter.addIdentity(key.identity);
-  return decrypter.decrypt(bytes);
-}

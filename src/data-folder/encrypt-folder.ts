@@ -5,14 +5,8 @@ import { WRITE_LOCK_FILE, withWriteLock } from './write-lock.js';
 import type { openDatabase } from '../at-rest/open-database.js';
 import { useSqliteKey } from '../at-rest/sqlite-key.js';
 import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from '../at-rest/folder-files.js';
-import {
-  newFolderKey,
-  openBytes,
-  openFolderKey,
-  sealBytes,
-  type FolderKey,
-  type Unlock,
-} from '../at-rest/folder-key.js';
+import { newFolderKey, openFolderKey, type FolderKey, type Unlock } from '../at-rest/folder-key.js';
+import { ageKey, openAge, sealAge } from '../at-rest/age-x25519.js';
 import { commitPlan, recoverLocked, runPlan, type Step } from '../at-rest/folder-switch.js';
 import {
   ENCRYPTION_FILE,
@@ -89,6 +83,7 @@ async function stageSqlite(
 
 async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
   const { key, wrapped } = await newFolderKey(unlock);
+  const age = ageKey(key.identity);
   await writeFile(join(stage, KEY_FILE), wrapped);
   await writeFile(join(stage, ENCRYPTION_FILE), marker(unlock));
   // The key and the marker first: from the first step on, the folder counts as encrypted.
@@ -106,7 +101,8 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
       report.sqlite.push(path);
       continue;
     }
-    const sealed = await sealBytes(await readFile(join(dataDir, path)), key);
+    // The same codec every writer seals with afterwards (see sealed-files).
+    const sealed = sealAge(await readFile(join(dataDir, path)), age);
     await writeFile(join(stage, `${path}.age`), sealed);
     steps.push({ move: `${path}.age`, to: `${path}.age` });
     removes.push({ remove: path });
@@ -149,6 +145,7 @@ export async function encryptFolder(
 }
 
 async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
+  const age = ageKey(key.identity);
   const steps: Step[] = [];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
@@ -163,7 +160,7 @@ async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
       continue;
     }
     const plain = path.slice(0, -'.age'.length);
-    await writeFile(join(stage, plain), await openBytes(await readFile(join(dataDir, path)), key));
+    await writeFile(join(stage, plain), openAge(await readFile(join(dataDir, path)), age));
     steps.push({ move: plain, to: plain });
     removes.push({ remove: path });
     report.files++;
