@@ -42,10 +42,37 @@ const STATEMENTS = {
            score, node.start AS start, node.end AS end ORDER BY score DESC LIMIT $wanted`,
     params: { vector: Array.from(vector), k: neo4j.int(100), wanted: neo4j.int(10) },
   }),
+  'the index query alone, 100 candidates': (vector) => ({
+    text: `CALL db.index.vector.queryNodes('chatgraph_vectors', 100, $vector) YIELD node, score
+    RETURN count(*) AS n`,
+    params: { vector: Array.from(vector) },
+  }),
 };
 
+/** Candidates asked of the index, each timed in Neo4j with its recall@10 against `exact`. */
+async function timeCandidates(session, queryVectors, exact, say) {
+  for (const k of [25, 50, 75, 100, 150]) {
+    const server = [];
+    let found = 0;
+    for (const [i, vector] of queryVectors.entries()) {
+      const result = await session.run(
+        `CALL db.index.vector.queryNodes('chatgraph_vectors', $k, $vector) YIELD node, score
+         WITH node.node_id AS id, max(score) AS s RETURN id ORDER BY s DESC LIMIT 10`,
+        { vector: Array.from(vector), k: neo4j.int(k) },
+      );
+      const summary = result.summary;
+      server.push(summary.resultAvailableAfter.toNumber() + summary.resultConsumedAfter.toNumber());
+      const got = new Set(result.records.map((r) => r.get('id')));
+      found += exact[i].filter((id) => got.has(id)).length;
+    }
+    say(
+      `  ${k} candidates: in Neo4j ${ms(server)}, recall@10 ${(found / (queryVectors.length * 10)).toFixed(3)}`,
+    );
+  }
+}
+
 /** Each statement on one open session: the client's time, and Neo4j's (planning + running). */
-async function timeStatements(target, queryVectors, say) {
+async function timeStatements(target, queryVectors, exact, say) {
   const driver = neo4j.driver(target.url, neo4j.auth.basic(target.user, target.password));
   const session = driver.session({ defaultAccessMode: neo4j.session.READ });
   try {
@@ -64,6 +91,7 @@ async function timeStatements(target, queryVectors, say) {
       }
       say(`  statement "${label}": at the client ${ms(client)}; in Neo4j ${ms(server)}`);
     }
+    await timeCandidates(session, queryVectors, exact, say);
     // A new session and a managed read transaction, as the store opens for every read.
     const managed = [];
     for (let i = 0; i < queryVectors.length; i++) {
@@ -221,7 +249,7 @@ export async function breakdownNeo4jSearch(options) {
     await recallRounds(builds, options, 'right after the writes');
     await settle(home, say);
     say(`breakdown (${load()}):`);
-    await timeStatements(target, queryVectors, say);
+    await timeStatements(target, queryVectors, options.exact, say);
     for (const build of builds) await timeSteps(build, queryVectors, say);
     await recallRounds(builds, options, 'index settled');
   } finally {
