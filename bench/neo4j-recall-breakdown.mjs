@@ -6,8 +6,8 @@
 //    with Neo4j's own time for it (the driver's result summary): what is left is the round
 //    trip, the transaction and the client's work.
 // 2. Semantic and hybrid recall, alternately with each build, over the same 100 queries, so
-//    both are measured back to back under the same load: right after the vectors are written
-//    (Lucene still merging the index's segments) and again once the merges are done.
+//    both are measured back to back under the same load: right after the vectors are written,
+//    and again once no merge of the index's Lucene segments has been under way for 30 s.
 import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -243,7 +243,7 @@ export async function breakdownNeo4jSearch(options) {
   for (const [i, dist] of dists.entries())
     builds.push(await openBuild(dist, i === 0 ? 'this build' : dist, target));
   try {
-    // Right after the writes, as the bench has always measured: Lucene is still merging.
+    // Right after the writes, as the bench has always measured (Lucene may still be merging).
     say(`vector index: ${indexFiles(home).segments} segments`);
     await sameHits(builds, queryVectors, say);
     await recallRounds(builds, options, 'right after the writes');
