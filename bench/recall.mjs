@@ -1,5 +1,5 @@
 // The recall benchmark (issue: recall).
-// `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120] [--no-embed] [--no-neo4j] [--only-neo4j]`
+// `node bench/recall.mjs [--vectors 1000000] [--embed-seconds 120] [--no-embed] [--no-neo4j] [--only-neo4j [--sweep | --breakdown [--compare <dist>] [--rounds 3]]]`
 // 1. Embedding throughput of the default model on the generated 200 MB ChatGPT export and on a
 //    Claude Code corpus: a timed embed run each (texts/s, MB/s, peak RSS).
 // 2. Semantic and hybrid latency over 100 distinct queries at 100,000 and at 1,000,000 vectors
@@ -10,7 +10,8 @@
 // 3. The same searches on Neo4j at 100,000 vectors.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { Neo4jStore } from '../dist/neo4j.js';
@@ -24,6 +25,7 @@ import {
   writeClaudeCodeProjects,
 } from '../dist/index.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
+import { breakdownNeo4jSearch } from './neo4j-recall-breakdown.mjs';
 import { sweepNeo4jVectors } from './neo4j-vector-sweep.mjs';
 import { QUERIES } from './recall-queries.mjs';
 
@@ -38,6 +40,16 @@ const skipEmbed = onlyNeo4j || args.includes('--no-embed');
 const skipNeo4j = !onlyNeo4j && args.includes('--no-neo4j');
 // --sweep: on Neo4j, each index setting and way of asking it instead (neo4j-vector-sweep.mjs).
 const sweep = args.includes('--sweep');
+// --breakdown: on Neo4j, each step and statement of a semantic search timed alone, then
+// --rounds rounds of recall, alternately with this build and with --compare <dist> (another
+// build's dist/ folder, say the one before a change), so both meet the same load.
+const breakdown = args.includes('--breakdown');
+const compare = args.includes('--compare') ? args[args.indexOf('--compare') + 1] : undefined;
+const rounds = option('--rounds', 3);
+const load = () =>
+  `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')}`;
 const chunksForLargest = Math.max(1, Math.round(option('--vectors', 1_000_000) / 100_000));
 const embedSeconds = option('--embed-seconds', 120);
 const work = join(root, '.bench');
@@ -297,7 +309,19 @@ async function neo4jLatencies(data) {
     say(
       `Neo4j: ${all.length} vectors written in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(0)} s`,
     );
-    if (sweep)
+    if (breakdown)
+      await breakdownNeo4jSearch({
+        target,
+        home: server.home,
+        dists: [join(root, 'dist'), ...(compare ? [resolve(compare)] : [])],
+        queries: QUERIES,
+        queryVectors,
+        exact: queryVectors.map((vector) => exactTop10(all, vector)),
+        rounds,
+        say,
+        load,
+      });
+    else if (sweep)
       await sweepNeo4jVectors({
         target,
         queryVectors,
@@ -305,7 +329,11 @@ async function neo4jLatencies(data) {
         dimensions,
         say,
       });
-    else await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, all);
+    else {
+      say(load());
+      await latencies(neo, `Neo4j at ${all.length.toLocaleString('en-US')} vectors`, all);
+      say(load());
+    }
     await neo.close();
   } finally {
     await server.dispose();

@@ -1,13 +1,10 @@
 import neo4j, { type ManagedTransaction } from 'neo4j-driver';
-import { makeSnippet, snippetTerms } from '../../search/snippet.js';
-import { dateBound } from '../date-bound.js';
-import { MATCH_END, MATCH_START, type Row, type SearchHit } from '../store.js';
+import type { Row, SearchHit } from '../store.js';
 import type {
   ConversationVector,
   EmbeddingText,
   IndexedModel,
   PendingConversation,
-  UnitKind,
   VectorHit,
   VectorIndex,
   VectorQuery,
@@ -15,69 +12,23 @@ import type {
 } from '../vector-index.js';
 import { META_LABEL } from './neo4j-schema.js';
 import { VECTOR_INDEX, VECTOR_LABEL, vectorIndexStatement } from './neo4j-vector-index.js';
+import {
+  CANDIDATES_MIN,
+  CANDIDATES_PER_HIT,
+  DESCRIBED_COLUMNS,
+  describedHit,
+  hitOf,
+  nearestQuery,
+  num,
+  str,
+  strOrNull,
+  vectorFilters,
+} from './neo4j-vector-search.js';
 
 /** What the store lends the vector index: its read and write transactions. */
 export interface Neo4jAccess {
   read(query: string, params?: Record<string, unknown>): Promise<Row[]>;
   write<T>(work: (tx: ManagedTransaction) => Promise<T>): Promise<T>;
-}
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
-
-const KINDS: ReadonlySet<string> = new Set<UnitKind>(['message', 'attachment', 'title']);
-const kindOf = (value: unknown): UnitKind =>
-  KINDS.has(str(value)) ? (str(value) as UnitKind) : 'message';
-
-/**
- * Candidates asked of the index for a page: at least {@link CANDIDATES_MIN}, else this many a
- * hit wanted (HNSW's search list is k long: more candidates find more of the true nearest).
- * With the index's settings, 100 candidates find 0.996 of the exact ten at 100,000 vectors and
- * 200 all of them (`bench/recall.mjs --only-neo4j --sweep`); a hybrid search's 60 ask 180.
- * Re-scoring the candidates exactly found none more: the index holds the full vectors.
- */
-const CANDIDATES_PER_HIT = 3;
-const CANDIDATES_MIN = 100;
-
-/** The query's filters on a candidate `node`, as Cypher conditions and their parameters. */
-function vectorFilters(query: VectorQuery): { where: string[]; params: Record<string, unknown> } {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (query.source !== undefined) {
-    where.push('node.source = $source');
-    params.source = query.source;
-  }
-  if (query.role !== undefined) {
-    where.push('node.role = $role');
-    params.role = query.role;
-  }
-  if (query.since !== undefined) {
-    where.push('node.created_at >= $since');
-    params.since = dateBound(query.since, 'since');
-  }
-  if (query.until !== undefined) {
-    where.push('node.created_at < $until');
-    params.until = dateBound(query.until, 'until');
-  }
-  if (query.exclude !== undefined) {
-    where.push('node.node_id <> $exclude');
-    params.exclude = query.exclude;
-  }
-  return { where, params };
-}
-
-/**
- * The `$wanted` nearest nodes of `$k` candidates kept by the filters, each by its nearest chunk
- * (the chunks sorted first, so the one collected first is the one scored).
- */
-function nearestQuery(where: readonly string[]): string {
-  return `CALL db.index.vector.queryNodes('${VECTOR_INDEX}', $k, $vector) YIELD node, score
-    ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-    WITH node, score ORDER BY score DESC
-    WITH node.node_id AS nodeId, max(score) AS score, collect(node)[0] AS node
-    RETURN nodeId, node.kind AS kind, node.message_id AS messageId, node._owner AS owner,
-           score, node.start AS start, node.end AS end ORDER BY score DESC LIMIT $wanted`;
 }
 
 /**
@@ -86,6 +37,15 @@ function nearestQuery(where: readonly string[]): string {
  * `_vec_hash` records what its vectors were made from.
  */
 export class Neo4jVectors implements VectorIndex {
+  /**
+   * What `search` read of its hits for `describe` (which a search by meaning asks next), by the
+   * array it gave; the node ids kept to see that the array was not changed since.
+   */
+  private readonly descriptions = new WeakMap<
+    readonly VectorHit[],
+    { nodeIds: string[]; rows: Row[] }
+  >();
+
   constructor(private readonly db: Neo4jAccess) {}
 
   async model(): Promise<IndexedModel | undefined> {
@@ -205,29 +165,27 @@ export class Neo4jVectors implements VectorIndex {
   }
 
   async search(query: VectorQuery): Promise<VectorHit[]> {
-    const model = await this.model();
-    if (!model || model.count === 0) return [];
-    const wanted = (query.offset ?? 0) + query.limit;
+    const offset = query.offset ?? 0;
+    const wanted = offset + query.limit;
     const { where, params } = vectorFilters(query);
-    // The index returns the k nearest before filters: widen k until the page is full.
+    const vector = Array.from(query.vector);
+    // The index returns the k nearest before filters: widen k until the page is full. How many
+    // vectors there are (a round trip) is asked only when a page comes back short.
+    let count: number | undefined;
     for (let k = Math.max(CANDIDATES_MIN, wanted * CANDIDATES_PER_HIT); ; k *= 8) {
       const rows = await this.db.read(nearestQuery(where), {
         ...params,
-        vector: Array.from(query.vector),
-        k: neo4j.int(Math.min(k, model.count)),
+        vector,
+        k: neo4j.int(count === undefined ? k : Math.min(k, count)),
         wanted: neo4j.int(wanted),
       });
-      if (rows.length >= wanted || k >= model.count)
-        return rows.slice(query.offset ?? 0, wanted).map((r) => ({
-          nodeId: str(r.nodeId),
-          kind: kindOf(r.kind),
-          messageId: strOrNull(r.messageId),
-          owner: str(r.owner),
-          // Neo4j's cosine score is (1 + cosine) / 2.
-          similarity: 2 * num(r.score) - 1,
-          start: num(r.start),
-          end: num(r.end),
-        }));
+      if (rows.length < wanted) count ??= (await this.model())?.count ?? 0;
+      if (rows.length >= wanted || k >= (count ?? 0)) {
+        const page = rows.slice(offset, wanted);
+        const hits = page.map(hitOf);
+        this.descriptions.set(hits, { nodeIds: hits.map((h) => h.nodeId), rows: page });
+        return hits;
+      }
     }
   }
 
@@ -267,16 +225,28 @@ export class Neo4jVectors implements VectorIndex {
     return Array.isArray(embedding) ? Float32Array.from(embedding.map(num)) : undefined;
   }
 
+  /**
+   * The hits as a search shows them: read with the hits when these are a page {@link search}
+   * gave (unchanged since), else in a round trip of their own.
+   */
   async describe(hits: readonly VectorHit[]): Promise<SearchHit[]> {
     if (hits.length === 0) return [];
+    const kept = this.descriptions.get(hits);
+    const rows =
+      kept?.nodeIds.length === hits.length && kept.nodeIds.every((id, i) => id === hits[i]?.nodeId)
+        ? kept.rows
+        : await this.describeRows(hits);
+    return hits.flatMap((hit, i) => describedHit(hit, rows[i]));
+  }
+
+  /** The rows of {@link DESCRIBED_COLUMNS} of each hit in turn (undefined where none is). */
+  private async describeRows(hits: readonly VectorHit[]): Promise<(Row | undefined)[]> {
     const rows = await this.db.read(
       `UNWIND $hits AS h
        MATCH (c:Conversation {id: h.owner})
        OPTIONAL MATCH (m:Message {id: h.messageId})
        OPTIONAL MATCH (a:Attachment {id: h.nodeId})
-       RETURN h.i AS i, c.id AS conversationId, c.conversation_id AS platformId, c.name AS title,
-              c.source AS source, m.id AS messageId, m.role AS role, m.created_at AS createdAt,
-              m.content AS content, a.name AS attachmentName, a.content AS attachmentText`,
+       RETURN h.i AS i, ${DESCRIBED_COLUMNS}`,
       {
         hits: hits.map((h, i) => ({
           i: neo4j.int(i),
@@ -287,37 +257,6 @@ export class Neo4jVectors implements VectorIndex {
       },
     );
     const byIndex = new Map(rows.map((r) => [num(r.i), r]));
-    return hits.flatMap((hit, i) => {
-      const r = byIndex.get(i);
-      if (!r) return [];
-      const text =
-        hit.kind === 'attachment'
-          ? str(r.attachmentText)
-          : hit.kind === 'title'
-            ? str(r.title)
-            : str(r.content);
-      return [
-        {
-          conversationId: str(r.conversationId),
-          platformConversationId: str(r.platformId),
-          title: str(r.title),
-          source: str(r.source),
-          messageId: str(r.messageId),
-          role: str(r.role),
-          createdAt: str(r.createdAt),
-          snippet: makeSnippet(
-            text.slice(hit.start, hit.end),
-            snippetTerms(''),
-            MATCH_START,
-            MATCH_END,
-          ),
-          score: hit.similarity,
-          kind: hit.kind,
-          ...(hit.kind === 'attachment'
-            ? { attachment: { id: hit.nodeId, name: strOrNull(r.attachmentName) } }
-            : {}),
-        },
-      ];
-    });
+    return hits.map((_, i) => byIndex.get(i));
   }
 }
