@@ -1,0 +1,170 @@
+import { Worker } from 'node:worker_threads';
+import { z } from 'zod';
+import { ModelNotInstalledError } from './embed-errors.js';
+import type { WorkerReply } from './embed-worker.js';
+import type { BatchRunner, SessionSpec } from './onnx-session.js';
+
+const replySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('failed'), name: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal('vectors'),
+    seq: z.number().int(),
+    vectors: z.array(z.instanceof(Float32Array)),
+  }),
+  z.object({
+    type: z.literal('error'),
+    seq: z.number().int(),
+    name: z.string(),
+    message: z.string(),
+  }),
+]) satisfies z.ZodType<WorkerReply>;
+
+interface Job {
+  seq: number;
+  batch: number[][];
+  resolve: (vectors: Float32Array[]) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** The batch the worker runs (one at a time: its session runs one). */
+  job: Job | undefined;
+}
+
+/** The worker's error as the single-session embedder would have thrown it. */
+function rebuilt(name: string, message: string): Error {
+  return name === 'ModelNotInstalledError'
+    ? new ModelNotInstalledError(message)
+    : Object.assign(new Error(message), name === 'Error' ? {} : { name });
+}
+
+/** True when this module runs compiled (dist/), where the worker script exists as JavaScript. */
+export const poolAvailable = import.meta.url.endsWith('.js');
+
+/**
+ * Embedding workers (`node:worker_threads`), each with its own ONNX session, taking batches in
+ * turn: one session runs on one core, so N workers embed on N cores. The main thread keeps the
+ * tokenizer, the batching and the order; workers only run the model. Idle workers do not keep
+ * the process alive (unref'd), so a pool left open never hangs an exiting process.
+ */
+export class EmbedPool implements BatchRunner {
+  private readonly queue: Job[] = [];
+  private seq = 0;
+  private failure: Error | undefined;
+  private closed = false;
+
+  private constructor(private readonly slots: Slot[]) {}
+
+  /** Starts `workers` workers and waits until each has loaded the model (or one failed). */
+  static async open(spec: SessionSpec, workers: number): Promise<EmbedPool> {
+    if (!poolAvailable)
+      throw new Error('embedding workers need the compiled build (npm run build)');
+    const slots = Array.from({ length: workers }, () => ({
+      worker: new Worker(new URL('./embed-worker.js', import.meta.url), { workerData: spec }),
+      job: undefined,
+    }));
+    const pool = new EmbedPool(slots);
+    try {
+      await Promise.all(slots.map((slot) => pool.started(slot)));
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  get capacity(): number {
+    return this.slots.length;
+  }
+
+  /** Resolves once the slot's worker has its session; rejects with its failure. */
+  private started(slot: Slot): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const early = (error: Error): void => {
+        reject(error);
+      };
+      const exit = (code: number): void => {
+        reject(
+          new Error(`an embedding worker stopped while loading the model (exit code ${code})`),
+        );
+      };
+      slot.worker.once('error', early);
+      slot.worker.once('exit', exit);
+      slot.worker.once('message', (message: unknown) => {
+        slot.worker.off('error', early);
+        slot.worker.off('exit', exit);
+        const reply = replySchema.parse(message);
+        if (reply.type === 'failed') {
+          reject(rebuilt(reply.name, reply.message));
+          return;
+        }
+        this.listen(slot);
+        // Idle from now on: only a running batch keeps the process alive (see pump).
+        slot.worker.unref();
+        resolve();
+      });
+    });
+  }
+
+  private listen(slot: Slot): void {
+    slot.worker.on('message', (message: unknown) => {
+      const reply = replySchema.parse(message);
+      const job = slot.job;
+      if (!job || (reply.type !== 'vectors' && reply.type !== 'error') || reply.seq !== job.seq)
+        return;
+      slot.job = undefined;
+      slot.worker.unref();
+      if (reply.type === 'vectors') job.resolve(reply.vectors);
+      else job.reject(rebuilt(reply.name, reply.message));
+      this.pump();
+    });
+    slot.worker.on('error', (error) => {
+      this.fail(error);
+    });
+    slot.worker.on('exit', (code) => {
+      if (!this.closed) this.fail(new Error(`an embedding worker stopped (exit code ${code})`));
+    });
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const slot of this.slots) {
+      slot.job?.reject(this.failure);
+      slot.job = undefined;
+    }
+    for (const job of this.queue.splice(0)) job.reject(this.failure);
+  }
+
+  /** Runs one batch on the next free worker; vectors come back in the batch's order. */
+  run(batch: number[][]): Promise<Float32Array[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.closed) return Promise.reject(new Error('the embedding pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ seq: this.seq++, batch, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Hands queued batches to idle workers. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.job) continue;
+      const job = this.queue.shift();
+      if (!job) return;
+      slot.job = job;
+      // A running batch keeps the process alive until its vectors are back.
+      slot.worker.ref();
+      slot.worker.postMessage({ seq: job.seq, batch: job.batch });
+    }
+  }
+
+  /** Stops the workers (their sessions go with their threads); batches still queued fail. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.fail(new Error('the embedding pool is closed'));
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+}
