@@ -4,6 +4,10 @@
 // the chosen defaults. The multilingual model, when installed, is measured on the same texts
 // against the default (texts per CPU-second, so per core; its target: a third of the default's),
 // and so is the language detection `embed` runs on a sample of the history.
+// `node bench/embed.mjs --workers` measures only the embedding pool (issue 31): 1 worker (one
+// session in the main thread, as before the pool) against 2 and more worker threads, on the same
+// texts, fed whole and in calls of 32 texts as `embed` feeds them, with texts/s in all and per
+// worker (a worker takes one core), and the load average beside each figure (shared machine).
 import { Random } from '../dist/sample/random.js';
 import { pickTopic, sentence } from '../dist/sample/prose.js';
 import {
@@ -16,9 +20,11 @@ import { MULTILINGUAL_MODEL } from '../dist/embed/model-catalog.js';
 import { languagesOf } from '../dist/recall/history-languages.js';
 import { ModelNotInstalledError } from '../dist/embed/embed-errors.js';
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const onlyWorkers = args.includes('--workers');
 const say = (line) => process.stdout.write(`${line}\n`);
 
 function text(random, words) {
@@ -65,6 +71,42 @@ async function measure(name, texts, threads, batchSize, tokenBudget, model = spe
 }
 
 say(`model ${spec.info.id} (${spec.info.source}), max ${spec.info.maxTokens} tokens`);
+
+/** Texts/s of one pool size on a corpus, fed in calls of `call` texts (0: all in one call). */
+async function measurePool(name, texts, workers, threads, call) {
+  const embedder = await openLocalEmbedder(spec, { workers, threads });
+  await embedder.embed(texts.slice(0, 4 * workers)); // warm-up, every worker
+  const load = (loadavg()[0] ?? 0).toFixed(2);
+  const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  for (let at = 0; at < texts.length; at += call || texts.length)
+    await embedder.embed(texts.slice(at, at + (call || texts.length)));
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  await embedder.close();
+  const rate = texts.length / seconds;
+  // cpuUsage counts every thread of the process, the workers' too.
+  const perCpu = texts.length / ((cpu.user + cpu.system) / 1e6);
+  say(
+    `${name.padEnd(6)} workers ${workers} threads ${threads} ${call ? `calls of ${call}` : 'one call  '}: ${rate.toFixed(1).padStart(6)} texts/s, ${(rate / workers).toFixed(1).padStart(6)} per worker  ${perCpu.toFixed(1).padStart(6)} texts/CPU-s  (load ${load})`,
+  );
+  return rate;
+}
+
+if (onlyWorkers) {
+  const sizes = [...new Set([1, 2, availableParallelism()])];
+  for (const [name, texts] of Object.entries(corpora))
+    for (const call of [0, 32]) {
+      const base = await measurePool(name, texts, 1, 1, call);
+      for (const workers of sizes.filter((n) => n > 1)) {
+        const rate = await measurePool(name, texts, workers, 1, call);
+        say(`${name}: ${workers} workers ${(rate / base).toFixed(2)}x one`);
+      }
+    }
+  // Two intra-op threads a worker: more threads than cores, measured to choose one.
+  await measurePool('mixed', corpora.mixed, 2, 2, 32);
+  process.exit(0);
+}
 // [threads, batch cap, token budget]: fixed batch sizes (no budget), then the default.
 const chosen = [1, DEFAULT_BATCH, DEFAULT_TOKEN_BUDGET];
 const configs = quick
