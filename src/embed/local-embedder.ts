@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ModelNotInstalledError } from './embed-errors.js';
-import { EmbedPool, poolAvailable } from './embed-pool.js';
+import { GrowingRunner, poolAvailable } from './embed-pool.js';
 import type { Embedder, ModelInfo } from './embedder.js';
 import { loadTokenizer, type TextTokenizer } from './load-tokenizer.js';
 import { openSessionRunner, type BatchRunner, type Pooling } from './onnx-session.js';
@@ -87,39 +87,47 @@ export async function openLocalEmbedder(
   );
   const session = { folder: spec.folder, pooling: spec.pooling, threads: options.threads ?? 1 };
   const workers = embedWorkers(options.workers);
-  // One worker is today's embedder: the session in this thread, no worker to start.
-  const runner =
-    workers > 1 ? await EmbedPool.open(session, workers) : await openSessionRunner(session);
+  if (workers > 1 && !poolAvailable)
+    throw new Error('embedding workers need the compiled build (npm run build)');
+  // The session in this thread first: one worker is today's embedder, and a pool starts only
+  // when a call has work for it (embed-pool.ts).
+  const runners = new GrowingRunner(await openSessionRunner(session), session, workers);
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const tokenBudget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const max = spec.info.maxTokens;
   const prefix = spec.textPrefix ?? '';
   // One probe tells the real dimension: stated ones are checked, unstated ones learnt.
-  const dimensions =
-    (await runner.run([encode(tokenizer, 'dimension probe', max)]))[0]?.length ?? 0;
+  const probe = await runners.runnerFor(1);
+  const dimensions = (await probe.run([encode(tokenizer, 'dimension probe', max)]))[0]?.length ?? 0;
   if (spec.info.dimensions !== 0 && dimensions !== spec.info.dimensions) {
-    await runner.close();
+    await runners.close();
     throw new ModelNotInstalledError(
       `model ${spec.info.id} in ${spec.folder} gives ${dimensions}-dimensional vectors, not the ${spec.info.dimensions} its description says`,
     );
   }
   return {
     model: { ...spec.info, dimensions },
-    workers: runner.capacity,
+    workers,
     countTokens: (text) => tokenizer.encode(prefix + text).ids.length,
     async embed(texts, embedOptions = {}) {
       const encoded = texts.map((text) => encode(tokenizer, prefix + text, max));
       const out = new Array<Float32Array>(texts.length);
       const batches = batchesOf(encoded, batchSize, tokenBudget);
-      await runAll(runner, batches, encoded, embedOptions.signal, (indexes, vectors) => {
-        indexes.forEach((index, k) => {
-          const vector = vectors[k];
-          if (vector) out[index] = vector;
-        });
-      });
+      await runAll(
+        await runners.runnerFor(batches.length),
+        batches,
+        encoded,
+        embedOptions.signal,
+        (indexes, vectors) => {
+          indexes.forEach((index, k) => {
+            const vector = vectors[k];
+            if (vector) out[index] = vector;
+          });
+        },
+      );
       return out;
     },
-    close: () => runner.close(),
+    close: () => runners.close(),
   };
 }
 
