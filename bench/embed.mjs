@@ -73,9 +73,10 @@ async function measure(name, texts, threads, batchSize, tokenBudget, model = spe
 say(`model ${spec.info.id} (${spec.info.source}), max ${spec.info.maxTokens} tokens`);
 
 /** Texts/s of one pool size on a corpus, fed in calls of `call` texts (0: all in one call). */
-async function measurePool(name, texts, workers, threads, call) {
-  const embedder = await openLocalEmbedder(spec, { workers, threads });
-  await embedder.embed(texts.slice(0, 4 * workers)); // warm-up, every worker
+async function measurePool(name, texts, workers, threads, call, ahead = 2) {
+  const embedder = await openLocalEmbedder(spec, { workers, threads, ahead });
+  // Warm-up: batches enough for every worker (the pool starts at the first call of several).
+  await embedder.embed([...texts.slice(0, 2 * workers), ...corpora.short.slice(0, 17 * workers)]);
   const load = (loadavg()[0] ?? 0).toFixed(2);
   const start = process.hrtime.bigint();
   const cpuStart = process.cpuUsage();
@@ -83,12 +84,14 @@ async function measurePool(name, texts, workers, threads, call) {
     await embedder.embed(texts.slice(at, at + (call || texts.length)));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpu = process.cpuUsage(cpuStart);
+  // The process's memory with every session loaded (workers' heaps and sessions included).
+  const rss = process.memoryUsage().rss / 1024 / 1024;
   await embedder.close();
   const rate = texts.length / seconds;
   // cpuUsage counts every thread of the process, the workers' too.
   const perCpu = texts.length / ((cpu.user + cpu.system) / 1e6);
   say(
-    `${name.padEnd(6)} workers ${workers} threads ${threads} ${call ? `calls of ${call}` : 'one call  '}: ${rate.toFixed(1).padStart(6)} texts/s, ${(rate / workers).toFixed(1).padStart(6)} per worker  ${perCpu.toFixed(1).padStart(6)} texts/CPU-s  (load ${load})`,
+    `${name.padEnd(6)} workers ${workers} threads ${threads} ahead ${ahead} ${call ? `calls of ${call}` : 'one call  '}: ${rate.toFixed(1).padStart(6)} texts/s, ${(rate / workers).toFixed(1).padStart(6)} per worker  ${perCpu.toFixed(1).padStart(6)} texts/CPU-s  RSS ${rss.toFixed(0)} MB  (load ${load})`,
   );
   return rate;
 }
@@ -103,8 +106,10 @@ if (onlyWorkers) {
         say(`${name}: ${workers} workers ${(rate / base).toFixed(2)}x one`);
       }
     }
-  // Two intra-op threads a worker: more threads than cores, measured to choose one.
+  // Two intra-op threads a worker (more threads than cores), and one batch handed to a worker at
+  // a time (it waits for the main thread between batches): measured to choose the defaults.
   await measurePool('mixed', corpora.mixed, 2, 2, 32);
+  await measurePool('mixed', corpora.mixed, 2, 1, 32, 1);
   process.exit(0);
 }
 // [threads, batch cap, token budget]: fixed batch sizes (no budget), then the default.

@@ -29,9 +29,15 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  /** The batch the worker runs (one at a time: its session runs one). */
-  job: Job | undefined;
+  /** The batches handed to the worker, by seq: it runs them in turn (its session runs one). */
+  jobs: Map<number, Job>;
 }
+
+/**
+ * Batches handed to a worker at most: the one it runs and the next, so it goes on without
+ * waiting for the main thread to be scheduled (on a busy machine, or while the main thread writes).
+ */
+export const DEFAULT_AHEAD = 2;
 
 /** The worker's error as the single-session embedder would have thrown it. */
 function rebuilt(name: string, message: string): Error {
@@ -55,15 +61,21 @@ export class EmbedPool implements BatchRunner {
   private failure: Error | undefined;
   private closed = false;
 
-  private constructor(private readonly slots: Slot[]) {}
+  private constructor(
+    private readonly slots: Slot[],
+    private readonly ahead: number,
+  ) {}
 
-  /** Starts `workers` workers and waits until each has loaded the model (or one failed). */
-  static async open(spec: SessionSpec, workers: number): Promise<EmbedPool> {
+  /**
+   * Starts `workers` workers and waits until each has loaded the model (or one failed);
+   * `ahead`: batches handed to a worker at most ({@link DEFAULT_AHEAD}).
+   */
+  static async open(spec: SessionSpec, workers: number, ahead = DEFAULT_AHEAD): Promise<EmbedPool> {
     const slots = Array.from({ length: workers }, () => ({
       worker: new Worker(new URL('./embed-worker.js', import.meta.url), { workerData: spec }),
-      job: undefined,
+      jobs: new Map<number, Job>(),
     }));
-    const pool = new EmbedPool(slots);
+    const pool = new EmbedPool(slots, Math.max(1, ahead));
     try {
       await Promise.all(slots.map((slot) => pool.started(slot)));
     } catch (error) {
@@ -74,7 +86,7 @@ export class EmbedPool implements BatchRunner {
   }
 
   get capacity(): number {
-    return this.slots.length;
+    return this.slots.length * this.ahead;
   }
 
   /** Resolves once the slot's worker has its session; rejects with its failure. */
@@ -109,11 +121,11 @@ export class EmbedPool implements BatchRunner {
   private listen(slot: Slot): void {
     slot.worker.on('message', (message: unknown) => {
       const reply = replySchema.parse(message);
-      const job = slot.job;
-      if (!job || (reply.type !== 'vectors' && reply.type !== 'error') || reply.seq !== job.seq)
-        return;
-      slot.job = undefined;
-      slot.worker.unref();
+      if (reply.type !== 'vectors' && reply.type !== 'error') return;
+      const job = slot.jobs.get(reply.seq);
+      if (!job) return;
+      slot.jobs.delete(reply.seq);
+      if (slot.jobs.size === 0) slot.worker.unref();
       if (reply.type === 'vectors') job.resolve(reply.vectors);
       else job.reject(rebuilt(reply.name, reply.message));
       this.pump();
@@ -129,8 +141,8 @@ export class EmbedPool implements BatchRunner {
   private fail(error: Error): void {
     this.failure ??= error;
     for (const slot of this.slots) {
-      slot.job?.reject(this.failure);
-      slot.job = undefined;
+      for (const job of slot.jobs.values()) job.reject(this.failure);
+      slot.jobs.clear();
     }
     for (const job of this.queue.splice(0)) job.reject(this.failure);
   }
@@ -145,13 +157,14 @@ export class EmbedPool implements BatchRunner {
     });
   }
 
-  /** Hands queued batches to idle workers. */
+  /** Hands queued batches to the workers with the fewest, up to `ahead` each. */
   private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.job) continue;
+    for (;;) {
+      const slot = this.slots.reduce((best, s) => (s.jobs.size < best.jobs.size ? s : best));
+      if (slot.jobs.size >= this.ahead) return;
       const job = this.queue.shift();
       if (!job) return;
-      slot.job = job;
+      slot.jobs.set(job.seq, job);
       // A running batch keeps the process alive until its vectors are back.
       slot.worker.ref();
       slot.worker.postMessage({ seq: job.seq, batch: job.batch });
@@ -183,6 +196,7 @@ export class GrowingRunner {
     session: BatchRunner,
     private readonly spec: SessionSpec,
     readonly workers: number,
+    private readonly ahead = DEFAULT_AHEAD,
   ) {
     this.single = session;
   }
@@ -192,7 +206,7 @@ export class GrowingRunner {
     if (this.closed) throw new Error('the embedder is closed');
     const single = this.single;
     if (!this.pool && (batches < 2 || this.workers < 2) && single) return this.counted(single);
-    this.pool ??= EmbedPool.open(this.spec, this.workers);
+    this.pool ??= EmbedPool.open(this.spec, this.workers, this.ahead);
     const pool = await this.pool;
     await this.releaseIdle();
     return pool;

@@ -30,6 +30,8 @@ export interface LocalRunOptions {
    * core); 1 runs the one session in this thread, as before the pool.
    */
   workers?: number;
+  /** Batches handed to a worker ahead at most (default: embed-pool.ts's DEFAULT_AHEAD; for the bench). */
+  ahead?: number;
 }
 
 /** Texts per ONNX run at most. */
@@ -91,7 +93,12 @@ export async function openLocalEmbedder(
     throw new Error('embedding workers need the compiled build (npm run build)');
   // The session in this thread first: one worker is today's embedder, and a pool starts only
   // when a call has work for it (embed-pool.ts).
-  const runners = new GrowingRunner(await openSessionRunner(session), session, workers);
+  const runners = new GrowingRunner(
+    await openSessionRunner(session),
+    session,
+    workers,
+    options.ahead,
+  );
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const tokenBudget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const max = spec.info.maxTokens;
