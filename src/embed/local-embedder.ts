@@ -163,8 +163,9 @@ function batchesOf(encoded: number[][], batchSize: number, tokenBudget: number):
 }
 
 /**
- * Runs the batches, as many at once as the runner has sessions, checking the signal before
- * each; on a stop or a failure it waits for the batches under way, so no work outlives the call.
+ * Runs the batches, as many at once as the runner takes (its sessions, each handed the next
+ * batch ahead), checking the signal before each; on a stop or a failure it waits for the batches
+ * under way, so no work outlives the call.
  */
 async function runAll(
   runner: BatchRunner,
