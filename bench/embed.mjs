@@ -4,7 +4,7 @@
 // the chosen defaults. The multilingual model, when installed, is measured on the same texts
 // against the default (texts per CPU-second, so per core; its target: a third of the default's),
 // and so is the language detection `embed` runs on a sample of the history.
-// `node bench/embed.mjs --workers` measures only the embedding pool (issue 31): 1 worker (one
+// `node bench/embed.mjs --workers [--quick] [--rounds=3]` measures only the embedding pool (issue 31): 1 worker (one
 // session in the main thread, as before the pool) against 2 and more worker threads, on the same
 // texts, fed whole and in calls of 32 texts as `embed` feeds them (and 64), with texts/s in all
 // and per worker (a worker takes one core), the best of `--rounds=3` alternated runs, and the
@@ -113,9 +113,18 @@ if (onlyWorkers) {
   const sizes = [...new Set([1, 2, availableParallelism()])];
   // [workers, threads, ahead]: the pool sizes, then two intra-op threads a worker (more threads
   // than cores) and one batch handed to a worker at a time, measured to choose the defaults.
-  const setups = [...sizes.map((n) => [n, 1, 2]), [2, 2, 2], [2, 1, 1]];
+  // --quick: the pool sizes alone, fed as `embed` feeds them (while the machine is idle).
+  const setups = [
+    ...sizes.map((n) => [n, 1, 2]),
+    ...(quick
+      ? []
+      : [
+          [2, 2, 2],
+          [2, 1, 1],
+        ]),
+  ];
   for (const [name, texts] of Object.entries(corpora))
-    for (const call of [0, 32, 64]) {
+    for (const call of quick ? [32] : [0, 32, 64]) {
       const runs = setups.map(() => []);
       // Alternated, so a busy spell slows every setup alike.
       for (let round = 0; round < rounds; round++)
