@@ -4,11 +4,11 @@
 // the chosen defaults. The multilingual model, when installed, is measured on the same texts
 // against the default (texts per CPU-second, so per core; its target: a third of the default's),
 // and so is the language detection `embed` runs on a sample of the history.
-// `node bench/embed.mjs --workers [--quick] [--rounds=3]` measures only the embedding pool (issue 31): 1 worker (one
-// session in the main thread, as before the pool) against 2 and more worker threads, on the same
-// texts, fed whole and in calls of 32 texts as `embed` feeds them (and 64), with texts/s in all
-// and per worker (a worker takes one core), the best of `--rounds=3` alternated runs, and the
-// load average beside each figure (shared machine).
+// `node bench/embed.mjs --workers [--quick] [--rounds=3]` measures only the embedding pool
+// (issue 31): 1 worker (one session in the main thread, as before the pool) against 2 and more
+// worker threads, on the same texts, fed whole and in calls of 32 texts as `embed` feeds them
+// (and 64), with texts/s in all and per worker (a worker takes one core), the best of alternated
+// runs, and the load average beside each figure (shared machine).
 import { Random } from '../dist/sample/random.js';
 import { pickTopic, sentence } from '../dist/sample/prose.js';
 import {
