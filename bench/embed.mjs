@@ -125,6 +125,7 @@ if (onlyWorkers) {
   ];
   for (const [name, texts] of Object.entries(corpora))
     for (const call of quick ? [32] : [0, 32, 64]) {
+      /** @type {Awaited<ReturnType<typeof measurePool>>[][]} */
       const runs = setups.map(() => []);
       // Alternated, so a busy spell slows every setup alike.
       for (let round = 0; round < rounds; round++)
