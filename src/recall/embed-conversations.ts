@@ -64,12 +64,7 @@ export interface EmbedOptions {
   /** Splits a long text into overlapping chunks the model takes whole. */
   chunk: (text: string) => TextChunk[];
   cache?: EmbeddingCache | undefined;
-  /**
-   * Texts sent to the model at once (sorted by length across conversations); default 32 a
-   * worker: a call's batches are shared among the workers, and each call ends with some idle
-   * (measured on 2 workers, short texts: 1.45x one worker in calls of 32, 1.67x in calls of 64),
-   * while a call takes as long as 32 texts on one core (a stop waits for it).
-   */
+  /** Texts sent to the model at once (sorted by length across conversations). */
   batchSize?: number;
   /** What the model takes a token (the plan's estimate); by default, the model's measured cost. */
   cost?: EmbedCost | undefined;
@@ -172,7 +167,7 @@ class Runner {
   /** Runs one pass; true when its signal stopped it. */
   async pass(pass: EmbedPass, { jobs, repeats }: PlannedPass): Promise<boolean> {
     this.repeats = repeats;
-    const batchSize = this.options.batchSize ?? 32 * (this.options.embedder.workers ?? 1);
+    const batchSize = this.options.batchSize ?? 32;
     const signal = this.options.signal;
     this.before = this.progress.seconds;
     this.began = performance.now();
