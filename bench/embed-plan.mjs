@@ -1,7 +1,8 @@
 // The embed plan's estimate against the time taken (issue 31): imports each export into a fresh
 // data folder, embeds it with no vector cache, and prints per pass the chunks, the estimate, the
 // CPU seconds and the wall seconds, with the load average (the machine may be shared: the
-// estimate is one free core's pace, CPU seconds are what to compare it with when it is busy).
+// estimate is free cores' pace, one a worker; CPU seconds over the workers are what to compare
+// it with when it is busy). `CHATGRAPH_EMBED_WORKERS` sets the workers.
 // `node bench/embed-plan.mjs [--first-pass] [export…]` (default: the public fixtures);
 // --first-pass stops after the one-vector-a-conversation pass (time to full coverage).
 import { execFileSync } from 'node:child_process';
@@ -30,8 +31,11 @@ const cpuSeconds = (since) => {
 
 // Printed as each pass ends: a long second pass can be cut short after the first is known.
 function print(input, { plan, model, wall, cpu, loadBefore, loadAfter }) {
+  // The estimate is the wall time on the pool's workers; CPU seconds (every thread's) compare
+  // with it times the workers (a conversation's own cost, not shared, is counted that often too).
+  const cpuEstimate = plan.seconds * (plan.workers ?? 1);
   say(
-    `${input.split('/').slice(-2).join('/')} ${model} ${plan.pass}: ${plan.conversations} conversations, ${plan.chunks} chunks (${plan.chunks - plan.cached} to embed, ${plan.tokens} tokens): estimate ${plan.seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s (${((cpu / plan.seconds - 1) * 100).toFixed(0)}%), wall ${wall.toFixed(2)} s (${((wall / plan.seconds - 1) * 100).toFixed(0)}%), load ${loadBefore}→${loadAfter}`,
+    `${input.split('/').slice(-2).join('/')} ${model} ${plan.pass}: ${plan.conversations} conversations, ${plan.chunks} chunks (${plan.chunks - plan.cached} to embed, ${plan.tokens} tokens), ${plan.workers ?? 1} workers: estimate ${plan.seconds.toFixed(2)} s, CPU ${cpu.toFixed(2)} s (${((cpu / cpuEstimate - 1) * 100).toFixed(0)}%), wall ${wall.toFixed(2)} s (${((wall / plan.seconds - 1) * 100).toFixed(0)}%), load ${loadBefore}→${loadAfter}`,
   );
 }
 

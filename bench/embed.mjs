@@ -4,6 +4,11 @@
 // the chosen defaults. The multilingual model, when installed, is measured on the same texts
 // against the default (texts per CPU-second, so per core; its target: a third of the default's),
 // and so is the language detection `embed` runs on a sample of the history.
+// `node bench/embed.mjs --workers [--quick] [--rounds=3]` measures only the embedding pool
+// (issue 31): 1 worker (one session in the main thread, as before the pool) against 2 and more
+// worker threads, on the same texts, fed whole and in calls of 32 texts as `embed` feeds them
+// (and 64), with texts/s in all and per worker (a worker takes one core), the best of alternated
+// runs, and the load average beside each figure (shared machine).
 import { Random } from '../dist/sample/random.js';
 import { pickTopic, sentence } from '../dist/sample/prose.js';
 import {
@@ -16,9 +21,11 @@ import { MULTILINGUAL_MODEL } from '../dist/embed/model-catalog.js';
 import { languagesOf } from '../dist/recall/history-languages.js';
 import { ModelNotInstalledError } from '../dist/embed/embed-errors.js';
 import { readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const onlyWorkers = args.includes('--workers');
 const say = (line) => process.stdout.write(`${line}\n`);
 
 function text(random, words) {
@@ -65,6 +72,74 @@ async function measure(name, texts, threads, batchSize, tokenBudget, model = spe
 }
 
 say(`model ${spec.info.id} (${spec.info.source}), max ${spec.info.maxTokens} tokens`);
+
+/** Texts/s of one pool size on a corpus, fed in calls of `call` texts (0: all in one call). */
+async function measurePool(texts, workers, threads, call, ahead = 2) {
+  const embedder = await openLocalEmbedder(spec, { workers, threads, ahead });
+  // Warm-up: batches enough for every worker (the pool starts at the first call of several).
+  await embedder.embed([...texts.slice(0, 2 * workers), ...corpora.short.slice(0, 17 * workers)]);
+  const load = loadavg()[0] ?? 0;
+  const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
+  for (let at = 0; at < texts.length; at += call || texts.length)
+    await embedder.embed(texts.slice(at, at + (call || texts.length)));
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const cpu = process.cpuUsage(cpuStart);
+  // The process's memory with every session loaded (workers' heaps and sessions included).
+  const rss = process.memoryUsage().rss / 1024 / 1024;
+  await embedder.close();
+  // cpuUsage counts every thread of the process, the workers' too.
+  return {
+    rate: texts.length / seconds,
+    perCpu: texts.length / ((cpu.user + cpu.system) / 1e6),
+    rss,
+    load,
+  };
+}
+
+/** The best of `rounds` runs (a shared machine only ever slows a run down), with its load. */
+function best(runs) {
+  return runs.reduce((a, b) => (b.rate > a.rate ? b : a));
+}
+
+function sayPool(name, workers, threads, call, ahead, run) {
+  say(
+    `${name.padEnd(6)} workers ${workers} threads ${threads} ahead ${ahead} ${call ? `calls of ${call}` : 'one call  '}: ${run.rate.toFixed(1).padStart(6)} texts/s, ${(run.rate / workers).toFixed(1).padStart(6)} per worker  ${run.perCpu.toFixed(1).padStart(6)} texts/CPU-s  RSS ${run.rss.toFixed(0)} MB  (load ${run.load.toFixed(2)})`,
+  );
+}
+
+if (onlyWorkers) {
+  const rounds = Number(args.find((a) => a.startsWith('--rounds='))?.slice(9) ?? 3);
+  const sizes = [...new Set([1, 2, availableParallelism()])];
+  // [workers, threads, ahead]: the pool sizes, then two intra-op threads a worker (more threads
+  // than cores) and one batch handed to a worker at a time, measured to choose the defaults.
+  // --quick: the pool sizes alone, fed as `embed` feeds them (while the machine is idle).
+  const setups = [
+    ...sizes.map((n) => [n, 1, 2]),
+    ...(quick
+      ? []
+      : [
+          [2, 2, 2],
+          [2, 1, 1],
+        ]),
+  ];
+  for (const [name, texts] of Object.entries(corpora))
+    for (const call of quick ? [32] : [0, 32, 64]) {
+      /** @type {Awaited<ReturnType<typeof measurePool>>[][]} */
+      const runs = setups.map(() => []);
+      // Alternated, so a busy spell slows every setup alike.
+      for (let round = 0; round < rounds; round++)
+        for (const [i, [workers, threads, ahead]] of setups.entries())
+          runs[i]?.push(await measurePool(texts, workers, threads, call, ahead));
+      const base = best(runs[0] ?? []);
+      for (const [i, [workers, threads, ahead]] of setups.entries()) {
+        const run = best(runs[i] ?? []);
+        sayPool(name, workers, threads, call, ahead, run);
+        if (i > 0) say(`  ${(run.rate / base.rate).toFixed(2)}x one worker`);
+      }
+    }
+  process.exit(0);
+}
 // [threads, batch cap, token budget]: fixed batch sizes (no budget), then the default.
 const chosen = [1, DEFAULT_BATCH, DEFAULT_TOKEN_BUDGET];
 const configs = quick

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { waitingMessage, type DataFolder, type EmbedReport } from '../index.js';
-import { describePlan, EmbedProgressBar, formatDuration } from './embed-progress.js';
+import { describePlan, describeRate, EmbedProgressBar, formatDuration } from './embed-progress.js';
 import { plural } from './plural.js';
 
 /** The options `embed` (and `import --embed`) take about the model. */
@@ -63,6 +63,7 @@ export async function runEmbed(
         if (!options.quiet) print(line);
       },
       onPlan: (plan, model) => {
+        bar.workers = plan.workers;
         if (!options.quiet) print(describePlan(plan, `${model.id} (${model.source})`));
       },
       ...(options.quiet
@@ -78,14 +79,19 @@ export async function runEmbed(
     if (report.replacedModel !== undefined)
       print(`the vectors of ${report.replacedModel} were replaced by ${report.model}'s`);
     const again = report.interrupted ? '; run chatgraph embed again to go on' : '';
+    // The passes' pace (the plan, the language check and the memories are left out of it).
+    const pace =
+      report.embedded > 0
+        ? ` (${describeRate(report.embedded, report.seconds, report.workers)})`
+        : '';
     // Stopped in the first pass: the conversations are counted by the vector each one got.
     if (report.pass === 'conversations')
       print(
-        `stopped; ${report.gists.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} got their first vector in ${formatDuration(seconds)} (found by meaning from now on), none embedded whole yet${again}`,
+        `stopped; ${report.gists.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} got their first vector in ${formatDuration(seconds)}${pace} (found by meaning from now on), none embedded whole yet${again}`,
       );
     else
       print(
-        `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} in ${formatDuration(seconds)}: ${plural(report.embedded, 'text chunk')} by the model, ${report.cached.toLocaleString('en-US')} from the cache${report.gists > 0 ? `, after one vector each for ${plural(report.gists, 'conversation')} first` : ''}${again}`,
+        `${report.interrupted ? 'stopped; ' : ''}embedded ${report.conversationsDone.toLocaleString('en-US')} of ${plural(report.conversations, 'conversation')} in ${formatDuration(seconds)}: ${plural(report.embedded, 'text chunk')} by the model${pace}, ${report.cached.toLocaleString('en-US')} from the cache${report.gists > 0 ? `, after one vector each for ${plural(report.gists, 'conversation')} first` : ''}${again}`,
       );
     return report;
   } finally {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EmbedPlan } from '../index.js';
-import { describePlan } from './embed-progress.js';
+import { describePlan, describeRate } from './embed-progress.js';
 
 const plan = (over: Partial<EmbedPlan>): EmbedPlan => ({
   pass: 'chunks',
@@ -40,5 +40,26 @@ describe('describePlan', () => {
       /^embedding 4 conversations whole: 153 chunks of 59 texts, .*44 from the cache.*about 4 s$/,
     );
     expect(describePlan(plan({}), 'm')).toMatch(/^nothing to embed/);
+  });
+});
+
+describe('describeRate', () => {
+  it('gives the pace in all and per core, a core a worker', () => {
+    expect(describeRate(624, 20, 2)).toBe('31.2 texts/s on 2 cores, 15.6 per core');
+    expect(describeRate(160, 10, 1)).toBe('16.0 texts/s on 1 core');
+  });
+
+  it('names no cores for an endpoint, and no pace before any time has passed', () => {
+    expect(describeRate(50, 10, undefined)).toBe('5.0 texts/s');
+    expect(describeRate(3, 0, 2)).toBe('0.0 texts/s on 2 cores, 0.0 per core');
+  });
+
+  it('says in the plan how many cores the time is for', () => {
+    expect(
+      describePlan(
+        plan({ pass: 'conversations', conversations: 10, seconds: 60, workers: 2 }),
+        'm',
+      ),
+    ).toContain('about 60 s on 2 cores with m');
   });
 });

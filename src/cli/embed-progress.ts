@@ -11,12 +11,31 @@ export function formatDuration(seconds: number): string {
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }
 
+/** How many cores the model embeds on, for the plan and the report: `on 2 cores`. */
+function onCores(workers: number | undefined): string {
+  return workers === undefined ? '' : ` on ${plural(workers, 'core')}`;
+}
+
+/**
+ * The model's pace, in all and per core (each worker of the pool takes one):
+ * `31.2 texts/s on 2 cores, 15.6 per core`; an endpoint's has no cores here.
+ */
+export function describeRate(texts: number, seconds: number, workers: number | undefined): string {
+  const rate = seconds > 0 ? texts / seconds : 0;
+  const all = `${rate.toFixed(1)} texts/s`;
+  if (workers === undefined) return all;
+  return workers > 1
+    ? `${all}${onCores(workers)}, ${(rate / workers).toFixed(1)} per core`
+    : `${all}${onCores(workers)}`;
+}
+
 /**
  * What an embed pass is about to do, in one sentence. The time is the model's measured cost of
- * the chunks' tokens on one free core (src/recall/embed-plan.ts); a busy machine takes longer.
+ * the chunks' tokens on free cores, one a worker (src/recall/embed-plan.ts); a busy machine takes
+ * longer.
  */
 export function describePlan(plan: EmbedPlan, model: string): string {
-  const time = `about ${formatDuration(plan.seconds)}`;
+  const time = `about ${formatDuration(plan.seconds)}${onCores(plan.workers)}`;
   if (plan.pass === 'conversations')
     return `embedding ${plural(plan.conversations, 'conversation')} first, one vector each (title, first questions, the start of long answers), newest first, so search by meaning finds them all: ${time} with ${model}`;
   if (plan.conversations === 0)
@@ -30,6 +49,8 @@ export class EmbedProgressBar {
   private last = 0;
   private shown = false;
   private readonly started = Date.now();
+  /** The model's workers, told by the plan (the rate is given per core too). */
+  workers: number | undefined;
 
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
@@ -44,7 +65,11 @@ export class EmbedProgressBar {
     const elapsed = (now - this.started) / 1000;
     const rate = elapsed > 0 ? progress.charactersDone / elapsed : 0;
     const left = rate > 0 ? (progress.characters - progress.charactersDone) / rate : NaN;
-    const line = `embedding ${progress.pass === 'conversations' ? 'conversations' : 'chunks'} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${progress.conversationsDone.toLocaleString('en-US')}/${progress.conversations.toLocaleString('en-US')} conversations · ${progress.embedded.toLocaleString('en-US')} embedded, ${progress.cached.toLocaleString('en-US')} cached · ${formatDuration(left)} left`;
+    const pace =
+      progress.seconds > 0
+        ? ` (${describeRate(progress.embedded, progress.seconds, this.workers)})`
+        : '';
+    const line = `embedding ${progress.pass === 'conversations' ? 'conversations' : 'chunks'} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${progress.conversationsDone.toLocaleString('en-US')}/${progress.conversations.toLocaleString('en-US')} conversations · ${progress.embedded.toLocaleString('en-US')} embedded${pace}, ${progress.cached.toLocaleString('en-US')} cached · ${formatDuration(left)} left`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\x1b[K`);
     this.shown = true;
   }

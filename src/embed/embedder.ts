@@ -12,6 +12,8 @@ export interface ModelInfo {
 /** Turns texts into unit-length vectors with one model. */
 export interface Embedder {
   readonly model: ModelInfo;
+  /** Sessions embedding at once, a core each (local models); absent for endpoints. */
+  readonly workers?: number;
   /** Unit-length vectors, one per text, in order. */
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
   /** Tokens the model would see (exact for local models, an estimate for endpoints). */

@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { z } from 'zod';
 import { ModelNotInstalledError } from './embed-errors.js';
-import { normalize, type Embedder, type ModelInfo } from './embedder.js';
+import { GrowingRunner, poolAvailable } from './embed-pool.js';
+import type { Embedder, ModelInfo } from './embedder.js';
 import { loadTokenizer, type TextTokenizer } from './load-tokenizer.js';
+import { openSessionRunner, type BatchRunner, type Pooling } from './onnx-session.js';
 
 /** A model folder ready to load: `model.onnx`, `tokenizer.json`, and how to pool. */
 export interface LocalModelSpec {
   folder: string;
   info: ModelInfo;
-  pooling: 'mean' | 'cls';
+  pooling: Pooling;
   /** Put before every text (the model was trained so); counted in its tokens. */
   textPrefix?: string;
 }
@@ -22,6 +25,13 @@ export interface LocalRunOptions {
   batchSize?: number;
   /** At most this many tokens per run, padding included (default {@link DEFAULT_TOKEN_BUDGET}). */
   tokenBudget?: number;
+  /**
+   * Sessions, each on a worker thread of its own (default: `CHATGRAPH_EMBED_WORKERS`, else one a
+   * core); 1 runs the one session in this thread, as before the pool.
+   */
+  workers?: number;
+  /** Batches handed to a worker ahead at most (default: embed-pool.ts's DEFAULT_AHEAD; for the bench). */
+  ahead?: number;
 }
 
 /** Texts per ONNX run at most. */
@@ -50,6 +60,24 @@ function encode(tokenizer: TextTokenizer, text: string, max: number): number[] {
   return [...ids.slice(0, max - 1), last];
 }
 
+/** Environment variable naming the number of embedding workers (see {@link LocalRunOptions}). */
+export const WORKERS_ENV = 'CHATGRAPH_EMBED_WORKERS';
+
+/**
+ * The number of embedding sessions: the option, else `CHATGRAPH_EMBED_WORKERS`, else one a core
+ * (from TypeScript sources, as in tests, one: the worker script exists only compiled).
+ */
+export function embedWorkers(option?: number): number {
+  const env = process.env[WORKERS_ENV];
+  if (option === undefined && env !== undefined && env !== '') {
+    const parsed = z.coerce.number().int().positive().safeParse(env);
+    if (!parsed.success)
+      throw new Error(`${WORKERS_ENV} must be a whole number of workers, 1 or more (not "${env}")`);
+    return parsed.data;
+  }
+  return Math.max(1, option ?? (poolAvailable ? availableParallelism() : 1));
+}
+
 /** Loads an ONNX sentence-embedding model and its tokenizer from a folder. */
 export async function openLocalEmbedder(
   spec: LocalModelSpec,
@@ -59,108 +87,111 @@ export async function openLocalEmbedder(
     readJson(join(spec.folder, 'tokenizer.json')),
     readJson(join(spec.folder, 'tokenizer_config.json')),
   );
-  const threads = options.threads ?? 1;
-  const session = await InferenceSession.create(join(spec.folder, 'model.onnx'), {
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
-  });
+  const session = { folder: spec.folder, pooling: spec.pooling, threads: options.threads ?? 1 };
+  const workers = embedWorkers(options.workers);
+  if (workers > 1 && !poolAvailable)
+    throw new Error('embedding workers need the compiled build (npm run build)');
+  // The session in this thread first: one worker is today's embedder, and a pool starts only
+  // when a call has work for it (embed-pool.ts).
+  const runners = new GrowingRunner(
+    await openSessionRunner(session),
+    session,
+    workers,
+    options.ahead,
+  );
   const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH);
   const tokenBudget = options.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
   const max = spec.info.maxTokens;
   const prefix = spec.textPrefix ?? '';
-  const run = (batch: number[][]): Promise<Float32Array[]> => runBatch(session, spec, batch);
   // One probe tells the real dimension: stated ones are checked, unstated ones learnt.
-  const dimensions = (await run([encode(tokenizer, 'dimension probe', max)]))[0]?.length ?? 0;
+  const probe = await runners.runnerFor(1);
+  const dimensions = (await probe.run([encode(tokenizer, 'dimension probe', max)]))[0]?.length ?? 0;
   if (spec.info.dimensions !== 0 && dimensions !== spec.info.dimensions) {
-    await session.release();
+    await runners.close();
     throw new ModelNotInstalledError(
       `model ${spec.info.id} in ${spec.folder} gives ${dimensions}-dimensional vectors, not the ${spec.info.dimensions} its description says`,
     );
   }
   return {
     model: { ...spec.info, dimensions },
+    workers,
     countTokens: (text) => tokenizer.encode(prefix + text).ids.length,
     async embed(texts, embedOptions = {}) {
       const encoded = texts.map((text) => encode(tokenizer, prefix + text, max));
-      // Sorted by length, a batch pads little: padding is wasted work.
-      const order = encoded.map((_, index) => index);
-      order.sort((a, b) => (encoded[a]?.length ?? 0) - (encoded[b]?.length ?? 0));
       const out = new Array<Float32Array>(texts.length);
-      for (let start = 0; start < order.length;) {
-        embedOptions.signal?.throwIfAborted();
-        let end = start + 1;
-        // Sorted ascending, the last text of a batch is its longest: it sets the padding.
-        while (
-          end < order.length &&
-          end - start < batchSize &&
-          (end - start + 1) * (encoded[order[end] ?? 0]?.length ?? 0) <= tokenBudget
-        )
-          end++;
-        const indexes = order.slice(start, end);
-        start = end;
-        const vectors = await run(indexes.map((index) => encoded[index] ?? []));
-        indexes.forEach((index, k) => {
-          const vector = vectors[k];
-          if (vector) out[index] = vector;
-        });
-      }
+      const batches = batchesOf(encoded, batchSize, tokenBudget);
+      await runAll(
+        await runners.runnerFor(batches.length),
+        batches,
+        encoded,
+        embedOptions.signal,
+        (indexes, vectors) => {
+          indexes.forEach((index, k) => {
+            const vector = vectors[k];
+            if (vector) out[index] = vector;
+          });
+        },
+      );
       return out;
     },
-    async close() {
-      await session.release();
-    },
+    close: () => runners.close(),
   };
 }
 
-async function runBatch(
-  session: InferenceSession,
-  spec: LocalModelSpec,
-  batch: number[][],
-): Promise<Float32Array[]> {
-  const n = batch.length;
-  const length = Math.max(...batch.map((ids) => ids.length));
-  const ids = new BigInt64Array(n * length);
-  const mask = new BigInt64Array(n * length);
-  batch.forEach((row, i) => {
-    row.forEach((id, j) => {
-      ids[i * length + j] = BigInt(id);
-      mask[i * length + j] = 1n;
-    });
-  });
-  const feeds: Record<string, Tensor> = {
-    input_ids: new Tensor('int64', ids, [n, length]),
-    attention_mask: new Tensor('int64', mask, [n, length]),
-  };
-  if (session.inputNames.includes('token_type_ids'))
-    feeds.token_type_ids = new Tensor('int64', new BigInt64Array(n * length), [n, length]);
-  const outputs = await session.run(feeds);
-  const name = session.outputNames[0] ?? '';
-  const output = outputs[name];
-  if (!output || !(output.data instanceof Float32Array))
-    throw new Error(`${join(spec.folder, 'model.onnx')} gave no float output "${name}"`);
-  return pool(output.data, output.dims, batch, spec.pooling);
+/**
+ * The texts' indexes in ONNX runs: sorted by length, so a batch pads little (padding is wasted
+ * work), at most `batchSize` texts and `tokenBudget` padded tokens a run. The pool runs the very
+ * same batches as one session, so its vectors are the same.
+ */
+function batchesOf(encoded: number[][], batchSize: number, tokenBudget: number): number[][] {
+  const order = encoded.map((_, index) => index);
+  order.sort((a, b) => (encoded[a]?.length ?? 0) - (encoded[b]?.length ?? 0));
+  const batches: number[][] = [];
+  for (let start = 0; start < order.length;) {
+    let end = start + 1;
+    // Sorted ascending, the last text of a batch is its longest: it sets the padding.
+    while (
+      end < order.length &&
+      end - start < batchSize &&
+      (end - start + 1) * (encoded[order[end] ?? 0]?.length ?? 0) <= tokenBudget
+    )
+      end++;
+    batches.push(order.slice(start, end));
+    start = end;
+  }
+  return batches;
 }
 
-/** Mean (over the real tokens) or first-token pooling, then unit length. */
-function pool(
-  data: Float32Array,
-  dims: readonly number[],
-  batch: number[][],
-  pooling: 'mean' | 'cls',
-): Float32Array[] {
-  const hidden = dims.at(-1) ?? 0;
-  if (dims.length === 2)
-    return batch.map((_, i) => normalize(data.slice(i * hidden, (i + 1) * hidden)));
-  const length = dims[1] ?? 0;
-  return batch.map((row, i) => {
-    const vector = new Float32Array(hidden);
-    const count = pooling === 'cls' ? 1 : row.length;
-    for (let t = 0; t < count; t++) {
-      const base = (i * length + t) * hidden;
-      for (let h = 0; h < hidden; h++) vector[h] = (vector[h] ?? 0) + (data[base + h] ?? 0);
+/**
+ * Runs the batches, as many at once as the runner takes (its sessions, each handed the next
+ * batch ahead), checking the signal before each; on a stop or a failure it waits for the batches
+ * under way, so no work outlives the call.
+ */
+async function runAll(
+  runner: BatchRunner,
+  batches: number[][],
+  encoded: number[][],
+  signal: AbortSignal | undefined,
+  place: (indexes: number[], vectors: Float32Array[]) => void,
+): Promise<void> {
+  const running = new Set<Promise<void>>();
+  try {
+    for (const indexes of batches) {
+      while (running.size >= runner.capacity) await Promise.race(running);
+      signal?.throwIfAborted();
+      const task = runner
+        .run(indexes.map((index) => encoded[index] ?? []))
+        .then((vectors) => {
+          place(indexes, vectors);
+        })
+        .finally(() => running.delete(task));
+      // Awaited below (race, all or allSettled); this keeps a failure meanwhile from counting
+      // as unhandled.
+      task.catch(() => undefined);
+      running.add(task);
     }
-    for (let h = 0; h < hidden; h++) vector[h] = (vector[h] ?? 0) / count;
-    return normalize(vector);
-  });
+    await Promise.all(running);
+  } finally {
+    await Promise.allSettled(running);
+  }
 }

@@ -21,6 +21,8 @@ export interface OpenEmbedderOptions {
   /** Mask secrets in texts before they are sent to an endpoint. */
   redact?: boolean;
   modelDir?: string;
+  /** Embedding workers of a local model, a session and a core each (see `LocalRunOptions`). */
+  workers?: number;
   onWarning?: (message: string) => void;
 }
 
@@ -36,7 +38,10 @@ export async function openEmbedder(options: OpenEmbedderOptions = {}): Promise<E
     });
   // The ONNX runtime is loaded when a model is opened, not when chatgraph is imported.
   const { openLocalEmbedder } = await import('./local-embedder.js');
-  return openLocalEmbedder(await resolveLocalModel(options));
+  return openLocalEmbedder(
+    await resolveLocalModel(options),
+    options.workers !== undefined ? { workers: options.workers } : {},
+  );
 }
 
 function looksLikeFolder(model: string): boolean {

@@ -73,6 +73,24 @@ describe('embedConversations', () => {
     expect(calls.length).toBe(texts + 3 * 3);
   });
 
+  it('plans the model’s time over its workers, and reports them and the passes’ seconds', async () => {
+    const cost = { perToken: 1, perChunk: 0, perConversation: 0 };
+    const plans: EmbedPlan[] = [];
+    const report = await embedConversations(store.vectors, {
+      embedder: { model: bagOfWords.model, workers: 2, embed: (texts) => bagOfWords.embed(texts) },
+      chunk: counting().chunk,
+      cost,
+      onPlan: (plan) => plans.push(plan),
+    });
+    for (const plan of plans) {
+      expect(plan.workers).toBe(2);
+      // Two sessions share the tokens: half one core's time.
+      expect(plan.seconds).toBeCloseTo(plan.tokens / 2, 6);
+    }
+    expect(report.workers).toBe(2);
+    expect(report.seconds).toBeGreaterThan(0);
+  });
+
   it('gives every conversation one vector first, newest first, found by meaning', async () => {
     const controller = new AbortController();
     const first = await embedConversations(store.vectors, {

@@ -3,6 +3,7 @@ import type { VectorIndex } from '../stores/vector-index.js';
 import {
   embedCostOf,
   planChunks,
+  spreadOver,
   planGists,
   unitsOf,
   type EmbedCost,
@@ -19,6 +20,8 @@ export type { EmbedPlan } from './embed-plan.js';
 /** What the embed stage needs of a model (the local ONNX model and endpoints both give it). */
 export interface TextEmbedder {
   readonly model: { id: string; dimensions: number };
+  /** Sessions embedding at once, a core each (a local model's pool); absent for endpoints. */
+  readonly workers?: number;
   embed(texts: readonly string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
 }
 
@@ -38,6 +41,8 @@ export interface EmbedProgress {
   cached: number;
   characters: number;
   charactersDone: number;
+  /** Wall seconds the passes have taken so far (the model's runs and the vectors' writes). */
+  seconds: number;
 }
 
 /** What an embed run did. */
@@ -49,6 +54,8 @@ export interface EmbedReport extends EmbedProgress {
   replacedModel: string | undefined;
   /** Stopped by its signal before the end (what was done is kept). */
   interrupted: boolean;
+  /** The model's sessions, a core each (see {@link TextEmbedder.workers}). */
+  workers: number | undefined;
 }
 
 /** Options of {@link embedConversations}. */
@@ -91,7 +98,7 @@ export async function embedConversations(
     await vectors.reset(embedder.model);
   }
   const pending = await vectors.pending();
-  const cost = options.cost ?? embedCostOf(embedder.model.id);
+  const cost = spreadOver(options.cost ?? embedCostOf(embedder.model.id), embedder.workers ?? 1);
   // Vectors this run made: the second pass finds the gists here even with no cache.
   const made = new Map<string, Float32Array>();
   const known: KnownVectors = (hashes) => {
@@ -110,16 +117,21 @@ export async function embedConversations(
     gists: run.gists,
     replacedModel,
     interrupted,
+    workers: embedder.workers,
   });
   if (first.jobs.length > 0) {
-    options.onPlan?.(first.plan);
+    options.onPlan?.(withWorkers(first.plan, embedder));
     const stopped = await run.pass('conversations', first);
     run.gists = run.progress.conversationsDone;
     if (stopped) return report(true);
   }
   const second = await planChunks(vectors, pending, options.chunk, known, cost);
-  options.onPlan?.(second.plan);
+  options.onPlan?.(withWorkers(second.plan, embedder));
   return report(await run.pass('chunks', second));
+}
+
+function withWorkers(plan: EmbedPlan, embedder: TextEmbedder): EmbedPlan {
+  return embedder.workers !== undefined ? { ...plan, workers: embedder.workers } : plan;
 }
 
 /** Runs the passes' jobs: batches across conversations, each conversation written whole. */
@@ -132,8 +144,12 @@ class Runner {
     cached: 0,
     characters: 0,
     charactersDone: 0,
+    seconds: 0,
   };
   gists = 0;
+  /** Seconds of the passes before this one, and when this one began. */
+  private before = 0;
+  private began = performance.now();
   private open: Job[] = [];
   private waiting: PendingUnit[] = [];
   /** Units of the same text as one waiting: they take its vector (a text is embedded once). */
@@ -153,6 +169,8 @@ class Runner {
     this.repeats = repeats;
     const batchSize = this.options.batchSize ?? 32;
     const signal = this.options.signal;
+    this.before = this.progress.seconds;
+    this.began = performance.now();
     Object.assign(this.progress, {
       pass,
       conversations: jobs.length,
@@ -216,6 +234,7 @@ class Runner {
       this.progress.conversationsDone++;
       this.progress.charactersDone += job.characters;
     }
+    this.progress.seconds = this.before + (performance.now() - this.began) / 1000;
     this.options.onProgress?.({ ...this.progress });
   }
 

@@ -24,8 +24,10 @@ export interface EmbedPlan {
   /** The tokens the model reads for the others. */
   tokens: number;
   characters: number;
-  /** Seconds the model takes for the others on one core, by its measured cost. */
+  /** Seconds the model takes for the others on its cores, by its measured cost. */
   seconds: number;
+  /** Sessions embedding at once, a core each (a local model's pool; absent for endpoints). */
+  workers?: number;
 }
 
 /**
@@ -50,6 +52,15 @@ const COSTS: Record<string, EmbedCost> = {
   'all-minilm-l6-v2': DEFAULT_COST,
   'multilingual-e5-small': { perToken: 0.00026, perChunk: 0.0006, perConversation: 0.01 },
 };
+
+/**
+ * The cost on `workers` sessions at once: the model's runs are shared among them, a
+ * conversation's reading and writing (in the main thread) is not.
+ */
+export function spreadOver(cost: EmbedCost, workers: number): EmbedCost {
+  const share = Math.max(1, workers);
+  return { ...cost, perToken: cost.perToken / share, perChunk: cost.perChunk / share };
+}
 
 /** The cost of embedding with a model, by its id. */
 export function embedCostOf(modelId: string): EmbedCost {

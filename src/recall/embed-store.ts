@@ -66,6 +66,7 @@ export function modelOptions(
     ...(options.allowRemote !== undefined ? { allowRemote: options.allowRemote } : {}),
     ...(options.redact !== undefined ? { redact: options.redact } : {}),
     ...(options.modelDir !== undefined ? { modelDir: options.modelDir } : {}),
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   };
 }
@@ -224,7 +225,8 @@ export async function openQueryEmbedder(
   const indexed = messages && messages.count > 0 ? messages : await store.memories.vectorModel();
   if (!indexed || indexed.count === 0) return undefined;
   const open = modelOptions(dataDir, options);
-  const embedder = await openEmbedder({ model: indexed.id, ...open });
+  // A query is one text, one batch: workers would load the model again for nothing.
+  const embedder = await openEmbedder({ model: indexed.id, ...open, workers: 1 });
   if (embedder.model.id !== indexed.id || embedder.model.dimensions !== indexed.dimensions) {
     await embedder.close();
     throw new VectorModelMismatchError(
