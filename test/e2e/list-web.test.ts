@@ -119,11 +119,11 @@ describe('the conversation list', () => {
     await page.selectOption('#list-filters select[name=source]', 'claude-ai');
     await page.click('#list-filters button[type=submit]');
     await page.waitForFunction(() => location.hash.includes('sort=messages'));
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('.conversation-row .source')].every(
-        (s) => s.textContent === 'claude-ai',
-      ),
-    );
+    // Rows there, and all of that source: an empty list while the new page loads is not it.
+    await page.waitForFunction(() => {
+      const sources = [...document.querySelectorAll('.conversation-row .source')];
+      return sources.length > 1 && sources.every((s) => s.textContent === 'claude-ai');
+    });
     const counts = (await page.locator('.conversation-row .count').allTextContents()).map((c) =>
       Number(c.replace(/\D/g, '')),
     );
