@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { ConversationIndexEntry, Memory, MemoryStore, Relation } from '../model/pam.js';
 import type { Entry } from '../read/entry.js';
@@ -263,15 +264,9 @@ async function copySealed(entry: Entry, target: string): Promise<boolean> {
   const bytes =
     entry.localFile !== undefined
       ? await readFile(entry.localFile)
-      : await readAll(await entry.open());
+      : await buffer(await entry.open());
   await writeDataFile(target, bytes, { durable: false, dirExists: true });
   return true;
-}
-
-async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of stream) parts.push(typeof part === 'string' ? Buffer.from(part) : part);
-  return Buffer.concat(parts);
 }
 
 // A process killed mid-write leaves `<file>.<pid>-<n>.tmp` beside the file it was writing (the

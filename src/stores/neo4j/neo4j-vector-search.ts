@@ -1,6 +1,6 @@
-import { makeSnippet, snippetTerms } from '../../search/snippet.js';
+import { passageSnippet } from '../vector-passage.js';
 import { dateBound } from '../date-bound.js';
-import { MATCH_END, MATCH_START, type Row, type SearchHit } from '../store.js';
+import type { Row, SearchHit } from '../store.js';
 import type { UnitKind, VectorHit, VectorQuery } from '../vector-index.js';
 import { META_LABEL } from './neo4j-schema.js';
 import { VECTOR_INDEX } from './neo4j-vector-index.js';
@@ -122,12 +122,7 @@ export function describedHit(hit: VectorHit, r: Row | undefined): SearchHit[] {
       messageId: str(r.describedMessageId),
       role: str(r.role),
       createdAt: str(r.createdAt),
-      snippet: makeSnippet(
-        text.slice(hit.start, hit.end),
-        snippetTerms(''),
-        MATCH_START,
-        MATCH_END,
-      ),
+      snippet: passageSnippet(text, hit),
       score: hit.similarity,
       kind: hit.kind,
       ...(hit.kind === 'attachment'

@@ -2,9 +2,9 @@ import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { type BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
 import { quantizeVector } from '../../recall/int8-vectors.js';
-import { makeSnippet, snippetTerms } from '../../search/snippet.js';
+import { passageSnippet } from '../vector-passage.js';
 import { dateBound } from '../date-bound.js';
-import { MATCH_END, MATCH_START, type SearchHit } from '../store.js';
+import type { SearchHit } from '../store.js';
 import { addQ8Column, fromBlob, loadBinaryIndex } from './sqlite-vector-rows.js';
 import { textColumn, type RowAt } from './sqlite-raw-row.js';
 import { sqliteRow, sqliteRows } from './sqlite-rows.js';
@@ -325,12 +325,7 @@ export class SqliteVectors implements VectorIndex {
         messageId: m?.id ?? '',
         role: m?.role ?? '',
         createdAt: m?.createdAt ?? '',
-        snippet: makeSnippet(
-          text.slice(hit.start, hit.end),
-          snippetTerms(''),
-          MATCH_START,
-          MATCH_END,
-        ),
+        snippet: passageSnippet(text, hit),
         score: hit.similarity,
         kind: hit.kind,
         ...(attached ? { attachment: attached } : {}),
