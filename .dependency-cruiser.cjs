@@ -37,12 +37,12 @@ module.exports = {
     {
       name: 'shells-use-public-api',
       comment:
-        'The CLI, web app and MCP server import only the public API (src/index.ts) and each other.',
+        'The CLI, web app and MCP server import only the public API (src/index.ts and the subpaths in src/api/) and each other.',
       severity: 'error',
       from: { path: '^src/(cli|web|mcp)/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/index\\.ts$', '^src/(cli|web|mcp)/'],
+        pathNot: ['^src/index\\.ts$', '^src/api/[a-z-]+\\.ts$', '^src/(cli|web|mcp)/'],
       },
     },
     {

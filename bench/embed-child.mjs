@@ -1,7 +1,8 @@
 // One timed embed run in a child process (so its peak RSS is its own): embeds a data folder for
 // at most the given seconds, stops cleanly, and prints what it did as JSON.
 // `node bench/embed-child.mjs <data-dir> <seconds>`
-import { embedStore, openStore } from '../dist/index.js';
+import { embedStore } from '../dist/recall/embed-store.js';
+import { openStore } from '../dist/data-folder/open-store.js';
 
 const [dataDir, seconds] = process.argv.slice(2);
 if (!dataDir || !seconds) throw new Error('usage: embed-child.mjs <data-dir> <seconds>');

@@ -13,7 +13,8 @@ if (args[0] === '--child') {
   // One export, timed, in this process.
   const [, dataDir = '', given = 'markdown', out = ''] = args;
   const format = /** @type {'markdown' | 'obsidian' | 'html' | 'jsonl'} */ (given);
-  const { exportConversations, openStore } = await import('../dist/index.js');
+  const { exportConversations } = await import('../dist/api/view.js');
+  const { openStore } = await import('../dist/data-folder/open-store.js');
   const store = await openStore({ dataDir }, { readonly: true });
   const started = process.hrtime.bigint();
   const report = await exportConversations({ store, dataDir, format, out });
@@ -32,7 +33,7 @@ const cli = join(root, 'dist', 'cli', 'main.js');
 
 const exportPath = join(work, `chatgpt-${mb}mb.zip`);
 if (!existsSync(exportPath)) {
-  const { writeChatgptExport } = await import('../dist/index.js');
+  const { writeChatgptExport } = await import('../dist/sample/write-samples.js');
   process.stderr.write(`generating a ${mb} MB ChatGPT export…\n`);
   await writeChatgptExport(exportPath, { seed: 42, targetBytes: mb * 1024 * 1024 });
 }

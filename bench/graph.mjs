@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '../dist/sqlite.js';
-import { storeFile, writeChatgptExport } from '../dist/index.js';
+import { storeFile } from '../dist/data-folder/data-dir.js';
+import { writeChatgptExport } from '../dist/sample/write-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -111,7 +112,7 @@ const words = [
 ];
 // Five kinds of query over twenty words: 100 distinct queries, each run once (no cache warmed
 // by the same query before).
-/** @type {import('../dist/index.js').SearchQuery[]} */
+/** @type {import('../dist/api/query.js').SearchQuery[]} */
 const queries = [];
 for (let i = 0; i < 100; i++) {
   const a = words[i % words.length] ?? '';
@@ -166,7 +167,7 @@ rmSync(smallData, { recursive: true, force: true });
 importInto(small, smallData);
 const seedScript = `
 import { SqliteStore } from '${join(root, 'dist', 'sqlite.js')}';
-import { storeFile } from '${join(root, 'dist', 'index.js')}';
+import { storeFile } from '${join(root, 'dist', 'data-folder', 'data-dir.js')}';
 const store = SqliteStore.open(storeFile(${JSON.stringify(smallData)}), { readonly: true });
 // A conversation of median length: the seed's thread query returns one row per prefix.
 const ids = await store.cypher('MATCH (c:Conversation) RETURN c.conversation_id AS id ORDER BY c.message_count, id');

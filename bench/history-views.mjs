@@ -9,7 +9,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/chromium.mjs';
-import { buildTopicMap, openStore, writeChatgptExport } from '../dist/index.js';
+import { buildTopicMap } from '../dist/recall/topic-map.js';
+import { openStore } from '../dist/data-folder/open-store.js';
+import { writeChatgptExport } from '../dist/sample/write-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);

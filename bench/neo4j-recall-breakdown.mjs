@@ -162,7 +162,7 @@ async function timeRecall(build, queries, queryVectors, exact) {
 
 async function openBuild(dist, label, target) {
   const { Neo4jStore } = await import(pathToFileURL(join(dist, 'neo4j.js')).href);
-  const { recall } = await import(pathToFileURL(join(dist, 'index.js')).href);
+  const { recall } = await import(pathToFileURL(join(dist, 'recall', 'recall-search.js')).href);
   return { label, store: await Neo4jStore.open(target), recall };
 }
 

@@ -7,13 +7,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import neo4j from 'neo4j-driver';
-import {
-  EDGES,
-  LABELS,
-  findProvider,
-  projectConversation,
-  writeChatgptExport,
-} from '../dist/index.js';
+import { EDGES, LABELS } from '../dist/api/view.js';
+import { findProvider } from '../dist/api/sources.js';
+import { projectConversation } from '../dist/graph/project-conversation.js';
+import { writeChatgptExport } from '../dist/sample/write-samples.js';
 import { Neo4jStore } from '../dist/neo4j.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
 

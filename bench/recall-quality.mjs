@@ -229,12 +229,14 @@ function cliSearcher(dataDir) {
 
 /** Searches through the library: one store and one loaded model for every query (fast). */
 async function librarySearcher(dataDir) {
-  const library = await import('../dist/index.js');
-  if (typeof library.createRecaller !== 'function')
-    fail('--library needs dist/index.js to export createRecaller (run npm run build)');
-  const store = await library.openStore({ dataDir }, { readonly: true });
-  const recaller = library.createRecaller(store, dataDir);
-  const embedder = await library.openQueryEmbedder(store, dataDir);
+  // The recaller is public (chatgraph/query); opening the store and the query model is internal.
+  const { createRecaller } = await import('../dist/api/query.js');
+  const { openStore } = await import('../dist/data-folder/open-store.js');
+  const { openQueryEmbedder } = await import('../dist/recall/embed-store.js');
+  const { relevanceFloor } = await import('../dist/search/relevance-floor.js');
+  const store = await openStore({ dataDir }, { readonly: true });
+  const recaller = createRecaller(store, dataDir);
+  const embedder = await openQueryEmbedder(store, dataDir);
   return {
     concurrency: 1,
     async search(query, mode) {
@@ -250,7 +252,7 @@ async function librarySearcher(dataDir) {
       const vector = await embedder.embedQuery(query);
       return store.vectors.describe(await store.vectors.search({ vector, limit: 100 }));
     },
-    floor: library.relevanceFloor(embedder?.model.id),
+    floor: relevanceFloor(embedder?.model.id),
     model: embedder?.model.id,
     async close() {
       await embedder?.close();
@@ -268,7 +270,7 @@ async function measure(conversations, sets) {
   const unknown = modes.filter((m) => !['keyword', 'semantic', 'hybrid'].includes(m));
   if (unknown.length > 0)
     fail(`--modes takes keyword, semantic, hybrid; not ${unknown.join(', ')}`);
-  const { listInstalledModels, resolveModelDir } = await import('../dist/index.js');
+  const { listInstalledModels, resolveModelDir } = await import('../dist/api/models.js');
   const installed = new Set(listInstalledModels(resolveModelDir()).map((m) => m.manifest.id));
   const given = option('--data-dir', undefined);
   for (const model of models) {

@@ -16,14 +16,12 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { Neo4jStore } from '../dist/neo4j.js';
 import { SqliteStore } from '../dist/sqlite.js';
-import {
-  openEmbedder,
-  recall,
-  recallConversations,
-  storeFile,
-  writeChatgptExport,
-  writeClaudeCodeProjects,
-} from '../dist/index.js';
+import { openEmbedder } from '../dist/embed/open-embedder.js';
+import { recall } from '../dist/recall/recall-search.js';
+import { recallConversations } from '../dist/recall/recall-conversations.js';
+import { storeFile } from '../dist/data-folder/data-dir.js';
+import { writeChatgptExport } from '../dist/sample/write-samples.js';
+import { writeClaudeCodeProjects } from '../dist/sample/claude-code-sample.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
 import { breakdownNeo4jSearch } from './neo4j-recall-breakdown.mjs';
 import { sweepNeo4jVectors } from './neo4j-vector-sweep.mjs';

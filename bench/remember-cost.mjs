@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { remember } from '../dist/index.js';
+import { remember } from '../dist/memory/remember.js';
 import { writeMemories } from '../dist/memory/write-memories.js';
 import { newMemory } from '../dist/model/memory-input.js';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeChatgptExport } from '../dist/index.js';
+import { writeChatgptExport } from '../dist/sample/write-samples.js';
 import { JsonSplitter } from '../dist/read/json-splitter.js';
 import { openZip } from '../dist/read/zip.js';
 

@@ -6,7 +6,8 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { followFolders, storeFile } from '../dist/index.js';
+import { followFolders } from '../dist/live/follow-folders.js';
+import { storeFile } from '../dist/data-folder/data-dir.js';
 import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';

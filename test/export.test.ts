@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
   exportConversations,
-  openStore,
   type ExportFormat,
   type ExportReport,
-  type Store,
   type ThreadMessage,
-} from '../src/index.js';
+} from '../src/api/view.js';
+import { openStore } from '../src/data-folder/open-store.js';
+import type { Store } from '../src/index.js';
 import { isPortablePath, safeName, uniquePaths } from '../src/export/file-names.js';
 import { SAMPLE_INPUTS } from './support/bundled-samples.js';
 import { tempDir } from './support/convert-to-temp.js';

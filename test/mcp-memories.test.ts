@@ -4,14 +4,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import {
-  DataFolder,
-  bundleDir,
-  importExports,
-  openStore,
-  reindex,
-  type Store,
-} from '../src/index.js';
+import { DataFolder, type Store } from '../src/index.js';
+import { bundleDir } from '../src/api/view.js';
+import { importExports, reindex } from '../src/data-folder/import-exports.js';
+import { openStore } from '../src/data-folder/open-store.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';

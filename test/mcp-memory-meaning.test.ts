@@ -4,17 +4,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import {
-  DataFolder,
-  bundleDir,
-  createRecaller,
-  embedStore,
-  importExports,
-  openStore,
-  reindex,
-  type Recaller,
-  type Store,
-} from '../src/index.js';
+import { DataFolder, type Store } from '../src/index.js';
+import { bundleDir } from '../src/api/view.js';
+import { createRecaller, type Recaller } from '../src/api/query.js';
+import { embedStore } from '../src/recall/embed-store.js';
+import { importExports, reindex } from '../src/data-folder/import-exports.js';
+import { openStore } from '../src/data-folder/open-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { embeddingsErrors, memoryStoreErrors } from './support/pam-validator.js';

@@ -1,19 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bundleDir,
-  createRecaller,
-  forget,
-  importExports,
-  listMemories,
-  openStore,
-  recentActivity,
-  reindex,
-  remember,
-  reviseMemory,
-  type Store,
-} from '../src/index.js';
+import { bundleDir } from '../src/api/view.js';
+import { createRecaller } from '../src/api/query.js';
+import { forget, remember, reviseMemory } from '../src/memory/remember.js';
+import { importExports, reindex } from '../src/data-folder/import-exports.js';
+import { listMemories, recentActivity } from '../src/api/memory.js';
+import { openStore } from '../src/data-folder/open-store.js';
+import type { Store } from '../src/index.js';
 import { recordedMemories } from './support/bundle-memories.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';

@@ -3,18 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  bundleDir,
-  flushMemories,
-  forget,
-  listMemories,
-  MEMORY_JOURNAL_FILE,
-  openStore,
-  readMemories,
-  reindex,
-  remember,
-  reviseMemory,
-} from '../src/index.js';
+import { bundleDir } from '../src/api/view.js';
+import { flushMemories } from '../src/memory/write-memories.js';
+import { forget, remember, reviseMemory } from '../src/memory/remember.js';
+import { listMemories } from '../src/api/memory.js';
+import { MEMORY_JOURNAL_FILE } from '../src/bundle/memory-journal.js';
+import { openStore } from '../src/data-folder/open-store.js';
+import { readMemories } from '../src/memory/list-memories.js';
+import { reindex } from '../src/data-folder/import-exports.js';
 import { writeMemories } from '../src/memory/write-memories.js';
 import { newMemory } from '../src/model/memory-input.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -22,7 +18,8 @@ import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { pamValidate } from './support/pam-sdk.js';
 
-const LIBRARY = join(ROOT, 'dist', 'index.js');
+// `remember` is internal now (DataFolder.remember is the public verb); the child needs the function.
+const LIBRARY = join(ROOT, 'dist', 'memory', 'remember.js');
 
 function expectValidBundle(dataDir: string): void {
   const bundle = bundleDir(dataDir);

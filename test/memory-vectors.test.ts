@@ -1,15 +1,12 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  bundleDir,
-  createRecaller,
-  embedStore,
-  importExports,
-  openStore,
-  remember,
-  reviseMemory,
-} from '../src/index.js';
+import { bundleDir } from '../src/api/view.js';
+import { createRecaller } from '../src/api/query.js';
+import { embedStore } from '../src/recall/embed-store.js';
+import { importExports } from '../src/data-folder/import-exports.js';
+import { openStore } from '../src/data-folder/open-store.js';
+import { remember, reviseMemory } from '../src/memory/remember.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { embeddingsErrors } from './support/pam-validator.js';

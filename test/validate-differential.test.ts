@@ -5,7 +5,7 @@ import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validatePam } from '../src/index.js';
+import { validatePam } from '../src/api/trust.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { pamSchemaDir } from './support/pam-validator.js';
 import { CLI } from './support/run-cli.js';

@@ -1,4 +1,5 @@
-import { MEMORY_TYPES, PROVIDERS } from '../index.js';
+import { MEMORY_TYPES } from '../api/memory.js';
+import { PROVIDERS } from '../api/sources.js';
 import { closest } from './did-you-mean.js';
 import { UsageError } from './usage-error.js';
 

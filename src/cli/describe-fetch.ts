@@ -1,4 +1,4 @@
-import type { FetchModelResult } from '../index.js';
+import type { FetchModelResult } from '../api/models.js';
 
 const SOURCE_NAMES = { hub: 'the hub', pypi: 'PyPI' } as const;
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { waitingMessage, type DataFolder, type EmbedReport } from '../index.js';
+import { waitingMessage, type DataFolder } from '../index.js';
+import type { EmbedReport } from '../api/models.js';
 import { describePlan, describeRate, EmbedProgressBar, formatDuration } from './embed-progress.js';
 import { plural } from './plural.js';
 

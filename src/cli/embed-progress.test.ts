@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EmbedPlan } from '../index.js';
+import type { EmbedPlan } from '../api/models.js';
 import { describePlan, describeRate } from './embed-progress.js';
 
 const plan = (over: Partial<EmbedPlan>): EmbedPlan => ({

@@ -1,4 +1,4 @@
-import type { EmbedPlan, EmbedProgress } from '../index.js';
+import type { EmbedPlan, EmbedProgress } from '../api/models.js';
 import { formatBytes } from './progress-bar.js';
 import { plural } from './plural.js';
 

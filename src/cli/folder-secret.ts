@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { Unlock } from '../index.js';
+import type { Unlock } from '../api/trust.js';
 import { UsageError } from './usage-error.js';
 
 /** The options that say how an encrypted folder's key opens (the passphrase is never one). */

@@ -1,4 +1,4 @@
-import { attachmentHeader, type ThreadAttachment } from '../index.js';
+import { attachmentHeader, type ThreadAttachment } from '../api/view.js';
 
 /**
  * A message's attachments for `thread`: each under a `[attachment: …]` header, its text (pasted

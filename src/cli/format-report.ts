@@ -1,6 +1,9 @@
 import { exitCodeOf, lostCount } from '../index.js';
-import type { ImportReport, ProblemGroup, ProviderSummary } from '../index.js';
+import type { ImportReport } from '../index.js';
 import { plural } from './plural.js';
+
+type ProviderSummary = ImportReport['totals'];
+type ProblemGroup = ImportReport['problems'][number];
 
 const COLUMNS: [keyof ProviderSummary, string][] = [
   ['conversations', 'conversations'],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupByConversation, type SearchHit } from '../index.js';
+import { groupByConversation } from '../search/group-by-conversation.js';
+import type { SearchHit } from '../api/query.js';
 import { formatConversations, formatSearch } from './format-search.js';
 
 const OURS = 'c0ffee11-2222-4333-8444-555566667777';

@@ -1,11 +1,7 @@
 import {
   CLI_QUERY_LIMITS,
-  MATCH_END,
-  MATCH_START,
   QueryError,
   queryLimits,
-  shortIds,
-  shortMessageIds,
   type ConversationHit,
   type ConversationPassage,
   type ConversationResult,
@@ -13,7 +9,8 @@ import {
   type SearchHit,
   type SearchQuery,
   type SearchResult,
-} from '../index.js';
+} from '../api/query.js';
+import { MATCH_END, MATCH_START, shortIds, shortMessageIds } from '../api/view.js';
 import { MODE_CHOICE, ROLE_CHOICE, SOURCE_CHOICE, checkChoice } from './choices.js';
 
 /** What `search` takes besides its words. */

@@ -1,10 +1,5 @@
-import {
-  forkLevels,
-  shortMessageIds,
-  type CitationView,
-  type ConversationInfo,
-  type ThreadMessage,
-} from '../index.js';
+import { forkLevels, shortMessageIds, type CitationView, type ThreadMessage } from '../api/view.js';
+import type { ConversationInfo } from '../api/query.js';
 import { formatAttachments } from './format-attachments.js';
 import { plural } from './plural.js';
 

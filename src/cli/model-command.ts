@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { MODEL_CATALOG, fetchModel, listInstalledModels, resolveModelDir } from '../index.js';
+import { MODEL_CATALOG, fetchModel, listInstalledModels, resolveModelDir } from '../api/models.js';
 import type { CliIo } from './cli-io.js';
 import { checkChoice, type Choice } from './choices.js';
 import { describeFetch } from './describe-fetch.js';

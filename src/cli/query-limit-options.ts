@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { QueryLimits } from '../index.js';
+import type { QueryLimits } from '../api/query.js';
 
 /** The options `query`, `serve` and `mcp` share to bound a Cypher query. */
 export interface QueryLimitOptions {

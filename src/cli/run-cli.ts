@@ -1,21 +1,15 @@
 import { Command, CommanderError } from 'commander';
+import { EmbeddingEndpointError, ModelFetchError, ModelNotInstalledError } from '../api/models.js';
+import { MemoryInputError, MemoryNotFoundError, MemoryStoreError } from '../api/memory.js';
+import { NotAnExportError } from '../api/sources.js';
 import {
-  EmbeddingEndpointError,
-  MemoryInputError,
-  MemoryNotFoundError,
-  MemoryStoreError,
-  ModelFetchError,
-  ModelNotInstalledError,
-  NotAnExportError,
   QueryError,
   QueryLimitError,
-  SigningKeyError,
-  FolderEncryptionError,
-  setFolderUnlocker,
   StoreConnectionError,
-  VERSION,
   VectorModelMismatchError,
-} from '../index.js';
+} from '../api/query.js';
+import { SigningKeyError, FolderEncryptionError, setFolderUnlocker } from '../api/trust.js';
+import { VERSION } from '../index.js';
 import type { CliIo } from './cli-io.js';
 import { readSecret, type SecretOptions } from './folder-secret.js';
 import { registerCompletion } from './commands/completion.js';

@@ -1,4 +1,5 @@
-import { bundleDir, verifyBundle } from '../index.js';
+import { bundleDir } from '../api/view.js';
+import { verifyBundle } from '../api/trust.js';
 import type { CliIo } from './cli-io.js';
 
 /**

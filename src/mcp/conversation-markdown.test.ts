@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationInfo, ThreadMessage } from '../index.js';
+import type { ConversationInfo } from '../api/query.js';
+import type { ThreadMessage } from '../api/view.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 
 const INFO: ConversationInfo = {

@@ -1,10 +1,6 @@
-import type { CitationView, CodeCell } from '../index.js';
-import {
-  attachmentHeader,
-  type ConversationInfo,
-  type ThreadAttachment,
-  type ThreadMessage,
-} from '../index.js';
+import type { CitationView, CodeCell } from '../api/view.js';
+import { attachmentHeader, type ThreadAttachment, type ThreadMessage } from '../api/view.js';
+import type { ConversationInfo } from '../api/query.js';
 
 /** The header line of a conversation: its source, date, size and both its ids. */
 export function conversationLine(info: ConversationInfo): string {

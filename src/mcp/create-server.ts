@@ -1,13 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   SERVER_QUERY_LIMITS,
-  VERSION,
   createRecaller,
-  type DataFolder,
   type QueryLimits,
   type Recaller,
-  type Store,
-} from '../index.js';
+} from '../api/query.js';
+import { VERSION, type DataFolder, type Store } from '../index.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { registerResources } from './resources.js';
 import { instructionsFor, type Holdings } from './instructions.js';

@@ -1,4 +1,5 @@
-import { PROVIDERS, type Store } from '../index.js';
+import { PROVIDERS } from '../api/sources.js';
+import type { Store } from '../index.js';
 
 /** What the store holds, as the initialize result tells an agent. */
 export interface Holdings {

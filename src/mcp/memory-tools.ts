@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { MATCH_END, MATCH_START } from '../api/view.js';
 import {
-  MATCH_END,
-  MATCH_START,
   MEMORY_CONTENT_LIMIT,
   MEMORY_PAGE,
   MEMORY_TYPES,
@@ -10,9 +9,9 @@ import {
   memoryView,
   recentActivity,
   type MemoryView,
-  type DataFolder,
   RELATION_TYPES,
-} from '../index.js';
+} from '../api/memory.js';
+import type { DataFolder } from '../index.js';
 import { conversationOutput, memoryOutput, truncatedOutput } from './output-schemas.js';
 import { clipText, fitPage } from './result-budget.js';
 import type { ToolContext } from './tool-context.js';

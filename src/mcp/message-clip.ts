@@ -1,4 +1,4 @@
-import type { ThreadMessage } from '../index.js';
+import type { ThreadMessage } from '../api/view.js';
 import { clipText } from './result-budget.js';
 
 /** A message with its content and attached text cut to `max` characters each. */

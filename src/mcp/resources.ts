@@ -6,8 +6,10 @@ import {
   ReadResourceRequestSchema,
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { EDGES, LABELS, UnknownIdError, type Store, type ThreadMessage } from '../index.js';
-import { codeCellsIn } from '../index.js';
+import { EDGES, LABELS, type ThreadMessage } from '../api/view.js';
+import { UnknownIdError } from '../api/query.js';
+import type { Store } from '../index.js';
+import { codeCellsIn } from '../api/view.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 import { clipMessage } from './message-clip.js';
 import { fitPage, type ResultBudget } from './result-budget.js';

@@ -5,8 +5,8 @@ import {
   type ConversationInfo,
   type QueryLimits,
   type Recaller,
-  type Store,
-} from '../index.js';
+} from '../api/query.js';
+import type { Store } from '../index.js';
 import type { ResultBudget } from './result-budget.js';
 
 /** What every tool reads from: the store, search, the Cypher limits and the result budget. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROVIDERS } from '../index.js';
+import { PROVIDERS } from '../api/sources.js';
 
 const ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 

@@ -1,4 +1,4 @@
-import { QueryLimitError } from '../index.js';
+import { QueryLimitError } from '../api/query.js';
 
 /** What a tool handler returns (the SDK's CallToolResult, narrowed to text content). */
 export type ToolResult = {

@@ -1,10 +1,5 @@
-import {
-  AmbiguousIdError,
-  QueryError,
-  QueryLimitError,
-  UnknownIdError,
-  WriteLockBusyError,
-} from '../index.js';
+import { AmbiguousIdError, QueryError, QueryLimitError, UnknownIdError } from '../api/query.js';
+import { WriteLockBusyError } from '../index.js';
 
 /** A JSON answer: a status and a body. */
 export interface ApiAnswer {

@@ -2,16 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import {
   SERVER_QUERY_LIMITS,
+  topicMapCache,
+  type QueryLimits,
+  type Recaller,
+} from '../api/query.js';
+import {
   bundleDir,
   readBundleConversation,
   readConversationView,
   renderConversation,
-  topicMapCache,
-  type DataFolder,
-  type QueryLimits,
-  type Recaller,
-  type Store,
-} from '../index.js';
+} from '../api/view.js';
+import type { DataFolder, Store } from '../index.js';
 import { ApiError } from './api-error.js';
 import * as api from './api-routes.js';
 import type { API, AnswerOf, BodyOf, QueryOf, RouteName, RouteSpec } from './api-schema.js';

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import {
   resolveConversation,
-  type GraphNode,
   type QueryLimits,
   type Recaller,
   type SearchQuery,
-  type Store,
-} from '../index.js';
+} from '../api/query.js';
+import type { GraphNode } from '../api/view.js';
+import type { Store } from '../index.js';
 import type * as request from './api-requests.js';
 import type { Answer } from './api-schema.js';
 

@@ -1,10 +1,7 @@
 import type { z } from 'zod';
-import {
-  readConversationView,
-  resolveConversation,
-  type ConversationView,
-  type Store,
-} from '../index.js';
+import { readConversationView, type ConversationView } from '../api/view.js';
+import { resolveConversation } from '../api/query.js';
+import type { Store } from '../index.js';
 import { ApiError } from './api-error.js';
 import type { conversationPageQuery } from './api-requests.js';
 import type { Answer } from './api-schema.js';

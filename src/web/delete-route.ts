@@ -1,4 +1,5 @@
-import { ConversationNotFoundError, type DataFolder } from '../index.js';
+import { ConversationNotFoundError } from '../api/query.js';
+import type { DataFolder } from '../index.js';
 import { ApiError } from './api-error.js';
 import type { Answer } from './api-schema.js';
 

@@ -1,13 +1,7 @@
 import type { z } from 'zod';
-import {
-  MemoryInputError,
-  MemoryNotFoundError,
-  listMemories,
-  memoryView,
-  type DataFolder,
-  type Recaller,
-  type Store,
-} from '../index.js';
+import { MemoryInputError, MemoryNotFoundError, listMemories, memoryView } from '../api/memory.js';
+import type { DataFolder, Store } from '../index.js';
+import type { Recaller } from '../api/query.js';
 import { ApiError } from './api-error.js';
 import type * as request from './api-requests.js';
 import type { Answer } from './api-schema.js';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { type DataFolder, type QueryLimits, type Recaller } from '../index.js';
+import type { DataFolder } from '../index.js';
+import type { QueryLimits, Recaller } from '../api/query.js';
 import { ApiError, errorAnswer } from './api-error.js';
 import { apiHandlers, type Handlers } from './api-handlers.js';
 import { serveApi } from './api-router.js';

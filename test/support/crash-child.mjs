@@ -3,7 +3,9 @@
 // progress, so a test waits on the child's exit rather than sleeping and hoping it is mid-way.
 //   node test/support/crash-child.mjs import <export> <data-dir> <conversations>
 //   node test/support/crash-child.mjs embed <data-dir> <conversations>
-import { embedStore, importExports, openStore } from '../../dist/index.js';
+import { embedStore } from '../../dist/recall/embed-store.js';
+import { importExports } from '../../dist/data-folder/import-exports.js';
+import { openStore } from '../../dist/data-folder/open-store.js';
 
 const [operation, ...args] = process.argv.slice(2);
 const crashAt = (count) => (done) => {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { AmbiguousIdError, ConversationNotFoundError } from '../../index.js';
+import { AmbiguousIdError, ConversationNotFoundError } from '../../api/query.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';

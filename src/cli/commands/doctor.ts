@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { DataFolderMissingError, diagnose, resolveDataDir, type DoctorCheck } from '../../index.js';
+import { DataFolderMissingError, resolveDataDir } from '../../index.js';
+import { diagnose, type DoctorCheck } from '../../api/trust.js';
 import type { CliIo } from '../cli-io.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';

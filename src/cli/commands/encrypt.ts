@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { decryptFolder, encryptFolder, resolveDataDir, type ConvertReport } from '../../index.js';
+import { decryptFolder, encryptFolder, type ConvertReport } from '../../api/trust.js';
+import { resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
   identityOption,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { plural } from '../../index.js';
+import { plural } from '../../api/view.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import { openForWriting, type StoreOptions } from '../store-options.js';

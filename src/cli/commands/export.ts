@@ -2,16 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { DataFolder, exitCodeOf, resolveDataDir, type Store } from '../../index.js';
 import {
-  DataFolder,
-  exitCodeOf,
   exportConversations,
   plural,
-  resolveDataDir,
   type ExportFormat,
   type ExportReport,
-  type Store,
-} from '../../index.js';
+} from '../../api/view.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { formatProblems } from '../format-report.js';

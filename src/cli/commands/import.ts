@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { claudeCodeProjectDirs } from '../../api/sources.js';
+import { encryptFolder } from '../../api/trust.js';
 import {
-  claudeCodeProjectDirs,
-  encryptFolder,
   exitCodeOf,
   resolveDataDir,
   type DataFolder,

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import {
-  shortIds,
-  type ConversationFilter,
-  type ConversationInfo,
-  type ConversationPage,
-} from '../../index.js';
+import { shortIds } from '../../api/view.js';
+import type { ConversationFilter, ConversationInfo, ConversationPage } from '../../api/query.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';

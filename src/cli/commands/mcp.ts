@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SERVER_QUERY_LIMITS, queryLimits } from '../../index.js';
+import { SERVER_QUERY_LIMITS, queryLimits } from '../../api/query.js';
 import { createServer } from '../../mcp/create-server.js';
 import { holdingsOf } from '../../mcp/instructions.js';
 import { DEFAULT_ANSWER_BYTES, MIN_ANSWER_BYTES } from '../../mcp/result-budget.js';

@@ -1,15 +1,14 @@
 import type { Command } from 'commander';
+import { MATCH_END, MATCH_START } from '../../api/view.js';
 import {
-  MATCH_END,
-  MATCH_START,
   MEMORY_TYPES,
-  resolveDataDir,
   MemoryInputError,
   listMemories,
   memoryView,
   type MemoryType,
   type MemoryView,
-} from '../../index.js';
+} from '../../api/memory.js';
+import { resolveDataDir } from '../../index.js';
 import { MEMORY_TYPE_CHOICE, checkChoice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CLI_QUERY_LIMITS, queryLimits } from '../../index.js';
+import { CLI_QUERY_LIMITS, queryLimits } from '../../api/query.js';
 import type { CliIo } from '../cli-io.js';
 import { formatTable } from '../format-table.js';
 import { parseParam } from '../parse-param.js';

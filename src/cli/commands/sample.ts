@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { writeSamples } from '../../index.js';
+import { writeSamples } from '../../api/sources.js';
 import type { CliIo } from '../cli-io.js';
 
 /** `chatgraph sample`: small sample exports to try chatgraph on. */

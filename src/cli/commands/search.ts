@@ -1,11 +1,7 @@
 import type { Command } from 'commander';
-import {
-  CLI_QUERY_LIMITS,
-  MATCH_END,
-  MATCH_START,
-  createRecaller,
-  resolveDataDir,
-} from '../../index.js';
+import { CLI_QUERY_LIMITS, createRecaller } from '../../api/query.js';
+import { MATCH_END, MATCH_START } from '../../api/view.js';
+import { resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
   conversationsJson,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { SERVER_QUERY_LIMITS, queryLimits, type DataFolder, type Follower } from '../../index.js';
+import { SERVER_QUERY_LIMITS, queryLimits } from '../../api/query.js';
+import type { DataFolder, Follower } from '../../index.js';
 import { startWebApp } from '../../web/web-server.js';
 import type { CliIo } from '../cli-io.js';
 import { openBrowser } from '../open-browser.js';

@@ -1,14 +1,14 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { bundleDir } from '../../api/view.js';
 import {
-  bundleDir,
   createSigningKey,
   readSigningKey,
-  resolveDataDir,
   signBundle,
   verifyBundle,
   type VerifyReport,
-} from '../../index.js';
+} from '../../api/trust.js';
+import { resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { keyFile, KEY_NAME } from '../config/key-file.js';
 import { plural } from '../plural.js';

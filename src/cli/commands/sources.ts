@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { PROVIDERS } from '../../index.js';
+import { PROVIDERS } from '../../api/sources.js';
 import type { CliIo } from '../cli-io.js';
 
 /** `chatgraph sources`: the exports chatgraph reads, and how to get each. */

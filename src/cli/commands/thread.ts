@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import {
-  branchThrough,
-  readConversationView,
-  resolveDataDir,
-  resolveThreadTarget,
-} from '../../index.js';
+import { branchThrough, readConversationView } from '../../api/view.js';
+import { resolveDataDir } from '../../index.js';
+import { resolveThreadTarget } from '../../api/query.js';
 import type { CliIo } from '../cli-io.js';
 import { formatTranscript } from '../format-thread.js';
 import {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { validatePam, type Finding } from '../../index.js';
+import { validatePam, type Finding } from '../../api/trust.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';
 import { UsageError } from '../usage-error.js';

@@ -1,11 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import {
-  claudeCodeProjectDirs,
-  waitingMessage,
-  type DataFolder,
-  type Follower,
-} from '../../index.js';
+import { claudeCodeProjectDirs } from '../../api/sources.js';
+import { waitingMessage, type DataFolder, type Follower } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { describeEvent } from '../follow-status.js';
 import { openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';

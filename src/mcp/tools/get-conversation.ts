@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { QueryError, type ThreadMessage } from '../../index.js';
-import { codeCellsIn, platformUrlOf, readConversationView } from '../../index.js';
+import { QueryError } from '../../api/query.js';
+import type { ThreadMessage } from '../../api/view.js';
+import { codeCellsIn, platformUrlOf, readConversationView } from '../../api/view.js';
 import { conversationMarkdown, saysSomething } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {

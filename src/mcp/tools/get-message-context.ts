@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { QueryError, type ThreadMessage } from '../../index.js';
+import { QueryError } from '../../api/query.js';
+import type { ThreadMessage } from '../../api/view.js';
 import { attachmentsMarkdown, conversationLine } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {

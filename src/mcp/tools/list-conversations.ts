@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { QueryError, platformUrlsOf, type ConversationInfo } from '../../index.js';
+import { QueryError, type ConversationInfo } from '../../api/query.js';
+import { platformUrlsOf } from '../../api/view.js';
 import { listedConversationOutput, nextOffsetOutput, truncatedOutput } from '../output-schemas.js';
 import { clipText, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';

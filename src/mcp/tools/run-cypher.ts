@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Row } from '../../index.js';
+import type { Row } from '../../api/query.js';
 import { truncatedOutput } from '../output-schemas.js';
 import { clipStrings, fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';

@@ -1,16 +1,14 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import {
-  MATCH_END,
-  MATCH_START,
-  platformUrlsOf,
-  type ConversationHit,
-  type ConversationPassage,
-  type ConversationResult,
-  type HitReason,
-  type SearchHit,
-  type SearchResult,
-} from '../../index.js';
+import { MATCH_END, MATCH_START, platformUrlsOf } from '../../api/view.js';
+import type {
+  ConversationHit,
+  ConversationPassage,
+  ConversationResult,
+  HitReason,
+  SearchHit,
+  SearchResult,
+} from '../../api/query.js';
 import {
   conversationHitOutput,
   hitOutput,

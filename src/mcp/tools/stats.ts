@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Stats } from '../../index.js';
+import type { Stats } from '../../api/query.js';
 import { truncatedOutput } from '../output-schemas.js';
 import { fitPage } from '../result-budget.js';
 import type { ToolContext } from '../tool-context.js';

@@ -1,0 +1,34 @@
+/** `chatgraph/query`: asking a data folder's store: ids, search and its answers, limits, errors. */
+export { QueryError, StoreConnectionError } from '../stores/store.js';
+export type {
+  QueryLimits,
+  ConversationInfo,
+  ConversationFilter,
+  ConversationPage,
+  Row,
+  Stats,
+  SearchQuery,
+  SearchHit,
+  SearchResult,
+  HitReason,
+} from '../stores/store.js';
+export {
+  QueryLimitError,
+  CLI_QUERY_LIMITS,
+  SERVER_QUERY_LIMITS,
+  queryLimits,
+} from '../stores/query-limits.js';
+export {
+  UnknownIdError,
+  AmbiguousIdError,
+  resolveConversation,
+  resolveMessage,
+  resolveThreadTarget,
+} from '../stores/resolve-id.js';
+export { ConversationNotFoundError } from '../data-folder/delete-conversation.js';
+export type { ConversationHit, ConversationPassage } from '../search/group-by-conversation.js';
+export type { ConversationResult } from '../recall/recall-conversations.js';
+export { createRecaller } from '../recall/recaller.js';
+export type { Recaller } from '../recall/recaller.js';
+export { VectorModelMismatchError } from '../stores/vector-index.js';
+export { topicMapCache } from '../recall/topic-map.js';
