@@ -39,6 +39,28 @@ describe('DataFolder', () => {
         expect(created).toBe(true);
         expect((await reader.forget(memory.id)).status).toBe('retracted');
 
+        // The readers the shells use: a conversation's view and its PAM record, memories, recent.
+        const shown = page.items[1];
+        const view = await reader.view(shown?.id ?? '');
+        expect(view?.conversation.id).toBe(shown?.id);
+        expect(view?.messages.length).toBeGreaterThan(0);
+        const pam = await reader.pamConversation(shown?.id ?? '');
+        expect(pam?.id).toBe(shown?.id);
+        expect(await reader.view('no-such-conversation')).toBeUndefined();
+        expect(
+          await reader.pamConversation('3f2a9c1b-0000-4000-8000-000000000000'),
+        ).toBeUndefined();
+        const kept = await reader.remember({
+          content: 'keeps sourdough starter at 24 C',
+          type: 'fact',
+        });
+        expect((await reader.memories({ query: 'sourdough' })).items.map((m) => m.id)).toEqual([
+          kept.memory.id,
+        ]);
+        const recent = await reader.recent({ since: '2000-01-01' });
+        expect(recent.memoriesAdded.items.map((m) => m.id)).toContain(kept.memory.id);
+        expect(recent.newConversations.total).toBe(6);
+
         const id = page.items[0]?.id ?? '';
         const deleted = await folder.delete(id);
         expect(deleted).toMatchObject({ id, bundle: true, store: true });

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
 import { DataFolder, type Store } from '../src/index.js';
-import { bundleDir } from '../src/api/view.js';
+import { bundleDir } from '../src/data-folder/data-dir.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { openStore } from '../src/data-folder/open-store.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';

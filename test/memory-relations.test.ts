@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/api/view.js';
+import { bundleDir } from '../src/data-folder/data-dir.js';
 import { flushMemories } from '../src/memory/write-memories.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { importExports } from '../src/data-folder/import-exports.js';

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/api/view.js';
+import { bundleDir } from '../src/data-folder/data-dir.js';
 import { createRecaller } from '../src/api/query.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports } from '../src/data-folder/import-exports.js';

@@ -2,10 +2,9 @@
 export { MEMORY_TYPES, MEMORY_CONTENT_LIMIT, MemoryInputError } from '../model/memory-input.js';
 export { RELATION_TYPES } from '../model/pam.js';
 export type { MemoryType } from '../model/pam.js';
-export { MEMORY_PAGE, listMemories, memoryView } from '../memory/list-memories.js';
+export { MEMORY_PAGE, memoryView } from '../memory/list-memories.js';
 export type { MemoryView } from '../memory/list-memories.js';
 export { MemoryNotFoundError } from '../memory/remember.js';
 export type { RememberInput, RememberResult } from '../memory/remember.js';
 export { MemoryStoreError } from '../bundle/read-memory-store.js';
-export { recentActivity } from '../memory/recent-activity.js';
 export type { MemoryOptions } from '../data-folder/data-folder.js';

@@ -1,9 +1,5 @@
 /** `chatgraph/view`: showing what is stored: a conversation's view, its thread, code and attachments, exports. */
-export {
-  readConversationView,
-  platformUrlOf,
-  platformUrlsOf,
-} from '../conversation-view/conversation-view.js';
+export { platformUrlOf, platformUrlsOf } from '../conversation-view/conversation-view.js';
 export type {
   ConversationView,
   CitationView,
@@ -13,8 +9,6 @@ export type {
 export { codeCellsIn } from '../conversation-view/code-cell.js';
 export type { CodeCell } from '../conversation-view/code-cell.js';
 export { attachmentHeader } from '../conversation-view/attachment-header.js';
-export { readBundleConversation } from '../bundle/read-bundle.js';
-export { bundleDir } from '../data-folder/data-dir.js';
 export { renderConversation } from '../export/render-conversation.js';
 export { exportConversations } from '../export/export-conversations.js';
 export type { ExportFormat, ExportReport } from '../export/export-conversations.js';

@@ -1,5 +1,5 @@
-import { bundleDir } from '../api/view.js';
 import { verifyBundle } from '../api/trust.js';
+import { DataFolder } from '../index.js';
 import type { CliIo } from './cli-io.js';
 
 /**
@@ -8,7 +8,7 @@ import type { CliIo } from './cli-io.js';
  * Whether the bundle was signed.
  */
 export async function checkSignatureBeforeWrite(dataDir: string, io: CliIo): Promise<boolean> {
-  const bundle = bundleDir(dataDir);
+  const { bundle } = await DataFolder.open(dataDir);
   // A bundle with no memory store yet is unsigned: verifyBundle throws, and the answer is no.
   const report = await verifyBundle(bundle).catch(() => undefined);
   if (!report || report.verdict === 'unsigned') return false;
@@ -29,7 +29,7 @@ export async function noteSignatureDropped(
   io: CliIo,
 ): Promise<void> {
   if (!wasSigned) return;
-  const report = await verifyBundle(bundleDir(dataDir)).catch(() => undefined);
+  const report = await verifyBundle((await DataFolder.open(dataDir)).bundle).catch(() => undefined);
   if (report?.verdict === 'unsigned')
     io.err(
       'note: the bundle was signed and is written again, so it is unsigned now: chatgraph sign signs it again',

@@ -73,14 +73,14 @@ export function openForReading(options: StoreOptions): Promise<DataFolder> {
   });
 }
 
-/** Runs `use` over the store opened for reading, and closes it. */
+/** Runs `use` over the store opened for reading (and its folder), and closes it. */
 export async function withStore<T>(
   options: StoreOptions,
-  use: (store: Store) => Promise<T>,
+  use: (store: Store, folder: DataFolder) => Promise<T>,
 ): Promise<T> {
   const folder = await openForReading(options);
   try {
-    return await use(await folder.store());
+    return await use(await folder.store(), folder);
   } finally {
     await folder.close();
   }

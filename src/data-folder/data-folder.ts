@@ -1,7 +1,14 @@
 import { followFolders } from '../live/follow-folders.js';
 import { storedAttachment, type StoredAttachment } from './stored-attachment.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
-import type { Memory } from '../model/pam.js';
+import type { Conversation, Memory } from '../model/pam.js';
+import { readBundleConversation } from '../bundle/read-bundle.js';
+import {
+  readConversationView,
+  type ConversationView,
+} from '../conversation-view/conversation-view.js';
+import { listMemories, type MemoryPage, type MemoryQuery } from '../memory/list-memories.js';
+import { recentActivity, type RecentActivity } from '../memory/recent-activity.js';
 import {
   forget,
   remember,
@@ -113,6 +120,29 @@ export class DataFolder {
   /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
   async recaller(options: EmbedStoreOptions = {}): Promise<Recaller> {
     return createRecaller(await this.store(), this.dir, options);
+  }
+
+  /**
+   * A conversation as the shells show it (the store's thread and graph, with the bundle's side:
+   * sources, attachments, the platform's address), or undefined when the store has no such id.
+   */
+  async view(id: string): Promise<ConversationView | undefined> {
+    return readConversationView(await this.store(), this.dir, id);
+  }
+
+  /** The bundle's PAM record of a conversation (by chatgraph's id), undefined when it has none. */
+  pamConversation(id: string): Promise<Conversation | undefined> {
+    return readBundleConversation(this.bundle, id);
+  }
+
+  /** A page of the folder's memories, newest first, filtered as the query asks. */
+  async memories(query: MemoryQuery = {}): Promise<MemoryPage> {
+    return listMemories(await this.store(), this.dir, query);
+  }
+
+  /** What changed since a time (`--since`'s forms): conversations started or continued, memories added. */
+  async recent(options: Parameters<typeof recentActivity>[2]): Promise<RecentActivity> {
+    return recentActivity(await this.store(), this.dir, options);
   }
 
   /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */

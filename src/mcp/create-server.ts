@@ -47,7 +47,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
     recaller: options.recaller ?? createRecaller(store),
     limits: options.queryLimits ?? SERVER_QUERY_LIMITS,
     budget,
-    ...(options.memory ? { dataDir: options.memory.dir } : {}),
+    ...(options.memory ? { folder: options.memory } : {}),
   };
   const tools = recordTools(server);
   registerSearchTool(server, context);
@@ -56,7 +56,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   registerGetMessageContext(server, context);
   registerRunCypher(server, context);
   registerStats(server, context);
-  if (options.memory) registerMemoryTools(server, { ...context, folder: options.memory });
+  if (context.folder) registerMemoryTools(server, { ...context, folder: context.folder });
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   serveToolList(server, tools);

@@ -5,9 +5,7 @@ import {
   MEMORY_CONTENT_LIMIT,
   MEMORY_PAGE,
   MEMORY_TYPES,
-  listMemories,
   memoryView,
-  recentActivity,
   type MemoryView,
   RELATION_TYPES,
 } from '../api/memory.js';
@@ -150,8 +148,7 @@ const listOutput = z.object({
 
 /** `list_memories`: a page of memories, by words, type and tag. */
 function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, budget } = deps;
-  const dataDir = deps.folder.dir;
+  const { budget, folder } = deps;
   server.registerTool(
     'list_memories',
     {
@@ -174,7 +171,7 @@ function registerListMemories(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const page = await listMemories(store, dataDir, args);
+        const page = await folder.memories(args);
         const render = (shown: readonly MemoryView[], truncated: boolean) => {
           const end = page.offset + shown.length;
           const next = end < page.total ? end : null;
@@ -227,8 +224,7 @@ const recentOutput = z.object({
 
 /** `recent_activity`: what happened since a time. */
 function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
-  const { store, budget } = deps;
-  const dataDir = deps.folder.dir;
+  const { budget, folder } = deps;
   server.registerTool(
     'recent_activity',
     {
@@ -242,7 +238,7 @@ function registerRecentActivity(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const recent = await recentActivity(store, dataDir, { since: args.since });
+        const recent = await folder.recent({ since: args.since });
         const render = (shown: readonly MemoryView[], truncated: boolean) => {
           const lines = [
             `Since ${recent.since}:`,

@@ -6,7 +6,7 @@ import {
   type QueryLimits,
   type Recaller,
 } from '../api/query.js';
-import type { Store } from '../index.js';
+import type { DataFolder, Store } from '../index.js';
 import type { ResultBudget } from './result-budget.js';
 
 /** What every tool reads from: the store, search, the Cypher limits and the result budget. */
@@ -16,7 +16,7 @@ export interface ToolContext {
   limits: QueryLimits;
   budget: ResultBudget;
   /** The data folder, when the server has one: its bundle gives messages' sources. */
-  dataDir?: string;
+  folder?: DataFolder;
 }
 
 /**

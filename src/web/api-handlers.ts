@@ -6,12 +6,7 @@ import {
   type QueryLimits,
   type Recaller,
 } from '../api/query.js';
-import {
-  bundleDir,
-  readBundleConversation,
-  readConversationView,
-  renderConversation,
-} from '../api/view.js';
+import { renderConversation } from '../api/view.js';
 import type { DataFolder, Store } from '../index.js';
 import { ApiError } from './api-error.js';
 import * as api from './api-routes.js';
@@ -52,7 +47,6 @@ export interface ApiContext {
 /** Every route's handler, by the route's name in {@link API}. */
 export function apiHandlers(context: ApiContext): Handlers {
   const { store, folder, recaller, jobs, pages } = context;
-  const dataDir = folder.dir;
   const memoryContext = { store, folder, recaller };
   // Clustering is kept between requests until the vectors or the conversations change.
   const topics = topicMapCache(store);
@@ -92,7 +86,7 @@ export function apiHandlers(context: ApiContext): Handlers {
     revise: ({ id, body }) => memories.reviseRoute(memoryContext, id, body),
     forget: ({ id }) => memories.forgetRoute(memoryContext, id),
     conversationExport: async ({ id, query, response }) => {
-      await sendConversationFile(response, store, dataDir, id, query.format);
+      await sendConversationFile(response, folder, id, query.format);
     },
     attachment: ({ query, response }) => {
       sendAttachment(response, folder, query.ref);
@@ -104,16 +98,14 @@ export function apiHandlers(context: ApiContext): Handlers {
 // A conversation as a download, rendered as `chatgraph export` renders it.
 async function sendConversationFile(
   response: ServerResponse,
-  store: Store,
-  dataDir: string,
+  folder: DataFolder,
   id: string,
   format: 'markdown' | 'html',
 ): Promise<void> {
-  const view = await readConversationView(store, dataDir, id);
+  const view = await folder.view(id);
   if (!view) throw new ApiError(404, `no conversation ${id}`);
-  const pam = await readBundleConversation(bundleDir(dataDir), view.conversation.id).catch(
-    () => undefined,
-  );
+  // The download goes on without the bundle's copy (its branches) when that file cannot be read.
+  const pam = await folder.pamConversation(view.conversation.id).catch(() => undefined);
   const file = renderConversation(view, pam, format);
   const body = Buffer.from(file.text, 'utf8');
   // An ASCII fallback name, and the real one encoded (RFC 6266).

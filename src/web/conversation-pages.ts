@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { readConversationView, type ConversationView } from '../api/view.js';
+import type { ConversationView } from '../api/view.js';
 import { resolveConversation } from '../api/query.js';
-import type { Store } from '../index.js';
+import type { DataFolder } from '../index.js';
 import { ApiError } from './api-error.js';
 import type { conversationPageQuery } from './api-requests.js';
 import type { Answer } from './api-schema.js';
@@ -19,10 +19,7 @@ const KEEP_MILLISECONDS = 60_000;
 export class ConversationPages {
   private kept: { id: string; at: number; value: ConversationView } | undefined;
 
-  constructor(
-    private readonly store: Store,
-    private readonly dataDir: string,
-  ) {}
+  constructor(private readonly folder: DataFolder) {}
 
   /** One page of the conversation's messages, with the count of all of them. */
   async page(
@@ -34,11 +31,7 @@ export class ConversationPages {
     // The id may be typed short (`#/c/3f2a9c1b`): the one conversation it starts, or an error.
     const value = fresh
       ? kept.value
-      : await readConversationView(
-          this.store,
-          this.dataDir,
-          (await resolveConversation(this.store, id)).id,
-        );
+      : await this.folder.view((await resolveConversation(await this.folder.store(), id)).id);
     if (!value) throw new ApiError(404, `no conversation with id ${id}`);
     this.kept = { id, at: Date.now(), value };
     const messages = value.messages.slice(offset, offset + limit);

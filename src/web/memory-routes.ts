@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { MemoryInputError, MemoryNotFoundError, listMemories, memoryView } from '../api/memory.js';
+import { MemoryInputError, MemoryNotFoundError, memoryView } from '../api/memory.js';
 import type { DataFolder, Store } from '../index.js';
 import type { Recaller } from '../api/query.js';
 import { ApiError } from './api-error.js';
@@ -33,7 +33,7 @@ export function listRoute(
   query: z.output<typeof request.memoriesQuery>,
 ): Promise<Answer<'listMemories'>> {
   return answering(() =>
-    listMemories(context.store, context.folder.dir, {
+    context.folder.memories({
       query: query.query,
       type: query.type,
       tag: query.tag,

@@ -190,7 +190,7 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
       rateWindowMs: (options.uploadRateWindowSeconds ?? UPLOAD_PACE.rateWindowMs / 1000) * 1000,
     },
   });
-  const pages = new ConversationPages(store, folder.dir);
+  const pages = new ConversationPages(folder);
   const handlers = apiHandlers({
     store,
     folder,

@@ -3,12 +3,10 @@ import { MATCH_END, MATCH_START } from '../../api/view.js';
 import {
   MEMORY_TYPES,
   MemoryInputError,
-  listMemories,
   memoryView,
   type MemoryType,
   type MemoryView,
 } from '../../api/memory.js';
-import { resolveDataDir } from '../../index.js';
 import { MEMORY_TYPE_CHOICE, checkChoice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
@@ -108,9 +106,8 @@ export function registerMemories(program: Command, io: CliIo): void {
       'print one JSON document: {items: [{id, type, content, status, tags, createdAt, source, ...}], total, offset}',
     )
     .action(async (options: ListOptions) => {
-      const dataDir = resolveDataDir(options.dataDir);
-      await withStore(options, async (store) => {
-        const page = await listMemories(store, dataDir, {
+      await withStore(options, async (_store, folder) => {
+        const page = await folder.memories({
           query: options.query,
           type: typeOf(options.type),
           tag: options.tag,

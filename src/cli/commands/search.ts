@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { CLI_QUERY_LIMITS, createRecaller } from '../../api/query.js';
+import { CLI_QUERY_LIMITS } from '../../api/query.js';
 import { MATCH_END, MATCH_START } from '../../api/view.js';
-import { resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
   conversationsJson,
@@ -55,10 +54,9 @@ export async function runSearch(
     throw new UsageError(`unknown option ${unknown}`);
   }
   const query = searchQueryOf(terms.join(' '), options);
-  const dataDir = resolveDataDir(options.dataDir);
   const highlight = highlighter(io.stdoutIsTTY);
-  const lines = await withStore(options, async (store) => {
-    const recaller = createRecaller(store, dataDir);
+  const lines = await withStore(options, async (_store, folder) => {
+    const recaller = await folder.recaller();
     try {
       if (options.perMessage === true) {
         const rows = await recaller.search(query);

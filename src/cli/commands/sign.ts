@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { bundleDir } from '../../api/view.js';
 import {
   createSigningKey,
   readSigningKey,
@@ -8,7 +7,7 @@ import {
   verifyBundle,
   type VerifyReport,
 } from '../../api/trust.js';
-import { resolveDataDir } from '../../index.js';
+import { DataFolder, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { keyFile, KEY_NAME } from '../config/key-file.js';
 import { plural } from '../plural.js';
@@ -50,7 +49,7 @@ export async function runSign(
 ): Promise<void> {
   const key = await readSigningKey(checkedKeyFile(options.key));
   const dataDir = resolveDataDir(options.dataDir);
-  if (!existsSync(bundleDir(dataDir)))
+  if (!existsSync((await DataFolder.open(dataDir)).bundle))
     throw new UsageError(`${dataDir} has no bundle to sign: import something first`);
   const signed = await signBundle(dataDir, key);
   if (options.json) {
@@ -63,10 +62,13 @@ export async function runSign(
 }
 
 /** The bundle `verify` checks: the argument, else the data folder's. */
-function bundleToVerify(path: string | undefined, dataDir: string | undefined): string {
+async function bundleToVerify(
+  path: string | undefined,
+  dataDir: string | undefined,
+): Promise<string> {
   if (path !== undefined && dataDir !== undefined)
     throw new UsageError('give a bundle folder or --data-dir, not both');
-  return path ?? bundleDir(resolveDataDir(dataDir));
+  return path ?? (await DataFolder.open(resolveDataDir(dataDir))).bundle;
 }
 
 function describe(report: VerifyReport, io: CliIo): void {
@@ -95,7 +97,7 @@ export async function runVerify(
   options: { dataDir?: string; json?: boolean },
   io: CliIo,
 ): Promise<void> {
-  const bundle = bundleToVerify(path, options.dataDir);
+  const bundle = await bundleToVerify(path, options.dataDir);
   if (!existsSync(bundle)) throw new UsageError(`${bundle}: no such bundle folder`);
   const report = await verifyBundle(bundle);
   if (options.json) io.out(JSON.stringify(report, null, 2));

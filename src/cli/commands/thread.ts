@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { branchThrough, readConversationView } from '../../api/view.js';
-import { resolveDataDir } from '../../index.js';
+import { branchThrough } from '../../api/view.js';
 import { resolveThreadTarget } from '../../api/query.js';
 import type { CliIo } from '../cli-io.js';
 import { formatTranscript } from '../format-thread.js';
@@ -25,12 +24,12 @@ export type ThreadOptions = StoreOptions & {
 export async function runThread(id: string, options: ThreadOptions, io: CliIo): Promise<void> {
   const format = checkFormat(options.format, options.json);
   const allBranches = options.allBranches === true;
-  const { info, messages, at, view } = await withStore(options, async (store) => {
+  const { info, messages, at, view } = await withStore(options, async (store, folder) => {
     const { conversation, messageId } = await resolveThreadTarget(store, id);
     const [all, view] = await Promise.all([
       store.thread(conversation.id, { allBranches: allBranches || messageId !== undefined }),
       // The bundle's side of the conversation: the platform's address and each message's sources.
-      readConversationView(store, resolveDataDir(options.dataDir), conversation.id),
+      folder.view(conversation.id),
     ]);
     return {
       info: conversation,

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { QueryError } from '../../api/query.js';
 import type { ThreadMessage } from '../../api/view.js';
-import { codeCellsIn, platformUrlOf, readConversationView } from '../../api/view.js';
+import { codeCellsIn, platformUrlOf } from '../../api/view.js';
 import { conversationMarkdown, saysSomething } from '../conversation-markdown.js';
 import { clipMessage, cutIds, readOnHint } from '../message-clip.js';
 import {
@@ -40,7 +40,7 @@ function pastTheEnd(offset: number, total: number, what: string): QueryError {
 /** `get_conversation`: a conversation's messages, a page at a time, within the result budget. */
 export function registerGetConversation(
   server: McpServer,
-  { store, budget, dataDir }: ToolContext,
+  { store, budget, folder }: ToolContext,
 ): void {
   server.registerTool(
     'get_conversation',
@@ -67,7 +67,7 @@ export function registerGetConversation(
           store.thread(info.id, { allBranches: args.branch === 'all' }),
           store.subgraph(info.id),
           // The bundle's side: each message's sources, and the platform's address.
-          dataDir === undefined ? undefined : readConversationView(store, dataDir, info.id),
+          folder?.view(info.id),
         ]);
         const cells = codeCellsIn(graph);
         const url = view?.url ?? platformUrlOf(info, graph);
