@@ -4,11 +4,7 @@
  * and the stores' classes are exported by `chatgraph/sqlite` and `chatgraph/neo4j`.
  */
 export { convertExports } from './pipeline/convert-exports.js';
-export type {
-  ConvertOptions,
-  ConversationSink,
-  ImportProgress,
-} from './pipeline/convert-options.js';
+export type { ConvertOptions, ImportProgress } from './pipeline/convert-options.js';
 export { NotAnExportError } from './pipeline/not-an-export-error.js';
 export { exitCodeOf, lostCount } from './pipeline/exit-code.js';
 export type {
