@@ -165,7 +165,7 @@ export type { CatalogModel } from './embed/model-catalog.js';
 export { listInstalledModels, resolveModelDir } from './embed/model-folder.js';
 export type { InstalledModel, ModelManifest } from './embed/model-folder.js';
 export { attachmentHeader } from './conversation-view/attachment-header.js';
-export { followFolders } from './live/follow-folders.js';
+export { followFolders } from './data-folder/follow-folders.js';
 export type { FollowOptions, Follower } from './live/follower.js';
 export type { FollowEvent } from './live/follow-event.js';
 export { LIVE_STATE_FILE } from './live/live-state-file.js';

@@ -16,6 +16,8 @@ import {
   toBundle,
   toStore,
   type FileEvent,
+  type Step,
+  type Stepped,
   type StoreTarget,
   type Stored,
   type Written,
@@ -36,8 +38,12 @@ export interface PipelineStore extends StoreTarget {
   attachmentText: (ref: string) => string | undefined;
 }
 
-/** What an import tells as it goes: each conversation written (and stored), each file done, then its report. */
-export type ImportEvent = Written | Stored | FileEvent | { kind: 'done'; report: ImportReport };
+/**
+ * What an import tells as it goes: each conversation written (and stored), each file done, then
+ * its report. (A followed log's steps share the stages' streams but never come from an export.)
+ */
+export type ImportEvent =
+  Written | Stored | Step | Stepped | FileEvent | { kind: 'done'; report: ImportReport };
 
 /**
  * The import, composed once: reads exports (zips, folders, files) and runs each conversation

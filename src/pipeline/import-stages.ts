@@ -10,9 +10,12 @@ import { IMPORTER } from '../model/version.js';
 import type { Provider } from '../providers/provider.js';
 import { findProvider } from '../providers/registry.js';
 import type { AssetIndex } from '../read/asset-index.js';
+import type { ConversationIndexEntry } from '../model/pam.js';
+import type { WriteOutcome } from '../bundle/bundle-writer.js';
 import type { GraphWriter, HashedBatch, ImportRecord, Store } from '../stores/store.js';
 import type { Claim } from './claim.js';
 import { convertFile, type ConvertStage } from './convert-claims.js';
+import type { LiveStoreWriter, SettledStep, StepConversation } from './live-store-writer.js';
 import type { ConvertedConversation } from './convert-record.js';
 import type { ReportBuilder } from './import-report.js';
 import { mergeWithStored } from './merge-stored.js';
@@ -26,6 +29,9 @@ import { parseWrittenConversation } from './written-conversation.js';
 // becomes of each conversation and file travels down the stream as a value, not as a callback
 // up. `importPipeline` (import-pipeline.ts) composes them for `import` and `convert`; `reindex`
 // and `push` run fromBundle → project → toStore; `watch` writes through toBundle and toStore.
+
+/** What a stage reads: the stream of the stage above (or, for a few values at hand, a list). */
+export type Source<T> = AsyncIterable<T> | Iterable<T>;
 
 /** A file of an export, done: recorded in the store once its conversations are there. */
 export type FileEvent =
@@ -84,6 +90,39 @@ export interface Stored {
 }
 
 /**
+ * A followed log's conversation as of a step of its conversion, for the store (at the cost of
+ * what changed: see `LiveStoreWriter`); `settled`, the step again with its Document and content
+ * hash; `bundled`, what its bundle file became when it was written first.
+ */
+export interface Step {
+  kind: 'step';
+  conversation: StepConversation;
+  settled?: SettledStep | undefined;
+  bundled?: WriteOutcome | undefined;
+}
+
+/** A step in the store, and whether that changed it. */
+export interface Stepped {
+  kind: 'stepped';
+  step: Step;
+  outcome: 'written' | 'unchanged';
+}
+
+/**
+ * A followed log's conversation settled (live/): its bundle file's text made, nothing to copy;
+ * `known`, the content hash of what this process last wrote of it (equal: the file is as it
+ * stands). The bundle stage hands its `step` on to the store.
+ */
+export interface Grown {
+  kind: 'grown';
+  step: Step;
+  text: Uint8Array;
+  contentHash: string;
+  index: ConversationIndexEntry;
+  known: string | undefined;
+}
+
+/**
  * Stage convert: the conversations of each file, in file order, then the file done; a file
  * imported before (its checksum in `skip`) is said and not read.
  */
@@ -131,7 +170,7 @@ function importRecordOf(claim: Claim, stage: ConvertStage): ImportRecord {
  * `Settler`). Several logs of one Claude Code session merge too: each with the copy before it.
  */
 export async function* settle(
-  source: AsyncIterable<Converted | FileEvent>,
+  source: Source<Converted | FileEvent>,
   writer: BundleWriter,
   settler: Settler,
   redact: boolean,
@@ -153,19 +192,36 @@ export async function* settle(
   }
 }
 
-/** Stage toBundle: each conversation's attachments, attached texts and file, into the bundle. */
+/**
+ * Stage toBundle: each conversation's attachments, attached texts and file, into the bundle; a
+ * followed log's grown one, its file only (rewritten as it stands when this process wrote the
+ * version before, not read again), unless it is unchanged.
+ */
 export async function* toBundle(
-  source: AsyncIterable<Settled | FileEvent>,
+  source: Source<Settled | Grown | FileEvent>,
   writer: BundleWriter,
   assets: ReadonlyMap<string, AssetIndex>,
-  report: ReportBuilder,
-): AsyncGenerator<Written | FileEvent> {
+  report: ReportBuilder | undefined,
+): AsyncGenerator<Written | Step | FileEvent> {
   for await (const item of source) {
+    if (item.kind === 'grown') {
+      const { id } = item.step.conversation;
+      const { text, contentHash, index, known } = item;
+      const bundled =
+        known === contentHash
+          ? undefined
+          : known !== undefined
+            ? writer.putConversation(id, text, index)
+            : writer.writeConversation(id, text, contentHash, index);
+      yield { ...item.step, bundled };
+      continue;
+    }
     if (item.kind !== 'settled') {
       yield item;
       continue;
     }
     const { claim, conversation, stored } = item;
+    if (!report) throw new Error('a conversation of an export was written without a report');
     await writeToBundle(writer, claim, conversation, assets.get(claim.sourceKey), report, stored);
     yield writtenOf(claim, conversation);
   }
@@ -238,11 +294,14 @@ export async function* fromBundle(
   for (const record of imports.values()) yield { kind: 'file-imported', record };
 }
 
-/** Stage project: each conversation's graph (the worker's, when it made it), with its hash. */
+/**
+ * Stage project: each conversation's graph (the worker's, when it made it), with its hash; a
+ * followed log's step comes projected already (its conversion keeps the graph as it grows).
+ */
 export async function* project(
-  source: AsyncIterable<Written | FileEvent>,
+  source: Source<Written | Step | FileEvent>,
   options: { deep: boolean; attachmentText: (ref: string) => string | undefined },
-): AsyncGenerator<Projected | FileEvent> {
+): AsyncGenerator<Projected | Step | FileEvent> {
   for await (const item of source) {
     if (item.kind !== 'written') {
       yield item;
@@ -259,36 +318,50 @@ export async function* project(
   }
 }
 
-/** Where the toStore stage writes: the store's writer, and the store that records files. */
+/** Where the toStore stage writes: the store's writer, a followed log's steps, and the store itself. */
 export interface StoreTarget {
-  writer: GraphWriter;
+  writer?: GraphWriter | undefined;
+  steps?: LiveStoreWriter | undefined;
   store: Pick<Store, 'recordImport' | 'recordFingerprint' | 'dropStaleImports'>;
 }
 
 /**
- * Stage toStore: each conversation's graph into the store; a file counts as imported only once
- * its conversations are there (the writer flushed first).
+ * Stage toStore: each conversation's graph into the store (a followed log's, as a step at the
+ * cost of what changed); a file counts as imported only once its conversations are there (the
+ * writer flushed first).
  */
 export async function* toStore(
-  source: AsyncIterable<Projected | FileEvent>,
+  source: Source<Projected | Step | FileEvent>,
   target: StoreTarget,
-): AsyncGenerator<Stored | FileEvent> {
-  const { writer, store } = target;
+): AsyncGenerator<Stored | Stepped | FileEvent> {
+  const { writer, steps } = target;
   for await (const item of source) {
     if (item.kind === 'projected') {
+      if (!writer) throw new Error('a conversation reached the store without its writer');
       await writer.write(item.batch);
       yield { kind: 'stored', written: item.written, owner: item.batch.owner };
-      continue;
-    }
-    const { record } = item;
-    if (item.kind === 'file-skipped') {
-      if (record.size !== undefined && record.crc32 !== undefined)
-        await store.recordFingerprint(record.checksum, record.size, record.crc32);
+    } else if (item.kind === 'step') {
+      if (!steps) throw new Error('a step reached the store without its step writer');
+      const { conversation, settled } = item;
+      const outcome = await (settled
+        ? steps.settled(conversation, settled)
+        : steps.step(conversation));
+      yield { kind: 'stepped', step: item, outcome };
     } else {
-      await writer.flush();
-      await store.recordImport(record);
-      if (item.kind === 'log-written') await store.dropStaleImports(record.sourceFile, record.id);
+      await recordFile(item, target);
+      yield item;
     }
-    yield item;
   }
+}
+
+async function recordFile(item: FileEvent, { writer, store }: StoreTarget): Promise<void> {
+  const { record } = item;
+  if (item.kind === 'file-skipped') {
+    if (record.size !== undefined && record.crc32 !== undefined)
+      await store.recordFingerprint(record.checksum, record.size, record.crc32);
+    return;
+  }
+  await writer?.flush();
+  await store.recordImport(record);
+  if (item.kind === 'log-written') await store.dropStaleImports(record.sourceFile, record.id);
 }
