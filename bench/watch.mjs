@@ -11,7 +11,7 @@ import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';
 import { BundleWriter } from '../dist/bundle/bundle-writer.js';
-import { LiveStoreWriter } from '../dist/live/live-store-writer.js';
+import { LiveStoreWriter } from '../dist/pipeline/live-store-writer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
