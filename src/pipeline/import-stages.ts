@@ -28,7 +28,8 @@ import { parseWrittenConversation } from './written-conversation.js';
 // a time (back-pressure: nothing is read before the stages below asked for it), and what
 // becomes of each conversation and file travels down the stream as a value, not as a callback
 // up. `importPipeline` (import-pipeline.ts) composes them for `import` and `convert`; `reindex`
-// and `push` run fromBundle → project → toStore; `watch` writes through toBundle and toStore.
+// and `push` run fromBundle → project → toStore; `watch` a log's steps down toStore, and its
+// settled files down toBundle → project → toStore.
 
 /** What a stage reads: the stream of the stage above (or, for a few values at hand, a list). */
 export type Source<T> = AsyncIterable<T> | Iterable<T>;
