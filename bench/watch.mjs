@@ -6,13 +6,13 @@
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { followFolders } from '../dist/live/follow-folders.js';
+import { followFolders } from '../dist/data-folder/follow-folders.js';
 import { storeFile } from '../dist/data-folder/data-dir.js';
 import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';
 import { BundleWriter } from '../dist/bundle/bundle-writer.js';
-import { LiveStoreWriter } from '../dist/live/live-store-writer.js';
+import { LiveStoreWriter } from '../dist/pipeline/live-store-writer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
@@ -30,7 +31,7 @@ async function convertWith(workers: number, dir: string, inputs: string[]) {
 }
 
 describe('conversion on worker threads (compiled code)', () => {
-  it('writes the same bundle, byte for byte, and hands the sinks the same as inline', async () => {
+  it('writes the same bundle, byte for byte, and hands the store the same as inline', async () => {
     expect(existsSync(join(ROOT, 'dist', 'index.js'))).toBe(true);
     const dir = tempDir();
     const generated = join(dir, 'chatgpt.zip');
@@ -47,7 +48,11 @@ describe('conversion on worker threads (compiled code)', () => {
     expect([...parallel.files.keys()]).toEqual([...inline.files.keys()]);
     for (const [name, bytes] of inline.files)
       expect(parallel.files.get(name)?.equals(bytes), name).toBe(true);
-    // The sinks' hashes, graph batches and order, and the report, as inline.
+    // The store's graph batches, hashes and order, and the report, as inline.
+    const { stored } = z
+      .object({ stored: z.array(z.object({ batch: z.object({ hash: z.string() }).optional() })) })
+      .parse(JSON.parse(inline.record));
+    expect(stored.filter((s) => s.batch !== undefined).length).toBeGreaterThan(700);
     expect(parallel.record).toBe(inline.record);
   });
 });

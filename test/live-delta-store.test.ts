@@ -13,7 +13,7 @@ import type { DraftMessage } from '../src/model/draft.js';
 import type { Conversation } from '../src/model/pam.js';
 import { toIndexEntry } from '../src/bundle/memory-store.js';
 import type { LiveConversation } from '../src/live/convert-session.js';
-import { LiveStoreWriter } from '../src/live/live-store-writer.js';
+import { LiveStoreWriter } from '../src/pipeline/live-store-writer.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { snapshot } from './support/patch-fixtures.js';
 import { WORDS, apply, conversationOf, step, type Step } from './support/growing-drafts.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GraphBatch } from '../src/graph/graph-batch.js';
 import { SessionConversion, type SessionSource } from '../src/live/convert-session.js';
-import { LiveStoreWriter } from '../src/live/live-store-writer.js';
+import { LiveStoreWriter } from '../src/pipeline/live-store-writer.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { LINES, WORDS, snapshot, SESSION_SOURCE } from './support/patch-fixtures.js';
 

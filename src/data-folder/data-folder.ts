@@ -1,4 +1,4 @@
-import { followFolders } from '../live/follow-folders.js';
+import { followFolders } from './follow-folders.js';
 import { storedAttachment, type StoredAttachment } from './stored-attachment.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
 import type { Conversation, Memory } from '../model/pam.js';

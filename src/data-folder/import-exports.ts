@@ -1,23 +1,17 @@
-import { contentHashOfText } from '../bundle/conversation-text.js';
 import { bundleDir, storeFile } from './data-dir.js';
-import { projectConversation } from '../graph/project-conversation.js';
-import { importIdOf } from '../graph/import-id.js';
 import { withProblems, type ImportReport } from '../pipeline/import-report.js';
-import { convertExports } from '../pipeline/convert-exports.js';
+import { importPipeline } from '../pipeline/import-pipeline.js';
+import { fromBundle, project, toStore } from '../pipeline/import-stages.js';
 import {
   fileFingerprint,
   type ConvertOptions,
   type ImportProgress,
-  type SinkContext,
 } from '../pipeline/convert-options.js';
-import { findProvider } from '../providers/registry.js';
-import { bundleSize, readBundleConversations } from '../bundle/read-bundle.js';
+import { bundleSize } from '../bundle/read-bundle.js';
 import { inlineTextReader } from '../bundle/read-inline-text.js';
 import { lockOptions, withLockedStore } from './locked-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { Store } from '../stores/store.js';
-import { IMPORTER } from '../model/version.js';
-import { timestampOf } from '../model/time.js';
 import { readTombstones, writeTombstones } from './deleted-conversations.js';
 import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardLockFiles, discardNewData, snapshotDataDir } from './discard-new-data.js';
@@ -27,10 +21,7 @@ import { syncMemories } from '../memory/sync-memories.js';
 import { flushMemories } from '../memory/write-memories.js';
 
 /** Options of {@link importExports}. */
-export interface ImportOptions extends Omit<
-  ConvertOptions,
-  'out' | 'sinks' | 'skipChecksums' | 'onFileImported'
-> {
+export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'skipChecksums'> {
   dataDir: string;
   /** Index into this Neo4j server rather than the data folder's embedded store. */
   neo4j?: Neo4jTarget | undefined;
@@ -107,47 +98,23 @@ async function importLocked(
   } = options;
   const tombstones = await readTombstones(options.dataDir);
   const restored = new Set<string>();
-  const report = await convertExports(inputs, {
-    ...convertOptions,
-    out: bundleDir(options.dataDir),
-    ...(await skipping(store, options)),
-    ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
-    // The worker projects each conversation (it has it parsed already); the store writes it.
-    graph: { deep },
-    sinks: [
-      {
-        write: async (context: SinkContext) => {
-          const batch =
-            context.batch ??
-            projectConversation(context.conversation(), context.provider, {
-              deep,
-              checksum: context.checksum,
-              attachmentText: inlineTextReader(bundleDir(options.dataDir)),
-            });
-          restored.add(batch.owner);
-          await writer.write({ ...batch, hash: context.contentHash });
-        },
-      },
-    ],
-    onFileSkipped: (file) =>
-      file.size !== undefined && file.crc32 !== undefined
-        ? store.recordFingerprint(file.checksum, file.size, file.crc32)
-        : Promise.resolve(),
-    onFileImported: async (file) => {
-      // A file counts as imported only once its conversations are in the store.
-      await writer.flush();
-      await store.recordImport({
-        id: importIdOf(file.checksum),
-        sourceFile: file.file,
-        checksum: file.checksum,
-        importer: IMPORTER,
-        importedAt: timestampOf(options.importedAt ?? new Date()),
-        ...(file.size !== undefined ? { size: file.size } : {}),
-        ...(file.crc32 !== undefined ? { crc32: file.crc32 } : {}),
-        redacted: options.redact === true,
-      });
+  let report: ImportReport | undefined;
+  const bundle = bundleDir(options.dataDir);
+  const events = importPipeline(
+    inputs,
+    {
+      ...convertOptions,
+      out: bundle,
+      ...(await skipping(store, options)),
+      ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
     },
-  });
+    { writer, store, deep, attachmentText: inlineTextReader(bundle) },
+  );
+  for await (const event of events) {
+    if (event.kind === 'stored') restored.add(event.owner);
+    else if (event.kind === 'done') report = event.report;
+  }
+  if (!report) throw new Error('the import ended without its report: this is a bug');
   // Restored: the conversations written again are no longer deleted; the others stay so.
   if (restore === true && tombstones.some((t) => restored.has(t.id)))
     await writeTombstones(
@@ -260,48 +227,23 @@ async function loadBundle(
   // The bundle whole first: what a reindex or push reads is `memory-store.json` as it stands.
   await flushMemories({ dataDir });
   const deep = await store.deep();
-  const imports = new Map<string, { sourceFile: string; importer: string; importedAt: string }>();
   const bundle = bundleDir(dataDir);
   const total = onProgress ? await bundleSize(bundle) : { files: 0, bytes: 0 };
   const writer = store.writer(deep);
-  const readText = inlineTextReader(bundle);
   // A deletion cut off between its tombstone and the file's removal: the file stays out.
   const deleted = new Set((await readTombstones(dataDir)).map((t) => t.id));
   let conversations = 0;
   let bytesDone = 0;
   const problems: Diagnostic[] = [];
-  for await (const { conversation, text, bytes, path } of readBundleConversations(bundle, (p) =>
-    problems.push(p),
-  )) {
-    if (deleted.has(conversation.id)) continue;
-    const provider = findProvider(conversation.provider.name);
-    if (!provider) {
-      problems.push({
-        level: 'error',
-        code: 'unknown-provider',
-        message: `this conversation's provider "${conversation.provider.name}" is not one chatgraph knows (a newer version wrote it?); left out of the index`,
-        file: path,
-      });
-      continue;
-    }
-    const meta = conversation.import_metadata;
-    const checksum = meta?.source_checksum;
-    const batch = projectConversation(conversation, provider, { deep, attachmentText: readText });
-    await writer.write({ ...batch, hash: contentHashOfText(text) });
-    if (meta && checksum && !imports.has(checksum)) {
-      imports.set(checksum, {
-        sourceFile: meta.source_file,
-        importer: meta.importer,
-        importedAt: meta.imported_at,
-      });
-    }
+  const read = fromBundle(bundle, deleted, problems);
+  const projected = project(read, { deep, attachmentText: inlineTextReader(bundle) });
+  for await (const event of toStore(projected, { writer, store })) {
+    if (event.kind !== 'stored') continue;
     conversations++;
-    bytesDone += bytes;
+    bytesDone += event.written.bytes;
     onProgress?.({ phase: 'push', bytesDone, bytesTotal: total.bytes, conversations });
   }
   const report = await writer.end();
-  for (const [checksum, meta] of imports)
-    await store.recordImport({ id: importIdOf(checksum), checksum, ...meta });
   const synced = await syncMemories(store, dataDir);
   if (synced.problem) problems.push(synced.problem);
   onProgress?.({ phase: 'finish', bytesDone, bytesTotal: total.bytes, conversations });

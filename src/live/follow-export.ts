@@ -1,20 +1,28 @@
-import { importExports } from '../data-folder/import-exports.js';
 import { NotAnExportError } from '../pipeline/not-an-export-error.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
-import type { LockHolder } from '../data-folder/write-lock.js';
 import type { FollowEvent } from './follow-event.js';
 import type { FileState, LiveState } from './live-state.js';
 import type { FollowedFile } from './scan-folders.js';
 
+/** What importing an export did, as the follower tells it. */
+export interface ExportImported {
+  conversations: number;
+  written: number;
+  /** Imported before and unchanged: not read. */
+  skipped: boolean;
+}
+
+/**
+ * Imports one export file into the data folder, as `chatgraph import` does. The data folder
+ * composes the import (`importExports`) and gives the follower this (`FollowOptions.importExport`).
+ */
+export type ImportExport = (file: string) => Promise<ExportImported>;
+
 /** What importing a dropped export needs from the follower. */
 export interface ExportContext {
-  dataDir: string;
-  neo4j?: Neo4jTarget | undefined;
-  redact?: boolean | undefined;
+  importExport: ImportExport | undefined;
   state: LiveState;
   states: Map<string, FileState>;
   emit: (event: FollowEvent) => void;
-  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /**
@@ -33,20 +41,12 @@ export async function followExport(
     return { waiting: false, size: file.size };
   if (!settled) return { waiting: true, size: file.size };
   try {
-    const result = await importExports([file.path], {
-      dataDir: context.dataDir,
-      neo4j: context.neo4j,
-      redact: context.redact === true,
-      ...(context.onWait ? { onWait: context.onWait } : {}),
-    });
-    const skipped = result.problems.some((p) => p.code === 'file-already-imported');
-    context.emit({
-      kind: 'export',
-      file: file.path,
-      conversations: result.totals.conversations,
-      written: result.written.created + result.written.updated,
-      skipped: skipped && result.totals.conversations === 0,
-    });
+    if (!context.importExport)
+      throw new Error(
+        'exports are imported when following through the data folder (DataFolder.follow)',
+      );
+    const imported = await context.importExport(file.path);
+    context.emit({ kind: 'export', file: file.path, ...imported });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     context.emit({

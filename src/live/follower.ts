@@ -3,7 +3,7 @@ import { resolve, sep } from 'node:path';
 import { claudeCodeProjectDirs } from './claude-code-home.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
-import { followExport } from './follow-export.js';
+import { followExport, type ImportExport } from './follow-export.js';
 import type { FollowEvent } from './follow-event.js';
 import { followLog } from './follow-log.js';
 import { watchFolders, type FolderWatch } from './folder-watch.js';
@@ -34,6 +34,8 @@ export interface FollowOptions {
   indexDelayMilliseconds?: number | undefined;
   onEvent?: ((event: FollowEvent) => void) | undefined;
   onWait?: ((holder: LockHolder) => void) | undefined;
+  /** How a dropped export is imported: given by the data folder, which composes the import. */
+  importExport?: ImportExport | undefined;
 }
 
 /** A running follower. */
@@ -265,8 +267,7 @@ class FollowRunner {
             })
           : await followExport(file, settled, {
               ...context,
-              neo4j: this.options.neo4j,
-              redact: this.options.redact === true,
+              importExport: this.options.importExport,
             });
       // A settled last line that still does not parse waits for the next change.
       if (outcome.waiting && !(settled && file.kind === 'log'))

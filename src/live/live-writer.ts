@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { inlineTextReader } from '../bundle/read-inline-text.js';
 import { onDisk } from '../bundle/sealed-files.js';
 import { bundleDir } from '../data-folder/data-dir.js';
 import { readTombstones } from '../data-folder/deleted-conversations.js';
@@ -16,7 +17,15 @@ import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { Store } from '../stores/store.js';
 import { IMPORTER } from '../model/version.js';
 import type { LiveConversation } from './convert-session.js';
-import { LiveStoreWriter } from './live-store-writer.js';
+import { LiveStoreWriter } from '../pipeline/live-store-writer.js';
+import {
+  project,
+  toBundle,
+  toStore,
+  type FileEvent,
+  type Grown,
+  type Step,
+} from '../pipeline/import-stages.js';
 import { SessionOwners } from './session-owners.js';
 
 /** What one write of a followed log did. */
@@ -64,7 +73,7 @@ export class LiveWriter {
   private constructor(
     readonly dataDir: string,
     private readonly store: Store,
-    deep: boolean,
+    private readonly deep: boolean,
   ) {
     this.owners = new SessionOwners(bundleDir(dataDir));
     this.graph = new LiveStoreWriter(store, deep);
@@ -85,6 +94,22 @@ export class LiveWriter {
     redactor?: Redactor,
   ): Promise<LiveWriteReport> {
     const report: LiveWriteReport = { written: 0, unchanged: 0, leftDeleted: 0, heldElsewhere: 0 };
+    const steps = this.steps(conversations, from, redactor, report);
+    for await (const event of toStore(steps, { steps: this.graph, store: this.store }))
+      if (event.kind === 'stepped') report[event.outcome]++;
+    return report;
+  }
+
+  /**
+   * The steps of a log's conversations to write, each merged with its earlier copy, then the
+   * log's Import (its earlier checksums, that no conversation hangs from any more, dropped).
+   */
+  private async *steps(
+    conversations: readonly LiveConversation[],
+    from: LiveImport,
+    redactor: Redactor | undefined,
+    report: LiveWriteReport,
+  ): AsyncGenerator<Step | FileEvent> {
     const bundle = await this.openBundle();
     const deleted = new Set((await readTombstones(this.dataDir)).map((t) => t.id));
     for (const conversation of conversations) {
@@ -111,22 +136,14 @@ export class LiveWriter {
         report.heldElsewhere++;
         continue;
       }
-      const outcome = await this.graph.step(written);
+      yield { kind: 'step', conversation: written };
+      // Here once the store has the step.
       this.unsettled.set(id, written);
-      report[outcome]++;
     }
-    await this.store.recordImport({
-      id: from.id,
-      sourceFile: from.sourceFile,
-      checksum: from.checksum,
-      importer: IMPORTER,
-      importedAt: timestampOf(new Date()),
-      size: from.size,
-      redacted: from.redacted,
-    });
-    // The log's earlier checksums no conversation hangs from any more (a reindex drops them).
-    await this.store.dropStaleImports(from.sourceFile, from.id);
-    return report;
+    const { id, sourceFile, checksum, size, redacted } = from;
+    const importedAt = timestampOf(new Date());
+    const record = { id, sourceFile, checksum, importer: IMPORTER, importedAt, size, redacted };
+    yield { kind: 'log-written', record };
   }
 
   /**
@@ -169,23 +186,25 @@ export class LiveWriter {
    * last time.
    */
   async settle(): Promise<void> {
-    const waiting = [...this.unsettled.values()];
+    const waiting = new Map([...this.unsettled].map(([id, c]) => [id, c]));
     this.unsettled.clear();
     const bundle = await this.openBundle();
-    for (const conversation of waiting) {
-      const settled = conversation.settle();
-      const { text, contentHash } = settled;
-      const { id, index } = conversation;
-      const known = this.lastHash.get(id);
-      // The store always: it holds the stand-in version until it gets the content hash.
-      await this.graph.settled(conversation, settled);
-      if (known === contentHash) continue;
-      const outcome =
-        known !== undefined
-          ? bundle.putConversation(id, text, index)
-          : bundle.writeConversation(id, text, contentHash, index);
-      if (outcome !== 'unchanged') this.unindexed.set(id, index);
-      this.lastHash.set(id, contentHash);
+    // The bundle file, then the store: it holds the stand-in version until it gets the content hash.
+    const grown = this.grown(waiting.values());
+    const target = { steps: this.graph, store: this.store };
+    const written = toBundle(grown, bundle, new Map(), undefined);
+    // The same stages as an import's; a step comes projected already (its conversion's graph).
+    const projection = {
+      deep: this.deep,
+      attachmentText: inlineTextReader(bundleDir(this.dataDir)),
+    };
+    for await (const event of toStore(project(written, projection), target)) {
+      if (event.kind !== 'stepped') continue;
+      const { conversation, settled, bundled } = event.step;
+      const index = waiting.get(conversation.id)?.index;
+      if (bundled !== undefined && bundled !== 'unchanged' && index)
+        this.unindexed.set(conversation.id, index);
+      if (settled) this.lastHash.set(conversation.id, settled.contentHash);
     }
     if (this.unindexed.size > 0) {
       const now = timestampOf(new Date());
@@ -195,6 +214,18 @@ export class LiveWriter {
       );
       this.unindexed.clear();
       this.bundleStamp = await stampOf(this.dataDir);
+    }
+  }
+
+  // Each waiting conversation settled (its file's text, content hash and Document made), one
+  // at a time as the bundle stage asks: a first pass may settle every session followed.
+  private *grown(waiting: Iterable<LiveConversation>): Generator<Grown> {
+    for (const conversation of waiting) {
+      const settled = conversation.settle();
+      const { text, contentHash } = settled;
+      const known = this.lastHash.get(conversation.id);
+      const step: Step = { kind: 'step', conversation, settled };
+      yield { kind: 'grown', step, text, contentHash, index: conversation.index, known };
     }
   }
 

@@ -2,39 +2,41 @@ import type { ReportBuilder } from './import-report.js';
 import { toTimestamp } from '../model/time.js';
 import { readRecords } from '../read/read-records.js';
 import type { Claim } from './claim.js';
-import type { ConvertOptions } from './convert-options.js';
 import type { ConvertedConversation, RecordResult, RecordTask } from './convert-record.js';
 import { readDiagnostic } from './read-diagnostic.js';
 import type { RecordConverter } from './record-converter.js';
 
-/** What the conversion stage is given beside the file. */
+/** What the conversion of a file is given beside the file. */
 export interface ConvertStage {
   converter: RecordConverter;
   report: ReportBuilder;
   importedAt: string;
-  options: ConvertOptions;
+  redact: boolean;
+  /** Hash each conversation's content (a store compares it with the version it holds). */
+  hash: boolean;
+  /** Project each conversation into the graph on the worker, for the store. */
+  graph?: { deep: boolean } | undefined;
   /** Bytes of the file read so far (for progress). */
   onBytes: (n: number) => void;
-  /** Each converted conversation, in file order. */
-  take: (claim: Claim, converted: ConvertedConversation) => Promise<void>;
+  signal?: AbortSignal | undefined;
 }
 
 /**
- * Stage 4, convert on workers: each record of a conversations file is converted on a worker
- * thread, a window of them in flight; results are taken in file order, so output and report
- * are the same whatever the timing.
+ * The conversion of one conversations file: each record is converted on a worker thread, a
+ * window of them in flight; the conversations come out in file order, so output and report are
+ * the same whatever the timing. The next record is read only when the window has room, so a
+ * file is never held whole.
  */
-export async function convertClaim(claim: Claim, stage: ConvertStage): Promise<void> {
-  const { converter, report, options } = stage;
+export async function* convertFile(
+  claim: Claim,
+  stage: ConvertStage,
+): AsyncGenerator<ConvertedConversation> {
+  const { converter, report } = stage;
   const window = Math.max(8, converter.workers * 8);
   const fallbackTime = claim.entry.modified ? toTimestamp(claim.entry.modified) : undefined;
   const queue: Promise<RecordResult>[] = [];
-  const takeNext = async (): Promise<void> => {
-    const next = queue.shift();
-    if (next) await takeResult(claim, await next, stage);
-  };
   for await (const item of readRecords(claim.entry, claim.detection.format, stage.onBytes)) {
-    options.signal?.throwIfAborted();
+    stage.signal?.throwIfAborted();
     if (item.kind === 'problem') {
       report.add(readDiagnostic(item, claim.entry));
       continue;
@@ -49,20 +51,25 @@ export async function convertClaim(claim: Claim, stage: ConvertStage): Promise<v
       assetsKey: claim.sourceKey,
       importedAt: stage.importedAt,
       checksum: claim.checksum ?? '',
-      redact: options.redact === true,
-      hash: (options.sinks?.length ?? 0) > 0,
-      ...(options.graph ? { graph: options.graph } : {}),
+      redact: stage.redact,
+      hash: stage.hash,
+      ...(stage.graph ? { graph: stage.graph } : {}),
     };
     queue.push(converter.submit(task));
-    if (queue.length >= window) await takeNext();
+    const next = queue.length >= window ? queue.shift() : undefined;
+    if (next) yield* resultOf(claim, await next, report);
   }
-  while (queue.length > 0) await takeNext();
+  for (let next = queue.shift(); next; next = queue.shift())
+    yield* resultOf(claim, await next, report);
 }
 
-async function takeResult(claim: Claim, result: RecordResult, stage: ConvertStage): Promise<void> {
-  const { report } = stage;
+function resultOf(
+  claim: Claim,
+  result: RecordResult,
+  report: ReportBuilder,
+): ConvertedConversation[] {
   for (const diagnostic of result.diagnostics) report.add(diagnostic);
   if (result.redactions) report.addRedactions(result.redactions);
   if (result.skipped) report.summary(claim.provider.name).skipped++;
-  for (const conversation of result.conversations) await stage.take(claim, conversation);
+  return result.conversations;
 }

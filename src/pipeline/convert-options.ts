@@ -1,7 +1,3 @@
-import type { GraphBatch } from '../graph/graph-batch.js';
-import type { Conversation } from '../model/pam.js';
-import type { Provider } from '../providers/provider.js';
-
 /** How far an import has got, for a progress bar. */
 export interface ImportProgress {
   /** `push`: a bundle being loaded into a store. */
@@ -9,35 +5,6 @@ export interface ImportProgress {
   bytesDone: number;
   bytesTotal: number;
   conversations: number;
-}
-
-/** Where a conversation came from, for sinks. */
-export interface SinkContext {
-  provider: Provider;
-  /** The hash of its content, import metadata aside (equal: nothing changed). */
-  contentHash: string;
-  /** The export file it came from, and that file's checksum. */
-  file: string;
-  checksum: string;
-  /** Its graph batch, when the import asked for one (see `ConvertOptions.graph`). */
-  batch: GraphBatch | undefined;
-  /** The conversation itself (parsed from `text` on first use). */
-  conversation(): Conversation;
-}
-
-/** Receives each conversation as it is written to the bundle (the graph store is one). */
-export interface ConversationSink {
-  write(context: SinkContext): Promise<void>;
-}
-
-/** An export file whose conversations have all been read. */
-export interface ImportedFile {
-  file: string;
-  checksum: string;
-  provider: string;
-  /** The file's size and CRC-32 as its zip records them, when it is in a zip. */
-  size?: number;
-  crc32?: number;
 }
 
 /** What identifies a zipped export file without reading it: its path, size and CRC-32. */
@@ -52,9 +19,6 @@ export interface ConvertOptions {
   /** The import time written into the files; defaults to now. */
   importedAt?: Date;
   onProgress?: (progress: ImportProgress) => void;
-  sinks?: readonly ConversationSink[];
-  /** Project each conversation into the graph on the worker, for the sinks (`SinkContext.batch`). */
-  graph?: { deep: boolean };
   /** Conversations files whose checksum is here were imported before and are skipped. */
   skipChecksums?: ReadonlySet<string>;
   /**
@@ -62,10 +26,6 @@ export interface ConvertOptions {
    * again even to hash it (an unchanged 1 GB re-import then takes a second, not four).
    */
   knownFiles?: ReadonlyMap<string, string>;
-  /** Called when every conversation of a file has been written (not for skipped files). */
-  onFileImported?: (file: ImportedFile) => Promise<void>;
-  /** Called for a file skipped as imported before. */
-  onFileSkipped?: (file: ImportedFile) => Promise<void>;
   /** Mask secrets (API keys, tokens, bearer headers, URL passwords, private keys) before writing. */
   redact?: boolean;
   /**

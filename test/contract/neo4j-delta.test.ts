@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphBatch } from '../../src/graph/graph-batch.js';
 import { deltaOf, removesNode } from '../../src/graph/graph-delta.js';
 import { SessionConversion, type SessionSource } from '../../src/live/convert-session.js';
-import { LiveStoreWriter } from '../../src/live/live-store-writer.js';
+import { LiveStoreWriter } from '../../src/pipeline/live-store-writer.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 import type { HashedBatch, Store } from '../../src/stores/store.js';

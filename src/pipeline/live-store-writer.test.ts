@@ -7,7 +7,7 @@ import type { GraphBatch } from '../graph/graph-batch.js';
 import { SqliteStore } from '../stores/sqlite/sqlite-store.js';
 import { cuts, linearEntries, linearLog, log } from '../../test/support/claude-code-lines.js';
 import { snapshot, SESSION_SOURCE } from '../../test/support/patch-fixtures.js';
-import { SessionConversion, type SessionSource } from './convert-session.js';
+import { SessionConversion, type SessionSource } from '../live/convert-session.js';
 import { LiveStoreWriter } from './live-store-writer.js';
 
 const SOURCE: SessionSource = { ...SESSION_SOURCE, importId: 'import:sha256:0' };

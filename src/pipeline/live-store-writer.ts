@@ -1,7 +1,26 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
 import type { GraphDelta } from '../graph/graph-delta.js';
 import type { HashedBatch, Store } from '../stores/store.js';
-import type { LiveConversation, SettledConversation } from './convert-session.js';
+
+/** A followed conversation as of a step of its conversion (`LiveConversation`, live/convert-session.ts). */
+export interface StepConversation {
+  id: string;
+  /** The conversion's step this is (`of` tells conversions apart): a delta is from step `n - 1`. */
+  step: { of: string; n: number };
+  /** Stands in for the content hash until settled. */
+  version: string;
+  /** What changed in the graph since the step before; undefined when it is only known whole. */
+  delta: GraphDelta | undefined;
+  /** The graph whole (costs the session's length). */
+  batch(): GraphBatch;
+}
+
+/** A step settled: its Document made again, and its content hash as its version. */
+export interface SettledStep {
+  contentHash: string;
+  delta: GraphDelta | undefined;
+  batch(): GraphBatch;
+}
 
 /** The conversion step of a conversation the store holds, and the version it holds it as. */
 interface Held {
@@ -14,7 +33,8 @@ interface Held {
 const KEPT_BATCHES = 64;
 
 /**
- * Writes followed conversations' steps to the store at the cost of what changed: a step's
+ * The store stage's way with a followed log (see `toStore`, import-stages.ts): writes its
+ * conversations' steps to the store at the cost of what changed: a step's
  * delta over the step before when the store holds that one (see `Store.applyDelta`, SQLite and
  * Neo4j). A step without a delta (deep mode, a change the conversion could not go on from, the
  * first step of a log) gets its graph whole, patched over the last batch written where there is
@@ -30,7 +50,7 @@ export class LiveStoreWriter {
   ) {}
 
   /** Writes a conversation as of a new step (its Document as last settled). */
-  step(conversation: LiveConversation): Promise<'written' | 'unchanged'> {
+  step(conversation: StepConversation): Promise<'written' | 'unchanged'> {
     const { id, step, delta, version } = conversation;
     const held = this.held.get(id);
     const follows = held?.of === step.of && held.n === step.n - 1;
@@ -39,8 +59,8 @@ export class LiveStoreWriter {
 
   /** Writes a settled step: its Document made again, and its content hash as its version. */
   settled(
-    conversation: LiveConversation,
-    settled: SettledConversation,
+    conversation: Pick<StepConversation, 'id' | 'step'>,
+    settled: SettledStep,
   ): Promise<'written' | 'unchanged'> {
     const { id, step } = conversation;
     const held = this.held.get(id);
