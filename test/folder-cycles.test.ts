@@ -8,9 +8,8 @@ const run = promisify(execFile);
 
 // dependency-cruiser forbids cycles between files; this forbids them between the folders of
 // src/ (a stage or role each). The knot that remains is pinned here so it can only shrink:
-// recall, memory, live, the conversation view and the data folder import each other (recall
-// embeds memories, the data folder composes them all while they take its lock or name its
-// files). Untying it is the Store role split (issue 27).
+// the data folder composes recall, memory, live and the conversation view, and they take its
+// lock and name its files. Untying it is the Store role split (issue 27).
 const KNOWN_KNOTS = [['conversation-view', 'data-folder', 'live', 'memory', 'recall']];
 
 const cruised = z.object({

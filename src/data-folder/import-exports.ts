@@ -17,7 +17,7 @@ import { withWriteLock, type LockHolder } from './write-lock.js';
 import { discardLockFiles, discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import { syncMemories } from '../memory/sync-memories.js';
+import { syncMemories } from '../recall/sync-memories.js';
 import { flushMemories } from '../memory/write-memories.js';
 
 /** Options of {@link importExports}. */

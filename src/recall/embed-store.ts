@@ -14,7 +14,7 @@ import {
 } from './embed-conversations.js';
 import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
 import { embedMemories } from './embed-memories.js';
-import { syncMemories } from '../memory/sync-memories.js';
+import { syncMemories } from './sync-memories.js';
 import { bundleDir } from '../data-folder/data-dir.js';
 import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
 import { ModelNotInstalledError } from '../embed/embed-errors.js';
