@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import { projectPlatformProjects } from '../graph/platform-projects.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { EMBEDDINGS_FILE, readMemoryVectors } from './embed-memories.js';
