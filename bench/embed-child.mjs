@@ -2,7 +2,7 @@
 // at most the given seconds, stops cleanly, and prints what it did as JSON.
 // `node bench/embed-child.mjs <data-dir> <seconds>`
 import { embedStore } from '../dist/recall/embed-store.js';
-import { openStore } from '../dist/data-folder/open-store.js';
+import { openStore } from '../dist/folder/open-store.js';
 
 const [dataDir, seconds] = process.argv.slice(2);
 if (!dataDir || !seconds) throw new Error('usage: embed-child.mjs <data-dir> <seconds>');

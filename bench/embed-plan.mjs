@@ -11,7 +11,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { embedStore } from '../dist/recall/embed-store.js';
-import { openStore } from '../dist/data-folder/open-store.js';
+import { openStore } from '../dist/folder/open-store.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const args = process.argv.slice(2);

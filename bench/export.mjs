@@ -14,7 +14,7 @@ if (args[0] === '--child') {
   const [, dataDir = '', given = 'markdown', out = ''] = args;
   const format = /** @type {'markdown' | 'obsidian' | 'html' | 'jsonl'} */ (given);
   const { exportConversations } = await import('../dist/api/view.js');
-  const { openStore } = await import('../dist/data-folder/open-store.js');
+  const { openStore } = await import('../dist/folder/open-store.js');
   const store = await openStore({ dataDir }, { readonly: true });
   const started = process.hrtime.bigint();
   const report = await exportConversations({ store, dataDir, format, out });

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '../dist/sqlite.js';
-import { storeFile } from '../dist/data-folder/data-dir.js';
+import { storeFile } from '../dist/folder/data-dir.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -167,7 +167,7 @@ rmSync(smallData, { recursive: true, force: true });
 importInto(small, smallData);
 const seedScript = `
 import { SqliteStore } from '${join(root, 'dist', 'sqlite.js')}';
-import { storeFile } from '${join(root, 'dist', 'data-folder', 'data-dir.js')}';
+import { storeFile } from '${join(root, 'dist', 'folder', 'data-dir.js')}';
 const store = SqliteStore.open(storeFile(${JSON.stringify(smallData)}), { readonly: true });
 // A conversation of median length: the seed's thread query returns one row per prefix.
 const ids = await store.cypher('MATCH (c:Conversation) RETURN c.conversation_id AS id ORDER BY c.message_count, id');

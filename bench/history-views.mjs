@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { buildTopicMap } from '../dist/recall/topic-map.js';
-import { openStore } from '../dist/data-folder/open-store.js';
+import { openStore } from '../dist/folder/open-store.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

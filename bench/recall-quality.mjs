@@ -231,7 +231,7 @@ function cliSearcher(dataDir) {
 async function librarySearcher(dataDir) {
   // The recaller is public (chatgraph/query); opening the store and the query model is internal.
   const { createRecaller } = await import('../dist/api/query.js');
-  const { openStore } = await import('../dist/data-folder/open-store.js');
+  const { openStore } = await import('../dist/folder/open-store.js');
   const { openQueryEmbedder } = await import('../dist/recall/embed-store.js');
   const { relevanceFloor } = await import('../dist/search/relevance-floor.js');
   const store = await openStore({ dataDir }, { readonly: true });

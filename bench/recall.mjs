@@ -19,7 +19,7 @@ import { SqliteStore } from '../dist/sqlite.js';
 import { openEmbedder } from '../dist/embed/open-embedder.js';
 import { recall } from '../dist/recall/recall-search.js';
 import { recallConversations } from '../dist/recall/recall-conversations.js';
-import { storeFile } from '../dist/data-folder/data-dir.js';
+import { storeFile } from '../dist/folder/data-dir.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
 import { writeClaudeCodeProjects } from '../dist/sample/claude-code-sample.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';

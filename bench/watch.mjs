@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { followFolders } from '../dist/data-folder/follow-folders.js';
-import { storeFile } from '../dist/data-folder/data-dir.js';
+import { storeFile } from '../dist/folder/data-dir.js';
 import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';

@@ -9,10 +9,10 @@
  */
 export { DataFolder } from './data-folder/data-folder.js';
 export type { DataFolderOptions } from './data-folder/data-folder.js';
-export { resolveDataDir } from './data-folder/data-dir.js';
+export { resolveDataDir } from './folder/data-dir.js';
 export { DataFolderMissingError } from './doctor/doctor.js';
-export { WriteLockBusyError, waitingMessage } from './data-folder/write-lock.js';
-export type { LockHolder } from './data-folder/write-lock.js';
+export { WriteLockBusyError, waitingMessage } from './folder/write-lock.js';
+export type { LockHolder } from './folder/write-lock.js';
 export { convertExports } from './pipeline/convert-exports.js';
 export type { ConvertOptions, ImportProgress } from './pipeline/convert-options.js';
 export type { ImportReport } from './pipeline/import-report.js';

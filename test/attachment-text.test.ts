@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { project } from '../src/graph/project.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';

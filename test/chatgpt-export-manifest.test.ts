@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { exitCodeOf } from '../src/pipeline/exit-code.js';
 import type { ImportReport } from '../src/pipeline/import-report.js';
 import type { Diagnostic } from '../src/model/diagnostic.js';

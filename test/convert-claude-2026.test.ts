@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';

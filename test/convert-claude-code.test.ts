@@ -182,7 +182,7 @@ describe('Claude Code in the graph', () => {
   it('links tool calls to files, sessions to their project and branch, sharing nodes across sessions', async () => {
     const { importExports } = await import('../src/data-folder/import-exports.js');
     const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
-    const { storeFile } = await import('../src/data-folder/data-dir.js');
+    const { storeFile } = await import('../src/folder/data-dir.js');
     const dir = tempDir();
     const project = join(dir, 'projects', '-home-me-project');
     mkdirSync(project, { recursive: true });
@@ -296,7 +296,7 @@ describe('Claude Code subagents in the graph', () => {
   it('links the Task call that started a subagent to the subagent session', async () => {
     const { importExports } = await import('../src/data-folder/import-exports.js');
     const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
-    const { storeFile } = await import('../src/data-folder/data-dir.js');
+    const { storeFile } = await import('../src/folder/data-dir.js');
     const dir = tempDir();
     const project = join(dir, 'p');
     mkdirSync(join(project, S, 'subagents'), { recursive: true });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFolder } from '../src/index.js';
 import { StoreConnectionError } from '../src/api/query.js';
-import { WRITE_LOCK_FILE } from '../src/data-folder/write-lock.js';
+import { WRITE_LOCK_FILE } from '../src/folder/write-lock.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 

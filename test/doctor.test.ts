@@ -4,7 +4,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { memoryIo } from '../src/cli/cli-io.js';
 import { runCli } from '../src/cli/run-cli.js';
-import { withWriteLock } from '../src/data-folder/write-lock.js';
+import { withWriteLock } from '../src/folder/write-lock.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
 

@@ -9,7 +9,7 @@ import {
   type ExportReport,
   type ThreadMessage,
 } from '../src/api/view.js';
-import { openStore } from '../src/data-folder/open-store.js';
+import { openStore } from '../src/folder/open-store.js';
 import type { Store } from '../src/index.js';
 import { isPortablePath, safeName, uniquePaths } from '../src/export/file-names.js';
 import { SAMPLE_INPUTS } from './support/bundled-samples.js';

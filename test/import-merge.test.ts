@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';

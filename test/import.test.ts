@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation, msg, node } from './support/chatgpt-builder.js';

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { CYPHER_TEXT_CHARACTERS } from '../src/stores/cypher/cypher-text-bound.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
 import { DataFolder, type Store } from '../src/index.js';
 import { importExports } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/data-folder/open-store.js';
+import { openStore } from '../src/folder/open-store.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { cleanUp } from './support/clean-up.js';

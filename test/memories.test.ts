@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/data-folder/data-dir.js';
+import { bundleDir } from '../src/folder/data-dir.js';
 import { createRecaller } from '../src/api/query.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { listMemories } from '../src/memory/list-memories.js';
 import { recentActivity } from '../src/memory/recent-activity.js';
-import { openStore } from '../src/data-folder/open-store.js';
+import { openStore } from '../src/folder/open-store.js';
 import type { Store } from '../src/index.js';
 import { recordedMemories } from './support/bundle-memories.js';
 import { tempDir } from './support/convert-to-temp.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/data-folder/data-dir.js';
+import { bundleDir } from '../src/folder/data-dir.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { chatgraph } from './support/run-cli.js';
 import { tempDir } from './support/convert-to-temp.js';

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/data-folder/data-dir.js';
+import { bundleDir } from '../src/folder/data-dir.js';
 import { flushMemories } from '../src/memory/write-memories.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { MemoryNotFoundError } from '../src/api/memory.js';
-import { openStore } from '../src/data-folder/open-store.js';
+import { openStore } from '../src/folder/open-store.js';
 import type { Relation } from '../src/model/pam.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';

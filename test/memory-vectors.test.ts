@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/data-folder/data-dir.js';
+import { bundleDir } from '../src/folder/data-dir.js';
 import { createRecaller } from '../src/api/query.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/data-folder/open-store.js';
+import { openStore } from '../src/folder/open-store.js';
 import { remember, reviseMemory } from '../src/memory/remember.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { Neo4jStore } from '../src/stores/neo4j/neo4j-store.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { textHash } from '../src/embed/text-hash.js';
 import { TOPICS, writeExport } from './support/recall-fixtures.js';
 import { tempDir } from './support/convert-to-temp.js';

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir, storeFile } from '../src/data-folder/data-dir.js';
+import { bundleDir, storeFile } from '../src/folder/data-dir.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation } from './support/chatgpt-builder.js';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { searchBatches } from './support/search-fixtures.js';

@@ -25,7 +25,7 @@ const PAST_THE_FOLDER = new Set([
 ]);
 // Modules below the public API that do the same, imported by path.
 const PAST_THE_FOLDER_FILES =
-  /(data-folder\/(write-lock|open-store|locked-store|import-exports|delete-conversation|follow-folders)|bundle\/bundle-writer|memory\/(remember|write-memories)|recall\/embed-store|live\/follower)\.js$/;
+  /(folder\/(write-lock|open-store|locked-store)|data-folder\/(import-exports|delete-conversation|follow-folders)|bundle\/bundle-writer|memory\/(remember|write-memories)|recall\/embed-store|live\/follower)\.js$/;
 
 const SHELLS = ['src/cli', 'src/web', 'src/mcp'];
 

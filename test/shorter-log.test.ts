@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import type { FollowEvent } from '../src/live/follow-event.js';
 import { followFolders } from '../src/live/follower.js';

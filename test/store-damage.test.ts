@@ -10,7 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeFile } from '../src/data-folder/data-dir.js';
+import { storeFile } from '../src/folder/data-dir.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';

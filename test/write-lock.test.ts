@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { writeChatgptExport, writeClaudeExport } from '../src/sample/write-samples.js';
-import { withWriteLock, type LockHolder } from '../src/data-folder/write-lock.js';
+import { withWriteLock, type LockHolder } from '../src/folder/write-lock.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { holdWriteLock } from './support/lock-holder.js';
 import { ROOT } from './support/shared.js';

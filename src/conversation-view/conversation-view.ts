@@ -1,6 +1,6 @@
 import { findProvider } from '../providers/registry.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { messageNodeId } from '../graph/message-node-id.js';
 import type { Citation } from '../model/pam.js';

@@ -24,8 +24,8 @@ import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
 import { createRecaller, type Recaller } from '../recall/recaller.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
-import { bundleDir } from './data-dir.js';
-import { readTombstones, type Tombstone } from './deleted-conversations.js';
+import { bundleDir } from '../folder/data-dir.js';
+import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import {
   deleteConversation,
   type DeleteOptions,
@@ -40,9 +40,9 @@ import {
   type ImportResult,
   type LoadOptions,
 } from './import-exports.js';
-import { openStore } from './open-store.js';
+import { openStore } from '../folder/open-store.js';
 import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
-import type { LockHolder } from './write-lock.js';
+import type { LockHolder } from '../folder/write-lock.js';
 
 /** How a data folder is opened: its store, whether to write, and how a writing verb waits. */
 export interface DataFolderOptions {

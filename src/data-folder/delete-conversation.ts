@@ -9,17 +9,17 @@ import {
   readBundleConversations,
   readBundleTexts,
 } from '../bundle/read-bundle.js';
-import { bundleDir } from './data-dir.js';
-import { readTombstones, writeTombstones } from './deleted-conversations.js';
+import { bundleDir } from '../folder/data-dir.js';
+import { readTombstones, writeTombstones } from '../folder/deleted-conversations.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
 import { timestampOf } from '../model/time.js';
-import { withLockedStoreIfPresent } from './locked-store.js';
+import { withLockedStoreIfPresent } from '../folder/locked-store.js';
 import { pruneVectorCache } from '../recall/embed-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { UnknownIdError, resolveConversation } from '../stores/resolve-id.js';
 import type { ConversationInfo, Store } from '../stores/store.js';
-import type { LockHolder } from './write-lock.js';
+import type { LockHolder } from '../folder/write-lock.js';
 
 /** Options of {@link deleteConversation}. */
 export interface DeleteOptions {

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { bundleDir, storeFile } from './data-dir.js';
-import { WRITE_LOCK_FILE } from './write-lock.js';
+import { bundleDir, storeFile } from '../folder/data-dir.js';
+import { WRITE_LOCK_FILE } from '../folder/write-lock.js';
 
 /** What of a data folder was there before an import, so what it created can be taken back. */
 export interface DataDirSnapshot {

@@ -23,9 +23,9 @@ import {
 } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { bundleDir } from './data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import { dateBound } from '../stores/date-bound.js';
-import { withWriteLock } from './write-lock.js';
+import { withWriteLock } from '../folder/write-lock.js';
 
 /** Options of {@link exportPam}. */
 export interface ExportPamOptions {

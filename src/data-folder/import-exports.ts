@@ -1,4 +1,4 @@
-import { bundleDir, storeFile } from './data-dir.js';
+import { bundleDir, storeFile } from '../folder/data-dir.js';
 import { withProblems, type ImportReport } from '../pipeline/import-report.js';
 import { importPipeline } from '../pipeline/import-pipeline.js';
 import { fromBundle, project, toStore } from '../pipeline/import-stages.js';
@@ -9,15 +9,15 @@ import {
 } from '../pipeline/convert-options.js';
 import { bundleSize } from '../bundle/read-bundle.js';
 import { inlineTextReader } from '../bundle/read-inline-text.js';
-import { lockOptions, withLockedStore } from './locked-store.js';
+import { lockOptions, withLockedStore } from '../folder/locked-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { Store } from '../stores/store.js';
-import { readTombstones, writeTombstones } from './deleted-conversations.js';
-import { withWriteLock, type LockHolder } from './write-lock.js';
+import { readTombstones, writeTombstones } from '../folder/deleted-conversations.js';
+import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
 import { discardLockFiles, discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import { syncMemories } from '../memory/sync-memories.js';
+import { syncMemories } from '../recall/sync-memories.js';
 import { flushMemories } from '../memory/write-memories.js';
 
 /** Options of {@link importExports}. */

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareFolder } from '../at-rest/unlock.js';
-import { storeFile } from '../data-folder/data-dir.js';
+import { storeFile } from '../folder/data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 import { lockCheck } from './lock-check.js';

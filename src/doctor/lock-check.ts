@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { WRITE_LOCK_FILE } from '../data-folder/write-lock.js';
+import { WRITE_LOCK_FILE } from '../folder/write-lock.js';
 import { note, ok, type DoctorCheck } from './check.js';
 
 /** Whether a process of this id is running (signal 0 checks without sending anything). */

@@ -1,8 +1,8 @@
 import { dataFileNamesSync } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
 import { CONVERSATIONS_DIR } from '../bundle/layout.js';
-import { bundleDir } from '../data-folder/data-dir.js';
-import { openStore } from '../data-folder/open-store.js';
+import { bundleDir } from '../folder/data-dir.js';
+import { openStore } from '../folder/open-store.js';
 import { plural } from '../model/plural.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { fix, ok, type DoctorCheck } from './check.js';

@@ -4,7 +4,7 @@ import {
   readConversationView,
   type ConversationView,
 } from '../conversation-view/conversation-view.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import type { Conversation } from '../model/pam.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';

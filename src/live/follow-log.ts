@@ -4,7 +4,7 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { Redactor, type RedactionCounts } from '../model/redact.js';
 import { timestampOf } from '../model/time.js';
 import { detectClaudeCode } from '../providers/claude-code/detect.js';
-import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
+import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
 import { SessionConversion } from './convert-session.js';
 import type { FollowEvent } from './follow-event.js';
 import type { FileState, LiveState } from './live-state.js';

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { claudeCodeProjectDirs } from './claude-code-home.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
-import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
+import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
 import { followExport, type ImportExport } from './follow-export.js';
 import type { FollowEvent } from './follow-event.js';
 import { followLog } from './follow-log.js';

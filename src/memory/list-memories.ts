@@ -1,6 +1,6 @@
 import { prepareFolder } from '../at-rest/unlock.js';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
 import type { Memory, MemoryStatus, MemoryType, Relation, RelationType } from '../model/pam.js';
 import { pageBounds } from '../stores/page-bounds.js';

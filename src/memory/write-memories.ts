@@ -13,16 +13,16 @@ import {
 import { storedMemory, toMemoryStore } from '../bundle/memory-store.js';
 import { readMemoryStore, type MemoryStoreFile } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import type { Memory, Relation } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
-import { withLockedStore } from '../data-folder/locked-store.js';
+import { withLockedStore } from '../folder/locked-store.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { TextEmbedder } from '../recall/embed-conversations.js';
 import { readMemoryVectors } from '../recall/embed-memories.js';
 import { refreshMemoryVectors, type MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { Store } from '../stores/store.js';
-import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
+import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
 
 /** Where memories are written: the data folder's bundle, and its store (embedded or Neo4j). */
 export interface MemoryTarget {

@@ -14,9 +14,9 @@ import {
 } from './embed-conversations.js';
 import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
 import { embedMemories } from './embed-memories.js';
-import { syncMemories } from '../memory/sync-memories.js';
-import { bundleDir } from '../data-folder/data-dir.js';
-import { withWriteLock, type LockHolder } from '../data-folder/write-lock.js';
+import { syncMemories } from './sync-memories.js';
+import { bundleDir } from '../folder/data-dir.js';
+import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
 import { ModelNotInstalledError } from '../embed/embed-errors.js';
 import { MODEL_CATALOG } from '../embed/model-catalog.js';
 import { modelFolder, readManifest, resolveModelDir } from '../embed/model-folder.js';

@@ -1,6 +1,6 @@
 import { dataFileExists } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import { openEmbedder } from '../embed/open-embedder.js';
 import type { Store } from '../stores/store.js';
 import type { TextEmbedder } from './embed-conversations.js';

@@ -1,6 +1,6 @@
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
-import { withMemoryHits } from '../memory/memory-hits.js';
+import { withMemoryHits } from './memory-hits.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
 import { recallConversations, type ConversationResult } from './recall-conversations.js';

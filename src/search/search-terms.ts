@@ -1,4 +1,4 @@
-import { QueryError } from '../stores/store.js';
+import { QueryError } from './query-error.js';
 import { isAcronym } from './stemming.js';
 
 // Words too common to rank by: BM25 gives them almost no weight, yet scoring them reads every

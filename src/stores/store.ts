@@ -328,10 +328,7 @@ export interface Store extends GraphSink, ImportLedger, ConversationReader, Grap
   close(): Promise<void>;
 }
 
-/** A query error meant for the user: the engine's message, in one line. */
-export class QueryError extends Error {
-  override readonly name = 'QueryError';
-}
+export { QueryError } from '../search/query-error.js';
 
 /** A store that cannot be reached or used (wrong address, password, version): one sentence for the user. */
 export class StoreConnectionError extends Error {

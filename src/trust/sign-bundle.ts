@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { writeDataFile } from '../bundle/sealed-files.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { withWriteLock } from '../data-folder/write-lock.js';
+import { withWriteLock } from '../folder/write-lock.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
   MANIFEST_FILE,

@@ -5,7 +5,7 @@
 //   node test/support/crash-child.mjs embed <data-dir> <conversations>
 import { embedStore } from '../../dist/recall/embed-store.js';
 import { importExports } from '../../dist/data-folder/import-exports.js';
-import { openStore } from '../../dist/data-folder/open-store.js';
+import { openStore } from '../../dist/folder/open-store.js';
 
 const [operation, ...args] = process.argv.slice(2);
 const crashAt = (count) => (done) => {

@@ -6,7 +6,7 @@ import { ROOT } from './shared.js';
 
 // The compiled lock module: a holder must be another process, so it cannot import the TypeScript
 // source. The path is checked first, so a module that moved fails here by name, not as an exit 1.
-export const COMPILED_WRITE_LOCK = join(ROOT, 'dist', 'data-folder', 'write-lock.js');
+export const COMPILED_WRITE_LOCK = join(ROOT, 'dist', 'folder', 'write-lock.js');
 
 // A process that takes the data folder's write lock (as an import does), says so, and holds it
 // until killed. Owned: it never outlives the test file.

@@ -1,5 +1,5 @@
 import { appendFileSync, copyFileSync } from 'node:fs';
-import { storeFile } from '../../src/data-folder/data-dir.js';
+import { storeFile } from '../../src/folder/data-dir.js';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 
 /** Writes a Claude Code session log line by line, as Claude Code does (a chain of entries). */

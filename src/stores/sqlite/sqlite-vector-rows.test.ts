@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toBinaryCode } from '../../recall/binary-index.js';
-import { quantizeVector } from '../../recall/int8-vectors.js';
+import { toBinaryCode } from '../vectors/binary-index.js';
+import { quantizeVector } from '../vectors/int8-vectors.js';
 import { meanVectors } from './sqlite-mean-vectors.js';
 import { blobColumn, nullableTextColumn, numberColumn, rawRow } from './sqlite-raw-row.js';
 import { loadBinaryIndex } from './sqlite-vector-rows.js';

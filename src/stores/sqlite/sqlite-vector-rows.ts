@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { BinaryIndex } from '../../recall/binary-index.js';
-import { quantizeVector } from '../../recall/int8-vectors.js';
+import { BinaryIndex } from '../vectors/binary-index.js';
+import { quantizeVector } from '../vectors/int8-vectors.js';
 import {
   blobColumn,
   nullableNumberColumn,

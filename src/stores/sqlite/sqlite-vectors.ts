@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { type BinaryIndex, dot, toBinaryCode } from '../../recall/binary-index.js';
-import { quantizeVector } from '../../recall/int8-vectors.js';
+import { type BinaryIndex, dot, toBinaryCode } from '../vectors/binary-index.js';
+import { quantizeVector } from '../vectors/int8-vectors.js';
 import { passageSnippet } from '../vector-passage.js';
 import { dateBound } from '../date-bound.js';
 import type { SearchHit } from '../store.js';

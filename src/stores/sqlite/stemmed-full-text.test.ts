@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../../data-folder/data-dir.js';
-import { openStore } from '../../data-folder/open-store.js';
+import { storeFile } from '../../folder/data-dir.js';
+import { openStore } from '../../folder/open-store.js';
 import { tempDir } from '../../../test/support/convert-to-temp.js';
 import { stemBatches } from '../../../test/support/search-fixtures.js';
 import { SqliteStore } from './sqlite-store.js';

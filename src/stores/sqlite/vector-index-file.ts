@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
 import { writeFileAtomicSync } from '../../bundle/atomic-write.js';
-import { BinaryIndex, type IndexSnapshot } from '../../recall/binary-index.js';
+import { BinaryIndex, type IndexSnapshot } from '../vectors/binary-index.js';
 
 /**
  * The in-memory vector index saved beside the store, so a new process (each `chatgraph search`

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../data-folder/data-dir.js';
+import { bundleDir } from '../folder/data-dir.js';
 import { projectPlatformProjects } from '../graph/platform-projects.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import { EMBEDDINGS_FILE, readMemoryVectors } from '../recall/embed-memories.js';
+import { EMBEDDINGS_FILE, readMemoryVectors } from './embed-memories.js';
 import type { MemoryVector } from '../stores/memory-index.js';
 import type { Store } from '../stores/store.js';
 

@@ -1,4 +1,4 @@
-import { fuseRankings } from '../recall/recall-search.js';
+import { fuseRankings } from './recall-search.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import type { MemoryMatch } from '../stores/memory-index.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
