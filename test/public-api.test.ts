@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,21 @@ describe('the public API', () => {
   it('exports exactly these names from each entry point', () => {
     expect(exportedNames()).toEqual(EXPECTED);
     expect(EXPECTED.index.length).toBeLessThanOrEqual(25);
+  });
+
+  it('keeps only the entry points at the root of src/, the subpaths in src/api/', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort();
+    expect(files('src')).toEqual(['index.ts', 'neo4j.ts', 'sqlite.ts']);
+    expect(files('src/api')).toEqual(
+      Object.keys(EXPECTED)
+        .filter((k) => k !== 'index')
+        .map((k) => `${k}.ts`)
+        .sort(),
+    );
   });
 
   it('loads no store when imported; the subpaths load theirs (built package)', async () => {

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import type { ReportBuilder } from './import-report.js';
 import { NotAnExportError } from './not-an-export-error.js';
-import { plural } from '../plural.js';
+import { plural } from '../model/plural.js';
 import { baseName } from '../read/entry.js';
 import { readHead } from '../read/head.js';
 import type { OpenedSource } from '../read/open-source.js';

@@ -3,7 +3,7 @@ import { recordPamExports } from '../bundle/pam-exports.js';
 import { repairDiagnostics } from '../bundle/repair-index.js';
 import { stableId } from '../model/ids.js';
 import { isExportable } from '../model/pam.js';
-import { plural } from '../plural.js';
+import { plural } from '../model/plural.js';
 import { timestampOf } from '../model/time.js';
 import type { OpenedSource } from '../read/open-source.js';
 import { checksumClaims, reportFiles } from './checksum.js';
