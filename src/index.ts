@@ -1,7 +1,8 @@
 /**
  * chatgraph's public API, the names most callers need: the data folder and its verbs, the
- * conversion of exports to PAM, and the types they return. Six subpaths in `src/api/` group the
- * rest by role (`chatgraph/query`, `/view`, `/memory`, `/models`, `/trust`, `/sources`), and the
+ * conversion of exports to PAM, and the types they return. Seven subpaths in `src/api/` group the
+ * rest by role (`chatgraph/folder`, `/query`, `/view`, `/memory`, `/models`, `/trust`,
+ * `/sources`), and the
  * stores' classes are in `chatgraph/sqlite` and `chatgraph/neo4j`. The CLI, the web app and the
  * MCP server use only these entry points (the dependency rule says so); `test/public-api.test.ts`
  * pins every name, types included, and this file to at most 25.

@@ -36,6 +36,19 @@ const EXPECTED = {
     'resolveDataDir',
     'waitingMessage',
   ],
+  folder: [
+    'BundleLoad',
+    'DeleteOptions',
+    'DeleteResult',
+    'EmbedStoreOptions',
+    'ExportPamOptions',
+    'ExportPamReport',
+    'FollowOptions',
+    'ImportOptions',
+    'LoadOptions',
+    'StoredAttachment',
+    'Tombstone',
+  ],
   query: [
     'AmbiguousIdError',
     'CLI_QUERY_LIMITS',
@@ -101,10 +114,16 @@ const EXPECTED = {
     'MemoryInputError',
     'MemoryNotFoundError',
     'MemoryOptions',
+    'MemoryPage',
+    'MemoryQuery',
+    'MemoryRevision',
     'MemoryStoreError',
     'MemoryType',
+    'MemoryVectorNote',
     'MemoryView',
     'RELATION_TYPES',
+    'RecentActivity',
+    'RecentOptions',
     'RememberInput',
     'RememberResult',
     'memoryView',
@@ -225,7 +244,7 @@ describe('the public API', () => {
     ]);
     expect(await loaded([dist('neo4j')])).toContain('neo4j-driver');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-      exports: Record<string, { import?: string }>;
+      exports: Record<string, { import?: string; types?: string }>;
     };
     expect(Object.keys(pkg.exports)).toEqual([
       '.',
@@ -234,7 +253,11 @@ describe('the public API', () => {
       './neo4j',
       './package.json',
     ]);
-    for (const k of subpaths) expect(pkg.exports[`./${k}`]?.import).toBe(`./dist/api/${k}.js`);
+    for (const k of subpaths) {
+      expect(pkg.exports[`./${k}`]?.import).toBe(`./dist/api/${k}.js`);
+      expect(pkg.exports[`./${k}`]?.types).toBe(`./dist/api/${k}.d.ts`);
+      expect(existsSync(join(ROOT, 'dist', 'api', `${k}.d.ts`))).toBe(true);
+    }
   });
 
   it('carries the version of package.json', () => {

@@ -8,7 +8,11 @@ import {
   type ConversationView,
 } from '../conversation-view/conversation-view.js';
 import { listMemories, type MemoryPage, type MemoryQuery } from '../memory/list-memories.js';
-import { recentActivity, type RecentActivity } from '../memory/recent-activity.js';
+import {
+  recentActivity,
+  type RecentActivity,
+  type RecentOptions,
+} from '../memory/recent-activity.js';
 import {
   forget,
   remember,
@@ -58,6 +62,15 @@ export interface DataFolderOptions {
   /** The longest a verb waits for that writer, in milliseconds (a server's request says so rather than hang). */
   lockWaitMilliseconds?: number | undefined;
 }
+
+/** What `import` takes beyond the folder itself (its store is the folder's). */
+export type FolderImportOptions = Omit<ImportOptions, 'dataDir' | 'neo4j'>;
+/** What `reindex` and `push` take beyond the folder itself. */
+export type FolderLoadOptions = Omit<LoadOptions, 'neo4j'>;
+/** What `delete` takes beyond the folder itself. */
+export type FolderDeleteOptions = Omit<DeleteOptions, 'neo4j'>;
+/** What `follow` takes beyond the folder itself. */
+export type FolderFollowOptions = Omit<FollowOptions, 'dataDir' | 'neo4j'>;
 
 /** What `remember`, `forget` and `revise` take beyond the folder itself. */
 export type MemoryOptions = Omit<MemoryTarget, 'dataDir' | 'neo4j'>;
@@ -141,15 +154,12 @@ export class DataFolder {
   }
 
   /** What changed since a time (`--since`'s forms): conversations started or continued, memories added. */
-  async recent(options: Parameters<typeof recentActivity>[2]): Promise<RecentActivity> {
+  async recent(options: RecentOptions): Promise<RecentActivity> {
     return recentActivity(await this.store(), this.dir, options);
   }
 
   /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
-  import(
-    inputs: readonly string[],
-    options: Omit<ImportOptions, 'dataDir' | 'neo4j'> = {},
-  ): Promise<ImportResult> {
+  import(inputs: readonly string[], options: FolderImportOptions = {}): Promise<ImportResult> {
     return importExports(inputs, {
       ...options,
       ...this.waiting(options),
@@ -159,12 +169,12 @@ export class DataFolder {
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
-  reindex(options: Omit<LoadOptions, 'neo4j'> = {}): Promise<BundleLoad & { movedAside?: string }> {
+  reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
     return reindex(this.dir, { ...options, ...this.waiting(options), neo4j: this.options.neo4j });
   }
 
   /** Loads the bundle into the store (Neo4j usually), skipping what is there already (see `pushBundle`). */
-  push(options: Omit<LoadOptions, 'neo4j'> = {}): Promise<BundleLoad> {
+  push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
     return pushBundle(this.dir, {
       ...options,
       ...this.waiting(options),
@@ -173,7 +183,7 @@ export class DataFolder {
   }
 
   /** Deletes one conversation everywhere, and remembers it deleted (see `deleteConversation`). */
-  delete(id: string, options: Omit<DeleteOptions, 'neo4j'> = {}): Promise<DeleteResult> {
+  delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
     return deleteConversation(this.dir, id, {
       ...options,
       ...this.waiting(options),
@@ -216,7 +226,7 @@ export class DataFolder {
   }
 
   /** Follows session logs and dropped exports into the folder (see `followFolders`). */
-  async follow(options: Omit<FollowOptions, 'dataDir' | 'neo4j'> = {}): Promise<Follower> {
+  async follow(options: FolderFollowOptions = {}): Promise<Follower> {
     return followFolders({
       ...options,
       ...this.waiting(options),

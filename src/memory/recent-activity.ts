@@ -13,6 +13,16 @@ export interface RecentActivity {
   memoriesAdded: { total: number; items: MemoryView[] };
 }
 
+/** What `recentActivity` looks back over. */
+export interface RecentOptions {
+  /** The bound, in `--since`'s forms (a date, `24h`, `7d`, `2w`, `today`, `yesterday`). */
+  since: string;
+  /** The time relative bounds count back from (now when not given). */
+  now?: Date | undefined;
+  /** How many of each list (RECENT_LIMIT when not given). */
+  limit?: number | undefined;
+}
+
 /** How many of each list `recentActivity` gives. */
 export const RECENT_LIMIT = 10;
 
@@ -23,7 +33,7 @@ export const RECENT_LIMIT = 10;
 export async function recentActivity(
   store: ConversationReader & GraphQueries,
   dataDir: string,
-  options: { since: string; now?: Date | undefined; limit?: number | undefined },
+  options: RecentOptions,
 ): Promise<RecentActivity> {
   const since = dateBound(options.since, 'since', options.now ?? new Date());
   const limit = options.limit ?? RECENT_LIMIT;

@@ -31,10 +31,26 @@ export async function* convertFile(
   claim: Claim,
   stage: ConvertStage,
 ): AsyncGenerator<ConvertedConversation> {
-  const { converter, report } = stage;
-  const window = Math.max(8, converter.workers * 8);
+  const window = Math.max(8, stage.converter.workers * 8);
   const fallbackTime = claim.entry.modified ? toTimestamp(claim.entry.modified) : undefined;
   const queue: Promise<RecordResult>[] = [];
+  try {
+    yield* convertInOrder(claim, stage, queue, window, fallbackTime);
+  } finally {
+    // Left early (a failed worker rejects every task, an abort, a stage below that threw): the
+    // conversions still queued are dropped, and their rejections must not end the process.
+    for (const pending of queue) pending.catch(() => undefined);
+  }
+}
+
+async function* convertInOrder(
+  claim: Claim,
+  stage: ConvertStage,
+  queue: Promise<RecordResult>[],
+  window: number,
+  fallbackTime: string | undefined,
+): AsyncGenerator<ConvertedConversation> {
+  const { converter, report } = stage;
   for await (const item of readRecords(claim.entry, claim.detection.format, stage.onBytes)) {
     stage.signal?.throwIfAborted();
     if (item.kind === 'problem') {

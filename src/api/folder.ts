@@ -1,0 +1,17 @@
+/**
+ * `chatgraph/folder`: the option and result types of `DataFolder`'s verbs (types only), so a
+ * caller can name what it passes to `import`, `reindex`, `push`, `delete`, `embed`, `follow`,
+ * `exportPam` and `attachment`, and what they give back.
+ */
+export type {
+  FolderDeleteOptions as DeleteOptions,
+  FolderFollowOptions as FollowOptions,
+  FolderImportOptions as ImportOptions,
+  FolderLoadOptions as LoadOptions,
+} from '../data-folder/data-folder.js';
+export type { BundleLoad } from '../data-folder/import-exports.js';
+export type { DeleteResult } from '../data-folder/delete-conversation.js';
+export type { ExportPamOptions, ExportPamReport } from '../data-folder/export-pam.js';
+export type { StoredAttachment } from '../data-folder/stored-attachment.js';
+export type { Tombstone } from '../folder/deleted-conversations.js';
+export type { EmbedStoreOptions } from '../recall/embed-store.js';
