@@ -1,10 +1,14 @@
 import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Decrypter, Encrypter, generateIdentity, identityToRecipient } from 'age-encryption';
 import { z } from 'zod';
 import { FolderEncryptionError, KEY_FILE } from '../bundle/encryption-markers.js';
-import { NativeScryptIdentity, NativeScryptRecipient } from './native-scrypt.js';
+
+// age-encryption (and @noble's curves and post-quantum code beneath it) is loaded only when a
+// folder key is made or opened: loading it cost every command about 60 ms at start, encrypted
+// folder or not.
+const age = (): Promise<typeof import('age-encryption')> => import('age-encryption');
+const scrypt = (): Promise<typeof import('./native-scrypt.js')> => import('./native-scrypt.js');
 
 /** What opens a folder's key: the person's passphrase, or their age identity file's text (age-keygen's). */
 export type Unlock = { passphrase: string } | { identity: string };
@@ -32,7 +36,7 @@ async function keyOf(identity: string): Promise<FolderKey> {
   const derived = hkdfSync('sha256', identity, 'chatgraph', 'sqlite index key', 32);
   return {
     identity,
-    recipient: await identityToRecipient(identity),
+    recipient: await (await age()).identityToRecipient(identity),
     sqliteKey: Buffer.from(derived).toString('hex'),
   };
 }
@@ -53,6 +57,8 @@ function identityFromFile(text: string): string {
 export async function newFolderKey(
   unlock: Unlock,
 ): Promise<{ key: FolderKey; wrapped: Uint8Array }> {
+  const { Encrypter, generateIdentity, identityToRecipient } = await age();
+  const { NativeScryptRecipient } = await scrypt();
   const key = await keyOf(await generateIdentity());
   const encrypter = new Encrypter();
   if ('passphrase' in unlock) encrypter.addRecipient(new NativeScryptRecipient(unlock.passphrase));
@@ -63,6 +69,8 @@ export async function newFolderKey(
 /** The folder's key, opened with the passphrase or identity (a {@link WrongKeyError} when it does not). */
 export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<FolderKey> {
   const wrapped = await readFile(join(dataDir, KEY_FILE));
+  const { Decrypter } = await age();
+  const { NativeScryptIdentity } = await scrypt();
   const decrypter = new Decrypter();
   if ('passphrase' in unlock) decrypter.addIdentity(new NativeScryptIdentity(unlock.passphrase));
   else decrypter.addIdentity(identityFromFile(unlock.identity));

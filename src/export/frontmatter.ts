@@ -1,4 +1,14 @@
-import { stringify } from 'yaml';
+import { createRequire } from 'node:module';
+
+type Yaml = typeof import('yaml');
+let yaml: Yaml | undefined;
+
+// The YAML library (83 files) is loaded on the first note written, not with every command that
+// shows a conversation: `frontmatter` is synchronous, so it is required (yaml ships CommonJS).
+function stringify(value: unknown): string {
+  yaml ??= createRequire(import.meta.url)('yaml') as Yaml;
+  return yaml.stringify(value, { lineWidth: 0 });
+}
 
 /**
  * A note's YAML frontmatter, written by a YAML library so that any title, tag or URL (quotes,
@@ -6,7 +16,7 @@ import { stringify } from 'yaml';
  */
 export function frontmatter(fields: Record<string, unknown>): string {
   const kept = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-  return `---\n${stringify(kept, { lineWidth: 0 })}---\n`;
+  return `---\n${stringify(kept)}---\n`;
 }
 
 /** A tag Obsidian accepts: letters, digits, `_`, `-` and `/`, not only digits. */

@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
 import { SERVER_QUERY_LIMITS, queryLimits } from '../../api/query.js';
-import { createServer } from '../../mcp/create-server.js';
-import { holdingsOf } from '../../mcp/instructions.js';
 import { DEFAULT_ANSWER_BYTES, MIN_ANSWER_BYTES } from '../../mcp/result-budget.js';
-import { LineTransport } from '../../mcp/line-transport.js';
-import { serveMcpHttp } from '../../mcp/serve-http.js';
 import type { CliIo } from '../cli-io.js';
 import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-options.js';
 import { UsageError } from '../usage-error.js';
@@ -49,6 +45,16 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   const limits = queryLimits(options, SERVER_QUERY_LIMITS);
   const port = options.http === undefined ? undefined : checkPort(options.http, '--http');
   const answerBudget = answerBudgetOf(options);
+  // The MCP SDK (and zod-to-json-schema, hono) load when the server starts, not with every
+  // command: about 100 ms of every `chatgraph` call's start.
+  const [{ createServer }, { holdingsOf }, { LineTransport }, { serveMcpHttp }] = await Promise.all(
+    [
+      import('../../mcp/create-server.js'),
+      import('../../mcp/instructions.js'),
+      import('../../mcp/line-transport.js'),
+      import('../../mcp/serve-http.js'),
+    ],
+  );
   await followForServer(options, io);
   const memory = await openForReading(options);
   const store = await memory.store();
