@@ -11,7 +11,9 @@ import { embedWorkers, WORKERS_ENV } from './local-embedder.js';
 import { openEmbedder } from './open-embedder.js';
 
 const run = promisify(execFile);
-const DIST = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'index.js')).href;
+const DIST = pathToFileURL(
+  join(import.meta.dirname, '..', '..', 'dist', 'embed', 'open-embedder.js'),
+).href;
 const POOL = pathToFileURL(
   join(import.meta.dirname, '..', '..', 'dist', 'embed', 'embed-pool.js'),
 ).href;
