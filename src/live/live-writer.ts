@@ -186,7 +186,7 @@ export class LiveWriter {
    * last time.
    */
   async settle(): Promise<void> {
-    const waiting = new Map([...this.unsettled].map(([id, c]) => [id, c]));
+    const waiting = new Map(this.unsettled);
     this.unsettled.clear();
     const bundle = await this.openBundle();
     // The bundle file, then the store: it holds the stand-in version until it gets the content hash.

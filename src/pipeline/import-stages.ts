@@ -63,8 +63,11 @@ export interface Written {
   id: string;
   /** Its own platform's provider (a PAM file's conversation is not the claiming `pam`'s). */
   provider: Pick<Provider, 'source' | 'label' | 'fileTools' | 'conversationUrl'>;
-  /** The hash of its content, import metadata aside (equal: nothing changed). */
-  contentHash: string;
+  /**
+   * The hash of its content, import metadata aside (equal: nothing changed); made on first use,
+   * so a `convert` with no store hashes nothing the worker did not.
+   */
+  contentHash: () => string;
   /** The checksum of the file it came from, when that is not the conversation's own. */
   checksum: string | undefined;
   /** Its graph, when the worker projected it already. */
@@ -235,7 +238,7 @@ function writtenOf(claim: Claim, converted: ConvertedConversation): Written {
     kind: 'written',
     id,
     provider: findProvider(converted.platform) ?? claim.provider,
-    contentHash: converted.contentHash ?? contentHashOfText(text),
+    contentHash: () => converted.contentHash ?? contentHashOfText(text),
     checksum: claim.checksum ?? '',
     batch: converted.batch,
     // Text this process wrote from a conversation it built: parsed back only if asked.
@@ -285,7 +288,7 @@ export async function* fromBundle(
       kind: 'written',
       id: conversation.id,
       provider,
-      contentHash: hash,
+      contentHash: () => hash,
       checksum: undefined,
       batch: undefined,
       conversation: () => conversation,
@@ -315,7 +318,7 @@ export async function* project(
         ...(item.checksum !== undefined ? { checksum: item.checksum } : {}),
         attachmentText: options.attachmentText,
       });
-    yield { kind: 'projected', written: item, batch: { ...batch, hash: item.contentHash } };
+    yield { kind: 'projected', written: item, batch: { ...batch, hash: item.contentHash() } };
   }
 }
 
