@@ -49,7 +49,7 @@ export class SqliteGraphWriter {
   private readonly stems: StemsWriter;
   private readonly patcher: ReturnType<typeof deltaPatcher>;
   private readonly statements: Record<
-    'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete',
+    'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete' | 'known',
     Statement
   >;
 
@@ -82,6 +82,10 @@ export class SqliteGraphWriter {
         `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
       ),
       stateDelete: db.prepare(`DELETE FROM conversation_state WHERE id = ?`),
+      // Whether a conversation has rows: its state and its Conversation node are written together.
+      known: db.prepare(
+        `SELECT 1 FROM conversation_state WHERE id = ? UNION ALL SELECT 1 FROM "Conversation" WHERE owner = ? LIMIT 1`,
+      ),
     };
     this.patcher = deltaPatcher(db, {
       insertNode: this.insertNode,
@@ -118,7 +122,12 @@ export class SqliteGraphWriter {
    * savepoint as it does at every commit.
    */
   write(batch: HashedBatch, hash: string, deep: boolean): void {
-    this.removeOwned(batch.owner);
+    // A new conversation has no rows to delete, and the deletes are not free even then: an
+    // INSERT … SELECT or a multi-row DELETE on an FTS5 table opens a statement savepoint, where
+    // FTS5 writes its pending terms out as a segment, so every conversation of an import made
+    // its own tiny segments to merge (1.9 s of a 14 s import of 4,698 conversations).
+    if (this.statements.known.get(batch.owner, batch.owner) !== undefined)
+      this.removeOwned(batch.owner);
     const language = batchLanguage(batch.nodes);
     for (const node of batch.nodes) {
       const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
