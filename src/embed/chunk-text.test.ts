@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkText } from './chunk-text.js';
+import { chunkText, tokenizerChunker } from './chunk-text.js';
 
 /** A stand-in tokenizer: one token per word, plus the two special tokens BERT adds. */
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length + 2;
@@ -63,5 +63,42 @@ describe('chunkText', () => {
       expect(perChar(chunk.text)).toBeLessThanOrEqual(7);
       expect(chunk.text).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
     }
+  });
+
+  describe('tokenizerChunker', () => {
+    // Word pieces: a word of n letters is ceil(n / 4) tokens, as a WordPiece vocabulary cuts
+    // long words; it adds up over words, as real tokenizers do.
+    const pieces = (text: string): number =>
+      text
+        .split(/\s+/)
+        .filter(Boolean)
+        .reduce((sum, word) => sum + Math.ceil(word.length / 4), 2);
+
+    it('cuts as counting every window whole does, when the tokenizer adds up over words', () => {
+      fc.assert(
+        fc.property(textArb, fc.integer({ min: 6, max: 60 }), (text, maxTokens) => {
+          const options = { maxTokens, overlapTokens: Math.floor(maxTokens / 4) };
+          expect(tokenizerChunker(options, pieces)(text)).toEqual(chunkText(text, options, pieces));
+        }),
+      );
+    });
+
+    it('never passes the limit when the tokenizer does not add up over words', () => {
+      // Every character a token, spaces between words too: counted word by word, a window
+      // looks shorter than it is.
+      const characters = (text: string): number => text.trim().length;
+      fc.assert(
+        fc.property(textArb, fc.integer({ min: 20, max: 80 }), (text, maxTokens) => {
+          const options = { maxTokens, overlapTokens: 4 };
+          const chunks = tokenizerChunker(options, characters)(text);
+          expect(chunks[0]?.start).toBe(0);
+          expect(chunks.at(-1)?.end).toBe(text.length);
+          for (const chunk of chunks) {
+            expect(chunk.tokens).toBe(characters(chunk.text));
+            expect(chunk.tokens ?? 0).toBeLessThanOrEqual(maxTokens);
+          }
+        }),
+      );
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkText, type TextChunk } from '../embed/chunk-text.js';
+import { tokenizerChunker, type TextChunk } from '../embed/chunk-text.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
 import type { VectorCache } from '../embed/vector-cache.js';
@@ -74,10 +74,10 @@ export function modelOptions(
 /** Splits texts so that each chunk fits the model (its token limit, a little overlap). */
 export function chunkerFor(embedder: Embedder): (text: string) => TextChunk[] {
   const maxTokens = Math.max(16, embedder.model.maxTokens - 2);
-  return (text) =>
-    chunkText(text, { maxTokens, overlapTokens: Math.min(OVERLAP_TOKENS, maxTokens >> 2) }, (t) =>
-      embedder.countTokens(t),
-    );
+  return tokenizerChunker(
+    { maxTokens, overlapTokens: Math.min(OVERLAP_TOKENS, maxTokens >> 2) },
+    (t) => embedder.countTokens(t),
+  );
 }
 
 /**
