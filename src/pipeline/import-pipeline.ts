@@ -79,7 +79,8 @@ export async function* importPipeline(
     for (const diagnostic of repairDiagnostics(writer.repaired, options.out))
       report.add(diagnostic);
     const { account, assets, library } = await readSideFiles(claims, sources, report);
-    converter = new RecordConverter(options.workers);
+    // With no store, the main thread has time to convert records too (see RecordConverter).
+    converter = new RecordConverter(options.workers, store === undefined);
     for (const [key, index] of assets) converter.setAssets(key, index.refTable());
     for (const [key, byMessage] of library) converter.setLibrary(key, byMessage);
     const progress = progressOf(conversationClaims, options);
