@@ -49,6 +49,10 @@ describe('recall from the CLI, with the real model', () => {
     expect((JSON.parse(before.stdout) as SearchJson).mode).toBe('keyword');
     const embedded = await cli(['embed', '--data-dir', data]);
     expect(embedded.stdout).toMatch(/embedding 5 conversations?/);
+    // The first pass's end is said before the second pass is planned.
+    expect(embedded.stdout).toMatch(
+      /one vector each[^\n]*\nall 5 conversations can be found by meaning now \(\d+ s in\)[^\n]*\nembedding 5 conversations whole/,
+    );
     expect(embedded.stdout).toMatch(/embedded 5 of 5 conversations?/);
     for (const [query, target] of [
       ['my bread leaven has a chemical odour', 'starter'],

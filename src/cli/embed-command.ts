@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
 import { waitingMessage, type DataFolder } from '../index.js';
 import type { EmbedReport } from '../api/models.js';
-import { describePlan, describeRate, EmbedProgressBar, formatDuration } from './embed-progress.js';
+import {
+  describeFirstPassDone,
+  describePlan,
+  describeRate,
+  EmbedProgressBar,
+  formatDuration,
+  passDone,
+} from './embed-progress.js';
 import { plural } from './plural.js';
 
 /** The options `embed` (and `import --embed`) take about the model. */
@@ -47,6 +54,7 @@ export async function runEmbed(
   process.once('SIGTERM', stop);
   const bar = new EmbedProgressBar();
   const started = Date.now();
+  let firstPassSaid = false;
   try {
     const report = await folder.embed({
       ...(options.model !== undefined ? { model: options.model } : {}),
@@ -72,6 +80,13 @@ export async function runEmbed(
         : {
             onProgress: (progress) => {
               bar.update(progress);
+              // The first pass done is what a person waits for: said once, with its time, since
+              // cutting every text for the second pass takes a while before its plan appears.
+              if (progress.pass === 'conversations' && !firstPassSaid && passDone(progress)) {
+                firstPassSaid = true;
+                bar.done();
+                print(describeFirstPassDone(progress, (Date.now() - started) / 1000));
+              }
             },
           }),
     });

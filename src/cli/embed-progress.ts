@@ -44,6 +44,16 @@ export function describePlan(plan: EmbedPlan, model: string): string {
   return `embedding ${plural(plan.conversations, 'conversation')} whole: ${plural(plan.chunks, 'chunk')} of ${plural(plan.texts, 'text')}, ${formatBytes(plan.characters)}${cached}, with ${model}; ${time}`;
 }
 
+/** Whether a pass's progress has every conversation done. */
+export function passDone(progress: EmbedProgress): boolean {
+  return progress.conversations > 0 && progress.conversationsDone >= progress.conversations;
+}
+
+/** The line said when the first pass ends: every conversation can be found by meaning. */
+export function describeFirstPassDone(progress: EmbedProgress, seconds: number): string {
+  return `all ${plural(progress.conversations, 'conversation')} can be found by meaning now (${formatDuration(seconds)} in); next, every chunk of their texts, cut and counted first`;
+}
+
 /** The embed progress bar: done, rate and time left, on a terminal's stderr. */
 export class EmbedProgressBar {
   private last = 0;
