@@ -52,10 +52,8 @@ async function killedAfter(args: string[], bundle: string, files: number): Promi
       resolve();
     }),
   );
-  let seen = 0;
   const poll = setInterval(() => {
-    seen = conversationFiles(bundle);
-    if (seen >= files) child.kill('SIGKILL');
+    if (conversationFiles(bundle) >= files) child.kill('SIGKILL');
   }, 2);
   await exited;
   clearInterval(poll);
