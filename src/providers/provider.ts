@@ -69,6 +69,37 @@ export interface ConversionContext {
   readonly file: string;
 }
 
+/** An operating system chatgraph looks for agents' stores on, as `process.platform` names it. */
+export type AgentPlatform = 'linux' | 'darwin' | 'win32';
+
+/**
+ * One place a coding agent keeps its sessions on some platforms. `path` is a template: `~` is
+ * the home folder, and `$XDG_CONFIG_HOME`, `$XDG_DATA_HOME`, `%APPDATA%`, `%LOCALAPPDATA%` and
+ * `%USERPROFILE%` stand for those folders (with their usual defaults when unset). `env` names
+ * the variable that moves it (`CODEX_HOME`), and where the sessions are below its value.
+ */
+export interface AgentLocation {
+  platforms: readonly AgentPlatform[];
+  path: string;
+  env?: { name: string; path: string };
+}
+
+/** How a coding agent keeps its sessions on disk: data of its provider, not a switch elsewhere. */
+export interface AgentStore {
+  /**
+   * How it writes them, which is how `watch` follows them: JSON Lines appended (`append`), a
+   * JSON or Markdown document rewritten in place (`rewrite`), or a SQLite database (`sqlite`).
+   */
+  writes: 'append' | 'rewrite' | 'sqlite';
+  /** Its default locations on each platform, with their environment overrides. */
+  locations: readonly AgentLocation[];
+  /**
+   * Set when chatgraph can find the store but not read it (Windsurf's protobuf, an encrypted
+   * desktop store): why, for `sources` and for `import`'s report.
+   */
+  unreadable?: string;
+}
+
 /** One export format: how to recognise its files and turn its records into PAM. */
 export interface Provider {
   /** PAM `provider.name`. */
@@ -88,6 +119,8 @@ export interface Provider {
   readonly carriesPlatforms?: boolean;
   /** Tool names that read or modify files (the graph links their calls to File nodes). */
   readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
+  /** Set for a coding agent: where it keeps its sessions and how it writes them. */
+  readonly agent?: AgentStore;
   /** Claims an entry by its path and first bytes, or returns undefined. */
   detect(path: string, head: string): Detection | undefined;
   /**

@@ -14,6 +14,17 @@ export const claudeCode: Provider = {
     read: ['Read', 'Grep', 'Glob', 'LS'],
     modify: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'],
   },
+  agent: {
+    writes: 'append',
+    locations: [
+      {
+        platforms: ['linux', 'darwin', 'win32'],
+        path: '~/.claude/projects',
+        env: { name: 'CLAUDE_CONFIG_DIR', path: 'projects' },
+      },
+      { platforms: ['linux'], path: '$XDG_CONFIG_HOME/claude/projects' },
+    ],
+  },
   detect: detectClaudeCode,
   toConversation: toClaudeCodeConversation,
 };

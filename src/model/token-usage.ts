@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { JsonObject } from './pam.js';
+
+const count = z.number().finite().nonnegative();
+
+/**
+ * The tokens of one model call, as a coding agent's log records them, in the names the graph's
+ * Message properties and the usage report use. `input_tokens` never includes cached reads
+ * (Codex counts them inside its input: they are taken out); a field the log does not give is
+ * left out, never guessed.
+ */
+export const TokenUsageSchema = z.object({
+  input_tokens: count.optional(),
+  output_tokens: count.optional(),
+  cache_read_tokens: count.optional(),
+  cache_creation_tokens: count.optional(),
+  reasoning_tokens: count.optional(),
+});
+
+/** One model call's tokens (see `TokenUsageSchema`). */
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/** The token fields, in the order reports show them. */
+export const TOKEN_FIELDS = [
+  'input_tokens',
+  'output_tokens',
+  'cache_read_tokens',
+  'cache_creation_tokens',
+  'reasoning_tokens',
+] as const satisfies readonly (keyof TokenUsage)[];
+
+/** Where a message's usage is kept in the bundle: `message.raw_metadata.token_usage`. */
+export const TOKEN_USAGE_KEY = 'token_usage';
+
+/** The usage as a `raw_metadata` value (whole numbers), or undefined when the log gave none. */
+export function tokenUsageJson(usage: TokenUsage): JsonObject | undefined {
+  const out: JsonObject = {};
+  for (const field of TOKEN_FIELDS) {
+    const value = usage[field];
+    if (value !== undefined && Number.isFinite(value) && value >= 0) out[field] = Math.round(value);
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** A message's usage read back from its `raw_metadata`, or undefined when it has none. */
+export function tokenUsageOf(raw: Readonly<Record<string, unknown>>): TokenUsage | undefined {
+  const parsed = TokenUsageSchema.safeParse(raw[TOKEN_USAGE_KEY]);
+  if (!parsed.success) return undefined;
+  return Object.keys(parsed.data).length > 0 ? parsed.data : undefined;
+}
