@@ -154,6 +154,7 @@ const EXPECTED = {
     'decryptFolder',
     'diagnose',
     'encryptFolder',
+    'fetchPamSchemas',
     'readSigningKey',
     'setFolderUnlocker',
     'signBundle',

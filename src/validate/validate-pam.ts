@@ -21,8 +21,13 @@ export type { Finding } from './finding.js';
 /** What {@link validatePam} found. */
 export interface ValidationReport {
   path: string;
-  /** No errors (warnings allowed), as `pam validate` judges. */
+  /**
+   * No errors (warnings allowed), as `pam validate` judges, with both halves run: false when
+   * the official JSON Schemas were not found, however the deep rules went (see `checked`).
+   */
   valid: boolean;
+  /** What was checked: the deep rules alone when the official JSON Schemas were not found. */
+  checked: 'schemas and deep rules' | 'deep rules only';
   /** How many files were read. */
   files: number;
   /** Where the official JSON Schemas were read from, or undefined when none were found. */
@@ -113,7 +118,8 @@ export async function validatePam(
   const schema = schemas ? await loadSchemaCheck(schemas) : undefined;
   const report = (files: number): ValidationReport => ({
     path,
-    valid: !findings.some((f) => f.level === 'error'),
+    valid: schemas !== undefined && !findings.some((f) => f.level === 'error'),
+    checked: schemas !== undefined ? 'schemas and deep rules' : 'deep rules only',
     files,
     ...(schemas ? { schemas } : {}),
     findings,
