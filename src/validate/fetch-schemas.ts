@@ -52,6 +52,11 @@ export function fetchedSchemaDir(env: NodeJS.ProcessEnv = process.env): string {
   );
 }
 
+/** The official schemas could not be fetched (no network, a checksum that differs): why, in one line. */
+export class SchemaFetchError extends Error {
+  override readonly name = 'SchemaFetchError';
+}
+
 /** Options of {@link fetchPamSchemas}. */
 export interface FetchSchemasOptions {
   /** Where to keep them (default {@link fetchedSchemaDir}). */
@@ -105,6 +110,11 @@ export async function fetchPamSchemas(
     await rm(dir, { recursive: true, force: true });
     await rename(staging, dir);
     return { dir, alreadyThere: false, checks };
+  } catch (error) {
+    throw new SchemaFetchError(
+      `could not fetch the official PAM JSON Schemas: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   } finally {
     await rm(staging, { recursive: true, force: true });
   }

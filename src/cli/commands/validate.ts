@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { fetchPamSchemas, validatePam, type Finding } from '../../api/trust.js';
+import { validatePam, type Finding } from '../../api/trust.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';
 import { UsageError } from '../usage-error.js';
@@ -30,20 +30,14 @@ export async function runValidate(
   if (!existsSync(path)) throw new UsageError(`${path}: no such file or folder`);
   if (options.fetchSchemas === true && options.schemas !== undefined)
     throw new UsageError('give --schemas <dir> or --fetch-schemas, not both');
-  let schemas = options.schemas;
-  if (options.fetchSchemas === true) {
-    const fetched = await fetchPamSchemas().catch((error: unknown) => {
-      throw new UsageError(
-        `could not fetch the official PAM JSON Schemas: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
-    schemas = fetched.dir;
-    if (!options.json && !fetched.alreadyThere)
-      io.err(
-        `fetched the official PAM JSON Schemas into ${fetched.dir} (portable-ai-memory 1.0.0 from PyPI; the wheel and each schema match their pinned sha256)`,
-      );
-  }
-  const report = await validatePam(path, schemas !== undefined ? { schemas } : {});
+  const report = await validatePam(path, {
+    ...(options.schemas !== undefined ? { schemas: options.schemas } : {}),
+    fetchSchemas: options.fetchSchemas === true,
+  });
+  if (report.fetched === true && !options.json)
+    io.err(
+      `fetched the official PAM JSON Schemas into ${report.schemas ?? ''} (portable-ai-memory 1.0.0 from PyPI; the wheel and each schema match their pinned sha256)`,
+    );
   const errors = report.findings.filter((f) => f.level === 'error').length;
   const warnings = report.findings.length - errors;
   io.exitCode = report.valid ? 0 : errors > 0 ? 1 : 2;
@@ -76,7 +70,7 @@ export function registerValidate(program: Command, io: CliIo): void {
     )
     .option(
       '--fetch-schemas',
-      'fetch the official PAM JSON Schemas first (from the PyPI package portable-ai-memory 1.0.0, checksum-pinned; kept in ~/.cache/chatgraph)',
+      'when no PAM JSON Schemas are found, fetch the official ones first (from the PyPI package portable-ai-memory 1.0.0, checksum-pinned; kept in ~/.cache/chatgraph)',
     )
     .option(
       '--json',
