@@ -60,7 +60,7 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
     [
       // import tells each file's source itself: --source is another command's, not a typo of --force.
       ['import', '--source', 'chatgtp', 'x.zip'],
-      'unknown option --source for import (list, search, export and model fetch take it; chatgraph import --help lists what import takes)',
+      'unknown option --source for import (export, list, model fetch and search take it; chatgraph import --help lists what import takes)',
       'usage: chatgraph import [options] [input...]',
     ],
     [
@@ -134,6 +134,41 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
         err: `chatgraph: ${said}`,
       });
     });
+
+  it('lists the commands in groups, one line each, within 80 columns', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    const lines = help.out.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const headings = lines.filter((line) => /^[A-Z][^:]*:$/.test(line));
+    expect(headings).toEqual([
+      'Options:',
+      'Get data in:',
+      'Find:',
+      'Read:',
+      'Agents:',
+      'Out:',
+      'Trust:',
+      'Admin:',
+    ]);
+    // Every command once, on its own line, under a heading: none left in a "Commands:" heap.
+    const listed = lines
+      .filter((line) => /^ {2}[a-z]/.test(line))
+      .map((l) => l.trim().split(/\s{2,}/)[0]);
+    expect(listed).toContain('list, ls');
+    expect(listed).toContain('thread');
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("wraps every command's help at 80 columns between words", async () => {
+    const commands = ['import', 'list', 'search', 'thread', 'export', 'watch', 'serve', 'embed'];
+    for (const name of commands) {
+      const help = await cli(name, '--help');
+      for (const line of help.out.split('\n'))
+        expect(line.length, `${name}: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
 
   it('keeps the whole help behind --help', async () => {
     const help = await cli('search', '--help');

@@ -25,7 +25,7 @@ function takenBy(command: Command, flag: string): string[] {
     for (const sub of at.commands) walk(sub);
   };
   walk(root);
-  return found;
+  return found.sort();
 }
 
 function listed(names: readonly string[]): string {
