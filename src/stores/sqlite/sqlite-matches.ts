@@ -129,20 +129,34 @@ export function countMatches(
   if (filters.length === 0 || all === 0) return { all, kept: all };
   const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
   const kept = count(
-    `SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${join} JOIN "Conversation" c ON c.id = m.owner
+    `SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${ownerJoin(db, source) ?? join} JOIN "Conversation" c ON c.id = m.owner
      WHERE ${filters.join(' AND ')} LIMIT ${cap})`,
   );
   return { all, kept };
 }
 
-/** The index that finds a message's conversation by its rowid without reading the message. */
+/**
+ * The index that finds a message's conversation (and what the filters read of it) by its rowid
+ * without reading the message's row, which holds its text.
+ */
 export const MESSAGE_OWNER_INDEX = 'message_owner_by_rowid';
+
+/** The columns of {@link MESSAGE_OWNER_INDEX}: the rowid, then all a search's filters read. */
+export const MESSAGE_OWNER_COLUMNS = 'rowid, owner, role, created_at';
+
+// A message match joined to its message through the index (none for attachments, or a store
+// opened read-only before it was upgraded).
+function ownerJoin(db: Database.Database, source: Source): string | undefined {
+  return source === 'message' && tableExists(db, MESSAGE_OWNER_INDEX)
+    ? `JOIN "Message" m INDEXED BY ${MESSAGE_OWNER_INDEX} ON m.rowid = t.rowid`
+    : undefined;
+}
 
 /**
  * The conversations holding a match, exactly (every match, the filters applied): each matching
- * row's conversation, counted once across message and attachment text. Without filters a
- * message's conversation is read from {@link MESSAGE_OWNER_INDEX} (rowid, owner), not from its
- * row, which holds its text (measured at a million messages: 392 ms for a word in 70,000
+ * row's conversation, counted once across message and attachment text. A message's
+ * conversation (and role and time, for the filters) is read from {@link MESSAGE_OWNER_INDEX},
+ * not from its row, which holds its text (measured at a million messages: 392 ms for a word in 70,000
  * messages through the rows, see docs/performance.md).
  */
 export function countConversations(
@@ -152,13 +166,9 @@ export function countConversations(
   filters: string[],
   params: Params,
 ): number {
-  const indexed = filters.length === 0 && tableExists(db, MESSAGE_OWNER_INDEX);
   const owners = sources.flatMap((source) => {
     const { porter, stems } = matchingRowids(source, tables);
-    const join =
-      source === 'message' && indexed
-        ? `JOIN "Message" m INDEXED BY ${MESSAGE_OWNER_INDEX} ON m.rowid = t.rowid`
-        : SOURCES[source].join;
+    const join = ownerJoin(db, source) ?? SOURCES[source].join;
     const where =
       filters.length > 0
         ? ` JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`
