@@ -17,6 +17,8 @@ export interface ConversationResult {
   offset: number;
   /** Whether more conversations follow this page. */
   more: boolean;
+  /** The conversations holding the words, counted exactly (absent in a search by meaning alone). */
+  conversationCount?: number;
   /** What the answer holds, in words ("1 conversation has the word; 2 more are close in meaning"). */
   summary: string;
   belowFloor?: number;
@@ -105,8 +107,11 @@ export async function recallConversations(
         grouped,
         termCount(query.text),
         result.belowFloor,
-        result.conversations,
+        result.conversationCount,
       ),
+      ...(result.conversationCount !== undefined
+        ? { conversationCount: result.conversationCount }
+        : {}),
       ...(result.belowFloor !== undefined ? { belowFloor: result.belowFloor } : {}),
       ...(result.hint !== undefined ? { hint: result.hint } : {}),
       ...(result.nearest !== undefined ? { nearest: result.nearest } : {}),

@@ -197,7 +197,7 @@ export async function recall(
   return {
     hits: fused.hits.slice(offset, offset + limit),
     belowFloor: fused.below,
-    conversations: keyword?.conversations ?? 0,
+    conversationCount: keyword?.conversationCount ?? 0,
     matches: keyword?.matches ?? 0,
     matchesCapped: keyword?.matchesCapped ?? false,
     ranked: keyword?.ranked ?? 0,

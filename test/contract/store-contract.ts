@@ -477,7 +477,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
 
       it('counts the conversations holding the words exactly, the same on every page', async () => {
         const conversations = async (text: string, extra: Partial<SearchQuery> = {}) =>
-          (await store.search({ text, ...extra })).conversations;
+          (await store.search({ text, ...extra })).conversationCount;
         for (const limit of [1, 2, 30])
           expect(await conversations('focaccia OR marathon OR zeppelin', { limit })).toBe(3);
         expect(await conversations('zeppelin', { limit: 1, offset: 3 })).toBe(1);

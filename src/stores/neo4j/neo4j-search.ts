@@ -140,7 +140,7 @@ export async function searchNeo4j(
   const none: SearchResult = {
     mode: 'keyword',
     hits: [],
-    conversations: 0,
+    conversationCount: 0,
     matches: 0,
     matchesCapped: false,
     ranked: 0,
@@ -199,7 +199,7 @@ export async function searchNeo4j(
   return {
     mode: 'keyword',
     hits,
-    conversations: Number(conversations[0]?.n ?? 0),
+    conversationCount: Number(conversations[0]?.n ?? 0),
     matches: Math.min(kept, MATCH_COUNT_CAP),
     matchesCapped: all > MATCH_COUNT_CAP,
     ranked: Math.min(all, MATCH_COUNT_CAP),

@@ -187,7 +187,7 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   const result: SearchResult = {
     mode: 'keyword',
     hits: hitsOf(db, page, query.text, offset),
-    conversations:
+    conversationCount:
       matches === 0 ? 0 : countConversations(db, sources, tables, conditions.where, params),
     matches: Math.min(matches, MATCH_COUNT_CAP),
     matchesCapped: matches > MATCH_COUNT_CAP,
