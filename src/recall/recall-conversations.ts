@@ -47,7 +47,8 @@ async function withMessageIds(store: Store, found: ConversationHit[]): Promise<v
 }
 
 // Memories shown beside conversations only when as close as the answers: by words, or by meaning
-// no further than the least similar conversation shown by meaning (none when none is).
+// no further than the least similar conversation shown by meaning. With none shown by meaning
+// (only memories have vectors, after a reindex), the memories' own test decided already.
 function memoriesWorthShowing(
   memories: readonly SearchHit[],
   hits: readonly SearchHit[],
@@ -55,6 +56,7 @@ function memoriesWorthShowing(
   let least = Infinity;
   for (const hit of hits)
     if (hit.why?.semantic !== undefined) least = Math.min(least, hit.why.semantic.similarity);
+  if (least === Infinity) least = -Infinity;
   return memories.filter(
     (m) => m.why?.keyword !== undefined || (m.why?.semantic?.similarity ?? -Infinity) >= least,
   );
