@@ -12,8 +12,11 @@ export async function cutOffJson(sources: readonly OpenedSource[]): Promise<stri
   for (const source of sources) {
     for (const entry of source.entries) {
       if (!/\.json$/i.test(entry.path)) continue;
-      const head = (await readHead(entry, HEAD + 1)).toString('utf8').replace(/^\uFEFF/, '');
-      if (head.length > HEAD || !/^\s*[[{]/.test(head)) continue;
+      // Bytes, not characters: a file past the limit is not "small" because its text is not ASCII.
+      const bytes = await readHead(entry, HEAD + 1);
+      if (bytes.length > HEAD) continue;
+      const head = bytes.toString('utf8').replace(/^\uFEFF/, '');
+      if (!/^\s*[[{]/.test(head)) continue;
       try {
         JSON.parse(head);
       } catch (error) {
