@@ -23,7 +23,7 @@ import {
   type Written,
 } from './import-stages.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
-import { checkDeliveryManifests, manifestAlone } from './delivery-manifest.js';
+import { checkDeliveryManifests, exportManifestAlone, manifestAlone } from './delivery-manifest.js';
 import { readMemories } from './memories.js';
 import { mergeMemoryStores } from './memory-stores.js';
 import { RecordConverter } from './record-converter.js';
@@ -69,9 +69,16 @@ export async function* importPipeline(
     // A PAM memory store alone (an incremental export of memories) is something to read.
     const stores = claims.some((c) => c.detection.role === 'memory-store');
     if (conversationClaims.length === 0 && !stores) {
-      if (delivery.manifests.length > 0 && delivery.missing.length > 0)
-        throw manifestAlone(delivery);
-      throw await notAnExport(inputs, sources);
+      const exportManifest = delivery.exportManifests[0];
+      const refusal =
+        delivery.manifests.length > 0 && delivery.missing.length > 0
+          ? manifestAlone(delivery)
+          : exportManifest
+            ? exportManifestAlone(exportManifest)
+            : await notAnExport(inputs, sources);
+      report.add({ level: 'error', code: 'not-an-export', message: refusal.message });
+      refusal.report = report.build();
+      throw refusal;
     }
     await checksumClaims(conversationClaims, options);
     reportFiles(claims, report);
