@@ -7,6 +7,8 @@ export interface MergedCopies {
   leading: 'stored' | 'arriving';
   /** Messages the result holds that only the other copy had. */
   added: number;
+  /** Messages of the leading copy given the citations only the other copy had. */
+  filled: number;
 }
 
 /**
@@ -23,21 +25,33 @@ export function mergeCopies(stored: Conversation, arriving: Conversation): Merge
   const lead = storedLeads ? stored : arriving;
   const other = storedLeads ? arriving : stored;
   const leading = storedLeads ? 'stored' : 'arriving';
-  if (!hasStableIds(lead) || !hasStableIds(other)) return { conversation: lead, leading, added: 0 };
-  const leadById = new Map(lead.messages.map((m) => [m.id, m]));
-  const extra = other.messages.filter((m) => !leadById.has(m.id));
-  if (extra.length === 0) return { conversation: lead, leading, added: 0 };
+  if (!hasStableIds(lead) || !hasStableIds(other))
+    return { conversation: lead, leading, added: 0, filled: 0 };
   const otherById = new Map(other.messages.map((m) => [m.id, m]));
-  const messages = [...lead.messages, ...extra];
+  // A message both copies hold keeps the leading copy's version, and the other's sources when
+  // it has none (Perplexity's account export has no sources; a thread exporter's copy has).
+  let filled = 0;
+  const leadMessages = lead.messages.map((message) => {
+    const cited = otherById.get(message.id)?.citations ?? [];
+    if (message.citations.length > 0 || cited.length === 0) return message;
+    filled++;
+    return { ...message, citations: cited };
+  });
+  const led = filled === 0 ? lead : { ...lead, messages: leadMessages };
+  const leadById = new Map(led.messages.map((m) => [m.id, m]));
+  const extra = other.messages.filter((m) => !leadById.has(m.id));
+  if (extra.length === 0) return { conversation: led, leading, added: 0, filled };
+  const messages = [...led.messages, ...extra];
   const tree = joinedTree(messages, leadById, otherById);
   return {
     conversation: {
-      ...lead,
-      participants: withRoles(lead.participants, messages),
+      ...led,
+      participants: withRoles(led.participants, messages),
       messages: tree,
     },
     leading,
     added: extra.length,
+    filled,
   };
 }
 
