@@ -79,7 +79,7 @@ describe("Perplexity's official account export (issue 42, point 9)", () => {
     }
     const meadow = conversations.find((c) => c.title?.startsWith('I am writing'));
     // [n] markers stay as written (the export has no sources); the newest time wins.
-    expect(meadow?.messages[1]?.content.text).toContain('sown first, to weaken the grass [1]');
+    expect(meadow?.messages[1]?.content?.text).toContain('sown first, to weaken the grass [1]');
     expect(meadow?.temporal.updated_at).toBe('2026-08-20T07:21:42.900000Z');
     expect(meadow?.raw_metadata.platform_url).toBe(
       'https://www.perplexity.ai/search/b1c2d3e4-5f60-4718-9a2b-3c4d5e6f7a81',
