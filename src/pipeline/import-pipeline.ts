@@ -1,3 +1,4 @@
+import type { EntryRole } from '../providers/provider.js';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { recordPamExports } from '../bundle/pam-exports.js';
 import { repairDiagnostics } from '../bundle/repair-index.js';
@@ -45,6 +46,8 @@ export interface PipelineStore extends StoreTarget {
 export type ImportEvent =
   Written | Stored | Step | Stepped | FileEvent | { kind: 'done'; report: ImportReport };
 
+const MEMORY_ROLES: ReadonlySet<EntryRole> = new Set(['memory-store', 'memories', 'projects']);
+
 /**
  * The import, composed once: reads exports (zips, folders, files) and runs each conversation
  * down the stages of import-stages.ts — claim → checksum → side files → convert on workers →
@@ -66,8 +69,9 @@ export async function* importPipeline(
     const claims = await claimInputs(inputs, sources, report, options.signal);
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     const delivery = await checkDeliveryManifests(claims, sources, report);
-    // A PAM memory store alone (an incremental export of memories) is something to read.
-    const stores = claims.some((c) => c.detection.role === 'memory-store');
+    // Memories alone are something to read: a PAM memory store (an incremental export of
+    // memories), or Claude.ai's memories.json and projects given without any conversation.
+    const stores = claims.some((c) => MEMORY_ROLES.has(c.detection.role));
     if (conversationClaims.length === 0 && !stores) {
       const exportManifest = delivery.exportManifests[0];
       const refusal =
