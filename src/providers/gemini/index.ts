@@ -276,34 +276,7 @@ function exchangeDrafts(
   for (const exchange of group) {
     const key = `${exchange.time ?? ''}#${exchange.index}`;
     if (exchange.canvas) {
-      const { name, text } = exchange.canvas;
-      drafts.push({
-        key: `${key}/canvas`,
-        parentKey: previous,
-        provider_message_id: null,
-        role: 'assistant',
-        content: { type: 'text', text: '' },
-        createdAt: exchange.time,
-        model: null,
-        is_thought: false,
-        attachments: [
-          {
-            type: 'document',
-            name,
-            mime_type: 'text/markdown',
-            size_bytes: Buffer.byteLength(text, 'utf8'),
-            ref: context.attachText(conversationId, name, text),
-            provider_id: null,
-          },
-        ],
-        citations: [],
-        tool_calls: [],
-        raw_metadata: {
-          activity_title: exchange.record.title ?? null,
-          canvas: { name },
-          ...without(exchange.record, ['header', 'title', 'time', 'subtitles']),
-        },
-      });
+      drafts.push(canvasDraft(exchange, exchange.canvas, key, previous, conversationId, context));
       previous = `${key}/canvas`;
       continue;
     }
@@ -351,6 +324,45 @@ function exchangeDrafts(
     }
   }
   return drafts;
+}
+
+/** A canvas Gemini created, as its reply holding the canvas as a document. */
+function canvasDraft(
+  exchange: Exchange,
+  canvas: { name: string; text: string },
+  key: string,
+  previous: string | null,
+  conversationId: string,
+  context: ConversionContext,
+): DraftMessage {
+  const { name, text } = canvas;
+  return {
+    key: `${key}/canvas`,
+    parentKey: previous,
+    provider_message_id: null,
+    role: 'assistant',
+    content: { type: 'text', text: '' },
+    createdAt: exchange.time,
+    model: null,
+    is_thought: false,
+    attachments: [
+      {
+        type: 'document',
+        name,
+        mime_type: 'text/markdown',
+        size_bytes: Buffer.byteLength(text, 'utf8'),
+        ref: context.attachText(conversationId, name, text),
+        provider_id: null,
+      },
+    ],
+    citations: [],
+    tool_calls: [],
+    raw_metadata: {
+      activity_title: exchange.record.title ?? null,
+      canvas: { name },
+      ...without(exchange.record, ['header', 'title', 'time', 'subtitles']),
+    },
+  };
 }
 
 /** Gemini Apps (Google Takeout → My Activity → Gemini Apps, JSON). */
