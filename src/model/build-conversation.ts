@@ -106,6 +106,7 @@ function settleConversation(
         kids: tree.children.get(message.key) ?? [],
         createdAt: created.get(message.key) ?? EPOCH,
         idOf,
+        has: (key) => tree.byKey.has(key),
       },
       memo,
     ),

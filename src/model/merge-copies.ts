@@ -85,16 +85,20 @@ function joinedTree(
 ): Message[] {
   const byId = new Map(messages.map((m) => [m.id, m]));
   const parentOf = new Map<string, string | null>();
+  const relinked = new Set<string>();
   for (const message of messages) {
-    const fromLead = leadById.get(message.id)?.parent_id ?? null;
-    const fromOther = otherById.get(message.id)?.parent_id ?? null;
+    const lead = leadById.get(message.id);
+    const other = otherById.get(message.id);
+    // A parent one copy lacked (kept aside as `missing_parent_id`) that the join now holds.
+    const aside = [lead, other]
+      .map((m) => m?.raw_metadata.missing_parent_id)
+      .find((id): id is string => typeof id === 'string' && byId.has(id));
     const parent =
-      fromLead !== null && byId.has(fromLead)
-        ? fromLead
-        : fromOther !== null && byId.has(fromOther)
-          ? fromOther
-          : null;
-    parentOf.set(message.id, parent === message.id ? null : parent);
+      [lead?.parent_id, other?.parent_id].find(
+        (id): id is string => typeof id === 'string' && byId.has(id),
+      ) ?? aside;
+    if (parent !== undefined && parent === aside) relinked.add(message.id);
+    parentOf.set(message.id, parent === undefined || parent === message.id ? null : parent);
   }
   cutCycles(messages, parentOf);
   const children = new Map<string, string[]>(messages.map((m) => [m.id, []]));
@@ -116,7 +120,13 @@ function joinedTree(
   const stack = messages.filter((m) => (parentOf.get(m.id) ?? null) === null).reverse();
   for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
     const kids = children.get(at.id) ?? [];
-    order.push({ ...at, parent_id: parentOf.get(at.id) ?? null, children_ids: kids });
+    const parent = parentOf.get(at.id) ?? null;
+    const joined = { ...at, parent_id: parent, children_ids: kids };
+    if (relinked.has(at.id) && parent !== null) {
+      const { missing_parent_id: _found, ...raw } = at.raw_metadata;
+      joined.raw_metadata = raw;
+    }
+    order.push(joined);
     for (let k = kids.length - 1; k >= 0; k--) {
       const kid = byId.get(kids[k] ?? '');
       if (kid) stack.push(kid);
