@@ -1,6 +1,7 @@
 // Perplexity, the ninth source: both thread-file shapes import, are searchable, and make
 // bundles the official PAM validator accepts.
 import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -109,5 +110,25 @@ describe("Perplexity's official account export (issue 42, point 9)", () => {
     const line = stdout.split('\n').find((l) => l.startsWith('perplexity'));
     expect(line).toContain('perplexity.typeform.com/datarequest');
     expect(line).toContain('user_data_export_');
+  });
+});
+
+describe('a bundle written before turns were known by their question', () => {
+  it('takes the thread in again without doubling its messages', async () => {
+    const thread = join(ROOT, 'test', 'fixtures', 'perplexity', 'heat-pump-thread.json');
+    const { dir, conversations } = await convertToTemp([thread]);
+    const [conversation] = conversations;
+    if (!conversation) throw new Error('no conversation');
+    // The same file as an earlier version wrote it: every message id another one.
+    const path = join(dir, 'conversations', `${conversation.id}.json`);
+    let text = readFileSync(path, 'utf8');
+    for (const [n, message] of conversation.messages.entries())
+      text = text.replaceAll(message.id, `00000000-0000-5000-8000-${String(n).padStart(12, '0')}`);
+    writeFileSync(path, text);
+    const again = await convertToTemp([thread], dir);
+    expect(again.conversations[0]?.messages).toHaveLength(conversation.messages.length);
+    expect(again.conversations[0]?.messages.map((m) => m.id)).toEqual(
+      conversation.messages.map((m) => m.id),
+    );
   });
 });

@@ -39,7 +39,10 @@ export function mergeCopies(stored: Conversation, arriving: Conversation): Merge
   });
   const led = filled === 0 ? lead : { ...lead, messages: leadMessages };
   const leadById = new Map(led.messages.map((m) => [m.id, m]));
-  const extra = other.messages.filter((m) => !leadById.has(m.id));
+  // The same platform message under another id (a reader that now names its messages
+  // otherwise, as Perplexity's turns are since they are known by their question) is not extra.
+  const leadSame = new Set(led.messages.map(sameMessage));
+  const extra = other.messages.filter((m) => !leadById.has(m.id) && !leadSame.has(sameMessage(m)));
   if (extra.length === 0) return { conversation: led, leading, added: 0, filled };
   const messages = [...led.messages, ...extra];
   const tree = joinedTree(messages, leadById, otherById);
@@ -53,6 +56,11 @@ export function mergeCopies(stored: Conversation, arriving: Conversation): Merge
     added: extra.length,
     filled,
   };
+}
+
+// A message as the platform knows it: its id there, its role, and whether it is a thought.
+function sameMessage(message: Message): string {
+  return `${message.provider_message_id ?? ''}\u0000${message.role}\u0000${String(message.is_thought)}`;
 }
 
 /** Whether every message has an id from the provider (so its PAM id is the same in every copy). */
