@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { ImportReport, ReportBuilder } from './import-report.js';
 import type { Entry } from '../read/entry.js';
 import type { Claim } from './claim.js';
@@ -27,7 +29,7 @@ export async function checksumClaims(
       claim.bytes = size;
       continue;
     }
-    const { checksum, bytes } = await checksumOf(claim.entry, (n) => {
+    const { checksum, bytes } = await checksumOf(claim.entry, sideFiles(claim), (n) => {
       hashed += n;
       options.onProgress?.({
         phase: 'checksum',
@@ -56,23 +58,50 @@ export function reportFiles(claims: readonly Claim[], report: ReportBuilder): vo
   }
 }
 
+// A SQLite store in WAL mode keeps its latest commits in the `-wal` beside it, until the agent
+// checkpoints them: a change only there must make the store count as changed.
+function sideFiles(claim: Claim): string[] {
+  const file = claim.entry.localFile;
+  return claim.detection.format.kind === 'sqlite' && file !== undefined ? [`${file}-wal`] : [];
+}
+
 async function checksumOf(
   entry: Entry,
+  sides: readonly string[],
   onBytes: (n: number) => void,
 ): Promise<{ checksum: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const stream = await entry.open();
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      onBytes(chunk.length);
+  const streams: (() => Promise<Readable | undefined>)[] = [
+    () => entry.open(),
+    ...sides.map((file) => () => openIfThere(file)),
+  ];
+  for (const open of streams) {
+    const stream = await open();
+    if (!stream) continue;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        bytes += chunk.length;
+        onBytes(chunk.length);
+      }
+    } catch {
+      // A damaged file: the checksum covers the bytes that could be read; the reading pass
+      // reports the damage with its offset.
+      stream.destroy();
     }
-  } catch {
-    // A damaged file: the checksum covers the bytes that could be read; the reading pass
-    // reports the damage with its offset.
-    stream.destroy();
   }
   return { checksum: `sha256:${hash.digest('hex')}`, bytes };
+}
+
+function openIfThere(file: string): Promise<Readable | undefined> {
+  return new Promise((resolve) => {
+    const stream = createReadStream(file);
+    stream.once('open', () => {
+      resolve(stream);
+    });
+    stream.once('error', () => {
+      resolve(undefined);
+    });
+  });
 }

@@ -20,7 +20,9 @@ export interface Claim {
   bytes?: number;
 }
 
-const SNIFF = /\.(json|jsonl|csv|html)$/i;
+// SQLite stores by their extensions: `state.vscdb`, `opencode.db`, `threads.db`, `data.sqlite3`;
+// the providers then claim them by name and by their "SQLite format 3" header.
+const SNIFF = /\.(json|jsonl|csv|html|db|vscdb|sqlite|sqlite3)$/i;
 
 /**
  * Stage 1, claim: opens each input (into `sources`, which the caller closes) and lets the

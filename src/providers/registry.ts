@@ -1,6 +1,9 @@
 import { chatgpt } from './chatgpt/index.js';
 import { claudeAi } from './claude-ai/index.js';
 import { claudeCode } from './claude-code/index.js';
+import { opencode } from './opencode/index.js';
+import { goose } from './goose/index.js';
+import { zed } from './zed/index.js';
 import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
@@ -19,6 +22,9 @@ export const PROVIDERS: readonly Provider[] = [
   chatgpt,
   claudeAi,
   claudeCode,
+  opencode,
+  goose,
+  zed,
   grok,
   leChat,
   copilot,
@@ -36,6 +42,9 @@ const LISTED: readonly Provider[] = [
   chatgpt,
   claudeAi,
   claudeCode,
+  opencode,
+  goose,
+  zed,
   gemini,
   grok,
   deepseek,

@@ -5,6 +5,8 @@ import { depthCutMessage } from './bound-depth.js';
 import { ZipCrcError } from './crc-check.js';
 import { parseRecord, type SplitItem } from './record.js';
 import { utf8Chunks } from './utf8-chunks.js';
+import { readSqliteRecords } from './sqlite-records.js';
+import type { SqliteStoreQuery } from './sqlite-query.js';
 
 /** How an entry's records are laid out. */
 export type RecordFormat =
@@ -15,7 +17,9 @@ export type RecordFormat =
   /** The whole JSON file is one record (a Le Chat conversation, a Takeout activity log). */
   | { kind: 'json-file' }
   /** The whole file is one record of text (CSV, HTML), given to the provider as a string. */
-  | { kind: 'text-file' };
+  | { kind: 'text-file' }
+  /** A coding agent's SQLite store: one record per session, read by the provider's queries. */
+  | { kind: 'sqlite'; store: SqliteStoreQuery };
 
 /** A parsed record, or a problem (as the splitters give them, plus parse failures). */
 export type ValueItem =
@@ -32,6 +36,10 @@ export async function* readRecords(
   format: RecordFormat,
   onBytes?: (bytes: number) => void,
 ): AsyncGenerator<SplitItem> {
+  if (format.kind === 'sqlite') {
+    yield* readSqliteRecords(entry, format.store, onBytes);
+    return;
+  }
   if (format.kind === 'jsonl-file' || format.kind === 'json-file' || format.kind === 'text-file') {
     yield* readWholeFile(entry, format.kind, onBytes);
     return;

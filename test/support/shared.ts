@@ -72,4 +72,5 @@ export const GOLDEN_SOURCES = [
   'copilot',
   'gemini',
   'perplexity',
+  'opencode',
 ];

@@ -1,0 +1,41 @@
+import type { Provider } from '../provider.js';
+import { isSqliteNamed, sqliteSession } from '../sqlite-session.js';
+import { sessionFromSqlite } from './from-sqlite.js';
+import { OPENCODE_STORE } from './store-query.js';
+import { toOpenCodeConversation } from './to-conversation.js';
+
+/** OpenCode's sessions: `opencode.db` under `$XDG_DATA_HOME/opencode`. */
+export const opencode: Provider = {
+  name: 'opencode',
+  source: 'opencode',
+  label: 'OpenCode',
+  product: 'OpenCode',
+  howToExport:
+    'nothing to export; chatgraph import --agents reads ~/.local/share/opencode/opencode.db (or $XDG_DATA_HOME/opencode), or give it that file',
+  fileTools: { read: ['read'], modify: ['edit', 'write', 'multiedit'] },
+  agent: {
+    writes: 'sqlite',
+    locations: [
+      {
+        platforms: ['linux', 'darwin'],
+        path: '$XDG_DATA_HOME/opencode/opencode.db',
+      },
+      // OpenCode resolves its folders with xdg-basedir on every platform, Windows too.
+      { platforms: ['win32'], path: '%USERPROFILE%/.local/share/opencode/opencode.db' },
+    ],
+  },
+  detect(path, head) {
+    if (isSqliteNamed(path, head, ['opencode.db']))
+      return {
+        role: 'conversations',
+        format: { kind: 'sqlite', store: OPENCODE_STORE },
+        variant: 'sqlite',
+      };
+    return undefined;
+  },
+  toConversation(raw, variant, context) {
+    const record = sqliteSession(raw);
+    if (!record) return undefined;
+    return toOpenCodeConversation(sessionFromSqlite(record), variant, context);
+  },
+};

@@ -1,0 +1,35 @@
+import { mkdirSync, readFileSync, utimesSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { tempDir } from './convert-to-temp.js';
+
+/** The moment a built store's file carries, as a zip entry carries its own. */
+const FIXED_MTIME = new Date('2026-09-10T21:25:17Z');
+
+/**
+ * Builds an agent's SQLite store from the SQL text a fixture commits (no binary is committed):
+ * its `-- file: <path>` line names the file to make (`opencode.db`, `User/globalStorage/state.vscdb`)
+ * inside a new folder. Returns the store's path; `sqliteFixtureRoot` its folder.
+ */
+export function buildSqliteFixture(
+  sqlPath: string,
+  dir = tempDir('chatgraph-sqlite-fixture-'),
+): string {
+  const sql = readFileSync(sqlPath, 'utf8');
+  const name = /^-- file: (.+)$/m.exec(sql)?.[1]?.trim() ?? 'store.db';
+  const path = join(dir, name);
+  mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+  utimesSync(path, FIXED_MTIME, FIXED_MTIME);
+  return path;
+}
+
+/** A fixture's path to convert: a committed `.sql` text is built into its store first. */
+export function fixtureInput(path: string): string {
+  return path.endsWith('.sql') ? buildSqliteFixture(path) : path;
+}
