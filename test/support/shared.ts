@@ -73,4 +73,6 @@ export const GOLDEN_SOURCES = [
   'gemini',
   'perplexity',
   'opencode',
+  'goose',
+  'zed',
 ];

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
@@ -21,6 +22,11 @@ export function buildSqliteFixture(
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   try {
+    // Zed keeps each thread as a zstd frame: the fixture writes `zstd('{…}')` and the real
+    // compressor (provisioned) makes the frame, so no binary is committed.
+    db.function('zstd', (text: unknown) =>
+      execFileSync('zstd', ['-q', '-c', '-3'], { input: String(text) }),
+    );
     db.exec(sql);
   } finally {
     db.close();
