@@ -4,6 +4,7 @@ import { claudeCode } from './claude-code/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
+import { cursor } from './cursor/index.js';
 import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
@@ -25,6 +26,7 @@ export const PROVIDERS: readonly Provider[] = [
   opencode,
   goose,
   zed,
+  cursor,
   grok,
   leChat,
   copilot,
@@ -45,6 +47,7 @@ const LISTED: readonly Provider[] = [
   opencode,
   goose,
   zed,
+  cursor,
   gemini,
   grok,
   deepseek,

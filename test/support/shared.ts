@@ -75,4 +75,5 @@ export const GOLDEN_SOURCES = [
   'opencode',
   'goose',
   'zed',
+  'cursor',
 ];
