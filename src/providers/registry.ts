@@ -5,6 +5,7 @@ import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
 import { cursor } from './cursor/index.js';
+import { kiro } from './kiro/index.js';
 import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
@@ -27,6 +28,7 @@ export const PROVIDERS: readonly Provider[] = [
   goose,
   zed,
   cursor,
+  kiro,
   grok,
   leChat,
   copilot,
@@ -48,6 +50,7 @@ const LISTED: readonly Provider[] = [
   goose,
   zed,
   cursor,
+  kiro,
   gemini,
   grok,
   deepseek,

@@ -76,4 +76,5 @@ export const GOLDEN_SOURCES = [
   'goose',
   'zed',
   'cursor',
+  'kiro',
 ];
