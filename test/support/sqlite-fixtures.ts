@@ -1,7 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, utimesSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
+import { PROVIDERS } from '../../src/providers/registry.js';
+import { fileEntry } from '../../src/read/file-entry.js';
+import { readHead } from '../../src/read/head.js';
+import { readRecords } from '../../src/read/read-records.js';
+import { parseRecord } from '../../src/read/record.js';
 import { tempDir } from './convert-to-temp.js';
 
 /** The moment a built store's file carries, as a zip entry carries its own. */
@@ -38,4 +43,23 @@ export function buildSqliteFixture(
 /** A fixture's path to convert: a committed `.sql` text is built into its store first. */
 export function fixtureInput(path: string): string {
   return path.endsWith('.sql') ? buildSqliteFixture(path) : path;
+}
+
+/**
+ * The records an agent's SQLite fixture gives its provider, parsed, as the read layer hands
+ * them over (for the property tests that mangle them).
+ */
+export async function sqliteRecordsOf(sqlPath: string): Promise<unknown[]> {
+  const path = buildSqliteFixture(sqlPath);
+  const entry = fileEntry(path, basename(path), path, statSync(path).size, statSync(path).mtime);
+  const head = (await readHead(entry)).toString('utf8');
+  const detection = PROVIDERS.map((p) => p.detect(path, head)).find((d) => d !== undefined);
+  if (!detection) throw new Error(`no provider claims ${path}`);
+  const values: unknown[] = [];
+  for await (const item of readRecords(entry, detection.format)) {
+    if (item.kind !== 'record') continue;
+    const parsed = parseRecord(item);
+    if (parsed.ok) values.push(parsed.value);
+  }
+  return values;
 }
