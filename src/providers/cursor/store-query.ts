@@ -20,8 +20,15 @@ export const CURSOR_STORE: SqliteStoreQuery = {
       kind: 'composer',
       tables: ['cursorDiskKV'],
       sessions: {
+        // Cursor writes a composer for every chat opened, sent or not: those with no message
+        // are left out here, not reported as lost. A value that is not JSON is still read (and
+        // reported by its key).
         sql: `SELECT key, value, substr(key, 14) AS composerId FROM cursorDiskKV
-              WHERE key >= 'composerData:' AND key < 'composerData;' AND value IS NOT NULL ORDER BY key`,
+              WHERE key >= 'composerData:' AND key < 'composerData;' AND value IS NOT NULL
+              AND (NOT json_valid(CAST(value AS TEXT))
+                OR coalesce(json_array_length(CAST(value AS TEXT), '$.fullConversationHeadersOnly'), 0)
+                 + coalesce(json_array_length(CAST(value AS TEXT), '$.conversation'), 0) > 0)
+              ORDER BY key`,
         key: 'key',
         json: ['value'],
       },
