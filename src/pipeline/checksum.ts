@@ -27,7 +27,10 @@ export async function checksumClaims(
       claim.bytes = size;
       continue;
     }
-    const { checksum, bytes } = await checksumOf(claim.entry, (n) => {
+    // A file set's checksum covers the files read beside it: a Cline task whose ui_messages.json
+    // changed is read again.
+    const entries = [claim.entry, ...(claim.sides ?? []).map((side) => side.entry)];
+    const { checksum, bytes } = await checksumOf(entries, (n) => {
       hashed += n;
       options.onProgress?.({
         phase: 'checksum',
@@ -57,22 +60,27 @@ export function reportFiles(claims: readonly Claim[], report: ReportBuilder): vo
 }
 
 async function checksumOf(
-  entry: Entry,
+  entries: readonly Entry[],
   onBytes: (n: number) => void,
 ): Promise<{ checksum: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const stream = await entry.open();
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      onBytes(chunk.length);
+  for (const [i, entry] of entries.entries()) {
+    // Each side file's bytes follow its name, so moving bytes between files changes the sum.
+    if (i > 0) hash.update(`\0${entry.path}\0`);
+    let stream;
+    try {
+      stream = await entry.open();
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        if (i === 0) bytes += chunk.length;
+        onBytes(chunk.length);
+      }
+    } catch {
+      // A damaged file: the checksum covers the bytes that could be read; the reading pass
+      // reports the damage with its offset.
+      stream?.destroy();
     }
-  } catch {
-    // A damaged file: the checksum covers the bytes that could be read; the reading pass
-    // reports the damage with its offset.
-    stream.destroy();
   }
   return { checksum: `sha256:${hash.digest('hex')}`, bytes };
 }
