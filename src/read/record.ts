@@ -106,7 +106,10 @@ export function parseRecord(record: RawRecord): ParsedRecord {
 }
 
 // The claimed file parsed as its own kind; the side files as text (their provider reads them).
-function parseFileSet(record: RawRecord, side: readonly { name: string; bytes: Uint8Array }[]): ParsedRecord {
+function parseFileSet(
+  record: RawRecord,
+  side: readonly { name: string; bytes: Uint8Array }[],
+): ParsedRecord {
   const main: RawRecord = { ...record };
   delete main.side;
   const parsed = parseRecord(main);
