@@ -1,9 +1,13 @@
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { plural } from '../model/plural.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Detection, Provider } from '../providers/provider.js';
 import { PROVIDERS, productList } from '../providers/registry.js';
 import { cutOffJson } from '../read/cut-off-json.js';
-import type { Entry } from '../read/entry.js';
+import { besidePath, type Entry } from '../read/entry.js';
+import { fileEntry } from '../read/file-entry.js';
+import type { SideEntry } from '../read/read-records.js';
 import { readHead } from '../read/head.js';
 import { openSource, type OpenedSource } from '../read/open-source.js';
 import { declaredBomb } from '../read/zip-limits.js';
@@ -18,11 +22,11 @@ export interface Claim {
   detection: Detection;
   checksum?: string;
   bytes?: number;
+  /** The files a file-set format reads beside the claimed one, those the input has. */
+  sides?: SideEntry[];
 }
 
-// SQLite stores by their extensions: `state.vscdb`, `opencode.db`, `threads.db`, `data.sqlite3`;
-// the providers then claim them by name and by their "SQLite format 3" header.
-const SNIFF = /\.(json|jsonl|csv|html|db|vscdb|sqlite|sqlite3)$/i;
+const SNIFF = /\.(json|jsonl|csv|html)$/i;
 
 /**
  * Stage 1, claim: opens each input (into `sources`, which the caller closes) and lets the
@@ -54,18 +58,55 @@ async function claimEntries(
   sniffAnything: boolean,
 ): Promise<Claim[]> {
   const claims: Claim[] = [];
+  let byPath: Map<string, Entry> | undefined;
   for (const entry of source.entries) {
-    if (!SNIFF.test(entry.path) && !sniffAnything) continue;
+    if (!sniffAnything && !SNIFF.test(entry.path) && !sniffedByName(entry.path)) continue;
     const head = (await readHead(entry)).toString('utf8');
     for (const provider of PROVIDERS) {
       const detection = provider.detect(entry.path, head);
       if (detection) {
-        claims.push({ source, sourceKey, entry, provider, detection });
+        const claim: Claim = { source, sourceKey, entry, provider, detection };
+        if (detection.format.kind === 'file-set') {
+          byPath ??= new Map(source.entries.map((e) => [e.path, e]));
+          claim.sides = await sidesOf(entry, detection.format.with, byPath);
+        }
+        claims.push(claim);
         break;
       }
     }
   }
   return claims;
+}
+
+// Files a provider reads whose extension is not one sniffed (each provider names its own).
+const BY_NAME: readonly RegExp[] = PROVIDERS.flatMap((p) => (p.fileNames ? [p.fileNames] : []));
+
+function sniffedByName(path: string): boolean {
+  return BY_NAME.some((pattern) => pattern.test(path));
+}
+
+// A file-set's side files: in the input beside the claimed file, else (a file given alone) on
+// disk beside it.
+async function sidesOf(
+  entry: Entry,
+  names: readonly string[],
+  byPath: ReadonlyMap<string, Entry>,
+): Promise<SideEntry[]> {
+  const sides: SideEntry[] = [];
+  for (const name of names) {
+    const path = besidePath(entry.path, name);
+    const inInput = path !== undefined ? byPath.get(path) : undefined;
+    if (inInput) {
+      sides.push({ name, entry: inInput });
+      continue;
+    }
+    if (entry.localFile === undefined || byPath.size > 1) continue;
+    const local = join(dirname(entry.localFile), ...name.split('/'));
+    const info = await stat(local).catch(() => undefined);
+    if (info?.isFile() === true)
+      sides.push({ name, entry: fileEntry(local, name, local, info.size, info.mtime) });
+  }
+  return sides;
 }
 
 /** The error for inputs in which no provider found a conversation. */

@@ -15,6 +15,8 @@ export const cursor: Provider = {
     read: ['read_file', 'read_file_v2'],
     modify: ['edit_file', 'edit_file_v2', 'search_replace', 'write', 'delete_file', 'apply_patch'],
   },
+  // Its SQLite store, sniffed by name (then claimed by its header and refused by its tables).
+  fileNames: /(^|\/)state\.vscdb$/i,
   agent: {
     writes: 'sqlite',
     locations: [

@@ -25,6 +25,8 @@ export const goose: Provider = {
       'text_editor:insert',
     ],
   },
+  // Its SQLite store, sniffed by name (then claimed by its header and refused by its tables).
+  fileNames: /(^|\/)sessions\.db$/i,
   agent: {
     writes: 'sqlite',
     locations: [

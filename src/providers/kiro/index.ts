@@ -12,6 +12,8 @@ export const kiro: Provider = {
   howToExport:
     "nothing to export; chatgraph import --agents reads Kiro CLI's data.sqlite3 (~/.local/share/kiro-cli, ~/Library/Application Support/kiro-cli, %LOCALAPPDATA%\\kiro-cli), or give it that file; its login is never read",
   fileTools: { read: ['fs_read'], modify: ['fs_write'] },
+  // Its SQLite store, sniffed by name (then claimed by its header and refused by its tables).
+  fileNames: /(^|\/)data\.sqlite3$/i,
   agent: {
     writes: 'sqlite',
     locations: [

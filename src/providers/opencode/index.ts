@@ -13,6 +13,8 @@ export const opencode: Provider = {
   howToExport:
     'nothing to export; chatgraph import --agents reads ~/.local/share/opencode/opencode.db (or $XDG_DATA_HOME/opencode), or give it that file',
   fileTools: { read: ['read'], modify: ['edit', 'write', 'multiedit'] },
+  // Its SQLite store, sniffed by name (then claimed by its header and refused by its tables).
+  fileNames: /(^|\/)opencode\.db$/i,
   agent: {
     writes: 'sqlite',
     locations: [

@@ -15,6 +15,8 @@ export const zed: Provider = {
     read: ['read_file'],
     modify: ['edit_file', 'streaming_edit_file', 'write_file', 'create_file', 'save_file'],
   },
+  // Its SQLite store, sniffed by name (then claimed by its header and refused by its tables).
+  fileNames: /(^|\/)threads\.db$/i,
   agent: {
     writes: 'sqlite',
     locations: [
