@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversionContext } from '../src/providers/provider.js';
@@ -132,19 +133,26 @@ const samples: unknown[] = [
   ...pamConversations,
   // The coding agents' SQLite stores: each session as the read layer hands it over.
   ...Object.values(agentRecords).flat(),
-  ...fixturesOf('goose')
-    .filter((p) => p.endsWith('.jsonl'))
-    .map((path) => {
-      const parsed = parseRecord({
-        kind: 'record',
-        path: '',
-        index: 0,
-        offset: 0,
-        bytes: readFileSync(path),
-        lines: true,
-      });
-      return parsed.ok ? parsed.value : undefined;
-    }),
+  ...[
+    ...fixturesOf('goose').filter((p) => p.endsWith('.jsonl')),
+    ...fixturesOf('cursor')
+      .filter((p) => p.endsWith('agent-transcripts-2026'))
+      .flatMap((dir) =>
+        readdirSync(dir, { recursive: true, encoding: 'utf8' })
+          .filter((name) => name.endsWith('.jsonl'))
+          .map((name) => join(dir, name)),
+      ),
+  ].map((path) => {
+    const parsed = parseRecord({
+      kind: 'record',
+      path: '',
+      index: 0,
+      offset: 0,
+      bytes: readFileSync(path),
+      lines: true,
+    });
+    return parsed.ok ? parsed.value : undefined;
+  }),
 ];
 const texts = [
   ...fixturesOf('copilot'),

@@ -1,5 +1,4 @@
-import Database from 'better-sqlite3-multiple-ciphers';
-import { decompress } from 'fzstd';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import type { Entry } from './entry.js';
 import type { RawRecord, SplitItem, SplitProblem } from './record.js';
 import { snapshotStore, StoreBusyError } from './sqlite-snapshot.js';
@@ -39,8 +38,11 @@ export async function* readSqliteRecords(
   const opened: Database.Database[] = [];
   try {
     try {
+      // Loaded here: `import 'chatgraph'` loads no SQLite (test/public-api.test.ts).
+      const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
+      ({ decompress } = await import('fzstd'));
       for (let n = 0; n < 2; n++) {
-        const db = new Database(snapshot.file, {
+        const db = new Sqlite(snapshot.file, {
           readonly: !snapshot.hotJournal,
           fileMustExist: true,
           timeout: 1000,
@@ -238,6 +240,11 @@ function decodeRow(
     if (Buffer.isBuffer(value)) row[column] = value.toString('utf8');
   return row;
 }
+
+// fzstd, loaded with the first store read.
+let decompress: (data: Uint8Array) => Uint8Array = () => {
+  throw new Error('fzstd is not loaded');
+};
 
 // A zstd frame starts with the magic number 0xFD2FB528, little-endian (Zed's `data_type` zstd).
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);

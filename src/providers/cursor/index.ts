@@ -2,6 +2,7 @@ import type { Provider } from '../provider.js';
 import { isSqliteNamed, sqliteSession } from '../sqlite-session.js';
 import { CURSOR_STORE } from './store-query.js';
 import { toCursorConversations } from './to-conversation.js';
+import { isAgentTranscript, toTranscriptConversation } from './agent-transcript.js';
 
 /** Cursor's chats and agent sessions, kept in its `state.vscdb` stores. */
 export const cursor: Provider = {
@@ -29,9 +30,14 @@ export const cursor: Provider = {
       { platforms: ['darwin'], path: '~/Library/Application Support/Cursor/User/workspaceStorage' },
       { platforms: ['win32'], path: '%APPDATA%/Cursor/User/globalStorage/state.vscdb' },
       { platforms: ['win32'], path: '%APPDATA%/Cursor/User/workspaceStorage' },
+      // The agent's transcripts, written as files beside the stores.
+      { platforms: ['linux', 'darwin'], path: '~/.cursor/projects' },
+      { platforms: ['win32'], path: '%USERPROFILE%/.cursor/projects' },
     ],
   },
   detect(path, head) {
+    if (isAgentTranscript(path, head))
+      return { role: 'conversations', format: { kind: 'jsonl-file' }, variant: 'agent-transcript' };
     if (!isSqliteNamed(path, head, ['state.vscdb'])) return undefined;
     return {
       role: 'conversations',
@@ -39,7 +45,8 @@ export const cursor: Provider = {
       variant: 'state.vscdb',
     };
   },
-  toConversation(raw, _variant, context) {
+  toConversation(raw, variant, context) {
+    if (variant === 'agent-transcript') return toTranscriptConversation(raw, context);
     const record = sqliteSession(raw);
     return record ? toCursorConversations(record, context) : undefined;
   },
