@@ -218,3 +218,31 @@ describe("Cursor's login tokens beside its chats", () => {
     }
   });
 });
+
+describe('each SQLite agent, imported', () => {
+  // A word of each agent's fixture that only its messages (or tool results) hold.
+  const words: [string, string, string][] = [
+    ['opencode', 'opencode-db.sql', 'pytest'],
+    ['opencode', 'storage-2025', 'invoices'],
+    ['goose', 'sessions-db.sql', 'logrotate'],
+    ['goose', '20250301_112233.jsonl', 'README'],
+    ['zed', 'threads-current.sql', 'dry_run'],
+    ['zed', 'threads-legacy.sql', 'serde_derive'],
+    ['cursor', 'workspace-state.sql', 'loadConfig'],
+    ['cursor', 'agent-transcripts-2026', 'cents'],
+    ['kiro', 'data-sqlite3.sql', 'bucket_prefix'],
+  ];
+  it.each(words)('%s %s is found by its words', async (folder, name, word) => {
+    const fixture = fixturesOf(folder).find((p) => p.endsWith(name)) ?? '';
+    const input = fixture.endsWith('.sql') ? buildSqliteFixture(fixture) : fixture;
+    const folderHandle = await DataFolder.open(tempDir());
+    try {
+      const report = await folderHandle.import([input]);
+      expect(exitCodeOf(report)).toBe(0);
+      const found = await (await folderHandle.store()).search({ text: word });
+      expect(found.hits.length, word).toBeGreaterThan(0);
+    } finally {
+      await folderHandle.close();
+    }
+  });
+});
