@@ -53,7 +53,12 @@ export function addBubble(chain: BubbleChain, bubble: JsonObject, key: string): 
   for (const field of ['bubbleId', 'serverBubbleId', 'capabilityType', 'isAgentic', 'unifiedMode'])
     if (bubble[field] !== undefined) raw[field] = bubble[field];
   chain.cwd ??= workspaceOf(bubble);
-  const text = asString(bubble.text) ?? asString(bubble.rawText) ?? asString(bubble.content) ?? '';
+  const text =
+    asText(bubble.text) ??
+    asText(bubble.rawText) ??
+    asText(bubble.content) ??
+    richText(bubble.richText) ??
+    '';
   const draft: DraftMessage = {
     key,
     parentKey: chained.replyParent,
@@ -151,4 +156,27 @@ function contextFiles(bubble: JsonObject): Attachment[] {
     ref: null,
     provider_id: null,
   }));
+}
+
+// The editor's copy of a person's message (Lexical's state as JSON text): its text nodes, a
+// paragraph a line, for a bubble whose `text` is empty.
+function richText(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  let state: unknown;
+  try {
+    state = JSON.parse(value) as unknown;
+  } catch {
+    return undefined;
+  }
+  const lines: string[] = [];
+  const walk = (node: unknown, depth: number): string => {
+    const object = asObject(node);
+    if (!object || depth > 50) return '';
+    const own = asString(object.text) ?? '';
+    const children = (asArray(object.children) ?? []).map((child) => walk(child, depth + 1));
+    return own + children.join(asString(object.type) === 'root' ? '\n' : '');
+  };
+  const text = walk(asObject(state)?.root, 0);
+  if (text.trim() !== '') lines.push(text);
+  return lines.length > 0 ? lines.join('\n') : undefined;
 }
