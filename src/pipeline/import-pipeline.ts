@@ -28,6 +28,7 @@ import { checkDeliveryManifests, exportManifestAlone, manifestAlone } from './de
 import { readMemories } from './memories.js';
 import { mergeMemoryStores } from './memory-stores.js';
 import { RecordConverter } from './record-converter.js';
+import { onlyUnreadable, reportUnreadable } from './unreadable-stores.js';
 import { Settler } from './settle.js';
 import { readSideFiles } from './side-files.js';
 
@@ -72,14 +73,17 @@ export async function* importPipeline(
     // Memories alone are something to read: a PAM memory store (an incremental export of
     // memories), or Claude.ai's memories.json and projects given without any conversation.
     const stores = claims.some((c) => MEMORY_ROLES.has(c.detection.role));
+    const unreadable = reportUnreadable(claims, report);
     if (conversationClaims.length === 0 && !stores) {
       const exportManifest = delivery.exportManifests[0];
       const refusal =
         delivery.manifests.length > 0 && delivery.missing.length > 0
           ? manifestAlone(delivery)
-          : exportManifest
-            ? exportManifestAlone(exportManifest)
-            : await notAnExport(inputs, sources);
+          : unreadable !== undefined
+            ? onlyUnreadable(unreadable)
+            : exportManifest
+              ? exportManifestAlone(exportManifest)
+              : await notAnExport(inputs, sources);
       report.add({ level: 'error', code: 'not-an-export', message: refusal.message });
       refusal.report = report.build();
       throw refusal;
