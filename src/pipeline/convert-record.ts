@@ -23,6 +23,8 @@ export interface RecordTask {
   file: string;
   /** The entry's path inside its export. */
   entryPath: string;
+  /** The entry's file on disk, when it is one (see `ConversionContext.localPath`). */
+  localPath?: string;
   fallbackTime: string | undefined;
   assetsKey: string;
   importedAt: string;
@@ -112,6 +114,7 @@ export function convertRecord(
   const context: ConversionContext = {
     record: label,
     file: task.entryPath,
+    ...(task.localPath !== undefined ? { localPath: task.localPath } : {}),
     fallbackTime: task.fallbackTime,
     report: (d) => diagnostics.push({ ...d, file: task.file }),
     resolveAsset: (pointer) => {
@@ -174,6 +177,9 @@ function finishRecord(
   }
   let conversations =
     converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
+  // An empty list is a record that holds nothing to import (a file delivered empty), not one
+  // that could not be read: nothing of it is lost.
+  const heldNothing = Array.isArray(converted) && converted.length === 0;
   const redactions: RedactionCounts = {};
   if (task.redact) {
     // One record's conversations and attachment texts learn together: a secret found in one is
@@ -188,7 +194,7 @@ function finishRecord(
     for (const conversation of conversations) texts.settleSizes(conversation);
   }
   conversations = conversations.filter((c) => knownPlatform(c, context));
-  if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };
+  if (conversations.length === 0) return { diagnostics, skipped: !heldNothing, conversations: [] };
   return {
     diagnostics,
     skipped: false,
