@@ -79,7 +79,8 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
     });
 
   const sources =
-    'chatgpt, claude-ai, claude-code, copilot, deepseek, gemini, grok, le-chat, perplexity';
+    'chatgpt, claude-ai, claude-code, copilot, cursor, deepseek, gemini, goose, grok, kiro, le-chat, ' +
+    'opencode, perplexity, zed';
   const badValues: [string[], string][] = [
     [
       ['search', 'bread', '--source', 'chatgtp'],
