@@ -72,4 +72,12 @@ export const GOLDEN_SOURCES = [
   'copilot',
   'gemini',
   'perplexity',
+  // Coding agents (issue 39): one fixture per format generation each.
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  'cline',
+  'roo-code',
+  'kilo-code',
+  'aider',
 ];
