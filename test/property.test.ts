@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversionContext } from '../src/providers/provider.js';
@@ -11,6 +12,7 @@ import { conversationErrors, memoryStoreErrors } from './support/pam-validator.j
 import { toMemoryStore } from '../src/bundle/memory-store.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
 import { convertToTemp } from './support/convert-to-temp.js';
+import { allAgentRecords, valueOf } from './support/agent-samples.js';
 
 function context(): ConversionContext {
   return {
@@ -104,19 +106,30 @@ const samples: unknown[] = [
     ...fixturesOf('perplexity'),
     ...fixturesOf('gemini').filter((p) => p.endsWith('.json')),
   ].map((path) => JSON.parse(readFileSync(path, 'utf8')) as unknown),
-  ...inputsOf('claude-code').map((path) => {
-    const bytes = readFileSync(path);
-    const parsed = parseRecord({
-      kind: 'record',
-      path: '',
-      index: 0,
-      offset: 0,
-      bytes,
-      lines: true,
-    });
-    return parsed.ok ? parsed.value : undefined;
-  }),
+  ...inputsOf('claude-code')
+    .flatMap((path) =>
+      statSync(path).isDirectory()
+        ? readdirSync(path)
+            .filter((name) => name.endsWith('.jsonl'))
+            .map((name) => join(path, name))
+        : [path],
+    )
+    .map((path) => {
+      const bytes = readFileSync(path);
+      const parsed = parseRecord({
+        kind: 'record',
+        path: '',
+        index: 0,
+        offset: 0,
+        bytes,
+        lines: true,
+      });
+      return parsed.ok ? parsed.value : undefined;
+    }),
   ...pamConversations,
+  // Coding agents' records as the reader hands them over: whole JSON Lines logs, JSON
+  // documents, and file sets (a Cline task with its UI log, a chat file with its side files).
+  ...(await allAgentRecords()).map(({ record }) => valueOf(record)),
 ];
 const texts = [
   ...fixturesOf('copilot'),
