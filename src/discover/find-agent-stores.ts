@@ -1,11 +1,12 @@
 import { opendir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { claimEntries, type Claim } from '../pipeline/claim.js';
 import type { Provider } from '../providers/provider.js';
 import { PROVIDERS } from '../providers/registry.js';
 import { readHead } from '../read/head.js';
 import { openSource } from '../read/open-source.js';
-import { agentRoots, type LookIn } from './agent-locations.js';
+import { agentRoots, thisMachine, type LookIn } from './agent-locations.js';
 
 /** One store of a coding agent found on this machine: what it holds, and whether it is read. */
 export interface AgentStoreFound {
@@ -26,7 +27,8 @@ export interface AgentStoreFound {
 
 /** Where and how far to look; the providers to look for (every coding agent by default). */
 export interface FindAgentStoresOptions {
-  at: LookIn;
+  /** The environment, OS and home folder to look in (this machine's by default). */
+  at?: LookIn;
   providers?: readonly Provider[];
   /** Called as each store is found (to show progress). */
   onFound?: (found: AgentStoreFound) => void;
@@ -54,7 +56,10 @@ const CWD_HEADS = 2_000;
  * project (Aider) are looked for in the working folders the other agents' sessions name and
  * below the home folder a few folders down.
  */
-export async function findAgentStores(options: FindAgentStoresOptions): Promise<AgentStoreFound[]> {
+export async function findAgentStores(
+  options: FindAgentStoresOptions = {},
+): Promise<AgentStoreFound[]> {
+  const at = options.at ?? thisMachine(process.env, homedir());
   const providers = (options.providers ?? PROVIDERS).filter((p) => p.agent !== undefined);
   const found: AgentStoreFound[] = [];
   const workingFolders = new Set<string>();
@@ -63,7 +68,7 @@ export async function findAgentStores(options: FindAgentStoresOptions): Promise<
     options.onFound?.(store);
   };
   for (const provider of providers.filter((p) => p.agent?.beside === undefined)) {
-    for (const root of agentRoots(provider, options.at)) {
+    for (const root of agentRoots(provider, at)) {
       const { claims, folders } = await claimsIn(root.path, provider, workingFolders.size);
       if (claims.length === 0) continue;
       for (const folder of folders) workingFolders.add(folder);
@@ -84,7 +89,7 @@ export async function findAgentStores(options: FindAgentStoresOptions): Promise<
     if (!beside) continue;
     const folders = new Set([
       ...workingFolders,
-      ...(await foldersBelow(options.at.home, beside.homeDepth)),
+      ...(await foldersBelow(at.home, beside.homeDepth)),
     ]);
     for (const folder of [...folders].sort()) {
       const path = join(folder, beside.file);
