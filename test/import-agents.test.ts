@@ -191,7 +191,7 @@ describe('chatgraph import --agents', () => {
     expect(unreadable?.examples[0]?.message).toMatch(
       /1 Windsurf Cascade file .*encrypted protobuf/,
     );
-    expect(run.stderr).toMatch(/found codex +4 sessions, \d+ KB  .*\.codex\/sessions/);
+    expect(run.stderr).toMatch(/found codex +4 sessions, \d+ KB {2}.*\.codex\/sessions/);
   }, 120_000);
 
   it('stores a message a fork, a /branch or a sub-agent copied from its parent once', async () => {
