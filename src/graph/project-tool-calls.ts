@@ -138,7 +138,10 @@ function callPieces(
   });
 }
 
-const PATH_KEYS = ['file_path', 'notebook_path', 'path'];
+// Where agents' file tools name their file: Claude Code (`file_path`, `notebook_path`),
+// OpenCode (`filePath`), Cursor (`target_file`), Goose, Cline and others (`path`); a provider
+// adds its own keys (`FileTools.pathKeys`).
+const PATH_KEYS = ['file_path', 'notebook_path', 'filePath', 'target_file', 'path'];
 const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
 function filesOf(
@@ -147,17 +150,22 @@ function filesOf(
   fileTools: FileTools,
   cwd: string,
 ): CallPieces['files'] {
-  const kind = fileTools?.read.includes(call.name)
+  const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
+  // One tool can both read and write, told apart by its command (Goose's text editor): a
+  // provider lists it as `name:command`.
+  const names =
+    typeof input.command === 'string' ? [call.name, `${call.name}:${input.command}`] : [call.name];
+  const patch = names.some((n) => fileTools?.patch?.includes(n));
+  const kind = names.some((n) => fileTools?.read.includes(n))
     ? 'READ_FILE'
-    : fileTools?.modify.includes(call.name) || fileTools?.patch?.includes(call.name)
+    : patch || names.some((n) => fileTools?.modify.includes(n))
       ? 'MODIFIED_FILE'
       : undefined;
   if (kind === undefined) return [];
-  const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
   const paths: string[] = [];
-  if (fileTools?.patch?.includes(call.name)) {
-    const patch = [call.input, input.input, input.patch].find((v) => typeof v === 'string');
-    for (const match of (typeof patch === 'string' ? patch : '').matchAll(PATCH_FILE))
+  if (patch) {
+    const text = [call.input, input.input, input.patch].find((v) => typeof v === 'string');
+    for (const match of (typeof text === 'string' ? text : '').matchAll(PATCH_FILE))
       if (match[1] !== undefined) paths.push(match[1].trim());
   } else {
     const path = [...PATH_KEYS, ...(fileTools?.pathKeys ?? [])]
@@ -175,10 +183,17 @@ function filesOf(
 }
 
 // A relative path (Codex's patches, Cline's tools) from the session's working folder, so the
-// same file of two projects is two nodes; an absolute one (Claude Code's) as it is.
+// same file of two projects is two nodes; an absolute one (Claude Code's) as it is. A path
+// that starts with the folder's own name (Zed names a file from its worktree's root folder:
+// `mirror/src/cli.rs`) is taken from the folder above it.
 function fromFolder(cwd: string, path: string): string {
   if (cwd === '' || /^(\/|[A-Za-z]:[\\/]|\\\\|~)/.test(path)) return path;
   const separator = cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/';
-  const base = cwd.endsWith(separator) ? cwd : cwd + separator;
-  return base + path.replace(/^\.[\\/]/, '');
+  const folder = cwd.endsWith(separator) ? cwd.slice(0, -1) : cwd;
+  const relative = path.replace(/^\.[\\/]/, '');
+  const name = folder.slice(folder.lastIndexOf(separator) + 1);
+  const [first] = relative.split(/[\\/]/);
+  if (name !== '' && first === name && relative.length > name.length)
+    return folder.slice(0, folder.length - name.length) + relative;
+  return `${folder}${separator}${relative}`;
 }

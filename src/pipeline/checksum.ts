@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { fileEntry } from '../read/file-entry.js';
 import type { ImportReport, ReportBuilder } from './import-report.js';
 import type { Entry } from '../read/entry.js';
 import type { Claim } from './claim.js';
@@ -28,8 +30,12 @@ export async function checksumClaims(
       continue;
     }
     // A file set's checksum covers the files read beside it: a Cline task whose ui_messages.json
-    // changed is read again.
-    const entries = [claim.entry, ...(claim.sides ?? []).map((side) => side.entry)];
+    // changed is read again; so does a SQLite store's, its -wal.
+    const entries = [
+      claim.entry,
+      ...(claim.sides ?? []).map((side) => side.entry),
+      ...(await walOf(claim)),
+    ];
     const { checksum, bytes } = await checksumOf(entries, (n) => {
       hashed += n;
       options.onProgress?.({
@@ -57,6 +63,16 @@ export function reportFiles(claims: readonly Claim[], report: ReportBuilder): vo
     if (claim.bytes !== undefined) file.bytes = claim.bytes;
     report.files.push(file);
   }
+}
+
+// A SQLite store in WAL mode keeps its latest commits in the `-wal` beside it, until the agent
+// checkpoints them: a change only there must make the store count as changed.
+async function walOf(claim: Claim): Promise<Entry[]> {
+  const file = claim.entry.localFile;
+  if (claim.detection.format.kind !== 'sqlite' || file === undefined) return [];
+  const wal = `${file}-wal`;
+  const info = await stat(wal).catch(() => undefined);
+  return info?.isFile() === true ? [fileEntry(wal, '-wal', wal, info.size, info.mtime)] : [];
 }
 
 async function checksumOf(

@@ -9,6 +9,12 @@ import { besidePath, type Entry } from '../read/entry.js';
 import { fileEntry } from '../read/file-entry.js';
 import type { SideEntry } from '../read/read-records.js';
 import { readHead } from '../read/head.js';
+import {
+  expandSidePatterns,
+  folderIndex,
+  isSidePattern,
+  type FolderIndex,
+} from '../read/side-patterns.js';
 import { openSource, type OpenedSource } from '../read/open-source.js';
 import { declaredBomb } from '../read/zip-limits.js';
 import type { ReportBuilder } from './import-report.js';
@@ -100,7 +106,14 @@ async function sidesOf(
   byPath: ReadonlyMap<string, Entry>,
 ): Promise<SideEntry[]> {
   const sides: SideEntry[] = [];
-  for (const name of names) {
+  const patterns = names.filter(isSidePattern);
+  if (patterns.length > 0)
+    for (const matches of expandSidePatterns(entry.path, patterns, indexOf(byPath)))
+      for (const { name, path } of matches) {
+        const found = byPath.get(path);
+        if (found) sides.push({ name, entry: found });
+      }
+  for (const name of names.filter((n) => !isSidePattern(n))) {
     const path = besidePath(entry.path, name);
     const inInput = path !== undefined ? byPath.get(path) : undefined;
     if (inInput) {
@@ -114,6 +127,17 @@ async function sidesOf(
       sides.push({ name, entry: fileEntry(local, name, local, info.size, info.mtime) });
   }
   return sides;
+}
+
+// The input's files by folder, made once per input (a file set's patterns are expanded on it).
+const indexes = new WeakMap<ReadonlyMap<string, Entry>, FolderIndex>();
+function indexOf(byPath: ReadonlyMap<string, Entry>): FolderIndex {
+  let index = indexes.get(byPath);
+  if (!index) {
+    index = folderIndex(byPath.keys());
+    indexes.set(byPath, index);
+  }
+  return index;
 }
 
 /** The error for inputs in which no provider found a conversation. */

@@ -9,6 +9,11 @@ import { rooCode } from './roo-code/index.js';
 import { kiloCode } from './kilo-code/index.js';
 import { aider } from './aider/index.js';
 import { windsurf } from './windsurf/index.js';
+import { opencode } from './opencode/index.js';
+import { goose } from './goose/index.js';
+import { zed } from './zed/index.js';
+import { cursor } from './cursor/index.js';
+import { kiro } from './kiro/index.js';
 import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
@@ -35,6 +40,11 @@ export const PROVIDERS: readonly Provider[] = [
   aider,
   windsurf,
   claudeCode,
+  opencode,
+  goose,
+  zed,
+  cursor,
+  kiro,
   grok,
   leChat,
   copilot,
@@ -59,6 +69,11 @@ const LISTED: readonly Provider[] = [
   rooCode,
   kiloCode,
   aider,
+  cursor,
+  opencode,
+  goose,
+  zed,
+  kiro,
   windsurf,
   gemini,
   grok,

@@ -5,6 +5,8 @@ import { depthCutMessage } from './bound-depth.js';
 import { ZipCrcError } from './crc-check.js';
 import { parseRecord, type RawRecord, type SplitItem } from './record.js';
 import { utf8Chunks } from './utf8-chunks.js';
+import { readSqliteRecords } from './sqlite-records.js';
+import type { SqliteStoreQuery } from './sqlite-query.js';
 
 /** How an entry's records are laid out. */
 export type RecordFormat =
@@ -16,6 +18,8 @@ export type RecordFormat =
   | { kind: 'json-file' }
   /** The whole file is one record of text (CSV, HTML), given to the provider as a string. */
   | { kind: 'text-file' }
+  /** A coding agent's SQLite store: one record per session, read by the provider's queries. */
+  | { kind: 'sqlite'; store: SqliteStoreQuery }
   /**
    * One record made of several files: the claimed file read whole (as `main` says) and the
    * files `with` names, relative to its folder (`ui_messages.json`, `../.project_root`), read
@@ -46,6 +50,10 @@ export async function* readRecords(
   onBytes?: (bytes: number) => void,
   sides: readonly SideEntry[] = [],
 ): AsyncGenerator<SplitItem> {
+  if (format.kind === 'sqlite') {
+    yield* readSqliteRecords(entry, format.store, onBytes);
+    return;
+  }
   if (format.kind === 'jsonl-file' || format.kind === 'json-file' || format.kind === 'text-file') {
     yield* readWholeFile(entry, format.kind, onBytes);
     return;

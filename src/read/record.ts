@@ -48,6 +48,8 @@ export interface SplitProblem {
   message: string;
   offset: number;
   index?: number;
+  /** The record it is about, when the reader knows it better than by index (a SQLite row's key). */
+  record?: string;
 }
 
 /** What the splitters yield. */

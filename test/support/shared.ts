@@ -80,4 +80,9 @@ export const GOLDEN_SOURCES = [
   'roo-code',
   'kilo-code',
   'aider',
+  'opencode',
+  'goose',
+  'zed',
+  'cursor',
+  'kiro',
 ];
