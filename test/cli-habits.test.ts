@@ -127,6 +127,14 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
       'since takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today or yesterday, not "7 days" (did you mean 7d?)',
     ],
   ];
+  it('takes every readable coding agent as a --source, and no store it cannot read', () => {
+    expect(SOURCE_CHOICE.values).toEqual(
+      expect.arrayContaining(['codex', 'gemini-cli', 'qwen-code', 'cline', 'roo-code', 'aider']),
+    );
+    expect(SOURCE_CHOICE.values).not.toContain('windsurf');
+    expect(SOURCE_CHOICE.values).not.toContain('pam');
+  });
+
   for (const [args, said] of badValues)
     it(`chatgraph ${args.join(' ')}`, async () => {
       expect(await cli(...args, ...(args[0] === 'model' ? [] : ['--data-dir', data]))).toEqual({
