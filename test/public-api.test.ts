@@ -147,6 +147,7 @@ const EXPECTED = {
     'DoctorCheck',
     'Finding',
     'FolderEncryptionError',
+    'SchemaFetchError',
     'SigningKeyError',
     'Unlock',
     'VerifyReport',

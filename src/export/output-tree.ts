@@ -41,6 +41,19 @@ export interface ExportTally {
   kept: KeptFile[];
 }
 
+// The nearest of `dir` and its parents that exists: the file a folder cannot be made over.
+async function fileInTheWay(dir: string): Promise<string> {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      await stat(at);
+      return at;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || dirname(at) === at) return dir;
+    }
+  }
+}
+
 /**
  * An export folder that holds another format's export, or a manifest that is not one: one
  * sentence for the user (a QueryError, so the shells say it as it is and exit 2).
@@ -78,7 +91,17 @@ export class OutputTree {
 
   /** Opens `dir` (made when missing) for an export in `format`. */
   static async open(dir: string, format: string, force: boolean): Promise<OutputTree> {
-    await mkdir(dir, { recursive: true });
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // `--out README.md`: a file stands where the folder would go (or on the way to it).
+      if (code === 'EEXIST' || code === 'ENOTDIR')
+        throw new ExportFolderError(
+          `--out ${dir}: ${await fileInTheWay(dir)} is a file, not a folder; give a folder to write the ${format} export into`,
+        );
+      throw error;
+    }
     const file = join(dir, MANIFEST_FILE);
     let before: Record<string, Entry> = {};
     let text: string | undefined;

@@ -61,6 +61,16 @@ function quote(text: string): string {
     .join('\n');
 }
 
+/** A hidden or system message: context the platform gave the model, folded where drawn. */
+export function isContext(message: MessageView): boolean {
+  return message.hidden || message.role === 'system';
+}
+
+/** What a folded context message is called, as the web app calls it. */
+export function contextLabel(message: MessageView): string {
+  return message.role === 'system' ? 'System message' : 'Hidden context';
+}
+
 function roleName(role: string): string {
   return role === '' ? 'Message' : role.charAt(0).toUpperCase() + role.slice(1);
 }
@@ -118,7 +128,13 @@ function renderMessage(
   if (message.textShown) {
     let body = message.code ? fenced(text, message.code.language) : text;
     if (marks.length > 0) body = `${body}${message.code ? '\n\n' : ' '}${marks.join(' ')}`;
-    parts.push(message.isThought ? folded(context.style, 'note', 'Thinking', body) : body);
+    parts.push(
+      message.isThought
+        ? folded(context.style, 'note', 'Thinking', body)
+        : isContext(message)
+          ? folded(context.style, 'note', contextLabel(message), body)
+          : body,
+    );
   } else if (marks.length > 0) parts.push(marks.join(' '));
   for (const call of message.toolCalls) {
     const pieces: string[] = [];
@@ -166,40 +182,54 @@ export interface Branch {
   messages: MessageView[];
 }
 
-/** The conversation split into its shown thread and the branches off it. */
+/**
+ * The messages on the path the platform showed: the shown thread and their ancestors. Hidden
+ * and system messages (a ChatGPT custom-instructions message, a Claude Code system line) are
+ * off the thread's NEXT chain but on this path: they are context, not a branch.
+ */
+function shownPath(messages: readonly MessageView[]): Set<string> {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const path = new Set<string>();
+  for (const message of messages) {
+    if (!message.onShownThread) continue;
+    for (
+      let at: MessageView | undefined = message;
+      at && !path.has(at.id);
+      at = at.parentId !== null ? byId.get(at.parentId) : undefined
+    )
+      path.add(at.id);
+  }
+  return path;
+}
+
+/**
+ * The conversation split into its shown thread and the branches off it: a branch starts at a
+ * message off the shown path whose parent is on it (or that has none), and holds the messages
+ * below it (a branch forking off a branch belongs to the branch it forks from).
+ */
 export function splitBranches(messages: readonly MessageView[]): {
   shown: MessageView[];
   branches: Branch[];
 } {
   const byId = new Map(messages.map((m) => [m.id, m]));
-  const shown = messages.filter((m) => m.onShownThread);
+  const path = shownPath(messages);
+  const shown = messages.filter((m) => path.has(m.id));
   const branches: Branch[] = [];
-  let current: Branch | undefined;
-  let rootDepth = 0;
+  const branchOf = new Map<string, Branch>();
   for (const message of messages) {
-    if (message.onShownThread) {
-      current = undefined;
-      continue;
-    }
-    if (current && message.depth > rootDepth) {
-      current.messages.push(message);
-      continue;
-    }
+    if (path.has(message.id)) continue;
     const parent = message.parentId !== null ? byId.get(message.parentId) : undefined;
-    current = {
-      number: branches.length + 1,
-      forkAfter: parent?.onShownThread ? parent : null,
-      messages: [message],
-    };
-    rootDepth = message.depth;
-    // A branch whose parent is itself off the shown thread belongs to the branch before it.
-    const previous = branches.at(-1);
-    if (parent && !parent.onShownThread && previous) {
-      previous.messages.push(message);
-      current = previous;
-      continue;
+    let branch = parent ? branchOf.get(parent.id) : undefined;
+    if (branch) branch.messages.push(message);
+    else {
+      branch = {
+        number: branches.length + 1,
+        forkAfter: parent && path.has(parent.id) ? parent : null,
+        messages: [message],
+      };
+      branches.push(branch);
     }
-    branches.push(current);
+    branchOf.set(message.id, branch);
   }
   return { shown, branches };
 }
@@ -250,7 +280,7 @@ export function renderConversationMarkdown(
       out.push(
         branch.forkAfter
           ? `Forks after the ${branch.forkAfter.role} message of ${readableTime(branch.forkAfter.createdAt)}: “${excerpt(branch.forkAfter.content)}”`
-          : 'Starts apart from the shown thread.',
+          : 'An alternative to the conversation’s first message.',
       );
       const base = branch.messages[0]?.depth ?? 0;
       for (const message of branch.messages)

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { memorySchema, relationSchema, toMemory } from '../bundle/memory-schema.js';
-import { storedMemory } from '../bundle/memory-store.js';
+import { sameMemory, storedMemory } from '../bundle/memory-store.js';
 import { readPamExports, type PamExport } from '../bundle/pam-exports.js';
 import { sha256 } from '../model/content-hash.js';
 import { integrityChecksum } from '../model/integrity.js';
@@ -97,7 +97,8 @@ export async function mergeMemoryStores(
     const { memories, relations } = contentOf(store, writer, report, options.redact);
     const counts = upsert(writer, memories);
     writer.addRelations(relations);
-    report.summary(claim.provider.name).memories += memories.length;
+    // Counted when new or changed: a memory store imported again adds none.
+    report.summary(claim.provider.name).memories += memories.length - counts.unchanged;
     report.add({
       level: 'info',
       code: 'pam-memory-store',
@@ -270,7 +271,7 @@ function upsert(writer: BundleWriter, memories: readonly Memory[]): UpsertCounts
   const changed: Memory[] = [];
   for (const memory of memories) {
     const before = writer.memory(memory.id);
-    if (before && JSON.stringify(before) === JSON.stringify(memory)) {
+    if (before && sameMemory(before, memory)) {
       counts.unchanged++;
       continue;
     }

@@ -8,6 +8,7 @@ import {
 } from './deep-conversation.js';
 import { checkMemoryStore, storeSchema, type StoreDocument } from './deep-memory-store.js';
 import { checkIndexAgainstFiles } from './bundle-index.js';
+import { fetchPamSchemas, type FetchSchemasOptions } from './fetch-schemas.js';
 import { FileFindings, type Finding } from './finding.js';
 import {
   findSchemaDir,
@@ -21,12 +22,19 @@ export type { Finding } from './finding.js';
 /** What {@link validatePam} found. */
 export interface ValidationReport {
   path: string;
-  /** No errors (warnings allowed), as `pam validate` judges. */
+  /**
+   * No errors (warnings allowed), as `pam validate` judges, with both halves run: false when
+   * the official JSON Schemas were not found, however the deep rules went (see `checked`).
+   */
   valid: boolean;
+  /** What was checked: the deep rules alone when the official JSON Schemas were not found. */
+  checked: 'schemas and deep rules' | 'deep rules only';
   /** How many files were read. */
   files: number;
   /** Where the official JSON Schemas were read from, or undefined when none were found. */
   schemas?: string;
+  /** The schemas were fetched for this check (`fetchSchemas`), none being found. */
+  fetched?: boolean;
   findings: Finding[];
 }
 
@@ -34,6 +42,11 @@ export interface ValidationReport {
 export interface ValidateOptions {
   /** The folder of the official PAM JSON Schemas (else found: see findSchemaDir). */
   schemas?: string;
+  /**
+   * When no schemas are found: fetch them first from the official PyPI package, checksum-pinned
+   * (see fetchPamSchemas), where they are found the next time.
+   */
+  fetchSchemas?: boolean | FetchSchemasOptions;
 }
 
 interface Read {
@@ -109,13 +122,25 @@ export async function validatePam(
   options: ValidateOptions = {},
 ): Promise<ValidationReport> {
   const findings: Finding[] = [];
-  const schemas = findSchemaDir(options.schemas);
+  let schemas = findSchemaDir(options.schemas);
+  let fetched = false;
+  if (
+    schemas === undefined &&
+    options.fetchSchemas !== undefined &&
+    options.fetchSchemas !== false
+  ) {
+    const got = await fetchPamSchemas(options.fetchSchemas === true ? {} : options.fetchSchemas);
+    schemas = got.dir;
+    fetched = !got.alreadyThere;
+  }
   const schema = schemas ? await loadSchemaCheck(schemas) : undefined;
   const report = (files: number): ValidationReport => ({
     path,
-    valid: !findings.some((f) => f.level === 'error'),
+    valid: schemas !== undefined && !findings.some((f) => f.level === 'error'),
+    checked: schemas !== undefined ? 'schemas and deep rules' : 'deep rules only',
     files,
     ...(schemas ? { schemas } : {}),
+    ...(fetched ? { fetched } : {}),
     findings,
   });
   if (!statSync(path).isDirectory()) {
