@@ -211,12 +211,17 @@ export class BundleWriter {
     return this.memories.get(id);
   }
 
-  /** Adds or replaces memories (by id). */
+  /** A relation the bundle holds (as opened, with what was added since), by id. */
+  relation(id: string): Relation | undefined {
+    return this.relations.get(id);
+  }
+
   /** Adds PAM relations (by id: one given again replaces itself; none is ever removed). */
   addRelations(relations: Iterable<Relation>): void {
     for (const relation of relations) this.relations.set(relation.id, relation);
   }
 
+  /** Adds or replaces memories (by id). */
   addMemories(memories: readonly Memory[]): void {
     for (const memory of memories) {
       // Who may see a memory is its owner's say, not the platform's: a re-import keeps it.

@@ -28,9 +28,10 @@ import {
   type ModelChoice,
 } from './model-choice.js';
 import type { QueryEmbedding } from './recall-search.js';
+import { VECTOR_CACHE_FILE } from '../folder/data-dir.js';
 
 /** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
-export const VECTOR_CACHE_FILE = 'vectors-cache.sqlite';
+export { VECTOR_CACHE_FILE };
 
 /** Chunks overlap by this many tokens, so a sentence cut at a boundary is whole in one of them. */
 const OVERLAP_TOKENS = 32;

@@ -261,6 +261,7 @@ const providerSummary = z
     skipped: count,
     inferredTimestamps: count,
     keptNewer: count,
+    keptApart: count,
   })
   .strict();
 

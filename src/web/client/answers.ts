@@ -245,6 +245,7 @@ const providerSummary = object({
   skipped: number,
   inferredTimestamps: number,
   keptNewer: number,
+  keptApart: number,
 });
 
 const importReport = object({
