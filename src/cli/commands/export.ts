@@ -76,7 +76,9 @@ export function formatExportReport(report: ExportReport): string[] {
     lines.push(
       kept.reason === 'edited'
         ? `kept ${kept.path}: edited since it was exported (--force overwrites it)`
-        : `kept ${kept.path}: a file this export did not write is in the way (--force overwrites it)`,
+        : kept.reason === 'link'
+          ? `left ${kept.path} alone: it, or a folder on its way, is a link or not a file (an export never follows one out of --out)`
+          : `kept ${kept.path}: a file this export did not write is in the way (--force overwrites it)`,
     );
   const masked = Object.values(report.redactions).reduce((a, b) => a + b, 0);
   if (masked > 0) lines.push(`${plural(masked, 'secret')} masked`);
