@@ -65,6 +65,24 @@ function checked(passphrase: string, from: string): Unlock {
   return { passphrase };
 }
 
+/** A file a secret is read from; what stops it said in one line naming the file and the option. */
+async function readSecretFile(file: string, option: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EISDIR'
+        ? 'is a folder, not a file'
+        : code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EACCES'
+            ? 'cannot be read (permission denied)'
+            : `cannot be read (${error instanceof Error ? error.message : String(error)})`;
+    throw new UsageError(`${option} ${file}: ${why}`);
+  }
+}
+
 /**
  * The secret that opens (or, with `confirm`, encrypts) a folder: `--identity`, else
  * `--passphrase-file`, else `$CHATGRAPH_PASSPHRASE`, else a prompt at the terminal (twice when
@@ -73,9 +91,10 @@ function checked(passphrase: string, from: string): Unlock {
 export async function readSecret(options: SecretOptions, confirm = false): Promise<Unlock> {
   if (options.identity !== undefined && options.passphraseFile !== undefined)
     throw new UsageError('give --identity or --passphrase-file, not both');
-  if (options.identity !== undefined) return { identity: await readFile(options.identity, 'utf8') };
+  if (options.identity !== undefined)
+    return { identity: await readSecretFile(options.identity, '--identity') };
   if (options.passphraseFile !== undefined) {
-    const text = await readFile(options.passphraseFile, 'utf8');
+    const text = await readSecretFile(options.passphraseFile, '--passphrase-file');
     return checked(text.split(/\r?\n/)[0] ?? '', `--passphrase-file ${options.passphraseFile}`);
   }
   const env = process.env.CHATGRAPH_PASSPHRASE;

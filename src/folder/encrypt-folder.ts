@@ -205,8 +205,8 @@ export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<Co
     dataDir,
     async () => {
       recoverLocked(dataDir);
-      if (!isEncrypted(dataDir) || !existsSync(join(dataDir, KEY_FILE)))
-        throw new AlreadyError(`${dataDir} is not encrypted`);
+      // Marked encrypted with its key gone is said by openFolderKey, naming the key file.
+      if (!isEncrypted(dataDir)) throw new AlreadyError(`${dataDir} is not encrypted`);
       const key = await openFolderKey(dataDir, unlock);
       const stage = join(dataDir, STAGING.decrypt);
       await rm(stage, { recursive: true, force: true });
