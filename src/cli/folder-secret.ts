@@ -18,6 +18,19 @@ export const identityOption = [
   'open (or encrypt) the data folder with this age identity file (age-keygen’s) instead of a passphrase',
 ] as const;
 
+// $CHATGRAPH_PASSPHRASE, once taken out of the environment (see takePassphraseFromEnvironment).
+let environmentPassphrase: string | undefined;
+
+/**
+ * Takes `$CHATGRAPH_PASSPHRASE` out of this process's environment, keeping it in memory, so no
+ * process it starts (a search, a query, a browser) inherits it. The CLI calls it first.
+ */
+export function takePassphraseFromEnvironment(): void {
+  const value = process.env.CHATGRAPH_PASSPHRASE;
+  if (value !== undefined) environmentPassphrase = value;
+  delete process.env.CHATGRAPH_PASSPHRASE;
+}
+
 /** Reads a passphrase at the terminal without echoing it. */
 function prompt(question: string): Promise<string> {
   const input = process.stdin;
@@ -97,7 +110,7 @@ export async function readSecret(options: SecretOptions, confirm = false): Promi
     const text = await readSecretFile(options.passphraseFile, '--passphrase-file');
     return checked(text.split(/\r?\n/)[0] ?? '', `--passphrase-file ${options.passphraseFile}`);
   }
-  const env = process.env.CHATGRAPH_PASSPHRASE;
+  const env = environmentPassphrase ?? process.env.CHATGRAPH_PASSPHRASE;
   if (env !== undefined) return checked(env, 'CHATGRAPH_PASSPHRASE');
   if (!process.stdin.isTTY)
     throw new UsageError(
