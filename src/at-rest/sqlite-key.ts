@@ -46,9 +46,9 @@ export function sqliteKeyFor(file: string): string | undefined {
 
 /** The environment a child process that opens `file` starts with: this one's, its secrets left out. */
 export function childEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of NOT_FOR_CHILDREN) delete env[name];
-  return env;
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !NOT_FOR_CHILDREN.includes(name)),
+  );
 }
 
 /**
