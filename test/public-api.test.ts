@@ -78,6 +78,7 @@ const EXPECTED = {
     'resolveConversation',
     'resolveMessage',
     'resolveThreadTarget',
+    'shownUrl',
     'topicMapCache',
   ],
   view: [
