@@ -47,7 +47,11 @@ const EXPECTED = {
     'ImportOptions',
     'LoadOptions',
     'StoredAttachment',
+    'TempKind',
     'Tombstone',
+    'makeTempFolder',
+    'removeTempFolder',
+    'sweepTempFolders',
   ],
   query: [
     'AmbiguousIdError',

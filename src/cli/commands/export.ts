@@ -1,7 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { makeTempFolder, removeTempFolder } from '../../api/folder.js';
 import { DataFolder, exitCodeOf, resolveDataDir, type Store } from '../../index.js';
 import {
   exportConversations,
@@ -158,7 +157,8 @@ async function fromExports(
   exportFrom: (store: Store, dataDir: string) => Promise<ExportReport>,
 ): Promise<{ report: ExportReport; readLoss: 0 | 1 | 2 }> {
   checkInputs(inputs);
-  const staging = await mkdtemp(join(tmpdir(), 'chatgraph-export-'));
+  // Removed on Ctrl-C and SIGTERM too, and swept by the next run after a kill -9.
+  const staging = await makeTempFolder('export');
   const folder = await DataFolder.open(join(staging, 'data'));
   try {
     const read = await folder.import(inputs, { redact: options.redact === true });
@@ -168,7 +168,7 @@ async function fromExports(
     return { report: await exportFrom(await folder.store(), folder.dir), readLoss };
   } finally {
     await folder.close();
-    await rm(staging, { recursive: true, force: true });
+    await removeTempFolder(staging);
   }
 }
 
