@@ -5,7 +5,8 @@ import { join } from 'node:path';
 
 /**
  * chatgraph's temporary folders (an `export --from`'s throwaway data folder, with a plain index
- * of everything read; a web upload; a nested zip spooled to disk). Each is named with its
+ * of everything read; a web upload; a nested zip spooled to disk; the private copy of a coding
+ * agent's SQLite store). Each is named with its
  * process id, `chatgraph-<kind>-<pid>-XXXXXX` in the temporary directory, private (0700,
  * mkdtemp's), and removed when the process ends, by Ctrl-C, SIGTERM or SIGHUP too; one whose
  * process was killed outright (kill -9, a power cut) is swept by the next chatgraph process
@@ -13,9 +14,9 @@ import { join } from 'node:path';
  */
 
 /** What a temporary folder holds, in its name. */
-export type TempKind = 'export' | 'upload' | 'zip';
+export type TempKind = 'export' | 'upload' | 'zip' | 'sqlite';
 
-const OURS = /^chatgraph-(?:export|upload|zip)-(\d+)-/;
+const OURS = /^chatgraph-(?:export|upload|zip|sqlite)-(\d+)-/;
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 const live = new Set<string>();
