@@ -5,6 +5,7 @@ import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { plural } from '../model/plural.js';
 import { MEMORY_JOURNAL_FILE } from '../bundle/memory-journal.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
+import { NotARegularFileError } from '../read/regular-file.js';
 import {
   MANIFEST_FILE,
   manifestPayload,
@@ -224,7 +225,13 @@ async function checkManifest(
     }
     present.delete(ref);
     report.checked.files++;
-    if ((await fileDigest(path)) !== digest)
+    const now = await fileDigest(path).catch((error: unknown) => {
+      if (error instanceof NotARegularFileError) return `${error.kind}, not a regular file`;
+      throw error;
+    });
+    if (!now.startsWith('sha256:'))
+      problems.push({ file: path, message: `was signed as a file and is now ${now}` });
+    else if (now !== digest)
       problems.push({ file: path, message: 'changed after signing (its sha256 differs)' });
   }
   for (const ref of present)
