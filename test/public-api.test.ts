@@ -75,6 +75,7 @@ const EXPECTED = {
     'SearchResult',
     'Stats',
     'StoreConnectionError',
+    'TooManyRunningError',
     'UnknownIdError',
     'VectorModelMismatchError',
     'createRecaller',
@@ -115,6 +116,7 @@ const EXPECTED = {
   memory: [
     'MEMORY_CONTENT_LIMIT',
     'MEMORY_PAGE',
+    'MEMORY_TAG_LIMIT',
     'MEMORY_TYPES',
     'MemoryInputError',
     'MemoryNotFoundError',

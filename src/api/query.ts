@@ -15,6 +15,7 @@ export type {
 } from '../stores/store.js';
 export {
   QueryLimitError,
+  TooManyRunningError,
   CLI_QUERY_LIMITS,
   SERVER_QUERY_LIMITS,
   queryLimits,
