@@ -156,6 +156,7 @@ const EXPECTED = {
     'FolderEncryptionError',
     'SigningKeyError',
     'Unlock',
+    'VerifyOptions',
     'VerifyReport',
     'createSigningKey',
     'decryptFolder',
