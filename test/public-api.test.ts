@@ -47,7 +47,11 @@ const EXPECTED = {
     'ImportOptions',
     'LoadOptions',
     'StoredAttachment',
+    'TempKind',
     'Tombstone',
+    'makeTempFolder',
+    'removeTempFolder',
+    'sweepTempFolders',
   ],
   query: [
     'AmbiguousIdError',
@@ -71,6 +75,7 @@ const EXPECTED = {
     'SearchResult',
     'Stats',
     'StoreConnectionError',
+    'TooManyRunningError',
     'UnknownIdError',
     'VectorModelMismatchError',
     'createRecaller',
@@ -78,6 +83,7 @@ const EXPECTED = {
     'resolveConversation',
     'resolveMessage',
     'resolveThreadTarget',
+    'shownUrl',
     'topicMapCache',
   ],
   view: [
@@ -110,6 +116,7 @@ const EXPECTED = {
   memory: [
     'MEMORY_CONTENT_LIMIT',
     'MEMORY_PAGE',
+    'MEMORY_TAG_LIMIT',
     'MEMORY_TYPES',
     'MemoryInputError',
     'MemoryNotFoundError',
@@ -150,6 +157,7 @@ const EXPECTED = {
     'SchemaFetchError',
     'SigningKeyError',
     'Unlock',
+    'VerifyOptions',
     'VerifyReport',
     'createSigningKey',
     'decryptFolder',

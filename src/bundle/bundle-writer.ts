@@ -211,6 +211,11 @@ export class BundleWriter {
     return this.memories.get(id);
   }
 
+  /** A relation the bundle holds (as opened, with what was added since), by id. */
+  relation(id: string): Relation | undefined {
+    return this.relations.get(id);
+  }
+
   /** Adds PAM relations (by id: one given again replaces itself; none is ever removed). */
   addRelations(relations: Iterable<Relation>): void {
     for (const relation of relations) this.relations.set(relation.id, relation);

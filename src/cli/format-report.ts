@@ -77,7 +77,7 @@ export function formatReport(report: ImportReport, options: { verbose?: boolean 
   if (masked.length > 0)
     lines.push(`redacted: ${masked.map(([kind, n]) => `${n} ${kind}`).join(', ')}`);
   lines.push(
-    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${plural(w.duplicates, 'duplicate')} across files${keptNewer(t.keptNewer)}`,
+    `bundle ${report.bundle}: ${w.created} written, ${w.updated} updated, ${w.unchanged} unchanged, ${plural(w.duplicates, 'duplicate')} across files${keptNewer(t.keptNewer)}${keptApart(t.keptApart)}`,
   );
   lines.push(...formatProblems(report, options));
   return lines.join('\n');
@@ -146,6 +146,12 @@ function formatGroup(group: ProblemGroup): string[] {
   if (more > 0)
     lines.push(`    … and ${more} more (all counted; --json lists up to ${group.examples.length})`);
   return lines;
+}
+
+// Another conversation came with the id of one of the bundle: both kept, it under its own id.
+function keptApart(n: number): string {
+  if (n === 0) return '';
+  return `; kept ${plural(n, 'conversation')} apart from one of the same id (another conversation)`;
 }
 
 // An older export met a newer copy in the bundle (the newer one stays, nothing is lost).

@@ -36,7 +36,7 @@ export function conversationFields(
   return {
     title: info.title ?? info.name,
     source: info.source,
-    url: view.url ?? undefined,
+    url: noteLinkTarget(view.url) ?? undefined,
     id: info.id,
     platform_id: info.platformId,
     created: info.createdAt,
@@ -87,6 +87,40 @@ function folded(style: MarkdownStyle, kind: string, title: string, body: string)
   return `<details>\n<summary>${escapeHtml(title)}</summary>\n\n${body}\n\n</details>`;
 }
 
+/**
+ * A link's address as a note may hold it: a web or mail address only (a `javascript:` or
+ * `data:` one is dropped, as the HTML export and the web app drop it), written as the URL
+ * parser writes it, with nothing left that ends the `<…>` destination or the line (a line
+ * break in an address made headings and HTML of the rest).
+ */
+function noteLinkTarget(url: string | null): string | null {
+  if (url === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (!['http:', 'https:', 'mailto:'].includes(parsed.protocol)) return null;
+  // Brackets and parentheses too: a renderer that reads no `<…>` would read them as Markdown.
+  return parsed.href.replace(/[\s<>\\[\]()]/g, percentEncoded);
+}
+
+const percentEncoded = (c: string): string =>
+  `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
+/** A link destination inside `<…>` (spaces allowed): line breaks, angle brackets, backslashes escaped. */
+const inDestination = (target: string): string => target.replace(/[\r\n<>\\]/g, percentEncoded);
+
+/** A link's text (a source's title, a file's name) on one line, with no bracket or HTML tag. */
+const linkText = (text: string): string =>
+  text
+    .replace(/[[\]]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .trim();
+
 export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
@@ -119,9 +153,9 @@ function renderMessage(
   for (const citation of message.citations) {
     const label = notes.next();
     marks.push(`[^${label}]`);
-    const title = citation.title ?? citation.url ?? 'source';
-    const link =
-      citation.url !== null ? `[${title.replace(/[[\]]/g, '')}](<${citation.url}>)` : title;
+    const title = linkText(citation.title ?? citation.url ?? '') || 'source';
+    const target = noteLinkTarget(citation.url);
+    const link = target !== null ? `[${title}](<${target}>)` : title;
     const snippet = citation.snippet ? ` — ${citation.snippet.replace(/\s+/g, ' ').trim()}` : '';
     definitions.push(`[^${label}]: ${link}${snippet}`);
   }
@@ -159,13 +193,18 @@ function renderMessage(
     const image = attachment.type === 'image' || attachment.mime_type?.startsWith('image/');
     files.push(
       link !== null
-        ? `- ${image ? '!' : ''}[${name.replace(/[[\]]/g, '')}](<${link}>)`
-        : `- ${name}${attachment.ref === null ? '' : ' (not in the export)'}`,
+        ? `- ${image ? '!' : ''}[${linkText(name)}](<${inDestination(link)}>)`
+        : `- ${linkText(name)}${attachment.ref === null ? '' : ' (not in the export)'}`,
     );
     if (attachment.text !== null)
       files.push(
         '',
-        folded(context.style, 'quote', `Text of ${name}`, fenced(attachment.text, 'text')),
+        folded(
+          context.style,
+          'quote',
+          `Text of ${linkText(name)}`,
+          fenced(attachment.text, 'text'),
+        ),
         '',
       );
   }
@@ -256,7 +295,7 @@ export function renderConversationMarkdown(
   const out: string[] = [frontmatter(conversationFields(view, pam, context.style)).trimEnd()];
   out.push(`# ${(info.title ?? info.name).replace(/\s+/g, ' ').trim() || 'Untitled'}`);
   const meta = [info.source, readableTime(info.createdAt), `${String(info.messageCount)} messages`];
-  const url = view.url;
+  const url = noteLinkTarget(view.url);
   out.push(`${meta.join(' · ')}${url !== null ? ` · [open on the platform](<${url}>)` : ''}`);
   const forkNote = (list: Branch[] | undefined): void => {
     for (const branch of list ?? []) {

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { FileTooLargeError, NotARegularFileError, readRegularFile } from '../read/regular-file.js';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   conversationSchema,
@@ -56,8 +57,23 @@ interface Read {
 
 async function readJson(file: string, at: FileFindings): Promise<Read> {
   let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    // A regular file only, of a bounded size: a FIFO or a link to /dev/zero is said, not read.
+    text = (await readRegularFile(file)).toString('utf8');
+  } catch (error) {
+    if (!(error instanceof NotARegularFileError || error instanceof FileTooLargeError)) throw error;
+    at.error(
+      '$',
+      'file',
+      error instanceof NotARegularFileError
+        ? `is ${error.kind}, not a regular file`
+        : error.message,
+    );
+    return {};
+  }
+  try {
+    json = JSON.parse(text);
   } catch (error) {
     at.error('$', 'json', `is not JSON: ${error instanceof Error ? error.message : String(error)}`);
     return {};

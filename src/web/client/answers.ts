@@ -247,6 +247,7 @@ const providerSummary = object({
   skipped: number,
   inferredTimestamps: number,
   keptNewer: number,
+  keptApart: number,
 });
 
 const importReport = object({
