@@ -77,4 +77,12 @@ export const GOLDEN_SOURCES = [
   'zed',
   'cursor',
   'kiro',
+  // Coding agents (issue 39): one fixture per format generation each.
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  'cline',
+  'roo-code',
+  'kilo-code',
+  'aider',
 ];

@@ -1,5 +1,5 @@
-import type { DraftMessage } from '../../model/draft.js';
-import type { JsonObject } from '../../model/pam.js';
+import type { DraftMessage } from '../model/draft.js';
+import type { JsonObject } from '../model/pam.js';
 
 /**
  * A session with no title and no summary is named by its first prompt (cut at 100 characters,
