@@ -171,7 +171,8 @@ function filesOf(
       .find((v): v is string => typeof v === 'string' && v !== '');
     if (path !== undefined) paths.push(path);
   }
-  return [...new Set(paths.map((path) => fromFolder(cwd, path)))].map((path) => {
+  const root = fileTools?.rootNamed === true;
+  return [...new Set(paths.map((path) => fromFolder(cwd, path, root)))].map((path) => {
     const fileId = `file:${path}`;
     return {
       node: { label: 'File', id: fileId, properties: { path, language: languageOf(path) } },
@@ -181,10 +182,15 @@ function filesOf(
 }
 
 // A relative path (Codex's patches, Cline's tools) from the session's working folder, so the
-// same file of two projects is two nodes; an absolute one (Claude Code's) as it is.
-function fromFolder(cwd: string, path: string): string {
+// same file of two projects is two nodes; an absolute one (Claude Code's) as it is. A path that
+// starts with the folder's own name (`rootNamed`, Zed's) is taken from the folder's parent.
+function fromFolder(cwd: string, path: string, rootNamed: boolean): string {
   if (cwd === '' || /^(\/|[A-Za-z]:[\\/]|\\\\|~)/.test(path)) return path;
   const separator = cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/';
-  const base = cwd.endsWith(separator) ? cwd : cwd + separator;
-  return base + path.replace(/^\.[\\/]/, '');
+  const trimmed = cwd.endsWith(separator) ? cwd.slice(0, -1) : cwd;
+  const cut = trimmed.lastIndexOf(separator);
+  const relative = path.replace(/^\.[\\/]/, '');
+  if (rootNamed && cut >= 0 && relative.split(/[\\/]/)[0] === trimmed.slice(cut + 1))
+    return trimmed.slice(0, cut + 1) + relative;
+  return trimmed + separator + relative;
 }
