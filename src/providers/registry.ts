@@ -9,6 +9,7 @@ import { rooCode } from './roo-code/index.js';
 import { kiloCode } from './kilo-code/index.js';
 import { aider } from './aider/index.js';
 import { windsurf } from './windsurf/index.js';
+import { copilotCli } from './copilot-cli/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -39,6 +40,7 @@ export const PROVIDERS: readonly Provider[] = [
   kiloCode,
   aider,
   windsurf,
+  copilotCli,
   claudeCode,
   opencode,
   goose,
@@ -70,6 +72,7 @@ const LISTED: readonly Provider[] = [
   kiloCode,
   aider,
   windsurf,
+  copilotCli,
   opencode,
   goose,
   zed,

@@ -13,6 +13,7 @@ export const AGENT_SOURCES = [
   'roo-code',
   'kilo-code',
   'aider',
+  'copilot-cli',
 ] as const;
 
 /** A record of an agent's fixture as the reader hands it over, with its provider and variant. */

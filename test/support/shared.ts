@@ -85,4 +85,6 @@ export const GOLDEN_SOURCES = [
   'roo-code',
   'kilo-code',
   'aider',
+  // Coding agents of issue 39's second part.
+  'copilot-cli',
 ];
