@@ -10,6 +10,7 @@ import { kiloCode } from './kilo-code/index.js';
 import { aider } from './aider/index.js';
 import { windsurf } from './windsurf/index.js';
 import { copilotCli } from './copilot-cli/index.js';
+import { mistralVibe } from './mistral-vibe/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -41,6 +42,7 @@ export const PROVIDERS: readonly Provider[] = [
   aider,
   windsurf,
   copilotCli,
+  mistralVibe,
   claudeCode,
   opencode,
   goose,
@@ -73,6 +75,7 @@ const LISTED: readonly Provider[] = [
   aider,
   windsurf,
   copilotCli,
+  mistralVibe,
   opencode,
   goose,
   zed,

@@ -14,6 +14,7 @@ export const AGENT_SOURCES = [
   'kilo-code',
   'aider',
   'copilot-cli',
+  'mistral-vibe',
 ] as const;
 
 /** A record of an agent's fixture as the reader hands it over, with its provider and variant. */

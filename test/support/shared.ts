@@ -87,4 +87,5 @@ export const GOLDEN_SOURCES = [
   'aider',
   // Coding agents of issue 39's second part.
   'copilot-cli',
+  'mistral-vibe',
 ];
