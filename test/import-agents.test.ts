@@ -2,11 +2,12 @@
 // out as the agents leave it is listed by `sources --installed` and imported whole by
 // `import --agents`; forks, /branch copies and sub-agents are stored once; the bundle passes
 // the official PAM validator and everything is found by its words.
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tempDir } from './support/convert-to-temp.js';
+import { buildSqliteFixture } from './support/sqlite-fixtures.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { chatgraphWith } from './support/run-cli.js';
 import { ROOT } from './support/shared.js';
@@ -15,9 +16,8 @@ const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 /**
  * Where each fixture goes in the home folder, as the agent itself lays it out: `[fixture
- * (a file or a folder, copied whole), its place below the home folder]`. An agent added
- * later adds its lines here (Cursor's `.config/Cursor/User/globalStorage/state.vscdb`,
- * OpenCode's `.local/share/opencode/opencode.db`).
+ * (a file or a folder, copied whole), its place below the home folder]`; an agent added
+ * later adds its lines here. SQLite stores are built from their SQL (see `SQLITE`).
  */
 const LAYOUT: [string, string][] = [
   ['codex/fork-and-subagent', '.codex/sessions/2025/11/03'],
@@ -47,6 +47,13 @@ const LAYOUT: [string, string][] = [
     '.claude/projects/-home-maya-projects-recipe-box/5e55a001-0001-4e3c-a4d5-000015485863.jsonl',
   ],
   ['aider/bird-feeder', 'code/bird-feeder'],
+  ['cursor/agent-transcripts-2026', '.cursor/projects'],
+];
+
+/** SQLite fixtures, built into the folder below the home folder their `-- file:` path starts in. */
+const SQLITE: [string, string][] = [
+  ['cursor/global-state.sql', '.config/Cursor'],
+  ['opencode/opencode-db.sql', '.local/share/opencode'],
 ];
 
 // Variables that would send the agents elsewhere, emptied so only the home folder counts.
@@ -71,6 +78,8 @@ beforeAll(() => {
     mkdirSync(join(to, '..'), { recursive: true });
     cpSync(join(FIXTURES, fixture), to, { recursive: true });
   }
+  for (const [fixture, place] of SQLITE)
+    buildSqliteFixture(join(FIXTURES, fixture), join(home, place));
   // Windsurf's Cascade conversations: encrypted protobuf, found and reported, never read.
   mkdirSync(join(home, '.codeium', 'windsurf', 'cascade'), { recursive: true });
   writeFileSync(
@@ -91,6 +100,7 @@ const found = z.array(
     source: z.string(),
     path: z.string(),
     sessions: z.number(),
+    unit: z.enum(['session', 'store', 'file']),
     bytes: z.number(),
     readable: z.boolean(),
     reason: z.string().optional(),
@@ -112,6 +122,15 @@ describe('chatgraph sources --installed', () => {
     expect(sessions('kilo-code')).toBe(1);
     expect(sessions('claude-code')).toBe(3);
     expect(sessions('aider')).toBe(1);
+    expect(sessions('opencode')).toBe(1);
+    expect(stores.find((s) => s.source === 'opencode')).toMatchObject({
+      unit: 'store',
+      path: join(home, '.local', 'share', 'opencode', 'opencode.db'),
+    });
+    expect(stores.filter((s) => s.source === 'cursor').map((s) => s.path)).toEqual([
+      join(home, '.config', 'Cursor', 'User', 'globalStorage', 'state.vscdb'),
+      join(home, '.cursor', 'projects'),
+    ]);
     for (const store of stores) expect(store.bytes).toBeGreaterThan(0);
     expect(stores.find((s) => s.source === 'aider')?.path).toBe(
       join(home, 'code', 'bird-feeder', '.aider.chat.history.md'),
@@ -184,6 +203,8 @@ describe('chatgraph import --agents', () => {
       'kilo-code': 1,
       'claude-code': 3,
       aider: 2,
+      cursor: 3,
+      opencode: 2,
     });
     // Windsurf's store is said, with why it is not read.
     const unreadable = report.problems.find((p) => p.code === 'store-unreadable');
@@ -219,6 +240,7 @@ describe('chatgraph import --agents', () => {
     expect(started).toEqual([
       { source: 'codex', n: 1 },
       { source: 'gemini-cli', n: 1 },
+      { source: 'opencode', n: 1 },
     ]);
     const projects = z
       .array(z.object({ path: z.string() }))
@@ -249,7 +271,9 @@ describe('chatgraph import --agents', () => {
       'claude-code',
       'cline',
       'codex',
+      'cursor',
       'gemini-cli',
+      'opencode',
       'qwen-code',
       'roo-code',
     ]);
@@ -363,5 +387,69 @@ describe('chatgraph import PATH, for one agent’s file or folder', () => {
       /found 2 Windsurf Cascade files \(3 KB, first cascade\/a1\.pb\) that chatgraph cannot read: Windsurf keeps its Cascade conversations as encrypted protobuf/,
     );
     expect(run.stderr).not.toMatch(/0 sessions|not a chat export/);
+  });
+});
+
+describe('an agent’s log that is damaged', () => {
+  const rollout = join(
+    FIXTURES,
+    'codex/rollout-2025-06-14T08-03-27-5c1e8a42-3b9d-4e27-9f61-0d2a7b4c8e15.jsonl',
+  );
+
+  it('is read but for a line that is not JSON, named by its line, with exit 1 (text was lost)', async () => {
+    const lines = readFileSync(rollout, 'utf8').split('\n');
+    lines.splice(4, 0, '{"type":"message","role":"user","content":[{"type":"inpu');
+    const dir = tempDir();
+    const damaged = join(
+      dir,
+      'rollout-2025-06-14T08-03-27-5c1e8a42-3b9d-4e27-9f61-0d2a7b4c8e15.jsonl',
+    );
+    writeFileSync(damaged, lines.join('\n'));
+    const run = await chatgraphWith(
+      {},
+      'import',
+      damaged,
+      '--data-dir',
+      join(dir, 'data'),
+      '--json',
+    );
+    expect(run.code).toBe(1);
+    const report = z
+      .object({
+        totals: z.object({ messages: z.number() }),
+        problems: z.array(
+          z.object({
+            code: z.string(),
+            examples: z.array(z.object({ record: z.string().optional() })),
+          }),
+        ),
+      })
+      .parse(JSON.parse(run.stdout));
+    expect(report.problems.find((p) => p.code === 'malformed-line')?.examples[0]?.record).toBe(
+      'line 5',
+    );
+    expect(report.totals.messages).toBe(7);
+  });
+
+  it('is read whole when only its last line is cut (the agent still writing), with exit 0', async () => {
+    const dir = tempDir();
+    const growing = join(
+      dir,
+      'rollout-2025-06-14T08-03-27-5c1e8a42-3b9d-4e27-9f61-0d2a7b4c8e15.jsonl',
+    );
+    writeFileSync(
+      growing,
+      `${readFileSync(rollout, 'utf8')}{"type":"message","role":"assistant","content":[{"type":"output_te`,
+    );
+    const run = await chatgraphWith(
+      {},
+      'import',
+      growing,
+      '--data-dir',
+      join(dir, 'data'),
+      '--json',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/session-being-written/);
   });
 });

@@ -12,8 +12,8 @@ import { conversationErrors, memoryStoreErrors } from './support/pam-validator.j
 import { toMemoryStore } from '../src/bundle/memory-store.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
 import { convertToTemp } from './support/convert-to-temp.js';
-import { sqliteRecordsOf } from './support/sqlite-fixtures.js';
 import { allAgentRecords, valueOf } from './support/agent-samples.js';
+import { sqliteRecordsOf } from './support/sqlite-fixtures.js';
 
 function context(): ConversionContext {
   return {
@@ -140,6 +140,9 @@ const samples: unknown[] = [
       return parsed.ok ? parsed.value : undefined;
     }),
   ...pamConversations,
+  // Coding agents' records as the reader hands them over: whole JSON Lines logs, JSON
+  // documents, and file sets (a Cline task with its UI log, a chat file with its side files).
+  ...(await allAgentRecords()).map(({ record }) => valueOf(record)),
   // The coding agents' SQLite stores: each session as the read layer hands it over.
   ...Object.values(agentRecords).flat(),
   ...[
@@ -162,9 +165,6 @@ const samples: unknown[] = [
     });
     return parsed.ok ? parsed.value : undefined;
   }),
-  // Coding agents' records as the reader hands them over: whole JSON Lines logs, JSON
-  // documents, and file sets (a Cline task with its UI log, a chat file with its side files).
-  ...(await allAgentRecords()).map(({ record }) => valueOf(record)),
 ];
 const texts = [
   ...fixturesOf('copilot'),

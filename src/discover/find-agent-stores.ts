@@ -17,8 +17,12 @@ export interface AgentStoreFound {
   path: string;
   /** The environment variable that named it, when one did. */
   env?: string;
-  /** Its session files (or, when it cannot be read, the files that hold them). */
+  /**
+   * Its session files (or, when it cannot be read, the files that hold them; for an agent
+   * that keeps them in SQLite, its database files: `unit` says which).
+   */
   sessions: number;
+  unit: 'session' | 'store' | 'file';
   bytes: number;
   readable: boolean;
   /** Why it cannot be read, when it cannot. */
@@ -78,6 +82,7 @@ export async function findAgentStores(
         path: root.path,
         ...(root.env !== undefined ? { env: root.env } : {}),
         sessions: claims.length,
+        unit: unitOf(provider),
         bytes: claims.reduce((sum, c) => sum + (c.entry.size ?? 0), 0),
         readable: provider.agent?.unreadable === undefined,
         ...(provider.agent?.unreadable !== undefined ? { reason: provider.agent.unreadable } : {}),
@@ -102,12 +107,18 @@ export async function findAgentStores(
         product: provider.product,
         path,
         sessions: claims.length,
+        unit: 'session',
         bytes: info.size,
         readable: true,
       });
     }
   }
   return found;
+}
+
+function unitOf(provider: Provider): AgentStoreFound['unit'] {
+  if (provider.agent?.unreadable !== undefined) return 'file';
+  return provider.agent?.writes === 'sqlite' ? 'store' : 'session';
 }
 
 // The files of a folder (or a file) this provider claims, conversations or unreadable ones,

@@ -139,7 +139,8 @@ function callPieces(
 }
 
 // Where agents' file tools name their file: Claude Code (`file_path`, `notebook_path`),
-// OpenCode (`filePath`), Cursor (`target_file`), Goose and others (`path`).
+// OpenCode (`filePath`), Cursor (`target_file`), Goose, Cline and others (`path`); a provider
+// adds its own keys (`FileTools.pathKeys`).
 const PATH_KEYS = ['file_path', 'notebook_path', 'filePath', 'target_file', 'path'];
 const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
@@ -154,16 +155,17 @@ function filesOf(
   // provider lists it as `name:command`.
   const names =
     typeof input.command === 'string' ? [call.name, `${call.name}:${input.command}`] : [call.name];
+  const patch = names.some((n) => fileTools?.patch?.includes(n));
   const kind = names.some((n) => fileTools?.read.includes(n))
     ? 'READ_FILE'
-    : names.some((n) => fileTools?.modify.includes(n) || fileTools?.patch?.includes(n))
+    : patch || names.some((n) => fileTools?.modify.includes(n))
       ? 'MODIFIED_FILE'
       : undefined;
   if (kind === undefined) return [];
   const paths: string[] = [];
-  if (fileTools?.patch?.includes(call.name)) {
-    const patch = [call.input, input.input, input.patch].find((v) => typeof v === 'string');
-    for (const match of (typeof patch === 'string' ? patch : '').matchAll(PATCH_FILE))
+  if (patch) {
+    const text = [call.input, input.input, input.patch].find((v) => typeof v === 'string');
+    for (const match of (typeof text === 'string' ? text : '').matchAll(PATCH_FILE))
       if (match[1] !== undefined) paths.push(match[1].trim());
   } else {
     const path = [...PATH_KEYS, ...(fileTools?.pathKeys ?? [])]
@@ -171,8 +173,7 @@ function filesOf(
       .find((v): v is string => typeof v === 'string' && v !== '');
     if (path !== undefined) paths.push(path);
   }
-  const root = fileTools?.rootNamed === true;
-  return [...new Set(paths.map((path) => fromFolder(cwd, path, root)))].map((path) => {
+  return [...new Set(paths.map((path) => fromFolder(cwd, path)))].map((path) => {
     const fileId = `file:${path}`;
     return {
       node: { label: 'File', id: fileId, properties: { path, language: languageOf(path) } },
@@ -182,15 +183,17 @@ function filesOf(
 }
 
 // A relative path (Codex's patches, Cline's tools) from the session's working folder, so the
-// same file of two projects is two nodes; an absolute one (Claude Code's) as it is. A path that
-// starts with the folder's own name (`rootNamed`, Zed's) is taken from the folder's parent.
-function fromFolder(cwd: string, path: string, rootNamed: boolean): string {
+// same file of two projects is two nodes; an absolute one (Claude Code's) as it is. A path
+// that starts with the folder's own name (Zed names a file from its worktree's root folder:
+// `mirror/src/cli.rs`) is taken from the folder above it.
+function fromFolder(cwd: string, path: string): string {
   if (cwd === '' || /^(\/|[A-Za-z]:[\\/]|\\\\|~)/.test(path)) return path;
   const separator = cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/';
-  const trimmed = cwd.endsWith(separator) ? cwd.slice(0, -1) : cwd;
-  const cut = trimmed.lastIndexOf(separator);
+  const folder = cwd.endsWith(separator) ? cwd.slice(0, -1) : cwd;
   const relative = path.replace(/^\.[\\/]/, '');
-  if (rootNamed && cut >= 0 && relative.split(/[\\/]/)[0] === trimmed.slice(cut + 1))
-    return trimmed.slice(0, cut + 1) + relative;
-  return trimmed + separator + relative;
+  const name = folder.slice(folder.lastIndexOf(separator) + 1);
+  const [first] = relative.split(/[\\/]/);
+  if (name !== '' && first === name && relative.length > name.length)
+    return folder.slice(0, folder.length - name.length) + relative;
+  return `${folder}${separator}${relative}`;
 }

@@ -59,12 +59,6 @@ export interface FileTools {
   modify: readonly string[];
   pathKeys?: readonly string[];
   patch?: readonly string[];
-  /**
-   * A relative path starts with the name of the project folder it is in (Zed's tools name
-   * `mirror/src/sync.rs` in the folder `/home/lee/src/mirror`): it is taken from that folder's
-   * parent, not from the folder itself.
-   */
-  rootNamed?: boolean;
 }
 
 /** What a pure conversion may ask of the import around it. */

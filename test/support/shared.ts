@@ -72,11 +72,6 @@ export const GOLDEN_SOURCES = [
   'copilot',
   'gemini',
   'perplexity',
-  'opencode',
-  'goose',
-  'zed',
-  'cursor',
-  'kiro',
   // Coding agents (issue 39): one fixture per format generation each.
   'codex',
   'gemini-cli',
@@ -85,6 +80,11 @@ export const GOLDEN_SOURCES = [
   'roo-code',
   'kilo-code',
   'aider',
+  'opencode',
+  'goose',
+  'zed',
+  'cursor',
+  'kiro',
   // Coding agents of issue 39's second part.
   'copilot-cli',
   'mistral-vibe',

@@ -55,7 +55,8 @@ function sizeOf(bytes: number): string {
 
 /** One line of a store found: what, how much, where, and why it is not read when it is not. */
 export function foundLine(store: AgentStoreFound): string {
-  const what = `${store.source.padEnd(12)} ${plural(store.sessions, store.readable ? 'session' : 'file')}, ${sizeOf(store.bytes)}`;
+  const unit = store.unit === 'store' ? 'database' : store.unit;
+  const what = `${store.source.padEnd(12)} ${plural(store.sessions, unit)}, ${sizeOf(store.bytes)}`;
   const where = `${store.path}${store.env !== undefined ? ` (${store.env})` : ''}`;
   return store.readable
     ? `${what}  ${where}`
@@ -93,7 +94,7 @@ export function registerSources(program: Command, io: CliIo): void {
     )
     .option(
       '--json',
-      'print one JSON document: [{source, product, howToExport, kind, locations, readable, reason}] (with --installed: [{source, product, path, sessions, bytes, readable, reason}])',
+      'print one JSON document: [{source, product, howToExport, kind, locations, readable, reason}] (with --installed: [{source, product, path, sessions, unit, bytes, readable, reason}])',
     )
     .action(async (options: { json?: boolean; installed?: boolean }) => {
       if (options.installed === true) await runInstalled(io, options.json === true);

@@ -14,8 +14,6 @@ export const zed: Provider = {
   fileTools: {
     read: ['read_file'],
     modify: ['edit_file', 'streaming_edit_file', 'write_file', 'create_file', 'save_file'],
-    // Zed's tools name a file from its project folder's name: `mirror/src/sync.rs`.
-    rootNamed: true,
   },
   // Its SQLite store, sniffed by name (then claimed by its header and refused by its tables).
   fileNames: /(^|\/)threads\.db$/i,
