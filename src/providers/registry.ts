@@ -11,6 +11,7 @@ import { aider } from './aider/index.js';
 import { windsurf } from './windsurf/index.js';
 import { copilotCli } from './copilot-cli/index.js';
 import { mistralVibe } from './mistral-vibe/index.js';
+import { pi } from './pi/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -43,6 +44,7 @@ export const PROVIDERS: readonly Provider[] = [
   windsurf,
   copilotCli,
   mistralVibe,
+  pi,
   claudeCode,
   opencode,
   goose,
@@ -80,6 +82,7 @@ const LISTED: readonly Provider[] = [
   kiro,
   copilotCli,
   mistralVibe,
+  pi,
   windsurf,
   gemini,
   grok,

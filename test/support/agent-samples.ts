@@ -15,6 +15,7 @@ export const AGENT_SOURCES = [
   'aider',
   'copilot-cli',
   'mistral-vibe',
+  'pi',
 ] as const;
 
 /** A record of an agent's fixture as the reader hands it over, with its provider and variant. */

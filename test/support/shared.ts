@@ -88,4 +88,5 @@ export const GOLDEN_SOURCES = [
   // Coding agents of issue 39's second part.
   'copilot-cli',
   'mistral-vibe',
+  'pi',
 ];
