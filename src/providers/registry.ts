@@ -12,6 +12,7 @@ import { windsurf } from './windsurf/index.js';
 import { copilotCli } from './copilot-cli/index.js';
 import { mistralVibe } from './mistral-vibe/index.js';
 import { pi } from './pi/index.js';
+import { vscodeCopilotChat } from './vscode-copilot-chat/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -45,6 +46,7 @@ export const PROVIDERS: readonly Provider[] = [
   copilotCli,
   mistralVibe,
   pi,
+  vscodeCopilotChat,
   claudeCode,
   opencode,
   goose,
@@ -83,6 +85,7 @@ const LISTED: readonly Provider[] = [
   copilotCli,
   mistralVibe,
   pi,
+  vscodeCopilotChat,
   windsurf,
   gemini,
   grok,

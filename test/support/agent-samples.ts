@@ -16,6 +16,7 @@ export const AGENT_SOURCES = [
   'copilot-cli',
   'mistral-vibe',
   'pi',
+  'vscode-copilot-chat',
 ] as const;
 
 /** A record of an agent's fixture as the reader hands it over, with its provider and variant. */

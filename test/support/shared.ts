@@ -89,4 +89,5 @@ export const GOLDEN_SOURCES = [
   'copilot-cli',
   'mistral-vibe',
   'pi',
+  'vscode-copilot-chat',
 ];
