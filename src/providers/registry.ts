@@ -13,6 +13,8 @@ import { copilotCli } from './copilot-cli/index.js';
 import { mistralVibe } from './mistral-vibe/index.js';
 import { pi } from './pi/index.js';
 import { vscodeCopilotChat } from './vscode-copilot-chat/index.js';
+import { amp } from './amp/index.js';
+import { continueDev } from './continue/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -47,6 +49,8 @@ export const PROVIDERS: readonly Provider[] = [
   mistralVibe,
   pi,
   vscodeCopilotChat,
+  amp,
+  continueDev,
   claudeCode,
   opencode,
   goose,
@@ -86,6 +90,8 @@ const LISTED: readonly Provider[] = [
   mistralVibe,
   pi,
   vscodeCopilotChat,
+  amp,
+  continueDev,
   windsurf,
   gemini,
   grok,

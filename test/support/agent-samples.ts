@@ -17,6 +17,8 @@ export const AGENT_SOURCES = [
   'mistral-vibe',
   'pi',
   'vscode-copilot-chat',
+  'amp',
+  'continue',
 ] as const;
 
 /** A record of an agent's fixture as the reader hands it over, with its provider and variant. */

@@ -90,4 +90,6 @@ export const GOLDEN_SOURCES = [
   'mistral-vibe',
   'pi',
   'vscode-copilot-chat',
+  'amp',
+  'continue',
 ];
