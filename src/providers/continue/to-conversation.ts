@@ -153,6 +153,12 @@ function assistant(item: HistoryItem, message: ChatMessage, text: string, at: At
     return state.success ? [state.data] : [];
   });
   const calls = callsOf(message.toolCalls, states);
+  // Continue puts an empty reply before a `thinking` message (the reply that streamed it):
+  // nothing to keep.
+  if (text === '' && calls.length === 0 && message.usage === undefined) {
+    at.counts.empty_replies = (at.counts.empty_replies ?? 0) + 1;
+    return;
+  }
   const raw: JsonObject = {};
   if (text === '' && calls.length > 0) raw.tool_calls_only = true;
   const reply = log.add({ role: 'assistant', text, model, id: message.id, raw });
