@@ -181,3 +181,31 @@ describe('chatgraph import --agents, for the second part’s agents', () => {
     );
   });
 });
+
+describe('chatgraph import PATH, for one file of the second part’s agents', () => {
+  const single: [string, number][] = [
+    ['amp/local-share-2026/threads/T-019a7c2e-5b1d-7e40-9c3a-2f6d8e1b4a90.json', 1],
+    ['amp/vscode-threads3-2025', 1],
+    // Alone, without sessions.json beside it: read, its messages timed by the file.
+    ['continue/sessions-2026/f41c2b3a-7d6e-4e5f-9a8b-1c2d3e4f5a6b.json', 1],
+    ['continue/sessions-2024', 1],
+  ];
+
+  it.each(single)('imports %s with exit 0', async (path, conversations) => {
+    const data = join(tempDir(), 'data');
+    const run = await chatgraphWith(
+      {},
+      'import',
+      join(FIXTURES, path),
+      '--data-dir',
+      data,
+      '--json',
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const report = z
+      .object({ totals: z.object({ conversations: z.number() }) })
+      .parse(JSON.parse(run.stdout));
+    expect(report.totals.conversations).toBe(conversations);
+    expect(pamValidate(join(data, 'bundle', 'memory-store.json')).status).toBe(0);
+  });
+});
