@@ -56,7 +56,7 @@ export function toContinueConversation(
   }
   const session = ContinueSession.parse(main);
   const id = session.sessionId ?? (context.file.split('/').at(-1) ?? '').replace(/\.json$/i, '');
-  const listed = listedSession(asString(asObject(set.side)?.['sessions.json']), id, context);
+  const entry = listedSession(asString(asObject(set.side)?.['sessions.json']), id, context);
   const at: At = {
     log: new AgentLog(context),
     context,
@@ -72,8 +72,8 @@ export function toContinueConversation(
   // Calls whose result only their state holds (no `tool` message came back with it).
   for (const [callId, output] of at.outputs)
     if (!at.log.answered(callId)) at.log.result(callId, output.text, { error: output.failed });
-  const title = session.title ?? listed?.title;
-  const created = toTimestamp(listed?.dateCreated);
+  const title = session.title ?? entry?.title;
+  const created = toTimestamp(entry?.dateCreated);
   return logConversation(
     {
       provider: 'continue',
@@ -82,7 +82,7 @@ export function toContinueConversation(
       title: title === UNTITLED ? null : title,
       createdAt: created,
       model: at.model ?? session.chatModelTitle ?? null,
-      raw: sessionRaw(session, listed, at),
+      raw: sessionRaw(session, entry, at),
       assistantName: 'Continue',
     },
     at.log,
@@ -281,16 +281,18 @@ function outputText(items: unknown[] | undefined): string | undefined {
     .join('\n\n');
 }
 
+// The last `sessions.json` read, by its text: every session of a folder is read with the same
+// list, parsed once.
+let lastList: { text: string; byId: Map<string, SessionMetadata> | undefined } | undefined;
+
 function listedSession(
   text: string | undefined,
   id: string,
   context: ConversionContext,
 ): SessionMetadata | undefined {
   if (text === undefined) return undefined;
-  let list: unknown;
-  try {
-    list = JSON.parse(text);
-  } catch {
+  if (lastList?.text !== text) lastList = { text, byId: sessionsById(text) };
+  if (lastList.byId === undefined)
     context.report({
       level: 'warning',
       code: 'bad-side-file',
@@ -298,13 +300,24 @@ function listedSession(
         'sessions.json beside the session is not JSON; the session is read without its creation time',
       record: context.record,
     });
+  return lastList.byId?.get(id);
+}
+
+function sessionsById(text: string): Map<string, SessionMetadata> | undefined {
+  let list: unknown;
+  try {
+    list = JSON.parse(text);
+  } catch {
+    // Reported for each session read with it.
     return undefined;
   }
+  const byId = new Map<string, SessionMetadata>();
   for (const value of asArray(list) ?? []) {
     const entry = SessionMetadata.safeParse(value);
-    if (entry.success && entry.data.sessionId === id) return entry.data;
+    if (entry.success && entry.data.sessionId !== undefined && !byId.has(entry.data.sessionId))
+      byId.set(entry.data.sessionId, entry.data);
   }
-  return undefined;
+  return byId;
 }
 
 function sessionRaw(
