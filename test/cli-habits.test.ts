@@ -72,7 +72,7 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
     });
 
   const sources =
-    'chatgpt, claude-ai, claude-code, copilot, deepseek, gemini, grok, le-chat, perplexity';
+    'aider, chatgpt, claude-ai, claude-code, cline, codex, copilot, cursor, deepseek, gemini, gemini-cli, goose, grok, kilo-code, kiro, le-chat, opencode, perplexity, qwen-code, roo-code, zed';
   const badValues: [string[], string][] = [
     [
       ['search', 'bread', '--source', 'chatgtp'],

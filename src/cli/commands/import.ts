@@ -9,6 +9,7 @@ import {
   type Neo4jTarget,
 } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
+import { withRefusalReport } from '../refusal-report.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
 import { formatReport } from '../format-report.js';
 import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
@@ -79,12 +80,14 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   const dataDir = folder.dir;
   const signed = await checkSignatureBeforeWrite(dataDir, io);
   const bar = new ProgressBar();
-  const report = await folder.import(inputs, {
-    deep: options.deep === true,
-    force: options.force === true,
-    restore: options.restore === true,
-    ...runOptions(options, bar),
-  });
+  const report = await withRefusalReport(options.json, io, () =>
+    folder.import(inputs, {
+      deep: options.deep === true,
+      force: options.force === true,
+      restore: options.restore === true,
+      ...runOptions(options, bar),
+    }),
+  );
   bar.done();
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
