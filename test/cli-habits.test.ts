@@ -72,7 +72,7 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
     });
 
   const sources =
-    'aider, chatgpt, claude-ai, claude-code, cline, codex, copilot, cursor, deepseek, gemini, gemini-cli, goose, grok, kilo-code, kiro, le-chat, opencode, perplexity, qwen-code, roo-code, zed';
+    'aider, amp, chatgpt, claude-ai, claude-code, cline, codex, continue, copilot, copilot-cli, cursor, deepseek, gemini, gemini-cli, goose, grok, kilo-code, kiro, le-chat, mistral-vibe, opencode, perplexity, pi, qwen-code, roo-code, vscode-copilot-chat, zed';
   const badValues: [string[], string][] = [
     [
       ['search', 'bread', '--source', 'chatgtp'],
