@@ -258,6 +258,7 @@ describe('--json on every command', () => {
     ) as { memory: { id: string } };
     const commands: string[][] = [
       ['stats'],
+      ['usage'],
       ['list'],
       ['search', 'backup'],
       ['search', 'backup', '--format', 'json'],

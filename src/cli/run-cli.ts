@@ -36,6 +36,7 @@ import { registerKey, registerSign, registerVerify } from './commands/sign.js';
 import { registerSources } from './commands/sources.js';
 import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
+import { registerUsage } from './commands/usage.js';
 import { registerValidate } from './commands/validate.js';
 import { registerWatch } from './commands/watch.js';
 import { registerModelCommands } from './model-command.js';
@@ -53,6 +54,7 @@ const COMMANDS = [
   registerExport,
   registerExportPam,
   registerStats,
+  registerUsage,
   registerReindex,
   registerPush,
   registerDelete,
