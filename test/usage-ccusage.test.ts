@@ -178,7 +178,7 @@ beforeAll(async () => {
   const original = firstSession(first);
   writeFileSync(join(project, `${first}.jsonl`), jsonl(original));
   // Resumed: the earlier lines copied under the new session id, then a reply of its own.
-  const copied = original.map((l) => ({ ...l, sessionId: resumed }));
+  const copied: Record<string, unknown>[] = original.map((l) => ({ ...l, sessionId: resumed }));
   const ask = user(resumed, '2026-01-03T08:00:00.000Z', String(copied.at(-1)?.uuid), 'And docs?');
   const r4 = response(
     resumed,
