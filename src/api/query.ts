@@ -34,3 +34,13 @@ export { createRecaller } from '../recall/recaller.js';
 export type { Recaller } from '../recall/recaller.js';
 export { VectorModelMismatchError } from '../stores/vector-index.js';
 export { topicMapCache } from '../recall/topic-map.js';
+export {
+  USAGE_GROUPS,
+  usageReport,
+  type UsageGroup,
+  type UsageQuery,
+  type UsageReport,
+  type UsageRow,
+} from '../usage/usage-report.js';
+export { SHIPPED_PRICES, overlaidPrices, type PriceTable } from '../usage/prices.js';
+export { readPriceFile } from '../usage/price-file.js';

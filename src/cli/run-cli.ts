@@ -41,6 +41,7 @@ import { registerKey, registerSign, registerVerify } from './commands/sign.js';
 import { registerSources } from './commands/sources.js';
 import { registerStats } from './commands/stats.js';
 import { registerThread } from './commands/thread.js';
+import { registerUsage } from './commands/usage.js';
 import { registerValidate } from './commands/validate.js';
 import { registerWatch } from './commands/watch.js';
 import { registerModelCommands } from './model-command.js';
@@ -69,6 +70,7 @@ const GROUPS: { heading: string; commands: Record<string, string> }[] = [
       list: 'list the conversations, with filters, a page at a time',
       query: 'run a read-only Cypher query over the graph',
       stats: 'counts per source, per month and per role',
+      usage: 'tokens and cost of the coding agents’ model calls',
     },
   },
   {
@@ -132,6 +134,7 @@ const COMMANDS = [
   registerList,
   registerQuery,
   registerStats,
+  registerUsage,
   registerThread,
   registerServe,
   registerMcp,

@@ -1,7 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   SERVER_QUERY_LIMITS,
+  SHIPPED_PRICES,
   createRecaller,
+  type PriceTable,
   type QueryLimits,
   type Recaller,
 } from '../api/query.js';
@@ -18,6 +20,7 @@ import { registerListConversations } from './tools/list-conversations.js';
 import { registerRunCypher } from './tools/run-cypher.js';
 import { registerSearchTool } from './tools/search-conversations.js';
 import { registerStats } from './tools/stats.js';
+import { registerUsage } from './tools/usage.js';
 
 /** How the MCP server is set up. */
 export interface McpOptions {
@@ -31,6 +34,8 @@ export interface McpOptions {
   holdings?: Holdings | undefined;
   /** The data folder memories are written to (remember, forget…); no memory tools without it. */
   memory?: DataFolder | undefined;
+  /** The prices the usage tool costs calls with (the shipped table unless given). */
+  prices?: PriceTable | undefined;
 }
 
 /** The MCP server over a store: tools to search and read the history, and resources. */
@@ -56,6 +61,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   registerGetMessageContext(server, context);
   registerRunCypher(server, context);
   registerStats(server, context);
+  registerUsage(server, context, options.prices ?? SHIPPED_PRICES);
   if (context.folder) registerMemoryTools(server, { ...context, folder: context.folder });
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });

@@ -11,6 +11,7 @@ import {
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
+import { pricesFor } from './usage.js';
 
 export type McpOptions = StoreOptions &
   QueryLimitOptions & {
@@ -61,7 +62,8 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   const recaller = await memory.recaller();
   // Counted once at start (cheap counts): what the initialize result tells agents.
   const holdings = await holdingsOf(store);
-  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, memory };
+  const prices = pricesFor();
+  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, memory, prices };
   if (port !== undefined) {
     const endpoint = await serveMcpHttp(store, port, '127.0.0.1', mcpOptions);
     io.err(`chatgraph MCP server at ${endpoint.url}`);
