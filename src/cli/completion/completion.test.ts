@@ -100,7 +100,7 @@ describe('chatgraph completion', () => {
     if (hasFish) expect(spawnSync('fish', ['-n', join(folder, 'chatgraph.fish')]).status).toBe(0);
     expect(fish).toContain("-a search -d 'search every message'");
     expect(fish).toMatch(
-      /-n '__fish_seen_subcommand_from search' -l source -x -a 'chatgpt claude-ai claude-code [^']*'/,
+      /-n '__fish_seen_subcommand_from search' -l source -x -a '(?:[^']* )?chatgpt claude-ai claude-code [^']*'/,
     );
     expect(fish).toContain(
       "-n '__fish_seen_subcommand_from thread' -a '(chatgraph __complete ids 2>/dev/null)'",
