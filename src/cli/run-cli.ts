@@ -8,33 +8,104 @@ import { UsageError } from './usage-error.js';
 type Register = (program: Command, io: CliIo) => void;
 
 /**
- * Every command, in the order `chatgraph --help` lists them: the names each module registers,
+ * Every command, in the order `chatgraph --help` lists them: by what a person wants to do, each
+ * under its group's heading with a line short enough for an 80-column terminal.
+ */
+const GROUPS: { heading: string; commands: Record<string, string> }[] = [
+  {
+    heading: 'Get data in:',
+    commands: {
+      import: 'read exports into the data folder (its PAM bundle, then its graph)',
+      convert: 'turn exports into a PAM bundle, with no data folder',
+      watch: 'keep importing new Claude Code sessions and dropped exports',
+      sources: 'the exports chatgraph reads, and how to get each',
+      sample: 'write small sample exports to try chatgraph on',
+    },
+  },
+  {
+    heading: 'Find:',
+    commands: {
+      search: 'search every message by words, by meaning, or both',
+      list: 'list the conversations, with filters, a page at a time',
+      query: 'run a read-only Cypher query over the graph',
+      stats: 'counts per source, per month and per role',
+    },
+  },
+  {
+    heading: 'Read:',
+    commands: {
+      thread: 'print a conversation: its shown thread, or every branch',
+      serve: 'the web app: browse, read, search, graph, Cypher, import',
+    },
+  },
+  {
+    heading: 'Agents:',
+    commands: {
+      mcp: 'a Model Context Protocol server over the store',
+      memories: 'list the memories, newest first or by words',
+      remember: 'remember something: a PAM memory and a graph node',
+      forget: 'forget a memory (retracted, gone from searches)',
+    },
+  },
+  {
+    heading: 'Out:',
+    commands: {
+      export: 'Markdown, an Obsidian vault, an HTML archive or PAM JSON Lines',
+      'export-pam': 'the data folder as a PAM bundle for another tool',
+      push: 'load the bundle into Neo4j (only what changed)',
+    },
+  },
+  {
+    heading: 'Trust:',
+    commands: {
+      sign: 'sign the bundle (PAM section 18, and a manifest of every file)',
+      verify: 'check a bundle’s signatures',
+      key: 'the Ed25519 key chatgraph sign uses',
+      validate: 'check PAM files: the official JSON Schemas and the deep rules',
+      encrypt: 'encrypt the data folder at rest',
+      decrypt: 'decrypt an encrypted data folder back to plain files',
+    },
+  },
+  {
+    heading: 'Admin:',
+    commands: {
+      embed: 'embed what is not embedded yet, so search finds it by meaning',
+      model: 'the local embedding models that semantic search uses',
+      reindex: 'rebuild the graph from the PAM bundle alone',
+      delete: 'delete a conversation everywhere',
+      config: 'the settings in force, and where each came from',
+      doctor: 'check the data folder, store, model and Neo4j',
+      completion: 'print the shell completion script: bash, zsh or fish',
+      help: 'display help for a command',
+    },
+  },
+];
+
+/**
+ * Every command, in the order of {@link GROUPS}: the names each module registers,
  * and the module, loaded only when its command runs (or when every command is needed: help, a
  * mistyped command, completion). Loading all of them took most of a cold start: about 400 of
  * our files and their dependencies for `--version` (issue 46).
  */
 const COMMANDS: { names: readonly string[]; load: () => Promise<readonly Register[]> }[] = [
+  { names: ['import'], load: async () => [(await import('./commands/import.js')).registerImport] },
   {
     names: ['convert'],
     load: async () => [(await import('./commands/convert.js')).registerConvert],
   },
-  { names: ['import'], load: async () => [(await import('./commands/import.js')).registerImport] },
+  { names: ['watch'], load: async () => [(await import('./commands/watch.js')).registerWatch] },
+  {
+    names: ['sources'],
+    load: async () => [(await import('./commands/sources.js')).registerSources],
+  },
+  { names: ['sample'], load: async () => [(await import('./commands/sample.js')).registerSample] },
+  { names: ['search'], load: async () => [(await import('./commands/search.js')).registerSearch] },
   { names: ['list', 'ls'], load: async () => [(await import('./commands/list.js')).registerList] },
   { names: ['query'], load: async () => [(await import('./commands/query.js')).registerQuery] },
-  { names: ['search'], load: async () => [(await import('./commands/search.js')).registerSearch] },
-  { names: ['thread'], load: async () => [(await import('./commands/thread.js')).registerThread] },
-  { names: ['export'], load: async () => [(await import('./commands/export.js')).registerExport] },
-  {
-    names: ['export-pam'],
-    load: async () => [(await import('./commands/export-pam.js')).registerExportPam],
-  },
   { names: ['stats'], load: async () => [(await import('./commands/stats.js')).registerStats] },
-  {
-    names: ['reindex'],
-    load: async () => [(await import('./commands/reindex.js')).registerReindex],
-  },
-  { names: ['push'], load: async () => [(await import('./commands/push.js')).registerPush] },
-  { names: ['delete'], load: async () => [(await import('./commands/delete.js')).registerDelete] },
+  { names: ['thread'], load: async () => [(await import('./commands/thread.js')).registerThread] },
+  { names: ['serve'], load: async () => [(await import('./commands/serve.js')).registerServe] },
+  { names: ['mcp'], load: async () => [(await import('./commands/mcp.js')).registerMcp] },
   {
     names: ['memories', 'remember', 'forget'],
     load: async () => {
@@ -42,6 +113,12 @@ const COMMANDS: { names: readonly string[]; load: () => Promise<readonly Registe
       return [m.registerMemories, m.registerRemember, m.registerForget];
     },
   },
+  { names: ['export'], load: async () => [(await import('./commands/export.js')).registerExport] },
+  {
+    names: ['export-pam'],
+    load: async () => [(await import('./commands/export-pam.js')).registerExportPam],
+  },
+  { names: ['push'], load: async () => [(await import('./commands/push.js')).registerPush] },
   {
     names: ['sign', 'verify', 'key'],
     load: async () => {
@@ -50,32 +127,29 @@ const COMMANDS: { names: readonly string[]; load: () => Promise<readonly Registe
     },
   },
   {
-    names: ['encrypt', 'decrypt'],
-    load: async () => [(await import('./commands/encrypt.js')).registerEncrypt],
-  },
-  {
     names: ['validate'],
     load: async () => [(await import('./commands/validate.js')).registerValidate],
   },
-  { names: ['mcp'], load: async () => [(await import('./commands/mcp.js')).registerMcp] },
-  { names: ['serve'], load: async () => [(await import('./commands/serve.js')).registerServe] },
-  { names: ['watch'], load: async () => [(await import('./commands/watch.js')).registerWatch] },
+  {
+    names: ['encrypt', 'decrypt'],
+    load: async () => [(await import('./commands/encrypt.js')).registerEncrypt],
+  },
   { names: ['embed'], load: async () => [(await import('./commands/embed.js')).registerEmbed] },
   {
-    names: ['sources'],
-    load: async () => [(await import('./commands/sources.js')).registerSources],
+    names: ['model'],
+    load: async () => [(await import('./model-command.js')).registerModelCommands],
   },
-  { names: ['sample'], load: async () => [(await import('./commands/sample.js')).registerSample] },
+  {
+    names: ['reindex'],
+    load: async () => [(await import('./commands/reindex.js')).registerReindex],
+  },
+  { names: ['delete'], load: async () => [(await import('./commands/delete.js')).registerDelete] },
   { names: ['config'], load: async () => [(await import('./commands/config.js')).registerConfig] },
   { names: ['doctor'], load: async () => [(await import('./commands/doctor.js')).registerDoctor] },
   // Completion describes every command: never registered alone (see commandsFor).
   {
     names: ['completion', '__complete'],
     load: async () => [(await import('./commands/completion.js')).registerCompletion],
-  },
-  {
-    names: ['model'],
-    load: async () => [(await import('./model-command.js')).registerModelCommands],
   },
 ];
 
@@ -86,6 +160,18 @@ function commandsFor(argv: readonly string[] | undefined): typeof COMMANDS {
   if ((name === '--version' || name === '-V') && argv?.length === 3) return [];
   const one = COMMANDS.find((entry) => name !== undefined && entry.names.includes(name));
   return one && !one.names.includes('completion') ? [one] : COMMANDS;
+}
+
+/** Each command under its group's heading, its short line in the list of commands. */
+function groupCommands(program: Command): void {
+  for (const { heading, commands } of GROUPS)
+    for (const [name, summary] of Object.entries(commands)) {
+      const command = program.commands.find((c) => c.name() === name);
+      command?.helpGroup(heading).summary(summary);
+    }
+  // The help command commander adds itself, last, under the last heading.
+  program.commandsGroup(GROUPS.at(-1)?.heading ?? 'Commands:');
+  program.helpCommand('help [command]', GROUPS.at(-1)?.commands.help ?? '');
 }
 
 /**
@@ -109,6 +195,11 @@ export async function buildProgram(io: CliIo, argv?: readonly string[]): Promise
     });
   const modules = await Promise.all(commandsFor(argv).map((entry) => entry.load()));
   for (const register of modules.flat()) register(program, io);
+  groupCommands(program);
+  program.configureHelp({
+    // The list of commands names them; each command's own help gives its arguments.
+    subcommandTerm: (command) => [command.name(), ...command.aliases()].join(', '),
+  });
   // Flags and environment first, then the config file, then the defaults.
   program.hook('preAction', async (_program, command) => {
     const { applyConfig } = await import('./config/apply-config.js');
@@ -159,6 +250,7 @@ async function saidAsIs(): Promise<(abstract new (...args: never[]) => Error)[]>
     memory.MemoryInputError,
     memory.MemoryNotFoundError,
     memory.MemoryStoreError,
+    trust.SchemaFetchError,
     trust.SigningKeyError,
     trust.FolderEncryptionError,
   ];

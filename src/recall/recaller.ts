@@ -1,3 +1,4 @@
+import { checkQueryText } from '../search/search-terms.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
@@ -30,6 +31,28 @@ function judgeWith(
 }
 
 /**
+ * A search by words opens no model: only when nothing matches is it opened, to offer what is
+ * near in meaning (a model that does not open then offers nothing, as before).
+ */
+async function searchByWords(
+  store: Store,
+  query: SearchQuery,
+  embedder: () => Promise<QueryEmbedder | undefined>,
+): Promise<SearchResult> {
+  const opener = (): Promise<QueryEmbedder | undefined> => embedder().catch(() => undefined);
+  const embedQuery = async (text: string): Promise<Float32Array> => {
+    const open = await opener();
+    if (!open) throw new Error('no model to embed the query with');
+    return open.embedQuery(text);
+  };
+  const judge = async (vector: Float32Array): Promise<MeaningTest> => {
+    const open = await opener();
+    return open ? (await open.meaningJudge())(vector) : NO_TEST;
+  };
+  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge));
+}
+
+/**
  * A {@link Recaller} for a store and its data folder. With no mode asked for, a search is hybrid
  * when the store has vectors and their model is installed, else by words, and then the result
  * says why (`notice`). A mode asked for that cannot run is an error naming the fix.
@@ -56,24 +79,13 @@ export function createRecaller(
   };
   const recaller: Recaller = {
     searchConversations(query) {
+      checkQueryText(query.text);
       return recallConversations(store, (q) => recaller.search(q), query);
     },
     async search(query) {
-      // A search by words opens no model: only when nothing matches is it opened, to offer what
-      // is near in meaning (a model that does not open then offers nothing, as before).
-      if (query.mode === 'keyword') {
-        const opener = (): Promise<QueryEmbedder | undefined> => embedder().catch(() => undefined);
-        const embedQuery = async (text: string): Promise<Float32Array> => {
-          const open = await opener();
-          if (!open) throw new Error('no model to embed the query with');
-          return open.embedQuery(text);
-        };
-        const judge = async (vector: Float32Array): Promise<MeaningTest> => {
-          const open = await opener();
-          return open ? (await open.meaningJudge())(vector) : NO_TEST;
-        };
-        return withMemoryHits(store, query, await recall(store, query, embedQuery, judge));
-      }
+      // Before anything reads it (the embedding, the stemmer): a search's length is bounded.
+      checkQueryText(query.text);
+      if (query.mode === 'keyword') return searchByWords(store, query, embedder);
       let query_ = query;
       let notice: string | undefined;
       let opener: QueryEmbedder | undefined;
