@@ -161,10 +161,13 @@ const EXPECTED = {
     'verifyBundle',
   ],
   sources: [
+    'AgentStoreFound',
+    'FindAgentStoresOptions',
     'NotAnExportError',
     'PROVIDERS',
     'Provider',
     'claudeCodeProjectDirs',
+    'findAgentStores',
     'findProvider',
     'writeSamples',
   ],
