@@ -1,5 +1,5 @@
 import { watch, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** How folders are watched: by file-system events, or by a slow poll where there are none. */
 export type WatchMode = 'events' | 'poll';
@@ -10,23 +10,38 @@ export interface FolderWatch {
   close(): void;
 }
 
+/** A path to watch: a folder, with everything below it, or a file (the files beside it too). */
+export interface WatchedPath {
+  path: string;
+  file: boolean;
+}
+
 /**
  * Calls `onPath` with each path that changed under the folders (recursive file-system events:
  * no CPU while nothing changes), or `onPath(undefined)` when a change could not be named (a
- * re-scan is then due). Where events are not available (some network and container file
- * systems), or `poll` is asked for, `onPath(undefined)` every `pollMilliseconds` instead.
+ * re-scan is then due). A file is watched by its folder, not below it: its changes, and those of
+ * the files beside it (a SQLite store's WAL, a log's side files) are told. Where events are not
+ * available (some network and container file systems), or `poll` is asked for,
+ * `onPath(undefined)` every `pollMilliseconds` instead.
  */
 export function watchFolders(
-  roots: readonly string[],
+  roots: readonly (string | WatchedPath)[],
   onPath: (path: string | undefined) => void,
   options: { poll?: boolean; pollMilliseconds: number },
 ): FolderWatch {
   const watchers: FSWatcher[] = [];
   let failed = options.poll === true;
+  const watched = new Map<string, boolean>();
   for (const root of roots) {
+    const { path, file } = typeof root === 'string' ? { path: root, file: false } : root;
+    const folder = file ? dirname(path) : path;
+    // A folder watched with what is below it covers the same folder watched alone.
+    watched.set(folder, (watched.get(folder) ?? false) || !file);
+  }
+  for (const [root, recursive] of watched) {
     if (failed) break;
     try {
-      const watcher = watch(root, { recursive: true, persistent: true }, (_event, name) => {
+      const watcher = watch(root, { recursive, persistent: true }, (_event, name) => {
         onPath(name === null ? undefined : join(root, name));
       });
       // A watched folder removed or unreadable later: fall back to scanning.
