@@ -16,6 +16,7 @@ import { frontmatter } from './frontmatter.js';
 import { OutputTree, type ExportTally } from './output-tree.js';
 import { renderConversationMarkdown, readableTime } from './render-markdown.js';
 import { relatedConversations } from './related.js';
+import { meaningCutoffOf } from '../embed/model-catalog.js';
 import { HtmlArchive } from './html-archive.js';
 import { copyAttachments, type AttachmentPolicy } from './attachment-files.js';
 
@@ -134,6 +135,16 @@ function notePaths(listed: readonly ConversationInfo[], obsidian: boolean): Map<
   );
 }
 
+// Judged as the model the vectors come from was calibrated.
+async function relatedOf(
+  options: ExportOptions,
+  exported: ReadonlySet<string>,
+): Promise<Map<string, string[]>> {
+  const model = await options.store.vectors.model();
+  if (!model) return new Map();
+  return relatedConversations(options.store, exported, meaningCutoffOf(model.id));
+}
+
 async function formatWriter(
   options: ExportOptions,
   tree: OutputTree,
@@ -146,7 +157,7 @@ async function formatWriter(
   const obsidian = options.format === 'obsidian';
   const paths = notePaths(listed, obsidian);
   const related = obsidian
-    ? await relatedConversations(options.store, new Set(paths.keys()))
+    ? await relatedOf(options, new Set(paths.keys()))
     : new Map<string, string[]>();
   return {
     async write(item, entries) {

@@ -28,6 +28,8 @@ import {
   type ModelChoice,
 } from './model-choice.js';
 import type { QueryEmbedding } from './recall-search.js';
+import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
+import type { MeaningTest } from '../search/meaning-cutoff.js';
 
 /** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
 export const VECTOR_CACHE_FILE = 'vectors-cache.sqlite';
@@ -137,7 +139,15 @@ async function embedLocked(
       : saved.model === model && saved.endpoint === open.endpoint
         ? { reason: saved.reason, languages: saved.languages }
         : {};
-    await writeEmbeddingSettings(dataDir, { model, endpoint: open.endpoint, ...why });
+    // Made once per model: each query's noise level is then read, not embedded again.
+    const noise =
+      saved.noise?.model === embedder.model.id
+        ? saved.noise
+        : {
+            model: embedder.model.id,
+            vectors: encodeVectors(await makeNoise((t) => embedder.embed(t))),
+          };
+    await writeEmbeddingSettings(dataDir, { model, endpoint: open.endpoint, ...why, noise });
     return { ...report, source: embedder.model.source, memories };
   } finally {
     cache.close();
@@ -208,6 +218,11 @@ export interface QueryEmbedder {
   /** Texts embedded with the same open model (a memory written while a server runs). */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   model: Embedder['model'];
+  /**
+   * How a vector's matches are judged: its noise level (against the model's vectors of texts
+   * that mean nothing, saved by `embed` or made once here) and the model's calibrated cutoff.
+   */
+  meaningJudge(): Promise<(vector: Float32Array) => MeaningTest>;
   close(): Promise<void>;
 }
 
@@ -233,8 +248,17 @@ export async function openQueryEmbedder(
       `the vectors were made with ${indexed.id} (${String(indexed.dimensions)} dimensions), but ${embedder.model.id} (${String(embedder.model.dimensions)}) was opened: search with that model, or run chatgraph embed --model ${embedder.model.id} to re-embed`,
     );
   }
+  let noise: Promise<Float32Array[]> | undefined;
+  const noiseVectors = (): Promise<Float32Array[]> =>
+    (noise ??= Promise.resolve(
+      readSavedNoise(dataDir, embedder.model.id, embedder.model.dimensions),
+    ).then((saved) => saved ?? makeNoise((texts) => embedder.embed(texts))));
   return {
     model: embedder.model,
+    meaningJudge: async () => {
+      const vectors = await noiseVectors();
+      return (vector) => meaningTest(vector, vectors, embedder.model.id);
+    },
     embedQuery: async (text) => {
       const [vector] = await embedder.embed([text]);
       if (!vector) throw new Error('the model gave no vector for the query');
