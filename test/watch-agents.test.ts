@@ -195,6 +195,16 @@ async function searchFinds(
   return run.code === 0 && run.stdout.includes(word);
 }
 
+// The sources of the conversations `list --gone` shows (kept only in the data folder).
+async function goneSources(data: string): Promise<string[]> {
+  const run = await chatgraphWith(home.env, 'list', '--gone', '--json', '--data-dir', data);
+  expect(run.code, run.stderr).toBe(0);
+  const listed = z
+    .object({ conversations: z.array(z.object({ source: z.string() })) })
+    .parse(JSON.parse(run.stdout));
+  return [...new Set(listed.conversations.map((c) => c.source))].sort();
+}
+
 function digest(path: string): string {
   const hash = createHash('sha256');
   for (const suffix of ['', '-wal', '-shm'])
@@ -318,7 +328,8 @@ describe('chatgraph watch follows every coding agent', () => {
     expect(await timesIn(data, opencodeIds, 'tidenumbat')).toBe(1);
     expect(await timesIn(data, codexIds, 'zephyrquokka')).toBe(1);
 
-    // Deleted by their agents: kept whole here.
+    // Deleted by their agents: kept whole here, and listed as kept only here.
+    expect(await goneSources(data)).toEqual([]);
     const codexMessages = await messagesOf(data, codexIds[0] ?? '');
     at = w.lines.length;
     rmSync(home.codex);
@@ -331,6 +342,7 @@ describe('chatgraph watch follows every coding agent', () => {
     );
     await w.waitFor(/"kind":"removed"/, at);
     expect(await messagesOf(data, codexIds[0] ?? '')).toEqual(codexMessages);
+    expect(await goneSources(data)).toEqual(['cline', 'codex', 'opencode']);
     expect(await searchFinds(home.env, data, 'tramwombat')).toBe(true);
     expect(await searchFinds(home.env, data, 'zephyrquokka')).toBe(true);
     expect(await w.stop()).toBe(0);

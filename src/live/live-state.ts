@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { openDatabase } from '../at-rest/open-database.js';
@@ -23,6 +23,43 @@ export interface FileState {
   conversations?: readonly string[];
   /** How it is followed (`FollowedKind`): a restarted watch need not read it to know. */
   kind?: string;
+}
+
+/** A conversation whose source its agent removed while `watch` followed it: kept only here. */
+export interface GoneConversation {
+  id: string;
+  /** The file (or store) it was read from. */
+  file: string;
+  /** When `watch` saw it gone. */
+  goneAt: string;
+}
+
+const GoneRow = z.object({ id: z.string(), file: z.string(), gone_at: z.string() });
+
+/**
+ * The conversations kept only in the data folder (see `LiveState.markGone`), the most recently
+ * gone first; none when no `watch` ever ran there. Reads the state without changing it.
+ */
+export function readGone(dataDir: string): GoneConversation[] {
+  const file = join(dataDir, LIVE_STATE_FILE);
+  if (!existsSync(file)) return [];
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    const table = db
+      .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gone_conversation'`)
+      .get();
+    if (table === undefined) return [];
+    return z
+      .array(GoneRow)
+      .parse(
+        db
+          .prepare(`SELECT id, file, gone_at FROM gone_conversation ORDER BY gone_at DESC, id`)
+          .all(),
+      )
+      .map((row) => ({ id: row.id, file: row.file, goneAt: row.gone_at }));
+  } finally {
+    db.close();
+  }
 }
 
 /** What `watch` remembers of one session of a SQLite store. */
