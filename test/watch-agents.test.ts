@@ -205,6 +205,21 @@ async function goneSources(data: string): Promise<string[]> {
   return [...new Set(listed.conversations.map((c) => c.source))].sort();
 }
 
+// A promise that must settle within `ms`, or the test fails saying so.
+async function within<T>(ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`not seen within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 function digest(path: string): string {
   const hash = createHash('sha256');
   for (const suffix of ['', '-wal', '-shm'])
@@ -305,6 +320,15 @@ describe('chatgraph watch follows every coding agent', () => {
     const clineIds = idsFrom(w, home.cline);
     expect(await timesIn(data, clineIds, 'tramwombat')).toBe(1);
     expect(await timesIn(data, clineIds, 'wombatreply')).toBe(1);
+    // Rewritten again: each later rename is seen as it happens too (Node's recursive watch on
+    // Linux loses a file after its first rename; without the folder's own watch this waited for
+    // the re-scan a minute later).
+    for (const [n, word] of ['koalatram', 'emutram'].entries()) {
+      at = w.lines.length;
+      clineAdd(home.cline, `then the ${word} stop`, `reply ${n}`, 1771840110000 + n * 10000);
+      await within(10_000, w.waitFor(event('imported', home.cline), at));
+    }
+    expect(await timesIn(data, clineIds, 'emutram')).toBe(1);
 
     // OpenCode: rows committed to the WAL by a process that keeps the store open.
     at = w.lines.length;

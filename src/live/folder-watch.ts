@@ -7,6 +7,12 @@ export type WatchMode = 'events' | 'poll';
 /** A running watch of folders; `close` stops it. */
 export interface FolderWatch {
   mode: WatchMode;
+  /**
+   * Watches one folder more, without what is below it (once; nothing in poll mode): a file an
+   * agent rewrites through a temporary file and a rename. Node 20's recursive watch on Linux
+   * loses a file replaced by a rename after the first time; a folder's own watch does not.
+   */
+  add(folder: string): void;
   close(): void;
 }
 
@@ -53,13 +59,34 @@ export function watchFolders(
       failed = true;
     }
   }
+  const flat = new Map<string, FSWatcher>();
   if (!failed)
     return {
       mode: 'events',
+      add: (folder) => {
+        if (flat.has(folder)) return;
+        try {
+          const watcher = watch(folder, { persistent: true }, (_event, name) => {
+            onPath(name === null ? undefined : join(folder, name));
+          });
+          // The folder removed: its watch ends (a new one is made if it comes back).
+          watcher.on('error', () => {
+            watcher.close();
+            flat.delete(folder);
+          });
+          flat.set(folder, watcher);
+        } catch {
+          // Gone already: the recursive watch and the re-scan still see it.
+        }
+      },
       close: () => {
         watchers.forEach((w) => {
           w.close();
         });
+        flat.forEach((w) => {
+          w.close();
+        });
+        flat.clear();
       },
     };
   for (const watcher of watchers) watcher.close();
@@ -68,6 +95,7 @@ export function watchFolders(
   }, options.pollMilliseconds);
   return {
     mode: 'poll',
+    add: () => undefined,
     close: () => {
       clearInterval(timer);
     },

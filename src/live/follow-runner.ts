@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { withWriteLock } from '../folder/write-lock.js';
 import type { LiveSnapshot } from '../read/sqlite-snapshot.js';
 import { embedNew } from './embed-new.js';
@@ -278,6 +278,8 @@ export class FollowRunner {
   private async handle(file: FollowedFile, change: Pending): Promise<void> {
     try {
       const { settled } = change;
+      // A rewritten document's own folder is watched too (see `FolderWatch.add`).
+      if (file.kind === 'rewrite') this.watch?.add(dirname(file.path));
       const outcome = await followFile(file, change, this.context);
       // A settled last line that still does not parse waits for the next change; a busy store
       // for the next poll.
