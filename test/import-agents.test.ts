@@ -2,7 +2,7 @@
 // out as the agents leave it is listed by `sources --installed` and imported whole by
 // `import --agents`; forks, /branch copies and sub-agents are stored once; the bundle passes
 // the official PAM validator and everything is found by its words.
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -387,5 +387,69 @@ describe('chatgraph import PATH, for one agent’s file or folder', () => {
       /found 2 Windsurf Cascade files \(3 KB, first cascade\/a1\.pb\) that chatgraph cannot read: Windsurf keeps its Cascade conversations as encrypted protobuf/,
     );
     expect(run.stderr).not.toMatch(/0 sessions|not a chat export/);
+  });
+});
+
+describe('an agent’s log that is damaged', () => {
+  const rollout = join(
+    FIXTURES,
+    'codex/rollout-2025-06-14T08-03-27-5c1e8a42-3b9d-4e27-9f61-0d2a7b4c8e15.jsonl',
+  );
+
+  it('is read but for a line that is not JSON, named by its line, with exit 1 (text was lost)', async () => {
+    const lines = readFileSync(rollout, 'utf8').split('\n');
+    lines.splice(4, 0, '{"type":"message","role":"user","content":[{"type":"inpu');
+    const dir = tempDir();
+    const damaged = join(
+      dir,
+      'rollout-2025-06-14T08-03-27-5c1e8a42-3b9d-4e27-9f61-0d2a7b4c8e15.jsonl',
+    );
+    writeFileSync(damaged, lines.join('\n'));
+    const run = await chatgraphWith(
+      {},
+      'import',
+      damaged,
+      '--data-dir',
+      join(dir, 'data'),
+      '--json',
+    );
+    expect(run.code).toBe(1);
+    const report = z
+      .object({
+        totals: z.object({ messages: z.number() }),
+        problems: z.array(
+          z.object({
+            code: z.string(),
+            examples: z.array(z.object({ record: z.string().optional() })),
+          }),
+        ),
+      })
+      .parse(JSON.parse(run.stdout));
+    expect(report.problems.find((p) => p.code === 'malformed-line')?.examples[0]?.record).toBe(
+      'line 5',
+    );
+    expect(report.totals.messages).toBe(7);
+  });
+
+  it('is read whole when only its last line is cut (the agent still writing), with exit 0', async () => {
+    const dir = tempDir();
+    const growing = join(
+      dir,
+      'rollout-2025-06-14T08-03-27-5c1e8a42-3b9d-4e27-9f61-0d2a7b4c8e15.jsonl',
+    );
+    writeFileSync(
+      growing,
+      `${readFileSync(rollout, 'utf8')}{"type":"message","role":"assistant","content":[{"type":"output_te`,
+    );
+    const run = await chatgraphWith(
+      {},
+      'import',
+      growing,
+      '--data-dir',
+      join(dir, 'data'),
+      '--json',
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/session-being-written/);
   });
 });

@@ -2,7 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { FolderEncryptionError, KEY_FILE } from '../bundle/encryption-markers.js';
+import { ENCRYPTION_FILE, FolderEncryptionError, KEY_FILE } from '../bundle/encryption-markers.js';
 
 // age-encryption (and @noble's curves and post-quantum code beneath it) is loaded only when a
 // folder key is made or opened: loading it cost every command about 60 ms at start, encrypted
@@ -41,11 +41,22 @@ async function keyOf(identity: string): Promise<FolderKey> {
   };
 }
 
-/** The first `AGE-SECRET-KEY-1…` line of an identity file as age-keygen writes one (comments beside). */
-function identityFromFile(text: string): string {
+/**
+ * The first `AGE-SECRET-KEY-1…` line of an identity file as age-keygen writes one (comments
+ * beside), checked whole: age's own error for a changed character quotes the key, so it is
+ * never passed on.
+ */
+async function identityFromFile(text: string): Promise<string> {
   const line = text.split(/\r?\n/).find((l) => l.trim().startsWith('AGE-SECRET-KEY-1'));
   const parsed = IdentityText.safeParse(line ?? '');
   if (!parsed.success) throw new WrongKeyError('the identity file holds no AGE-SECRET-KEY-1 line');
+  try {
+    await (await age()).identityToRecipient(parsed.data);
+  } catch {
+    throw new WrongKeyError(
+      'the identity file’s AGE-SECRET-KEY-1 line is not a valid age identity (its checksum does not match: a character changed or missing?)',
+    );
+  }
   return parsed.data;
 }
 
@@ -62,27 +73,71 @@ export async function newFolderKey(
   const key = await keyOf(await generateIdentity());
   const encrypter = new Encrypter();
   if ('passphrase' in unlock) encrypter.addRecipient(new NativeScryptRecipient(unlock.passphrase));
-  else encrypter.addRecipient(await identityToRecipient(identityFromFile(unlock.identity)));
+  else encrypter.addRecipient(await identityToRecipient(await identityFromFile(unlock.identity)));
   return { key, wrapped: await encrypter.encrypt(`${key.identity}\n`) };
 }
 
 /** The folder's key, opened with the passphrase or identity (a {@link WrongKeyError} when it does not). */
 export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<FolderKey> {
-  const wrapped = await readFile(join(dataDir, KEY_FILE));
+  const opens = await opensWith(dataDir);
+  if (opens !== undefined && opens !== ('passphrase' in unlock ? 'passphrase' : 'identity'))
+    throw new WrongKeyError(
+      opens === 'identity'
+        ? `${dataDir} is encrypted to an age identity, not a passphrase: give --identity <file>`
+        : `${dataDir} is encrypted with a passphrase, not to an identity: give the passphrase (CHATGRAPH_PASSPHRASE, --passphrase-file or at the terminal) instead of --identity`,
+    );
+  const wrapped = await readKeyFile(dataDir);
   const { Decrypter } = await age();
   const { NativeScryptIdentity } = await scrypt();
   const decrypter = new Decrypter();
   if ('passphrase' in unlock) decrypter.addIdentity(new NativeScryptIdentity(unlock.passphrase));
-  else decrypter.addIdentity(identityFromFile(unlock.identity));
+  else decrypter.addIdentity(await identityFromFile(unlock.identity));
   let text: string;
   try {
     text = await decrypter.decrypt(wrapped, 'text');
-  } catch {
+  } catch (error) {
+    // age says this of a secret that opens none of the file's stanzas; anything else is a
+    // file that is not (or no longer) a whole age file.
+    const message = error instanceof Error ? error.message : String(error);
+    if (!/no identity matched/.test(message)) throw damagedKey(dataDir, message);
     throw new WrongKeyError(
       'passphrase' in unlock
         ? `wrong passphrase for ${dataDir}`
         : `that identity does not open ${dataDir}`,
     );
   }
-  return keyOf(IdentityText.parse(text));
+  const identity = IdentityText.safeParse(text);
+  if (!identity.success) throw damagedKey(dataDir, 'it does not hold an age identity');
+  return keyOf(identity.data);
+}
+
+function damagedKey(dataDir: string, why: string): FolderEncryptionError {
+  return new FolderEncryptionError(
+    `${join(dataDir, KEY_FILE)} is damaged (${why}): no passphrase or identity opens it; restore it from a backup of the folder`,
+  );
+}
+
+async function readKeyFile(dataDir: string): Promise<Buffer> {
+  try {
+    return await readFile(join(dataDir, KEY_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new FolderEncryptionError(
+      `${dataDir} is encrypted (${ENCRYPTION_FILE} says so), but its key file ${KEY_FILE} is missing: nothing of the folder opens without it; restore ${KEY_FILE} from a backup of the folder`,
+    );
+  }
+}
+
+const Marker = z.object({ opens: z.enum(['passphrase', 'identity']) });
+
+// How the folder's marker says its key opens (undefined when it does not say).
+async function opensWith(dataDir: string): Promise<'passphrase' | 'identity' | undefined> {
+  try {
+    const parsed = Marker.safeParse(
+      JSON.parse(await readFile(join(dataDir, ENCRYPTION_FILE), 'utf8')),
+    );
+    return parsed.success ? parsed.data.opens : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -11,6 +11,7 @@ import {
   readDataFile,
   readDataText,
 } from './sealed-files.js';
+import { FileTooLargeError, NotARegularFileError } from '../read/regular-file.js';
 
 async function conversationFiles(bundle: string): Promise<string[]> {
   const dir = join(bundle, CONVERSATIONS_DIR);
@@ -47,6 +48,10 @@ async function readSealedOrEmpty(path: string): Promise<{ bytes: Buffer; unreada
   try {
     return { bytes: await readDataFile(path) };
   } catch (error) {
+    if (error instanceof NotARegularFileError)
+      return { bytes: Buffer.alloc(0), unreadable: `${error.kind}, not a regular file` };
+    if (error instanceof FileTooLargeError)
+      return { bytes: Buffer.alloc(0), unreadable: 'too large to read whole' };
     if (!(error instanceof SealedFileError)) throw error;
     return { bytes: Buffer.alloc(0), unreadable: 'an encrypted file that does not open' };
   }

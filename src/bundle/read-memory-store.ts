@@ -1,4 +1,4 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { isEncrypted } from './encryption-markers.js';
@@ -7,6 +7,7 @@ import { MEMORY_STORE_FILE } from './layout.js';
 import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
 import { SealedFileError, isSealed, onDisk, plainBytes } from './sealed-files.js';
+import { openRegular } from '../read/regular-file.js';
 
 export { MemoryStoreError } from './memory-schema.js';
 
@@ -73,7 +74,8 @@ async function readFileParsed(file: string): Promise<ParsedFile | undefined> {
   let handle: FileHandle;
   try {
     // Through the seal: an encrypted folder's `memory-store.json.age`, opened in memory.
-    handle = await open(onDisk(file), 'r');
+    // A regular file only: a FIFO or a device in its place is said, not waited on.
+    handle = await openRegular(onDisk(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     parsedFiles.delete(file);

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions } from './atomic-write.js';
 import { FolderEncryptionError } from './encryption-markers.js';
+import { readRegularFile, readRegularFileSync } from '../read/regular-file.js';
 
 /**
  * The files of a data folder, read and written through one door so that an encrypted folder's
@@ -64,19 +65,22 @@ export function plainBytes(path: string, bytes: Buffer): Buffer {
   return sealer ? sealer.open(bytes, path) : bytes;
 }
 
-/** `readFileSync(path)`, through the seal. */
+/**
+ * `readFileSync(path)`, through the seal; a regular file only, of a bounded size (a FIFO or a
+ * link to a device planted in a bundle is a `NotARegularFileError`, never a read that hangs).
+ */
 export function readDataFileSync(path: string): Buffer {
   try {
-    return plainBytes(path, readFileSync(onDisk(path)));
+    return plainBytes(path, readRegularFileSync(onDisk(path)));
   } catch (error) {
     return missing(path, error);
   }
 }
 
-/** `readFile(path)`, through the seal. */
+/** `readFile(path)`, through the seal; a regular file only, as {@link readDataFileSync}. */
 export async function readDataFile(path: string): Promise<Buffer> {
   try {
-    return plainBytes(path, await readFile(onDisk(path)));
+    return plainBytes(path, await readRegularFile(onDisk(path)));
   } catch (error) {
     return missing(path, error);
   }

@@ -114,6 +114,7 @@ async function writeExport(dataDir: string, options: ExportPamOptions): Promise<
         direction: 'written',
         file: options.out,
         at: now,
+        owner_id: file.owner.id,
       },
     ]);
     return {

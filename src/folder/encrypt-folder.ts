@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WRITE_LOCK_FILE, withWriteLock } from './write-lock.js';
@@ -16,6 +16,7 @@ import {
   STAGING,
 } from '../bundle/encryption-markers.js';
 import { forgetKey, rememberKey } from '../at-rest/unlock.js';
+import { FOLDER_DATABASES, STORE_FILE } from './data-dir.js';
 
 type OpenDatabase = typeof openDatabase;
 
@@ -26,8 +27,10 @@ const LOCK_FILES = [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`];
 export interface ConvertReport {
   /** Files encrypted or decrypted with age (the bundle's, and any other but SQLite's). */
   files: number;
-  /** SQLite files rekeyed (SQLCipher). */
+  /** SQLite files rekeyed (SQLCipher): the folder's own databases (see FOLDER_DATABASES). */
   sqlite: string[];
+  /** `decrypt`: files that were not encrypted (dropped into the folder since), left as they are. */
+  leftAsTheyAre?: string[];
   /** `encrypt` with `ifPlain` on a folder encrypted already: nothing was changed. */
   already?: boolean;
 }
@@ -75,10 +78,18 @@ async function stageSqlite(
 ): Promise<void> {
   // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
   const { openDatabase, rekeyFile } = await import('../at-rest/open-database.js');
-  checkpoint(join(dataDir, path), openDatabase);
-  const copy = join(stage, path);
-  copyFileSync(join(dataDir, path), copy);
-  rekeyFile(copy, from, to);
+  try {
+    checkpoint(join(dataDir, path), openDatabase);
+    const copy = join(stage, path);
+    copyFileSync(join(dataDir, path), copy);
+    rekeyFile(copy, from, to);
+  } catch (error) {
+    // SQLite's own words ("file is not a database") name no file: this one does.
+    throw new FolderEncryptionError(
+      `${join(dataDir, path)}, one of the folder's databases, could not be ${to === undefined ? 'decrypted' : 'encrypted'}: ${error instanceof Error ? error.message : String(error)}; nothing was changed`,
+      { cause: error },
+    );
+  }
 }
 
 async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
@@ -95,7 +106,16 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
   const report: ConvertReport = { files: 0, sqlite: [] };
   for (const path of await dataFiles(dataDir, LOCK_FILES)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
-    if (isPlainSqlite(join(dataDir, path))) {
+    if (FOLDER_DATABASES.includes(path)) {
+      // An empty file is an empty database: nothing to keep, and SQLite makes it anew.
+      if (statSync(join(dataDir, path)).size === 0) {
+        removes.push({ remove: path });
+        continue;
+      }
+      if (!isPlainSqlite(join(dataDir, path)))
+        throw new FolderEncryptionError(
+          `${join(dataDir, path)} is not a plain SQLite database, and encrypt rekeys it as one: damaged? (remove it${path === STORE_FILE ? ' and run "chatgraph reindex"' : ', it is rebuilt'}); nothing was encrypted`,
+        );
       await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
@@ -148,17 +168,24 @@ async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
   const age = ageKey(key.identity);
   const steps: Step[] = [];
   const removes: Step[] = [];
-  const report: ConvertReport = { files: 0, sqlite: [] };
+  const report: ConvertReport = { files: 0, sqlite: [], leftAsTheyAre: [] };
   for (const path of await dataFiles(dataDir, LOCK_FILES)) {
-    await mkdir(dirname(join(stage, path)), { recursive: true });
-    if (!path.endsWith('.age')) {
-      // Every other file of an encrypted folder is one of its SQLCipher databases.
+    // One that is plain already (made anew since) stays as it is.
+    if (FOLDER_DATABASES.includes(path) && isPlainSqlite(join(dataDir, path))) continue;
+    if (FOLDER_DATABASES.includes(path)) {
       useSqliteKey(dataDir, key.sqliteKey);
       await stageSqlite(dataDir, stage, path, key.sqliteKey, undefined);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;
     }
+    // A file no writer of the folder sealed (a .DS_Store, an export written into it): not
+    // the folder's, and never encrypted, so left as it is.
+    if (!path.endsWith('.age')) {
+      report.leftAsTheyAre?.push(path);
+      continue;
+    }
+    await mkdir(dirname(join(stage, path)), { recursive: true });
     const plain = path.slice(0, -'.age'.length);
     await writeFile(join(stage, plain), openAge(await readFile(join(dataDir, path)), age));
     steps.push({ move: plain, to: plain });
@@ -178,8 +205,8 @@ export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<Co
     dataDir,
     async () => {
       recoverLocked(dataDir);
-      if (!isEncrypted(dataDir) || !existsSync(join(dataDir, KEY_FILE)))
-        throw new AlreadyError(`${dataDir} is not encrypted`);
+      // Marked encrypted with its key gone is said by openFolderKey, naming the key file.
+      if (!isEncrypted(dataDir)) throw new AlreadyError(`${dataDir} is not encrypted`);
       const key = await openFolderKey(dataDir, unlock);
       const stage = join(dataDir, STAGING.decrypt);
       await rm(stage, { recursive: true, force: true });

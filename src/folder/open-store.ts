@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { prepareFolder } from '../at-rest/unlock.js';
 import { recoverSwitch } from './encrypt-folder.js';
-import { storeFile } from './data-dir.js';
+import { bundleDir, storeFile } from './data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
 import { preloadLanguageDetector } from '../search/language-detection.js';
@@ -33,6 +33,11 @@ export async function openStore(
   await prepareFolder(choice.dataDir);
   const file = storeFile(choice.dataDir);
   if (options.readonly && !existsSync(file)) {
+    // A bundle without its index (removed, or set aside): the index is rebuilt from it.
+    if (existsSync(bundleDir(choice.dataDir)))
+      throw new StoreConnectionError(
+        `${choice.dataDir} has its bundle but no index (${file} is missing): run "chatgraph reindex" to rebuild it from the bundle`,
+      );
     throw new StoreConnectionError(
       `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );

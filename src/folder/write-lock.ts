@@ -70,14 +70,22 @@ export async function withWriteLock<T>(
   }
   mkdirSync(key, { recursive: true });
   const db = await acquire(key, options);
+  holding.add(db);
   try {
     return await held.run(new Set([...(mine ?? []), key]), fn);
   } finally {
     if (holderPid(key) === process.pid) rmSync(join(key, HOLDER_FILE), { force: true });
     db.exec('ROLLBACK');
     db.close();
+    holding.delete(db);
   }
 }
+
+// The connections holding a lock, kept reachable: a writer whose work awaits a promise nothing
+// else refers to would otherwise let the connection be collected, and its finalizer close it,
+// releasing the lock under the writer (seen: a holder that waited on a bare interval lost it
+// after about 5 s).
+const holding = new Set<Database.Database>();
 
 async function acquire(dir: string, options: WriteLockOptions): Promise<Database.Database> {
   // Loaded when a writer first locks, not when chatgraph is imported (see openStore).

@@ -113,13 +113,23 @@ export async function* importPipeline(
       signal: options.signal,
       skip: options.skipChecksums,
     });
-    const written = toBundle(settle(converted, writer, settler, redact), writer, assets, report);
+    const written = toBundle(
+      settle(converted, writer, settler, { redact, assets }),
+      writer,
+      assets,
+      report,
+    );
     for await (const event of store ? toStore(project(written, store), store) : written) {
       if (event.kind === 'written' || event.kind === 'stored') progress.conversation();
       yield event;
     }
     await readMemories(claims, writer, report, redact);
-    const merged = await mergeMemoryStores(claims, writer, report, { redact, importedAt });
+    const merged = await mergeMemoryStores(claims, writer, report, {
+      redact,
+      importedAt,
+      accountId: account?.id,
+      keptApart: settler.apartIds,
+    });
     settler.finish();
     progress.finish();
     const checksums = conversationClaims.map((c) => c.checksum ?? '').sort();

@@ -28,11 +28,12 @@ import {
   type ModelChoice,
 } from './model-choice.js';
 import type { QueryEmbedding } from './recall-search.js';
+import { VECTOR_CACHE_FILE } from '../folder/data-dir.js';
 import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
 
 /** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
-export const VECTOR_CACHE_FILE = 'vectors-cache.sqlite';
+export { VECTOR_CACHE_FILE };
 
 /** Chunks overlap by this many tokens, so a sentence cut at a boundary is whole in one of them. */
 const OVERLAP_TOKENS = 32;

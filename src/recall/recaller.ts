@@ -1,3 +1,4 @@
+import { checkQueryText } from '../search/search-terms.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
@@ -56,9 +57,12 @@ export function createRecaller(
   };
   const recaller: Recaller = {
     searchConversations(query) {
+      checkQueryText(query.text);
       return recallConversations(store, (q) => recaller.search(q), query);
     },
     async search(query) {
+      // Before anything reads it (the embedding, the stemmer): a search's length is bounded.
+      checkQueryText(query.text);
       let query_ = query;
       let notice: string | undefined;
       let opener: QueryEmbedder | undefined;

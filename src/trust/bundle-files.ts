@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { SEALED_SUFFIX, isSealed, readDataFile } from '../bundle/sealed-files.js';
+import { openRegular } from '../read/regular-file.js';
 import { UNSIGNED_FILES } from './bundle-signature.js';
 
 /**
@@ -30,10 +30,17 @@ export async function bundleFiles(bundle: string): Promise<string[]> {
   return found.sort();
 }
 
-/** `sha256:<hex>` of a file's content, streamed (an attachment may be large) unless sealed. */
+/**
+ * `sha256:<hex>` of a file's content, streamed (an attachment may be large) unless sealed; a
+ * regular file only (a FIFO or a link to a device is a `NotARegularFileError`, never read).
+ */
 export async function fileDigest(path: string): Promise<string> {
   const hash = createHash('sha256');
   if (isSealed(path)) hash.update(await readDataFile(path));
-  else await pipeline(createReadStream(path), hash);
+  else {
+    const handle = await openRegular(path);
+    // The stream closes the handle when it ends or fails.
+    await pipeline(handle.createReadStream(), hash);
+  }
   return `sha256:${hash.digest('hex')}`;
 }

@@ -5,6 +5,7 @@ import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { plural } from '../model/plural.js';
 import { MEMORY_JOURNAL_FILE } from '../bundle/memory-journal.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
+import { NotARegularFileError } from '../read/regular-file.js';
 import {
   MANIFEST_FILE,
   manifestPayload,
@@ -30,10 +31,17 @@ export interface VerifyProblem {
 /** What {@link verifyBundle} found. */
 export interface VerifyReport {
   bundle: string;
-  /** `verified`: both signatures hold and nothing changed; `unsigned`: none to check. */
-  verdict: 'verified' | 'unsigned' | 'failed';
-  /** The signer, as the signature names it (whose key it is, the reader decides). */
-  signer?: { publicKey: string; keyId?: string; signedAt: string };
+  /**
+   * `verified`: both signatures hold, nothing changed, and the signer is a key trusted (when
+   * keys to trust were given); `untrusted`: all that but by a key not among them; `unsigned`:
+   * none to check.
+   */
+  verdict: 'verified' | 'untrusted' | 'unsigned' | 'failed';
+  /**
+   * The signer, as the signature names it; `trusted` when keys to trust were given, whether it
+   * is one of them (anyone can re-sign an edited bundle with a key of their own).
+   */
+  signer?: { publicKey: string; keyId?: string; signedAt: string; trusted?: boolean };
   /**
    * A bundle signed once and written again since (an import, a remember): when it was written
    * (`export_date`), and when it had been signed.
@@ -77,7 +85,10 @@ async function readManifest(
  * (its own signature by the same key, then every file's and memory's sha256), naming each file
  * and memory that changed, was added or went missing.
  */
-export async function verifyBundle(bundle: string): Promise<VerifyReport> {
+export async function verifyBundle(
+  bundle: string,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
   const storeFile = join(bundle, MEMORY_STORE_FILE);
   const problems: VerifyProblem[] = [];
   const report: VerifyReport = {
@@ -97,10 +108,12 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
       report.unsignedSince = { writtenAt: store.export_date ?? '', signedAt: manifest.signed_at };
     return report;
   }
+  const trusted = options.trust?.some((key) => samePublicKey(key, signature.public_key));
   report.signer = {
     publicKey: signature.public_key,
     ...(signature.key_id ? { keyId: signature.key_id } : {}),
     signedAt: signature.signed_at,
+    ...(trusted !== undefined ? { trusted } : {}),
   };
   const at = (path: string, message: string): void => {
     problems.push({ file: storeFile, path, message });
@@ -126,8 +139,27 @@ export async function verifyBundle(bundle: string): Promise<VerifyReport> {
       });
   } else
     await checkManifest(bundle, manifest, signature.public_key, exportId, store, problems, report);
-  report.verdict = problems.length > 0 ? 'failed' : 'verified';
+  report.verdict = problems.length > 0 ? 'failed' : trusted === false ? 'untrusted' : 'verified';
   return report;
+}
+
+/** What {@link verifyBundle} trusts. */
+export interface VerifyOptions {
+  /**
+   * The public keys (multibase `z6Mk…` or did:key URLs) whose signature is trusted; a bundle
+   * signed by another is `untrusted`, however well its signatures hold. Absent: the signature
+   * is checked, and whose key it is is left to the reader.
+   */
+  trust?: readonly string[];
+}
+
+/** Whether two ways of writing an Ed25519 public key (`z6Mk…`, `did:key:z6Mk…#z6Mk…`) agree. */
+function samePublicKey(given: string, signer: string): boolean {
+  const bare = given
+    .trim()
+    .replace(/^did:key:/, '')
+    .replace(/#.*$/, '');
+  return bare === signer;
 }
 
 /** PAM §18 and §15 on `memory-store.json`: the block's form, the checksum, the signature. */
@@ -224,7 +256,13 @@ async function checkManifest(
     }
     present.delete(ref);
     report.checked.files++;
-    if ((await fileDigest(path)) !== digest)
+    const now = await fileDigest(path).catch((error: unknown) => {
+      if (error instanceof NotARegularFileError) return `${error.kind}, not a regular file`;
+      throw error;
+    });
+    if (!now.startsWith('sha256:'))
+      problems.push({ file: path, message: `was signed as a file and is now ${now}` });
+    else if (now !== digest)
       problems.push({ file: path, message: 'changed after signing (its sha256 differs)' });
   }
   for (const ref of present)

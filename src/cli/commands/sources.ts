@@ -38,12 +38,30 @@ export function runSources(io: CliIo, json = false): void {
   }
   const exports = PROVIDERS.filter((p) => !p.agent);
   const agents = PROVIDERS.filter((p) => p.agent);
-  for (const provider of exports)
-    io.out(`${provider.source.padEnd(12)} ${provider.product}: ${provider.howToExport}`);
+  for (const provider of exports) io.out(wrapped(provider));
   io.out('');
-  io.out('Coding agents (chatgraph import --agents finds them; sources --installed lists them):');
-  for (const provider of agents)
-    io.out(`${provider.source.padEnd(12)} ${provider.product}: ${provider.howToExport}`);
+  io.out('Coding agents (import --agents finds them; sources --installed lists them):');
+  for (const provider of agents) io.out(wrapped(provider));
+}
+
+const WIDTH = 80;
+const INDENT = 13;
+
+// One source's line, wrapped to 80 columns under its text (the name in the margin).
+function wrapped(p: Provider): string {
+  const words = `${p.product}: ${p.howToExport}`.split(' ');
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line !== '' && INDENT + line.length + 1 + word.length > WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines
+    .map((text, i) => `${(i === 0 ? p.source : '').padEnd(INDENT - 1)} ${text}`)
+    .join('\n');
 }
 
 /** The size of a store, for a line: `12 KB`, `3.4 MB`. */
@@ -76,12 +94,8 @@ export async function runInstalled(io: CliIo, json: boolean): Promise<void> {
   }
   for (const store of found) io.out(foundLine(store));
   const readable = found.filter((s) => s.readable);
-  io.out(
-    `${plural(
-      readable.reduce((n, s) => n + s.sessions, 0),
-      'session',
-    )} of ${plural(new Set(readable.map((s) => s.source)).size, 'agent')}: chatgraph import --agents imports them`,
-  );
+  const agents = new Set(readable.map((s) => s.source)).size;
+  io.out(`${plural(agents, 'agent')} found: chatgraph import --agents imports them`);
 }
 
 export function registerSources(program: Command, io: CliIo): void {

@@ -40,10 +40,13 @@ export function readChatHistory(text: string): HistoryRun[] {
     }
     if (block?.kind === 'assistant' && /^\s*```/.test(raw)) fenced = !fenced;
     else if (block?.kind !== 'assistant') fenced = false;
+    // Aider ends each line of the person's input with two spaces: a `####` heading in a reply
+    // (none) is the reply's.
+    const input = raw.startsWith('####') && (raw.endsWith('  ') || block?.kind !== 'assistant');
     const kind =
       fenced || /^\s*```/.test(raw)
         ? 'assistant'
-        : raw.startsWith('####')
+        : input
           ? 'user'
           : raw.startsWith('>')
             ? 'aider'

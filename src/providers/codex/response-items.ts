@@ -17,9 +17,15 @@ export interface ItemAt {
   unknown: JsonObject[];
 }
 
-/** Texts a rollout wrote as response items, counted, so the events repeating them are dropped. */
+/**
+ * Texts a rollout wrote as response items, counted, so the events repeating them are dropped.
+ * An event may say less than its item: the IDE extension wraps the person's request in its
+ * context (`## My request for Codex:`), and the event holds the request alone.
+ */
 export class Said {
   private readonly counts = new Map<string, number>();
+  /** The items' texts by role, in order, for an event that says only part of one. */
+  private readonly texts = new Map<string, string[]>();
 
   /** Notes the texts of a response item: a message's (by its role), a reasoning item's. */
   noteItem(item: JsonObject): void {
@@ -33,16 +39,31 @@ export class Said {
 
   /** Notes a text the rollout wrote as an item (of a role: `user`, `assistant`, `reasoning`). */
   note(role: string, text: string): void {
-    const key = `${role}\u0000${normalize(text)}`;
+    const normal = normalize(text);
+    const key = `${role}\u0000${normal}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const list = this.texts.get(role) ?? [];
+    list.push(normal);
+    this.texts.set(role, list);
   }
 
   /** Whether an event's text was written as an item too (each item answers one event). */
   take(role: string, text: string): boolean {
-    const key = `${role}\u0000${normalize(text)}`;
+    const normal = normalize(text);
+    const list = this.texts.get(role) ?? [];
+    const key = `${role}\u0000${normal}`;
     const n = this.counts.get(key) ?? 0;
-    if (n === 0) return false;
-    this.counts.set(key, n - 1);
+    const at =
+      n > 0
+        ? list.indexOf(normal)
+        : normal.length >= 16
+          ? list.findIndex((t) => t.includes(normal))
+          : -1;
+    if (at === -1) return false;
+    const taken = list[at] ?? '';
+    list.splice(at, 1);
+    const takenKey = `${role}\u0000${taken}`;
+    this.counts.set(takenKey, (this.counts.get(takenKey) ?? 1) - 1);
     return true;
   }
 }

@@ -6,7 +6,7 @@ import { logLines, type LogLine } from '../log-lines.js';
 import type { ConversionContext } from '../provider.js';
 import { asArray, asObject, asString, asText } from '../untrusted.js';
 import { forkGate } from './fork-gate.js';
-import { readEvent, type EventState } from './rollout-events.js';
+import { readEvent, usageOf, type EventState } from './rollout-events.js';
 import { readResponseItem, Said, type ItemAt } from './response-items.js';
 
 /** Kept at most in `raw_metadata.unknown_items` (an unknown type of a future version). */
@@ -41,10 +41,9 @@ function envelopeRollout(
   const gate = forkGate(lines);
   const own = lines.filter((l) => !gate.replayed.has(l.line) && !gate.headers.has(l.line));
   const said = new Said();
-  for (const line of own) {
-    const payload = asObject(line.entry?.payload);
-    if (asString(line.entry?.type) === 'response_item' && payload) said.noteItem(payload);
-  }
+  for (const line of own) for (const item of itemsOf(line)) said.noteItem(item);
+  // TRAE CLI (a Codex fork) writes `token_usage_record` lines instead of `token_count` events.
+  const counted = own.some((l) => asString(asObject(l.entry?.payload)?.type) === 'token_count');
   const log = new AgentLog(context);
   const at: ItemAt = { log, context, time: undefined, model: null, line: 0, said, unknown: [] };
   const state: EventState = { title: undefined, lastTotal: undefined, counts: {} };
@@ -61,9 +60,13 @@ function envelopeRollout(
     if (type === 'turn_context') {
       at.model = asText(payload.model) ?? at.model;
       cwd = asText(payload.cwd) ?? cwd;
-    } else if (type === 'response_item') readResponseItem(payload, at);
+    } else if (type === 'response_item' || type === 'history_mutation')
+      for (const item of itemsOf({ line, entry })) readResponseItem(item, at);
     else if (type === 'event_msg') readEvent(payload, at, state);
-    else if (type === 'compacted') {
+    else if (type === 'token_usage_record') {
+      const usage = asObject(payload.usage);
+      if (usage && !counted) log.usage(usageOf(usage));
+    } else if (type === 'compacted') {
       const text = asString(payload.message) ?? '';
       if (text !== '')
         log.contextTurn('compaction', { role: 'assistant', text, time: at.time, model: at.model });
@@ -135,6 +138,19 @@ function sessionRaw(
   if (at.unknownEntries.length > 0) raw.unknown_entries = at.unknownEntries;
   if (at.unknownItems.length > 0) raw.unknown_items = at.unknownItems.slice(0, UNKNOWN_KEPT);
   return raw;
+}
+
+// The response items a line holds: a `response_item`'s payload, or the items a TRAE CLI
+// `history_mutation` appends.
+function itemsOf(line: LogLine): JsonObject[] {
+  const type = asString(line.entry?.type);
+  const payload = asObject(line.entry?.payload);
+  if (type === 'response_item') return payload ? [payload] : [];
+  if (type !== 'history_mutation') return [];
+  return (asArray(payload?.items) ?? []).flatMap((item) => {
+    const object = asObject(item);
+    return object ? [object] : [];
+  });
 }
 
 // The 2025 rollouts: a first line of session metadata (`id`, `timestamp`, `instructions`,

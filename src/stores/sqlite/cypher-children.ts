@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { QueryLimitError } from '../query-limits.js';
 import { canLimitData } from './data-limit.js';
 import { QueryError, type QueryLimits, type Row } from '../store.js';
-import { childEnvironment } from '../../at-rest/sqlite-key.js';
+import { childStart } from '../../at-rest/sqlite-key.js';
 import { ChildPool, childCommand, lastStderrLine, pooled, type PooledChild } from './child-pool.js';
 
 /** Queries running at once; one more is refused rather than queued behind a slow one. */
@@ -66,16 +66,19 @@ export class CypherChildren {
 
   private spawn(memoryMb: number): Child {
     const perQuery = canLimitData();
+    // The folder's key, when encrypted, goes over stdin: never in the child's environment.
+    const start = childStart(this.file);
     const node = [
       process.execPath,
       ...childCommand('cypher-child'),
       this.file,
       ...(perQuery ? ['--limit-each-query'] : []),
+      ...start.args,
     ];
     const options = {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+      stdio: [start.stdin, 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
       serialization: 'advanced' as const,
-      env: childEnvironment(this.file),
+      env: start.env,
     };
     // Without prlimit the limit is set once, by the shell between fork and exec, and then binds
     // the graph the child loads as well as the query; on Windows there is none (time only).
@@ -87,6 +90,7 @@ export class CypherChildren {
             ['-c', 'ulimit -d "$0" && exec "$@"', String(Math.ceil(memoryMb * 1024)), ...node],
             options,
           );
+    start.handOver(spawned);
     return pooled<Child>({ process: spawned, memoryMb, stderr: '' });
   }
 

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { QueryError, type SearchQuery } from '../store.js';
+import { receiveChildKey } from '../../at-rest/sqlite-key.js';
 import { openReadonly } from './open-readonly.js';
 import { searchSqlite } from './sqlite-search.js';
 
@@ -25,6 +26,8 @@ if (file === undefined || process.send === undefined) {
   process.stderr.write('search-child: give the store file, and start it with an IPC channel\n');
   process.exit(2);
 }
+// The folder's key first, over stdin (never the environment), when it is encrypted.
+await receiveChildKey();
 const db = ((): Database.Database => {
   try {
     return openReadonly(file);

@@ -1,4 +1,7 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
+import { isEncrypted, STAGING } from '../../bundle/encryption-markers.js';
 import { StoreConnectionError } from '../store.js';
 
 /**
@@ -29,6 +32,10 @@ export function isEmptyFile(file: string): boolean {
   }
 }
 
+function isNotADatabase(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_NOTADB';
+}
+
 /** Whether an error is SQLite saying its file is damaged or not a database at all. */
 export function isStoreDamage(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -43,10 +50,37 @@ export function isStoreDamage(error: unknown): boolean {
 const DAMAGE_TEXT =
   /database disk image is malformed|file is not a database|vtable constructor failed/;
 
+/**
+ * The folder's encryption was switched under a process that had it open (another process ran
+ * `encrypt` or `decrypt`, or is running it): its store reads as "not a database" without the
+ * key, or with a key it no longer has, and is not damaged. One sentence, naming what to do.
+ */
+export class FolderSwitchedError extends StoreConnectionError {}
+
+// What SQLite says of a file it cannot read as a database at all (a key missing or wrong).
+const NOT_A_DATABASE = /file is not a database/;
+
+/** Why the store reads as no database when its folder was switched under this process. */
+function switchedUnder(file: string): string | undefined {
+  const dir = dirname(file);
+  if (Object.values(STAGING).some((name) => existsSync(join(dir, name))))
+    return `${dir} is being encrypted or decrypted right now (its store is not damaged): try again when that is done`;
+  const encrypted = isEncrypted(dir);
+  const keyed = sqliteKeyFor(file) !== undefined;
+  if (encrypted && !keyed)
+    return `${dir} was encrypted after this process opened it (its store is not damaged): start the command or server again, and it asks for the passphrase`;
+  if (!encrypted && keyed)
+    return `${dir} was decrypted after this process opened it (its store is not damaged): start the command or server again`;
+  return undefined;
+}
+
 /** The error as a {@link StoreDamagedError} when it is damage, else as it is. */
 export function asStoreDamage(error: unknown, file: string): unknown {
   if (!isStoreDamage(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const switched =
+    NOT_A_DATABASE.test(message) || isNotADatabase(error) ? switchedUnder(file) : undefined;
+  if (switched !== undefined) return new FolderSwitchedError(switched);
   return new StoreDamagedError(file, DAMAGE_TEXT.exec(message)?.[0] ?? message);
 }
 
