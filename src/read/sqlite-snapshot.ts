@@ -143,7 +143,8 @@ export class LiveSnapshot {
   ) {}
 
   static async create(): Promise<LiveSnapshot> {
-    const dir = await mkdtemp(join(tmpdir(), 'chatgraph-live-sqlite-'));
+    // Removed on a signal too, and swept after a kill -9 (see makeTempFolder).
+    const dir = await makeTempFolder('sqlite');
     return new LiveSnapshot(dir, join(dir, 'store.db'));
   }
 
@@ -181,6 +182,6 @@ export class LiveSnapshot {
   }
 
   async close(): Promise<void> {
-    await rm(this.dir, { recursive: true, force: true });
+    await removeTempFolder(this.dir);
   }
 }
