@@ -88,9 +88,17 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
     signalled = resolve;
   });
   let up = false;
+  // A second Ctrl-C or SIGTERM while stopping stops now. Kept as a handler (not the default
+  // action) so that the temporary folders' own handler (a followed SQLite store's copy) does not
+  // end the process before the follower has finished what it was writing.
+  const now = (): void => {
+    process.exit(130);
+  };
   const stop = (): void => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    process.on('SIGINT', now);
+    process.on('SIGTERM', now);
     if (!up) io.err('stopping once the first pass is done (Ctrl-C again stops now)');
     signalled();
   };
@@ -118,6 +126,8 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
   up = true;
   await signal;
   await follower.stop();
+  process.off('SIGINT', now);
+  process.off('SIGTERM', now);
   if (tty) process.stdout.write('\n');
   io.out(options.json ? JSON.stringify({ kind: 'stopped' }) : 'stopped');
 }
