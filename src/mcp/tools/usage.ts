@@ -48,25 +48,13 @@ const output = z.object({
 });
 
 const input = {
-  by: z
-    .enum(USAGE_GROUPS)
-    .default('month')
-    .describe('group by day, week (its Monday), month, session, model, source or project'),
-  breakdown: z.boolean().default(false).describe('a row per model and source in each group'),
-  source: z.string().optional().describe('only this source: claude-code, codex, gemini-cli, …'),
-  project: z
-    .string()
-    .optional()
-    .describe('only sessions of a project whose name or path has these words'),
-  since: z
-    .string()
-    .optional()
-    .describe('from this date (midnight in timeZone), time, or 24h, 7d, 2w, today'),
-  until: z.string().optional().describe('before this date (midnight in timeZone) or time'),
-  timeZone: z
-    .string()
-    .optional()
-    .describe('IANA time zone days and months are in (default: the server’s)'),
+  by: z.enum(USAGE_GROUPS).default('month').describe('rows by (week: from Monday)'),
+  breakdown: z.boolean().default(false).describe('a row per model and source'),
+  source: z.string().optional().describe('only this source'),
+  project: z.string().optional().describe('words of the project path'),
+  since: z.string().optional().describe('from: 2024-05-01 (in timeZone), 7d, today'),
+  until: z.string().optional().describe('before this, as since'),
+  timeZone: z.string().optional().describe('IANA zone of days (default: the server’s)'),
 };
 
 function money(cost: number | null): string {
@@ -119,7 +107,7 @@ export function registerUsage(
     'usage',
     {
       description:
-        'Tokens (input, output, cache write and read, reasoning) and cost in USD of the coding agents’ model calls, by day, week, month, session, model, source or project, with the filters of list_conversations: e.g. how much was spent on Codex this month ({source: "codex", since: "2026-12-01", by: "month"}). Chat exports keep no token counts: they are named, never estimated.',
+        'Tokens and USD cost of coding agents’ model calls by day, week, month, session, model, source or project; e.g. Codex by month: source codex. Chat exports have no counts.',
       inputSchema: input,
       outputSchema: output.pick({ by: true, total: true, truncated: true }).shape,
       annotations: { readOnlyHint: true },
