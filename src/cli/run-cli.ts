@@ -259,6 +259,21 @@ async function saidAsIs(): Promise<(abstract new (...args: never[]) => Error)[]>
 }
 
 /**
+ * An unknown option, refused by a program that held its command alone: refused again by one
+ * that holds every command, so the error can say which other commands take it.
+ */
+async function withEveryCommand(caught: unknown, argv: string[], io: CliIo): Promise<unknown> {
+  if (!(caught instanceof ParseFailure) || caught.error.code !== 'commander.unknownOption')
+    return caught;
+  try {
+    await (await buildProgram(io)).parseAsync(argv);
+  } catch (again) {
+    if (again instanceof ParseFailure) return again;
+  }
+  return caught;
+}
+
+/**
  * Runs one command line (`argv` as `process.argv` has it: node, script, then the arguments) and
  * gives its exit code. Servers (`mcp`, `serve`) go on running after it returns.
  */
@@ -266,7 +281,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     await (await buildProgram(io, argv)).parseAsync(argv);
     return io.exitCode;
-  } catch (caught) {
+  } catch (first) {
+    const caught = await withEveryCommand(first, argv, io);
     if (caught instanceof ParseFailure && caught.error.exitCode === 0) return 0;
     // `chatgraph` alone: the help is already on stderr.
     if (caught instanceof ParseFailure && caught.error.code === 'commander.help') return 2;
