@@ -76,8 +76,11 @@ describe('import of a PAM bundle the official SDK wrote', () => {
     expect(listed.conversations.map((c) => c.id)).toContain('c0a1f7e4-0001-4a1c-8e2f-000000007919');
     const search = await chatgraph('search', 'sandwich loaf', '--data-dir', data);
     expect(search.stdout).toContain('Proofing bread in a cold kitchen');
+    // thread prints the local date and minute; its JSON keeps the time to the fraction.
     const thread = await chatgraph('thread', 'c0a1f7e4', '--data-dir', data);
-    expect(thread.stdout).toContain('[user] 2025-01-15T11:05:00.250000Z');
+    expect(thread.stdout).toContain('I put it in the oven with only the light on?');
+    const threadJson = await chatgraph('thread', 'c0a1f7e4', '--json', '--data-dir', data);
+    expect(threadJson.stdout).toMatch(/"2025-01-15T11:05:00\.25(0*)Z"/);
     // The two branches of the SDK's file, as it wrote them.
     const source = JSON.parse(
       readFileSync(
