@@ -18,6 +18,7 @@ import {
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { conversationErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const run = promisify(execFile);
@@ -136,8 +137,7 @@ describe('Claude.ai pasted and attached text', () => {
 
   it('is an Attachment node with its text in the store, at import and after reindex', async () => {
     const data = join(tempDir(), 'data');
-    await importExports([exportFile([pastedClaudeConversation()])], {
-      dataDir: data,
+    await importExports(new Folder(data), [exportFile([pastedClaudeConversation()])], {
       importedAt: FIXED_TIME,
       workers: 0,
     });
@@ -176,7 +176,7 @@ describe('Claude.ai pasted and attached text', () => {
       counts: [4, 4],
     };
     expect(await read()).toEqual(expected);
-    await reindex(data);
+    await reindex(new Folder(data));
     expect(await read()).toEqual(expected);
   });
 

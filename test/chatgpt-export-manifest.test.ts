@@ -9,6 +9,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const EXPORT = join(ROOT, 'test', 'fixtures', 'chatgpt', 'sharded-manifest-2026');
 
@@ -93,7 +94,7 @@ describe("ChatGPT's export_manifest.json", () => {
 
   it('gives conversations their project, custom GPT, study mode and memory scope in the graph', async () => {
     const data = join(tempDir(), 'data');
-    await importExports([EXPORT], { dataDir: data, importedAt: FIXED_TIME });
+    await importExports(new Folder(data), [EXPORT], { importedAt: FIXED_TIME });
     const store = SqliteStore.open(storeFile(data), { readonly: true });
     try {
       expect(

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { conversationErrors } from './support/pam-validator.js';
+import { Folder } from '../src/folder/folder.js';
 
 const S = 'sess-1';
 const base = { sessionId: S, cwd: '/home/me/project', gitBranch: 'main', version: '2.1.71' };
@@ -226,7 +227,7 @@ describe('Claude Code in the graph', () => {
       );
     }
     const data = join(dir, 'data');
-    await importExports([join(dir, 'projects')], { dataDir: data });
+    await importExports(new Folder(data), [join(dir, 'projects')]);
     const store = SqliteStore.open(storeFile(data), { readonly: true });
     try {
       expect(
@@ -347,7 +348,7 @@ describe('Claude Code subagents in the graph', () => {
       }),
     );
     const data = join(dir, 'data');
-    await importExports([project], { dataDir: data });
+    await importExports(new Folder(data), [project]);
     const store = SqliteStore.open(storeFile(data), { readonly: true });
     try {
       expect(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DataFolder } from '../src/index.js';
 import { StoreConnectionError } from '../src/api/query.js';
-import { WRITE_LOCK_FILE } from '../src/folder/write-lock.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 
@@ -24,7 +24,7 @@ describe('DataFolder', () => {
     try {
       const report = await folder.import([input]);
       expect(report.graph.written).toBe(6);
-      expect(existsSync(join(dir, WRITE_LOCK_FILE))).toBe(true);
+      expect(existsSync(layoutOf(dir).writeLock)).toBe(true);
 
       const reader = await DataFolder.open(dir, { readonly: true });
       try {

@@ -13,6 +13,7 @@ import { startWebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 const cli = chatgraph;
 
@@ -70,7 +71,7 @@ async function setup(): Promise<{ data: string; input: string; total: number }> 
   const input = join(dir, 'export.zip');
   await writeChatgptExport(input, { seed: 11, conversations: 30 });
   const data = join(dir, 'data');
-  await importExports([input, ownAttachmentExport(dir)], { dataDir: data });
+  await importExports(new Folder(data), [input, ownAttachmentExport(dir)]);
   return { data, input: join(dir, 'export.zip'), total: bundleFiles(data).length };
 }
 
@@ -104,7 +105,7 @@ describe('chatgraph delete (compiled CLI)', () => {
     expect(await storeHas(data, platformId)).toBe(false);
     const thread = await cli('thread', platformId, '--data-dir', data);
     expect(thread.code).toBe(2);
-    expect((await readTombstones(data)).map((t) => [t.id, t.platformId])).toEqual([
+    expect((await readTombstones(new Folder(data))).map((t) => [t.id, t.platformId])).toEqual([
       [victim.id, platformId],
     ]);
 
@@ -128,7 +129,7 @@ describe('chatgraph delete (compiled CLI)', () => {
     expect(await storeHas(data, victim.id)).toBe(true);
     expect(indexIds(data)).toContain(victim.id);
     for (const ref of refs) expect(existsSync(join(bundleDir(data), ref))).toBe(true);
-    expect(await readTombstones(data)).toEqual([]);
+    expect(await readTombstones(new Folder(data))).toEqual([]);
   });
 
   it('deletes through the web app: DELETE /api/conversations/:id', async () => {
@@ -146,7 +147,7 @@ describe('chatgraph delete (compiled CLI)', () => {
       expect((await fetch(url)).status).toBe(404);
       expect((await fetch(url, { method: 'DELETE' })).status).toBe(404);
       expect(indexIds(data)).toHaveLength(total - 1);
-      expect((await readTombstones(data)).map((t) => t.id)).toEqual([id]);
+      expect((await readTombstones(new Folder(data))).map((t) => t.id)).toEqual([id]);
     } finally {
       await app.close();
       await folder.close();
@@ -159,7 +160,7 @@ describe('chatgraph delete (compiled CLI)', () => {
     const ref = /"(attachments\/file-Own1[^"]*)"/.exec(own?.text ?? '')?.[1] ?? '';
     expect(existsSync(join(bundleDir(data), ref))).toBe(true);
     const id = own?.id ?? '';
-    const result = await deleteConversation(data, id, {
+    const result = await deleteConversation(new Folder(data), id, {
       deletedAt: new Date('2026-01-01T00:00:00Z'),
     });
     expect(result).toMatchObject({ id, bundle: true, store: true, attachments: 1, problems: [] });
@@ -168,7 +169,7 @@ describe('chatgraph delete (compiled CLI)', () => {
       true,
     );
     expect(indexIds(data)).toHaveLength(total - 1);
-    expect(await readTombstones(data)).toEqual([
+    expect(await readTombstones(new Folder(data))).toEqual([
       {
         id,
         platformId: result.platformId,

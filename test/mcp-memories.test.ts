@@ -7,13 +7,13 @@ import { createServer } from '../src/mcp/create-server.js';
 import { DataFolder, type Store } from '../src/index.js';
 import { bundleDir } from '../src/folder/data-dir.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/folder/open-store.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { cleanUp } from './support/clean-up.js';
 import { pamValidate } from './support/pam-sdk.js';
+import { Folder } from '../src/folder/folder.js';
 
 type CallResult = {
   isError?: boolean;
@@ -40,8 +40,8 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     (await client.callTool({ name, arguments: args })) as CallResult;
 
   beforeAll(async () => {
-    await importExports([join(ROOT, 'samples', 'chatgpt-export.zip')], { dataDir });
-    store = await openStore({ dataDir }, { readonly: true });
+    await importExports(new Folder(dataDir), [join(ROOT, 'samples', 'chatgpt-export.zip')]);
+    store = await new Folder(dataDir).openStore({ readonly: true });
     const page = await store.listConversations({ sort: 'oldest', limit: 1 });
     conversation = page.items[0] ?? { id: '', platformId: '' };
     messageId = (await store.thread(conversation.id))[0]?.id ?? '';
@@ -112,7 +112,7 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     const added = recent.structuredContent?.memoriesAdded as { items: { id: string }[] };
     expect(added.items.map((m) => m.id)).toEqual([id]);
 
-    await reindex(dataDir);
+    await reindex(new Folder(dataDir));
     expect((await call('list_memories', { query: 'lisbon' })).structuredContent?.total).toBe(1);
     const edge = await store.cypher(
       'MATCH (m:Memory {id: $id})-[:DERIVED_FROM]->(x:Message) RETURN x.id AS id',

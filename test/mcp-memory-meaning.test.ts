@@ -9,13 +9,13 @@ import { bundleDir } from '../src/folder/data-dir.js';
 import { createRecaller, type Recaller } from '../src/api/query.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/folder/open-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { embeddingsErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { writeExport } from './support/recall-fixtures.js';
 import { cleanUp } from './support/clean-up.js';
 import { pamValidate } from './support/pam-sdk.js';
+import { Folder } from '../src/folder/folder.js';
 
 type CallResult = {
   isError?: boolean;
@@ -66,11 +66,13 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
   };
 
   beforeAll(async () => {
-    await importExports([writeExport(dir)], { dataDir });
-    const writer = await openStore({ dataDir });
-    await embedStore(writer, dataDir, { modelDir: testModelDir() }).finally(() => writer.close());
-    store = await openStore({ dataDir }, { readonly: true });
-    recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
+    await importExports(new Folder(dataDir), [writeExport(dir)]);
+    const writer = await new Folder(dataDir).openStore();
+    await embedStore(new Folder(dataDir), { modelDir: testModelDir() }).finally(() =>
+      writer.close(),
+    );
+    store = await new Folder(dataDir).openStore({ readonly: true });
+    recaller = createRecaller(store, new Folder(dataDir), { modelDir: testModelDir() });
     const server = createServer(store, { memory: await DataFolder.open(dataDir), recaller });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'memory-meaning-test', version: '1.0.0' });
@@ -150,7 +152,7 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
 
     // Reindex: the store from the bundle alone. The memories' vectors come back with it (the
     // messages' wait for the next embed), and the one left is still found by meaning.
-    await reindex(dataDir);
+    await reindex(new Folder(dataDir));
     expectValidBundle(dataDir);
     expect(await store.memories.vectorModel()).toMatchObject({ count: 1 });
     expect((await store.vectors.model())?.count ?? 0).toBe(0);

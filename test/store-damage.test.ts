@@ -15,6 +15,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 const cli = chatgraph;
 
@@ -23,7 +24,7 @@ async function imported(): Promise<{ dir: string; data: string; input: string }>
   const input = join(dir, 'export.zip');
   await writeChatgptExport(input, { seed: 4, conversations: 60 });
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   return { dir, data, input };
 }
 

@@ -18,6 +18,7 @@ import { writeExport } from './support/recall-fixtures.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, serverEvents } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 /**
  * Every route of the web API's table (src/web/api-schema.ts), called on a real server over a
@@ -42,13 +43,14 @@ beforeAll(async () => {
   writeFileSync(pasted, JSON.stringify([pastedClaudeConversation()]));
   const topics = join(dir, 'topics');
   mkdirSync(topics);
-  await importExports([...fixturesOf('chatgpt'), branched, pasted, writeExport(topics)], {
-    dataDir,
-    importedAt: FIXED_TIME,
-  });
+  await importExports(
+    new Folder(dataDir),
+    [...fixturesOf('chatgpt'), branched, pasted, writeExport(topics)],
+    { importedAt: FIXED_TIME },
+  );
   folder = await DataFolder.open(dataDir);
   store = await folder.store();
-  await embedStore(store, dataDir);
+  await embedStore(new Folder(dataDir));
   app = await startWebApp({ folder, port: 0, changes: () => 7 });
 }, 240_000);
 

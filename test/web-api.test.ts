@@ -10,6 +10,7 @@ import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, serverEvents } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 async function json<T>(app: WebApp, path: string): Promise<T> {
   const response = await raw(app, path);
@@ -27,10 +28,11 @@ beforeAll(async () => {
   dataDir = join(dir, 'data');
   const branched = join(dir, 'branched.json');
   writeFileSync(branched, JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough')]));
-  await importExports([...fixturesOf('chatgpt'), ...fixturesOf('claude-ai'), branched], {
-    dataDir,
-    importedAt: FIXED_TIME,
-  });
+  await importExports(
+    new Folder(dataDir),
+    [...fixturesOf('chatgpt'), ...fixturesOf('claude-ai'), branched],
+    { importedAt: FIXED_TIME },
+  );
   folder = await DataFolder.open(dataDir);
   store = await folder.store();
   app = await startWebApp({ folder, port: 0, maxUploadBytes: 5 * 1024 * 1024 });

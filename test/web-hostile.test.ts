@@ -10,6 +10,7 @@ import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, type RawAnswer } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> =>
   raw(app, path, {
@@ -31,7 +32,9 @@ beforeAll(async () => {
   dataDir = join(dir, 'data');
   const branched = join(dir, 'branched.json');
   writeFileSync(branched, JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough')]));
-  await importExports([...fixturesOf('chatgpt'), branched], { dataDir, importedAt: FIXED_TIME });
+  await importExports(new Folder(dataDir), [...fixturesOf('chatgpt'), branched], {
+    importedAt: FIXED_TIME,
+  });
   folder = await DataFolder.open(dataDir);
   store = await folder.store();
   app = await startWebApp({

@@ -9,6 +9,7 @@ import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { raw } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 let dataDir: string;
 let store: Store;
@@ -27,7 +28,7 @@ beforeAll(async () => {
       branchedConversation('shared-prefix-two', 'Forked two'),
     ]),
   );
-  await importExports([file], { dataDir, importedAt: FIXED_TIME });
+  await importExports(new Folder(dataDir), [file], { importedAt: FIXED_TIME });
   folder = await DataFolder.open(dataDir);
   store = await folder.store();
   ours = (await store.conversation('shared-prefix-one'))?.id ?? '';

@@ -12,6 +12,7 @@ import { startServe } from './support/serve-cli.js';
 import { fixturesOf } from './support/shared.js';
 import { raw } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 /** What a raw socket heard back: the status of the first answer and everything sent. */
 interface Heard {
@@ -74,7 +75,7 @@ const TOKEN = 'b'.repeat(32);
 
 beforeAll(async () => {
   dataDir = join(tempDir(), 'data');
-  await importExports(fixturesOf('chatgpt'), { dataDir, importedAt: FIXED_TIME });
+  await importExports(new Folder(dataDir), fixturesOf('chatgpt'), { importedAt: FIXED_TIME });
   served = await startServe(dataDir);
   servedPort = Number(new URL(served.base).port);
   folder = await DataFolder.open(dataDir);

@@ -21,14 +21,14 @@ import {
   type RememberInput,
   type RememberResult,
 } from '../memory/remember.js';
-import type { MemoryTarget } from '../memory/write-memories.js';
+import type { MemoryOptions as MemoryWriteOptions } from '../memory/write-memories.js';
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { EmbedReport } from '../recall/embed-conversations.js';
 import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
 import { createRecaller, type Recaller } from '../recall/recaller.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
-import { bundleDir } from '../folder/data-dir.js';
+import { Folder } from '../folder/folder.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import {
   deleteConversation,
@@ -44,9 +44,23 @@ import {
   type ImportResult,
   type LoadOptions,
 } from './import-exports.js';
-import { openStore } from '../folder/open-store.js';
 import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
 import type { LockHolder } from '../folder/write-lock.js';
+import {
+  encryptFolder,
+  decryptFolder,
+  type ConvertReport,
+  type EncryptOptions,
+} from '../folder/encrypt-folder.js';
+import type { Unlock } from '../at-rest/folder-key.js';
+import { signBundle, type SignOptions, type SignResult } from '../trust/sign-bundle.js';
+import type { SigningKey } from '../trust/signing-key.js';
+import { diagnose, type DoctorCheck, type DoctorOptions } from '../doctor/doctor.js';
+import {
+  exportConversations,
+  type ExportOptions,
+  type ExportReport,
+} from '../export/export-conversations.js';
 
 /** How a data folder is opened: its store, whether to write, and how a writing verb waits. */
 export interface DataFolderOptions {
@@ -64,32 +78,44 @@ export interface DataFolderOptions {
 }
 
 /** What `import` takes beyond the folder itself (its store is the folder's). */
-export type FolderImportOptions = Omit<ImportOptions, 'dataDir' | 'neo4j'>;
+export type FolderImportOptions = ImportOptions;
+
 /** What `reindex` and `push` take beyond the folder itself. */
-export type FolderLoadOptions = Omit<LoadOptions, 'neo4j'>;
+export type FolderLoadOptions = LoadOptions;
+
 /** What `delete` takes beyond the folder itself. */
-export type FolderDeleteOptions = Omit<DeleteOptions, 'neo4j'>;
+export type FolderDeleteOptions = DeleteOptions;
+
 /** What `follow` takes beyond the folder itself. */
-export type FolderFollowOptions = Omit<FollowOptions, 'dataDir' | 'neo4j'>;
+export type FolderFollowOptions = FollowOptions;
 
 /** What `remember`, `forget` and `revise` take beyond the folder itself. */
-export type MemoryOptions = Omit<MemoryTarget, 'dataDir' | 'neo4j'>;
+export type MemoryOptions = MemoryWriteOptions;
+
+/** What `exportConversations` takes beyond the folder itself (its store is the folder's). */
+export type FolderExportOptions = Omit<ExportOptions, 'store'>;
 
 /**
  * A data folder (the bundle, the record; its store, the index; tombstones, the vector cache and
- * the memories), and the one way the shells reach it. Each verb that changes the folder takes
- * its write lock for as long as it runs (a second writer waits), opens what it writes, and
- * closes it; readers never take the lock. The store the reads go through is opened once, on
- * first use (at once when `readonly`), and closed by {@link close}.
+ * the memories), and the one way the shells reach it. Each verb that changes the folder runs
+ * in its one write sequence (`Folder.write`: the write lock for as long as it runs, a second
+ * writer waiting; the store it writes opened and closed); readers never take the lock. The
+ * store the reads go through is opened once, on first use (at once when `readonly`), and
+ * closed by {@link close}.
  */
 export class DataFolder {
   private opened: Promise<Store> | undefined;
+  private readonly folder: Folder;
 
   private constructor(
-    /** The folder's path. */
-    readonly dir: string,
+    dir: string,
     private readonly options: DataFolderOptions,
-  ) {}
+  ) {
+    this.folder = new Folder(dir, {
+      neo4j: options.neo4j,
+      wait: { onWait: options.onWait, maxMilliseconds: options.lockWaitMilliseconds },
+    });
+  }
 
   /** Opens a data folder; `readonly` opens its store now (and fails now if there is none). */
   static async open(dir: string, options: DataFolderOptions = {}): Promise<DataFolder> {
@@ -98,31 +124,35 @@ export class DataFolder {
     return folder;
   }
 
+  /** The folder's path. */
+  get dir(): string {
+    return this.folder.dir;
+  }
+
   /** The Neo4j server the folder's store is, if it is one. */
   get neo4j(): Neo4jTarget | undefined {
-    return this.options.neo4j;
+    return this.folder.neo4j;
   }
 
   /** The PAM bundle inside the folder (the record). */
   get bundle(): string {
-    return bundleDir(this.dir);
+    return this.folder.layout.bundle.dir;
   }
 
   /** The store the reads go through (threads, lists, Cypher, stats), opened on first use. */
   store(): Promise<Store> {
-    this.opened ??= openStore(
-      { dataDir: this.dir, neo4j: this.options.neo4j },
-      { readonly: this.options.readonly === true },
-    ).catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
+    this.opened ??= this.folder
+      .openStore({ readonly: this.options.readonly === true })
+      .catch((error: unknown) => {
+        this.opened = undefined;
+        throw error;
+      });
     return this.opened;
   }
 
   /** The conversations deleted with `delete` (so an import leaves them out unless restoring). */
   tombstones(): Promise<Tombstone[]> {
-    return readTombstones(this.dir);
+    return readTombstones(this.folder);
   }
 
   /** Searches the store (words, meaning, or both as the query asks). */
@@ -132,7 +162,7 @@ export class DataFolder {
 
   /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
   async recaller(options: EmbedStoreOptions = {}): Promise<Recaller> {
-    return createRecaller(await this.store(), this.dir, options);
+    return createRecaller(await this.store(), this.folder, options);
   }
 
   /**
@@ -140,7 +170,7 @@ export class DataFolder {
    * sources, attachments, the platform's address), or undefined when the store has no such id.
    */
   async view(id: string): Promise<ConversationView | undefined> {
-    return readConversationView(await this.store(), this.dir, id);
+    return readConversationView(await this.store(), this.folder, id);
   }
 
   /** The bundle's PAM record of a conversation (by chatgraph's id), undefined when it has none. */
@@ -150,55 +180,42 @@ export class DataFolder {
 
   /** A page of the folder's memories, newest first, filtered as the query asks. */
   async memories(query: MemoryQuery = {}): Promise<MemoryPage> {
-    return listMemories(await this.store(), this.dir, query);
+    return listMemories(await this.store(), this.folder, query);
   }
 
   /** What changed since a time (`--since`'s forms): conversations started or continued, memories added. */
   async recent(options: RecentOptions): Promise<RecentActivity> {
-    return recentActivity(await this.store(), this.dir, options);
+    return recentActivity(await this.store(), this.folder, options);
   }
 
   /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
   import(inputs: readonly string[], options: FolderImportOptions = {}): Promise<ImportResult> {
-    return importExports(inputs, {
-      ...options,
-      ...this.waiting(options),
-      dataDir: this.dir,
-      neo4j: this.options.neo4j,
-    });
+    return importExports(this.folder, inputs, options);
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
   reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
-    return reindex(this.dir, { ...options, ...this.waiting(options), neo4j: this.options.neo4j });
+    return reindex(this.folder, options);
   }
 
   /** Loads the bundle into the store (Neo4j usually), skipping what is there already (see `pushBundle`). */
   push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
-    return pushBundle(this.dir, {
-      ...options,
-      ...this.waiting(options),
-      neo4j: this.options.neo4j,
-    });
+    return pushBundle(this.folder, options);
   }
 
   /** Deletes one conversation everywhere, and remembers it deleted (see `deleteConversation`). */
   delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
-    return deleteConversation(this.dir, id, {
-      ...options,
-      ...this.waiting(options),
-      neo4j: this.options.neo4j,
-    });
+    return deleteConversation(this.folder, id, options);
   }
 
   /** A new memory in the bundle and the store (see `remember`). */
   remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
-    return remember(this.memoryTarget(options), input);
+    return remember(this.folder, input, options);
   }
 
   /** Retracts a memory (see `forget`). */
   forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
-    return forget(this.memoryTarget(options), id);
+    return forget(this.folder, id, options);
   }
 
   /** A memory superseded by its revision (see `reviseMemory`). */
@@ -207,37 +224,55 @@ export class DataFolder {
     revision: MemoryRevision,
     options: MemoryOptions = {},
   ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
-    return reviseMemory(this.memoryTarget(options), id, revision);
+    return reviseMemory(this.folder, id, revision, options);
   }
 
   /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */
-  async embed(
+  embed(
     options: EmbedStoreOptions = {},
   ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
-    const opts = { ...options, ...this.waiting(options) };
-    if (this.options.readonly !== true) return embedStore(await this.store(), this.dir, opts);
-    // Vectors are written into the store: a read-only folder's own store cannot take them.
-    const store = await openStore({ dataDir: this.dir, neo4j: this.options.neo4j });
-    try {
-      return await embedStore(store, this.dir, opts);
-    } finally {
-      await store.close();
-    }
+    return embedStore(this.folder, options);
   }
 
   /** Follows session logs and dropped exports into the folder (see `followFolders`). */
-  async follow(options: FolderFollowOptions = {}): Promise<Follower> {
-    return followFolders({
-      ...options,
-      ...this.waiting(options),
-      dataDir: this.dir,
-      neo4j: this.options.neo4j,
-    });
+  follow(options: FolderFollowOptions = {}): Promise<Follower> {
+    return followFolders(this.folder, options);
+  }
+
+  /** Signs the bundle with `key` (PAM §18, and chatgraph's manifest of every file). */
+  sign(key: SigningKey, options: SignOptions = {}): Promise<SignResult> {
+    return signBundle(this.folder, key, options);
+  }
+
+  /**
+   * Encrypts the folder at rest (see docs/encryption.md): the secret is asked for only when
+   * the folder is plain; with `ifPlain`, one encrypted already is left as it is.
+   */
+  encrypt(
+    secret: Unlock | (() => Promise<Unlock>),
+    options: EncryptOptions = {},
+  ): Promise<ConvertReport> {
+    return encryptFolder(this.folder, secret, options);
+  }
+
+  /** Decrypts the folder back to its plain form. */
+  decrypt(secret: Unlock): Promise<ConvertReport> {
+    return decryptFolder(this.folder, secret);
   }
 
   /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
   exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
-    return exportPam(this.dir, options);
+    return exportPam(this.folder, options);
+  }
+
+  /** Writes conversations out as Markdown, Obsidian, HTML or PAM JSON Lines (see `exportConversations`). */
+  async exportConversations(options: FolderExportOptions): Promise<ExportReport> {
+    return exportConversations(this.folder, { ...options, store: await this.store() });
+  }
+
+  /** Every check of the folder (its store, indexes, model, Neo4j, the write lock), each with its fix. */
+  doctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
+    return diagnose(this.folder, options);
   }
 
   /** The bundle's attachment at `ref`, ready to send (opened in memory when the folder is encrypted). */
@@ -250,25 +285,5 @@ export class DataFolder {
     const opened = this.opened;
     this.opened = undefined;
     if (opened) await (await opened).close();
-  }
-
-  /** The folder's way of waiting, for a verb that did not say its own. */
-  private waiting(options: { onWait?: ((holder: LockHolder) => void) | undefined }): {
-    onWait?: (holder: LockHolder) => void;
-  } {
-    const onWait = options.onWait ?? this.options.onWait;
-    return onWait ? { onWait } : {};
-  }
-
-  private memoryTarget(options: MemoryOptions): MemoryTarget {
-    return {
-      ...(this.options.lockWaitMilliseconds !== undefined
-        ? { lockWaitMilliseconds: this.options.lockWaitMilliseconds }
-        : {}),
-      ...options,
-      ...this.waiting(options),
-      dataDir: this.dir,
-      neo4j: this.options.neo4j,
-    };
   }
 }

@@ -9,26 +9,22 @@ import {
   readBundleConversations,
   readBundleTexts,
 } from '../bundle/read-bundle.js';
-import { bundleDir } from '../folder/data-dir.js';
 import { readTombstones, writeTombstones } from '../folder/deleted-conversations.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
 import { timestampOf } from '../model/time.js';
-import { withLockedStoreIfPresent } from '../folder/locked-store.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
 import { pruneVectorCache } from '../recall/embed-store.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { UnknownIdError, resolveConversation } from '../stores/resolve-id.js';
 import type { ConversationInfo, Store } from '../stores/store.js';
 import type { LockHolder } from '../folder/write-lock.js';
 
 /** Options of {@link deleteConversation}. */
 export interface DeleteOptions {
-  /** The store is this Neo4j server rather than the data folder's embedded one. */
-  neo4j?: Neo4jTarget | undefined;
   /** The deletion time written into the tombstone; defaults to now. */
   deletedAt?: Date;
   /** Called when another writer holds the data folder and this deletion waits for it. */
-  onWait?: (holder: LockHolder) => void;
+  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /** What {@link deleteConversation} removed. */
@@ -59,30 +55,29 @@ export class ConversationNotFoundError extends Error {
  * the import is asked to restore it). Takes the data folder's write lock.
  */
 export async function deleteConversation(
-  dataDir: string,
+  folder: Folder,
   id: string,
   options: DeleteOptions = {},
 ): Promise<DeleteResult> {
-  return withLockedStoreIfPresent(
-    { dataDir, neo4j: options.neo4j },
-    (store) => deleteLocked(dataDir, id, store, options),
-    options,
+  return folder.write(
+    async (writing) => deleteLocked(folder, id, await writing.storeIfMade(), options),
+    waitingOf(options),
   );
 }
 
 async function deleteLocked(
-  dataDir: string,
+  folder: Folder,
   id: string,
   store: Store | undefined,
   options: DeleteOptions,
 ): Promise<DeleteResult> {
-  const bundle = bundleDir(dataDir);
+  const bundle = folder.layout.bundle.dir;
   const info = store ? await storeCopy(store, id) : undefined;
   const problems: Diagnostic[] = [];
   const file = await findInBundle(bundle, info?.id ?? id, problems);
   if (!info && !file)
     throw new ConversationNotFoundError(
-      `there is no conversation "${id}" in ${dataDir} (give chatgraph's id or the platform's, or their first 8 or more characters, as "chatgraph search" or the web app shows them)`,
+      `there is no conversation "${id}" in ${folder.dir} (give chatgraph's id or the platform's, or their first 8 or more characters, as "chatgraph search" or the web app shows them)`,
     );
   const chatgraphId = info?.id ?? file?.id ?? id;
   const result: DeleteResult = {
@@ -95,18 +90,18 @@ async function deleteLocked(
     problems,
   };
   // The tombstone first: whatever happens next, the conversation does not come back.
-  const tombstones = (await readTombstones(dataDir)).filter((t) => t.id !== chatgraphId);
+  const tombstones = (await readTombstones(folder)).filter((t) => t.id !== chatgraphId);
   tombstones.push({
     id: chatgraphId,
     platformId: result.platformId,
     source: result.source,
     deletedAt: timestampOf(options.deletedAt ?? new Date()),
   });
-  await writeTombstones(dataDir, tombstones);
+  await writeTombstones(folder, tombstones);
   if (store) {
     result.store = await store.deleteConversation(chatgraphId);
     // Its vectors left the index with it; the cache keeps none of its texts either.
-    await pruneVectorCache(store, dataDir);
+    await pruneVectorCache(store, folder);
   }
   if (file) await deleteFromBundle(bundle, file, result);
   return result;

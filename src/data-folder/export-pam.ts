@@ -23,9 +23,9 @@ import {
 } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { bundleDir } from '../folder/data-dir.js';
 import { dateBound } from '../stores/date-bound.js';
-import { withWriteLock } from '../folder/write-lock.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 
 /** Options of {@link exportPam}. */
 export interface ExportPamOptions {
@@ -36,6 +36,8 @@ export interface ExportPamOptions {
   /** The full export an incremental one extends; by default the last full one written. */
   base?: string | undefined;
   now?: () => Date;
+  /** Called when another writer holds the data folder and this export waits for it. */
+  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /** What {@link exportPam} wrote. */
@@ -64,21 +66,22 @@ class ExportPamError extends Error {
  * `base_export_id` names the full export it extends. Memories marked not exportable stay out.
  */
 export async function exportPam(
-  dataDir: string,
+  folder: Folder,
   options: ExportPamOptions,
 ): Promise<ExportPamReport | { refused: string }> {
   try {
-    return await writeExport(dataDir, options);
+    return await writeExport(folder, options);
   } catch (error) {
     if (error instanceof ExportPamError) return { refused: error.message };
     throw error;
   }
 }
 
-async function writeExport(dataDir: string, options: ExportPamOptions): Promise<ExportPamReport> {
-  return withWriteLock(dataDir, async () => {
-    await flushMemories({ dataDir });
-    const bundle = bundleDir(dataDir);
+async function writeExport(folder: Folder, options: ExportPamOptions): Promise<ExportPamReport> {
+  // Under the write lock: the journal is folded in, and the export recorded in the bundle.
+  return folder.write(async () => {
+    await flushMemories(folder);
+    const bundle = folder.layout.bundle.dir;
     const file = await readMemoryStore(bundle);
     if (!file)
       throw new ExportPamError(`${bundle} has no memory-store.json yet: import something first`);
@@ -127,7 +130,7 @@ async function writeExport(dataDir: string, options: ExportPamOptions): Promise<
       attachments,
       notExportable: file.memories.length - exportable.length,
     };
-  });
+  }, waitingOf(options));
 }
 
 // The conversations changed, and those a memory of the export names (PAM 14: a memory's

@@ -1,10 +1,9 @@
-import { attachmentFile } from '../bundle/layout.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
 import {
   readConversationView,
   type ConversationView,
 } from '../conversation-view/conversation-view.js';
-import { bundleDir } from '../folder/data-dir.js';
+import type { Folder } from '../folder/folder.js';
 import type { Conversation } from '../model/pam.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';
@@ -42,7 +41,7 @@ export interface ExportItem {
  */
 export interface ExportSource {
   store: Store;
-  dataDir: string;
+  folder: Folder;
 }
 
 const PAGE = 200;
@@ -119,9 +118,9 @@ export async function readExportItem(
   source: ExportSource,
   id: string,
 ): Promise<ExportItem | undefined> {
-  const view = await readConversationView(source.store, source.dataDir, id);
+  const view = await readConversationView(source.store, source.folder, id);
   if (!view) return undefined;
-  const bundle = bundleDir(source.dataDir);
-  const pam = await readBundleConversation(bundle, view.conversation.id).catch(() => undefined);
-  return { view, pam, attachmentPath: (ref) => attachmentFile(bundle, ref) };
+  const { bundle } = source.folder.layout;
+  const pam = await readBundleConversation(bundle.dir, view.conversation.id).catch(() => undefined);
+  return { view, pam, attachmentPath: (ref) => bundle.attachment(ref) };
 }

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { WRITE_LOCK_FILE, withWriteLock } from './write-lock.js';
+import type { Folder } from './folder.js';
 import type { openDatabase } from '../at-rest/open-database.js';
 import { useSqliteKey } from '../at-rest/sqlite-key.js';
 import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from '../at-rest/folder-files.js';
@@ -18,9 +18,6 @@ import {
 import { forgetKey, rememberKey } from '../at-rest/unlock.js';
 
 type OpenDatabase = typeof openDatabase;
-
-// The write lock's files stay as they are: an empty file and a process id.
-const LOCK_FILES = [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`];
 
 /** What `encrypt` or `decrypt` changed. */
 export interface ConvertReport {
@@ -81,7 +78,12 @@ async function stageSqlite(
   rekeyFile(copy, from, to);
 }
 
-async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
+async function stageEncrypted(
+  dataDir: string,
+  stage: string,
+  unlock: Unlock,
+  leftOut: readonly string[],
+) {
   const { key, wrapped } = await newFolderKey(unlock);
   const age = ageKey(key.identity);
   await writeFile(join(stage, KEY_FILE), wrapped);
@@ -93,7 +95,7 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
   ];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
-  for (const path of await dataFiles(dataDir, LOCK_FILES)) {
+  for (const path of await dataFiles(dataDir, leftOut)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (isPlainSqlite(join(dataDir, path))) {
       await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
@@ -117,12 +119,12 @@ async function stageEncrypted(dataDir: string, stage: string, unlock: Unlock) {
  * under a key derived from it. Written beside, then switched in (see folder-switch).
  */
 export async function encryptFolder(
-  dataDir: string,
+  folder: Folder,
   secret: Unlock | (() => Promise<Unlock>),
   options: EncryptOptions = {},
 ): Promise<ConvertReport> {
-  return withWriteLock(
-    dataDir,
+  const { dir: dataDir } = folder;
+  return folder.write(
     async () => {
       recoverLocked(dataDir);
       if (isEncrypted(dataDir)) {
@@ -134,22 +136,32 @@ export async function encryptFolder(
       const stage = join(dataDir, STAGING.encrypt);
       await rm(stage, { recursive: true, force: true });
       await mkdir(stage, { recursive: true, mode: 0o700 });
-      const { key, steps, report } = await stageEncrypted(dataDir, stage, unlock);
+      const { key, steps, report } = await stageEncrypted(
+        dataDir,
+        stage,
+        unlock,
+        folder.layout.notData,
+      );
       await commitPlan(stage, steps);
       runPlan(dataDir, stage);
       rememberKey(dataDir, key);
       return report;
     },
-    { encryptedFolder: true },
+    { ownsKey: true },
   );
 }
 
-async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
+async function stageDecrypted(
+  dataDir: string,
+  stage: string,
+  key: FolderKey,
+  leftOut: readonly string[],
+) {
   const age = ageKey(key.identity);
   const steps: Step[] = [];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
-  for (const path of await dataFiles(dataDir, LOCK_FILES)) {
+  for (const path of await dataFiles(dataDir, leftOut)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (!path.endsWith('.age')) {
       // Every other file of an encrypted folder is one of its SQLCipher databases.
@@ -173,9 +185,9 @@ async function stageDecrypted(dataDir: string, stage: string, key: FolderKey) {
 }
 
 /** Decrypts a data folder back to its plain form, the same way round (see {@link encryptFolder}). */
-export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<ConvertReport> {
-  return withWriteLock(
-    dataDir,
+export async function decryptFolder(folder: Folder, unlock: Unlock): Promise<ConvertReport> {
+  const { dir: dataDir } = folder;
+  return folder.write(
     async () => {
       recoverLocked(dataDir);
       if (!isEncrypted(dataDir) || !existsSync(join(dataDir, KEY_FILE)))
@@ -184,26 +196,13 @@ export async function decryptFolder(dataDir: string, unlock: Unlock): Promise<Co
       const stage = join(dataDir, STAGING.decrypt);
       await rm(stage, { recursive: true, force: true });
       await mkdir(stage, { recursive: true, mode: 0o700 });
-      const { steps, report } = await stageDecrypted(dataDir, stage, key);
+      const { steps, report } = await stageDecrypted(dataDir, stage, key, folder.layout.notData);
       await commitPlan(stage, steps);
       runPlan(dataDir, stage);
       // This process reads the folder as plain from now on (a library caller may go on).
       forgetKey(dataDir);
       return report;
     },
-    { encryptedFolder: true },
-  );
-}
-
-/** {@link recoverLocked} when there is anything to recover, under the write lock (a running `encrypt` is waited for). */
-export async function recoverSwitch(dataDir: string): Promise<void> {
-  if (!Object.values(STAGING).some((name) => existsSync(join(dataDir, name)))) return;
-  await withWriteLock(
-    dataDir,
-    () => {
-      recoverLocked(dataDir);
-      return Promise.resolve();
-    },
-    { encryptedFolder: true },
+    { ownsKey: true },
   );
 }

@@ -1,15 +1,14 @@
 import { existsSync } from 'node:fs';
 import { prepareFolder } from '../at-rest/unlock.js';
-import { recoverSwitch } from './encrypt-folder.js';
-import { storeFile } from './data-dir.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
 import { preloadLanguageDetector } from '../search/language-detection.js';
 import { asStoreDamage, reportingDamage } from '../stores/sqlite/store-damage.js';
 
-/** Which store: the data folder's embedded one, or a Neo4j server. */
+/** Which store: the data folder's embedded one (its file), or a Neo4j server. */
 export interface StoreChoice {
-  dataDir: string;
+  dir: string;
+  file: string;
   /** Use this Neo4j server instead of the embedded store. */
   neo4j?: Neo4jTarget | undefined;
 }
@@ -28,13 +27,12 @@ export async function openStore(
     const { Neo4jStore } = await import('../stores/neo4j/neo4j-store.js');
     return Neo4jStore.open(choice.neo4j);
   }
-  // A folder left mid-encrypt is finished first; an encrypted one's key is opened (asked for).
-  await recoverSwitch(choice.dataDir);
-  await prepareFolder(choice.dataDir);
-  const file = storeFile(choice.dataDir);
+  // An encrypted folder's key is opened (asked for).
+  await prepareFolder(choice.dir);
+  const { file } = choice;
   if (options.readonly && !existsSync(file)) {
     throw new StoreConnectionError(
-      `nothing is imported in ${choice.dataDir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
+      `nothing is imported in ${choice.dir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );
   }
   const { SqliteStore } = await import('../stores/sqlite/sqlite-store.js');

@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { claudeCodeProjectDirs } from './claude-code-home.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
-import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
+import type { Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { followExport, type ImportExport } from './follow-export.js';
 import type { FollowEvent } from './follow-event.js';
 import { followLog } from './follow-log.js';
@@ -15,10 +15,8 @@ import { embedNew } from './embed-new.js';
 
 /** Options of {@link followFolders}. */
 export interface FollowOptions {
-  dataDir: string;
   /** Folders to follow; default Claude Code's session folders (as `import` finds them). */
   folders?: readonly string[] | undefined;
-  neo4j?: Neo4jTarget | undefined;
   /** Embed new messages too, when the data folder has vectors. */
   embed?: boolean | undefined;
   /** Mask secrets before anything is written, as `import --redact` does. */
@@ -51,10 +49,10 @@ export interface Follower {
  * and then each change as it happens (see `followLog`, `followExport`). Changes are handled
  * one at a time, in a single queue; resolves once the first pass is done.
  */
-export async function followFolders(options: FollowOptions): Promise<Follower> {
+export async function followFolders(folder: Folder, options: FollowOptions): Promise<Follower> {
   const folders = (options.folders ?? claudeCodeProjectDirs()).map((f) => resolve(f));
-  const writer = await LiveWriter.open(options.dataDir, options.neo4j);
-  const runner = new FollowRunner(options, folders, writer, await writer.target.deep());
+  const writer = await LiveWriter.open(folder);
+  const runner = new FollowRunner(folder, options, folders, writer, await writer.target.deep());
   await runner.start();
   return { folders, stop: () => runner.stop() };
 }
@@ -86,16 +84,15 @@ class FollowRunner {
   private deferTimer: NodeJS.Timeout | undefined;
   /** Logs whose last pass was slow: not taken again before this time (ms since the epoch). */
   private readonly notBefore = new Map<string, number>();
-  private readonly dataDir: string;
 
   constructor(
+    private readonly folder: Folder,
     private readonly options: FollowOptions,
     private readonly folders: string[],
     private readonly writer: LiveWriter,
     private readonly deep: boolean,
   ) {
-    this.dataDir = resolve(options.dataDir);
-    this.state = new LiveState(options.dataDir);
+    this.state = new LiveState(folder.layout.liveState);
     // Started in the other redaction mode: every file is read again whole (as import does).
     this.state.useMode(options.redact === true ? 'redacted' : 'plain');
     this.states = this.state.all();
@@ -155,7 +152,7 @@ class FollowRunner {
   }
 
   private inDataDir(path: string): boolean {
-    return path === this.dataDir || path.startsWith(this.dataDir + sep);
+    return path === this.folder.dir || path.startsWith(this.folder.dir + sep);
   }
 
   private async scan(): Promise<FollowedFile[]> {
@@ -278,14 +275,14 @@ class FollowRunner {
   }
 
   private contextBase(): {
-    dataDir: string;
+    folder: Folder;
     state: LiveState;
     states: Map<string, FileState>;
     emit: (event: FollowEvent) => void;
     onWait: ((holder: LockHolder) => void) | undefined;
   } {
     return {
-      dataDir: this.options.dataDir,
+      folder: this.folder,
       state: this.state,
       states: this.states,
       emit: (event) => {
@@ -343,18 +340,17 @@ class FollowRunner {
   private async settle(): Promise<void> {
     if (!this.settlePending) return;
     try {
-      await withWriteLock(
-        this.options.dataDir,
+      await this.folder.write(
         async () => {
           const started = Date.now();
           await this.writer.settle();
           this.state.commit();
           this.settleTook = Date.now() - started;
         },
-        this.options.onWait ? { onWait: this.options.onWait } : {},
+        { onWait: this.options.onWait, kept: this.writer.target },
       );
       if (this.options.embed === true) {
-        const chunks = await embedNew(this.writer.target, this.options.dataDir);
+        const chunks = await embedNew(this.folder, this.writer.target);
         if (chunks > 0) this.emit({ kind: 'embedded', chunks });
       }
     } catch (error) {

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { openDatabase } from '../at-rest/open-database.js';
 import { z } from 'zod';
-import { LIVE_STATE_FILE } from './live-state-file.js';
 import type { TailMark } from './session-tail.js';
 
 /** What `watch` remembers of one followed file. */
@@ -42,9 +41,10 @@ export class LiveState {
   /** Rows waiting for the bundle files they depend on (see {@link later}). */
   private readonly waiting = new Map<string, FileState>();
 
-  constructor(dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = openDatabase(join(dataDir, LIVE_STATE_FILE));
+  /** Opens (or makes) the state at `file` (the data folder's `layout.liveState`). */
+  constructor(file: string) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = openDatabase(file);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS followed_file (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, mark TEXT)`,

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { writeDataFile } from '../bundle/sealed-files.js';
 import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../folder/data-dir.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { withWriteLock } from '../folder/write-lock.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
   MANIFEST_FILE,
@@ -17,6 +17,13 @@ import {
 import { readStoreFile } from './read-store-file.js';
 import { signBytes, SigningKeyError, type SigningKey } from './signing-key.js';
 import { checksumOfMemories } from './store-checksum.js';
+
+/** How {@link signBundle} runs. */
+export interface SignOptions {
+  now?: (() => Date) | undefined;
+  /** Called when another writer holds the data folder and signing waits for it. */
+  onWait?: ((holder: LockHolder) => void) | undefined;
+}
 
 /** What {@link signBundle} signed. */
 export interface SignResult {
@@ -38,13 +45,13 @@ export interface SignResult {
  * rewrites `memory-store.json` without the block (see docs/pam-trust.md).
  */
 export async function signBundle(
-  dataDir: string,
+  folder: Folder,
   key: SigningKey,
-  options: { now?: () => Date } = {},
+  options: SignOptions = {},
 ): Promise<SignResult> {
-  return withWriteLock(dataDir, async () => {
-    await flushMemories({ dataDir, ...(options.now ? { now: options.now } : {}) });
-    const bundle = bundleDir(dataDir);
+  return folder.write(async () => {
+    await flushMemories(folder, options.now ? { now: options.now } : {});
+    const bundle = folder.layout.bundle.dir;
     const storeFile = join(bundle, MEMORY_STORE_FILE);
     const { json, store } = await readStoreFile(storeFile);
     const exportId = store.export_id;
@@ -102,5 +109,5 @@ export async function signBundle(
       files: refs.length,
       memories: store.memories.length,
     };
-  });
+  }, waitingOf(options));
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { DataFolderMissingError, resolveDataDir } from '../../index.js';
-import { diagnose, type DoctorCheck } from '../../api/trust.js';
+import { DataFolder, DataFolderMissingError, resolveDataDir } from '../../index.js';
+import type { DoctorCheck } from '../../api/trust.js';
 import type { CliIo } from '../cli-io.js';
 import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
@@ -32,9 +32,8 @@ export async function runDoctor(
   const dataDir = resolveDataDir(options.dataDir);
   let checks: DoctorCheck[];
   try {
-    checks = await diagnose({
-      dataDir,
-      neo4j: neo4jOf(options),
+    const folder = await DataFolder.open(dataDir, { neo4j: neo4jOf(options) });
+    checks = await folder.doctor({
       model: options.model,
       endpoint: options.endpoint,
       modelDir: options.modelDir,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { decryptFolder, encryptFolder, type ConvertReport } from '../../api/trust.js';
-import { resolveDataDir } from '../../index.js';
+import type { ConvertReport } from '../../api/trust.js';
+import { DataFolder, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
   identityOption,
@@ -20,16 +20,16 @@ function said(verb: string, dataDir: string, report: ConvertReport): string {
 
 /** `chatgraph encrypt`: the data folder encrypted at rest (age files, a SQLCipher index). */
 export async function runEncrypt(options: Options, io: CliIo): Promise<void> {
-  const dataDir = resolveDataDir(options.dataDir);
-  const report = await encryptFolder(dataDir, await readSecret(options, true));
-  io.out(said('encrypted', dataDir, report));
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  const report = await folder.encrypt(await readSecret(options, true));
+  io.out(said('encrypted', folder.dir, report));
 }
 
 /** `chatgraph decrypt`: the data folder back to its plain form. */
 export async function runDecrypt(options: Options, io: CliIo): Promise<void> {
-  const dataDir = resolveDataDir(options.dataDir);
-  const report = await decryptFolder(dataDir, await readSecret(options));
-  io.out(said('decrypted', dataDir, report));
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  const report = await folder.decrypt(await readSecret(options));
+  io.out(said('decrypted', folder.dir, report));
 }
 
 export function registerEncrypt(program: Command, io: CliIo): void {

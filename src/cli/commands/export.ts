@@ -2,13 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { DataFolder, exitCodeOf, resolveDataDir, type Store } from '../../index.js';
-import {
-  exportConversations,
-  plural,
-  type ExportFormat,
-  type ExportReport,
-} from '../../api/view.js';
+import { DataFolder, exitCodeOf } from '../../index.js';
+import { plural, type ExportFormat, type ExportReport } from '../../api/view.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { formatProblems } from '../format-report.js';
@@ -110,10 +105,8 @@ export async function runExport(
       'export --from reads exports, not a data folder: leave out --data-dir and --neo4j',
     );
   const bar = new ExportBar();
-  const exportFrom = (store: Store, dataDir: string): Promise<ExportReport> =>
-    exportConversations({
-      store,
-      dataDir,
+  const exportFrom = (folder: DataFolder): Promise<ExportReport> =>
+    folder.exportConversations({
       format,
       out: options.out ?? '',
       source,
@@ -130,9 +123,10 @@ export async function runExport(
   const { report, readLoss } = await (
     from.length > 0
       ? fromExports(from, options, io, exportFrom)
-      : withStore(options, (store) => exportFrom(store, resolveDataDir(options.dataDir))).then(
-          (report) => ({ report, readLoss: 0 as const }),
-        )
+      : withStore(options, (_store, folder) => exportFrom(folder)).then((report) => ({
+          report,
+          readLoss: 0 as const,
+        }))
   ).finally(() => {
     bar.done();
   });
@@ -153,7 +147,7 @@ async function fromExports(
   inputs: string[],
   options: ExportCommandOptions,
   io: CliIo,
-  exportFrom: (store: Store, dataDir: string) => Promise<ExportReport>,
+  exportFrom: (folder: DataFolder) => Promise<ExportReport>,
 ): Promise<{ report: ExportReport; readLoss: 0 | 1 | 2 }> {
   checkInputs(inputs);
   const staging = await mkdtemp(join(tmpdir(), 'chatgraph-export-'));
@@ -163,7 +157,7 @@ async function fromExports(
     const readLoss = exitCodeOf(read);
     const problems = formatProblems(read);
     if (problems.length > 0) io.err(problems.join('\n').trim());
-    return { report: await exportFrom(await folder.store(), folder.dir), readLoss };
+    return { report: await exportFrom(folder), readLoss };
   } finally {
     await folder.close();
     await rm(staging, { recursive: true, force: true });

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { claudeCodeProjectDirs } from '../../api/sources.js';
-import { encryptFolder } from '../../api/trust.js';
 import {
+  DataFolder,
   exitCodeOf,
   resolveDataDir,
-  type DataFolder,
   type ImportResult,
   type Neo4jTarget,
 } from '../../index.js';
@@ -42,10 +41,12 @@ async function encryptFirst(options: ImportOptions, io: CliIo): Promise<void> {
     throw new UsageError(
       '--encrypt keeps the data folder encrypted; a Neo4j server’s data is the server’s to encrypt',
     );
-  const dataDir = resolveDataDir(options.dataDir);
-  const report = await encryptFolder(dataDir, () => readSecret(options, true), { ifPlain: true });
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  const report = await folder.encrypt(() => readSecret(options, true), { ifPlain: true });
   if (report.already !== true && !options.json)
-    io.err(`encrypted ${dataDir} (docs/encryption.md): what is written to it from now on is too`);
+    io.err(
+      `encrypted ${folder.dir} (docs/encryption.md): what is written to it from now on is too`,
+    );
 }
 
 /** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */

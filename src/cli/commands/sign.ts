@@ -3,7 +3,6 @@ import type { Command } from 'commander';
 import {
   createSigningKey,
   readSigningKey,
-  signBundle,
   verifyBundle,
   type VerifyReport,
 } from '../../api/trust.js';
@@ -48,10 +47,10 @@ export async function runSign(
   io: CliIo,
 ): Promise<void> {
   const key = await readSigningKey(checkedKeyFile(options.key));
-  const dataDir = resolveDataDir(options.dataDir);
-  if (!existsSync((await DataFolder.open(dataDir)).bundle))
-    throw new UsageError(`${dataDir} has no bundle to sign: import something first`);
-  const signed = await signBundle(dataDir, key);
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  if (!existsSync(folder.bundle))
+    throw new UsageError(`${folder.dir} has no bundle to sign: import something first`);
+  const signed = await folder.sign(key);
   if (options.json) {
     io.out(JSON.stringify(signed, null, 2));
     return;
