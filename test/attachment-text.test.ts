@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { project } from '../src/graph/project.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';
@@ -142,7 +142,7 @@ describe('Claude.ai pasted and attached text', () => {
       workers: 0,
     });
     const read = async (): Promise<unknown> => {
-      const store = SqliteStore.open(storeFile(data), { readonly: true });
+      const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
       try {
         const rows = await store.cypher(
           `MATCH (m:Message)-[:HAS_ATTACHMENT]->(a:Attachment) RETURN a.name, a.content, a.position ORDER BY a.position`,

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { exitCodeOf } from '../src/pipeline/exit-code.js';
 import type { ImportReport } from '../src/pipeline/import-report.js';
 import type { Diagnostic } from '../src/model/diagnostic.js';
@@ -95,7 +95,7 @@ describe("ChatGPT's export_manifest.json", () => {
   it('gives conversations their project, custom GPT, study mode and memory scope in the graph', async () => {
     const data = join(tempDir(), 'data');
     await importExports(new Folder(data), [EXPORT], { importedAt: FIXED_TIME });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect(
         await store.cypher(

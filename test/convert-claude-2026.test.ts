@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
@@ -19,7 +19,7 @@ const PARTS = readdirSync(DELIVERY).map((name) => join(DELIVERY, name));
 const MANIFEST = PARTS.find((path) => /manifest-[^/]*\.json$/.test(path)) ?? '';
 
 async function withStore<T>(dataDir: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const store = SqliteStore.open(layoutOf(dataDir).store, { readonly: true });
   try {
     return await use(store);
   } finally {

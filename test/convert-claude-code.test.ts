@@ -183,7 +183,7 @@ describe('Claude Code in the graph', () => {
   it('links tool calls to files, sessions to their project and branch, sharing nodes across sessions', async () => {
     const { importExports } = await import('../src/data-folder/import-exports.js');
     const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
-    const { storeFile } = await import('../src/folder/data-dir.js');
+    const { layoutOf } = await import('../src/folder/layout.js');
     const dir = tempDir();
     const project = join(dir, 'projects', '-home-me-project');
     mkdirSync(project, { recursive: true });
@@ -228,7 +228,7 @@ describe('Claude Code in the graph', () => {
     }
     const data = join(dir, 'data');
     await importExports(new Folder(data), [join(dir, 'projects')]);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect(
         await store.cypher(
@@ -297,7 +297,7 @@ describe('Claude Code subagents in the graph', () => {
   it('links the Task call that started a subagent to the subagent session', async () => {
     const { importExports } = await import('../src/data-folder/import-exports.js');
     const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
-    const { storeFile } = await import('../src/folder/data-dir.js');
+    const { layoutOf } = await import('../src/folder/layout.js');
     const dir = tempDir();
     const project = join(dir, 'p');
     mkdirSync(join(project, S, 'subagents'), { recursive: true });
@@ -349,7 +349,7 @@ describe('Claude Code subagents in the graph', () => {
     );
     const data = join(dir, 'data');
     await importExports(new Folder(data), [project]);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect(
         await store.cypher(

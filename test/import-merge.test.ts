@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -20,7 +20,7 @@ import { graphOf } from './support/session-log.js';
 import { Folder } from '../src/folder/folder.js';
 
 async function withStore<T>(data: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     return await use(store);
   } finally {

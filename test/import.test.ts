@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation, msg, node } from './support/chatgpt-builder.js';
@@ -20,7 +20,7 @@ const run = promisify(execFile);
 async function counts(
   dataDir: string,
 ): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
-  const store = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const store = SqliteStore.open(layoutOf(dataDir).store, { readonly: true });
   try {
     return await store.counts();
   } finally {
@@ -89,7 +89,7 @@ describe('import', () => {
     const after = await counts(data);
     expect(after.nodes).toMatchObject({ Conversation: 5, Message: 16, Document: 5, Import: 2 });
     expect(after.edges).toMatchObject({ HAS_MESSAGE: 16, NEXT: 5, REPLY_TO: 11, HAS_DOCUMENT: 5 });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect((await store.thread('edit')).map((m) => m.content)).toEqual([
         'hello',
@@ -123,7 +123,7 @@ describe('import', () => {
     const input = join(dir, 'export.zip');
     await writeChatgptExport(input, { seed: 4, conversations: 5 });
     await importExports(new Folder(data), [input]);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     const [file] = await store.importedFiles();
     await store.close();
     expect(file).toMatchObject({ sourceFile: 'export.zip!conversations.json' });
@@ -142,8 +142,8 @@ describe('import', () => {
     const before = await counts(data);
     expect(before.nodes.DecisionTrace).toBeGreaterThan(0);
     const { rmSync } = await import('node:fs');
-    rmSync(storeFile(data));
-    const store = SqliteStore.open(storeFile(data));
+    rmSync(layoutOf(data).store);
+    const store = SqliteStore.open(layoutOf(data).store);
     await store.setDeep(true);
     await store.close();
     expect(await reindex(new Folder(data))).toEqual({
@@ -161,7 +161,7 @@ describe('import', () => {
     await writeChatgptExport(join(dir, 'export.zip'), { seed: 6, conversations: 8 });
     await importExports(new Folder(data), [join(dir, 'export.zip')]);
     const read = async (): Promise<unknown> => {
-      const store = SqliteStore.open(storeFile(data), { readonly: true });
+      const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
       try {
         return await store.stats();
       } finally {
@@ -171,11 +171,11 @@ describe('import', () => {
     const before = await read();
     // What a store of the previous version lacks: the per-month counts and two properties.
     const { default: Database } = await import('better-sqlite3-multiple-ciphers');
-    const old = new Database(storeFile(data));
+    const old = new Database(layoutOf(data).store);
     old.exec(`DROP TABLE message_counts; ALTER TABLE "Conversation" DROP COLUMN has_branches`);
     old.close();
     expect(await read()).toEqual(before);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect((await store.listConversations({ hasBranches: true })).total).toBe(0);
     } finally {

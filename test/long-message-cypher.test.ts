@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { CYPHER_TEXT_CHARACTERS } from '../src/stores/cypher/cypher-text-bound.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -22,7 +22,7 @@ describe('a message over 16 MiB on the embedded store', () => {
     writeFileSync(input, JSON.stringify([conversation, branchedConversation('short')]));
     const data = join(dir, 'data');
     await importExports(new Folder(data), [input]);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       const rows = await store.cypher(
         'MATCH (m:Message) RETURN size(m.content) AS n ORDER BY n DESC LIMIT 1',

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
 import { DataFolder, type Store } from '../src/index.js';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -14,6 +14,7 @@ import { ROOT } from './support/shared.js';
 import { cleanUp } from './support/clean-up.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { Folder } from '../src/folder/folder.js';
+import { bundleAt } from './support/bundle-at.js';
 
 type CallResult = {
   isError?: boolean;
@@ -22,7 +23,7 @@ type CallResult = {
 };
 
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -138,7 +139,8 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     });
     expect(made.isError, made.content[0]?.text).toBeFalsy();
     const id = String(made.structuredContent?.id);
-    const relations = (await readMemoryStore(bundleDir(dataDir)))?.relations ?? [];
+    const relations =
+      (await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir)))?.relations ?? [];
     expect(relations.map((r) => [r.from, r.type, r.to])).toEqual([[id, 'extends', base]]);
     const walked = await store.cypher(
       'MATCH (m:Memory {id: $id})-[:EXTENDS]->(b:Memory) RETURN b.content AS content',

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
 import { DataFolder, type Store } from '../src/index.js';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { createRecaller, type Recaller } from '../src/api/query.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
@@ -33,7 +33,7 @@ interface MemoryHit {
 
 /** The bundle after a step: our Ajv check of both files, and the official validator. */
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const read = (file: string): unknown => JSON.parse(readFileSync(join(bundle, file), 'utf8'));
   expect(memoryStoreErrors(read('memory-store.json'))).toEqual([]);
   if (existsSync(join(bundle, 'embeddings.json')))
@@ -43,7 +43,9 @@ function expectValidBundle(dataDir: string): void {
 }
 
 function vectorIds(dataDir: string): string[] {
-  const file = JSON.parse(readFileSync(join(bundleDir(dataDir), 'embeddings.json'), 'utf8')) as {
+  const file = JSON.parse(
+    readFileSync(join(layoutOf(dataDir).bundle.dir, 'embeddings.json'), 'utf8'),
+  ) as {
     embeddings: { memory_id: string }[];
   };
   return file.embeddings.map((e) => e.memory_id).sort();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { createRecaller } from '../src/api/query.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
@@ -20,7 +20,7 @@ const SAMPLES = join(ROOT, 'samples');
 
 /** The bundle is valid for our Ajv check and, where installed, the official validator. */
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const store = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(store)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -37,7 +37,7 @@ interface BundleMemory {
 
 // The record: memory-store.json and the memory journal that extends it.
 function bundleMemories(dataDir: string): BundleMemory[] {
-  return recordedMemories<BundleMemory>(bundleDir(dataDir));
+  return recordedMemories<BundleMemory>(layoutOf(dataDir).bundle.dir);
 }
 
 async function memoryEdges(store: Store, id: string): Promise<string[]> {
@@ -170,7 +170,7 @@ describe('memories as first-class data', () => {
   });
 
   it('refuses a source that does not exist, and bad input, writing nothing', async () => {
-    const before = readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8');
+    const before = readFileSync(join(layoutOf(dataDir).bundle.dir, 'memory-store.json'), 'utf8');
     await expect(
       remember(new Folder(dataDir), { content: 'x', type: 'fact', conversationId: 'nope' }),
     ).rejects.toThrow('there is no conversation with id nope');
@@ -187,7 +187,9 @@ describe('memories as first-class data', () => {
     await expect(
       remember(new Folder(dataDir), { content: 'x', type: 'fact', confidence: 2 }),
     ).rejects.toThrow('confidence is a number from 0 to 1, not 2');
-    expect(readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(layoutOf(dataDir).bundle.dir, 'memory-store.json'), 'utf8')).toBe(
+      before,
+    );
   });
 
   it('lists what happened recently: new conversations, busiest ones, memories added', async () => {

@@ -3,11 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
 import { flushMemories } from '../src/memory/write-memories.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { listMemories } from '../src/memory/list-memories.js';
-import { MEMORY_JOURNAL_FILE } from '../src/bundle/memory-journal.js';
 import { readMemories } from '../src/memory/list-memories.js';
 import { reindex } from '../src/data-folder/import-exports.js';
 import { writeMemories } from '../src/memory/write-memories.js';
@@ -17,12 +15,13 @@ import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { Folder } from '../src/folder/folder.js';
+import { layoutOf } from '../src/folder/layout.js';
 
 // The compiled library: the child remembers through the public verb, as a library caller would.
 const LIBRARY = join(ROOT, 'dist', 'index.js');
 
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -31,7 +30,7 @@ function expectValidBundle(dataDir: string): void {
 }
 
 function fileMemoryIds(dataDir: string): string[] {
-  const text = readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8');
+  const text = readFileSync(join(layoutOf(dataDir).bundle.dir, 'memory-store.json'), 'utf8');
   return (JSON.parse(text) as { memories: { id: string }[] }).memories.map((m) => m.id);
 }
 
@@ -63,7 +62,7 @@ function filesOf(bundle: string): Map<string, { ino: number; size: number; mtime
 }
 
 async function bytesWrittenByRemember(dataDir: string, content: string): Promise<number> {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const before = filesOf(bundle);
   await remember(new Folder(dataDir), { content, type: 'fact' });
   let bytes = 0;
@@ -88,7 +87,7 @@ describe('the memory journal', () => {
     expect(fewBytes).toBeGreaterThan(0);
     expect(manyBytes).toBeLessThan(fewBytes * 1.5);
     // memory-store.json of 3,000 memories is far larger than what a remember writes.
-    expect(statSync(join(bundleDir(large), 'memory-store.json')).size).toBeGreaterThan(
+    expect(statSync(join(layoutOf(large).bundle.dir, 'memory-store.json')).size).toBeGreaterThan(
       manyBytes * 50,
     );
     const listed = await readMemories(new Folder(large));
@@ -108,7 +107,7 @@ describe('the memory journal', () => {
     const revised = await reviseMemory(new Folder(dataDir), made.memory.id, {
       content: 'lives in Paris',
     });
-    const journal = join(bundleDir(dataDir), MEMORY_JOURNAL_FILE);
+    const journal = layoutOf(dataDir).bundle.memoryJournal;
     expect(existsSync(journal)).toBe(true);
     expect(fileMemoryIds(dataDir)).not.toContain(made.memory.id);
     expectValidBundle(dataDir);
@@ -144,7 +143,7 @@ describe('the memory journal', () => {
     const ids: string[] = [];
     for (const content of ['owns a cat named Miso', 'learns Portuguese', 'uses vim'])
       ids.push((await remember(new Folder(dataDir), { content, type: 'fact' })).memory.id);
-    expect(existsSync(join(bundleDir(dataDir), MEMORY_JOURNAL_FILE))).toBe(true);
+    expect(existsSync(layoutOf(dataDir).bundle.memoryJournal)).toBe(true);
     await reindex(new Folder(dataDir));
     expect(fileMemoryIds(dataDir)).toEqual(expect.arrayContaining(ids));
     expectValidBundle(dataDir);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { flushMemories } from '../src/memory/write-memories.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { importExports } from '../src/data-folder/import-exports.js';
@@ -13,18 +13,19 @@ import { memoryStoreErrors } from './support/pam-validator.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { ROOT } from './support/shared.js';
 import { Folder } from '../src/folder/folder.js';
+import { bundleAt } from './support/bundle-at.js';
 
 const kinds = (relations: readonly Relation[]): string[] =>
   relations.map((r) => `${r.from} ${r.type} ${r.to}`).sort();
 
 function fileRelations(dataDir: string): Relation[] {
-  const text = readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8');
+  const text = readFileSync(join(layoutOf(dataDir).bundle.dir, 'memory-store.json'), 'utf8');
   const store = JSON.parse(text) as { relations: Relation[] };
   return store.relations;
 }
 
 function expectValid(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const text = readFileSync(join(bundle, 'memory-store.json'), 'utf8');
   expect(memoryStoreErrors(JSON.parse(text) as unknown)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -87,7 +88,7 @@ describe('PAM relations between memories', () => {
   }, 60_000);
 
   it('records remember and revise relations, journalled and then in memory-store.json', async () => {
-    const read = await readMemoryStore(bundleDir(dataDir));
+    const read = await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir));
     expect(kinds(read?.relations ?? [])).toEqual(expected);
     const supports = read?.relations.find((r) => r.type === 'supports');
     expect(supports?.confidence).toBe(0.7);
@@ -115,7 +116,7 @@ describe('PAM relations between memories', () => {
   });
 
   it('refuses a relation to a memory that is not there, writing nothing', async () => {
-    const before = await readMemoryStore(bundleDir(dataDir));
+    const before = await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir));
     await expect(
       remember(new Folder(dataDir), {
         content: 'Lyon has two rivers',
@@ -123,7 +124,7 @@ describe('PAM relations between memories', () => {
         relations: [{ type: 'supports', to: 'no-such-memory-id' }],
       }),
     ).rejects.toThrow(MemoryNotFoundError);
-    const after = await readMemoryStore(bundleDir(dataDir));
+    const after = await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir));
     expect(after?.memories.length).toBe(before?.memories.length);
     expect(kinds(after?.relations ?? [])).toEqual(expected);
   });

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { createRecaller } from '../src/api/query.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports } from '../src/data-folder/import-exports.js';
@@ -13,7 +13,7 @@ import { writeExport, TOPICS } from './support/recall-fixtures.js';
 import { Folder } from '../src/folder/folder.js';
 
 function vectorIds(dataDir: string): string[] {
-  const path = join(bundleDir(dataDir), 'embeddings.json');
+  const path = join(layoutOf(dataDir).bundle.dir, 'embeddings.json');
   if (!existsSync(path)) return [];
   const file = JSON.parse(readFileSync(path, 'utf8')) as {
     embeddings: { memory_id: string }[];

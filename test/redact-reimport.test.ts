@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir, storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
@@ -29,14 +29,14 @@ function exportWithSecrets(dir: string): string {
 
 // Every byte the data folder's store keeps: the file and, if any, its WAL.
 function storeBytes(data: string): Buffer {
-  const file = storeFile(data);
+  const file = layoutOf(data).store;
   return Buffer.concat(
     [file, `${file}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
   );
 }
 
 function bundleText(data: string): string {
-  const dir = join(bundleDir(data), 'conversations');
+  const dir = join(layoutOf(data).bundle.dir, 'conversations');
   return readdirSync(dir)
     .map((f) => readFileSync(join(dir, f), 'utf8'))
     .join('\n');
@@ -65,7 +65,7 @@ describe('import --redact after a plain import', () => {
     expect(bytes.includes(HF)).toBe(false);
     expect(bytes.includes('qwertyuiopasdfghjklzxcvbnm1234567')).toBe(false);
     expect(bytes.includes('zq8vlmw3xyt5npr7kdj2hf9cbg4')).toBe(false);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect((await store.search({ text: 'REDACTED' })).hits.length).toBeGreaterThan(0);
     } finally {
@@ -118,12 +118,12 @@ describe('import --redact of an older export after a plain import of a newer one
     const data = join(dir, 'data');
     await importExports(new Folder(data), [newer]);
     const holding = () =>
-      filesUnder(bundleDir(data)).filter((f) => readFileSync(f).includes(SECRET));
+      filesUnder(layoutOf(data).bundle.dir).filter((f) => readFileSync(f).includes(SECRET));
     expect(holding()).not.toEqual([]);
     const second = await importExports(new Folder(data), [older], { redact: true });
     expect(second.providers.claude?.keptNewer).toBe(1);
     expect(holding()).toEqual([]);
-    const texts = filesUnder(bundleDir(data)).filter((f) => f.endsWith('env.txt'));
+    const texts = filesUnder(layoutOf(data).bundle.dir).filter((f) => f.endsWith('env.txt'));
     expect(texts).toHaveLength(1);
     expect(readFileSync(texts[0] ?? '', 'utf8')).toContain('ANTHROPIC_API_KEY=[REDACTED:');
   });
@@ -141,7 +141,7 @@ describe('a bundle whose index disagrees with its files', () => {
     const input = exportWithSecrets(dir);
     const data = join(dir, 'data');
     await importExports(new Folder(data), [input]);
-    const path = join(bundleDir(data), 'memory-store.json');
+    const path = join(layoutOf(data).bundle.dir, 'memory-store.json');
     const store = JSON.parse(readFileSync(path, 'utf8')) as {
       conversations_index: { id: string }[];
     };

@@ -7,6 +7,7 @@ import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { CLI, chatgraph } from './support/run-cli.js';
 import { Folder } from '../src/folder/folder.js';
+import { bundleAt } from './support/bundle-at.js';
 
 /** A data folder of 5 conversations, two of whose bundle files are then spoiled. */
 async function spoiledDataFolder(): Promise<{ data: string; damaged: string; alien: string }> {
@@ -40,7 +41,7 @@ describe('reindex of a bundle with files it cannot index', () => {
     expect(result.problems[1]?.message).toMatch(/"future-chat" is not one chatgraph knows/);
     // Asked for by id, the damaged file is an error naming it, not a crash or a wrong value.
     const id = damaged.slice(damaged.lastIndexOf('/') + 1, -'.json'.length);
-    await expect(readBundleConversation(join(data, 'bundle'), id)).rejects.toThrow(
+    await expect(readBundleConversation(bundleAt(join(data, 'bundle')), id)).rejects.toThrow(
       BadBundleFileError,
     );
   });

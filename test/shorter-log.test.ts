@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import type { FollowEvent } from '../src/live/follow-event.js';
 import { followFolders } from '../src/live/follower.js';
@@ -20,7 +20,7 @@ import {
 import { Folder } from '../src/folder/folder.js';
 
 async function withStore(data: string, use: (store: SqliteStore) => Promise<void>): Promise<void> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     await use(store);
   } finally {

@@ -1,8 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { FolderEncryptionError, KEY_FILE } from '../bundle/encryption-markers.js';
+import { FolderEncryptionError } from '../bundle/encryption-markers.js';
 
 // age-encryption (and @noble's curves and post-quantum code beneath it) is loaded only when a
 // folder key is made or opened: loading it cost every command about 60 ms at start, encrypted
@@ -50,7 +49,7 @@ function identityFromFile(text: string): string {
 }
 
 /**
- * A new folder key, and its wrapped form for {@link KEY_FILE}: the identity encrypted with the
+ * A new folder key, and its wrapped form for the folder's key file: the identity encrypted with the
  * passphrase (age's scrypt recipient, work factor 2^18 as the age CLI's) or to the person's own
  * identity, so `age -d` opens it as it would any file.
  */
@@ -66,9 +65,16 @@ export async function newFolderKey(
   return { key, wrapped: await encrypter.encrypt(`${key.identity}\n`) };
 }
 
-/** The folder's key, opened with the passphrase or identity (a {@link WrongKeyError} when it does not). */
-export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<FolderKey> {
-  const wrapped = await readFile(join(dataDir, KEY_FILE));
+/**
+ * The folder's key, opened from its key file with the passphrase or identity (a
+ * {@link WrongKeyError}, naming the folder, when it does not).
+ */
+export async function openFolderKey(
+  keyFile: string,
+  unlock: Unlock,
+  folder: string,
+): Promise<FolderKey> {
+  const wrapped = await readFile(keyFile);
   const { Decrypter } = await age();
   const { NativeScryptIdentity } = await scrypt();
   const decrypter = new Decrypter();
@@ -80,8 +86,8 @@ export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<Fo
   } catch {
     throw new WrongKeyError(
       'passphrase' in unlock
-        ? `wrong passphrase for ${dataDir}`
-        : `that identity does not open ${dataDir}`,
+        ? `wrong passphrase for ${folder}`
+        : `that identity does not open ${folder}`,
     );
   }
   return keyOf(IdentityText.parse(text));

@@ -127,7 +127,7 @@ export async function readConversationView(
   const [messages, graph, pam] = await Promise.all([
     store.thread(info.id, { allBranches: true }),
     store.subgraph(info.id),
-    readBundleConversation(folder.layout.bundle.dir, info.id),
+    readBundleConversation(folder.bundle, info.id),
   ]);
   const calls = toolCallsByMessage(graph);
   const extras = new Map(

@@ -54,6 +54,7 @@ import {
 } from '../folder/encrypt-folder.js';
 import type { Unlock } from '../at-rest/folder-key.js';
 import { signBundle, type SignOptions, type SignResult } from '../trust/sign-bundle.js';
+import { verifyBundleOf, type VerifyReport } from '../trust/verify-bundle.js';
 import type { SigningKey } from '../trust/signing-key.js';
 import { diagnose, type DoctorCheck, type DoctorOptions } from '../doctor/doctor.js';
 import {
@@ -174,8 +175,9 @@ export class DataFolder {
   }
 
   /** The bundle's PAM record of a conversation (by chatgraph's id), undefined when it has none. */
-  pamConversation(id: string): Promise<Conversation | undefined> {
-    return readBundleConversation(this.bundle, id);
+  async pamConversation(id: string): Promise<Conversation | undefined> {
+    await this.folder.unlock();
+    return readBundleConversation(this.folder.bundle, id);
   }
 
   /** A page of the folder's memories, newest first, filtered as the query asks. */
@@ -244,6 +246,12 @@ export class DataFolder {
     return signBundle(this.folder, key, options);
   }
 
+  /** Checks the bundle's signatures (PAM §18, and chatgraph's manifest), through the folder's seal. */
+  async verify(): Promise<VerifyReport> {
+    await this.folder.unlock();
+    return verifyBundleOf(this.folder.bundle);
+  }
+
   /**
    * Encrypts the folder at rest (see docs/encryption.md): the secret is asked for only when
    * the folder is plain; with `ifPlain`, one encrypted already is left as it is.
@@ -276,8 +284,9 @@ export class DataFolder {
   }
 
   /** The bundle's attachment at `ref`, ready to send (opened in memory when the folder is encrypted). */
-  attachment(ref: string): StoredAttachment | undefined {
-    return storedAttachment(this.bundle, ref);
+  async attachment(ref: string): Promise<StoredAttachment | undefined> {
+    await this.folder.unlock();
+    return storedAttachment(this.folder.bundle, ref);
   }
 
   /** Closes the store the reads went through (the verbs close what they open themselves). */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { BundleWriter } from '../bundle/bundle-writer.js';
-import { ATTACHMENTS_DIR, attachmentFile, conversationPath } from '../bundle/layout.js';
-import { dataFileExists, onDisk, removeDataFile } from '../bundle/sealed-files.js';
+import { ATTACHMENTS_DIR } from '../model/bundle-refs.js';
+import type { Bundle } from '../bundle/bundle.js';
 import {
   BadBundleFileError,
   readBundleConversation,
@@ -71,7 +71,7 @@ async function deleteLocked(
   store: Store | undefined,
   options: DeleteOptions,
 ): Promise<DeleteResult> {
-  const bundle = folder.layout.bundle.dir;
+  const { bundle } = folder;
   const info = store ? await storeCopy(store, id) : undefined;
   const problems: Diagnostic[] = [];
   const file = await findInBundle(bundle, info?.id ?? id, problems);
@@ -120,7 +120,7 @@ async function storeCopy(store: Store, id: string): Promise<ConversationInfo | u
 
 // The bundle's copy: by chatgraph's id directly, else (a platform id) by reading the files.
 async function findInBundle(
-  bundle: string,
+  bundle: Bundle,
   id: string,
   problems: Diagnostic[],
 ): Promise<Conversation | undefined> {
@@ -132,14 +132,14 @@ async function findInBundle(
     // Its own file is damaged: said so in the result; the store's copy is still deleted.
     problems.push(error.diagnostic);
   }
-  if (!existsSync(bundle)) return undefined;
+  if (!existsSync(bundle.dir)) return undefined;
   for await (const { conversation } of readBundleConversations(bundle, (p) => problems.push(p)))
     if (conversation.provider.conversation_id === id) return conversation;
   return undefined;
 }
 
 async function deleteFromBundle(
-  bundle: string,
+  bundle: Bundle,
   conversation: Conversation,
   result: DeleteResult,
 ): Promise<void> {
@@ -154,10 +154,10 @@ async function deleteFromBundle(
     }
   }
   for (const ref of refs) {
-    const path = attachmentFile(bundle, ref);
-    if (path === undefined || !dataFileExists(path)) continue;
+    const path = bundle.layout.attachment(ref);
+    if (path === undefined || !bundle.files.exists(path)) continue;
     try {
-      await rm(onDisk(path));
+      await rm(bundle.files.onDisk(path));
       result.attachments++;
     } catch (error) {
       result.problems.push({
@@ -168,7 +168,7 @@ async function deleteFromBundle(
       });
     }
   }
-  await removeDataFile(conversationPath(bundle, conversation.id));
+  await bundle.files.remove(bundle.layout.conversation(conversation.id));
   // Opening the bundle drops the index entry of the file just removed (see repairIndex).
   const writer = await BundleWriter.open(bundle);
   const owner = writer.ownerId;

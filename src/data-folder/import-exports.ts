@@ -83,12 +83,12 @@ async function importLocked(
   const tombstones = await readTombstones(folder);
   const restored = new Set<string>();
   let report: ImportReport | undefined;
-  const bundle = folder.layout.bundle.dir;
+  const { bundle } = folder;
   const events = importPipeline(
     inputs,
     {
       ...convertOptions,
-      out: bundle,
+      bundle,
       ...(await skipping(store, options)),
       ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
     },
@@ -177,7 +177,9 @@ export async function reindex(
     // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
     const { setAsideIfDamaged } = await import('../stores/sqlite/set-aside-damaged.js');
     // Before the store opens.
-    const movedAside = folder.neo4j ? undefined : await setAsideIfDamaged(folder.layout.store);
+    const movedAside = folder.neo4j
+      ? undefined
+      : await setAsideIfDamaged(folder.layout.store, folder.sqliteKey);
     const store = await writing.store();
     await store.clear();
     const loaded = await loadBundle(folder, store, options.onProgress);
@@ -204,7 +206,7 @@ async function loadBundle(
   // The bundle whole first: what a reindex or push reads is `memory-store.json` as it stands.
   await flushMemories(folder);
   const deep = await store.deep();
-  const bundle = folder.layout.bundle.dir;
+  const { bundle } = folder;
   const total = onProgress ? await bundleSize(bundle) : { files: 0, bytes: 0 };
   const writer = store.writer(deep);
   // A deletion cut off between its tombstone and the file's removal: the file stays out.

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareFolder } from '../at-rest/unlock.js';
 import type { Folder } from '../folder/folder.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 import { lockCheck } from './lock-check.js';
@@ -67,9 +66,10 @@ export async function diagnose(folder: Folder, options: DoctorOptions): Promise<
       checks.push(fix('store', `no store in ${dataDir}`, `chatgraph reindex${flags}`));
     } else {
       // An encrypted folder's index opens with its key (asked for once).
-      const encrypted = (await prepareFolder(dataDir)) !== undefined;
+      await folder.unlock();
+      const encrypted = folder.sqliteKey !== undefined;
       const { openDatabase } = await import('../at-rest/open-database.js');
-      const db = openDatabase(file, { fileMustExist: true });
+      const db = openDatabase(file, folder.sqliteKey, { fileMustExist: true });
       try {
         const pages = pageCheck(db, { flags });
         checks.push(pages);

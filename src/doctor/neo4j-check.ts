@@ -1,4 +1,3 @@
-import { dataFileNamesSync } from '../bundle/sealed-files.js';
 import type { Folder } from '../folder/folder.js';
 import { plural } from '../model/plural.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
@@ -6,8 +5,9 @@ import { fix, ok, type DoctorCheck } from './check.js';
 
 /** How many conversations the data folder's bundle holds (its conversation files). */
 export function bundleConversations(folder: Folder): number {
-  return dataFileNamesSync(folder.layout.bundle.conversations).filter((n) => n.endsWith('.json'))
-    .length;
+  return folder.files
+    .namesSync(folder.layout.bundle.conversations)
+    .filter((n) => n.endsWith('.json')).length;
 }
 
 /** Neo4j answers, and holds as many conversations as the bundle (else a push completes it). */

@@ -3,6 +3,7 @@ import {
   readConversationView,
   type ConversationView,
 } from '../conversation-view/conversation-view.js';
+import type { SealedFiles } from '../bundle/sealed-files.js';
 import type { Folder } from '../folder/folder.js';
 import type { Conversation } from '../model/pam.js';
 import { parseDateBound } from '../stores/date-bound.js';
@@ -33,6 +34,8 @@ export interface ExportItem {
    * attachments (a bundle edited by hand, or written by another tool), so nothing else is read.
    */
   attachmentPath(ref: string): string | undefined;
+  /** The door the bundle's files are read through (sealed when the folder is encrypted). */
+  files: SealedFiles;
 }
 
 /**
@@ -120,7 +123,12 @@ export async function readExportItem(
 ): Promise<ExportItem | undefined> {
   const view = await readConversationView(source.store, source.folder, id);
   if (!view) return undefined;
-  const { bundle } = source.folder.layout;
-  const pam = await readBundleConversation(bundle.dir, view.conversation.id).catch(() => undefined);
-  return { view, pam, attachmentPath: (ref) => bundle.attachment(ref) };
+  const { bundle } = source.folder;
+  const pam = await readBundleConversation(bundle, view.conversation.id).catch(() => undefined);
+  return {
+    view,
+    pam,
+    attachmentPath: (ref) => bundle.layout.attachment(ref),
+    files: bundle.files,
+  };
 }

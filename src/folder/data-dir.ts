@@ -9,13 +9,3 @@ export function resolveDataDir(option?: string): string {
   const xdg = process.env.XDG_DATA_HOME;
   return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'chatgraph');
 }
-
-/** The PAM bundle inside a data folder (the record). */
-export function bundleDir(dataDir: string): string {
-  return join(dataDir, 'bundle');
-}
-
-/** The SQLite index inside a data folder. */
-export function storeFile(dataDir: string): string {
-  return join(dataDir, 'chatgraph.sqlite');
-}

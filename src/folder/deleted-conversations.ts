@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { readDataText, writeDataFile } from '../bundle/sealed-files.js';
 import type { Folder } from './folder.js';
 
 /** One deleted conversation: its ids and when it was deleted (never its text or title). */
@@ -30,7 +29,7 @@ const TombstoneFile = z.object({
  */
 export async function readTombstones(folder: Folder): Promise<Tombstone[]> {
   const file = folder.layout.deleted;
-  const text = await readDataText(file);
+  const text = await folder.files.readText(file);
   if (text === undefined) return [];
   let parsed: unknown;
   try {
@@ -49,5 +48,5 @@ export async function readTombstones(folder: Folder): Promise<Tombstone[]> {
 /** Writes the list (sorted by id, so the file is the same whatever the order of deletion). */
 export async function writeTombstones(folder: Folder, tombstones: Tombstone[]): Promise<void> {
   const deleted = [...tombstones].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  await writeDataFile(folder.layout.deleted, `${JSON.stringify({ deleted }, null, 2)}\n`);
+  await folder.files.write(folder.layout.deleted, `${JSON.stringify({ deleted }, null, 2)}\n`);
 }

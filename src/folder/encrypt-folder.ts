@@ -1,21 +1,15 @@
 import { copyFileSync, existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { Folder } from './folder.js';
 import type { openDatabase } from '../at-rest/open-database.js';
-import { useSqliteKey } from '../at-rest/sqlite-key.js';
 import { dataFiles, isPlainSqlite, SQLITE_COMPANIONS } from '../at-rest/folder-files.js';
 import { newFolderKey, openFolderKey, type FolderKey, type Unlock } from '../at-rest/folder-key.js';
 import { ageKey, openAge, sealAge } from '../at-rest/age-x25519.js';
 import { commitPlan, recoverLocked, runPlan, type Step } from '../at-rest/folder-switch.js';
-import {
-  ENCRYPTION_FILE,
-  FolderEncryptionError,
-  isEncrypted,
-  KEY_FILE,
-  STAGING,
-} from '../bundle/encryption-markers.js';
-import { forgetKey, rememberKey } from '../at-rest/unlock.js';
+import { FolderEncryptionError } from '../bundle/encryption-markers.js';
+import { SEALED_SUFFIX } from '../bundle/sealed-files.js';
+import type { FolderLayout } from './layout.js';
 
 type OpenDatabase = typeof openDatabase;
 
@@ -38,15 +32,19 @@ export interface EncryptOptions {
 /** `encrypt` on a folder already encrypted, or `decrypt` on one that is not. */
 export class AlreadyError extends FolderEncryptionError {}
 
+/** A path of the folder as its plan and report name it: relative to the folder. */
+const inFolder = (layout: FolderLayout, path: string): string => relative(layout.dir, path);
+
 /** The marker: that the folder is encrypted, and how its key opens (no secret in it). */
-function marker(unlock: Unlock): string {
+function marker(layout: FolderLayout, unlock: Unlock): string {
   const opens = 'passphrase' in unlock ? 'passphrase' : 'identity';
-  return `${JSON.stringify({ chatgraph_encryption: 1, key: KEY_FILE, opens }, null, 2)}\n`;
+  const key = basename(layout.key);
+  return `${JSON.stringify({ chatgraph_encryption: 1, key, opens }, null, 2)}\n`;
 }
 
 /** Folds a SQLite file's WAL into it, so a copy of the file alone is the whole database. */
-function checkpoint(file: string, openDatabase: OpenDatabase): void {
-  const db = openDatabase(file);
+function checkpoint(file: string, key: string | undefined, openDatabase: OpenDatabase): void {
+  const db = openDatabase(file, key);
   try {
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
@@ -72,30 +70,28 @@ async function stageSqlite(
 ): Promise<void> {
   // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
   const { openDatabase, rekeyFile } = await import('../at-rest/open-database.js');
-  checkpoint(join(dataDir, path), openDatabase);
+  checkpoint(join(dataDir, path), from, openDatabase);
   const copy = join(stage, path);
   copyFileSync(join(dataDir, path), copy);
   rekeyFile(copy, from, to);
 }
 
-async function stageEncrypted(
-  dataDir: string,
-  stage: string,
-  unlock: Unlock,
-  leftOut: readonly string[],
-) {
+async function stageEncrypted(layout: FolderLayout, stage: string, unlock: Unlock) {
+  const dataDir = layout.dir;
   const { key, wrapped } = await newFolderKey(unlock);
   const age = ageKey(key.identity);
-  await writeFile(join(stage, KEY_FILE), wrapped);
-  await writeFile(join(stage, ENCRYPTION_FILE), marker(unlock));
+  const keyFile = inFolder(layout, layout.key);
+  const markerFile = inFolder(layout, layout.encryption);
+  await writeFile(join(stage, keyFile), wrapped);
+  await writeFile(join(stage, markerFile), marker(layout, unlock));
   // The key and the marker first: from the first step on, the folder counts as encrypted.
   const steps: Step[] = [
-    { move: KEY_FILE, to: KEY_FILE },
-    { move: ENCRYPTION_FILE, to: ENCRYPTION_FILE },
+    { move: keyFile, to: keyFile },
+    { move: markerFile, to: markerFile },
   ];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
-  for (const path of await dataFiles(dataDir, leftOut)) {
+  for (const path of await dataFiles(dataDir, layout.notData)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (isPlainSqlite(join(dataDir, path))) {
       await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
@@ -105,8 +101,8 @@ async function stageEncrypted(
     }
     // The same codec every writer seals with afterwards (see sealed-files).
     const sealed = sealAge(await readFile(join(dataDir, path)), age);
-    await writeFile(join(stage, `${path}.age`), sealed);
-    steps.push({ move: `${path}.age`, to: `${path}.age` });
+    await writeFile(join(stage, `${path}${SEALED_SUFFIX}`), sealed);
+    steps.push({ move: `${path}${SEALED_SUFFIX}`, to: `${path}${SEALED_SUFFIX}` });
     removes.push({ remove: path });
     report.files++;
   }
@@ -115,63 +111,54 @@ async function stageEncrypted(
 
 /**
  * Encrypts a data folder: every file with age to a new folder key (itself encrypted with the
- * passphrase, or to the person's identity, in `key.age`), every SQLite file with SQLCipher
- * under a key derived from it. Written beside, then switched in (see folder-switch).
+ * passphrase, or to the person's identity, in the folder's key file), every SQLite file with
+ * SQLCipher under a key derived from it. Written beside, then switched in (see folder-switch);
+ * the handle keeps the new key, so what it writes from then on is sealed.
  */
 export async function encryptFolder(
   folder: Folder,
   secret: Unlock | (() => Promise<Unlock>),
   options: EncryptOptions = {},
 ): Promise<ConvertReport> {
-  const { dir: dataDir } = folder;
+  const { layout } = folder;
   return folder.write(
     async () => {
-      recoverLocked(dataDir);
-      if (isEncrypted(dataDir)) {
+      recoverLocked(layout);
+      if (folder.encrypted) {
         if (options.ifPlain) return { files: 0, sqlite: [], already: true };
-        throw new AlreadyError(`${dataDir} is encrypted already`);
+        throw new AlreadyError(`${layout.dir} is encrypted already`);
       }
       // Asked for only now: a folder encrypted already asks for nothing here.
       const unlock = typeof secret === 'function' ? await secret() : secret;
-      const stage = join(dataDir, STAGING.encrypt);
+      const stage = layout.staging.encrypt;
       await rm(stage, { recursive: true, force: true });
       await mkdir(stage, { recursive: true, mode: 0o700 });
-      const { key, steps, report } = await stageEncrypted(
-        dataDir,
-        stage,
-        unlock,
-        folder.layout.notData,
-      );
-      await commitPlan(stage, steps);
-      runPlan(dataDir, stage);
-      rememberKey(dataDir, key);
+      const { key, steps, report } = await stageEncrypted(layout, stage, unlock);
+      await commitPlan(layout, stage, steps);
+      runPlan(layout, stage);
+      folder.useKey(key);
       return report;
     },
     { ownsKey: true },
   );
 }
 
-async function stageDecrypted(
-  dataDir: string,
-  stage: string,
-  key: FolderKey,
-  leftOut: readonly string[],
-) {
+async function stageDecrypted(layout: FolderLayout, stage: string, key: FolderKey) {
+  const dataDir = layout.dir;
   const age = ageKey(key.identity);
   const steps: Step[] = [];
   const removes: Step[] = [];
   const report: ConvertReport = { files: 0, sqlite: [] };
-  for (const path of await dataFiles(dataDir, leftOut)) {
+  for (const path of await dataFiles(dataDir, layout.notData)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
-    if (!path.endsWith('.age')) {
+    if (!path.endsWith(SEALED_SUFFIX)) {
       // Every other file of an encrypted folder is one of its SQLCipher databases.
-      useSqliteKey(dataDir, key.sqliteKey);
       await stageSqlite(dataDir, stage, path, key.sqliteKey, undefined);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;
     }
-    const plain = path.slice(0, -'.age'.length);
+    const plain = path.slice(0, -SEALED_SUFFIX.length);
     await writeFile(join(stage, plain), openAge(await readFile(join(dataDir, path)), age));
     steps.push({ move: plain, to: plain });
     removes.push({ remove: path });
@@ -179,28 +166,33 @@ async function stageDecrypted(
   }
   // The marker last: until every step has run, the folder counts as encrypted.
   return {
-    steps: [...steps, ...removes, { remove: KEY_FILE }, { remove: ENCRYPTION_FILE }],
+    steps: [
+      ...steps,
+      ...removes,
+      { remove: inFolder(layout, layout.key) },
+      { remove: inFolder(layout, layout.encryption) },
+    ],
     report,
   };
 }
 
 /** Decrypts a data folder back to its plain form, the same way round (see {@link encryptFolder}). */
 export async function decryptFolder(folder: Folder, unlock: Unlock): Promise<ConvertReport> {
-  const { dir: dataDir } = folder;
+  const { layout } = folder;
   return folder.write(
     async () => {
-      recoverLocked(dataDir);
-      if (!isEncrypted(dataDir) || !existsSync(join(dataDir, KEY_FILE)))
-        throw new AlreadyError(`${dataDir} is not encrypted`);
-      const key = await openFolderKey(dataDir, unlock);
-      const stage = join(dataDir, STAGING.decrypt);
+      recoverLocked(layout);
+      if (!folder.encrypted || !existsSync(layout.key))
+        throw new AlreadyError(`${layout.dir} is not encrypted`);
+      const key = await openFolderKey(layout.key, unlock, layout.dir);
+      const stage = layout.staging.decrypt;
       await rm(stage, { recursive: true, force: true });
       await mkdir(stage, { recursive: true, mode: 0o700 });
-      const { steps, report } = await stageDecrypted(dataDir, stage, key, folder.layout.notData);
-      await commitPlan(stage, steps);
-      runPlan(dataDir, stage);
-      // This process reads the folder as plain from now on (a library caller may go on).
-      forgetKey(dataDir);
+      const { steps, report } = await stageDecrypted(layout, stage, key);
+      await commitPlan(layout, stage, steps);
+      runPlan(layout, stage);
+      // The handle reads the folder as plain from now on (a library caller may go on).
+      folder.dropKey();
       return report;
     },
     { ownsKey: true },

@@ -1,7 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { openFolderKey, type FolderKey } from '../at-rest/folder-key.js';
 import { recoverLocked } from '../at-rest/folder-switch.js';
+import { FolderLockedError, processUnlocker, sealerOf, type Unlocker } from '../at-rest/unlock.js';
+import { Bundle } from '../bundle/bundle.js';
+import { SealedFiles } from '../bundle/sealed-files.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { Store } from '../stores/store.js';
 import { layoutOf, type FolderLayout } from './layout.js';
@@ -16,10 +20,12 @@ export interface Waiting {
   maxMilliseconds?: number | undefined;
 }
 
-/** How a folder is opened: its store, and how its writers wait. */
+/** How a folder is opened: its store, how its key is asked for, and how its writers wait. */
 export interface FolderOptions {
   /** The store is this Neo4j server rather than the folder's embedded one. */
   neo4j?: Neo4jTarget | undefined;
+  /** How an encrypted folder's passphrase or identity is asked for, once, when first needed. */
+  unlock?: Unlocker | undefined;
   /** How every writer of this folder waits for another, unless a verb says otherwise. */
   wait?: Waiting | undefined;
 }
@@ -40,13 +46,22 @@ export interface Writing {
 }
 
 /**
- * A data folder opened: where its files are (`layout`), its store's place, and its one write
- * sequence. Made once per folder by whoever opens it (the `DataFolder`); the code below takes
- * this handle, never the folder's path.
+ * A data folder opened: where its files are (`layout`), the door they are read and written
+ * through (`files`, sealed with the folder's key once it is open), its bundle with what a
+ * long-lived reader keeps of it, its store's place, and its one write sequence. Made once per
+ * folder by whoever opens it (the `DataFolder`); the code below takes this handle, never the
+ * folder's path, and nothing of it is kept anywhere else in the process: two folders opened
+ * side by side, each with its own key, never meet.
  */
 export class Folder {
   readonly dir: string;
   readonly layout: FolderLayout;
+  /** The folder's files, through its seal. */
+  readonly files = new SealedFiles();
+  /** The folder's PAM bundle (the record), read and written through {@link files}. */
+  readonly bundle: Bundle;
+  private key: FolderKey | undefined;
+  private opening: Promise<void> | undefined;
   private readonly writing = new AsyncLocalStorage<WriteSession>();
 
   constructor(
@@ -55,6 +70,7 @@ export class Folder {
   ) {
     this.dir = resolve(dir);
     this.layout = layoutOf(this.dir);
+    this.bundle = new Bundle(this.layout.bundle, this.files);
   }
 
   /** The Neo4j server the folder's store is, if it is one. */
@@ -62,13 +78,60 @@ export class Folder {
     return this.options.neo4j;
   }
 
+  /** Whether the folder is encrypted at rest (its marker says so; no secret in it). */
+  get encrypted(): boolean {
+    return existsSync(this.layout.encryption);
+  }
+
+  /** The SQLCipher key of the folder's SQLite files, once its key is open (none when plain). */
+  get sqliteKey(): string | undefined {
+    return this.key?.sqliteKey;
+  }
+
+  /**
+   * Opens an encrypted folder's key, asking for its secret once however many callers want it
+   * at once (one prompt, one scrypt); nothing for a plain folder or a key open already.
+   */
+  async unlock(): Promise<void> {
+    if (this.key || !this.encrypted) return;
+    this.opening ??= this.openKey().finally(() => {
+      this.opening = undefined;
+    });
+    await this.opening;
+  }
+
+  private async openKey(): Promise<void> {
+    const ask = this.options.unlock ?? processUnlocker();
+    if (!ask)
+      throw new FolderLockedError(`${this.dir} is encrypted, and nothing here can ask for its key`);
+    this.useKey(await openFolderKey(this.layout.key, await ask(this.dir), this.dir));
+  }
+
+  /** The folder's key, just made or opened: its files are sealed with it from now on. */
+  useKey(key: FolderKey): void {
+    this.key = key;
+    this.files.use(sealerOf(key));
+  }
+
+  /** The folder is plain again (decrypted): its key, and what sealed its files with it, dropped. */
+  dropKey(): void {
+    this.key = undefined;
+    this.files.use(undefined);
+  }
+
   /**
    * Opens the folder's store (read-only: at once, and it must exist). A switch of its
-   * encryption that was cut off is finished first.
+   * encryption that was cut off is finished first, and an encrypted folder's key opened.
    */
   async openStore(options: { readonly?: boolean } = {}): Promise<Store> {
-    if (!this.neo4j) await this.recoverSwitch();
-    return openStore({ dir: this.dir, file: this.layout.store, neo4j: this.neo4j }, options);
+    if (!this.neo4j) {
+      await this.recoverSwitch();
+      await this.unlock();
+    }
+    return openStore(
+      { dir: this.dir, file: this.layout.store, neo4j: this.neo4j, key: this.sqliteKey },
+      { ...options, vectorIndexFile: this.layout.vectorIndex },
+    );
   }
 
   /** Finishes or drops what a killed `encrypt` or `decrypt` left, under the lock (a running one is waited for). */
@@ -77,7 +140,7 @@ export class Folder {
     if (!existsSync(encrypt) && !existsSync(decrypt)) return;
     await this.write(
       () => {
-        recoverLocked(this.dir);
+        recoverLocked(this.layout);
         return Promise.resolve();
       },
       { ownsKey: true },
@@ -85,14 +148,16 @@ export class Folder {
   }
 
   /**
-   * The folder's one write sequence: take the write lock (waiting as `wait`, else the folder,
-   * says), run `work`, close the store if it opened one, release the lock, whatever `work`
-   * throws. Every verb that changes the folder runs inside it. A write inside a write (of this
-   * folder, in the same async context) is part of it: the same lock, the same store.
+   * The folder's one write sequence: open an encrypted folder's key (before the lock: a prompt
+   * must not hold up other writers), take the write lock (waiting as `options`, else the
+   * folder, says), run `work`, close the store if it opened one, release the lock, whatever
+   * `work` throws. Every verb that changes the folder runs inside it. A write inside a write (of
+   * this folder, in the same async context) is part of it: the same lock, the same store.
    */
   async write<T>(work: (writing: Writing) => Promise<T>, options: WriteOptions = {}): Promise<T> {
     const current = this.writing.getStore();
     if (current) return work(current);
+    if (options.ownsKey !== true) await this.unlock();
     return withWriteLock(
       this.layout,
       async () => {
@@ -103,10 +168,7 @@ export class Folder {
           await session.close();
         }
       },
-      {
-        ...lockOptions({ ...this.options.wait, ...definedOf(options) }),
-        ...(options.ownsKey === true ? { encryptedFolder: true } : {}),
-      },
+      lockOptions({ ...this.options.wait, ...definedOf(options) }),
     );
   }
 }

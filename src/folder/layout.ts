@@ -1,10 +1,11 @@
 import { basename, join, resolve, sep } from 'node:path';
 import type { BundleLayout } from '../bundle/bundle-layout.js';
-import { ATTACHMENTS_DIR } from '../model/attachment-refs.js';
+import { ATTACHMENTS_DIR, CONVERSATIONS_DIR, conversationRef } from '../model/bundle-refs.js';
 
 /**
  * Every file and folder of a data folder, by what it is for, as absolute paths: the one place
- * their names are spelled. Code below the folder is handed the paths it needs; none of it
+ * their names are spelled (but for the two a PAM bundle's files hold as refs, the PAM format's,
+ * in `model/bundle-refs.ts`). Code below the folder is handed the paths it needs; none of it
  * joins a name to a folder's path itself.
  */
 export interface FolderLayout {
@@ -76,7 +77,7 @@ export function layoutOf(dir: string): FolderLayout {
 
 /** The layout of a PAM bundle at `dir` (a data folder's, or one written or read elsewhere). */
 export function bundleLayout(dir: string): BundleLayout {
-  const conversations = join(dir, 'conversations');
+  const conversations = join(dir, CONVERSATIONS_DIR);
   const attachments = join(dir, ATTACHMENTS_DIR);
   return {
     dir,
@@ -87,8 +88,8 @@ export function bundleLayout(dir: string): BundleLayout {
     signatureManifest: join(dir, 'signature-manifest.json'),
     conversations,
     attachments,
-    conversation: (id) => join(conversations, `${id}.json`),
-    conversationRef: (id) => `${basename(conversations)}/${id}.json`,
+    conversation: (id) => join(dir, conversationRef(id)),
+    conversationRef,
     attachment: (ref) => {
       // A ref is data from an export or a request: nothing outside the attachments folder is
       // read, served or removed through one.

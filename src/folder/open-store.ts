@@ -1,34 +1,34 @@
 import { existsSync } from 'node:fs';
-import { prepareFolder } from '../at-rest/unlock.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
 import { preloadLanguageDetector } from '../search/language-detection.js';
 import { asStoreDamage, reportingDamage } from '../stores/sqlite/store-damage.js';
 
-/** Which store: the data folder's embedded one (its file), or a Neo4j server. */
+/** Which store: the data folder's embedded one (its file, and its key when encrypted), or a Neo4j server. */
 export interface StoreChoice {
   dir: string;
   file: string;
+  /** The SQLCipher key of an encrypted folder's store. */
+  key?: string | undefined;
   /** Use this Neo4j server instead of the embedded store. */
   neo4j?: Neo4jTarget | undefined;
 }
 
 /**
- * Opens the chosen store. For reading, the embedded store must exist (nothing imported yet is
- * a StoreConnectionError); a Neo4j server is connected to and checked before anything else.
- * Each store's code (SQLite and Grafeo, or the Neo4j driver) is loaded here, when first
- * opened, so importing chatgraph for conversion alone loads neither.
+ * Opens the chosen store (the folder's handle opens it: `Folder.openStore`). For reading, the
+ * embedded store must exist (nothing imported yet is a StoreConnectionError); a Neo4j server is
+ * connected to and checked before anything else. Each store's code (SQLite and Grafeo, or the
+ * Neo4j driver) is loaded here, when first opened, so importing chatgraph for conversion alone
+ * loads neither.
  */
 export async function openStore(
   choice: StoreChoice,
-  options: { readonly?: boolean } = {},
+  options: { readonly?: boolean; vectorIndexFile?: string } = {},
 ): Promise<Store> {
   if (choice.neo4j) {
     const { Neo4jStore } = await import('../stores/neo4j/neo4j-store.js');
     return Neo4jStore.open(choice.neo4j);
   }
-  // An encrypted folder's key is opened (asked for).
-  await prepareFolder(choice.dir);
   const { file } = choice;
   if (options.readonly && !existsSync(file)) {
     throw new StoreConnectionError(
@@ -38,10 +38,15 @@ export async function openStore(
   const { SqliteStore } = await import('../stores/sqlite/sqlite-store.js');
   // An old store's upgrade stems its messages in a synchronous transaction, in the languages
   // eld tells: its data is loaded first (0.4 s; writers load it when a conversation needs it).
-  if (SqliteStore.needsUpgrade(file)) await preloadLanguageDetector();
+  if (SqliteStore.needsUpgrade(file, choice.key)) await preloadLanguageDetector();
   let store: Store;
   try {
-    store = SqliteStore.open(file, { readonly: options.readonly ?? false });
+    store = SqliteStore.open(file, {
+      readonly: options.readonly ?? false,
+      key: choice.key,
+      // An encrypted folder's codes would be a readable digest of the chats beside it: not saved.
+      vectorIndexFile: choice.key === undefined ? options.vectorIndexFile : undefined,
+    });
   } catch (error) {
     throw asStoreDamage(error, file);
   }

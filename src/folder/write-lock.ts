@@ -2,8 +2,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { prepareFolder } from '../at-rest/unlock.js';
-import { isEncrypted } from '../bundle/encryption-markers.js';
 import type { FolderLayout } from './layout.js';
 
 /**
@@ -29,12 +27,6 @@ export interface WriteLockOptions {
    * {@link WriteLockBusyError} (a server's request says so rather than hang); no limit unless given.
    */
   maxWaitMilliseconds?: number | undefined;
-  /**
-   * The writer handles an encrypted folder's key itself (encrypt, decrypt, their recovery).
-   * Any other writer on an encrypted folder has its key opened first (asked for once), so what
-   * it writes is sealed (see sealed-files).
-   */
-  encryptedFolder?: boolean;
 }
 
 /** Another writer held the data folder for longer than the writer would wait. */
@@ -65,10 +57,6 @@ export async function withWriteLock<T>(
   const key = resolve(files.dir);
   const mine = held.getStore();
   if (mine?.has(key)) return fn();
-  if (options.encryptedFolder !== true && isEncrypted(key)) {
-    // Before the lock: a prompt for the passphrase must not hold up other writers.
-    await prepareFolder(key);
-  }
   mkdirSync(key, { recursive: true });
   const db = await acquire(files, options);
   try {

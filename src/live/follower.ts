@@ -92,7 +92,7 @@ class FollowRunner {
     private readonly writer: LiveWriter,
     private readonly deep: boolean,
   ) {
-    this.state = new LiveState(folder.layout.liveState);
+    this.state = new LiveState(folder.layout.liveState, folder.sqliteKey);
     // Started in the other redaction mode: every file is read again whole (as import does).
     this.state.useMode(options.redact === true ? 'redacted' : 'plain');
     this.states = this.state.all();

@@ -41,10 +41,13 @@ export class LiveState {
   /** Rows waiting for the bundle files they depend on (see {@link later}). */
   private readonly waiting = new Map<string, FileState>();
 
-  /** Opens (or makes) the state at `file` (the data folder's `layout.liveState`). */
-  constructor(file: string) {
+  /**
+   * Opens (or makes) the state at `file` (the data folder's `layout.liveState`), with the
+   * folder's SQLCipher key when it is encrypted.
+   */
+  constructor(file: string, key: string | undefined) {
     mkdirSync(dirname(file), { recursive: true });
-    this.db = openDatabase(file);
+    this.db = openDatabase(file, key);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS followed_file (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, mark TEXT)`,

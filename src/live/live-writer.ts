@@ -1,7 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { inlineTextReader } from '../bundle/read-inline-text.js';
-import { onDisk } from '../bundle/sealed-files.js';
 import type { Folder } from '../folder/folder.js';
 import { readTombstones } from '../folder/deleted-conversations.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
@@ -71,7 +70,7 @@ export class LiveWriter {
     private readonly store: Store,
     private readonly deep: boolean,
   ) {
-    this.owners = new SessionOwners(folder.layout.bundle.dir);
+    this.owners = new SessionOwners(folder.bundle);
     this.graph = new LiveStoreWriter(store, deep);
   }
 
@@ -160,7 +159,7 @@ export class LiveWriter {
     this.carried.delete(id);
     const found =
       this.unsettled.get(id)?.conversation ??
-      (await readBundleConversation(this.folder.layout.bundle.dir, id).catch((error: unknown) => {
+      (await readBundleConversation(this.folder.bundle, id).catch((error: unknown) => {
         // A damaged bundle file is written anew, as before.
         if (error instanceof BadBundleFileError) return undefined;
         throw error;
@@ -193,7 +192,7 @@ export class LiveWriter {
     // The same stages as an import's; a step comes projected already (its conversion's graph).
     const projection = {
       deep: this.deep,
-      attachmentText: inlineTextReader(this.folder.layout.bundle.dir),
+      attachmentText: inlineTextReader(this.folder.bundle),
     };
     for await (const event of toStore(project(written, projection), target)) {
       if (event.kind !== 'stepped') continue;
@@ -240,7 +239,7 @@ export class LiveWriter {
   private async openBundle(): Promise<BundleWriter> {
     const stamp = await stampOf(this.folder);
     if (this.bundle && stamp === this.bundleStamp) return this.bundle;
-    this.bundle = await BundleWriter.open(this.folder.layout.bundle.dir);
+    this.bundle = await BundleWriter.open(this.folder.bundle);
     for (const [id, entry] of this.unindexed) this.bundle.setIndexEntry(id, entry);
     this.bundleStamp = stamp;
     return this.bundle;
@@ -248,6 +247,8 @@ export class LiveWriter {
 }
 
 async function stampOf(folder: Folder): Promise<string> {
-  const info = await stat(onDisk(folder.layout.bundle.memoryStore)).catch(() => undefined);
+  const info = await stat(folder.files.onDisk(folder.layout.bundle.memoryStore)).catch(
+    () => undefined,
+  );
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'none';
 }

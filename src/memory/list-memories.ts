@@ -1,4 +1,3 @@
-import { prepareFolder } from '../at-rest/unlock.js';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
 import type { Folder } from '../folder/folder.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
@@ -131,8 +130,8 @@ export async function readMemories(folder: Folder): Promise<Memory[]> {
 }
 
 async function readRecord(folder: Folder): Promise<{ memories: Memory[]; relations: Relation[] }> {
-  await prepareFolder(folder.dir);
-  const file = await readMemoryStore(folder.layout.bundle.dir);
+  await folder.unlock();
+  const file = await readMemoryStore(folder.bundle);
   const memories = (file?.memories ?? []).sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at
       ? 1

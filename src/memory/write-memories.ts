@@ -1,8 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { prepareFolder } from '../at-rest/unlock.js';
-import { join } from 'node:path';
-import { dataFileExists, writeDataFile } from '../bundle/sealed-files.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import type { Bundle } from '../bundle/bundle.js';
 import {
   appendMemoryJournal,
   journalLine,
@@ -95,7 +92,7 @@ class ChangedRelations extends Map<string, Relation> {
 
 /** Writes `memory-store.json` whole (canonical, with its integrity block) and drops the journal. */
 async function writeWhole(
-  bundle: string,
+  bundle: Bundle,
   file: MemoryStoreFile | undefined,
   memories: Iterable<Memory>,
   relations: Iterable<Relation>,
@@ -110,7 +107,7 @@ async function writeWhole(
     relations,
     index: file?.index ?? [],
   });
-  await writeDataFile(join(bundle, MEMORY_STORE_FILE), serialize(written));
+  await bundle.files.write(bundle.layout.memoryStore, serialize(written));
   await removeMemoryJournal(bundle);
   return written.memories;
 }
@@ -145,7 +142,7 @@ export async function writeMemoriesWithVectors<T>(
   return folder.write(
     async (writing) => {
       const store = await writing.store();
-      const bundle = folder.layout.bundle.dir;
+      const { bundle } = folder;
       const file = await readMemoryStore(bundle);
       const memories = new ChangedMemories(file?.memories ?? []);
       const relations = new ChangedRelations(file?.relations ?? []);
@@ -210,9 +207,9 @@ export async function flushMemories(
   folder: Folder,
   options: Pick<MemoryOptions, 'onWait' | 'now'> = {},
 ): Promise<number> {
-  const bundle = folder.layout.bundle.dir;
-  await prepareFolder(folder.dir);
-  if (!dataFileExists(folder.layout.bundle.memoryJournal)) return 0;
+  const { bundle } = folder;
+  await folder.unlock();
+  if (!folder.files.exists(folder.layout.bundle.memoryJournal)) return 0;
   return folder.write(
     async () => {
       const file = await readMemoryStore(bundle);

@@ -69,7 +69,7 @@ export async function mergeMemoryStores(
       if (store) read.push(store);
     }
   read.sort((a, b) => order(a.value).localeCompare(order(b.value)));
-  const known = new Set((await readPamExports(writer.dir)).map((e) => e.export_id));
+  const known = new Set((await readPamExports(writer.bundle)).map((e) => e.export_id));
   const imported: PamExport[] = [];
   for (const store of read) {
     const { claim, value, exportId } = store;

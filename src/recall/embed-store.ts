@@ -105,7 +105,7 @@ async function embedLocked(
     chosen?.multilingual ? { ...options, model: chosen.model } : options,
   );
   const embedder = await openEmbedder(open);
-  const cache = await openVectorCache(folder.layout.vectorCache);
+  const cache = await openVectorCache(folder);
   try {
     const report = await embedConversations(store.vectors, {
       embedder,
@@ -117,7 +117,7 @@ async function embedLocked(
     });
     let memories = { memories: 0, embedded: 0 };
     if (!report.interrupted) {
-      const made = await embedMemories(folder.layout.bundle.dir, embedder, cache);
+      const made = await embedMemories(folder.bundle, embedder, cache);
       memories = { memories: made.memories, embedded: made.embedded };
       // The store searches memories by meaning with the vectors just written to the bundle.
       await syncMemories(store, folder);
@@ -189,10 +189,9 @@ async function chooseByLanguages(
  * again from the cache's misses at the next embed.
  */
 export async function pruneVectorCache(store: Store, folder: Folder): Promise<number> {
-  const file = folder.layout.vectorCache;
   const model = await store.vectors.model();
-  if (!model || !existsSync(file)) return 0;
-  const cache = await openVectorCache(file);
+  if (!model || !existsSync(folder.layout.vectorCache)) return 0;
+  const cache = await openVectorCache(folder);
   try {
     return cache.keepOnly(model.id, await store.vectors.textHashes());
   } finally {
@@ -243,8 +242,8 @@ export async function openQueryEmbedder(
   };
 }
 
-/** The vector cache (SQLite), its code loaded when first used rather than with chatgraph. */
-export async function openVectorCache(file: string): Promise<VectorCache> {
+/** The folder's vector cache (SQLite), its code loaded when first used rather than with chatgraph. */
+export async function openVectorCache(folder: Folder): Promise<VectorCache> {
   const { VectorCache: Cache } = await import('../embed/vector-cache.js');
-  return Cache.open(file);
+  return Cache.open(folder.layout.vectorCache, folder.sqliteKey);
 }

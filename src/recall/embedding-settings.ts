@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { readDataTextSync, writeDataFile } from '../bundle/sealed-files.js';
 import type { Folder } from '../folder/folder.js';
 
 /**
@@ -25,7 +24,7 @@ const settingsSchema = z.object({
 /** The data folder's embedding settings, or none (a bad file is reported, not used). */
 export function readEmbeddingSettings(folder: Folder): EmbeddingSettings {
   const file = folder.layout.embeddingSettings;
-  const text = readDataTextSync(file);
+  const text = folder.files.readTextSync(file);
   if (text === undefined) return {};
   let raw: unknown;
   try {
@@ -49,5 +48,8 @@ export async function writeEmbeddingSettings(
   folder: Folder,
   settings: EmbeddingSettings,
 ): Promise<void> {
-  await writeDataFile(folder.layout.embeddingSettings, `${JSON.stringify(settings, null, 2)}\n`);
+  await folder.files.write(
+    folder.layout.embeddingSettings,
+    `${JSON.stringify(settings, null, 2)}\n`,
+  );
 }

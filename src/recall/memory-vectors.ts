@@ -1,4 +1,3 @@
-import { dataFileExists } from '../bundle/sealed-files.js';
 import type { Folder } from '../folder/folder.js';
 import { openEmbedder } from '../embed/open-embedder.js';
 import type { Store } from '../stores/store.js';
@@ -22,9 +21,9 @@ async function hasVectors(store: Store, folder: Folder): Promise<boolean> {
   return (
     (await store.vectors.model()) !== undefined ||
     (await store.memories.vectorModel()) !== undefined ||
-    dataFileExists(folder.layout.bundle.embeddings) ||
+    folder.files.exists(folder.layout.bundle.embeddings) ||
     // Written by the first `chatgraph embed`: it says so after a reindex too.
-    dataFileExists(folder.layout.embeddingSettings)
+    folder.files.exists(folder.layout.embeddingSettings)
   );
 }
 
@@ -44,7 +43,7 @@ export async function refreshMemoryVectors(
     lent?: (() => Promise<TextEmbedder | undefined>) | undefined;
   },
 ): Promise<MemoryVectorNote> {
-  await pruneMemoryEmbeddings(folder.layout.bundle.dir);
+  await pruneMemoryEmbeddings(folder.bundle);
   if (!(await hasVectors(store, folder)))
     return {
       state: 'none',
@@ -81,9 +80,9 @@ export async function refreshMemoryVectors(
 
 /** Embeds the active memories still without a vector, through the vector cache. */
 async function embedWith(folder: Folder, embedder: TextEmbedder): Promise<MemoryVectorNote> {
-  const cache = await openVectorCache(folder.layout.vectorCache);
+  const cache = await openVectorCache(folder);
   try {
-    await embedMemories(folder.layout.bundle.dir, embedder, cache);
+    await embedMemories(folder.bundle, embedder, cache);
   } finally {
     cache.close();
   }

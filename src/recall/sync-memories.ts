@@ -20,7 +20,7 @@ export interface MemorySync {
  * reported and its vectors left out (the memories are still found by words).
  */
 export async function syncMemories(store: Store, folder: Folder): Promise<MemorySync> {
-  const bundle = folder.layout.bundle.dir;
+  const { bundle } = folder;
   const file = await readMemoryStore(bundle);
   let vectors: MemoryVector[] = [];
   let problem: Diagnostic | undefined;

@@ -1,13 +1,10 @@
 import { join } from 'node:path';
-import { writeDataFile } from '../bundle/sealed-files.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { serialize } from '../bundle/serialize.js';
 import { waitingOf, type Folder } from '../folder/folder.js';
 import type { LockHolder } from '../folder/write-lock.js';
 import { flushMemories } from '../memory/write-memories.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
-  MANIFEST_FILE,
   manifestPayload,
   memoryDigest,
   storePayload,
@@ -41,7 +38,7 @@ export interface SignResult {
  * Signs a data folder's bundle with `key`, under its write lock: the memory journal folded into
  * `memory-store.json` first (the signature covers what a reader of the file alone sees), then
  * PAM §18's `signature` block written into `memory-store.json`, then chatgraph's manifest of
- * every file and memory (MANIFEST_FILE), signed by the same key. A later write of the bundle
+ * every file and memory (`layout.signatureManifest`), signed by the same key. A later write of the bundle
  * rewrites `memory-store.json` without the block (see docs/pam-trust.md).
  */
 export async function signBundle(
@@ -51,9 +48,9 @@ export async function signBundle(
 ): Promise<SignResult> {
   return folder.write(async () => {
     await flushMemories(folder, options.now ? { now: options.now } : {});
-    const bundle = folder.layout.bundle.dir;
-    const storeFile = join(bundle, MEMORY_STORE_FILE);
-    const { json, store } = await readStoreFile(storeFile);
+    const { bundle } = folder;
+    const storeFile = bundle.layout.memoryStore;
+    const { json, store } = await readStoreFile(bundle);
     const exportId = store.export_id;
     const exportDate = store.export_date;
     if (!exportId || !exportDate)
@@ -76,11 +73,11 @@ export async function signBundle(
       signed_at: signedAt,
       key_id: key.keyId,
     };
-    await writeDataFile(storeFile, serialize({ ...json, signature: block }));
+    await bundle.files.write(storeFile, serialize({ ...json, signature: block }));
 
     const files: Record<string, string> = {};
     const refs = await bundleFiles(bundle);
-    for (const ref of refs) files[ref] = await fileDigest(join(bundle, ref));
+    for (const ref of refs) files[ref] = await fileDigest(bundle, join(bundle.dir, ref));
     const memories: Record<string, string> = {};
     for (const memory of store.memories) memories[memory.id] = memoryDigest(memory);
     const unsigned: Omit<Manifest, 'signature'> = {
@@ -99,9 +96,9 @@ export async function signBundle(
         value: signBytes(key, manifestPayload(unsigned)),
       },
     };
-    await writeDataFile(join(bundle, MANIFEST_FILE), serialize(manifest));
+    await bundle.files.write(bundle.layout.signatureManifest, serialize(manifest));
     return {
-      bundle,
+      bundle: bundle.dir,
       exportId,
       signedAt,
       publicKey: key.publicKey,

@@ -88,9 +88,8 @@ export function apiHandlers(context: ApiContext): Handlers {
     conversationExport: async ({ id, query, response }) => {
       await sendConversationFile(response, folder, id, query.format);
     },
-    attachment: ({ query, response }) => {
-      sendAttachment(response, folder, query.ref);
-      return Promise.resolve(undefined);
+    attachment: async ({ query, response }) => {
+      await sendAttachment(response, folder, query.ref);
     },
   };
 }
@@ -129,8 +128,12 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 // An attachment from the bundle: images shown, anything else downloaded, never rendered.
-function sendAttachment(response: ServerResponse, folder: DataFolder, ref: string): void {
-  const attachment = folder.attachment(ref);
+async function sendAttachment(
+  response: ServerResponse,
+  folder: DataFolder,
+  ref: string,
+): Promise<void> {
+  const attachment = await folder.attachment(ref);
   if (attachment === undefined) throw new ApiError(404, 'no such attachment');
   const image = IMAGE_TYPES[extname(attachment.path).toLowerCase()];
   response.writeHead(200, {

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import { claudeCodeProjectDirs } from '../../api/sources.js';
-import {
-  DataFolder,
-  exitCodeOf,
-  resolveDataDir,
-  type ImportResult,
-  type Neo4jTarget,
-} from '../../index.js';
+import { exitCodeOf, type DataFolder, type ImportResult, type Neo4jTarget } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
 import { formatReport } from '../format-report.js';
@@ -35,13 +29,13 @@ export type ImportOptions = StoreOptions &
  * `import --encrypt`: the folder is encrypted before anything is written to it, so a new one
  * never holds a plain byte (one encrypted already is left as it is, and asks for nothing more).
  */
-async function encryptFirst(options: ImportOptions, io: CliIo): Promise<void> {
+async function encryptFirst(folder: DataFolder, options: ImportOptions, io: CliIo): Promise<void> {
   if (options.encrypt !== true) return;
-  if (neo4jOf(options))
+  if (folder.neo4j)
     throw new UsageError(
       '--encrypt keeps the data folder encrypted; a Neo4j server’s data is the server’s to encrypt',
     );
-  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  // The same handle imports next: it holds the key it made, and asks for nothing more.
   const report = await folder.encrypt(() => readSecret(options, true), { ifPlain: true });
   if (report.already !== true && !options.json)
     io.err(
@@ -52,8 +46,8 @@ async function encryptFirst(options: ImportOptions, io: CliIo): Promise<void> {
 /** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */
 export async function runImport(given: string[], options: ImportOptions, io: CliIo): Promise<void> {
   const neo4j = neo4jOf(options);
-  await encryptFirst(options, io);
   const folder = await openForWriting(options, { onWait: onWaitOf(io) });
+  await encryptFirst(folder, options, io);
   if (given.length === 0 && options.restore === true) {
     const stop = await restoreWithoutExport(folder);
     if (stop !== undefined) {
@@ -68,8 +62,7 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
     );
   }
   checkInputs(inputs);
-  const dataDir = folder.dir;
-  const signed = await checkSignatureBeforeWrite(dataDir, io);
+  const signed = await checkSignatureBeforeWrite(folder, io);
   const bar = new ProgressBar();
   const report = await folder.import(inputs, {
     deep: options.deep === true,
@@ -81,7 +74,7 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else printReport(report, options, neo4j, io);
-  await noteSignatureDropped(dataDir, signed, io);
+  await noteSignatureDropped(folder, signed, io);
   if (options.embed) await embedAfterImport(folder, options, io);
 }
 

@@ -60,16 +60,6 @@ export async function runSign(
   );
 }
 
-/** The bundle `verify` checks: the argument, else the data folder's. */
-async function bundleToVerify(
-  path: string | undefined,
-  dataDir: string | undefined,
-): Promise<string> {
-  if (path !== undefined && dataDir !== undefined)
-    throw new UsageError('give a bundle folder or --data-dir, not both');
-  return path ?? (await DataFolder.open(resolveDataDir(dataDir))).bundle;
-}
-
 function describe(report: VerifyReport, io: CliIo): void {
   if (report.verdict === 'unsigned') {
     if (report.unsignedSince)
@@ -96,9 +86,14 @@ export async function runVerify(
   options: { dataDir?: string; json?: boolean },
   io: CliIo,
 ): Promise<void> {
-  const bundle = await bundleToVerify(path, options.dataDir);
+  if (path !== undefined && options.dataDir !== undefined)
+    throw new UsageError('give a bundle folder or --data-dir, not both');
+  // A bundle folder given is read as it is; the data folder's, through its seal.
+  const folder =
+    path === undefined ? await DataFolder.open(resolveDataDir(options.dataDir)) : undefined;
+  const bundle = path ?? folder?.bundle ?? '';
   if (!existsSync(bundle)) throw new UsageError(`${bundle}: no such bundle folder`);
-  const report = await verifyBundle(bundle);
+  const report = await (folder ? folder.verify() : verifyBundle(bundle));
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else describe(report, io);
   io.exitCode = report.verdict === 'verified' ? 0 : 1;

@@ -5,6 +5,7 @@
  * operating system's memory limit stops a query that takes too much.
  */
 import { openReadonly } from './open-readonly.js';
+import { childKey } from '../../at-rest/sqlite-key.js';
 import { z } from 'zod';
 import { CypherProjection, WriteRefused } from '../cypher/grafeo-projection.js';
 import { QueryError } from '../store.js';
@@ -33,7 +34,7 @@ if (file === undefined || process.send === undefined) {
   process.exit(2);
 }
 // As the store reads it: a read-only folder (no -shm can be made) is read from a copy in memory.
-const db = openReadonly(file);
+const db = openReadonly(file, childKey);
 const projection = new CypherProjection(sqliteGraphSource(db));
 
 process.on('message', (message: unknown) => {

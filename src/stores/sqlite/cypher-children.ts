@@ -41,7 +41,11 @@ interface Child extends PooledChild {
 export class CypherChildren {
   private readonly pool = new ChildPool<Child>(MAX_RUNNING_QUERIES, 'queries');
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** The store's SQLCipher key, handed to each child (see `childEnvironment`). */
+    private readonly key: string | undefined,
+  ) {}
 
   /** Runs one read-only query within the limits. */
   async run(query: string, params: Record<string, unknown>, limits: QueryLimits): Promise<Row[]> {
@@ -75,7 +79,7 @@ export class CypherChildren {
     const options = {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
       serialization: 'advanced' as const,
-      env: childEnvironment(this.file),
+      env: childEnvironment(this.key),
     };
     // Without prlimit the limit is set once, by the shell between fork and exec, and then binds
     // the graph the child loads as well as the query; on Windows there is none (time only).

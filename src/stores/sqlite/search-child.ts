@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { QueryError, type SearchQuery } from '../store.js';
 import { openReadonly } from './open-readonly.js';
+import { childKey } from '../../at-rest/sqlite-key.js';
 import { searchSqlite } from './sqlite-search.js';
 
 const Ask = z.object({
@@ -27,7 +28,7 @@ if (file === undefined || process.send === undefined) {
 }
 const db = ((): Database.Database => {
   try {
-    return openReadonly(file);
+    return openReadonly(file, childKey);
   } catch (error) {
     // One line the parent reads back (a damaged store becomes its "run reindex" error).
     process.stderr.write(

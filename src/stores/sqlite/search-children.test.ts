@@ -22,7 +22,7 @@ describe('keyword searches in child processes', () => {
   });
 
   it('answers a search with the store’s result, checked as it comes over IPC', async () => {
-    const children = new SearchChildren(file);
+    const children = new SearchChildren(file, undefined);
     try {
       const result = await children.run({ text: 'sourdough', limit: 3 });
       expect(result.mode).toBe('keyword');
@@ -43,7 +43,7 @@ describe('keyword searches in child processes', () => {
       damaged,
       'this is not a database, only text long enough to be read\n'.repeat(100),
     );
-    const children = new SearchChildren(damaged);
+    const children = new SearchChildren(damaged, undefined);
     try {
       const failed = await children.run({ text: 'starter' }).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(StoreDamagedError);
@@ -76,7 +76,7 @@ describe('keyword searches in child processes', () => {
     );
 
     it('stops the search at its deadline while the child is still starting', async () => {
-      const children = new SearchChildren(file);
+      const children = new SearchChildren(file, undefined);
       try {
         const failed = await children.run({ text: 'the' }, 0.5).catch((error: unknown) => error);
         expect(failed).toBeInstanceOf(QueryLimitError);

@@ -66,7 +66,11 @@ const Answer = z.union([
 export class SearchChildren {
   private readonly pool = new ChildPool<Child>(MAX_RUNNING_SEARCHES, 'searches');
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** The store's SQLCipher key, handed to each child (see `childEnvironment`). */
+    private readonly key: string | undefined,
+  ) {}
 
   /** Runs one search; past `timeoutSeconds` it is stopped with a one-line {@link QueryLimitError}. */
   async run(query: SearchQuery, timeoutSeconds = SEARCH_TIMEOUT_SECONDS): Promise<SearchResult> {
@@ -97,7 +101,7 @@ export class SearchChildren {
     const spawned = spawn(process.execPath, [...childCommand('search-child'), this.file], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
-      env: childEnvironment(this.file),
+      env: childEnvironment(this.key),
     });
     const child = pooled<Child>({ process: spawned, stderr: '', ready: Promise.resolve() });
     child.ready = new Promise<void>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../../folder/data-dir.js';
+import { layoutOf } from '../../folder/layout.js';
 import { tempDir } from '../../../test/support/convert-to-temp.js';
 import { stemBatches } from '../../../test/support/search-fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
@@ -10,7 +10,7 @@ import { Folder } from '../../folder/folder.js';
 
 // A store as a version before stemming left it: everything but the stemmed table.
 async function olderStore(dataDir: string): Promise<string> {
-  const file = storeFile(dataDir);
+  const file = layoutOf(dataDir).store;
   const store = SqliteStore.open(file);
   await store.upsert(stemBatches());
   await store.close();
