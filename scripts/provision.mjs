@@ -48,6 +48,8 @@ const SYSTEM = [
   { command: 'mvn', found: () => works('mvn', ['--version']), apt: ['maven'] },
   // Info-ZIP's zip writes some of the foreign archives the zip reader is tested on.
   { command: 'zip', found: () => works('zip', ['-v']), apt: ['zip'] },
+  // Zed's agent threads are zstd frames: the fixtures compress theirs with the real tool.
+  { command: 'zstd', found: () => works('zstd', ['--version']), apt: ['zstd'] },
   // The completion test checks the zsh script with `zsh -n`.
   { command: 'zsh', found: () => works('zsh', ['--version']), apt: ['zsh'] },
   // The encryption test opens what chatgraph encrypts with the age CLI itself.

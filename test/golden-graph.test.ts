@@ -5,6 +5,7 @@ import { projectPlatformProjects } from '../src/graph/platform-projects.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { batchesOf } from './support/graph-fixtures.js';
 import { expectGolden } from './support/golden.js';
+import { fixtureInput } from './support/sqlite-fixtures.js';
 import {
   CORPUS_FOLDERS,
   GOLDEN_SOURCES,
@@ -14,9 +15,10 @@ import {
   itReadsTheCorpus,
 } from './support/shared.js';
 
-async function expectGoldenGraph(folder: string, name: string, path: string): Promise<void> {
-  const { conversations, dir, store } = await convertToTemp([path]);
+async function expectGoldenGraph(folder: string, name: string, fixture: string): Promise<void> {
+  const { conversations, dir, store } = await convertToTemp([fixtureInput(fixture)]);
   const batches = batchesOf(conversations, true, dir);
+  const owners = new Set(batches.map((batch) => batch.owner));
   for (const [i, batch] of batches.entries()) {
     const ids = new Set(batch.nodes.map((n) => n.id));
     expect(ids.size).toBe(batch.nodes.length);
@@ -29,7 +31,8 @@ async function expectGoldenGraph(folder: string, name: string, path: string): Pr
     ]);
     for (const edge of batch.edges) {
       if (edge.kind !== 'IMPORTED') expect(ids.has(edge.from)).toBe(true);
-      expect(ids.has(edge.to)).toBe(true);
+      // A call that started a sub-agent points at the sub-agent's conversation, its own batch.
+      expect(edge.kind === 'STARTED' ? owners.has(edge.to) : ids.has(edge.to)).toBe(true);
     }
   }
   // Claude.ai projects: their own batches, made from the bundle's project memories.

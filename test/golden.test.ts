@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { expectGolden } from './support/golden.js';
+import { fixtureInput } from './support/sqlite-fixtures.js';
 import { conversationErrors, memoryStoreErrors } from './support/pam-validator.js';
 import {
   CORPUS_FOLDERS,
@@ -41,8 +42,9 @@ function fixMtimes(path: string): void {
     utimesSync(join(path, name), FIXED_MTIME, FIXED_MTIME);
 }
 
-async function expectGoldenPam(folder: string, name: string, path: string): Promise<void> {
-  fixMtimes(path);
+async function expectGoldenPam(folder: string, name: string, fixture: string): Promise<void> {
+  fixMtimes(fixture);
+  const path = fixtureInput(fixture);
   const { conversations, store, report, dir } = await convertToTemp([path]);
   for (const conversation of conversations) expect(conversationErrors(conversation)).toEqual([]);
   expect(memoryStoreErrors(store)).toEqual([]);

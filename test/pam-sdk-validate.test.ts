@@ -23,6 +23,7 @@ import {
 } from './support/shared.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { Folder } from '../src/folder/folder.js';
+import { fixtureInput } from './support/sqlite-fixtures.js';
 
 // Our fixtures, then the public samples of the conformance layer when the corpus is there.
 const inputs: [string, string[]][] = [
@@ -44,7 +45,7 @@ describe('the official PAM SDK validator (pam validate)', () => {
   itReadsTheCorpus();
 
   it.each(inputs)('accepts the bundle written from %s', async (_name, paths) => {
-    const { dir } = await convertToTemp(paths);
+    const { dir } = await convertToTemp(paths.map(fixtureInput));
     const { status, output } = pamValidate(dir);
     expect(output).toMatch(/\b0 invalid\b/);
     expect(status, output).toBe(0);

@@ -1,4 +1,5 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ConversionContext } from '../src/providers/provider.js';
@@ -11,6 +12,7 @@ import { conversationErrors, memoryStoreErrors } from './support/pam-validator.j
 import { toMemoryStore } from '../src/bundle/memory-store.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
 import { convertToTemp } from './support/convert-to-temp.js';
+import { sqliteRecordsOf } from './support/sqlite-fixtures.js';
 
 function context(): ConversionContext {
   return {
@@ -71,6 +73,18 @@ async function firstRecordsOf(path: string): Promise<unknown[]> {
   }
 }
 
+// Each SQLite agent's sessions, as the read layer hands them to its provider.
+const SQLITE_AGENTS = ['opencode', 'goose', 'zed', 'cursor', 'kiro'];
+const agentRecords: Record<string, unknown[]> = {};
+for (const folder of SQLITE_AGENTS)
+  agentRecords[folder] = (
+    await Promise.all(
+      fixturesOf(folder)
+        .filter((p) => p.endsWith('.sql'))
+        .map((p) => sqliteRecordsOf(p)),
+    )
+  ).flat();
+
 const jsonRecords: unknown[] = [];
 for (const path of [...inputsOf('chatgpt'), ...inputsOf('claude-ai'), ...fixturesOf('deepseek')])
   jsonRecords.push(...(await firstRecordsOf(path)));
@@ -117,6 +131,28 @@ const samples: unknown[] = [
     return parsed.ok ? parsed.value : undefined;
   }),
   ...pamConversations,
+  // The coding agents' SQLite stores: each session as the read layer hands it over.
+  ...Object.values(agentRecords).flat(),
+  ...[
+    ...fixturesOf('goose').filter((p) => p.endsWith('.jsonl')),
+    ...fixturesOf('cursor')
+      .filter((p) => p.endsWith('agent-transcripts-2026'))
+      .flatMap((dir) =>
+        readdirSync(dir, { recursive: true, encoding: 'utf8' })
+          .filter((name) => name.endsWith('.jsonl'))
+          .map((name) => join(dir, name)),
+      ),
+  ].map((path) => {
+    const parsed = parseRecord({
+      kind: 'record',
+      path: '',
+      index: 0,
+      offset: 0,
+      bytes: readFileSync(path),
+      lines: true,
+    });
+    return parsed.ok ? parsed.value : undefined;
+  }),
 ];
 const texts = [
   ...fixturesOf('copilot'),
@@ -191,6 +227,39 @@ describe.each(PROVIDERS.map((p) => [p.name, p] as const))(
     });
   },
 );
+
+// Each SQLite agent's reader on its own sessions, mangled deep inside (a row's JSON with a
+// field of another type, a part missing, a bubble that is a number): it never throws, and what
+// it returns validates and is the same each time.
+describe.each(SQLITE_AGENTS)('the %s reader on its own sessions, mangled', (folder) => {
+  const provider = findProvider(folder);
+  it('has sessions to mangle', () => {
+    expect(agentRecords[folder]?.length).toBeGreaterThan(0);
+    expect(provider).toBeDefined();
+  });
+  it('never throws, and whatever it returns validates and is deterministic', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...(agentRecords[folder] ?? [])),
+        fc.array(fc.array(fc.nat(40), { maxLength: 10 }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 6, maxLength: 6 }),
+        (sample, paths, replacements) => {
+          let value = sample;
+          paths.forEach((path, i) => {
+            value = mutate(value, path, replacements[i]);
+          });
+          const first = provider?.toConversation(value, 'sqlite', context());
+          expect(provider?.toConversation(structuredClone(value), 'sqlite', context())).toEqual(
+            first,
+          );
+          const list = first === undefined ? [] : Array.isArray(first) ? first : [first];
+          for (const conversation of list) expect(conversationErrors(conversation)).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
 
 // Claude.ai's projects (`projects-000.zip`'s files, `projects.json`'s elements) and memories
 // (`memories.json`, an object since 2026), mangled: memories that validate, the same each time,

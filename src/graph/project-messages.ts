@@ -1,5 +1,6 @@
 import { SHOWN_LEAF_KEY, threadTo, type BuildChange } from '../model/build-conversation.js';
 import type { Conversation, Message } from '../model/pam.js';
+import { tokenCounts } from '../model/token-usage.js';
 import type { GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
 import type { GrowingPart, MessagePart, ProjectMemo } from './project-memo.js';
@@ -261,6 +262,7 @@ function setPieces(
       is_thought: message.is_thought,
       hidden: message.raw_metadata.hidden === true,
       ...citedUrls(message),
+      ...tokenCounts(message.raw_metadata),
     },
   };
   const edges: GraphEdge[] = [{ kind: 'HAS_MESSAGE', from: owner, to: id }];

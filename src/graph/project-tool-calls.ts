@@ -135,16 +135,24 @@ function callPieces(
   });
 }
 
+// Where agents' file tools name their file: Claude Code (`file_path`, `notebook_path`),
+// OpenCode (`filePath`), Cursor (`target_file`), Goose and others (`path`).
+const PATH_KEYS = ['file_path', 'notebook_path', 'filePath', 'target_file', 'path'];
+
 function fileOf(call: ToolCall, id: string, fileTools: FileTools): CallPieces['file'] {
-  const kind = fileTools?.read.includes(call.name)
+  const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
+  // One tool can both read and write, told apart by its command (Goose's text editor): a
+  // provider lists it as `name:command`.
+  const names =
+    typeof input.command === 'string' ? [call.name, `${call.name}:${input.command}`] : [call.name];
+  const kind = names.some((n) => fileTools?.read.includes(n))
     ? 'READ_FILE'
-    : fileTools?.modify.includes(call.name)
+    : names.some((n) => fileTools?.modify.includes(n))
       ? 'MODIFIED_FILE'
       : undefined;
-  const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
-  const path = ['file_path', 'notebook_path', 'path']
-    .map((k) => input[k])
-    .find((v): v is string => typeof v === 'string' && v !== '');
+  const path = PATH_KEYS.map((k) => input[k]).find(
+    (v): v is string => typeof v === 'string' && v !== '',
+  );
   if (kind === undefined || path === undefined) return undefined;
   const fileId = `file:${path}`;
   return {

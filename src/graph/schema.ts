@@ -64,6 +64,14 @@ export const LABELS = {
       // The URLs of the sources the message cites (PAM `citations`), one a line in their order
       // (no list type on both stores); set only on a message that cites a source with a URL.
       citations: 'string',
+      // The tokens of the model call that wrote it, where a coding agent's log says
+      // (`raw_metadata.token_usage`, model/token-usage.ts): `input_tokens` never includes cached
+      // reads. Set only on such messages.
+      input_tokens: 'integer',
+      output_tokens: 'integer',
+      cache_read_tokens: 'integer',
+      cache_creation_tokens: 'integer',
+      reasoning_tokens: 'integer',
     },
   },
   Document: {

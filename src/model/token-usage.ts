@@ -48,3 +48,17 @@ export function tokenUsageOf(raw: Readonly<Record<string, unknown>>): TokenUsage
   if (!parsed.success) return undefined;
   return Object.keys(parsed.data).length > 0 ? parsed.data : undefined;
 }
+
+/** A message's usage as whole counts by field (the graph's Message properties), only those given. */
+export function tokenCounts(
+  raw: Readonly<Record<string, unknown>>,
+): Partial<Record<(typeof TOKEN_FIELDS)[number], number>> {
+  const usage = tokenUsageOf(raw);
+  const counts: Partial<Record<(typeof TOKEN_FIELDS)[number], number>> = {};
+  if (!usage) return counts;
+  for (const field of TOKEN_FIELDS) {
+    const value = usage[field];
+    if (value !== undefined) counts[field] = Math.round(value);
+  }
+  return counts;
+}

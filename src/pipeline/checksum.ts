@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { fileEntry } from '../read/file-entry.js';
 import type { ImportReport, ReportBuilder } from './import-report.js';
 import type { Entry } from '../read/entry.js';
 import type { Claim } from './claim.js';
@@ -27,7 +29,14 @@ export async function checksumClaims(
       claim.bytes = size;
       continue;
     }
-    const { checksum, bytes } = await checksumOf(claim.entry, (n) => {
+    // A file set's checksum covers the files read beside it: a Cline task whose ui_messages.json
+    // changed is read again; so does a SQLite store's, its -wal.
+    const entries = [
+      claim.entry,
+      ...(claim.sides ?? []).map((side) => side.entry),
+      ...(await walOf(claim)),
+    ];
+    const { checksum, bytes } = await checksumOf(entries, (n) => {
       hashed += n;
       options.onProgress?.({
         phase: 'checksum',
@@ -56,23 +65,38 @@ export function reportFiles(claims: readonly Claim[], report: ReportBuilder): vo
   }
 }
 
+// A SQLite store in WAL mode keeps its latest commits in the `-wal` beside it, until the agent
+// checkpoints them: a change only there must make the store count as changed.
+async function walOf(claim: Claim): Promise<Entry[]> {
+  const file = claim.entry.localFile;
+  if (claim.detection.format.kind !== 'sqlite' || file === undefined) return [];
+  const wal = `${file}-wal`;
+  const info = await stat(wal).catch(() => undefined);
+  return info?.isFile() === true ? [fileEntry(wal, '-wal', wal, info.size, info.mtime)] : [];
+}
+
 async function checksumOf(
-  entry: Entry,
+  entries: readonly Entry[],
   onBytes: (n: number) => void,
 ): Promise<{ checksum: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  const stream = await entry.open();
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      onBytes(chunk.length);
+  for (const [i, entry] of entries.entries()) {
+    // Each side file's bytes follow its name, so moving bytes between files changes the sum.
+    if (i > 0) hash.update(`\0${entry.path}\0`);
+    let stream;
+    try {
+      stream = await entry.open();
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        hash.update(chunk);
+        if (i === 0) bytes += chunk.length;
+        onBytes(chunk.length);
+      }
+    } catch {
+      // A damaged file: the checksum covers the bytes that could be read; the reading pass
+      // reports the damage with its offset.
+      stream?.destroy();
     }
-  } catch {
-    // A damaged file: the checksum covers the bytes that could be read; the reading pass
-    // reports the damage with its offset.
-    stream.destroy();
   }
   return { checksum: `sha256:${hash.digest('hex')}`, bytes };
 }

@@ -1,10 +1,20 @@
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { plural } from '../model/plural.js';
 import { NotAnExportError } from './not-an-export-error.js';
 import type { Detection, Provider } from '../providers/provider.js';
 import { PROVIDERS, productList } from '../providers/registry.js';
 import { cutOffJson } from '../read/cut-off-json.js';
-import type { Entry } from '../read/entry.js';
+import { besidePath, type Entry } from '../read/entry.js';
+import { fileEntry } from '../read/file-entry.js';
+import type { SideEntry } from '../read/read-records.js';
 import { readHead } from '../read/head.js';
+import {
+  expandSidePatterns,
+  folderIndex,
+  isSidePattern,
+  type FolderIndex,
+} from '../read/side-patterns.js';
 import { openSource, type OpenedSource } from '../read/open-source.js';
 import { declaredBomb } from '../read/zip-limits.js';
 import type { ReportBuilder } from './import-report.js';
@@ -18,6 +28,8 @@ export interface Claim {
   detection: Detection;
   checksum?: string;
   bytes?: number;
+  /** The files a file-set format reads beside the claimed one, those the input has. */
+  sides?: SideEntry[];
 }
 
 const SNIFF = /\.(json|jsonl|csv|html)$/i;
@@ -52,18 +64,73 @@ async function claimEntries(
   sniffAnything: boolean,
 ): Promise<Claim[]> {
   const claims: Claim[] = [];
+  let byPath: Map<string, Entry> | undefined;
   for (const entry of source.entries) {
-    if (!SNIFF.test(entry.path) && !sniffAnything) continue;
+    if (!sniffAnything && !SNIFF.test(entry.path) && !sniffedByName(entry.path)) continue;
     const head = (await readHead(entry)).toString('utf8');
     for (const provider of PROVIDERS) {
       const detection = provider.detect(entry.path, head);
       if (detection) {
-        claims.push({ source, sourceKey, entry, provider, detection });
+        const claim: Claim = { source, sourceKey, entry, provider, detection };
+        if (detection.format.kind === 'file-set') {
+          byPath ??= new Map(source.entries.map((e) => [e.path, e]));
+          claim.sides = await sidesOf(entry, detection.format.with, byPath);
+        }
+        claims.push(claim);
         break;
       }
     }
   }
   return claims;
+}
+
+// Files a provider reads whose extension is not one sniffed (each provider names its own).
+const BY_NAME: readonly RegExp[] = PROVIDERS.flatMap((p) => (p.fileNames ? [p.fileNames] : []));
+
+function sniffedByName(path: string): boolean {
+  return BY_NAME.some((pattern) => pattern.test(path));
+}
+
+// A file-set's side files: in the input beside the claimed file, else (a file given alone) on
+// disk beside it.
+async function sidesOf(
+  entry: Entry,
+  names: readonly string[],
+  byPath: ReadonlyMap<string, Entry>,
+): Promise<SideEntry[]> {
+  const sides: SideEntry[] = [];
+  const patterns = names.filter(isSidePattern);
+  if (patterns.length > 0)
+    for (const matches of expandSidePatterns(entry.path, patterns, indexOf(byPath)))
+      for (const { name, path } of matches) {
+        const found = byPath.get(path);
+        if (found) sides.push({ name, entry: found });
+      }
+  for (const name of names.filter((n) => !isSidePattern(n))) {
+    const path = besidePath(entry.path, name);
+    const inInput = path !== undefined ? byPath.get(path) : undefined;
+    if (inInput) {
+      sides.push({ name, entry: inInput });
+      continue;
+    }
+    if (entry.localFile === undefined || byPath.size > 1) continue;
+    const local = join(dirname(entry.localFile), ...name.split('/'));
+    const info = await stat(local).catch(() => undefined);
+    if (info?.isFile() === true)
+      sides.push({ name, entry: fileEntry(local, name, local, info.size, info.mtime) });
+  }
+  return sides;
+}
+
+// The input's files by folder, made once per input (a file set's patterns are expanded on it).
+const indexes = new WeakMap<ReadonlyMap<string, Entry>, FolderIndex>();
+function indexOf(byPath: ReadonlyMap<string, Entry>): FolderIndex {
+  let index = indexes.get(byPath);
+  if (!index) {
+    index = folderIndex(byPath.keys());
+    indexes.set(byPath, index);
+  }
+  return index;
 }
 
 /** The error for inputs in which no provider found a conversation. */

@@ -51,7 +51,8 @@ async function* convertInOrder(
   fallbackTime: string | undefined,
 ): AsyncGenerator<ConvertedConversation> {
   const { converter, report } = stage;
-  for await (const item of readRecords(claim.entry, claim.detection.format, stage.onBytes)) {
+  const { entry, detection, sides } = claim;
+  for await (const item of readRecords(entry, detection.format, stage.onBytes, sides)) {
     stage.signal?.throwIfAborted();
     if (item.kind === 'problem') {
       report.add(readDiagnostic(item, claim.entry));
@@ -63,6 +64,7 @@ async function* convertInOrder(
       record: item,
       file: claim.entry.displayPath,
       entryPath: claim.entry.path,
+      ...(claim.entry.localFile !== undefined ? { localPath: claim.entry.localFile } : {}),
       fallbackTime,
       assetsKey: claim.sourceKey,
       importedAt: stage.importedAt,

@@ -23,6 +23,8 @@ export interface RecordTask {
   file: string;
   /** The entry's path inside its export. */
   entryPath: string;
+  /** The entry's file on disk, when it is one (see `ConversionContext.localPath`). */
+  localPath?: string;
   fallbackTime: string | undefined;
   assetsKey: string;
   importedAt: string;
@@ -112,6 +114,7 @@ export function convertRecord(
   const context: ConversionContext = {
     record: label,
     file: task.entryPath,
+    ...(task.localPath !== undefined ? { localPath: task.localPath } : {}),
     fallbackTime: task.fallbackTime,
     report: (d) => diagnostics.push({ ...d, file: task.file }),
     resolveAsset: (pointer) => {

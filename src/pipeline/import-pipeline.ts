@@ -28,6 +28,7 @@ import { checkDeliveryManifests, manifestAlone } from './delivery-manifest.js';
 import { readMemories } from './memories.js';
 import { mergeMemoryStores } from './memory-stores.js';
 import { RecordConverter } from './record-converter.js';
+import { onlyUnreadable, reportUnreadable } from './unreadable-stores.js';
 import { Settler } from './settle.js';
 import { readSideFiles } from './side-files.js';
 
@@ -75,9 +76,11 @@ export async function* importPipeline(
     const delivery = await checkDeliveryManifests(claims, sources, report);
     // A PAM memory store alone (an incremental export of memories) is something to read.
     const stores = claims.some((c) => c.detection.role === 'memory-store');
+    const unreadable = reportUnreadable(claims, report);
     if (conversationClaims.length === 0 && !stores) {
       if (delivery.manifests.length > 0 && delivery.missing.length > 0)
         throw manifestAlone(delivery);
+      if (unreadable !== undefined) throw onlyUnreadable(unreadable);
       throw await notAnExport(inputs, sources);
     }
     await checksumClaims(conversationClaims, options);

@@ -3,7 +3,7 @@ import type { Entry } from '../read/entry.js';
 
 /** A reader's problem (bad JSON, a cut-off record) as a diagnostic naming its file and place. */
 export function readDiagnostic(
-  item: { code: string; message: string; offset: number; index?: number },
+  item: { code: string; message: string; offset: number; index?: number; record?: string },
   entry: Entry,
 ): Diagnostic {
   const diagnostic: Diagnostic = {
@@ -13,6 +13,7 @@ export function readDiagnostic(
     file: entry.displayPath,
     offset: item.offset,
   };
-  if (item.index !== undefined) diagnostic.record = `#${item.index}`;
+  if (item.record !== undefined) diagnostic.record = item.record;
+  else if (item.index !== undefined) diagnostic.record = `#${item.index}`;
   return diagnostic;
 }

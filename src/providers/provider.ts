@@ -14,7 +14,10 @@ export type EntryRole =
   // A list of the export's parts (Claude.ai's 2026 download manifest): checked, not converted.
   | 'manifest'
   // A PAM memory store (`memory-store.json`), full or incremental: merged into the bundle's.
-  | 'memory-store';
+  | 'memory-store'
+  // A coding agent's store chatgraph can find but not read (`AgentStore.unreadable` says why):
+  // counted and reported, never converted, so an import never answers it with "0 sessions".
+  | 'unreadable';
 
 /** A provider's claim on an entry. */
 export interface Detection {
@@ -67,6 +70,11 @@ export interface ConversionContext {
   readonly record: string;
   /** The file's path inside its export (`proj/abc.jsonl`), for providers whose ids live in names. */
   readonly file: string;
+  /**
+   * The file's absolute path on disk, when it is a file of a folder or given alone (not a zip
+   * member): a coding agent's log kept beside its project (Aider's) names the project by it.
+   */
+  readonly localPath?: string;
 }
 
 /** An operating system chatgraph looks for agents' stores on, as `process.platform` names it. */
@@ -98,6 +106,13 @@ export interface AgentStore {
    * desktop store): why, for `sources` and for `import`'s report.
    */
   unreadable?: string;
+  /**
+   * For an agent that keeps its log beside each project rather than in one place (Aider's
+   * `.aider.chat.history.md` in each repository): the log's file name, looked for in the
+   * working folders other agents' sessions name and below the home folder to `homeDepth`
+   * folders down.
+   */
+  beside?: { file: string; homeDepth: number };
 }
 
 /** One export format: how to recognise its files and turn its records into PAM. */
@@ -121,6 +136,11 @@ export interface Provider {
   readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
   /** Set for a coding agent: where it keeps its sessions and how it writes them. */
   readonly agent?: AgentStore;
+  /**
+   * Paths of the files it reads whose extension is not `.json`, `.jsonl`, `.csv` or `.html`
+   * (Aider's `.aider.chat.history.md`): only these are sniffed besides those.
+   */
+  readonly fileNames?: RegExp;
   /** Claims an entry by its path and first bytes, or returns undefined. */
   detect(path: string, head: string): Detection | undefined;
   /**

@@ -1,6 +1,11 @@
 import { chatgpt } from './chatgpt/index.js';
 import { claudeAi } from './claude-ai/index.js';
 import { claudeCode } from './claude-code/index.js';
+import { opencode } from './opencode/index.js';
+import { goose } from './goose/index.js';
+import { zed } from './zed/index.js';
+import { cursor } from './cursor/index.js';
+import { kiro } from './kiro/index.js';
 import { deepseek } from './deepseek/index.js';
 import { grok } from './grok/index.js';
 import { leChat } from './le-chat/index.js';
@@ -19,6 +24,11 @@ export const PROVIDERS: readonly Provider[] = [
   chatgpt,
   claudeAi,
   claudeCode,
+  opencode,
+  goose,
+  zed,
+  cursor,
+  kiro,
   grok,
   leChat,
   copilot,
@@ -36,6 +46,11 @@ const LISTED: readonly Provider[] = [
   chatgpt,
   claudeAi,
   claudeCode,
+  opencode,
+  goose,
+  zed,
+  cursor,
+  kiro,
   gemini,
   grok,
   deepseek,

@@ -12,8 +12,13 @@ export async function cutOffJson(sources: readonly OpenedSource[]): Promise<stri
   for (const source of sources) {
     for (const entry of source.entries) {
       if (!/\.json$/i.test(entry.path)) continue;
-      const head = (await readHead(entry, HEAD + 1)).toString('utf8').replace(/^\uFEFF/, '');
-      if (head.length > HEAD || !/^\s*[[{]/.test(head)) continue;
+      const bytes = await readHead(entry, HEAD + 1);
+      // Bytes, not characters: a longer file whose first 64 KiB hold multi-byte characters has
+      // fewer than 64 Ki characters in its head, which does not make it whole (a Cline task
+      // history was called cut off so).
+      if (bytes.length > HEAD) continue;
+      const head = bytes.toString('utf8').replace(/^\uFEFF/, '');
+      if (!/^\s*[[{]/.test(head)) continue;
       try {
         JSON.parse(head);
       } catch (error) {

@@ -25,3 +25,17 @@ export function baseName(path: string): string {
   const slash = path.lastIndexOf('/');
   return slash === -1 ? path : path.slice(slash + 1);
 }
+
+/**
+ * The path of a file beside an entry (`ui_messages.json`, `../.project_root`), inside the same
+ * container, or undefined when it would climb out of it.
+ */
+export function besidePath(path: string, relative: string): string | undefined {
+  const parts = path.split('/').slice(0, -1);
+  for (const step of relative.split('/')) {
+    if (step === '' || step === '.') continue;
+    if (step !== '..') parts.push(step);
+    else if (parts.pop() === undefined) return undefined;
+  }
+  return parts.join('/');
+}

@@ -3,8 +3,10 @@ import { JsonSplitter } from './json-splitter.js';
 import { JsonlSplitter } from './jsonl-splitter.js';
 import { depthCutMessage } from './bound-depth.js';
 import { ZipCrcError } from './crc-check.js';
-import { parseRecord, type SplitItem } from './record.js';
+import { parseRecord, type RawRecord, type SplitItem } from './record.js';
 import { utf8Chunks } from './utf8-chunks.js';
+import { readSqliteRecords } from './sqlite-records.js';
+import type { SqliteStoreQuery } from './sqlite-query.js';
 
 /** How an entry's records are laid out. */
 export type RecordFormat =
@@ -15,7 +17,22 @@ export type RecordFormat =
   /** The whole JSON file is one record (a Le Chat conversation, a Takeout activity log). */
   | { kind: 'json-file' }
   /** The whole file is one record of text (CSV, HTML), given to the provider as a string. */
-  | { kind: 'text-file' };
+  | { kind: 'text-file' }
+  /** A coding agent's SQLite store: one record per session, read by the provider's queries. */
+  | { kind: 'sqlite'; store: SqliteStoreQuery }
+  /**
+   * One record made of several files: the claimed file read whole (as `main` says) and the
+   * files `with` names, relative to its folder (`ui_messages.json`, `../.project_root`), read
+   * whole as text when the input has them: a Cline task folder, a log and its side files.
+   */
+  | FileSetFormat;
+
+/** A record made of the claimed file and files beside it (see {@link RecordFormat}). */
+export interface FileSetFormat {
+  kind: 'file-set';
+  main: 'json-file' | 'jsonl-file' | 'text-file';
+  with: readonly string[];
+}
 
 /** A parsed record, or a problem (as the splitters give them, plus parse failures). */
 export type ValueItem =
@@ -31,9 +48,18 @@ export async function* readRecords(
   entry: Entry,
   format: RecordFormat,
   onBytes?: (bytes: number) => void,
+  sides: readonly SideEntry[] = [],
 ): AsyncGenerator<SplitItem> {
+  if (format.kind === 'sqlite') {
+    yield* readSqliteRecords(entry, format.store, onBytes);
+    return;
+  }
   if (format.kind === 'jsonl-file' || format.kind === 'json-file' || format.kind === 'text-file') {
     yield* readWholeFile(entry, format.kind, onBytes);
+    return;
+  }
+  if (format.kind === 'file-set') {
+    yield* readFileSet(entry, format, onBytes, sides);
     return;
   }
   const splitter =
@@ -70,6 +96,46 @@ export async function* readRecords(
     return;
   }
   yield* splitter.end();
+}
+
+/** A file beside a file-set's claimed file, by the name its format gave it. */
+export interface SideEntry {
+  name: string;
+  entry: Entry;
+}
+
+// The claimed file whole, then each side file whole: one record (a side file that cannot be
+// read is a problem of its own; the record goes on without it).
+async function* readFileSet(
+  entry: Entry,
+  format: FileSetFormat,
+  onBytes: ((bytes: number) => void) | undefined,
+  sides: readonly SideEntry[],
+): AsyncGenerator<SplitItem> {
+  let main: RawRecord | undefined;
+  for await (const item of readWholeFile(entry, format.main, onBytes)) {
+    if (item.kind === 'problem') yield item;
+    else main = item;
+  }
+  if (!main) return;
+  const side: NonNullable<RawRecord['side']> = [];
+  for (const { name, entry: file } of sides) {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of utf8Chunks((await file.open()) as AsyncIterable<Buffer>))
+        chunks.push(chunk);
+      side.push({ name, bytes: Buffer.concat(chunks) });
+    } catch (error) {
+      yield {
+        kind: 'problem',
+        code: 'unreadable-file',
+        message: `${file.displayPath}, read beside it, could not be read (${describe(error)}); the record is read without it`,
+        offset: 0,
+      };
+    }
+  }
+  main.side = side;
+  yield main;
 }
 
 async function* readWholeFile(

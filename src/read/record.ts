@@ -15,6 +15,20 @@ export interface RawRecord {
   lines?: boolean;
   /** The whole file is one record of plain text (CSV, HTML): its value is the string. */
   text?: boolean;
+  /**
+   * The record is a file set (`FileSetFormat`): these bytes are the claimed file's, and `side`
+   * holds the files beside it that the input has, each by the name the format gave.
+   */
+  side?: { name: string; bytes: Uint8Array }[];
+}
+
+/**
+ * A file set's value: the claimed file parsed (as a JSON value, a `LinesValue` or a string, as
+ * the format's `main` says) and the text of each file beside it that the input has.
+ */
+export interface FileSetValue {
+  main: unknown;
+  side: Record<string, string>;
 }
 
 /** A whole JSON Lines file as one record: the lines that parsed, and those that did not. */
@@ -32,6 +46,8 @@ export interface SplitProblem {
   message: string;
   offset: number;
   index?: number;
+  /** The record it is about, when the reader knows it better than by index (a SQLite row's key). */
+  record?: string;
 }
 
 /** What the splitters yield. */
@@ -52,6 +68,7 @@ const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
 /** Parses a record's bytes; invalid UTF-8 becomes U+FFFD and is flagged, never thrown. */
 export function parseRecord(record: RawRecord): ParsedRecord {
+  if (record.side !== undefined) return parseFileSet(record, record.side);
   const text = record.bytes.toString('utf8');
   if (record.lines) {
     const value = parseLines(text);
@@ -88,6 +105,27 @@ export function parseRecord(record: RawRecord): ParsedRecord {
           message: `record ${record.index} is not valid JSON (${reason})`,
         };
   }
+}
+
+// The claimed file parsed as its own kind; the side files as text (their provider reads them).
+function parseFileSet(
+  record: RawRecord,
+  side: readonly { name: string; bytes: Uint8Array }[],
+): ParsedRecord {
+  const main: RawRecord = { ...record };
+  delete main.side;
+  const parsed = parseRecord(main);
+  if (!parsed.ok) return parsed;
+  const texts: Record<string, string> = {};
+  let invalidUtf8 = parsed.invalidUtf8;
+  for (const file of side) {
+    const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+    const text = bytes.toString('utf8');
+    invalidUtf8 ||= hasInvalidUtf8(text, bytes);
+    texts[file.name] = text.replace(/^\uFEFF/, '');
+  }
+  const value: FileSetValue = { main: parsed.value, side: texts };
+  return { ok: true, value, invalidUtf8, depthCuts: parsed.depthCuts };
 }
 
 function hasInvalidUtf8(text: string, bytes: Buffer): boolean {

@@ -72,4 +72,9 @@ export const GOLDEN_SOURCES = [
   'copilot',
   'gemini',
   'perplexity',
+  'opencode',
+  'goose',
+  'zed',
+  'cursor',
+  'kiro',
 ];
