@@ -156,7 +156,6 @@ const EXPECTED = {
     'VerifyReport',
     'createSigningKey',
     'readSigningKey',
-    'setFolderUnlocker',
     'validatePam',
     'verifyBundle',
   ],

@@ -6,6 +6,5 @@ export { validatePam } from '../validate/validate-pam.js';
 export type { Finding } from '../validate/validate-pam.js';
 export type { ConvertReport } from '../folder/encrypt-folder.js';
 export type { Unlock } from '../at-rest/folder-key.js';
-export { setFolderUnlocker } from '../at-rest/unlock.js';
 export { FolderEncryptionError } from '../bundle/encryption-markers.js';
 export type { DoctorCheck } from '../doctor/doctor.js';

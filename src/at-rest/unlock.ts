@@ -25,15 +25,3 @@ export function sealerOf(key: FolderKey): Sealer {
     },
   };
 }
-
-let ask: Unlocker | undefined;
-
-/** How this process asks for a folder's passphrase or identity, for a folder opened without its own `unlock`. */
-export function setFolderUnlocker(unlocker: Unlocker): void {
-  ask = unlocker;
-}
-
-/** The process's unlocker, if one was set. */
-export function processUnlocker(): Unlocker | undefined {
-  return ask;
-}

@@ -8,10 +8,9 @@ import {
   StoreConnectionError,
   VectorModelMismatchError,
 } from '../api/query.js';
-import { SigningKeyError, FolderEncryptionError, setFolderUnlocker } from '../api/trust.js';
+import { SigningKeyError, FolderEncryptionError } from '../api/trust.js';
 import { VERSION } from '../index.js';
 import type { CliIo } from './cli-io.js';
-import { readSecret, type SecretOptions } from './folder-secret.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { applyConfig } from './config/apply-config.js';
@@ -96,8 +95,6 @@ export function buildProgram(io: CliIo): Command {
   // Flags and environment first, then the config file, then the defaults.
   program.hook('preAction', (_program, command) => {
     applyConfig(command);
-    // An encrypted folder's key is asked for when the command first opens the folder, not before.
-    setFolderUnlocker(() => readSecret(command.opts<SecretOptions>()));
   });
   overrideExits(program);
   return program;

@@ -63,19 +63,31 @@ import {
   type ExportReport,
 } from '../export/export-conversations.js';
 
-/** How a data folder is opened: its store, whether to write, and how a writing verb waits. */
+/** How a data folder is opened: its store, its secret, whether to write, and how a writing verb waits. */
 export interface DataFolderOptions {
   /** The store is this Neo4j server rather than the folder's embedded one. */
   neo4j?: Neo4jTarget | undefined;
+  /**
+   * How an encrypted folder's passphrase (`{ passphrase }`) or age identity (`{ identity }`,
+   * the identity file's text) is asked for: once, when the folder's key is first needed, and
+   * for this folder alone. A plain folder never calls it.
+   */
+  unlock?: ((dir: string) => Promise<Unlock>) | undefined;
+  /**
+   * How every writing verb of this folder waits for another writer: who to tell (`onWait`),
+   * and for how long at most (`maxMilliseconds`: a server's request says so rather than hang).
+   */
+  wait?:
+    | {
+        onWait?: ((holder: LockHolder) => void) | undefined;
+        maxMilliseconds?: number | undefined;
+      }
+    | undefined;
   /**
    * The store the reads go through is opened read-only, at once, and must exist (nothing
    * imported yet is a `StoreConnectionError`); the verbs that write open their own under the lock.
    */
   readonly?: boolean | undefined;
-  /** Called when another writer holds the folder and a verb of this one waits for it. */
-  onWait?: ((holder: LockHolder) => void) | undefined;
-  /** The longest a verb waits for that writer, in milliseconds (a server's request says so rather than hang). */
-  lockWaitMilliseconds?: number | undefined;
 }
 
 /** What `import` takes beyond the folder itself (its store is the folder's). */
@@ -114,7 +126,8 @@ export class DataFolder {
   ) {
     this.folder = new Folder(dir, {
       neo4j: options.neo4j,
-      wait: { onWait: options.onWait, maxMilliseconds: options.lockWaitMilliseconds },
+      unlock: options.unlock,
+      wait: options.wait,
     });
   }
 

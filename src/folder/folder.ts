@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openFolderKey, type FolderKey } from '../at-rest/folder-key.js';
 import { recoverLocked } from '../at-rest/folder-switch.js';
-import { FolderLockedError, processUnlocker, sealerOf, type Unlocker } from '../at-rest/unlock.js';
+import { FolderLockedError, sealerOf, type Unlocker } from '../at-rest/unlock.js';
 import { Bundle } from '../bundle/bundle.js';
 import { SealedFiles } from '../bundle/sealed-files.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
@@ -101,7 +101,7 @@ export class Folder {
   }
 
   private async openKey(): Promise<void> {
-    const ask = this.options.unlock ?? processUnlocker();
+    const ask = this.options.unlock;
     if (!ask)
       throw new FolderLockedError(`${this.dir} is encrypted, and nothing here can ask for its key`);
     this.useKey(await openFolderKey(this.layout.key, await ask(this.dir), this.dir));

@@ -10,7 +10,8 @@ import { DataFolder, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { keyFile, KEY_NAME } from '../config/key-file.js';
 import { plural } from '../plural.js';
-import { dataDirOption } from '../store-options.js';
+import type { SecretOptions } from '../folder-secret.js';
+import { dataDirOption, unlockOf } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 const keyOption = ['--key <name>', 'the signing key’s name (default: default)', 'default'] as const;
@@ -43,11 +44,13 @@ export async function runKeyShow(options: { key: string }, io: CliIo): Promise<v
 
 /** `chatgraph sign`: the data folder's bundle signed (PAM §18, and chatgraph's manifest). */
 export async function runSign(
-  options: { dataDir?: string; key: string; json?: boolean },
+  options: SecretOptions & { dataDir?: string; key: string; json?: boolean },
   io: CliIo,
 ): Promise<void> {
   const key = await readSigningKey(checkedKeyFile(options.key));
-  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir), {
+    unlock: unlockOf(options),
+  });
   if (!existsSync(folder.bundle))
     throw new UsageError(`${folder.dir} has no bundle to sign: import something first`);
   const signed = await folder.sign(key);
@@ -83,14 +86,16 @@ function describe(report: VerifyReport, io: CliIo): void {
 /** `chatgraph verify`: exit 0 when verified, 1 when unsigned or anything fails. */
 export async function runVerify(
   path: string | undefined,
-  options: { dataDir?: string; json?: boolean },
+  options: SecretOptions & { dataDir?: string; json?: boolean },
   io: CliIo,
 ): Promise<void> {
   if (path !== undefined && options.dataDir !== undefined)
     throw new UsageError('give a bundle folder or --data-dir, not both');
   // A bundle folder given is read as it is; the data folder's, through its seal.
   const folder =
-    path === undefined ? await DataFolder.open(resolveDataDir(options.dataDir)) : undefined;
+    path === undefined
+      ? await DataFolder.open(resolveDataDir(options.dataDir), { unlock: unlockOf(options) })
+      : undefined;
   const bundle = path ?? folder?.bundle ?? '';
   if (!existsSync(bundle)) throw new UsageError(`${bundle}: no such bundle folder`);
   const report = await (folder ? folder.verify() : verifyBundle(bundle));
