@@ -229,14 +229,15 @@ function cliSearcher(dataDir) {
 
 /** Searches through the library: one store and one loaded model for every query (fast). */
 async function librarySearcher(dataDir) {
-  // The recaller is public (chatgraph/query); opening the store and the query model is internal.
-  const { createRecaller } = await import('../dist/api/query.js');
-  const { openStore } = await import('../dist/folder/open-store.js');
+  // The recaller is the data folder's (public); the store and the query model are internal.
+  const { DataFolder } = await import('../dist/index.js');
+  const { Folder } = await import('../dist/folder/folder.js');
   const { openQueryEmbedder } = await import('../dist/recall/embed-store.js');
   const { relevanceFloor } = await import('../dist/search/relevance-floor.js');
-  const store = await openStore({ dataDir }, { readonly: true });
-  const recaller = createRecaller(store, dataDir);
-  const embedder = await openQueryEmbedder(store, dataDir);
+  const recaller = await (await DataFolder.open(dataDir, { readonly: true })).recaller();
+  const folder = new Folder(dataDir);
+  const store = await folder.openStore({ readonly: true });
+  const embedder = await openQueryEmbedder(store, folder);
   return {
     concurrency: 1,
     async search(query, mode) {

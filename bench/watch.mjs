@@ -7,7 +7,9 @@ import { appendFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { followFolders } from '../dist/data-folder/follow-folders.js';
-import { storeFile } from '../dist/folder/data-dir.js';
+import { Bundle } from '../dist/bundle/bundle.js';
+import { Folder } from '../dist/folder/folder.js';
+import { bundleLayout, layoutOf } from '../dist/folder/layout.js';
 import { SqliteStore } from '../dist/sqlite.js';
 import { scanFolders } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';
@@ -73,8 +75,7 @@ const percentile = (values, p) => {
 /** Starts a follower; resolves `imported` waiters with each event. */
 async function follow(folder, data) {
   const waiters = [];
-  const follower = await followFolders({
-    dataDir: data,
+  const follower = await followFolders(new Folder(data), {
     folders: [folder],
     indexDelayMilliseconds: 1000,
     onEvent: (event) => {
@@ -91,7 +92,7 @@ async function latency() {
   const data = join(base, 'latency', 'data');
   let parent = writeSession(join(folder, '-work-project'), 'latency-session', 200);
   const { follower } = await follow(folder, data);
-  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const reader = SqliteStore.open(layoutOf(data).store, { readonly: true });
   const times = [];
   for (let i = 0; i < appends; i++) {
     const word = `zq${i}marker${Math.random().toString(36).slice(2, 8)}`;
@@ -174,7 +175,7 @@ async function breakdown(lines) {
   const store = SqliteStore.open(join(dir, 'store.sqlite'));
   const graph = new LiveStoreWriter(store, false);
   await graph.step(first);
-  const bundle = await BundleWriter.open(join(dir, 'bundle'));
+  const bundle = await BundleWriter.open(new Bundle(bundleLayout(join(dir, 'bundle'))));
   const firstFile = first.settle();
   await graph.settled(first, firstFile);
   bundle.writeConversation(first.id, firstFile.text, firstFile.contentHash, first.index);
@@ -220,7 +221,7 @@ async function burst() {
   const data = join(base, 'burst', 'data');
   let parent = writeSession(join(folder, '-work-project'), 'burst-5000', 5000);
   const { follower } = await follow(folder, data);
-  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const reader = SqliteStore.open(layoutOf(data).store, { readonly: true });
   const cpu = process.cpuUsage();
   const word = `zqburst${Math.random().toString(36).slice(2, 8)}`;
   for (let i = 0; i < 40; i++) {

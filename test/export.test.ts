@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { exportConversations } from '../src/export/export-conversations.js';
 import { type ExportFormat, type ExportReport, type ThreadMessage } from '../src/api/view.js';
-import type { Store } from '../src/index.js';
+import type { Store } from '../src/stores/store.js';
 import { isPortablePath, safeName, uniquePaths } from '../src/export/file-names.js';
 import { SAMPLE_INPUTS } from './support/bundled-samples.js';
 import { tempDir } from './support/convert-to-temp.js';

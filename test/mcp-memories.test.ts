@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import { DataFolder, type Store } from '../src/index.js';
+import { DataFolder } from '../src/index.js';
+import type { Store } from '../src/stores/store.js';
 import { layoutOf } from '../src/folder/layout.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
@@ -46,7 +47,7 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     const page = await store.listConversations({ sort: 'oldest', limit: 1 });
     conversation = page.items[0] ?? { id: '', platformId: '' };
     messageId = (await store.thread(conversation.id))[0]?.id ?? '';
-    const server = createServer(store, { memory: await DataFolder.open(dataDir) });
+    const server = await createServer(await DataFolder.open(dataDir));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'memory-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { layoutOf } from '../src/folder/layout.js';
-import { createRecaller } from '../src/api/query.js';
+import { createRecaller } from '../src/recall/recaller.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { remember, reviseMemory } from '../src/memory/remember.js';

@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
 import { embedStore } from '../src/recall/embed-store.js';
-import type { Store } from '../src/stores/store.js';
 import { API, type RouteName, type RouteSpec } from '../src/web/api-schema.js';
 import { errorBody } from '../src/web/api-responses.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
@@ -28,7 +27,6 @@ import { Folder } from '../src/folder/folder.js';
  */
 
 let dataDir: string;
-let store: Store;
 let folder: DataFolder;
 let app: WebApp;
 const walked = new Set<RouteName>();
@@ -49,7 +47,6 @@ beforeAll(async () => {
     { importedAt: FIXED_TIME },
   );
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
   await embedStore(new Folder(dataDir));
   app = await startWebApp({ folder, port: 0, changes: () => 7 });
 }, 240_000);
@@ -57,7 +54,7 @@ beforeAll(async () => {
 afterAll(
   cleanUp(async () => {
     await app.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
+import type { StoreReader } from '../src/index.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
@@ -19,7 +19,7 @@ async function json<T>(app: WebApp, path: string): Promise<T> {
 }
 
 let dataDir: string;
-let store: Store;
+let store: StoreReader;
 let folder: DataFolder;
 let app: WebApp;
 
@@ -34,14 +34,14 @@ beforeAll(async () => {
     { importedAt: FIXED_TIME },
   );
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
+  store = await folder.reader();
   app = await startWebApp({ folder, port: 0, maxUploadBytes: 5 * 1024 * 1024 });
 });
 
 afterAll(
   cleanUp(async () => {
     await app.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
@@ -20,7 +19,6 @@ const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> 
   });
 
 let dataDir: string;
-let store: Store;
 let folder: DataFolder;
 let app: WebApp;
 let guarded: WebApp;
@@ -36,7 +34,6 @@ beforeAll(async () => {
     importedAt: FIXED_TIME,
   });
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
   app = await startWebApp({
     folder,
     port: 0,
@@ -57,7 +54,7 @@ afterAll(
     vi.restoreAllMocks();
     await app.close();
     await guarded.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

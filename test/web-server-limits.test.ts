@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { holdWriteLock } from './support/lock-holder.js';
@@ -67,7 +66,6 @@ const get = (target: string, host: string, extra = ''): string =>
 let dataDir: string;
 let served: { server: ChildProcess; base: string };
 let servedPort: number;
-let store: Store;
 let folder: DataFolder;
 let guarded: WebApp;
 let paced: WebApp;
@@ -79,7 +77,6 @@ beforeAll(async () => {
   served = await startServe(dataDir);
   servedPort = Number(new URL(served.base).port);
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
   guarded = await startWebApp({ folder, port: 0, token: TOKEN });
   // Small figures, so a drip is caught in seconds: the mechanism is the server's own.
   paced = await startWebApp({
@@ -97,7 +94,7 @@ afterAll(
     served.server.kill();
     await guarded.close();
     await paced.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -7,7 +7,7 @@ import {
   type DataFolderOptions,
   type LockHolder,
   type Neo4jTarget,
-  type Store,
+  type StoreReader,
 } from '../index.js';
 import { FORMAT_CHOICE, checkChoice } from './choices.js';
 import {
@@ -112,14 +112,14 @@ export function openForReading(options: StoreOptions & SecretOptions): Promise<D
   });
 }
 
-/** Runs `use` over the store opened for reading (and its folder), and closes it. */
-export async function withStore<T>(
+/** Runs `use` over the folder opened for reading (and its reader), and closes it. */
+export async function withReader<T>(
   options: StoreOptions & SecretOptions,
-  use: (store: Store, folder: DataFolder) => Promise<T>,
+  use: (reader: StoreReader, folder: DataFolder) => Promise<T>,
 ): Promise<T> {
   const folder = await openForReading(options);
   try {
-    return await use(await folder.store(), folder);
+    return await use(await folder.reader(), folder);
   } finally {
     await folder.close();
   }

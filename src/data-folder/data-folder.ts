@@ -26,8 +26,10 @@ import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { EmbedReport } from '../recall/embed-conversations.js';
 import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
 import { createRecaller, type Recaller } from '../recall/recaller.js';
+import { topicMapCache, type TopicMap } from '../recall/topic-map.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
+import { readerOf, type StoreReader } from '../stores/store-reader.js';
 import { Folder } from '../folder/folder.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import {
@@ -114,10 +116,13 @@ export type FolderExportOptions = Omit<ExportOptions, 'store'>;
  * in its one write sequence (`Folder.write`: the write lock for as long as it runs, a second
  * writer waiting; the store it writes opened and closed); readers never take the lock. The
  * store the reads go through is opened once, on first use (at once when `readonly`), and
- * closed by {@link close}.
+ * closed by {@link close}; a shell reads it through {@link reader}, which has no write path.
  */
 export class DataFolder {
   private opened: Promise<Store> | undefined;
+  private reading: StoreReader | undefined;
+  private searching: Promise<Recaller> | undefined;
+  private topicMap: (() => Promise<TopicMap>) | undefined;
   private readonly folder: Folder;
 
   private constructor(
@@ -138,6 +143,16 @@ export class DataFolder {
     return folder;
   }
 
+  /**
+   * The store as the shells read it (lists, threads, Cypher, search by words, stats), opened
+   * on first use: reads alone, no write path.
+   */
+  async reader(): Promise<StoreReader> {
+    const store = await this.store();
+    this.reading ??= readerOf(store);
+    return this.reading;
+  }
+
   /** The folder's path. */
   get dir(): string {
     return this.folder.dir;
@@ -153,8 +168,8 @@ export class DataFolder {
     return this.folder.layout.bundle.dir;
   }
 
-  /** The store the reads go through (threads, lists, Cypher, stats), opened on first use. */
-  store(): Promise<Store> {
+  /** The store the reads go through, opened on first use (see {@link reader}). */
+  private store(): Promise<Store> {
     this.opened ??= this.folder
       .openStore({ readonly: this.options.readonly === true })
       .catch((error: unknown) => {
@@ -169,9 +184,26 @@ export class DataFolder {
     return readTombstones(this.folder);
   }
 
-  /** Searches the store (words, meaning, or both as the query asks). */
+  /**
+   * Searches the folder by words, meaning or both, as the query's `mode` asks (with none: both
+   * when the folder has vectors and their model is installed, else words, and the result says
+   * why); the model is opened on the first search by meaning, and kept until {@link close}.
+   */
   async search(query: SearchQuery): Promise<SearchResult> {
-    return (await this.store()).search(query);
+    this.searching ??= this.recaller().catch((error: unknown) => {
+      this.searching = undefined;
+      throw error;
+    });
+    return (await this.searching).search(query);
+  }
+
+  /**
+   * The history's topics (its conversations clustered by meaning, each cluster named), kept
+   * between calls until the vectors or the conversations change; none before the first embed.
+   */
+  async topics(): Promise<TopicMap> {
+    this.topicMap ??= topicMapCache(await this.store());
+    return this.topicMap();
   }
 
   /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
@@ -302,10 +334,15 @@ export class DataFolder {
     return storedAttachment(this.folder.bundle, ref);
   }
 
-  /** Closes the store the reads went through (the verbs close what they open themselves). */
+  /** Closes the store the reads went through, and the model searches opened (the verbs close what they open themselves). */
   async close(): Promise<void> {
+    const searching = this.searching;
+    this.searching = undefined;
+    await (await searching?.catch(() => undefined))?.close();
     const opened = this.opened;
     this.opened = undefined;
+    this.reading = undefined;
+    this.topicMap = undefined;
     if (opened) await (await opened).close();
   }
 }

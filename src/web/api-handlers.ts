@@ -1,13 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
-import {
-  SERVER_QUERY_LIMITS,
-  topicMapCache,
-  type QueryLimits,
-  type Recaller,
-} from '../api/query.js';
+import { SERVER_QUERY_LIMITS, type QueryLimits, type Recaller } from '../api/query.js';
 import { renderConversation } from '../api/view.js';
-import type { DataFolder, Store } from '../index.js';
+import type { DataFolder, StoreReader } from '../index.js';
 import { ApiError } from './api-error.js';
 import * as api from './api-routes.js';
 import type { API, AnswerOf, BodyOf, QueryOf, RouteName, RouteSpec } from './api-schema.js';
@@ -35,7 +30,7 @@ export type Handlers = { [N in RouteName]: Handler<(typeof API)[N]> };
 
 /** What the handlers answer from: made once when the app starts. */
 export interface ApiContext {
-  store: Store;
+  store: StoreReader;
   folder: DataFolder;
   recaller: Recaller;
   jobs: ImportJobs;
@@ -48,8 +43,6 @@ export interface ApiContext {
 export function apiHandlers(context: ApiContext): Handlers {
   const { store, folder, recaller, jobs, pages } = context;
   const memoryContext = { store, folder, recaller };
-  // Clustering is kept between requests until the vectors or the conversations change.
-  const topics = topicMapCache(store);
   return {
     listConversations: ({ query }) => api.listConversations(store, query),
     conversation: ({ id, query }) => pages.page(id, query),
@@ -62,7 +55,7 @@ export function apiHandlers(context: ApiContext): Handlers {
     similar: async ({ id, query }) => ({ hits: await recaller.similar(id, query.limit) }),
     graph: ({ id, query }) => api.graph(store, id, query),
     overview: () => store.stats(),
-    topics: () => topics(),
+    topics: () => folder.topics(),
     cypher: ({ body }) => api.cypher(store, body, context.queryLimits ?? SERVER_QUERY_LIMITS),
     startImport: async ({ request }) => {
       const name = request.headers['x-file-name'];

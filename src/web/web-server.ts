@@ -178,7 +178,7 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
   const token =
     options.token ?? (isLoopback(host) ? undefined : randomBytes(24).toString('base64url'));
   const { folder } = options;
-  const store = await folder.store();
+  const store = await folder.reader();
   const recaller = options.recaller ?? (await folder.recaller());
   const jobs = new ImportJobs({
     folder,

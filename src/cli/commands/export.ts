@@ -9,7 +9,7 @@ import type { CliIo } from '../cli-io.js';
 import { formatProblems } from '../format-report.js';
 import { checkInputs } from '../import-options.js';
 import { formatBytes } from '../progress-bar.js';
-import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 export type ExportCommandOptions = StoreOptions & {
@@ -123,7 +123,7 @@ export async function runExport(
   const { report, readLoss } = await (
     from.length > 0
       ? fromExports(from, options, io, exportFrom)
-      : withStore(options, (_store, folder) => exportFrom(folder)).then((report) => ({
+      : withReader(options, (_store, folder) => exportFrom(folder)).then((report) => ({
           report,
           readLoss: 0 as const,
         }))

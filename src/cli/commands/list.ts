@@ -4,7 +4,7 @@ import type { ConversationFilter, ConversationInfo, ConversationPage } from '../
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';
-import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 export type ListOptions = StoreOptions & {
@@ -145,7 +145,7 @@ export function formatList(page: ConversationPage, offset: number, width = 80): 
 /** `chatgraph list`: conversations, filtered, sorted and a page at a time. */
 export async function runList(options: ListOptions, io: CliIo): Promise<void> {
   const filter = listFilterOf(options);
-  const page = await withStore(options, (store) => store.listConversations(filter));
+  const page = await withReader(options, (store) => store.listConversations(filter));
   const offset = filter.offset ?? 0;
   if (options.json) {
     io.out(listJson(page, offset));
