@@ -4,9 +4,10 @@
 // English (68 conversations and questions) and non-English (24 conversations in French, German,
 // Spanish and Portuguese, questions in those languages, a quarter of them in another language
 // than their conversation's); both are imported together, so each set's conversations compete
-// with the other's. With --library it also measures the relevance floor of the model: how close
-// in meaning the labelled targets come, how close questions that nothing answers come, and what
-// the model's floor leaves out.
+// with the other's. A third set asks about both in another language than the conversation's
+// (and in two or three words), as people who did not write the conversations would. With --library it also measures the meaning cutoff of the model: how far
+// above their noise level the labelled targets stand, how far questions that nothing answers do, and what
+// the model's cutoff leaves out.
 //   node bench/recall-quality.mjs            check the sets, import, embed, search, report
 //   node bench/recall-quality.mjs --check    only check that no query shares a word with its target
 // Options: --library (search through dist/index.js, the model loaded once: much faster than a
@@ -14,7 +15,7 @@
 // --concurrency <n> (CLI processes at once, 2 by default), --modes <m,m> (keyword,semantic,hybrid),
 // --model <id> (embed with that model only; by default each of all-minilm-l6-v2 and
 // multilingual-e5-small that is installed, a folder each), --floors (with --library: what other
-// relevance floors would leave out), --conversations <file,file>,
+// cutoffs would leave out), --conversations <file,file>,
 // --queries <file> (one set, instead of both).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -41,6 +42,9 @@ const querySets =
     : [
         { name: 'English', file: join(setDir, 'queries.json'), minimum: 50 },
         { name: 'non-English', file: join(setDir, 'queries-multilingual.json'), minimum: 16 },
+        // Issue 43: questions written apart from the conversations, mostly in another language
+        // than theirs (French, English, German, Spanish, Portuguese), some of two or three words.
+        { name: 'cross-language', file: join(setDir, 'queries-crosslingual.json'), minimum: 18 },
       ];
 const concurrency = Math.max(1, Number(option('--concurrency', '2')) || 2);
 const modes = option('--modes', 'keyword,semantic,hybrid').split(',');
@@ -52,8 +56,15 @@ const targetRate = 90;
 const minimumConversations = 60;
 
 // Questions nothing in the sets answers, in the sets' languages and in none (unknown words, a
-// stopword): what a model makes of them sets the absolute part of its relevance floor.
+// stopword, keyboard runs): what a model makes of them sets the margin of its meaning cutoff.
 const unanswerable = [
+  'asdfgh qwerty',
+  'no such wordxyz',
+  'lorem ipsum dolor sit amet',
+  'jkl; jkl; fdsa',
+  'the mating habits of octopuses',
+  'medieval siege weapons trebuchet',
+  'precio del oro en 1980',
   'zorblaxian quuxification',
   'the',
   'offside rules in ice hockey',
@@ -233,11 +244,13 @@ async function librarySearcher(dataDir) {
   const { DataFolder } = await import('../dist/index.js');
   const { Folder } = await import('../dist/folder/folder.js');
   const { openQueryEmbedder } = await import('../dist/recall/embed-store.js');
-  const { relevanceFloor } = await import('../dist/search/relevance-floor.js');
-  const recaller = await (await DataFolder.open(dataDir, { readonly: true })).recaller();
+  const { meaningCutoffOf } = await import('../dist/embed/model-catalog.js');
+  const dataFolder = await DataFolder.open(dataDir, { readonly: true });
+  const recaller = await dataFolder.recaller();
   const folder = new Folder(dataDir);
   const store = await folder.openStore({ readonly: true });
   const embedder = await openQueryEmbedder(store, folder);
+  const judge = await embedder?.meaningJudge();
   return {
     concurrency: 1,
     async search(query, mode) {
@@ -247,17 +260,22 @@ async function librarySearcher(dataDir) {
         return { error: error instanceof Error ? error.message : String(error) };
       }
     },
-    /** The nearest hits in meaning with no floor: what the floor is measured on. */
+    /**
+     * The nearest hits in meaning with no cutoff (what the cutoff is measured on), and the
+     * query's noise level.
+     */
     async nearest(query) {
-      if (!embedder) fail('the store has no vectors to measure a floor on');
+      if (!embedder || !judge) fail('the store has no vectors to measure a cutoff on');
       const vector = await embedder.embedQuery(query);
-      return store.vectors.describe(await store.vectors.search({ vector, limit: 100 }));
+      const hits = await store.vectors.describe(await store.vectors.search({ vector, limit: 100 }));
+      return { hits, noise: judge(vector).noise };
     },
-    floor: relevanceFloor(embedder?.model.id),
+    cutoff: meaningCutoffOf(embedder?.model.id ?? ''),
     model: embedder?.model.id,
     async close() {
       await embedder?.close();
       await recaller.close();
+      await dataFolder.close();
       await store.close();
     },
   };
@@ -377,57 +395,64 @@ function conversationsOf(hits) {
 }
 
 /**
- * How close in meaning the labelled targets found in the first three come (the floor may not
- * be above them), how close the unanswerable questions come (a floor should be above them), and
- * what the model's floor leaves out: labelled hits lost, unanswerable questions still answered,
- * conversations shown per labelled answer (of the nearest hundred passages).
+ * The meaning cutoff measured (src/search/meaning-cutoff.ts): how far above its noise level
+ * each labelled question's best match and its target stand (the cutoff's margin may not be
+ * above them, its share of the lead not above the target's), how far the questions nothing
+ * answers stand (the margin should be above them), and what the model's cutoff leaves out:
+ * labelled hits lost, unanswerable questions still answered, conversations shown per labelled
+ * answer (of the nearest hundred passages).
  */
 async function measureFloor(searcher, sets) {
-  const { floor } = searcher;
+  const { cutoff } = searcher;
   const answers = [];
   for (const set of sets)
-    for (const { query, target } of set.queries)
-      answers.push({ query, target, ranked: conversationsOf(await searcher.nearest(query)) });
+    for (const { query, target } of set.queries) {
+      const { hits, noise } = await searcher.nearest(query);
+      answers.push({ query, target, noise, ranked: conversationsOf(hits) });
+    }
   const unanswered = [];
-  for (const query of unanswerable) unanswered.push((await searcher.nearest(query))[0]?.score ?? 0);
-  let lowest = { similarity: Infinity };
-  let lowestRatio = { ratio: Infinity };
-  for (const { query, target, ranked } of answers) {
+  for (const query of unanswerable) {
+    const { hits, noise } = await searcher.nearest(query);
+    unanswered.push({ query, lead: (hits[0]?.score ?? 0) - noise });
+  }
+  let lowest = { lead: Infinity };
+  let lowestShare = { share: Infinity };
+  for (const { query, target, noise, ranked } of answers) {
     const best = ranked[0]?.[1] ?? 0;
     const found = ranked.slice(0, firstConversations).find(([id]) => id === target);
     if (found === undefined) continue;
-    if (found[1] < lowest.similarity) lowest = { similarity: found[1], query };
-    if (found[1] / best < lowestRatio.ratio) lowestRatio = { ratio: found[1] / best, query };
+    if (found[1] - noise < lowest.lead) lowest = { lead: found[1] - noise, query };
+    const share = (found[1] - noise) / (best - noise);
+    if (share < lowestShare.share) lowestShare = { share, query };
   }
   const f = (n) => n.toFixed(3);
+  const leads = unanswered.map((u) => u.lead).sort((a, b) => b - a);
   process.stdout.write(
-    `floor of ${searcher.model}: targets in the first ${firstConversations} at similarity ≥ ${f(lowest.similarity)} ("${lowest.query}") and ≥ ${f(lowestRatio.ratio)} of the best ("${lowestRatio.query}"); questions nothing answers ${f(Math.min(...unanswered))}–${f(Math.max(...unanswered))}\n`,
+    `cutoff of ${searcher.model}: targets in the first ${firstConversations} stand ≥ ${f(lowest.lead)} above their question's noise level ("${lowest.query}"), with ≥ ${f(lowestShare.share)} of the best's lead ("${lowestShare.query}"); questions nothing answers ${f(leads.at(-1))} to ${f(leads[0])} ("${unanswered.find((u) => u.lead === leads[0])?.query}")\n`,
   );
-  // What a floor leaves out: labelled hits lost, unanswerable questions still answered, and how
-  // many conversations a labelled answer shows (of those in the nearest 100 passages).
-  const effect = ({ absolute, relative }) => {
-    const keep = (similarity, best) => similarity >= Math.max(absolute, best * relative);
+  const effect = ({ margin, keep }) => {
+    const least = (best, noise) => noise + Math.max(margin, keep * (best - noise));
     let lost = 0;
     let shown = 0;
-    for (const { target, ranked } of answers) {
+    for (const { target, noise, ranked } of answers) {
       const best = ranked[0]?.[1] ?? 0;
-      shown += ranked.filter(([, similarity]) => keep(similarity, best)).length;
+      shown += ranked.filter(([, similarity]) => similarity >= least(best, noise)).length;
       const found = ranked.slice(0, firstConversations).find(([id]) => id === target);
-      if (found !== undefined && !keep(found[1], best)) lost++;
+      if (found !== undefined && found[1] < least(best, noise)) lost++;
     }
-    const answered = unanswered.filter((best) => keep(best, best)).length;
+    const answered = unanswered.filter((u) => u.lead >= margin).length;
     return `${lost} labelled hits lost, ${answered} of ${unanswerable.length} unanswerable questions answered, ${(shown / answers.length).toFixed(1)} conversations per labelled answer`;
   };
   const all = answers.reduce((n, a) => n + a.ranked.length, 0) / answers.length;
   process.stdout.write(
-    `  its floor (absolute ${floor.absolute}, relative ${floor.relative}): ${effect(floor)} (${all.toFixed(1)} with none)\n`,
+    `  its cutoff (margin ${cutoff.margin}, keep ${cutoff.keep}): ${effect(cutoff)} (${all.toFixed(1)} with none)\n`,
   );
   if (!args.includes('--floors')) return;
-  const absolute = Math.floor(lowest.similarity * 100) / 100;
-  for (const relative of [0.7, 0.8, 0.9, 0.95, 0.96, 0.97, 0.98])
-    process.stdout.write(
-      `  floor (absolute ${absolute}, relative ${relative}): ${effect({ absolute, relative })}\n`,
-    );
+  for (const margin of [0, 0.01, 0.02, 0.03, 0.04, 0.06, 0.08, 0.1])
+    for (const keep of [0.3, 0.5, 0.7])
+      process.stdout.write(
+        `  cutoff (margin ${margin}, keep ${keep}): ${effect({ margin, keep })}\n`,
+      );
 }
 
 try {

@@ -39,15 +39,16 @@ const multilingual = Conversations.parse(JSON.parse(readFileSync(multilingualFil
 const solar = multilingual.find((c) => c.title.startsWith('Rentabilité de panneaux'));
 
 describe('the recall quality set', () => {
-  it('passes its own check: 60 conversations, 50 English and 16 other queries, no shared word', () => {
+  it('passes its own check: 60 conversations, 50 English, 16 other and 18 cross-language queries, no shared word', () => {
     const stdout = execFileSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     const counts =
-      /^recall quality set: (\d+) conversations, (\d+) English and (\d+) non-English queries, none sharing/;
+      /^recall quality set: (\d+) conversations, (\d+) English and (\d+) non-English and (\d+) cross-language queries, none sharing/;
     expect(stdout).toMatch(counts);
-    const [, c = '0', english = '0', other = '0'] = counts.exec(stdout) ?? [];
+    const [, c = '0', english = '0', other = '0', cross = '0'] = counts.exec(stdout) ?? [];
     expect(Number(c)).toBeGreaterThanOrEqual(60);
     expect(Number(english)).toBeGreaterThanOrEqual(50);
     expect(Number(other)).toBeGreaterThanOrEqual(16);
+    expect(Number(cross)).toBeGreaterThanOrEqual(18);
   });
 
   it('refuses a question in another language sharing a stem with its target, accents aside', () => {

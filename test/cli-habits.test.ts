@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SOURCE_CHOICE } from '../src/cli/choices.js';
 import { memoryIo } from '../src/cli/cli-io.js';
 import { describeEvent } from '../src/cli/follow-status.js';
 import { runCli } from '../src/cli/run-cli.js';
@@ -71,16 +72,16 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
       });
     });
 
-  const sources =
-    'chatgpt, claude-ai, claude-code, copilot, deepseek, gemini, grok, le-chat, perplexity';
+  // Every chat platform and coding agent is a source: too many to list in an error line.
+  const sources = `chatgraph sources lists all ${String(SOURCE_CHOICE.values.length)}`;
   const badValues: [string[], string][] = [
     [
       ['search', 'bread', '--source', 'chatgtp'],
-      `--source chatgtp is not a source (did you mean chatgpt? sources: ${sources})`,
+      `--source chatgtp is not a source (did you mean chatgpt? ${sources})`,
     ],
     [
       ['list', '--source', 'claud-code'],
-      `--source claud-code is not a source (did you mean claude-code? sources: ${sources})`,
+      `--source claud-code is not a source (did you mean claude-code? ${sources})`,
     ],
     [
       ['search', 'bread', '--mode', 'hybird'],

@@ -37,7 +37,9 @@ describe('a 2026 ChatGPT export: citation markers, canvas documents, deep resear
       'import',
       join(FIXTURES, 'citations-2026.json'),
       join(FIXTURES, 'canvas-2026.json'),
+      join(FIXTURES, 'canvas-rewrites-2026.json'),
       join(FIXTURES, 'deep-research-2026.json'),
+      join(FIXTURES, 'writing-blocks-2026'),
       '--data-dir',
       data,
       '-q',
@@ -47,7 +49,7 @@ describe('a 2026 ChatGPT export: citation markers, canvas documents, deep resear
   it('leaves no marker character in any message text, and attaches each cited URL to its message', () => {
     const folder = join(data, 'bundle', 'conversations');
     const files = readdirSync(folder).filter((name) => name.endsWith('.json'));
-    expect(files).toHaveLength(4);
+    expect(files).toHaveLength(6);
     const urls: string[] = [];
     for (const name of files) {
       const conversation = conversationFile.parse(
@@ -101,6 +103,41 @@ describe('a 2026 ChatGPT export: citation markers, canvas documents, deep resear
     ]);
     return perMessage.parse(JSON.parse(stdout)).hits.map((hit) => hit.attachment?.name);
   };
+
+  it("finds a canvas's words in its documents, not in the raw JSON of the calls that wrote them", async () => {
+    // "Miradouro" is in every version of the trip plan after the first, and in two calls' JSON.
+    const names = await attachmentHits('Miradouro');
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.every((name) => name?.startsWith('Trip plan (version '))).toBe(true);
+    // The last version on the thread is the document as the person left it: once, not doubled.
+    expect(names).toContain('Trip plan (version 5)');
+  });
+
+  it('makes :::writing blocks documents named by their subject, out of the message text', async () => {
+    expect(await attachmentHits('engineer Friday')).toEqual(
+      expect.arrayContaining(['Boiler repair at Flat 3', 'Boiler repair at Flat 3 (version 2)']),
+    );
+    expect(await attachmentHits('thermostat newspaper')).toContain('Evidence checklist');
+    const folder = join(data, 'bundle', 'conversations');
+    // A report the library made, whose message the export left out, is kept on its conversation.
+    const names = readdirSync(folder).flatMap((name) =>
+      z
+        .object({
+          messages: z.array(
+            z.object({ attachments: z.array(z.object({ name: z.string().nullable() })) }),
+          ),
+        })
+        .parse(JSON.parse(readFileSync(join(folder, name), 'utf8')))
+        .messages.flatMap((m) => m.attachments.map((a) => a.name)),
+    );
+    expect(names).toContain('Tenant rights summary.md');
+    const texts = readdirSync(folder).flatMap((name) =>
+      conversationFile
+        .parse(JSON.parse(readFileSync(join(folder, name), 'utf8')))
+        .messages.map((m) => m.content.text ?? ''),
+    );
+    expect(texts.some((text) => text.includes('id="48217"'))).toBe(false);
+  });
 
   it('keeps canvas comments beside the version they were made on, searchable', async () => {
     expect(await attachmentHits('which tool you used for the speed-up')).toContain(

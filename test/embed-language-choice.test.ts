@@ -112,10 +112,12 @@ describe('embed chooses the model by the history’s languages', () => {
     );
     expect(embedded.stdout).toMatch(/multilingual-e5-small\b/);
     const settings = JSON.parse(readFileSync(join(data, 'embedding.json'), 'utf8')) as unknown;
+    // With the model's vectors of nonsense texts, which each query's noise level is read from.
     expect(settings).toEqual({
       model: 'multilingual-e5-small',
       reason: '80% of messages are not in English (fr 80%, en 20%)',
       languages: { fr: 0.8, en: 0.2 },
+      noise: { model: 'multilingual-e5-small', vectors: expect.any(String) as unknown },
     });
     const search = await cli(['search', 'levain', '--data-dir', data, '--format', 'json'], models);
     expect(search.code).toBe(0);

@@ -107,17 +107,28 @@ const pamConversations = (
 
 // One record of every format: JSON elements, whole JSON files, Claude Code sessions (as the
 // reader hands them over) and the text of CSV and HTML files.
+// The first element of a top-level array member of a JSON object (`conversations`, `media_posts`).
+const firstOf = (value: unknown, key: string): unknown[] => {
+  if (typeof value !== 'object' || value === null) return [];
+  const member: unknown = Object.entries(value).find(([k]) => k === key)?.[1];
+  return Array.isArray(member) && member.length > 0 ? [member[0]] : [];
+};
+const recordsOf = async (folder: string): Promise<unknown[]> =>
+  (await Promise.all(fixturesOf(folder).map(firstRecordsOf))).flat();
+const grokFiles = await recordsOf('grok');
+const perplexityFiles = await recordsOf('perplexity');
 const samples: unknown[] = [
   ...jsonRecords,
-  ...fixturesOf('grok').map(
-    (path) =>
-      (JSON.parse(readFileSync(path, 'utf8')) as { conversations: unknown[] }).conversations[0],
+  // Grok's conversations and its Imagine posts, one of each per file.
+  ...grokFiles.flatMap((file) => [
+    ...firstOf(file, 'conversations'),
+    ...firstOf(file, 'media_posts'),
+  ]),
+  // Perplexity's thread files whole, and a conversation of the official export.
+  ...perplexityFiles.flatMap((file) => [file, ...firstOf(file, 'conversations')]),
+  ...[...fixturesOf('le-chat'), ...fixturesOf('gemini').filter((p) => p.endsWith('.json'))].map(
+    (path) => JSON.parse(readFileSync(path, 'utf8')) as unknown,
   ),
-  ...[
-    ...fixturesOf('le-chat'),
-    ...fixturesOf('perplexity'),
-    ...fixturesOf('gemini').filter((p) => p.endsWith('.json')),
-  ].map((path) => JSON.parse(readFileSync(path, 'utf8')) as unknown),
   ...inputsOf('claude-code').map((path) => {
     const bytes = readFileSync(path);
     const parsed = parseRecord({
@@ -155,7 +166,7 @@ const samples: unknown[] = [
   }),
 ];
 const texts = [
-  ...fixturesOf('copilot'),
+  ...fixturesOf('copilot').filter((p) => p.endsWith('.csv')),
   ...fixturesOf('gemini').filter((p) => p.endsWith('.html')),
 ].map((path) => readFileSync(path, 'utf8'));
 

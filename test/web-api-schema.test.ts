@@ -197,9 +197,13 @@ describe('the web API against its shared definitions', () => {
     expect(topics.clusters.length).toBeGreaterThan(0);
     const misspelt = await call('search', { query: { q: 'sourdouhg', mode: 'keyword' } });
     expect(misspelt.hint).toBe('sourdough');
+    // No word matches: what stands out in meaning is offered instead, and for nonsense nothing.
+    const nearby = await call('search', { query: { q: 'leaven odour', mode: 'keyword' } });
+    expect(nearby.hits).toEqual([]);
+    expect(nearby.nearest?.length).toBeGreaterThan(0);
     const nowhere = await call('search', { query: { q: 'quuxwobble', mode: 'keyword' } });
     expect(nowhere.hits).toEqual([]);
-    expect(nowhere.nearest?.length).toBeGreaterThan(0);
+    expect(nowhere.nearest).toEqual([]);
     const hit = meaning.hits.find((h) => h.why?.semantic);
     expect(hit).toBeDefined();
     const similar = await call('similar', { id: hit?.messageId ?? '', query: { limit: '3' } });

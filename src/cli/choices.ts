@@ -8,12 +8,19 @@ export interface Choice<T extends string> {
   noun: string;
   plural: string;
   values: readonly T[];
+  /** The command that lists the values, named instead of them when they are too many for a line. */
+  listedBy?: string;
 }
+
+// Beyond this many values an error line names the command that lists them instead: every chat
+// platform and coding agent is a source, and thirty of them make an error no one reads.
+const LISTED_AT_MOST = 10;
 
 /** The sources chatgraph reads. */
 export const SOURCE_CHOICE: Choice<string> = {
   noun: 'source',
   plural: 'sources',
+  listedBy: 'chatgraph sources',
   // PAM files keep each conversation's own platform: no conversation has the source `pam`.
   values: PROVIDERS.filter((provider) => provider.carriesPlatforms !== true)
     .map((provider) => provider.source)
@@ -50,14 +57,19 @@ export const FORMAT_CHOICE: Choice<'table' | 'json'> = {
 
 /**
  * The value of an option with a fixed set of values, checked: a wrong one is one sentence
- * naming the closest value and all of them (`--source chatgtp is not a source (did you mean
- * chatgpt? sources: chatgpt, …)`), a usage error.
+ * naming the closest value and all of them (`--mode hybird is not a mode (did you mean hybrid?
+ * modes: keyword, semantic, hybrid)`), or the command that lists them when they are many
+ * (`--source chatgtp is not a source (did you mean chatgpt? chatgraph sources lists all 14)`), a
+ * usage error.
  */
 export function checkChoice<T extends string>(option: string, value: string, choice: Choice<T>): T {
   const found = choice.values.find((v) => v === value.toLowerCase());
   if (found !== undefined) return found;
   const near = closest(value, choice.values);
-  const all = `${choice.plural}: ${choice.values.join(', ')}`;
+  const all =
+    choice.listedBy !== undefined && choice.values.length > LISTED_AT_MOST
+      ? `${choice.listedBy} lists all ${String(choice.values.length)}`
+      : `${choice.plural}: ${choice.values.join(', ')}`;
   throw new UsageError(
     `${option} ${value} is not a ${choice.noun} (${near !== undefined ? `did you mean ${near}? ` : ''}${all})`,
   );

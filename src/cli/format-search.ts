@@ -157,6 +157,8 @@ export function formatSearch(
     }
     return lines;
   }
+  // Hits by meaning alone: the words matched nothing, and a near word may have.
+  if (result.hint !== undefined) lines.push(`no match for ${text}; did you mean: ${result.hint}`);
   for (const hit of result.hits) lines.push(...hitLines(hit, highlight, short));
   if (result.mode === 'keyword' && result.ranked > 0 && result.ranked < result.matches)
     lines.push(
@@ -257,6 +259,9 @@ export function formatConversations(
       for (const hit of result.nearest) lines.push(...hitLines(hit, highlight, short));
     }
   } else {
+    // Answers by meaning alone: the words matched nothing, and a near word may have.
+    if (result.hint !== undefined)
+      lines.push(`no match for ${query.text}; did you mean: ${result.hint}`);
     lines.push(`(${result.summary})`);
     for (const c of result.conversations) lines.push(...conversationLines(c, highlight, short));
     const shown = result.offset + result.conversations.length;

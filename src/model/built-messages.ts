@@ -32,6 +32,8 @@ export interface Placement {
   kids: readonly string[];
   createdAt: string;
   idOf: (key: string) => string;
+  /** Whether the conversation has a message of this key (a parent it lacks is kept aside). */
+  has?: (key: string) => boolean;
 }
 
 /** A message built; with a memo, the one built before from the same draft and placement. */
@@ -67,6 +69,10 @@ function messageOf(message: DraftMessage, at: Placement): Message {
   const { parent, idOf } = at;
   const raw = { ...message.raw_metadata };
   if (message.createdAt === undefined) raw.timestamp_inferred = true;
+  // A parent the conversation lacks (an export of a date range holds only the messages of that
+  // range) is kept by its id, so that the copy holding it can link the two when they merge.
+  if (parent === null && message.parentKey !== null && at.has?.(message.parentKey) === false)
+    raw.missing_parent_id = idOf(message.parentKey);
   const result: Message = {
     id: idOf(message.key),
     provider_message_id: message.provider_message_id,

@@ -212,6 +212,7 @@ function build(
       kids: state.tree.children.get(key) ?? [],
       createdAt: state.created.get(key) ?? '',
       idOf,
+      has: (other) => state.tree.byKey.has(other),
     },
     memo,
   );

@@ -7,6 +7,8 @@ export interface MergedCopies {
   leading: 'stored' | 'arriving';
   /** Messages the result holds that only the other copy had. */
   added: number;
+  /** Messages of the leading copy given the citations only the other copy had. */
+  filled: number;
 }
 
 /**
@@ -23,22 +25,42 @@ export function mergeCopies(stored: Conversation, arriving: Conversation): Merge
   const lead = storedLeads ? stored : arriving;
   const other = storedLeads ? arriving : stored;
   const leading = storedLeads ? 'stored' : 'arriving';
-  if (!hasStableIds(lead) || !hasStableIds(other)) return { conversation: lead, leading, added: 0 };
-  const leadById = new Map(lead.messages.map((m) => [m.id, m]));
-  const extra = other.messages.filter((m) => !leadById.has(m.id));
-  if (extra.length === 0) return { conversation: lead, leading, added: 0 };
+  if (!hasStableIds(lead) || !hasStableIds(other))
+    return { conversation: lead, leading, added: 0, filled: 0 };
   const otherById = new Map(other.messages.map((m) => [m.id, m]));
-  const messages = [...lead.messages, ...extra];
+  // A message both copies hold keeps the leading copy's version, and the other's sources when
+  // it has none (Perplexity's account export has no sources; a thread exporter's copy has).
+  let filled = 0;
+  const leadMessages = lead.messages.map((message) => {
+    const cited = otherById.get(message.id)?.citations ?? [];
+    if (message.citations.length > 0 || cited.length === 0) return message;
+    filled++;
+    return { ...message, citations: cited };
+  });
+  const led = filled === 0 ? lead : { ...lead, messages: leadMessages };
+  const leadById = new Map(led.messages.map((m) => [m.id, m]));
+  // The same platform message under another id (a reader that now names its messages
+  // otherwise, as Perplexity's turns are since they are known by their question) is not extra.
+  const leadSame = new Set(led.messages.map(sameMessage));
+  const extra = other.messages.filter((m) => !leadById.has(m.id) && !leadSame.has(sameMessage(m)));
+  if (extra.length === 0) return { conversation: led, leading, added: 0, filled };
+  const messages = [...led.messages, ...extra];
   const tree = joinedTree(messages, leadById, otherById);
   return {
     conversation: {
-      ...lead,
-      participants: withRoles(lead.participants, messages),
+      ...led,
+      participants: withRoles(led.participants, messages),
       messages: tree,
     },
     leading,
     added: extra.length,
+    filled,
   };
+}
+
+// A message as the platform knows it: its id there, its role, and whether it is a thought.
+function sameMessage(message: Message): string {
+  return `${message.provider_message_id ?? ''}\u0000${message.role}\u0000${String(message.is_thought)}`;
 }
 
 /** Whether every message has an id from the provider (so its PAM id is the same in every copy). */
@@ -71,16 +93,20 @@ function joinedTree(
 ): Message[] {
   const byId = new Map(messages.map((m) => [m.id, m]));
   const parentOf = new Map<string, string | null>();
+  const relinked = new Set<string>();
   for (const message of messages) {
-    const fromLead = leadById.get(message.id)?.parent_id ?? null;
-    const fromOther = otherById.get(message.id)?.parent_id ?? null;
+    const lead = leadById.get(message.id);
+    const other = otherById.get(message.id);
+    // A parent one copy lacked (kept aside as `missing_parent_id`) that the join now holds.
+    const aside = [lead, other]
+      .map((m) => m?.raw_metadata.missing_parent_id)
+      .find((id): id is string => typeof id === 'string' && byId.has(id));
     const parent =
-      fromLead !== null && byId.has(fromLead)
-        ? fromLead
-        : fromOther !== null && byId.has(fromOther)
-          ? fromOther
-          : null;
-    parentOf.set(message.id, parent === message.id ? null : parent);
+      [lead?.parent_id, other?.parent_id].find(
+        (id): id is string => typeof id === 'string' && byId.has(id),
+      ) ?? aside;
+    if (parent !== undefined && parent === aside) relinked.add(message.id);
+    parentOf.set(message.id, parent === undefined || parent === message.id ? null : parent);
   }
   cutCycles(messages, parentOf);
   const children = new Map<string, string[]>(messages.map((m) => [m.id, []]));
@@ -102,7 +128,13 @@ function joinedTree(
   const stack = messages.filter((m) => (parentOf.get(m.id) ?? null) === null).reverse();
   for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
     const kids = children.get(at.id) ?? [];
-    order.push({ ...at, parent_id: parentOf.get(at.id) ?? null, children_ids: kids });
+    const parent = parentOf.get(at.id) ?? null;
+    const joined = { ...at, parent_id: parent, children_ids: kids };
+    if (relinked.has(at.id) && parent !== null) {
+      const { missing_parent_id: _found, ...raw } = at.raw_metadata;
+      joined.raw_metadata = raw;
+    }
+    order.push(joined);
     for (let k = kids.length - 1; k >= 0; k--) {
       const kid = byId.get(kids[k] ?? '');
       if (kid) stack.push(kid);

@@ -177,6 +177,9 @@ function finishRecord(
   }
   let conversations =
     converted === undefined ? [] : Array.isArray(converted) ? converted : [converted];
+  // An empty list is a record that holds nothing to import (a file delivered empty), not one
+  // that could not be read: nothing of it is lost.
+  const heldNothing = Array.isArray(converted) && converted.length === 0;
   const redactions: RedactionCounts = {};
   if (task.redact) {
     // One record's conversations and attachment texts learn together: a secret found in one is
@@ -191,7 +194,7 @@ function finishRecord(
     for (const conversation of conversations) texts.settleSizes(conversation);
   }
   conversations = conversations.filter((c) => knownPlatform(c, context));
-  if (conversations.length === 0) return { diagnostics, skipped: true, conversations: [] };
+  if (conversations.length === 0) return { diagnostics, skipped: !heldNothing, conversations: [] };
   return {
     diagnostics,
     skipped: false,

@@ -15,6 +15,8 @@ export interface DeliveryCheck {
   manifests: Claim[];
   listed: string[];
   missing: string[];
+  /** ChatGPT's `export_manifest.json` files, with the files each lists that were not given. */
+  exportManifests: { file: string; missing: string[] }[];
 }
 
 /**
@@ -30,8 +32,12 @@ export async function checkDeliveryManifests(
   sources: readonly OpenedSource[],
   report: ReportBuilder,
 ): Promise<DeliveryCheck> {
+  const exportManifests: DeliveryCheck['exportManifests'] = [];
   for (const manifest of claims.filter((c) => c.detection.variant === 'export-manifest'))
-    await checkExportManifest(manifest, claims, report);
+    exportManifests.push({
+      file: manifest.entry.displayPath,
+      missing: await checkExportManifest(manifest, claims, report),
+    });
   const manifests = claims.filter((c) => c.detection.variant === 'delivery-manifest');
   const present = presentZips(sources);
   const listed = new Set<string>();
@@ -50,7 +56,12 @@ export async function checkDeliveryManifests(
       });
     }
   }
-  return { manifests, listed: [...listed].sort(), missing: [...missing].sort() };
+  return {
+    manifests,
+    listed: [...listed].sort(),
+    missing: [...missing].sort(),
+    exportManifests,
+  };
 }
 
 const SHARD = /^conversations(-\d+)?\.json$/i;
@@ -67,8 +78,15 @@ async function checkExportManifest(
   manifest: Claim,
   claims: readonly Claim[],
   report: ReportBuilder,
-): Promise<void> {
-  const listed = (await partsIn(manifest, report)).filter((name) => SHARD.test(name));
+): Promise<string[]> {
+  const parts = await partsIn(manifest, report);
+  const given = new Set(
+    claims
+      .filter((c) => c.source === manifest.source)
+      .map((c) => baseName(c.entry.path).toLowerCase()),
+  );
+  const notGiven = parts.filter((name) => !given.has(name.toLowerCase()));
+  const listed = parts.filter((name) => SHARD.test(name));
   const shards = claims.filter(
     (c) =>
       c.source === manifest.source &&
@@ -83,7 +101,7 @@ async function checkExportManifest(
       message: `export_manifest.json names no conversation file in a shape chatgraph knows; the ${plural(shards.length, 'conversation file')} present ${shards.length === 1 ? 'was' : 'were'} read`,
       file,
     });
-    return;
+    return notGiven;
   }
   const present = new Set(shards.map((c) => baseName(c.entry.path).toLowerCase()));
   for (const name of listed) {
@@ -105,6 +123,23 @@ async function checkExportManifest(
       file: shard.entry.displayPath,
     });
   }
+  return notGiven;
+}
+
+/** The error for ChatGPT's `export_manifest.json` given without the export it describes. */
+export function exportManifestAlone(manifest: {
+  file: string;
+  missing: string[];
+}): NotAnExportError {
+  const shown = manifest.missing.slice(0, 8);
+  const more = manifest.missing.length - shown.length;
+  const parts =
+    manifest.missing.length > 0
+      ? `: the ${plural(manifest.missing.length, 'file')} it lists (${shown.join(', ')}${more > 0 ? `, and ${more} more` : ''}) ${manifest.missing.length === 1 ? 'was' : 'were'} not given`
+      : '';
+  return new NotAnExportError(
+    `"${manifest.file}" is ChatGPT's list of the export's files, not the export itself${parts}; give the export's .zip, or the folder it unpacks to`,
+  );
 }
 
 /** The error for a manifest given without the zips it lists. */

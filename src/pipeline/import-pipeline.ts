@@ -1,4 +1,5 @@
 import type { Bundle } from '../bundle/bundle.js';
+import type { EntryRole } from '../providers/provider.js';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { recordPamExports } from '../bundle/pam-exports.js';
 import { repairDiagnostics } from '../bundle/repair-index.js';
@@ -24,7 +25,7 @@ import {
   type Written,
 } from './import-stages.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
-import { checkDeliveryManifests, manifestAlone } from './delivery-manifest.js';
+import { checkDeliveryManifests, exportManifestAlone, manifestAlone } from './delivery-manifest.js';
 import { readMemories } from './memories.js';
 import { mergeMemoryStores } from './memory-stores.js';
 import { RecordConverter } from './record-converter.js';
@@ -52,6 +53,8 @@ export interface PipelineOptions extends Omit<ConvertOptions, 'out'> {
 export type ImportEvent =
   Written | Stored | Step | Stepped | FileEvent | { kind: 'done'; report: ImportReport };
 
+const MEMORY_ROLES: ReadonlySet<EntryRole> = new Set(['memory-store', 'memories', 'projects']);
+
 /**
  * The import, composed once: reads exports (zips, folders, files) and runs each conversation
  * down the stages of import-stages.ts — claim → checksum → side files → convert on workers →
@@ -74,14 +77,23 @@ export async function* importPipeline(
     const claims = await claimInputs(inputs, sources, report, options.signal);
     const conversationClaims = claims.filter((c) => c.detection.role === 'conversations');
     const delivery = await checkDeliveryManifests(claims, sources, report);
-    // A PAM memory store alone (an incremental export of memories) is something to read.
-    const stores = claims.some((c) => c.detection.role === 'memory-store');
+    // Memories alone are something to read: a PAM memory store (an incremental export of
+    // memories), or Claude.ai's memories.json and projects given without any conversation.
+    const stores = claims.some((c) => MEMORY_ROLES.has(c.detection.role));
     const unreadable = reportUnreadable(claims, report);
     if (conversationClaims.length === 0 && !stores) {
-      if (delivery.manifests.length > 0 && delivery.missing.length > 0)
-        throw manifestAlone(delivery);
-      if (unreadable !== undefined) throw onlyUnreadable(unreadable);
-      throw await notAnExport(inputs, sources);
+      const exportManifest = delivery.exportManifests[0];
+      const refusal =
+        delivery.manifests.length > 0 && delivery.missing.length > 0
+          ? manifestAlone(delivery)
+          : unreadable !== undefined
+            ? onlyUnreadable(unreadable)
+            : exportManifest
+              ? exportManifestAlone(exportManifest)
+              : await notAnExport(inputs, sources);
+      report.add({ level: 'error', code: 'not-an-export', message: refusal.message });
+      refusal.report = report.build();
+      throw refusal;
     }
     await checksumClaims(conversationClaims, options);
     reportFiles(claims, report);

@@ -56,10 +56,11 @@ export function mergeWithStored(
   const storedLeads = merged.leading === 'stored';
   // Said only when the bundle's copy is strictly newer (it also leads with more messages at one time).
   const keptNewer = storedLeads && updatedOf(storedCopy) > updatedOf(arriving);
-  if (merged.added === 0 && !storedLeads) return asIs;
+  const changed = merged.added + merged.filled;
+  if (changed === 0 && !storedLeads) return asIs;
   // Its batch was projected from the arriving copy: the sink projects what is written instead.
   const { batch: _projected, ...unprojected } = converted;
-  if (merged.added === 0 && !options.redact) {
+  if (changed === 0 && !options.redact) {
     const conversation = parsed.conversation;
     return {
       converted: {

@@ -42,7 +42,10 @@ export async function readSideFiles(
         let byMessage = library.get(claim.sourceKey);
         if (!byMessage)
           library.set(claim.sourceKey, (byMessage = new Map<string, LibraryFile[]>()));
-        byMessage.set(file.messageId, [...(byMessage.get(file.messageId) ?? []), file]);
+        // By its message, and by its conversation: a file whose message the export left out is
+        // placed by time (`thread:<id>`, see the provider).
+        for (const key of [file.messageId, file.threadId ? `thread:${file.threadId}` : null])
+          if (key !== null) byMessage.set(key, [...(byMessage.get(key) ?? []), file]);
       }
     }
   }

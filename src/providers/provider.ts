@@ -38,8 +38,12 @@ export interface Account {
 export interface LibraryFile {
   /** The file's id, as the export's files are named (`file_…`). */
   fileId: string;
-  /** The platform id of the message it is linked to. */
-  messageId: string;
+  /** The platform id of the message it is linked to (null: the export names none). */
+  messageId: string | null;
+  /** The platform id of the conversation it came from, when the export names it. */
+  threadId?: string | null;
+  /** When the library made it (a PAM timestamp), to place it when its message is missing. */
+  createdAt?: string | null;
   name: string | null;
   mimeType: string | null;
   sizeBytes: number | null;
@@ -62,7 +66,10 @@ export interface ConversionContext {
    * PAM id of the conversation it belongs to (`conversationIdOf`).
    */
   attachText: (conversationId: string, name: string | null, text: string) => string;
-  /** The library files the export links to a message, by the message's platform id. */
+  /**
+   * The library files the export links to a message, by the message's platform id; and with
+   * `thread:<conversation platform id>`, every file that came from that conversation.
+   */
   libraryFilesOf?: (messageId: string) => readonly LibraryFile[];
   /** The time of the export file itself, the last resort for a record with no time at all. */
   readonly fallbackTime: string | undefined;

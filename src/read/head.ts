@@ -12,6 +12,9 @@ export async function readHead(entry: Entry, length = 64 * 1024): Promise<Buffer
       total += chunk.length;
       if (total >= length) break;
     }
+  } catch {
+    // A file cut short (a zip whose download stopped) gives the bytes it has; the reading pass
+    // reports the damage, naming the file and where it stopped.
   } finally {
     stream.destroy();
   }

@@ -219,5 +219,9 @@ function crcProblem(error: ZipCrcError, bytes: number, what: 'records' | 'file')
 }
 
 function describe(error: unknown): string {
+  // zlib's "unexpected end of file": the compressed data stops short, as a download cut short
+  // leaves a zip's last entry.
+  if (error instanceof Error && 'code' in error && error.code === 'Z_BUF_ERROR')
+    return `the file ends before its compressed data does (${error.message}): the download looks incomplete, download the export again`;
   return error instanceof Error ? error.message : String(error);
 }

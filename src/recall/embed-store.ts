@@ -27,6 +27,8 @@ import {
   type ModelChoice,
 } from './model-choice.js';
 import type { QueryEmbedding } from './recall-search.js';
+import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
+import type { MeaningTest } from '../search/meaning-cutoff.js';
 
 /** Chunks overlap by this many tokens, so a sentence cut at a boundary is whole in one of them. */
 const OVERLAP_TOKENS = 32;
@@ -135,7 +137,15 @@ async function embedLocked(
       : saved.model === model && saved.endpoint === open.endpoint
         ? { reason: saved.reason, languages: saved.languages }
         : {};
-    await writeEmbeddingSettings(folder, { model, endpoint: open.endpoint, ...why });
+    // Made once per model: each query's noise level is then read, not embedded again.
+    const noise =
+      saved.noise?.model === embedder.model.id
+        ? saved.noise
+        : {
+            model: embedder.model.id,
+            vectors: encodeVectors(await makeNoise((t) => embedder.embed(t))),
+          };
+    await writeEmbeddingSettings(folder, { model, endpoint: open.endpoint, ...why, noise });
     return { ...report, source: embedder.model.source, memories };
   } finally {
     cache.close();
@@ -205,6 +215,11 @@ export interface QueryEmbedder {
   /** Texts embedded with the same open model (a memory written while a server runs). */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   model: Embedder['model'];
+  /**
+   * How a vector's matches are judged: its noise level (against the model's vectors of texts
+   * that mean nothing, saved by `embed` or made once here) and the model's calibrated cutoff.
+   */
+  meaningJudge(): Promise<(vector: Float32Array) => MeaningTest>;
   close(): Promise<void>;
 }
 
@@ -230,8 +245,17 @@ export async function openQueryEmbedder(
       `the vectors were made with ${indexed.id} (${String(indexed.dimensions)} dimensions), but ${embedder.model.id} (${String(embedder.model.dimensions)}) was opened: search with that model, or run chatgraph embed --model ${embedder.model.id} to re-embed`,
     );
   }
+  let noise: Promise<Float32Array[]> | undefined;
+  const noiseVectors = (): Promise<Float32Array[]> =>
+    (noise ??= Promise.resolve(
+      readSavedNoise(folder, embedder.model.id, embedder.model.dimensions),
+    ).then((saved) => saved ?? makeNoise((texts) => embedder.embed(texts))));
   return {
     model: embedder.model,
+    meaningJudge: async () => {
+      const vectors = await noiseVectors();
+      return (vector) => meaningTest(vector, vectors, embedder.model.id);
+    },
     embedQuery: async (text) => {
       const [vector] = await embedder.embed([text]);
       if (!vector) throw new Error('the model gave no vector for the query');

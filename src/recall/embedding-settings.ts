@@ -12,6 +12,11 @@ export interface EmbeddingSettings {
   reason?: string | undefined;
   /** Language (ISO 639-1) -> its share of the sampled messages, when `embed` chose the model. */
   languages?: Record<string, number> | undefined;
+  /**
+   * The model's vectors of texts that mean nothing (`embed/noise-texts.ts`), float32 in base64,
+   * made once by `embed`: each query's noise level is read from them without loading the model.
+   */
+  noise?: { model: string; vectors: string } | undefined;
 }
 
 const settingsSchema = z.object({
@@ -19,6 +24,7 @@ const settingsSchema = z.object({
   endpoint: z.string().min(1).optional(),
   reason: z.string().optional(),
   languages: z.record(z.string(), z.number()).optional(),
+  noise: z.object({ model: z.string().min(1), vectors: z.string() }).optional(),
 });
 
 /** The data folder's embedding settings, or none (a bad file is reported, not used). */

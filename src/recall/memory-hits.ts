@@ -1,6 +1,7 @@
 import { fuseRankings } from './recall-search.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import type { MemoryMatch } from '../stores/memory-index.js';
+import type { MeaningTest } from '../search/meaning-cutoff.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 
 /** The most memories a search lists beside its hits. */
@@ -19,6 +20,8 @@ export const MEMORY_MIN_SIMILARITY = 0.25;
 export interface QueryMeaning {
   vector: Float32Array;
   model: string;
+  /** How its matches are judged: a memory must stand above the query's noise level too. */
+  test?: MeaningTest;
 }
 
 function hitOf(
@@ -59,7 +62,13 @@ async function matching(
       : meaning
         ? (
             await store.memories.searchByMeaning(meaning.vector, meaning.model, MEMORY_HITS * 4)
-          ).filter((m) => m.score >= MEMORY_MIN_SIMILARITY)
+          ).filter(
+            // A memory is one short text: it has to beat what nonsense gets from the query, not
+            // the margin measured on conversations' passages.
+            (m) =>
+              m.score >= MEMORY_MIN_SIMILARITY &&
+              (meaning.test === undefined || m.score > meaning.test.noise),
+          )
         : [];
   return found.filter((m) => {
     const at = Date.parse(m.createdAt);

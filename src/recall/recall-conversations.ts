@@ -1,6 +1,5 @@
 import { answerSummary } from '../search/answer-summary.js';
 import { groupByConversation, type ConversationHit } from '../search/group-by-conversation.js';
-import { relevanceFloor } from '../search/relevance-floor.js';
 import { searchTerms } from '../search/search-terms.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';
 import type { SearchHit, SearchMode, SearchQuery, SearchResult, Store } from '../stores/store.js';
@@ -18,6 +17,8 @@ export interface ConversationResult {
   offset: number;
   /** Whether more conversations follow this page. */
   more: boolean;
+  /** The conversations holding the words, counted exactly (absent in a search by meaning alone). */
+  conversationCount?: number;
   /** What the answer holds, in words ("1 conversation has the word; 2 more are close in meaning"). */
   summary: string;
   belowFloor?: number;
@@ -46,16 +47,16 @@ async function withMessageIds(store: Store, found: ConversationHit[]): Promise<v
 }
 
 // Memories shown beside conversations only when as close as the answers: by words, or by meaning
-// within the floor of the best conversation's similarity.
+// no further than the least similar conversation shown by meaning. With none shown by meaning
+// (only memories have vectors, after a reindex), the memories' own test decided already.
 function memoriesWorthShowing(
   memories: readonly SearchHit[],
   hits: readonly SearchHit[],
-  model: string | undefined,
 ): SearchHit[] {
-  const floor = relevanceFloor(model);
-  let best = -Infinity;
-  for (const hit of hits) best = Math.max(best, hit.why?.semantic?.similarity ?? -Infinity);
-  const least = Math.max(floor.absolute, best * floor.relative);
+  let least = Infinity;
+  for (const hit of hits)
+    if (hit.why?.semantic !== undefined) least = Math.min(least, hit.why.semantic.similarity);
+  if (least === Infinity) least = -Infinity;
   return memories.filter(
     (m) => m.why?.keyword !== undefined || (m.why?.semantic?.similarity ?? -Infinity) >= least,
   );
@@ -94,14 +95,7 @@ export async function recallConversations(
     }
     const page = grouped.slice(offset, want);
     await withMessageIds(store, page);
-    const memories =
-      offset === 0
-        ? memoriesWorthShowing(
-            result.memories ?? [],
-            result.hits,
-            (await store.vectors.model())?.id,
-          )
-        : [];
+    const memories = offset === 0 ? memoriesWorthShowing(result.memories ?? [], result.hits) : [];
     return {
       mode: result.mode,
       conversations: page,
@@ -110,7 +104,16 @@ export async function recallConversations(
       matchesCapped: result.matchesCapped,
       offset,
       more: grouped.length > want,
-      summary: answerSummary(result.mode, grouped, termCount(query.text), result.belowFloor),
+      summary: answerSummary(
+        result.mode,
+        grouped,
+        termCount(query.text),
+        result.belowFloor,
+        result.conversationCount,
+      ),
+      ...(result.conversationCount !== undefined
+        ? { conversationCount: result.conversationCount }
+        : {}),
       ...(result.belowFloor !== undefined ? { belowFloor: result.belowFloor } : {}),
       ...(result.hint !== undefined ? { hint: result.hint } : {}),
       ...(result.nearest !== undefined ? { nearest: result.nearest } : {}),

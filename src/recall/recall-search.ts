@@ -7,10 +7,13 @@ import {
   type Store,
 } from '../stores/store.js';
 import type { VectorQuery } from '../stores/vector-index.js';
-import { aboveFloor, relevanceFloor } from '../search/relevance-floor.js';
+import { closeInMeaning, NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 
 /** Turns a query's text into a vector of the index's model. */
 export type QueryEmbedding = (text: string) => Promise<Float32Array>;
+
+/** How the matches of a query's vector are judged (its noise level, its model's cutoff). */
+export type MeaningJudge = (vector: Float32Array) => Promise<MeaningTest>;
 
 /** Reciprocal rank fusion's constant (the usual 60: ranks matter, scores' scales do not). */
 const RRF_K = 60;
@@ -109,15 +112,30 @@ export function fuseRankings(
     .map(({ fusion, ...hit }) => ({ ...hit, score: fusion }));
 }
 
+// The keyword half of a search by meaning: its words' matches, counts and "did you mean", or
+// none when the words are ones it cannot take (only very common ones, say).
+function keywordHalf(
+  store: Store,
+  query: SearchQuery,
+  limit: number,
+): Promise<SearchResult | undefined> {
+  return store.search({ ...query, mode: 'keyword', offset: 0, limit }).catch((error: unknown) => {
+    if (error instanceof QueryError) return undefined;
+    throw error;
+  });
+}
+
 /**
  * Searches by words, by meaning, or both (hybrid: the two rankings fused), with the same
  * filters and paging in every mode. Without vectors (or a way to embed the query) the search is
- * by words; a semantic search then says what is missing.
+ * by words; a semantic search then says what is missing. Hits found by meaning only are shown
+ * when `judge` finds them close enough (see `search/meaning-cutoff.ts`); without it, all are.
  */
 export async function recall(
   store: Store,
   query: SearchQuery,
   embedQuery?: QueryEmbedding,
+  judge: MeaningJudge = () => Promise.resolve(NO_TEST),
 ): Promise<SearchResult> {
   const mode = await searchModeFor(store, query.mode, embedQuery !== undefined);
   const offset = query.offset ?? 0;
@@ -131,9 +149,13 @@ export async function recall(
     if (hits.length > 0 || offset > 0 || !embedQuery) return { ...result, hits, mode, offset };
     const model = await store.vectors.model();
     if (!model || model.count === 0) return { ...result, hits, mode, offset };
-    // Nothing has the words: say what is nearest in meaning instead.
-    const nearest = await semanticHits(store, query, await embedQuery(query.text), 3);
-    return { ...result, hits, mode, offset, nearest };
+    // Nothing has the words: say what is nearest in meaning instead, when anything is.
+    const vector = await embedQuery(query.text);
+    const nearest = closeInMeaning(
+      await semanticHits(store, query, vector, 3),
+      await judge(vector),
+    );
+    return { ...result, hits, mode, offset, nearest: nearest.hits };
   }
   const count = await vectorCount(store);
   if (count.all === 0)
@@ -146,9 +168,14 @@ export async function recall(
   const nearest = (limit_: number): Promise<SearchHit[]> =>
     count.messages > 0 ? semanticHits(store, query, vector, limit_) : Promise.resolve([]);
   // Nearest neighbours always exist: those far in meaning are left out, not shown as padding.
-  const floor = relevanceFloor(count.model);
   if (mode === 'semantic') {
-    const { hits, below } = aboveFloor(await nearest(offset + limit), floor);
+    // The words are looked up too, for a "did you mean" when nothing holds them.
+    const [found, words, test] = await Promise.all([
+      nearest(offset + limit),
+      keywordHalf(store, query, 1),
+      judge(vector),
+    ]);
+    const { hits, below } = closeInMeaning(found, test);
     return {
       hits: hits.slice(offset),
       matches: hits.length,
@@ -157,23 +184,20 @@ export async function recall(
       mode,
       offset,
       belowFloor: below,
+      ...(words?.hint !== undefined ? { hint: words.hint } : {}),
     };
   }
   const depth = offset + limit + FUSION_DEPTH;
-  const [keyword, semantic] = await Promise.all([
-    store
-      .search({ ...query, mode: 'keyword', offset: 0, limit: Math.min(depth, 100) })
-      .catch((error: unknown) => {
-        // Words the keyword search cannot take (only very common ones, say) leave meaning.
-        if (error instanceof QueryError) return undefined;
-        throw error;
-      }),
+  const [keyword, semantic, test] = await Promise.all([
+    keywordHalf(store, query, Math.min(depth, 100)),
     nearest(depth),
+    judge(vector),
   ]);
-  const fused = aboveFloor(fuseRankings(keyword?.hits ?? [], semantic), floor);
+  const fused = closeInMeaning(fuseRankings(keyword?.hits ?? [], semantic), test);
   return {
     hits: fused.hits.slice(offset, offset + limit),
     belowFloor: fused.below,
+    conversationCount: keyword?.conversationCount ?? 0,
     matches: keyword?.matches ?? 0,
     matchesCapped: keyword?.matchesCapped ?? false,
     ranked: keyword?.ranked ?? 0,
@@ -183,18 +207,28 @@ export async function recall(
   };
 }
 
-/** Messages close in meaning to one message (the web app's "similar messages"). */
+/**
+ * Messages close in meaning to one message (the web app's "similar messages"), judged as a
+ * search's hits are: those that do not stand out from the message's noise level are left out.
+ */
 export async function similarMessages(
   store: Store,
   messageId: string,
   limit: number,
+  judge: MeaningJudge = () => Promise.resolve(NO_TEST),
 ): Promise<SearchHit[]> {
   const vector = await store.vectors.vectorOf(messageId);
   if (!vector) return [];
-  const hits = await store.vectors.search({ vector, limit, exclude: messageId });
+  const [hits, test] = await Promise.all([
+    store.vectors.search({ vector, limit, exclude: messageId }),
+    judge(vector),
+  ]);
   const described = await store.vectors.describe(hits);
-  return described.map((hit, i) => ({
-    ...hit,
-    why: { semantic: { rank: i + 1, similarity: hit.score } },
-  }));
+  return closeInMeaning(
+    described.map((hit, i) => ({
+      ...hit,
+      why: { semantic: { rank: i + 1, similarity: hit.score } },
+    })),
+    test,
+  ).hits;
 }

@@ -2,6 +2,8 @@ import type { Folder } from '../folder/folder.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
+import { queryLanguageNotice } from './query-language.js';
+import type { MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
 import { recallConversations, type ConversationResult } from './recall-conversations.js';
@@ -19,6 +21,13 @@ export interface Recaller {
    */
   embedder(): Promise<TextEmbedder | undefined>;
   close(): Promise<void>;
+}
+
+// How a search's or a neighbour's matches are judged with the opened model (none without one).
+function judgeWith(
+  opener: QueryEmbedder | undefined,
+): ((vector: Float32Array) => Promise<MeaningTest>) | undefined {
+  return opener ? async (vector) => (await opener.meaningJudge())(vector) : undefined;
 }
 
 /**
@@ -67,16 +76,24 @@ export function createRecaller(
       const embedQuery = opener
         ? (text: string): Promise<Float32Array> => (vector ??= opener.embedQuery(text))
         : undefined;
-      const result = await recall(store, query_, embedQuery);
+      const result = await recall(store, query_, embedQuery, judgeWith(opener));
       const meaning =
         opener && embedQuery && result.mode !== 'keyword'
-          ? { vector: await embedQuery(query_.text), model: opener.model.id }
+          ? await (async () => {
+              const vector = await embedQuery(query_.text);
+              const test = (await opener.meaningJudge())(vector);
+              return { vector, model: opener.model.id, test };
+            })()
           : undefined;
       const withMemories = await withMemoryHits(store, query_, result, meaning);
+      // Said once, beside the answer: the model may not understand the question's language.
+      notice ??= meaning ? await queryLanguageNotice(query_.text, meaning.model) : undefined;
       return notice === undefined ? withMemories : { ...withMemories, notice };
     },
-    similar(messageId, limit) {
-      return similarMessages(store, messageId, limit);
+    async similar(messageId, limit) {
+      // Judged by the model's noise texts when the model opens; all shown when it does not.
+      const opener = await embedder().catch(() => undefined);
+      return similarMessages(store, messageId, limit, judgeWith(opener));
     },
     embedder() {
       return embedder().catch(() => undefined);

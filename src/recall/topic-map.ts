@@ -1,5 +1,7 @@
 import type { Store } from '../stores/store.js';
 import type { ConversationVector } from '../stores/vector-index.js';
+import { MIN_OTHERS, standingOut } from '../search/meaning-cutoff.js';
+import { meaningCutoffOf } from '../embed/model-catalog.js';
 import { clusterCount, distinctiveWords, kMeans, unit, type NamedText } from './topic-clusters.js';
 
 /** One topic: its name, its size and its conversations nearest its centre first. */
@@ -33,6 +35,11 @@ export interface TopicMapOptions {
   listed?: number;
   /** The number of clusters; about √(n/2) unless given. */
   k?: number;
+  /**
+   * How many standard deviations a topic's nearest topic must stand above the centre's
+   * similarities to all the other centres to be named (the model's calibrated `relatedZ`).
+   */
+  relatedZ?: number;
 }
 
 const DEFAULT_CAP = 20_000;
@@ -87,12 +94,21 @@ export function clusterConversations(
     members[c]?.push({ v, score: dot(unit(v.vector), centroids[c] ?? v.vector) });
   });
   const clusters = centroids.map((centre, c): TopicCluster => {
-    let nearest: TopicCluster['nearest'] = null;
-    centroids.forEach((other, o) => {
+    let nearest: { id: number; similarity: number } | null = null;
+    for (const [o, other] of centroids.entries()) {
       const similarity = dot(centre, other);
       if (o !== c && (nearest === null || similarity > nearest.similarity))
         nearest = { id: o, similarity };
-    });
+    }
+    // Named only when it stands out among the other centres, as Related does for notes (a map
+    // of fewer topics than that keeps its nearest: there is no spread to judge by).
+    const others = centroids.filter((_, o) => o !== c).map((other) => dot(centre, other));
+    if (
+      options.relatedZ !== undefined &&
+      others.length >= MIN_OTHERS &&
+      standingOut(others, options.relatedZ).length === 0
+    )
+      nearest = null;
     const words = names[c] ?? [];
     const listed = (members[c] ?? []).sort((a, b) => b.score - a.score);
     return {
@@ -129,7 +145,10 @@ export async function buildTopicMap(
   const vectors = await store.vectors.conversationVectors(cap + 1);
   const capped = vectors.length > cap;
   const kept = vectors.slice(0, cap);
-  const clusters = clusterConversations(kept, options);
+  const clusters = clusterConversations(kept, {
+    relatedZ: meaningCutoffOf(model.id).relatedZ,
+    ...options,
+  });
   // Named again from their text: the titles and the first words of the conversations nearest
   // each centre (a few dozen a cluster, so the store is asked a few hundred times at most).
   const texts = new Map<string, string>();

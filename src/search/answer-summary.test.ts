@@ -34,4 +34,20 @@ describe('answerSummary', () => {
     );
     expect(answerSummary('keyword', [], 1)).toBe('0 conversations have the word');
   });
+
+  it('starts with the exact count of conversations holding the words, whatever the page shows', () => {
+    const found = groupByConversation([hit('a', words), hit('b', meaning)]);
+    expect(answerSummary('keyword', found.slice(0, 1), 1, 0, 9)).toBe(
+      '9 conversations have the word',
+    );
+    expect(answerSummary('hybrid', found, 1, 0, 9)).toBe(
+      '9 conversations have the word; 1 more is close in meaning',
+    );
+    expect(answerSummary('hybrid', found.slice(1), 1, 3, 0)).toBe(
+      '0 conversations have the word; 1 is close in meaning; 3 passages were too far in meaning to show',
+    );
+    expect(answerSummary('hybrid', [], 2, 5, 0)).toBe(
+      '0 conversations have the words; none is close in meaning; 5 passages were too far in meaning to show',
+    );
+  });
 });

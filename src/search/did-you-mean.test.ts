@@ -54,6 +54,19 @@ describe('did you mean', () => {
     expect(nearestLanguageTerms('zorblax', german, ['de'])).toEqual([]);
   });
 
+  it('suggests nothing for short words, nor a word two edits away as written', () => {
+    const vocabulary = [
+      { term: 'do', count: 40 },
+      { term: 'tue', count: 3 },
+      { term: 'bring', count: 5 },
+    ];
+    expect(nearestTerms('dog', vocabulary)).toEqual([]);
+    expect(nearestTerms('tune', vocabulary)).toEqual([]);
+    // Porter's "bridg" is one edit from "bring", the words two.
+    expect(nearestTerms('bridge', vocabulary)).toEqual(['bring']);
+    expect(surfaceForm('bridge', ['we bring it'], 'bring')).toBeUndefined();
+  });
+
   it('rewrites only the replaced words of a search, keeping its syntax', () => {
     expect(rewriteSearch('"Focacia starter" -levain', new Map([['focacia', 'focaccia']]))).toBe(
       '"focaccia starter" -levain',

@@ -29,6 +29,12 @@ export function allowedDistance(word: string): number {
   return word.length >= 8 ? 2 : 1;
 }
 
+/**
+ * Words shorter than this get no suggestion: one edit from "dog" or "tune" is another word
+ * ("do", "tue") far more often than the word meant.
+ */
+export const MIN_SUGGESTED_LENGTH = 5;
+
 /** Indexed words (stems, as a full-text vocabulary lists them) nearest to `word`, best first. */
 export function nearestTerms(
   word: string,
@@ -36,6 +42,7 @@ export function nearestTerms(
 ): string[] {
   const target = indexForm(word);
   const max = allowedDistance(target);
+  if (foldWord(word).length < MIN_SUGGESTED_LENGTH) return [];
   return candidates
     .map((c) => ({ ...c, distance: editDistance(target, c.term, max) }))
     .filter((c) => c.distance <= max && c.term !== target)
@@ -56,6 +63,7 @@ export function nearestLanguageTerms(
 ): string[] {
   const stems = queryStems(word, languages);
   const max = allowedDistance(foldWord(word));
+  if (foldWord(word).length < MIN_SUGGESTED_LENGTH) return [];
   return candidates
     .map((c) => ({
       ...c,
@@ -97,8 +105,9 @@ export function surfaceForm(
     (candidate) => stem === undefined || indexForm(candidate) === stem,
   );
   if (!best) return undefined;
-  // Without a stem to hold to (a fuzzy match), only a near word is a suggestion.
-  if (stem === undefined && best.distance > allowedDistance(typed.toLowerCase())) return undefined;
+  // Only a word near what was typed, as written, is a suggestion: one edit between two stems
+  // can be two between the words ("bridg" and "bring" of "bridge" and "bring").
+  if (best.distance > allowedDistance(typed.toLowerCase())) return undefined;
   return best.token;
 }
 

@@ -53,6 +53,11 @@ export interface SearchResult {
   /** True when more match than `matches` says. */
   matchesCapped: boolean;
   /**
+   * The conversations holding the words (a message's or attachment's text matching the search
+   * and its filters), counted exactly, whatever the page; absent in a search by meaning alone.
+   */
+  conversationCount?: number;
+  /**
    * How many of them were ranked: a word in thousands of messages is ranked among the most
    * recently indexed matches only, so a search stays fast; 0 when only very common words were
    * given (then the newest matches are listed).

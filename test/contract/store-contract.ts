@@ -475,6 +475,21 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         expect(await count({ until: '2024-02-15', role: 'user' })).toBe(1);
       });
 
+      it('counts the conversations holding the words exactly, the same on every page', async () => {
+        const conversations = async (text: string, extra: Partial<SearchQuery> = {}) =>
+          (await store.search({ text, ...extra })).conversationCount;
+        for (const limit of [1, 2, 30])
+          expect(await conversations('focaccia OR marathon OR zeppelin', { limit })).toBe(3);
+        expect(await conversations('zeppelin', { limit: 1, offset: 3 })).toBe(1);
+        // A message and an attachment of one conversation count it once.
+        expect(await conversations('focaccia OR pumpernickel')).toBe(1);
+        expect(await conversations('focaccia OR marathon', { source: 'claude-ai' })).toBe(1);
+        expect(await conversations('focaccia OR marathon', { role: 'assistant', limit: 1 })).toBe(
+          2,
+        );
+        expect(await conversations('nowhere-to-be-found')).toBe(0);
+      });
+
       it('keeps a snippet short on a message of one 5 MB token', async () => {
         await store.upsert([longTokenBatch()]);
         for (const text of ['quokka', 'qqq*']) {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { convertExports, exitCodeOf } from '../../index.js';
+import { withRefusalReport } from '../refusal-report.js';
 import type { CliIo } from '../cli-io.js';
 import { formatReport } from '../format-report.js';
 import { checkInputs, runOptions } from '../import-options.js';
@@ -21,11 +22,13 @@ export async function runConvert(
 ): Promise<void> {
   checkInputs(inputs);
   const bar = new ProgressBar();
-  const report = await convertExports(inputs, {
-    out: options.out,
-    exportOnly: true,
-    ...runOptions(options, bar),
-  });
+  const report = await withRefusalReport(options.json, io, () =>
+    convertExports(inputs, {
+      out: options.out,
+      exportOnly: true,
+      ...runOptions(options, bar),
+    }),
+  );
   bar.done();
   io.out(
     options.json

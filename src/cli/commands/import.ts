@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { claudeCodeProjectDirs } from '../../api/sources.js';
 import { exitCodeOf, type DataFolder, type ImportResult, type Neo4jTarget } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
+import { withRefusalReport } from '../refusal-report.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
 import { formatReport } from '../format-report.js';
 import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
@@ -64,12 +65,14 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   checkInputs(inputs);
   const signed = await checkSignatureBeforeWrite(folder, io);
   const bar = new ProgressBar();
-  const report = await folder.import(inputs, {
-    deep: options.deep === true,
-    force: options.force === true,
-    restore: options.restore === true,
-    ...runOptions(options, bar),
-  });
+  const report = await withRefusalReport(options.json, io, () =>
+    folder.import(inputs, {
+      deep: options.deep === true,
+      force: options.force === true,
+      restore: options.restore === true,
+      ...runOptions(options, bar),
+    }),
+  );
   bar.done();
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));

@@ -102,7 +102,10 @@ function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean,
     lines.push(offset > 0 ? `No hits past the first ${String(offset)}.` : 'Nothing matches.');
     if (result.hint) lines.push(`Did you mean "${result.hint}"?`);
     if (nearest && nearest.length > 0) lines.push('Nearest in meaning:', ...nearest.map(hitLine));
-  } else lines.push(...shown.map(hitLine));
+  } else {
+    if (result.hint) lines.push(`No message has these words. Did you mean "${result.hint}"?`);
+    lines.push(...shown.map(hitLine));
+  }
   // Memories (remembered, or imported) beside the hits, on the first page: marked as such.
   if (memories) lines.push(...memoryLines(memories));
   lines.push(...pageLines(truncated, kb, end, nextOffset, 'More may follow'));
@@ -171,7 +174,11 @@ function renderConversations(
     if (result.hint) lines.push(`Did you mean "${result.hint}"?`);
     if (result.nearest && result.nearest.length > 0)
       lines.push('Nearest in meaning:', ...result.nearest.map(hitLine));
-  } else lines.push(...shown.flatMap(conversationLines));
+  } else {
+    // Answers by meaning alone: the words matched nothing, and a near word may have.
+    if (result.hint) lines.push(`No conversation has these words. Did you mean "${result.hint}"?`);
+    lines.push(...shown.flatMap(conversationLines));
+  }
   lines.push(...memoryLines(result.memories));
   lines.push(...pageLines(truncated, kb, end, nextOffset, 'More conversations follow'));
   const structured = output.parse({

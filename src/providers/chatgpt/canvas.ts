@@ -2,6 +2,7 @@ import type { DraftMessage } from '../../model/draft.js';
 import type { JsonObject } from '../../model/pam.js';
 import type { ConversionContext } from '../provider.js';
 import { asArray, asObject, asString, asText } from '../untrusted.js';
+import { applyUpdates, CanvasBudget, firstMatch } from './canvas-patterns.js';
 
 /*
  * ChatGPT's canvas ("canmore"): the assistant writes a document beside the chat with tool calls
@@ -25,7 +26,20 @@ interface Version {
   type: string;
   text: string;
   number: number;
+  /** The platform's id of the document (`textdoc_id`), when its tool response names it. */
+  doc: string | undefined;
 }
+
+/**
+ * The documents as they stand at a message: the one written last (what an update names by
+ * default), and each by its `textdoc_id`, so that a conversation with two canvases updates each.
+ */
+interface Canvases {
+  last: Version | undefined;
+  byDoc: ReadonlyMap<string, Version>;
+}
+
+const NONE: Canvases = { last: undefined, byDoc: new Map() };
 
 const MIME: Record<string, string> = {
   document: 'text/markdown',
@@ -36,79 +50,15 @@ const MIME: Record<string, string> = {
   'code/css': 'text/css',
 };
 
-/** Python's replacement syntax (`\1`, `\g<name>`, `\n`) expanded against one match. */
-function expand(replacement: string, groups: (string | undefined)[], named: JsonObject): string {
-  return replacement.replace(/\\(?:g<([^>]+)>|(\d{1,2})|(.))/gs, (escape, name, digit, char) => {
-    if (typeof name === 'string')
-      return /^\d+$/.test(name) ? (groups[Number(name)] ?? '') : (asString(named[name]) ?? '');
-    if (typeof digit === 'string') return groups[Number(digit)] ?? '';
-    const chars: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\' };
-    return chars[String(char)] ?? escape;
-  });
-}
-
-/** A Python pattern as a JavaScript one: inline flags lifted, `.` across lines as canmore uses it. */
-function toRegExp(pattern: string, multiple: boolean): RegExp {
-  let source = pattern;
-  let flags = 's';
-  const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
-  if (inline?.[1]) {
-    if (inline[1].includes('i')) flags += 'i';
-    if (inline[1].includes('m')) flags += 'm';
-    source = source.slice(inline[0].length);
-  }
-  source = source.replace(/\(\?P<([A-Za-z_]\w*)>/g, '(?<$1>').replace(/\(\?P=(\w+)\)/g, '\\k<$1>');
-  return new RegExp(source, multiple ? `${flags}g` : flags);
-}
-
-/** The document after one update, or an error saying why it could not be applied. */
-function applyUpdates(text: string, updates: unknown[]): { text: string } | { error: string } {
-  let out = text;
-  for (const item of updates) {
-    const update = asObject(item);
-    const pattern = asString(update?.pattern);
-    const replacement = asString(update?.replacement) ?? '';
-    if (pattern === undefined) return { error: 'an update has no pattern' };
-    let regex: RegExp;
-    try {
-      regex = toRegExp(pattern, update?.multiple === true);
-    } catch (error) {
-      return {
-        error: `the pattern ${JSON.stringify(pattern)} is not one we can read (${String(error)})`,
-      };
-    }
-    if (!regex.test(out))
-      return { error: `the pattern ${JSON.stringify(pattern)} matches nothing` };
-    regex.lastIndex = 0;
-    out = out.replace(regex, (...args: unknown[]) => {
-      const last = args[args.length - 1];
-      const named = typeof last === 'object' && last !== null ? (last as JsonObject) : {};
-      const groups = args
-        .slice(0, typeof last === 'object' ? -3 : -2)
-        .map((g) => (typeof g === 'string' ? g : undefined));
-      return expand(replacement, groups, named);
-    });
-  }
-  return { text: out };
-}
-
 /** Comments on a version as text: each under the passage its pattern matches, when it matches. */
-function commentsText(version: Version, comments: unknown[]): string {
+function commentsText(version: Version, comments: unknown[], budget: CanvasBudget): string {
   const blocks: string[] = [];
   for (const item of comments) {
     const entry = asObject(item);
     const comment = asText(entry?.comment);
     if (comment === undefined) continue;
     const pattern = asString(entry?.pattern);
-    let passage: string | undefined;
-    if (pattern !== undefined) {
-      try {
-        passage = toRegExp(pattern, false).exec(version.text)?.[0];
-      } catch {
-        // A pattern we cannot read leaves the comment without its passage, not lost.
-        passage = undefined;
-      }
-    }
+    const passage = pattern === undefined ? undefined : firstMatch(version.text, pattern, budget);
     const quoted = passage?.trim()
       ? `${passage
           .trim()
@@ -127,57 +77,55 @@ export function attachCanvases(
   conversationId: string,
   context: ConversionContext,
 ): void {
+  const calls = drafts.filter((draft) => canvasCall(draft) !== undefined);
+  if (calls.length === 0) return;
+  const budget = new CanvasBudget(
+    calls.reduce((sum, d) => sum + (d.content?.text?.length ?? 0), 0),
+  );
   const byKey = new Map(drafts.map((d) => [d.key, d]));
-  const versions = new Map<string, Version | null>();
-
-  const versionBefore = (draft: DraftMessage): Version | undefined => {
+  const parentOf = (draft: DraftMessage): DraftMessage | undefined =>
+    draft.parentKey === null ? undefined : byKey.get(draft.parentKey);
+  // The version in force at each message: its own, or the one before it on its thread. Worked
+  // out parents first, without recursion, however the mapping orders its nodes.
+  const inForce = new Map<string, Canvases>();
+  const own = new Map<string, Version>();
+  const beforeOf = new Map<string, Version | undefined>();
+  const docOf = textdocIds(drafts);
+  const resolve = (draft: DraftMessage): void => {
+    const pending: DraftMessage[] = [];
     const seen = new Set<string>();
-    let at = draft.parentKey === null ? undefined : byKey.get(draft.parentKey);
-    while (at && !seen.has(at.key)) {
+    for (
+      let at = draft as DraftMessage | undefined;
+      at && !inForce.has(at.key);
+      at = parentOf(at)
+    ) {
+      if (seen.has(at.key)) break; // a cycle of parents: what is above it is not a thread
       seen.add(at.key);
-      const version = versionOf(at);
-      if (version) return version;
-      at = at.parentKey === null ? undefined : byKey.get(at.parentKey);
+      pending.push(at);
     }
-    return undefined;
-  };
-
-  const versionOf = (draft: DraftMessage): Version | undefined => {
-    if (versions.has(draft.key)) return versions.get(draft.key) ?? undefined;
-    versions.set(draft.key, null);
-    const call = draft.tool_calls[0];
-    const input = typeof call?.input === 'object' ? call.input : null;
-    let version: Version | undefined;
-    if (call?.name === CREATE && input) {
-      version = {
-        name: asText(input.name) ?? 'Untitled canvas',
-        type: asText(input.type) ?? 'document',
-        text: asString(input.content) ?? '',
-        number: 1,
-      };
-    } else if (call?.name === UPDATE && input) {
-      const before = versionBefore(draft);
-      const applied = before && applyUpdates(before.text, asArray(input.updates) ?? []);
-      if (before && applied && 'text' in applied)
-        version = { ...before, text: applied.text, number: before.number + 1 };
-      else
-        context.report({
-          level: 'warning',
-          code: 'canvas-update-not-applied',
-          message: `message ${draft.key}: a canvas update could not be applied (${
-            applied && 'error' in applied ? applied.error : 'no canvas before it on its thread'
-          }); the update stays in its tool call`,
-          record: context.record,
-        });
+    for (const at of pending.reverse()) {
+      const parent = parentOf(at);
+      const canvases = (parent && inForce.get(parent.key)) ?? NONE;
+      const doc = docOf.get(at.key);
+      const before = (doc !== undefined ? canvases.byDoc.get(doc) : undefined) ?? canvases.last;
+      const version = versionAt(at, before, doc, budget, context);
+      if (version) own.set(at.key, version);
+      inForce.set(at.key, version ? withVersion(canvases, version) : canvases);
+      beforeOf.set(at.key, before);
     }
-    versions.set(draft.key, version ?? null);
-    return version;
   };
+  for (const draft of drafts) resolve(draft);
 
+  let leftOut = 0;
   for (const draft of drafts) {
-    attachComments(draft, versionBefore, conversationId, context);
-    const version = versionOf(draft);
+    attachComments(draft, beforeOf.get(draft.key), conversationId, budget, context);
+    const version = own.get(draft.key);
     if (!version) continue;
+    draft.raw_metadata.canvas = { name: version.name, type: version.type, version: version.number };
+    if (!budget.write(version.text.length)) {
+      leftOut++;
+      continue;
+    }
     const name =
       version.number === 1 ? version.name : `${version.name} (version ${version.number})`;
     draft.attachments.push({
@@ -188,26 +136,106 @@ export function attachCanvases(
       ref: context.attachText(conversationId, version.name, version.text),
       provider_id: null,
     });
-    draft.raw_metadata.canvas = {
-      name: version.name,
-      type: version.type,
-      version: version.number,
+  }
+  if (leftOut > 0)
+    context.report({
+      level: 'warning',
+      code: 'canvas-versions-left-out',
+      message: `${leftOut} canvas version${leftOut === 1 ? ' was' : 's were'} not written: the conversation's versions together passed ${budget.maxWritten} characters, more than its canvas calls could make; the updates stay in their tool calls`,
+      record: context.record,
+    });
+  // The call is shown as a call (its input kept whole in the tool call); its JSON is not the
+  // message's text, which search would otherwise find before the document itself.
+  for (const draft of calls)
+    if (typeof draft.tool_calls[0]?.input === 'object' && draft.content)
+      draft.content = { type: 'text', text: '' };
+}
+
+function withVersion(canvases: Canvases, version: Version): Canvases {
+  if (version.doc === undefined) return { ...canvases, last: version };
+  return { last: version, byDoc: new Map(canvases.byDoc).set(version.doc, version) };
+}
+
+/**
+ * The document each canvas call wrote to, by the call's key: its tool response (the `tool`
+ * message answering it) names it in `metadata.canvas.textdoc_id`.
+ */
+function textdocIds(drafts: readonly DraftMessage[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  for (const draft of drafts) {
+    if (draft.role !== 'tool' || draft.parentKey === null) continue;
+    const canvas = asObject(asObject(draft.raw_metadata.metadata)?.canvas);
+    const id = asText(canvas?.textdoc_id);
+    if (id !== undefined && !ids.has(draft.parentKey)) ids.set(draft.parentKey, id);
+  }
+  return ids;
+}
+
+/** A canvas tool call of a message, with its input as JSON, or undefined. */
+function canvasCall(draft: DraftMessage): { name: string; input: JsonObject } | undefined {
+  const call = draft.tool_calls[0];
+  if (!call || !call.name.startsWith('canmore.')) return undefined;
+  const input = call.input !== null && typeof call.input === 'object' ? call.input : undefined;
+  return input ? { name: call.name, input } : undefined;
+}
+
+/** The version a message writes (created, or updated from `before`), or undefined. */
+function versionAt(
+  draft: DraftMessage,
+  before: Version | undefined,
+  doc: string | undefined,
+  budget: CanvasBudget,
+  context: ConversionContext,
+): Version | undefined {
+  const call = canvasCall(draft);
+  if (call?.name === CREATE) {
+    const text = asString(call.input.content) ?? '';
+    if (text.length > budget.maxDocument) {
+      notApplied(draft, `the document is longer than ${budget.maxDocument} characters`, context);
+      return undefined;
+    }
+    return {
+      name: asText(call.input.name) ?? 'Untitled canvas',
+      type: asText(call.input.type) ?? 'document',
+      text,
+      number: 1,
+      doc,
     };
   }
+  if (call?.name !== UPDATE) return undefined;
+  if (!before) {
+    notApplied(draft, 'no canvas before it on its thread', context);
+    return undefined;
+  }
+  const applied = applyUpdates(before.text, asArray(call.input.updates) ?? [], budget);
+  if ('error' in applied) {
+    notApplied(draft, applied.error, context);
+    return undefined;
+  }
+  return { ...before, text: applied.text, number: before.number + 1, doc: doc ?? before.doc };
+}
+
+function notApplied(draft: DraftMessage, why: string, context: ConversionContext): void {
+  context.report({
+    level: 'warning',
+    code: 'canvas-update-not-applied',
+    message: `message ${draft.key}: a canvas ${canvasCall(draft)?.name === CREATE ? 'document' : 'update'} could not be applied (${why}); it stays in its tool call`,
+    record: context.record,
+  });
 }
 
 /** Gives a message that commented on a canvas its comments, named after the version they are on. */
 function attachComments(
   draft: DraftMessage,
-  versionBefore: (draft: DraftMessage) => Version | undefined,
+  version: Version | undefined,
   conversationId: string,
+  budget: CanvasBudget,
   context: ConversionContext,
 ): void {
-  const call = draft.tool_calls[0];
-  const input = typeof call?.input === 'object' ? call.input : null;
-  if (call?.name !== COMMENT || !input) return;
-  const version = versionBefore(draft);
-  const text = version ? commentsText(version, asArray(input.comments) ?? []) : '';
+  const call = canvasCall(draft);
+  if (call?.name !== COMMENT) return;
+  const input = call.input;
+  const text = version ? commentsText(version, asArray(input.comments) ?? [], budget) : '';
   if (!version || text === '') {
     context.report({
       level: 'warning',

@@ -23,6 +23,8 @@ describe('toLibraryFile', () => {
       mimeType: null,
       sizeBytes: 12,
       artifactType: 'report',
+      threadId: 't1',
+      createdAt: null,
     });
   });
 

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Attachment } from '../../model/pam.js';
 import type { ConversionContext, LibraryFile } from '../provider.js';
+import { toTimestamp } from '../../model/time.js';
+import type { DraftMessage } from '../../model/draft.js';
 
 /*
  * `library_files.json` (2026 exports): an array, one entry per file of the user's library, with
@@ -18,7 +20,9 @@ const nullableText = z
 
 const entry = z.object({
   file_id: z.string().min(1),
-  origination_message_id: z.string().min(1),
+  origination_message_id: nullableText,
+  origination_thread_id: nullableText,
+  created_at: nullableText,
   file_name: nullableText,
   mime_type: nullableText,
   file_size_bytes: z.number().int().nonnegative().nullish(),
@@ -30,9 +34,13 @@ export function toLibraryFile(raw: unknown): LibraryFile | undefined {
   const parsed = entry.safeParse(raw);
   if (!parsed.success) return undefined;
   const file = parsed.data;
+  // A file added to the library outside any chat belongs to no conversation.
+  if (file.origination_message_id === null && file.origination_thread_id === null) return undefined;
   return {
     fileId: file.file_id,
     messageId: file.origination_message_id,
+    threadId: file.origination_thread_id,
+    createdAt: toTimestamp(file.created_at) ?? null,
     name: file.file_name,
     mimeType: file.mime_type,
     sizeBytes: file.file_size_bytes ?? null,
@@ -82,4 +90,53 @@ export function libraryAttachments(
     });
   }
   return attachments;
+}
+
+/**
+ * The generated documents (`report`) the library took from this conversation whose message the
+ * export left out (August 2026 exports omit some assistant messages): each goes on the last
+ * assistant message written at or before its time (the first one when all are later), so it is
+ * kept with its conversation, not dropped.
+ */
+export function placeOrphanReports(
+  conversationId: string,
+  drafts: DraftMessage[],
+  context: ConversionContext,
+): void {
+  const files = context.libraryFilesOf?.(`thread:${conversationId}`) ?? [];
+  if (files.length === 0) return;
+  const present = new Set(drafts.map((d) => d.provider_message_id));
+  const replies = drafts
+    .filter((d) => d.role === 'assistant' && d.createdAt !== undefined)
+    .sort((a, b) => (a.createdAt ?? '').localeCompare(b.createdAt ?? ''));
+  for (const file of files) {
+    if (file.artifactType !== 'report') continue;
+    if (file.messageId !== null && present.has(file.messageId)) continue;
+    const at =
+      replies.filter((d) => file.createdAt && (d.createdAt ?? '') <= file.createdAt).at(-1) ??
+      replies[0] ??
+      drafts.at(-1);
+    if (!at) continue;
+    const ref = context.resolveAsset(file.fileId) ?? null;
+    at.attachments.push({
+      type: 'document',
+      name: file.name,
+      mime_type: file.mimeType,
+      size_bytes: file.sizeBytes,
+      ref,
+      provider_id: file.fileId,
+    });
+    context.report({
+      level: 'info',
+      code: 'library-file-placed-by-time',
+      message: `library_files.json links ${file.name ?? file.fileId} to ${
+        file.messageId === null
+          ? 'no message'
+          : `message ${file.messageId}, which the export left out`
+      }; it is attached to the reply written just before it (${at.provider_message_id ?? at.key})${
+        ref === null ? ', by name only: the export does not hold the file' : ''
+      }`,
+      record: context.record,
+    });
+  }
 }

@@ -16,7 +16,8 @@ import type { ConversionContext } from '../provider.js';
 import { asArray, asCount, asObject, asString, asText, without } from '../untrusted.js';
 import { attachCanvases } from './canvas.js';
 import { attachResearchReports } from './deep-research.js';
-import { libraryAttachments } from './library-files.js';
+import { libraryAttachments, placeOrphanReports } from './library-files.js';
+import { attachWritingBlocks } from './writing-blocks.js';
 import { mapContent, type MappedContent } from './content.js';
 import { resolveMessageReferences, sourceUrl } from './inline-references.js';
 import { MAPPED_CONVERSATION_KEYS } from './raw.js';
@@ -87,7 +88,7 @@ export function toChatgptConversation(
     drafts.push(draft.message);
   }
   linkToolResults(drafts);
-  attachDocuments(drafts, conversationIdOf('chatgpt', platformId), context);
+  attachDocuments(drafts, platformId, context);
 
   const currentNode = asString(conversation.current_node);
   const hasParents = [...nodes.values()].some((n) => typeof n.parent === 'string');
@@ -118,14 +119,20 @@ export function toChatgptConversation(
   );
 }
 
-/** The documents written beside the chat: canvas versions and deep-research reports. */
+/**
+ * The documents written beside the chat: canvas versions, writing blocks, deep-research reports,
+ * and the library's generated reports whose message the export left out.
+ */
 function attachDocuments(
   drafts: DraftMessage[],
-  conversationId: string,
+  platformId: string,
   context: ConversionContext,
 ): void {
+  const conversationId = conversationIdOf('chatgpt', platformId);
   attachCanvases(drafts, conversationId, context);
+  attachWritingBlocks(drafts, conversationId, context);
   attachResearchReports(drafts, conversationId, context);
+  placeOrphanReports(platformId, drafts, context);
 }
 
 function toDraft(

@@ -1,5 +1,6 @@
 import type { DraftMessage } from '../../model/draft.js';
 import type { JsonObject } from '../../model/pam.js';
+import { oneLineTitle } from '../../model/title.js';
 
 /**
  * A session with no title and no summary is named by its first prompt (cut at 100 characters,
@@ -11,6 +12,5 @@ export function firstPromptTitle(drafts: readonly DraftMessage[], raw: JsonObjec
   )?.content?.text;
   if (prompt === undefined || prompt === null) return null;
   raw.title_from = 'first prompt';
-  const line = prompt.replace(/\s+/g, ' ').trim();
-  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+  return oneLineTitle(prompt, 100);
 }

@@ -160,15 +160,18 @@ export function scannedConversation(
   );
 }
 
-// The summary naming the session: the last whose leaf is one of its messages, else the last.
+// The summary naming the session: the last whose leaf is one of its messages. A summary names
+// the session it belongs to by \`leafUuid\`, and may sit in another session's file (a resumed
+// session's file holds the summaries of the sessions before it): one whose leaf is elsewhere is
+// never this session's title. Only a summary with no leaf at all (older versions) is taken as is.
 function summaryOf(
   summaries: SessionScan['summaries'],
   drafts: DraftsIndex,
 ): SessionScan['summaries'][number] | undefined {
-  if (summaries.length === 0) return undefined;
+  const reversed = [...summaries].reverse();
   return (
-    [...summaries].reverse().find((s) => s.leaf !== undefined && drafts.has(s.leaf)) ??
-    summaries.at(-1)
+    reversed.find((s) => s.leaf !== undefined && drafts.has(s.leaf)) ??
+    reversed.find((s) => s.leaf === undefined)
   );
 }
 

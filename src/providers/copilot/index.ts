@@ -118,13 +118,15 @@ function toConversation(
     }
   }
   if (conversations.length === 0) {
+    // Microsoft's privacy dashboard delivers each activity's CSV, with its header alone when
+    // there was no such activity: valid, and empty.
     context.report({
-      level: 'warning',
+      level: 'info',
       code: 'empty-file',
-      message: 'the CSV has no rows',
+      message: 'the CSV has its header and no rows: there was no such activity to import',
       record: context.record,
     });
-    return undefined;
+    return [];
   }
   return conversations;
 }

@@ -1,8 +1,9 @@
-import { buildConversation } from '../../model/build-conversation.js';
+import { buildConversation, conversationIdOf } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
 import { stableId } from '../../model/ids.js';
 import type { Attachment, Conversation, JsonObject } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
+import { oneLineTitle } from '../../model/title.js';
 import { baseName } from '../../read/entry.js';
 import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
@@ -35,6 +36,8 @@ function detect(path: string, head: string): Detection | undefined {
 
 interface Exchange {
   record: JsonObject;
+  /** A canvas Gemini created ("Created Gemini Canvas titled …"): its name and its text. */
+  canvas?: { name: string; text: string };
   time: string | undefined;
   group: string | undefined;
   prompt: string;
@@ -129,7 +132,30 @@ function toExchange(record: JsonObject, index: number): Exchange {
         ]
       : []),
   ];
-  return { record, time: toTimestamp(record.time), group, prompt, response, attachments, index };
+  const canvas = canvasOf(title, record);
+  return {
+    record,
+    time: toTimestamp(record.time),
+    group,
+    prompt,
+    response,
+    attachments,
+    index,
+    ...(canvas ? { canvas } : {}),
+  };
+}
+
+// "Created Gemini Canvas titled <name>": Takeout keeps the canvas's text in `subtitles[].name`.
+const CANVAS_TITLE = /^Created Gemini Canvas(?: titled)?\s*(.*)$/i;
+
+function canvasOf(title: string, record: JsonObject): { name: string; text: string } | undefined {
+  const name = CANVAS_TITLE.exec(title.trim())?.[1];
+  if (name === undefined) return undefined;
+  const text = (asArray(record.subtitles) ?? [])
+    .map((s) => asString(asObject(s)?.name) ?? '')
+    .filter((t) => t !== '')
+    .join('\n\n');
+  return text === '' ? undefined : { name: name.trim() || 'Untitled canvas', text };
 }
 
 /** One activity as an exchange; one that cannot be read costs only itself (the file is one record). */
@@ -203,8 +229,8 @@ function groupConversation(
 ): Conversation {
   const first = group[0] as Exchange;
   const conversationId = first.group ?? stableId('gemini', first.time ?? '', first.prompt);
-  // No titles in Takeout: the first prompt, cut at 100 characters (marked with …).
-  const title = first.prompt.length > 100 ? `${first.prompt.slice(0, 99)}…` : first.prompt || null;
+  // No titles in Takeout: the first prompt, on one line, cut at a word to 100 characters.
+  const title = oneLineTitle(first.prompt, 100);
   return buildConversation(
     {
       provider: {
@@ -216,7 +242,7 @@ function groupConversation(
       title,
       createdAt: first.time,
       updatedAt: group.at(-1)?.time,
-      messages: exchangeDrafts(group),
+      messages: exchangeDrafts(group, conversationIdOf('gemini', conversationId), context),
       shownLeafKey: undefined,
       model: null,
       system_instruction: null,
@@ -235,12 +261,25 @@ function groupConversation(
   );
 }
 
-/** Each exchange as a prompt and, when there is one, its response, chained one after another. */
-function exchangeDrafts(group: Exchange[]): DraftMessage[] {
+/**
+ * Each exchange as a prompt and, when there is one, its response, chained one after another; a
+ * canvas Gemini created is a reply of Gemini's holding it as a document (named, searchable, as
+ * ChatGPT's canvases are), not a prompt of the person's.
+ */
+function exchangeDrafts(
+  group: Exchange[],
+  conversationId: string,
+  context: ConversionContext,
+): DraftMessage[] {
   const drafts: DraftMessage[] = [];
   let previous: string | null = null;
   for (const exchange of group) {
     const key = `${exchange.time ?? ''}#${exchange.index}`;
+    if (exchange.canvas) {
+      drafts.push(canvasDraft(exchange, exchange.canvas, key, previous, conversationId, context));
+      previous = `${key}/canvas`;
+      continue;
+    }
     const extra = without(exchange.record, [
       'header',
       'title',
@@ -285,6 +324,45 @@ function exchangeDrafts(group: Exchange[]): DraftMessage[] {
     }
   }
   return drafts;
+}
+
+/** A canvas Gemini created, as its reply holding the canvas as a document. */
+function canvasDraft(
+  exchange: Exchange,
+  canvas: { name: string; text: string },
+  key: string,
+  previous: string | null,
+  conversationId: string,
+  context: ConversionContext,
+): DraftMessage {
+  const { name, text } = canvas;
+  return {
+    key: `${key}/canvas`,
+    parentKey: previous,
+    provider_message_id: null,
+    role: 'assistant',
+    content: { type: 'text', text: '' },
+    createdAt: exchange.time,
+    model: null,
+    is_thought: false,
+    attachments: [
+      {
+        type: 'document',
+        name,
+        mime_type: 'text/markdown',
+        size_bytes: Buffer.byteLength(text, 'utf8'),
+        ref: context.attachText(conversationId, name, text),
+        provider_id: null,
+      },
+    ],
+    citations: [],
+    tool_calls: [],
+    raw_metadata: {
+      activity_title: exchange.record.title ?? null,
+      canvas: { name },
+      ...without(exchange.record, ['header', 'title', 'time', 'subtitles']),
+    },
+  };
 }
 
 /** Gemini Apps (Google Takeout → My Activity → Gemini Apps, JSON). */

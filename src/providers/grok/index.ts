@@ -7,7 +7,10 @@ import { notAConversation } from '../not-a-conversation.js';
 import { anonymousId } from '../anonymous-id.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
-import { addressOf } from '../platform-url.js';
+import { addressOf, keptAddress } from '../platform-url.js';
+import { conversationIdOf } from '../../model/build-conversation.js';
+import { renderGrokText } from './inline.js';
+import { isMediaPost, mediaPostConversation } from './media-posts.js';
 
 // Grok's message times are BSON extended JSON: {"$date": {"$numberLong": "<ms>"}} (or ISO).
 function bsonTime(value: unknown): string | undefined {
@@ -26,7 +29,8 @@ function detect(path: string, head: string): Detection | undefined {
   if (!/"conversation"\s*:/.test(head)) return undefined;
   return {
     role: 'conversations',
-    format: { kind: 'json', streamKeys: ['conversations'] },
+    // Imagine posts (`media_posts`) come after the conversations in the same file.
+    format: { kind: 'json', streamKeys: ['conversations', 'media_posts'] },
     variant: 'prod-grok-backend',
   };
 }
@@ -40,6 +44,7 @@ function toConversation(
   const item = asObject(raw);
   const conversation = asObject(item?.conversation);
   const responses = asArray(item?.responses);
+  if (!conversation && item && isMediaPost(item)) return mediaPostConversation(item, context);
   if (!conversation || !responses) {
     notAConversation(context, 'the record has no `conversation` and `responses`');
     return;
@@ -49,12 +54,16 @@ function toConversation(
     asText(conversation.conversation_id) ??
     anonymousId('grok', raw, context);
   const drafts: DraftMessage[] = [];
+  const inline = {
+    conversationId: conversationIdOf('grok', id),
+    artifacts: new Map<string, number>(),
+  };
   let previous: string | null = null;
   const withParents = responses.some(
     (r) => typeof asObject(asObject(r)?.response)?.parent_response_id === 'string',
   );
   responses.forEach((entry, index) => {
-    const draft = responseDraft(entry, index, withParents ? undefined : previous, context);
+    const draft = responseDraft(entry, index, withParents ? undefined : previous, inline, context);
     if (!draft) return;
     drafts.push(draft);
     previous = draft.key;
@@ -90,6 +99,7 @@ function responseDraft(
   entry: unknown,
   index: number,
   linearParent: string | null | undefined,
+  inline: { conversationId: string; artifacts: Map<string, number> },
   context: ConversionContext,
 ): DraftMessage | undefined {
   const wrapper = asObject(entry);
@@ -124,18 +134,25 @@ function responseDraft(
     delete raw.metadata;
   }
   if (wrapper?.share_link !== undefined) raw.share_link = wrapper.share_link;
+  const rendered = renderGrokText(
+    asString(response.message) ?? '',
+    response.card_attachments_json,
+    inline.artifacts,
+    inline.conversationId,
+    context,
+  );
   return {
     key,
     parentKey:
       linearParent === undefined ? (asText(response.parent_response_id) ?? null) : linearParent,
     provider_message_id: asText(response._id) ?? null,
     role,
-    content: { type: 'text', text: asString(response.message) ?? '' },
+    content: { type: 'text', text: rendered.text },
     createdAt: bsonTime(response.create_time),
     model: role === 'assistant' ? (asText(response.model) ?? null) : null,
     is_thought: false,
-    attachments: responseAttachments(response),
-    citations: webCitations(response),
+    attachments: [...responseAttachments(response), ...rendered.attachments],
+    citations: [...rendered.citations, ...webCitations(response)],
     tool_calls: [],
     raw_metadata: raw,
   };
@@ -192,12 +209,13 @@ function responseAttachments(response: JsonObject): Attachment[] {
 
 /** Grok (accounts.x.ai → download your data → `prod-grok-backend.json`). */
 export const grok: Provider = {
-  conversationUrl: (id) => addressOf('https://grok.com/chat/', id),
+  conversationUrl: (id, raw) => keptAddress(raw) ?? addressOf('https://grok.com/chat/', id),
   name: 'grok',
   source: 'grok',
   label: 'Grok',
   product: 'Grok',
-  howToExport: 'accounts.x.ai → download your data; give prod-grok-backend.json',
+  howToExport:
+    'accounts.x.ai → download your data; give the .zip or prod-grok-backend.json (its Imagine posts too)',
   detect,
   toConversation,
 };

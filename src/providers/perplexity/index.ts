@@ -1,12 +1,16 @@
 import { buildConversation } from '../../model/build-conversation.js';
 import type { DraftMessage } from '../../model/draft.js';
-import type { Citation, Conversation, JsonObject } from '../../model/pam.js';
+import type { Citation, Conversation } from '../../model/pam.js';
 import { toTimestamp } from '../../model/time.js';
 import { anonymousId } from '../anonymous-id.js';
 import { notAConversation } from '../not-a-conversation.js';
 import type { ConversionContext, Detection, Provider } from '../provider.js';
 import { asAbsoluteUrl, asArray, asObject, asString, asText, without } from '../untrusted.js';
 import { keptAddress } from '../platform-url.js';
+import { isOfficialExport, officialConversation } from './official.js';
+import type { Turn } from './turn.js';
+import { oneLineTitle } from '../../model/title.js';
+import { stableId } from '../../model/ids.js';
 
 /*
  * Perplexity threads, one JSON file a thread, in the two shapes people's exporters write:
@@ -17,29 +21,26 @@ import { keptAddress } from '../platform-url.js';
  *   context_uuid, thread_title, thread_url_slug, query_str, blocks: [{intended_usage,
  *   markdown_block: {answer, chunks}, sources_mode_block / web_result_block: {web_results}}],
  *   display_model, mode, entry_created_datetime, related_queries}]}`.
+ * - "official": Perplexity's own account export (a data request), `user_data_export_<date>_<id>
+ *   .zip` holding one `conversations-<YYYYMMDD>_<HHMMSS>-<hash>.json`, `{conversations:
+ *   [{context_uuid, context_title, created_at, updated_at, mode, collection_uuid, entries:
+ *   [{entry_uuid, query, answer, created_at, label, query_status, engine_mode}]}]}`, one record
+ *   a conversation (see ./official.ts), and a spreadsheet of the same that is not read.
  * Each turn (entry) is one question and one answer; the answer's sources are its citations.
- * Perplexity's official account export (September 2026) is not read: its shape is not public.
  */
 function detect(path: string, head: string): Detection | undefined {
   if (!path.toLowerCase().endsWith('.json')) return undefined;
+  if (isOfficialExport(path, head))
+    return {
+      role: 'conversations',
+      format: { kind: 'json', streamKeys: ['conversations'] },
+      variant: 'official',
+    };
   if (/"thread_title"\s*:/.test(head) && /"conversations"\s*:/.test(head))
     return { role: 'conversations', format: { kind: 'json-file' }, variant: 'thread' };
   if (/"entries"\s*:/.test(head) && /"(query_str|thread_url_slug|backend_uuid)"\s*:/.test(head))
     return { role: 'conversations', format: { kind: 'json-file' }, variant: 'entries' };
   return undefined;
-}
-
-/** One question and its answer, as both shapes give them. */
-interface Turn {
-  id: string | undefined;
-  query: string;
-  answer: string;
-  model: string | undefined;
-  mode: string | undefined;
-  time: string | undefined;
-  sources: unknown[];
-  related: string[];
-  raw: JsonObject;
 }
 
 function texts(value: unknown): string[] {
@@ -133,11 +134,23 @@ function citations(sources: unknown[]): Citation[] {
   return out;
 }
 
-/** The user's question and the answer of one turn, chained after `previous`. */
-function turnDrafts(turn: Turn, index: number, previous: string | null): DraftMessage[] {
-  const base = turn.id ?? `turn-${index}`;
+/**
+ * The user's question and the answer of one turn, chained after `previous`. A turn is known by
+ * its question and how many times the thread asked it before, not by its uuid: the official
+ * export and the thread exporters number the same turns differently (none of 48 shared turns
+ * had one uuid, all 48 questions were the same), and one conversation read from both must merge.
+ */
+function turnDrafts(
+  turn: Turn,
+  asked: Map<string, number>,
+  previous: string | null,
+): DraftMessage[] {
+  const question = turn.query.trim().replace(/\s+/g, ' ');
+  const times = asked.get(question) ?? 0;
+  asked.set(question, times + 1);
+  const base = `${stableId('perplexity-turn', question)}#${times}`;
   const time = toTimestamp(turn.time);
-  const question: DraftMessage = {
+  const asking: DraftMessage = {
     key: `${base}:query`,
     parentKey: previous,
     provider_message_id: turn.id ?? null,
@@ -153,7 +166,7 @@ function turnDrafts(turn: Turn, index: number, previous: string | null): DraftMe
   };
   const answer: DraftMessage = {
     key: `${base}:answer`,
-    parentKey: question.key,
+    parentKey: asking.key,
     provider_message_id: turn.id ?? null,
     role: 'assistant',
     content: { type: 'text', text: turn.answer },
@@ -169,14 +182,20 @@ function turnDrafts(turn: Turn, index: number, previous: string | null): DraftMe
       ...(turn.related.length > 0 ? { related_queries: turn.related } : {}),
     },
   };
-  return [question, answer];
+  return [asking, answer];
 }
 
-/** A title from the first question, for threads saved without one. */
-function titleFrom(query: string | undefined): string | null {
-  const line = query?.trim().split('\n')[0]?.trim();
-  if (!line) return null;
-  return line.length <= 80 ? line : `${line.slice(0, 79).trimEnd()}…`;
+/** A title from the first question, for threads saved without one: one line, cut at a word. */
+export function titleFrom(query: string | undefined): string | null {
+  return oneLineTitle(query ?? '', 100);
+}
+
+/** A thread's turns, oldest first, as one chain of questions and answers. */
+function threadDrafts(turns: readonly Turn[]): DraftMessage[] {
+  const drafts: DraftMessage[] = [];
+  const asked = new Map<string, number>();
+  for (const turn of turns) drafts.push(...turnDrafts(turn, asked, drafts.at(-1)?.key ?? null));
+  return drafts;
 }
 
 function toConversation(
@@ -184,6 +203,7 @@ function toConversation(
   variant: string,
   context: ConversionContext,
 ): Conversation | undefined {
+  if (variant === 'official') return officialConversation(raw, context, threadDrafts);
   const file = asObject(raw);
   const list = asArray(variant === 'entries' ? file?.entries : file?.conversations);
   if (!file || !list) {
@@ -206,8 +226,7 @@ function toConversation(
   const url =
     asAbsoluteUrl(metadata.thread_url) ??
     (slug ? `https://www.perplexity.ai/search/${slug}` : null);
-  const drafts: DraftMessage[] = [];
-  turns.forEach((turn, i) => drafts.push(...turnDrafts(turn, i, drafts.at(-1)?.key ?? null)));
+  const drafts = threadDrafts(turns);
   const times = turns.map((t) => toTimestamp(t.time)).filter((t) => t !== undefined);
   return buildConversation(
     {
@@ -248,7 +267,7 @@ export const perplexity: Provider = {
   label: 'Perplexity',
   product: 'Perplexity',
   howToExport:
-    "save each thread as JSON with a thread exporter (Perplexity Thread Exporter, or the web app's thread API saved as is); give the .json files or a folder of them",
+    'request your data at perplexity.typeform.com/datarequest (a download link arrives by e-mail, days later) and give the user_data_export_….zip; or give the .json files of a thread exporter (Perplexity Thread Exporter, or the thread API saved as is)',
   detect,
   toConversation,
 };

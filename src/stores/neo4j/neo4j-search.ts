@@ -50,13 +50,15 @@ export const CYPHER: Dialect = {
  * it, of the stemmed index (`$qs`), a node found by both keeping its better score, so stemming
  * adds matches and takes none away (as on the embedded store).
  */
-function found(stems: boolean): string {
-  const text = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q, {limit: $window}) YIELD node, score`;
+function found(stems: boolean, windowed = true): string {
+  // Without a limit the index streams every match (a limit sizes Lucene's queue of the best).
+  const options = windowed ? ', {limit: $window}' : '';
+  const text = `CALL db.index.fulltext.queryNodes('${TEXT_INDEX}', $q${options}) YIELD node, score`;
   if (!stems) return text;
   return `CALL {
     ${text} RETURN node, score
     UNION ALL
-    CALL db.index.fulltext.queryNodes('${STEMS_INDEX}', $qs, {limit: $window}) YIELD node, score RETURN node, score
+    CALL db.index.fulltext.queryNodes('${STEMS_INDEX}', $qs${options}) YIELD node, score RETURN node, score
   }
   WITH node, max(score) AS score`;
 }
@@ -77,7 +79,7 @@ function countFound(stems: boolean): string {
 }
 
 // A hit in an attachment stands for the message carrying it: `m` is that message, `node` what matched.
-const matched = (stems: boolean): string => `${found(stems)}
+const matched = (stems: boolean, windowed = true): string => `${found(stems, windowed)}
   OPTIONAL MATCH (carrier:Message)-[:HAS_ATTACHMENT]->(node)
   WITH node, score, coalesce(carrier, node) AS m
   MATCH (c:Conversation {id: m._owner})`;
@@ -138,6 +140,7 @@ export async function searchNeo4j(
   const none: SearchResult = {
     mode: 'keyword',
     hits: [],
+    conversationCount: 0,
     matches: 0,
     matchesCapped: false,
     ranked: 0,
@@ -165,9 +168,11 @@ export async function searchNeo4j(
   // of the page's own size would do without filters, but then tied scores would be cut where
   // Lucene cuts them, not by id, and pages would disagree.
   let window = SEARCH_WINDOW;
-  const [{ all, kept }, first] = await Promise.all([
+  const [{ all, kept }, first, conversations] = await Promise.all([
     countMatches(read, stems, filters, params),
     read(rankedQuery(stems, filters), { ...params, window: neo4j.int(window) }),
+    // Every match's conversation, counted once: exact, whatever the page.
+    read(`${matched(stems, false)} ${where(filters)} RETURN count(DISTINCT c.id) AS n`, params),
   ]);
   if (kept === 0) {
     const hint = await neo4jHint(read, query.text, parsed.unranked ? [] : parsed.words, stems);
@@ -194,6 +199,7 @@ export async function searchNeo4j(
   return {
     mode: 'keyword',
     hits,
+    conversationCount: Number(conversations[0]?.n ?? 0),
     matches: Math.min(kept, MATCH_COUNT_CAP),
     matchesCapped: all > MATCH_COUNT_CAP,
     ranked: Math.min(all, MATCH_COUNT_CAP),

@@ -44,6 +44,7 @@ const Hit = z.object({
 export const ChildSearchResult = z.object({
   mode: z.literal('keyword'),
   hits: z.array(Hit),
+  conversationCount: z.number().optional(),
   matches: z.number(),
   matchesCapped: z.boolean(),
   ranked: z.number(),
@@ -130,10 +131,11 @@ export class SearchChildren {
 // The parsed result as the store's type (zod's output spells absent optionals as `undefined`,
 // which the exact optional types do not take: only the fields present are copied).
 function resultOf(parsed: z.infer<typeof ChildSearchResult>): SearchResult {
-  const { offset, hint, notice, hits, ...rest } = parsed;
+  const { offset, hint, notice, hits, conversationCount, ...rest } = parsed;
   return {
     ...rest,
     hits: hits as SearchHit[],
+    ...(conversationCount !== undefined ? { conversationCount } : {}),
     ...(offset !== undefined ? { offset } : {}),
     ...(hint !== undefined ? { hint } : {}),
     ...(notice !== undefined ? { notice } : {}),

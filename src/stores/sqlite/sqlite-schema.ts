@@ -1,3 +1,4 @@
+import { MESSAGE_OWNER_COLUMNS, MESSAGE_OWNER_INDEX } from './sqlite-matches.js';
 import {
   EDGE_KINDS,
   LABELS,
@@ -81,6 +82,9 @@ export function schemaStatements(): string[] {
   }
   statements.push(
     `CREATE INDEX IF NOT EXISTS message_thread ON "Message" (owner, position)`,
+    // A match's conversation without reading its message (counts of conversations, see
+    // sqlite-matches.ts): the rows hold the text, this index only the two columns.
+    `CREATE INDEX IF NOT EXISTS ${MESSAGE_OWNER_INDEX} ON "Message" (${MESSAGE_OWNER_COLUMNS})`,
     `CREATE INDEX IF NOT EXISTS conversation_platform ON "Conversation" (conversation_id)`,
     `CREATE INDEX IF NOT EXISTS conversation_created ON "Conversation" (created_at)`,
     // A message id typed short is a prefix of its message part (after the conversation's id).

@@ -24,6 +24,23 @@ import { toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
 import { STEMS_LANGUAGES } from '../batch-language.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
+import {
+  MATCH_COUNT_CAP,
+  SOURCES,
+  countConversations,
+  countMatches,
+  matched,
+  tableExists,
+  type Params,
+  type Source,
+  type Tables,
+} from './sqlite-matches.js';
+
+interface Ranked {
+  source: Source;
+  rowid: number;
+  score: number;
+}
 import { z } from 'zod';
 import { NullableText, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
 
@@ -33,107 +50,8 @@ const VocabRow = z.object({ term: Text, count: z.number() });
 /** How many of a word's matches are ranked at first (see {@link searchSqlite}). */
 export const RANK_WINDOW = 2_000;
 
-/** Matches are counted up to this many. */
-export const MATCH_COUNT_CAP = 50_000;
-
 /** Vocabulary words read when looking for a word that would match (a hint). */
 const HINT_CANDIDATES = 5_000;
-
-/** Where a hit is found: message text, or attachment text joined to the message carrying it. */
-const SOURCES = {
-  message: {
-    table: 'message_fts',
-    label: 'Message',
-    join: `JOIN "Message" m ON m.rowid = t.rowid`,
-  },
-  attachment: {
-    table: 'attachment_fts',
-    label: 'Attachment',
-    join: `JOIN "Attachment" a ON a.rowid = t.rowid JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src`,
-  },
-} as const;
-type Source = keyof typeof SOURCES;
-
-interface Ranked {
-  source: Source;
-  rowid: number;
-  score: number;
-}
-
-type Params = Record<string, unknown>;
-
-/** What a search reads beyond message_fts and attachment_fts (see {@link matched}). */
-interface Tables {
-  /** The store has the stemmed table (a store opened read-only before its upgrade has not). */
-  stems: boolean;
-  /** How many words in capitals every match must hold as written (`@acronym0`…). */
-  acronyms: number;
-}
-
-/**
- * The rows of one source that match, as `(rowid, score)`: for messages, those of message_fts
- * and of message_stems merged (a message found by both keeps its better score), so stemming
- * adds matches and takes none away. `window` keeps each table's most recently indexed matches.
- */
-function matched(source: Source, tables: Tables, scored: boolean, window: string): string {
-  const { table, label } = SOURCES[source];
-  const score = (t: string): string => (scored ? `bm25(${t})` : '0');
-  // Porter made "na" of "NAS": a match must hold the capitals as written.
-  const held = Array.from(
-    { length: tables.acronyms },
-    (_, i) => `instr(x.content, @acronym${i}) > 0`,
-  );
-  const porter =
-    held.length === 0
-      ? `SELECT * FROM (SELECT rowid, ${score(table)} AS score FROM ${table} WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT ${window})`
-      : `SELECT * FROM (SELECT f.rowid AS rowid, ${score(table)} AS score FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid
-         WHERE ${table} MATCH @match AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
-  if (source !== 'message' || !tables.stems) return porter;
-  const stems = `SELECT * FROM (SELECT rowid, ${score(STEMS_TABLE)} AS score FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems ORDER BY rowid DESC LIMIT ${window})`;
-  return `SELECT rowid, min(score) AS score FROM (${porter} UNION ALL ${stems}) GROUP BY rowid`;
-}
-
-function engineError(error: unknown): QueryError {
-  return new QueryError(
-    `the search could not be run: ${error instanceof Error ? error.message : String(error)}`,
-  );
-}
-
-function tableExists(db: Database.Database, table: string): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(table) !== undefined;
-}
-
-/**
- * Matches of one source, counted up to the cap: all of them (which bounds the ranking window)
- * and those the filters keep. Without filters FTS5 counts alone; with them each match is joined
- * to its message and conversation.
- */
-function countMatches(
-  db: Database.Database,
-  source: Source,
-  tables: Tables,
-  filters: string[],
-  params: Params,
-): { all: number; kept: number } {
-  const { join } = SOURCES[source];
-  const rows = matched(source, tables, false, String(MATCH_COUNT_CAP + 1));
-  const count = (sql: string): number => {
-    try {
-      return Number(db.prepare(sql).pluck().get(params));
-    } catch (error) {
-      throw engineError(error);
-    }
-  };
-  const all = count(
-    `SELECT count(*) FROM (SELECT DISTINCT rowid FROM (${rows}) LIMIT ${MATCH_COUNT_CAP + 1})`,
-  );
-  if (filters.length === 0 || all === 0) return { all, kept: all };
-  const kept = count(
-    `SELECT count(*) FROM (SELECT 1 FROM (SELECT DISTINCT rowid FROM (${rows})) t ${join} JOIN "Conversation" c ON c.id = m.owner
-     WHERE ${filters.join(' AND ')} LIMIT ${MATCH_COUNT_CAP + 1})`,
-  );
-  return { all, kept };
-}
 
 /**
  * The best `want` matches of one source after filters. Scoring costs about a microsecond a
@@ -269,6 +187,8 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   const result: SearchResult = {
     mode: 'keyword',
     hits: hitsOf(db, page, query.text, offset),
+    conversationCount:
+      matches === 0 ? 0 : countConversations(db, sources, tables, conditions.where, params),
     matches: Math.min(matches, MATCH_COUNT_CAP),
     matchesCapped: matches > MATCH_COUNT_CAP,
     ranked: fts.unranked ? 0 : Math.min(ranked, MATCH_COUNT_CAP),

@@ -168,6 +168,7 @@ export const conversationSearchResult: Reader<ConversationSearchResult> = object
   matchesCapped: boolean,
   offset: number,
   more: boolean,
+  conversationCount: optional(number),
   summary: text,
   belowFloor: optional(number),
   hint: optional(text),

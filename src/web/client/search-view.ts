@@ -35,6 +35,8 @@ function summaryOf(result: ConversationSearchResult): HTMLElement[] {
         { class: 'summary', 'data-mode': result.mode },
         `${count(result.offset + 1)}–${count(result.offset + result.conversations.length)}, searched ${how}: ${result.summary}.`,
       ),
+      // Answers by meaning alone: the words matched nothing, and a near word may have.
+      ...(result.hint ? [h('p', { class: 'hint' }, `Did you mean “${result.hint}”?`)] : []),
     );
   if (result.notice) out.push(h('p', { class: 'notice' }, result.notice));
   return out;

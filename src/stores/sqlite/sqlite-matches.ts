@@ -1,0 +1,181 @@
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { QueryError } from '../store.js';
+import { STEMS_TABLE } from './stemmed-full-text.js';
+
+/**
+ * What the embedded store's keyword search matches, as SQL over its full-text tables, and the
+ * counts a search reports: its matches (messages and attachments) and the conversations they
+ * are in.
+ */
+
+/** Matches are counted up to this many. */
+export const MATCH_COUNT_CAP = 50_000;
+
+/** Where a hit is found: message text, or attachment text joined to the message carrying it. */
+export const SOURCES = {
+  message: {
+    table: 'message_fts',
+    label: 'Message',
+    join: `JOIN "Message" m ON m.rowid = t.rowid`,
+  },
+  attachment: {
+    table: 'attachment_fts',
+    label: 'Attachment',
+    join: `JOIN "Attachment" a ON a.rowid = t.rowid JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src`,
+  },
+} as const;
+export type Source = keyof typeof SOURCES;
+
+export type Params = Record<string, unknown>;
+
+/** What a search reads beyond message_fts and attachment_fts (see {@link matched}). */
+export interface Tables {
+  /** The store has the stemmed table (a store opened read-only before its upgrade has not). */
+  stems: boolean;
+  /** How many words in capitals every match must hold as written (`@acronym0`…). */
+  acronyms: number;
+}
+
+/**
+ * The rows of one source that match, as `(rowid, score)`: for messages, those of message_fts
+ * and of message_stems merged (a message found by both keeps its better score), so stemming
+ * adds matches and takes none away. `window` keeps each table's most recently indexed matches.
+ */
+export function matched(source: Source, tables: Tables, scored: boolean, window: string): string {
+  const { table, label } = SOURCES[source];
+  const score = (t: string): string => (scored ? `bm25(${t})` : '0');
+  // Porter made "na" of "NAS": a match must hold the capitals as written.
+  const held = Array.from(
+    { length: tables.acronyms },
+    (_, i) => `instr(x.content, @acronym${i}) > 0`,
+  );
+  const porter =
+    held.length === 0
+      ? `SELECT * FROM (SELECT rowid, ${score(table)} AS score FROM ${table} WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT ${window})`
+      : `SELECT * FROM (SELECT f.rowid AS rowid, ${score(table)} AS score FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid
+         WHERE ${table} MATCH @match AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
+  if (source !== 'message' || !tables.stems) return porter;
+  const stems = `SELECT * FROM (SELECT rowid, ${score(STEMS_TABLE)} AS score FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems ORDER BY rowid DESC LIMIT ${window})`;
+  return `SELECT rowid, min(score) AS score FROM (${porter} UNION ALL ${stems}) GROUP BY rowid`;
+}
+
+export function engineError(error: unknown): QueryError {
+  return new QueryError(
+    `the search could not be run: ${error instanceof Error ? error.message : String(error)}`,
+  );
+}
+
+export function tableExists(db: Database.Database, table: string): boolean {
+  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(table) !== undefined;
+}
+
+/**
+ * The rowids of one source that match, unranked and unwindowed: of message_fts (or
+ * attachment_fts) and, for messages, of message_stems apart (a message may be in both).
+ */
+function matchingRowids(
+  source: Source,
+  tables: Tables,
+): { porter: string; stems: string | undefined } {
+  const { table, label } = SOURCES[source];
+  const held = Array.from(
+    { length: tables.acronyms },
+    (_, i) => `instr(x.content, @acronym${i}) > 0`,
+  );
+  const porter =
+    held.length === 0
+      ? `SELECT rowid FROM ${table} WHERE ${table} MATCH @match`
+      : `SELECT f.rowid AS rowid FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid WHERE ${table} MATCH @match AND ${held.join(' AND ')}`;
+  const stems =
+    source === 'message' && tables.stems
+      ? `SELECT rowid FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems`
+      : undefined;
+  return { porter, stems };
+}
+
+function counter(db: Database.Database, params: Params): (sql: string) => number {
+  return (sql) => {
+    try {
+      return Number(db.prepare(sql).pluck().get(params));
+    } catch (error) {
+      throw engineError(error);
+    }
+  };
+}
+
+/**
+ * Matches of one source, counted up to the cap: all of them (which bounds the ranking window)
+ * and those the filters keep. Without filters FTS5 counts alone, each table's rowids as FTS5
+ * reads them; the stemmed table's only where the English one has not matched them (profiled at
+ * a million messages: merging both tables' matches by rowid to count them cost 5 to 10 times
+ * the counts themselves, see docs/performance.md). With filters each match is joined to its
+ * message and conversation.
+ */
+export function countMatches(
+  db: Database.Database,
+  source: Source,
+  tables: Tables,
+  filters: string[],
+  params: Params,
+): { all: number; kept: number } {
+  const { join } = SOURCES[source];
+  const cap = MATCH_COUNT_CAP + 1;
+  const count = counter(db, params);
+  const { porter, stems } = matchingRowids(source, tables);
+  let all = count(`SELECT count(*) FROM (${porter} LIMIT ${cap})`);
+  if (stems !== undefined && all < cap)
+    all += count(`SELECT count(*) FROM (${stems} AND rowid NOT IN (${porter}) LIMIT ${cap})`);
+  all = Math.min(all, cap);
+  if (filters.length === 0 || all === 0) return { all, kept: all };
+  const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
+  const kept = count(
+    `SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${ownerJoin(db, source) ?? join} JOIN "Conversation" c ON c.id = m.owner
+     WHERE ${filters.join(' AND ')} LIMIT ${cap})`,
+  );
+  return { all, kept };
+}
+
+/**
+ * The index that finds a message's conversation (and what the filters read of it) by its rowid
+ * without reading the message's row, which holds its text.
+ */
+export const MESSAGE_OWNER_INDEX = 'message_owner_by_rowid';
+
+/** The columns of {@link MESSAGE_OWNER_INDEX}: the rowid, then all a search's filters read. */
+export const MESSAGE_OWNER_COLUMNS = 'rowid, owner, role, created_at';
+
+// A message match joined to its message through the index (none for attachments, or a store
+// opened read-only before it was upgraded).
+function ownerJoin(db: Database.Database, source: Source): string | undefined {
+  return source === 'message' && tableExists(db, MESSAGE_OWNER_INDEX)
+    ? `JOIN "Message" m INDEXED BY ${MESSAGE_OWNER_INDEX} ON m.rowid = t.rowid`
+    : undefined;
+}
+
+/**
+ * The conversations holding a match, exactly (every match, the filters applied): each matching
+ * row's conversation, counted once across message and attachment text. A message's
+ * conversation (and role and time, for the filters) is read from {@link MESSAGE_OWNER_INDEX},
+ * not from its row, which holds its text (measured at a million messages: 392 ms for a word in 70,000
+ * messages through the rows, see docs/performance.md).
+ */
+export function countConversations(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  filters: string[],
+  params: Params,
+): number {
+  const owners = sources.flatMap((source) => {
+    const { porter, stems } = matchingRowids(source, tables);
+    const join = ownerJoin(db, source) ?? SOURCES[source].join;
+    const where =
+      filters.length > 0
+        ? ` JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`
+        : '';
+    return [porter, ...(stems !== undefined ? [stems] : [])].map(
+      (rows) => `SELECT m.owner AS owner FROM (${rows}) t ${join}${where}`,
+    );
+  });
+  return counter(db, params)(`SELECT count(DISTINCT owner) FROM (${owners.join(' UNION ALL ')})`);
+}
