@@ -8,7 +8,7 @@ import { AgeFileError, ageKey, openAge, sealAge } from './age-x25519.js';
 export class FolderLockedError extends FolderEncryptionError {}
 
 /** How a folder's secret is asked for when its key is first needed (the CLI: a prompt, a file, the environment). */
-export type Unlocker = (dataDir: string) => Promise<Unlock>;
+export type Unlocker = (dir: string) => Promise<Unlock>;
 
 /** How a folder's files are sealed and opened with its key (age, to the folder's identity). */
 export function sealerOf(key: FolderKey): Sealer {

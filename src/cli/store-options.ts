@@ -18,9 +18,13 @@ import {
 } from './folder-secret.js';
 import { UsageError } from './usage-error.js';
 
-/** The options every store command takes. */
-export interface StoreOptions {
+/** The option every command over a data folder takes: `--data-dir`, resolved by `resolveDataDir`. */
+export interface DataDirOption {
   dataDir?: string;
+}
+
+/** The options every store command takes. */
+export interface StoreOptions extends DataDirOption {
   neo4j?: string;
   user?: string;
   database?: string;

@@ -62,7 +62,7 @@ function sqliteSteps(path: string, staged: string): Step[] {
 
 /** A SQLite file copied into the staging folder and rekeyed there (the original untouched). */
 async function stageSqlite(
-  dataDir: string,
+  layout: FolderLayout,
   stage: string,
   path: string,
   from?: string,
@@ -70,9 +70,9 @@ async function stageSqlite(
 ): Promise<void> {
   // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
   const { openDatabase, rekeyFile } = await import('../at-rest/open-database.js');
-  checkpoint(join(dataDir, path), from, openDatabase);
+  checkpoint(join(layout.dir, path), from, openDatabase);
   const copy = join(stage, path);
-  copyFileSync(join(dataDir, path), copy);
+  copyFileSync(join(layout.dir, path), copy);
   rekeyFile(copy, from, to);
 }
 
@@ -94,7 +94,7 @@ async function stageEncrypted(layout: FolderLayout, stage: string, unlock: Unloc
   for (const path of await dataFiles(dataDir, layout.notData)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (isPlainSqlite(join(dataDir, path))) {
-      await stageSqlite(dataDir, stage, path, undefined, key.sqliteKey);
+      await stageSqlite(layout, stage, path, undefined, key.sqliteKey);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;
@@ -153,7 +153,7 @@ async function stageDecrypted(layout: FolderLayout, stage: string, key: FolderKe
     await mkdir(dirname(join(stage, path)), { recursive: true });
     if (!path.endsWith(SEALED_SUFFIX)) {
       // Every other file of an encrypted folder is one of its SQLCipher databases.
-      await stageSqlite(dataDir, stage, path, key.sqliteKey, undefined);
+      await stageSqlite(layout, stage, path, key.sqliteKey, undefined);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;

@@ -9,27 +9,27 @@ import {
   type SecretOptions,
 } from '../folder-secret.js';
 import { plural } from '../plural.js';
-import { dataDirOption } from '../store-options.js';
+import { dataDirOption, type DataDirOption } from '../store-options.js';
 
-type Options = SecretOptions & { dataDir?: string };
+type Options = SecretOptions & DataDirOption;
 
-function said(verb: string, dataDir: string, report: ConvertReport): string {
+function said(verb: string, folder: DataFolder, report: ConvertReport): string {
   const sqlite = report.sqlite.length > 0 ? ` and ${report.sqlite.join(', ')}` : '';
-  return `${verb} ${dataDir}: ${plural(report.files, 'file')}${sqlite}`;
+  return `${verb} ${folder.dir}: ${plural(report.files, 'file')}${sqlite}`;
 }
 
 /** `chatgraph encrypt`: the data folder encrypted at rest (age files, a SQLCipher index). */
 export async function runEncrypt(options: Options, io: CliIo): Promise<void> {
   const folder = await DataFolder.open(resolveDataDir(options.dataDir));
   const report = await folder.encrypt(await readSecret(options, true));
-  io.out(said('encrypted', folder.dir, report));
+  io.out(said('encrypted', folder, report));
 }
 
 /** `chatgraph decrypt`: the data folder back to its plain form. */
 export async function runDecrypt(options: Options, io: CliIo): Promise<void> {
   const folder = await DataFolder.open(resolveDataDir(options.dataDir));
   const report = await folder.decrypt(await readSecret(options));
-  io.out(said('decrypted', folder.dir, report));
+  io.out(said('decrypted', folder, report));
 }
 
 export function registerEncrypt(program: Command, io: CliIo): void {

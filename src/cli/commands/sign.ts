@@ -11,7 +11,7 @@ import type { CliIo } from '../cli-io.js';
 import { keyFile, KEY_NAME } from '../config/key-file.js';
 import { plural } from '../plural.js';
 import type { SecretOptions } from '../folder-secret.js';
-import { dataDirOption, unlockOf } from '../store-options.js';
+import { dataDirOption, unlockOf, type DataDirOption } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 const keyOption = ['--key <name>', 'the signing key’s name (default: default)', 'default'] as const;
@@ -44,7 +44,7 @@ export async function runKeyShow(options: { key: string }, io: CliIo): Promise<v
 
 /** `chatgraph sign`: the data folder's bundle signed (PAM §18, and chatgraph's manifest). */
 export async function runSign(
-  options: SecretOptions & { dataDir?: string; key: string; json?: boolean },
+  options: SecretOptions & DataDirOption & { key: string; json?: boolean },
   io: CliIo,
 ): Promise<void> {
   const key = await readSigningKey(checkedKeyFile(options.key));
@@ -86,7 +86,7 @@ function describe(report: VerifyReport, io: CliIo): void {
 /** `chatgraph verify`: exit 0 when verified, 1 when unsigned or anything fails. */
 export async function runVerify(
   path: string | undefined,
-  options: SecretOptions & { dataDir?: string; json?: boolean },
+  options: SecretOptions & DataDirOption & { json?: boolean },
   io: CliIo,
 ): Promise<void> {
   if (path !== undefined && options.dataDir !== undefined)
@@ -133,7 +133,7 @@ export function registerSign(program: Command, io: CliIo): void {
       '--json',
       'print one JSON document: {bundle, exportId, signedAt, publicKey, keyId, files, memories}',
     )
-    .action((options: { dataDir?: string; key: string; json?: boolean }) => runSign(options, io));
+    .action((options: DataDirOption & { key: string; json?: boolean }) => runSign(options, io));
 }
 
 export function registerVerify(program: Command, io: CliIo): void {
@@ -146,7 +146,7 @@ export function registerVerify(program: Command, io: CliIo): void {
       '--json',
       'print one JSON document: {bundle, verdict (verified, unsigned or failed), signer, unsignedSince, problems: [{file, path, message}], checked}',
     )
-    .action((path: string | undefined, options: { dataDir?: string; json?: boolean }) =>
+    .action((path: string | undefined, options: DataDirOption & { json?: boolean }) =>
       runVerify(path, options, io),
     );
 }
