@@ -5,7 +5,7 @@ import { batchesOf, knownConversations } from '../../../test/support/graph-fixtu
 import { tempDir } from '../../../test/support/convert-to-temp.js';
 import { cleanUp } from '../../../test/support/clean-up.js';
 import { QueryLimitError } from '../query-limits.js';
-import { SearchChildren } from './search-children.js';
+import { ChildSearchResult, SearchChildren } from './search-children.js';
 import { SqliteStore } from './sqlite-store.js';
 import { StoreDamagedError } from './store-damage.js';
 
@@ -87,5 +87,33 @@ describe('keyword searches in child processes', () => {
         children.close();
       }
     });
+  });
+});
+
+describe('a search child’s answer', () => {
+  const hit = {
+    conversationId: 'c1',
+    platformConversationId: 'p1',
+    title: 'Bread',
+    source: 'chatgpt',
+    messageId: 'm1',
+    role: 'user',
+    createdAt: '2026-01-01T00:00:00Z',
+    snippet: 'sourdough',
+    score: 1,
+  };
+  const result = { mode: 'keyword', matches: 1, matchesCapped: false, ranked: 1 };
+
+  it('crosses whole when it holds the fields the parent knows', () => {
+    expect(ChildSearchResult.parse({ ...result, hits: [hit] })).toEqual({ ...result, hits: [hit] });
+  });
+
+  it('fails loudly on a field the parent does not list, rather than dropping it', () => {
+    const parsed = ChildSearchResult.safeParse({ ...result, hits: [{ ...hit, newField: 1 }] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['hits', 0]);
+    expect(ChildSearchResult.safeParse({ ...result, hits: [hit], extra: true }).success).toBe(
+      false,
+    );
   });
 });
