@@ -112,6 +112,14 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
       '--format jsn is not a format (did you mean json? formats: table, json)',
     ],
   ];
+  it('takes every readable coding agent as a --source, and no store it cannot read', () => {
+    expect(SOURCE_CHOICE.values).toEqual(
+      expect.arrayContaining(['codex', 'gemini-cli', 'qwen-code', 'cline', 'roo-code', 'aider']),
+    );
+    expect(SOURCE_CHOICE.values).not.toContain('windsurf');
+    expect(SOURCE_CHOICE.values).not.toContain('pam');
+  });
+
   for (const [args, said] of badValues)
     it(`chatgraph ${args.join(' ')}`, async () => {
       expect(await cli(...args, ...(args[0] === 'model' ? [] : ['--data-dir', data]))).toEqual({

@@ -141,6 +141,9 @@ describe('sources and roles by name', () => {
     expect(bad.isError).toBe(true);
     // The error lists the sources to choose from, as the schema no longer does.
     expect(text(bad)).toMatch(/source is one of .*chatgpt.*claude-ai/);
+    // Every readable coding agent, and no store chatgraph cannot read (Windsurf's).
+    expect(text(bad)).toMatch(/codex.*gemini-cli/);
+    expect(text(bad)).not.toMatch(/windsurf/);
   });
 });
 

@@ -12,6 +12,7 @@ import { conversationErrors, memoryStoreErrors } from './support/pam-validator.j
 import { toMemoryStore } from '../src/bundle/memory-store.js';
 import { InlineTexts } from '../src/bundle/inline-text.js';
 import { convertToTemp } from './support/convert-to-temp.js';
+import { allAgentRecords, valueOf } from './support/agent-samples.js';
 import { sqliteRecordsOf } from './support/sqlite-fixtures.js';
 
 function context(): ConversionContext {
@@ -129,19 +130,30 @@ const samples: unknown[] = [
   ...[...fixturesOf('le-chat'), ...fixturesOf('gemini').filter((p) => p.endsWith('.json'))].map(
     (path) => JSON.parse(readFileSync(path, 'utf8')) as unknown,
   ),
-  ...inputsOf('claude-code').map((path) => {
-    const bytes = readFileSync(path);
-    const parsed = parseRecord({
-      kind: 'record',
-      path: '',
-      index: 0,
-      offset: 0,
-      bytes,
-      lines: true,
-    });
-    return parsed.ok ? parsed.value : undefined;
-  }),
+  ...inputsOf('claude-code')
+    .flatMap((path) =>
+      statSync(path).isDirectory()
+        ? readdirSync(path)
+            .filter((name) => name.endsWith('.jsonl'))
+            .map((name) => join(path, name))
+        : [path],
+    )
+    .map((path) => {
+      const bytes = readFileSync(path);
+      const parsed = parseRecord({
+        kind: 'record',
+        path: '',
+        index: 0,
+        offset: 0,
+        bytes,
+        lines: true,
+      });
+      return parsed.ok ? parsed.value : undefined;
+    }),
   ...pamConversations,
+  // Coding agents' records as the reader hands them over: whole JSON Lines logs, JSON
+  // documents, and file sets (a Cline task with its UI log, a chat file with its side files).
+  ...(await allAgentRecords()).map(({ record }) => valueOf(record)),
   // The coding agents' SQLite stores: each session as the read layer hands it over.
   ...Object.values(agentRecords).flat(),
   ...[

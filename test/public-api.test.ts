@@ -158,10 +158,13 @@ const EXPECTED = {
     'verifyBundle',
   ],
   sources: [
+    'AgentStoreFound',
+    'FindAgentStoresOptions',
     'NotAnExportError',
     'PROVIDERS',
     'Provider',
     'claudeCodeProjectDirs',
+    'findAgentStores',
     'findProvider',
     'writeSamples',
   ],

@@ -21,8 +21,11 @@ export const SOURCE_CHOICE: Choice<string> = {
   noun: 'source',
   plural: 'sources',
   listedBy: 'chatgraph sources',
-  // PAM files keep each conversation's own platform: no conversation has the source `pam`.
-  values: PROVIDERS.filter((provider) => provider.carriesPlatforms !== true)
+  // PAM files keep each conversation's own platform: no conversation has the source `pam`;
+  // nor one of a store chatgraph cannot read (Windsurf's).
+  values: PROVIDERS.filter(
+    (provider) => provider.carriesPlatforms !== true && provider.agent?.unreadable === undefined,
+  )
     .map((provider) => provider.source)
     .sort(),
 };

@@ -48,9 +48,9 @@ export function projectGrowth(
         for (const piece of callPiecesOf(conversation, message, options, platformId, nodeId)) {
           side.nodes.push(piece.node);
           for (const item of piece.edges) side.edges.push(item);
-          if (piece.file) {
-            side.nodes.push(piece.file.node);
-            side.edges.push(piece.file.edge);
+          for (const file of piece.files) {
+            side.nodes.push(file.node);
+            side.edges.push(file.edge);
           }
         }
       if (message.attachments.length > 0)

@@ -1,11 +1,11 @@
 import type { Message } from '../model/pam.js';
 import type { GraphEdge, GraphNode } from './graph-batch.js';
 
-/** One tool call's projection: its node and edges, and the file it read or changed. */
+/** One tool call's projection: its node and edges, and the files it read or changed. */
 export interface CallPieces {
   node: GraphNode;
   edges: GraphEdge[];
-  file: { node: GraphNode; edge: GraphEdge } | undefined;
+  files: { node: GraphNode; edge: GraphEdge }[];
 }
 
 /**

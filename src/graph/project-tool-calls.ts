@@ -2,6 +2,7 @@ import { conversationIdOf } from '../model/build-conversation.js';
 import type { Conversation, Message, ToolCall } from '../model/pam.js';
 import type { GraphEdge, GraphNode } from './graph-batch.js';
 import type { CallPieces, ProjectMemo } from './project-memo.js';
+import type { FileTools as ProviderFileTools } from '../providers/provider.js';
 
 const LANGUAGES: Record<string, string> = {
   ts: 'typescript',
@@ -43,7 +44,7 @@ function languageOf(path: string): string | null {
 }
 
 /** The provider's tool names that read or modify files (see `Provider.fileTools`). */
-type FileTools = { read: readonly string[]; modify: readonly string[] } | undefined;
+type FileTools = ProviderFileTools | undefined;
 
 /**
  * Every tool call is a ToolCall node; the provider's file tools link theirs to shared File
@@ -64,12 +65,13 @@ export function addToolCalls(
     for (const piece of callPiecesOf(conversation, message, options, platformId, nodeId)) {
       nodes.push(piece.node);
       for (const item of piece.edges) edges.push(item);
-      if (!piece.file) continue;
-      if (!files.has(piece.file.node.id)) {
-        files.add(piece.file.node.id);
-        nodes.push(piece.file.node);
+      for (const file of piece.files) {
+        if (!files.has(file.node.id)) {
+          files.add(file.node.id);
+          nodes.push(file.node);
+        }
+        edges.push(file.edge);
       }
-      edges.push(piece.file.edge);
     }
   }
 }
@@ -131,32 +133,67 @@ function callPieces(
         });
       }
     }
-    return { node, edges, file: fileOf(call, id, fileTools) };
+    const cwd = conversation.raw_metadata.cwd;
+    return { node, edges, files: filesOf(call, id, fileTools, typeof cwd === 'string' ? cwd : '') };
   });
 }
 
 // Where agents' file tools name their file: Claude Code (`file_path`, `notebook_path`),
-// OpenCode (`filePath`), Cursor (`target_file`), Goose and others (`path`).
+// OpenCode (`filePath`), Cursor (`target_file`), Goose, Cline and others (`path`); a provider
+// adds its own keys (`FileTools.pathKeys`).
 const PATH_KEYS = ['file_path', 'notebook_path', 'filePath', 'target_file', 'path'];
+const PATCH_FILE = /^\*\*\* (?:Update|Add|Delete) File: (.+)$/gm;
 
-function fileOf(call: ToolCall, id: string, fileTools: FileTools): CallPieces['file'] {
+function filesOf(
+  call: ToolCall,
+  id: string,
+  fileTools: FileTools,
+  cwd: string,
+): CallPieces['files'] {
   const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
   // One tool can both read and write, told apart by its command (Goose's text editor): a
   // provider lists it as `name:command`.
   const names =
     typeof input.command === 'string' ? [call.name, `${call.name}:${input.command}`] : [call.name];
+  const patch = names.some((n) => fileTools?.patch?.includes(n));
   const kind = names.some((n) => fileTools?.read.includes(n))
     ? 'READ_FILE'
-    : names.some((n) => fileTools?.modify.includes(n))
+    : patch || names.some((n) => fileTools?.modify.includes(n))
       ? 'MODIFIED_FILE'
       : undefined;
-  const path = PATH_KEYS.map((k) => input[k]).find(
-    (v): v is string => typeof v === 'string' && v !== '',
-  );
-  if (kind === undefined || path === undefined) return undefined;
-  const fileId = `file:${path}`;
-  return {
-    node: { label: 'File', id: fileId, properties: { path, language: languageOf(path) } },
-    edge: { kind, from: id, to: fileId },
-  };
+  if (kind === undefined) return [];
+  const paths: string[] = [];
+  if (patch) {
+    const text = [call.input, input.input, input.patch].find((v) => typeof v === 'string');
+    for (const match of (typeof text === 'string' ? text : '').matchAll(PATCH_FILE))
+      if (match[1] !== undefined) paths.push(match[1].trim());
+  } else {
+    const path = [...PATH_KEYS, ...(fileTools?.pathKeys ?? [])]
+      .map((k) => input[k])
+      .find((v): v is string => typeof v === 'string' && v !== '');
+    if (path !== undefined) paths.push(path);
+  }
+  return [...new Set(paths.map((path) => fromFolder(cwd, path)))].map((path) => {
+    const fileId = `file:${path}`;
+    return {
+      node: { label: 'File', id: fileId, properties: { path, language: languageOf(path) } },
+      edge: { kind, from: id, to: fileId },
+    };
+  });
+}
+
+// A relative path (Codex's patches, Cline's tools) from the session's working folder, so the
+// same file of two projects is two nodes; an absolute one (Claude Code's) as it is. A path
+// that starts with the folder's own name (Zed names a file from its worktree's root folder:
+// `mirror/src/cli.rs`) is taken from the folder above it.
+function fromFolder(cwd: string, path: string): string {
+  if (cwd === '' || /^(\/|[A-Za-z]:[\\/]|\\\\|~)/.test(path)) return path;
+  const separator = cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/';
+  const folder = cwd.endsWith(separator) ? cwd.slice(0, -1) : cwd;
+  const relative = path.replace(/^\.[\\/]/, '');
+  const name = folder.slice(folder.lastIndexOf(separator) + 1);
+  const [first] = relative.split(/[\\/]/);
+  if (name !== '' && first === name && relative.length > name.length)
+    return folder.slice(0, folder.length - name.length) + relative;
+  return `${folder}${separator}${relative}`;
 }

@@ -1,4 +1,4 @@
-import type { Provider } from '../providers/provider.js';
+import type { FileTools, Provider } from '../providers/provider.js';
 import type { Conversation, Message } from '../model/pam.js';
 import type { GraphBatch, GraphEdge, GraphNode } from './graph-batch.js';
 import { messageNodeId } from './message-node-id.js';
@@ -22,7 +22,7 @@ export interface ProjectOptions {
   /** Where a conversation lives on its platform (see `Provider.conversationUrl`). */
   conversationUrl?: Provider['conversationUrl'];
   /** The provider's tool names that read or modify files (see `Provider.fileTools`). */
-  fileTools?: { read: readonly string[]; modify: readonly string[] } | undefined;
+  fileTools?: FileTools | undefined;
   /**
    * The text behind an attachment's `ref`, when the bundle keeps it as text (pasted or
    * extracted text, see `InlineTexts`): at import the texts just converted, at reindex the

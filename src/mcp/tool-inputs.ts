@@ -12,7 +12,10 @@ function key(name: string): string {
 
 // An agent writes the product's name ("ChatGPT", "Claude", "Claude.ai"); the graph stores the
 // source ("chatgpt", "claude-ai"): each provider's source, PAM name and label all lead to it.
-const GRAPH_PROVIDERS = PROVIDERS.filter((p) => p.carriesPlatforms !== true);
+// No conversation has the source of a store chatgraph cannot read (Windsurf's), nor `pam`.
+const GRAPH_PROVIDERS = PROVIDERS.filter(
+  (p) => p.carriesPlatforms !== true && p.agent?.unreadable === undefined,
+);
 const SOURCE_BY_NAME = new Map(
   GRAPH_PROVIDERS.flatMap((p) => [p.source, p.name, p.label].map((name) => [key(name), p.source])),
 );

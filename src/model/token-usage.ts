@@ -62,3 +62,28 @@ export function tokenCounts(
   }
   return counts;
 }
+
+/** A model call's counts as an agent's log names them (any may be missing). */
+export interface CallCounts {
+  /** Input tokens, the cached reads counted inside them (OpenAI's and Gemini's way). */
+  input?: number | undefined;
+  cached?: number | undefined;
+  cacheWrites?: number | undefined;
+  output?: number | undefined;
+  reasoning?: number | undefined;
+}
+
+/**
+ * The usage of counts whose input includes the cached reads (OpenAI's `input_tokens`,
+ * Gemini's `promptTokenCount`): the cached reads are taken out of `input_tokens`.
+ */
+export function usageOfCachedInput(counts: CallCounts): TokenUsage {
+  const usage: TokenUsage = {};
+  const { input, cached, cacheWrites, output, reasoning } = counts;
+  if (input !== undefined) usage.input_tokens = Math.max(0, input - (cached ?? 0));
+  if (output !== undefined) usage.output_tokens = output;
+  if (cached !== undefined) usage.cache_read_tokens = cached;
+  if (cacheWrites !== undefined) usage.cache_creation_tokens = cacheWrites;
+  if (reasoning !== undefined) usage.reasoning_tokens = reasoning;
+  return usage;
+}

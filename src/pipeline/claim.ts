@@ -58,7 +58,11 @@ export async function claimInputs(
   return claims;
 }
 
-async function claimEntries(
+/**
+ * The providers' claims on the files of one opened input, as stage 1 makes them (a single
+ * file given alone is read whatever its name when `sniffAnything`).
+ */
+export async function claimEntries(
   source: OpenedSource,
   sourceKey: string,
   sniffAnything: boolean,
@@ -66,10 +70,10 @@ async function claimEntries(
   const claims: Claim[] = [];
   let byPath: Map<string, Entry> | undefined;
   for (const entry of source.entries) {
-    if (!sniffAnything && !SNIFF.test(entry.path) && !sniffedByName(entry.path)) continue;
+    if (!sniffAnything && !SNIFF.test(entry.path) && !sniffedByName(entry)) continue;
     const head = (await readHead(entry)).toString('utf8');
     for (const provider of PROVIDERS) {
-      const detection = provider.detect(entry.path, head);
+      const detection = provider.detect(entry.path, head, entry.localFile);
       if (detection) {
         const claim: Claim = { source, sourceKey, entry, provider, detection };
         if (detection.format.kind === 'file-set') {
@@ -87,8 +91,11 @@ async function claimEntries(
 // Files a provider reads whose extension is not one sniffed (each provider names its own).
 const BY_NAME: readonly RegExp[] = PROVIDERS.flatMap((p) => (p.fileNames ? [p.fileNames] : []));
 
-function sniffedByName(path: string): boolean {
-  return BY_NAME.some((pattern) => pattern.test(path));
+function sniffedByName(entry: Entry): boolean {
+  return BY_NAME.some(
+    (pattern) =>
+      pattern.test(entry.path) || (entry.localFile !== undefined && pattern.test(entry.localFile)),
+  );
 }
 
 // A file-set's side files: in the input beside the claimed file, else (a file given alone) on

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { ReportBuilder } from './import-report.js';
 import { toTimestamp } from '../model/time.js';
 import { readRecords } from '../read/read-records.js';
@@ -64,7 +65,7 @@ async function* convertInOrder(
       record: item,
       file: claim.entry.displayPath,
       entryPath: claim.entry.path,
-      ...(claim.entry.localFile !== undefined ? { localPath: claim.entry.localFile } : {}),
+      ...(claim.entry.localFile !== undefined ? { localPath: resolve(claim.entry.localFile) } : {}),
       fallbackTime,
       assetsKey: claim.sourceKey,
       importedAt: stage.importedAt,

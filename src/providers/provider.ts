@@ -51,6 +51,20 @@ export interface LibraryFile {
   artifactType: string | null;
 }
 
+/**
+ * A provider's tools that read or modify files, for the graph's File nodes. A call names its
+ * file in its input's `file_path`, `notebook_path` or `path`, or in one of `pathKeys`; a patch
+ * tool's input (or its `input`, `patch` field) is a patch naming its files on `*** Update
+ * File:`, `*** Add File:` and `*** Delete File:` lines (Codex's `apply_patch`). A relative path
+ * is taken from the session's working folder.
+ */
+export interface FileTools {
+  read: readonly string[];
+  modify: readonly string[];
+  pathKeys?: readonly string[];
+  patch?: readonly string[];
+}
+
 /** What a pure conversion may ask of the import around it. */
 export interface ConversionContext {
   /** Reports a problem in the current record. */
@@ -140,7 +154,7 @@ export interface Provider {
    */
   readonly carriesPlatforms?: boolean;
   /** Tool names that read or modify files (the graph links their calls to File nodes). */
-  readonly fileTools?: { read: readonly string[]; modify: readonly string[] };
+  readonly fileTools?: FileTools;
   /** Set for a coding agent: where it keeps its sessions and how it writes them. */
   readonly agent?: AgentStore;
   /**
@@ -148,8 +162,12 @@ export interface Provider {
    * (Aider's `.aider.chat.history.md`): only these are sniffed besides those.
    */
   readonly fileNames?: RegExp;
-  /** Claims an entry by its path and first bytes, or returns undefined. */
-  detect(path: string, head: string): Detection | undefined;
+  /**
+   * Claims an entry by its path and first bytes, or returns undefined. `where` is the file's
+   * absolute path on disk when it has one: an agent whose store is known by its folder (a VS
+   * Code extension's `globalStorage/<extension id>/`) is told apart by it.
+   */
+  detect(path: string, head: string, where?: string): Detection | undefined;
   /**
    * Turns one raw record into PAM: a conversation, several (a session log that interleaves
    * sessions), or undefined when the record is not one. Pure.

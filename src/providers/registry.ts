@@ -1,6 +1,14 @@
 import { chatgpt } from './chatgpt/index.js';
 import { claudeAi } from './claude-ai/index.js';
 import { claudeCode } from './claude-code/index.js';
+import { codex } from './codex/index.js';
+import { geminiCli } from './gemini-cli/index.js';
+import { qwenCode } from './qwen-code/index.js';
+import { cline } from './cline/index.js';
+import { rooCode } from './roo-code/index.js';
+import { kiloCode } from './kilo-code/index.js';
+import { aider } from './aider/index.js';
+import { windsurf } from './windsurf/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -23,6 +31,14 @@ export const PROVIDERS: readonly Provider[] = [
   deepseek,
   chatgpt,
   claudeAi,
+  codex,
+  geminiCli,
+  qwenCode,
+  cline,
+  rooCode,
+  kiloCode,
+  aider,
+  windsurf,
   claudeCode,
   opencode,
   goose,
@@ -46,11 +62,19 @@ const LISTED: readonly Provider[] = [
   chatgpt,
   claudeAi,
   claudeCode,
+  codex,
+  geminiCli,
+  qwenCode,
+  cline,
+  rooCode,
+  kiloCode,
+  aider,
+  cursor,
   opencode,
   goose,
   zed,
-  cursor,
   kiro,
+  windsurf,
   gemini,
   grok,
   deepseek,

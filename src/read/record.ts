@@ -34,6 +34,8 @@ export interface FileSetValue {
 /** A whole JSON Lines file as one record: the lines that parsed, and those that did not. */
 export interface LinesValue {
   entries: unknown[];
+  /** Each entry's line number in the file (1-based, blank lines counted). */
+  lineNumbers?: number[];
   badLines: { line: number; message: string }[];
   /** The last line had no newline and did not parse: a file still being written. */
   cutLastLine: boolean;
@@ -133,7 +135,7 @@ function hasInvalidUtf8(text: string, bytes: Buffer): boolean {
 }
 
 function parseLines(text: string): LinesValue {
-  const value: LinesValue = { entries: [], badLines: [], cutLastLine: false };
+  const value: LinesValue = { entries: [], lineNumbers: [], badLines: [], cutLastLine: false };
   const lines = text.split('\n');
   const terminated = text.endsWith('\n');
   lines.forEach((line, i) => {
@@ -141,6 +143,7 @@ function parseLines(text: string): LinesValue {
     if (trimmed === '') return;
     try {
       value.entries.push(JSON.parse(trimmed) as unknown);
+      value.lineNumbers?.push(i + 1);
     } catch (error) {
       if (i === lines.length - 1 && !terminated) value.cutLastLine = true;
       else

@@ -314,6 +314,39 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       ).toEqual([{ n: 0 }]);
     });
 
+    it('keeps a coding agent’s token usage as Message properties, for Cypher', async () => {
+      const fixture = join(
+        ROOT,
+        'test',
+        'fixtures',
+        'codex',
+        'rollout-2025-10-29T09-12-04-019a2f3d-1704-7a1b-8c1d-2e3f4a5b6c7d.jsonl',
+      );
+      const { conversations: coded } = await convertToTemp([fixture]);
+      await store.upsert(batchesOf(coded));
+      const rows = await store.cypher(
+        `MATCH (m:Message) WHERE m.output_tokens IS NOT NULL
+         RETURN sum(m.input_tokens) AS input, sum(m.output_tokens) AS output,
+                sum(m.cache_read_tokens) AS cached, sum(m.reasoning_tokens) AS reasoning, count(m) AS n`,
+      );
+      // Three model calls: 9120-2048, 10680-6912 and 11200-8040 uncached input tokens.
+      expect(rows).toEqual([
+        {
+          input: 7072 + 3768 + 3160,
+          output: 412 + 118 + 110,
+          cached: 2048 + 6912 + 8040,
+          reasoning: 300,
+          n: 3,
+        },
+      ]);
+      // A message the log gives no usage for has no token property.
+      expect(
+        await store.cypher(
+          `MATCH (m:Message {conversation_id: 'gpt-a'}) WHERE m.input_tokens IS NOT NULL RETURN count(m) AS n`,
+        ),
+      ).toEqual([{ n: 0 }]);
+    });
+
     it('lists conversations that branch, or that call tools', async () => {
       const ids = async (filter: ConversationFilter): Promise<string[]> =>
         (await store.listConversations(filter)).items.map((c) => c.platformId).sort();

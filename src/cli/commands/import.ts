@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { claudeCodeProjectDirs } from '../../api/sources.js';
+import { claudeCodeProjectDirs, findAgentStores } from '../../api/sources.js';
 import { exitCodeOf, type DataFolder, type ImportResult, type Neo4jTarget } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { withRefusalReport } from '../refusal-report.js';
@@ -12,6 +12,7 @@ import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
 import { checkSignatureBeforeWrite, noteSignatureDropped } from '../signature-notes.js';
 import { readSecret, type SecretOptions } from '../folder-secret.js';
+import { foundLine } from './sources.js';
 
 export type ImportOptions = StoreOptions &
   SecretOptions & {
@@ -24,6 +25,7 @@ export type ImportOptions = StoreOptions &
     force?: boolean;
     restore?: boolean;
     encrypt?: boolean;
+    agents?: boolean;
   } & EmbedCliOptions;
 
 /**
@@ -56,10 +58,17 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
       return;
     }
   }
-  const inputs = given.length > 0 ? given : claudeCodeProjectDirs();
+  const inputs =
+    options.agents === true
+      ? [...given, ...(await agentInputs(options, io))]
+      : given.length > 0
+        ? given
+        : claudeCodeProjectDirs();
   if (inputs.length === 0) {
     throw new UsageError(
-      'give the path of an export (no Claude Code sessions were found in ~/.claude/projects either)',
+      options.agents === true
+        ? 'no coding agent’s sessions were found in their usual places (chatgraph sources lists them); give the path of an export or a session folder'
+        : 'give the path of an export (no Claude Code sessions were found in ~/.claude/projects either)',
     );
   }
   checkInputs(inputs);
@@ -79,6 +88,19 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   else printReport(report, options, neo4j, io);
   await noteSignatureDropped(folder, signed, io);
   if (options.embed) await embedAfterImport(folder, options, io);
+}
+
+/**
+ * `import --agents`: every coding agent's store found on this machine, listed (on stderr when
+ * stdout holds the JSON report) before it is imported. A store that cannot be read is listed,
+ * and given to the import too, whose report says what it found there and why it is not read.
+ */
+async function agentInputs(options: ImportOptions, io: CliIo): Promise<string[]> {
+  const found = await findAgentStores();
+  const say = options.json === true ? io.err : io.out;
+  if (options.quiet !== true || options.json === true)
+    for (const store of found) say(`found ${foundLine(store)}`);
+  return found.map((store) => store.path);
 }
 
 /**
@@ -157,6 +179,10 @@ export function registerImport(program: Command, io: CliIo): void {
       'encrypt the data folder at rest first, if it is not (see "chatgraph encrypt"): a new one never holds a plain byte',
     )
     .option('--restore', 'bring back conversations deleted with "chatgraph delete"')
+    .option(
+      '--agents',
+      'also import every coding agent’s sessions found on this machine (Claude Code, Codex, Gemini CLI, Cline… in their usual places and environment overrides; chatgraph sources --installed lists them)',
+    )
     .option(
       '--json',
       'print one JSON document, the import report: {providers, totals, written, problems: [{level, code, count, examples}], graph, ...}',

@@ -9,7 +9,7 @@ export const claudeCode: Provider = {
   label: 'Claude Code',
   product: 'Claude Code',
   howToExport:
-    'nothing to export; chatgraph import with no path reads ~/.claude/projects (or CLAUDE_CONFIG_DIR)',
+    'nothing to export; chatgraph import with no path (or --agents) reads ~/.claude/projects (or CLAUDE_CONFIG_DIR); or give a project folder or a session .jsonl',
   fileTools: {
     read: ['Read', 'Grep', 'Glob', 'LS'],
     modify: ['Write', 'Edit', 'MultiEdit', 'NotebookEdit'],

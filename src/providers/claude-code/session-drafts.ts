@@ -6,6 +6,8 @@ import { toTimestamp } from '../../model/time.js';
 import type { ConversionContext } from '../provider.js';
 import { asObject, asString, asText, without } from '../untrusted.js';
 import { MAPPED_ENTRY_KEYS, WRAPPER } from './raw.js';
+import { claudeUsage } from './usage.js';
+import { TOKEN_USAGE_KEY } from '../../model/token-usage.js';
 import type { LogicalEntry } from './session-scan.js';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
@@ -215,6 +217,8 @@ function entryRaw(
   if (at.blocks.unknownBlocks.length > 0) raw.unknown_blocks = at.blocks.unknownBlocks;
   if (at.blocks.injected.length > 0) raw.injected_context = at.blocks.injected;
   if (at.blocks.toolUseExtras.length > 0) raw.tool_use_extras = at.blocks.toolUseExtras;
+  const usage = claudeUsage(item.usages);
+  if (usage) raw[TOKEN_USAGE_KEY] = usage;
   if (isMeta) raw.is_meta = true;
   if (wrapped) raw.command_wrapper = true;
   if (isMeta || wrapped || at.type === 'system') raw.hidden = true;

@@ -9,6 +9,8 @@ export interface LogicalEntry {
   uuids: string[];
   blocks: unknown[];
   line: number;
+  /** The `message.usage` of each line of the reply (the API writes a reply over several). */
+  usages: JsonObject[];
 }
 
 /** What one pass over a session's lines learns: its metadata and its logical message entries. */
@@ -24,6 +26,9 @@ export interface SessionScan {
   counts: Record<string, number>;
   unknownEntries: JsonObject[];
   duplicates: number;
+  /** The session `/branch` (`--fork-session`) copied its lines from, and how many it copied. */
+  forkedFrom: string | undefined;
+  replayed: number;
   logical: LogicalEntry[];
 }
 
@@ -60,6 +65,8 @@ export function emptyScan(): SessionScan {
     counts: {},
     unknownEntries: [],
     duplicates: 0,
+    forkedFrom: undefined,
+    replayed: 0,
     logical: [],
   };
 }
@@ -88,6 +95,14 @@ export function scanEntry(scan: SessionScan, step: ScanStep): LogicalEntry | und
   }
   const type = asString(entry.type) ?? '(no type)';
   scan.counts[type] = (scan.counts[type] ?? 0) + 1;
+  // `/branch` and `--fork-session` copy the parent session's lines, each marked `forkedFrom`
+  // ({sessionId, messageUuid}): they are the parent's, stored with it, not again here.
+  const forked = asObject(entry.forkedFrom);
+  if (forked && MESSAGE_TYPES.has(type)) {
+    scan.forkedFrom ??= asText(forked.sessionId);
+    scan.replayed++;
+    return undefined;
+  }
   noteSessionFields(scan, entry);
   if (noteTitleOrSummary(scan, type, entry)) return undefined;
   if (!MESSAGE_TYPES.has(type)) {
@@ -168,13 +183,21 @@ function addMessageEntry(
         );
   const messageId = type === 'assistant' ? asText(message?.id) : undefined;
   const group = messageId !== undefined ? byMessageId.get(messageId) : undefined;
+  const usage = asObject(message?.usage);
   if (group) {
     // One API reply split over lines, one block each, sharing message.id.
     group.uuids.push(uuid);
     for (const item of blocks) group.blocks.push(item);
+    if (usage) group.usages.push(usage);
     return group;
   }
-  const item: LogicalEntry = { entry, uuids: [uuid], blocks: [...blocks], line };
+  const item: LogicalEntry = {
+    entry,
+    uuids: [uuid],
+    blocks: [...blocks],
+    line,
+    usages: usage ? [usage] : [],
+  };
   if (messageId !== undefined) byMessageId.set(messageId, item);
   scan.logical.push(item);
   return item;

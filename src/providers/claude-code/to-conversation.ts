@@ -1,4 +1,4 @@
-import { firstPromptTitle } from './first-prompt-title.js';
+import { firstPromptTitle } from '../first-prompt-title.js';
 import { mostCompleteByUuid } from './most-complete.js';
 import { pairToolResults } from './pair-tool-results.js';
 import { sessionDrafts, type SessionDrafts } from './session-drafts.js';
@@ -183,6 +183,8 @@ function sessionRaw(scan: SessionScan, variant: string, fileAgent: string | unde
   if (scan.sessionId) rawMetadata.session_id = scan.sessionId;
   if (variant === 'subagent') rawMetadata.agent_id = scan.agentId ?? fileAgent ?? null;
   if (scan.duplicates > 0) rawMetadata.duplicate_entries = scan.duplicates;
+  if (scan.forkedFrom !== undefined) rawMetadata.forked_from = scan.forkedFrom;
+  if (scan.replayed > 0) rawMetadata.replayed_parent_lines = scan.replayed;
   if (scan.unknownEntries.length > 0) rawMetadata.unknown_entries = scan.unknownEntries;
   if (scan.summaries.length > 0) rawMetadata.summaries = scan.summaries.map((s) => s.text);
   return rawMetadata;

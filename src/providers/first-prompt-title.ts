@@ -1,6 +1,6 @@
-import type { DraftMessage } from '../../model/draft.js';
-import type { JsonObject } from '../../model/pam.js';
-import { oneLineTitle } from '../../model/title.js';
+import type { DraftMessage } from '../model/draft.js';
+import type { JsonObject } from '../model/pam.js';
+import { oneLineTitle } from '../model/title.js';
 
 /**
  * A session with no title and no summary is named by its first prompt (cut at 100 characters,
