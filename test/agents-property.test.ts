@@ -54,6 +54,12 @@ describe('coding agents’ readers on mangled logs', () => {
       'roo-code',
       'kilo-code',
       'aider',
+      'copilot-cli',
+      'mistral-vibe',
+      'pi',
+      'vscode-copilot-chat',
+      'amp',
+      'continue',
     ])
       expect(providers).toContain(name);
   });

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SOURCE_CHOICE } from '../src/cli/choices.js';
@@ -58,6 +59,12 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
       'usage: chatgraph [options] [command]',
     ],
     [
+      // import tells each file's source itself: --source is another command's, not a typo of --force.
+      ['import', '--source', 'chatgtp', 'x.zip'],
+      'unknown option --source for import (export, list, model fetch and search take it; chatgraph import --help lists what import takes)',
+      'usage: chatgraph import [options] [input...]',
+    ],
+    [
       ['thread'],
       "missing required argument 'conversation-or-message-id'",
       'usage: chatgraph thread [options] <conversation-or-message-id>',
@@ -111,6 +118,14 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
       ['stats', '--format', 'jsn'],
       '--format jsn is not a format (did you mean json? formats: table, json)',
     ],
+    [
+      ['list', '--since', 'yesterdy'],
+      'since takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today or yesterday, not "yesterdy" (did you mean yesterday?)',
+    ],
+    [
+      ['search', 'bread', '--since', '7 days'],
+      'since takes a date like 2024-05-01 or 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today or yesterday, not "7 days" (did you mean 7d?)',
+    ],
   ];
   it('takes every readable coding agent as a --source, and no store it cannot read', () => {
     expect(SOURCE_CHOICE.values).toEqual(
@@ -128,6 +143,41 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
         err: `chatgraph: ${said}`,
       });
     });
+
+  it('lists the commands in groups, one line each, within 80 columns', async () => {
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    const lines = help.out.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const headings = lines.filter((line) => /^[A-Z][^:]*:$/.test(line));
+    expect(headings).toEqual([
+      'Options:',
+      'Get data in:',
+      'Find:',
+      'Read:',
+      'Agents:',
+      'Out:',
+      'Trust:',
+      'Admin:',
+    ]);
+    // Every command once, on its own line, under a heading: none left in a "Commands:" heap.
+    const listed = lines
+      .filter((line) => /^ {2}[a-z]/.test(line))
+      .map((l) => l.trim().split(/\s{2,}/)[0]);
+    expect(listed).toContain('list, ls');
+    expect(listed).toContain('thread');
+    expect(new Set(listed).size).toBe(listed.length);
+    expect(listed.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it("wraps every command's help at 80 columns between words", async () => {
+    const commands = ['import', 'list', 'search', 'thread', 'export', 'watch', 'serve', 'embed'];
+    for (const name of commands) {
+      const help = await cli(name, '--help');
+      for (const line of help.out.split('\n'))
+        expect(line.length, `${name}: ${line}`).toBeLessThanOrEqual(80);
+    }
+  });
 
   it('keeps the whole help behind --help', async () => {
     const help = await cli('search', '--help');
@@ -305,6 +355,44 @@ describe('--json on every command', () => {
 });
 
 describe('the small things', () => {
+  it('export --out onto a file says so in one line, exit 2', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'README.md');
+    writeFileSync(file, '# mine\n');
+    for (const out of [file, join(file, 'notes')])
+      expect(await cli('export', '--format', 'markdown', '--out', out, '--data-dir', data)).toEqual(
+        {
+          code: 2,
+          out: '',
+          err: `chatgraph: --out ${out}: ${file} is a file, not a folder; give a folder to write the markdown export into`,
+        },
+      );
+    expect(readFileSync(file, 'utf8')).toBe('# mine\n');
+  });
+
+  it('importing the same files again says there is nothing new, in one line: no table of zeros', async () => {
+    const again = await cli('import', ...SAMPLES.slice(0, 2), '--data-dir', data, '-q');
+    expect(again).toEqual({
+      code: 0,
+      out: 'nothing new: the 2 files were imported before, unchanged (--force reads them again)',
+      err: '',
+    });
+    // Read again, the table names each source as every other command does (claude-ai), and
+    // counts what is new: the memories the bundle holds already are not.
+    const forced = await cli('import', SAMPLES[1] ?? '', '--force', '--data-dir', data, '-q');
+    const [head = '', row = ''] = forced.out.split('\n');
+    expect(head.trim().split(/\s{2,}/)).toEqual([
+      'conversations',
+      'messages',
+      'branches',
+      'tool calls',
+      'attachments',
+      'memories',
+      'skipped',
+    ]);
+    expect(row.split(/\s+/)).toEqual(['claude-ai', '18', '53', '1', '2', '2', '0', '0']);
+  }, 120_000);
+
   it('import --restore with no path says in one line that it needs the export', async () => {
     const folder = tempDir();
     await cli('import', join(ROOT, 'samples', 'chatgpt-export.zip'), '--data-dir', folder, '-q');

@@ -459,7 +459,8 @@ describe('export --format html', () => {
 describe('file names', () => {
   it('are made valid on every system, and kept when they are', () => {
     expect(safeName('CON', 'x')).toBe('CON_');
-    expect(safeName('com1.txt', 'x')).toBe('com1.txt_');
+    expect(safeName('com1.txt', 'x')).toBe('com1_.txt');
+    expect(safeName('aux .txt', 'x')).toBe('aux_ .txt');
     expect(safeName('a<b>c:d"e/f\\g|h?i*j', 'x')).toBe('a b c d e f g h i j');
     expect(safeName('trailing dots... ', 'x')).toBe('trailing dots');
     expect(safeName('...', 'fallback')).toBe('fallback');

@@ -149,4 +149,25 @@ describe('the stdio MCP server under bad input', () => {
       },
     });
   });
+
+  it('refuses a search word of 300,000 characters at once, and answers the next call (issue 41, point 13)', async () => {
+    for (const [id, query] of [
+      [40, 'a'.repeat(300_000)],
+      [41, `${'*'.repeat(300_000)}x`],
+      [42, `sourdough ${'b'.repeat(257)}`],
+    ] as const) {
+      const answer = await request(id, 'tools/call', {
+        name: 'search_conversations',
+        arguments: { query, mode: 'keyword' },
+      });
+      expect(answer).toMatchObject({ id, result: { isError: true } });
+      expect(JSON.stringify(answer)).toMatch(/at most (256|10,000) characters/);
+    }
+    const found = await request(43, 'tools/call', {
+      name: 'search_conversations',
+      arguments: { query: 'second answer', mode: 'keyword' },
+    });
+    expect(found).toMatchObject({ id: 43 });
+    expect(JSON.stringify(found)).toContain('Sourdough starter');
+  }, 30_000);
 });

@@ -40,11 +40,34 @@ describe('the platform address', () => {
     );
     expect(addressOf('https://chatgpt.com/c/', 'anonymous-5f1c2d3e4a5b')).toBeUndefined();
     expect(addressOf('https://chatgpt.com/c/', '../../evil?x=1')).toBeUndefined();
-    expect(keptAddress({ platform_url: 'https://www.perplexity.ai/search/x-1' })).toBe(
+    const hosts = ['perplexity.ai'];
+    expect(keptAddress({ platform_url: 'https://www.perplexity.ai/search/x-1' }, hosts)).toBe(
       'https://www.perplexity.ai/search/x-1',
     );
-    expect(keptAddress({ platform_url: 'javascript:alert(1)' })).toBeUndefined();
-    expect(keptAddress({ platform_url: 'not a url' })).toBeUndefined();
+    expect(keptAddress({ platform_url: 'javascript:alert(1)' }, hosts)).toBeUndefined();
+    expect(keptAddress({ platform_url: 'not a url' }, hosts)).toBeUndefined();
+  });
+
+  // Issue 41, point 19: a bundle may carry any address; the platform's link leads to it only.
+  it('is kept only on the platform’s own hosts, and as the URL parser writes it', () => {
+    const hosts = ['perplexity.ai'];
+    for (const foreign of [
+      'https://evil.example/search/x',
+      'https://perplexity.ai.evil.example/x',
+      'https://evilperplexity.ai/x',
+      'https://user:pw@www.perplexity.ai/x',
+      'http://www.perplexity.ai/search/x',
+    ])
+      expect(keptAddress({ platform_url: foreign }, hosts), foreign).toBeUndefined();
+    expect(keptAddress({ platform_url: 'https://perplexity.ai/search/a' }, hosts)).toBe(
+      'https://perplexity.ai/search/a',
+    );
+    const kept = keptAddress(
+      { platform_url: 'https://www.perplexity.ai/search/a\n# Heading <b>x</b> )' },
+      hosts,
+    );
+    expect(kept).toBeDefined();
+    expect(kept).not.toMatch(/[\s<>]/);
   });
 
   it('is a Conversation property Cypher reads', async () => {

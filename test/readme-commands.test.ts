@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './support/convert-to-temp.js';
 import { CLI } from './support/run-cli.js';
+import { pamSchemaDir } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 
 const run = promisify(execFile);
@@ -88,9 +89,14 @@ async function commandOf(call: string[]): Promise<string[]> {
   for (const word of call) {
     if (word.startsWith('-')) break;
     const text = await help(path);
-    const commands = text.split('Commands:')[1] ?? '';
-    // A command may have an alias: `list|ls [options]`.
-    if (!new RegExp(`^\\s+(?:[\\w-]+\\|)*${word}\\b`, 'm').test(commands)) break;
+    // The commands are listed under headings of their own (`Find:`, `Commands:`): every
+    // section but the usage, the options and the arguments.
+    const commands = text
+      .split(/\n(?=\S[^\n]*:\n)/)
+      .filter((section) => !/^(Usage|Options|Arguments|Global Options):/.test(section))
+      .join('\n');
+    // A command may have an alias: `list, ls` (or `list|ls [options]` in a command's own help).
+    if (!new RegExp(`^\\s+(?:[\\w-]+(?:\\||, ))*${word}\\b`, 'm').test(commands)) break;
     path.push(word);
   }
   return path;
@@ -171,6 +177,9 @@ function shell(dir: string, line: string): Promise<{ stdout: string; stderr: str
       ...process.env,
       PATH: `${dir}:${process.env.PATH ?? ''}`,
       CHATGRAPH_DATA_DIR: join(dir, 'my-data'),
+      // The official PAM JSON Schemas as `npm run provision` installs them: `validate
+      // --fetch-schemas` finds them and fetches nothing.
+      CHATGRAPH_PAM_SCHEMAS: pamSchemaDir(),
     },
     maxBuffer: 16 * 1024 * 1024,
   });

@@ -14,12 +14,19 @@ const root = mkdtempSync(join(tmpdir(), 'chatgraph-validate-cli-'));
 const base = join(root, 'base');
 const SCHEMAS = pamSchemaDir();
 
-async function validate(
+const emptyCache = join(root, 'empty-cache');
+
+function validate(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return validateWith({ CHATGRAPH_PAM_SCHEMAS: SCHEMAS }, ...args);
+}
+
+async function validateWith(
+  env: Record<string, string>,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, 'validate', ...args], {
-      env: { ...process.env, CHATGRAPH_PAM_SCHEMAS: SCHEMAS },
+      env: { ...process.env, ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -109,12 +116,46 @@ describe('chatgraph validate', () => {
     expect(result.stdout).toContain('$.signature.value: [signature] does not verify');
   });
 
-  it('without the schemas it says so, and still runs the deep rules', async () => {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'validate', base], {
-      env: { ...process.env, CHATGRAPH_PAM_SCHEMAS: '', PATH: '/nonexistent' },
+  it('without the schemas it never says valid: deep rules only, schemas not checked, exit 2', async () => {
+    const env = { CHATGRAPH_PAM_SCHEMAS: '', PATH: '/nonexistent', XDG_CACHE_HOME: emptyCache };
+    const result = await validateWith(env, base);
+    expect(result.code).toBe(2);
+    expect(result.stdout).not.toMatch(/^valid/m);
+    expect(result.stdout.trim()).toBe(
+      'deep rules only: schemas not checked: 19 files, 0 errors, 0 warnings',
+    );
+    expect(result.stderr).toContain('chatgraph validate --fetch-schemas');
+    const json = await validateWith(env, base, '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ valid: false, checked: 'deep rules only' });
+    // What the deep rules find still makes it invalid: exit 1.
+    const dir = copy('bad-hash-no-schemas');
+    const file = join(dir, 'memory-store.json');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/"sha256:[0-9a-f]{64}"/, `"sha256:${'1'.repeat(64)}"`),
+    );
+    const bad = await validateWith(env, dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/^INVALID, deep rules only: schemas not checked: 19 files, [1-9]/m);
+  });
+
+  it('--fetch-schemas uses the schemas fetched before, found where it keeps them', async () => {
+    // The official package's schema files where --fetch-schemas keeps them (fetching itself is
+    // tested against a package index on loopback in src/validate/fetch-schemas.test.ts).
+    const cache = join(root, 'cache');
+    const kept = join(cache, 'chatgraph', 'pam-schemas', '1.0.0');
+    cpSync(SCHEMAS, kept, { recursive: true });
+    const env = { CHATGRAPH_PAM_SCHEMAS: '', PATH: '/nonexistent', XDG_CACHE_HOME: cache };
+    const fetched = await validateWith(env, base, '--fetch-schemas');
+    expect(fetched.code, fetched.stderr).toBe(0);
+    expect(fetched.stdout).toMatch(/^valid: 19 files, 0 errors, 0 warnings$/m);
+    // Found there on the next run without the flag too.
+    const again = await validateWith(env, base, '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      valid: true,
+      checked: 'schemas and deep rules',
+      schemas: kept,
     });
-    expect(stderr).toContain('not checked against the PAM JSON Schemas');
-    expect(stdout).toContain('valid: 19 files');
   });
 
   it('a path that is not there: one line, exit 2', async () => {

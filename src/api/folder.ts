@@ -1,8 +1,8 @@
 /**
- * `chatgraph/folder`: the option and result types of `DataFolder`'s verbs (types only), so a
- * caller can name what it passes to `import`, `reindex`, `push`, `delete`, `embed`, `follow`,
- * `sign`, `encrypt`, `exportPam`, `exportConversations`, `doctor` and `attachment`, and what
- * they give back.
+ * `chatgraph/folder`: the option and result types of `DataFolder`'s verbs, so a caller can name
+ * what it passes to `import`, `reindex`, `push`, `delete`, `embed`, `follow`, `sign`, `encrypt`,
+ * `exportPam`, `exportConversations`, `doctor` and `attachment`, and what they give back; and the
+ * private temporary folders a shell reads into (removed on signals too, swept after a kill -9).
  */
 export type {
   FolderDeleteOptions as DeleteOptions,
@@ -20,3 +20,5 @@ export type { ExportPamOptions, ExportPamReport } from '../data-folder/export-pa
 export type { StoredAttachment } from '../data-folder/stored-attachment.js';
 export type { Tombstone } from '../folder/deleted-conversations.js';
 export type { EmbedStoreOptions } from '../recall/embed-store.js';
+export { makeTempFolder, removeTempFolder, sweepTempFolders } from '../read/temp-folders.js';
+export type { TempKind } from '../read/temp-folders.js';

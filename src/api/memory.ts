@@ -1,5 +1,10 @@
 /** `chatgraph/memory`: the memories people and agents keep: their types, limits, listing and errors. */
-export { MEMORY_TYPES, MEMORY_CONTENT_LIMIT, MemoryInputError } from '../model/memory-input.js';
+export {
+  MEMORY_TYPES,
+  MEMORY_CONTENT_LIMIT,
+  MEMORY_TAG_LIMIT,
+  MemoryInputError,
+} from '../model/memory-input.js';
 export { RELATION_TYPES } from '../model/pam.js';
 export type { MemoryType } from '../model/pam.js';
 export { MEMORY_PAGE, memoryView } from '../memory/list-memories.js';

@@ -1,5 +1,6 @@
 /** `chatgraph/query`: asking a data folder's store: ids, search and its answers, limits, errors. */
 export { QueryError, StoreConnectionError } from '../stores/store.js';
+export { shownUrl } from '../stores/neo4j/neo4j-target.js';
 export type {
   QueryLimits,
   ConversationInfo,
@@ -14,6 +15,7 @@ export type {
 } from '../stores/store.js';
 export {
   QueryLimitError,
+  TooManyRunningError,
   CLI_QUERY_LIMITS,
   SERVER_QUERY_LIMITS,
   queryLimits,

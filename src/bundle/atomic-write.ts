@@ -33,7 +33,12 @@ export async function writeFileAtomic(
   const durable = options.durable !== false;
   const temp = `${path}.${process.pid}-${++counter}.tmp`;
   try {
-    const handle = await open(temp, 'w', options.mode);
+    // Created, never opened through what is there: a link planted at the name is not followed.
+    const handle = await open(temp, 'wx', options.mode).catch(async (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      await rm(temp, { force: true });
+      return open(temp, 'wx', options.mode);
+    });
     try {
       await handle.writeFile(data);
       if (durable) await handle.sync();
@@ -60,7 +65,7 @@ export function writeFileAtomicSync(
   const durable = options.durable !== false;
   const temp = `${path}.${process.pid}-${++counter}.tmp`;
   try {
-    const fd = openSync(temp, 'w');
+    const fd = createSync(temp);
     try {
       const parts = typeof data === 'string' || data instanceof Uint8Array ? [data] : data;
       for (const part of parts) writeFileSync(fd, part);
@@ -74,6 +79,17 @@ export function writeFileAtomicSync(
     throw error;
   }
   if (durable) syncFolderSync(dirname(path));
+}
+
+// A new file at `temp`, never opened through a link planted there (one is removed first).
+function createSync(temp: string): number {
+  try {
+    return openSync(temp, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    rmSync(temp, { force: true });
+    return openSync(temp, 'wx');
+  }
 }
 
 /** Flushes a folder's entries (a rename into it) to the disk. */

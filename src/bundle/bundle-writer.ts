@@ -8,7 +8,7 @@ import type { ConversationIndexEntry, Memory, MemoryStore, Relation } from '../m
 import type { Entry } from '../read/entry.js';
 import type { Bundle } from './bundle.js';
 import { readMemoryJournal, removeMemoryJournal } from './memory-journal.js';
-import { toMemoryStore } from './memory-store.js';
+import { sameMemory, toMemoryStore } from './memory-store.js';
 import { readMemoryStore } from './read-memory-store.js';
 import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
@@ -208,18 +208,28 @@ export class BundleWriter {
     return this.memories.get(id);
   }
 
-  /** Adds or replaces memories (by id). */
+  /** A relation the bundle holds (as opened, with what was added since), by id. */
+  relation(id: string): Relation | undefined {
+    return this.relations.get(id);
+  }
+
   /** Adds PAM relations (by id: one given again replaces itself; none is ever removed). */
   addRelations(relations: Iterable<Relation>): void {
     for (const relation of relations) this.relations.set(relation.id, relation);
   }
 
-  addMemories(memories: readonly Memory[]): void {
+  /** Adds or replaces memories (by id); how many were new or differ from what was held. */
+  addMemories(memories: readonly Memory[]): number {
+    let changed = 0;
     for (const memory of memories) {
+      const held = this.memories.get(memory.id);
       // Who may see a memory is its owner's say, not the platform's: a re-import keeps it.
-      const access = memory.access ?? this.memories.get(memory.id)?.access;
-      this.memories.set(memory.id, access ? { ...memory, access } : memory);
+      const access = memory.access ?? held?.access;
+      const next = access ? { ...memory, access } : memory;
+      if (held === undefined || !sameMemory(held, next)) changed++;
+      this.memories.set(memory.id, next);
     }
+    return changed;
   }
 
   /**

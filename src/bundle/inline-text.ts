@@ -37,6 +37,11 @@ export function inlineTextRef(conversationId: string, n: number, name: string | 
   return `${INLINE_TEXT_DIR}/${sanitize(conversationId)}/${n}${base ? `-${base}` : ''}.txt`;
 }
 
+/** The folder of a conversation's inline texts, with its trailing slash. */
+export function inlineTextDirOf(conversationId: string): string {
+  return `${INLINE_TEXT_DIR}/${sanitize(conversationId)}/`;
+}
+
 /** Whether a ref names an inline text file (and nothing outside the folder). */
 export function isInlineTextRef(ref: string): boolean {
   return (

@@ -1,3 +1,4 @@
+import canonicalize from 'canonicalize';
 import { sha256 } from '../model/content-hash.js';
 import { stableId } from '../model/ids.js';
 import { integrityChecksum } from '../model/integrity.js';
@@ -116,4 +117,9 @@ export function storedMemory(memory: Memory): Memory {
     shared_with: memory.access.shared_with ?? [],
   };
   return { ...memory, temporal, provenance, access };
+}
+
+/** Whether two memories are one as the bundle writes them (times in the SDK's form, keys in any order). */
+export function sameMemory(a: Memory, b: Memory): boolean {
+  return canonicalize(storedMemory(a)) === canonicalize(storedMemory(b));
 }

@@ -20,6 +20,8 @@ const PamExport = z.object({
   /** The file read or written, and when. */
   file: z.string(),
   at: z.string(),
+  /** Whose memories it holds (`owner.id`): an increment extends only its own owner's export. */
+  owner_id: z.string().optional(),
 });
 
 export type PamExport = z.infer<typeof PamExport>;

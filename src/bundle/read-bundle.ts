@@ -5,6 +5,7 @@ import type { Conversation } from '../model/pam.js';
 import type { Bundle } from './bundle.js';
 import { parseConversationFile } from './conversation-schema.js';
 import { SealedFileError, type SealedFiles } from './sealed-files.js';
+import { FileTooLargeError, NotARegularFileError } from '../read/regular-file.js';
 
 async function conversationFiles(bundle: Bundle): Promise<string[]> {
   const dir = bundle.layout.conversations;
@@ -44,6 +45,10 @@ async function readSealedOrEmpty(
   try {
     return { bytes: await files.read(path) };
   } catch (error) {
+    if (error instanceof NotARegularFileError)
+      return { bytes: Buffer.alloc(0), unreadable: `${error.kind}, not a regular file` };
+    if (error instanceof FileTooLargeError)
+      return { bytes: Buffer.alloc(0), unreadable: 'too large to read whole' };
     if (!(error instanceof SealedFileError)) throw error;
     return { bytes: Buffer.alloc(0), unreadable: 'an encrypted file that does not open' };
   }

@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
 import type { BundleLayout } from './bundle-layout.js';
 import { readMemoryJournal, type JournalPlace, type MemoryJournal } from './memory-journal.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
 import { SEALED_SUFFIX, SealedFileError, type SealedFiles } from './sealed-files.js';
+import { openRegular } from '../read/regular-file.js';
 
 export { MemoryStoreError } from './memory-schema.js';
 
@@ -87,7 +88,8 @@ async function readFileParsed(bundle: StorePlace): Promise<ParsedFile | undefine
   let handle: FileHandle;
   try {
     // Through the seal: an encrypted folder's `memory-store.json.age`, opened in memory.
-    handle = await open(bundle.files.onDisk(file), 'r');
+    // A regular file only: a FIFO or a device in its place is said, not waited on.
+    handle = await openRegular(bundle.files.onDisk(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     bundle.storeSeen.kept = undefined;

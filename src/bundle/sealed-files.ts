@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
 import { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions } from './atomic-write.js';
 import { FolderEncryptionError } from './encryption-markers.js';
+import { readRegularFile, readRegularFileSync } from '../read/regular-file.js';
 
 /**
  * How an encrypted folder's files are sealed and opened (docs/encryption.md): its key's age
@@ -62,19 +63,22 @@ export class SealedFiles {
     return this.sealer ? this.sealer.open(bytes, path) : bytes;
   }
 
-  /** `readFileSync(path)`, through the seal. */
+  /**
+   * `readFileSync(path)`, through the seal; a regular file only, of a bounded size (a FIFO or a
+   * link to a device planted in a bundle is a `NotARegularFileError`, never a read that hangs).
+   */
   readSync(path: string): Buffer {
     try {
-      return this.plain(path, readFileSync(this.onDisk(path)));
+      return this.plain(path, readRegularFileSync(this.onDisk(path)));
     } catch (error) {
       return missing(path, error);
     }
   }
 
-  /** `readFile(path)`, through the seal. */
+  /** `readFile(path)`, through the seal; a regular file only, as {@link readSync}. */
   async read(path: string): Promise<Buffer> {
     try {
-      return this.plain(path, await readFile(this.onDisk(path)));
+      return this.plain(path, await readRegularFile(this.onDisk(path)));
     } catch (error) {
       return missing(path, error);
     }

@@ -18,6 +18,19 @@ export const identityOption = [
   'open (or encrypt) the data folder with this age identity file (age-keygen’s) instead of a passphrase',
 ] as const;
 
+// $CHATGRAPH_PASSPHRASE, once taken out of the environment (see takePassphraseFromEnvironment).
+let environmentPassphrase: string | undefined;
+
+/**
+ * Takes `$CHATGRAPH_PASSPHRASE` out of this process's environment, keeping it in memory, so no
+ * process it starts (a search, a query, a browser) inherits it. The CLI calls it first.
+ */
+export function takePassphraseFromEnvironment(): void {
+  const value = process.env.CHATGRAPH_PASSPHRASE;
+  if (value !== undefined) environmentPassphrase = value;
+  delete process.env.CHATGRAPH_PASSPHRASE;
+}
+
 /** Reads a passphrase at the terminal without echoing it. */
 function prompt(question: string): Promise<string> {
   const input = process.stdin;
@@ -65,6 +78,24 @@ function checked(passphrase: string, from: string): Unlock {
   return { passphrase };
 }
 
+/** A file a secret is read from; what stops it said in one line naming the file and the option. */
+async function readSecretFile(file: string, option: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EISDIR'
+        ? 'is a folder, not a file'
+        : code === 'ENOENT'
+          ? 'no such file'
+          : code === 'EACCES'
+            ? 'cannot be read (permission denied)'
+            : `cannot be read (${error instanceof Error ? error.message : String(error)})`;
+    throw new UsageError(`${option} ${file}: ${why}`);
+  }
+}
+
 /**
  * The secret that opens (or, with `confirm`, encrypts) a folder: `--identity`, else
  * `--passphrase-file`, else `$CHATGRAPH_PASSPHRASE`, else a prompt at the terminal (twice when
@@ -73,12 +104,13 @@ function checked(passphrase: string, from: string): Unlock {
 export async function readSecret(options: SecretOptions, confirm = false): Promise<Unlock> {
   if (options.identity !== undefined && options.passphraseFile !== undefined)
     throw new UsageError('give --identity or --passphrase-file, not both');
-  if (options.identity !== undefined) return { identity: await readFile(options.identity, 'utf8') };
+  if (options.identity !== undefined)
+    return { identity: await readSecretFile(options.identity, '--identity') };
   if (options.passphraseFile !== undefined) {
-    const text = await readFile(options.passphraseFile, 'utf8');
+    const text = await readSecretFile(options.passphraseFile, '--passphrase-file');
     return checked(text.split(/\r?\n/)[0] ?? '', `--passphrase-file ${options.passphraseFile}`);
   }
-  const env = process.env.CHATGRAPH_PASSPHRASE;
+  const env = environmentPassphrase ?? process.env.CHATGRAPH_PASSPHRASE;
   if (env !== undefined) return checked(env, 'CHATGRAPH_PASSPHRASE');
   if (!process.stdin.isTTY)
     throw new UsageError(

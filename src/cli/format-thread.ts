@@ -1,7 +1,16 @@
-import { forkLevels, shortMessageIds, type CitationView, type ThreadMessage } from '../api/view.js';
+import { styleText } from 'node:util';
+import {
+  forkLevels,
+  shortMessageIds,
+  type CitationView,
+  type MessageView,
+  type ThreadMessage,
+} from '../api/view.js';
 import type { ConversationInfo } from '../api/query.js';
 import { formatAttachments } from './format-attachments.js';
+import { localTime } from './local-time.js';
 import { plural } from './plural.js';
+import { toolCallLine, toolCallLines } from './tool-call-line.js';
 
 /** How `thread` prints: every branch at once, and the message it was opened at. */
 export interface TranscriptShape {
@@ -10,24 +19,41 @@ export interface TranscriptShape {
   at?: string | undefined;
   /** Where the conversation lives on its platform, said under the heading. */
   url?: string | null;
-  /** The sources each message cited (by message id), listed under it. */
-  citations?: ReadonlyMap<string, readonly CitationView[]>;
+  /** Each message as the library shows it (by id): its tool calls, sources, whether its text is drawn. */
+  views?: ReadonlyMap<string, MessageView>;
+  /** Tool calls whole (input and output), not one line each. */
+  tools?: boolean;
+  /** Roles in colour (a terminal that takes it). */
+  colour?: boolean;
+  /** The width a tool call's line is cut to. */
+  width?: number;
 }
+
+// Roles as a terminal shows them: who spoke stands out, the rest of the header steps back.
+const ROLE_STYLE: Record<string, Parameters<typeof styleText>[0]> = {
+  user: ['bold', 'cyan'],
+  assistant: ['bold', 'green'],
+  tool: ['bold', 'yellow'],
+  system: ['bold', 'magenta'],
+};
 
 /**
  * `thread`'s transcript: a heading, then each message with its short id (what `thread` and
- * `remember --message` take back). Every branch indents only at forks; opened at a message,
- * the message is marked and the point where its branch leaves the shown thread is said.
+ * `remember --message` take back) and its local time, its tool calls one line each (whole with
+ * `tools`). Every branch indents only at forks; opened at a message, the message is marked and
+ * the point where its branch leaves the shown thread is said.
  */
 export function formatTranscript(
   info: ConversationInfo | undefined,
   messages: readonly ThreadMessage[],
   shape: TranscriptShape,
 ): string[] {
+  const paint = (style: Parameters<typeof styleText>[0], text: string): string =>
+    shape.colour === true ? styleText(style, text) : text;
   const lines: string[] = [];
   if (info)
     lines.push(
-      `# ${info.name} (${info.source}, ${info.createdAt.slice(0, 10)}, ${plural(info.messageCount, 'message')})${shape.url ? `\n${shape.url}` : ''}\n`,
+      `${paint('bold', `# ${info.name}`)} (${info.source}, ${localTime(info.createdAt).slice(0, 10)}, ${plural(info.messageCount, 'message')})${shape.url ? `\n${shape.url}` : ''}\n`,
     );
   const short = shortMessageIds(messages.map((m) => m.id));
   const levels = shape.allBranches ? forkLevels(messages) : new Map<string, number>();
@@ -43,6 +69,7 @@ export function formatTranscript(
   for (const message of messages.filter((m) => !(m.hidden && m.content.trim() === ''))) {
     const indent = '  '.repeat(levels.get(message.id) ?? 0);
     const parent = message.parentId === null ? undefined : short.get(message.parentId);
+    const view = shape.views?.get(message.id);
     if (!shape.allBranches && shape.at !== undefined && !forked && !message.onShownThread) {
       forked = true;
       lines.push(
@@ -62,13 +89,21 @@ export function formatTranscript(
     ]
       .filter(Boolean)
       .join(', ');
+    const role = paint(ROLE_STYLE[message.role] ?? 'bold', message.role);
     lines.push(
-      `${indent}[${message.role}${marks ? `, ${marks}` : ''}] ${message.createdAt}  id ${short.get(message.id) ?? message.id}`,
+      `${indent}[${role}${marks ? `, ${marks}` : ''}] ${localTime(message.createdAt)}  ${paint('dim', `id ${short.get(message.id) ?? message.id}`)}`,
     );
-    lines.push(`${indent}${message.content.split('\n').join(`\n${indent}`)}\n`);
+    const body: string[] = [];
+    // A text a tool call below shows as its input is drawn once, as the call.
+    if (view?.textShown !== false && message.content !== '')
+      body.push(`${indent}${message.content.split('\n').join(`\n${indent}`)}`);
+    for (const call of view?.toolCalls ?? [])
+      if (shape.tools === true) body.push(...toolCallLines(call, indent));
+      else body.push(paint('dim', toolCallLine(call, indent, shape.width ?? 100)));
+    lines.push(`${body.join('\n')}\n`);
     if (message.attachments.length > 0)
       lines.push(`${formatAttachments(message.attachments, indent)}\n`);
-    const sources = shape.citations?.get(message.id) ?? [];
+    const sources = view?.citations ?? [];
     if (sources.length > 0) lines.push(`${sourcesList(sources, indent)}\n`);
   }
   return lines;

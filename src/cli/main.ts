@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 import { processIo } from './cli-io.js';
+import { takePassphraseFromEnvironment } from './folder-secret.js';
 import { runCli } from './run-cli.js';
+
+// Before anything starts a process: none inherits the passphrase.
+takePassphraseFromEnvironment();
 
 // `chatgraph search x | head` closes the pipe early: that is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

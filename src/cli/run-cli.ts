@@ -8,7 +8,7 @@ import {
   StoreConnectionError,
   VectorModelMismatchError,
 } from '../api/query.js';
-import { SigningKeyError, FolderEncryptionError } from '../api/trust.js';
+import { SchemaFetchError, SigningKeyError, FolderEncryptionError } from '../api/trust.js';
 import { VERSION } from '../index.js';
 import type { CliIo } from './cli-io.js';
 import { registerCompletion } from './commands/completion.js';
@@ -41,38 +41,125 @@ import { registerModelCommands } from './model-command.js';
 import { parseProblem } from './usage-line.js';
 import { UsageError } from './usage-error.js';
 
-/** Every command, in the order `chatgraph --help` lists them. */
+/**
+ * Every command, in the order `chatgraph --help` lists them: by what a person wants to do, each
+ * under its group's heading with a line short enough for an 80-column terminal.
+ */
+const GROUPS: { heading: string; commands: Record<string, string> }[] = [
+  {
+    heading: 'Get data in:',
+    commands: {
+      import: 'read exports into the data folder (its PAM bundle, then its graph)',
+      convert: 'turn exports into a PAM bundle, with no data folder',
+      watch: 'keep importing new Claude Code sessions and dropped exports',
+      sources: 'the exports chatgraph reads, and how to get each',
+      sample: 'write small sample exports to try chatgraph on',
+    },
+  },
+  {
+    heading: 'Find:',
+    commands: {
+      search: 'search every message by words, by meaning, or both',
+      list: 'list the conversations, with filters, a page at a time',
+      query: 'run a read-only Cypher query over the graph',
+      stats: 'counts per source, per month and per role',
+    },
+  },
+  {
+    heading: 'Read:',
+    commands: {
+      thread: 'print a conversation: its shown thread, or every branch',
+      serve: 'the web app: browse, read, search, graph, Cypher, import',
+    },
+  },
+  {
+    heading: 'Agents:',
+    commands: {
+      mcp: 'a Model Context Protocol server over the store',
+      memories: 'list the memories, newest first or by words',
+      remember: 'remember something: a PAM memory and a graph node',
+      forget: 'forget a memory (retracted, gone from searches)',
+    },
+  },
+  {
+    heading: 'Out:',
+    commands: {
+      export: 'Markdown, an Obsidian vault, an HTML archive or PAM JSON Lines',
+      'export-pam': 'the data folder as a PAM bundle for another tool',
+      push: 'load the bundle into Neo4j (only what changed)',
+    },
+  },
+  {
+    heading: 'Trust:',
+    commands: {
+      sign: 'sign the bundle (PAM section 18, and a manifest of every file)',
+      verify: 'check a bundle’s signatures',
+      key: 'the Ed25519 key chatgraph sign uses',
+      validate: 'check PAM files: the official JSON Schemas and the deep rules',
+      encrypt: 'encrypt the data folder at rest',
+      decrypt: 'decrypt an encrypted data folder back to plain files',
+    },
+  },
+  {
+    heading: 'Admin:',
+    commands: {
+      embed: 'embed what is not embedded yet, so search finds it by meaning',
+      model: 'the local embedding models that semantic search uses',
+      reindex: 'rebuild the graph from the PAM bundle alone',
+      delete: 'delete a conversation everywhere',
+      config: 'the settings in force, and where each came from',
+      doctor: 'check the data folder, store, model and Neo4j',
+      completion: 'print the shell completion script: bash, zsh or fish',
+      help: 'display help for a command',
+    },
+  },
+];
+
+/** Every command's registration, in the order of {@link GROUPS}. */
 const COMMANDS = [
-  registerConvert,
   registerImport,
+  registerConvert,
+  registerWatch,
+  registerSources,
+  registerSample,
+  registerSearch,
   registerList,
   registerQuery,
-  registerSearch,
-  registerThread,
-  registerExport,
-  registerExportPam,
   registerStats,
-  registerReindex,
-  registerPush,
-  registerDelete,
+  registerThread,
+  registerServe,
+  registerMcp,
   registerMemories,
   registerRemember,
   registerForget,
+  registerExport,
+  registerExportPam,
+  registerPush,
   registerSign,
   registerVerify,
   registerKey,
-  registerEncrypt,
   registerValidate,
-  registerMcp,
-  registerServe,
-  registerWatch,
+  registerEncrypt,
   registerEmbed,
-  registerSources,
-  registerSample,
+  registerModelCommands,
+  registerReindex,
+  registerDelete,
   registerConfig,
   registerDoctor,
   registerCompletion,
 ];
+
+/** Each command under its group's heading, its short line in the list of commands. */
+function groupCommands(program: Command): void {
+  for (const { heading, commands } of GROUPS)
+    for (const [name, summary] of Object.entries(commands)) {
+      const command = program.commands.find((c) => c.name() === name);
+      command?.helpGroup(heading).summary(summary);
+    }
+  // The help command commander adds itself, last, under the last heading.
+  program.commandsGroup(GROUPS.at(-1)?.heading ?? 'Commands:');
+  program.helpCommand('help [command]', GROUPS.at(-1)?.commands.help ?? '');
+}
 
 /** The program with every command, writing to `io`. */
 export function buildProgram(io: CliIo): Command {
@@ -91,7 +178,11 @@ export function buildProgram(io: CliIo): Command {
       },
     });
   for (const register of COMMANDS) register(program, io);
-  registerModelCommands(program, io);
+  groupCommands(program);
+  program.configureHelp({
+    // The list of commands names them; each command's own help gives its arguments.
+    subcommandTerm: (command) => [command.name(), ...command.aliases()].join(', '),
+  });
   // Flags and environment first, then the config file, then the defaults.
   program.hook('preAction', (_program, command) => {
     applyConfig(command);
@@ -132,6 +223,7 @@ const SAID_AS_IS = [
   MemoryStoreError,
   SigningKeyError,
   FolderEncryptionError,
+  SchemaFetchError,
 ];
 
 /**

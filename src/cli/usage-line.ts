@@ -14,15 +14,43 @@ export function usageLine(command: Command): string {
   return `usage: ${pathOf(command)} ${command.usage()}`;
 }
 
-/** A flag the command does not take, said in one line with the closest it does take. */
+/** The commands of the whole program that take this long flag, by their words. */
+function takenBy(command: Command, flag: string): string[] {
+  let root = command;
+  while (root.parent) root = root.parent;
+  const found: string[] = [];
+  const walk = (at: Command): void => {
+    if (at !== command && at.options.some((o) => o.long === flag))
+      found.push(pathOf(at).replace(/^chatgraph /, ''));
+    for (const sub of at.commands) walk(sub);
+  };
+  walk(root);
+  return found.sort();
+}
+
+function listed(names: readonly string[]): string {
+  return names.length < 2
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
+}
+
+/**
+ * A flag the command does not take, said in one line with the closest it does take; a flag
+ * other commands take (`import --source`) is said to be theirs rather than taken for a typo.
+ */
 export function unknownOption(command: Command, typed: string, hint?: string): UsageError {
   const flag = typed.split('=')[0] ?? typed;
+  const name = pathOf(command).replace(/^chatgraph /, '');
+  const others = takenBy(command, flag);
   const flags = command.options.flatMap((o) => (o.long ? [o.long] : []));
-  const near = closest(flag, [...flags, '--help']);
-  return new UsageError(
-    `unknown option ${flag} for ${pathOf(command).replace(/^chatgraph /, '')} (${near !== undefined ? `did you mean ${near}?` : (hint ?? `${pathOf(command)} --help lists them`)})`,
-    usageLine(command),
-  );
+  const near = others.length > 0 ? undefined : closest(flag, [...flags, '--help']);
+  const why =
+    near !== undefined
+      ? `did you mean ${near}?`
+      : others.length > 0
+        ? `${listed(others.length > 4 ? [...others.slice(0, 3), 'others'] : others)} ${others.length === 1 ? 'takes' : 'take'} it; ${pathOf(command)} --help lists what ${name} takes`
+        : (hint ?? `${pathOf(command)} --help lists them`);
+  return new UsageError(`unknown option ${flag} for ${name} (${why})`, usageLine(command));
 }
 
 /** A command the program (or `model`) does not have, said in one line with the closest it has. */

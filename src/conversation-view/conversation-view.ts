@@ -139,29 +139,69 @@ export async function readConversationView(
   return {
     conversation: info,
     url: platformUrlOf(info, graph, pam?.raw_metadata ?? {}),
-    messages: drawnOnce(
-      messages.map((message) => {
-        const extra = extras.get(message.id);
-        return {
-          id: message.id,
-          role: message.role,
-          content: message.content,
-          createdAt: message.createdAt,
-          model: message.model,
-          parentId: message.parentId,
-          isThought: message.isThought,
-          hidden: message.hidden,
-          onShownThread: message.onShownThread,
-          depth: message.depth,
-          toolCalls: calls.get(message.id) ?? [],
-          attachments: attachmentViews(extra?.attachments, message.attachments),
-          citations: (extra?.citations ?? []).map(citationView),
-          code: extra?.code ?? null,
-          textShown: true,
-        };
-      }),
+    messages: withoutBlanks(
+      drawnOnce(
+        messages.map((message) => {
+          const extra = extras.get(message.id);
+          return {
+            id: message.id,
+            role: message.role,
+            content: message.content,
+            createdAt: message.createdAt,
+            model: message.model,
+            parentId: message.parentId,
+            isThought: message.isThought,
+            hidden: message.hidden,
+            onShownThread: message.onShownThread,
+            depth: message.depth,
+            toolCalls: calls.get(message.id) ?? [],
+            attachments: attachmentViews(extra?.attachments, message.attachments),
+            citations: (extra?.citations ?? []).map(citationView),
+            code: extra?.code ?? null,
+            textShown: true,
+          };
+        }),
+      ),
     ),
   };
+}
+
+/**
+ * A hidden or system message with nothing in it: no text, tool call, attachment or source
+ * (ChatGPT's empty system prompt at the root of nearly every conversation). No shell draws it,
+ * and drawn it looked like an empty card, or, off the NEXT chain, like a branch.
+ */
+function isBlank(message: MessageView): boolean {
+  return (
+    (message.hidden || message.role === 'system') &&
+    message.content.trim() === '' &&
+    message.toolCalls.length === 0 &&
+    message.attachments.length === 0 &&
+    message.citations.length === 0
+  );
+}
+
+/**
+ * The messages without the blank ones (see {@link isBlank}): a blank message's replies answer
+ * its parent instead, and depths are counted again. Messages come in tree order, each after its
+ * parent, so one pass does it.
+ */
+function withoutBlanks(messages: readonly MessageView[]): MessageView[] {
+  const replaced = new Map<string, string | null>();
+  const depths = new Map<string, number>();
+  const kept: MessageView[] = [];
+  for (const message of messages) {
+    let parentId = message.parentId;
+    while (parentId !== null && replaced.has(parentId)) parentId = replaced.get(parentId) ?? null;
+    if (isBlank(message)) {
+      replaced.set(message.id, parentId);
+      continue;
+    }
+    const depth = parentId !== null ? (depths.get(parentId) ?? -1) + 1 : 0;
+    depths.set(message.id, depth);
+    kept.push({ ...message, parentId, depth });
+  }
+  return kept;
 }
 
 /**

@@ -56,7 +56,7 @@ import {
 } from '../folder/encrypt-folder.js';
 import type { Unlock } from '../at-rest/folder-key.js';
 import { signBundle, type SignOptions, type SignResult } from '../trust/sign-bundle.js';
-import { verifyBundleOf, type VerifyReport } from '../trust/verify-bundle.js';
+import { verifyBundleOf, type VerifyOptions, type VerifyReport } from '../trust/verify-bundle.js';
 import type { SigningKey } from '../trust/signing-key.js';
 import { diagnose, type DoctorCheck, type DoctorOptions } from '../doctor/doctor.js';
 import {
@@ -292,9 +292,9 @@ export class DataFolder {
   }
 
   /** Checks the bundle's signatures (PAM §18, and chatgraph's manifest), through the folder's seal. */
-  async verify(): Promise<VerifyReport> {
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
     await this.folder.unlock();
-    return verifyBundleOf(this.folder.bundle);
+    return verifyBundleOf(this.folder.bundle, options);
   }
 
   /**

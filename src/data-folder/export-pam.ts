@@ -117,6 +117,7 @@ async function writeExport(folder: Folder, options: ExportPamOptions): Promise<E
         direction: 'written',
         file: options.out,
         at: now,
+        owner_id: file.owner.id,
       },
     ]);
     return {

@@ -1,6 +1,6 @@
 import type { Folder } from '../folder/folder.js';
 import { plural } from '../model/plural.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import { shownUrl, withoutSecrets, type Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 
 /** How many conversations the data folder's bundle holds (its conversation files). */
@@ -25,19 +25,22 @@ export async function neo4jCheck(
       await store.close();
     }
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const why = withoutSecrets(error instanceof Error ? error.message : String(error), target);
     return fix(
       'neo4j',
-      `cannot reach ${target.url}: ${why}`,
+      `cannot reach ${shownUrl(target.url)}: ${why}`,
       `start the server, or check neo4j.uri and the password (chatgraph config)`,
     );
   }
   const bundled = bundleConversations(folder);
   if (held === bundled)
-    return ok('neo4j', `${target.url} reachable, ${plural(held, 'conversation')} as in the bundle`);
+    return ok(
+      'neo4j',
+      `${shownUrl(target.url)} reachable, ${plural(held, 'conversation')} as in the bundle`,
+    );
   return fix(
     'neo4j',
-    `${target.url} holds ${plural(held, 'conversation')}, the bundle ${bundled.toLocaleString('en-US')}`,
+    `${shownUrl(target.url)} holds ${plural(held, 'conversation')}, the bundle ${bundled.toLocaleString('en-US')}`,
     `chatgraph push${flags}`,
   );
 }

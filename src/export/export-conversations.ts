@@ -1,10 +1,10 @@
 import type { Folder } from '../folder/folder.js';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { readMemories } from '../memory/list-memories.js';
-import { redactValue, type RedactionCounts } from '../model/redact.js';
+import { redactText, redactValue, type RedactionCounts } from '../model/redact.js';
 import type { ConversationInfo, Store } from '../stores/store.js';
 import {
   selectedIds,
@@ -79,7 +79,8 @@ export async function exportConversations(
   const source = { store: options.store, folder };
   const tree = await OutputTree.open(options.out, options.format, options.force === true);
   const listed: ConversationInfo[] = [];
-  for await (const info of selectedIds(source, options)) listed.push(info);
+  for await (const info of selectedIds(source, options))
+    listed.push(options.redact === true ? maskedNames(info) : info);
   const redactions: RedactionCounts = {};
   const report = { conversations: 0, messages: 0, missing: 0, withheld: 0 };
   const entries: ExportedEntry[] = [];
@@ -117,6 +118,19 @@ export async function exportConversations(
     ...report,
     bytesWritten: tree.bytesWritten,
     redactions,
+  };
+}
+
+/**
+ * A conversation's title and name with their secrets masked, as `--redact` shows them: they
+ * name its files, links, index entries and the manifest, not only the title on the page.
+ * (Counted where the page's title is.)
+ */
+function maskedNames(info: ConversationInfo): ConversationInfo {
+  return {
+    ...info,
+    title: info.title === null ? null : redactText(info.title, {}),
+    name: redactText(info.name, {}),
   };
 }
 
@@ -202,7 +216,9 @@ async function formatWriter(
 
 function jsonlWriter(tree: OutputTree): FormatWriter {
   const temp = join(tree.dir, `conversations.jsonl.${String(process.pid)}.tmp`);
-  const stream = createWriteStream(temp);
+  // A killed export's file, or a link planted at the name, removed; `wx`: never written through.
+  rmSync(temp, { force: true });
+  const stream = createWriteStream(temp, { flags: 'wx' });
   return {
     async write(item) {
       if (!item.pam) return false;

@@ -35,8 +35,10 @@ export function safeName(text: string, fallback: string, maxBytes = MAX_STEM_BYT
   const flat = text.normalize('NFC').replace(FORBIDDEN, ' ').replace(/\s+/g, ' ');
   let name = cutToBytes(flat.replace(/^[\s.]+/, ''), maxBytes).replace(/[\s.]+$/, '');
   if (name === '') name = fallback;
-  const stem = name.split('.')[0] ?? name;
-  if (RESERVED.test(stem.trim())) name = `${name}_`;
+  // Windows reads a name up to its first dot, trailing spaces dropped (`nul.txt`, `aux .txt`
+  // are NUL and AUX): the mark goes right after the device's name, before any dot.
+  const head = (name.split('.')[0] ?? name).trimEnd();
+  if (RESERVED.test(head)) name = `${head}_${name.slice(head.length)}`;
   return name;
 }
 
@@ -47,13 +49,26 @@ export function conversationStem(title: string, id: string, idLength = 8): strin
   return `${safeName(title.replace(/[[\]#^]/g, ' '), 'Untitled')} (${short})`;
 }
 
+/**
+ * Whether a path stays inside the folder it is relative to: every part a name, none `.` or
+ * `..`, no separator of another system. What a manifest's paths are checked for: a name this
+ * version would not write (one an older version wrote, say) is still a file of the folder.
+ */
+export function isInsidePath(path: string): boolean {
+  return (
+    !path.includes('\\') &&
+    !path.includes('\0') &&
+    path.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
+  );
+}
+
 /** Whether a path's every part is a name all three systems accept (what the tests check). */
 export function isPortablePath(path: string): boolean {
   return path.split('/').every((part) => {
     if (part === '' || part === '.' || part === '..') return false;
     if (new RegExp(FORBIDDEN.source).test(part)) return false;
     if (/[\s.]$/.test(part)) return false;
-    if (RESERVED.test((part.split('.')[0] ?? part).trim())) return false;
+    if (RESERVED.test((part.split('.')[0] ?? part).replace(/[\s.]+$/, ''))) return false;
     return Buffer.byteLength(part, 'utf8') <= 255;
   });
 }

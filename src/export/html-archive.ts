@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -36,7 +36,9 @@ export class HtmlArchive {
     private readonly policy: AttachmentPolicy,
   ) {
     this.temp = join(tree.dir, `search-index.js.${String(process.pid)}.tmp`);
-    this.index = createWriteStream(this.temp);
+    // A killed export's file, or a link planted at the name, removed; `wx`: never written through.
+    rmSync(this.temp, { force: true });
+    this.index = createWriteStream(this.temp, { flags: 'wx' });
     this.index.write('window.CHATGRAPH_SEARCH = [\n');
   }
 

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { copyFile, lstat, mkdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import { sha256File } from '../embed/sha256-file.js';
 import { QueryError } from '../stores/store.js';
-import { isPortablePath } from './file-names.js';
+import { isInsidePath } from './file-names.js';
 
 /** The manifest an export keeps in its folder: what it wrote, to write only what changed. */
 export const MANIFEST_FILE = '.chatgraph-export.json';
@@ -28,7 +29,8 @@ type Entry = z.infer<typeof entrySchema>;
 /** A file an export left alone: the user changed it since it was written, or it is not ours. */
 export interface KeptFile {
   path: string;
-  reason: 'edited' | 'not-ours';
+  /** `link`: the file, or a folder on its way, is a link (never followed out of the folder). */
+  reason: 'edited' | 'not-ours' | 'link';
 }
 
 /** What an export did to its folder. */
@@ -39,6 +41,19 @@ export interface ExportTally {
   /** Of those written, files that replace one of the same conversation under another name. */
   moved: number;
   kept: KeptFile[];
+}
+
+// The nearest of `dir` and its parents that exists: the file a folder cannot be made over.
+async function fileInTheWay(dir: string): Promise<string> {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      await stat(at);
+      return at;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || dirname(at) === at) return dir;
+    }
+  }
 }
 
 /**
@@ -58,6 +73,8 @@ const sha256 = (data: string | Uint8Array): string =>
  */
 export class OutputTree {
   private readonly seen = new Set<string>();
+  /** Folders of the export found to be folders, not links (see `linked`). */
+  private readonly plainFolders = new Set<string>();
   private readonly ownersWritten = new Set<string>();
   private readonly tally: ExportTally = {
     written: 0,
@@ -78,10 +95,25 @@ export class OutputTree {
 
   /** Opens `dir` (made when missing) for an export in `format`. */
   static async open(dir: string, format: string, force: boolean): Promise<OutputTree> {
-    await mkdir(dir, { recursive: true });
+    try {
+      await mkdir(dir, { recursive: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // `--out README.md`: a file stands where the folder would go (or on the way to it).
+      if (code === 'EEXIST' || code === 'ENOTDIR')
+        throw new ExportFolderError(
+          `--out ${dir}: ${await fileInTheWay(dir)} is a file, not a folder; give a folder to write the ${format} export into`,
+        );
+      throw error;
+    }
     const file = join(dir, MANIFEST_FILE);
     let before: Record<string, Entry> = {};
     let text: string | undefined;
+    const kind = await lstat(file).catch(() => undefined);
+    if (kind && !kind.isFile())
+      throw new ExportFolderError(
+        `${file} is ${kind.isSymbolicLink() ? 'a link' : 'not a file'}, not a manifest an export wrote (an export never follows a link out of its folder); remove it or choose another --out folder`,
+      );
     try {
       text = await readFile(file, 'utf8');
     } catch (error) {
@@ -105,7 +137,7 @@ export class OutputTree {
         );
       // Every path an export writes is a plain relative one; a manifest naming another (`..`,
       // an absolute path) was not written by us, and following it would touch files outside.
-      const stray = Object.keys(parsed.data.files).find((path) => !isPortablePath(path));
+      const stray = Object.keys(parsed.data.files).find((path) => !isInsidePath(path));
       if (stray !== undefined)
         throw new ExportFolderError(
           `${file} names "${stray}", not a file an export writes in its folder; move the manifest away or choose another --out folder`,
@@ -124,11 +156,37 @@ export class OutputTree {
     return join(this.dir, ...path.split('/'));
   }
 
+  /**
+   * Whether `path`, or a folder on its way down from the export's folder, is a link (or the
+   * path is something other than a file: a FIFO would hang its read): such a path is never
+   * written, read or removed, so nothing outside the folder is touched through one. Folders
+   * found plain are remembered for the run.
+   */
+  private async linked(path: string): Promise<boolean> {
+    const parts = path.split('/');
+    let at = '';
+    for (const [n, part] of parts.entries()) {
+      at = at === '' ? part : `${at}/${part}`;
+      const last = n === parts.length - 1;
+      if (!last && this.plainFolders.has(at)) continue;
+      let info;
+      try {
+        info = await lstat(this.abs(at));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw error;
+      }
+      if (info.isSymbolicLink() || (last ? !info.isFile() : !info.isDirectory())) return true;
+      if (!last) this.plainFolders.add(at);
+    }
+    return false;
+  }
+
   /** The hash the file on disk has now, or undefined when it is missing; unread when unchanged. */
   private async diskHash(path: string, entry: Entry | undefined): Promise<string | undefined> {
     let info;
     try {
-      info = await stat(this.abs(path));
+      info = await lstat(this.abs(path));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -153,6 +211,12 @@ export class OutputTree {
     owner: string | undefined,
   ): Promise<boolean> {
     const entry = this.before[path];
+    if (await this.linked(path)) {
+      // Not even with --force: what is behind the link is not the export's.
+      this.tally.kept.push({ path, reason: 'link' });
+      if (entry) this.after[path] = entry;
+      return false;
+    }
     const disk = await this.diskHash(path, entry);
     const keep = (reason: KeptFile['reason']): boolean => {
       if (this.force) return true;
@@ -217,7 +281,9 @@ export class OutputTree {
     if (!(await this.shouldWrite(path, hash, owner))) return;
     await mkdir(dirname(this.abs(path)), { recursive: true });
     const temp = `${this.abs(path)}.${process.pid}.tmp`;
-    await copyFile(source, temp);
+    // A link planted at the temporary name is removed, not written through.
+    await rm(temp, { force: true });
+    await copyFile(source, temp, constants.COPYFILE_EXCL);
     await rename(temp, this.abs(path));
     await this.record(path, hash, owner, true);
   }
@@ -241,6 +307,10 @@ export class OutputTree {
     for (const key of this.ownersWritten) owners.add(key.split('\n')[0] ?? '');
     for (const [path, entry] of Object.entries(this.before)) {
       if (this.seen.has(path)) continue;
+      if (await this.linked(path)) {
+        this.tally.kept.push({ path, reason: 'link' });
+        continue;
+      }
       const disk = await this.diskHash(path, entry);
       if (disk === undefined) continue;
       if (disk !== entry.hash && !this.force) {

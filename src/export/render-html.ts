@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Marked, type Tokens } from 'marked';
 import type { ConversationView, MessageView } from '../conversation-view/conversation-view.js';
-import { escapeHtml, readableTime, splitBranches, type Branch } from './render-markdown.js';
+import {
+  contextLabel,
+  escapeHtml,
+  isContext,
+  readableTime,
+  splitBranches,
+  type Branch,
+} from './render-markdown.js';
 
 /**
  * The archive's pages allow nothing remote: no script, style, image or connection that is not a
@@ -107,7 +114,9 @@ function messageHtml(message: MessageView, attachmentLink: (ref: string) => stri
     parts.push(
       message.isThought
         ? `<details class="thinking"><summary>Thinking</summary>${body}</details>`
-        : body,
+        : isContext(message)
+          ? `<details class="hidden-context"><summary>${contextLabel(message)}</summary>${body}</details>`
+          : body,
     );
   }
   for (const call of message.toolCalls) {
@@ -163,7 +172,7 @@ export function conversationHtml(
   const others = branches
     .map(
       (b) =>
-        `<section class="branch" id="branch-${String(b.number)}"><h2>Branch ${String(b.number)}</h2><p>${b.forkAfter ? `Forks after the ${escapeHtml(b.forkAfter.role)} message of ${escapeHtml(readableTime(b.forkAfter.createdAt))}` : 'Starts apart from the shown thread'}.</p><div class="thread">${b.messages.map((m) => messageHtml(m, attachmentLink)).join('\n')}</div></section>`,
+        `<section class="branch" id="branch-${String(b.number)}"><h2>Branch ${String(b.number)}</h2><p>${b.forkAfter ? `Forks after the ${escapeHtml(b.forkAfter.role)} message of ${escapeHtml(readableTime(b.forkAfter.createdAt))}` : 'An alternative to the conversation’s first message'}.</p><div class="thread">${b.messages.map((m) => messageHtml(m, attachmentLink)).join('\n')}</div></section>`,
     )
     .join('\n');
   const url = view.url;

@@ -36,7 +36,7 @@ export function conversationFields(
   return {
     title: info.title ?? info.name,
     source: info.source,
-    url: view.url ?? undefined,
+    url: noteLinkTarget(view.url) ?? undefined,
     id: info.id,
     platform_id: info.platformId,
     created: info.createdAt,
@@ -61,6 +61,16 @@ function quote(text: string): string {
     .join('\n');
 }
 
+/** A hidden or system message: context the platform gave the model, folded where drawn. */
+export function isContext(message: MessageView): boolean {
+  return message.hidden || message.role === 'system';
+}
+
+/** What a folded context message is called, as the web app calls it. */
+export function contextLabel(message: MessageView): string {
+  return message.role === 'system' ? 'System message' : 'Hidden context';
+}
+
 function roleName(role: string): string {
   return role === '' ? 'Message' : role.charAt(0).toUpperCase() + role.slice(1);
 }
@@ -76,6 +86,40 @@ function folded(style: MarkdownStyle, kind: string, title: string, body: string)
   if (style === 'obsidian') return `${quote(`[!${kind}]- ${title}`)}\n${quote(body)}`;
   return `<details>\n<summary>${escapeHtml(title)}</summary>\n\n${body}\n\n</details>`;
 }
+
+/**
+ * A link's address as a note may hold it: a web or mail address only (a `javascript:` or
+ * `data:` one is dropped, as the HTML export and the web app drop it), written as the URL
+ * parser writes it, with nothing left that ends the `<…>` destination or the line (a line
+ * break in an address made headings and HTML of the rest).
+ */
+function noteLinkTarget(url: string | null): string | null {
+  if (url === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (!['http:', 'https:', 'mailto:'].includes(parsed.protocol)) return null;
+  // Brackets and parentheses too: a renderer that reads no `<…>` would read them as Markdown.
+  return parsed.href.replace(/[\s<>\\[\]()]/g, percentEncoded);
+}
+
+const percentEncoded = (c: string): string =>
+  `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+
+/** A link destination inside `<…>` (spaces allowed): line breaks, angle brackets, backslashes escaped. */
+const inDestination = (target: string): string => target.replace(/[\r\n<>\\]/g, percentEncoded);
+
+/** A link's text (a source's title, a file's name) on one line, with no bracket or HTML tag. */
+const linkText = (text: string): string =>
+  text
+    .replace(/[[\]]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .trim();
 
 export function escapeHtml(text: string): string {
   return text
@@ -109,16 +153,22 @@ function renderMessage(
   for (const citation of message.citations) {
     const label = notes.next();
     marks.push(`[^${label}]`);
-    const title = citation.title ?? citation.url ?? 'source';
-    const link =
-      citation.url !== null ? `[${title.replace(/[[\]]/g, '')}](<${citation.url}>)` : title;
+    const title = linkText(citation.title ?? citation.url ?? '') || 'source';
+    const target = noteLinkTarget(citation.url);
+    const link = target !== null ? `[${title}](<${target}>)` : title;
     const snippet = citation.snippet ? ` — ${citation.snippet.replace(/\s+/g, ' ').trim()}` : '';
     definitions.push(`[^${label}]: ${link}${snippet}`);
   }
   if (message.textShown) {
     let body = message.code ? fenced(text, message.code.language) : text;
     if (marks.length > 0) body = `${body}${message.code ? '\n\n' : ' '}${marks.join(' ')}`;
-    parts.push(message.isThought ? folded(context.style, 'note', 'Thinking', body) : body);
+    parts.push(
+      message.isThought
+        ? folded(context.style, 'note', 'Thinking', body)
+        : isContext(message)
+          ? folded(context.style, 'note', contextLabel(message), body)
+          : body,
+    );
   } else if (marks.length > 0) parts.push(marks.join(' '));
   for (const call of message.toolCalls) {
     const pieces: string[] = [];
@@ -143,13 +193,18 @@ function renderMessage(
     const image = attachment.type === 'image' || attachment.mime_type?.startsWith('image/');
     files.push(
       link !== null
-        ? `- ${image ? '!' : ''}[${name.replace(/[[\]]/g, '')}](<${link}>)`
-        : `- ${name}${attachment.ref === null ? '' : ' (not in the export)'}`,
+        ? `- ${image ? '!' : ''}[${linkText(name)}](<${inDestination(link)}>)`
+        : `- ${linkText(name)}${attachment.ref === null ? '' : ' (not in the export)'}`,
     );
     if (attachment.text !== null)
       files.push(
         '',
-        folded(context.style, 'quote', `Text of ${name}`, fenced(attachment.text, 'text')),
+        folded(
+          context.style,
+          'quote',
+          `Text of ${linkText(name)}`,
+          fenced(attachment.text, 'text'),
+        ),
         '',
       );
   }
@@ -166,40 +221,54 @@ export interface Branch {
   messages: MessageView[];
 }
 
-/** The conversation split into its shown thread and the branches off it. */
+/**
+ * The messages on the path the platform showed: the shown thread and their ancestors. Hidden
+ * and system messages (a ChatGPT custom-instructions message, a Claude Code system line) are
+ * off the thread's NEXT chain but on this path: they are context, not a branch.
+ */
+function shownPath(messages: readonly MessageView[]): Set<string> {
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const path = new Set<string>();
+  for (const message of messages) {
+    if (!message.onShownThread) continue;
+    for (
+      let at: MessageView | undefined = message;
+      at && !path.has(at.id);
+      at = at.parentId !== null ? byId.get(at.parentId) : undefined
+    )
+      path.add(at.id);
+  }
+  return path;
+}
+
+/**
+ * The conversation split into its shown thread and the branches off it: a branch starts at a
+ * message off the shown path whose parent is on it (or that has none), and holds the messages
+ * below it (a branch forking off a branch belongs to the branch it forks from).
+ */
 export function splitBranches(messages: readonly MessageView[]): {
   shown: MessageView[];
   branches: Branch[];
 } {
   const byId = new Map(messages.map((m) => [m.id, m]));
-  const shown = messages.filter((m) => m.onShownThread);
+  const path = shownPath(messages);
+  const shown = messages.filter((m) => path.has(m.id));
   const branches: Branch[] = [];
-  let current: Branch | undefined;
-  let rootDepth = 0;
+  const branchOf = new Map<string, Branch>();
   for (const message of messages) {
-    if (message.onShownThread) {
-      current = undefined;
-      continue;
-    }
-    if (current && message.depth > rootDepth) {
-      current.messages.push(message);
-      continue;
-    }
+    if (path.has(message.id)) continue;
     const parent = message.parentId !== null ? byId.get(message.parentId) : undefined;
-    current = {
-      number: branches.length + 1,
-      forkAfter: parent?.onShownThread ? parent : null,
-      messages: [message],
-    };
-    rootDepth = message.depth;
-    // A branch whose parent is itself off the shown thread belongs to the branch before it.
-    const previous = branches.at(-1);
-    if (parent && !parent.onShownThread && previous) {
-      previous.messages.push(message);
-      current = previous;
-      continue;
+    let branch = parent ? branchOf.get(parent.id) : undefined;
+    if (branch) branch.messages.push(message);
+    else {
+      branch = {
+        number: branches.length + 1,
+        forkAfter: parent && path.has(parent.id) ? parent : null,
+        messages: [message],
+      };
+      branches.push(branch);
     }
-    branches.push(current);
+    branchOf.set(message.id, branch);
   }
   return { shown, branches };
 }
@@ -226,7 +295,7 @@ export function renderConversationMarkdown(
   const out: string[] = [frontmatter(conversationFields(view, pam, context.style)).trimEnd()];
   out.push(`# ${(info.title ?? info.name).replace(/\s+/g, ' ').trim() || 'Untitled'}`);
   const meta = [info.source, readableTime(info.createdAt), `${String(info.messageCount)} messages`];
-  const url = view.url;
+  const url = noteLinkTarget(view.url);
   out.push(`${meta.join(' · ')}${url !== null ? ` · [open on the platform](<${url}>)` : ''}`);
   const forkNote = (list: Branch[] | undefined): void => {
     for (const branch of list ?? []) {
@@ -250,7 +319,7 @@ export function renderConversationMarkdown(
       out.push(
         branch.forkAfter
           ? `Forks after the ${branch.forkAfter.role} message of ${readableTime(branch.forkAfter.createdAt)}: “${excerpt(branch.forkAfter.content)}”`
-          : 'Starts apart from the shown thread.',
+          : 'An alternative to the conversation’s first message.',
       );
       const base = branch.messages[0]?.depth ?? 0;
       for (const message of branch.messages)

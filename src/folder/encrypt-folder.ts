@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Folder } from './folder.js';
@@ -17,8 +17,10 @@ type OpenDatabase = typeof openDatabase;
 export interface ConvertReport {
   /** Files encrypted or decrypted with age (the bundle's, and any other but SQLite's). */
   files: number;
-  /** SQLite files rekeyed (SQLCipher). */
+  /** SQLite files rekeyed (SQLCipher): the folder's own databases (its layout's `databases`). */
   sqlite: string[];
+  /** `decrypt`: files that were not encrypted (dropped into the folder since), left as they are. */
+  leftAsTheyAre?: string[];
   /** `encrypt` with `ifPlain` on a folder encrypted already: nothing was changed. */
   already?: boolean;
 }
@@ -70,10 +72,18 @@ async function stageSqlite(
 ): Promise<void> {
   // Loaded here, not at import: importing chatgraph loads no SQLite (see openStore).
   const { openDatabase, rekeyFile } = await import('../at-rest/open-database.js');
-  checkpoint(join(layout.dir, path), from, openDatabase);
-  const copy = join(stage, path);
-  copyFileSync(join(layout.dir, path), copy);
-  rekeyFile(copy, from, to);
+  try {
+    checkpoint(join(layout.dir, path), from, openDatabase);
+    const copy = join(stage, path);
+    copyFileSync(join(layout.dir, path), copy);
+    rekeyFile(copy, from, to);
+  } catch (error) {
+    // SQLite's own words ("file is not a database") name no file: this one does.
+    throw new FolderEncryptionError(
+      `${join(layout.dir, path)}, one of the folder's databases, could not be ${to === undefined ? 'decrypted' : 'encrypted'}: ${error instanceof Error ? error.message : String(error)}; nothing was changed`,
+      { cause: error },
+    );
+  }
 }
 
 async function stageEncrypted(layout: FolderLayout, stage: string, unlock: Unlock) {
@@ -93,7 +103,16 @@ async function stageEncrypted(layout: FolderLayout, stage: string, unlock: Unloc
   const report: ConvertReport = { files: 0, sqlite: [] };
   for (const path of await dataFiles(dataDir, layout.notData)) {
     await mkdir(dirname(join(stage, path)), { recursive: true });
-    if (isPlainSqlite(join(dataDir, path))) {
+    if (layout.databases.includes(path)) {
+      // An empty file is an empty database: nothing to keep, and SQLite makes it anew.
+      if (statSync(join(dataDir, path)).size === 0) {
+        removes.push({ remove: path });
+        continue;
+      }
+      if (!isPlainSqlite(join(dataDir, path)))
+        throw new FolderEncryptionError(
+          `${join(dataDir, path)} is not a plain SQLite database, and encrypt rekeys it as one: damaged? (remove it${join(dataDir, path) === layout.store ? ' and run "chatgraph reindex"' : ', it is rebuilt'}); nothing was encrypted`,
+        );
       await stageSqlite(layout, stage, path, undefined, key.sqliteKey);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
@@ -148,16 +167,23 @@ async function stageDecrypted(layout: FolderLayout, stage: string, key: FolderKe
   const age = ageKey(key.identity);
   const steps: Step[] = [];
   const removes: Step[] = [];
-  const report: ConvertReport = { files: 0, sqlite: [] };
+  const report: ConvertReport = { files: 0, sqlite: [], leftAsTheyAre: [] };
   for (const path of await dataFiles(dataDir, layout.notData)) {
-    await mkdir(dirname(join(stage, path)), { recursive: true });
-    if (!path.endsWith(SEALED_SUFFIX)) {
-      // Every other file of an encrypted folder is one of its SQLCipher databases.
+    // One that is plain already (made anew since) stays as it is.
+    if (layout.databases.includes(path) && isPlainSqlite(join(dataDir, path))) continue;
+    if (layout.databases.includes(path)) {
       await stageSqlite(layout, stage, path, key.sqliteKey, undefined);
       steps.push(...sqliteSteps(path, path));
       report.sqlite.push(path);
       continue;
     }
+    // A file no writer of the folder sealed (a .DS_Store, an export written into it): not
+    // the folder's, and never encrypted, so left as it is.
+    if (!path.endsWith(SEALED_SUFFIX)) {
+      report.leftAsTheyAre?.push(path);
+      continue;
+    }
+    await mkdir(dirname(join(stage, path)), { recursive: true });
     const plain = path.slice(0, -SEALED_SUFFIX.length);
     await writeFile(join(stage, plain), openAge(await readFile(join(dataDir, path)), age));
     steps.push({ move: plain, to: plain });
@@ -182,9 +208,9 @@ export async function decryptFolder(folder: Folder, unlock: Unlock): Promise<Con
   return folder.write(
     async () => {
       recoverLocked(layout);
-      if (!folder.encrypted || !existsSync(layout.key))
-        throw new AlreadyError(`${layout.dir} is not encrypted`);
-      const key = await openFolderKey(layout.key, unlock, layout.dir);
+      // Marked encrypted with its key gone is said by openFolderKey, naming the key file.
+      if (!folder.encrypted) throw new AlreadyError(`${layout.dir} is not encrypted`);
+      const key = await openFolderKey(layout, unlock);
       const stage = layout.staging.decrypt;
       await rm(stage, { recursive: true, force: true });
       await mkdir(stage, { recursive: true, mode: 0o700 });

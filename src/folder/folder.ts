@@ -104,7 +104,7 @@ export class Folder {
     const ask = this.options.unlock;
     if (!ask)
       throw new FolderLockedError(`${this.dir} is encrypted, and nothing here can ask for its key`);
-    this.useKey(await openFolderKey(this.layout.key, await ask(this.dir), this.dir));
+    this.useKey(await openFolderKey(this.layout, await ask(this.dir)));
   }
 
   /** The folder's key, just made or opened: its files are sealed with it from now on. */
@@ -128,10 +128,34 @@ export class Folder {
       await this.recoverSwitch();
       await this.unlock();
     }
+    const key = this.sqliteKey;
     return openStore(
-      { dir: this.dir, file: this.layout.store, neo4j: this.neo4j, key: this.sqliteKey },
+      {
+        dir: this.dir,
+        file: this.layout.store,
+        bundle: this.layout.bundle.dir,
+        neo4j: this.neo4j,
+        key,
+        switchedUnder: () => this.switchedUnder(key !== undefined),
+      },
       { ...options, vectorIndexFile: this.layout.vectorIndex },
     );
+  }
+
+  /**
+   * Why a store opened with a key (or without) reads as no database now, when the folder's
+   * encryption was switched under this process by another (`encrypt` or `decrypt`, done or
+   * running); undefined when it was not (then the store is damaged).
+   */
+  private switchedUnder(keyed: boolean): string | undefined {
+    const { encrypt, decrypt } = this.layout.staging;
+    if (existsSync(encrypt) || existsSync(decrypt))
+      return `${this.dir} is being encrypted or decrypted right now (its store is not damaged): try again when that is done`;
+    if (this.encrypted && !keyed)
+      return `${this.dir} was encrypted after this process opened it (its store is not damaged): start the command or server again, and it asks for the passphrase`;
+    if (!this.encrypted && keyed)
+      return `${this.dir} was decrypted after this process opened it (its store is not damaged): start the command or server again`;
+    return undefined;
   }
 
   /** Finishes or drops what a killed `encrypt` or `decrypt` left, under the lock (a running one is waited for). */

@@ -40,6 +40,13 @@ export interface FolderLayout {
    * lock's files): what encrypting leaves as it is.
    */
   notData: readonly string[];
+  /**
+   * The folder's own SQLite databases, by their names at its top: `encrypt` and `decrypt` rekey
+   * these (SQLCipher) and no other file, whatever its bytes. An attachment that is a SQLite
+   * file is sealed like any file; a file dropped into an encrypted folder (`.DS_Store`, an
+   * export) is not taken for one of them.
+   */
+  databases: readonly string[];
 }
 
 /** The layout of the data folder at `dir`. */
@@ -72,6 +79,7 @@ export function layoutOf(dir: string): FolderLayout {
       layout.writeLock,
       layout.lockHolder,
     ].map((path) => basename(path)),
+    databases: [layout.store, layout.vectorCache, layout.liveState].map((path) => basename(path)),
   };
 }
 

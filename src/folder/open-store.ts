@@ -2,12 +2,20 @@ import { existsSync } from 'node:fs';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
 import { preloadLanguageDetector } from '../search/language-detection.js';
-import { asStoreDamage, reportingDamage } from '../stores/sqlite/store-damage.js';
+import {
+  asStoreDamage,
+  reportingDamage,
+  type SwitchedUnder,
+} from '../stores/sqlite/store-damage.js';
 
 /** Which store: the data folder's embedded one (its file, and its key when encrypted), or a Neo4j server. */
 export interface StoreChoice {
   dir: string;
   file: string;
+  /** The folder's bundle, from which a missing index is rebuilt. */
+  bundle?: string;
+  /** Why the store reads as no database, when the folder's encryption was switched under it. */
+  switchedUnder?: SwitchedUnder;
   /** The SQLCipher key of an encrypted folder's store. */
   key?: string | undefined;
   /** Use this Neo4j server instead of the embedded store. */
@@ -31,6 +39,11 @@ export async function openStore(
   }
   const { file } = choice;
   if (options.readonly && !existsSync(file)) {
+    // A bundle without its index (removed, or set aside): the index is rebuilt from it.
+    if (choice.bundle !== undefined && existsSync(choice.bundle))
+      throw new StoreConnectionError(
+        `${choice.dir} has its bundle but no index (${file} is missing): run "chatgraph reindex" to rebuild it from the bundle`,
+      );
     throw new StoreConnectionError(
       `nothing is imported in ${choice.dir} yet: run "chatgraph import <export>" first (or give --data-dir)`,
     );
@@ -48,7 +61,7 @@ export async function openStore(
       vectorIndexFile: choice.key === undefined ? options.vectorIndexFile : undefined,
     });
   } catch (error) {
-    throw asStoreDamage(error, file);
+    throw asStoreDamage(error, file, choice.switchedUnder);
   }
-  return reportingDamage(store, file);
+  return reportingDamage(store, file, choice.switchedUnder);
 }

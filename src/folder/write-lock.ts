@@ -59,14 +59,22 @@ export async function withWriteLock<T>(
   if (mine?.has(key)) return fn();
   mkdirSync(key, { recursive: true });
   const db = await acquire(files, options);
+  holding.add(db);
   try {
     return await held.run(new Set([...(mine ?? []), key]), fn);
   } finally {
     if (holderPid(files) === process.pid) rmSync(files.lockHolder, { force: true });
     db.exec('ROLLBACK');
     db.close();
+    holding.delete(db);
   }
 }
+
+// The connections holding a lock, kept reachable: a writer whose work awaits a promise nothing
+// else refers to would otherwise let the connection be collected, and its finalizer close it,
+// releasing the lock under the writer (seen: a holder that waited on a bare interval lost it
+// after about 5 s).
+const holding = new Set<Database.Database>();
 
 async function acquire(files: LockFiles, options: WriteLockOptions): Promise<Database.Database> {
   // Loaded when a writer first locks, not when chatgraph is imported (see openStore).

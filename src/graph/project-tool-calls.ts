@@ -190,7 +190,9 @@ function fromFolder(cwd: string, path: string): string {
   if (cwd === '' || /^(\/|[A-Za-z]:[\\/]|\\\\|~)/.test(path)) return path;
   const separator = cwd.includes('\\') && !cwd.includes('/') ? '\\' : '/';
   const folder = cwd.endsWith(separator) ? cwd.slice(0, -1) : cwd;
-  const relative = path.replace(/^\.[\\/]/, '');
+  // A Windows folder's file is named with its separators (`src/a.ts` in `c:\app` is `c:\app\src\a.ts`).
+  const stripped = path.replace(/^\.[\\/]/, '');
+  const relative = separator === '\\' ? stripped.replace(/\//g, '\\') : stripped;
   const name = folder.slice(folder.lastIndexOf(separator) + 1);
   const [first] = relative.split(/[\\/]/);
   if (name !== '' && first === name && relative.length > name.length)

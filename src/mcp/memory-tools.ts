@@ -4,6 +4,7 @@ import { MATCH_END, MATCH_START } from '../api/view.js';
 import {
   MEMORY_CONTENT_LIMIT,
   MEMORY_PAGE,
+  MEMORY_TAG_LIMIT,
   MEMORY_TYPES,
   memoryView,
   type MemoryView,
@@ -46,10 +47,19 @@ const shrinkMemory = (m: MemoryView, max: number): MemoryView => ({
 const TRUNCATED = (kb: number): string =>
   `Truncated to stay within the ${String(kb)} KB result budget`;
 
+/**
+ * The longest a memory change waits for another writer (an import) before the agent is told
+ * the folder is busy and to try again, as the web app tells a page: a call never hangs.
+ */
+export const MEMORY_LOCK_WAIT_MS = 3000;
+
 /** `remember`: a new memory, with its source. */
 function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
   // The server's search model embeds the new memory: no second model loaded for each remember.
-  const lent = { embedder: () => deps.recaller.embedder() };
+  const lent = {
+    embedder: () => deps.recaller.embedder(),
+    lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
+  };
   server.registerTool(
     'remember',
     {
@@ -62,7 +72,12 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
             `one or two sentences (${MEMORY_CONTENT_LIMIT.toLocaleString('en')} characters at most)`,
           ),
         type: z.enum(MEMORY_TYPES).describe('its PAM type'),
-        tags: z.array(z.string().min(1)).max(20).optional().describe('lower-case words'),
+        // Checked again by the library (its MemoryInputError names the tag): a tag is a word.
+        tags: z
+          .array(z.string().min(1).max(MEMORY_TAG_LIMIT))
+          .max(20)
+          .optional()
+          .describe('lower-case words'),
         confidence: z.number().min(0).max(1).optional().describe('how sure'),
         conversation_id: z.string().optional().describe('its source conversation'),
         message_id: z.string().optional().describe('its source message'),
@@ -127,7 +142,9 @@ function registerForget(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const memory = await deps.folder.forget(args.id);
+        const memory = await deps.folder.forget(args.id, {
+          lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
+        });
         const content = clipText(memory.content, Math.floor(deps.budget.maxBytes / 8));
         const truncated = content !== memory.content;
         return ok(

@@ -43,8 +43,15 @@ export class MemoryInputError extends Error {
   override readonly name = 'MemoryInputError';
 }
 
+/** The most characters a memory's tag has, in every shell (a tag is a word, not a text). */
+export const MEMORY_TAG_LIMIT = 64;
+
 /** PAM's tag pattern; a tag is lower-cased and its spaces become hyphens first. */
 export function toTag(tag: string): string {
+  if (tag.length > MEMORY_TAG_LIMIT)
+    throw new MemoryInputError(
+      `a tag is at most ${String(MEMORY_TAG_LIMIT)} characters, and one has ${tag.length.toLocaleString('en')} ("${tag.slice(0, 20)}…")`,
+    );
   const normal = tag.trim().toLowerCase().replace(/\s+/g, '-');
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(normal))
     throw new MemoryInputError(

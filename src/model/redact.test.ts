@@ -154,3 +154,68 @@ describe('redactText leaves ordinary prose and code alone', () => {
     );
   });
 });
+
+describe('redactText: the shapes issue 41 (point 8) found unmasked', () => {
+  const latin1 = (credentials: string): string =>
+    Buffer.from(credentials, 'latin1').toString('base64');
+  const body = [
+    'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj',
+    'MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu',
+    'NMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ',
+  ];
+  it.each([
+    [
+      'an Authorization header whose credentials are not UTF-8',
+      `Authorization: Basic ${latin1('jörg:pässwort1')}`,
+      latin1('jörg:pässwort1').slice(0, 8),
+    ],
+    [
+      'an Authorization header of another scheme',
+      'Proxy-Authorization: Digest 6629fae49393a05397450978507c4ef1',
+      '6629fae4',
+    ],
+    [
+      'a JSON header object, the value alone in its string',
+      `{"headers": {"Authorization": "Basic ${latin1('svc:pa\xdfword')}"}}`,
+      latin1('svc:pa\xdfword').slice(0, 8),
+    ],
+    [
+      'a private key inside a JSON string, its lines joined by \\n',
+      `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${body.join('\\n')}\\n-----END PRIVATE KEY-----\\n"}`,
+      'MIIEvQIB',
+    ],
+    [
+      'a private key cut off inside a JSON string',
+      `{"private_key": "-----BEGIN PRIVATE KEY-----\\n${body.join('\\n')}\\n`,
+      'MzEfYyji',
+    ],
+    [
+      'a private key in a JSON string escaped twice',
+      `"{\\"key\\": \\"-----BEGIN RSA PRIVATE KEY-----\\\\n${body.join('\\\\n')}\\\\n"`,
+      'NMoSfm76',
+    ],
+  ])('masks %s', (_, text, part) => {
+    const masked = redactText(`see: ${text} (done)`, {});
+    expect(masked).toContain('[REDACTED:');
+    expect(masked).not.toContain(part);
+    expect(masked).toMatch(/^see: .*\(done\)$/);
+  });
+
+  it("masks a header object's credentials, the header's name a key of the object", () => {
+    const encoded = latin1('jörg:pässwort1');
+    const masked = redactValue({ input: { headers: { Authorization: `Basic ${encoded}` } } }, {});
+    expect(JSON.stringify(masked)).not.toContain(encoded);
+  });
+
+  it('masks the body of a key from a JSON string where it stands again bare', () => {
+    const line = 'MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu';
+    const masked = redactValue(
+      {
+        file: `{"private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\\n${line}\\n-----END PRIVATE KEY-----\\n"}`,
+        echoed: `the second line was ${line}`,
+      },
+      {},
+    );
+    expect(JSON.stringify(masked)).not.toContain('MzEfYyji');
+  });
+});

@@ -15,14 +15,16 @@ interface SecretShape {
 // A base64 run that is not a word: it has a digit, `+`, `/` or `=`, or is 16 characters long.
 const KEY_RUN = String.raw`(?:(?=[A-Za-z0-9+/=]*[0-9+/=]|[A-Za-z0-9+/=]{16})[A-Za-z0-9+/=]+(?![A-Za-z0-9+/=]))`;
 const KEY_HEADER = String.raw`(?:(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset): [^\r\n]*)`;
+// A line break, or one written as an escape (`\n`, `\\n`): a key pasted inside a JSON string.
+const KEY_SEP = String.raw`(?:\s|\\+[rn])`;
 // A short last line of base64 (letters only), alone on its line.
-const KEY_LINE = String.raw`(?:(?<=\n)[A-Za-z0-9+/=]{4,}(?=[ \t]*(?:\r?\n|$)))`;
+const KEY_LINE = String.raw`(?:(?<=\n|\\[rn])[A-Za-z0-9+/=]{4,}(?=[ \t]*(?:\r?\n|\\+[rn]|$)))`;
 const KEY_PART = `(?:${KEY_RUN}|${KEY_HEADER}|${KEY_LINE})`;
 
 // A PEM or PGP private key, through its END line; with no END line (a key pasted cut off),
 // through the header lines and base64 runs that follow the BEGIN line, on lines or not.
 const PRIVATE_KEY = new RegExp(
-  String.raw`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|\s*${KEY_PART}(?:\s+${KEY_PART})*)`,
+  String.raw`-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----(?:[\s\S]*?-----END \1-----|${KEY_SEP}*${KEY_PART}(?:${KEY_SEP}+${KEY_PART})*)`,
   'g',
 );
 
@@ -91,6 +93,17 @@ const SHAPES: SecretShape[] = [
     values: (encoded) => [encoded, basicPassword(encoded)],
   },
   {
+    // Authorization: <scheme> <credentials>, any scheme (Basic credentials that are not UTF-8,
+    // Digest, a bare token), as a header or a JSON member; a value of code (`undefined`) is not
+    // one: it has a digit or a symbol of base64, or is 16 characters long.
+    kind: 'authorization',
+    hint: /authorization/i,
+    pattern:
+      /(\b(?:proxy-)?authorization["']?\s*[:=]\s*["']?(?:[A-Za-z][A-Za-z0-9_-]*[ \t]+)?)[A-Za-z0-9._~+/-]{8,}=*/gi,
+    keepPrefix: true,
+    check: (value) => /[0-9+/=]/.test(value) || value.length >= 16,
+  },
+  {
     // scheme://user:password@host, and scheme://:password@host (Redis has no user).
     kind: 'url-password',
     hint: /:\/\//,
@@ -133,7 +146,7 @@ function basicPassword(encoded: string): string {
 function keyBody(key: string): string[] {
   return key
     .replace(/-----(?:BEGIN|END) [A-Z0-9 ]+-----/g, ' ')
-    .split(/\s+/)
+    .split(/(?:\s|\\+[rn])+/)
     .filter((run) => run.length >= 16 && /^[A-Za-z0-9+/=]+$/.test(run));
 }
 
@@ -146,6 +159,9 @@ function isDistinctive(value: string): boolean {
   if (value.length < 6 || value.startsWith('[REDACTED:')) return false;
   return value.length >= 12 || /[^\p{L}\p{M}\s]/u.test(value);
 }
+
+// The names of a credentials header, as a JSON member's key (`{"Authorization": "Basic …"}`).
+const HEADER_KEY = /^(?:proxy-)?authorization$/i;
 
 /** Counts of what was masked, by kind. */
 export type RedactionCounts = Record<string, number>;
@@ -233,7 +249,11 @@ export class Redactor {
     if (typeof value === 'string') this.learnText(value);
     else if (Array.isArray(value)) for (const item of value) this.learn(item);
     else if (value !== null && typeof value === 'object')
-      for (const inner of Object.values(value)) this.learn(inner);
+      for (const [key, inner] of Object.entries(value)) {
+        // A header object's value stands without its name: read as the header it is.
+        if (typeof inner === 'string' && HEADER_KEY.test(key)) this.learnText(`${key}: ${inner}`);
+        else this.learn(inner);
+      }
   }
 
   /** Whether anything learnt held a secret (when not, `mask` changes nothing learnt). */

@@ -47,7 +47,17 @@ export function settleTree(drafts: readonly DraftMessage[], report: Report): Set
     }
     parentOf.set(message.key, parent);
   }
-  cutCycles(messages, parentOf, report);
+  cutParentCycles(
+    messages.map((m) => m.key),
+    parentOf,
+    (at) => {
+      report({
+        level: 'warning',
+        code: 'parent-cycle',
+        message: `message ${at} is in a cycle of parent links; the cycle is cut there`,
+      });
+    },
+  );
   const children = childrenOf(messages, parentOf);
   return {
     messages,
@@ -61,34 +71,30 @@ export function settleTree(drafts: readonly DraftMessage[], report: Report): Set
 /**
  * Cuts every cycle of parent links, each message walked once: a walk climbs until it meets a
  * root or a message already settled; meeting a message of its own path closes a cycle, cut at
- * the link that closed it.
+ * the link that closed it (that message becomes a root, and `onCut` is told its key).
  */
-function cutCycles(
-  messages: readonly DraftMessage[],
+export function cutParentCycles(
+  keys: Iterable<string>,
   parentOf: Map<string, string | null>,
-  report: Report,
+  onCut: (key: string) => void,
 ): void {
   // 1: on the current path; 2: settled (leads to a root).
   const state = new Map<string, 1 | 2>();
   const path: string[] = [];
-  for (const message of messages) {
-    let at: string | null = message.key;
+  for (const key of keys) {
+    let at: string | null = key;
     while (at !== null && state.get(at) === undefined) {
       state.set(at, 1);
       path.push(at);
       const parent: string | null = parentOf.get(at) ?? null;
       if (parent !== null && state.get(parent) === 1) {
-        report({
-          level: 'warning',
-          code: 'parent-cycle',
-          message: `message ${at} is in a cycle of parent links; the cycle is cut there`,
-        });
+        onCut(at);
         parentOf.set(at, null);
         break;
       }
       at = parent;
     }
-    for (const key of path) state.set(key, 2);
+    for (const settled of path) state.set(settled, 2);
     path.length = 0;
   }
 }

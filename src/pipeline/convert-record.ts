@@ -53,6 +53,11 @@ export interface ConvertedConversation {
   counts: ConversationCounts;
   /** Bundle refs of the export files it points to (to be copied). */
   refs: string[];
+  /**
+   * For a ref moved off a place another file holds (see `AttachmentPlaces`), the ref its export
+   * file was first given (the asset index knows the file by that one).
+   */
+  assetSources?: Record<string, string>;
   /** Attachment text the export held inline, to be written at its ref (see `InlineTexts`). */
   inlineAssets: InlineAsset[];
   /** Its graph batch, when the task asked for one. */

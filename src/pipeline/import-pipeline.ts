@@ -25,7 +25,13 @@ import {
   type Written,
 } from './import-stages.js';
 import { ReportBuilder, type ImportReport } from './import-report.js';
-import { checkDeliveryManifests, exportManifestAlone, manifestAlone } from './delivery-manifest.js';
+import type { NotAnExportError } from './not-an-export-error.js';
+import {
+  checkDeliveryManifests,
+  exportManifestAlone,
+  manifestAlone,
+  type DeliveryCheck,
+} from './delivery-manifest.js';
 import { readMemories } from './memories.js';
 import { mergeMemoryStores } from './memory-stores.js';
 import { RecordConverter } from './record-converter.js';
@@ -82,15 +88,7 @@ export async function* importPipeline(
     const stores = claims.some((c) => MEMORY_ROLES.has(c.detection.role));
     const unreadable = reportUnreadable(claims, report);
     if (conversationClaims.length === 0 && !stores) {
-      const exportManifest = delivery.exportManifests[0];
-      const refusal =
-        delivery.manifests.length > 0 && delivery.missing.length > 0
-          ? manifestAlone(delivery)
-          : unreadable !== undefined
-            ? onlyUnreadable(unreadable)
-            : exportManifest
-              ? exportManifestAlone(exportManifest)
-              : await notAnExport(inputs, sources);
+      const refusal = await nothingToRead(inputs, sources, delivery, unreadable);
       report.add({ level: 'error', code: 'not-an-export', message: refusal.message });
       refusal.report = report.build();
       throw refusal;
@@ -119,13 +117,23 @@ export async function* importPipeline(
       signal: options.signal,
       skip: options.skipChecksums,
     });
-    const written = toBundle(settle(converted, writer, settler, redact), writer, assets, report);
+    const written = toBundle(
+      settle(converted, writer, settler, { redact, assets }),
+      writer,
+      assets,
+      report,
+    );
     for await (const event of store ? toStore(project(written, store), store) : written) {
       if (event.kind === 'written' || event.kind === 'stored') progress.conversation();
       yield event;
     }
     await readMemories(claims, writer, report, redact);
-    const merged = await mergeMemoryStores(claims, writer, report, { redact, importedAt });
+    const merged = await mergeMemoryStores(claims, writer, report, {
+      redact,
+      importedAt,
+      accountId: account?.id,
+      keptApart: settler.apartIds,
+    });
     settler.finish();
     progress.finish();
     const checksums = conversationClaims.map((c) => c.checksum ?? '').sort();
@@ -139,6 +147,20 @@ export async function* importPipeline(
     await converter?.close();
     await Promise.all(sources.map((s) => s.close()));
   }
+}
+
+/** Why nothing given can be read: a manifest alone, a store we cannot read, or no export. */
+async function nothingToRead(
+  inputs: readonly string[],
+  sources: readonly OpenedSource[],
+  delivery: DeliveryCheck,
+  unreadable: ReturnType<typeof reportUnreadable>,
+): Promise<NotAnExportError> {
+  const exportManifest = delivery.exportManifests[0];
+  if (delivery.manifests.length > 0 && delivery.missing.length > 0) return manifestAlone(delivery);
+  if (unreadable !== undefined) return onlyUnreadable(unreadable);
+  if (exportManifest) return exportManifestAlone(exportManifest);
+  return notAnExport(inputs, sources);
 }
 
 /** The progress of the conversion: bytes read and conversations written. */

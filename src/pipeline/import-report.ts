@@ -20,6 +20,11 @@ export interface ProviderSummary {
   inferredTimestamps: number;
   /** Conversations the bundle held a newer copy of than the export: kept (older messages merged in). */
   keptNewer: number;
+  /**
+   * Conversations that came with the id of another conversation of the bundle (another
+   * platform, platform id or account): given an id of their own, neither replacing the other.
+   */
+  keptApart: number;
 }
 
 /** One file of the input and what was made of it. */
@@ -70,6 +75,7 @@ export function emptySummary(): ProviderSummary {
     skipped: 0,
     inferredTimestamps: 0,
     keptNewer: 0,
+    keptApart: 0,
   };
 }
 

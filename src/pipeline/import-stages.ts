@@ -19,7 +19,9 @@ import { convertFile, type ConvertStage } from './convert-claims.js';
 import type { LiveStoreWriter, SettledStep, StepConversation } from './live-store-writer.js';
 import type { ConvertedConversation } from './convert-record.js';
 import type { ReportBuilder } from './import-report.js';
+import { keepApart } from './keep-apart.js';
 import { mergeWithStored } from './merge-stored.js';
+import { AttachmentPlaces } from './place-attachments.js';
 import type { Settler } from './settle.js';
 import { writeToBundle } from './write-bundle.js';
 import { parseWrittenConversation } from './written-conversation.js';
@@ -170,23 +172,33 @@ function importRecordOf(claim: Claim, stage: ConvertStage): ImportRecord {
 }
 
 /**
- * Stage settle: a conversation deleted with `chatgraph delete` is left out; one already in the
- * bundle is merged with its copy there, and left out when that copy stays as it was (see
+ * Stage settle: a conversation deleted with `chatgraph delete` is left out; one that comes with
+ * the id of another conversation of the bundle (another platform, platform id or account: see
+ * `keepApart`) gets an id of its own, and an attachment file with the name of another file there
+ * a place of its own (`AttachmentPlaces`); one already in the bundle is merged with its copy there, and left out when that copy stays as it was (see
  * `Settler`). Several logs of one Claude Code session merge too: each with the copy before it.
  */
 export async function* settle(
   source: Source<Converted | FileEvent>,
   writer: BundleWriter,
   settler: Settler,
-  redact: boolean,
+  options: { redact: boolean; assets: ReadonlyMap<string, AssetIndex> },
 ): AsyncGenerator<Settled | FileEvent> {
+  const { redact, assets } = options;
+  const places = new AttachmentPlaces(writer);
   for await (const item of source) {
     if (item.kind !== 'converted') {
       yield item;
       continue;
     }
     if (settler.isDeleted(item.conversation)) continue;
-    const merge = mergeWithStored(writer, item.conversation, { redact });
+    const { apart, stored } = keepApart(writer, item.conversation);
+    if (apart) settler.keptApart(item.claim, apart);
+    const placed = await places.place(
+      apart?.converted ?? item.conversation,
+      assets.get(item.claim.sourceKey),
+    );
+    const merge = mergeWithStored(writer, placed, { redact, stored });
     if (!settler.keep(item.claim, merge)) continue;
     yield {
       kind: 'settled',

@@ -43,8 +43,8 @@ export async function readMemories(
         redact,
         report,
       );
-      writer.addMemories(memories);
-      report.summary(claim.provider.name).memories += memories.length;
+      // Counted when new or changed: an export imported again adds none.
+      report.summary(claim.provider.name).memories += writer.addMemories(memories);
     }
   }
 }

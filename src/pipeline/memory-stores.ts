@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { memorySchema, relationSchema, toMemory } from '../bundle/memory-schema.js';
-import { storedMemory } from '../bundle/memory-store.js';
+import { sameMemory, storedMemory } from '../bundle/memory-store.js';
 import { readPamExports, type PamExport } from '../bundle/pam-exports.js';
 import { sha256 } from '../model/content-hash.js';
 import { integrityChecksum } from '../model/integrity.js';
@@ -11,6 +11,7 @@ import { readValues } from '../read/read-records.js';
 import type { Claim } from './claim.js';
 import type { ReportBuilder } from './import-report.js';
 import { maskMemories } from './memories.js';
+import { besideOthers } from './memory-owners.js';
 import { readDiagnostic } from './read-diagnostic.js';
 import { pamConversationId } from '../providers/pam/to-conversation.js';
 
@@ -50,8 +51,9 @@ export interface MergedStores {
 
 /**
  * Stage 8b, PAM memory stores (PAM 16.3): a full export's memories are added to the bundle's
- * (by id); an incremental one is merged only onto a full export the bundle took in before (its
- * `base_export_id`), each memory inserted or updated by id, a retracted one kept retracted and
+ * (by id; another owner's beside them, never over them: see `besideOthers`); an incremental one
+ * is merged only onto an export the bundle took in or wrote before (its `base_export_id`) of
+ * the same owner, each memory inserted or updated by id, a retracted one kept retracted and
  * never removed. Full exports are taken first, then increments in the order of their dates. An
  * export taken in before is skipped; the integrity checksum is recomputed when the bundle's
  * `memory-store.json` is written.
@@ -60,7 +62,13 @@ export async function mergeMemoryStores(
   claims: readonly Claim[],
   writer: BundleWriter,
   report: ReportBuilder,
-  options: { redact: boolean; importedAt: string },
+  options: {
+    redact: boolean;
+    importedAt: string;
+    accountId?: string | undefined;
+    /** Conversations of this import given ids of their own (see `keepApart`): old id → new. */
+    keptApart?: ReadonlyMap<string, string>;
+  },
 ): Promise<MergedStores> {
   const read: ReadStore[] = [];
   for (const claim of claims)
@@ -69,7 +77,9 @@ export async function mergeMemoryStores(
       if (store) read.push(store);
     }
   read.sort((a, b) => order(a.value).localeCompare(order(b.value)));
-  const known = new Set((await readPamExports(writer.bundle)).map((e) => e.export_id));
+  const known = new Map((await readPamExports(writer.bundle)).map((e) => [e.export_id, e]));
+  // Whose the bundle's memories are: its owner, else (a new bundle) the account or first store's.
+  const bundleOwner = writer.ownerId ?? options.accountId ?? read[0]?.value.owner.id;
   const imported: PamExport[] = [];
   for (const store of read) {
     const { claim, value, exportId } = store;
@@ -85,27 +95,38 @@ export async function mergeMemoryStores(
     }
     const base = value.base_export_id ?? null;
     const incremental = value.export_type === 'incremental';
-    if (incremental && (base === null || !known.has(base))) {
-      report.add({
-        level: 'error',
-        code: 'pam-unknown-base',
-        message: `an incremental export (${exportId}) of ${base === null ? 'no base_export_id' : `the export ${base}`}, which this bundle has not taken in: its ${plural(value.memories.length, 'memory', 'memories')} were not merged (import that full export first; PAM 16.3)`,
-        file,
-      });
-      continue;
-    }
-    const { memories, relations } = contentOf(store, writer, report, options.redact);
+    const owner = value.owner.id;
+    if (incremental && !extendsKnown(store, base, known, bundleOwner, report)) continue;
+    const own = contentOf(store, writer, report, options);
+    const { memories, relations, apart } = besideOthers(writer, own, {
+      store: owner,
+      bundle: bundleOwner,
+    });
     const counts = upsert(writer, memories);
     writer.addRelations(relations);
-    report.summary(claim.provider.name).memories += memories.length;
+    // Counted when new or changed: a memory store imported again adds none.
+    report.summary(claim.provider.name).memories += memories.length - counts.unchanged;
     report.add({
       level: 'info',
       code: 'pam-memory-store',
       message: `${incremental ? `incremental export ${exportId} merged onto ${base ?? ''}` : `memory store ${exportId}`}: ${String(counts.inserted)} inserted, ${String(counts.updated)} updated, ${String(counts.retracted)} retracted, ${String(counts.unchanged)} unchanged${relations.length > 0 ? `; ${plural(relations.length, 'relation')}` : ''}`,
       file,
     });
-    known.add(exportId);
-    imported.push({
+    if (apart > 0)
+      report.add({
+        level: 'warning',
+        code: 'memory-kept-apart',
+        message: `${plural(apart, 'memory', 'memories')} of ${JSON.stringify(owner)} had the id of a memory of another owner in this bundle; added beside it with an id of ${apart === 1 ? 'its' : 'their'} own, nothing replaced`,
+        file,
+      });
+    if (incremental && counts.retracted > 0)
+      report.add({
+        level: 'warning',
+        code: 'pam-memories-retracted',
+        message: `this incremental export retracted ${plural(counts.retracted, 'memory', 'memories')} of the bundle (kept, marked retracted: "chatgraph memories --all" lists them)`,
+        file,
+      });
+    const record: PamExport = {
       export_id: exportId,
       export_type: incremental ? 'incremental' : 'full',
       export_date: value.export_date ?? null,
@@ -113,7 +134,10 @@ export async function mergeMemoryStores(
       direction: 'imported',
       file,
       at: options.importedAt,
-    });
+      owner_id: owner,
+    };
+    known.set(exportId, record);
+    imported.push(record);
   }
   return { ownerId: read[0]?.value.owner.id, imported };
 }
@@ -125,11 +149,12 @@ function contentOf(
   store: ReadStore,
   writer: BundleWriter,
   report: ReportBuilder,
-  redact: boolean,
+  options: { redact: boolean; keptApart?: ReadonlyMap<string, string> },
 ): { memories: Memory[]; relations: Relation[] } {
+  const { redact, keptApart } = options;
   const file = store.claim.entry.displayPath;
   const parsed = kept(store.memories, 'memory', file, report).map((m) => storedMemory(toMemory(m)));
-  const memories = linked(maskMemories(parsed, redact, report), writer, (dropped) => {
+  const memories = linked(maskMemories(parsed, redact, report), writer, keptApart, (dropped) => {
     report.add({
       level: 'warning',
       code: 'pam-conversation-ref-missing',
@@ -139,6 +164,43 @@ function contentOf(
   });
   const relations = (store.value.relations ?? []).map((r) => relationSchema.safeParse(r));
   return { memories, relations: kept(relations, 'relation', file, report) };
+}
+
+/**
+ * Whether an incremental store extends an export this bundle knows (PAM 16.3), and the same
+ * owner's: an export's id is no secret (it is in every copy of it), so an increment naming the
+ * bundle's own `export-pam` but written for another owner is refused, as one of an unknown base.
+ */
+function extendsKnown(
+  store: ReadStore,
+  base: string | null,
+  known: ReadonlyMap<string, PamExport>,
+  bundleOwner: string | undefined,
+  report: ReportBuilder,
+): boolean {
+  const { value, exportId } = store;
+  const file = store.claim.entry.displayPath;
+  const count = plural(value.memories.length, 'memory', 'memories');
+  const record = base === null ? undefined : known.get(base);
+  if (!record) {
+    report.add({
+      level: 'error',
+      code: 'pam-unknown-base',
+      message: `an incremental export (${exportId}) of ${base === null ? 'no base_export_id' : `the export ${base}`}, which this bundle has not taken in: its ${count} were not merged (import that full export first; PAM 16.3)`,
+      file,
+    });
+    return false;
+  }
+  // A record written before owners were recorded: an export written from this bundle is its owner's.
+  const baseOwner = record.owner_id ?? (record.direction === 'written' ? bundleOwner : undefined);
+  if (baseOwner === undefined || baseOwner === value.owner.id) return true;
+  report.add({
+    level: 'error',
+    code: 'pam-base-owner',
+    message: `an incremental export (${exportId}) of ${JSON.stringify(value.owner.id)} names the export ${record.export_id}, which is ${JSON.stringify(baseOwner)}'s: it does not extend it, and its ${count} were not merged (PAM 16.3)`,
+    file,
+  });
+  return false;
 }
 
 // Full exports first, then by date (an increment after the export it extends).
@@ -241,13 +303,15 @@ function sha256Form(memories: readonly unknown[]): string | undefined {
 function linked(
   memories: readonly Memory[],
   writer: BundleWriter,
+  keptApart: ReadonlyMap<string, string> | undefined,
   onDropped: (count: number) => void,
 ): Memory[] {
   let dropped = 0;
   const result = memories.map((memory) => {
     const ref = memory.provenance.conversation_ref;
     if (ref === undefined) return memory;
-    const id = pamConversationId(ref);
+    // A conversation of this import kept apart from one of the bundle is named by its own id.
+    const id = keptApart?.get(pamConversationId(ref)) ?? pamConversationId(ref);
     if (writer.indexed(id))
       return { ...memory, provenance: { ...memory.provenance, conversation_ref: id } };
     dropped++;
@@ -270,7 +334,7 @@ function upsert(writer: BundleWriter, memories: readonly Memory[]): UpsertCounts
   const changed: Memory[] = [];
   for (const memory of memories) {
     const before = writer.memory(memory.id);
-    if (before && JSON.stringify(before) === JSON.stringify(memory)) {
+    if (before && sameMemory(before, memory)) {
       counts.unchanged++;
       continue;
     }

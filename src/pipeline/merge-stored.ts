@@ -34,9 +34,9 @@ export interface StoredMerge {
 export function mergeWithStored(
   writer: BundleWriter,
   converted: ConvertedConversation,
-  options: { redact: boolean },
+  options: { redact: boolean; stored?: { text: string | undefined } },
 ): StoredMerge {
-  const stored = { text: writer.storedText(converted.id) };
+  const stored = options.stored ?? { text: writer.storedText(converted.id) };
   const asIs = { converted, stored, keptNewer: false, kept: false, added: 0 };
   if (stored.text === undefined) return asIs;
   const storedHash = contentHashOfText(stored.text);

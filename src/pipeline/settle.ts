@@ -2,6 +2,7 @@ import { plural } from '../model/plural.js';
 import type { ReportBuilder } from './import-report.js';
 import type { Claim } from './claim.js';
 import type { ConvertedConversation } from './convert-record.js';
+import type { KeptApart } from './keep-apart.js';
 import type { StoredMerge } from './merge-stored.js';
 
 /**
@@ -15,6 +16,8 @@ export class Settler {
   private readonly updatedOf = new Map<string, string>();
   private readonly countsOf = new Map<string, ConvertedConversation['counts']>();
   private leftDeleted = 0;
+  /** Conversations of this import given ids of their own: the id they came with → theirs. */
+  readonly apartIds = new Map<string, string>();
 
   constructor(
     private readonly report: ReportBuilder,
@@ -26,6 +29,19 @@ export class Settler {
     if (!this.deleted?.has(converted.id)) return false;
     this.leftDeleted++;
     return true;
+  }
+
+  /** Says that a conversation came with the id of another one of the bundle and got its own. */
+  keptApart(claim: Claim, apart: KeptApart): void {
+    const { converted } = apart;
+    this.apartIds.set(apart.from, converted.id);
+    this.report.summary(claim.provider.name).keptApart++;
+    this.report.add({
+      level: 'warning',
+      code: 'conversation-kept-apart',
+      message: `conversation ${converted.platformId ?? apart.from} has the id ${apart.from} of another conversation in the bundle, but is not the same conversation (${apart.why}); kept both, this one as ${converted.id}`,
+      file: claim.entry.displayPath,
+    });
   }
 
   /** Whether this conversation, merged with the bundle's copy, is to be written. */

@@ -19,7 +19,7 @@ export async function writeToBundle(
 ): Promise<void> {
   const summary = report.summary(claim.provider.name);
   for (const ref of converted.refs) {
-    const entry = assets?.entryOf(ref);
+    const entry = assets?.entryOf(converted.assetSources?.[ref] ?? ref);
     if (entry && (await copyAssetOrReport(writer, entry, ref, report))) summary.attachmentsCopied++;
   }
   for (const { ref, text } of converted.inlineAssets)

@@ -49,6 +49,10 @@ export class AgentLog {
   private previous: string | null = null;
   /** The assistant message that takes the next tool calls, until a person's turn. */
   private carrier: DraftMessage | undefined;
+  /** Where the person's last turn is in `drafts` (a reply after it is of this turn). */
+  private personAt = -1;
+  /** A model call's tokens counted before the turn had a reply: for the next reply. */
+  private held: TokenUsage | undefined;
 
   constructor(private readonly context: Pick<ConversionContext, 'report' | 'record'>) {}
 
@@ -59,6 +63,10 @@ export class AgentLog {
 
   /** Adds a message after the last one (or after `parent`); returns its draft. */
   add(message: LogMessage): DraftMessage {
+    return this.push(message, false);
+  }
+
+  private push(message: LogMessage, isThought: boolean): DraftMessage {
     const key = this.keyFor(message.id);
     const parentKey = message.parent !== undefined ? message.parent : this.previous;
     const draft: DraftMessage = {
@@ -69,17 +77,28 @@ export class AgentLog {
       content: { type: 'text', text: message.text },
       createdAt: message.time,
       model: message.model ?? null,
-      is_thought: false,
+      is_thought: isThought,
       attachments: message.attachments ?? [],
       citations: message.citations ?? [],
       tool_calls: [],
       raw_metadata: message.raw ?? {},
     };
+    const visible = draft.raw_metadata.hidden !== true;
+    // A turn's first call whose tokens came before its reply was written is left to that reply;
+    // a person's turn before any reply leaves it to the last reply there is.
+    if (this.held && visible && message.role === 'user') this.settle();
     this.drafts.push(draft);
     this.previous = key;
-    if (message.role === 'assistant' && draft.raw_metadata.hidden !== true) this.carrier = draft;
-    else if (message.role === 'user' && draft.raw_metadata.hidden !== true)
+    // Thinking ends what the last reply said: the next tool calls are of the next reply.
+    if (message.role === 'assistant' && visible && isThought) this.carrier = undefined;
+    else if (message.role === 'assistant' && visible) {
+      this.carrier = draft;
+      if (this.held) this.usage(this.held, draft);
+      this.held = undefined;
+    } else if (message.role === 'user' && visible) {
       this.carrier = undefined;
+      this.personAt = this.drafts.length - 1;
+    }
     return draft;
   }
 
@@ -91,10 +110,7 @@ export class AgentLog {
     raw: JsonObject = {},
     parent?: string | null,
   ): DraftMessage {
-    const draft = this.add({ role: 'assistant', text, time, model, raw, parent });
-    draft.is_thought = true;
-    if (this.carrier === draft) this.carrier = undefined;
-    return draft;
+    return this.push({ role: 'assistant', text, time, model, raw, parent }, true);
   }
 
   /** Adds the session's context (an instructions file, the environment): hidden, searchable. */
@@ -109,13 +125,10 @@ export class AgentLog {
   call(call: ToolCall, time: string | undefined, model: string | null): ToolCall {
     let owner = this.carrier;
     if (!owner) {
-      owner = this.add({
-        role: 'assistant',
-        text: '',
-        time,
-        model,
-        raw: { tool_calls_only: true },
-      });
+      owner = this.push(
+        { role: 'assistant', text: '', time, model, raw: { tool_calls_only: true } },
+        false,
+      );
       this.carrier = owner;
     }
     owner.tool_calls.push(call);
@@ -168,21 +181,35 @@ export class AgentLog {
 
   /**
    * Adds one model call's tokens to the message it wrote (`raw_metadata.token_usage`): the
-   * given draft, else the last assistant message. Two calls that wrote one message add up.
+   * given draft, else the last reply of this turn; a turn with no reply yet (Codex 0.60 counts
+   * a call's tokens before writing its reply) holds them for its next reply. Two calls that
+   * wrote one message add up.
    */
   usage(usage: TokenUsage, target?: DraftMessage): void {
-    const draft =
-      target ?? [...this.drafts].reverse().find((d) => d.role === 'assistant' && !d.is_thought);
-    if (!draft) return;
-    const before = tokenUsageOf(draft.raw_metadata) ?? {};
-    const sum: TokenUsage = {};
-    for (const field of TOKEN_FIELDS) {
-      const a = before[field];
-      const b = usage[field];
-      if (a !== undefined || b !== undefined) sum[field] = (a ?? 0) + (b ?? 0);
+    const draft = target ?? this.lastReply(this.personAt + 1);
+    if (!draft) {
+      this.held = this.held ? sumUsage(this.held, usage) : usage;
+      return;
     }
-    const json = tokenUsageJson(sum);
+    const json = tokenUsageJson(sumUsage(tokenUsageOf(draft.raw_metadata) ?? {}, usage));
     if (json) draft.raw_metadata[TOKEN_USAGE_KEY] = json;
+  }
+
+  /** Gives tokens held for a reply that never came to the last reply there is. */
+  settle(): void {
+    const held = this.held;
+    this.held = undefined;
+    const draft = this.lastReply(0);
+    if (held && draft) this.usage(held, draft);
+  }
+
+  // The last reply (not thinking) from index `from` on.
+  private lastReply(from: number): DraftMessage | undefined {
+    for (let i = this.drafts.length - 1; i >= from; i--) {
+      const d = this.drafts[i];
+      if (d?.role === 'assistant' && !d.is_thought) return d;
+    }
+    return undefined;
   }
 
   // A key of its own for every message: the log's id when it has one not used yet.
@@ -192,6 +219,16 @@ export class AgentLog {
     this.keys.add(key);
     return key;
   }
+}
+
+function sumUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const sum: TokenUsage = {};
+  for (const field of TOKEN_FIELDS) {
+    const x = a[field];
+    const y = b[field];
+    if (x !== undefined || y !== undefined) sum[field] = (x ?? 0) + (y ?? 0);
+  }
+  return sum;
 }
 
 function appendRaw(draft: DraftMessage, field: string, value: unknown): void {
@@ -229,6 +266,7 @@ export function logConversation(
   log: AgentLog,
   context: ConversionContext,
 ): Conversation | undefined {
+  log.settle();
   const { drafts } = log;
   if (drafts.length === 0) {
     context.report({

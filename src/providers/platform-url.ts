@@ -12,13 +12,26 @@ export function addressOf(
   return `${base}${id}`;
 }
 
-/** A URL kept from the export itself (`raw_metadata.platform_url`), when it is an https one. */
-export function keptAddress(raw: Readonly<Record<string, unknown>>): string | undefined {
+/**
+ * A URL kept from the export itself (`raw_metadata.platform_url`), when it is an https one on
+ * one of the platform's own hosts (`hosts`, or a subdomain of one): a bundle may carry any
+ * address there, and "open on the platform" must lead to the platform. Given as the URL
+ * parser writes it (no line breaks, spaces or angle brackets left).
+ */
+export function keptAddress(
+  raw: Readonly<Record<string, unknown>>,
+  hosts: readonly string[],
+): string | undefined {
   const url = raw.platform_url;
   if (typeof url !== 'string') return undefined;
+  let parsed: URL;
   try {
-    return new URL(url).protocol === 'https:' ? url : undefined;
+    parsed = new URL(url);
   } catch {
     return undefined;
   }
+  if (parsed.protocol !== 'https:' || parsed.username !== '' || parsed.password !== '')
+    return undefined;
+  const host = parsed.hostname.toLowerCase();
+  return hosts.some((h) => host === h || host.endsWith(`.${h}`)) ? parsed.href : undefined;
 }

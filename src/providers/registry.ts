@@ -9,6 +9,12 @@ import { rooCode } from './roo-code/index.js';
 import { kiloCode } from './kilo-code/index.js';
 import { aider } from './aider/index.js';
 import { windsurf } from './windsurf/index.js';
+import { copilotCli } from './copilot-cli/index.js';
+import { mistralVibe } from './mistral-vibe/index.js';
+import { pi } from './pi/index.js';
+import { vscodeCopilotChat } from './vscode-copilot-chat/index.js';
+import { amp } from './amp/index.js';
+import { continueDev } from './continue/index.js';
 import { opencode } from './opencode/index.js';
 import { goose } from './goose/index.js';
 import { zed } from './zed/index.js';
@@ -39,6 +45,12 @@ export const PROVIDERS: readonly Provider[] = [
   kiloCode,
   aider,
   windsurf,
+  copilotCli,
+  mistralVibe,
+  pi,
+  vscodeCopilotChat,
+  amp,
+  continueDev,
   claudeCode,
   opencode,
   goose,
@@ -74,6 +86,12 @@ const LISTED: readonly Provider[] = [
   goose,
   zed,
   kiro,
+  copilotCli,
+  mistralVibe,
+  pi,
+  vscodeCopilotChat,
+  amp,
+  continueDev,
   windsurf,
   gemini,
   grok,

@@ -10,7 +10,14 @@ const EDITORS = ['Code', 'Code - Insiders', 'VSCodium', 'Cursor', 'Windsurf', 'T
  * Windows, and a remote machine's `~/.vscode-server/data/User/globalStorage/…`.
  */
 export function extensionStorage(extensionId: string, folder: string): AgentLocation[] {
-  const below = `User/globalStorage/${extensionId}/${folder}`;
+  return editorStorage(`User/globalStorage/${extensionId}/${folder}`);
+}
+
+/**
+ * A folder of every editor of the family's user data (`User/workspaceStorage`), on each
+ * platform, as `extensionStorage` places it.
+ */
+export function editorStorage(below: string): AgentLocation[] {
   const locations: AgentLocation[] = EDITORS.flatMap((editor): AgentLocation[] => [
     { platforms: ['linux'], path: `$XDG_CONFIG_HOME/${editor}/${below}` },
     { platforms: ['darwin'], path: `~/Library/Application Support/${editor}/${below}` },

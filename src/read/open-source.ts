@@ -1,6 +1,5 @@
-import { mkdtemp, open, opendir, rm, stat } from 'node:fs/promises';
+import { open, opendir, stat } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Diagnostic } from '../model/diagnostic.js';
@@ -8,6 +7,7 @@ import type { Entry } from './entry.js';
 import { fileEntry } from './file-entry.js';
 import { readHead } from './head.js';
 import { notRegularKind } from './regular-file.js';
+import { makeTempFolder, removeTempFolder } from './temp-folders.js';
 import { isZipHead, openZip } from './zip.js';
 
 /** Everything an input path holds, flattened: nested zips are opened in place. */
@@ -54,7 +54,7 @@ export async function openSource(input: string): Promise<OpenedSource> {
     entries: expanded,
     problems,
     close: async () => {
-      await Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true })));
+      await Promise.all(temps.map((dir) => removeTempFolder(dir)));
     },
   };
 }
@@ -114,7 +114,7 @@ async function expandNestedZips(
 }
 
 async function spoolToDisk(entry: Entry, temps: string[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'chatgraph-zip-'));
+  const dir = await makeTempFolder('zip');
   temps.push(dir);
   const path = join(dir, 'nested.zip');
   await pipeline(await entry.open(), createWriteStream(path));

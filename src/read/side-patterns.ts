@@ -26,8 +26,10 @@ export function isSidePattern(name: string): boolean {
  * Expands a file set's side-file patterns against the input's files, each into the files it
  * names, by the relative name with the placeholders filled: `{stem}` is the claimed file's name
  * without its extension, `{dir}` its folder's name, `{stems:N}` each stem of the files the N-th
- * pattern found (a second level: an OpenCode message's parts), and a last segment with `*` every
- * file of that folder it matches (`../../message/{stem}/*.json`).
+ * pattern found (a second level: an OpenCode message's parts), a last segment with `*` every
+ * file of that folder it matches (`../../message/{stem}/*.json`), and a folder segment `*`
+ * every folder there that has the rest (a sub-agent's `meta.json` in each folder of a
+ * session's `agents/`, as `agents/` `*` `/meta.json`), named by the folder found.
  */
 export function expandSidePatterns(
   claimed: string,
@@ -47,6 +49,16 @@ export function expandSidePatterns(
     for (const each of stems) {
       let name = pattern.replaceAll('{stem}', stem).replaceAll('{dir}', dir);
       if (ref && each !== undefined) name = name.replace(ref[0], each);
+      if (name.includes('/*/')) {
+        for (const folderName of subfolders(claimed, name.slice(0, name.indexOf('/*/')), index))
+          for (const match of expandSidePatterns(
+            claimed,
+            [name.replace('/*/', `/${folderName}/`)],
+            index,
+          )[0] ?? [])
+            matches.push(match);
+        continue;
+      }
       const slash = name.lastIndexOf('/');
       const last = name.slice(slash + 1);
       const head = slash === -1 ? '' : name.slice(0, slash);
@@ -69,6 +81,21 @@ export function expandSidePatterns(
     found.push(matches);
   }
   return found;
+}
+
+// The names of the folders directly inside `head` (relative to the claimed file's folder) that
+// hold files of the input.
+function subfolders(claimed: string, head: string, index: FolderIndex): string[] {
+  const inside = besidePath(claimed, `${head}/x`);
+  if (inside === undefined) return [];
+  const where = inside.split('/').slice(0, -1).join('/');
+  const names = new Set<string>();
+  for (const folder of index.keys()) {
+    if (!folder.startsWith(`${where}/`)) continue;
+    const name = folder.slice(where.length + 1).split('/')[0];
+    if (name !== undefined && name !== '') names.add(name);
+  }
+  return [...names].sort();
 }
 
 function escape(text: string): string {

@@ -1,9 +1,9 @@
 import { constants, createWriteStream } from 'node:fs';
-import { copyFile, mkdtemp, open, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Entry } from './entry.js';
+import { makeTempFolder, removeTempFolder } from './temp-folders.js';
 
 /** A private, consistent copy of an agent's SQLite store, and how to remove it. */
 export interface SqliteSnapshot {
@@ -30,9 +30,10 @@ const ATTEMPTS = 5;
  * must agree, else it is taken again. A zipped store (no file on disk) is spooled.
  */
 export async function snapshotStore(entry: Entry): Promise<SqliteSnapshot> {
-  const dir = await mkdtemp(join(tmpdir(), 'chatgraph-sqlite-'));
+  // Removed on a signal too, and swept after a kill -9 (see makeTempFolder).
+  const dir = await makeTempFolder('sqlite');
   const file = join(dir, 'store.db');
-  const close = (): Promise<void> => rm(dir, { recursive: true, force: true });
+  const close = (): Promise<void> => removeTempFolder(dir);
   try {
     if (entry.localFile === undefined) {
       await pipeline(await entry.open(), createWriteStream(file));

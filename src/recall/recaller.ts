@@ -1,4 +1,5 @@
 import type { Folder } from '../folder/folder.js';
+import { checkQueryText } from '../search/search-terms.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
@@ -57,9 +58,12 @@ export function createRecaller(
   };
   const recaller: Recaller = {
     searchConversations(query) {
+      checkQueryText(query.text);
       return recallConversations(store, (q) => recaller.search(q), query);
     },
     async search(query) {
+      // Before anything reads it (the embedding, the stemmer): a search's length is bounded.
+      checkQueryText(query.text);
       let query_ = query;
       let notice: string | undefined;
       let opener: QueryEmbedder | undefined;

@@ -77,6 +77,44 @@ describe('the topic map', () => {
       expect(names.flat()).not.toContain(word);
   });
 
+  it('weighs each conversation once, however long: c-TF-IDF over presence, not word counts', () => {
+    const long = `${'server '.repeat(200)} tent`;
+    const names = distinctiveWords(
+      [
+        { title: 'Camping trip in Wales', text: long },
+        { title: 'Camping gear list', text: 'a tent and a stove' },
+        { title: 'Camping with a dog', text: 'the tent fits a dog' },
+        { title: 'Nginx server setup', text: 'server blocks' },
+        { title: 'Server backups', text: 'the server runs nightly' },
+        { title: 'Postgres on a server', text: 'server tuning' },
+      ],
+      [0, 0, 0, 1, 1, 1],
+      2,
+    );
+    expect(names[0]?.slice(0, 2)).toEqual(['camping', 'tent']);
+    expect(names[0]).not.toContain('server');
+    expect(names[1]?.[0]).toBe('server');
+  });
+
+  it('lets the conversations nearest the centre speak for the cluster', () => {
+    const docs = [
+      { title: 'Sourdough starter', weight: 1 },
+      { title: 'Sourdough hydration', weight: 0.8 },
+      { title: 'Pasta dough by hand', weight: 0.3 },
+      { title: 'Pasta for four', weight: 0.25 },
+      { title: 'Tax return deadline' },
+      { title: 'Tax on savings' },
+    ];
+    const names = distinctiveWords(docs, [0, 0, 0, 0, 1, 1], 2);
+    expect(names[0]?.[0]).toBe('sourdough');
+  });
+
+  it("names a topic's most central conversation", () => {
+    const clusters = clusterConversations(vectors, { k: 3 });
+    for (const c of clusters)
+      expect(c.central).toEqual({ id: c.conversations[0]?.id, title: c.conversations[0]?.title });
+  });
+
   it('gives no clusters for no vectors', () => {
     expect(clusterConversations([])).toEqual([]);
   });

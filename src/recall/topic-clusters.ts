@@ -2,8 +2,8 @@ import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
 /**
  * The topic map's two steps, on plain data: k-means (cosine, k-means++ seeding, a fixed seed so
  * the same history gives the same map) over conversation vectors, and each cluster's name from
- * the words of its titles that are frequent in it and rare elsewhere (TF-IDF, the clusters as
- * the documents).
+ * the words frequent in its conversations and rare in the rest (c-TF-IDF, each cluster's
+ * conversations taken as one document).
  */
 
 /** A small seeded generator (mulberry32): reproducible seeding without Math.random. */
@@ -103,34 +103,51 @@ export function clusterCount(n: number): number {
 
 // Words that name no topic: the stop lists of the languages our users write most in (the
 // `stopword` package's), and words of chat itself, common in every subject.
-const CHAT_WORDS = `add also best case change changes code different does done doesn't don't
-  each even example fine first fits following get getting give good help here hours idea ideas
-  instead it's keep know let like look lot make makes many may more most much need new next
-  note one option options really right same see should simple some something still sure take
-  than thanks then there these thing things think time try two use used uses using vs want way
-  well what which will work works would yes your`.split(/\s+/);
+const CHAT_WORDS = `add also around best case change changes code day days different does
+  done doesn't don't each even example fine first fits following get getting give good help here
+  hour hours idea ideas instead it's keep know let like look lot make makes many may minute
+  minutes month months more most much need new next not note one option options really right
+  same say says see should simple some something still sure take than thanks then there these
+  thing things think three time times today try two use used uses using via vs want way week
+  weeks well what which will work works would year years yes your
+  big small hello hi bonjour salut merci hallo danke hola gracias olá obrigado obrigada ciao
+  grazie après avant nouveau nouvelle
+  deux trois quatre jour jours semaine zwei drei vier tag tage woche dos tres cuatro dia dias
+  semana dois três quatro`.split(/\s+/);
 const STOP = new Set([
   ...[eng, fra, deu, spa, por, ita, nld].flat().map((w) => w.toLowerCase()),
   ...CHAT_WORDS,
 ]);
 
+// French and Italian elisions (l'appartement, c'est, dell'anno): the word is what follows.
+const ELISION = /^(?:l|d|c|j|m|n|s|t|qu|dell|all|nell|sull|un)['’](?=\p{L})/u;
+
 /** The words of a text worth naming a topic by: lower case, three letters or more. */
 export function words(text: string): string[] {
-  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]{2,}/gu) ?? []).filter((w) => !STOP.has(w));
+  return (text.toLowerCase().match(/\p{L}[\p{L}\p{N}'’-]{2,}/gu) ?? [])
+    .map((w) => w.replace(ELISION, '').replace(/’/g, "'"))
+    .filter((w) => w.length >= 3 && !STOP.has(w));
 }
 
-/** A conversation as the topic namer reads it: its title, and some of its text. */
+/** A conversation as the topic namer reads it: its title, some of its text, how central it is. */
 export interface NamedText {
   title: string;
   text?: string;
+  /**
+   * How much the conversation speaks for its cluster (1 unless given): the conversations
+   * nearest the centre are what the cluster is about; the far ones are what k-means had left.
+   */
+  weight?: number;
 }
 
 /**
- * Each cluster's most distinctive words (class-based TF-IDF): a word scores the share of the
- * cluster's conversations that hold it, times log(conversations / conversations holding it) over
- * the whole history, doubled where it is in their titles; a word more common outside the cluster
- * than in it is left out. So a word of chat in general ("add", "work") ranks below one of the
- * cluster's subject, even in a history of few clusters.
+ * Each cluster's most distinctive words by class-based TF-IDF (c-TF-IDF, as BERTopic names its
+ * topics): a cluster's conversations are one document against the rest. A word's frequency in
+ * it is the (weighted) share of the cluster's conversations that hold it, its title counting
+ * as much again (a title is the conversation's own summary), so a long conversation does not
+ * outweigh many short ones; times log(1 + A / f), A the mean size of a cluster and f the
+ * conversations holding the word anywhere, so a word the rest uses as much ranks low. A word of
+ * one conversation only says little about a cluster of several, and is left out.
  */
 export function distinctiveWords(
   docs: readonly NamedText[],
@@ -138,41 +155,39 @@ export function distinctiveWords(
   k: number,
   top = 3,
 ): string[][] {
-  const inCluster = Array.from({ length: k }, () => new Map<string, number>());
-  const inTitles = Array.from({ length: k }, () => new Map<string, number>());
+  const scores = Array.from({ length: k }, () => new Map<string, number>());
+  const holders = Array.from({ length: k }, () => new Map<string, number>());
+  const weights = new Array<number>(k).fill(0);
   const sizes = new Array<number>(k).fill(0);
-  const spread = new Map<string, number>();
+  const everywhere = new Map<string, number>();
   docs.forEach((doc, i) => {
     const c = assignment[i] ?? 0;
+    const weight = doc.weight ?? 1;
     sizes[c] = (sizes[c] ?? 0) + 1;
-    const title = new Set(words(doc.title));
-    const all = new Set([...title, ...words(doc.text ?? '')]);
-    const held = inCluster[c];
-    const titled = inTitles[c];
-    for (const w of all) {
-      held?.set(w, (held.get(w) ?? 0) + 1);
-      spread.set(w, (spread.get(w) ?? 0) + 1);
+    weights[c] = (weights[c] ?? 0) + weight;
+    const titled = new Set(words(doc.title));
+    const held = new Set([...titled, ...words(doc.text ?? '')]);
+    const score = scores[c];
+    const holding = holders[c];
+    if (!score || !holding) return;
+    for (const w of held) {
+      score.set(w, (score.get(w) ?? 0) + weight * (titled.has(w) ? 2 : 1));
+      holding.set(w, (holding.get(w) ?? 0) + 1);
+      everywhere.set(w, (everywhere.get(w) ?? 0) + 1);
     }
-    for (const w of title) titled?.set(w, (titled.get(w) ?? 0) + 1);
   });
-  const n = docs.length;
-  return inCluster.map((counts, c) => {
-    const size = Math.max(1, sizes[c] ?? 1);
-    return (
-      [...counts.entries()]
-        // A word of one conversation only says little about a cluster of many.
-        .filter(([, held]) => held > 1 || size < 3)
-        .filter(([w, held]) => {
-          const outside = (spread.get(w) ?? held) - held;
-          return held / size > outside / Math.max(1, n - size);
-        })
-        .map(([w, held]): [string, number] => [
-          w,
-          ((held + (inTitles[c]?.get(w) ?? 0)) / size) * Math.log((n + 1) / (spread.get(w) ?? 1)),
-        ])
-        .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-        .slice(0, top)
-        .map(([w]) => w)
-    );
+  const mean = Math.max(1, docs.length / Math.max(1, k));
+  return scores.map((held, c) => {
+    const total = Math.max(1e-9, weights[c] ?? 1);
+    const several = (sizes[c] ?? 0) >= 3;
+    return [...held.entries()]
+      .filter(([w]) => !several || (holders[c]?.get(w) ?? 0) > 1)
+      .map(([w, n]): [string, number] => [
+        w,
+        (n / total) * Math.log(1 + mean / (everywhere.get(w) ?? 1)),
+      ])
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, top)
+      .map(([w]) => w);
   });
 }

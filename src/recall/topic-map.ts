@@ -4,13 +4,19 @@ import { MIN_OTHERS, standingOut } from '../search/meaning-cutoff.js';
 import { meaningCutoffOf } from '../embed/model-catalog.js';
 import { clusterCount, distinctiveWords, kMeans, unit, type NamedText } from './topic-clusters.js';
 
-/** One topic: its name, its size and its conversations nearest its centre first. */
+/**
+ * One topic: its name (its most distinctive words), the conversation nearest its centre (whose
+ * title says in a person's words what the topic is), its size and its conversations nearest its
+ * centre first.
+ */
 export interface TopicCluster {
   id: number;
   name: string;
   words: string[];
   size: number;
   conversations: { id: string; title: string; source: string }[];
+  /** The conversation most central to the topic (nearest its centre), the first listed. */
+  central: { id: string; title: string } | null;
   /** The cluster whose centre is nearest this one's, and how near (cosine). */
   nearest: { id: number; similarity: number } | null;
 }
@@ -50,10 +56,11 @@ function nameFromTexts(clusters: TopicCluster[], texts: Map<string, string>): To
   const docs: NamedText[] = [];
   const assignment: number[] = [];
   clusters.forEach((cluster, i) => {
-    for (const c of cluster.conversations.slice(0, NAMING_SAMPLE)) {
-      docs.push({ title: c.title, text: texts.get(c.id) ?? '' });
+    cluster.conversations.slice(0, NAMING_SAMPLE).forEach((c, rank) => {
+      // Nearest the centre first: the first few say what the cluster is about.
+      docs.push({ title: c.title, text: texts.get(c.id) ?? '', weight: 1 / (1 + rank / 4) });
       assignment.push(i);
-    }
+    });
   });
   const names = distinctiveWords(docs, assignment, clusters.length);
   return clusters.map((cluster, i) => {
@@ -111,6 +118,7 @@ export function clusterConversations(
       nearest = null;
     const words = names[c] ?? [];
     const listed = (members[c] ?? []).sort((a, b) => b.score - a.score);
+    const first = listed[0]?.v;
     return {
       id: c,
       name: words.length > 0 ? words.join(' · ') : `Topic ${String(c + 1)}`,
@@ -119,6 +127,7 @@ export function clusterConversations(
       conversations: listed
         .slice(0, options.listed ?? 100)
         .map(({ v }) => ({ id: v.owner, title: v.title, source: v.source })),
+      central: first ? { id: first.owner, title: first.title } : null,
       nearest,
     };
   });

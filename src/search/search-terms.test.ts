@@ -112,3 +112,20 @@ describe('toFtsQuery', () => {
     expect(toFtsQuery('a"b (x OR "y z")')?.match).toBe('"ab" AND ("x" OR "y z")');
   });
 });
+
+describe('searchTerms bounds what it reads (issue 41, point 13)', () => {
+  it('refuses a word of more than 256 characters, naming the bound', () => {
+    expect(() => searchTerms(`bread ${'x'.repeat(257)}`)).toThrow(/at most 256 characters/);
+    expect(searchTerms('x'.repeat(256))?.words).toEqual(['x'.repeat(256)]);
+  });
+
+  it('refuses a search of more than 10,000 characters', () => {
+    expect(() => searchTerms('bread '.repeat(2_000))).toThrow(/at most 10,000 characters/);
+  });
+
+  it('reads a word of many stars or closing parentheses as one term', () => {
+    expect(searchTerms(`${'*'.repeat(200)}x`)?.words).toEqual([`${'*'.repeat(200)}x`]);
+    expect(searchTerms(`bread${')'.repeat(9_000)}`)?.words).toEqual(['bread']);
+    expect(searchTerms(`bread${'*'.repeat(200)}`)?.prefixes).toEqual(['bread']);
+  });
+});

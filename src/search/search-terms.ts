@@ -22,6 +22,24 @@ export const MAX_TERMS = 200;
 export const MAX_PREFIX_TERMS = 8;
 /** Parentheses nested deeper than this are refused (FTS5 refuses deep expressions). */
 export const MAX_DEPTH = 32;
+/**
+ * A longer search is refused: what a person or an agent asks fits in it many times over, and
+ * every step after (stemming, spelling hints, the embedding) costs by its length.
+ */
+export const MAX_QUERY_CHARACTERS = 10_000;
+/**
+ * A longer word is refused (Lucene's tokens stop at 255): stemming one costs by the square of
+ * its length (a word of 300,000 characters held a server for 41 s).
+ */
+export const MAX_WORD_CHARACTERS = 256;
+
+/** Refuses a search longer than {@link MAX_QUERY_CHARACTERS}, before any work is done on it. */
+export function checkQueryText(text: string): void {
+  if (text.length > MAX_QUERY_CHARACTERS)
+    throw new QueryError(
+      `this search is ${text.length.toLocaleString('en-US')} characters long: a search is at most ${MAX_QUERY_CHARACTERS.toLocaleString('en-US')} characters`,
+    );
+}
 
 /** One term of a search as a person typed it. */
 export interface SearchTerm {
@@ -97,21 +115,21 @@ function tokenize(input: string): Token[] {
     } else {
       let end = i;
       while (end < input.length && !/\s/.test(input[end] ?? '')) end++;
-      let word = input.slice(i, end);
-      let closes = 0;
-      while (word.endsWith(')')) {
-        word = word.slice(0, -1);
-        closes++;
-      }
+      // Closing parentheses, then stars, counted back from the end: one pass, whatever the word.
+      const start = i;
+      let last = end;
+      while (last > start && input[last - 1] === ')') last--;
+      const closes = end - last;
+      let stem = last;
+      while (stem > start && input[stem - 1] === '*') stem--;
+      const word = input.slice(start, last);
       i = end;
       if (word === 'OR' || word === 'AND' || word === 'NOT') {
         tokens.push({ type: word === 'OR' ? 'or' : word === 'AND' ? 'and' : 'not' });
       } else if (word) {
-        tokens.push({
-          type: 'word',
-          text: word.replace(/\*+$/, '').replace(/"/g, ''),
-          prefix: word.endsWith('*'),
-        });
+        // A word of stars alone keeps them (it has no letter, and is dropped as such).
+        const text = (stem > start ? input.slice(start, stem) : word).replace(/"/g, '');
+        tokens.push({ type: 'word', text, prefix: stem < last && stem > start });
       }
       for (let k = 0; k < closes; k++) tokens.push({ type: 'close' });
     }
@@ -203,6 +221,10 @@ function termOf(token: Token & { type: 'word' | 'phrase' }): SearchTerm | undefi
     return { kind: 'term', text, phrase: true, prefix: false, stopword: false };
   }
   if (!/[\p{L}\p{N}]/u.test(token.text)) return undefined;
+  if (token.text.length > MAX_WORD_CHARACTERS)
+    throw new QueryError(
+      `a word of ${token.text.length.toLocaleString('en-US')} characters (${token.text.slice(0, 20)}…): a search word is at most ${MAX_WORD_CHARACTERS} characters`,
+    );
   return {
     kind: 'term',
     text: token.text,
@@ -249,9 +271,11 @@ function positiveTerms(node: SearchNode): SearchTerm[] {
  * digit are dropped; very common words are left out when other words are given. Undefined when
  * nothing is left to search for; a {@link QueryError} for a search of exclusions only, or of
  * more than {@link MAX_TERMS} words, {@link MAX_PREFIX_TERMS} prefixes or {@link MAX_DEPTH}
- * nested parentheses.
+ * nested parentheses, longer than {@link MAX_QUERY_CHARACTERS}, or with a word longer than
+ * {@link MAX_WORD_CHARACTERS}.
  */
 export function searchTerms(input: string): SearchTerms | undefined {
+  checkQueryText(input);
   const parser = new Parser(tokenize(input));
   const root = parser.parseAny(0);
   if (parser.prefixes > MAX_PREFIX_TERMS)

@@ -1,4 +1,5 @@
 import { timestampOf, toTimestamp } from '../model/time.js';
+import { editDistance } from '../search/did-you-mean.js';
 import { QueryError } from './store.js';
 
 const UNIT_MS = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
@@ -27,10 +28,25 @@ export function parseDateBound(text: string, now: Date): string | undefined {
 export const DATE_BOUND_FORMS =
   'a date like 2024-05-01 or 2024-05-01T10:00:00Z, or 24h, 7d, 2w, today or yesterday';
 
+/**
+ * The form {@link parseDateBound} takes closest to what was typed, when it looks like a slip:
+ * `yesterdy` → `yesterday`, `7 days` → `7d`. Undefined when nothing is near.
+ */
+export function nearDateBound(text: string): string | undefined {
+  const value = text.trim().toLowerCase();
+  const spelled = /^(\d{1,5})\s*(h|hours?|hrs?|d|days?|w|weeks?|wks?)$/.exec(value);
+  if (spelled) return `${spelled[1] ?? ''}${(spelled[2] ?? 'd').charAt(0)}`;
+  return ['today', 'yesterday'].find((word) => editDistance(value, word, 2) <= 2);
+}
+
 /** A `since`/`until` bound as a stored timestamp, or a QueryError naming the option. */
 export function dateBound(value: string, option: string, now: Date = new Date()): string {
   const time = parseDateBound(value, now);
-  if (time === undefined)
-    throw new QueryError(`${option} takes ${DATE_BOUND_FORMS}, not "${value}"`);
+  if (time === undefined) {
+    const near = nearDateBound(value);
+    throw new QueryError(
+      `${option} takes ${DATE_BOUND_FORMS}, not "${value}"${near !== undefined ? ` (did you mean ${near}?)` : ''}`,
+    );
+  }
   return time;
 }

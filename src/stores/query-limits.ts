@@ -27,6 +27,14 @@ export class QueryLimitError extends QueryError {
 }
 
 /**
+ * Too many searches or queries run at once: the server is busy, not the query wrong. A web
+ * answer says so with 503 and `Retry-After` (the seconds in {@link retryAfterSeconds}).
+ */
+export class TooManyRunningError extends QueryLimitError {
+  readonly retryAfterSeconds = 1;
+}
+
+/**
  * Reads `--query-timeout <s>` and `--query-memory <MB>` (either may be absent) over defaults;
  * a value that is not a positive number is an error naming the option.
  */

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Bundle } from '../bundle/bundle.js';
 import { SEALED_SUFFIX } from '../bundle/sealed-files.js';
+import { openRegular } from '../read/regular-file.js';
 import { unsignedFiles } from './bundle-signature.js';
 
 /**
@@ -32,10 +32,17 @@ export async function bundleFiles(bundle: Bundle): Promise<string[]> {
   return found.sort();
 }
 
-/** `sha256:<hex>` of a bundle file's content, streamed (an attachment may be large) unless sealed. */
+/**
+ * `sha256:<hex>` of a bundle file's content, streamed (an attachment may be large) unless sealed;
+ * a regular file only (a FIFO or a link to a device is a `NotARegularFileError`, never read).
+ */
 export async function fileDigest(bundle: Bundle, path: string): Promise<string> {
   const hash = createHash('sha256');
   if (bundle.files.sealed) hash.update(await bundle.files.read(path));
-  else await pipeline(createReadStream(path), hash);
+  else {
+    const handle = await openRegular(path);
+    // The stream closes the handle when it ends or fails.
+    await pipeline(handle.createReadStream(), hash);
+  }
   return `sha256:${hash.digest('hex')}`;
 }

@@ -79,12 +79,25 @@ export function memoryDigest(memory: unknown): string {
  * signed `memory-store.json`. PAM's own signature covers the memories only; this covers the
  * conversations and attachments too.
  */
+/**
+ * Digests by file or memory id, kept as parsed: `z.record` leaves out a key `__proto__`, which
+ * a memory id may be (the manifest then no longer matched its own signature).
+ */
+const digests = z.custom<Record<string, string>>(
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((digest) => typeof digest === 'string'),
+  'expected an object of sha256 digests',
+);
+
 export const manifestSchema = z.object({
   chatgraph_manifest: z.literal(1),
   export_id: z.string(),
   signed_at: z.string(),
-  files: z.record(z.string()),
-  memories: z.record(z.string()),
+  files: digests,
+  memories: digests,
   signature: z.object({
     algorithm: z.literal('Ed25519'),
     public_key: z.string(),

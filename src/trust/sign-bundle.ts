@@ -75,11 +75,15 @@ export async function signBundle(
     };
     await bundle.files.write(storeFile, serialize({ ...json, signature: block }));
 
-    const files: Record<string, string> = {};
-    const refs = await bundleFiles(bundle);
-    for (const ref of refs) files[ref] = await fileDigest(bundle, join(bundle.dir, ref));
-    const memories: Record<string, string> = {};
-    for (const memory of store.memories) memories[memory.id] = memoryDigest(memory);
+    // Built as own properties (never `record[id] = …`): a memory id `__proto__` is a key like
+    // any other, not the object's prototype (which left it out of the signed manifest).
+    const fileDigests: [string, string][] = [];
+    for (const ref of await bundleFiles(bundle))
+      fileDigests.push([ref, await fileDigest(bundle, join(bundle.dir, ref))]);
+    const files: Record<string, string> = Object.fromEntries(fileDigests);
+    const memories: Record<string, string> = Object.fromEntries(
+      store.memories.map((memory) => [memory.id, memoryDigest(memory)]),
+    );
     const unsigned: Omit<Manifest, 'signature'> = {
       chatgraph_manifest: 1,
       export_id: exportId,
@@ -103,7 +107,7 @@ export async function signBundle(
       signedAt,
       publicKey: key.publicKey,
       keyId: key.keyId,
-      files: refs.length,
+      files: fileDigests.length,
       memories: store.memories.length,
     };
   }, waitingOf(options));

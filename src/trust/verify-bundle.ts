@@ -3,6 +3,7 @@ import { Bundle } from '../bundle/bundle.js';
 import { bundleLayout } from '../folder/layout.js';
 import { plural } from '../model/plural.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
+import { NotARegularFileError } from '../read/regular-file.js';
 import {
   manifestPayload,
   manifestSchema,
@@ -27,10 +28,17 @@ export interface VerifyProblem {
 /** What {@link verifyBundle} found. */
 export interface VerifyReport {
   bundle: string;
-  /** `verified`: both signatures hold and nothing changed; `unsigned`: none to check. */
-  verdict: 'verified' | 'unsigned' | 'failed';
-  /** The signer, as the signature names it (whose key it is, the reader decides). */
-  signer?: { publicKey: string; keyId?: string; signedAt: string };
+  /**
+   * `verified`: both signatures hold, nothing changed, and the signer is a key trusted (when
+   * keys to trust were given); `untrusted`: all that but by a key not among them; `unsigned`:
+   * none to check.
+   */
+  verdict: 'verified' | 'untrusted' | 'unsigned' | 'failed';
+  /**
+   * The signer, as the signature names it; `trusted` when keys to trust were given, whether it
+   * is one of them (anyone can re-sign an edited bundle with a key of their own).
+   */
+  signer?: { publicKey: string; keyId?: string; signedAt: string; trusted?: boolean };
   /**
    * A bundle signed once and written again since (an import, a remember): when it was written
    * (`export_date`), and when it had been signed.
@@ -72,8 +80,8 @@ async function readManifest(
  * Verifies the signatures of the PAM bundle in `dir`, read as plain files (a bundle written or
  * copied elsewhere; a data folder verifies its own, sealed or not, with `DataFolder.verify`).
  */
-export function verifyBundle(dir: string): Promise<VerifyReport> {
-  return verifyBundleOf(new Bundle(bundleLayout(dir)));
+export function verifyBundle(dir: string, options: VerifyOptions = {}): Promise<VerifyReport> {
+  return verifyBundleOf(new Bundle(bundleLayout(dir)), options);
 }
 
 /**
@@ -82,7 +90,10 @@ export function verifyBundle(dir: string): Promise<VerifyReport> {
  * (its own signature by the same key, then every file's and memory's sha256), naming each file
  * and memory that changed, was added or went missing.
  */
-export async function verifyBundleOf(bundle: Bundle): Promise<VerifyReport> {
+export async function verifyBundleOf(
+  bundle: Bundle,
+  options: VerifyOptions = {},
+): Promise<VerifyReport> {
   const { layout } = bundle;
   const storeFile = layout.memoryStore;
   const problems: VerifyProblem[] = [];
@@ -101,10 +112,12 @@ export async function verifyBundleOf(bundle: Bundle): Promise<VerifyReport> {
       report.unsignedSince = { writtenAt: store.export_date ?? '', signedAt: manifest.signed_at };
     return report;
   }
+  const trusted = options.trust?.some((key) => samePublicKey(key, signature.public_key));
   report.signer = {
     publicKey: signature.public_key,
     ...(signature.key_id ? { keyId: signature.key_id } : {}),
     signedAt: signature.signed_at,
+    ...(trusted !== undefined ? { trusted } : {}),
   };
   const at = (path: string, message: string): void => {
     problems.push({ file: storeFile, path, message });
@@ -130,8 +143,27 @@ export async function verifyBundleOf(bundle: Bundle): Promise<VerifyReport> {
       });
   } else
     await checkManifest(bundle, manifest, signature.public_key, exportId, store, problems, report);
-  report.verdict = problems.length > 0 ? 'failed' : 'verified';
+  report.verdict = problems.length > 0 ? 'failed' : trusted === false ? 'untrusted' : 'verified';
   return report;
+}
+
+/** What {@link verifyBundle} trusts. */
+export interface VerifyOptions {
+  /**
+   * The public keys (multibase `z6Mk…` or did:key URLs) whose signature is trusted; a bundle
+   * signed by another is `untrusted`, however well its signatures hold. Absent: the signature
+   * is checked, and whose key it is is left to the reader.
+   */
+  trust?: readonly string[];
+}
+
+/** Whether two ways of writing an Ed25519 public key (`z6Mk…`, `did:key:z6Mk…#z6Mk…`) agree. */
+function samePublicKey(given: string, signer: string): boolean {
+  const bare = given
+    .trim()
+    .replace(/^did:key:/, '')
+    .replace(/#.*$/, '');
+  return bare === signer;
 }
 
 /** PAM §18 and §15 on `memory-store.json`: the block's form, the checksum, the signature. */
@@ -193,6 +225,20 @@ function inBundle(layout: { dir: string }, file: string): string {
   return relative(layout.dir, file).split(/[\\/]/).join('/');
 }
 
+/** How a signed file differs from its digest in the manifest (undefined: it does not). */
+async function fileChange(
+  bundle: Bundle,
+  path: string,
+  digest: string,
+): Promise<string | undefined> {
+  const now = await fileDigest(bundle, path).catch((error: unknown) => {
+    if (error instanceof NotARegularFileError) return `${error.kind}, not a regular file`;
+    throw error;
+  });
+  if (!now.startsWith('sha256:')) return `was signed as a file and is now ${now}`;
+  return now !== digest ? 'changed after signing (its sha256 differs)' : undefined;
+}
+
 async function checkManifest(
   bundle: Bundle,
   manifest: Manifest,
@@ -234,8 +280,8 @@ async function checkManifest(
     }
     present.delete(ref);
     report.checked.files++;
-    if ((await fileDigest(bundle, path)) !== digest)
-      problems.push({ file: path, message: 'changed after signing (its sha256 differs)' });
+    const changed = await fileChange(bundle, path, digest);
+    if (changed !== undefined) problems.push({ file: path, message: changed });
   }
   for (const ref of present)
     if (ref !== inBundle(layout, layout.memoryJournal))

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fetchedSchemaDir } from './fetch-schemas.js';
 import type { FileFindings } from './finding.js';
 import { z } from 'zod';
 
@@ -26,7 +27,8 @@ export type SchemaCheck = (kind: DocumentKind, value: unknown, findings: FileFin
 /**
  * Where the official PAM JSON Schemas are: `dir` when given (`--schemas`), else
  * `$CHATGRAPH_PAM_SCHEMAS`, else those the official Python package `portable-ai-memory` ships,
- * found through `python3`. chatgraph does not ship copies of them: they are PAM's, and the
+ * found through `python3`, else those `validate --fetch-schemas` fetched from that package on
+ * PyPI (checksum-pinned). chatgraph does not ship copies of them: they are PAM's, and the
  * package's are the ones its own validator uses.
  */
 export function findSchemaDir(
@@ -47,6 +49,8 @@ export function findSchemaDir(
     const path = found.status === 0 ? found.stdout.trim() : '';
     if (path !== '' && existsSync(join(path, FILES['portable-ai-memory']))) return path;
   }
+  const fetched = fetchedSchemaDir(env);
+  if (Object.values(FILES).every((file) => existsSync(join(fetched, file)))) return fetched;
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
+import { FileTooLargeError, NotARegularFileError, readRegularFile } from '../read/regular-file.js';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   conversationSchema,
@@ -8,6 +9,7 @@ import {
 } from './deep-conversation.js';
 import { checkMemoryStore, storeSchema, type StoreDocument } from './deep-memory-store.js';
 import { checkIndexAgainstFiles } from './bundle-index.js';
+import { fetchPamSchemas, type FetchSchemasOptions } from './fetch-schemas.js';
 import { FileFindings, type Finding } from './finding.js';
 import {
   findSchemaDir,
@@ -21,12 +23,19 @@ export type { Finding } from './finding.js';
 /** What {@link validatePam} found. */
 export interface ValidationReport {
   path: string;
-  /** No errors (warnings allowed), as `pam validate` judges. */
+  /**
+   * No errors (warnings allowed), as `pam validate` judges, with both halves run: false when
+   * the official JSON Schemas were not found, however the deep rules went (see `checked`).
+   */
   valid: boolean;
+  /** What was checked: the deep rules alone when the official JSON Schemas were not found. */
+  checked: 'schemas and deep rules' | 'deep rules only';
   /** How many files were read. */
   files: number;
   /** Where the official JSON Schemas were read from, or undefined when none were found. */
   schemas?: string;
+  /** The schemas were fetched for this check (`fetchSchemas`), none being found. */
+  fetched?: boolean;
   findings: Finding[];
 }
 
@@ -34,6 +43,11 @@ export interface ValidationReport {
 export interface ValidateOptions {
   /** The folder of the official PAM JSON Schemas (else found: see findSchemaDir). */
   schemas?: string;
+  /**
+   * When no schemas are found: fetch them first from the official PyPI package, checksum-pinned
+   * (see fetchPamSchemas), where they are found the next time.
+   */
+  fetchSchemas?: boolean | FetchSchemasOptions;
 }
 
 interface Read {
@@ -43,8 +57,23 @@ interface Read {
 
 async function readJson(file: string, at: FileFindings): Promise<Read> {
   let json: unknown;
+  let text: string;
   try {
-    json = JSON.parse(await readFile(file, 'utf8'));
+    // A regular file only, of a bounded size: a FIFO or a link to /dev/zero is said, not read.
+    text = (await readRegularFile(file)).toString('utf8');
+  } catch (error) {
+    if (!(error instanceof NotARegularFileError || error instanceof FileTooLargeError)) throw error;
+    at.error(
+      '$',
+      'file',
+      error instanceof NotARegularFileError
+        ? `is ${error.kind}, not a regular file`
+        : error.message,
+    );
+    return {};
+  }
+  try {
+    json = JSON.parse(text);
   } catch (error) {
     at.error('$', 'json', `is not JSON: ${error instanceof Error ? error.message : String(error)}`);
     return {};
@@ -109,13 +138,25 @@ export async function validatePam(
   options: ValidateOptions = {},
 ): Promise<ValidationReport> {
   const findings: Finding[] = [];
-  const schemas = findSchemaDir(options.schemas);
+  let schemas = findSchemaDir(options.schemas);
+  let fetched = false;
+  if (
+    schemas === undefined &&
+    options.fetchSchemas !== undefined &&
+    options.fetchSchemas !== false
+  ) {
+    const got = await fetchPamSchemas(options.fetchSchemas === true ? {} : options.fetchSchemas);
+    schemas = got.dir;
+    fetched = !got.alreadyThere;
+  }
   const schema = schemas ? await loadSchemaCheck(schemas) : undefined;
   const report = (files: number): ValidationReport => ({
     path,
-    valid: !findings.some((f) => f.level === 'error'),
+    valid: schemas !== undefined && !findings.some((f) => f.level === 'error'),
+    checked: schemas !== undefined ? 'schemas and deep rules' : 'deep rules only',
     files,
     ...(schemas ? { schemas } : {}),
+    ...(fetched ? { fetched } : {}),
     findings,
   });
   if (!statSync(path).isDirectory()) {

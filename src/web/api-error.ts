@@ -1,4 +1,10 @@
-import { AmbiguousIdError, QueryError, QueryLimitError, UnknownIdError } from '../api/query.js';
+import {
+  AmbiguousIdError,
+  QueryError,
+  QueryLimitError,
+  TooManyRunningError,
+  UnknownIdError,
+} from '../api/query.js';
 import { WriteLockBusyError } from '../index.js';
 
 /** A JSON answer: a status and a body. */
@@ -24,6 +30,13 @@ export class ApiError extends Error {
 /** An error as the answer the browser gets. */
 export function errorAnswer(error: unknown): ApiAnswer | undefined {
   if (error instanceof ApiError) return { status: error.status, body: { error: error.message } };
+  // Busy, not wrong: the same request answers once a running one ends.
+  if (error instanceof TooManyRunningError)
+    return {
+      status: 503,
+      body: { error: error.message },
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    };
   if (error instanceof QueryLimitError && error.limit) {
     // In the web app's words: a limit of the server, chosen by whoever starts it.
     const option = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';

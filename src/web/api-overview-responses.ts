@@ -45,6 +45,7 @@ export const topicMap = z
           conversations: z.array(
             z.object({ id: z.string(), title: z.string(), source: z.string() }).strict(),
           ),
+          central: z.object({ id: z.string(), title: z.string() }).strict().nullable(),
           nearest: z.object({ id: count, similarity: z.number() }).strict().nullable(),
         })
         .strict(),

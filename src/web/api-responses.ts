@@ -263,6 +263,7 @@ const providerSummary = z
     skipped: count,
     inferredTimestamps: count,
     keptNewer: count,
+    keptApart: count,
   })
   .strict();
 

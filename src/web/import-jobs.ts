@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UPLOAD_PACE, UploadError, uploadLimiter, type UploadPace } from './upload-limiter.js';
+import { makeTempFolder, removeTempFolder } from '../api/folder.js';
 import type { DataFolder, ImportProgress, ImportResult } from '../index.js';
 
 /** An import started from the browser. */
@@ -79,7 +78,8 @@ export class ImportJobs {
     if (declared > limit) throw new UploadError(413, tooLarge(limit));
     const job: ImportJob = { id: randomUUID(), file, state: 'running' };
     this.running = job;
-    const dir = await mkdtemp(join(tmpdir(), 'chatgraph-upload-'));
+    // Removed when the server stops, and swept by the next after a kill -9.
+    const dir = await makeTempFolder('upload');
     const path = join(dir, file);
     let received = 0;
     const limiter = uploadLimiter({
@@ -103,13 +103,13 @@ export class ImportJobs {
     } catch (error) {
       request.unpipe(limiter);
       this.running = undefined;
-      await rm(dir, { recursive: true, force: true });
+      await removeTempFolder(dir);
       if (error instanceof UploadError) throw error;
       throw new UploadError(400, `the upload of ${file} was cut off`);
     }
     if (received === 0) {
       this.running = undefined;
-      await rm(dir, { recursive: true, force: true });
+      await removeTempFolder(dir);
       throw new UploadError(400, `${file} is empty`);
     }
     this.jobs.set(job.id, job);
@@ -137,7 +137,7 @@ export class ImportJobs {
       this.running = undefined;
       // Told before the clean-up, so a failing removal cannot leave a watcher waiting.
       this.changed(job);
-      await rm(dir, { recursive: true, force: true });
+      await removeTempFolder(dir);
     }
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { DataFolder } from '../index.js';
 import type { QueryLimits, Recaller } from '../api/query.js';
+import { sweepTempFolders } from '../api/folder.js';
 import { ApiError, errorAnswer } from './api-error.js';
 import { apiHandlers, type Handlers } from './api-handlers.js';
 import { serveApi } from './api-router.js';
@@ -178,6 +179,8 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
   const token =
     options.token ?? (isLoopback(host) ? undefined : randomBytes(24).toString('base64url'));
   const { folder } = options;
+  // Uploads a server killed outright left behind (see makeTempFolder).
+  sweepTempFolders();
   const store = await folder.reader();
   const recaller = options.recaller ?? (await folder.recaller());
   const jobs = new ImportJobs({

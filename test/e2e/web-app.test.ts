@@ -519,6 +519,24 @@ describe('reading a conversation', () => {
     await shot('citations');
   });
 
+  it('opens a ChatGPT conversation at its first prompt, with no empty System card above it', async () => {
+    // The samples' "Car Won’t Start in the Cold": ChatGPT's hidden, empty system message first.
+    await page.goto(`${samples.base}/#/c/56d81554-ad3d-4cf5-8cd5-949d638acbae`);
+    await page.waitForSelector('article.message');
+    const roles = await page
+      .locator('article.message')
+      .evaluateAll((all: Element[]) =>
+        all.map((a) => [...a.classList].find((c) => c.startsWith('role-'))),
+      );
+    expect(roles).toEqual(['role-user', 'role-assistant']);
+    // A hidden message with something in it (custom instructions) stays, folded as context.
+    await page.goto(`${samples.base}/#/c/2dc0c28a-2afc-47ec-8041-bbfc85ba15c8`);
+    const context = page.locator('article.message details.hidden-context');
+    await context.waitFor();
+    expect(await context.locator('summary').textContent()).toBe('Hidden context');
+    await shot('conversation-first-prompt');
+  });
+
   it("shows a tool call's input in its language", async () => {
     await page.goto(`${base}/#/?title=watering`);
     await page.click('a.conversation-link:has-text("Watering schedule script")');

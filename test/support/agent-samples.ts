@@ -13,6 +13,12 @@ export const AGENT_SOURCES = [
   'roo-code',
   'kilo-code',
   'aider',
+  'copilot-cli',
+  'mistral-vibe',
+  'pi',
+  'vscode-copilot-chat',
+  'amp',
+  'continue',
 ] as const;
 
 /** A record of an agent's fixture as the reader hands it over, with its provider and variant. */

@@ -85,4 +85,11 @@ export const GOLDEN_SOURCES = [
   'zed',
   'cursor',
   'kiro',
+  // Coding agents of issue 39's second part.
+  'copilot-cli',
+  'mistral-vibe',
+  'pi',
+  'vscode-copilot-chat',
+  'amp',
+  'continue',
 ];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { resolveDataDir } from '../../index.js';
+import { shownUrl } from '../../api/query.js';
 import type { CliIo } from '../cli-io.js';
 import { readConfigFile } from '../config/config-file.js';
 import { SETTINGS, settingsInForce, type SettingInForce } from '../config/settings.js';
@@ -38,6 +39,9 @@ export function runConfig(
 function shown(setting: SettingInForce): SettingInForce {
   const secret = SETTINGS.find((s) => s.key === setting.key)?.secret === true;
   if (secret && setting.source !== 'default') return { ...setting, value: '(set)' };
+  // A password written into the address is as secret as the password setting.
+  if (setting.key === 'neo4j.uri' && typeof setting.value === 'string')
+    return { ...setting, value: shownUrl(setting.value) };
   if (setting.key === 'data-dir' && setting.source === 'default')
     return { ...setting, value: resolveDataDir() };
   return setting;

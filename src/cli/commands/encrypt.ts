@@ -15,7 +15,12 @@ type Options = SecretOptions & DataDirOption;
 
 function said(verb: string, folder: DataFolder, report: ConvertReport): string {
   const sqlite = report.sqlite.length > 0 ? ` and ${report.sqlite.join(', ')}` : '';
-  return `${verb} ${folder.dir}: ${plural(report.files, 'file')}${sqlite}`;
+  const left = report.leftAsTheyAre ?? [];
+  const strays =
+    left.length > 0
+      ? `; left as ${left.length === 1 ? 'it was' : 'they were'} (never encrypted, not the folder's): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${String(left.length - 5)} more` : ''}`
+      : '';
+  return `${verb} ${folder.dir}: ${plural(report.files, 'file')}${sqlite}${strays}`;
 }
 
 /** `chatgraph encrypt`: the data folder encrypted at rest (age files, a SQLCipher index). */

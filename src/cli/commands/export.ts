@@ -1,7 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Command } from 'commander';
+import { makeTempFolder, removeTempFolder } from '../../api/folder.js';
 import { DataFolder, exitCodeOf } from '../../index.js';
 import { plural, type ExportFormat, type ExportReport } from '../../api/view.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
@@ -71,7 +70,9 @@ export function formatExportReport(report: ExportReport): string[] {
     lines.push(
       kept.reason === 'edited'
         ? `kept ${kept.path}: edited since it was exported (--force overwrites it)`
-        : `kept ${kept.path}: a file this export did not write is in the way (--force overwrites it)`,
+        : kept.reason === 'link'
+          ? `left ${kept.path} alone: it, or a folder on its way, is a link or not a file (an export never follows one out of --out)`
+          : `kept ${kept.path}: a file this export did not write is in the way (--force overwrites it)`,
     );
   const masked = Object.values(report.redactions).reduce((a, b) => a + b, 0);
   if (masked > 0) lines.push(`${plural(masked, 'secret')} masked`);
@@ -150,7 +151,8 @@ async function fromExports(
   exportFrom: (folder: DataFolder) => Promise<ExportReport>,
 ): Promise<{ report: ExportReport; readLoss: 0 | 1 | 2 }> {
   checkInputs(inputs);
-  const staging = await mkdtemp(join(tmpdir(), 'chatgraph-export-'));
+  // Removed on Ctrl-C and SIGTERM too, and swept by the next run after a kill -9.
+  const staging = await makeTempFolder('export');
   const folder = await DataFolder.open(join(staging, 'data'));
   try {
     const read = await folder.import(inputs, { redact: options.redact === true });
@@ -160,7 +162,7 @@ async function fromExports(
     return { report: await exportFrom(folder), readLoss };
   } finally {
     await folder.close();
-    await rm(staging, { recursive: true, force: true });
+    await removeTempFolder(staging);
   }
 }
 

@@ -4,7 +4,7 @@ import { exitCodeOf, type DataFolder, type ImportResult, type Neo4jTarget } from
 import type { CliIo } from '../cli-io.js';
 import { withRefusalReport } from '../refusal-report.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
-import { formatReport } from '../format-report.js';
+import { formatReport, nothingNew } from '../format-report.js';
 import { checkInputs, onWaitOf, runOptions } from '../import-options.js';
 import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
@@ -132,6 +132,8 @@ function printReport(
   io: CliIo,
 ): void {
   io.out(formatReport(report, { verbose: options.verbose === true }));
+  // The same files again: the report's one line said it; a line of zeros about the graph would not.
+  if (nothingNew(report) && report.graph.written === 0 && !report.graph.reindexed) return;
   const skipped = report.problems.find((p) => p.code === 'file-already-imported');
   const g = report.graph;
   io.out(

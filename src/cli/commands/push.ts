@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
+import { shownUrl } from '../../api/query.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf, progressOf } from '../import-options.js';
 import { reportLeftOut } from '../left-out.js';
@@ -26,12 +27,12 @@ export async function runPush(options: PushOptions, io: CliIo): Promise<void> {
   });
   bar.done();
   if (options.json) {
-    io.out(JSON.stringify({ neo4j: neo4j.url, ...result }, null, 2));
+    io.out(JSON.stringify({ neo4j: shownUrl(neo4j.url), ...result }, null, 2));
     io.exitCode = result.problems.length > 0 ? 1 : 0;
     return;
   }
   io.out(
-    `pushed ${plural(result.conversations, 'conversation')} to Neo4j at ${neo4j.url}: ${result.written} written, ${result.unchanged} already there`,
+    `pushed ${plural(result.conversations, 'conversation')} to Neo4j at ${shownUrl(neo4j.url)}: ${result.written} written, ${result.unchanged} already there`,
   );
   io.exitCode = reportLeftOut(result.problems, io);
 }

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import {
   createSigningKey,
@@ -8,7 +10,7 @@ import {
 } from '../../api/trust.js';
 import { DataFolder, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
-import { keyFile, KEY_NAME } from '../config/key-file.js';
+import { keyFile, keysFolder, KEY_NAME } from '../config/key-file.js';
 import { plural } from '../plural.js';
 import type { SecretOptions } from '../folder-secret.js';
 import { dataDirOption, unlockOf, type DataDirOption } from '../store-options.js';
@@ -79,14 +81,81 @@ function describe(report: VerifyReport, io: CliIo): void {
     io.out(
       `${report.bundle}: signature verified${by}: ${plural(report.checked.memories, 'memory', 'memories')} and ${plural(report.checked.files, 'file')} unchanged`,
     );
+  else if (report.verdict === 'untrusted')
+    io.out(
+      `${report.bundle}: signed by a key you do not trust${by}: the signatures hold, but anyone can sign an edited bundle with a key of their own (trust one with --key or --trusted-keys)`,
+    );
   else
     io.out(`${report.bundle}: signature FAILED${by}: ${plural(report.problems.length, 'problem')}`);
+}
+
+// A public key as `key show` prints it, or its did:key URL.
+const PUBLIC_KEY = /^(did:key:)?z6Mk[1-9A-HJ-NP-Za-km-z]+(#z6Mk[1-9A-HJ-NP-Za-km-z]+)?$/;
+
+/** A `--key` of verify: a public key, or the name of one of your signing keys. */
+async function trustedKey(given: string): Promise<string> {
+  if (PUBLIC_KEY.test(given)) return given;
+  if (!KEY_NAME.test(given))
+    throw new UsageError(
+      `--key ${given}: not a public key (z6Mk… or did:key:z6Mk…) nor the name of a signing key`,
+    );
+  return (await readSigningKey(keyFile(given))).publicKey;
+}
+
+/** A `--trusted-keys` file: a public key a line; `#` starts a comment. */
+async function trustedKeysFile(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(
+      `--trusted-keys ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error)}`,
+    );
+  }
+  const keys: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.replace(/#(?!z6Mk).*$/, '').trim();
+    if (line === '') continue;
+    if (!PUBLIC_KEY.test(line))
+      throw new UsageError(
+        `--trusted-keys ${file}, line ${String(i + 1)}: not a public key (z6Mk… or did:key:z6Mk…)`,
+      );
+    keys.push(line);
+  }
+  return keys;
+}
+
+/** Your own signing keys' public halves: whom verify trusts when told no one. */
+async function ownKeys(): Promise<string[]> {
+  const folder = keysFolder();
+  const names = existsSync(folder)
+    ? readdirSync(folder)
+        .filter((f) => f.endsWith('.pem') && KEY_NAME.test(f.slice(0, -'.pem'.length)))
+        .sort()
+    : [];
+  const keys: string[] = [];
+  // A key file that does not read is no key to trust (key show names what is wrong with it).
+  for (const name of names)
+    await readSigningKey(join(folder, name)).then(
+      (key) => keys.push(key.publicKey),
+      () => undefined,
+    );
+  return keys;
+}
+
+/** The keys `verify` trusts: those given, else your own. */
+async function keysToTrust(options: { key?: string[]; trustedKeys?: string }): Promise<string[]> {
+  const given = [
+    ...(await Promise.all((options.key ?? []).map(trustedKey))),
+    ...(options.trustedKeys !== undefined ? await trustedKeysFile(options.trustedKeys) : []),
+  ];
+  return options.key !== undefined || options.trustedKeys !== undefined ? given : ownKeys();
 }
 
 /** `chatgraph verify`: exit 0 when verified, 1 when unsigned or anything fails. */
 export async function runVerify(
   path: string | undefined,
-  options: SecretOptions & DataDirOption & { json?: boolean },
+  options: SecretOptions & DataDirOption & { json?: boolean; key?: string[]; trustedKeys?: string },
   io: CliIo,
 ): Promise<void> {
   if (path !== undefined && options.dataDir !== undefined)
@@ -98,7 +167,8 @@ export async function runVerify(
       : undefined;
   const bundle = path ?? folder?.bundle ?? '';
   if (!existsSync(bundle)) throw new UsageError(`${bundle}: no such bundle folder`);
-  const report = await (folder ? folder.verify() : verifyBundle(bundle));
+  const trust = await keysToTrust(options);
+  const report = await (folder ? folder.verify({ trust }) : verifyBundle(bundle, { trust }));
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else describe(report, io);
   io.exitCode = report.verdict === 'verified' ? 0 : 1;
@@ -143,10 +213,18 @@ export function registerVerify(program: Command, io: CliIo): void {
     .argument('[bundle]', 'a bundle folder (default: the data folder’s)')
     .option(...dataDirOption)
     .option(
-      '--json',
-      'print one JSON document: {bundle, verdict (verified, unsigned or failed), signer, unsignedSince, problems: [{file, path, message}], checked}',
+      '--key <key...>',
+      'trust this signer: a public key (z6Mk…, did:key:…) or the name of your signing key (default: all your signing keys)',
     )
-    .action((path: string | undefined, options: DataDirOption & { json?: boolean }) =>
-      runVerify(path, options, io),
+    .option('--trusted-keys <file>', 'trust the public keys in this file, one a line')
+    .option(
+      '--json',
+      'print one JSON document: {bundle, verdict (verified, untrusted, unsigned or failed), signer (with trusted), unsignedSince, problems: [{file, path, message}], checked}',
+    )
+    .action(
+      (
+        path: string | undefined,
+        options: DataDirOption & { json?: boolean; key?: string[]; trustedKeys?: string },
+      ) => runVerify(path, options, io),
     );
 }

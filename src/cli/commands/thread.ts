@@ -15,7 +15,26 @@ export type ThreadOptions = StoreOptions & {
   allBranches?: boolean;
   format: string;
   json?: boolean;
+  tools?: boolean;
+  /** False with `--no-color`. */
+  color?: boolean;
+  /** False with `--no-pager`. */
+  pager?: boolean;
 };
+
+/**
+ * Colour as git gives it: when standard output is a terminal that takes it, unless `--no-color`
+ * or `NO_COLOR` (any value, https://no-color.org) says no.
+ */
+export function wantsColour(
+  io: CliIo,
+  options: { color?: boolean },
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  return (
+    io.stdoutIsTTY && options.color !== false && (env.NO_COLOR ?? '') === '' && env.TERM !== 'dumb'
+  );
+}
 
 /**
  * `chatgraph thread <id>`: the shown thread in order, or every branch indented at forks; given
@@ -39,6 +58,7 @@ export async function runThread(id: string, options: ThreadOptions, io: CliIo): 
     };
   });
   const url = view?.url ?? null;
+  const views = new Map(view?.messages.map((m) => [m.id, m]) ?? []);
   const citations = new Map(view?.messages.map((m) => [m.id, m.citations]) ?? []);
   if (format === 'json') {
     io.out(
@@ -55,8 +75,17 @@ export async function runThread(id: string, options: ThreadOptions, io: CliIo): 
     );
     return;
   }
-  for (const line of formatTranscript(info, messages, { allBranches, at, url, citations }))
-    io.out(line);
+  const lines = formatTranscript(info, messages, {
+    allBranches,
+    at,
+    url,
+    views,
+    tools: options.tools === true,
+    colour: wantsColour(io, options),
+    width: io.terminal?.columns ?? 100,
+  });
+  if (options.pager === false) for (const line of lines) io.out(line);
+  else await io.page(lines.join('\n'));
 }
 
 export function registerThread(program: Command, io: CliIo): void {
@@ -77,6 +106,12 @@ export function registerThread(program: Command, io: CliIo): void {
     .option(
       '--all-branches',
       'every message of every branch, an alternative branch indented one level at its fork',
+    )
+    .option('--tools', "each tool call's whole input and output (else one line a call)")
+    .option('--no-color', 'no colour, even on a terminal (so does NO_COLOR)')
+    .option(
+      '--no-pager',
+      'write straight out, not through the pager ($PAGER or less, with LESS=FRX) a long conversation opens in on a terminal',
     )
     .action((id: string, options: ThreadOptions) => runThread(id, options, io));
 }

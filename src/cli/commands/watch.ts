@@ -127,7 +127,7 @@ export function registerWatch(program: Command, io: CliIo): void {
     .option('--redact', REDACT_HELP)
     .option(
       '--json',
-      'one JSON line per event: {kind: ready|imported|export|waiting|rewritten|gone|embedded|problem, file?, ...}, then {kind: stopped}',
+      'one JSON line per event: {kind: ready | imported | export | waiting | rewritten | gone | embedded | problem, file?, ...}, then {kind: stopped}',
     )
     .action((folders: string[], options: WatchOptions) => runWatch(folders, options, io));
 }

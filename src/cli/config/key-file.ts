@@ -6,9 +6,14 @@ import { join } from 'node:path';
  * with the user's config and never in a data folder, which is the thing one shares.
  */
 export function keyFile(name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(keysFolder(env), `${name}.pem`);
+}
+
+/** The folder of the user's signing keys (see {@link keyFile}). */
+export function keysFolder(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CONFIG_HOME;
   const config = xdg && xdg.length > 0 ? xdg : join(homedir(), '.config');
-  return join(config, 'chatgraph', 'keys', `${name}.pem`);
+  return join(config, 'chatgraph', 'keys');
 }
 
 /** A key name is a file name: letters, digits, `-` and `_`. */

@@ -18,8 +18,9 @@ export interface TaskAuthor {
  * Converts one task of Cline, Roo Code or Kilo Code (`tasks/<id>/`: its API history with the
  * UI log, metadata and history item beside it) into a PAM conversation: the person's words
  * (`<task>`, `<feedback>`, `<answer>` unwrapped), each reply with its thinking and tool calls,
- * native ones paired by id and XML ones by order with the `[tool] Result:` blocks of the next
- * turn, the app's `<environment_details>` kept as hidden context, times and tokens from the UI
+ * native ones paired by id (a `tool_result` block) or, as Cline writes them since its native
+ * tool calls of 2026, like the XML ones: by order (and name) with the `[tool] Result:` text
+ * blocks of the next turn, the app's `<environment_details>` kept as hidden context, times and tokens from the UI
  * log's API requests.
  */
 export function toTaskConversation(
@@ -79,12 +80,17 @@ const SPEECH: Readonly<Record<string, string>> = {
   act_mode_respond: 'response',
 };
 
+interface PendingCall {
+  id: string;
+  name: string;
+}
+
 interface TaskState {
   log: AgentLog;
   context: ConversionContext;
   side: TaskSide;
-  /** The XML tool calls of the last reply, in order, waiting for their results. */
-  pending: string[];
+  /** The tool calls of the last reply, in order, waiting for their results. */
+  pending: PendingCall[];
   cwd: string | undefined;
   users: number;
   replies: number;
@@ -122,8 +128,9 @@ function reply(message: ApiMessage, index: number, state: TaskState): void {
   const draft = log.add({ role: 'assistant', text, time, model, raw: message.raw });
   if (message.summary)
     Object.assign(draft.raw_metadata, { hidden: true, context: 'condense-summary' });
-  for (const use of uses)
-    log.call(
+  state.pending = [];
+  for (const use of uses) {
+    const call = log.call(
       {
         id: asText(use.id) ?? null,
         name: asText(use.name) ?? 'tool',
@@ -133,10 +140,13 @@ function reply(message: ApiMessage, index: number, state: TaskState): void {
       time,
       model,
     );
-  state.pending = xml.calls.map((call, n) => {
+    // Cline's native calls of 2026 get their results as `[name] Result:` text, not by id.
+    if (call.id !== null) state.pending.push({ id: call.id, name: call.name });
+  }
+  xml.calls.forEach((call, n) => {
     const id = `xml-${index}-${n}`;
     log.call({ id, name: call.name, input: call.input, output: null }, time, model);
-    return id;
+    state.pending.push({ id, name: call.name });
   });
   // Cline's per-message metrics count the cached reads inside `prompt`.
   const tokens = message.tokens;
@@ -162,7 +172,9 @@ function userTurn(message: ApiMessage, state: TaskState): void {
     const type = asString(block.type);
     if (type === 'tool_result') {
       const text = toolResultText(block.content);
-      log.result(asText(block.tool_use_id), text, { error: block.is_error === true });
+      const id = asText(block.tool_use_id);
+      state.pending = state.pending.filter((call) => call.id !== id);
+      log.result(id, text, { error: block.is_error === true });
     } else if (type === 'text') texts.push(asString(block.text) ?? '');
     else if (type === 'image')
       images.push({
@@ -178,7 +190,7 @@ function userTurn(message: ApiMessage, state: TaskState): void {
   const contexts: { kind: string; text: string }[] = [];
   for (const block of sortUserBlocks(texts)) {
     if (block.kind === 'result') {
-      const id = state.pending.shift();
+      const id = nextPending(state, block.tool);
       const failed =
         /^\s*(\[ERROR\]|The user denied this operation|The tool execution failed)/.test(block.text);
       log.result(id, block.text, { error: failed });
@@ -200,6 +212,16 @@ function userTurn(message: ApiMessage, state: TaskState): void {
       Object.assign(draft.raw_metadata, { hidden: true, context: 'condense-summary' });
   }
   for (const item of contexts) log.contextTurn(item.kind, { role: 'user', text: item.text, time });
+}
+
+/**
+ * The call a `[tool] Result:` block answers: the first waiting call of that tool, else the first
+ * waiting call (a result's header names the tool, not the call).
+ */
+function nextPending(state: TaskState, tool: string): string | undefined {
+  const at = state.pending.findIndex((call) => call.name === tool);
+  const [call] = state.pending.splice(at === -1 ? 0 : at, 1);
+  return call?.id;
 }
 
 // A task's id: its folder's name (`tasks/<id>/api_conversation_history.json`).

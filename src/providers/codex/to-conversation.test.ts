@@ -82,4 +82,58 @@ describe('a Codex rollout', () => {
       'Renamed to tipping_bucket.py.',
     ]);
   });
+  it('puts the tokens Codex 0.60 counts before writing the reply on that turn’s reply, none lost', () => {
+    const tokens = (last: number[], total: number[]): unknown =>
+      line('event_msg', {
+        type: 'token_count',
+        info: {
+          last_token_usage: {
+            input_tokens: last[0],
+            cached_input_tokens: last[1],
+            output_tokens: last[2],
+          },
+          total_token_usage: {
+            input_tokens: total[0],
+            cached_input_tokens: total[1],
+            output_tokens: total[2],
+          },
+        },
+      });
+    const ask = (text: string): unknown[] => [
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text }],
+      }),
+      line('event_msg', { type: 'user_message', message: text }),
+    ];
+    const say = (text: string): unknown =>
+      line('response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text }],
+      });
+    const conversation = convert([
+      line('session_meta', { id: '019fcf70-1111-7000-8000-000000000001', cli_version: '0.60.1' }),
+      ...ask('Make a chess board.'),
+      // As 0.60 writes a call: its events, its tokens, then its items.
+      line('event_msg', { type: 'agent_reasoning', text: 'Board first.' }),
+      tokens([3559, 3072, 31], [3559, 3072, 31]),
+      line('response_item', {
+        type: 'reasoning',
+        summary: [{ type: 'summary_text', text: 'Board first.' }],
+      }),
+      say('Here is the board.'),
+      ...ask('Now the pieces.'),
+      tokens([4000, 3500, 50], [7559, 6572, 81]),
+      say('Here are the pieces.'),
+    ]);
+    const replies = (conversation?.messages ?? []).filter(
+      (m) => m.role === 'assistant' && m.raw_metadata.token_usage !== undefined,
+    );
+    expect(replies.map((m) => [m.content?.text, m.raw_metadata.token_usage])).toEqual([
+      ['Here is the board.', { input_tokens: 487, output_tokens: 31, cache_read_tokens: 3072 }],
+      ['Here are the pieces.', { input_tokens: 500, output_tokens: 50, cache_read_tokens: 3500 }],
+    ]);
+  });
 });

@@ -209,7 +209,8 @@ function responseAttachments(response: JsonObject): Attachment[] {
 
 /** Grok (accounts.x.ai → download your data → `prod-grok-backend.json`). */
 export const grok: Provider = {
-  conversationUrl: (id, raw) => keptAddress(raw) ?? addressOf('https://grok.com/chat/', id),
+  conversationUrl: (id, raw) =>
+    keptAddress(raw, ['grok.com']) ?? addressOf('https://grok.com/chat/', id),
   name: 'grok',
   source: 'grok',
   label: 'Grok',

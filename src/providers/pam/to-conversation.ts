@@ -1,5 +1,6 @@
 import { SHOWN_LEAF_KEY } from '../../model/build-conversation.js';
 import { stableId } from '../../model/ids.js';
+import { cutParentCycles } from '../../model/settle-tree.js';
 import type {
   Attachment,
   ContentPart,
@@ -81,7 +82,39 @@ export function pamToConversation(
       message: `${String(dangling)} parent or child links name a message the conversation does not have; dropped`,
       record: context.record,
     });
-  return assemble(file, chainLinear(messages));
+  return assemble(file, chainLinear(withoutCycles(messages, context)));
+}
+
+/**
+ * Parent links that close a cycle (a hostile or broken bundle) are cut where they close, and
+ * said: the message there becomes a root, so every message of the cycle is in a thread (none
+ * would be shown otherwise, since no walk from a root reaches them).
+ */
+function withoutCycles(messages: Message[], context: ConversionContext): Message[] {
+  const parentOf = new Map(messages.map((m) => [m.id, m.parent_id]));
+  const cut = new Set<string>();
+  cutParentCycles(
+    messages.map((m) => m.id),
+    parentOf,
+    (id) => cut.add(id),
+  );
+  if (cut.size === 0) return messages;
+  context.report({
+    level: 'warning',
+    code: 'pam-parent-cycle',
+    message: `the parent links of ${[...cut].slice(0, 3).join(', ')}${cut.size > 3 ? ', …' : ''} close a cycle; cut there, ${cut.size === 1 ? 'that message is' : 'those messages are'} kept as the start of a thread`,
+    record: context.record,
+  });
+  // The link cut goes from both ends: the message's parent, and the parent's list of children.
+  const cutFrom = new Set(messages.filter((m) => cut.has(m.id)).map((m) => m.parent_id));
+  return messages.map((message) => {
+    if (cut.has(message.id)) return { ...message, parent_id: null };
+    if (!cutFrom.has(message.id)) return message;
+    return {
+      ...message,
+      children_ids: message.children_ids.filter((child) => !cut.has(child)),
+    };
+  });
 }
 
 /**

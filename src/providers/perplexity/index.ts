@@ -261,7 +261,7 @@ function toConversation(
 
 /** Perplexity threads, one JSON file each, from thread exporters or the thread API. */
 export const perplexity: Provider = {
-  conversationUrl: (_id, raw) => keptAddress(raw),
+  conversationUrl: (_id, raw) => keptAddress(raw, ['perplexity.ai']),
   name: 'perplexity',
   source: 'perplexity',
   label: 'Perplexity',

@@ -1,6 +1,12 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import { StoreConnectionError } from '../store.js';
-import type { Neo4jTarget } from './neo4j-target.js';
+import { withoutSecrets, type Neo4jTarget } from './neo4j-target.js';
+
+// Every sentence about the target says its address with a password in it masked (a driver's
+// message may quote the address as given).
+function refusal(target: Neo4jTarget, sentence: string): StoreConnectionError {
+  return new StoreConnectionError(withoutSecrets(sentence, target));
+}
 
 /** How long the driver retries a transaction on transient errors and lost connections. */
 const RETRY_MILLISECONDS = 10_000;
@@ -17,7 +23,8 @@ export function serverMajor(agent: string): number | undefined {
  */
 export async function connectNeo4j(target: Neo4jTarget): Promise<Driver> {
   if (!/^(bolt|neo4j)(\+s|\+ssc)?:\/\/[^/\s]+/i.test(target.url)) {
-    throw new StoreConnectionError(
+    throw refusal(
+      target,
       `"${target.url}" is not a Neo4j address: give bolt://host:7687, or neo4j+s://… for Aura`,
     );
   }
@@ -30,13 +37,14 @@ export async function connectNeo4j(target: Neo4jTarget): Promise<Driver> {
       userAgent: 'chatgraph',
     });
   } catch (error) {
-    throw new StoreConnectionError(`"${target.url}" is not a Neo4j address: ${messageOf(error)}`);
+    throw refusal(target, `"${target.url}" is not a Neo4j address: ${messageOf(error)}`);
   }
   try {
     const info = await driver.getServerInfo(target.database ? { database: target.database } : {});
     const major = serverMajor(info.agent ?? '');
     if (major === undefined || major < 5) {
-      throw new StoreConnectionError(
+      throw refusal(
+        target,
         `Neo4j at ${target.url} is ${info.agent ?? 'of an unknown version'}; chatgraph needs Neo4j 5 or newer`,
       );
     }
@@ -61,21 +69,24 @@ export function connectionError(target: Neo4jTarget, error: unknown): Error {
     code === 'Neo.ClientError.Security.Unauthorized' ||
     code === 'Neo.ClientError.Security.AuthenticationRateLimit'
   ) {
-    return new StoreConnectionError(
+    return refusal(
+      target,
       `Neo4j at ${target.url} refused user "${target.user}": check NEO4J_PASSWORD (and --user)`,
     );
   }
   if (code === 'Neo.ClientError.Database.DatabaseNotFound') {
-    return new StoreConnectionError(
+    return refusal(
+      target,
       `Neo4j at ${target.url} has no database "${target.database ?? ''}": check --database or NEO4J_DATABASE`,
     );
   }
   if (code === 'ServiceUnavailable' || code === 'SessionExpired') {
-    return new StoreConnectionError(
+    return refusal(
+      target,
       `cannot reach Neo4j at ${target.url}: is the server running, and is the address right? (${firstLine(messageOf(error))})`,
     );
   }
-  return new StoreConnectionError(`Neo4j at ${target.url} failed: ${firstLine(messageOf(error))}`);
+  return refusal(target, `Neo4j at ${target.url} failed: ${firstLine(messageOf(error))}`);
 }
 
 /** The driver's error code (`Neo.ClientError…`, `ServiceUnavailable`), or ''. */

@@ -30,7 +30,7 @@ import { VECTOR_LABEL } from './neo4j-vector-index.js';
 import { STEMS_INDEX, TEXT_INDEX } from './neo4j-full-text.js';
 import { z } from 'zod';
 import { searchNeo4j, type Read } from './neo4j-search.js';
-import type { Neo4jTarget } from './neo4j-target.js';
+import { shownUrl, type Neo4jTarget } from './neo4j-target.js';
 import { toParameter } from './neo4j-values.js';
 import { runUserQuery } from './neo4j-user-query.js';
 import { CLI_QUERY_LIMITS, SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
@@ -82,9 +82,9 @@ export class Neo4jStore implements Store {
     return new Neo4jStore(await connectNeo4j(target), target);
   }
 
-  /** Where the store is, for messages. */
+  /** Where the store is, for messages (a password in the address masked). */
   get url(): string {
-    return this.target.url;
+    return shownUrl(this.target.url);
   }
 
   private session(mode: 'READ' | 'WRITE'): Session {
@@ -237,7 +237,7 @@ export class Neo4jStore implements Store {
     const names = z.array(z.string()).parse(rows[0]?.names ?? []);
     if (!names.includes(TEXT_INDEX)) {
       throw new QueryError(
-        `nothing is imported in Neo4j at ${this.target.url} yet: run "chatgraph import" or "chatgraph push" with --neo4j first`,
+        `nothing is imported in Neo4j at ${shownUrl(this.target.url)} yet: run "chatgraph import" or "chatgraph push" with --neo4j first`,
       );
     }
     if (!names.includes(STEMS_INDEX)) return { stems: false };

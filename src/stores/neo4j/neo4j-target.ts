@@ -33,3 +33,39 @@ export function neo4jTarget(
     ...(database ? { database } : {}),
   };
 }
+
+// The password of an address's user part (`user:password@`): the first colon-separated pair
+// before an `@` that no slash interrupts (a malformed `bolt//user:pw@host` too).
+const USER_PASSWORD = /([^\s/@:]*:)[^\s/@]*@/;
+
+/**
+ * A Neo4j address as chatgraph says it (in `config`, errors, `doctor`): a password written into
+ * it (`bolt://user:password@host`) as `***`, so it is never printed. The driver still gets the
+ * address as given.
+ */
+export function shownUrl(url: string): string {
+  return url.replace(USER_PASSWORD, '$1***@');
+}
+
+/** A message with the target's address shown masked, and its password nowhere (a driver's error may quote it). */
+export function withoutSecrets(
+  message: string,
+  target: Pick<Neo4jTarget, 'url' | 'password'>,
+): string {
+  let said = message.split(target.url).join(shownUrl(target.url));
+  const inUrl = USER_PASSWORD.exec(target.url)?.[0]
+    .replace(/^[^:]*:/, '')
+    .slice(0, -1);
+  for (const secret of [target.password, inUrl, inUrl && safeDecode(inUrl)])
+    if (secret !== undefined && secret !== '' && secret.length >= 4)
+      said = said.split(secret).join('***');
+  return said;
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

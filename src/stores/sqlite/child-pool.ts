@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { QueryLimitError } from '../query-limits.js';
+import { TooManyRunningError } from '../query-limits.js';
 
 /** The last bytes a child wrote to stderr (the reason it gave, when it failed). */
 const STDERR_TAIL = 4096;
@@ -82,7 +82,7 @@ export class ChildPool<C extends PooledChild> {
     options: { fits?: (child: C) => boolean; keep?: (answer: T) => boolean } = {},
   ): Promise<T> {
     if (this.running.size >= this.max)
-      throw new QueryLimitError(
+      throw new TooManyRunningError(
         `${String(this.max)} ${this.jobs} are running already: try again when one of them ends`,
       );
     const child = this.take(spawn, options.fits ?? (() => true));

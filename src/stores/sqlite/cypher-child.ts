@@ -4,8 +4,8 @@
  * Nothing else reads that graph, and the parent kills this process at the query's deadline; the
  * operating system's memory limit stops a query that takes too much.
  */
+import { childKey, receiveChildKey } from '../../at-rest/sqlite-key.js';
 import { openReadonly } from './open-readonly.js';
-import { childKey } from '../../at-rest/sqlite-key.js';
 import { z } from 'zod';
 import { CypherProjection, WriteRefused } from '../cypher/grafeo-projection.js';
 import { QueryError } from '../store.js';
@@ -33,8 +33,10 @@ if (file === undefined || process.send === undefined) {
   process.stderr.write('cypher-child: give the store file, and start it with an IPC channel\n');
   process.exit(2);
 }
+// The folder's key first, over stdin (never the environment), when it is encrypted.
+await receiveChildKey();
 // As the store reads it: a read-only folder (no -shm can be made) is read from a copy in memory.
-const db = openReadonly(file, childKey);
+const db = openReadonly(file, childKey());
 const projection = new CypherProjection(sqliteGraphSource(db));
 
 process.on('message', (message: unknown) => {

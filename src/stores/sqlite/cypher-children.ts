@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { QueryLimitError } from '../query-limits.js';
 import { canLimitData } from './data-limit.js';
 import { QueryError, type QueryLimits, type Row } from '../store.js';
-import { childEnvironment } from '../../at-rest/sqlite-key.js';
+import { childStart } from '../../at-rest/sqlite-key.js';
 import { ChildPool, childCommand, lastStderrLine, pooled, type PooledChild } from './child-pool.js';
 
 /** Queries running at once; one more is refused rather than queued behind a slow one. */
@@ -43,7 +43,7 @@ export class CypherChildren {
 
   constructor(
     private readonly file: string,
-    /** The store's SQLCipher key, handed to each child (see `childEnvironment`). */
+    /** The store's SQLCipher key, handed to each child over its stdin (see `childStart`). */
     private readonly key: string | undefined,
   ) {}
 
@@ -70,16 +70,19 @@ export class CypherChildren {
 
   private spawn(memoryMb: number): Child {
     const perQuery = canLimitData();
+    // The folder's key, when encrypted, goes over stdin: never in the child's environment.
+    const start = childStart(this.key);
     const node = [
       process.execPath,
       ...childCommand('cypher-child'),
       this.file,
       ...(perQuery ? ['--limit-each-query'] : []),
+      ...start.args,
     ];
     const options = {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+      stdio: [start.stdin, 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
       serialization: 'advanced' as const,
-      env: childEnvironment(this.key),
+      env: start.env,
     };
     // Without prlimit the limit is set once, by the shell between fork and exec, and then binds
     // the graph the child loads as well as the query; on Windows there is none (time only).
@@ -91,6 +94,7 @@ export class CypherChildren {
             ['-c', 'ulimit -d "$0" && exec "$@"', String(Math.ceil(memoryMb * 1024)), ...node],
             options,
           );
+    start.handOver(spawned);
     return pooled<Child>({ process: spawned, memoryMb, stderr: '' });
   }
 

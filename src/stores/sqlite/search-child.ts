@@ -7,8 +7,8 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { QueryError, type SearchQuery } from '../store.js';
+import { childKey, receiveChildKey } from '../../at-rest/sqlite-key.js';
 import { openReadonly } from './open-readonly.js';
-import { childKey } from '../../at-rest/sqlite-key.js';
 import { searchSqlite } from './sqlite-search.js';
 
 const Ask = z.object({
@@ -26,9 +26,11 @@ if (file === undefined || process.send === undefined) {
   process.stderr.write('search-child: give the store file, and start it with an IPC channel\n');
   process.exit(2);
 }
+// The folder's key first, over stdin (never the environment), when it is encrypted.
+await receiveChildKey();
 const db = ((): Database.Database => {
   try {
-    return openReadonly(file, childKey);
+    return openReadonly(file, childKey());
   } catch (error) {
     // One line the parent reads back (a damaged store becomes its "run reindex" error).
     process.stderr.write(

@@ -11,7 +11,7 @@ import {
   type PooledChild,
 } from './child-pool.js';
 import { asStoreDamage } from './store-damage.js';
-import { childEnvironment } from '../../at-rest/sqlite-key.js';
+import { childStart } from '../../at-rest/sqlite-key.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;
@@ -78,7 +78,7 @@ export class SearchChildren {
 
   constructor(
     private readonly file: string,
-    /** The store's SQLCipher key, handed to each child (see `childEnvironment`). */
+    /** The store's SQLCipher key, handed to each child over its stdin (see `childStart`). */
     private readonly key: string | undefined,
   ) {}
 
@@ -108,11 +108,14 @@ export class SearchChildren {
   }
 
   private spawn(): Child {
-    const spawned = spawn(process.execPath, [...childCommand('search-child'), this.file], {
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'advanced',
-      env: childEnvironment(this.key),
-    });
+    // The folder's key, when encrypted, goes over stdin: never in the child's environment.
+    const start = childStart(this.key);
+    const spawned = spawn(
+      process.execPath,
+      [...childCommand('search-child'), this.file, ...start.args],
+      { stdio: [start.stdin, 'ignore', 'pipe', 'ipc'], serialization: 'advanced', env: start.env },
+    );
+    start.handOver(spawned);
     const child = pooled<Child>({ process: spawned, stderr: '', ready: Promise.resolve() });
     child.ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: unknown): void => {

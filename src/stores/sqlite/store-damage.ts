@@ -29,6 +29,10 @@ export function isEmptyFile(file: string): boolean {
   }
 }
 
+function isNotADatabase(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'SQLITE_NOTADB';
+}
+
 /** Whether an error is SQLite saying its file is damaged or not a database at all. */
 export function isStoreDamage(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
@@ -43,10 +47,33 @@ export function isStoreDamage(error: unknown): boolean {
 const DAMAGE_TEXT =
   /database disk image is malformed|file is not a database|vtable constructor failed/;
 
+/**
+ * The folder's encryption was switched under a process that had it open (another process ran
+ * `encrypt` or `decrypt`, or is running it): its store reads as "not a database" without the
+ * key, or with a key it no longer has, and is not damaged. One sentence, naming what to do.
+ */
+export class FolderSwitchedError extends StoreConnectionError {}
+
+// What SQLite says of a file it cannot read as a database at all (a key missing or wrong).
+const NOT_A_DATABASE = /file is not a database/;
+
+/**
+ * Why a store reads as no database when its folder's encryption was switched under this
+ * process (undefined: it was not); the folder that opened the store knows, and says.
+ */
+export type SwitchedUnder = () => string | undefined;
+
 /** The error as a {@link StoreDamagedError} when it is damage, else as it is. */
-export function asStoreDamage(error: unknown, file: string): unknown {
+export function asStoreDamage(
+  error: unknown,
+  file: string,
+  switchedUnder?: SwitchedUnder,
+): unknown {
   if (!isStoreDamage(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
+  const switched =
+    NOT_A_DATABASE.test(message) || isNotADatabase(error) ? switchedUnder?.() : undefined;
+  if (switched !== undefined) return new FolderSwitchedError(switched);
   return new StoreDamagedError(file, DAMAGE_TEXT.exec(message)?.[0] ?? message);
 }
 
@@ -54,7 +81,11 @@ export function asStoreDamage(error: unknown, file: string): unknown {
  * The store, with damage found by any of its methods (a page read mid-query) reported as a
  * {@link StoreDamagedError} rather than SQLite's message, so every command says the same.
  */
-export function reportingDamage<T extends object>(store: T, file: string): T {
+export function reportingDamage<T extends object>(
+  store: T,
+  file: string,
+  switchedUnder?: SwitchedUnder,
+): T {
   return new Proxy(store, {
     get(target, property, receiver): unknown {
       const value: unknown = Reflect.get(target, property, receiver);
@@ -64,14 +95,14 @@ export function reportingDamage<T extends object>(store: T, file: string): T {
           const result: unknown = Reflect.apply(value, target, args);
           // The writer an import writes through is guarded the same way.
           if (property === 'writer' && typeof result === 'object' && result !== null)
-            return reportingDamage(result, file);
+            return reportingDamage(result, file, switchedUnder);
           return result instanceof Promise
             ? result.catch((error: unknown) => {
-                throw asStoreDamage(error, file);
+                throw asStoreDamage(error, file, switchedUnder);
               })
             : result;
         } catch (error) {
-          throw asStoreDamage(error, file);
+          throw asStoreDamage(error, file, switchedUnder);
         }
       };
     },

@@ -218,6 +218,7 @@ export const topicMap: Reader<TopicMapView> = object({
       words: array(text),
       size: number,
       conversations: array(object({ id: text, title: text, source: text })),
+      central: nullable(object({ id: text, title: text })),
       nearest: nullable(object({ id: number, similarity: number })),
     }),
   ),
@@ -246,6 +247,7 @@ const providerSummary = object({
   skipped: number,
   inferredTimestamps: number,
   keptNewer: number,
+  keptApart: number,
 });
 
 const importReport = object({

@@ -31,6 +31,18 @@ function cell(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * A column's name that may wrap after its dots and underscores (`total_messages`, `c.source`):
+ * on a phone the header wraps there instead of running past the screen's edge.
+ */
+function columnName(name: string): HTMLElement {
+  return h(
+    'th',
+    { scope: 'col' },
+    ...name.split(/(?<=[._])/).flatMap((part, i) => (i === 0 ? [part] : [h('wbr'), part])),
+  );
+}
+
 /** How many rows and how long, then the rows as a table (cells are text: values are untrusted). */
 function rowsTable(rows: Record<string, unknown>[], milliseconds: number): (HTMLElement | null)[] {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
@@ -45,7 +57,7 @@ function rowsTable(rows: Record<string, unknown>[], milliseconds: number): (HTML
       : h(
           'table',
           { class: 'cypher-table' },
-          h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
+          h('thead', {}, h('tr', {}, ...columns.map(columnName))),
           h(
             'tbody',
             {},

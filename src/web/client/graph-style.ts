@@ -16,6 +16,9 @@ function palette(): { fg: string; muted: string; line: string; accent: string; b
   };
 }
 
+/** A node's label size at zoom 1: a graph opens at zoom 1 or more (see graph-view.ts). */
+const LABEL_PX = 12;
+
 /**
  * Nodes coloured by kind, labelled under them; the shown thread drawn strong, other branches
  * dimmed, a fork as a diamond with a ring; edge labels only when asked for (the toggle) or
@@ -29,7 +32,7 @@ export function graphStyle(): cytoscape.StylesheetJson {
       selector: 'node',
       style: {
         label: 'data(caption)',
-        'font-size': 11,
+        'font-size': LABEL_PX,
         color: p.fg,
         'text-wrap': 'wrap',
         'text-max-width': '130px',

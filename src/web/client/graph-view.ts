@@ -82,13 +82,21 @@ function drawGraph(canvas: HTMLElement, graph: GraphView): cytoscape.Core {
   return cy;
 }
 
-// A long conversation fitted whole would be dots: it starts readable at its top instead.
+// The zoom a graph opens at: never below the one that draws labels at their size (a smaller
+// one drew them at 7 px), never so far in that a few nodes fill the screen.
+const OPEN_ZOOM = { min: 1, max: 1.5 };
+
+// A conversation that fits at a readable size is fitted; a longer one starts readable at its top
+// (Fit shows it whole).
 function fitTop(cy: cytoscape.Core): void {
   cy.fit(undefined, 20);
-  if (cy.zoom() >= 0.6) return;
+  if (cy.zoom() > OPEN_ZOOM.max)
+    cy.zoom({ level: OPEN_ZOOM.max, renderedPosition: { x: cy.width() / 2, y: cy.height() / 2 } });
+  if (cy.zoom() >= OPEN_ZOOM.min) return;
   const box = cy.elements().boundingBox();
-  cy.zoom(0.6);
-  cy.pan({ x: cy.width() / 2 - ((box.x1 + box.x2) / 2) * 0.6, y: 20 - box.y1 * 0.6 });
+  const zoom = OPEN_ZOOM.min;
+  cy.zoom(zoom);
+  cy.pan({ x: cy.width() / 2 - ((box.x1 + box.x2) / 2) * zoom, y: 20 - box.y1 * zoom });
 }
 
 /** A clicked node's properties (long strings cut at 600 characters) and, for a message, a link. */

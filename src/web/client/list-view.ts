@@ -34,8 +34,23 @@ function check(name: string, label: string, params: URLSearchParams): HTMLElemen
   );
 }
 
-/** The filter form, filled from the address; submitting it starts again at the top. */
-function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLElement {
+/** Typing in the title box: the list follows (debounced), the box keeps the focus. */
+type Retitle = (title: string) => void;
+
+// How long typing in the title box pauses before the list follows it.
+const TYPING_PAUSE_MS = 250;
+
+/**
+ * The filter form, filled from the address; submitting it starts again at the top. The title
+ * filters as it is typed. On a phone the filters other than the title fold behind a button
+ * (which says how many are set), so the list starts near the top of the screen.
+ */
+function filterForm(
+  params: URLSearchParams,
+  sources: string[],
+  go: Go,
+  retitle: Retitle,
+): HTMLElement {
   const submit = (event: Event): void => {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
@@ -58,16 +73,12 @@ function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLEle
   const sort = sortOf(params);
   const date = (name: string, label: string): HTMLElement =>
     h('label', {}, `${label} `, h('input', { name, type: 'date', value: params.get(name) ?? '' }));
-  return h(
-    'form',
-    { class: 'filters', id: 'list-filters', onsubmit: submit },
-    h('input', {
-      name: 'title',
-      type: 'search',
-      placeholder: 'Title contains…',
-      value: params.get('title') ?? '',
-      'aria-label': 'Title contains',
-    }),
+  const set = ['source', 'since', 'until', 'tools', 'branches', 'empty', 'sort'].filter(
+    (name) => (params.get(name) ?? '') !== '',
+  ).length;
+  const more = h(
+    'div',
+    { class: 'more-filters', id: 'more-filters' },
     h(
       'select',
       { name: 'source', 'aria-label': 'Source' },
@@ -86,6 +97,48 @@ function filterForm(params: URLSearchParams, sources: string[], go: Go): HTMLEle
     ),
     h('button', { type: 'submit' }, 'Filter'),
   );
+  const form = h('form', { class: 'filters', id: 'list-filters', onsubmit: submit });
+  form.append(titleBox(params, retitle), foldButton(form, set), more);
+  return form;
+}
+
+/** The title box: the list follows what is typed, once typing pauses. */
+function titleBox(params: URLSearchParams, retitle: Retitle): HTMLInputElement {
+  const title = h('input', {
+    name: 'title',
+    type: 'search',
+    placeholder: 'Title contains…',
+    value: params.get('title') ?? '',
+    'aria-label': 'Title contains',
+  });
+  let pause: number | undefined;
+  title.addEventListener('input', () => {
+    window.clearTimeout(pause);
+    pause = window.setTimeout(() => {
+      retitle(title.value.trim());
+    }, TYPING_PAUSE_MS);
+  });
+  return title;
+}
+
+/** The button a phone shows for the folded filters, saying how many are set. */
+function foldButton(form: HTMLElement, set: number): HTMLButtonElement {
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'filters-toggle',
+      'aria-expanded': 'false',
+      'aria-controls': 'more-filters',
+    },
+    set > 0 ? `Filters (${String(set)})` : 'Filters',
+  );
+  toggle.addEventListener('click', () => {
+    const open = !form.classList.contains('open');
+    form.classList.toggle('open', open);
+    toggle.setAttribute('aria-expanded', String(open));
+  });
+  return toggle;
 }
 
 function dateOf(item: ConversationListItem, sort: Sort): string {
@@ -175,26 +228,14 @@ function apiQuery(params: URLSearchParams, sort: Sort): URLSearchParams {
 }
 
 /**
- * The conversations: filters in the address (so Back works), 50 at a time, the next 50 read
- * from where the last ended (a cursor: as fast at the 100,000th as at the first) when "Show
- * more" is pressed or scrolled into view.
+ * The list under the filters: how many, the rows, and "Show more", 50 at a time, the next 50
+ * read from where the last ended (a cursor: as fast at the 100,000th as at the first) when
+ * "Show more" is pressed or scrolled into view.
  */
-export async function showList(view: HTMLElement): Promise<void> {
-  const params = hashParams();
+async function listBody(params: URLSearchParams): Promise<HTMLElement[]> {
   const sort = sortOf(params);
   const query = apiQuery(params, sort);
-  const [sources, first] = await Promise.all([
-    get('/api/sources', sourceList),
-    get(`/api/conversations?${query.toString()}`, conversationList),
-  ]);
-  const go: Go = (changes) => {
-    const next = new URLSearchParams(params);
-    for (const [name, value] of Object.entries(changes)) {
-      if (value) next.set(name, value);
-      else next.delete(name);
-    }
-    location.hash = `#/?${next.toString()}`;
-  };
+  const first = await get(`/api/conversations?${query.toString()}`, conversationList);
   const rows = new Rows(sort);
   rows.add(first.items);
   const shown = h('p', { class: 'list-count', 'aria-live': 'polite' });
@@ -246,12 +287,46 @@ export async function showList(view: HTMLElement): Promise<void> {
   more.addEventListener('click', () => void loadMore().then(undefined, failed));
   near.observe(more);
   update();
-  replace(
-    view,
-    h('h1', {}, 'Conversations'),
-    filterForm(params, sources, go),
-    shown,
-    rows.element,
-    more,
-  );
+  return [shown, rows.element, more];
+}
+
+/**
+ * The conversations: filters in the address (so Back works), the list under them. Typing a
+ * title redraws the list alone, in place (the address follows without a new history entry), so
+ * the box keeps the focus and what is typed.
+ */
+export async function showList(view: HTMLElement): Promise<void> {
+  const params = hashParams();
+  const [sources, body] = await Promise.all([get('/api/sources', sourceList), listBody(params)]);
+  const go: Go = (changes) => {
+    const next = new URLSearchParams(hashParams());
+    for (const [name, value] of Object.entries(changes)) {
+      if (value) next.set(name, value);
+      else next.delete(name);
+    }
+    location.hash = `#/?${next.toString()}`;
+  };
+  const list = h('div', { class: 'list-body' }, ...body);
+  let asked = 0;
+  const retitle: Retitle = (title) => {
+    const next = new URLSearchParams(hashParams());
+    if (title !== '') next.set('title', title);
+    else next.delete('title');
+    history.replaceState(null, '', `#/?${next.toString()}`);
+    const at = ++asked;
+    list.setAttribute('aria-busy', 'true');
+    listBody(next)
+      .then(
+        (fresh) => {
+          if (at === asked) replace(list, ...fresh);
+        },
+        (error: unknown) => {
+          if (at === asked) replace(list, errorBox(error));
+        },
+      )
+      .finally(() => {
+        if (at === asked) list.removeAttribute('aria-busy');
+      });
+  };
+  replace(view, h('h1', {}, 'Conversations'), filterForm(params, sources, go, retitle), list);
 }

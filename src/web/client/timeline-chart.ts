@@ -53,7 +53,11 @@ function colours(): { fg: string; line: string } {
  * sources after it, tallest first, so that each colour shows its own share; the legend and the
  * cursor still read each source's own number.
  */
-function options(series: MonthSeries, width: number): uPlot.Options {
+function options(
+  series: MonthSeries,
+  width: number,
+  totals: ReadonlyMap<string, number>,
+): uPlot.Options {
   const c = colours();
   const axis = { stroke: c.fg, grid: { stroke: c.line, width: 1 }, ticks: { stroke: c.line } };
   const bars = uPlot.paths.bars?.({ size: [0.9, 60], align: 0 });
@@ -72,7 +76,11 @@ function options(series: MonthSeries, width: number): uPlot.Options {
     cursor: { points: { show: false } },
     legend: { live: true },
     series: [
-      { label: 'Month', value: (_u: uPlot, v: number | null) => (v === null ? '' : monthName(v)) },
+      // Not hovering a month, the legend says each source's conversations in all (not blanks).
+      {
+        label: 'Month',
+        value: (_u: uPlot, v: number | null) => (v === null ? 'all' : monthName(v)),
+      },
       ...series.sources.map((source, i) => ({
         label: source,
         stroke: PALETTE[i % PALETTE.length] ?? '#999',
@@ -81,7 +89,7 @@ function options(series: MonthSeries, width: number): uPlot.Options {
         points: { show: false },
         ...(bars ? { paths: bars } : {}),
         value: (_u: uPlot, _v: number | null, _s: number, at: number | null) =>
-          at === null ? '' : count(series.values[i]?.[at] ?? 0),
+          at === null ? count(totals.get(source) ?? 0) : count(series.values[i]?.[at] ?? 0),
       })),
     ],
   };
@@ -106,6 +114,7 @@ function stacked(series: MonthSeries): uPlot.AlignedData {
 /** The timeline: conversations per month per source on a time axis, redrawn on resize and theme. */
 export function timelineChart(stats: Stats): HTMLElement {
   const series = monthSeries(stats);
+  const totals = new Map(stats.bySource.map((s) => [s.source, s.conversations]));
   if (series.times.length === 0) return h('p', { class: 'empty' }, 'No dated conversations yet.');
   const box = h('figure', {
     class: 'timeline',
@@ -121,7 +130,7 @@ export function timelineChart(stats: Stats): HTMLElement {
     }
     const width = Math.max(280, Math.floor(box.clientWidth));
     plot?.destroy();
-    plot = new uPlot(options(series, width), stacked(series), box);
+    plot = new uPlot(options(series, width, totals), stacked(series), box);
     // For tests and curious people: the drawn chart.
     (window as unknown as { chatgraphTimeline?: uPlot }).chatgraphTimeline = plot;
   };

@@ -23,11 +23,25 @@ function notEmbedded(): HTMLElement {
   );
 }
 
+// A title cut to fit a bubble's label or a button.
+function short(title: string, most = 42): string {
+  const flat = title.replace(/\s+/g, ' ').trim();
+  return flat.length > most ? `${flat.slice(0, most - 1)}…` : flat;
+}
+
+/** What a topic is called: its most central conversation's title, else its words. */
+function titleOf(cluster: Cluster): string {
+  return cluster.central?.title.trim() || cluster.name;
+}
+
 /** A cluster's conversations, as links to read them. */
 function showCluster(panel: HTMLElement, cluster: Cluster): void {
   replace(
     panel,
-    h('h2', {}, cluster.name),
+    h('h2', {}, titleOf(cluster)),
+    cluster.words.length > 0
+      ? h('p', { class: 'topic-words' }, `Its words: ${cluster.words.join(' · ')}`)
+      : null,
     h(
       'p',
       { class: 'meta' },
@@ -65,7 +79,8 @@ function drawMap(canvas: HTMLElement, clusters: Cluster[], open: (c: Cluster) =>
       ...clusters.map((c, i) => ({
         data: {
           id: `t${String(c.id)}`,
-          name: `${c.name} (${String(c.size)})`,
+          // The title alone: the words are in the buttons above, and a long label is unreadable.
+          name: `${short(titleOf(c), 32)} (${String(c.size)})`,
           size: 30 + 70 * Math.sqrt(c.size / biggest),
           color: COLORS[i % COLORS.length] ?? '#999',
         },
@@ -109,6 +124,13 @@ function drawMap(canvas: HTMLElement, clusters: Cluster[], open: (c: Cluster) =>
     userZoomingEnabled: true,
     wheelSensitivity: 0.3,
   });
+  // Fitted into a phone's width the map is drawn small: its labels keep 12 px on screen.
+  const zoom = cy.zoom();
+  if (zoom < 1)
+    cy.style()
+      .selector('node')
+      .style({ 'font-size': 12 / zoom, 'text-max-width': `${String(Math.round(120 / zoom))}px` })
+      .update();
   cy.on('tap', 'node', (event) => {
     const id = Number((event.target as cytoscape.NodeSingular).id().slice(1));
     const cluster = clusters.find((c) => c.id === id);
@@ -117,7 +139,10 @@ function drawMap(canvas: HTMLElement, clusters: Cluster[], open: (c: Cluster) =>
   (window as unknown as { chatgraphTopics?: cytoscape.Core }).chatgraphTopics = cy;
 }
 
-/** The map of topics: conversations clustered by meaning, each cluster named by its words. */
+/**
+ * The map of topics: conversations clustered by meaning, each cluster named by its most central
+ * conversation's title and its most distinctive words.
+ */
 export async function showTopics(view: HTMLElement): Promise<void> {
   const map = await get('/api/topics', topicMap);
   if (!map.embedded) {
@@ -159,8 +184,10 @@ export async function showTopics(view: HTMLElement): Promise<void> {
                 open(c);
               },
             },
-            c.name,
-            ' ',
+            h('span', { class: 'topic-title' }, short(titleOf(c))),
+            c.central && c.words.length > 0
+              ? h('span', { class: 'topic-words' }, c.words.join(' · '))
+              : null,
             h('span', { class: 'count' }, count(c.size)),
           ),
         ),
