@@ -61,7 +61,7 @@ describe('a wrong command line: one line, the usage line of that command, exit 2
     [
       // import tells each file's source itself: --source is another command's, not a typo of --force.
       ['import', '--source', 'chatgtp', 'x.zip'],
-      'unknown option --source for import (export, list, model fetch and search take it; chatgraph import --help lists what import takes)',
+      'unknown option --source for import (export, list, model fetch and others take it; chatgraph import --help lists what import takes)',
       'usage: chatgraph import [options] [input...]',
     ],
     [
@@ -317,6 +317,7 @@ describe('--json on every command', () => {
     ) as { memory: { id: string } };
     const commands: string[][] = [
       ['stats'],
+      ['usage'],
       ['list'],
       ['search', 'backup'],
       ['search', 'backup', '--format', 'json'],

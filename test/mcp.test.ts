@@ -63,6 +63,7 @@ function exercise(name: string, connect: () => Promise<Client>): void {
         'run_cypher',
         'search_conversations',
         'stats',
+        'usage',
       ]);
       for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
     });

@@ -36,6 +36,8 @@ describe('a store made before the token properties', () => {
     expect(await tokens(data)).toEqual([{ messages: 12, output: 640 }]);
     const { default: Database } = await import('better-sqlite3-multiple-ciphers');
     const old = new Database(layoutOf(data).store);
+    // As that version left it: no token sums, nor the indexes a usage report reads by.
+    old.exec(`DROP INDEX message_token_time; DROP INDEX message_response; DROP TABLE token_counts`);
     for (const field of TOKEN_FIELDS) old.exec(`ALTER TABLE "Message" DROP COLUMN ${field}`);
     old.close();
     // Opened, it is upgraded in place: the messages stay, their counts are empty until read again.
@@ -47,5 +49,13 @@ describe('a store made before the token properties', () => {
     // As for every property added since (a conversation's url too), `reindex` fills them in.
     await reindex(new Folder(data));
     expect(await tokens(data)).toEqual([{ messages: 12, output: 640 }]);
+    // And the usage report's sums with them.
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
+    try {
+      const { slots } = await store.usage.tokenTotals({});
+      expect(slots.reduce((sum, slot) => sum + slot.output, 0)).toBe(640);
+    } finally {
+      await store.close();
+    }
   });
 });

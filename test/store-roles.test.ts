@@ -13,6 +13,7 @@ const ROLE_FILES: Record<string, string> = {
   ImportLedger: 'src/stores/store.ts',
   ConversationReader: 'src/stores/store.ts',
   GraphQueries: 'src/stores/store.ts',
+  UsageReader: 'src/stores/usage-reader.ts',
   Store: 'src/stores/store.ts',
   MemoryIndex: 'src/stores/memory-index.ts',
   VectorWriter: 'src/stores/vector-index.ts',
@@ -43,7 +44,7 @@ describe('the store roles', () => {
     expect(membersOf(file, name).members.length).toBeLessThan(10);
   });
 
-  it('Store is its roles and three members of its own', () => {
+  it('Store is its roles and four members of its own', () => {
     const store = membersOf('src/stores/store.ts', 'Store');
     expect(store.extended).toEqual([
       'GraphSink',
@@ -51,6 +52,6 @@ describe('the store roles', () => {
       'ConversationReader',
       'GraphQueries',
     ]);
-    expect(store.members).toEqual(['vectors', 'memories', 'close']);
+    expect(store.members).toEqual(['vectors', 'memories', 'usage', 'close']);
   });
 });

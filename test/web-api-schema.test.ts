@@ -9,6 +9,7 @@ import { API, type RouteName, type RouteSpec } from '../src/web/api-schema.js';
 import { errorBody } from '../src/web/api-responses.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import * as page from '../src/web/client/answers.js';
+import { usage as usageReader } from '../src/web/client/usage-answer.js';
 import { readAnswer, type Reader } from '../src/web/client/read-json.js';
 import { pastedClaudeConversation } from './support/attachment-fixtures.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
@@ -73,6 +74,7 @@ const PAGE_READERS: Partial<Record<RouteName, Reader<unknown>>> = {
   graph: page.graphView,
   overview: page.stats,
   topics: page.topicMap,
+  usage: usageReader,
   cypher: page.cypherResult,
   startImport: page.importJob,
   importJob: page.importJob,
@@ -212,6 +214,13 @@ describe('the web API against its shared definitions', () => {
       body: { query: 'MATCH (c:Conversation) RETURN count(c) AS n', params: {} },
     });
     expect(rows.rows[0]?.n).toBeGreaterThan(0);
+  });
+
+  it('answers the usage report as its schema says, and refuses a grouping it has not', async () => {
+    const usage = await call('usage', { query: { by: 'month', breakdown: '1', tz: 'UTC' } });
+    expect(usage.by).toBe('month');
+    expect(usage.timeZone).toBe('UTC');
+    await refused('usage', 'by', { query: { by: 'dya' } });
   });
 
   it('answers the memory routes as their schemas say', async () => {

@@ -32,3 +32,13 @@ export type { ConversationHit, ConversationPassage } from '../search/group-by-co
 export type { ConversationResult } from '../recall/recall-conversations.js';
 export type { Recaller } from '../recall/recaller.js';
 export { VectorModelMismatchError } from '../stores/vector-index.js';
+export {
+  USAGE_GROUPS,
+  usageReport,
+  type UsageGroup,
+  type UsageQuery,
+  type UsageReport,
+  type UsageRow,
+} from '../usage/usage-report.js';
+export { SHIPPED_PRICES, overlaidPrices, type PriceTable } from '../usage/prices.js';
+export { readPriceFile } from '../usage/price-file.js';

@@ -1,6 +1,43 @@
-import { basename, relative } from 'node:path';
+import { homedir } from 'node:os';
+import { basename, relative, sep } from 'node:path';
 import type { FollowEvent } from '../index.js';
 import { plural } from './plural.js';
+
+type Ready = Extract<FollowEvent, { kind: 'ready' }>;
+type FollowedStore = NonNullable<Ready['agents']>[number];
+
+// How each kind of file is followed, in a few words.
+const HOW: Record<string, string> = {
+  append: 'JSON Lines, read on from where they stopped',
+  rewrite: 'documents, read again when rewritten',
+  sqlite: 'SQLite, polled every 2 s',
+};
+
+// A path under the home folder as `~/…`.
+function home(path: string): string {
+  const dir = homedir();
+  return path === dir || path.startsWith(dir + sep) ? `~${path.slice(dir.length)}` : path;
+}
+
+// The first line: what is followed, how many files, and how to stop.
+function readyLine(event: Ready): string {
+  const stores = (event.agents ?? []).filter((a) => a.how.includes('sqlite'));
+  const storeFiles = stores.reduce((n, a) => n + a.files, 0);
+  const logs = event.logs - storeFiles;
+  const agents = event.agents?.length ?? 0;
+  const what =
+    agents > 0
+      ? plural(new Set(event.agents?.map((a) => a.source)).size, 'coding agent')
+      : event.folders.join(', ');
+  return `following ${what} (${event.mode === 'events' ? 'file-system events' : 'polling'}): ${plural(logs, 'session log')}${storeFiles > 0 ? `, ${plural(storeFiles, 'SQLite store')}` : ''}, ${plural(event.exports, 'export file')}; Ctrl-C stops`;
+}
+
+// One line per agent's store followed: where, and how.
+function storeLine(store: FollowedStore): string {
+  const how = store.how.map((h) => HOW[h] ?? h).join('; ');
+  const env = store.env !== undefined ? ` ($${store.env})` : '';
+  return `  ${store.product}: ${home(store.path)}${env} (${how})`;
+}
 
 // A path cut from the left to `width` characters: its end (the file's name) is what tells.
 function leftCut(path: string, width: number): string {
@@ -17,7 +54,7 @@ function importedParts(event: Extract<FollowEvent, { kind: 'imported' }>): {
   const held = event.heldElsewhere ?? 0;
   const masked = event.masked ?? 0;
   return {
-    counts: `${plural(event.lines, 'line')} read, ${plural(event.written, 'conversation')} written`,
+    counts: `${event.whole === true ? 'read again whole' : event.sessions !== undefined ? `${plural(event.sessions, 'session')} read` : `${plural(event.lines, 'line')} read`}, ${plural(event.written, 'conversation')} written`,
     ids: event.conversations.map((c) => `${c.id} (${plural(c.messages, 'message')})`),
     extras: `${event.leftDeleted > 0 ? `; ${plural(event.leftDeleted, 'deleted conversation')} left out` : ''}${held > 0 ? `; ${held} left as another log's more recent copy (same session id)` : ''}${masked > 0 ? `; ${plural(masked, 'secret')} masked` : ''}`,
   };
@@ -35,9 +72,13 @@ export function describeEvent(event: FollowEvent, base: string, width?: number):
     width === undefined || line.length <= width ? line : `${line.slice(0, width - 1)}…`;
   switch (event.kind) {
     case 'ready':
-      return fit(
-        `following ${event.folders.join(', ')} (${event.mode === 'events' ? 'file-system events' : 'polling'}): ${plural(event.logs, 'session log')}, ${plural(event.exports, 'export file')}; Ctrl-C stops`,
-      );
+      return [
+        fit(readyLine(event)),
+        ...(event.agents ?? []).map((store) => fit(storeLine(store))),
+        ...(event.unreadable ?? []).map((store) =>
+          fit(`  ${store.product}: ${home(store.path)}: not read (${store.reason})`),
+        ),
+      ].join('\n');
     case 'imported': {
       const { counts, ids, extras } = importedParts(event);
       const file = name(event.file);
@@ -71,7 +112,13 @@ export function describeEvent(event: FollowEvent, base: string, width?: number):
           : `export ${name(event.file)}: ${plural(event.conversations, 'conversation')}, ${event.written} written`,
       );
     case 'gone':
-      return fit(`gone ${name(event.file)}: no longer followed (what was imported from it stays)`);
+      return fit(
+        `gone ${name(event.file)}: no longer followed; what was imported from it stays (list --gone)`,
+      );
+    case 'removed':
+      return fit(
+        `removed ${name(event.file)}: ${plural(event.sessions, 'session')} its agent removed stay here (list --gone)`,
+      );
     case 'embedded':
       return fit(`embedded ${plural(event.chunks, 'new chunk')}`);
     case 'problem':

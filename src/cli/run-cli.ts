@@ -1,45 +1,10 @@
 import { Command, CommanderError } from 'commander';
-import { EmbeddingEndpointError, ModelFetchError, ModelNotInstalledError } from '../api/models.js';
-import { MemoryInputError, MemoryNotFoundError, MemoryStoreError } from '../api/memory.js';
-import { NotAnExportError } from '../api/sources.js';
-import {
-  QueryError,
-  QueryLimitError,
-  StoreConnectionError,
-  VectorModelMismatchError,
-} from '../api/query.js';
-import { SchemaFetchError, SigningKeyError, FolderEncryptionError } from '../api/trust.js';
-import { VERSION } from '../index.js';
 import type { CliIo } from './cli-io.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerConfig } from './commands/config.js';
-import { applyConfig } from './config/apply-config.js';
-import { registerConvert } from './commands/convert.js';
-import { registerDelete } from './commands/delete.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerEmbed } from './commands/embed.js';
-import { registerEncrypt } from './commands/encrypt.js';
-import { registerExport } from './commands/export.js';
-import { registerExportPam } from './commands/export-pam.js';
-import { registerImport } from './commands/import.js';
-import { registerList } from './commands/list.js';
-import { registerMcp } from './commands/mcp.js';
-import { registerForget, registerMemories, registerRemember } from './commands/memories.js';
-import { registerPush } from './commands/push.js';
-import { registerQuery } from './commands/query.js';
-import { registerReindex } from './commands/reindex.js';
-import { registerSample } from './commands/sample.js';
-import { registerSearch } from './commands/search.js';
-import { registerServe } from './commands/serve.js';
-import { registerKey, registerSign, registerVerify } from './commands/sign.js';
-import { registerSources } from './commands/sources.js';
-import { registerStats } from './commands/stats.js';
-import { registerThread } from './commands/thread.js';
-import { registerValidate } from './commands/validate.js';
-import { registerWatch } from './commands/watch.js';
-import { registerModelCommands } from './model-command.js';
+import { packageVersion } from './package-version.js';
 import { parseProblem } from './usage-line.js';
 import { UsageError } from './usage-error.js';
+
+type Register = (program: Command, io: CliIo) => void;
 
 /**
  * Every command, in the order `chatgraph --help` lists them: by what a person wants to do, each
@@ -63,6 +28,7 @@ const GROUPS: { heading: string; commands: Record<string, string> }[] = [
       list: 'list the conversations, with filters, a page at a time',
       query: 'run a read-only Cypher query over the graph',
       stats: 'counts per source, per month and per role',
+      usage: 'tokens and cost of the coding agents’ model calls',
     },
   },
   {
@@ -115,39 +81,87 @@ const GROUPS: { heading: string; commands: Record<string, string> }[] = [
   },
 ];
 
-/** Every command's registration, in the order of {@link GROUPS}. */
-const COMMANDS = [
-  registerImport,
-  registerConvert,
-  registerWatch,
-  registerSources,
-  registerSample,
-  registerSearch,
-  registerList,
-  registerQuery,
-  registerStats,
-  registerThread,
-  registerServe,
-  registerMcp,
-  registerMemories,
-  registerRemember,
-  registerForget,
-  registerExport,
-  registerExportPam,
-  registerPush,
-  registerSign,
-  registerVerify,
-  registerKey,
-  registerValidate,
-  registerEncrypt,
-  registerEmbed,
-  registerModelCommands,
-  registerReindex,
-  registerDelete,
-  registerConfig,
-  registerDoctor,
-  registerCompletion,
+/**
+ * Every command, in the order of {@link GROUPS}: the names each module registers,
+ * and the module, loaded only when its command runs (or when every command is needed: help, a
+ * mistyped command, completion). Loading all of them took most of a cold start: about 400 of
+ * our files and their dependencies for `--version` (issue 46).
+ */
+const COMMANDS: { names: readonly string[]; load: () => Promise<readonly Register[]> }[] = [
+  { names: ['import'], load: async () => [(await import('./commands/import.js')).registerImport] },
+  {
+    names: ['convert'],
+    load: async () => [(await import('./commands/convert.js')).registerConvert],
+  },
+  { names: ['watch'], load: async () => [(await import('./commands/watch.js')).registerWatch] },
+  {
+    names: ['sources'],
+    load: async () => [(await import('./commands/sources.js')).registerSources],
+  },
+  { names: ['sample'], load: async () => [(await import('./commands/sample.js')).registerSample] },
+  { names: ['search'], load: async () => [(await import('./commands/search.js')).registerSearch] },
+  { names: ['list', 'ls'], load: async () => [(await import('./commands/list.js')).registerList] },
+  { names: ['query'], load: async () => [(await import('./commands/query.js')).registerQuery] },
+  { names: ['stats'], load: async () => [(await import('./commands/stats.js')).registerStats] },
+  { names: ['usage'], load: async () => [(await import('./commands/usage.js')).registerUsage] },
+  { names: ['thread'], load: async () => [(await import('./commands/thread.js')).registerThread] },
+  { names: ['serve'], load: async () => [(await import('./commands/serve.js')).registerServe] },
+  { names: ['mcp'], load: async () => [(await import('./commands/mcp.js')).registerMcp] },
+  {
+    names: ['memories', 'remember', 'forget'],
+    load: async () => {
+      const m = await import('./commands/memories.js');
+      return [m.registerMemories, m.registerRemember, m.registerForget];
+    },
+  },
+  { names: ['export'], load: async () => [(await import('./commands/export.js')).registerExport] },
+  {
+    names: ['export-pam'],
+    load: async () => [(await import('./commands/export-pam.js')).registerExportPam],
+  },
+  { names: ['push'], load: async () => [(await import('./commands/push.js')).registerPush] },
+  {
+    names: ['sign', 'verify', 'key'],
+    load: async () => {
+      const m = await import('./commands/sign.js');
+      return [m.registerSign, m.registerVerify, m.registerKey];
+    },
+  },
+  {
+    names: ['validate'],
+    load: async () => [(await import('./commands/validate.js')).registerValidate],
+  },
+  {
+    names: ['encrypt', 'decrypt'],
+    load: async () => [(await import('./commands/encrypt.js')).registerEncrypt],
+  },
+  { names: ['embed'], load: async () => [(await import('./commands/embed.js')).registerEmbed] },
+  {
+    names: ['model'],
+    load: async () => [(await import('./model-command.js')).registerModelCommands],
+  },
+  {
+    names: ['reindex'],
+    load: async () => [(await import('./commands/reindex.js')).registerReindex],
+  },
+  { names: ['delete'], load: async () => [(await import('./commands/delete.js')).registerDelete] },
+  { names: ['config'], load: async () => [(await import('./commands/config.js')).registerConfig] },
+  { names: ['doctor'], load: async () => [(await import('./commands/doctor.js')).registerDoctor] },
+  // Completion describes every command: never registered alone (see commandsFor).
+  {
+    names: ['completion', '__complete'],
+    load: async () => [(await import('./commands/completion.js')).registerCompletion],
+  },
 ];
+
+/** The modules a command line needs: its command's alone, or all of them. */
+function commandsFor(argv: readonly string[] | undefined): typeof COMMANDS {
+  const name = argv?.[2];
+  // `chatgraph --version` alone needs none.
+  if ((name === '--version' || name === '-V') && argv?.length === 3) return [];
+  const one = COMMANDS.find((entry) => name !== undefined && entry.names.includes(name));
+  return one && !one.names.includes('completion') ? [one] : COMMANDS;
+}
 
 /** Each command under its group's heading, its short line in the list of commands. */
 function groupCommands(program: Command): void {
@@ -161,12 +175,15 @@ function groupCommands(program: Command): void {
   program.helpCommand('help [command]', GROUPS.at(-1)?.commands.help ?? '');
 }
 
-/** The program with every command, writing to `io`. */
-export function buildProgram(io: CliIo): Command {
+/**
+ * The program with every command (or, given the command line, with the one it runs), writing
+ * to `io`.
+ */
+export async function buildProgram(io: CliIo, argv?: readonly string[]): Promise<Command> {
   const program = new Command()
     .name('chatgraph')
     .description('Turn AI chat exports into Portable AI Memory and a queryable context graph.')
-    .version(VERSION)
+    .version(packageVersion())
     .configureOutput({
       // Commander's own error lines are replaced by ours (see parseProblem).
       outputError: () => undefined,
@@ -177,14 +194,16 @@ export function buildProgram(io: CliIo): Command {
         io.err(text.replace(/\n$/, ''));
       },
     });
-  for (const register of COMMANDS) register(program, io);
+  const modules = await Promise.all(commandsFor(argv).map((entry) => entry.load()));
+  for (const register of modules.flat()) register(program, io);
   groupCommands(program);
   program.configureHelp({
     // The list of commands names them; each command's own help gives its arguments.
     subcommandTerm: (command) => [command.name(), ...command.aliases()].join(', '),
   });
   // Flags and environment first, then the config file, then the defaults.
-  program.hook('preAction', (_program, command) => {
+  program.hook('preAction', async (_program, command) => {
+    const { applyConfig } = await import('./config/apply-config.js');
     applyConfig(command);
   });
   overrideExits(program);
@@ -208,23 +227,47 @@ function overrideExits(command: Command): void {
   for (const sub of command.commands) overrideExits(sub);
 }
 
-/** Errors the user can act on: their message alone, exit code 2. */
-const SAID_AS_IS = [
-  NotAnExportError,
-  UsageError,
-  QueryError,
-  StoreConnectionError,
-  ModelNotInstalledError,
-  EmbeddingEndpointError,
-  VectorModelMismatchError,
-  ModelFetchError,
-  MemoryInputError,
-  MemoryNotFoundError,
-  MemoryStoreError,
-  SigningKeyError,
-  FolderEncryptionError,
-  SchemaFetchError,
-];
+/** Errors the user can act on: their message alone, exit code 2 (loaded when one is thrown). */
+async function saidAsIs(): Promise<(abstract new (...args: never[]) => Error)[]> {
+  const [models, memory, sources, query, trust] = await Promise.all([
+    import('../api/models.js'),
+    import('../api/memory.js'),
+    import('../api/sources.js'),
+    import('../api/query.js'),
+    import('../api/trust.js'),
+  ]);
+  return [
+    sources.NotAnExportError,
+    UsageError,
+    query.QueryError,
+    query.StoreConnectionError,
+    models.ModelNotInstalledError,
+    models.EmbeddingEndpointError,
+    query.VectorModelMismatchError,
+    models.ModelFetchError,
+    memory.MemoryInputError,
+    memory.MemoryNotFoundError,
+    memory.MemoryStoreError,
+    trust.SchemaFetchError,
+    trust.SigningKeyError,
+    trust.FolderEncryptionError,
+  ];
+}
+
+/**
+ * An unknown option, refused by a program that held its command alone: refused again by one
+ * that holds every command, so the error can say which other commands take it.
+ */
+async function withEveryCommand(caught: unknown, argv: string[], io: CliIo): Promise<unknown> {
+  if (!(caught instanceof ParseFailure) || caught.error.code !== 'commander.unknownOption')
+    return caught;
+  try {
+    await (await buildProgram(io)).parseAsync(argv);
+  } catch (again) {
+    if (again instanceof ParseFailure) return again;
+  }
+  return caught;
+}
 
 /**
  * Runs one command line (`argv` as `process.argv` has it: node, script, then the arguments) and
@@ -232,9 +275,10 @@ const SAID_AS_IS = [
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
-    await buildProgram(io).parseAsync(argv);
+    await (await buildProgram(io, argv)).parseAsync(argv);
     return io.exitCode;
-  } catch (caught) {
+  } catch (first) {
+    const caught = await withEveryCommand(first, argv, io);
     if (caught instanceof ParseFailure && caught.error.exitCode === 0) return 0;
     // `chatgraph` alone: the help is already on stderr.
     if (caught instanceof ParseFailure && caught.error.code === 'commander.help') return 2;
@@ -246,12 +290,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       if (error.usage !== undefined) io.err(error.usage);
       return 2;
     }
+    const { QueryLimitError } = await import('../api/query.js');
     if (error instanceof QueryLimitError && error.limit) {
       const flag = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
       io.err(`chatgraph: ${error.message} (the limit is set with ${flag})`);
       return 2;
     }
-    if (SAID_AS_IS.some((kind) => error instanceof kind)) {
+    if ((await saidAsIs()).some((kind) => error instanceof kind)) {
       io.err(`chatgraph: ${(error as Error).message}`);
       return 2;
     }

@@ -1,6 +1,7 @@
 import { followFolders } from './follow-folders.js';
 import { storedAttachment, type StoredAttachment } from './stored-attachment.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
+import type { GoneConversation } from '../live/live-state.js';
 import type { Conversation, Memory } from '../model/pam.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
 import {
@@ -166,6 +167,18 @@ export class DataFolder {
   /** The PAM bundle inside the folder (the record). */
   get bundle(): string {
     return this.folder.layout.bundle.dir;
+  }
+
+  /**
+   * The conversations kept only here: `watch` followed them, and their agent deleted their
+   * source since (a session file, a store's session; what was imported stays). The most
+   * recently gone first.
+   */
+  async goneConversations(): Promise<GoneConversation[]> {
+    await this.folder.unlock();
+    // Loaded here: `import 'chatgraph'` loads no SQLite (test/public-api.test.ts).
+    const { readGone } = await import('../live/live-state.js');
+    return readGone(this.folder.layout.liveState, this.folder.sqliteKey);
   }
 
   /** The store the reads go through, opened on first use (see {@link reader}). */

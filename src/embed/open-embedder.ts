@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -26,6 +27,13 @@ export interface OpenEmbedderOptions {
   onWarning?: (message: string) => void;
 }
 
+/**
+ * Told of every local model opened (its name as asked), so a check can see which commands pay
+ * for one: a search by words must not (`test/keyword-search-loads.test.ts`).
+ */
+export const MODEL_OPEN_CHANNEL = 'chatgraph:model-open';
+const modelOpens = channel(MODEL_OPEN_CHANNEL);
+
 /** Opens the embedder the options name: a local model unless an endpoint is given. */
 export async function openEmbedder(options: OpenEmbedderOptions = {}): Promise<Embedder> {
   if (options.endpoint !== undefined)
@@ -36,6 +44,7 @@ export async function openEmbedder(options: OpenEmbedderOptions = {}): Promise<E
       redact: options.redact === true,
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     });
+  modelOpens.publish({ model: options.model ?? DEFAULT_MODEL });
   // The ONNX runtime is loaded when a model is opened, not when chatgraph is imported.
   const { openLocalEmbedder } = await import('./local-embedder.js');
   return openLocalEmbedder(

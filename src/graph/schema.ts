@@ -72,6 +72,9 @@ export const LABELS = {
       cache_read_tokens: 'integer',
       cache_creation_tokens: 'integer',
       reasoning_tokens: 'integer',
+      // The API response those tokens were counted in, where the log names it (Claude Code:
+      // `message.id:requestId`): a response a resumed session copied is counted once.
+      response_id: 'string',
     },
   },
   Document: {

@@ -11,8 +11,15 @@ import type { Diagnostic } from '../model/diagnostic.js';
 import { mergeCopies } from '../model/merge-copies.js';
 import type { Conversation, ConversationIndexEntry, ImportMetadata } from '../model/pam.js';
 import { claudeCode } from '../providers/claude-code/index.js';
-import { SessionBuilder } from '../providers/claude-code/session-builder.js';
+import type { ConversionContext, GrowingLog, Provider } from '../providers/provider.js';
 import { IMPORTER } from '../model/version.js';
+import { WholeRecord, type RecordShape } from './whole-record.js';
+
+/** The provider a followed record is converted and projected by. */
+export type LiveProvider = Pick<
+  Provider,
+  'name' | 'source' | 'label' | 'fileTools' | 'conversationUrl' | 'toConversation' | 'agent'
+>;
 
 /**
  * One conversation of a followed session log as of the lines read so far. An append costs
@@ -72,8 +79,12 @@ export interface SessionSource {
   entryPath: string;
   /** The path written into `import_metadata.source_file` and messages. */
   displayPath: string;
-  /** `session` or `subagent`, as detection said. */
+  /** The variant its provider's detection said (`session`, `subagent`, `rollout`, …). */
   variant: string;
+  /** Its provider (Claude Code's when not given). */
+  provider?: LiveProvider;
+  /** The file on disk, for providers that name a project by it (see `ConversionContext.localPath`). */
+  localPath?: string;
   /** sha256 of the bytes read so far (`sha256:<hex>`). */
   checksum: string;
   /** The Import node every conversation of this log hangs from (stable while the log grows). */
@@ -83,13 +94,17 @@ export interface SessionSource {
 }
 
 /**
- * A session log's conversion as it grows: each call converts the lines read since the last
- * one, as `import` would convert the whole file (the provider's `SessionBuilder` goes on from
- * where it stopped, and falls back on converting everything where it must), and serialises
- * only the messages that changed (the others' text is kept by message).
+ * A followed record's conversion as it grows: each call converts the lines read since the last
+ * one (or, for a `document`, the record as it now stands), as `import` would convert the whole
+ * file: a provider that can go on from where it stopped does (`AgentStore.grow`: Claude Code's
+ * `SessionBuilder`, which falls back on converting everything where it must), the others
+ * convert the record whole (`WholeRecord`). Only the messages that changed are serialised again
+ * (the others' text is kept by message).
  */
 export class SessionConversion {
-  private readonly builder: SessionBuilder;
+  private readonly builder: GrowingLog;
+  private readonly whole: WholeRecord | undefined;
+  private readonly provider: LiveProvider;
   private readonly bytes: MessageBytes = new WeakMap();
   /** By conversation: a log holding several sessions gives several conversations. */
   private readonly projected = new Map<string, ProjectMemo>();
@@ -98,19 +113,40 @@ export class SessionConversion {
   private readonly id = randomUUID();
   private steps = 0;
 
-  constructor(source: Pick<SessionSource, 'entryPath' | 'variant'>) {
-    this.builder = new SessionBuilder(source.variant, {
+  constructor(
+    source: Pick<SessionSource, 'entryPath' | 'variant' | 'provider' | 'localPath'>,
+    shape: RecordShape = 'lines',
+  ) {
+    this.provider = source.provider ?? claudeCode;
+    const context: ConversionContext = {
       record: '#0',
       file: source.entryPath,
+      ...(source.localPath !== undefined ? { localPath: source.localPath } : {}),
       fallbackTime: undefined,
       report: (d) => {
         this.report({ ...d, file: this.displayPath });
       },
       resolveAsset: () => undefined,
+      // Text an agent's record holds for an attachment stays in its message: nothing is kept
+      // beside it, as no coding agent's export carries such text.
       attachText: () => {
-        throw new Error('Claude Code logs hold no attachment text');
+        throw new Error(`${this.provider.label} records hold no attachment text`);
       },
-    });
+    };
+    const grow = shape === 'lines' ? this.provider.agent?.grow : undefined;
+    if (grow) {
+      this.whole = undefined;
+      this.builder = grow(source.variant, context);
+    } else {
+      const whole = new WholeRecord(this.provider, source.variant, context, shape);
+      this.whole = whole;
+      this.builder = whole;
+    }
+  }
+
+  /** Sets the files beside a file set's claimed log, read as text, for the next call. */
+  setSide(side: Record<string, string> | undefined): void {
+    if (this.whole) this.whole.side = side;
   }
 
   /** How many times the log was converted again from its first line. */
@@ -194,7 +230,7 @@ export class SessionConversion {
   private metaOf(source: SessionSource): ImportMetadata {
     return {
       importer: IMPORTER,
-      importer_version: `${claudeCode.name}-importer/${source.variant}`,
+      importer_version: `${this.provider.name}-importer/${source.variant}`,
       imported_at: source.importedAt,
       source_file: source.displayPath,
       source_checksum: source.checksum,
@@ -207,10 +243,12 @@ export class SessionConversion {
       memo = emptyProjectMemo();
       this.projected.set(id, memo);
     }
+    const { source: graphSource, label, fileTools, conversationUrl } = this.provider;
     return {
-      source: claudeCode.source,
-      label: claudeCode.label,
-      fileTools: claudeCode.fileTools,
+      source: graphSource,
+      label,
+      fileTools,
+      conversationUrl,
       deep: source.deep,
       importId: source.importId,
       attachmentText: () => undefined,

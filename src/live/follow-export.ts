@@ -55,7 +55,7 @@ export async function followExport(
       message: error instanceof NotAnExportError ? `not imported: ${message}` : message,
     });
   }
-  const state: FileState = { size: file.size, mtimeMs: file.mtimeMs };
+  const state: FileState = { size: file.size, mtimeMs: file.mtimeMs, kind: 'export' };
   context.state.set(file.path, state);
   context.states.set(file.path, state);
   return { waiting: false, size: file.size };

@@ -1,9 +1,7 @@
-import { open } from 'node:fs/promises';
 import { importIdOf } from '../graph/import-id.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { Redactor, type RedactionCounts } from '../model/redact.js';
 import { timestampOf } from '../model/time.js';
-import { detectClaudeCode } from '../providers/claude-code/detect.js';
 import type { Folder } from '../folder/folder.js';
 import type { LockHolder } from '../folder/write-lock.js';
 import { SessionConversion } from './convert-session.js';
@@ -24,6 +22,8 @@ export interface LogContext {
   deep: boolean;
   /** Mask secrets in new lines before anything is written (`--redact`). */
   redact?: boolean | undefined;
+  /** The text of a file set's side files, as found now (undefined: the log has none). */
+  sidesOf: (file: FollowedFile) => Promise<Record<string, string> | undefined>;
   emit: (event: FollowEvent) => void;
   onWait?: ((holder: LockHolder) => void) | undefined;
 }
@@ -37,23 +37,24 @@ export interface LogOutcome {
 }
 
 /**
- * Imports what a session log gained since it was last read: the new lines only (the whole
- * file when it was rewritten, or when it is not in memory), converted with the lines before
- * them, written to the store at once and to the bundle at a quiet moment, and then its new mark
- * remembered (see `LiveState.later`); all under the write lock, so a watcher killed at any
- * point reads again at most what it had not remembered.
+ * Imports what an agent's JSON Lines log (Claude Code's, Codex's, …: `FileClaim.how` `append`)
+ * gained since it was last read: the new lines only (the whole file when it was rewritten, or
+ * when it is not in memory), converted with the lines before them, written to the store at once
+ * and to the bundle at a quiet moment, and then its new mark remembered (see
+ * `LiveState.later`); all under the write lock, so a watcher killed at any point reads again at
+ * most what it had not remembered. `changed` says a side file of its file set changed.
  */
 export async function followLog(
   file: FollowedFile,
   settled: boolean,
   context: LogContext,
+  changed = false,
 ): Promise<LogOutcome> {
   const known = context.states.get(file.path);
   let session = context.sessions.get(file.path);
   if (!session) {
     // Not in memory and as it was when last imported: nothing to read.
-    if (!settled && known && known.size === file.size && known.mtimeMs === file.mtimeMs)
-      return { waiting: false, size: file.size };
+    if (!settled && !changed && unchanged(known, file)) return { waiting: false, size: file.size };
     session = context.sessions.start(file.path);
   }
   const fresh = session.mark === undefined;
@@ -82,22 +83,37 @@ export async function followLog(
   session.mark = read.mark;
   const outcome = { waiting: read.waiting, size: read.size };
   if (read.waiting && settled) context.emit({ kind: 'waiting', file: file.path });
-  if (read.lines.length === 0 && !read.rewritten && !fresh) return outcome;
-  if (session.lines === 0) return outcome;
-  session.variant ??= await detectVariant(file);
-  if (session.variant === undefined) return outcome;
+  const side = await context.sidesOf(file);
+  const sideChanged = JSON.stringify(side) !== JSON.stringify(session.side);
+  session.side = side;
+  if (read.lines.length === 0 && !read.rewritten && !fresh && !sideChanged) return outcome;
+  if (session.lines === 0 || !file.claim) return outcome;
+  session.variant ??= file.claim.detection.variant;
   const secrets = Object.values(masked).reduce((sum, n) => sum + n, 0);
-  await writeSession(file, session, read.lines.length, fresh || read.rewritten, context, secrets);
+  const written = await writeSession(
+    file,
+    session,
+    read.lines.length,
+    fresh || read.rewritten,
+    context,
+    secrets,
+  );
   // Remembered as read up to the mark: a waiting last line makes the size differ, so a
   // restarted watcher looks at the file again.
   const state: FileState = {
     size: read.waiting ? read.mark.offset : read.size,
     mtimeMs: file.mtimeMs,
     mark: read.mark,
+    conversations: written,
+    kind: 'append',
   };
   context.state.later(file.path, state);
   context.states.set(file.path, state);
   return outcome;
+}
+
+function unchanged(known: FileState | undefined, file: FollowedFile): boolean {
+  return known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs;
 }
 
 // A session's secrets so far, forgotten with the session (a log read again whole learns anew).
@@ -109,6 +125,7 @@ function redactorOf(session: LoadedSession): Redactor {
   return redactor;
 }
 
+// Converts what the session's lines give now and writes it; returns the conversations' ids.
 async function writeSession(
   file: FollowedFile,
   session: LoadedSession,
@@ -116,11 +133,18 @@ async function writeSession(
   whole: boolean,
   context: LogContext,
   masked = 0,
-): Promise<void> {
+): Promise<string[]> {
   const { entryPath, displayPath } = pathsOf(file);
   const checksum = `sha256:${session.hash.copy().digest('hex')}`;
   const variant = session.variant ?? 'session';
-  session.conversion ??= new SessionConversion({ entryPath, variant });
+  const provider = file.claim?.provider;
+  session.conversion ??= new SessionConversion({
+    entryPath,
+    variant,
+    ...(provider ? { provider } : {}),
+    localPath: file.path,
+  });
+  session.conversion.setSide(session.side);
   const conversations = session.conversion.convert(
     session.unconverted.splice(0),
     {
@@ -165,16 +189,7 @@ async function writeSession(
     heldElsewhere: report.heldElsewhere,
     masked,
   });
-}
-
-// The provider's own test, on the file's first 64 KB; a log with no line yet waits.
-async function detectVariant(file: FollowedFile): Promise<string | undefined> {
-  const handle = await open(file.path, 'r');
-  try {
-    const head = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return detectClaudeCode(pathsOf(file).entryPath, head.toString('utf8', 0, bytesRead))?.variant;
-  } finally {
-    await handle.close();
-  }
+  const ids = conversations.map((c) => c.id);
+  context.state.markBack(ids);
+  return ids;
 }

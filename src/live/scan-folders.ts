@@ -1,62 +1,98 @@
 import { opendir, stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import type { FileClaim, FollowHow } from './file-claims.js';
+import type { FollowTarget } from './follow-targets.js';
 
-/** What a followed file is: a session log (JSON Lines) or an export dropped in (zip, JSON). */
-export type FollowedKind = 'log' | 'export';
+/** What a followed file is: an agent's session file (as its claim says), or an export dropped in. */
+export type FollowedKind = FollowHow | 'export';
 
 /** A followed file as a scan found it. */
 export interface FollowedFile {
   path: string;
-  /** The followed folder it is in. */
+  /** The followed folder (or file) it is in. */
   root: string;
   kind: FollowedKind;
+  /** The provider's claim on it (an agent's session file). */
+  claim?: FileClaim | undefined;
   size: number;
   mtimeMs: number;
+  ino?: number;
+}
+
+/** A file's size, modification time and inode, as a scan saw them. */
+export interface FileStat {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/** Whether a file is as last handled (its size and time): a watch before this one need not read it. */
+export function unchangedSince(known: { size: number; mtimeMs: number }, info: FileStat): boolean {
+  return known.size === info.size && known.mtimeMs === info.mtimeMs;
+}
+
+/** Whether two looks at a path saw the same file, unchanged. */
+export function sameStat(a: FileStat, b: FileStat): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
 }
 
 // Beside subagent logs: `agent-<id>.meta.json` describes the agent; it is not an export.
 const NOT_EXPORTS = /\.meta\.json$|(^|[\\/])(sessions-index|memory-store)\.json$/i;
 
-/** The kind of a file by its name, or undefined when it is not followed. */
-export function followedKind(path: string): FollowedKind | undefined {
+/** Whether a file dropped into a folder given to `watch` is imported as an export (by its name). */
+export function isExportName(path: string): boolean {
   const name = basename(path).toLowerCase();
-  if (name.startsWith('.')) return undefined;
-  if (name.endsWith('.jsonl')) return name === 'history.jsonl' ? undefined : 'log';
-  if (name.endsWith('.zip')) return 'export';
-  if (name.endsWith('.json') && !NOT_EXPORTS.test(path)) return 'export';
-  return undefined;
+  if (name.startsWith('.')) return false;
+  if (name.endsWith('.zip')) return true;
+  return name.endsWith('.json') && !NOT_EXPORTS.test(path);
 }
 
-/** The path the provider sees (relative to the folder) and the one shown and recorded. */
+/** The path the provider sees (relative to the followed folder) and the one shown and recorded. */
 export function pathsOf(file: { path: string; root: string }): {
   entryPath: string;
   displayPath: string;
 } {
+  // A followed file alone (a SQLite store, a log beside a project) is named as `import` of it names it.
+  if (file.path === file.root) {
+    const name = basename(file.path);
+    return { entryPath: name, displayPath: name };
+  }
   const entryPath = relative(file.root, file.path).split(sep).join('/');
   return { entryPath, displayPath: `${basename(file.root) || file.root}/${entryPath}` };
 }
 
 /**
- * Every followed file under the folders, with its size and modification time: one `stat`
- * each and nothing read, so a re-scan of thousands of unchanged logs takes a fraction of a
- * second. A folder that cannot be read is skipped (and reported by `onProblem`).
+ * Every file under the targets (a target that is a file: that file), with its size,
+ * modification time and inode: one `stat` each and nothing read, so a re-scan of thousands of
+ * unchanged logs takes a fraction of a second. A folder that cannot be read is skipped (and
+ * reported by `onProblem`).
  */
-export async function scanFolders(
-  roots: readonly string[],
+export async function scanTargets(
+  targets: readonly FollowTarget[],
   onProblem: (path: string, error: unknown) => void,
-): Promise<FollowedFile[]> {
-  const found: FollowedFile[] = [];
-  for (const root of roots) await scanInto(root, root, found, onProblem);
+  skip: (path: string) => boolean,
+): Promise<Map<string, FileStat>> {
+  const found = new Map<string, FileStat>();
+  for (const target of targets) {
+    const info = await stat(target.path).catch((error: unknown) => {
+      onProblem(target.path, error);
+      return undefined;
+    });
+    if (info?.isFile() === true)
+      found.set(target.path, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
+    else if (info?.isDirectory() === true) await scanInto(target.path, found, onProblem, skip);
+  }
   return found;
 }
 
-/** Scans one folder (a root, or a folder that appeared under one) into `found`. */
+/** Scans one folder (a target, or a folder that appeared under one) into `found`. */
 export async function scanInto(
-  root: string,
   dir: string,
-  found: FollowedFile[],
+  found: Map<string, FileStat>,
   onProblem: (path: string, error: unknown) => void,
+  skip: (path: string) => boolean,
 ): Promise<void> {
+  if (skip(dir)) return;
   let entries;
   try {
     entries = await opendir(dir);
@@ -69,14 +105,13 @@ export async function scanInto(
   for await (const dirent of entries) {
     const full = join(dir, dirent.name);
     if (dirent.isDirectory()) subfolders.push(full);
-    else if (dirent.isFile() && followedKind(full) !== undefined) files.push(full);
+    else if (dirent.isFile()) files.push(full);
   }
+  files.sort();
   const infos = await Promise.all(files.map((file) => stat(file).catch(() => undefined)));
   files.forEach((file, i) => {
     const info = infos[i];
-    const kind = followedKind(file);
-    if (info && kind)
-      found.push({ path: file, root, kind, size: info.size, mtimeMs: info.mtimeMs });
+    if (info) found.set(file, { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino });
   });
-  for (const sub of subfolders.sort()) await scanInto(root, sub, found, onProblem);
+  for (const sub of subfolders.sort()) await scanInto(sub, found, onProblem, skip);
 }

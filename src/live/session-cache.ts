@@ -12,8 +12,10 @@ export interface LoadedSession {
   conversion: SessionConversion | undefined;
   mark: TailMark | undefined;
   hash: Hash;
-  /** `session` or `subagent` once detected; undefined while the log is not recognised. */
+  /** Its provider's variant (`session`, `subagent`, `rollout`, …) once it is converted. */
   variant: string | undefined;
+  /** A file set's side files as last read (their text by name). */
+  side: Record<string, string> | undefined;
 }
 
 /**
@@ -44,6 +46,7 @@ export class SessionCache {
       mark: undefined,
       hash: createHash('sha256'),
       variant: undefined,
+      side: undefined,
     };
     this.sessions.delete(path);
     this.sessions.set(path, session);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { abridge, dropNoise, inlineRefs, shapeName, shareShapes } from './compact-schema.js';
+import {
+  abridge,
+  compactSchema,
+  dropNoise,
+  inlineRefs,
+  shapeName,
+  shareShapes,
+} from './compact-schema.js';
 
 const hit = {
   type: 'object',
@@ -71,5 +78,22 @@ describe('compact tool schemas', () => {
       type: 'object',
       properties: { hits: { type: 'array', items: short } },
     });
+  });
+
+  it("drops an output schema's required lists, keeping a property named required", () => {
+    const schema = {
+      type: 'object',
+      properties: { hits: { type: 'array', items: hit }, required: { type: 'boolean' } },
+      required: ['hits', 'required'],
+    };
+    expect(compactSchema(schema, true)).toEqual({
+      type: 'object',
+      properties: {
+        hits: { type: 'array', items: { type: 'object', properties: hit.properties } },
+        required: { type: 'boolean' },
+      },
+    });
+    // An input schema keeps them: they say what a caller must give.
+    expect(compactSchema(schema, false)).toEqual(schema);
   });
 });

@@ -179,7 +179,24 @@ export function abridge(schema: Json, abridged: ReadonlyMap<string, Json>): Json
 export function compactSchema(schema: Json, output: boolean, shapes?: Shapes): Json {
   const plain = dropNoise(inlineRefs(schema));
   if (!output) return plain;
-  return shareShapes(abridge(plain, shapes?.abridged ?? new Map()), shapes?.names);
+  return withoutRequired(shareShapes(abridge(plain, shapes?.abridged ?? new Map()), shapes?.names));
+}
+
+/**
+ * An output schema without its `required` lists: they repeat every field's name (1.6 KB of
+ * tools/list once a usage tool came), an agent reads what an answer holds, and the server
+ * checks each answer against its whole zod schema before sending it anyway.
+ */
+export function withoutRequired(schema: Json): Json {
+  const visit = (node: Json): Json =>
+    isObject(node)
+      ? Object.fromEntries(
+          Object.entries(node)
+            .filter(([key, value]) => !(key === 'required' && Array.isArray(value)))
+            .map(([key, value]) => [key, visit(value)]),
+        )
+      : map(node, visit);
+  return visit(schema);
 }
 
 /** The key `shareShapes` knows a shape by, for naming it. */

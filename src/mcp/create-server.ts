@@ -1,5 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SERVER_QUERY_LIMITS, type QueryLimits, type Recaller } from '../api/query.js';
+import {
+  SERVER_QUERY_LIMITS,
+  SHIPPED_PRICES,
+  type PriceTable,
+  type QueryLimits,
+  type Recaller,
+} from '../api/query.js';
 import { VERSION, type DataFolder } from '../index.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { registerResources } from './resources.js';
@@ -13,6 +19,7 @@ import { registerListConversations } from './tools/list-conversations.js';
 import { registerRunCypher } from './tools/run-cypher.js';
 import { registerSearchTool } from './tools/search-conversations.js';
 import { registerStats } from './tools/stats.js';
+import { registerUsage } from './tools/usage.js';
 
 /** How the MCP server is set up. */
 export interface McpOptions {
@@ -24,6 +31,8 @@ export interface McpOptions {
   answerBudget?: number | undefined;
   /** What the store holds, told to agents in the initialize result (a general text without it). */
   holdings?: Holdings | undefined;
+  /** The prices the usage tool costs calls with (the shipped table unless given). */
+  prices?: PriceTable | undefined;
 }
 
 /**
@@ -57,6 +66,7 @@ export async function createServer(
   registerGetMessageContext(server, context);
   registerRunCypher(server, context);
   registerStats(server, context);
+  registerUsage(server, context, options.prices ?? SHIPPED_PRICES);
   registerMemoryTools(server, context);
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });

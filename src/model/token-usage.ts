@@ -6,8 +6,10 @@ const count = z.number().finite().nonnegative();
 /**
  * The tokens of one model call, as a coding agent's log records them, in the names the graph's
  * Message properties and the usage report use. `input_tokens` never includes cached reads
- * (Codex counts them inside its input: they are taken out); a field the log does not give is
- * left out, never guessed.
+ * (Codex counts them inside its input: they are taken out); `output_tokens` includes the
+ * reasoning, and `reasoning_tokens` says how much of it was (as OpenAI and Anthropic count; Gemini
+ * counts its thoughts apart, and they are added in). A call's total is input, output, cache read
+ * and cache creation summed. A field the log does not give is left out, never guessed.
  */
 export const TokenUsageSchema = z.object({
   input_tokens: count.optional(),
@@ -49,17 +51,46 @@ export function tokenUsageOf(raw: Readonly<Record<string, unknown>>): TokenUsage
   return Object.keys(parsed.data).length > 0 ? parsed.data : undefined;
 }
 
-/** A message's usage as whole counts by field (the graph's Message properties), only those given. */
-export function tokenCounts(
-  raw: Readonly<Record<string, unknown>>,
-): Partial<Record<(typeof TOKEN_FIELDS)[number], number>> {
+/**
+ * Where the API response a message's usage came from is named, when the log names it (Claude
+ * Code: `message.id` and `requestId`): a session that copies another's lines (a resumed one)
+ * holds the same response again, and it is counted once.
+ */
+export const RESPONSE_ID_KEY = 'response_id';
+
+const ResponseIdSchema = z.object({ [RESPONSE_ID_KEY]: z.string().min(1).optional() });
+
+/** The token usage as a `raw_metadata` value with the response it came from, when known. */
+export function tokenUsageWithResponse(
+  usage: JsonObject | undefined,
+  responseId: string | undefined,
+): JsonObject | undefined {
+  if (!usage) return undefined;
+  return responseId !== undefined && responseId !== ''
+    ? { ...usage, [RESPONSE_ID_KEY]: responseId }
+    : usage;
+}
+
+/** What the graph keeps of a message's usage as Message properties. */
+export type TokenProperties = Partial<Record<(typeof TOKEN_FIELDS)[number], number>> & {
+  response_id?: string;
+};
+
+/**
+ * A message's usage as Message properties: whole counts by field (only those given), and the
+ * response it came from when the log names it.
+ */
+export function tokenCounts(raw: Readonly<Record<string, unknown>>): TokenProperties {
   const usage = tokenUsageOf(raw);
-  const counts: Partial<Record<(typeof TOKEN_FIELDS)[number], number>> = {};
+  const counts: TokenProperties = {};
   if (!usage) return counts;
   for (const field of TOKEN_FIELDS) {
     const value = usage[field];
     if (value !== undefined) counts[field] = Math.round(value);
   }
+  const response = ResponseIdSchema.safeParse(raw[TOKEN_USAGE_KEY]);
+  if (response.success && response.data.response_id !== undefined)
+    counts.response_id = response.data.response_id;
   return counts;
 }
 

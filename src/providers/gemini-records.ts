@@ -303,15 +303,30 @@ function resultText(result: unknown, display: unknown): string | undefined {
 }
 
 /**
- * Gemini's token counts (`tokens`: `input`, `output`, `cached`, `thoughts`; or the API's
- * `usageMetadata`: `promptTokenCount`…) in the usage report's names: the prompt counts cached
- * content inside it, which is taken out.
+ * Gemini's token counts (`tokens`: `input`, `output`, `cached`, `thoughts`, `tool`, `total`; or
+ * the API's `usageMetadata`: `promptTokenCount`…) in the usage report's names. The prompt counts
+ * cached content inside it, which is taken out; the tool-use prompt is input too. Gemini's
+ * `output` (candidates) leaves the thoughts out and bills them as output, while Qwen Code's
+ * converted OpenAI counts hold the reasoning inside it: the output is read as the total less
+ * the input, which is right for both, so the four fields add up to the log's total.
  */
 export function tokenUsageOf(tokens: JsonObject): TokenUsage {
+  const prompt = asNumber(tokens.input) ?? asNumber(tokens.promptTokenCount);
+  const tool = asNumber(tokens.tool) ?? asNumber(tokens.toolUsePromptTokenCount) ?? 0;
+  const candidates = asNumber(tokens.output) ?? asNumber(tokens.candidatesTokenCount);
+  const thoughts = asNumber(tokens.thoughts) ?? asNumber(tokens.thoughtsTokenCount);
+  const total = asNumber(tokens.total) ?? asNumber(tokens.totalTokenCount);
+  const rest = total !== undefined && prompt !== undefined ? total - prompt - tool : undefined;
+  const output =
+    rest !== undefined && rest >= (candidates ?? 0)
+      ? rest
+      : candidates !== undefined || thoughts !== undefined
+        ? (candidates ?? 0) + (thoughts ?? 0)
+        : undefined;
   return usageOfCachedInput({
-    input: asNumber(tokens.input) ?? asNumber(tokens.promptTokenCount),
+    input: prompt !== undefined ? prompt + tool : undefined,
     cached: asNumber(tokens.cached) ?? asNumber(tokens.cachedContentTokenCount),
-    output: asNumber(tokens.output) ?? asNumber(tokens.candidatesTokenCount),
-    reasoning: asNumber(tokens.thoughts) ?? asNumber(tokens.thoughtsTokenCount),
+    output,
+    reasoning: thoughts,
   });
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../model/diagnostic.js';
+import type { BuildChange } from '../model/build-conversation.js';
 import type { Conversation, Memory } from '../model/pam.js';
 import type { RecordFormat } from '../read/read-records.js';
 
@@ -134,6 +135,22 @@ export interface AgentStore {
    * folders down.
    */
   beside?: { file: string; homeDepth: number };
+  /**
+   * For an agent that appends JSON Lines: a conversion that goes on from the lines it was given
+   * (Claude Code's), so following a session costs what it adds. Without one, `watch` converts a
+   * session's lines again whole at each change, as `import` does.
+   */
+  grow?: (variant: string, context: ConversionContext) => GrowingLog;
+}
+
+/** A session log's conversion as it grows (see `AgentStore.grow`). Pure: no I/O. */
+export interface GrowingLog {
+  /** Adds the lines read since the last call; returns the log's conversations as of now. */
+  add(lines: readonly unknown[]): Conversation[];
+  /** How the last call's conversation differs from the one before (undefined: built whole). */
+  readonly change: BuildChange | undefined;
+  /** How many times the lines were converted again from the start. */
+  readonly rebuilds: number;
 }
 
 /** One export format: how to recognise its files and turn its records into PAM. */

@@ -28,6 +28,13 @@ export interface SqliteSessionSource {
   sessions: SqliteQuery;
   /** For each session, more rows by name (its messages, parts, …), bound to the session row. */
   parts?: Readonly<Record<string, SqliteQuery>>;
+  /**
+   * What tells, cheaply, which sessions' parts changed (`watch` reads again only those): each
+   * query gives one row per session, `key` its session's key, and columns that change whenever
+   * its rows do: their count (a delete lowers it, where the latest time stays) and their latest
+   * time or id. A source with parts and none of these has its sessions read whole to be compared.
+   */
+  changes?: readonly SqliteQuery[];
 }
 
 /** A SQLite store of an agent: what it is, and its generations of sessions. */

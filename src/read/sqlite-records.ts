@@ -40,7 +40,7 @@ export async function* readSqliteRecords(
     try {
       // Loaded here: `import 'chatgraph'` loads no SQLite (test/public-api.test.ts).
       const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
-      ({ decompress } = await import('fzstd'));
+      await loadDecompressor();
       for (let n = 0; n < 2; n++) {
         const db = new Sqlite(snapshot.file, {
           readonly: !snapshot.hotJournal,
@@ -196,7 +196,8 @@ function* eachSession(
 
 // better-sqlite3 refuses a named parameter the object lacks, and ignores none it has: only the
 // statement's own parameters are passed, each from the session row (null when it has none).
-function paramsFor(statement: Database.Statement, session: Row): Row {
+/** The named parameters of a statement, each from the session row's column of that name. */
+export function paramsFor(statement: Database.Statement, session: Row): Row {
   const params: Row = {};
   const source = statement.source;
   for (const match of source.matchAll(/[:@$]([A-Za-z_][A-Za-z0-9_]*)/g)) {
@@ -208,7 +209,8 @@ function paramsFor(statement: Database.Statement, session: Row): Row {
   return params;
 }
 
-function decodeRow(
+/** A row as a plain object: its JSON columns parsed (a failure is a problem), BLOBs as text. */
+export function decodeRow(
   raw: unknown,
   q: SqliteQuery,
   name: string,
@@ -246,6 +248,11 @@ let decompress: (data: Uint8Array) => Uint8Array = () => {
   throw new Error('fzstd is not loaded');
 };
 
+/** Loads the zstd decompressor a store's compressed JSON needs (Zed's), once. */
+export async function loadDecompressor(): Promise<void> {
+  ({ decompress } = await import('fzstd'));
+}
+
 // A zstd frame starts with the magic number 0xFD2FB528, little-endian (Zed's `data_type` zstd).
 const ZSTD_MAGIC = Buffer.from([0x28, 0xb5, 0x2f, 0xfd]);
 
@@ -257,12 +264,14 @@ function textOf(value: unknown): string {
   return typeof value === 'string' ? value : String(value);
 }
 
-function keyOf(row: Row, column: string): string {
+/** A row's key column as text (`?` when it has none). */
+export function keyOf(row: Row, column: string): string {
   const value = row[column];
   return typeof value === 'string' || typeof value === 'number' ? String(value) : '?';
 }
 
-function problem(code: string, message: string, record?: string): SplitProblem {
+/** A problem of the store, naming the row it is about when there is one. */
+export function problem(code: string, message: string, record?: string): SplitProblem {
   return { kind: 'problem', code, message, offset: 0, ...(record !== undefined ? { record } : {}) };
 }
 

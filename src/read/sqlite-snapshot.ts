@@ -70,12 +70,16 @@ export async function snapshotStore(entry: Entry): Promise<SqliteSnapshot> {
 
 // What must not change while a copy is taken: the main file's change counter (bytes 24–27 of
 // its header, bumped by every commit in rollback mode and by a checkpoint's) and the WAL header
-// (its checkpoint sequence and salts, bytes 12–23, new at each restart of the log).
+// (its checkpoint sequence and salts, bytes 12–23, new at each restart of the log). An empty
+// WAL (the agent has the store open and wrote nothing since a truncating checkpoint) is no WAL:
+// it is not copied, and the copy must not differ for it.
 async function storeState(file: string): Promise<string> {
+  const hex = (bytes: Buffer | undefined): string =>
+    bytes !== undefined && bytes.length > 0 ? bytes.toString('hex') : '-';
   const main = await readBytes(file, 24, 4);
   const wal = await readBytes(`${file}-wal`, 12, 12);
   const journal = await nonEmpty(`${file}-journal`);
-  return `${main?.toString('hex') ?? '-'}:${wal?.toString('hex') ?? '-'}:${journal ? 'j' : '-'}`;
+  return `${hex(main)}:${hex(wal)}:${journal ? 'j' : '-'}`;
 }
 
 async function readBytes(
@@ -103,5 +107,81 @@ async function nonEmpty(file: string): Promise<boolean> {
     return (await stat(file)).size > 0;
   } catch {
     return false;
+  }
+}
+
+/**
+ * What tells, at the cost of three `stat`s and two small reads, whether a store changed: its
+ * main file's, WAL's and journal's sizes, times and inodes, the main file's change counter and
+ * the WAL header (see `storeState`). Equal stamps: nothing was committed since (a `DELETE`
+ * too moves them, where a table's `MAX(updated)` would not).
+ */
+export async function storeStamp(file: string): Promise<string> {
+  const stats = await Promise.all(
+    ['', '-wal', '-journal'].map(async (suffix) => {
+      const info = await stat(file + suffix).catch(() => undefined);
+      return info ? `${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}` : '-';
+    }),
+  );
+  return `${stats.join('/')}#${await storeState(file)}`;
+}
+
+/**
+ * A private copy of a store kept between reads (`watch` polls one), brought up to the store by
+ * {@link refresh}: the main file is copied again only when it changed (a checkpoint, a write in
+ * rollback mode), its WAL or journal every time; so following a store of gigabytes written a
+ * little at a time costs what its WAL holds, not its size. The copy is read as `snapshotStore`'s
+ * is: never the agent's own files.
+ */
+export class LiveSnapshot {
+  private mainCopied: string | undefined;
+
+  private constructor(
+    private readonly dir: string,
+    /** The copy's main file, to open once refreshed. */
+    readonly file: string,
+  ) {}
+
+  static async create(): Promise<LiveSnapshot> {
+    // Removed on a signal too, and swept after a kill -9 (see makeTempFolder).
+    const dir = await makeTempFolder('sqlite');
+    return new LiveSnapshot(dir, join(dir, 'store.db'));
+  }
+
+  /**
+   * Brings the copy up to `source`; resolves with whether the copy holds a journal to roll back
+   * (open it writable then). Throws `StoreBusyError` when the store changed under every try.
+   */
+  async refresh(source: string): Promise<{ hotJournal: boolean }> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const before = await storeStamp(source);
+      const main = before.split('/')[0];
+      if (main !== this.mainCopied) await copyFile(source, this.file, constants.COPYFILE_FICLONE);
+      // The copy's WAL index is made again from the WAL copied (SQLite rebuilds a missing one).
+      await rm(`${this.file}-shm`, { force: true });
+      for (const suffix of ['-wal', '-journal']) {
+        await rm(this.file + suffix, { force: true });
+        if (await nonEmpty(source + suffix))
+          await copyFile(source + suffix, this.file + suffix, constants.COPYFILE_FICLONE).catch(
+            (error: unknown) => {
+              if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+            },
+          );
+      }
+      const after = await storeStamp(source);
+      if (before === after && (await storeState(this.file)) === before.split('#')[1]) {
+        this.mainCopied = main;
+        return { hotJournal: await nonEmpty(`${this.file}-journal`) };
+      }
+      this.mainCopied = undefined;
+      await new Promise((resolve) => setTimeout(resolve, 50 * (attempt + 1)));
+    }
+    throw new StoreBusyError(
+      `it changed under each of ${ATTEMPTS} copies (its agent is writing it now); read again at its next change`,
+    );
+  }
+
+  async close(): Promise<void> {
+    await removeTempFolder(this.dir);
   }
 }

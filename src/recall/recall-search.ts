@@ -149,8 +149,14 @@ export async function recall(
     if (hits.length > 0 || offset > 0 || !embedQuery) return { ...result, hits, mode, offset };
     const model = await store.vectors.model();
     if (!model || model.count === 0) return { ...result, hits, mode, offset };
-    // Nothing has the words: say what is nearest in meaning instead, when anything is.
-    const vector = await embedQuery(query.text);
+    // Nothing has the words: say what is nearest in meaning instead, when anything is (and the
+    // model opens: a search by words does not fail for want of one).
+    let vector: Float32Array;
+    try {
+      vector = await embedQuery(query.text);
+    } catch {
+      return { ...result, hits, mode, offset };
+    }
     const nearest = closeInMeaning(
       await semanticHits(store, query, vector, 3),
       await judge(vector),

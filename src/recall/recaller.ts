@@ -4,7 +4,7 @@ import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/stor
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
 import { queryLanguageNotice } from './query-language.js';
-import type { MeaningTest } from '../search/meaning-cutoff.js';
+import { NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
 import { recallConversations, type ConversationResult } from './recall-conversations.js';
@@ -29,6 +29,28 @@ function judgeWith(
   opener: QueryEmbedder | undefined,
 ): ((vector: Float32Array) => Promise<MeaningTest>) | undefined {
   return opener ? async (vector) => (await opener.meaningJudge())(vector) : undefined;
+}
+
+/**
+ * A search by words opens no model: only when nothing matches is it opened, to offer what is
+ * near in meaning (a model that does not open then offers nothing, as before).
+ */
+async function searchByWords(
+  store: Store,
+  query: SearchQuery,
+  embedder: () => Promise<QueryEmbedder | undefined>,
+): Promise<SearchResult> {
+  const opener = (): Promise<QueryEmbedder | undefined> => embedder().catch(() => undefined);
+  const embedQuery = async (text: string): Promise<Float32Array> => {
+    const open = await opener();
+    if (!open) throw new Error('no model to embed the query with');
+    return open.embedQuery(text);
+  };
+  const judge = async (vector: Float32Array): Promise<MeaningTest> => {
+    const open = await opener();
+    return open ? (await open.meaningJudge())(vector) : NO_TEST;
+  };
+  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge));
 }
 
 /**
@@ -64,15 +86,15 @@ export function createRecaller(
     async search(query) {
       // Before anything reads it (the embedding, the stemmer): a search's length is bounded.
       checkQueryText(query.text);
+      if (query.mode === 'keyword') return searchByWords(store, query, embedder);
       let query_ = query;
       let notice: string | undefined;
       let opener: QueryEmbedder | undefined;
       try {
         opener = await embedder();
       } catch (error) {
-        if (query.mode === 'semantic' || query.mode === 'hybrid') throw error;
-        if (query.mode === undefined)
-          notice = `searched by words only: ${error instanceof Error ? error.message : String(error)}`;
+        if (query.mode !== undefined) throw error;
+        notice = `searched by words only: ${error instanceof Error ? error.message : String(error)}`;
         query_ = { ...query, mode: 'keyword' };
       }
       // The query is embedded once, for the messages and the memories both.

@@ -1,4 +1,5 @@
 import type { ConversationReader, GraphQueries, Store } from './store.js';
+import type { UsageReader } from './usage-reader.js';
 import type { IndexedModel } from './vector-index.js';
 
 /**
@@ -12,6 +13,8 @@ export interface StoreReader extends ConversationReader, GraphQueries {
   conversationCount(): Promise<number>;
   /** The model the store's message vectors were made with; none before the first embed. */
   vectorModel(): Promise<IndexedModel | undefined>;
+  /** The messages' token counts summed for usage reports (reads only). */
+  readonly usage: UsageReader;
 }
 
 /**
@@ -34,5 +37,6 @@ export function readerOf(store: Store): StoreReader {
     counts: () => store.counts(),
     conversationCount: () => store.conversationCount(),
     vectorModel: () => store.vectors.model(),
+    usage: store.usage,
   };
 }

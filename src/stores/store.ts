@@ -1,6 +1,7 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
 import type { GraphDelta } from '../graph/graph-delta.js';
 import type { MemoryIndex } from './memory-index.js';
+import type { UsageReader } from './usage-reader.js';
 import type { VectorIndex } from './vector-index.js';
 
 /** One result row of a Cypher query, keyed by the RETURN column names. */
@@ -323,13 +324,16 @@ export interface GraphQueries {
 /**
  * A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite.
  * Its roles are apart so code can ask for the one it uses: an import's sink, the import
- * ledger, the reader of conversations, questions over the graph, vectors and memories.
+ * ledger, the reader of conversations, questions over the graph, token usage, vectors and
+ * memories.
  */
 export interface Store extends GraphSink, ImportLedger, ConversationReader, GraphQueries {
   /** The store's vectors, for search by meaning. */
   readonly vectors: VectorIndex;
   /** The bundle's memories as Memory nodes (DERIVED_FROM their source), searchable by words. */
   readonly memories: MemoryIndex;
+  /** The messages' token counts summed for usage reports, each API response once. */
+  readonly usage: UsageReader;
   close(): Promise<void>;
 }
 

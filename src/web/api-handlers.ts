@@ -1,6 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
-import { SERVER_QUERY_LIMITS, type QueryLimits, type Recaller } from '../api/query.js';
+import {
+  SERVER_QUERY_LIMITS,
+  SHIPPED_PRICES,
+  usageReport,
+  type PriceTable,
+  type QueryLimits,
+  type Recaller,
+} from '../api/query.js';
 import { renderConversation } from '../api/view.js';
 import type { DataFolder, StoreReader } from '../index.js';
 import { ApiError } from './api-error.js';
@@ -37,6 +44,8 @@ export interface ApiContext {
   pages: ConversationPages;
   queryLimits: QueryLimits | undefined;
   changes: (() => number) | undefined;
+  /** The prices the Usage page costs calls with (the shipped table unless given). */
+  prices?: PriceTable | undefined;
 }
 
 /** Every route's handler, by the route's name in {@link API}. */
@@ -56,6 +65,17 @@ export function apiHandlers(context: ApiContext): Handlers {
     graph: ({ id, query }) => api.graph(store, id, query),
     overview: () => store.stats(),
     topics: () => folder.topics(),
+    usage: ({ query }) =>
+      usageReport(store.usage, {
+        by: query.by,
+        breakdown: query.breakdown,
+        source: query.source,
+        project: query.project,
+        since: query.since,
+        until: query.until,
+        timeZone: query.tz,
+        prices: context.prices ?? SHIPPED_PRICES,
+      }),
     cypher: ({ body }) => api.cypher(store, body, context.queryLimits ?? SERVER_QUERY_LIMITS),
     startImport: async ({ request }) => {
       const name = request.headers['x-file-name'];

@@ -56,3 +56,49 @@ export const topicMap = z
 
 export type Stats = z.infer<typeof stats>;
 export type TopicMapView = z.infer<typeof topicMap>;
+
+const sums = {
+  input_tokens: count,
+  output_tokens: count,
+  cache_creation_tokens: count,
+  cache_read_tokens: count,
+  reasoning_tokens: count,
+  total_tokens: count,
+  cost_usd: z.number().nullable(),
+  unpriced_models: z.array(z.string()),
+};
+
+/** GET /api/usage: the report of `chatgraph usage --json`. */
+export const usage = z
+  .object({
+    by: z.string(),
+    timeZone: z.string(),
+    rows: z.array(
+      z
+        .object({
+          period: z.string(),
+          model: z.string().nullable(),
+          source: z.string().nullable(),
+          title: z.string().optional(),
+          ...sums,
+        })
+        .strict(),
+    ),
+    total: z.object(sums).strict(),
+    uncounted: z.array(
+      z
+        .object({
+          source: z.string(),
+          conversations: count,
+          of: count,
+          models: z.array(z.object({ model: z.string(), messages: count }).strict()),
+        })
+        .strict(),
+    ),
+    prices: z
+      .object({ date: z.string(), source: z.string(), unpriced_models: z.array(z.string()) })
+      .strict(),
+  })
+  .strict();
+
+export type UsageView = z.infer<typeof usage>;

@@ -199,3 +199,18 @@ export const cypherBody = z.object({
 export type RememberBody = z.input<typeof rememberBody>;
 export type ReviseBody = z.input<typeof reviseBody>;
 export type CypherBody = z.input<typeof cypherBody>;
+
+/** GET /api/usage: the filters of `chatgraph usage` (days in the browser's time zone, `tz`). */
+export const usageQuery = z.object({
+  by: oneOf(
+    'by',
+    ['day', 'week', 'month', 'session', 'model', 'source', 'project'],
+    'takes day, week, month, session, model, source or project',
+  ).transform((by) => by ?? 'day'),
+  breakdown: flag,
+  source: text,
+  project: text,
+  since: text,
+  until: text,
+  tz: text,
+});

@@ -220,8 +220,8 @@ export const graphView = z
   })
   .strict();
 
-export { stats, topicMap } from './api-overview-responses.js';
-export type { Stats, TopicMapView } from './api-overview-responses.js';
+export { stats, topicMap, usage } from './api-overview-responses.js';
+export type { Stats, TopicMapView, UsageView } from './api-overview-responses.js';
 
 export const cypherResult = z
   .object({ rows: z.array(z.record(z.unknown())), milliseconds: z.number().nonnegative() })

@@ -70,6 +70,12 @@ export const API = {
   },
   overview: { method: 'GET', path: '/api/overview', response: response.stats },
   topics: { method: 'GET', path: '/api/topics', response: response.topicMap },
+  usage: {
+    method: 'GET',
+    path: '/api/usage',
+    query: request.usageQuery,
+    response: response.usage,
+  },
   cypher: {
     method: 'POST',
     path: '/api/cypher',

@@ -110,6 +110,7 @@ export function indexHtml(): string {
     <a href="#/search" data-nav="search">Search</a>
     <a href="#/memories" data-nav="memories">Memories</a>
     <a href="#/overview" data-nav="overview">Overview</a>
+    <a href="#/usage" data-nav="usage">Usage</a>
     <a href="#/topics" data-nav="topics">Topics</a>
     <a href="#/cypher" data-nav="cypher">Cypher</a>
     <a href="#/import" data-nav="import">Import</a>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { DataFolder } from '../index.js';
-import type { QueryLimits, Recaller } from '../api/query.js';
+import type { PriceTable, QueryLimits, Recaller } from '../api/query.js';
 import { sweepTempFolders } from '../api/folder.js';
 import { ApiError, errorAnswer } from './api-error.js';
 import { apiHandlers, type Handlers } from './api-handlers.js';
@@ -42,6 +42,8 @@ export interface WebOptions {
    * it and redraws the list or the open conversation. Without it the page does not poll.
    */
   changes?: (() => number) | undefined;
+  /** The prices the Usage page costs calls with (the shipped table unless given). */
+  prices?: PriceTable | undefined;
 }
 
 /** A running web app. */
@@ -202,6 +204,7 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
     pages,
     queryLimits: options.queryLimits,
     changes: options.changes,
+    prices: options.prices,
   });
   const routes: Routes = { handlers, token };
   // The guard needs the port, known only once listening: until then every request is refused.

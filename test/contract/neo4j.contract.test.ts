@@ -11,6 +11,7 @@ import {
 import { embedConversations } from '../../src/recall/embed-conversations.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
+import { usageContract } from './usage-contract.js';
 import { searchBatches, stemBatches } from '../support/search-fixtures.js';
 import { idContract } from './id-contract.js';
 import { listContract } from './list-contract.js';
@@ -54,6 +55,11 @@ vectorContract('Neo4j 5 over Bolt', async () => {
   return store;
 });
 stemsContract('Neo4j 5 over Bolt', async () => {
+  const store = await Neo4jStore.open(server.target);
+  await store.clear();
+  return store;
+});
+usageContract('Neo4j 5 over Bolt', async () => {
   const store = await Neo4jStore.open(server.target);
   await store.clear();
   return store;

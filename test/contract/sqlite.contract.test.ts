@@ -7,6 +7,7 @@ import { memoryContract } from './memory-contract.js';
 import { relationContract } from './relation-contract.js';
 import { stemsContract } from './stems-contract.js';
 import { storeContract } from './store-contract.js';
+import { usageContract } from './usage-contract.js';
 import { vectorContract } from './vector-contract.js';
 
 storeContract('embedded SQLite', () =>
@@ -28,5 +29,8 @@ idContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );
 stemsContract('embedded SQLite', () =>
+  Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
+);
+usageContract('embedded SQLite', () =>
   Promise.resolve(SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'))),
 );

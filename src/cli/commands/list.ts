@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { shortIds } from '../../api/view.js';
 import type { ConversationFilter, ConversationInfo, ConversationPage } from '../../api/query.js';
+import type { DataFolder, StoreReader } from '../../index.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';
@@ -20,7 +21,11 @@ export type ListOptions = StoreOptions & {
   limit: string;
   offset: string;
   json?: boolean;
+  gone?: boolean;
 };
+
+/** A page of conversations as `list` shows them. */
+type ListPage = Pick<ConversationPage, 'total'> & { items: readonly ConversationInfo[] };
 
 type Sort = 'updated' | 'created' | 'messages' | 'title';
 
@@ -93,7 +98,7 @@ function listed(info: ConversationInfo): ListedConversation {
 }
 
 /** `list --json`: `{conversations, total, offset}`, ids whole. */
-export function listJson(page: ConversationPage, offset: number): string {
+export function listJson(page: ListPage, offset: number): string {
   return JSON.stringify(
     { conversations: page.items.map(listed), total: page.total, offset },
     null,
@@ -111,7 +116,7 @@ function cut(text: string, width: number): string {
  * The page as a table that fits `width` columns: short ids (never cut), the day it was last
  * updated, the source, the message count, and the title cut with an ellipsis to what is left.
  */
-export function formatList(page: ConversationPage, offset: number, width = 80): string[] {
+export function formatList(page: ListPage, offset: number, width = 80): string[] {
   if (page.items.length === 0)
     return [
       page.total > 0
@@ -145,7 +150,9 @@ export function formatList(page: ConversationPage, offset: number, width = 80): 
 /** `chatgraph list`: conversations, filtered, sorted and a page at a time. */
 export async function runList(options: ListOptions, io: CliIo): Promise<void> {
   const filter = listFilterOf(options);
-  const page = await withReader(options, (store) => store.listConversations(filter));
+  const page: ListPage = await withReader(options, (store, folder) =>
+    options.gone === true ? gonePage(store, folder, filter) : store.listConversations(filter),
+  );
   const offset = filter.offset ?? 0;
   if (options.json) {
     io.out(listJson(page, offset));
@@ -153,6 +160,22 @@ export async function runList(options: ListOptions, io: CliIo): Promise<void> {
   }
   const width = io.stdoutIsTTY ? process.stdout.columns || 80 : 80;
   for (const line of formatList(page, offset, width)) io.out(line);
+}
+
+// `--gone`: the conversations kept only here (their agent deleted them while `watch` followed
+// them), the most recently gone first; of the filters, only --source applies.
+async function gonePage(
+  store: StoreReader,
+  folder: DataFolder,
+  filter: ConversationFilter,
+): Promise<ListPage> {
+  const infos: ConversationInfo[] = [];
+  for (const gone of await folder.goneConversations()) {
+    const info = await store.conversation(gone.id);
+    if (info && (filter.source === undefined || info.source === filter.source)) infos.push(info);
+  }
+  const offset = filter.offset ?? 0;
+  return { total: infos.length, items: infos.slice(offset, offset + (filter.limit ?? 50)) };
 }
 
 export function registerList(program: Command, io: CliIo): void {
@@ -172,6 +195,10 @@ export function registerList(program: Command, io: CliIo): void {
     )
     .option('--branches', 'only conversations that branch (edited prompts, regenerated answers)')
     .option('--tools', 'only conversations with tool calls')
+    .option(
+      '--gone',
+      'only conversations kept only here: their agent deleted them while watch followed it (with --source)',
+    )
     .option('--min-messages <n>', 'only conversations with at least this many messages')
     .option('--sort <sort>', 'updated, created, messages or title', 'updated')
     .option('--limit <n>', 'how many', '50')

@@ -11,6 +11,7 @@ import {
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
+import { pricesFor } from './usage.js';
 
 export type McpOptions = StoreOptions &
   QueryLimitOptions & {
@@ -60,7 +61,8 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
   const recaller = await folder.recaller();
   // Counted once at start (cheap counts): what the initialize result tells agents.
   const holdings = await holdingsOf(await folder.reader());
-  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings };
+  const prices = pricesFor();
+  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, prices };
   if (port !== undefined) {
     const endpoint = await serveMcpHttp(folder, port, '127.0.0.1', mcpOptions);
     io.err(`chatgraph MCP server at ${endpoint.url}`);

@@ -13,6 +13,7 @@ import {
 } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 import { REDACT_HELP, followForServer } from './watch.js';
+import { pricesFor } from './usage.js';
 
 export type ServeOptions = StoreOptions &
   QueryLimitOptions & {
@@ -45,6 +46,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
       ...(options.host !== undefined ? { host: options.host } : {}),
       maxUploadBytes: maxUpload * 1024 * 1024,
       queryLimits: limits,
+      prices: pricesFor(),
       changes: live?.changes,
     });
   } catch (error) {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { claudeCodeProjectDirs } from '../../api/sources.js';
 import { waitingMessage, type DataFolder, type Follower } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { describeEvent } from '../follow-status.js';
@@ -12,15 +11,21 @@ export type WatchOptions = StoreOptions & {
   poll?: boolean;
   redact?: boolean;
   json?: boolean;
+  agent?: string[];
 };
 
 /** `--redact` of `watch`, and of `mcp --watch` and `serve --watch`. */
 export const REDACT_HELP =
   'mask secrets (API keys, tokens, passwords in URLs, private keys) in what is followed before it is written, as import --redact';
 
+// What the follower throws for what the user can put right (exit code 2).
+const USAGE_ERRORS = new Set(['NothingToFollowError', 'UnknownAgentError']);
+
 /**
- * Starts following folders (default: Claude Code's) into a data folder, telling each event on
- * `write` as one line. Used by `watch`, and by `mcp --watch` and `serve --watch` (on stderr).
+ * Starts following into a data folder, telling each event on `write` as one line: the folders
+ * given, and the coding agents named (`agents`); with no folder, every coding agent found where
+ * `import --agents` looks (or those named). Used by `watch`, and by `mcp --watch` and
+ * `serve --watch` (on stderr).
  */
 export async function startFollowing(
   folders: readonly string[],
@@ -29,34 +34,40 @@ export async function startFollowing(
     embed?: boolean;
     poll?: boolean;
     redact?: boolean;
+    agents?: readonly string[];
   },
   write: (line: string) => void,
   shape: { width?: number; json?: boolean } = {},
 ): Promise<Follower> {
-  const chosen = folders.length > 0 ? folders : claudeCodeProjectDirs();
-  if (chosen.length === 0)
-    throw new UsageError(
-      'no Claude Code session folder was found (~/.claude/projects, $CLAUDE_CONFIG_DIR, $XDG_CONFIG_HOME/claude): give the folders to watch',
-    );
-  for (const folder of chosen)
+  for (const folder of folders)
     if (!existsSync(folder))
       throw new UsageError(`"${folder}" does not exist: give a folder to watch`);
-  return options.folder.follow({
-    folders: chosen,
-    embed: options.embed === true,
-    poll: options.poll === true,
-    redact: options.redact === true,
-    onEvent: (event) => {
-      write(shape.json ? JSON.stringify(event) : describeEvent(event, process.cwd(), shape.width));
-    },
-    onWait: (holder) => {
-      write(
-        shape.json
-          ? JSON.stringify({ kind: 'lock-wait', message: waitingMessage(holder) })
-          : waitingMessage(holder),
-      );
-    },
-  });
+  const named = options.agents ?? [];
+  return options.folder
+    .follow({
+      folders,
+      agents: named.length > 0 ? named : folders.length === 0,
+      embed: options.embed === true,
+      poll: options.poll === true,
+      redact: options.redact === true,
+      onEvent: (event) => {
+        write(
+          shape.json ? JSON.stringify(event) : describeEvent(event, process.cwd(), shape.width),
+        );
+      },
+      onWait: (holder) => {
+        write(
+          shape.json
+            ? JSON.stringify({ kind: 'lock-wait', message: waitingMessage(holder) })
+            : waitingMessage(holder),
+        );
+      },
+    })
+    .catch((error: unknown) => {
+      if (error instanceof Error && USAGE_ERRORS.has(error.name))
+        throw new UsageError(error.message);
+      throw error;
+    });
 }
 
 /**
@@ -77,9 +88,17 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
     signalled = resolve;
   });
   let up = false;
+  // A second Ctrl-C or SIGTERM while stopping stops now. Kept as a handler (not the default
+  // action) so that the temporary folders' own handler (a followed SQLite store's copy) does not
+  // end the process before the follower has finished what it was writing.
+  const now = (): void => {
+    process.exit(130);
+  };
   const stop = (): void => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    process.on('SIGINT', now);
+    process.on('SIGTERM', now);
     if (!up) io.err('stopping once the first pass is done (Ctrl-C again stops now)');
     signalled();
   };
@@ -94,6 +113,7 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
         ...(options.embed ? { embed: true } : {}),
         ...(options.poll ? { poll: true } : {}),
         ...(options.redact ? { redact: true } : {}),
+        ...(options.agent ? { agents: options.agent } : {}),
       },
       write,
       tty ? { width: (process.stdout.columns || 120) - 1 } : { json: options.json === true },
@@ -106,6 +126,8 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
   up = true;
   await signal;
   await follower.stop();
+  process.off('SIGINT', now);
+  process.off('SIGTERM', now);
   if (tty) process.stdout.write('\n');
   io.out(options.json ? JSON.stringify({ kind: 'stopped' }) : 'stopped');
 }
@@ -113,11 +135,15 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
 export function registerWatch(program: Command, io: CliIo): void {
   withStoreOptions(program.command('watch'))
     .description(
-      'keep the memory current: import new Claude Code session lines and exports dropped into the folders as they are written',
+      'keep the memory current: import what every coding agent writes (as import --agents finds them), and exports dropped into the folders, as it is written',
     )
     .argument(
       '[folders...]',
-      'folders to follow (default: your Claude Code sessions, ~/.claude/projects)',
+      "folders to follow: agents' sessions there, and exports dropped in (default: every coding agent found)",
+    )
+    .option(
+      '--agent <name...>',
+      'follow only these coding agents (codex, cline, opencode, claude-code, ...; see sources --installed)',
     )
     .option(
       '--embed',
@@ -133,7 +159,7 @@ export function registerWatch(program: Command, io: CliIo): void {
 }
 
 /**
- * `--watch` on `mcp` and `serve`: follows Claude Code's session folders inside the server
+ * `--watch` on `mcp` and `serve`: follows every coding agent's sessions inside the server
  * process (as `watch` does), telling each event on stderr, before the server opens its store
  * (so a data folder with nothing imported yet works). Returns a count of the changes made, for
  * the web app's page to redraw; undefined without `--watch`.

@@ -93,14 +93,14 @@ describe('chatgraph completion', () => {
     expect(checked.status).toBe(0);
   });
 
-  it('prints a fish script with the commands, options and values', () => {
+  it('prints a fish script with the commands, options and values', async () => {
     // fish is not installed here: its script is checked as text (fish -n where it is).
-    const fish = fishScript(completionTree(buildProgram(memoryIo())));
+    const fish = fishScript(completionTree(await buildProgram(memoryIo())));
     const hasFish = spawnSync('fish', ['--version']).status === 0;
     if (hasFish) expect(spawnSync('fish', ['-n', join(folder, 'chatgraph.fish')]).status).toBe(0);
     expect(fish).toContain("-a search -d 'search every message'");
     expect(fish).toMatch(
-      /-n '__fish_seen_subcommand_from search' -l source -x -a 'chatgpt claude-ai claude-code [^']*'/,
+      /-n '__fish_seen_subcommand_from search' -l source -x -a '(?:[^']* )?chatgpt claude-ai claude-code [^']*'/,
     );
     expect(fish).toContain(
       "-n '__fish_seen_subcommand_from thread' -a '(chatgraph __complete ids 2>/dev/null)'",
@@ -108,7 +108,7 @@ describe('chatgraph completion', () => {
   });
 
   it('is made from the command tree: a new command and option appear in every script', async () => {
-    const program = buildProgram(memoryIo());
+    const program = await buildProgram(memoryIo());
     program.command('zebra').alias('zb').option('--stripes <n>', 'how many');
     const tree = completionTree(program);
     const zebra = tree.subcommands.find((c) => c.path[0] === 'zebra');

@@ -1,5 +1,6 @@
 import type { Provider } from '../provider.js';
 import { detectClaudeCode } from './detect.js';
+import { SessionBuilder } from './session-builder.js';
 import { toClaudeCodeConversation } from './to-conversation.js';
 
 /** Claude Code session logs (`~/.claude/projects`). */
@@ -24,6 +25,7 @@ export const claudeCode: Provider = {
       },
       { platforms: ['linux'], path: '$XDG_CONFIG_HOME/claude/projects' },
     ],
+    grow: (variant, context) => new SessionBuilder(variant, context),
   },
   detect: detectClaudeCode,
   toConversation: toClaudeCodeConversation,

@@ -7,7 +7,7 @@ import type { ConversionContext } from '../provider.js';
 import { asObject, asString, asText, without } from '../untrusted.js';
 import { MAPPED_ENTRY_KEYS, WRAPPER } from './raw.js';
 import { claudeUsage } from './usage.js';
-import { TOKEN_USAGE_KEY } from '../../model/token-usage.js';
+import { TOKEN_USAGE_KEY, tokenUsageWithResponse } from '../../model/token-usage.js';
 import type { LogicalEntry } from './session-scan.js';
 
 const ROLES: Record<string, Role> = { user: 'user', assistant: 'assistant', system: 'system' };
@@ -217,11 +217,22 @@ function entryRaw(
   if (at.blocks.unknownBlocks.length > 0) raw.unknown_blocks = at.blocks.unknownBlocks;
   if (at.blocks.injected.length > 0) raw.injected_context = at.blocks.injected;
   if (at.blocks.toolUseExtras.length > 0) raw.tool_use_extras = at.blocks.toolUseExtras;
-  const usage = claudeUsage(item.usages);
+  const usage = tokenUsageWithResponse(claudeUsage(item.usages), responseIdOf(entry));
   if (usage) raw[TOKEN_USAGE_KEY] = usage;
   if (isMeta) raw.is_meta = true;
   if (wrapped) raw.command_wrapper = true;
   if (isMeta || wrapped || at.type === 'system') raw.hidden = true;
   if (at.inferred) raw.parent_inferred = true;
   return raw;
+}
+
+/**
+ * The API response a reply's lines came from: `message.id` with the `requestId` (what ccusage
+ * dedupes by), or `message.id` alone; a resumed session's copy of the reply names the same.
+ */
+function responseIdOf(entry: JsonObject): string | undefined {
+  const id = asText(asObject(entry.message)?.id);
+  if (id === undefined) return undefined;
+  const request = asText(entry.requestId);
+  return request !== undefined ? `${id}:${request}` : id;
 }

@@ -32,7 +32,7 @@ export const OWNED_LABELS: readonly Label[] = LABEL_NAMES.filter((l) => !SHARED_
 /** Indexes beyond the keys: what the commands and the seed's queries look nodes up by. */
 const INDEXED: Partial<Record<Label, readonly string[]>> = {
   Conversation: ['conversation_id', 'source', 'created_at'],
-  Message: ['conversation_id', 'created_at'],
+  Message: ['conversation_id', 'created_at', 'response_id'],
   Document: ['template_id', 'conversation_id'],
   Import: ['checksum'],
 };

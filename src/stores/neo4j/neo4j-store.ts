@@ -47,6 +47,7 @@ import {
   readThread,
 } from './neo4j-reads.js';
 import { Neo4jSessions } from './neo4j-sessions.js';
+import { Neo4jUsage } from './neo4j-usage.js';
 
 /**
  * The graph in a Neo4j 5 server (or Aura) over Bolt: the same Store as the embedded one.
@@ -69,6 +70,9 @@ export class Neo4jStore implements Store {
     read: (query, params) => this.read(query, params),
     write: (work) => this.write(work),
   });
+
+  /** The messages' token counts, summed by the server for usage reports. */
+  readonly usage = new Neo4jUsage((query, params) => this.read(query, params));
 
   private constructor(
     driver: Driver,

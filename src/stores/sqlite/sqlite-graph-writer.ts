@@ -15,6 +15,7 @@ import { stemsWriter, type StemsWriter } from './stemmed-full-text.js';
 import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
 import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';
+import { addTokenCounts, tokenCountStatements, tokenCounts } from './sqlite-token-counts.js';
 
 type Statement = Database.Statement;
 
@@ -38,7 +39,7 @@ function upsertNodeSql(label: Label): string {
 
 /**
  * What writes a conversation's graph into the tables: its nodes, edges, full-text rows,
- * message counts and content hash, each conversation replacing its earlier rows whole.
+ * message and token counts and content hash, each conversation replacing its earlier rows whole.
  */
 export class SqliteGraphWriter {
   private readonly insertNode = new Map<Label, Statement>();
@@ -48,6 +49,7 @@ export class SqliteGraphWriter {
   private readonly fullText: ReturnType<typeof fullTextWriter>;
   private readonly stems: StemsWriter;
   private readonly patcher: ReturnType<typeof deltaPatcher>;
+  private readonly tokens: ReturnType<typeof tokenCountStatements>;
   private readonly statements: Record<
     'state' | 'countsDelete' | 'countsInsert' | 'bump' | 'stateDelete' | 'known',
     Statement
@@ -87,6 +89,7 @@ export class SqliteGraphWriter {
         `SELECT 1 FROM conversation_state WHERE id = ? UNION ALL SELECT 1 FROM "Conversation" WHERE owner = ? LIMIT 1`,
       ),
     };
+    this.tokens = tokenCountStatements(db);
     this.patcher = deltaPatcher(db, {
       insertNode: this.insertNode,
       insertEdge: this.insertEdge,
@@ -112,6 +115,7 @@ export class SqliteGraphWriter {
   remove(owner: string): void {
     this.removeOwned(owner);
     this.statements.countsDelete.run(owner);
+    this.tokens.remove.run(owner);
     this.statements.stateDelete.run(owner);
     this.statements.bump.run(`deleted-${Date.now()}`);
   }
@@ -158,6 +162,8 @@ export class SqliteGraphWriter {
     countsDelete.run(batch.owner);
     for (const [key, messages] of messageCounts(batch.nodes, 1))
       countsInsert.run(batch.owner, ...key.split('\u0000'), messages);
+    this.tokens.remove.run(batch.owner);
+    addTokenCounts(this.tokens, batch.owner, tokenCounts(batch.nodes, 1));
     state.run(batch.owner, hash, deep ? 1 : 0);
     this.bump();
   }

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
+import { z } from 'zod';
 import { QueryError } from '../store.js';
+import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 
 /**
@@ -104,36 +106,73 @@ function counter(db: Database.Database, params: Params): (sql: string) => number
 }
 
 /**
- * Matches of one source, counted up to the cap: all of them (which bounds the ranking window)
- * and those the filters keep. Without filters FTS5 counts alone, each table's rowids as FTS5
- * reads them; the stemmed table's only where the English one has not matched them (profiled at
- * a million messages: merging both tables' matches by rowid to count them cost 5 to 10 times
- * the counts themselves, see docs/performance.md). With filters each match is joined to its
- * message and conversation.
+ * Matches of one source, all of them, counted up to the cap (which bounds the ranking window):
+ * FTS5 counts alone, each table's rowids as FTS5 reads them; the stemmed table's only where the
+ * English one has not matched them (profiled at a million messages: merging both tables'
+ * matches by rowid to count them cost 5 to 10 times the counts themselves, see
+ * docs/performance.md).
  */
 export function countMatches(
   db: Database.Database,
   source: Source,
   tables: Tables,
-  filters: string[],
   params: Params,
-): { all: number; kept: number } {
-  const { join } = SOURCES[source];
+): number {
   const cap = MATCH_COUNT_CAP + 1;
   const count = counter(db, params);
   const { porter, stems } = matchingRowids(source, tables);
-  let all = count(`SELECT count(*) FROM (${porter} LIMIT ${cap})`);
-  if (stems !== undefined && all < cap)
-    all += count(`SELECT count(*) FROM (${stems} AND rowid NOT IN (${porter}) LIMIT ${cap})`);
-  all = Math.min(all, cap);
-  if (filters.length === 0 || all === 0) return { all, kept: all };
-  const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
-  const kept = count(
-    `SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${ownerJoin(db, source) ?? join} JOIN "Conversation" c ON c.id = m.owner
-     WHERE ${filters.join(' AND ')} LIMIT ${cap})`,
+  const all = count(`SELECT count(*) FROM (${porter} LIMIT ${cap})`);
+  if (stems === undefined || all >= cap) return Math.min(all, cap);
+  return Math.min(
+    cap,
+    all + count(`SELECT count(*) FROM (${stems} AND rowid NOT IN (${porter}) LIMIT ${cap})`),
   );
-  return { all, kept };
 }
+
+/**
+ * With filters: the matches each source keeps and the conversations they are in, exactly, in
+ * one pass over the matches joined to their message and conversation. They were two passes
+ * (the matches kept, capped, then the conversations), and the first was about a quarter of a
+ * search's time over bench/graph.mjs's queries (profiled at 300,000 messages, docs/performance.md).
+ */
+export function countFiltered(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  filters: string[],
+  params: Params,
+): { kept: Record<Source, number>; conversations: number } {
+  const hits = sources.map((source) => {
+    const { porter, stems } = matchingRowids(source, tables);
+    const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
+    const join = ownerJoin(db, source) ?? SOURCES[source].join;
+    return `SELECT '${source}' AS source, m.owner AS owner FROM (${rows}) t ${join}
+      JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
+  });
+  let row: unknown;
+  try {
+    row = db
+      .prepare(
+        `SELECT count(*) FILTER (WHERE source = 'message') AS message,
+          count(*) FILTER (WHERE source = 'attachment') AS attachment,
+          count(DISTINCT owner) AS conversations FROM (${hits.join(' UNION ALL ')})`,
+      )
+      .get(params);
+  } catch (error) {
+    throw engineError(error);
+  }
+  const counts = sqliteRow(FilteredCounts, row, 'match counts');
+  return {
+    kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
+    conversations: counts?.conversations ?? 0,
+  };
+}
+
+const FilteredCounts = z.object({
+  message: z.number(),
+  attachment: z.number(),
+  conversations: z.number(),
+});
 
 /**
  * The index that finds a message's conversation (and what the filters read of it) by its rowid

@@ -9,6 +9,7 @@ import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
+import { backfillTokenCounts, createUsageIndexes } from './sqlite-token-counts.js';
 import { ColumnRow, sqliteRows, tableNames } from './sqlite-rows.js';
 
 /** The settings of a connection that writes. */
@@ -29,7 +30,7 @@ export function configureWritable(db: Database.Database): void {
 
 /**
  * Creates the tables of this version and brings an older store up to date in place: new
- * property columns, message counts, the full-text indexes (re-tokenized when `retokenize`),
+ * property columns, message and token counts, the full-text indexes (re-tokenized when `retokenize`),
  * the listing's indexes and previews.
  */
 export function migrate(db: Database.Database, retokenize: boolean): void {
@@ -43,6 +44,8 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   SqliteMemories.createSchema(db);
   addMissingColumns(db);
   backfillMessageCounts(db);
+  createUsageIndexes(db);
+  backfillTokenCounts(db);
   upgradeFullText(db, retokenize, missing);
   // A store made before stemming: its messages stemmed once (needs the language detector).
   if (noStems)
@@ -99,6 +102,7 @@ export function outdated(file: string, key?: string): boolean {
   try {
     const tables = new Set(tableNames(db));
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
+    if (!tables.has('token_counts')) return true;
     if (stemsMissing(db)) return true;
     if (tables.has('Conversation') && listingMissing(db)) return true;
     if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;

@@ -15,6 +15,7 @@ import type { StemLanguage } from '../../search/stemming.js';
 import { quote } from './sqlite-schema.js';
 import { z } from 'zod';
 import { sqliteRow } from './sqlite-rows.js';
+import { addTokenCounts, tokenCountStatements, tokenCounts } from './sqlite-token-counts.js';
 
 // A row of the full-text index's table, and the text it holds (to take its words out).
 const TextRow = z.object({ rowid: z.number(), content: z.unknown() });
@@ -38,7 +39,7 @@ export type PatchOutcome = 'patched' | 'replace';
 /**
  * Writes a conversation's delta (see `GraphDelta`): edges gone are deleted, new nodes inserted,
  * nodes whose properties changed updated (and their text indexed again), new edges inserted,
- * message counts moved by the messages left and new; nothing else is touched. This is what
+ * message and token counts moved by the messages left and new; nothing else is touched. This is what
  * keeps appending one line to a long session log as cheap as to a short one: the full rewrite
  * deletes and re-indexes every message. A delta that takes a node away is not additive (a
  * rewritten log): the caller rewrites the conversation whole instead. Runs inside the
@@ -72,6 +73,7 @@ export function deltaPatcher(
     ),
     prune: db.prepare(`DELETE FROM message_counts WHERE owner = ? AND messages <= 0`),
   };
+  const tokens = tokenCountStatements(db);
   return (delta, hash, deep) => {
     if (removesNode(delta)) return 'replace';
     const { left, fresh, owner } = delta;
@@ -95,6 +97,8 @@ export function deltaPatcher(
     const moved = messageCounts(fresh.nodes, 1, messageCounts(left.nodes, -1));
     for (const [key, by] of moved) if (by !== 0) counts.add.run(owner, ...key.split('\u0000'), by);
     counts.prune.run(owner);
+    addTokenCounts(tokens, owner, tokenCounts(fresh.nodes, 1, tokenCounts(left.nodes, -1)));
+    tokens.prune.run(owner);
     deps.finish(owner, hash, deep);
     return 'patched';
   };

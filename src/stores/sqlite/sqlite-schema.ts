@@ -9,6 +9,7 @@ import {
 } from '../../graph/schema.js';
 import { fullTextStatements } from './full-text.js';
 import { stemsStatement } from './stemmed-full-text.js';
+import { TOKEN_COUNTS_TABLE } from './sqlite-token-counts.js';
 
 /** The graph as tables: one per label (properties as columns), one per relationship type. */
 
@@ -55,6 +56,8 @@ export function schemaStatements(): string[] {
     // Messages counted per conversation, month, role and model ('' for none), so the overview
     // does not read every message (measured at 350,000 messages: 760 ms, now a few ms).
     `CREATE TABLE IF NOT EXISTS message_counts (owner TEXT NOT NULL, month TEXT NOT NULL, role TEXT NOT NULL, model TEXT NOT NULL, messages INTEGER NOT NULL, PRIMARY KEY (owner, month, role, model)) WITHOUT ROWID`,
+    // Token counts summed per conversation, quarter hour, model and long prompt (usage reports).
+    TOKEN_COUNTS_TABLE,
   ];
   for (const label of LABEL_NAMES) {
     const columns = columnsOf(label).map(

@@ -28,6 +28,7 @@ import {
   MATCH_COUNT_CAP,
   SOURCES,
   countConversations,
+  countFiltered,
   countMatches,
   matched,
   tableExists,
@@ -171,14 +172,22 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   const sources: Source[] = tableExists(db, 'attachment_fts')
     ? ['message', 'attachment']
     : ['message'];
+  const totals = new Map(
+    sources.map((source) => [source, countMatches(db, source, tables, params)]),
+  );
+  const filtered =
+    conditions.where.length > 0 && [...totals.values()].some((n) => n > 0)
+      ? countFiltered(db, sources, tables, conditions.where, params)
+      : undefined;
   let matches = 0;
   let ranked = 0;
   const all: Ranked[] = [];
   for (const source of sources) {
-    const count = countMatches(db, source, tables, conditions.where, params);
-    matches += count.kept;
-    if (count.kept === 0) continue;
-    const found = rankIn(db, source, tables, count.all, fts.unranked, conditions.where, params);
+    const total = totals.get(source) ?? 0;
+    const kept = filtered ? filtered.kept[source] : total;
+    matches += Math.min(kept, MATCH_COUNT_CAP + 1);
+    if (kept === 0) continue;
+    const found = rankIn(db, source, tables, total, fts.unranked, conditions.where, params);
     ranked += found.window;
     for (const item of found.rows) all.push(item);
   }
@@ -188,7 +197,9 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     mode: 'keyword',
     hits: hitsOf(db, page, query.text, offset),
     conversationCount:
-      matches === 0 ? 0 : countConversations(db, sources, tables, conditions.where, params),
+      matches === 0
+        ? 0
+        : (filtered?.conversations ?? countConversations(db, sources, tables, [], params)),
     matches: Math.min(matches, MATCH_COUNT_CAP),
     matchesCapped: matches > MATCH_COUNT_CAP,
     ranked: fts.unranked ? 0 : Math.min(ranked, MATCH_COUNT_CAP),

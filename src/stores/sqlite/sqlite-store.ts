@@ -29,6 +29,7 @@ import {
 } from '../store.js';
 import { sourcesOf } from './sqlite-list-migration.js';
 import { SqliteMemories } from './sqlite-memories.js';
+import { SqliteUsage } from './sqlite-usage.js';
 import { EMPTY_FILE, StoreDamagedError, isEmptyFile } from './store-damage.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { SearchChildren } from './search-children.js';
@@ -76,6 +77,7 @@ export class SqliteStore implements Store {
   readonly vectors: SqliteVectors;
   /** The bundle's memories as Memory nodes, searchable by words. */
   readonly memories: SqliteMemories;
+  readonly usage = new SqliteUsage(() => this.db);
 
   private constructor(
     readonly file: string,
@@ -108,7 +110,6 @@ export class SqliteStore implements Store {
 
   /** Whether opening the file (with its key, if encrypted) will bring it up to date (an older version made it). */
   static readonly needsUpgrade = needsUpgrade;
-
   /** Opens (creating) the store file. */
   static open(file: string, options: SqliteStoreOptions = {}): SqliteStore {
     // SQLite takes an empty file for an empty database; a store emptied so (a full disk, a
@@ -376,7 +377,7 @@ export class SqliteStore implements Store {
       for (const label of LABEL_NAMES) this.db.exec(`DELETE FROM ${quote(label)}`);
       for (const kind of EDGE_KINDS) this.db.exec(`DELETE FROM ${quote(kind)}`);
       this.db.exec(`DELETE FROM conversation_state`);
-      this.db.exec(`DELETE FROM message_counts`);
+      this.db.exec(`DELETE FROM message_counts; DELETE FROM token_counts`);
       this.vectors.dropAll();
       clearFullText(this.db);
       SqliteMemories.clear(this.db);

@@ -1,3 +1,4 @@
+import { channel } from 'node:diagnostics_channel';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { type BinaryIndex, dot, toBinaryCode } from '../vectors/binary-index.js';
 import { quantizeVector } from '../vectors/int8-vectors.js';
@@ -60,6 +61,13 @@ const REFINE_PER_HIT = 3;
 function toBlob(vector: Float32Array): Buffer {
   return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
+
+/**
+ * Told each time a process loads the vector index into memory (from its file or its rows), so a
+ * check can see which commands pay for it: a search by words must not.
+ */
+export const VECTOR_INDEX_LOAD_CHANNEL = 'chatgraph:vector-index-load';
+const indexLoads = channel(VECTOR_INDEX_LOAD_CHANNEL);
 
 /** The embedded store's {@link VectorIndex}. */
 export class SqliteVectors implements VectorIndex {
@@ -213,6 +221,7 @@ export class SqliteVectors implements VectorIndex {
     const generation = this.meta('vector_generation') ?? '';
     if (this.index?.generation === generation) return this.index.index;
     const file = this.indexFile();
+    indexLoads.publish({ store: this.db.name });
     let index = file === undefined ? undefined : readIndexFile(file, generation, dimensions);
     if (!index) {
       index = loadBinaryIndex(this.db, dimensions);

@@ -23,6 +23,7 @@ export type {
   Stats,
   ToolCallView,
   TopicMapView,
+  UsageView,
 } from '../api-responses.js';
 export type { ConversationListItem } from '../api-list-responses.js';
 export type { CypherBody, RememberBody, ReviseBody } from '../api-requests.js';

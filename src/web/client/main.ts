@@ -23,6 +23,7 @@ const ROUTES: [RegExp, string, View][] = [
   [/^\/search/, 'search', async (v) => (await import('./search-view.js')).showSearch(v)],
   [/^\/memories/, 'memories', async (v) => (await import('./memories-view.js')).showMemories(v)],
   [/^\/overview/, 'overview', async (v) => (await import('./overview-view.js')).showOverview(v)],
+  [/^\/usage/, 'usage', async (v) => (await import('./usage-view.js')).showUsage(v)],
   [/^\/topics/, 'topics', async (v) => (await import('./topics-view.js')).showTopics(v)],
   [
     /^\/cypher/,

@@ -1,0 +1,217 @@
+// Cold commands (issue 46): whole processes of the file `package.json`'s `bin.chatgraph` names,
+// each beside a bare `node -e 0` run in the same round, medians of --runs rounds (7 by default).
+// `node bench/cold-search.mjs [--messages 64000] [--runs 7]`
+// Measured: `--version`; `search WORD --mode keyword` on the folder before and after `embed`;
+// `search WORD` (the default mode: hybrid once embedded); and, beside them, a bare script that
+// loads the folder's model and embeds one query (the part of a hybrid search that is the
+// model's). Each timed search looks for a word not searched before (no answer can be cached).
+// Embedding 64,000 messages takes hours here, so the embedded folder's vectors are unit vectors
+// of noise filed under the installed default model's name: a search loads and scans them as it
+// would real ones (the cost measured here), only their meaning is nonsense.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3-multiple-ciphers';
+import { SqliteStore } from '../dist/sqlite.js';
+import { layoutOf } from '../dist/folder/layout.js';
+import { writeChatgptExport } from '../dist/sample/write-samples.js';
+
+const storeOf = (dataDir) => layoutOf(dataDir).store;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
+const messages = option('--messages', 64_000);
+const runs = option('--runs', 7);
+const work = join(root, '.bench');
+mkdirSync(work, { recursive: true });
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const cli = join(root, pkg.bin.chatgraph);
+const say = (line) => process.stdout.write(`${line}\n`);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+
+const zip = join(work, `chatgpt-${messages}-messages.zip`);
+if (!existsSync(zip)) {
+  process.stderr.write(`generating ${zip}…\n`);
+  await writeChatgptExport(zip, { seed: 46, targetMessages: messages });
+}
+const plain = join(work, `cold-${messages}-plain`);
+const embedded = join(work, `cold-${messages}-embedded`);
+if (!existsSync(storeOf(plain))) {
+  process.stderr.write(`importing into ${plain}…\n`);
+  execFileSync(process.execPath, [cli, 'import', zip, '--data-dir', plain, '-q', '--json'], {
+    stdio: 'ignore',
+  });
+}
+const MODEL = { id: 'all-minilm-l6-v2', dimensions: 384 };
+if (!existsSync(storeOf(embedded))) {
+  process.stderr.write(`filling ${embedded} with noise vectors…\n`);
+  cpSync(plain, embedded, { recursive: true });
+  rmSync(join(embedded, 'write.lock'), { force: true });
+  await fillVectors(embedded);
+}
+
+async function fillVectors(dataDir) {
+  let seed = 46;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const unit = () => {
+    const v = new Float32Array(MODEL.dimensions);
+    let norm = 0;
+    for (let d = 0; d < v.length; d++) {
+      const x = Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
+      v[d] = x;
+      norm += x * x;
+    }
+    norm = Math.sqrt(norm);
+    return v.map((x) => x / norm);
+  };
+  const db = new Database(storeOf(dataDir), { readonly: true });
+  const rows = /** @type {string[][]} */ (
+    db.prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`).raw().all()
+  );
+  const sources = new Map(
+    /** @type {[string, string][]} */ (
+      db.prepare(`SELECT id, source FROM "Conversation"`).raw().all()
+    ),
+  );
+  db.close();
+  const store = SqliteStore.open(storeOf(dataDir));
+  await store.vectors.reset(MODEL);
+  let owner;
+  let units = [];
+  const flush = async () => {
+    if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
+    units = [];
+  };
+  for (const [rowOwner = '', id = '', role = '', createdAt = ''] of rows) {
+    if (rowOwner !== owner) {
+      await flush();
+      owner = rowOwner;
+    }
+    units.push({
+      nodeId: id,
+      kind: 'message',
+      messageId: id,
+      source: sources.get(rowOwner) ?? '',
+      role,
+      createdAt,
+      chunk: 0,
+      start: 0,
+      end: 0,
+      textHash: '',
+      vector: unit(),
+    });
+  }
+  await flush();
+  await store.close();
+}
+
+// Words the history holds, each searched once: the rarer half of the vocabulary's sample.
+const words = (() => {
+  const db = new Database(storeOf(plain), { readonly: true });
+  const texts = db
+    .prepare(`SELECT content FROM "Message" WHERE content IS NOT NULL LIMIT 4000`)
+    .pluck()
+    .all();
+  db.close();
+  const seen = new Map();
+  for (const text of texts)
+    for (const word of String(text)
+      .toLowerCase()
+      .match(/\b[a-z]{6,12}\b/g) ?? [])
+      seen.set(word, (seen.get(word) ?? 0) + 1);
+  return [...seen.entries()].sort((a, b) => a[1] - b[1]).map(([w]) => w);
+})();
+let next = 0;
+const freshWord = () => {
+  const word = words[next++];
+  if (word === undefined) throw new Error('out of fresh words');
+  return word;
+};
+
+/** One whole process: wall seconds and peak RSS (MB), by GNU time. */
+function measure(argv) {
+  const out = spawnSync('/usr/bin/time', ['-f', '%e %M', ...argv], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`${argv.join(' ')} failed: ${out.stderr}`);
+  const [wall = NaN, rss = NaN] = (out.stderr.trim().split('\n').at(-1) ?? '')
+    .split(' ')
+    .map(Number);
+  return { wall, rss: rss / 1024 };
+}
+
+const queryScript = join(work, 'embed-one-query.mjs');
+const embedQueryScript = `import { openEmbedder } from ${JSON.stringify(join(root, 'dist/embed/open-embedder.js'))};
+const e = await openEmbedder({ model: '${MODEL.id}', workers: 1 });
+await e.embed([process.argv[2]]);
+await e.close();
+`;
+writeFileSync(queryScript, embedQueryScript);
+
+const cases = {
+  'node -e 0': () => [process.execPath, '-e', '0'],
+  'chatgraph --version': () => [process.execPath, cli, '--version'],
+  'search WORD --mode keyword, not embedded': () => [
+    process.execPath,
+    cli,
+    'search',
+    freshWord(),
+    '--mode',
+    'keyword',
+    '--data-dir',
+    plain,
+  ],
+  'search WORD --mode keyword, embedded': () => [
+    process.execPath,
+    cli,
+    'search',
+    freshWord(),
+    '--mode',
+    'keyword',
+    '--data-dir',
+    embedded,
+  ],
+  'search WORD (default mode), embedded': () => [
+    process.execPath,
+    cli,
+    'search',
+    freshWord(),
+    '--data-dir',
+    embedded,
+  ],
+  'a bare script: open the model, embed one query': () => [
+    process.execPath,
+    queryScript,
+    freshWord(),
+  ],
+};
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+/** @type {Record<string, { wall: number, rss: number }[]>} */
+const results = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+for (let round = 0; round < runs; round++)
+  for (const [name, argv] of Object.entries(cases))
+    if (only === undefined || name === 'node -e 0' || name.includes(only))
+      results[name]?.push(measure(argv()));
+
+const bare = median((results['node -e 0'] ?? []).map((r) => r.wall));
+say(`cold commands, ${messages} messages, medians of ${runs} rounds; ${load()}`);
+say('| command | wall | × bare node | peak RSS |');
+say('| --- | --- | --- | --- |');
+for (const [name, list] of Object.entries(results)) {
+  if (list.length === 0) continue;
+  const wall = median(list.map((r) => r.wall));
+  say(
+    `| ${name} | ${wall.toFixed(2)} s | ${(wall / bare).toFixed(1)}× | ${median(list.map((r) => r.rss)).toFixed(0)} MB |`,
+  );
+}
+
+function load() {
+  return `load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(', ')}`;
+}

@@ -1,0 +1,41 @@
+import type { UsageView } from './api.js';
+import { array, nullable, number, object, optional, text, type Reader } from './read-json.js';
+
+// The Usage page's reader of its answer, field for field the server's schema
+// (src/web/api-overview-responses.ts), as the readers in answers.ts.
+
+const usageSums = {
+  input_tokens: number,
+  output_tokens: number,
+  cache_creation_tokens: number,
+  cache_read_tokens: number,
+  reasoning_tokens: number,
+  total_tokens: number,
+  cost_usd: nullable(number),
+  unpriced_models: array(text),
+};
+
+/** GET /api/usage */
+export const usage: Reader<UsageView> = object({
+  by: text,
+  timeZone: text,
+  rows: array(
+    object({
+      period: text,
+      model: nullable(text),
+      source: nullable(text),
+      title: optional(text),
+      ...usageSums,
+    }),
+  ),
+  total: object(usageSums),
+  uncounted: array(
+    object({
+      source: text,
+      conversations: number,
+      of: number,
+      models: array(object({ model: text, messages: number })),
+    }),
+  ),
+  prices: object({ date: text, source: text, unpriced_models: array(text) }),
+});

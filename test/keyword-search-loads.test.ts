@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { writeExport } from './support/recall-fixtures.js';
+import { tempDir } from './support/convert-to-temp.js';
+import { testModelDir } from './support/embedding-model.js';
+import { ROOT } from './support/shared.js';
+
+const run = promisify(execFile);
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  bin: { chatgraph: string };
+};
+// The file users run, as `npm install -g` links it.
+const CLI = join(ROOT, pkg.bin.chatgraph);
+const PROBE = join(ROOT, 'test', 'support', 'load-probe.mjs');
+const env = { ...process.env, CHATGRAPH_MODEL_DIR: testModelDir() };
+
+interface Loads {
+  models: unknown[];
+  vectorIndexes: unknown[];
+  native: string[];
+}
+
+/** Runs the CLI with the load probe: its JSON answer, and what it loaded. */
+async function probed(dir: string, args: string[]): Promise<{ answer: unknown; loads: Loads }> {
+  const file = join(dir, `loads-${String(Math.random()).slice(2)}.json`);
+  const { stdout } = await run(process.execPath, ['--import', PROBE, CLI, ...args], {
+    env: { ...env, CHATGRAPH_LOAD_PROBE: file },
+  });
+  return { answer: JSON.parse(stdout), loads: JSON.parse(readFileSync(file, 'utf8')) as Loads };
+}
+
+const onnx = (loads: Loads): string[] => loads.native.filter((f) => /onnxruntime/i.test(f));
+
+describe('a search by words on an embedded folder (issue 46)', () => {
+  it('opens neither the vector index nor the model; a search by meaning opens both', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    await run(process.execPath, [CLI, 'import', writeExport(dir), '--data-dir', data, '-q'], {
+      env,
+    });
+    await run(process.execPath, [CLI, 'embed', '--data-dir', data], { env });
+    const json = ['--data-dir', data, '--format', 'json'];
+
+    const words = await probed(dir, ['search', 'sourdough', '--mode', 'keyword', ...json]);
+    expect(words.answer).toMatchObject({
+      mode: 'keyword',
+      conversations: [{ platformConversationId: 'starter' }],
+    });
+    expect(words.loads.models).toEqual([]);
+    expect(words.loads.vectorIndexes).toEqual([]);
+    expect(onnx(words.loads)).toEqual([]);
+
+    // The same probe sees both where they are needed: it is not blind.
+    const meaning = await probed(dir, ['search', 'my bread leaven has a chemical odour', ...json]);
+    expect(meaning.answer).toMatchObject({ mode: 'hybrid' });
+    expect(meaning.loads.models.length).toBe(1);
+    expect(meaning.loads.vectorIndexes.length).toBeGreaterThan(0);
+    expect(onnx(meaning.loads).length).toBeGreaterThan(0);
+
+    // Nothing has the words: the model is opened then, to offer what is near in meaning.
+    const none = await probed(dir, ['search', 'leaven', 'odour', '--mode', 'keyword', ...json]);
+    expect(none.answer).toMatchObject({ mode: 'keyword', conversations: [] });
+    expect((none.answer as { nearest?: unknown[] }).nearest?.length).toBeGreaterThan(0);
+    expect(none.loads.models.length).toBe(1);
+  });
+});
