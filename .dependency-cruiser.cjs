@@ -46,6 +46,17 @@ module.exports = {
       },
     },
     {
+      name: 'write-lock-is-the-folders',
+      comment:
+        "A write goes through the folder's one write sequence (Folder.write): only src/folder/ reaches the lock. Types (LockHolder) may be named anywhere; the public entry re-exports the busy error for callers to catch, and doctor reads the last holder's pid.",
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: ['^src/folder/', '^src/index\\.ts$', '^src/doctor/lock-check\\.ts$'],
+      },
+      to: { path: '^src/folder/write-lock\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'library-not-shells',
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/(cli|web|mcp)/' },

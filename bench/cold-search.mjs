@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { SqliteStore } from '../dist/sqlite.js';
-import { storeFile } from '../dist/folder/data-dir.js';
+import { layoutOf } from '../dist/folder/layout.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
+
+const storeOf = (dataDir) => layoutOf(dataDir).store;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -41,14 +43,14 @@ if (!existsSync(zip)) {
 }
 const plain = join(work, `cold-${messages}-plain`);
 const embedded = join(work, `cold-${messages}-embedded`);
-if (!existsSync(storeFile(plain))) {
+if (!existsSync(storeOf(plain))) {
   process.stderr.write(`importing into ${plain}…\n`);
   execFileSync(process.execPath, [cli, 'import', zip, '--data-dir', plain, '-q', '--json'], {
     stdio: 'ignore',
   });
 }
 const MODEL = { id: 'all-minilm-l6-v2', dimensions: 384 };
-if (!existsSync(storeFile(embedded))) {
+if (!existsSync(storeOf(embedded))) {
   process.stderr.write(`filling ${embedded} with noise vectors…\n`);
   cpSync(plain, embedded, { recursive: true });
   rmSync(join(embedded, 'write.lock'), { force: true });
@@ -69,7 +71,7 @@ async function fillVectors(dataDir) {
     norm = Math.sqrt(norm);
     return v.map((x) => x / norm);
   };
-  const db = new Database(storeFile(dataDir), { readonly: true });
+  const db = new Database(storeOf(dataDir), { readonly: true });
   const rows = /** @type {string[][]} */ (
     db.prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`).raw().all()
   );
@@ -79,7 +81,7 @@ async function fillVectors(dataDir) {
     ),
   );
   db.close();
-  const store = SqliteStore.open(storeFile(dataDir));
+  const store = SqliteStore.open(storeOf(dataDir));
   await store.vectors.reset(MODEL);
   let owner;
   let units = [];
@@ -112,7 +114,7 @@ async function fillVectors(dataDir) {
 
 // Words the history holds, each searched once: the rarer half of the vocabulary's sample.
 const words = (() => {
-  const db = new Database(storeFile(plain), { readonly: true });
+  const db = new Database(storeOf(plain), { readonly: true });
   const texts = db
     .prepare(`SELECT content FROM "Message" WHERE content IS NOT NULL LIMIT 4000`)
     .pluck()

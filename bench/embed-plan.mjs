@@ -10,8 +10,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { embedStore } from '../dist/recall/embed-store.js';
-import { openStore } from '../dist/folder/open-store.js';
+import { DataFolder } from '../dist/index.js';
 
 const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const args = process.argv.slice(2);
@@ -45,7 +44,7 @@ for (const input of exports) {
   execFileSync(process.execPath, [cli, 'import', '--data-dir', dataDir, input], {
     stdio: 'ignore',
   });
-  const store = await openStore({ dataDir });
+  const folder = await DataFolder.open(dataDir);
   const controller = new AbortController();
   let current;
   // A pass ends with its last progress (the next pass's plan, cutting every text, is not in it).
@@ -61,7 +60,7 @@ for (const input of exports) {
     print(input, current);
     current = undefined;
   };
-  const report = await embedStore(store, dataDir, {
+  const report = await folder.embed({
     signal: controller.signal,
     onProgress: mark,
     onPlan: (plan, model) => {
@@ -80,7 +79,7 @@ for (const input of exports) {
     },
   });
   close();
-  await store.close();
+  await folder.close();
   rmSync(dataDir, { recursive: true, force: true });
   say(`  embedded ${report.embedded} + ${report.cached} cached, gists ${report.gists}`);
 }

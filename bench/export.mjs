@@ -13,13 +13,12 @@ if (args[0] === '--child') {
   // One export, timed, in this process.
   const [, dataDir = '', given = 'markdown', out = ''] = args;
   const format = /** @type {'markdown' | 'obsidian' | 'html' | 'jsonl'} */ (given);
-  const { exportConversations } = await import('../dist/api/view.js');
-  const { openStore } = await import('../dist/folder/open-store.js');
-  const store = await openStore({ dataDir }, { readonly: true });
+  const { DataFolder } = await import('../dist/index.js');
+  const folder = await DataFolder.open(dataDir, { readonly: true });
   const started = process.hrtime.bigint();
-  const report = await exportConversations({ store, dataDir, format, out });
+  const report = await folder.exportConversations({ format, out });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  await store.close();
+  await folder.close();
   process.stdout.write(
     JSON.stringify({ ...report, seconds, maxRssBytes: process.resourceUsage().maxRSS * 1024 }),
   );

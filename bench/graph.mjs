@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync, statSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '../dist/sqlite.js';
-import { storeFile } from '../dist/folder/data-dir.js';
+import { layoutOf } from '../dist/folder/layout.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -74,7 +74,7 @@ const bytes = first.result.files
 say(
   `graph export: ${big} (${mb(bytes)} MB of conversations.json, ${first.result.totals.messages} messages, ${first.result.totals.conversations} conversations)`,
 );
-const store = SqliteStore.open(storeFile(data), { readonly: true });
+const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
 const counts = await store.counts();
 const rows =
   Object.values(counts.nodes).reduce((a, b) => a + b, 0) +
@@ -84,7 +84,7 @@ say(
   `import end to end: ${first.seconds.toFixed(1)} s, ${(bytes / 1024 / 1024 / first.seconds).toFixed(1)} MB/s (target ≥ 15 MB/s), ${Math.round(rows / first.seconds)} rows/s (${rows} nodes and edges)`,
 );
 say(
-  `store on disk: SQLite ${mb(sizeOf(storeFile(data)) + sizeOf(`${storeFile(data)}-wal`))} MB, PAM bundle ${mb(sizeOf(join(data, 'bundle')))} MB`,
+  `store on disk: SQLite ${mb(sizeOf(layoutOf(data).store) + sizeOf(`${layoutOf(data).store}-wal`))} MB, PAM bundle ${mb(sizeOf(layoutOf(data).bundle.dir))} MB`,
 );
 
 // 2. Search latency over 100 distinct queries.
@@ -167,8 +167,8 @@ rmSync(smallData, { recursive: true, force: true });
 importInto(small, smallData);
 const seedScript = `
 import { SqliteStore } from '${join(root, 'dist', 'sqlite.js')}';
-import { storeFile } from '${join(root, 'dist', 'folder', 'data-dir.js')}';
-const store = SqliteStore.open(storeFile(${JSON.stringify(smallData)}), { readonly: true });
+import { layoutOf } from '${join(root, 'dist', 'folder', 'layout.js')}';
+const store = SqliteStore.open(layoutOf(${JSON.stringify(smallData)}).store, { readonly: true });
 // A conversation of median length: the seed's thread query returns one row per prefix.
 const ids = await store.cypher('MATCH (c:Conversation) RETURN c.conversation_id AS id ORDER BY c.message_count, id');
 const conv = ids[Math.floor(ids.length / 2)];

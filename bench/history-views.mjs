@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../scripts/chromium.mjs';
 import { buildTopicMap } from '../dist/recall/topic-map.js';
-import { openStore } from '../dist/folder/open-store.js';
+import { Folder } from '../dist/folder/folder.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -112,7 +112,7 @@ function random(seed) {
 
 async function topicMapBuild() {
   const data = await importOnce(`topics-${conversations}`, { seed: 5, conversations });
-  const store = await openStore({ dataDir: data });
+  const store = await new Folder(data).openStore();
   try {
     const model = await store.vectors.model();
     if (model?.id !== 'bench-synthetic') {

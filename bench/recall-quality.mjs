@@ -240,14 +240,16 @@ function cliSearcher(dataDir) {
 
 /** Searches through the library: one store and one loaded model for every query (fast). */
 async function librarySearcher(dataDir) {
-  // The recaller is public (chatgraph/query); opening the store and the query model is internal.
-  const { createRecaller } = await import('../dist/api/query.js');
-  const { openStore } = await import('../dist/folder/open-store.js');
+  // The recaller is the data folder's (public); the store and the query model are internal.
+  const { DataFolder } = await import('../dist/index.js');
+  const { Folder } = await import('../dist/folder/folder.js');
   const { openQueryEmbedder } = await import('../dist/recall/embed-store.js');
   const { meaningCutoffOf } = await import('../dist/embed/model-catalog.js');
-  const store = await openStore({ dataDir }, { readonly: true });
-  const recaller = createRecaller(store, dataDir);
-  const embedder = await openQueryEmbedder(store, dataDir);
+  const dataFolder = await DataFolder.open(dataDir, { readonly: true });
+  const recaller = await dataFolder.recaller();
+  const folder = new Folder(dataDir);
+  const store = await folder.openStore({ readonly: true });
+  const embedder = await openQueryEmbedder(store, folder);
   const judge = await embedder?.meaningJudge();
   return {
     concurrency: 1,
@@ -273,6 +275,7 @@ async function librarySearcher(dataDir) {
     async close() {
       await embedder?.close();
       await recaller.close();
+      await dataFolder.close();
       await store.close();
     },
   };

@@ -19,7 +19,7 @@ import { SqliteStore } from '../dist/sqlite.js';
 import { openEmbedder } from '../dist/embed/open-embedder.js';
 import { recall } from '../dist/recall/recall-search.js';
 import { recallConversations } from '../dist/recall/recall-conversations.js';
-import { storeFile } from '../dist/folder/data-dir.js';
+import { layoutOf } from '../dist/folder/layout.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
 import { writeClaudeCodeProjects } from '../dist/sample/claude-code-sample.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
@@ -70,7 +70,7 @@ function run(cliArgs) {
 /** Imports an export into a data folder once (kept in .bench between runs). */
 function imported(name, input) {
   const dataDir = join(work, name);
-  if (!existsSync(storeFile(dataDir))) run(['import', input, '--data-dir', dataDir, '-q']);
+  if (!existsSync(layoutOf(dataDir).store)) run(['import', input, '--data-dir', dataDir, '-q']);
   return dataDir;
 }
 
@@ -111,7 +111,7 @@ if (!skipEmbed) {
 
 // 2. Real vectors of a sample, for the synthetic sets.
 const sampleRows = /** @type {[Buffer][]} */ (
-  new Database(storeFile(chatgptData), { readonly: true })
+  new Database(layoutOf(chatgptData).store, { readonly: true })
     .prepare(`SELECT vector FROM vector_unit LIMIT 20000`)
     .raw()
     .all()
@@ -147,7 +147,7 @@ await embedder.close();
 
 /** Gives every message of a store `chunks` vectors (real sample plus noise); returns them all. */
 async function fillVectors(store, dataDir, chunks = 1) {
-  const db = new Database(storeFile(dataDir), { readonly: true });
+  const db = new Database(layoutOf(dataDir).store, { readonly: true });
   const rows = db
     .prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`)
     .raw()
@@ -264,7 +264,9 @@ async function graphStore(messages, zipName, options) {
 
 const dataDir = await graphStore(100_000, 'chatgpt-100000-messages-plain.zip', {});
 for (const chunks of onlyNeo4j ? [] : [1, chunksForLargest]) {
-  const store = SqliteStore.open(storeFile(dataDir));
+  const store = SqliteStore.open(layoutOf(dataDir).store, {
+    vectorIndexFile: layoutOf(dataDir).vectorIndex,
+  });
   const started = process.hrtime.bigint();
   const all = await fillVectors(store, dataDir, chunks);
   say(
@@ -281,7 +283,10 @@ for (const chunks of onlyNeo4j ? [] : [1, chunksForLargest]) {
     return (Number(process.hrtime.bigint() - t) / 1e6).toFixed(0);
   };
   const fromRows = await firstSearch(store);
-  const reopened = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const reopened = SqliteStore.open(layoutOf(dataDir).store, {
+    readonly: true,
+    vectorIndexFile: layoutOf(dataDir).vectorIndex,
+  });
   const fromFile = await firstSearch(reopened);
   await reopened.close();
   say(

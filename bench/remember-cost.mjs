@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Folder } from '../dist/folder/folder.js';
 import { remember } from '../dist/memory/remember.js';
 import { writeMemories } from '../dist/memory/write-memories.js';
 import { newMemory } from '../dist/model/memory-input.js';
@@ -24,7 +25,8 @@ function median(values) {
 for (const n of sizes.length > 0 ? sizes : [100, 1000, 7000]) {
   const dataDir = mkdtempSync(join(tmpdir(), 'remember-cost-'));
   try {
-    await writeMemories({ dataDir }, (context) => {
+    const folder = new Folder(dataDir);
+    await writeMemories(folder, (context) => {
       for (let i = 0; i < n; i++) {
         const memory = newMemory(
           randomUUID(),
@@ -43,7 +45,7 @@ for (const n of sizes.length > 0 ? sizes : [100, 1000, 7000]) {
     const times = [];
     for (let i = 0; i < RUNS; i++) {
       const start = performance.now();
-      await remember({ dataDir }, { content: `measured memory ${i} at ${n}`, type: 'fact' });
+      await remember(folder, { content: `measured memory ${i} at ${n}`, type: 'fact' });
       times.push(performance.now() - start);
     }
     console.log(

@@ -18,7 +18,9 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { followFolders } from '../dist/data-folder/follow-folders.js';
-import { storeFile } from '../dist/folder/data-dir.js';
+import { Bundle } from '../dist/bundle/bundle.js';
+import { Folder } from '../dist/folder/folder.js';
+import { bundleLayout, layoutOf } from '../dist/folder/layout.js';
 import { SqliteStore } from '../dist/sqlite.js';
 import { scanTargets } from '../dist/live/scan-folders.js';
 import { SessionConversion, convertSession } from '../dist/live/convert-session.js';
@@ -86,8 +88,7 @@ const percentile = (values, p) => {
 /** Starts a follower; resolves `imported` waiters with each event. */
 async function follow(folder, data) {
   const waiters = [];
-  const follower = await followFolders({
-    dataDir: data,
+  const follower = await followFolders(new Folder(data), {
     folders: [folder],
     indexDelayMilliseconds: 1000,
     onEvent: (event) => {
@@ -104,7 +105,7 @@ async function latency() {
   const data = join(base, 'latency', 'data');
   let parent = writeSession(join(folder, '-work-project'), 'latency-session', 200);
   const { follower } = await follow(folder, data);
-  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const reader = SqliteStore.open(layoutOf(data).store, { readonly: true });
   const times = [];
   for (let i = 0; i < appends; i++) {
     const word = `zq${i}marker${Math.random().toString(36).slice(2, 8)}`;
@@ -186,7 +187,7 @@ async function breakdown(lines) {
   const store = SqliteStore.open(join(dir, 'store.sqlite'));
   const graph = new LiveStoreWriter(store, false);
   await graph.step(first);
-  const bundle = await BundleWriter.open(join(dir, 'bundle'));
+  const bundle = await BundleWriter.open(new Bundle(bundleLayout(join(dir, 'bundle'))));
   const firstFile = first.settle();
   await graph.settled(first, firstFile);
   bundle.writeConversation(first.id, firstFile.text, firstFile.contentHash, first.index);
@@ -232,7 +233,7 @@ async function burst() {
   const data = join(base, 'burst', 'data');
   let parent = writeSession(join(folder, '-work-project'), 'burst-5000', 5000);
   const { follower } = await follow(folder, data);
-  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const reader = SqliteStore.open(layoutOf(data).store, { readonly: true });
   const cpu = process.cpuUsage();
   const word = `zqburst${Math.random().toString(36).slice(2, 8)}`;
   for (let i = 0; i < 40; i++) {
@@ -386,8 +387,7 @@ async function agents() {
   const dir = join(base, 'agents');
   const { codex, cline, opencode, at } = agentHome(dir);
   const data = join(dir, 'data');
-  const follower = await followFolders({
-    dataDir: data,
+  const follower = await followFolders(new Folder(data), {
     agents: ['codex', 'cline', 'opencode'],
     at,
     indexDelayMilliseconds: 1000,
@@ -395,7 +395,7 @@ async function agents() {
       if (event.kind === 'problem') process.stderr.write(`problem: ${event.message}\n`);
     },
   });
-  const reader = SqliteStore.open(storeFile(data), { readonly: true });
+  const reader = SqliteStore.open(layoutOf(data).store, { readonly: true });
   // The agent's own connection, kept open with nothing checkpointed (commits stay in the WAL).
   const agent = new Database(opencode);
   agent.pragma('journal_mode = WAL');
@@ -483,7 +483,7 @@ async function idleAgents() {
     join(h.at.home, '.config', 'Code', 'User', 'globalStorage', 'saoudrizwan.claude-dev', 'tasks'),
     join(h.at.home, '.local', 'share', 'opencode'),
   ]);
-  const follower = await followFolders({ dataDir: data, folders, agents: false });
+  const follower = await followFolders(new Folder(data), { folders, agents: false });
   await new Promise((r) => setTimeout(r, 3000));
   const before = process.cpuUsage();
   const started = performance.now();

@@ -23,7 +23,7 @@ export type { Diagnostic } from './model/diagnostic.js';
 export { VERSION } from './model/version.js';
 export { neo4jTarget } from './stores/neo4j/neo4j-target.js';
 export type { Neo4jTarget } from './stores/neo4j/neo4j-target.js';
-export type { Store } from './stores/store.js';
+export type { StoreReader } from './stores/store-reader.js';
 export type { Conversation, Message, Memory } from './model/pam.js';
 export type { Follower } from './live/follower.js';
 export type { FollowEvent } from './live/follow-event.js';

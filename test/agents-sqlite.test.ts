@@ -109,7 +109,7 @@ describe('an agent store in WAL mode, its agent running', () => {
       await writerAgain.exec(sessionSql('ses_latest', 'quokka appears', 1780005000000));
       const again = await folder.import([store]);
       expect(again.problems.map((p) => p.code)).not.toContain('file-already-imported');
-      const found = await (await folder.store()).search({ text: 'quokka' });
+      const found = await (await folder.reader()).search({ text: 'quokka' });
       expect(found.hits.length).toBeGreaterThan(0);
     } finally {
       await folder.close();
@@ -202,7 +202,7 @@ describe("Cursor's login tokens beside its chats", () => {
     let report;
     try {
       report = await folder.import([global, workspace, kiro]);
-      const found = await (await folder.store()).search({ text: 'pagination' });
+      const found = await (await folder.reader()).search({ text: 'pagination' });
       expect(found.hits.length).toBeGreaterThan(0);
     } finally {
       await folder.close();
@@ -239,7 +239,7 @@ describe('each SQLite agent, imported', () => {
     try {
       const report = await folderHandle.import([input]);
       expect(exitCodeOf(report)).toBe(0);
-      const found = await (await folderHandle.store()).search({ text: word });
+      const found = await (await folderHandle.reader()).search({ text: word });
       expect(found.hits.length, word).toBeGreaterThan(0);
     } finally {
       await folderHandle.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { project } from '../src/graph/project.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';
@@ -18,6 +18,7 @@ import {
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { conversationErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const run = promisify(execFile);
@@ -136,13 +137,12 @@ describe('Claude.ai pasted and attached text', () => {
 
   it('is an Attachment node with its text in the store, at import and after reindex', async () => {
     const data = join(tempDir(), 'data');
-    await importExports([exportFile([pastedClaudeConversation()])], {
-      dataDir: data,
+    await importExports(new Folder(data), [exportFile([pastedClaudeConversation()])], {
       importedAt: FIXED_TIME,
       workers: 0,
     });
     const read = async (): Promise<unknown> => {
-      const store = SqliteStore.open(storeFile(data), { readonly: true });
+      const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
       try {
         const rows = await store.cypher(
           `MATCH (m:Message)-[:HAS_ATTACHMENT]->(a:Attachment) RETURN a.name, a.content, a.position ORDER BY a.position`,
@@ -176,7 +176,7 @@ describe('Claude.ai pasted and attached text', () => {
       counts: [4, 4],
     };
     expect(await read()).toEqual(expected);
-    await reindex(data);
+    await reindex(new Folder(data));
     expect(await read()).toEqual(expected);
   });
 

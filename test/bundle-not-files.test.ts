@@ -7,6 +7,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { CLI } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Issue 41, point 14: a FIFO, or a link to /dev/zero, in a bundle hangs nothing: verify,
 // validate and reindex read regular files only (with a size bound), and name what is not one.
@@ -32,7 +33,7 @@ async function hostileFolder(): Promise<string> {
   const input = join(dir, 'conversations.json');
   writeFileSync(input, JSON.stringify([branchedConversation('c-1', 'Quokka plans')]));
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   expect((await cli('sign', '--data-dir', data)).code).toBe(0);
   const bundle = join(data, 'bundle');
   execFileSync('mkfifo', [join(bundle, 'conversations', 'fifo.json')]);

@@ -1,7 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { exitCodeOf } from '../src/pipeline/exit-code.js';
 import type { ImportReport } from '../src/pipeline/import-report.js';
 import type { Diagnostic } from '../src/model/diagnostic.js';
@@ -9,6 +9,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const EXPORT = join(ROOT, 'test', 'fixtures', 'chatgpt', 'sharded-manifest-2026');
 
@@ -93,8 +94,8 @@ describe("ChatGPT's export_manifest.json", () => {
 
   it('gives conversations their project, custom GPT, study mode and memory scope in the graph', async () => {
     const data = join(tempDir(), 'data');
-    await importExports([EXPORT], { dataDir: data, importedAt: FIXED_TIME });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    await importExports(new Folder(data), [EXPORT], { importedAt: FIXED_TIME });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect(
         await store.cypher(

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Folder } from '../src/folder/folder.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { exitCodeOf } from '../src/pipeline/exit-code.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
@@ -58,7 +59,7 @@ describe('Claude.ai exports of overlapping time ranges', () => {
     async (_order, imports) => {
       const data = join(tempDir(), 'data');
       for (const inputs of imports) {
-        const report = await importExports(inputs, { dataDir: data, importedAt: FIXED_TIME });
+        const report = await importExports(new Folder(data), inputs, { importedAt: FIXED_TIME });
         expect(exitCodeOf(report)).toBe(0);
       }
       const thread = knivesThread(data);
@@ -66,7 +67,7 @@ describe('Claude.ai exports of overlapping time ranges', () => {
       expect(thread[0]).toMatch(/^I want to learn to sharpen/);
       expect(thread[4]).toMatch(/^Back again: my edge rolls/);
       // Either export again changes nothing.
-      const again = await importExports([CUSTOM ?? '', NINETY ?? ''], { dataDir: data });
+      const again = await importExports(new Folder(data), [CUSTOM ?? '', NINETY ?? '']);
       expect(again.written.created).toBe(0);
       expect(knivesThread(data)).toEqual(thread);
     },

@@ -3,11 +3,12 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const run = promisify(execFile);
@@ -18,7 +19,7 @@ const PARTS = readdirSync(DELIVERY).map((name) => join(DELIVERY, name));
 const MANIFEST = PARTS.find((path) => /manifest-[^/]*\.json$/.test(path)) ?? '';
 
 async function withStore<T>(dataDir: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const store = SqliteStore.open(layoutOf(dataDir).store, { readonly: true });
   try {
     return await use(store);
   } finally {
@@ -61,7 +62,7 @@ describe('the Claude.ai 2026 delivery', () => {
 
   it('imports whole: projects become Project nodes with their documents, found by words', async () => {
     const data = join(tempDir(), 'data');
-    const report = await importExports([DELIVERY], { dataDir: data, importedAt: FIXED_TIME });
+    const report = await importExports(new Folder(data), [DELIVERY], { importedAt: FIXED_TIME });
     expect(report.problems).toEqual([]);
     await withStore(data, async (store) => {
       const projects = await store.cypher(
@@ -105,14 +106,13 @@ describe('the Claude.ai 2026 delivery', () => {
     });
     // The bundle is the record: a reindex makes the same projects from it alone.
     const before = await withStore(data, (store) => store.counts());
-    await reindex(data);
+    await reindex(new Folder(data));
     expect(await withStore(data, (store) => store.counts())).toEqual(before);
   });
 
   it('links a conversation that names its project, and lists it by the project', async () => {
     const data = join(tempDir(), 'data');
-    await importExports([DELIVERY, join(FIXTURES, 'project-linked-2026.json')], {
-      dataDir: data,
+    await importExports(new Folder(data), [DELIVERY, join(FIXTURES, 'project-linked-2026.json')], {
       importedAt: FIXED_TIME,
     });
     await withStore(data, async (store) => {

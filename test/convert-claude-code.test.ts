@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { shownThread } from '../src/model/build-conversation.js';
 import { convertToTemp, tempDir } from './support/convert-to-temp.js';
 import { conversationErrors } from './support/pam-validator.js';
+import { Folder } from '../src/folder/folder.js';
 
 const S = 'sess-1';
 const base = { sessionId: S, cwd: '/home/me/project', gitBranch: 'main', version: '2.1.71' };
@@ -182,7 +183,7 @@ describe('Claude Code in the graph', () => {
   it('links tool calls to files, sessions to their project and branch, sharing nodes across sessions', async () => {
     const { importExports } = await import('../src/data-folder/import-exports.js');
     const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
-    const { storeFile } = await import('../src/folder/data-dir.js');
+    const { layoutOf } = await import('../src/folder/layout.js');
     const dir = tempDir();
     const project = join(dir, 'projects', '-home-me-project');
     mkdirSync(project, { recursive: true });
@@ -226,8 +227,8 @@ describe('Claude Code in the graph', () => {
       );
     }
     const data = join(dir, 'data');
-    await importExports([join(dir, 'projects')], { dataDir: data });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    await importExports(new Folder(data), [join(dir, 'projects')]);
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect(
         await store.cypher(
@@ -296,7 +297,7 @@ describe('Claude Code subagents in the graph', () => {
   it('links the Task call that started a subagent to the subagent session', async () => {
     const { importExports } = await import('../src/data-folder/import-exports.js');
     const { SqliteStore } = await import('../src/stores/sqlite/sqlite-store.js');
-    const { storeFile } = await import('../src/folder/data-dir.js');
+    const { layoutOf } = await import('../src/folder/layout.js');
     const dir = tempDir();
     const project = join(dir, 'p');
     mkdirSync(join(project, S, 'subagents'), { recursive: true });
@@ -347,8 +348,8 @@ describe('Claude Code subagents in the graph', () => {
       }),
     );
     const data = join(dir, 'data');
-    await importExports([project], { dataDir: data });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    await importExports(new Folder(data), [project]);
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect(
         await store.cypher(

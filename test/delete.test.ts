@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir, storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { deleteConversation } from '../src/data-folder/delete-conversation.js';
 import { readTombstones } from '../src/folder/deleted-conversations.js';
 import { importExports } from '../src/data-folder/import-exports.js';
@@ -13,6 +13,7 @@ import { startWebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 const cli = chatgraph;
 
@@ -21,7 +22,7 @@ interface Indexed {
 }
 
 function bundleFiles(data: string): { id: string; text: string }[] {
-  const dir = join(bundleDir(data), 'conversations');
+  const dir = join(layoutOf(data).bundle.dir, 'conversations');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => ({ id: f.slice(0, -5), text: readFileSync(join(dir, f), 'utf8') }));
@@ -29,13 +30,13 @@ function bundleFiles(data: string): { id: string; text: string }[] {
 
 function indexIds(data: string): string[] {
   const store = JSON.parse(
-    readFileSync(join(bundleDir(data), 'memory-store.json'), 'utf8'),
+    readFileSync(join(layoutOf(data).bundle.dir, 'memory-store.json'), 'utf8'),
   ) as Indexed;
   return store.conversations_index.map((e) => e.id);
 }
 
 async function storeHas(data: string, id: string): Promise<boolean> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     return (await store.conversation(id)) !== undefined;
   } finally {
@@ -70,7 +71,7 @@ async function setup(): Promise<{ data: string; input: string; total: number }> 
   const input = join(dir, 'export.zip');
   await writeChatgptExport(input, { seed: 11, conversations: 30 });
   const data = join(dir, 'data');
-  await importExports([input, ownAttachmentExport(dir)], { dataDir: data });
+  await importExports(new Folder(data), [input, ownAttachmentExport(dir)]);
   return { data, input: join(dir, 'export.zip'), total: bundleFiles(data).length };
 }
 
@@ -96,15 +97,17 @@ describe('chatgraph delete (compiled CLI)', () => {
     const deleted = await cli('delete', platformId, '--data-dir', data);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stdout).toContain(`deleted conversation ${victim.id}`);
-    expect(existsSync(join(bundleDir(data), 'conversations', `${victim.id}.json`))).toBe(false);
+    expect(existsSync(join(layoutOf(data).bundle.dir, 'conversations', `${victim.id}.json`))).toBe(
+      false,
+    );
     expect(indexIds(data)).not.toContain(victim.id);
     expect(indexIds(data)).toHaveLength(total - 1);
-    for (const ref of own) expect(existsSync(join(bundleDir(data), ref))).toBe(false);
-    for (const ref of shared) expect(existsSync(join(bundleDir(data), ref))).toBe(true);
+    for (const ref of own) expect(existsSync(join(layoutOf(data).bundle.dir, ref))).toBe(false);
+    for (const ref of shared) expect(existsSync(join(layoutOf(data).bundle.dir, ref))).toBe(true);
     expect(await storeHas(data, platformId)).toBe(false);
     const thread = await cli('thread', platformId, '--data-dir', data);
     expect(thread.code).toBe(2);
-    expect((await readTombstones(data)).map((t) => [t.id, t.platformId])).toEqual([
+    expect((await readTombstones(new Folder(data))).map((t) => [t.id, t.platformId])).toEqual([
       [victim.id, platformId],
     ]);
 
@@ -119,7 +122,9 @@ describe('chatgraph delete (compiled CLI)', () => {
     expect(
       (JSON.parse(forced.stdout) as { problems: { code: string }[] }).problems.map((p) => p.code),
     ).toContain('deleted-conversation-left-out');
-    expect(existsSync(join(bundleDir(data), 'conversations', `${victim.id}.json`))).toBe(false);
+    expect(existsSync(join(layoutOf(data).bundle.dir, 'conversations', `${victim.id}.json`))).toBe(
+      false,
+    );
     expect(await storeHas(data, victim.id)).toBe(false);
     expect(indexIds(data)).toHaveLength(total - 1);
 
@@ -127,8 +132,8 @@ describe('chatgraph delete (compiled CLI)', () => {
     expect(restored.code, restored.stderr).toBe(0);
     expect(await storeHas(data, victim.id)).toBe(true);
     expect(indexIds(data)).toContain(victim.id);
-    for (const ref of refs) expect(existsSync(join(bundleDir(data), ref))).toBe(true);
-    expect(await readTombstones(data)).toEqual([]);
+    for (const ref of refs) expect(existsSync(join(layoutOf(data).bundle.dir, ref))).toBe(true);
+    expect(await readTombstones(new Folder(data))).toEqual([]);
   });
 
   it('deletes through the web app: DELETE /api/conversations/:id', async () => {
@@ -146,7 +151,7 @@ describe('chatgraph delete (compiled CLI)', () => {
       expect((await fetch(url)).status).toBe(404);
       expect((await fetch(url, { method: 'DELETE' })).status).toBe(404);
       expect(indexIds(data)).toHaveLength(total - 1);
-      expect((await readTombstones(data)).map((t) => t.id)).toEqual([id]);
+      expect((await readTombstones(new Folder(data))).map((t) => t.id)).toEqual([id]);
     } finally {
       await app.close();
       await folder.close();
@@ -157,18 +162,18 @@ describe('chatgraph delete (compiled CLI)', () => {
     const { data, total } = await setup();
     const own = bundleFiles(data).find((f) => f.text.includes('file-Own1'));
     const ref = /"(attachments\/file-Own1[^"]*)"/.exec(own?.text ?? '')?.[1] ?? '';
-    expect(existsSync(join(bundleDir(data), ref))).toBe(true);
+    expect(existsSync(join(layoutOf(data).bundle.dir, ref))).toBe(true);
     const id = own?.id ?? '';
-    const result = await deleteConversation(data, id, {
+    const result = await deleteConversation(new Folder(data), id, {
       deletedAt: new Date('2026-01-01T00:00:00Z'),
     });
     expect(result).toMatchObject({ id, bundle: true, store: true, attachments: 1, problems: [] });
-    expect(existsSync(join(bundleDir(data), ref))).toBe(false);
-    expect(existsSync(join(bundleDir(data), 'attachments', 'file-Sample0Image1-diagram.png'))).toBe(
-      true,
-    );
+    expect(existsSync(join(layoutOf(data).bundle.dir, ref))).toBe(false);
+    expect(
+      existsSync(join(layoutOf(data).bundle.dir, 'attachments', 'file-Sample0Image1-diagram.png')),
+    ).toBe(true);
     expect(indexIds(data)).toHaveLength(total - 1);
-    expect(await readTombstones(data)).toEqual([
+    expect(await readTombstones(new Folder(data))).toEqual([
       {
         id,
         platformId: result.platformId,
@@ -181,7 +186,7 @@ describe('chatgraph delete (compiled CLI)', () => {
   it('exits 1 when an attachment file would not go, having deleted the rest', async () => {
     const { data, total } = await setup();
     const own = bundleFiles(data).find((f) => f.text.includes('file-Own1'));
-    const attachments = join(bundleDir(data), 'attachments');
+    const attachments = join(layoutOf(data).bundle.dir, 'attachments');
     // An immutable folder (root ignores permissions): its files cannot be removed.
     try {
       execFileSync('chattr', ['+i', attachments], { stdio: 'ignore' });

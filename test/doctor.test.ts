@@ -7,6 +7,7 @@ import { runCli } from '../src/cli/run-cli.js';
 import { withWriteLock } from '../src/folder/write-lock.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { layoutOf } from '../src/folder/layout.js';
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = memoryIo();
@@ -130,7 +131,7 @@ describe('chatgraph doctor', () => {
 
   it('names a running holder of the write lock', async () => {
     const locked = copyOf(data);
-    const held = await withWriteLock(locked, () => cli('doctor', '--data-dir', locked));
+    const held = await withWriteLock(layoutOf(locked), () => cli('doctor', '--data-dir', locked));
     expect(held.out).toContain(`note  write lock: held by pid ${process.pid}, running`);
     expect(held.code).toBe(0);
   });

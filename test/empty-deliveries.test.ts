@@ -3,7 +3,8 @@
 // are imported, and Microsoft's header-only Copilot CSV is valid and empty: exit 0 with a notice.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
+import { Folder } from '../src/folder/folder.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { exitCodeOf } from '../src/pipeline/exit-code.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -29,9 +30,11 @@ describe("Claude.ai's memories and projects without conversations", () => {
 
   it("keeps the account's memory, each project's memory, and the project with its documents", async () => {
     const data = join(tempDir(), 'data');
-    const report = await importExports([MEMORIES_ONLY], { dataDir: data, importedAt: FIXED_TIME });
+    const report = await importExports(new Folder(data), [MEMORIES_ONLY], {
+      importedAt: FIXED_TIME,
+    });
     expect(exitCodeOf(report)).toBe(0);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       const projects = await store.cypher(
         `MATCH (p:Project) OPTIONAL MATCH (p)-[:HAS_PROJECT_DOCUMENT]->(d:Document)

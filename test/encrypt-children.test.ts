@@ -6,6 +6,7 @@ import { encryptFolder } from '../src/folder/encrypt-folder.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { startServe } from './support/serve-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Issue 41, point 9: a server over an encrypted folder runs searches and Cypher queries in
 // child processes; neither the passphrase nor the key derived from it is in their
@@ -54,8 +55,8 @@ describe('search and query children of an encrypted folder (issue 41, point 9)',
     const input = join(dir, 'conversations.json');
     writeFileSync(input, JSON.stringify([branchedConversation('c-1', 'Quokka plans')]));
     const data = join(dir, 'data');
-    await importExports([input], { dataDir: data });
-    await encryptFolder(data, { passphrase: PASSPHRASE });
+    await importExports(new Folder(data), [input]);
+    await encryptFolder(new Folder(data), { passphrase: PASSPHRASE });
     const { server, base } = await startServe(data, {
       ...process.env,
       CHATGRAPH_PASSPHRASE: PASSPHRASE,

@@ -7,10 +7,11 @@ import { readSecret } from '../src/cli/folder-secret.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { decryptFolder, encryptFolder } from '../src/folder/encrypt-folder.js';
-import { openStore } from '../src/folder/open-store.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { CLI, chatgraph } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
+import { layoutOf } from '../src/folder/layout.js';
 
 // Issue 41, points 7 and 21: each error of encryption at rest names its real cause, and none
 // prints a secret.
@@ -22,7 +23,7 @@ async function plainFolder(): Promise<string> {
   const input = join(dir, 'conversations.json');
   writeFileSync(input, JSON.stringify([branchedConversation('c-1', 'Quokka plans')]));
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   return data;
 }
 
@@ -47,7 +48,9 @@ describe('an identity file with a typo (issue 41, point 7)', () => {
     writeFileSync(typoFile, `# created: today\n${typo}\n`);
     const body = typo.slice('AGE-SECRET-KEY-1'.length, 40);
 
-    const refused = await encryptFolder(data, { identity: readFileSync(typoFile, 'utf8') }).then(
+    const refused = await encryptFolder(new Folder(data), {
+      identity: readFileSync(typoFile, 'utf8'),
+    }).then(
       () => undefined,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
@@ -59,8 +62,10 @@ describe('an identity file with a typo (issue 41, point 7)', () => {
     expect(`${cli.stdout}${cli.stderr}`).not.toContain(body);
     expect(cli.stderr).toMatch(/typo\.txt|identity/);
 
-    await encryptFolder(data, { identity: readFileSync(file, 'utf8') });
-    const reader = await openFolderKey(data, { identity: readFileSync(typoFile, 'utf8') }).then(
+    await encryptFolder(new Folder(data), { identity: readFileSync(file, 'utf8') });
+    const reader = await openFolderKey(layoutOf(data), {
+      identity: readFileSync(typoFile, 'utf8'),
+    }).then(
       () => undefined,
       (error: unknown) => (error instanceof Error ? error.message : String(error)),
     );
@@ -72,21 +77,21 @@ describe('an identity file with a typo (issue 41, point 7)', () => {
 describe('encryption errors name their real cause (issue 41, point 21)', () => {
   it('a damaged key.age is said damaged, not a wrong passphrase', async () => {
     const data = await plainFolder();
-    await encryptFolder(data, { passphrase: PASSPHRASE });
+    await encryptFolder(new Folder(data), { passphrase: PASSPHRASE });
     writeFileSync(join(data, 'key.age'), readFileSync(join(data, 'key.age')).subarray(0, 60));
-    await expect(openFolderKey(data, { passphrase: PASSPHRASE })).rejects.toThrow(
+    await expect(openFolderKey(layoutOf(data), { passphrase: PASSPHRASE })).rejects.toThrow(
       /key\.age.*damaged/,
     );
   }, 120_000);
 
   it('a missing key.age is named, not a raw ENOENT, by a reader and by decrypt', async () => {
     const data = await plainFolder();
-    await encryptFolder(data, { passphrase: PASSPHRASE });
+    await encryptFolder(new Folder(data), { passphrase: PASSPHRASE });
     rmSync(join(data, 'key.age'));
-    await expect(openFolderKey(data, { passphrase: PASSPHRASE })).rejects.toThrow(
+    await expect(openFolderKey(layoutOf(data), { passphrase: PASSPHRASE })).rejects.toThrow(
       /key\.age.*missing/,
     );
-    await expect(decryptFolder(data, { passphrase: PASSPHRASE })).rejects.toThrow(
+    await expect(decryptFolder(new Folder(data), { passphrase: PASSPHRASE })).rejects.toThrow(
       /key\.age.*missing/,
     );
   }, 120_000);
@@ -109,8 +114,8 @@ describe('encryption errors name their real cause (issue 41, point 21)', () => {
     const data = await plainFolder();
     const file = join(tempDir(), 'me.txt');
     ageKeygen(file);
-    await encryptFolder(data, { identity: readFileSync(file, 'utf8') });
-    await expect(openFolderKey(data, { passphrase: PASSPHRASE })).rejects.toThrow(
+    await encryptFolder(new Folder(data), { identity: readFileSync(file, 'utf8') });
+    await expect(openFolderKey(layoutOf(data), { passphrase: PASSPHRASE })).rejects.toThrow(
       /encrypted to an age identity.*--identity/,
     );
   }, 120_000);
@@ -118,7 +123,7 @@ describe('encryption errors name their real cause (issue 41, point 21)', () => {
   it('a missing store names reindex when the bundle is there', async () => {
     const data = await plainFolder();
     rmSync(join(data, 'chatgraph.sqlite'));
-    await expect(openStore({ dataDir: data }, { readonly: true })).rejects.toThrow(
+    await expect(new Folder(data).openStore({ readonly: true })).rejects.toThrow(
       /chatgraph reindex/,
     );
   }, 60_000);

@@ -7,6 +7,7 @@ import { decryptFolder, encryptFolder } from '../src/folder/encrypt-folder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { filesOf } from './support/encrypted-folder.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Issue 41, points 4 and 15: the folder's own databases are named, not recognised by their
 // bytes. An attachment that is a SQLite file (or starts like one) is sealed like any other
@@ -19,7 +20,7 @@ async function folderWithStore(dir: string): Promise<string> {
   const input = join(dir, 'conversations.json');
   writeFileSync(input, JSON.stringify([branchedConversation('c-1', 'Quokka plans')]));
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   expect(existsSync(join(data, 'chatgraph.sqlite'))).toBe(true);
   return data;
 }
@@ -42,13 +43,13 @@ describe('encrypt and decrypt name the folder’s databases (issue 41, point 4)'
     writeFileSync(header, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(84)]));
     const before = { db: readFileSync(db), header: readFileSync(header) };
 
-    const encrypted = await encryptFolder(data, unlock);
+    const encrypted = await encryptFolder(new Folder(data), unlock);
     expect(encrypted.sqlite.sort()).toEqual(['chatgraph.sqlite']);
     expect(existsSync(`${db}.age`)).toBe(true);
     expect(existsSync(`${header}.age`)).toBe(true);
     expect(existsSync(db) || existsSync(header)).toBe(false);
 
-    await decryptFolder(data, unlock);
+    await decryptFolder(new Folder(data), unlock);
     expect(readFileSync(db)).toEqual(before.db);
     expect(readFileSync(header)).toEqual(before.header);
   }, 60_000);
@@ -61,7 +62,7 @@ describe('encrypt and decrypt name the folder’s databases (issue 41, point 4)'
       join(data, 'vectors-cache.sqlite'),
       Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(84, 7)]),
     );
-    await expect(encryptFolder(data, unlock)).rejects.toThrow(/vectors-cache\.sqlite/);
+    await expect(encryptFolder(new Folder(data), unlock)).rejects.toThrow(/vectors-cache\.sqlite/);
   }, 60_000);
 });
 
@@ -69,7 +70,7 @@ describe('decrypt leaves a stray file as it is (issue 41, point 15)', () => {
   it('decrypts a folder holding .DS_Store, desktop.ini, a swap file and an export', async () => {
     const dir = tempDir();
     const data = await folderWithStore(dir);
-    await encryptFolder(data, unlock);
+    await encryptFolder(new Folder(data), unlock);
     const strays = {
       '.DS_Store': 'Bud1 finder bytes',
       'desktop.ini': '[.ShellClassInfo]\r\n',
@@ -80,7 +81,7 @@ describe('decrypt leaves a stray file as it is (issue 41, point 15)', () => {
       mkdirSync(join(data, path, '..'), { recursive: true });
       writeFileSync(join(data, path), text);
     }
-    const report = await decryptFolder(data, unlock);
+    const report = await decryptFolder(new Folder(data), unlock);
     expect(report.sqlite).toEqual(['chatgraph.sqlite']);
     for (const [path, text] of Object.entries(strays))
       expect(readFileSync(join(data, path), 'utf8')).toBe(text);

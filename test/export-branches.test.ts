@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportConversations, type ExportFormat } from '../src/api/view.js';
+import type { ExportFormat } from '../src/api/view.js';
 import { DataFolder } from '../src/index.js';
 import { msg, node } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -103,7 +103,7 @@ beforeAll(async () => {
   await folder.import([made], {});
   for (const format of ['markdown', 'obsidian', 'html'] as const) {
     const out = join(root, format);
-    await exportConversations({ store: await folder.store(), dataDir: folder.dir, format, out });
+    await folder.exportConversations({ format, out });
     const files = new Map<string, string>();
     for (const entry of readdirSync(out, { recursive: true, withFileTypes: true }))
       if (entry.isFile() && /\.(md|html)$/.test(entry.name))

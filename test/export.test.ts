@@ -3,19 +3,15 @@ import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:f
 import { join, relative, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  exportConversations,
-  type ExportFormat,
-  type ExportReport,
-  type ThreadMessage,
-} from '../src/api/view.js';
-import { openStore } from '../src/folder/open-store.js';
-import type { Store } from '../src/index.js';
+import { exportConversations } from '../src/export/export-conversations.js';
+import { type ExportFormat, type ExportReport, type ThreadMessage } from '../src/api/view.js';
+import type { Store } from '../src/stores/store.js';
 import { isPortablePath, safeName, uniquePaths } from '../src/export/file-names.js';
 import { SAMPLE_INPUTS } from './support/bundled-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { CLI, chatgraph } from './support/run-cli.js';
 import { CORPUS_FOLDERS, ROOT, corpusOf, itReadsTheCorpus } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 /**
  * Every fixture folder we wrote, the bundled samples and, as the conformance layer, the public
@@ -44,7 +40,7 @@ function filesUnder(dir: string): string[] {
 }
 
 const run = (format: ExportFormat, out: string, more: { force?: boolean; ids?: string[] } = {}) =>
-  exportConversations({ store, dataDir: data, format, out, ...more });
+  exportConversations(new Folder(data), { store, format, out, ...more });
 
 beforeAll(async () => {
   data = join(tempDir(), 'data');
@@ -75,7 +71,7 @@ beforeAll(async () => {
     '--data-dir',
     data,
   ]);
-  store = await openStore({ dataDir: data }, { readonly: true });
+  store = await new Folder(data).openStore({ readonly: true });
   const page = await store.listConversations({ limit: 1000 });
   conversations = await Promise.all(
     page.items.map(async (c) => ({
@@ -281,9 +277,8 @@ describe('export --format markdown', () => {
 describe('export selections', () => {
   it('takes the filters of list and search: source, a word search, ids by their start', async () => {
     const claude = join(tempDir(), 'claude');
-    const some = await exportConversations({
+    const some = await exportConversations(new Folder(data), {
       store,
-      dataDir: data,
       format: 'markdown',
       out: claude,
       source: 'claude-code',
@@ -296,9 +291,8 @@ describe('export selections', () => {
     const ids = new Set(found.hits.map((h) => h.conversationId));
     expect(ids.size).toBeGreaterThan(0);
     const words = join(tempDir(), 'words');
-    await exportConversations({
+    await exportConversations(new Folder(data), {
       store,
-      dataDir: data,
       format: 'markdown',
       out: words,
       query: 'sourdough',

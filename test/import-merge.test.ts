@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import type { Conversation } from '../src/model/pam.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -17,9 +17,10 @@ import {
   writeChatgptCopies,
 } from './support/merge-scenarios.js';
 import { graphOf } from './support/session-log.js';
+import { Folder } from '../src/folder/folder.js';
 
 async function withStore<T>(data: string, use: (store: SqliteStore) => Promise<T>): Promise<T> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     return await use(store);
   } finally {
@@ -32,11 +33,11 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     const dir = tempDir();
     const { newer, older } = writeChatgptCopies(dir);
     const data = join(dir, 'data');
-    const first = await importExports([newer], { dataDir: data, importedAt: FIXED_TIME });
+    const first = await importExports(new Folder(data), [newer], { importedAt: FIXED_TIME });
     expect(outcome(first)).toMatchObject({ created: 3, updated: 0, keptNewer: 0 });
     expectPamValid(data);
 
-    const second = await importExports([older], { dataDir: data, importedAt: FIXED_TIME });
+    const second = await importExports(new Folder(data), [older], { importedAt: FIXED_TIME });
     // trip and gap gain the older copy's messages; shrunk stays as it was; fresh is new.
     expect(outcome(second)).toEqual({
       created: 1,
@@ -76,14 +77,14 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     const hashes = bundleHashes(data);
     const graph = await graphOf(data);
     for (const input of [older, newer]) {
-      const again = await importExports([input], { dataDir: data, force: true });
+      const again = await importExports(new Folder(data), [input], { force: true });
       expect(again.written).toMatchObject({ created: 0, updated: 0 });
       expect(again.graph.written).toBe(0);
       expect(bundleHashes(data)).toEqual(hashes);
       expect(await graphOf(data)).toEqual(graph);
       expectPamValid(data);
     }
-    expect(formatReport(await importExports([older], { dataDir: data, force: true }))).toContain(
+    expect(formatReport(await importExports(new Folder(data), [older], { force: true }))).toContain(
       'kept the newer copy of 3 conversations',
     );
   });
@@ -100,7 +101,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     ] as const) {
       const data = join(dir, name);
       for (const inputs of steps) {
-        await importExports([...inputs], { dataDir: data, importedAt: FIXED_TIME });
+        await importExports(new Folder(data), [...inputs], { importedAt: FIXED_TIME });
         expectPamValid(data);
       }
       await withStore(data, expectMerged);
@@ -113,8 +114,8 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     const dir = tempDir();
     const { newer, older } = writeChatgptCopies(dir);
     const data = join(dir, 'data');
-    await importExports([older], { dataDir: data });
-    const second = await importExports([newer], { dataDir: data });
+    await importExports(new Folder(data), [older]);
+    const second = await importExports(new Folder(data), [newer]);
     expect(outcome(second)).toMatchObject({ created: 0, updated: 3, keptNewer: 0 });
     expect(formatReport(second)).not.toContain('kept the newer copy');
   });
@@ -146,7 +147,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
       [older, newer],
     ]) {
       const data = join(dir, `data-${order[0] === newer ? 'n' : 'o'}`);
-      for (const input of order) await importExports([input], { dataDir: data });
+      for (const input of order) await importExports(new Folder(data), [input]);
       const [conversation] = bundleConversations(data).values();
       expect(conversation?.messages.map((m) => m.content?.text)).toEqual(['q', 'b', 'c', 'd']);
       await withStore(data, async (store) => {
@@ -159,7 +160,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
   it('an export read again (forced) repairs a damaged bundle copy of the same time and size', async () => {
     const data = join(tempDir(), 'data');
     const input = join('test', 'fixtures', 'claude-ai', 'legacy-2024-flat.json');
-    await importExports([input], { dataDir: data });
+    await importExports(new Folder(data), [input]);
     const dir = join(data, 'bundle', 'conversations');
     const [name] = readdirSync(dir).filter((n) => n.endsWith('.json'));
     const file = join(dir, name ?? '');
@@ -170,7 +171,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
     // What an earlier converter might have written: same time, same messages, other text.
     message.content.text = 'zz stale text of an older converter';
     writeFileSync(file, JSON.stringify(damaged, null, 2));
-    const again = await importExports([input], { dataDir: data, force: true });
+    const again = await importExports(new Folder(data), [input], { force: true });
     expect(outcome(again)).toMatchObject({ updated: 1, keptNewer: 0 });
     const repaired = JSON.parse(readFileSync(file, 'utf8')) as Conversation;
     expect(repaired.messages.find((m) => m.id === message.id)?.content?.text).toBe(original);
@@ -232,7 +233,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
       [older, newer],
     ]) {
       const data = join(dir, order[0] === newer ? 'data-n' : 'data-o');
-      for (const input of order) await importExports([input], { dataDir: data });
+      for (const input of order) await importExports(new Folder(data), [input]);
       const [conversation] = bundleConversations(data).values();
       const pasted = (text: string): string | undefined => {
         const ref = conversation?.messages.find((m) => m.content?.text === text)?.attachments[0]
@@ -244,7 +245,7 @@ describe('an older export after a newer one (issue 23, break 1)', () => {
       expectPamValid(data);
       // Read again, either export changes nothing; both orders give the same bundle.
       const hashes = bundleHashes(data);
-      for (const input of order) await importExports([input], { dataDir: data, force: true });
+      for (const input of order) await importExports(new Folder(data), [input], { force: true });
       expect(bundleHashes(data)).toEqual(hashes);
       results.push(hashes);
     }

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation, msg, node } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const CRASH_CHILD = join(ROOT, 'test', 'support', 'crash-child.mjs');
@@ -19,7 +20,7 @@ const run = promisify(execFile);
 async function counts(
   dataDir: string,
 ): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }> {
-  const store = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const store = SqliteStore.open(layoutOf(dataDir).store, { readonly: true });
   try {
     return await store.counts();
   } finally {
@@ -33,12 +34,12 @@ describe('import', () => {
     const input = join(dir, 'conversations.json');
     writeFileSync(input, JSON.stringify([branchedConversation('a'), branchedConversation('b')]));
     const data = join(dir, 'data');
-    const first = await importExports([input], { dataDir: data, importedAt: FIXED_TIME });
+    const first = await importExports(new Folder(data), [input], { importedAt: FIXED_TIME });
     expect(first.graph).toMatchObject({ written: 2, unchanged: 0 });
     const before = await counts(data);
     expect(before.nodes).toMatchObject({ Conversation: 2, Message: 6, Document: 2, Import: 1 });
     expect(before.edges).toMatchObject({ HAS_MESSAGE: 6, NEXT: 2, REPLY_TO: 4, IMPORTED: 2 });
-    const again = await importExports([input], { dataDir: data });
+    const again = await importExports(new Folder(data), [input]);
     expect(again.problems.map((p) => p.code)).toContain('file-already-imported');
     expect(again.graph).toMatchObject({ written: 0, unchanged: 0 });
     expect(await counts(data)).toEqual(before);
@@ -57,7 +58,7 @@ describe('import', () => {
         branchedConversation('same'),
       ]),
     );
-    await importExports([old], { dataDir: data, importedAt: FIXED_TIME });
+    await importExports(new Folder(data), [old], { importedAt: FIXED_TIME });
     const edited = branchedConversation('edit');
     (edited.mapping as Record<string, { message: Record<string, unknown> }>).b!.message.content = {
       content_type: 'text',
@@ -82,13 +83,13 @@ describe('import', () => {
         branchedConversation('new'),
       ]),
     );
-    const result = await importExports([newer], { dataDir: data });
+    const result = await importExports(new Folder(data), [newer]);
     expect(result.graph).toMatchObject({ written: 4, unchanged: 1 });
     expect(result.written).toMatchObject({ created: 1, updated: 3, unchanged: 1 });
     const after = await counts(data);
     expect(after.nodes).toMatchObject({ Conversation: 5, Message: 16, Document: 5, Import: 2 });
     expect(after.edges).toMatchObject({ HAS_MESSAGE: 16, NEXT: 5, REPLY_TO: 11, HAS_DOCUMENT: 5 });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect((await store.thread('edit')).map((m) => m.content)).toEqual([
         'hello',
@@ -121,14 +122,14 @@ describe('import', () => {
     const data = join(dir, 'data');
     const input = join(dir, 'export.zip');
     await writeChatgptExport(input, { seed: 4, conversations: 5 });
-    await importExports([input], { dataDir: data });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    await importExports(new Folder(data), [input]);
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     const [file] = await store.importedFiles();
     await store.close();
     expect(file).toMatchObject({ sourceFile: 'export.zip!conversations.json' });
     expect(file?.size).toBeGreaterThan(0);
     expect(typeof file?.crc32).toBe('number');
-    const again = await importExports([input], { dataDir: data });
+    const again = await importExports(new Folder(data), [input]);
     expect(again.files.find((f) => f.role === 'conversations')?.checksum).toBe(file?.checksum);
     expect(again.problems.find((p) => p.code === 'file-already-imported')?.count).toBe(1);
   });
@@ -137,15 +138,15 @@ describe('import', () => {
     const dir = tempDir();
     const data = join(dir, 'data');
     await writeChatgptExport(join(dir, 'export.zip'), { seed: 3, conversations: 12 });
-    await importExports([join(dir, 'export.zip')], { dataDir: data, deep: true });
+    await importExports(new Folder(data), [join(dir, 'export.zip')], { deep: true });
     const before = await counts(data);
     expect(before.nodes.DecisionTrace).toBeGreaterThan(0);
     const { rmSync } = await import('node:fs');
-    rmSync(storeFile(data));
-    const store = SqliteStore.open(storeFile(data));
+    rmSync(layoutOf(data).store);
+    const store = SqliteStore.open(layoutOf(data).store);
     await store.setDeep(true);
     await store.close();
-    expect(await reindex(data)).toEqual({
+    expect(await reindex(new Folder(data))).toEqual({
       conversations: 12,
       problems: [],
       written: 12,
@@ -158,9 +159,9 @@ describe('import', () => {
     const dir = tempDir();
     const data = join(dir, 'data');
     await writeChatgptExport(join(dir, 'export.zip'), { seed: 6, conversations: 8 });
-    await importExports([join(dir, 'export.zip')], { dataDir: data });
+    await importExports(new Folder(data), [join(dir, 'export.zip')]);
     const read = async (): Promise<unknown> => {
-      const store = SqliteStore.open(storeFile(data), { readonly: true });
+      const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
       try {
         return await store.stats();
       } finally {
@@ -170,11 +171,11 @@ describe('import', () => {
     const before = await read();
     // What a store of the previous version lacks: the per-month counts and two properties.
     const { default: Database } = await import('better-sqlite3-multiple-ciphers');
-    const old = new Database(storeFile(data));
+    const old = new Database(layoutOf(data).store);
     old.exec(`DROP TABLE message_counts; ALTER TABLE "Conversation" DROP COLUMN has_branches`);
     old.close();
     expect(await read()).toEqual(before);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect((await store.listConversations({ hasBranches: true })).total).toBe(0);
     } finally {

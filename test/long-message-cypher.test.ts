@@ -1,12 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { CYPHER_TEXT_CHARACTERS } from '../src/stores/cypher/cypher-text-bound.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation, msg, node } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Past Grafeo's 16 MiB limit on one value: 17 MiB of words, and a last word to search for.
 const LONG = `${'lorem ipsum '.repeat((17 * 1024 * 1024) / 12)}zebrafinch`;
@@ -20,8 +21,8 @@ describe('a message over 16 MiB on the embedded store', () => {
     const input = join(dir, 'conversations.json');
     writeFileSync(input, JSON.stringify([conversation, branchedConversation('short')]));
     const data = join(dir, 'data');
-    await importExports([input], { dataDir: data });
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    await importExports(new Folder(data), [input]);
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       const rows = await store.cypher(
         'MATCH (m:Message) RETURN size(m.content) AS n ORDER BY n DESC LIMIT 1',

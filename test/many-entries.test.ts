@@ -5,6 +5,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { ZipWriter } from '../src/sample/zip-writer.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Past the 16-bit entry count (so the writer needs zip64) and past what one call's arguments hold.
 const ENTRIES = 150_000;
@@ -21,8 +22,7 @@ describe('a zip of very many entries', () => {
     const dir = tempDir();
     const zip = join(dir, 'export.zip');
     await manyEntryZip(zip);
-    const report = await importExports([zip], {
-      dataDir: join(dir, 'data'),
+    const report = await importExports(new Folder(join(dir, 'data')), [zip], {
       importedAt: FIXED_TIME,
     });
     expect(report.graph).toMatchObject({ written: 1 });
@@ -36,8 +36,7 @@ describe('a zip of very many entries', () => {
     const writer = new ZipWriter(outer);
     await writer.add('conversations-000.zip', readFileSync(inner));
     await writer.close();
-    const report = await importExports([outer], {
-      dataDir: join(dir, 'data'),
+    const report = await importExports(new Folder(join(dir, 'data')), [outer], {
       importedAt: FIXED_TIME,
     });
     expect(report.graph).toMatchObject({ written: 1 });

@@ -8,6 +8,7 @@ import { PASTED_NOTES, pastedClaudeConversation } from './support/attachment-fix
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -20,7 +21,7 @@ describe('MCP server (built CLI) and pasted text', () => {
     const input = join(dir, 'conversations.json');
     writeFileSync(input, JSON.stringify([pastedClaudeConversation()]));
     const data = join(dir, 'data');
-    await importExports([input], { dataDir: data });
+    await importExports(new Folder(data), [input]);
     client = new Client({ name: 'chatgraph-test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({

@@ -10,6 +10,7 @@ import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { holdWriteLock } from './support/lock-holder.js';
 import { CLI } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Issue 41, point 17: a writer holding the data folder makes MCP `remember` wait a bounded time
 // and answer clearly (as the web app does), not hang; a tag is bounded in every shell; a search
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const input = join(dir, 'conversations.json');
   writeFileSync(input, JSON.stringify([branchedConversation('c-1', 'Quokka plans')]));
   data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   client = new Client({ name: 'chatgraph-busy-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({

@@ -7,6 +7,7 @@ import { msg, node } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { filler, linearConversation, stdioClient } from './support/mcp-fixtures.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 // MCP for an agent's context (issue 26 §8), through the TypeScript SDK's client (which checks
 // each structuredContent against the listed outputSchema itself): what tools/list costs, what
@@ -54,7 +55,7 @@ beforeAll(async () => {
     JSON.stringify([withEmptySystem(), linearConversation('conv-long', 'Rye diary', long)]),
   );
   data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
 }, 120_000);
 
 afterAll(

@@ -9,6 +9,7 @@ import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -40,7 +41,7 @@ beforeAll(async () => {
   const input = join(dir, 'conversations.json');
   writeFileSync(input, JSON.stringify([branchedConversation('conv-a', 'Sourdough starter')]));
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   server = spawnOwned([
     CLI,
     'mcp',

@@ -4,12 +4,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import { DataFolder, type Store } from '../src/index.js';
+import { DataFolder } from '../src/index.js';
+import type { Store } from '../src/stores/store.js';
 import { importExports } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/folder/open-store.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 type CallResult = {
   isError?: boolean;
@@ -37,11 +38,11 @@ describe('MCP tools take ids typed short (the SDK client, in memory)', () => {
         branchedConversation('shared-prefix-two', 'Forked two'),
       ]),
     );
-    await importExports([file], { dataDir });
-    store = await openStore({ dataDir }, { readonly: true });
+    await importExports(new Folder(dataDir), [file]);
+    store = await new Folder(dataDir).openStore({ readonly: true });
     ours = (await store.conversation('shared-prefix-one'))?.id ?? '';
     messageId = (await store.thread(ours))[0]?.id ?? '';
-    const server = createServer(store, { memory: await DataFolder.open(dataDir) });
+    const server = await createServer(await DataFolder.open(dataDir));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'ids-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);

@@ -4,16 +4,18 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import { DataFolder, type Store } from '../src/index.js';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { DataFolder } from '../src/index.js';
+import type { Store } from '../src/stores/store.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/folder/open-store.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { cleanUp } from './support/clean-up.js';
 import { pamValidate } from './support/pam-sdk.js';
+import { Folder } from '../src/folder/folder.js';
+import { bundleAt } from './support/bundle-at.js';
 
 type CallResult = {
   isError?: boolean;
@@ -22,7 +24,7 @@ type CallResult = {
 };
 
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -40,12 +42,12 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     (await client.callTool({ name, arguments: args })) as CallResult;
 
   beforeAll(async () => {
-    await importExports([join(ROOT, 'samples', 'chatgpt-export.zip')], { dataDir });
-    store = await openStore({ dataDir }, { readonly: true });
+    await importExports(new Folder(dataDir), [join(ROOT, 'samples', 'chatgpt-export.zip')]);
+    store = await new Folder(dataDir).openStore({ readonly: true });
     const page = await store.listConversations({ sort: 'oldest', limit: 1 });
     conversation = page.items[0] ?? { id: '', platformId: '' };
     messageId = (await store.thread(conversation.id))[0]?.id ?? '';
-    const server = createServer(store, { memory: await DataFolder.open(dataDir) });
+    const server = await createServer(await DataFolder.open(dataDir));
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'memory-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -112,7 +114,7 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     const added = recent.structuredContent?.memoriesAdded as { items: { id: string }[] };
     expect(added.items.map((m) => m.id)).toEqual([id]);
 
-    await reindex(dataDir);
+    await reindex(new Folder(dataDir));
     expect((await call('list_memories', { query: 'lisbon' })).structuredContent?.total).toBe(1);
     const edge = await store.cypher(
       'MATCH (m:Memory {id: $id})-[:DERIVED_FROM]->(x:Message) RETURN x.id AS id',
@@ -138,7 +140,8 @@ describe('memory tools over MCP (the SDK client, in memory)', () => {
     });
     expect(made.isError, made.content[0]?.text).toBeFalsy();
     const id = String(made.structuredContent?.id);
-    const relations = (await readMemoryStore(bundleDir(dataDir)))?.relations ?? [];
+    const relations =
+      (await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir)))?.relations ?? [];
     expect(relations.map((r) => [r.from, r.type, r.to])).toEqual([[id, 'extends', base]]);
     const walked = await store.cypher(
       'MATCH (m:Memory {id: $id})-[:EXTENDS]->(b:Memory) RETURN b.content AS content',

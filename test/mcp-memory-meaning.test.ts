@@ -4,18 +4,20 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../src/mcp/create-server.js';
-import { DataFolder, type Store } from '../src/index.js';
-import { bundleDir } from '../src/folder/data-dir.js';
-import { createRecaller, type Recaller } from '../src/api/query.js';
+import { DataFolder } from '../src/index.js';
+import type { Store } from '../src/stores/store.js';
+import { layoutOf } from '../src/folder/layout.js';
+import type { Recaller } from '../src/api/query.js';
+import { createRecaller } from '../src/recall/recaller.js';
 import { embedStore } from '../src/recall/embed-store.js';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { openStore } from '../src/folder/open-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
 import { embeddingsErrors, memoryStoreErrors } from './support/pam-validator.js';
 import { writeExport } from './support/recall-fixtures.js';
 import { cleanUp } from './support/clean-up.js';
 import { pamValidate } from './support/pam-sdk.js';
+import { Folder } from '../src/folder/folder.js';
 
 type CallResult = {
   isError?: boolean;
@@ -33,7 +35,7 @@ interface MemoryHit {
 
 /** The bundle after a step: our Ajv check of both files, and the official validator. */
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const read = (file: string): unknown => JSON.parse(readFileSync(join(bundle, file), 'utf8'));
   expect(memoryStoreErrors(read('memory-store.json'))).toEqual([]);
   if (existsSync(join(bundle, 'embeddings.json')))
@@ -43,7 +45,9 @@ function expectValidBundle(dataDir: string): void {
 }
 
 function vectorIds(dataDir: string): string[] {
-  const file = JSON.parse(readFileSync(join(bundleDir(dataDir), 'embeddings.json'), 'utf8')) as {
+  const file = JSON.parse(
+    readFileSync(join(layoutOf(dataDir).bundle.dir, 'embeddings.json'), 'utf8'),
+  ) as {
     embeddings: { memory_id: string }[];
   };
   return file.embeddings.map((e) => e.memory_id).sort();
@@ -66,12 +70,14 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
   };
 
   beforeAll(async () => {
-    await importExports([writeExport(dir)], { dataDir });
-    const writer = await openStore({ dataDir });
-    await embedStore(writer, dataDir, { modelDir: testModelDir() }).finally(() => writer.close());
-    store = await openStore({ dataDir }, { readonly: true });
-    recaller = createRecaller(store, dataDir, { modelDir: testModelDir() });
-    const server = createServer(store, { memory: await DataFolder.open(dataDir), recaller });
+    await importExports(new Folder(dataDir), [writeExport(dir)]);
+    const writer = await new Folder(dataDir).openStore();
+    await embedStore(new Folder(dataDir), { modelDir: testModelDir() }).finally(() =>
+      writer.close(),
+    );
+    store = await new Folder(dataDir).openStore({ readonly: true });
+    recaller = createRecaller(store, new Folder(dataDir), { modelDir: testModelDir() });
+    const server = await createServer(await DataFolder.open(dataDir), { recaller });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     client = new Client({ name: 'memory-meaning-test', version: '1.0.0' });
     await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
@@ -150,7 +156,7 @@ describe('an agent remembers, finds by word and by meaning, forgets; reindex kee
 
     // Reindex: the store from the bundle alone. The memories' vectors come back with it (the
     // messages' wait for the next embed), and the one left is still found by meaning.
-    await reindex(dataDir);
+    await reindex(new Folder(dataDir));
     expectValidBundle(dataDir);
     expect(await store.memories.vectorModel()).toMatchObject({ count: 1 });
     expect((await store.vectors.model())?.count ?? 0).toBe(0);

@@ -8,6 +8,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { cleanUp } from './support/clean-up.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const fixture = (...parts: string[]): string => join(ROOT, 'test', 'fixtures', ...parts);
@@ -22,14 +23,11 @@ let client: Client;
 
 beforeAll(async () => {
   const data = join(tempDir(), 'data');
-  await importExports(
-    [
-      fixture('codex', 'rollout-2025-10-29T09-12-04-019a2f3d-1704-7a1b-8c1d-2e3f4a5b6c7d.jsonl'),
-      fixture('claude-code', 'notes-second-session.jsonl'),
-      fixture('chatgpt', 'kitchen-forks.json'),
-    ],
-    { dataDir: data },
-  );
+  await importExports(new Folder(data), [
+    fixture('codex', 'rollout-2025-10-29T09-12-04-019a2f3d-1704-7a1b-8c1d-2e3f4a5b6c7d.jsonl'),
+    fixture('claude-code', 'notes-second-session.jsonl'),
+    fixture('chatgpt', 'kitchen-forks.json'),
+  ]);
   client = new Client({ name: 'usage-test', version: '1.0.0' });
   await client.connect(
     new StdioClientTransport({

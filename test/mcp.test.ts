@@ -11,6 +11,7 @@ import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -31,7 +32,7 @@ async function makeData(): Promise<string> {
   };
   writeFileSync(input, JSON.stringify([a, branchedConversation('conv-b', 'Other')]));
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   return data;
 }
 

@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { chatgraph } from './support/run-cli.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { bundleAt } from './support/bundle-at.js';
 
 describe('chatgraph memories, remember and forget', () => {
   const data = join(tempDir(), 'data');
@@ -178,7 +179,7 @@ describe('chatgraph memories, remember and forget', () => {
       '--related-to',
       kiln,
     );
-    const relations = (await readMemoryStore(bundleDir(data)))?.relations ?? [];
+    const relations = (await readMemoryStore(bundleAt(layoutOf(data).bundle.dir)))?.relations ?? [];
     expect(
       relations
         .filter((r) => r.from === note)

@@ -3,12 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
 import { flushMemories } from '../src/memory/write-memories.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { listMemories } from '../src/memory/list-memories.js';
-import { MEMORY_JOURNAL_FILE } from '../src/bundle/memory-journal.js';
-import { openStore } from '../src/folder/open-store.js';
 import { readMemories } from '../src/memory/list-memories.js';
 import { reindex } from '../src/data-folder/import-exports.js';
 import { writeMemories } from '../src/memory/write-memories.js';
@@ -17,12 +14,14 @@ import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { ROOT } from './support/shared.js';
 import { pamValidate } from './support/pam-sdk.js';
+import { Folder } from '../src/folder/folder.js';
+import { layoutOf } from '../src/folder/layout.js';
 
-// `remember` is internal now (DataFolder.remember is the public verb); the child needs the function.
-const LIBRARY = join(ROOT, 'dist', 'memory', 'remember.js');
+// The compiled library: the child remembers through the public verb, as a library caller would.
+const LIBRARY = join(ROOT, 'dist', 'index.js');
 
 function expectValidBundle(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const json = JSON.parse(readFileSync(join(bundle, 'memory-store.json'), 'utf8')) as unknown;
   expect(memoryStoreErrors(json)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -31,13 +30,13 @@ function expectValidBundle(dataDir: string): void {
 }
 
 function fileMemoryIds(dataDir: string): string[] {
-  const text = readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8');
+  const text = readFileSync(join(layoutOf(dataDir).bundle.dir, 'memory-store.json'), 'utf8');
   return (JSON.parse(text) as { memories: { id: string }[] }).memories.map((m) => m.id);
 }
 
 async function seeded(n: number): Promise<string> {
   const dataDir = join(tempDir(), 'data');
-  await writeMemories({ dataDir }, (context) => {
+  await writeMemories(new Folder(dataDir), (context) => {
     for (let i = 0; i < n; i++) {
       const memory = newMemory(
         randomUUID(),
@@ -63,9 +62,9 @@ function filesOf(bundle: string): Map<string, { ino: number; size: number; mtime
 }
 
 async function bytesWrittenByRemember(dataDir: string, content: string): Promise<number> {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const before = filesOf(bundle);
-  await remember({ dataDir }, { content, type: 'fact' });
+  await remember(new Folder(dataDir), { content, type: 'fact' });
   let bytes = 0;
   for (const [name, after] of filesOf(bundle)) {
     const was = before.get(name);
@@ -88,46 +87,53 @@ describe('the memory journal', () => {
     expect(fewBytes).toBeGreaterThan(0);
     expect(manyBytes).toBeLessThan(fewBytes * 1.5);
     // memory-store.json of 3,000 memories is far larger than what a remember writes.
-    expect(statSync(join(bundleDir(large), 'memory-store.json')).size).toBeGreaterThan(
+    expect(statSync(join(layoutOf(large).bundle.dir, 'memory-store.json')).size).toBeGreaterThan(
       manyBytes * 50,
     );
-    const listed = await readMemories(large);
+    const listed = await readMemories(new Folder(large));
     expect(listed.map((m) => m.content)).toContain('prefers dark roast coffee');
     expect(listed).toHaveLength(3002);
   }, 60_000);
 
   it('keeps the bundle valid after a remember and after the fold, and every reader sees the journal', async () => {
     const dataDir = await seeded(5);
-    const made = await remember({ dataDir }, { content: 'lives in Lyon', type: 'fact' });
-    const later = await remember({ dataDir }, { content: 'runs on Sundays', type: 'preference' });
-    const gone = await forget({ dataDir }, later.memory.id);
+    const made = await remember(new Folder(dataDir), { content: 'lives in Lyon', type: 'fact' });
+    const later = await remember(new Folder(dataDir), {
+      content: 'runs on Sundays',
+      type: 'preference',
+    });
+    const gone = await forget(new Folder(dataDir), later.memory.id);
     expect(gone.status).toBe('retracted');
-    const revised = await reviseMemory({ dataDir }, made.memory.id, { content: 'lives in Paris' });
-    const journal = join(bundleDir(dataDir), MEMORY_JOURNAL_FILE);
+    const revised = await reviseMemory(new Folder(dataDir), made.memory.id, {
+      content: 'lives in Paris',
+    });
+    const journal = layoutOf(dataDir).bundle.memoryJournal;
     expect(existsSync(journal)).toBe(true);
     expect(fileMemoryIds(dataDir)).not.toContain(made.memory.id);
     expectValidBundle(dataDir);
     // The record is the file and its journal: lists, searches and statuses see every change.
-    const all = await readMemories(dataDir);
+    const all = await readMemories(new Folder(dataDir));
     const status = new Map(all.map((m) => [m.id, m.status]));
     expect(status.get(made.memory.id)).toBe('superseded');
     expect(status.get(later.memory.id)).toBe('retracted');
     expect(status.get(revised.memory.id)).toBe('active');
-    const store = await openStore({ dataDir }, { readonly: true });
+    const store = await new Folder(dataDir).openStore({ readonly: true });
     try {
-      const page = await listMemories(store, dataDir, { query: 'Paris' });
+      const page = await listMemories(store, new Folder(dataDir), { query: 'Paris' });
       expect(page.items.map((m) => m.id)).toEqual([revised.memory.id]);
-      expect((await listMemories(store, dataDir, { query: 'Sundays' })).items).toEqual([]);
+      expect((await listMemories(store, new Folder(dataDir), { query: 'Sundays' })).items).toEqual(
+        [],
+      );
     } finally {
       await store.close();
     }
-    expect(await flushMemories({ dataDir })).toBe(4);
+    expect(await flushMemories(new Folder(dataDir))).toBe(4);
     expect(existsSync(journal)).toBe(false);
     expect(fileMemoryIds(dataDir)).toEqual(
       expect.arrayContaining([made.memory.id, later.memory.id, revised.memory.id]),
     );
     expectValidBundle(dataDir);
-    expect((await readMemories(dataDir)).map((m) => [m.id, m.status])).toEqual(
+    expect((await readMemories(new Folder(dataDir))).map((m) => [m.id, m.status])).toEqual(
       all.map((m) => [m.id, m.status]),
     );
   }, 60_000);
@@ -136,16 +142,16 @@ describe('the memory journal', () => {
     const dataDir = await seeded(3);
     const ids: string[] = [];
     for (const content of ['owns a cat named Miso', 'learns Portuguese', 'uses vim'])
-      ids.push((await remember({ dataDir }, { content, type: 'fact' })).memory.id);
-    expect(existsSync(join(bundleDir(dataDir), MEMORY_JOURNAL_FILE))).toBe(true);
-    await reindex(dataDir);
+      ids.push((await remember(new Folder(dataDir), { content, type: 'fact' })).memory.id);
+    expect(existsSync(layoutOf(dataDir).bundle.memoryJournal)).toBe(true);
+    await reindex(new Folder(dataDir));
     expect(fileMemoryIds(dataDir)).toEqual(expect.arrayContaining(ids));
     expectValidBundle(dataDir);
-    const store = await openStore({ dataDir }, { readonly: true });
+    const store = await new Folder(dataDir).openStore({ readonly: true });
     try {
-      const page = await listMemories(store, dataDir, { query: 'Miso' });
+      const page = await listMemories(store, new Folder(dataDir), { query: 'Miso' });
       expect(page.items.map((m) => m.id)).toEqual([ids[0]]);
-      expect((await listMemories(store, dataDir, { limit: 200 })).total).toBe(6);
+      expect((await listMemories(store, new Folder(dataDir), { limit: 200 })).total).toBe(6);
     } finally {
       await store.close();
     }
@@ -162,9 +168,10 @@ function burst(
     [
       '--input-type=module',
       '-e',
-      `import { remember } from ${JSON.stringify(LIBRARY)};
+      `import { DataFolder } from ${JSON.stringify(LIBRARY)};
+       const folder = await DataFolder.open(${JSON.stringify(dataDir)});
        for (let i = 0; i < ${String(count)}; i++) {
-         const { memory } = await remember({ dataDir: ${JSON.stringify(dataDir)} }, { content: 'burst memory ' + i, type: 'fact' });
+         const { memory } = await folder.remember({ content: 'burst memory ' + i, type: 'fact' });
          process.stdout.write(memory.id + '\\n');
        }`,
     ],
@@ -209,15 +216,18 @@ describe('kill -9 during a burst of remembers (compiled library)', () => {
         const run = burst(dataDir, 600);
         await run.killAfter(total - acknowledged.length);
         acknowledged.push(...run.ids);
-        const ids = new Set((await readMemories(dataDir)).map((m) => m.id));
+        const ids = new Set((await readMemories(new Folder(dataDir))).map((m) => m.id));
         expect(acknowledged.filter((id) => !ids.has(id))).toEqual([]);
         expectValidBundle(dataDir);
       }
       // The journal a kill cut off goes on: one more remember, and everything is there.
-      const last = await remember({ dataDir }, { content: 'after the kills', type: 'fact' });
-      const all = new Set((await readMemories(dataDir)).map((m) => m.id));
+      const last = await remember(new Folder(dataDir), {
+        content: 'after the kills',
+        type: 'fact',
+      });
+      const all = new Set((await readMemories(new Folder(dataDir))).map((m) => m.id));
       expect([...acknowledged, last.memory.id].filter((id) => !all.has(id))).toEqual([]);
-      await reindex(dataDir);
+      await reindex(new Folder(dataDir));
       expect(fileMemoryIds(dataDir)).toEqual(expect.arrayContaining(acknowledged));
       expectValidBundle(dataDir);
     },

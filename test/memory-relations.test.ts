@@ -1,30 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { flushMemories } from '../src/memory/write-memories.js';
 import { forget, remember, reviseMemory } from '../src/memory/remember.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { MemoryNotFoundError } from '../src/api/memory.js';
-import { openStore } from '../src/folder/open-store.js';
 import type { Relation } from '../src/model/pam.js';
 import { readMemoryStore } from '../src/bundle/read-memory-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { memoryStoreErrors } from './support/pam-validator.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
+import { bundleAt } from './support/bundle-at.js';
 
 const kinds = (relations: readonly Relation[]): string[] =>
   relations.map((r) => `${r.from} ${r.type} ${r.to}`).sort();
 
 function fileRelations(dataDir: string): Relation[] {
-  const text = readFileSync(join(bundleDir(dataDir), 'memory-store.json'), 'utf8');
+  const text = readFileSync(join(layoutOf(dataDir).bundle.dir, 'memory-store.json'), 'utf8');
   const store = JSON.parse(text) as { relations: Relation[] };
   return store.relations;
 }
 
 function expectValid(dataDir: string): void {
-  const bundle = bundleDir(dataDir);
+  const bundle = layoutOf(dataDir).bundle.dir;
   const text = readFileSync(join(bundle, 'memory-store.json'), 'utf8');
   expect(memoryStoreErrors(JSON.parse(text) as unknown)).toEqual([]);
   const { status, output } = pamValidate(bundle);
@@ -34,7 +35,7 @@ function expectValid(dataDir: string): void {
 
 // The relations as the store's graph has them, walked by Cypher.
 async function graphRelations(dataDir: string): Promise<string[]> {
-  const store = await openStore({ dataDir }, { readonly: true });
+  const store = await new Folder(dataDir).openStore({ readonly: true });
   try {
     const rows = await store.cypher(
       `MATCH (a:Memory)-[r]->(b:Memory) RETURN a.id AS a, toLower(type(r)) AS t, b.id AS b`,
@@ -51,7 +52,7 @@ describe('PAM relations between memories', () => {
   let expected: string[] = [];
 
   beforeAll(async () => {
-    const target = { dataDir };
+    const target = new Folder(dataDir);
     const sky = await remember(target, { content: 'The sky over Lyon is blue', type: 'fact' });
     ids.sky = sky.memory.id;
     // By the start of its id, as the CLI prints ids elsewhere.
@@ -87,11 +88,11 @@ describe('PAM relations between memories', () => {
   }, 60_000);
 
   it('records remember and revise relations, journalled and then in memory-store.json', async () => {
-    const read = await readMemoryStore(bundleDir(dataDir));
+    const read = await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir));
     expect(kinds(read?.relations ?? [])).toEqual(expected);
     const supports = read?.relations.find((r) => r.type === 'supports');
     expect(supports?.confidence).toBe(0.7);
-    await flushMemories({ dataDir });
+    await flushMemories(new Folder(dataDir));
     const written = fileRelations(dataDir);
     expect(kinds(written)).toEqual(expected);
     expect(new Set(written.map((r) => r.id)).size).toBe(written.length);
@@ -100,7 +101,7 @@ describe('PAM relations between memories', () => {
 
   it('projects them as edges between Memory nodes, kept after the memory changes', async () => {
     expect(await graphRelations(dataDir)).toEqual(expected);
-    const walked = await openStore({ dataDir }, { readonly: true });
+    const walked = await new Folder(dataDir).openStore({ readonly: true });
     try {
       // What the revised memory replaced, and what contradicts that: two relations away.
       const rows = await walked.cypher(
@@ -115,38 +116,33 @@ describe('PAM relations between memories', () => {
   });
 
   it('refuses a relation to a memory that is not there, writing nothing', async () => {
-    const before = await readMemoryStore(bundleDir(dataDir));
+    const before = await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir));
     await expect(
-      remember(
-        { dataDir },
-        {
-          content: 'Lyon has two rivers',
-          type: 'fact',
-          relations: [{ type: 'supports', to: 'no-such-memory-id' }],
-        },
-      ),
+      remember(new Folder(dataDir), {
+        content: 'Lyon has two rivers',
+        type: 'fact',
+        relations: [{ type: 'supports', to: 'no-such-memory-id' }],
+      }),
     ).rejects.toThrow(MemoryNotFoundError);
-    const after = await readMemoryStore(bundleDir(dataDir));
+    const after = await readMemoryStore(bundleAt(layoutOf(dataDir).bundle.dir));
     expect(after?.memories.length).toBe(before?.memories.length);
     expect(kinds(after?.relations ?? [])).toEqual(expected);
   });
 
   it('keeps the relations when an import rewrites the memory store', async () => {
-    await remember(
-      { dataDir },
-      { content: 'Lyon sits where two rivers meet', type: 'fact', relations: [] },
-    ).then(({ memory }) =>
-      remember(
-        { dataDir },
-        {
-          content: 'The Saone meets the Rhone in Lyon',
-          type: 'fact',
-          relations: [{ type: 'extends', to: memory.id }],
-        },
-      ),
+    await remember(new Folder(dataDir), {
+      content: 'Lyon sits where two rivers meet',
+      type: 'fact',
+      relations: [],
+    }).then(({ memory }) =>
+      remember(new Folder(dataDir), {
+        content: 'The Saone meets the Rhone in Lyon',
+        type: 'fact',
+        relations: [{ type: 'extends', to: memory.id }],
+      }),
     );
     // The last relation is in the journal; the import folds it in with the rest.
-    await importExports([join(ROOT, 'samples', 'claude-export.zip')], { dataDir });
+    await importExports(new Folder(dataDir), [join(ROOT, 'samples', 'claude-export.zip')]);
     const written = fileRelations(dataDir);
     expect(written).toHaveLength(expected.length + 1);
     expect(kinds(written)).toEqual(expect.arrayContaining(expected));

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { Neo4jStore } from '../src/stores/neo4j/neo4j-store.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
@@ -53,7 +53,7 @@ async function emptyNeo4j(): Promise<Neo4jStore> {
 }
 
 async function withSqlite<T>(dataDir: string, use: (store: Store) => Promise<T>): Promise<T> {
-  const store = SqliteStore.open(storeFile(dataDir), { readonly: true });
+  const store = SqliteStore.open(layoutOf(dataDir).store, { readonly: true });
   try {
     return await use(store);
   } finally {
@@ -181,7 +181,7 @@ describe('chatgraph over Neo4j', () => {
     expect(noDatabase.stderr).toMatch(/has no database "nosuchdb"/);
     // Nothing was half-written: no bundle, no store.
     expect(existsSync(join(data, 'bundle'))).toBe(false);
-    expect(existsSync(storeFile(data))).toBe(false);
+    expect(existsSync(layoutOf(data).store)).toBe(false);
   });
 
   it('pushes a bundle, and completes a push cut off by the server going down, without duplicates', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatReport } from '../src/cli/format-report.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
 import type { ImportResult } from '../src/data-folder/import-exports.js';
-import { bundleDir } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { contentHash } from '../src/model/content-hash.js';
 import { integrityChecksum } from '../src/model/integrity.js';
 import type { Conversation, Memory } from '../src/model/pam.js';
@@ -75,7 +75,7 @@ function memoryStore(
 }
 
 function bundleFiles(data: string): Map<string, string> {
-  const dir = join(bundleDir(data), 'conversations');
+  const dir = join(layoutOf(data).bundle.dir, 'conversations');
   return new Map(
     readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
@@ -151,7 +151,7 @@ function foreignBundle(dir: string, mine: Mine): { bundle: string; delta: string
 }
 
 function bundleMemories(data: string): Memory[] {
-  const text = readFileSync(join(bundleDir(data), 'memory-store.json'), 'utf8');
+  const text = readFileSync(join(layoutOf(data).bundle.dir, 'memory-store.json'), 'utf8');
   return (JSON.parse(text) as { memories: Memory[] }).memories;
 }
 
@@ -172,7 +172,7 @@ async function importForeign(): Promise<Imported> {
   const dir = tempDir();
   const mine = await myFolder(dir);
   const myMemories = bundleMemories(mine.data);
-  const picture = join(bundleDir(mine.data), 'attachments', 'file-Own1-photo.png');
+  const picture = join(layoutOf(mine.data).bundle.dir, 'attachments', 'file-Own1-photo.png');
   expect(readFileSync(picture, 'utf8')).toBe(MINE);
   const { bundle, delta } = foreignBundle(dir, mine);
   const folder = await DataFolder.open(mine.data);
@@ -208,7 +208,7 @@ describe('a foreign PAM bundle (issue 41, points 1–3)', () => {
     expect(readFileSync(picture, 'utf8')).toBe(MINE);
     const ref = apart.messages.flatMap((m) => m.attachments).find((a) => a.ref !== null)?.ref;
     expect(ref).toBe(`attachments/${apartId}/file-Own1-photo.png`);
-    expect(readFileSync(join(bundleDir(mine.data), ref ?? ''), 'utf8')).toBe(
+    expect(readFileSync(join(layoutOf(mine.data).bundle.dir, ref ?? ''), 'utf8')).toBe(
       'EVIL bytes, longer than mine',
     );
     expect(files.get(mine.id)).toContain('"attachments/file-Own1-photo.png"');
@@ -227,7 +227,7 @@ describe('a foreign PAM bundle (issue 41, points 1–3)', () => {
     expect(result.problems.find((p) => p.code === 'memory-kept-apart')?.count).toBe(1);
     expect(
       memoryStoreErrors(
-        JSON.parse(readFileSync(join(bundleDir(mine.data), 'memory-store.json'), 'utf8')),
+        JSON.parse(readFileSync(join(layoutOf(mine.data).bundle.dir, 'memory-store.json'), 'utf8')),
       ),
     ).toEqual([]);
     expectPamValid(mine.data);
@@ -261,7 +261,7 @@ describe('a foreign PAM bundle (issue 41, points 1–3)', () => {
     const twice = bundleFiles(mine.data);
     expect(twice).toEqual(files);
     expect(readFileSync(picture, 'utf8')).toBe(MINE);
-    expect(readdirSync(join(bundleDir(mine.data), 'attachments'))).toHaveLength(2);
+    expect(readdirSync(join(layoutOf(mine.data).bundle.dir, 'attachments'))).toHaveLength(2);
   });
 
   it('the same conversation (same platform, platform id and account) still merges by the merge rules', async () => {

@@ -22,6 +22,7 @@ import {
   itReadsTheCorpus,
 } from './support/shared.js';
 import { pamValidate } from './support/pam-sdk.js';
+import { Folder } from '../src/folder/folder.js';
 import { fixtureInput } from './support/sqlite-fixtures.js';
 
 // Our fixtures, then the public samples of the conformance layer when the corpus is there.
@@ -57,8 +58,7 @@ describe('the official PAM SDK validator (pam validate)', () => {
     const log = join(projects, '-p', 's1.jsonl');
     writeFileSync(log, '');
     const waiters: (() => void)[] = [];
-    const follower = await followFolders({
-      dataDir: data,
+    const follower = await followFolders(new Folder(data), {
       folders: [projects],
       indexDelayMilliseconds: 0,
       onEvent: (event) => {

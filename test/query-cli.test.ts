@@ -6,6 +6,7 @@ import { importExports } from '../src/data-folder/import-exports.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
+import { Folder } from '../src/folder/folder.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 let data: string;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const input = join(dir, 'conversations.json');
   writeFileSync(input, JSON.stringify([branchedConversation('conv-a', 'Sourdough starter')]));
   data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
 });
 
 describe('chatgraph query at its limits', () => {

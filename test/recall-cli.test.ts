@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { textHash } from '../src/embed/text-hash.js';
 import { TOPICS, writeExport } from './support/recall-fixtures.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -146,7 +146,7 @@ describe('recall from the CLI, with the real model', () => {
     const [, signal] = (await once(child, 'exit')) as [number | null, string | null];
     expect(finished).toBe('');
     expect(signal).toBe('SIGKILL');
-    const db = new Database(storeFile(data), { readonly: true });
+    const db = new Database(layoutOf(data).store, { readonly: true });
     const count = () => Number(db.prepare('SELECT count(*) FROM vector_state').pluck().get());
     const kept = count();
     db.close();

@@ -1,11 +1,12 @@
 import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundleDir, storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { Folder } from '../src/folder/folder.js';
 
 // Distinctive secrets, so their bytes can be looked for in the store file.
 const OPENAI = 'sk-proj-Zq8vLmW3xYt5NpR7KdJ2hF9cBg4';
@@ -28,14 +29,14 @@ function exportWithSecrets(dir: string): string {
 
 // Every byte the data folder's store keeps: the file and, if any, its WAL.
 function storeBytes(data: string): Buffer {
-  const file = storeFile(data);
+  const file = layoutOf(data).store;
   return Buffer.concat(
     [file, `${file}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
   );
 }
 
 function bundleText(data: string): string {
-  const dir = join(bundleDir(data), 'conversations');
+  const dir = join(layoutOf(data).bundle.dir, 'conversations');
   return readdirSync(dir)
     .map((f) => readFileSync(join(dir, f), 'utf8'))
     .join('\n');
@@ -46,14 +47,14 @@ describe('import --redact after a plain import', () => {
     const dir = tempDir();
     const input = exportWithSecrets(dir);
     const data = join(dir, 'data');
-    await importExports([input], { dataDir: data });
+    await importExports(new Folder(data), [input]);
     expect(bundleText(data)).toContain(OPENAI);
     expect(storeBytes(data).includes(OPENAI)).toBe(true);
     // The search index holds the token's words too.
     expect(storeBytes(data).includes('qwertyuiopasdfghjklzxcvbnm1234567')).toBe(true);
     expect(storeBytes(data).includes('zq8vlmw3xyt5npr7kdj2hf9cbg4')).toBe(true);
 
-    const redacted = await importExports([input], { dataDir: data, redact: true });
+    const redacted = await importExports(new Folder(data), [input], { redact: true });
     expect(redacted.problems.map((p) => p.code)).not.toContain('file-already-imported');
     expect(redacted.redactions).toEqual({ 'openai-key': 20, 'huggingface-token': 20 });
     expect(redacted.graph.written).toBe(20);
@@ -64,7 +65,7 @@ describe('import --redact after a plain import', () => {
     expect(bytes.includes(HF)).toBe(false);
     expect(bytes.includes('qwertyuiopasdfghjklzxcvbnm1234567')).toBe(false);
     expect(bytes.includes('zq8vlmw3xyt5npr7kdj2hf9cbg4')).toBe(false);
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       expect((await store.search({ text: 'REDACTED' })).hits.length).toBeGreaterThan(0);
     } finally {
@@ -72,9 +73,9 @@ describe('import --redact after a plain import', () => {
     }
 
     // The same mode again is skipped; --force reads it anyway.
-    const again = await importExports([input], { dataDir: data, redact: true });
+    const again = await importExports(new Folder(data), [input], { redact: true });
     expect(again.problems.map((p) => p.code)).toContain('file-already-imported');
-    const forced = await importExports([input], { dataDir: data, redact: true, force: true });
+    const forced = await importExports(new Folder(data), [input], { redact: true, force: true });
     expect(forced.problems.map((p) => p.code)).not.toContain('file-already-imported');
     expect(forced.graph).toMatchObject({ written: 0, unchanged: 20 });
   });
@@ -115,14 +116,14 @@ describe('import --redact of an older export after a plain import of a newer one
     writeFileSync(newer, JSON.stringify(claude('2026-01-03T00:00:00Z', ['my env', 'ok', 'more'])));
     writeFileSync(older, JSON.stringify(claude('2026-01-02T00:00:00Z', ['my env', 'ok'])));
     const data = join(dir, 'data');
-    await importExports([newer], { dataDir: data });
+    await importExports(new Folder(data), [newer]);
     const holding = () =>
-      filesUnder(bundleDir(data)).filter((f) => readFileSync(f).includes(SECRET));
+      filesUnder(layoutOf(data).bundle.dir).filter((f) => readFileSync(f).includes(SECRET));
     expect(holding()).not.toEqual([]);
-    const second = await importExports([older], { dataDir: data, redact: true });
+    const second = await importExports(new Folder(data), [older], { redact: true });
     expect(second.providers.claude?.keptNewer).toBe(1);
     expect(holding()).toEqual([]);
-    const texts = filesUnder(bundleDir(data)).filter((f) => f.endsWith('env.txt'));
+    const texts = filesUnder(layoutOf(data).bundle.dir).filter((f) => f.endsWith('env.txt'));
     expect(texts).toHaveLength(1);
     expect(readFileSync(texts[0] ?? '', 'utf8')).toContain('ANTHROPIC_API_KEY=[REDACTED:');
   });
@@ -139,8 +140,8 @@ describe('a bundle whose index disagrees with its files', () => {
     const dir = tempDir();
     const input = exportWithSecrets(dir);
     const data = join(dir, 'data');
-    await importExports([input], { dataDir: data });
-    const path = join(bundleDir(data), 'memory-store.json');
+    await importExports(new Folder(data), [input]);
+    const path = join(layoutOf(data).bundle.dir, 'memory-store.json');
     const store = JSON.parse(readFileSync(path, 'utf8')) as {
       conversations_index: { id: string }[];
     };
@@ -151,7 +152,7 @@ describe('a bundle whose index disagrees with its files', () => {
       { ...(store.conversations_index[0] as { id: string }), id: 'no-such-file' },
     ];
     writeFileSync(path, JSON.stringify(store));
-    const again = await importExports([input], { dataDir: data });
+    const again = await importExports(new Folder(data), [input]);
     expect(again.problems.map((p) => p.code)).toEqual(
       expect.arrayContaining(['bundle-index-repaired', 'file-already-imported']),
     );

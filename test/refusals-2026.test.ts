@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Folder } from '../src/folder/folder.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { NotAnExportError } from '../src/pipeline/not-an-export-error.js';
 import { ZipWriter } from '../src/sample/zip-writer.js';
@@ -17,7 +18,7 @@ const run = promisify(execFile);
 const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 const refusalOf = async (inputs: string[]): Promise<string> => {
-  const error = await importExports(inputs, { dataDir: join(tempDir(), 'data') }).catch(
+  const error = await importExports(new Folder(join(tempDir(), 'data')), inputs).catch(
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(NotAnExportError);
@@ -147,7 +148,7 @@ describe('a zip whose download stopped', () => {
   it('names the file and says the download looks incomplete, keeping what came before', async () => {
     const dir = tempDir();
     const zip = await cutZip(dir, (size) => Math.floor(size * 0.6));
-    const report = await importExports([zip], { dataDir: join(dir, 'data') });
+    const report = await importExports(new Folder(join(dir, 'data')), [zip]);
     const corrupt = report.problems.find((p) => p.code === 'corrupt-file')?.examples[0];
     expect(corrupt?.file).toBe('cut.zip!conversations.json');
     expect(corrupt?.message).toMatch(/the download looks incomplete, download the export again/);

@@ -6,6 +6,7 @@ import { NotAnExportError } from '../src/pipeline/not-an-export-error.js';
 import { ZipWriter } from '../src/sample/zip-writer.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { Folder } from '../src/folder/folder.js';
 
 /** A ChatGPT export whose one message is `mib` MiB of one letter: it deflates about 1000:1. */
 async function bombZip(path: string, mib: number): Promise<void> {
@@ -33,7 +34,7 @@ describe('inputs refused before they are read', () => {
       Array.from({ length: 300 }, () => zeros),
     );
     await writer.close();
-    const error = await importExports([zip], { dataDir: join(dir, 'data') }).catch(
+    const error = await importExports(new Folder(join(dir, 'data')), [zip]).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(NotAnExportError);
@@ -46,7 +47,7 @@ describe('inputs refused before they are read', () => {
     const dir = tempDir();
     const zip = join(dir, 'bomb.zip');
     await bombZip(zip, 300);
-    const report = await importExports([zip], { dataDir: join(dir, 'data') });
+    const report = await importExports(new Folder(join(dir, 'data')), [zip]);
     const messages = report.problems.flatMap((p) => p.examples.map((e) => e.message));
     expect(messages.join('\n')).toMatch(
       /inflates more than 200 times its compressed size \(\d+ bytes from \d+, past the 67108864 bytes below which the ratio is not checked; refused as a zip bomb\)/,
@@ -57,7 +58,7 @@ describe('inputs refused before they are read', () => {
     const dir = tempDir();
     const fifo = join(dir, 'conversations.json');
     execFileSync('mkfifo', [fifo]);
-    const error = await importExports([fifo], { dataDir: join(dir, 'data') }).catch(
+    const error = await importExports(new Folder(join(dir, 'data')), [fifo]).catch(
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(NotAnExportError);
@@ -66,7 +67,7 @@ describe('inputs refused before they are read', () => {
 
   it('refuses a character device given as an export', async () => {
     const dir = tempDir();
-    const error = await importExports(['/dev/zero'], { dataDir: join(dir, 'data') }).catch(
+    const error = await importExports(new Folder(join(dir, 'data')), ['/dev/zero']).catch(
       (e: unknown) => e,
     );
     expect(String(error)).toMatch(/"\/dev\/zero" is a character device, not a file/);

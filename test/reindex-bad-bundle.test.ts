@@ -6,6 +6,8 @@ import { BadBundleFileError, readBundleConversation } from '../src/bundle/read-b
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { CLI, chatgraph } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
+import { bundleAt } from './support/bundle-at.js';
 
 /** A data folder of 5 conversations, two of whose bundle files are then spoiled. */
 async function spoiledDataFolder(): Promise<{ data: string; damaged: string; alien: string }> {
@@ -13,7 +15,7 @@ async function spoiledDataFolder(): Promise<{ data: string; damaged: string; ali
   const input = join(dir, 'export.zip');
   await writeChatgptExport(input, { seed: 4, conversations: 5 });
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data, importedAt: FIXED_TIME });
+  await importExports(new Folder(data), [input], { importedAt: FIXED_TIME });
   const folder = join(data, 'bundle', 'conversations');
   const [first, second] = readdirSync(folder).sort();
   if (!first || !second) throw new Error('the import wrote fewer than two conversations');
@@ -29,7 +31,7 @@ async function spoiledDataFolder(): Promise<{ data: string; damaged: string; ali
 describe('reindex of a bundle with files it cannot index', () => {
   it('names each file left out, and indexes the rest', async () => {
     const { data, damaged, alien } = await spoiledDataFolder();
-    const result = await reindex(data);
+    const result = await reindex(new Folder(data));
     expect(result.conversations).toBe(3);
     expect(result.problems.map((p) => [p.code, p.file])).toEqual([
       ['bad-bundle-file', damaged],
@@ -39,7 +41,7 @@ describe('reindex of a bundle with files it cannot index', () => {
     expect(result.problems[1]?.message).toMatch(/"future-chat" is not one chatgraph knows/);
     // Asked for by id, the damaged file is an error naming it, not a crash or a wrong value.
     const id = damaged.slice(damaged.lastIndexOf('/') + 1, -'.json'.length);
-    await expect(readBundleConversation(join(data, 'bundle'), id)).rejects.toThrow(
+    await expect(readBundleConversation(bundleAt(join(data, 'bundle')), id)).rejects.toThrow(
       BadBundleFileError,
     );
   });
@@ -47,7 +49,7 @@ describe('reindex of a bundle with files it cannot index', () => {
   it('a bundle file of the wrong shape is named with the fields that do not fit', async () => {
     const { data, damaged } = await spoiledDataFolder();
     writeFileSync(damaged, JSON.stringify({ schema: 'portable-ai-memory-conversation', id: 7 }));
-    const { problems } = await reindex(data);
+    const { problems } = await reindex(new Folder(data));
     expect(problems[0]?.message).toMatch(/not a PAM conversation: schema_version: .*; id: /);
   });
 

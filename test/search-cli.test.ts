@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { searchBatches } from './support/search-fixtures.js';
@@ -13,7 +13,7 @@ const run = promisify(execFile);
 
 async function dataWithSearchFixtures(): Promise<string> {
   const data = join(tempDir(), 'data');
-  const store = SqliteStore.open(storeFile(data));
+  const store = SqliteStore.open(layoutOf(data).store);
   await store.upsert(searchBatches());
   await store.close();
   return data;

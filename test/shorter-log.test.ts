@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import type { FollowEvent } from '../src/live/follow-event.js';
 import { followFolders } from '../src/live/follower.js';
@@ -17,9 +17,10 @@ import {
   outcome,
   sessionLine,
 } from './support/merge-scenarios.js';
+import { Folder } from '../src/folder/folder.js';
 
 async function withStore(data: string, use: (store: SqliteStore) => Promise<void>): Promise<void> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     await use(store);
   } finally {
@@ -39,17 +40,17 @@ describe('a Claude Code log cut short or rewritten shorter (issue 23, break 2)',
   it('import keeps what was imported and adds what is new', async () => {
     const { projects, log } = projectsWithLog(FULL_LOG);
     const data = join(tempDir(), 'data');
-    await importExports([projects], { dataDir: data });
+    await importExports(new Folder(data), [projects]);
     expectPamValid(data);
     writeFileSync(log, SHORTER_LOG.join(''));
-    const second = await importExports([projects], { dataDir: data });
+    const second = await importExports(new Folder(data), [projects]);
     expect(outcome(second)).toMatchObject({ created: 0, updated: 1 });
     expectPamValid(data);
     await withStore(data, expectLogMerged);
     expectLogMergedInBundle(data);
     // Cut to its first line: nothing to add, the stored copy is kept as it is.
     writeFileSync(log, FULL_LOG[0] ?? '');
-    const third = await importExports([projects], { dataDir: data });
+    const third = await importExports(new Folder(data), [projects]);
     expect(outcome(third)).toMatchObject({ updated: 0, unchanged: 1, keptNewer: 1 });
     expectPamValid(data);
     await withStore(data, expectLogMerged);
@@ -62,8 +63,7 @@ describe('a Claude Code log cut short or rewritten shorter (issue 23, break 2)',
     const waiters: ((event: FollowEvent) => void)[] = [];
     const events: FollowEvent[] = [];
     const start = () =>
-      followFolders({
-        dataDir: data,
+      followFolders(new Folder(data), {
         folders: [projects],
         indexDelayMilliseconds: 0,
         pollMilliseconds: 50,
@@ -129,7 +129,7 @@ describe('a Claude Code log cut short or rewritten shorter (issue 23, break 2)',
       ]),
     );
     const data = join(tempDir(), 'data');
-    await importExports([projects], { dataDir: data });
+    await importExports(new Folder(data), [projects]);
     // a.jsonl cut short; b.jsonl a later log of the same session that goes on another way.
     writeFileSync(
       a,
@@ -147,7 +147,7 @@ describe('a Claude Code log cut short or rewritten shorter (issue 23, break 2)',
         [9, 2],
       ]),
     );
-    const second = await importExports([projects], { dataDir: data });
+    const second = await importExports(new Folder(data), [projects]);
     expect(second.written.duplicates).toBe(1);
     const texts = ['text 0', 'text 1', 'text 2', 'text 3', 'text 4', 'text 5', 'text 9'];
     await withStore(data, async (store) => {

@@ -3,7 +3,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importExports, reindex } from '../src/data-folder/import-exports.js';
-import { storeFile } from '../src/folder/data-dir.js';
+import { Folder } from '../src/folder/folder.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { TOKEN_FIELDS } from '../src/model/token-usage.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
@@ -18,7 +19,7 @@ const ROLLOUT = join(
 );
 
 async function tokens(data: string): Promise<unknown[]> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     return await store.cypher(
       'MATCH (m:Message) RETURN count(m) AS messages, sum(m.output_tokens) AS output',
@@ -31,25 +32,25 @@ async function tokens(data: string): Promise<unknown[]> {
 describe('a store made before the token properties', () => {
   it('gets their columns in place, keeps what it held, and takes the counts at a reindex', async () => {
     const data = join(tempDir(), 'data');
-    await importExports([ROLLOUT], { dataDir: data, importedAt: FIXED_TIME });
+    await importExports(new Folder(data), [ROLLOUT], { importedAt: FIXED_TIME });
     expect(await tokens(data)).toEqual([{ messages: 12, output: 640 }]);
     const { default: Database } = await import('better-sqlite3-multiple-ciphers');
-    const old = new Database(storeFile(data));
+    const old = new Database(layoutOf(data).store);
     // As that version left it: no token sums, nor the indexes a usage report reads by.
     old.exec(`DROP INDEX message_token_time; DROP INDEX message_response; DROP TABLE token_counts`);
     for (const field of TOKEN_FIELDS) old.exec(`ALTER TABLE "Message" DROP COLUMN ${field}`);
     old.close();
     // Opened, it is upgraded in place: the messages stay, their counts are empty until read again.
     expect(await tokens(data)).toEqual([{ messages: 12, output: null }]);
-    const columns = new Database(storeFile(data), { readonly: true });
+    const columns = new Database(layoutOf(data).store, { readonly: true });
     const names = columns.prepare(`SELECT name FROM pragma_table_info('Message')`).pluck().all();
     columns.close();
     for (const field of TOKEN_FIELDS) expect(names).toContain(field);
     // As for every property added since (a conversation's url too), `reindex` fills them in.
-    await reindex(data);
+    await reindex(new Folder(data));
     expect(await tokens(data)).toEqual([{ messages: 12, output: 640 }]);
     // And the usage report's sums with them.
-    const store = SqliteStore.open(storeFile(data), { readonly: true });
+    const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
     try {
       const { slots } = await store.usage.tokenTotals({});
       expect(slots.reduce((sum, slot) => sum + slot.output, 0)).toBe(640);

@@ -10,9 +10,12 @@ import { batchesOf, knownConversations } from './support/graph-fixtures.js';
 
 const whole = (text: string) => [{ text, start: 0, end: text.length }];
 
+// Where a data folder's store saves its index (the folder's layout names it; the store is told).
+const indexOf = (file: string): string => join(file, '..', 'vector-index.bin');
+
 async function embeddedStore(): Promise<{ file: string; vector: Float32Array }> {
   const file = join(tempDir(), 'chatgraph.sqlite');
-  const store = SqliteStore.open(file);
+  const store = SqliteStore.open(file, { vectorIndexFile: indexOf(file) });
   await store.upsert(batchesOf(await knownConversations()));
   await embedConversations(store.vectors, { embedder: bagOfWords, chunk: whole });
   await store.close();
@@ -22,7 +25,7 @@ async function embeddedStore(): Promise<{ file: string; vector: Float32Array }> 
 }
 
 async function searchOnce(file: string, vector: Float32Array): Promise<string[]> {
-  const store = SqliteStore.open(file, { readonly: true });
+  const store = SqliteStore.open(file, { readonly: true, vectorIndexFile: indexOf(file) });
   try {
     return (await store.vectors.search({ vector, limit: 5 })).map((h) => h.nodeId);
   } finally {
@@ -60,7 +63,7 @@ describe('the vector index saved beside the store', () => {
     expect(await searchOnce(file, vector)).toEqual(expected);
     // Rewritten whole after the damaged one was passed over.
     expect(readFileSync(indexFile).byteLength).toBeGreaterThan(100);
-    const store = SqliteStore.open(file);
+    const store = SqliteStore.open(file, { vectorIndexFile: indexOf(file) });
     expect(await store.deleteConversation((await knownConversations())[0]?.id ?? '')).toBe(true);
     expect(existsSync(indexFile)).toBe(false);
     await store.close();

@@ -10,11 +10,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { writeChatgptExport } from '../src/sample/write-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';
+import { Folder } from '../src/folder/folder.js';
 
 const cli = chatgraph;
 
@@ -23,7 +24,7 @@ async function imported(): Promise<{ dir: string; data: string; input: string }>
   const input = join(dir, 'export.zip');
   await writeChatgptExport(input, { seed: 4, conversations: 60 });
   const data = join(dir, 'data');
-  await importExports([input], { dataDir: data });
+  await importExports(new Folder(data), [input]);
   return { dir, data, input };
 }
 
@@ -47,7 +48,7 @@ function stats(data: string): Promise<{ code: number; stdout: string; stderr: st
 describe('a damaged store (compiled CLI)', () => {
   it('every command says so in one sentence, and plain reindex moves it aside and rebuilds it', async () => {
     const { data, input } = await imported();
-    const file = storeFile(data);
+    const file = layoutOf(data).store;
     const before = JSON.parse((await stats(data)).stdout) as { conversations: number };
     expect(before.conversations).toBe(60);
     corruptPages(file);
@@ -80,12 +81,12 @@ describe('a damaged store (compiled CLI)', () => {
 
   it('a file that is not a database at all is named the same way', async () => {
     const { data } = await imported();
-    const fd = openSync(storeFile(data), 'r+');
+    const fd = openSync(layoutOf(data).store, 'r+');
     writeSync(fd, Buffer.from('this is not SQLite at all, just text over the header'), 0, 52, 0);
     closeSync(fd);
     const result = await stats(data);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`the store ${storeFile(data)} is damaged`);
+    expect(result.stderr).toContain(`the store ${layoutOf(data).store} is damaged`);
     const rebuilt = await cli('reindex', '-q', '--data-dir', data);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(JSON.parse((await stats(data)).stdout)).toMatchObject({ conversations: 60 });
@@ -93,7 +94,7 @@ describe('a damaged store (compiled CLI)', () => {
 
   it('a store emptied to zero bytes is damage, not an empty store: reindex rebuilds it whole', async () => {
     const { data, input } = await imported();
-    const file = storeFile(data);
+    const file = layoutOf(data).store;
     const before = JSON.parse((await stats(data)).stdout) as { conversations: number };
     truncateSync(file, 0);
     for (const args of [['stats'], ['search', 'the'], ['import', input]]) {
@@ -133,7 +134,7 @@ describe('a read-only data folder', () => {
           })();
     if (!readOnly) return expect.fail('could not make the data folder read-only (chattr or chmod)');
     try {
-      expect(existsSync(`${storeFile(data)}-shm`)).toBe(false);
+      expect(existsSync(`${layoutOf(data).store}-shm`)).toBe(false);
       const s = await cli('stats', '--format', 'json', '--data-dir', data);
       expect(s.code, s.stderr).toBe(0);
       expect(JSON.parse(s.stdout)).toMatchObject({ conversations: 60 });

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeFile } from '../src/folder/data-dir.js';
+import { layoutOf } from '../src/folder/layout.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { chatgraph } from './support/run-cli.js';
@@ -28,7 +28,7 @@ function watch(folder: string, data: string): WatchProcess {
 }
 
 async function documentOf(data: string, platformId: string): Promise<unknown> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     const info = await store.conversation(platformId);
     if (!info) return undefined;

@@ -5,7 +5,6 @@ import type { z } from 'zod';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
 import { embedStore } from '../src/recall/embed-store.js';
-import type { Store } from '../src/stores/store.js';
 import { API, type RouteName, type RouteSpec } from '../src/web/api-schema.js';
 import { errorBody } from '../src/web/api-responses.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
@@ -19,6 +18,7 @@ import { writeExport } from './support/recall-fixtures.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, serverEvents } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 /**
  * Every route of the web API's table (src/web/api-schema.ts), called on a real server over a
@@ -28,7 +28,6 @@ import { cleanUp } from './support/clean-up.js';
  */
 
 let dataDir: string;
-let store: Store;
 let folder: DataFolder;
 let app: WebApp;
 const walked = new Set<RouteName>();
@@ -43,20 +42,20 @@ beforeAll(async () => {
   writeFileSync(pasted, JSON.stringify([pastedClaudeConversation()]));
   const topics = join(dir, 'topics');
   mkdirSync(topics);
-  await importExports([...fixturesOf('chatgpt'), branched, pasted, writeExport(topics)], {
-    dataDir,
-    importedAt: FIXED_TIME,
-  });
+  await importExports(
+    new Folder(dataDir),
+    [...fixturesOf('chatgpt'), branched, pasted, writeExport(topics)],
+    { importedAt: FIXED_TIME },
+  );
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
-  await embedStore(store, dataDir);
+  await embedStore(new Folder(dataDir));
   app = await startWebApp({ folder, port: 0, changes: () => 7 });
 }, 240_000);
 
 afterAll(
   cleanUp(async () => {
     await app.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -3,13 +3,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
+import type { StoreReader } from '../src/index.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, serverEvents } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 async function json<T>(app: WebApp, path: string): Promise<T> {
   const response = await raw(app, path);
@@ -18,7 +19,7 @@ async function json<T>(app: WebApp, path: string): Promise<T> {
 }
 
 let dataDir: string;
-let store: Store;
+let store: StoreReader;
 let folder: DataFolder;
 let app: WebApp;
 
@@ -27,19 +28,20 @@ beforeAll(async () => {
   dataDir = join(dir, 'data');
   const branched = join(dir, 'branched.json');
   writeFileSync(branched, JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough')]));
-  await importExports([...fixturesOf('chatgpt'), ...fixturesOf('claude-ai'), branched], {
-    dataDir,
-    importedAt: FIXED_TIME,
-  });
+  await importExports(
+    new Folder(dataDir),
+    [...fixturesOf('chatgpt'), ...fixturesOf('claude-ai'), branched],
+    { importedAt: FIXED_TIME },
+  );
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
+  store = await folder.reader();
   app = await startWebApp({ folder, port: 0, maxUploadBytes: 5 * 1024 * 1024 });
 });
 
 afterAll(
   cleanUp(async () => {
     await app.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

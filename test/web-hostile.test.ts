@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { fixturesOf } from './support/shared.js';
 import { raw, type RawAnswer } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> =>
   raw(app, path, {
@@ -19,7 +19,6 @@ const postJson = (app: WebApp, path: string, body: unknown): Promise<RawAnswer> 
   });
 
 let dataDir: string;
-let store: Store;
 let folder: DataFolder;
 let app: WebApp;
 let guarded: WebApp;
@@ -31,9 +30,10 @@ beforeAll(async () => {
   dataDir = join(dir, 'data');
   const branched = join(dir, 'branched.json');
   writeFileSync(branched, JSON.stringify([branchedConversation('gpt-a', 'Alpha about sourdough')]));
-  await importExports([...fixturesOf('chatgpt'), branched], { dataDir, importedAt: FIXED_TIME });
+  await importExports(new Folder(dataDir), [...fixturesOf('chatgpt'), branched], {
+    importedAt: FIXED_TIME,
+  });
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
   app = await startWebApp({
     folder,
     port: 0,
@@ -54,7 +54,7 @@ afterAll(
     vi.restoreAllMocks();
     await app.close();
     await guarded.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
+import type { StoreReader } from '../src/index.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { branchedConversation } from './support/chatgpt-builder.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { raw } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 let dataDir: string;
-let store: Store;
+let store: StoreReader;
 let folder: DataFolder;
 let app: WebApp;
 let ours = '';
@@ -27,9 +28,9 @@ beforeAll(async () => {
       branchedConversation('shared-prefix-two', 'Forked two'),
     ]),
   );
-  await importExports([file], { dataDir, importedAt: FIXED_TIME });
+  await importExports(new Folder(dataDir), [file], { importedAt: FIXED_TIME });
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
+  store = await folder.reader();
   ours = (await store.conversation('shared-prefix-one'))?.id ?? '';
   app = await startWebApp({ folder, port: 0 });
 });
@@ -37,7 +38,7 @@ beforeAll(async () => {
 afterAll(
   cleanUp(async () => {
     await app.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importExports } from '../src/data-folder/import-exports.js';
 import { DataFolder } from '../src/data-folder/data-folder.js';
-import type { Store } from '../src/stores/store.js';
 import { startWebApp, type WebApp } from '../src/web/web-server.js';
 import { FIXED_TIME, tempDir } from './support/convert-to-temp.js';
 import { holdWriteLock } from './support/lock-holder.js';
@@ -12,6 +11,7 @@ import { startServe } from './support/serve-cli.js';
 import { fixturesOf } from './support/shared.js';
 import { raw } from './support/web-request.js';
 import { cleanUp } from './support/clean-up.js';
+import { Folder } from '../src/folder/folder.js';
 
 /** What a raw socket heard back: the status of the first answer and everything sent. */
 interface Heard {
@@ -66,7 +66,6 @@ const get = (target: string, host: string, extra = ''): string =>
 let dataDir: string;
 let served: { server: ChildProcess; base: string };
 let servedPort: number;
-let store: Store;
 let folder: DataFolder;
 let guarded: WebApp;
 let paced: WebApp;
@@ -74,11 +73,10 @@ const TOKEN = 'b'.repeat(32);
 
 beforeAll(async () => {
   dataDir = join(tempDir(), 'data');
-  await importExports(fixturesOf('chatgpt'), { dataDir, importedAt: FIXED_TIME });
+  await importExports(new Folder(dataDir), fixturesOf('chatgpt'), { importedAt: FIXED_TIME });
   served = await startServe(dataDir);
   servedPort = Number(new URL(served.base).port);
   folder = await DataFolder.open(dataDir);
-  store = await folder.store();
   guarded = await startWebApp({ folder, port: 0, token: TOKEN });
   // Small figures, so a drip is caught in seconds: the mechanism is the server's own.
   paced = await startWebApp({
@@ -96,7 +94,7 @@ afterAll(
     served.server.kill();
     await guarded.close();
     await paced.close();
-    await store.close();
+    await folder.close();
   }),
 );
 

@@ -8,6 +8,7 @@ import { withWriteLock, type LockHolder } from '../src/folder/write-lock.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { holdWriteLock } from './support/lock-holder.js';
 import { ROOT } from './support/shared.js';
+import { layoutOf } from '../src/folder/layout.js';
 
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const run = promisify(execFile);
@@ -22,12 +23,12 @@ describe('the write lock', () => {
     const waiting = new Promise<void>((resolve) => (secondWaits = resolve));
     const writer = (name: string) =>
       withWriteLock(
-        data,
+        layoutOf(data),
         async () => {
           events.push(`${name} in`);
           if (name === 'a') await waiting;
           // Nested: a writer inside a writer (a reindex inside an import) goes straight on.
-          await withWriteLock(data, () => {
+          await withWriteLock(layoutOf(data), () => {
             events.push(`${name} nested`);
             return Promise.resolve();
           });
@@ -54,7 +55,7 @@ describe('the write lock', () => {
     let told = (): void => undefined;
     const waiting = new Promise<void>((resolve) => (told = resolve));
     const next = withWriteLock(
-      data,
+      layoutOf(data),
       () => {
         got = true;
         return Promise.resolve(Date.now());

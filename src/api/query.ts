@@ -30,10 +30,8 @@ export {
 export { ConversationNotFoundError } from '../data-folder/delete-conversation.js';
 export type { ConversationHit, ConversationPassage } from '../search/group-by-conversation.js';
 export type { ConversationResult } from '../recall/recall-conversations.js';
-export { createRecaller } from '../recall/recaller.js';
 export type { Recaller } from '../recall/recaller.js';
 export { VectorModelMismatchError } from '../stores/vector-index.js';
-export { topicMapCache } from '../recall/topic-map.js';
 export {
   USAGE_GROUPS,
   usageReport,

@@ -1,15 +1,11 @@
 /** `chatgraph/trust`: checking and protecting a bundle: PAM validation, signatures, encryption at rest, doctor. */
 export { createSigningKey, readSigningKey, SigningKeyError } from '../trust/signing-key.js';
-export { signBundle } from '../trust/sign-bundle.js';
 export { verifyBundle } from '../trust/verify-bundle.js';
 export type { VerifyOptions, VerifyReport } from '../trust/verify-bundle.js';
 export { validatePam } from '../validate/validate-pam.js';
 export type { Finding } from '../validate/validate-pam.js';
 export { SchemaFetchError } from '../validate/fetch-schemas.js';
-export { encryptFolder, decryptFolder } from '../folder/encrypt-folder.js';
 export type { ConvertReport } from '../folder/encrypt-folder.js';
 export type { Unlock } from '../at-rest/folder-key.js';
-export { setFolderUnlocker } from '../at-rest/unlock.js';
 export { FolderEncryptionError } from '../bundle/encryption-markers.js';
-export { diagnose } from '../doctor/doctor.js';
 export type { DoctorCheck } from '../doctor/doctor.js';

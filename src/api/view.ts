@@ -10,7 +10,6 @@ export { codeCellsIn } from '../conversation-view/code-cell.js';
 export type { CodeCell } from '../conversation-view/code-cell.js';
 export { attachmentHeader } from '../conversation-view/attachment-header.js';
 export { renderConversation } from '../export/render-conversation.js';
-export { exportConversations } from '../export/export-conversations.js';
 export type { ExportFormat, ExportReport } from '../export/export-conversations.js';
 export { shortIds, shortMessageIds } from '../stores/short-ids.js';
 export { branchThrough, forkLevels } from '../stores/thread-tree.js';

@@ -1,20 +1,17 @@
 import { openSync, readSync, closeSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { ENCRYPTION_FILE, KEY_FILE, STAGING } from '../bundle/encryption-markers.js';
-
-/** Files that are never encrypted: the markers and the staging folders (and `leftOut`). */
-const LEFT_AS_THEY_ARE = [ENCRYPTION_FILE, KEY_FILE, ...Object.values(STAGING)];
 
 /** A SQLite file's companions, folded into it by a checkpoint before it is copied. */
 export const SQLITE_COMPANIONS = ['-wal', '-shm', '-journal'] as const;
 
 /**
- * Every file of the folder that holds data, relative to it (companions and markers left out,
- * and the names in `leftOut`: the write lock's, which the data folder names).
+ * Every file of the folder that holds data, relative to it: SQLite's companions left out, and
+ * the names at its top in `leftOut` (the markers, the staging folders and the write lock's
+ * files, which the folder's layout names).
  */
 export async function dataFiles(dataDir: string, leftOut: readonly string[]): Promise<string[]> {
-  const skipped = new Set([...LEFT_AS_THEY_ARE, ...leftOut]);
+  const skipped = new Set(leftOut);
   const entries = await readdir(dataDir, { recursive: true, withFileTypes: true });
   const files: string[] = [];
   for (const entry of entries) {

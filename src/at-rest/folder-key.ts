@@ -1,8 +1,8 @@
 import { hkdfSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename } from 'node:path';
 import { z } from 'zod';
-import { ENCRYPTION_FILE, FolderEncryptionError, KEY_FILE } from '../bundle/encryption-markers.js';
+import { FolderEncryptionError } from '../bundle/encryption-markers.js';
 
 // age-encryption (and @noble's curves and post-quantum code beneath it) is loaded only when a
 // folder key is made or opened: loading it cost every command about 60 ms at start, encrypted
@@ -61,7 +61,7 @@ async function identityFromFile(text: string): Promise<string> {
 }
 
 /**
- * A new folder key, and its wrapped form for {@link KEY_FILE}: the identity encrypted with the
+ * A new folder key, and its wrapped form for the folder's key file: the identity encrypted with the
  * passphrase (age's scrypt recipient, work factor 2^18 as the age CLI's) or to the person's own
  * identity, so `age -d` opens it as it would any file.
  */
@@ -77,16 +77,28 @@ export async function newFolderKey(
   return { key, wrapped: await encrypter.encrypt(`${key.identity}\n`) };
 }
 
-/** The folder's key, opened with the passphrase or identity (a {@link WrongKeyError} when it does not). */
-export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<FolderKey> {
-  const opens = await opensWith(dataDir);
+/** Where an encrypted folder keeps its key: the folder, its wrapped key file and its marker. */
+export interface KeyPlace {
+  dir: string;
+  key: string;
+  encryption: string;
+}
+
+/**
+ * The folder's key, opened from its key file with the passphrase or identity (a
+ * {@link WrongKeyError}, naming the folder, when it does not; a passphrase for a folder its
+ * marker says opens with an identity, or the other way, is said so).
+ */
+export async function openFolderKey(place: KeyPlace, unlock: Unlock): Promise<FolderKey> {
+  const folder = place.dir;
+  const opens = await opensWith(place.encryption);
   if (opens !== undefined && opens !== ('passphrase' in unlock ? 'passphrase' : 'identity'))
     throw new WrongKeyError(
       opens === 'identity'
-        ? `${dataDir} is encrypted to an age identity, not a passphrase: give --identity <file>`
-        : `${dataDir} is encrypted with a passphrase, not to an identity: give the passphrase (CHATGRAPH_PASSPHRASE, --passphrase-file or at the terminal) instead of --identity`,
+        ? `${folder} is encrypted to an age identity, not a passphrase: give --identity <file>`
+        : `${folder} is encrypted with a passphrase, not to an identity: give the passphrase (CHATGRAPH_PASSPHRASE, --passphrase-file or at the terminal) instead of --identity`,
     );
-  const wrapped = await readKeyFile(dataDir);
+  const wrapped = await readKeyFile(place);
   const { Decrypter } = await age();
   const { NativeScryptIdentity } = await scrypt();
   const decrypter = new Decrypter();
@@ -99,31 +111,31 @@ export async function openFolderKey(dataDir: string, unlock: Unlock): Promise<Fo
     // age says this of a secret that opens none of the file's stanzas; anything else is a
     // file that is not (or no longer) a whole age file.
     const message = error instanceof Error ? error.message : String(error);
-    if (!/no identity matched/.test(message)) throw damagedKey(dataDir, message);
+    if (!/no identity matched/.test(message)) throw damagedKey(place.key, message);
     throw new WrongKeyError(
       'passphrase' in unlock
-        ? `wrong passphrase for ${dataDir}`
-        : `that identity does not open ${dataDir}`,
+        ? `wrong passphrase for ${folder}`
+        : `that identity does not open ${folder}`,
     );
   }
   const identity = IdentityText.safeParse(text);
-  if (!identity.success) throw damagedKey(dataDir, 'it does not hold an age identity');
+  if (!identity.success) throw damagedKey(place.key, 'it does not hold an age identity');
   return keyOf(identity.data);
 }
 
-function damagedKey(dataDir: string, why: string): FolderEncryptionError {
+function damagedKey(keyFile: string, why: string): FolderEncryptionError {
   return new FolderEncryptionError(
-    `${join(dataDir, KEY_FILE)} is damaged (${why}): no passphrase or identity opens it; restore it from a backup of the folder`,
+    `${keyFile} is damaged (${why}): no passphrase or identity opens it; restore it from a backup of the folder`,
   );
 }
 
-async function readKeyFile(dataDir: string): Promise<Buffer> {
+async function readKeyFile(place: KeyPlace): Promise<Buffer> {
   try {
-    return await readFile(join(dataDir, KEY_FILE));
+    return await readFile(place.key);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     throw new FolderEncryptionError(
-      `${dataDir} is encrypted (${ENCRYPTION_FILE} says so), but its key file ${KEY_FILE} is missing: nothing of the folder opens without it; restore ${KEY_FILE} from a backup of the folder`,
+      `${place.dir} is encrypted (${basename(place.encryption)} says so), but its key file ${basename(place.key)} is missing: nothing of the folder opens without it; restore ${basename(place.key)} from a backup of the folder`,
     );
   }
 }
@@ -131,11 +143,9 @@ async function readKeyFile(dataDir: string): Promise<Buffer> {
 const Marker = z.object({ opens: z.enum(['passphrase', 'identity']) });
 
 // How the folder's marker says its key opens (undefined when it does not say).
-async function opensWith(dataDir: string): Promise<'passphrase' | 'identity' | undefined> {
+async function opensWith(marker: string): Promise<'passphrase' | 'identity' | undefined> {
   try {
-    const parsed = Marker.safeParse(
-      JSON.parse(await readFile(join(dataDir, ENCRYPTION_FILE), 'utf8')),
-    );
+    const parsed = Marker.safeParse(JSON.parse(await readFile(marker, 'utf8')));
     return parsed.success ? parsed.data.opens : undefined;
   } catch {
     return undefined;

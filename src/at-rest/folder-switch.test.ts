@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { commitPlan, recoverLocked, type Step } from './folder-switch.js';
-import { STAGING } from '../bundle/encryption-markers.js';
+import { layoutOf } from '../folder/layout.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chatgraph-switch-'));
 afterAll(() => {
@@ -21,7 +21,7 @@ afterAll(() => {
 /** A folder in its old form (two plain files), with its new form staged beside and a plan. */
 async function staged(name: string, withPlan: boolean): Promise<{ dir: string; steps: Step[] }> {
   const dir = join(root, name);
-  const stage = join(dir, STAGING.encrypt);
+  const stage = layoutOf(dir).staging.encrypt;
   mkdirSync(join(stage, 'bundle'), { recursive: true });
   mkdirSync(join(dir, 'bundle'), { recursive: true });
   for (const file of ['a', 'b']) {
@@ -41,7 +41,7 @@ async function staged(name: string, withPlan: boolean): Promise<{ dir: string; s
     { remove: 'bundle/a.json' },
     { remove: 'bundle/b.json' },
   ];
-  if (withPlan) await commitPlan(stage, steps);
+  if (withPlan) await commitPlan(layoutOf(dir), stage, steps);
   return { dir, steps };
 }
 
@@ -51,8 +51,8 @@ const read = (dir: string, path: string): string | undefined =>
 describe('the encrypt/decrypt switch', () => {
   it('drops a new form left without a plan: the old one stands whole', async () => {
     const { dir } = await staged('unplanned', false);
-    recoverLocked(dir);
-    expect(existsSync(join(dir, STAGING.encrypt))).toBe(false);
+    recoverLocked(layoutOf(dir));
+    expect(existsSync(layoutOf(dir).staging.encrypt)).toBe(false);
     expect(read(dir, 'bundle/a.json')).toBe('plain a');
     expect(read(dir, 'index.sqlite')).toBe('plain index');
     expect(read(dir, 'encryption.json')).toBeUndefined();
@@ -64,11 +64,12 @@ describe('the encrypt/decrypt switch', () => {
       const { dir } = await staged(`killed-after-${done}`, true);
       // What a process killed after `done` steps left behind.
       for (const step of steps.slice(0, done)) {
-        if ('move' in step) renameSync(join(dir, STAGING.encrypt, step.move), join(dir, step.to));
+        if ('move' in step)
+          renameSync(join(layoutOf(dir).staging.encrypt, step.move), join(dir, step.to));
         else rmSync(join(dir, step.remove), { force: true });
       }
-      recoverLocked(dir);
-      expect(existsSync(join(dir, STAGING.encrypt)), `after ${done}`).toBe(false);
+      recoverLocked(layoutOf(dir));
+      expect(existsSync(layoutOf(dir).staging.encrypt), `after ${done}`).toBe(false);
       expect(read(dir, 'bundle/a.json.age')).toBe('sealed a');
       expect(read(dir, 'bundle/b.json.age')).toBe('sealed b');
       expect(read(dir, 'bundle/a.json')).toBeUndefined();
@@ -80,12 +81,12 @@ describe('the encrypt/decrypt switch', () => {
 
   it('refuses a plan that names a path outside the folder', async () => {
     const dir = join(root, 'outside');
-    const stage = join(dir, STAGING.encrypt);
+    const stage = layoutOf(dir).staging.encrypt;
     mkdirSync(stage, { recursive: true });
     writeFileSync(join(root, 'victim'), 'keep');
-    await commitPlan(stage, [{ remove: '../victim' }]);
+    await commitPlan(layoutOf(dir), stage, [{ remove: '../victim' }]);
     expect(() => {
-      recoverLocked(dir);
+      recoverLocked(layoutOf(dir));
     }).toThrow(/outside/);
     expect(read(root, 'victim')).toBe('keep');
   });

@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
-import { STAGING } from '../bundle/encryption-markers.js';
 
 /**
  * How `encrypt` and `decrypt` change a folder so that a kill -9 at any moment loses nothing:
@@ -21,7 +20,12 @@ export type Step = z.infer<typeof Step>;
 
 const Plan = z.object({ steps: z.array(Step) });
 
-const PLAN_FILE = 'plan.json';
+/** Where a switch happens: the folder, its two staging folders, and the plan's name in one. */
+export interface SwitchPlaces {
+  dir: string;
+  staging: { encrypt: string; decrypt: string };
+  stagingPlan: string;
+}
 
 /** A path the plan names: inside the folder (the plan is read from disk, so checked). */
 function inside(base: string, relative: string): string {
@@ -32,13 +36,18 @@ function inside(base: string, relative: string): string {
 }
 
 /** Writes the plan: from here on the switch is decided, and the next open finishes it. */
-export async function commitPlan(stage: string, steps: Step[]): Promise<void> {
-  await writeFileAtomic(join(stage, PLAN_FILE), JSON.stringify({ steps }));
+export async function commitPlan(
+  places: SwitchPlaces,
+  stage: string,
+  steps: Step[],
+): Promise<void> {
+  await writeFileAtomic(join(stage, places.stagingPlan), JSON.stringify({ steps }));
 }
 
 /** Runs a committed plan's steps, then drops the staging folder. */
-export function runPlan(dataDir: string, stage: string): void {
-  const plan = Plan.parse(JSON.parse(readFileSync(join(stage, PLAN_FILE), 'utf8')));
+export function runPlan(places: SwitchPlaces, stage: string): void {
+  const dataDir = places.dir;
+  const plan = Plan.parse(JSON.parse(readFileSync(join(stage, places.stagingPlan), 'utf8')));
   for (const step of plan.steps) {
     if ('move' in step) {
       const from = inside(stage, step.move);
@@ -52,11 +61,10 @@ export function runPlan(dataDir: string, stage: string): void {
 }
 
 /** Finishes (plan written) or drops (no plan yet) what a killed `encrypt` or `decrypt` left. Holds the write lock. */
-export function recoverLocked(dataDir: string): void {
-  for (const name of Object.values(STAGING)) {
-    const stage = join(dataDir, name);
+export function recoverLocked(places: SwitchPlaces): void {
+  for (const stage of [places.staging.encrypt, places.staging.decrypt]) {
     if (!existsSync(stage)) continue;
-    if (existsSync(join(stage, PLAN_FILE))) runPlan(dataDir, stage);
+    if (existsSync(join(stage, places.stagingPlan))) runPlan(places, stage);
     else rmSync(stage, { recursive: true, force: true });
   }
 }

@@ -1,11 +1,15 @@
 import Database from 'better-sqlite3-multiple-ciphers';
-import { applyKey, sqliteKeyFor } from './sqlite-key.js';
+import { applyKey } from './sqlite-key.js';
 
-/** `new Database(file, options)`, with the folder's key when it is encrypted. */
-export function openDatabase(file: string, options?: Database.Options): Database.Database {
+/** `new Database(file, options)`, with its folder's SQLCipher key when the folder is encrypted. */
+export function openDatabase(
+  file: string,
+  key: string | undefined,
+  options?: Database.Options,
+): Database.Database {
   const db = new Database(file, options);
   try {
-    applyKey(db, sqliteKeyFor(file));
+    applyKey(db, key);
   } catch (error) {
     db.close();
     throw error;

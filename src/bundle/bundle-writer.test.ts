@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support/convert-to-temp.js';
 import { BundleWriter } from './bundle-writer.js';
 import { MemoryStoreError } from './read-memory-store.js';
+import { bundleAt } from '../../test/support/bundle-at.js';
 
 describe('BundleWriter.open', () => {
   it('removes temporaries left by a killed process, and keeps those of live ones', async () => {
@@ -15,7 +16,7 @@ describe('BundleWriter.open', () => {
     const live = join(conversations, `def.json.${process.pid}-1.tmp`);
     writeFileSync(stale, '{');
     writeFileSync(live, '{');
-    await BundleWriter.open(dir);
+    await BundleWriter.open(bundleAt(dir));
     expect(existsSync(stale)).toBe(false);
     expect(existsSync(live)).toBe(true);
   });
@@ -32,7 +33,7 @@ describe('BundleWriter.open', () => {
         conversations_index: {},
       }),
     );
-    const opened = BundleWriter.open(dir);
+    const opened = BundleWriter.open(bundleAt(dir));
     await expect(opened).rejects.toThrow(MemoryStoreError);
     await expect(opened).rejects.toThrow(`${file} is not a PAM memory store (conversations_index:`);
   });
@@ -46,7 +47,7 @@ describe('BundleWriter.writeText', () => {
     mkdirSync(folder, { recursive: true });
     const stale = join(folder, '1-notes.txt.4194305-3.tmp');
     writeFileSync(stale, 'half');
-    const writer = await BundleWriter.open(dir);
+    const writer = await BundleWriter.open(bundleAt(dir));
     expect(await writer.writeText(ref, 'pasted')).toBe(true);
     expect(readFileSync(join(dir, ref), 'utf8')).toBe('pasted');
     expect(existsSync(stale)).toBe(false);

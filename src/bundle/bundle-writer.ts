@@ -6,12 +6,7 @@ import { buffer } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
 import type { ConversationIndexEntry, Memory, MemoryStore, Relation } from '../model/pam.js';
 import type { Entry } from '../read/entry.js';
-import {
-  ATTACHMENTS_DIR,
-  CONVERSATIONS_DIR,
-  MEMORY_STORE_FILE,
-  conversationPath,
-} from './layout.js';
+import type { Bundle } from './bundle.js';
 import { readMemoryJournal, removeMemoryJournal } from './memory-journal.js';
 import { sameMemory, toMemoryStore } from './memory-store.js';
 import { readMemoryStore } from './read-memory-store.js';
@@ -19,15 +14,7 @@ import { serialize } from './serialize.js';
 import { contentHashOfText } from './conversation-text.js';
 import { isInlineTextRef } from './inline-text.js';
 import { repairIndex, type IndexRepair } from './repair-index.js';
-import {
-  dataFileExists,
-  isSealed,
-  readDataText,
-  readDataTextSync,
-  SealedFileError,
-  writeDataFile,
-  writeDataFileSync,
-} from './sealed-files.js';
+import { SealedFileError, type SealedFiles } from './sealed-files.js';
 
 /** What happened to one conversation file. */
 export type WriteOutcome = 'created' | 'updated' | 'unchanged';
@@ -52,16 +39,26 @@ export class BundleWriter {
   /** How the index was made to agree with the conversation files when the bundle was opened. */
   repaired: IndexRepair = { added: 0, removed: 0, unreadable: [] };
 
-  private constructor(readonly dir: string) {}
+  private constructor(readonly bundle: Bundle) {}
 
-  /** Opens (or starts) the bundle in `dir`. */
-  static async open(dir: string): Promise<BundleWriter> {
-    const writer = new BundleWriter(dir);
-    await mkdir(join(dir, CONVERSATIONS_DIR), { recursive: true });
-    await removeStaleTemporaries(join(dir, CONVERSATIONS_DIR));
-    await removeStaleTemporaries(join(dir, ATTACHMENTS_DIR));
+  /** The bundle's folder. */
+  get dir(): string {
+    return this.bundle.dir;
+  }
+
+  private get files(): SealedFiles {
+    return this.bundle.files;
+  }
+
+  /** Opens (or starts) the bundle. */
+  static async open(bundle: Bundle): Promise<BundleWriter> {
+    const writer = new BundleWriter(bundle);
+    const { layout } = bundle;
+    await mkdir(layout.conversations, { recursive: true });
+    await removeStaleTemporaries(layout.conversations);
+    await removeStaleTemporaries(layout.attachments);
     // Parsed, not cast: a well-formed file of another shape is a MemoryStoreError naming it.
-    const file = await readMemoryStore(dir);
+    const file = await readMemoryStore(bundle);
     if (file) {
       writer.existing = {
         owner: file.owner,
@@ -72,7 +69,7 @@ export class BundleWriter {
       for (const relation of file.relations) writer.relations.set(relation.id, relation);
       if (file.journal) writer.journalled = file.journal.memories;
     }
-    writer.repaired = await repairIndex(dir, writer.index);
+    writer.repaired = await repairIndex(bundle, writer.index);
     return writer;
   }
 
@@ -100,7 +97,7 @@ export class BundleWriter {
     index: ConversationIndexEntry,
     stored: { text: string | undefined } = { text: this.storedText(id) },
   ): WriteOutcome {
-    const path = conversationPath(this.dir, id);
+    const path = this.bundle.layout.conversation(id);
     const previous = stored.text;
     this.index.set(id, index);
     if (
@@ -112,21 +109,21 @@ export class BundleWriter {
       return 'unchanged';
     }
     // Not flushed one by one (see AtomicWriteOptions.durable): thousands per import.
-    writeDataFileSync(path, text, { durable: false });
+    this.files.writeSync(path, text, { durable: false });
     return previous !== undefined ? 'updated' : 'created';
   }
 
   /** The text of an inline attachment-text file in the bundle, when it has one. */
   storedInlineText(ref: string): string | undefined {
     if (!isInlineTextRef(ref)) return undefined;
-    return readDataTextSync(join(this.dir, ref));
+    return this.files.readTextSync(join(this.dir, ref));
   }
 
   /** The text of a conversation's file in the bundle, when it has one. */
   storedText(id: string): string | undefined {
     if (!this.index.has(id)) return undefined;
     try {
-      return readDataTextSync(conversationPath(this.dir, id));
+      return this.files.readTextSync(this.bundle.layout.conversation(id));
     } catch (error) {
       // A sealed file that does not open (damaged) is as good as none: written anew.
       if (error instanceof SealedFileError) return undefined;
@@ -145,7 +142,7 @@ export class BundleWriter {
   ): WriteOutcome {
     const existed = this.index.has(id);
     this.index.set(id, index);
-    writeDataFileSync(conversationPath(this.dir, id), text);
+    this.files.writeSync(this.bundle.layout.conversation(id), text);
     return existed ? 'updated' : 'created';
   }
 
@@ -159,7 +156,7 @@ export class BundleWriter {
     if (this.copied.has(ref)) return false;
     this.copied.add(ref);
     const target = join(this.dir, ref);
-    if (isSealed(target)) return copySealed(entry, target);
+    if (this.files.sealed) return copySealed(this.files, entry, target);
     const existing = await stat(target).catch(() => undefined);
     if (existing && entry.size !== undefined && existing.size === entry.size) return false;
     await mkdir(dirname(target), { recursive: true });
@@ -188,9 +185,9 @@ export class BundleWriter {
       this.swept.add(folder);
       await removeStaleTemporaries(folder);
     }
-    const previous = await readDataText(target).catch(() => undefined);
+    const previous = await this.files.readText(target).catch(() => undefined);
     if (previous === text) return false;
-    await writeDataFile(target, text, { durable: false });
+    await this.files.write(target, text, { durable: false });
     return true;
   }
 
@@ -240,7 +237,7 @@ export class BundleWriter {
    * opened too (a writer kept open across remembers, as `watch` keeps one), then removes it.
    */
   async finish(owner: { id: string; createdAt: string }, exportDate: string): Promise<MemoryStore> {
-    const journal = await readMemoryJournal(this.dir);
+    const journal = await readMemoryJournal(this.bundle);
     if (journal && journal.base === this.existing?.exportId)
       for (const [id, memory] of journal.memories)
         if (JSON.stringify(this.journalled.get(id)) !== JSON.stringify(memory))
@@ -256,8 +253,8 @@ export class BundleWriter {
       relations: this.relations.values(),
       index: this.index.values(),
     });
-    await writeDataFile(join(this.dir, MEMORY_STORE_FILE), serialize(store));
-    await removeMemoryJournal(this.dir);
+    await this.files.write(this.bundle.layout.memoryStore, serialize(store));
+    await removeMemoryJournal(this.bundle);
     this.existing = { owner: store.owner, exportId: store.export_id };
     this.journalled = new Map();
     return store;
@@ -268,14 +265,14 @@ export class BundleWriter {
  * An attachment copied into an encrypted folder: read whole and sealed (an age file cannot be
  * copied into). One there already is whole (written by rename), so it is kept.
  */
-async function copySealed(entry: Entry, target: string): Promise<boolean> {
-  if (dataFileExists(target)) return false;
+async function copySealed(files: SealedFiles, entry: Entry, target: string): Promise<boolean> {
+  if (files.exists(target)) return false;
   await mkdir(dirname(target), { recursive: true });
   const bytes =
     entry.localFile !== undefined
       ? await readFile(entry.localFile)
       : await buffer(await entry.open());
-  await writeDataFile(target, bytes, { durable: false, dirExists: true });
+  await files.write(target, bytes, { durable: false, dirExists: true });
   return true;
 }
 

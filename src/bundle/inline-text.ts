@@ -1,4 +1,4 @@
-import { INLINE_TEXT_DIR } from '../model/attachment-refs.js';
+import { INLINE_TEXT_DIR } from '../model/bundle-refs.js';
 import type { Conversation } from '../model/pam.js';
 import type { RedactionCounts, Redactor } from '../model/redact.js';
 
@@ -8,7 +8,7 @@ import type { RedactionCounts, Redactor } from '../model/redact.js';
  * file here and the attachment's `ref` points at it. Copied export files never land here (see
  * the asset index, which keeps this name free).
  */
-export { INLINE_TEXT_DIR } from '../model/attachment-refs.js';
+export { INLINE_TEXT_DIR } from '../model/bundle-refs.js';
 
 /** One text to write into the bundle, at its bundle-relative `ref`. */
 export interface InlineAsset {

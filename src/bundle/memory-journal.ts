@@ -1,25 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { Memory, Relation } from '../model/pam.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
-import {
-  isSealed,
-  onDisk,
-  plainBytes,
-  readDataFile,
-  removeDataFile,
-  writeDataFile,
-} from './sealed-files.js';
+import type { BundleLayout } from './bundle-layout.js';
+import type { SealedFiles } from './sealed-files.js';
 
-/**
- * The memories changed since `memory-store.json` was last written whole, beside it in the
- * bundle: a header line naming the file it extends, then one JSON line per change. The
- * official validator reads only `memory-store.json` and `conversations/*.json`, so it is left
- * out of validation as `embeddings.json` is.
+/*
+ * The memory journal (`layout.memoryJournal`): the memories changed since `memory-store.json`
+ * was last written whole, beside it in the bundle: a header line naming the file it extends,
+ * then one JSON line per change. The official validator reads only `memory-store.json` and
+ * `conversations/*.json`, so it is left out of validation as `embeddings.json` is.
  */
-export const MEMORY_JOURNAL_FILE = 'memory-journal.jsonl';
 
 /** When a journal this long is folded into `memory-store.json` by the next change. */
 export const MEMORY_JOURNAL_LIMIT = { changes: 500, bytes: 4 * 1024 * 1024 } as const;
@@ -56,9 +48,21 @@ interface Known extends MemoryJournal {
   lines: number;
 }
 
-// A long-lived process reads only what was appended since it last looked (the header's random
-// id tells a journal from a new one that got the same inode).
-const known = new Map<string, Known>();
+/**
+ * What was read of a bundle's journal, kept by the bundle: a long-lived process reads only what
+ * was appended since it last looked (the header's random id tells a journal from a new one that
+ * got the same inode).
+ */
+export class JournalSeen {
+  known: Known | undefined;
+}
+
+/** A bundle's journal as its readers and writer reach it. */
+export interface JournalPlace {
+  layout: Pick<BundleLayout, 'memoryJournal'>;
+  files: SealedFiles;
+  journalSeen: JournalSeen;
+}
 
 async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
@@ -78,16 +82,16 @@ interface JournalBytes {
   close(): Promise<void>;
 }
 
-async function openJournal(file: string): Promise<JournalBytes | undefined> {
+async function openJournal(file: string, files: SealedFiles): Promise<JournalBytes | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(onDisk(file), 'r');
+    handle = await open(files.onDisk(file), 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     return undefined;
   }
   const info = await handle.stat();
-  if (!isSealed(file))
+  if (!files.sealed)
     return {
       info,
       readAt: (at, length) => readAt(handle, at, length),
@@ -96,7 +100,7 @@ async function openJournal(file: string): Promise<JournalBytes | undefined> {
   // An age file is read whole and opened (a rewrite is a new inode, so nothing stale is kept).
   let content: Buffer;
   try {
-    content = plainBytes(file, await handle.readFile());
+    content = files.plain(file, await handle.readFile());
   } finally {
     await handle.close();
   }
@@ -132,16 +136,16 @@ function parseLine<T>(
 }
 
 /** Reads the bundle's memory journal, or undefined when there is none. */
-export async function readMemoryJournal(bundle: string): Promise<MemoryJournal | undefined> {
-  const file = join(bundle, MEMORY_JOURNAL_FILE);
-  const handle = await openJournal(file);
+export async function readMemoryJournal(bundle: JournalPlace): Promise<MemoryJournal | undefined> {
+  const file = bundle.layout.memoryJournal;
+  const handle = await openJournal(file, bundle.files);
   if (!handle) {
-    known.delete(file);
+    bundle.journalSeen.known = undefined;
     return undefined;
   }
   try {
     const info = handle.info;
-    let before = known.get(file);
+    let before = bundle.journalSeen.known;
     if (
       before &&
       (before.dev !== info.dev ||
@@ -187,7 +191,7 @@ export async function readMemoryJournal(bundle: string): Promise<MemoryJournal |
     // A journal is made whole with its header (written atomically): none means none yet.
     if (!state) return undefined;
     state.bytes = from + end;
-    known.set(file, state);
+    bundle.journalSeen.known = state;
     return {
       base: state.base,
       memories: state.memories,
@@ -214,21 +218,22 @@ export function journalLine(
  * with the journal as it read it. A journal missing or of another file is started anew.
  */
 export async function appendMemoryJournal(
-  bundle: string,
+  bundle: JournalPlace,
   base: string,
   journal: MemoryJournal | undefined,
   line: string,
 ): Promise<void> {
-  const file = join(bundle, MEMORY_JOURNAL_FILE);
+  const file = bundle.layout.memoryJournal;
+  const { files } = bundle;
   if (journal?.base !== base) {
     const header = JSON.stringify({ chatgraph_memory_journal: 1, id: randomUUID(), base });
-    await writeDataFile(file, `${header}\n${line}`, { dirExists: true });
+    await files.write(file, `${header}\n${line}`, { dirExists: true });
     return;
   }
-  if (isSealed(file)) {
+  if (files.sealed) {
     // An age file cannot be appended to: written again whole, its cut-off tail dropped.
-    const kept = (await readDataFile(file)).subarray(0, journal.bytes);
-    await writeDataFile(file, Buffer.concat([kept, Buffer.from(line, 'utf8')]), {
+    const kept = (await files.read(file)).subarray(0, journal.bytes);
+    await files.write(file, Buffer.concat([kept, Buffer.from(line, 'utf8')]), {
       dirExists: true,
     });
     return;
@@ -258,8 +263,7 @@ export async function appendMemoryJournal(
  * Removes the journal once `memory-store.json` holds what it said. A journal that outlives
  * this (a kill right before) names the file before, so it is read as stale, never twice.
  */
-export async function removeMemoryJournal(bundle: string): Promise<void> {
-  const file = join(bundle, MEMORY_JOURNAL_FILE);
-  await removeDataFile(file);
-  known.delete(file);
+export async function removeMemoryJournal(bundle: JournalPlace): Promise<void> {
+  await bundle.files.remove(bundle.layout.memoryJournal);
+  bundle.journalSeen.known = undefined;
 }

@@ -12,7 +12,7 @@ import type {
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { toPydanticTime } from '../model/time.js';
 import { IMPORTER } from '../model/version.js';
-import { conversationRef } from './layout.js';
+import { conversationRef } from '../model/bundle-refs.js';
 
 /** The index entry of a conversation, consistent with its file (title, count, time). */
 export function toIndexEntry(conversation: Conversation): ConversationIndexEntry {

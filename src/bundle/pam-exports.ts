@@ -1,15 +1,14 @@
-import { join } from 'node:path';
 import { z } from 'zod';
-import { readDataText, writeDataFile } from './sealed-files.js';
+import type { Bundle } from './bundle.js';
 import { serialize } from './serialize.js';
 
-/**
+/*
  * The PAM exports a bundle has taken in (memory stores of other tools, full or incremental) and
  * written out (`export-pam`), by `export_id`: PAM 16.3 merges an incremental export onto the
  * full export its `base_export_id` names, so the bundle remembers which ones it knows. Not part
- * of PAM: a file of chatgraph's beside `memory-store.json`, which PAM's tools do not read.
+ * of PAM: a file of chatgraph's beside `memory-store.json` (`layout.pamExports`), which PAM's
+ * tools do not read.
  */
-export const PAM_EXPORTS_FILE = 'pam-exports.json';
 
 const PamExport = z.object({
   export_id: z.string(),
@@ -29,10 +28,10 @@ export type PamExport = z.infer<typeof PamExport>;
 
 const PamExports = z.object({ exports: z.array(PamExport) });
 
-/** The PAM exports the bundle in `dir` knows, oldest first; none when it has no record yet. */
-export async function readPamExports(dir: string): Promise<PamExport[]> {
-  const path = join(dir, PAM_EXPORTS_FILE);
-  const text = await readDataText(path);
+/** The PAM exports the bundle knows, oldest first; none when it has no record yet. */
+export async function readPamExports(bundle: Bundle): Promise<PamExport[]> {
+  const path = bundle.layout.pamExports;
+  const text = await bundle.files.readText(path);
   if (text === undefined) return [];
   let json: unknown;
   try {
@@ -52,14 +51,14 @@ export async function readPamExports(dir: string): Promise<PamExport[]> {
 }
 
 /** Adds exports to the bundle's record (an export already there by id and direction stays once). */
-export async function recordPamExports(dir: string, added: readonly PamExport[]): Promise<void> {
+export async function recordPamExports(bundle: Bundle, added: readonly PamExport[]): Promise<void> {
   if (added.length === 0) return;
-  const known = await readPamExports(dir);
+  const known = await readPamExports(bundle);
   const seen = new Set(known.map((e) => `${e.direction}\u0000${e.export_id}`));
   for (const entry of added)
     if (!seen.has(`${entry.direction}\u0000${entry.export_id}`)) {
       known.push(entry);
       seen.add(`${entry.direction}\u0000${entry.export_id}`);
     }
-  await writeDataFile(join(dir, PAM_EXPORTS_FILE), serialize({ exports: known }));
+  await bundle.files.write(bundle.layout.pamExports, serialize({ exports: known }));
 }

@@ -2,29 +2,23 @@ import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
+import type { Bundle } from './bundle.js';
 import { parseConversationFile } from './conversation-schema.js';
-import { CONVERSATIONS_DIR, conversationPath } from './layout.js';
-import {
-  SealedFileError,
-  dataFileNames,
-  onDisk,
-  readDataFile,
-  readDataText,
-} from './sealed-files.js';
+import { SealedFileError, type SealedFiles } from './sealed-files.js';
 import { FileTooLargeError, NotARegularFileError } from '../read/regular-file.js';
 
-async function conversationFiles(bundle: string): Promise<string[]> {
-  const dir = join(bundle, CONVERSATIONS_DIR);
+async function conversationFiles(bundle: Bundle): Promise<string[]> {
+  const dir = bundle.layout.conversations;
   // Through the seal: an encrypted folder's `<id>.json.age` is listed as `<id>.json`.
-  const names = (await dataFileNames(dir)).filter((name) => name.endsWith('.json'));
+  const names = (await bundle.files.names(dir)).filter((name) => name.endsWith('.json'));
   return names.sort().map((name) => join(dir, name));
 }
 
 /** How many conversation files a bundle has, and their bytes (for a progress bar). */
-export async function bundleSize(bundle: string): Promise<{ files: number; bytes: number }> {
+export async function bundleSize(bundle: Bundle): Promise<{ files: number; bytes: number }> {
   let bytes = 0;
   const files = await conversationFiles(bundle);
-  for (const path of files) bytes += (await stat(onDisk(path))).size;
+  for (const path of files) bytes += (await stat(bundle.files.onDisk(path))).size;
   return { files: files.length, bytes };
 }
 
@@ -44,9 +38,12 @@ export interface BundleFileText {
  * A file's bytes through the seal; none for a sealed file that does not open (damaged, cut
  * off), so it is reported as an unreadable file, as a damaged plain file is, not a crash.
  */
-async function readSealedOrEmpty(path: string): Promise<{ bytes: Buffer; unreadable?: string }> {
+async function readSealedOrEmpty(
+  files: SealedFiles,
+  path: string,
+): Promise<{ bytes: Buffer; unreadable?: string }> {
   try {
-    return { bytes: await readDataFile(path) };
+    return { bytes: await files.read(path) };
   } catch (error) {
     if (error instanceof NotARegularFileError)
       return { bytes: Buffer.alloc(0), unreadable: `${error.kind}, not a regular file` };
@@ -57,9 +54,9 @@ async function readSealedOrEmpty(path: string): Promise<{ bytes: Buffer; unreada
   }
 }
 
-export async function* readBundleTexts(bundle: string): AsyncGenerator<BundleFileText> {
+export async function* readBundleTexts(bundle: Bundle): AsyncGenerator<BundleFileText> {
   for (const path of await conversationFiles(bundle)) {
-    const { bytes, unreadable } = await readSealedOrEmpty(path);
+    const { bytes, unreadable } = await readSealedOrEmpty(bundle.files, path);
     const text = bytes.toString('utf8');
     yield {
       path,
@@ -77,7 +74,7 @@ export async function* readBundleTexts(bundle: string): AsyncGenerator<BundleFil
  * given to `onProblem` as a diagnostic naming it; the others go on.
  */
 export async function* readBundleConversations(
-  bundle: string,
+  bundle: Bundle,
   onProblem: (problem: Diagnostic) => void,
 ): AsyncGenerator<{ conversation: Conversation; text: string; path: string; bytes: number }> {
   for await (const { path, text, bytes, unreadable } of readBundleTexts(bundle)) {
@@ -115,12 +112,12 @@ export class BadBundleFileError extends Error {
  * that is not a PAM conversation is a {@link BadBundleFileError} naming it.
  */
 export async function readBundleConversation(
-  bundle: string,
+  bundle: Bundle,
   id: string,
 ): Promise<Conversation | undefined> {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return undefined;
-  const path = conversationPath(bundle, id);
-  const text = await readDataText(path);
+  const path = bundle.layout.conversation(id);
+  const text = await bundle.files.readText(path);
   if (text === undefined) return undefined;
   const parsed = parseConversationFile(text);
   if (!parsed.ok) throw new BadBundleFileError(badBundleFile(path, parsed.reason));

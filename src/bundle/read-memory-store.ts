@@ -1,12 +1,11 @@
+import { existsSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { isEncrypted } from './encryption-markers.js';
 import type { ConversationIndexEntry, Memory, Relation } from '../model/pam.js';
-import { MEMORY_STORE_FILE } from './layout.js';
-import { readMemoryJournal, type MemoryJournal } from './memory-journal.js';
+import type { BundleLayout } from './bundle-layout.js';
+import { readMemoryJournal, type JournalPlace, type MemoryJournal } from './memory-journal.js';
 import { MemoryStoreError, memorySchema, relationSchema, toMemory } from './memory-schema.js';
-import { SealedFileError, isSealed, onDisk, plainBytes } from './sealed-files.js';
+import { SEALED_SUFFIX, SealedFileError, type SealedFiles } from './sealed-files.js';
 import { openRegular } from '../read/regular-file.js';
 
 export { MemoryStoreError } from './memory-schema.js';
@@ -51,13 +50,27 @@ export interface MemoryStoreFile {
 
 type ParsedFile = Omit<MemoryStoreFile, 'journal'>;
 
-// The file parsed last, by its identity: a long-lived process (a server) parses it again only
-// when another write replaced it, not on every read. Memories are never changed in place.
-const parsedFiles = new Map<string, { stamp: string; parsed: ParsedFile }>();
-const KEPT_FILES = 4;
+/**
+ * The memory store parsed last, by the file's identity, kept by the bundle: a long-lived
+ * process (a server) parses it again only when another write replaced it, not on every read.
+ * Memories are never changed in place.
+ */
+export class StoreSeen {
+  kept: { stamp: string; parsed: ParsedFile } | undefined;
+}
 
-async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> {
-  const text = plainBytes(file, await handle.readFile()).toString('utf8');
+/** A bundle's memory store (and its journal) as its readers reach them. */
+export interface StorePlace extends JournalPlace {
+  layout: Pick<BundleLayout, 'memoryStore' | 'memoryJournal'>;
+  storeSeen: StoreSeen;
+}
+
+async function parseFile(
+  file: string,
+  handle: FileHandle,
+  files: SealedFiles,
+): Promise<ParsedFile> {
+  const text = files.plain(file, await handle.readFile()).toString('utf8');
   const parsed = { data: parseStoreText(file, text, storeSchema) };
   const exportId = parsed.data.export_id;
   return {
@@ -70,30 +83,26 @@ async function parseFile(file: string, handle: FileHandle): Promise<ParsedFile> 
   };
 }
 
-async function readFileParsed(file: string): Promise<ParsedFile | undefined> {
+async function readFileParsed(bundle: StorePlace): Promise<ParsedFile | undefined> {
+  const file = bundle.layout.memoryStore;
   let handle: FileHandle;
   try {
     // Through the seal: an encrypted folder's `memory-store.json.age`, opened in memory.
     // A regular file only: a FIFO or a device in its place is said, not waited on.
-    handle = await openRegular(onDisk(file));
+    handle = await openRegular(bundle.files.onDisk(file));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    parsedFiles.delete(file);
+    bundle.storeSeen.kept = undefined;
     return undefined;
   }
   try {
     // Written by rename only (atomically): a new file is a new inode, and its times change.
     const info = await handle.stat({ bigint: true });
     const stamp = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-    const kept = parsedFiles.get(file);
+    const kept = bundle.storeSeen.kept;
     if (kept?.stamp === stamp) return kept.parsed;
-    const parsed = await parseFile(file, handle);
-    parsedFiles.delete(file);
-    parsedFiles.set(file, { stamp, parsed });
-    for (const old of parsedFiles.keys()) {
-      if (parsedFiles.size <= KEPT_FILES) break;
-      parsedFiles.delete(old);
-    }
+    const parsed = await parseFile(file, handle, bundle.files);
+    bundle.storeSeen.kept = { stamp, parsed };
     return parsed;
   } finally {
     await handle.close();
@@ -104,14 +113,14 @@ async function readFileParsed(file: string): Promise<ParsedFile | undefined> {
  * Reads the bundle's memories: `memory-store.json` with the changes of its journal, or
  * undefined when the bundle has none yet.
  */
-export async function readMemoryStore(bundle: string): Promise<MemoryStoreFile | undefined> {
+export async function readMemoryStore(bundle: StorePlace): Promise<MemoryStoreFile | undefined> {
   // The journal first: a writer folding it in meanwhile writes the file before removing the
   // journal, so this reads the journal and the file it extends, or the file that holds it.
   const journal = await readMemoryJournal(bundle);
-  const file = join(bundle, MEMORY_STORE_FILE);
-  const parsed = await readFileParsed(file);
+  const file = bundle.layout.memoryStore;
+  const parsed = await readFileParsed(bundle);
   // An encrypted bundle read without its key: its memories are not "none", say so.
-  if (!parsed && !isSealed(file) && isEncrypted(dirname(bundle)))
+  if (!parsed && !bundle.files.sealed && existsSync(`${file}${SEALED_SUFFIX}`))
     throw new SealedFileError(`${file} is encrypted, and its folder's key was not opened`);
   if (!parsed) return undefined;
   const result: MemoryStoreFile = {

@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
-import { CONVERSATIONS_DIR } from './layout.js';
+import type { Bundle } from './bundle.js';
 import { toIndexEntry } from './memory-store.js';
 import { plural } from '../model/plural.js';
-import { dataFileNames, readDataFile } from './sealed-files.js';
 
 // What indexing a conversation file reads of it (the rest is not looked at).
 const IndexedFields = z.object({
@@ -33,11 +31,10 @@ export interface IndexRepair {
  * from the file itself, and an entry whose file is gone is dropped. The files are the record.
  */
 export async function repairIndex(
-  bundle: string,
+  bundle: Bundle,
   index: Map<string, ConversationIndexEntry>,
 ): Promise<IndexRepair> {
-  const dir = join(bundle, CONVERSATIONS_DIR);
-  const names = await dataFileNames(dir);
+  const names = await bundle.files.names(bundle.layout.conversations);
   const ids = new Set(names.filter((n) => n.endsWith('.json')).map((n) => n.slice(0, -5)));
   const repair: IndexRepair = { added: 0, removed: 0, unreadable: [] };
   for (const id of index.keys()) {
@@ -48,9 +45,11 @@ export async function repairIndex(
   }
   for (const id of ids) {
     if (index.has(id)) continue;
-    const file = join(dir, `${id}.json`);
+    const file = bundle.layout.conversation(id);
     try {
-      const fields = IndexedFields.parse(JSON.parse((await readDataFile(file)).toString('utf8')));
+      const fields = IndexedFields.parse(
+        JSON.parse((await bundle.files.read(file)).toString('utf8')),
+      );
       if (fields.id !== id) throw new Error('its id is not its file name');
       // toIndexEntry reads only the fields checked above.
       index.set(id, toIndexEntry(fields as unknown as Conversation));
@@ -63,14 +62,14 @@ export async function repairIndex(
 }
 
 /** The diagnostics that report a repair (none when the index already agreed). */
-export function repairDiagnostics(repair: IndexRepair, bundle: string): Diagnostic[] {
+export function repairDiagnostics(repair: IndexRepair, bundle: Bundle): Diagnostic[] {
   const diagnostics: Diagnostic[] = [];
   if (repair.added > 0 || repair.removed > 0) {
     diagnostics.push({
       level: 'warning',
       code: 'bundle-index-repaired',
       message: `the bundle's conversation index disagreed with its files (an earlier writer was cut off): ${plural(repair.added, 'file')} indexed again, ${plural(repair.removed, 'entry', 'entries')} without a file dropped`,
-      file: join(bundle, 'memory-store.json'),
+      file: bundle.layout.memoryStore,
     });
   }
   for (const file of repair.unreadable) {

@@ -1,7 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { packageVersion } from './package-version.js';
-import { readSecret, type SecretOptions } from './folder-secret.js';
 import { parseProblem } from './usage-line.js';
 import { UsageError } from './usage-error.js';
 
@@ -206,9 +205,6 @@ export async function buildProgram(io: CliIo, argv?: readonly string[]): Promise
   program.hook('preAction', async (_program, command) => {
     const { applyConfig } = await import('./config/apply-config.js');
     applyConfig(command);
-    // An encrypted folder's key is asked for when the command first opens the folder, not before.
-    const { setFolderUnlocker } = await import('../api/trust.js');
-    setFolderUnlocker(() => readSecret(command.opts<SecretOptions>()));
   });
   overrideExits(program);
   return program;

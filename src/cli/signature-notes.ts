@@ -1,5 +1,4 @@
-import { verifyBundle } from '../api/trust.js';
-import { DataFolder } from '../index.js';
+import type { DataFolder } from '../index.js';
 import type { CliIo } from './cli-io.js';
 
 /**
@@ -7,10 +6,10 @@ import type { CliIo } from './cli-io.js';
  * signature fails, never silently): its signature checked, each failure a warning line.
  * Whether the bundle was signed.
  */
-export async function checkSignatureBeforeWrite(dataDir: string, io: CliIo): Promise<boolean> {
-  const { bundle } = await DataFolder.open(dataDir);
-  // A bundle with no memory store yet is unsigned: verifyBundle throws, and the answer is no.
-  const report = await verifyBundle(bundle).catch(() => undefined);
+export async function checkSignatureBeforeWrite(folder: DataFolder, io: CliIo): Promise<boolean> {
+  const { bundle } = folder;
+  // A bundle with no memory store yet is unsigned: verify throws, and the answer is no.
+  const report = await folder.verify().catch(() => undefined);
   if (!report || report.verdict === 'unsigned') return false;
   if (report.verdict === 'failed') {
     io.err(`warning: the signature of ${bundle} fails (changed after it was signed):`);
@@ -24,12 +23,12 @@ export async function checkSignatureBeforeWrite(dataDir: string, io: CliIo): Pro
 
 /** After the write: a signed bundle is unsigned now (its signature dropped), said once. */
 export async function noteSignatureDropped(
-  dataDir: string,
+  folder: DataFolder,
   wasSigned: boolean,
   io: CliIo,
 ): Promise<void> {
   if (!wasSigned) return;
-  const report = await verifyBundle((await DataFolder.open(dataDir)).bundle).catch(() => undefined);
+  const report = await folder.verify().catch(() => undefined);
   if (report?.verdict === 'unsigned')
     io.err(
       'note: the bundle was signed and is written again, so it is unsigned now: chatgraph sign signs it again',

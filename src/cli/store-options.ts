@@ -1,19 +1,30 @@
 import type { Command } from 'commander';
+import type { Unlock } from '../api/trust.js';
 import {
   DataFolder,
   neo4jTarget,
   resolveDataDir,
   type DataFolderOptions,
+  type LockHolder,
   type Neo4jTarget,
-  type Store,
+  type StoreReader,
 } from '../index.js';
 import { FORMAT_CHOICE, checkChoice } from './choices.js';
-import { identityOption, passphraseFileOption } from './folder-secret.js';
+import {
+  identityOption,
+  passphraseFileOption,
+  readSecret,
+  type SecretOptions,
+} from './folder-secret.js';
 import { UsageError } from './usage-error.js';
 
-/** The options every store command takes. */
-export interface StoreOptions {
+/** The option every command over a data folder takes: `--data-dir`, resolved by `resolveDataDir`. */
+export interface DataDirOption {
   dataDir?: string;
+}
+
+/** The options every store command takes. */
+export interface StoreOptions extends DataDirOption {
   neo4j?: string;
   user?: string;
   database?: string;
@@ -57,30 +68,62 @@ export function neo4jOf(options: StoreOptions): Neo4jTarget | undefined {
   });
 }
 
+// The secret a command's options give, read once however many folders it opens (`serve
+// --watch` opens two handles on one folder: one prompt).
+const secrets = new WeakMap<SecretOptions, Promise<Unlock>>();
+
+/**
+ * How the command asks for an encrypted folder's secret, when the folder's key is first
+ * needed (a plain folder asks nothing): `--identity`, `--passphrase-file`,
+ * `$CHATGRAPH_PASSPHRASE`, or a prompt (see readSecret).
+ */
+export function unlockOf(options: SecretOptions): () => Promise<Unlock> {
+  return () => {
+    let secret = secrets.get(options);
+    if (!secret) {
+      secret = readSecret(options);
+      secrets.set(options, secret);
+      // A refused secret (cancelled, empty) is not kept: the next open asks again.
+      secret.catch(() => secrets.delete(options));
+    }
+    return secret;
+  };
+}
+
+/** What opening the chosen data folder takes: its store (embedded, or Neo4j) and its secret. */
+export function folderOptions(
+  options: StoreOptions & SecretOptions,
+): Pick<DataFolderOptions, 'neo4j' | 'unlock'> {
+  return { neo4j: neo4jOf(options), unlock: unlockOf(options) };
+}
+
 /** Opens the chosen data folder (its embedded store, or Neo4j) to change it. */
 export function openForWriting(
-  options: StoreOptions,
-  more: Omit<DataFolderOptions, 'neo4j' | 'readonly'> = {},
+  options: StoreOptions & SecretOptions,
+  more: { onWait?: (holder: LockHolder) => void } = {},
 ): Promise<DataFolder> {
-  return DataFolder.open(resolveDataDir(options.dataDir), { ...more, neo4j: neo4jOf(options) });
+  return DataFolder.open(resolveDataDir(options.dataDir), {
+    ...folderOptions(options),
+    ...(more.onWait ? { wait: { onWait: more.onWait } } : {}),
+  });
 }
 
 /** Opens the chosen data folder for reading: its store (it must exist), or Neo4j. */
-export function openForReading(options: StoreOptions): Promise<DataFolder> {
+export function openForReading(options: StoreOptions & SecretOptions): Promise<DataFolder> {
   return DataFolder.open(resolveDataDir(options.dataDir), {
-    neo4j: neo4jOf(options),
+    ...folderOptions(options),
     readonly: true,
   });
 }
 
-/** Runs `use` over the store opened for reading (and its folder), and closes it. */
-export async function withStore<T>(
-  options: StoreOptions,
-  use: (store: Store, folder: DataFolder) => Promise<T>,
+/** Runs `use` over the folder opened for reading (and its reader), and closes it. */
+export async function withReader<T>(
+  options: StoreOptions & SecretOptions,
+  use: (reader: StoreReader, folder: DataFolder) => Promise<T>,
 ): Promise<T> {
   const folder = await openForReading(options);
   try {
-    return await use(await folder.store(), folder);
+    return await use(await folder.reader(), folder);
   } finally {
     await folder.close();
   }

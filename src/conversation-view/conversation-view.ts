@@ -1,6 +1,6 @@
 import { findProvider } from '../providers/registry.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
-import { bundleDir } from '../folder/data-dir.js';
+import type { Folder } from '../folder/folder.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { messageNodeId } from '../graph/message-node-id.js';
 import type { Citation } from '../model/pam.js';
@@ -119,7 +119,7 @@ export interface ConversationView {
  */
 export async function readConversationView(
   store: ConversationReader,
-  dataDir: string,
+  folder: Folder,
   id: string,
 ): Promise<ConversationView | undefined> {
   const info = await store.conversation(id);
@@ -127,7 +127,7 @@ export async function readConversationView(
   const [messages, graph, pam] = await Promise.all([
     store.thread(info.id, { allBranches: true }),
     store.subgraph(info.id),
-    readBundleConversation(bundleDir(dataDir), info.id),
+    readBundleConversation(folder.bundle, info.id),
   ]);
   const calls = toolCallsByMessage(graph);
   const extras = new Map(

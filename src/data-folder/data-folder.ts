@@ -22,14 +22,16 @@ import {
   type RememberInput,
   type RememberResult,
 } from '../memory/remember.js';
-import type { MemoryTarget } from '../memory/write-memories.js';
+import type { MemoryOptions as MemoryWriteOptions } from '../memory/write-memories.js';
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { EmbedReport } from '../recall/embed-conversations.js';
 import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
 import { createRecaller, type Recaller } from '../recall/recaller.js';
+import { topicMapCache, type TopicMap } from '../recall/topic-map.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
-import { bundleDir } from '../folder/data-dir.js';
+import { readerOf, type StoreReader } from '../stores/store-reader.js';
+import { Folder } from '../folder/folder.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import {
   deleteConversation,
@@ -45,52 +47,95 @@ import {
   type ImportResult,
   type LoadOptions,
 } from './import-exports.js';
-import { openStore } from '../folder/open-store.js';
 import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
 import type { LockHolder } from '../folder/write-lock.js';
+import {
+  encryptFolder,
+  decryptFolder,
+  type ConvertReport,
+  type EncryptOptions,
+} from '../folder/encrypt-folder.js';
+import type { Unlock } from '../at-rest/folder-key.js';
+import { signBundle, type SignOptions, type SignResult } from '../trust/sign-bundle.js';
+import { verifyBundleOf, type VerifyOptions, type VerifyReport } from '../trust/verify-bundle.js';
+import type { SigningKey } from '../trust/signing-key.js';
+import { diagnose, type DoctorCheck, type DoctorOptions } from '../doctor/doctor.js';
+import {
+  exportConversations,
+  type ExportOptions,
+  type ExportReport,
+} from '../export/export-conversations.js';
 
-/** How a data folder is opened: its store, whether to write, and how a writing verb waits. */
+/** How a data folder is opened: its store, its secret, whether to write, and how a writing verb waits. */
 export interface DataFolderOptions {
   /** The store is this Neo4j server rather than the folder's embedded one. */
   neo4j?: Neo4jTarget | undefined;
+  /**
+   * How an encrypted folder's passphrase (`{ passphrase }`) or age identity (`{ identity }`,
+   * the identity file's text) is asked for: once, when the folder's key is first needed, and
+   * for this folder alone. A plain folder never calls it.
+   */
+  unlock?: ((dir: string) => Promise<Unlock>) | undefined;
+  /**
+   * How every writing verb of this folder waits for another writer: who to tell (`onWait`),
+   * and for how long at most (`maxMilliseconds`: a server's request says so rather than hang).
+   */
+  wait?:
+    | {
+        onWait?: ((holder: LockHolder) => void) | undefined;
+        maxMilliseconds?: number | undefined;
+      }
+    | undefined;
   /**
    * The store the reads go through is opened read-only, at once, and must exist (nothing
    * imported yet is a `StoreConnectionError`); the verbs that write open their own under the lock.
    */
   readonly?: boolean | undefined;
-  /** Called when another writer holds the folder and a verb of this one waits for it. */
-  onWait?: ((holder: LockHolder) => void) | undefined;
-  /** The longest a verb waits for that writer, in milliseconds (a server's request says so rather than hang). */
-  lockWaitMilliseconds?: number | undefined;
 }
 
 /** What `import` takes beyond the folder itself (its store is the folder's). */
-export type FolderImportOptions = Omit<ImportOptions, 'dataDir' | 'neo4j'>;
+export type FolderImportOptions = ImportOptions;
+
 /** What `reindex` and `push` take beyond the folder itself. */
-export type FolderLoadOptions = Omit<LoadOptions, 'neo4j'>;
+export type FolderLoadOptions = LoadOptions;
+
 /** What `delete` takes beyond the folder itself. */
-export type FolderDeleteOptions = Omit<DeleteOptions, 'neo4j'>;
+export type FolderDeleteOptions = DeleteOptions;
+
 /** What `follow` takes beyond the folder itself. */
-export type FolderFollowOptions = Omit<FollowOptions, 'dataDir' | 'neo4j'>;
+export type FolderFollowOptions = FollowOptions;
 
 /** What `remember`, `forget` and `revise` take beyond the folder itself. */
-export type MemoryOptions = Omit<MemoryTarget, 'dataDir' | 'neo4j'>;
+export type MemoryOptions = MemoryWriteOptions;
+
+/** What `exportConversations` takes beyond the folder itself (its store is the folder's). */
+export type FolderExportOptions = Omit<ExportOptions, 'store'>;
 
 /**
  * A data folder (the bundle, the record; its store, the index; tombstones, the vector cache and
- * the memories), and the one way the shells reach it. Each verb that changes the folder takes
- * its write lock for as long as it runs (a second writer waits), opens what it writes, and
- * closes it; readers never take the lock. The store the reads go through is opened once, on
- * first use (at once when `readonly`), and closed by {@link close}.
+ * the memories), and the one way the shells reach it. Each verb that changes the folder runs
+ * in its one write sequence (`Folder.write`: the write lock for as long as it runs, a second
+ * writer waiting; the store it writes opened and closed); readers never take the lock. The
+ * store the reads go through is opened once, on first use (at once when `readonly`), and
+ * closed by {@link close}; a shell reads it through {@link reader}, which has no write path.
  */
 export class DataFolder {
   private opened: Promise<Store> | undefined;
+  private reading: StoreReader | undefined;
+  private searching: Promise<Recaller> | undefined;
+  private topicMap: (() => Promise<TopicMap>) | undefined;
+  private readonly folder: Folder;
 
   private constructor(
-    /** The folder's path. */
-    readonly dir: string,
+    dir: string,
     private readonly options: DataFolderOptions,
-  ) {}
+  ) {
+    this.folder = new Folder(dir, {
+      neo4j: options.neo4j,
+      unlock: options.unlock,
+      wait: options.wait,
+    });
+  }
 
   /** Opens a data folder; `readonly` opens its store now (and fails now if there is none). */
   static async open(dir: string, options: DataFolderOptions = {}): Promise<DataFolder> {
@@ -99,14 +144,29 @@ export class DataFolder {
     return folder;
   }
 
+  /**
+   * The store as the shells read it (lists, threads, Cypher, search by words, stats), opened
+   * on first use: reads alone, no write path.
+   */
+  async reader(): Promise<StoreReader> {
+    const store = await this.store();
+    this.reading ??= readerOf(store);
+    return this.reading;
+  }
+
+  /** The folder's path. */
+  get dir(): string {
+    return this.folder.dir;
+  }
+
   /** The Neo4j server the folder's store is, if it is one. */
   get neo4j(): Neo4jTarget | undefined {
-    return this.options.neo4j;
+    return this.folder.neo4j;
   }
 
   /** The PAM bundle inside the folder (the record). */
   get bundle(): string {
-    return bundleDir(this.dir);
+    return this.folder.layout.bundle.dir;
   }
 
   /**
@@ -115,36 +175,53 @@ export class DataFolder {
    * recently gone first.
    */
   async goneConversations(): Promise<GoneConversation[]> {
+    await this.folder.unlock();
     // Loaded here: `import 'chatgraph'` loads no SQLite (test/public-api.test.ts).
     const { readGone } = await import('../live/live-state.js');
-    return readGone(this.dir);
+    return readGone(this.folder.layout.liveState, this.folder.sqliteKey);
   }
 
-  /** The store the reads go through (threads, lists, Cypher, stats), opened on first use. */
-  store(): Promise<Store> {
-    this.opened ??= openStore(
-      { dataDir: this.dir, neo4j: this.options.neo4j },
-      { readonly: this.options.readonly === true },
-    ).catch((error: unknown) => {
-      this.opened = undefined;
-      throw error;
-    });
+  /** The store the reads go through, opened on first use (see {@link reader}). */
+  private store(): Promise<Store> {
+    this.opened ??= this.folder
+      .openStore({ readonly: this.options.readonly === true })
+      .catch((error: unknown) => {
+        this.opened = undefined;
+        throw error;
+      });
     return this.opened;
   }
 
   /** The conversations deleted with `delete` (so an import leaves them out unless restoring). */
   tombstones(): Promise<Tombstone[]> {
-    return readTombstones(this.dir);
+    return readTombstones(this.folder);
   }
 
-  /** Searches the store (words, meaning, or both as the query asks). */
+  /**
+   * Searches the folder by words, meaning or both, as the query's `mode` asks (with none: both
+   * when the folder has vectors and their model is installed, else words, and the result says
+   * why); the model is opened on the first search by meaning, and kept until {@link close}.
+   */
   async search(query: SearchQuery): Promise<SearchResult> {
-    return (await this.store()).search(query);
+    this.searching ??= this.recaller().catch((error: unknown) => {
+      this.searching = undefined;
+      throw error;
+    });
+    return (await this.searching).search(query);
+  }
+
+  /**
+   * The history's topics (its conversations clustered by meaning, each cluster named), kept
+   * between calls until the vectors or the conversations change; none before the first embed.
+   */
+  async topics(): Promise<TopicMap> {
+    this.topicMap ??= topicMapCache(await this.store());
+    return this.topicMap();
   }
 
   /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
   async recaller(options: EmbedStoreOptions = {}): Promise<Recaller> {
-    return createRecaller(await this.store(), this.dir, options);
+    return createRecaller(await this.store(), this.folder, options);
   }
 
   /**
@@ -152,65 +229,53 @@ export class DataFolder {
    * sources, attachments, the platform's address), or undefined when the store has no such id.
    */
   async view(id: string): Promise<ConversationView | undefined> {
-    return readConversationView(await this.store(), this.dir, id);
+    return readConversationView(await this.store(), this.folder, id);
   }
 
   /** The bundle's PAM record of a conversation (by chatgraph's id), undefined when it has none. */
-  pamConversation(id: string): Promise<Conversation | undefined> {
-    return readBundleConversation(this.bundle, id);
+  async pamConversation(id: string): Promise<Conversation | undefined> {
+    await this.folder.unlock();
+    return readBundleConversation(this.folder.bundle, id);
   }
 
   /** A page of the folder's memories, newest first, filtered as the query asks. */
   async memories(query: MemoryQuery = {}): Promise<MemoryPage> {
-    return listMemories(await this.store(), this.dir, query);
+    return listMemories(await this.store(), this.folder, query);
   }
 
   /** What changed since a time (`--since`'s forms): conversations started or continued, memories added. */
   async recent(options: RecentOptions): Promise<RecentActivity> {
-    return recentActivity(await this.store(), this.dir, options);
+    return recentActivity(await this.store(), this.folder, options);
   }
 
   /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
   import(inputs: readonly string[], options: FolderImportOptions = {}): Promise<ImportResult> {
-    return importExports(inputs, {
-      ...options,
-      ...this.waiting(options),
-      dataDir: this.dir,
-      neo4j: this.options.neo4j,
-    });
+    return importExports(this.folder, inputs, options);
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
   reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
-    return reindex(this.dir, { ...options, ...this.waiting(options), neo4j: this.options.neo4j });
+    return reindex(this.folder, options);
   }
 
   /** Loads the bundle into the store (Neo4j usually), skipping what is there already (see `pushBundle`). */
   push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
-    return pushBundle(this.dir, {
-      ...options,
-      ...this.waiting(options),
-      neo4j: this.options.neo4j,
-    });
+    return pushBundle(this.folder, options);
   }
 
   /** Deletes one conversation everywhere, and remembers it deleted (see `deleteConversation`). */
   delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
-    return deleteConversation(this.dir, id, {
-      ...options,
-      ...this.waiting(options),
-      neo4j: this.options.neo4j,
-    });
+    return deleteConversation(this.folder, id, options);
   }
 
   /** A new memory in the bundle and the store (see `remember`). */
   remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
-    return remember(this.memoryTarget(options), input);
+    return remember(this.folder, input, options);
   }
 
   /** Retracts a memory (see `forget`). */
   forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
-    return forget(this.memoryTarget(options), id);
+    return forget(this.folder, id, options);
   }
 
   /** A memory superseded by its revision (see `reviseMemory`). */
@@ -219,68 +284,78 @@ export class DataFolder {
     revision: MemoryRevision,
     options: MemoryOptions = {},
   ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
-    return reviseMemory(this.memoryTarget(options), id, revision);
+    return reviseMemory(this.folder, id, revision, options);
   }
 
   /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */
-  async embed(
+  embed(
     options: EmbedStoreOptions = {},
   ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
-    const opts = { ...options, ...this.waiting(options) };
-    if (this.options.readonly !== true) return embedStore(await this.store(), this.dir, opts);
-    // Vectors are written into the store: a read-only folder's own store cannot take them.
-    const store = await openStore({ dataDir: this.dir, neo4j: this.options.neo4j });
-    try {
-      return await embedStore(store, this.dir, opts);
-    } finally {
-      await store.close();
-    }
+    return embedStore(this.folder, options);
   }
 
   /** Follows session logs and dropped exports into the folder (see `followFolders`). */
-  async follow(options: FolderFollowOptions = {}): Promise<Follower> {
-    return followFolders({
-      ...options,
-      ...this.waiting(options),
-      dataDir: this.dir,
-      neo4j: this.options.neo4j,
-    });
+  follow(options: FolderFollowOptions = {}): Promise<Follower> {
+    return followFolders(this.folder, options);
+  }
+
+  /** Signs the bundle with `key` (PAM §18, and chatgraph's manifest of every file). */
+  sign(key: SigningKey, options: SignOptions = {}): Promise<SignResult> {
+    return signBundle(this.folder, key, options);
+  }
+
+  /** Checks the bundle's signatures (PAM §18, and chatgraph's manifest), through the folder's seal. */
+  async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
+    await this.folder.unlock();
+    return verifyBundleOf(this.folder.bundle, options);
+  }
+
+  /**
+   * Encrypts the folder at rest (see docs/encryption.md): the secret is asked for only when
+   * the folder is plain; with `ifPlain`, one encrypted already is left as it is.
+   */
+  encrypt(
+    secret: Unlock | (() => Promise<Unlock>),
+    options: EncryptOptions = {},
+  ): Promise<ConvertReport> {
+    return encryptFolder(this.folder, secret, options);
+  }
+
+  /** Decrypts the folder back to its plain form. */
+  decrypt(secret: Unlock): Promise<ConvertReport> {
+    return decryptFolder(this.folder, secret);
   }
 
   /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
   exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
-    return exportPam(this.dir, options);
+    return exportPam(this.folder, options);
+  }
+
+  /** Writes conversations out as Markdown, Obsidian, HTML or PAM JSON Lines (see `exportConversations`). */
+  async exportConversations(options: FolderExportOptions): Promise<ExportReport> {
+    return exportConversations(this.folder, { ...options, store: await this.store() });
+  }
+
+  /** Every check of the folder (its store, indexes, model, Neo4j, the write lock), each with its fix. */
+  doctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
+    return diagnose(this.folder, options);
   }
 
   /** The bundle's attachment at `ref`, ready to send (opened in memory when the folder is encrypted). */
-  attachment(ref: string): StoredAttachment | undefined {
-    return storedAttachment(this.bundle, ref);
+  async attachment(ref: string): Promise<StoredAttachment | undefined> {
+    await this.folder.unlock();
+    return storedAttachment(this.folder.bundle, ref);
   }
 
-  /** Closes the store the reads went through (the verbs close what they open themselves). */
+  /** Closes the store the reads went through, and the model searches opened (the verbs close what they open themselves). */
   async close(): Promise<void> {
+    const searching = this.searching;
+    this.searching = undefined;
+    await (await searching?.catch(() => undefined))?.close();
     const opened = this.opened;
     this.opened = undefined;
+    this.reading = undefined;
+    this.topicMap = undefined;
     if (opened) await (await opened).close();
-  }
-
-  /** The folder's way of waiting, for a verb that did not say its own. */
-  private waiting(options: { onWait?: ((holder: LockHolder) => void) | undefined }): {
-    onWait?: (holder: LockHolder) => void;
-  } {
-    const onWait = options.onWait ?? this.options.onWait;
-    return onWait ? { onWait } : {};
-  }
-
-  private memoryTarget(options: MemoryOptions): MemoryTarget {
-    return {
-      ...(this.options.lockWaitMilliseconds !== undefined
-        ? { lockWaitMilliseconds: this.options.lockWaitMilliseconds }
-        : {}),
-      ...options,
-      ...this.waiting(options),
-      dataDir: this.dir,
-      neo4j: this.options.neo4j,
-    };
   }
 }

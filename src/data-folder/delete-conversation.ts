@@ -1,34 +1,30 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { BundleWriter } from '../bundle/bundle-writer.js';
-import { ATTACHMENTS_DIR, attachmentFile, conversationPath } from '../bundle/layout.js';
-import { dataFileExists, onDisk, removeDataFile } from '../bundle/sealed-files.js';
+import { ATTACHMENTS_DIR } from '../model/bundle-refs.js';
+import type { Bundle } from '../bundle/bundle.js';
 import {
   BadBundleFileError,
   readBundleConversation,
   readBundleConversations,
   readBundleTexts,
 } from '../bundle/read-bundle.js';
-import { bundleDir } from '../folder/data-dir.js';
 import { readTombstones, writeTombstones } from '../folder/deleted-conversations.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
 import { timestampOf } from '../model/time.js';
-import { withLockedStoreIfPresent } from '../folder/locked-store.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
 import { pruneVectorCache } from '../recall/embed-store.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { UnknownIdError, resolveConversation } from '../stores/resolve-id.js';
 import type { ConversationInfo, Store } from '../stores/store.js';
 import type { LockHolder } from '../folder/write-lock.js';
 
 /** Options of {@link deleteConversation}. */
 export interface DeleteOptions {
-  /** The store is this Neo4j server rather than the data folder's embedded one. */
-  neo4j?: Neo4jTarget | undefined;
   /** The deletion time written into the tombstone; defaults to now. */
   deletedAt?: Date;
   /** Called when another writer holds the data folder and this deletion waits for it. */
-  onWait?: (holder: LockHolder) => void;
+  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /** What {@link deleteConversation} removed. */
@@ -59,30 +55,29 @@ export class ConversationNotFoundError extends Error {
  * the import is asked to restore it). Takes the data folder's write lock.
  */
 export async function deleteConversation(
-  dataDir: string,
+  folder: Folder,
   id: string,
   options: DeleteOptions = {},
 ): Promise<DeleteResult> {
-  return withLockedStoreIfPresent(
-    { dataDir, neo4j: options.neo4j },
-    (store) => deleteLocked(dataDir, id, store, options),
-    options,
+  return folder.write(
+    async (writing) => deleteLocked(folder, id, await writing.storeIfMade(), options),
+    waitingOf(options),
   );
 }
 
 async function deleteLocked(
-  dataDir: string,
+  folder: Folder,
   id: string,
   store: Store | undefined,
   options: DeleteOptions,
 ): Promise<DeleteResult> {
-  const bundle = bundleDir(dataDir);
+  const { bundle } = folder;
   const info = store ? await storeCopy(store, id) : undefined;
   const problems: Diagnostic[] = [];
   const file = await findInBundle(bundle, info?.id ?? id, problems);
   if (!info && !file)
     throw new ConversationNotFoundError(
-      `there is no conversation "${id}" in ${dataDir} (give chatgraph's id or the platform's, or their first 8 or more characters, as "chatgraph search" or the web app shows them)`,
+      `there is no conversation "${id}" in ${folder.dir} (give chatgraph's id or the platform's, or their first 8 or more characters, as "chatgraph search" or the web app shows them)`,
     );
   const chatgraphId = info?.id ?? file?.id ?? id;
   const result: DeleteResult = {
@@ -95,18 +90,18 @@ async function deleteLocked(
     problems,
   };
   // The tombstone first: whatever happens next, the conversation does not come back.
-  const tombstones = (await readTombstones(dataDir)).filter((t) => t.id !== chatgraphId);
+  const tombstones = (await readTombstones(folder)).filter((t) => t.id !== chatgraphId);
   tombstones.push({
     id: chatgraphId,
     platformId: result.platformId,
     source: result.source,
     deletedAt: timestampOf(options.deletedAt ?? new Date()),
   });
-  await writeTombstones(dataDir, tombstones);
+  await writeTombstones(folder, tombstones);
   if (store) {
     result.store = await store.deleteConversation(chatgraphId);
     // Its vectors left the index with it; the cache keeps none of its texts either.
-    await pruneVectorCache(store, dataDir);
+    await pruneVectorCache(store, folder);
   }
   if (file) await deleteFromBundle(bundle, file, result);
   return result;
@@ -125,7 +120,7 @@ async function storeCopy(store: Store, id: string): Promise<ConversationInfo | u
 
 // The bundle's copy: by chatgraph's id directly, else (a platform id) by reading the files.
 async function findInBundle(
-  bundle: string,
+  bundle: Bundle,
   id: string,
   problems: Diagnostic[],
 ): Promise<Conversation | undefined> {
@@ -137,14 +132,14 @@ async function findInBundle(
     // Its own file is damaged: said so in the result; the store's copy is still deleted.
     problems.push(error.diagnostic);
   }
-  if (!existsSync(bundle)) return undefined;
+  if (!existsSync(bundle.dir)) return undefined;
   for await (const { conversation } of readBundleConversations(bundle, (p) => problems.push(p)))
     if (conversation.provider.conversation_id === id) return conversation;
   return undefined;
 }
 
 async function deleteFromBundle(
-  bundle: string,
+  bundle: Bundle,
   conversation: Conversation,
   result: DeleteResult,
 ): Promise<void> {
@@ -159,10 +154,10 @@ async function deleteFromBundle(
     }
   }
   for (const ref of refs) {
-    const path = attachmentFile(bundle, ref);
-    if (path === undefined || !dataFileExists(path)) continue;
+    const path = bundle.layout.attachment(ref);
+    if (path === undefined || !bundle.files.exists(path)) continue;
     try {
-      await rm(onDisk(path));
+      await rm(bundle.files.onDisk(path));
       result.attachments++;
     } catch (error) {
       result.problems.push({
@@ -173,7 +168,7 @@ async function deleteFromBundle(
       });
     }
   }
-  await removeDataFile(conversationPath(bundle, conversation.id));
+  await bundle.files.remove(bundle.layout.conversation(conversation.id));
   // Opening the bundle drops the index entry of the file just removed (see repairIndex).
   const writer = await BundleWriter.open(bundle);
   const owner = writer.ownerId;

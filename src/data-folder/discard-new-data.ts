@@ -1,24 +1,23 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { bundleDir, storeFile } from '../folder/data-dir.js';
-import { WRITE_LOCK_FILE } from '../folder/write-lock.js';
+import type { FolderLayout } from '../folder/layout.js';
 
 /** What of a data folder was there before an import, so what it created can be taken back. */
 export interface DataDirSnapshot {
-  dataDir: string;
+  layout: FolderLayout;
   existed: { dataDir: boolean; store: boolean; bundle: boolean; lock: boolean };
 }
 
 /** Notes what of the data folder exists now. */
-export function snapshotDataDir(dataDir: string): DataDirSnapshot {
+export function snapshotDataDir(layout: FolderLayout): DataDirSnapshot {
   return {
-    dataDir,
+    layout,
     existed: {
-      dataDir: existsSync(dataDir),
-      store: existsSync(storeFile(dataDir)),
-      bundle: existsSync(bundleDir(dataDir)),
-      lock: existsSync(join(dataDir, WRITE_LOCK_FILE)),
+      dataDir: existsSync(layout.dir),
+      store: existsSync(layout.store),
+      bundle: existsSync(layout.bundle.dir),
+      lock: existsSync(layout.writeLock),
     },
   };
 }
@@ -30,14 +29,14 @@ export function snapshotDataDir(dataDir: string): DataDirSnapshot {
  * one took the lock counts as "there before".
  */
 export async function discardNewData(snapshot: DataDirSnapshot): Promise<void> {
-  const { dataDir, existed } = snapshot;
+  const { layout, existed } = snapshot;
   if (!existed.store) {
-    const store = basename(storeFile(dataDir));
-    for (const name of await readdir(dataDir).catch(() => [] as string[]))
+    const store = basename(layout.store);
+    for (const name of await readdir(layout.dir).catch(() => [] as string[]))
       if (name === store || name.startsWith(`${store}-`))
-        await rm(join(dataDir, name), { force: true });
+        await rm(join(layout.dir, name), { force: true });
   }
-  if (!existed.bundle) await rm(bundleDir(dataDir), { recursive: true, force: true });
+  if (!existed.bundle) await rm(layout.bundle.dir, { recursive: true, force: true });
 }
 
 /**
@@ -47,12 +46,12 @@ export async function discardNewData(snapshot: DataDirSnapshot): Promise<void> {
  * data, the lock file stays (another writer may be waiting on it).
  */
 export async function discardLockFiles(snapshot: DataDirSnapshot): Promise<void> {
-  const { dataDir, existed } = snapshot;
-  if (existed.lock || existsSync(storeFile(dataDir)) || existsSync(bundleDir(dataDir))) return;
-  const lockFiles = [WRITE_LOCK_FILE, `${WRITE_LOCK_FILE}.pid`];
-  const names = await readdir(dataDir).catch(() => undefined);
+  const { layout, existed } = snapshot;
+  if (existed.lock || existsSync(layout.store) || existsSync(layout.bundle.dir)) return;
+  const lockFiles = [layout.writeLock, layout.lockHolder];
+  const names = await readdir(layout.dir).catch(() => undefined);
   if (names === undefined) return;
-  if (!existed.dataDir && names.every((name) => lockFiles.includes(name)))
-    await rm(dataDir, { recursive: true, force: true });
-  else for (const name of lockFiles) await rm(join(dataDir, name), { force: true });
+  if (!existed.dataDir && names.every((name) => lockFiles.some((f) => basename(f) === name)))
+    await rm(layout.dir, { recursive: true, force: true });
+  else for (const file of lockFiles) await rm(file, { force: true });
 }

@@ -1,18 +1,13 @@
 import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
+import type { Bundle } from '../bundle/bundle.js';
+import type { BundleLayout } from '../bundle/bundle-layout.js';
 import { parseConversationFile } from '../bundle/conversation-schema.js';
-import {
-  CONVERSATIONS_DIR,
-  MEMORY_STORE_FILE,
-  attachmentFile,
-  conversationPath,
-} from '../bundle/layout.js';
 import { toMemoryStore } from '../bundle/memory-store.js';
 import { recordPamExports, readPamExports } from '../bundle/pam-exports.js';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
-import { isSealed, readDataFile } from '../bundle/sealed-files.js';
 import { stableId } from '../model/ids.js';
 import {
   isExportable,
@@ -23,9 +18,10 @@ import {
 } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { bundleDir } from '../folder/data-dir.js';
 import { dateBound } from '../stores/date-bound.js';
-import { withWriteLock } from '../folder/write-lock.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
+import { bundleLayout } from '../folder/layout.js';
+import type { LockHolder } from '../folder/write-lock.js';
 
 /** Options of {@link exportPam}. */
 export interface ExportPamOptions {
@@ -36,6 +32,8 @@ export interface ExportPamOptions {
   /** The full export an incremental one extends; by default the last full one written. */
   base?: string | undefined;
   now?: () => Date;
+  /** Called when another writer holds the data folder and this export waits for it. */
+  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /** What {@link exportPam} wrote. */
@@ -64,25 +62,30 @@ class ExportPamError extends Error {
  * `base_export_id` names the full export it extends. Memories marked not exportable stay out.
  */
 export async function exportPam(
-  dataDir: string,
+  folder: Folder,
   options: ExportPamOptions,
 ): Promise<ExportPamReport | { refused: string }> {
   try {
-    return await writeExport(dataDir, options);
+    return await writeExport(folder, options);
   } catch (error) {
     if (error instanceof ExportPamError) return { refused: error.message };
     throw error;
   }
 }
 
-async function writeExport(dataDir: string, options: ExportPamOptions): Promise<ExportPamReport> {
-  return withWriteLock(dataDir, async () => {
-    await flushMemories({ dataDir });
-    const bundle = bundleDir(dataDir);
+async function writeExport(folder: Folder, options: ExportPamOptions): Promise<ExportPamReport> {
+  // Under the write lock: the journal is folded in, and the export recorded in the bundle.
+  return folder.write(async () => {
+    await flushMemories(folder);
+    const { bundle } = folder;
     const file = await readMemoryStore(bundle);
     if (!file)
-      throw new ExportPamError(`${bundle} has no memory-store.json yet: import something first`);
-    await checkOut(options.out);
+      throw new ExportPamError(
+        `${bundle.dir} has no memory-store.json yet: import something first`,
+      );
+    // The export is a plain PAM bundle of its own (an encrypted folder's is written plain).
+    const out = bundleLayout(options.out);
+    await checkOut(out);
     const since =
       options.since === undefined
         ? undefined
@@ -103,8 +106,8 @@ async function writeExport(dataDir: string, options: ExportPamOptions): Promise<
       base,
       since,
     );
-    const attachments = await copyConversations(bundle, options.out, index);
-    await writeFileAtomic(join(options.out, MEMORY_STORE_FILE), serialize(store));
+    const attachments = await copyConversations(bundle, out, index);
+    await writeFileAtomic(out.memoryStore, serialize(store));
     await recordPamExports(bundle, [
       {
         export_id: store.export_id,
@@ -128,7 +131,7 @@ async function writeExport(dataDir: string, options: ExportPamOptions): Promise<
       attachments,
       notExportable: file.memories.length - exportable.length,
     };
-  });
+  }, waitingOf(options));
 }
 
 // The conversations changed, and those a memory of the export names (PAM 14: a memory's
@@ -171,7 +174,7 @@ function storeOf(
   };
 }
 
-async function baseOf(bundle: string, given: string | undefined): Promise<string> {
+async function baseOf(bundle: Bundle, given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   const fulls = (await readPamExports(bundle)).filter(
     (e) => e.export_type === 'full' && e.direction === 'written',
@@ -184,46 +187,46 @@ async function baseOf(bundle: string, given: string | undefined): Promise<string
   return last.export_id;
 }
 
-async function checkOut(out: string): Promise<void> {
+async function checkOut(out: BundleLayout): Promise<void> {
   let names: string[] = [];
   try {
-    names = await readdir(out);
+    names = await readdir(out.dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (names.length > 0)
     throw new ExportPamError(
-      `${out} is not empty: export-pam writes a new bundle into an empty folder`,
+      `${out.dir} is not empty: export-pam writes a new bundle into an empty folder`,
     );
-  await mkdir(join(out, CONVERSATIONS_DIR), { recursive: true });
+  await mkdir(out.conversations, { recursive: true });
 }
 
 /** An attachment copied out of the bundle, opened first when the folder is encrypted. */
-async function copyAttachment(from: string, to: string): Promise<void> {
-  if (isSealed(from)) await writeFile(to, await readDataFile(from));
+async function copyAttachment(bundle: Bundle, from: string, to: string): Promise<void> {
+  if (bundle.files.sealed) await writeFile(to, await bundle.files.read(from));
   else await copyFile(from, to);
 }
 
 // Each conversation's file as the bundle has it, and the attachment files it points to.
 async function copyConversations(
-  bundle: string,
-  out: string,
+  bundle: Bundle,
+  out: BundleLayout,
   index: readonly ConversationIndexEntry[],
 ): Promise<number> {
   let attachments = 0;
   for (const entry of index) {
     // Through the seal: an encrypted folder's export is written plain (docs/encryption.md).
-    const text = (await readDataFile(conversationPath(bundle, entry.id))).toString('utf8');
-    await writeFileAtomic(conversationPath(out, entry.id), text, { durable: false });
+    const text = (await bundle.files.read(bundle.layout.conversation(entry.id))).toString('utf8');
+    await writeFileAtomic(out.conversation(entry.id), text, { durable: false });
     const parsed = parseConversationFile(text);
     if (!parsed.ok) continue;
     for (const message of parsed.conversation.messages)
       for (const attachment of message.attachments) {
-        const from = attachment.ref === null ? undefined : attachmentFile(bundle, attachment.ref);
-        const to = attachment.ref === null ? undefined : attachmentFile(out, attachment.ref);
+        const from = attachment.ref === null ? undefined : bundle.layout.attachment(attachment.ref);
+        const to = attachment.ref === null ? undefined : out.attachment(attachment.ref);
         if (from === undefined || to === undefined) continue;
         await mkdir(dirname(to), { recursive: true });
-        await copyAttachment(from, to).then(
+        await copyAttachment(bundle, from, to).then(
           () => attachments++,
           () => undefined,
         );

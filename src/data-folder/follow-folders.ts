@@ -1,3 +1,4 @@
+import type { Folder } from '../folder/folder.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
 import type { ExportImported } from '../live/follow-export.js';
 import { importExports } from './import-exports.js';
@@ -8,18 +9,20 @@ import { importExports } from './import-exports.js';
  * store. An export dropped into a followed folder is imported as `chatgraph import` would: the
  * data folder composes the import, and hands the follower that import, not its parts.
  */
-export async function followFolders(options: FollowOptions): Promise<Follower> {
+export async function followFolders(folder: Folder, options: FollowOptions): Promise<Follower> {
   const { followFolders: follow } = await import('../live/follower.js');
-  return follow({
+  return follow(folder, {
     ...options,
-    importExport: options.importExport ?? ((file) => importExport(file, options)),
+    importExport: options.importExport ?? ((file) => importExport(folder, file, options)),
   });
 }
 
-async function importExport(file: string, options: FollowOptions): Promise<ExportImported> {
-  const result = await importExports([file], {
-    dataDir: options.dataDir,
-    neo4j: options.neo4j,
+async function importExport(
+  folder: Folder,
+  file: string,
+  options: FollowOptions,
+): Promise<ExportImported> {
+  const result = await importExports(folder, [file], {
     redact: options.redact === true,
     ...(options.onWait ? { onWait: options.onWait } : {}),
   });

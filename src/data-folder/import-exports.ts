@@ -1,4 +1,3 @@
-import { bundleDir, storeFile } from '../folder/data-dir.js';
 import { withProblems, type ImportReport } from '../pipeline/import-report.js';
 import { importPipeline } from '../pipeline/import-pipeline.js';
 import { fromBundle, project, toStore } from '../pipeline/import-stages.js';
@@ -9,11 +8,10 @@ import {
 } from '../pipeline/convert-options.js';
 import { bundleSize } from '../bundle/read-bundle.js';
 import { inlineTextReader } from '../bundle/read-inline-text.js';
-import { lockOptions, withLockedStore } from '../folder/locked-store.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { Store } from '../stores/store.js';
 import { readTombstones, writeTombstones } from '../folder/deleted-conversations.js';
-import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { discardLockFiles, discardNewData, snapshotDataDir } from './discard-new-data.js';
 import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Diagnostic } from '../model/diagnostic.js';
@@ -22,9 +20,6 @@ import { flushMemories } from '../memory/write-memories.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'skipChecksums'> {
-  dataDir: string;
-  /** Index into this Neo4j server rather than the data folder's embedded store. */
-  neo4j?: Neo4jTarget | undefined;
   /** Project tool calls into DecisionTrace/TraceStep (remembered by the store). */
   deep?: boolean;
   /** Read every file again, even one imported before in the same mode (same checksum). */
@@ -32,7 +27,7 @@ export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'skipChecksu
   /** Bring back conversations deleted with `chatgraph delete` (implies `force`). */
   restore?: boolean;
   /** Called when another writer holds the data folder and this import waits for it. */
-  onWait?: (holder: LockHolder) => void;
+  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /** An import's report, with what it did to the graph. */
@@ -49,28 +44,24 @@ export interface ImportResult extends ImportReport {
  * write lock (a second writer waits).
  */
 export async function importExports(
+  folder: Folder,
   inputs: readonly string[],
-  options: ImportOptions,
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const { dataDir } = options;
-  const outside = snapshotDataDir(dataDir);
+  const outside = snapshotDataDir(folder.layout);
   try {
-    return await withWriteLock(
-      dataDir,
-      async () => {
-        // What this import may take back is noted under the lock: a writer that held it first
-        // (another import's bundle and store) is never taken for this one's.
-        const before = snapshotDataDir(dataDir);
-        try {
-          return await withLockedStore(options, (store) => importLocked(store, inputs, options));
-        } catch (error) {
-          // Input that is not an export leaves nothing behind (not even an empty store).
-          if (error instanceof NotAnExportError) await discardNewData(before);
-          throw error;
-        }
-      },
-      lockOptions(options),
-    );
+    return await folder.write(async (writing) => {
+      // What this import may take back is noted under the lock: a writer that held it first
+      // (another import's bundle and store) is never taken for this one's.
+      const before = snapshotDataDir(folder.layout);
+      try {
+        return await importLocked(folder, await writing.store(), inputs, options);
+      } catch (error) {
+        // Input that is not an export leaves nothing behind (not even an empty store).
+        if (error instanceof NotAnExportError) await discardNewData(before);
+        throw error;
+      }
+    }, waitingOf(options));
   } catch (error) {
     if (error instanceof NotAnExportError) await discardLockFiles(outside);
     throw error;
@@ -78,6 +69,7 @@ export async function importExports(
 }
 
 async function importLocked(
+  folder: Folder,
   store: Store,
   inputs: readonly string[],
   options: ImportOptions,
@@ -87,24 +79,16 @@ async function importLocked(
   const hadConversations = (await store.conversationCount()) > 0;
   if (deep !== wasDeep) await store.setDeep(deep);
   const writer = store.writer(deep);
-  const {
-    dataDir: _dataDir,
-    deep: _deep,
-    neo4j: _neo4j,
-    force,
-    restore,
-    onWait: _onWait,
-    ...convertOptions
-  } = options;
-  const tombstones = await readTombstones(options.dataDir);
+  const { deep: _deep, force, restore, onWait: _onWait, ...convertOptions } = options;
+  const tombstones = await readTombstones(folder);
   const restored = new Set<string>();
   let report: ImportReport | undefined;
-  const bundle = bundleDir(options.dataDir);
+  const { bundle } = folder;
   const events = importPipeline(
     inputs,
     {
       ...convertOptions,
-      out: bundle,
+      bundle,
       ...(await skipping(store, options)),
       ...(restore === true ? {} : { deleted: new Set(tombstones.map((t) => t.id)) }),
     },
@@ -118,18 +102,18 @@ async function importLocked(
   // Restored: the conversations written again are no longer deleted; the others stay so.
   if (restore === true && tombstones.some((t) => restored.has(t.id)))
     await writeTombstones(
-      options.dataDir,
+      folder,
       tombstones.filter((t) => !restored.has(t.id)),
     );
   const written = await writer.end();
   // The bundle's memories (an export's, and those remembered) as Memory nodes, with their
   // DERIVED_FROM edges to conversations this import (re)wrote.
-  const synced = await syncMemories(store, options.dataDir);
+  const synced = await syncMemories(store, folder);
   const graph = { ...written, reindexed: false };
   if (deep && !wasDeep && hadConversations) {
     // Conversations indexed before deep mode get their traces.
     await store.clear();
-    const { problems } = await loadBundle(store, options.dataDir);
+    const { problems } = await loadBundle(folder, store);
     graph.reindexed = true;
     return { ...withProblems(report, problems), graph };
   }
@@ -175,10 +159,9 @@ export interface BundleLoad {
 
 /** Options of {@link reindex} and {@link pushBundle}. */
 export interface LoadOptions {
-  neo4j?: Neo4jTarget | undefined;
   onProgress?: (progress: ImportProgress) => void;
   /** Called when another writer holds the data folder and this one waits for it. */
-  onWait?: (holder: LockHolder) => void;
+  onWait?: ((holder: LockHolder) => void) | undefined;
 }
 
 /**
@@ -187,51 +170,47 @@ export interface LoadOptions {
  * `movedAside`) and a new one built. Takes the data folder's write lock.
  */
 export async function reindex(
-  dataDir: string,
+  folder: Folder,
   options: LoadOptions = {},
 ): Promise<BundleLoad & { movedAside?: string }> {
-  return withWriteLock(
-    dataDir,
-    async () => {
-      // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
-      const { setAsideIfDamaged } = await import('../stores/sqlite/set-aside-damaged.js');
-      // Before the store opens (the lock held already: the nested take below does not wait).
-      const movedAside = options.neo4j ? undefined : await setAsideIfDamaged(storeFile(dataDir));
-      return withLockedStore({ dataDir, neo4j: options.neo4j }, async (store) => {
-        await store.clear();
-        const loaded = await loadBundle(store, dataDir, options.onProgress);
-        return { ...loaded, ...(movedAside !== undefined ? { movedAside } : {}) };
-      });
-    },
-    lockOptions(options),
-  );
+  return folder.write(async (writing) => {
+    // Loaded here: SQLite's code is not loaded by importing chatgraph (see openStore).
+    const { setAsideIfDamaged } = await import('../stores/sqlite/set-aside-damaged.js');
+    // Before the store opens.
+    const movedAside = folder.neo4j
+      ? undefined
+      : await setAsideIfDamaged(folder.layout.store, folder.sqliteKey);
+    const store = await writing.store();
+    await store.clear();
+    const loaded = await loadBundle(folder, store, options.onProgress);
+    return { ...loaded, ...(movedAside !== undefined ? { movedAside } : {}) };
+  }, waitingOf(options));
 }
 
 /**
  * Loads the data folder's bundle into a store, Neo4j usually: conversations already there as
  * they are in the bundle are skipped, so a push that was cut off is completed by the next.
  */
-export async function pushBundle(dataDir: string, options: LoadOptions): Promise<BundleLoad> {
-  return withLockedStore(
-    { dataDir, neo4j: options.neo4j },
-    (store) => loadBundle(store, dataDir, options.onProgress),
-    options,
+export async function pushBundle(folder: Folder, options: LoadOptions = {}): Promise<BundleLoad> {
+  return folder.write(
+    async (writing) => loadBundle(folder, await writing.store(), options.onProgress),
+    waitingOf(options),
   );
 }
 
 async function loadBundle(
+  folder: Folder,
   store: Store,
-  dataDir: string,
   onProgress?: (progress: ImportProgress) => void,
 ): Promise<BundleLoad> {
   // The bundle whole first: what a reindex or push reads is `memory-store.json` as it stands.
-  await flushMemories({ dataDir });
+  await flushMemories(folder);
   const deep = await store.deep();
-  const bundle = bundleDir(dataDir);
+  const { bundle } = folder;
   const total = onProgress ? await bundleSize(bundle) : { files: 0, bytes: 0 };
   const writer = store.writer(deep);
   // A deletion cut off between its tombstone and the file's removal: the file stays out.
-  const deleted = new Set((await readTombstones(dataDir)).map((t) => t.id));
+  const deleted = new Set((await readTombstones(folder)).map((t) => t.id));
   let conversations = 0;
   let bytesDone = 0;
   const problems: Diagnostic[] = [];
@@ -244,7 +223,7 @@ async function loadBundle(
     onProgress?.({ phase: 'push', bytesDone, bytesTotal: total.bytes, conversations });
   }
   const report = await writer.end();
-  const synced = await syncMemories(store, dataDir);
+  const synced = await syncMemories(store, folder);
   if (synced.problem) problems.push(synced.problem);
   onProgress?.({ phase: 'finish', bytesDone, bytesTotal: total.bytes, conversations });
   return { conversations, ...report, problems };

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { ATTACHMENTS_DIR, attachmentFile } from '../bundle/layout.js';
-import { isSealed, onDisk, readDataFileSync } from '../bundle/sealed-files.js';
+import type { Bundle } from '../bundle/bundle.js';
+import { ATTACHMENTS_DIR } from '../model/bundle-refs.js';
 
 /** An attachment file of the bundle, ready to send. */
 export interface StoredAttachment {
@@ -16,16 +16,16 @@ export interface StoredAttachment {
  * when there is none or the ref points outside the attachments folder. An encrypted folder's
  * is opened in memory (an age file cannot be streamed out as it is); a plain one is streamed.
  */
-export function storedAttachment(bundle: string, ref: string): StoredAttachment | undefined {
-  const path = attachmentFile(
-    bundle,
+export function storedAttachment(bundle: Bundle, ref: string): StoredAttachment | undefined {
+  const path = bundle.layout.attachment(
     ref.startsWith(`${ATTACHMENTS_DIR}/`) ? ref : `${ATTACHMENTS_DIR}/${ref}`,
   );
   if (path === undefined) return undefined;
-  const file = onDisk(path);
+  const { files } = bundle;
+  const file = files.onDisk(path);
   if (!existsSync(file) || !statSync(file).isFile()) return undefined;
-  if (isSealed(path)) {
-    const bytes = readDataFileSync(path);
+  if (files.sealed) {
+    const bytes = files.readSync(path);
     return { path, size: bytes.length, read: () => Readable.from([bytes]) };
   }
   return { path, size: statSync(file).size, read: () => createReadStream(file) };

@@ -1,8 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareFolder } from '../at-rest/unlock.js';
-import { storeFile } from '../folder/data-dir.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { Folder } from '../folder/folder.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 import { lockCheck } from './lock-check.js';
 import { modelCheck } from './model-check.js';
@@ -19,8 +17,6 @@ export type { DoctorCheck } from './check.js';
 
 /** What `diagnose` looks at. */
 export interface DoctorOptions {
-  dataDir: string;
-  neo4j?: Neo4jTarget | undefined;
   /** The model in force (`--model`, the config file), when one is named. */
   model?: string | undefined;
   endpoint?: string | undefined;
@@ -51,8 +47,8 @@ const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)
  * or says what is wrong and the command that fixes it. Reads only (FTS5's integrity-check
  * changes nothing).
  */
-export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
-  const { dataDir } = options;
+export async function diagnose(folder: Folder, options: DoctorOptions): Promise<DoctorCheck[]> {
+  const { dir: dataDir, layout } = folder;
   const flags = options.flags ?? '';
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory())
     throw new DataFolderMissingError(
@@ -62,24 +58,25 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
     ok('data folder', `${dataDir} (${megabytes(folderBytes(dataDir))})`),
   ];
   let indexed: string | undefined;
-  if (options.neo4j !== undefined) {
-    checks.push(await neo4jCheck(dataDir, options.neo4j, flags));
+  if (folder.neo4j !== undefined) {
+    checks.push(await neo4jCheck(folder, folder.neo4j, flags));
   } else {
-    const file = storeFile(dataDir);
+    const file = layout.store;
     if (!existsSync(file)) {
       checks.push(fix('store', `no store in ${dataDir}`, `chatgraph reindex${flags}`));
     } else {
       // An encrypted folder's index opens with its key (asked for once).
-      const encrypted = (await prepareFolder(dataDir)) !== undefined;
+      await folder.unlock();
+      const encrypted = folder.sqliteKey !== undefined;
       const { openDatabase } = await import('../at-rest/open-database.js');
-      const db = openDatabase(file, { fileMustExist: true });
+      const db = openDatabase(file, folder.sqliteKey, { fileMustExist: true });
       try {
         const pages = pageCheck(db, { flags });
         checks.push(pages);
         if (pages.status === 'ok') {
           checks.push(fullTextCheck(db, { flags }));
           indexed = indexedModel(db);
-          const saved = encrypted ? 'encrypted' : existsSync(join(dataDir, 'vector-index.bin'));
+          const saved = encrypted ? 'encrypted' : existsSync(layout.vectorIndex);
           checks.push(vectorIndexCheck(db, saved));
           checks.push(embeddingCheck(db, { flags }));
         }
@@ -89,6 +86,6 @@ export async function diagnose(options: DoctorOptions): Promise<DoctorCheck[]> {
     }
   }
   checks.push(...(await modelCheck({ ...options, indexed, flags })));
-  checks.push(await lockCheck(dataDir));
+  checks.push(await lockCheck(layout));
   return checks;
 }

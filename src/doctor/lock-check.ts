@@ -1,6 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { WRITE_LOCK_FILE } from '../folder/write-lock.js';
+import { existsSync } from 'node:fs';
+import { holderPid, type LockFiles } from '../folder/write-lock.js';
 import { note, ok, type DoctorCheck } from './check.js';
 
 /** Whether a process of this id is running (signal 0 checks without sending anything). */
@@ -19,8 +18,8 @@ function alive(pid: number): boolean {
  * kernel when its holder dies, so it is never stale itself; `write.lock.pid` names the last
  * holder and may outlive one killed with -9 (harmless: the next writer rewrites it).
  */
-export async function lockCheck(dataDir: string): Promise<DoctorCheck> {
-  const lockFile = join(dataDir, WRITE_LOCK_FILE);
+export async function lockCheck(files: LockFiles): Promise<DoctorCheck> {
+  const lockFile = files.writeLock;
   if (!existsSync(lockFile)) return ok('write lock', 'free (no writer has run yet)');
   const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
   const db = new Sqlite(lockFile, { fileMustExist: true });
@@ -34,7 +33,7 @@ export async function lockCheck(dataDir: string): Promise<DoctorCheck> {
   } finally {
     db.close();
   }
-  const pid = holderPid(dataDir);
+  const pid = holderPid(files);
   const who = pid !== undefined ? `pid ${pid}` : 'a process that has not written its pid yet';
   if (held)
     return note(
@@ -47,13 +46,4 @@ export async function lockCheck(dataDir: string): Promise<DoctorCheck> {
       `free (write.lock.pid names pid ${pid}, which is gone: stale, harmless)`,
     );
   return ok('write lock', 'free');
-}
-
-function holderPid(dataDir: string): number | undefined {
-  try {
-    const text = readFileSync(join(dataDir, `${WRITE_LOCK_FILE}.pid`), 'utf8').trim();
-    return /^\d+$/.test(text) ? Number(text) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -1,28 +1,24 @@
-import { dataFileNamesSync } from '../bundle/sealed-files.js';
-import { join } from 'node:path';
-import { CONVERSATIONS_DIR } from '../bundle/layout.js';
-import { bundleDir } from '../folder/data-dir.js';
-import { openStore } from '../folder/open-store.js';
+import type { Folder } from '../folder/folder.js';
 import { plural } from '../model/plural.js';
 import { shownUrl, withoutSecrets, type Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 
 /** How many conversations the data folder's bundle holds (its conversation files). */
-export function bundleConversations(dataDir: string): number {
-  return dataFileNamesSync(join(bundleDir(dataDir), CONVERSATIONS_DIR)).filter((n) =>
-    n.endsWith('.json'),
-  ).length;
+export function bundleConversations(folder: Folder): number {
+  return folder.files
+    .namesSync(folder.layout.bundle.conversations)
+    .filter((n) => n.endsWith('.json')).length;
 }
 
 /** Neo4j answers, and holds as many conversations as the bundle (else a push completes it). */
 export async function neo4jCheck(
-  dataDir: string,
+  folder: Folder,
   target: Neo4jTarget,
   flags: string,
 ): Promise<DoctorCheck> {
   let held: number;
   try {
-    const store = await openStore({ dataDir, neo4j: target }, { readonly: true });
+    const store = await folder.openStore({ readonly: true });
     try {
       held = await store.conversationCount();
     } finally {
@@ -36,7 +32,7 @@ export async function neo4jCheck(
       `start the server, or check neo4j.uri and the password (chatgraph config)`,
     );
   }
-  const bundled = bundleConversations(dataDir);
+  const bundled = bundleConversations(folder);
   if (held === bundled)
     return ok(
       'neo4j',

@@ -24,7 +24,7 @@ describe('VectorCache', () => {
 
   it('keeps vectors by model and text hash across reopening, as little-endian float32', () => {
     const file = join(dir, 'sub', 'vectors.sqlite');
-    const cache = VectorCache.open(file);
+    const cache = VectorCache.open(file, undefined);
     const a = Float32Array.from([0.5, -0.25, 1e-7]);
     const b = Float32Array.from([1, 2, 3]);
     cache.put('m1', [
@@ -34,7 +34,7 @@ describe('VectorCache', () => {
     cache.put('m2', [{ textHash: textHash('a'), vector: b }]);
     cache.close();
 
-    const reopened = VectorCache.open(file);
+    const reopened = VectorCache.open(file, undefined);
     const found = reopened.get('m1', [textHash('a'), textHash('b'), textHash('c')]);
     expect([...found.keys()].sort()).toEqual([textHash('a'), textHash('b')].sort());
     expect(found.get(textHash('a'))).toEqual(a);
@@ -57,7 +57,7 @@ describe('VectorCache', () => {
   });
 
   it('looks up more hashes than one statement takes', () => {
-    const cache = VectorCache.open(join(dir, 'many.sqlite'));
+    const cache = VectorCache.open(join(dir, 'many.sqlite'), undefined);
     const entries = Array.from({ length: 1200 }, (_, i) => ({
       textHash: textHash(String(i)),
       vector: Float32Array.from([i]),

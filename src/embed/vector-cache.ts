@@ -26,10 +26,10 @@ function fromBlob(blob: Buffer): Float32Array {
 export class VectorCache {
   private constructor(private readonly db: Database.Database) {}
 
-  /** Opens (or creates) the cache file. */
-  static open(file: string): VectorCache {
+  /** Opens (or creates) the cache file, with its folder's SQLCipher key when it is encrypted. */
+  static open(file: string, key: string | undefined): VectorCache {
     mkdirSync(dirname(file), { recursive: true });
-    const db = openDatabase(file);
+    const db = openDatabase(file, key);
     db.pragma('busy_timeout = 10000');
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -1,4 +1,3 @@
-import { isSealed, readDataFile } from '../bundle/sealed-files.js';
 import { redactText, type RedactionCounts } from '../model/redact.js';
 import type { ExportItem } from './export-source.js';
 import { safeName } from './file-names.js';
@@ -52,15 +51,15 @@ export async function copyAttachments(
       while (used.has(name.toLowerCase())) name = `${String(used.size + 1)}-${name}`;
       try {
         if (policy.redact) {
-          const text = asText(await readDataFile(source));
+          const text = asText(await item.files.read(source));
           if (text === undefined) {
             policy.onWithheld();
             continue;
           }
           await tree.put(`${folder}/${name}`, redactText(text, policy.redactions), info.id);
-        } else if (isSealed(source))
+        } else if (item.files.sealed)
           // An encrypted folder's attachment: opened in memory, written out plain as asked.
-          await tree.put(`${folder}/${name}`, await readDataFile(source), info.id);
+          await tree.put(`${folder}/${name}`, await item.files.read(source), info.id);
         else await tree.copy(`${folder}/${name}`, source, info.id);
       } catch (error) {
         // An attachment the export did not include: listed by name, not linked.

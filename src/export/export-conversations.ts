@@ -1,3 +1,4 @@
+import type { Folder } from '../folder/folder.js';
 import { createWriteStream, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -27,8 +28,6 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** What to export, from where, to where. */
 export interface ExportOptions extends ExportSelection {
   store: Store;
-  /** The data folder (its bundle holds attachments and the PAM records). */
-  dataDir: string;
   format: ExportFormat;
   /** The folder written (made when missing); a second export to it writes only what changed. */
   out: string;
@@ -72,8 +71,12 @@ export interface ExportedEntry {
  * Lines, one conversation at a time. The folder keeps a manifest: a second run writes nothing
  * that did not change, removes what is no longer exported, and keeps files the user edited.
  */
-export async function exportConversations(options: ExportOptions): Promise<ExportReport> {
-  const source = { store: options.store, dataDir: options.dataDir };
+export async function exportConversations(
+  folder: Folder,
+  given: ExportOptions,
+): Promise<ExportReport> {
+  const options: ExportRun = { ...given, folder };
+  const source = { store: options.store, folder };
   const tree = await OutputTree.open(options.out, options.format, options.force === true);
   const listed: ConversationInfo[] = [];
   for await (const info of selectedIds(source, options))
@@ -149,6 +152,9 @@ function notePaths(listed: readonly ConversationInfo[], obsidian: boolean): Map<
   );
 }
 
+/** An export's options, with the folder it reads. */
+type ExportRun = ExportOptions & { folder: Folder };
+
 // Judged as the model the vectors come from was calibrated.
 async function relatedOf(
   options: ExportOptions,
@@ -160,7 +166,7 @@ async function relatedOf(
 }
 
 async function formatWriter(
-  options: ExportOptions,
+  options: ExportRun,
   tree: OutputTree,
   listed: readonly ConversationInfo[],
   policy: AttachmentPolicy,
@@ -243,7 +249,7 @@ const link = (entry: ExportedEntry): string =>
 async function writeVaultIndexes(
   tree: OutputTree,
   entries: ExportedEntry[],
-  options: ExportOptions,
+  options: ExportRun,
   redactions: RedactionCounts,
 ): Promise<void> {
   const sorted = [...entries].sort((a, b) =>
@@ -293,7 +299,7 @@ async function writeVaultIndexes(
     'Index.md',
     `${frontmatter({ title: 'Conversations', conversations: entries.length, tags: ['chatgraph/index'] })}\n${home.join('\n')}\n`,
   );
-  const stored = await readMemories(options.dataDir);
+  const stored = await readMemories(options.folder);
   const memories = options.redact === true ? redactValue(stored, redactions) : stored;
   if (memories.length === 0) return;
   const byId = new Map(entries.map((e) => [e.id, e]));

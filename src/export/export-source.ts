@@ -1,10 +1,10 @@
-import { attachmentFile } from '../bundle/layout.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
 import {
   readConversationView,
   type ConversationView,
 } from '../conversation-view/conversation-view.js';
-import { bundleDir } from '../folder/data-dir.js';
+import type { SealedFiles } from '../bundle/sealed-files.js';
+import type { Folder } from '../folder/folder.js';
 import type { Conversation } from '../model/pam.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';
@@ -34,6 +34,8 @@ export interface ExportItem {
    * attachments (a bundle edited by hand, or written by another tool), so nothing else is read.
    */
   attachmentPath(ref: string): string | undefined;
+  /** The door the bundle's files are read through (sealed when the folder is encrypted). */
+  files: SealedFiles;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface ExportItem {
  */
 export interface ExportSource {
   store: Store;
-  dataDir: string;
+  folder: Folder;
 }
 
 const PAGE = 200;
@@ -119,9 +121,14 @@ export async function readExportItem(
   source: ExportSource,
   id: string,
 ): Promise<ExportItem | undefined> {
-  const view = await readConversationView(source.store, source.dataDir, id);
+  const view = await readConversationView(source.store, source.folder, id);
   if (!view) return undefined;
-  const bundle = bundleDir(source.dataDir);
+  const { bundle } = source.folder;
   const pam = await readBundleConversation(bundle, view.conversation.id).catch(() => undefined);
-  return { view, pam, attachmentPath: (ref) => attachmentFile(bundle, ref) };
+  return {
+    view,
+    pam,
+    attachmentPath: (ref) => bundle.layout.attachment(ref),
+    files: bundle.files,
+  };
 }

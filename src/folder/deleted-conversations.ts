@@ -1,9 +1,5 @@
-import { join } from 'node:path';
 import { z } from 'zod';
-import { readDataText, writeDataFile } from '../bundle/sealed-files.js';
-
-/** The tombstone list in a data folder: conversations deleted with `chatgraph delete`. */
-export const DELETED_FILE = 'deleted.json';
+import type { Folder } from './folder.js';
 
 /** One deleted conversation: its ids and when it was deleted (never its text or title). */
 export interface Tombstone {
@@ -31,9 +27,9 @@ const TombstoneFile = z.object({
  * that cannot be read as the list is an error, not an empty list: deleted conversations must
  * not come back because the list was damaged.
  */
-export async function readTombstones(dataDir: string): Promise<Tombstone[]> {
-  const file = join(dataDir, DELETED_FILE);
-  const text = await readDataText(file);
+export async function readTombstones(folder: Folder): Promise<Tombstone[]> {
+  const file = folder.layout.deleted;
+  const text = await folder.files.readText(file);
   if (text === undefined) return [];
   let parsed: unknown;
   try {
@@ -50,7 +46,7 @@ export async function readTombstones(dataDir: string): Promise<Tombstone[]> {
 }
 
 /** Writes the list (sorted by id, so the file is the same whatever the order of deletion). */
-export async function writeTombstones(dataDir: string, tombstones: Tombstone[]): Promise<void> {
+export async function writeTombstones(folder: Folder, tombstones: Tombstone[]): Promise<void> {
   const deleted = [...tombstones].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  await writeDataFile(join(dataDir, DELETED_FILE), `${JSON.stringify({ deleted }, null, 2)}\n`);
+  await folder.files.write(folder.layout.deleted, `${JSON.stringify({ deleted }, null, 2)}\n`);
 }

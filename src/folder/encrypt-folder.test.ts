@@ -2,31 +2,34 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readDataText, writeDataFile } from '../bundle/sealed-files.js';
 import { decryptFolder, encryptFolder } from './encrypt-folder.js';
+import { Folder } from './folder.js';
 
 const root = mkdtempSync(join(tmpdir(), 'chatgraph-encrypt-folder-'));
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-describe('one process encrypting, writing and decrypting a folder (a library caller)', () => {
+describe('one handle encrypting, writing and decrypting a folder (a library caller)', () => {
   it('writes sealed once it encrypted the folder, and plain again once it decrypted it', async () => {
     const dir = join(root, 'folder');
     const unlock = { passphrase: 'library passphrase' };
+    const folder = new Folder(dir);
     const file = join(dir, 'bundle', 'note.json');
-    const made = await encryptFolder(dir, unlock);
+    const made = await encryptFolder(folder, unlock);
     expect(made.already).toBeUndefined();
-    await writeDataFile(file, '{"words":"written sealed"}');
+    await folder.files.write(file, '{"words":"written sealed"}');
     expect(existsSync(`${file}.age`)).toBe(true);
     expect(existsSync(file)).toBe(false);
-    expect(await readDataText(file)).toBe('{"words":"written sealed"}');
-    expect((await encryptFolder(dir, unlock, { ifPlain: true })).already).toBe(true);
-    await decryptFolder(dir, unlock);
+    expect(await folder.files.readText(file)).toBe('{"words":"written sealed"}');
+    expect((await encryptFolder(folder, unlock, { ifPlain: true })).already).toBe(true);
+    // Another handle of the same folder holds no key: it reads nothing sealed until it asks.
+    await expect(new Folder(dir).files.readText(file)).rejects.toThrow(/encrypted/);
+    await decryptFolder(folder, unlock);
     expect(existsSync(file)).toBe(true);
-    // The key is forgotten with the folder's encryption: this process reads and writes it plain.
-    expect(await readDataText(file)).toBe('{"words":"written sealed"}');
-    await writeDataFile(file, '{"words":"written plain"}');
+    // The key is forgotten with the folder's encryption: the handle reads and writes it plain.
+    expect(await folder.files.readText(file)).toBe('{"words":"written sealed"}');
+    await folder.files.write(file, '{"words":"written plain"}');
     expect(existsSync(`${file}.age`)).toBe(false);
   }, 60_000);
 });

@@ -1,15 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { prepareFolder } from '../at-rest/unlock.js';
-import { isEncrypted } from '../bundle/encryption-markers.js';
+import type { FolderLayout } from './layout.js';
 
-/** The lock file in a data folder (an empty SQLite file: its lock is the writer's). */
-export const WRITE_LOCK_FILE = 'write.lock';
-
-/** Beside the lock: the holder's pid, for the waiting message only (the lock itself is the truth). */
-const HOLDER_FILE = 'write.lock.pid';
+/**
+ * The lock's files: the lock (an empty SQLite file: its lock is the writer's), and beside it
+ * the holder's pid, for the waiting message only (the lock itself is the truth).
+ */
+export type LockFiles = Pick<FolderLayout, 'dir' | 'writeLock' | 'lockHolder'>;
 
 /** Who holds the write lock, as far as can be told. */
 export interface LockHolder {
@@ -28,12 +27,6 @@ export interface WriteLockOptions {
    * {@link WriteLockBusyError} (a server's request says so rather than hang); no limit unless given.
    */
   maxWaitMilliseconds?: number | undefined;
-  /**
-   * The writer handles an encrypted folder's key itself (encrypt, decrypt, their recovery).
-   * Any other writer on an encrypted folder has its key opened first (asked for once), so what
-   * it writes is sealed (see sealed-files).
-   */
-  encryptedFolder?: boolean;
 }
 
 /** Another writer held the data folder for longer than the writer would wait. */
@@ -53,28 +46,24 @@ const held = new AsyncLocalStorage<ReadonlySet<string>>();
  * Runs `fn` as the data folder's only writer: every writer (import, reindex, push, delete, and
  * whatever else changes the bundle or store) takes this lock, a second one waits until the
  * first is done, and readers never take it. The lock is SQLite's exclusive file lock on
- * `<dataDir>/write.lock`: the kernel releases it when its process ends, even by `kill -9`, so
+ * the folder's `write.lock`: the kernel releases it when its process ends, even by `kill -9`, so
  * a dead writer never blocks the next one and there is no staleness to guess.
  */
 export async function withWriteLock<T>(
-  dataDir: string,
+  files: LockFiles,
   fn: () => Promise<T>,
   options: WriteLockOptions = {},
 ): Promise<T> {
-  const key = resolve(dataDir);
+  const key = resolve(files.dir);
   const mine = held.getStore();
   if (mine?.has(key)) return fn();
-  if (options.encryptedFolder !== true && isEncrypted(key)) {
-    // Before the lock: a prompt for the passphrase must not hold up other writers.
-    await prepareFolder(dataDir);
-  }
   mkdirSync(key, { recursive: true });
-  const db = await acquire(key, options);
+  const db = await acquire(files, options);
   holding.add(db);
   try {
     return await held.run(new Set([...(mine ?? []), key]), fn);
   } finally {
-    if (holderPid(key) === process.pid) rmSync(join(key, HOLDER_FILE), { force: true });
+    if (holderPid(files) === process.pid) rmSync(files.lockHolder, { force: true });
     db.exec('ROLLBACK');
     db.close();
     holding.delete(db);
@@ -87,10 +76,10 @@ export async function withWriteLock<T>(
 // after about 5 s).
 const holding = new Set<Database.Database>();
 
-async function acquire(dir: string, options: WriteLockOptions): Promise<Database.Database> {
+async function acquire(files: LockFiles, options: WriteLockOptions): Promise<Database.Database> {
   // Loaded when a writer first locks, not when chatgraph is imported (see openStore).
   const { default: Sqlite } = await import('better-sqlite3-multiple-ciphers');
-  const db = new Sqlite(join(dir, WRITE_LOCK_FILE));
+  const db = new Sqlite(files.writeLock);
   // Never block the thread inside SQLite: the wait is a poll, so the event loop goes on.
   db.pragma('busy_timeout = 0');
   let waited = false;
@@ -99,7 +88,7 @@ async function acquire(dir: string, options: WriteLockOptions): Promise<Database
     try {
       db.exec('BEGIN EXCLUSIVE');
       // At once, before anything else runs: a writer waiting from now on can name the holder.
-      writeFileSync(join(dir, HOLDER_FILE), String(process.pid));
+      writeFileSync(files.lockHolder, String(process.pid));
       return db;
     } catch (error) {
       if (!isBusy(error)) {
@@ -109,7 +98,7 @@ async function acquire(dir: string, options: WriteLockOptions): Promise<Database
     }
     if (!waited) {
       waited = true;
-      const pid = holderPid(dir);
+      const pid = holderPid(files);
       options.onWait?.(pid !== undefined ? { pid } : {});
     }
     if (
@@ -117,7 +106,7 @@ async function acquire(dir: string, options: WriteLockOptions): Promise<Database
       Date.now() - started >= options.maxWaitMilliseconds
     ) {
       db.close();
-      const pid = holderPid(dir);
+      const pid = holderPid(files);
       throw new WriteLockBusyError(pid !== undefined ? { pid } : {});
     }
     await new Promise((r) => setTimeout(r, options.pollMilliseconds ?? 200));
@@ -129,9 +118,10 @@ function isBusy(error: unknown): boolean {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
 }
 
-function holderPid(dir: string): number | undefined {
+/** The holder's pid as it wrote it, if it did. */
+export function holderPid(files: Pick<LockFiles, 'lockHolder'>): number | undefined {
   try {
-    const text = readFileSync(join(dir, HOLDER_FILE), 'utf8').trim();
+    const text = readFileSync(files.lockHolder, 'utf8').trim();
     return /^\d+$/.test(text) ? Number(text) : undefined;
   } catch {
     return undefined;

@@ -5,7 +5,8 @@ import { timestampOf } from '../model/time.js';
 import { fileEntry } from '../read/file-entry.js';
 import { readRecords } from '../read/read-records.js';
 import { parseRecord, type RawRecord } from '../read/record.js';
-import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
+import type { Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { SessionConversion, type LiveConversation } from './convert-session.js';
 import type { FoundSides } from './file-sides.js';
 import type { FollowEvent } from './follow-event.js';
@@ -15,7 +16,7 @@ import { pathsOf, type FollowedFile } from './scan-folders.js';
 
 /** What following a document (or a store's session) needs from the follower. */
 export interface DocumentContext {
-  dataDir: string;
+  folder: Folder;
   writer: LiveWriter;
   state: LiveState;
   states: Map<string, FileState>;
@@ -155,21 +156,20 @@ export async function followDocument(
  * their agent again, when they were kept only here).
  */
 export async function writeLive(
-  context: Pick<DocumentContext, 'dataDir' | 'writer' | 'state' | 'onWait' | 'redact'>,
+  context: Pick<DocumentContext, 'folder' | 'writer' | 'state' | 'onWait' | 'redact'>,
   conversations: readonly LiveConversation[],
   from: Omit<LiveImport, 'id' | 'redacted'>,
   redactor: Redactor | undefined,
   tell: (report: { written: number; leftDeleted: number; heldElsewhere: number }) => void,
 ): Promise<string[]> {
-  const report = await withWriteLock(
-    context.dataDir,
+  const report = await context.folder.write(
     () =>
       context.writer.write(
         conversations,
         { ...from, id: importIdOf(from.checksum), redacted: context.redact === true },
         redactor,
       ),
-    context.onWait ? { onWait: context.onWait } : {},
+    { onWait: context.onWait, kept: context.writer.target },
   );
   tell(report);
   const ids = conversations.map((c) => c.id);

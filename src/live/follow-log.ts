@@ -2,7 +2,8 @@ import { importIdOf } from '../graph/import-id.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { Redactor, type RedactionCounts } from '../model/redact.js';
 import { timestampOf } from '../model/time.js';
-import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
+import type { Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { SessionConversion } from './convert-session.js';
 import type { FollowEvent } from './follow-event.js';
 import type { FileState, LiveState } from './live-state.js';
@@ -13,7 +14,7 @@ import { readTail } from './session-tail.js';
 
 /** What following one log needs from the follower. */
 export interface LogContext {
-  dataDir: string;
+  folder: Folder;
   writer: LiveWriter;
   state: LiveState;
   states: Map<string, FileState>;
@@ -163,8 +164,7 @@ async function writeSession(
         context.emit({ kind: 'problem', file: file.path, message: d.message });
     },
   );
-  const report = await withWriteLock(
-    context.dataDir,
+  const report = await context.folder.write(
     () =>
       context.writer.write(
         conversations,
@@ -177,7 +177,7 @@ async function writeSession(
         },
         context.redact ? redactorOf(session) : undefined,
       ),
-    context.onWait ? { onWait: context.onWait } : {},
+    { onWait: context.onWait, kept: context.writer.target },
   );
   context.emit({
     kind: 'imported',

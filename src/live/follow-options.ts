@@ -1,12 +1,10 @@
 import type { LookIn } from '../discover/agent-locations.js';
 import type { LockHolder } from '../folder/write-lock.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { ImportExport } from './follow-export.js';
 import type { FollowEvent } from './follow-event.js';
 
 /** Options of `followFolders` (and of its runner). */
 export interface FollowOptions {
-  dataDir: string;
   /** Folders to follow: any agent's session files there, and exports dropped in. */
   folders?: readonly string[] | undefined;
   /**
@@ -16,7 +14,6 @@ export interface FollowOptions {
   agents?: boolean | readonly string[] | undefined;
   /** Where to look for the agents (tests lay out a home of their own); this machine's by default. */
   at?: LookIn | undefined;
-  neo4j?: Neo4jTarget | undefined;
   /** Embed new messages too, when the data folder has vectors. */
   embed?: boolean | undefined;
   /** Mask secrets before anything is written, as `import --redact` does. */

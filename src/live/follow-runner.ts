@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import { withWriteLock } from '../folder/write-lock.js';
+import type { Folder } from '../folder/folder.js';
 import type { LiveSnapshot } from '../read/sqlite-snapshot.js';
 import { embedNew } from './embed-new.js';
 import { Conversions } from './follow-document.js';
@@ -56,16 +56,18 @@ export class FollowRunner {
   private deferTimer: NodeJS.Timeout | undefined;
   /** Files whose last pass was slow (or stores read): not taken again before this time. */
   private readonly notBefore = new Map<string, number>();
-  private readonly dataDir: string;
+  /** The data folder, resolved: nothing inside it is followed. */
+  private readonly inside: string;
 
   constructor(
+    private readonly folder: Folder,
     private readonly options: FollowOptions,
     private readonly tree: FollowedTree,
     private readonly writer: LiveWriter,
     private readonly deep: boolean,
   ) {
-    this.dataDir = resolve(options.dataDir);
-    this.state = new LiveState(options.dataDir);
+    this.inside = resolve(folder.dir);
+    this.state = new LiveState(folder.layout.liveState, folder.sqliteKey);
     // Started in the other redaction mode: every file is read again whole (as import does).
     this.state.useMode(options.redact === true ? 'redacted' : 'plain');
     this.states = this.state.all();
@@ -139,7 +141,7 @@ export class FollowRunner {
   }
 
   private inDataDir(path: string): boolean {
-    return path === this.dataDir || path.startsWith(this.dataDir + sep);
+    return path === this.inside || path.startsWith(this.inside + sep);
   }
 
   // Every file under the targets, compared with what was seen: new and changed ones handled,
@@ -292,7 +294,7 @@ export class FollowRunner {
 
   private get context(): FileContext {
     return {
-      dataDir: this.options.dataDir,
+      folder: this.folder,
       writer: this.writer,
       state: this.state,
       states: this.states,
@@ -373,18 +375,17 @@ export class FollowRunner {
   private async settle(): Promise<void> {
     if (!this.settlePending) return;
     try {
-      await withWriteLock(
-        this.options.dataDir,
+      await this.folder.write(
         async () => {
           const started = Date.now();
           await this.writer.settle();
           this.state.commit();
           this.settleTook = Date.now() - started;
         },
-        this.options.onWait ? { onWait: this.options.onWait } : {},
+        { onWait: this.options.onWait, kept: this.writer.target },
       );
       if (this.options.embed === true) {
-        const chunks = await embedNew(this.writer.target, this.options.dataDir);
+        const chunks = await embedNew(this.folder, this.writer.target);
         if (chunks > 0) this.emit({ kind: 'embedded', chunks });
       }
     } catch (error) {

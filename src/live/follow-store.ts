@@ -5,7 +5,6 @@ import { timestampOf } from '../model/time.js';
 import { LiveSnapshot, StoreBusyError, storeStamp } from '../read/sqlite-snapshot.js';
 import { SqliteSessions, type ListedSession } from '../read/sqlite-sessions.js';
 import type { SplitProblem } from '../read/record.js';
-import { withWriteLock } from '../folder/write-lock.js';
 import { SessionConversion, type LiveConversation } from './convert-session.js';
 import type { DocumentContext } from './follow-document.js';
 import type { SessionState } from './live-state.js';
@@ -83,8 +82,7 @@ async function writeSessions(
   const known = sessionsOf(context, file.path);
   let next = 0;
   while (next < changed.length) {
-    await withWriteLock(
-      context.dataDir,
+    await context.folder.write(
       async () => {
         const started = Date.now();
         while (next < changed.length && Date.now() - started < LOCK_SLICE_MILLISECONDS) {
@@ -97,7 +95,7 @@ async function writeSessions(
           context.state.laterSession(file.path, session.key, state);
         }
       },
-      context.onWait ? { onWait: context.onWait } : {},
+      { onWait: context.onWait, kept: context.writer.target },
     );
   }
 }

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
+import type { Folder } from '../folder/folder.js';
 import type { FollowEvent, FollowedStore, UnreadableStore } from './follow-event.js';
 import type { FollowOptions } from './follow-options.js';
 import { agentTargets, type FollowTarget } from './follow-targets.js';
@@ -30,8 +31,8 @@ export class NothingToFollowError extends Error {
  * `followDocument`, `followStore`, `followExport`). Changes are handled one at a time, in a
  * single queue; resolves once the first pass is done.
  */
-export async function followFolders(options: FollowOptions): Promise<Follower> {
-  const { targets, unreadable } = await targetsOf(options);
+export async function followFolders(folder: Folder, options: FollowOptions): Promise<Follower> {
+  const { targets, unreadable } = await targetsOf(folder, options);
   if (targets.length === 0)
     throw new NothingToFollowError(
       options.folders && options.folders.length > 0
@@ -43,8 +44,8 @@ export async function followFolders(options: FollowOptions): Promise<Follower> {
     if ((await stat(target.path).catch(() => undefined))?.isFile() === true)
       fileTargets.add(target.path);
   const tree = new FollowedTree(targets, fileTargets);
-  const writer = await LiveWriter.open(options.dataDir, options.neo4j);
-  const runner = new FollowRunner(options, tree, writer, await writer.target.deep());
+  const writer = await LiveWriter.open(folder);
+  const runner = new FollowRunner(folder, options, tree, writer, await writer.target.deep());
   const poll = options.poll === true;
   const watch = watchFolders(
     targets.map((t) => ({ path: t.path, file: fileTargets.has(t.path) })),
@@ -61,6 +62,7 @@ export async function followFolders(options: FollowOptions): Promise<Follower> {
 }
 
 async function targetsOf(
+  folder: Folder,
   options: FollowOptions,
 ): Promise<{ targets: FollowTarget[]; unreadable: UnreadableStore[] }> {
   const folders = (options.folders ?? []).map((f) => ({ path: resolve(f) }));
@@ -68,7 +70,7 @@ async function targetsOf(
   if (wanted === false) return { targets: folders, unreadable: [] };
   const only = wanted === true ? undefined : wanted;
   const agents = await agentTargets({ only, ...(options.at ? { at: options.at } : {}) });
-  const data = resolve(options.dataDir);
+  const data = resolve(folder.dir);
   // A folder given to `watch` wins over an agent's same folder; nothing inside the data folder.
   const given = new Set(folders.map((f) => f.path));
   const targets = [

@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { openDatabase } from '../at-rest/open-database.js';
 import { z } from 'zod';
 import { timestampOf } from '../model/time.js';
-import { LIVE_STATE_FILE } from './live-state-file.js';
 import type { TailMark } from './session-tail.js';
 
 /** What `watch` remembers of one followed file. */
@@ -40,10 +40,9 @@ const GoneRow = z.object({ id: z.string(), file: z.string(), gone_at: z.string()
  * The conversations kept only in the data folder (see `LiveState.markGone`), the most recently
  * gone first; none when no `watch` ever ran there. Reads the state without changing it.
  */
-export function readGone(dataDir: string): GoneConversation[] {
-  const file = join(dataDir, LIVE_STATE_FILE);
+export function readGone(file: string, key: string | undefined): GoneConversation[] {
   if (!existsSync(file)) return [];
-  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  const db = openDatabase(file, key, { readonly: true, fileMustExist: true });
   try {
     const table = db
       .prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'gone_conversation'`)
@@ -110,9 +109,13 @@ export class LiveState {
   /** The conversations noted as kept only here (see {@link markGone}). */
   private readonly gone: Set<string>;
 
-  constructor(dataDir: string) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = openDatabase(join(dataDir, LIVE_STATE_FILE));
+  /**
+   * Opens (or makes) the state at `file` (the data folder's `layout.liveState`), with the
+   * folder's SQLCipher key when it is encrypted.
+   */
+  constructor(file: string, key: string | undefined) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = openDatabase(file, key);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS followed_file (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ms REAL NOT NULL, mark TEXT, stamp TEXT, conversations TEXT, kind TEXT)`,

@@ -1,10 +1,7 @@
 import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { BundleWriter } from '../bundle/bundle-writer.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { inlineTextReader } from '../bundle/read-inline-text.js';
-import { onDisk } from '../bundle/sealed-files.js';
-import { bundleDir } from '../folder/data-dir.js';
+import type { Folder } from '../folder/folder.js';
 import { readTombstones } from '../folder/deleted-conversations.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import { BadBundleFileError, readBundleConversation } from '../bundle/read-bundle.js';
@@ -12,8 +9,6 @@ import { stableId } from '../model/ids.js';
 import type { Redactor } from '../model/redact.js';
 import { mergeRedactor, storedCopyForMerge } from '../model/stored-copy.js';
 import { timestampOf } from '../model/time.js';
-import { openStore } from '../folder/open-store.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { Store } from '../stores/store.js';
 import { IMPORTER } from '../model/version.js';
 import type { LiveConversation } from './convert-session.js';
@@ -71,17 +66,18 @@ export class LiveWriter {
   private readonly carried = new Map<string, Conversation>();
 
   private constructor(
-    readonly dataDir: string,
+    readonly folder: Folder,
     private readonly store: Store,
     private readonly deep: boolean,
   ) {
-    this.owners = new SessionOwners(bundleDir(dataDir));
+    this.owners = new SessionOwners(folder.bundle);
     this.graph = new LiveStoreWriter(store, deep);
   }
 
-  static async open(dataDir: string, neo4j?: Neo4jTarget): Promise<LiveWriter> {
-    const store = await openStore({ dataDir, neo4j });
-    return new LiveWriter(dataDir, store, await store.deep());
+  /** A writer over the folder's store, opened now and kept open until {@link close}. */
+  static async open(folder: Folder): Promise<LiveWriter> {
+    const store = await folder.openStore();
+    return new LiveWriter(folder, store, await store.deep());
   }
 
   /**
@@ -111,7 +107,7 @@ export class LiveWriter {
     report: LiveWriteReport,
   ): AsyncGenerator<Step | FileEvent> {
     const bundle = await this.openBundle();
-    const deleted = new Set((await readTombstones(this.dataDir)).map((t) => t.id));
+    const deleted = new Set((await readTombstones(this.folder)).map((t) => t.id));
     for (const conversation of conversations) {
       if (deleted.has(conversation.id)) {
         report.leftDeleted++;
@@ -163,7 +159,7 @@ export class LiveWriter {
     this.carried.delete(id);
     const found =
       this.unsettled.get(id)?.conversation ??
-      (await readBundleConversation(bundleDir(this.dataDir), id).catch((error: unknown) => {
+      (await readBundleConversation(this.folder.bundle, id).catch((error: unknown) => {
         // A damaged bundle file is written anew, as before.
         if (error instanceof BadBundleFileError) return undefined;
         throw error;
@@ -196,7 +192,7 @@ export class LiveWriter {
     // The same stages as an import's; a step comes projected already (its conversion's graph).
     const projection = {
       deep: this.deep,
-      attachmentText: inlineTextReader(bundleDir(this.dataDir)),
+      attachmentText: inlineTextReader(this.folder.bundle),
     };
     for await (const event of toStore(project(written, projection), target)) {
       if (event.kind !== 'stepped') continue;
@@ -213,7 +209,7 @@ export class LiveWriter {
         now,
       );
       this.unindexed.clear();
-      this.bundleStamp = await stampOf(this.dataDir);
+      this.bundleStamp = await stampOf(this.folder);
     }
   }
 
@@ -241,17 +237,17 @@ export class LiveWriter {
   // Another writer (an import) that wrote `memory-store.json` since: its index is read again,
   // with this writer's entries not yet written put back over it.
   private async openBundle(): Promise<BundleWriter> {
-    const stamp = await stampOf(this.dataDir);
+    const stamp = await stampOf(this.folder);
     if (this.bundle && stamp === this.bundleStamp) return this.bundle;
-    this.bundle = await BundleWriter.open(bundleDir(this.dataDir));
+    this.bundle = await BundleWriter.open(this.folder.bundle);
     for (const [id, entry] of this.unindexed) this.bundle.setIndexEntry(id, entry);
     this.bundleStamp = stamp;
     return this.bundle;
   }
 }
 
-async function stampOf(dataDir: string): Promise<string> {
-  const info = await stat(onDisk(join(bundleDir(dataDir), MEMORY_STORE_FILE))).catch(
+async function stampOf(folder: Folder): Promise<string> {
+  const info = await stat(folder.files.onDisk(folder.layout.bundle.memoryStore)).catch(
     () => undefined,
   );
   return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : 'none';

@@ -1,5 +1,5 @@
-import { readDataText } from '../bundle/sealed-files.js';
 import { join } from 'node:path';
+import type { Bundle } from '../bundle/bundle.js';
 import { z } from 'zod';
 import type { ConversationIndexEntry } from '../model/pam.js';
 
@@ -30,7 +30,7 @@ const Provenance = z.object({
 export class SessionOwners {
   private readonly copies = new Map<string, Copy>();
 
-  constructor(private readonly bundle: string) {}
+  constructor(private readonly bundle: Bundle) {}
 
   /** Whether `source`'s copy of the conversation is to be written (and is then the kept one). */
   async takes(
@@ -54,7 +54,10 @@ export class SessionOwners {
 
   // The copy in the bundle (a watch started again, an import): read only when it matters.
   private async storedCopy(stored: ConversationIndexEntry): Promise<Copy | undefined> {
-    const text = (await readDataText(join(this.bundle, stored.storage.ref)).catch(() => '')) ?? '';
+    const text =
+      (await this.bundle.files
+        .readText(join(this.bundle.dir, stored.storage.ref))
+        .catch(() => '')) ?? '';
     let meta: z.infer<typeof Provenance>['import_metadata'];
     try {
       meta = Provenance.parse(JSON.parse(text)).import_metadata;

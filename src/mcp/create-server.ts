@@ -2,12 +2,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   SERVER_QUERY_LIMITS,
   SHIPPED_PRICES,
-  createRecaller,
   type PriceTable,
   type QueryLimits,
   type Recaller,
 } from '../api/query.js';
-import { VERSION, type DataFolder, type Store } from '../index.js';
+import { VERSION, type DataFolder } from '../index.js';
 import { registerMemoryTools } from './memory-tools.js';
 import { registerResources } from './resources.js';
 import { instructionsFor, type Holdings } from './instructions.js';
@@ -26,33 +25,39 @@ import { registerUsage } from './tools/usage.js';
 export interface McpOptions {
   /** The limits of a run_cypher query (10 s and 512 MB unless given). */
   queryLimits?: QueryLimits | undefined;
-  /** Search in every mode (by words only, with the store's vectors if any, when not given). */
+  /** Search in every mode (the folder's, opened for this server, when not given). */
   recaller?: Recaller | undefined;
   /** The most one answer may hold, text and structured content together, in bytes (24 KB unless given). */
   answerBudget?: number | undefined;
   /** What the store holds, told to agents in the initialize result (a general text without it). */
   holdings?: Holdings | undefined;
-  /** The data folder memories are written to (remember, forget…); no memory tools without it. */
-  memory?: DataFolder | undefined;
   /** The prices the usage tool costs calls with (the shipped table unless given). */
   prices?: PriceTable | undefined;
 }
 
-/** The MCP server over a store: tools to search and read the history, and resources. */
-export function createServer(store: Store, options: McpOptions = {}): McpServer {
+/**
+ * The MCP server over a data folder: tools to search and read its history (through the
+ * folder's reader, which has no write path), to remember and forget (the folder's verbs, as
+ * the CLI's), and resources.
+ */
+export async function createServer(
+  folder: DataFolder,
+  options: McpOptions = {},
+): Promise<McpServer> {
   const budget = resultBudget(options.answerBudget ?? DEFAULT_ANSWER_BYTES);
   const instructions = instructionsFor({
     holdings: options.holdings,
-    memory: options.memory !== undefined,
+    memory: true,
     budgetKb: budget.kb,
   });
   const server = new McpServer({ name: 'chatgraph', version: VERSION }, { instructions });
+  const store = await folder.reader();
   const context: ToolContext = {
     store,
-    recaller: options.recaller ?? createRecaller(store),
+    recaller: options.recaller ?? (await folder.recaller()),
     limits: options.queryLimits ?? SERVER_QUERY_LIMITS,
     budget,
-    ...(options.memory ? { folder: options.memory } : {}),
+    folder,
   };
   const tools = recordTools(server);
   registerSearchTool(server, context);
@@ -62,7 +67,7 @@ export function createServer(store: Store, options: McpOptions = {}): McpServer 
   registerRunCypher(server, context);
   registerStats(server, context);
   registerUsage(server, context, options.prices ?? SHIPPED_PRICES);
-  if (context.folder) registerMemoryTools(server, { ...context, folder: context.folder });
+  registerMemoryTools(server, context);
   // The tools are the same for the server's whole life: no list_changed notifications to expect.
   server.server.registerCapabilities({ tools: { listChanged: false } });
   serveToolList(server, tools);

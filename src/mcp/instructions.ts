@@ -1,5 +1,5 @@
 import { PROVIDERS } from '../api/sources.js';
-import type { Store } from '../index.js';
+import type { StoreReader } from '../index.js';
 
 /** What the store holds, as the initialize result tells an agent. */
 export interface Holdings {
@@ -11,11 +11,11 @@ export interface Holdings {
 }
 
 /** What the store holds, from its cheap counts: read once when a server starts. */
-export async function holdingsOf(store: Store): Promise<Holdings> {
+export async function holdingsOf(store: StoreReader): Promise<Holdings> {
   const [conversations, sources, model] = await Promise.all([
     store.conversationCount(),
     store.sources(),
-    store.vectors.model(),
+    store.vectorModel(),
   ]);
   return { conversations, sources, embedded: model !== undefined };
 }

@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { EDGES, LABELS, type ThreadMessage } from '../api/view.js';
 import { UnknownIdError } from '../api/query.js';
-import type { Store } from '../index.js';
+import type { StoreReader } from '../index.js';
 import { codeCellsIn } from '../api/view.js';
 import { conversationMarkdown } from './conversation-markdown.js';
 import { clipMessage } from './message-clip.js';
@@ -53,7 +53,7 @@ function schemaText(): string {
 // A client may put a resource in the model's context whole: past the budget it holds the first
 // messages that fit, and says where get_conversation goes on.
 async function readConversation(
-  store: Store,
+  store: StoreReader,
   uri: string,
   budget: ResultBudget,
 ): Promise<ReadResourceResult> {
@@ -86,7 +86,11 @@ async function readConversation(
  * rather than the SDK's registerResource, which answers an unknown resource with -32602 and
  * advertises a resource list that changes, which this one never does.
  */
-export function registerResources(server: McpServer, store: Store, budget: ResultBudget): void {
+export function registerResources(
+  server: McpServer,
+  store: StoreReader,
+  budget: ResultBudget,
+): void {
   const low = server.server;
   low.registerCapabilities({ resources: {} });
   low.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [SCHEMA] }));

@@ -5,7 +5,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Store } from '../index.js';
+import type { DataFolder } from '../index.js';
 import { createServer, type McpOptions } from './create-server.js';
 
 /** A running MCP HTTP endpoint. */
@@ -25,7 +25,7 @@ function refuse(res: ServerResponse, status: number, message: string): void {
  * elsewhere cannot reach it through DNS rebinding.
  */
 export async function serveMcpHttp(
-  store: Store,
+  folder: DataFolder,
   port: number,
   host = '127.0.0.1',
   options: McpOptions = {},
@@ -52,15 +52,15 @@ export async function serveMcpHttp(
       refuse(res, 405, `method not allowed: ${req.method ?? ''}; this stateless server takes POST`);
       return;
     }
-    const server = createServer(store, options);
     // No session id generator: stateless, each request stands alone.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    const server = createServer(folder, options);
     res.on('close', () => {
       void transport.close();
-      void server.close();
+      void server.then((s) => s.close()).catch(() => undefined);
     });
     server
-      .connect(transport)
+      .then((s) => s.connect(transport))
       .then(() => transport.handleRequest(req, res))
       .catch((error: unknown) => {
         if (!res.headersSent)

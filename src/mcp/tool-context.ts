@@ -6,17 +6,17 @@ import {
   type QueryLimits,
   type Recaller,
 } from '../api/query.js';
-import type { DataFolder, Store } from '../index.js';
+import type { DataFolder, StoreReader } from '../index.js';
 import type { ResultBudget } from './result-budget.js';
 
 /** What every tool reads from: the store, search, the Cypher limits and the result budget. */
 export interface ToolContext {
-  store: Store;
+  store: StoreReader;
   recaller: Recaller;
   limits: QueryLimits;
   budget: ResultBudget;
-  /** The data folder, when the server has one: its bundle gives messages' sources. */
-  folder?: DataFolder;
+  /** The data folder: its bundle gives messages' sources, and its verbs write memories. */
+  folder: DataFolder;
 }
 
 /**

@@ -1,6 +1,5 @@
-import { prepareFolder } from '../at-rest/unlock.js';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../folder/data-dir.js';
+import type { Folder } from '../folder/folder.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
 import type { Memory, MemoryStatus, MemoryType, Relation, RelationType } from '../model/pam.js';
 import { pageBounds } from '../stores/page-bounds.js';
@@ -126,13 +125,13 @@ export async function memoryView(memory: Memory, store?: ConversationReader): Pr
 }
 
 /** The bundle's memories, newest first (the record: the store only ranks a search). */
-export async function readMemories(dataDir: string): Promise<Memory[]> {
-  return (await readRecord(dataDir)).memories;
+export async function readMemories(folder: Folder): Promise<Memory[]> {
+  return (await readRecord(folder)).memories;
 }
 
-async function readRecord(dataDir: string): Promise<{ memories: Memory[]; relations: Relation[] }> {
-  await prepareFolder(dataDir);
-  const file = await readMemoryStore(bundleDir(dataDir));
+async function readRecord(folder: Folder): Promise<{ memories: Memory[]; relations: Relation[] }> {
+  await folder.unlock();
+  const file = await readMemoryStore(folder.bundle);
   const memories = (file?.memories ?? []).sort((a, b) =>
     a.temporal.created_at < b.temporal.created_at
       ? 1
@@ -149,7 +148,7 @@ async function readRecord(dataDir: string): Promise<{ memories: Memory[]; relati
  */
 export async function listMemories(
   store: Store,
-  dataDir: string,
+  folder: Folder,
   query: MemoryQuery = {},
 ): Promise<MemoryPage> {
   const { limit, offset } = pageBounds(
@@ -160,7 +159,7 @@ export async function listMemories(
   if (limit > MEMORY_PAGE.max)
     throw new MemoryInputError(`limit is at most ${String(MEMORY_PAGE.max)}, not ${String(limit)}`);
   const tag = query.tag !== undefined ? toTag(query.tag) : undefined;
-  const record = await readRecord(dataDir);
+  const record = await readRecord(folder);
   let memories = record.memories;
   const related = relationViews(record.memories, record.relations);
   const snippets = new Map<string, string>();

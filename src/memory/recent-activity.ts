@@ -1,6 +1,7 @@
 import { dateBound } from '../stores/date-bound.js';
 import type { ConversationInfo, ConversationReader, GraphQueries } from '../stores/store.js';
 import { SERVER_QUERY_LIMITS } from '../stores/query-limits.js';
+import type { Folder } from '../folder/folder.js';
 import { memoryView, readMemories, type MemoryView } from './list-memories.js';
 
 /** What happened since a time: new conversations, the busiest ones, memories added. */
@@ -32,7 +33,7 @@ export const RECENT_LIMIT = 10;
  */
 export async function recentActivity(
   store: ConversationReader & GraphQueries,
-  dataDir: string,
+  folder: Folder,
   options: RecentOptions,
 ): Promise<RecentActivity> {
   const since = dateBound(options.since, 'since', options.now ?? new Date());
@@ -47,7 +48,7 @@ export async function recentActivity(
   );
   // Memory times are in Pydantic's form (no zero fraction): compared as times, not text.
   const from = Date.parse(since);
-  const added = (await readMemories(dataDir)).filter(
+  const added = (await readMemories(folder)).filter(
     (m) => m.status === 'active' && Date.parse(m.temporal.created_at) >= from,
   );
   return {

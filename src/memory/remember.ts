@@ -15,11 +15,12 @@ import {
 import { shortIds } from '../stores/short-ids.js';
 import type { MessageRef } from '../stores/store.js';
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
+import type { Folder } from '../folder/folder.js';
 import {
   writeMemories,
   writeMemoriesWithVectors,
   type MemoryChange,
-  type MemoryTarget,
+  type MemoryOptions,
 } from './write-memories.js';
 
 /** What to remember, and where it came from. */
@@ -116,11 +117,12 @@ async function sourceOf(
  * is one memory.
  */
 export async function remember(
-  target: MemoryTarget,
+  folder: Folder,
   input: RememberInput,
+  options: MemoryOptions = {},
 ): Promise<RememberResult> {
   const { result, vector } = await writeMemoriesWithVectors(
-    target,
+    folder,
     async (context) => {
       const related = (input.relations ?? []).map((r) => ({
         ...r,
@@ -145,7 +147,7 @@ export async function remember(
       relate(context, memory.id, related);
       return { memory, created: true };
     },
-    { embed: true },
+    { ...options, embed: true },
   );
   return { ...result, vector };
 }
@@ -222,17 +224,25 @@ function activeMemory(context: MemoryChange, id: string): Memory {
  * Forgets a memory: PAM status `retracted` (the record keeps it, lists and searches leave it
  * out). Returns the retracted memory.
  */
-export async function forget(target: MemoryTarget, id: string): Promise<Memory> {
-  return writeMemories(target, (context) => {
-    const memory = activeMemory(context, id);
-    const retracted: Memory = {
-      ...memory,
-      status: 'retracted',
-      temporal: { ...memory.temporal, updated_at: context.now, valid_until: context.now },
-    };
-    context.memories.set(memory.id, retracted);
-    return retracted;
-  });
+export async function forget(
+  folder: Folder,
+  id: string,
+  options: MemoryOptions = {},
+): Promise<Memory> {
+  return writeMemories(
+    folder,
+    (context) => {
+      const memory = activeMemory(context, id);
+      const retracted: Memory = {
+        ...memory,
+        status: 'retracted',
+        temporal: { ...memory.temporal, updated_at: context.now, valid_until: context.now },
+      };
+      context.memories.set(memory.id, retracted);
+      return retracted;
+    },
+    options,
+  );
 }
 
 /** A change to a memory: what is given replaces what it had. */
@@ -244,12 +254,13 @@ export type MemoryRevision = { [K in keyof MemoryInput]?: MemoryInput[K] | undef
  * from the new to the old. Returns both.
  */
 export async function reviseMemory(
-  target: MemoryTarget,
+  folder: Folder,
   id: string,
   revision: MemoryRevision,
+  options: MemoryOptions = {},
 ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
   const { result, vector } = await writeMemoriesWithVectors(
-    target,
+    folder,
     (context) => {
       const old = activeMemory(context, id);
       const confidence = revision.confidence ?? old.confidence?.current;
@@ -287,7 +298,7 @@ export async function reviseMemory(
       relate(context, memory.id, [{ type: 'supersedes', to: old.id }]);
       return { previous, memory };
     },
-    { embed: true },
+    { ...options, embed: true },
   );
   return { ...result, vector };
 }

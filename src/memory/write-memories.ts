@@ -1,33 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { prepareFolder } from '../at-rest/unlock.js';
-import { join } from 'node:path';
-import { dataFileExists, writeDataFile } from '../bundle/sealed-files.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import type { Bundle } from '../bundle/bundle.js';
 import {
   appendMemoryJournal,
   journalLine,
-  MEMORY_JOURNAL_FILE,
   MEMORY_JOURNAL_LIMIT,
   removeMemoryJournal,
 } from '../bundle/memory-journal.js';
 import { storedMemory, toMemoryStore } from '../bundle/memory-store.js';
 import { readMemoryStore, type MemoryStoreFile } from '../bundle/read-memory-store.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../folder/data-dir.js';
 import type { Memory, Relation } from '../model/pam.js';
 import { timestampOf, toPydanticTime } from '../model/time.js';
-import { withLockedStore } from '../folder/locked-store.js';
-import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
+import type { Folder } from '../folder/folder.js';
 import type { TextEmbedder } from '../recall/embed-conversations.js';
 import { readMemoryVectors } from '../recall/embed-memories.js';
 import { refreshMemoryVectors, type MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { Store } from '../stores/store.js';
-import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
+import type { LockHolder } from '../folder/write-lock.js';
 
-/** Where memories are written: the data folder's bundle, and its store (embedded or Neo4j). */
-export interface MemoryTarget {
-  dataDir: string;
-  neo4j?: Neo4jTarget | undefined;
+/** How memories are written into a data folder's bundle and its store (embedded or Neo4j). */
+export interface MemoryOptions {
   /** Called when another writer (an import) holds the data folder and this one waits. */
   onWait?: ((holder: LockHolder) => void) | undefined;
   /** The longest to wait for that writer, in milliseconds, before a `WriteLockBusyError` (no limit unless given). */
@@ -100,7 +92,7 @@ class ChangedRelations extends Map<string, Relation> {
 
 /** Writes `memory-store.json` whole (canonical, with its integrity block) and drops the journal. */
 async function writeWhole(
-  bundle: string,
+  bundle: Bundle,
   file: MemoryStoreFile | undefined,
   memories: Iterable<Memory>,
   relations: Iterable<Relation>,
@@ -115,7 +107,7 @@ async function writeWhole(
     relations,
     index: file?.index ?? [],
   });
-  await writeDataFile(join(bundle, MEMORY_STORE_FILE), serialize(written));
+  await bundle.files.write(bundle.layout.memoryStore, serialize(written));
   await removeMemoryJournal(bundle);
   return written.memories;
 }
@@ -130,10 +122,11 @@ async function writeWhole(
  * a change costs the same however many memories there are. A change that throws writes nothing.
  */
 export async function writeMemories<T>(
-  target: MemoryTarget,
+  folder: Folder,
   change: (context: MemoryChange) => Promise<T> | T,
+  options: MemoryOptions = {},
 ): Promise<T> {
-  return (await writeMemoriesWithVectors(target, change, { embed: false })).result;
+  return (await writeMemoriesWithVectors(folder, change, { ...options, embed: false })).result;
 }
 
 /**
@@ -142,18 +135,18 @@ export async function writeMemories<T>(
  * the data folder has vectors and its model opens (see {@link refreshMemoryVectors}).
  */
 export async function writeMemoriesWithVectors<T>(
-  target: MemoryTarget,
+  folder: Folder,
   change: (context: MemoryChange) => Promise<T> | T,
-  options: { embed: boolean },
+  options: MemoryOptions & { embed: boolean },
 ): Promise<{ result: T; vector: MemoryVectorNote }> {
-  return withLockedStore(
-    target,
-    async (store) => {
-      const bundle = bundleDir(target.dataDir);
+  return folder.write(
+    async (writing) => {
+      const store = await writing.store();
+      const { bundle } = folder;
       const file = await readMemoryStore(bundle);
       const memories = new ChangedMemories(file?.memories ?? []);
       const relations = new ChangedRelations(file?.relations ?? []);
-      const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
+      const now = toPydanticTime(timestampOf(options.now?.() ?? new Date()));
       const result = await change({ memories, relations, index: file?.index ?? [], store, now });
       const changed = [...memories.changed].flatMap((id) => {
         const memory = memories.get(id);
@@ -180,10 +173,10 @@ export async function writeMemoriesWithVectors<T>(
       else if (changed.length + added.length > 0)
         await appendMemoryJournal(bundle, base, journal, line);
       const embedded = new Set((await readMemoryVectors(bundle)).map((v) => v.memoryId));
-      const vector = await refreshMemoryVectors(store, target.dataDir, {
+      const vector = await refreshMemoryVectors(store, folder, {
         embed: options.embed,
-        modelDir: target.modelDir,
-        lent: target.embedder,
+        modelDir: options.modelDir,
+        lent: options.embedder,
       });
       const vectors = await readMemoryVectors(bundle);
       // Written whole, the store is made whole too: a change cut off by a kill between the
@@ -201,7 +194,7 @@ export async function writeMemoriesWithVectors<T>(
       }
       return { result, vector };
     },
-    { onWait: target.onWait, maxWaitMilliseconds: target.lockWaitMilliseconds },
+    { onWait: options.onWait, maxMilliseconds: options.lockWaitMilliseconds },
   );
 }
 
@@ -211,13 +204,13 @@ export async function writeMemoriesWithVectors<T>(
  * Returns how many changes it folded.
  */
 export async function flushMemories(
-  target: Pick<MemoryTarget, 'dataDir' | 'onWait' | 'now'>,
+  folder: Folder,
+  options: Pick<MemoryOptions, 'onWait' | 'now'> = {},
 ): Promise<number> {
-  const bundle = bundleDir(target.dataDir);
-  await prepareFolder(target.dataDir);
-  if (!dataFileExists(join(bundle, MEMORY_JOURNAL_FILE))) return 0;
-  return withWriteLock(
-    target.dataDir,
+  const { bundle } = folder;
+  await folder.unlock();
+  if (!folder.files.exists(folder.layout.bundle.memoryJournal)) return 0;
+  return folder.write(
     async () => {
       const file = await readMemoryStore(bundle);
       if (!file?.journal) {
@@ -225,10 +218,10 @@ export async function flushMemories(
         await removeMemoryJournal(bundle);
         return 0;
       }
-      const now = toPydanticTime(timestampOf(target.now?.() ?? new Date()));
+      const now = toPydanticTime(timestampOf(options.now?.() ?? new Date()));
       await writeWhole(bundle, file, file.memories, file.relations, now);
       return file.journal.changes;
     },
-    target.onWait ? { onWait: target.onWait } : {},
+    { onWait: options.onWait },
   );
 }

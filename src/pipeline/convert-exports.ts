@@ -1,3 +1,5 @@
+import { Bundle } from '../bundle/bundle.js';
+import { bundleLayout } from '../folder/layout.js';
 import type { ConvertOptions } from './convert-options.js';
 import { importPipeline } from './import-pipeline.js';
 import type { ImportReport } from './import-report.js';
@@ -10,7 +12,12 @@ export async function convertExports(
   inputs: readonly string[],
   options: ConvertOptions,
 ): Promise<ImportReport> {
-  for await (const event of importPipeline(inputs, options))
+  const { out, ...rest } = options;
+  // A bundle of its own, plain: `convert` writes an export for others, not a data folder.
+  for await (const event of importPipeline(inputs, {
+    ...rest,
+    bundle: new Bundle(bundleLayout(out)),
+  }))
     if (event.kind === 'done') return event.report;
   throw new Error('the import ended without its report: this is a bug');
 }

@@ -1,3 +1,4 @@
+import type { Bundle } from '../bundle/bundle.js';
 import type { EntryRole } from '../providers/provider.js';
 import { BundleWriter } from '../bundle/bundle-writer.js';
 import { recordPamExports } from '../bundle/pam-exports.js';
@@ -46,6 +47,11 @@ export interface PipelineStore extends StoreTarget {
   attachmentText: (ref: string) => string | undefined;
 }
 
+/** What the pipeline takes: the conversion's options, with the bundle it writes opened (its `out`). */
+export interface PipelineOptions extends Omit<ConvertOptions, 'out'> {
+  bundle: Bundle;
+}
+
 /**
  * What an import tells as it goes: each conversation written (and stored), each file done, then
  * its report. (A followed log's steps share the stages' streams but never come from an export.)
@@ -65,10 +71,11 @@ const MEMORY_ROLES: ReadonlySet<EntryRole> = new Set(['memory-store', 'memories'
  */
 export async function* importPipeline(
   inputs: readonly string[],
-  options: ConvertOptions,
+  options: PipelineOptions,
   store?: PipelineStore,
 ): AsyncGenerator<ImportEvent> {
-  const report = new ReportBuilder(options.out);
+  const { bundle } = options;
+  const report = new ReportBuilder(bundle.dir);
   const importedAt = timestampOf(options.importedAt ?? new Date());
   const sources: OpenedSource[] = [];
   let converter: RecordConverter | undefined;
@@ -88,9 +95,8 @@ export async function* importPipeline(
     }
     await checksumClaims(conversationClaims, options);
     reportFiles(claims, report);
-    const writer = await BundleWriter.open(options.out);
-    for (const diagnostic of repairDiagnostics(writer.repaired, options.out))
-      report.add(diagnostic);
+    const writer = await BundleWriter.open(bundle);
+    for (const diagnostic of repairDiagnostics(writer.repaired, bundle)) report.add(diagnostic);
     const { account, assets, library } = await readSideFiles(claims, sources, report);
     // With no store, the main thread has time to convert records too (see RecordConverter).
     converter = new RecordConverter(options.workers, store === undefined);
@@ -135,7 +141,7 @@ export async function* importPipeline(
       writer.ownerId ?? account?.id ?? merged.ownerId ?? stableId('owner', ...checksums);
     if (options.exportOnly) leaveOutUnexportable(writer, report);
     await writer.finish({ id: ownerId, createdAt: importedAt }, importedAt);
-    await recordPamExports(options.out, merged.imported);
+    await recordPamExports(bundle, merged.imported);
     yield { kind: 'done', report: report.build() };
   } finally {
     await converter?.close();
@@ -160,7 +166,7 @@ async function nothingToRead(
 /** The progress of the conversion: bytes read and conversations written. */
 function progressOf(
   claims: readonly Claim[],
-  options: ConvertOptions,
+  options: PipelineOptions,
 ): { bytes: (n: number) => void; conversation: () => void; finish: () => void } {
   const bytesTotal = claims.reduce((sum, c) => sum + (c.bytes ?? 0), 0);
   let bytesDone = 0;

@@ -1,5 +1,6 @@
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { contentHashOfText } from '../bundle/conversation-text.js';
+import type { Bundle } from '../bundle/bundle.js';
 import { readBundleConversations } from '../bundle/read-bundle.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
 import { importIdOf } from '../graph/import-id.js';
@@ -266,7 +267,7 @@ function writtenOf(claim: Claim, converted: ConvertedConversation): Written {
  * of a provider this version does not know, is put in `problems`.
  */
 export async function* fromBundle(
-  bundle: string,
+  bundle: Bundle,
   deleted: ReadonlySet<string>,
   problems: Diagnostic[],
 ): AsyncGenerator<Written | FileEvent> {

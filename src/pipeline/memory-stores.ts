@@ -77,7 +77,7 @@ export async function mergeMemoryStores(
       if (store) read.push(store);
     }
   read.sort((a, b) => order(a.value).localeCompare(order(b.value)));
-  const known = new Map((await readPamExports(writer.dir)).map((e) => [e.export_id, e]));
+  const known = new Map((await readPamExports(writer.bundle)).map((e) => [e.export_id, e]));
   // Whose the bundle's memories are: its owner, else (a new bundle) the account or first store's.
   const bundleOwner = writer.ownerId ?? options.accountId ?? read[0]?.value.owner.id;
   const imported: PamExport[] = [];

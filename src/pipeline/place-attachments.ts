@@ -2,10 +2,10 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
+import type { Bundle } from '../bundle/bundle.js';
 import type { BundleWriter } from '../bundle/bundle-writer.js';
 import { conversationText } from '../bundle/conversation-text.js';
-import { ATTACHMENTS_DIR } from '../bundle/layout.js';
-import { dataFileExists, isSealed, readDataFile } from '../bundle/sealed-files.js';
+import { ATTACHMENTS_DIR } from '../model/bundle-refs.js';
 import type { Conversation } from '../model/pam.js';
 import type { AssetIndex } from '../read/asset-index.js';
 import { baseName, type Entry } from '../read/entry.js';
@@ -59,8 +59,8 @@ export class AttachmentPlaces {
   private async holds(ref: string, entry: Entry): Promise<'none' | 'same' | 'other'> {
     const known = this.settled.get(ref);
     if (known !== undefined)
-      return known === entry ? 'same' : await compare(this.writer.dir, ref, entry);
-    const held = await compare(this.writer.dir, ref, entry);
+      return known === entry ? 'same' : await compare(this.writer.bundle, ref, entry);
+    const held = await compare(this.writer.bundle, ref, entry);
     if (held !== 'other') this.settled.set(ref, entry);
     return held;
   }
@@ -91,11 +91,15 @@ function withMoves(
   };
 }
 
-async function compare(dir: string, ref: string, entry: Entry): Promise<'none' | 'same' | 'other'> {
-  const path = join(dir, ref);
-  if (!dataFileExists(path)) return 'none';
-  if (isSealed(path)) {
-    const bytes = await readDataFile(path);
+async function compare(
+  bundle: Bundle,
+  ref: string,
+  entry: Entry,
+): Promise<'none' | 'same' | 'other'> {
+  const path = join(bundle.dir, ref);
+  if (!bundle.files.exists(path)) return 'none';
+  if (bundle.files.sealed) {
+    const bytes = await bundle.files.read(path);
     if (entry.size !== undefined && bytes.length !== entry.size) return 'other';
     return crc32(bytes) === (await crcOfEntry(entry)) ? 'same' : 'other';
   }

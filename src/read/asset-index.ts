@@ -1,4 +1,4 @@
-import { ATTACHMENTS_DIR, INLINE_TEXT_DIR } from '../model/attachment-refs.js';
+import { ATTACHMENTS_DIR, INLINE_TEXT_DIR } from '../model/bundle-refs.js';
 import { baseName, type Entry } from './entry.js';
 
 // ChatGPT asset files start with their id: `file-<id>-<name>`, `file_<hex>-<name>`, `file-<id>.dat`.

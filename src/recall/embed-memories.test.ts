@@ -4,12 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { bagOfWords } from '../../test/contract/vector-contract.js';
 import { tempDir } from '../../test/support/convert-to-temp.js';
 import { embeddingsErrors } from '../../test/support/pam-validator.js';
-import {
-  embedMemories,
-  EMBEDDINGS_FILE,
-  pruneMemoryEmbeddings,
-  readMemoryVectors,
-} from './embed-memories.js';
+import { embedMemories, pruneMemoryEmbeddings, readMemoryVectors } from './embed-memories.js';
+import { bundleAt } from '../../test/support/bundle-at.js';
 
 function memory(id: string, content: string): Record<string, unknown> {
   return {
@@ -47,9 +43,14 @@ describe('embedMemories', () => {
     const bundle = join(tempDir(), 'bundle');
     writeStore(bundle, [memory('m1', 'likes sourdough bread'), memory('m2', 'runs marathons')]);
     const cache = new MapCache();
-    const first = await embedMemories(bundle, bagOfWords, cache, () => '2026-01-01T00:00:00Z');
+    const first = await embedMemories(
+      bundleAt(bundle),
+      bagOfWords,
+      cache,
+      () => '2026-01-01T00:00:00Z',
+    );
     expect(first).toMatchObject({ memories: 2, embedded: 2 });
-    const file = JSON.parse(readFileSync(join(bundle, EMBEDDINGS_FILE), 'utf8')) as {
+    const file = JSON.parse(readFileSync(join(bundle, 'embeddings.json'), 'utf8')) as {
       embeddings: { memory_id: string; dimensions: number; vector: number[]; created_at: string }[];
     };
     expect(embeddingsErrors(file)).toEqual([]);
@@ -57,9 +58,14 @@ describe('embedMemories', () => {
     expect(file.embeddings[0]?.vector).toHaveLength(bagOfWords.model.dimensions);
 
     writeStore(bundle, [memory('m2', 'runs marathons')]);
-    const second = await embedMemories(bundle, bagOfWords, cache, () => '2027-01-01T00:00:00Z');
+    const second = await embedMemories(
+      bundleAt(bundle),
+      bagOfWords,
+      cache,
+      () => '2027-01-01T00:00:00Z',
+    );
     expect(second).toMatchObject({ memories: 1, embedded: 0 });
-    const after = JSON.parse(readFileSync(join(bundle, EMBEDDINGS_FILE), 'utf8')) as typeof file;
+    const after = JSON.parse(readFileSync(join(bundle, 'embeddings.json'), 'utf8')) as typeof file;
     expect(after.embeddings.map((e) => [e.memory_id, e.created_at])).toEqual([
       ['m2', '2026-01-01T00:00:00Z'],
     ]);
@@ -69,27 +75,31 @@ describe('embedMemories', () => {
   it('gives a forgotten memory no vector, drops it without a model, and reads the vectors back', async () => {
     const bundle = join(tempDir(), 'bundle');
     writeStore(bundle, [memory('m1', 'likes sourdough bread'), memory('m2', 'runs marathons')]);
-    await embedMemories(bundle, bagOfWords, undefined);
+    await embedMemories(bundleAt(bundle), bagOfWords, undefined);
     const retracted = { ...memory('m1', 'likes sourdough bread'), status: 'retracted' };
     writeStore(bundle, [retracted, memory('m2', 'runs marathons')]);
-    expect(await pruneMemoryEmbeddings(bundle)).toBe(1);
-    expect(await pruneMemoryEmbeddings(bundle)).toBe(0);
-    const vectors = await readMemoryVectors(bundle);
+    expect(await pruneMemoryEmbeddings(bundleAt(bundle))).toBe(1);
+    expect(await pruneMemoryEmbeddings(bundleAt(bundle))).toBe(0);
+    const vectors = await readMemoryVectors(bundleAt(bundle));
     expect(vectors.map((v) => [v.memoryId, v.model, v.vector.length])).toEqual([
       ['m2', bagOfWords.model.id, bagOfWords.model.dimensions],
     ]);
     const [m2] = await bagOfWords.embed(['runs marathons']);
     expect(Array.from(vectors[0]?.vector ?? [])).toEqual(Array.from(m2 ?? []).map(Math.fround));
     // The embedder gives the retracted one none either.
-    expect(await embedMemories(bundle, bagOfWords, undefined)).toMatchObject({ memories: 1 });
-    writeFileSync(join(bundle, EMBEDDINGS_FILE), '{"embeddings": [');
-    await expect(readMemoryVectors(bundle)).rejects.toThrow(/embeddings\.json is not JSON/);
+    expect(await embedMemories(bundleAt(bundle), bagOfWords, undefined)).toMatchObject({
+      memories: 1,
+    });
+    writeFileSync(join(bundle, 'embeddings.json'), '{"embeddings": [');
+    await expect(readMemoryVectors(bundleAt(bundle))).rejects.toThrow(
+      /embeddings\.json is not JSON/,
+    );
   });
 
   it('writes nothing for a bundle without memories', async () => {
     const bundle = join(tempDir(), 'bundle');
     writeStore(bundle, []);
-    expect(await embedMemories(bundle, bagOfWords, undefined)).toEqual({
+    expect(await embedMemories(bundleAt(bundle), bagOfWords, undefined)).toEqual({
       hashes: [],
       memories: 0,
       embedded: 0,

@@ -1,15 +1,11 @@
-import { readDataText, writeDataFile } from '../bundle/sealed-files.js';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import type { Bundle } from '../bundle/bundle.js';
 import { readMemoryJournal } from '../bundle/memory-journal.js';
+import type { SealedFiles } from '../bundle/sealed-files.js';
 import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { textHash } from '../embed/text-hash.js';
 import type { MemoryVector } from '../stores/memory-index.js';
 import type { EmbeddingCache, TextEmbedder } from './embed-conversations.js';
-
-/** PAM's file for memory vectors, beside `memory-store.json`. */
-export const EMBEDDINGS_FILE = 'embeddings.json';
 
 const embeddingsSchema = z.object({
   embeddings: z.array(
@@ -35,8 +31,12 @@ export interface MemoryEmbedding {
   vector: number[];
 }
 
-async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  const text = await readDataText(file);
+async function readJson<T>(
+  files: SealedFiles,
+  file: string,
+  schema: z.ZodType<T>,
+): Promise<T | undefined> {
+  const text = await files.readText(file);
   if (text === undefined) return undefined;
   let raw: unknown;
   try {
@@ -68,10 +68,10 @@ const memoriesSchema = z.object({
  * The memories that have a vector: active ones with words (forgotten or edited ones lose
  * theirs), the memory journal's changes included.
  */
-async function activeMemories(bundle: string): Promise<{ id: string; content: string }[]> {
+async function activeMemories(bundle: Bundle): Promise<{ id: string; content: string }[]> {
   // The journal first, as readMemoryStore reads it (a fold meanwhile leaves it stale).
   const journal = await readMemoryJournal(bundle);
-  const store = await readJson(join(bundle, MEMORY_STORE_FILE), memoriesSchema);
+  const store = await readJson(bundle.files, bundle.layout.memoryStore, memoriesSchema);
   const memories = new Map<
     string,
     { id: string; content: string; status?: string | null | undefined }
@@ -83,9 +83,9 @@ async function activeMemories(bundle: string): Promise<{ id: string; content: st
   );
 }
 
-async function writeEmbeddings(file: string, embeddings: readonly unknown[]): Promise<void> {
-  await writeDataFile(
-    file,
+async function writeEmbeddings(bundle: Bundle, embeddings: readonly unknown[]): Promise<void> {
+  await bundle.files.write(
+    bundle.layout.embeddings,
     `${JSON.stringify(
       { schema: 'portable-ai-memory-embeddings', schema_version: PAM_SCHEMA_VERSION, embeddings },
       null,
@@ -98,8 +98,8 @@ async function writeEmbeddings(file: string, embeddings: readonly unknown[]): Pr
  * The vectors of the bundle's `embeddings.json`, for the store to index (the bundle alone
  * restores them: nothing is embedded again). Entries without a vector are left out.
  */
-export async function readMemoryVectors(bundle: string): Promise<MemoryVector[]> {
-  const file = await readJson(join(bundle, EMBEDDINGS_FILE), embeddingsSchema);
+export async function readMemoryVectors(bundle: Bundle): Promise<MemoryVector[]> {
+  const file = await readJson(bundle.files, bundle.layout.embeddings, embeddingsSchema);
   return (file?.embeddings ?? []).flatMap((e) =>
     e.vector && e.vector.length > 0
       ? [{ memoryId: e.memory_id, model: e.model, vector: Float32Array.from(e.vector) }]
@@ -111,14 +111,13 @@ export async function readMemoryVectors(bundle: string): Promise<MemoryVector[]>
  * Drops from `embeddings.json` the vectors of memories no longer active (forgotten, edited,
  * gone), with no model needed. Returns how many it dropped.
  */
-export async function pruneMemoryEmbeddings(bundle: string): Promise<number> {
-  const file = join(bundle, EMBEDDINGS_FILE);
-  const before = await readJson(file, embeddingsSchema);
+export async function pruneMemoryEmbeddings(bundle: Bundle): Promise<number> {
+  const before = await readJson(bundle.files, bundle.layout.embeddings, embeddingsSchema);
   if (!before) return 0;
   const active = new Set((await activeMemories(bundle)).map((m) => m.id));
   const kept = before.embeddings.filter((e) => active.has(e.memory_id));
   const dropped = before.embeddings.length - kept.length;
-  if (dropped > 0) await writeEmbeddings(file, kept);
+  if (dropped > 0) await writeEmbeddings(bundle, kept);
   return dropped;
 }
 
@@ -128,14 +127,13 @@ export async function pruneMemoryEmbeddings(bundle: string): Promise<number> {
  * forgotten or replaced by an edit lose theirs). Returns how many memories were embedded anew.
  */
 export async function embedMemories(
-  bundle: string,
+  bundle: Bundle,
   embedder: TextEmbedder & { countTokens?(text: string): number },
   cache: EmbeddingCache | undefined,
   now: () => string = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
 ): Promise<{ memories: number; embedded: number; hashes: string[] }> {
   const memories = await activeMemories(bundle);
-  const file = join(bundle, EMBEDDINGS_FILE);
-  const before = await readJson(file, embeddingsSchema);
+  const before = await readJson(bundle.files, bundle.layout.embeddings, embeddingsSchema);
   if (memories.length === 0 && !before) return { memories: 0, embedded: 0, hashes: [] };
   const model = embedder.model.id;
   const hashes = memories.map((m) => textHash(m.content));
@@ -165,6 +163,6 @@ export async function embedMemories(
       vector,
     };
   });
-  await writeEmbeddings(file, embeddings);
+  await writeEmbeddings(bundle, embeddings);
   return { memories: memories.length, embedded: missing.length, hashes };
 }

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { tokenizerChunker, type TextChunk } from '../embed/chunk-text.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
@@ -15,8 +14,8 @@ import {
 import { readEmbeddingSettings, writeEmbeddingSettings } from './embedding-settings.js';
 import { embedMemories } from './embed-memories.js';
 import { syncMemories } from './sync-memories.js';
-import { bundleDir } from '../folder/data-dir.js';
-import { withWriteLock, type LockHolder } from '../folder/write-lock.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { ModelNotInstalledError } from '../embed/embed-errors.js';
 import { MODEL_CATALOG } from '../embed/model-catalog.js';
 import { modelFolder, readManifest, resolveModelDir } from '../embed/model-folder.js';
@@ -28,12 +27,8 @@ import {
   type ModelChoice,
 } from './model-choice.js';
 import type { QueryEmbedding } from './recall-search.js';
-import { VECTOR_CACHE_FILE } from '../folder/data-dir.js';
 import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
-
-/** Where vectors already made are kept, by model and text hash, across reindex and re-imports. */
-export { VECTOR_CACHE_FILE };
 
 /** Chunks overlap by this many tokens, so a sentence cut at a boundary is whole in one of them. */
 const OVERLAP_TOKENS = 32;
@@ -45,7 +40,7 @@ export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'>
   onPlan?: (plan: EmbedPlan, model: Embedder['model']) => void;
   onProgress?: (progress: EmbedProgress) => void;
   /** Called once when another writer holds the data folder and this one waits. */
-  onWait?: (holder: LockHolder) => void;
+  onWait?: ((holder: LockHolder) => void) | undefined;
   /**
    * Called with the model `embed` chose by the history's languages (no model named, nothing
    * embedded yet), or with a note when the folder keeps a model the languages would not choose;
@@ -56,11 +51,11 @@ export interface EmbedStoreOptions extends Omit<OpenEmbedderOptions, 'modelDir'>
 
 /** The model options a data folder's vectors call for: those given, else those it was embedded with. */
 export function modelOptions(
-  dataDir: string | undefined,
+  folder: Folder | undefined,
   options: EmbedStoreOptions,
 ): OpenEmbedderOptions {
   const given = options.model !== undefined || options.endpoint !== undefined;
-  const saved = given || dataDir === undefined ? {} : readEmbeddingSettings(dataDir);
+  const saved = given || folder === undefined ? {} : readEmbeddingSettings(folder);
   const model = options.model ?? saved.model;
   const endpoint = options.endpoint ?? saved.endpoint;
   return {
@@ -86,31 +81,33 @@ export function chunkerFor(embedder: Embedder): (text: string) => TextChunk[] {
 /**
  * Embeds what the store has not embedded yet with the data folder's model (or the one asked
  * for, which replaces the index when it differs), caching every vector in the data folder.
+ * `kept`: a store its caller keeps open (a follower's), written through rather than another.
  */
 export async function embedStore(
-  store: Store,
-  dataDir: string,
+  folder: Folder,
   options: EmbedStoreOptions = {},
+  kept?: Store,
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
   // Vectors are written into the store: one writer at a time, as for imports.
-  return withWriteLock(dataDir, () => embedLocked(store, dataDir, options), {
-    ...(options.onWait ? { onWait: options.onWait } : {}),
+  return folder.write(async (writing) => embedLocked(folder, await writing.store(), options), {
+    ...waitingOf(options),
+    kept,
   });
 }
 
 async function embedLocked(
+  folder: Folder,
   store: Store,
-  dataDir: string,
   options: EmbedStoreOptions,
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
-  const chosen = await chooseByLanguages(store, dataDir, options);
+  const chosen = await chooseByLanguages(store, folder, options);
   // The English model stays unnamed, as before: the folder records the source it came from.
   const open = modelOptions(
-    dataDir,
+    folder,
     chosen?.multilingual ? { ...options, model: chosen.model } : options,
   );
   const embedder = await openEmbedder(open);
-  const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
+  const cache = await openVectorCache(folder);
   try {
     const report = await embedConversations(store.vectors, {
       embedder,
@@ -122,17 +119,17 @@ async function embedLocked(
     });
     let memories = { memories: 0, embedded: 0 };
     if (!report.interrupted) {
-      const made = await embedMemories(bundleDir(dataDir), embedder, cache);
+      const made = await embedMemories(folder.bundle, embedder, cache);
       memories = { memories: made.memories, embedded: made.embedded };
       // The store searches memories by meaning with the vectors just written to the bundle.
-      await syncMemories(store, dataDir);
+      await syncMemories(store, folder);
       // Everything is embedded now: vectors of texts that are gone (deleted, changed,
       // redacted) leave the cache too.
       const keep = await store.vectors.textHashes();
       for (const hash of made.hashes) keep.add(hash);
       cache.keepOnly(embedder.model.id, keep);
     }
-    const saved = readEmbeddingSettings(dataDir);
+    const saved = readEmbeddingSettings(folder);
     const model = open.model ?? embedder.model.id;
     // The reason stays with the index while the model does.
     const why = chosen
@@ -148,7 +145,7 @@ async function embedLocked(
             model: embedder.model.id,
             vectors: encodeVectors(await makeNoise((t) => embedder.embed(t))),
           };
-    await writeEmbeddingSettings(dataDir, { model, endpoint: open.endpoint, ...why, noise });
+    await writeEmbeddingSettings(folder, { model, endpoint: open.endpoint, ...why, noise });
     return { ...report, source: embedder.model.source, memories };
   } finally {
     cache.close();
@@ -173,11 +170,11 @@ function catalogModelInstalled(name: string, modelDir: string | undefined): bool
  */
 async function chooseByLanguages(
   store: Store,
-  dataDir: string,
+  folder: Folder,
   options: EmbedStoreOptions,
 ): Promise<(ModelChoice & { languages: Record<string, number> }) | undefined> {
   if (options.model !== undefined || options.endpoint !== undefined) return undefined;
-  const saved = readEmbeddingSettings(dataDir);
+  const saved = readEmbeddingSettings(folder);
   const indexed = await store.vectors.model();
   const kept =
     saved.endpoint ?? saved.model ?? (indexed && indexed.count > 0 ? indexed.id : undefined);
@@ -201,11 +198,10 @@ async function chooseByLanguages(
  * deleted), so a deleted text leaves no vector in the data folder; memories' vectors are made
  * again from the cache's misses at the next embed.
  */
-export async function pruneVectorCache(store: Store, dataDir: string): Promise<number> {
-  const file = join(dataDir, VECTOR_CACHE_FILE);
+export async function pruneVectorCache(store: Store, folder: Folder): Promise<number> {
   const model = await store.vectors.model();
-  if (!model || !existsSync(file)) return 0;
-  const cache = await openVectorCache(file);
+  if (!model || !existsSync(folder.layout.vectorCache)) return 0;
+  const cache = await openVectorCache(folder);
   try {
     return cache.keepOnly(model.id, await store.vectors.textHashes());
   } finally {
@@ -233,14 +229,14 @@ export interface QueryEmbedder {
  */
 export async function openQueryEmbedder(
   store: Store,
-  dataDir: string | undefined,
+  folder: Folder | undefined,
   options: EmbedStoreOptions = {},
 ): Promise<QueryEmbedder | undefined> {
   const messages = await store.vectors.model();
   // After a reindex only the memories' vectors are back (from the bundle): they are searched.
   const indexed = messages && messages.count > 0 ? messages : await store.memories.vectorModel();
   if (!indexed || indexed.count === 0) return undefined;
-  const open = modelOptions(dataDir, options);
+  const open = modelOptions(folder, options);
   // A query is one text, one batch: workers would load the model again for nothing.
   const embedder = await openEmbedder({ model: indexed.id, ...open, workers: 1 });
   if (embedder.model.id !== indexed.id || embedder.model.dimensions !== indexed.dimensions) {
@@ -252,7 +248,7 @@ export async function openQueryEmbedder(
   let noise: Promise<Float32Array[]> | undefined;
   const noiseVectors = (): Promise<Float32Array[]> =>
     (noise ??= Promise.resolve(
-      readSavedNoise(dataDir, embedder.model.id, embedder.model.dimensions),
+      readSavedNoise(folder, embedder.model.id, embedder.model.dimensions),
     ).then((saved) => saved ?? makeNoise((texts) => embedder.embed(texts))));
   return {
     model: embedder.model,
@@ -270,8 +266,8 @@ export async function openQueryEmbedder(
   };
 }
 
-/** The vector cache (SQLite), its code loaded when first used rather than with chatgraph. */
-export async function openVectorCache(file: string): Promise<VectorCache> {
+/** The folder's vector cache (SQLite), its code loaded when first used rather than with chatgraph. */
+export async function openVectorCache(folder: Folder): Promise<VectorCache> {
   const { VectorCache: Cache } = await import('../embed/vector-cache.js');
-  return Cache.open(file);
+  return Cache.open(folder.layout.vectorCache, folder.sqliteKey);
 }

@@ -1,6 +1,5 @@
-import { join } from 'node:path';
 import { z } from 'zod';
-import { readDataTextSync, writeDataFile } from '../bundle/sealed-files.js';
+import type { Folder } from '../folder/folder.js';
 
 /**
  * How a data folder's vectors were made (`embedding.json`): the model, or the endpoint and its
@@ -20,8 +19,6 @@ export interface EmbeddingSettings {
   noise?: { model: string; vectors: string } | undefined;
 }
 
-export const SETTINGS_FILE = 'embedding.json';
-
 const settingsSchema = z.object({
   model: z.string().min(1).optional(),
   endpoint: z.string().min(1).optional(),
@@ -31,9 +28,9 @@ const settingsSchema = z.object({
 });
 
 /** The data folder's embedding settings, or none (a bad file is reported, not used). */
-export function readEmbeddingSettings(dataDir: string): EmbeddingSettings {
-  const file = join(dataDir, SETTINGS_FILE);
-  const text = readDataTextSync(file);
+export function readEmbeddingSettings(folder: Folder): EmbeddingSettings {
+  const file = folder.layout.embeddingSettings;
+  const text = folder.files.readTextSync(file);
   if (text === undefined) return {};
   let raw: unknown;
   try {
@@ -54,8 +51,11 @@ export function readEmbeddingSettings(dataDir: string): EmbeddingSettings {
 
 /** Records how the data folder's vectors were made. */
 export async function writeEmbeddingSettings(
-  dataDir: string,
+  folder: Folder,
   settings: EmbeddingSettings,
 ): Promise<void> {
-  await writeDataFile(join(dataDir, SETTINGS_FILE), `${JSON.stringify(settings, null, 2)}\n`);
+  await folder.files.write(
+    folder.layout.embeddingSettings,
+    `${JSON.stringify(settings, null, 2)}\n`,
+  );
 }

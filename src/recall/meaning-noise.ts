@@ -1,6 +1,7 @@
 import { noiseTexts } from '../embed/noise-texts.js';
 import { meaningCutoffOf } from '../embed/model-catalog.js';
 import { noiseLevel, type MeaningTest } from '../search/meaning-cutoff.js';
+import type { Folder } from '../folder/folder.js';
 import { readEmbeddingSettings, type EmbeddingSettings } from './embedding-settings.js';
 
 /** Vectors as one base64 text of their float32 values, end to end. */
@@ -47,12 +48,12 @@ export function savedNoise(
 
 /** The noise vectors saved in a data folder for `model` (none when they are another model's). */
 export function readSavedNoise(
-  dataDir: string | undefined,
+  folder: Folder | undefined,
   model: string,
   dimensions: number,
 ): Float32Array[] | undefined {
-  if (dataDir === undefined) return undefined;
-  return savedNoise(readEmbeddingSettings(dataDir), model, dimensions);
+  if (folder === undefined) return undefined;
+  return savedNoise(readEmbeddingSettings(folder), model, dimensions);
 }
 
 /** How one vector's matches are judged: its noise level and its model's calibrated cutoff. */

@@ -1,12 +1,9 @@
-import { dataFileExists } from '../bundle/sealed-files.js';
-import { join } from 'node:path';
-import { bundleDir } from '../folder/data-dir.js';
+import type { Folder } from '../folder/folder.js';
 import { openEmbedder } from '../embed/open-embedder.js';
 import type { Store } from '../stores/store.js';
 import type { TextEmbedder } from './embed-conversations.js';
-import { EMBEDDINGS_FILE, embedMemories, pruneMemoryEmbeddings } from './embed-memories.js';
-import { modelOptions, openVectorCache, VECTOR_CACHE_FILE } from './embed-store.js';
-import { SETTINGS_FILE } from './embedding-settings.js';
+import { embedMemories, pruneMemoryEmbeddings } from './embed-memories.js';
+import { modelOptions, openVectorCache } from './embed-store.js';
 
 /**
  * What became of the memories' vectors after a change: `embedded` (found by meaning at once),
@@ -20,13 +17,13 @@ export interface MemoryVectorNote {
 }
 
 /** Whether the data folder searches by meaning: it has vectors, or was embedded once. */
-async function hasVectors(store: Store, dataDir: string): Promise<boolean> {
+async function hasVectors(store: Store, folder: Folder): Promise<boolean> {
   return (
     (await store.vectors.model()) !== undefined ||
     (await store.memories.vectorModel()) !== undefined ||
-    dataFileExists(join(bundleDir(dataDir), EMBEDDINGS_FILE)) ||
+    folder.files.exists(folder.layout.bundle.embeddings) ||
     // Written by the first `chatgraph embed`: it says so after a reindex too.
-    dataFileExists(join(dataDir, SETTINGS_FILE))
+    folder.files.exists(folder.layout.embeddingSettings)
   );
 }
 
@@ -38,7 +35,7 @@ async function hasVectors(store: Store, dataDir: string): Promise<boolean> {
  */
 export async function refreshMemoryVectors(
   store: Store,
-  dataDir: string,
+  folder: Folder,
   options: {
     embed: boolean;
     modelDir?: string | undefined;
@@ -46,9 +43,8 @@ export async function refreshMemoryVectors(
     lent?: (() => Promise<TextEmbedder | undefined>) | undefined;
   },
 ): Promise<MemoryVectorNote> {
-  const bundle = bundleDir(dataDir);
-  await pruneMemoryEmbeddings(bundle);
-  if (!(await hasVectors(store, dataDir)))
+  await pruneMemoryEmbeddings(folder.bundle);
+  if (!(await hasVectors(store, folder)))
     return {
       state: 'none',
       note: 'found by words; this data folder has no vectors yet: chatgraph embed makes them, and memories are found by meaning after that',
@@ -57,15 +53,12 @@ export async function refreshMemoryVectors(
     return { state: 'embedded', note: 'the vectors of memories no longer active are gone' };
   const indexed = (await store.vectors.model()) ?? (await store.memories.vectorModel());
   const lent = await options.lent?.();
-  if (lent && indexed && lent.model.id === indexed.id) return embedWith(dataDir, lent);
+  if (lent && indexed && lent.model.id === indexed.id) return embedWith(folder, lent);
   let embedder;
   try {
     embedder = await openEmbedder({
       ...(indexed ? { model: indexed.id } : {}),
-      ...modelOptions(
-        dataDir,
-        options.modelDir !== undefined ? { modelDir: options.modelDir } : {},
-      ),
+      ...modelOptions(folder, options.modelDir !== undefined ? { modelDir: options.modelDir } : {}),
     });
   } catch (error) {
     return {
@@ -79,17 +72,17 @@ export async function refreshMemoryVectors(
         state: 'pending',
         note: `found by words now: the vectors here are of ${indexed.id} but ${embedder.model.id} opened; chatgraph embed embeds it`,
       };
-    return await embedWith(dataDir, embedder);
+    return await embedWith(folder, embedder);
   } finally {
     await embedder.close();
   }
 }
 
 /** Embeds the active memories still without a vector, through the vector cache. */
-async function embedWith(dataDir: string, embedder: TextEmbedder): Promise<MemoryVectorNote> {
-  const cache = await openVectorCache(join(dataDir, VECTOR_CACHE_FILE));
+async function embedWith(folder: Folder, embedder: TextEmbedder): Promise<MemoryVectorNote> {
+  const cache = await openVectorCache(folder);
   try {
-    await embedMemories(bundleDir(dataDir), embedder, cache);
+    await embedMemories(folder.bundle, embedder, cache);
   } finally {
     cache.close();
   }

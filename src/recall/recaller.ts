@@ -1,3 +1,4 @@
+import type { Folder } from '../folder/folder.js';
 import { checkQueryText } from '../search/search-terms.js';
 import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
@@ -59,12 +60,12 @@ async function searchByWords(
  */
 export function createRecaller(
   store: Store,
-  dataDir?: string,
+  folder?: Folder,
   options: EmbedStoreOptions = {},
 ): Recaller {
   let opened: Promise<QueryEmbedder | undefined> | undefined;
   const embedder = (): Promise<QueryEmbedder | undefined> => {
-    const current = (opened ??= openQueryEmbedder(store, dataDir, options));
+    const current = (opened ??= openQueryEmbedder(store, folder, options));
     // A model installed later, or vectors made later (a first `chatgraph embed` while a server
     // runs), are picked up by the next search, not never.
     current.then(

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { readMemoryStore } from '../bundle/read-memory-store.js';
-import { bundleDir } from '../folder/data-dir.js';
+import type { Folder } from '../folder/folder.js';
 import { projectPlatformProjects } from '../graph/platform-projects.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import { EMBEDDINGS_FILE, readMemoryVectors } from './embed-memories.js';
+import { readMemoryVectors } from './embed-memories.js';
 import type { MemoryVector } from '../stores/memory-index.js';
 import type { Store } from '../stores/store.js';
 
@@ -20,8 +19,8 @@ export interface MemorySync {
  * them from the bundle alone, embedding nothing. An `embeddings.json` that cannot be read is
  * reported and its vectors left out (the memories are still found by words).
  */
-export async function syncMemories(store: Store, dataDir: string): Promise<MemorySync> {
-  const bundle = bundleDir(dataDir);
+export async function syncMemories(store: Store, folder: Folder): Promise<MemorySync> {
+  const { bundle } = folder;
   const file = await readMemoryStore(bundle);
   let vectors: MemoryVector[] = [];
   let problem: Diagnostic | undefined;
@@ -32,7 +31,7 @@ export async function syncMemories(store: Store, dataDir: string): Promise<Memor
       level: 'warning',
       code: 'memory-vectors-unreadable',
       message: `the memories' vectors were left out, so memories are found by words only until chatgraph embed writes them again: ${error instanceof Error ? error.message : String(error)}`,
-      file: join(bundle, EMBEDDINGS_FILE),
+      file: folder.layout.bundle.embeddings,
     };
   }
   const memories = file?.memories ?? [];

@@ -1,22 +1,21 @@
+import { basename } from 'node:path';
 import canonicalize from 'canonicalize';
 import { z } from 'zod';
+import type { BundleLayout } from '../bundle/bundle-layout.js';
 import { sha256 } from '../model/content-hash.js';
-import { PAM_EXPORTS_FILE } from '../bundle/pam-exports.js';
-
-/** The name of chatgraph's manifest in a signed bundle (our extension to PAM, docs/pam-trust.md). */
-export const MANIFEST_FILE = 'signature-manifest.json';
 
 /**
- * Files a manifest leaves out: itself, `embeddings.json`, which is derived (the memories'
- * vectors, made again from `content`, PAM §12) and rewritten by `chatgraph embed`, and the
- * record of PAM exports taken in and written, which `export-pam` adds to without changing
- * what the bundle holds.
+ * Files a manifest leaves out, by their names at the top of the bundle: itself (chatgraph's
+ * manifest, our extension to PAM, docs/pam-trust.md), the embeddings file, which is derived
+ * (the memories' vectors, made again from `content`, PAM §12) and rewritten by `chatgraph
+ * embed`, and the record of PAM exports taken in and written, which `export-pam` adds to
+ * without changing what the bundle holds.
  */
-export const UNSIGNED_FILES: ReadonlySet<string> = new Set([
-  MANIFEST_FILE,
-  'embeddings.json',
-  PAM_EXPORTS_FILE,
-]);
+export function unsignedFiles(layout: BundleLayout): ReadonlySet<string> {
+  return new Set(
+    [layout.signatureManifest, layout.embeddings, layout.pamExports].map((f) => basename(f)),
+  );
+}
 
 /** PAM §18's `signature` block. */
 export const signatureBlockSchema = z

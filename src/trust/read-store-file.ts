@@ -1,4 +1,4 @@
-import { readDataFile } from '../bundle/sealed-files.js';
+import type { Bundle } from '../bundle/bundle.js';
 import { MemoryStoreError } from '../bundle/memory-schema.js';
 import { parseStoreText } from '../bundle/read-memory-store.js';
 import { z } from 'zod';
@@ -6,11 +6,12 @@ import { signedStoreSchema, type SignedStore } from './bundle-signature.js';
 
 /** `memory-store.json` as JSON (to write back as it was) and as what signing reads of it. */
 export async function readStoreFile(
-  file: string,
+  bundle: Bundle,
 ): Promise<{ json: Record<string, unknown>; store: SignedStore }> {
+  const file = bundle.layout.memoryStore;
   let text: string;
   try {
-    text = (await readDataFile(file)).toString('utf8');
+    text = (await bundle.files.read(file)).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new MemoryStoreError(`${file} is missing: the bundle has no memory store yet`);

@@ -1,13 +1,10 @@
 import { join } from 'node:path';
-import { writeDataFile } from '../bundle/sealed-files.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
 import { serialize } from '../bundle/serialize.js';
-import { bundleDir } from '../folder/data-dir.js';
+import { waitingOf, type Folder } from '../folder/folder.js';
+import type { LockHolder } from '../folder/write-lock.js';
 import { flushMemories } from '../memory/write-memories.js';
-import { withWriteLock } from '../folder/write-lock.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
-  MANIFEST_FILE,
   manifestPayload,
   memoryDigest,
   storePayload,
@@ -17,6 +14,13 @@ import {
 import { readStoreFile } from './read-store-file.js';
 import { signBytes, SigningKeyError, type SigningKey } from './signing-key.js';
 import { checksumOfMemories } from './store-checksum.js';
+
+/** How {@link signBundle} runs. */
+export interface SignOptions {
+  now?: (() => Date) | undefined;
+  /** Called when another writer holds the data folder and signing waits for it. */
+  onWait?: ((holder: LockHolder) => void) | undefined;
+}
 
 /** What {@link signBundle} signed. */
 export interface SignResult {
@@ -34,19 +38,19 @@ export interface SignResult {
  * Signs a data folder's bundle with `key`, under its write lock: the memory journal folded into
  * `memory-store.json` first (the signature covers what a reader of the file alone sees), then
  * PAM §18's `signature` block written into `memory-store.json`, then chatgraph's manifest of
- * every file and memory (MANIFEST_FILE), signed by the same key. A later write of the bundle
+ * every file and memory (`layout.signatureManifest`), signed by the same key. A later write of the bundle
  * rewrites `memory-store.json` without the block (see docs/pam-trust.md).
  */
 export async function signBundle(
-  dataDir: string,
+  folder: Folder,
   key: SigningKey,
-  options: { now?: () => Date } = {},
+  options: SignOptions = {},
 ): Promise<SignResult> {
-  return withWriteLock(dataDir, async () => {
-    await flushMemories({ dataDir, ...(options.now ? { now: options.now } : {}) });
-    const bundle = bundleDir(dataDir);
-    const storeFile = join(bundle, MEMORY_STORE_FILE);
-    const { json, store } = await readStoreFile(storeFile);
+  return folder.write(async () => {
+    await flushMemories(folder, options.now ? { now: options.now } : {});
+    const { bundle } = folder;
+    const storeFile = bundle.layout.memoryStore;
+    const { json, store } = await readStoreFile(bundle);
     const exportId = store.export_id;
     const exportDate = store.export_date;
     if (!exportId || !exportDate)
@@ -69,13 +73,13 @@ export async function signBundle(
       signed_at: signedAt,
       key_id: key.keyId,
     };
-    await writeDataFile(storeFile, serialize({ ...json, signature: block }));
+    await bundle.files.write(storeFile, serialize({ ...json, signature: block }));
 
     // Built as own properties (never `record[id] = …`): a memory id `__proto__` is a key like
     // any other, not the object's prototype (which left it out of the signed manifest).
     const fileDigests: [string, string][] = [];
     for (const ref of await bundleFiles(bundle))
-      fileDigests.push([ref, await fileDigest(join(bundle, ref))]);
+      fileDigests.push([ref, await fileDigest(bundle, join(bundle.dir, ref))]);
     const files: Record<string, string> = Object.fromEntries(fileDigests);
     const memories: Record<string, string> = Object.fromEntries(
       store.memories.map((memory) => [memory.id, memoryDigest(memory)]),
@@ -96,9 +100,9 @@ export async function signBundle(
         value: signBytes(key, manifestPayload(unsigned)),
       },
     };
-    await writeDataFile(join(bundle, MANIFEST_FILE), serialize(manifest));
+    await bundle.files.write(bundle.layout.signatureManifest, serialize(manifest));
     return {
-      bundle,
+      bundle: bundle.dir,
       exportId,
       signedAt,
       publicKey: key.publicKey,
@@ -106,5 +110,5 @@ export async function signBundle(
       files: fileDigests.length,
       memories: store.memories.length,
     };
-  });
+  }, waitingOf(options));
 }

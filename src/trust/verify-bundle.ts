@@ -1,13 +1,10 @@
-import { dirname, join } from 'node:path';
-import { prepareFolder } from '../at-rest/unlock.js';
-import { dataFileExists, readDataText } from '../bundle/sealed-files.js';
-import { MEMORY_STORE_FILE } from '../bundle/layout.js';
+import { join, relative } from 'node:path';
+import { Bundle } from '../bundle/bundle.js';
+import { bundleLayout } from '../folder/layout.js';
 import { plural } from '../model/plural.js';
-import { MEMORY_JOURNAL_FILE } from '../bundle/memory-journal.js';
 import { bundleFiles, fileDigest } from './bundle-files.js';
 import { NotARegularFileError } from '../read/regular-file.js';
 import {
-  MANIFEST_FILE,
   manifestPayload,
   manifestSchema,
   memoryDigest,
@@ -53,11 +50,11 @@ export interface VerifyReport {
 }
 
 async function readManifest(
-  bundle: string,
+  bundle: Bundle,
   problems: VerifyProblem[],
 ): Promise<Manifest | undefined> {
-  const file = join(bundle, MANIFEST_FILE);
-  const text = await readDataText(file);
+  const file = bundle.layout.signatureManifest;
+  const text = await bundle.files.readText(file);
   if (text === undefined) return undefined;
   let json: unknown;
   try {
@@ -80,26 +77,33 @@ async function readManifest(
 }
 
 /**
+ * Verifies the signatures of the PAM bundle in `dir`, read as plain files (a bundle written or
+ * copied elsewhere; a data folder verifies its own, sealed or not, with `DataFolder.verify`).
+ */
+export function verifyBundle(dir: string, options: VerifyOptions = {}): Promise<VerifyReport> {
+  return verifyBundleOf(new Bundle(bundleLayout(dir)), options);
+}
+
+/**
  * Verifies a bundle's signatures: PAM §18's over `memory-store.json` (its checksum recomputed
  * from the memories, and the Ed25519 signature over §18.3's payload), and chatgraph's manifest
  * (its own signature by the same key, then every file's and memory's sha256), naming each file
  * and memory that changed, was added or went missing.
  */
-export async function verifyBundle(
-  bundle: string,
+export async function verifyBundleOf(
+  bundle: Bundle,
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
-  const storeFile = join(bundle, MEMORY_STORE_FILE);
+  const { layout } = bundle;
+  const storeFile = layout.memoryStore;
   const problems: VerifyProblem[] = [];
   const report: VerifyReport = {
-    bundle,
+    bundle: bundle.dir,
     verdict: 'failed',
     problems,
     checked: { files: 0, memories: 0 },
   };
-  // A data folder's bundle that is encrypted: its key opened (asked for once) to read it.
-  await prepareFolder(dirname(bundle));
-  const { store } = await readStoreFile(storeFile);
+  const { store } = await readStoreFile(bundle);
   const manifest = await readManifest(bundle, problems);
   const signature = store.signature;
   if (!signature) {
@@ -122,8 +126,8 @@ export async function verifyBundle(
   checkStoreSignature(store, signature, at);
   const exportId = store.export_id;
 
-  const journal = join(bundle, MEMORY_JOURNAL_FILE);
-  if (dataFileExists(journal))
+  const journal = layout.memoryJournal;
+  if (bundle.files.exists(journal))
     problems.push({
       file: journal,
       message: 'memories changed after signing (the journal is not covered by the signature)',
@@ -131,10 +135,10 @@ export async function verifyBundle(
   if (!manifest) {
     // Without the manifest only the memories are signed: any other file of the bundle (a
     // conversation, an attachment, one added since) could say anything.
-    const uncovered = (await bundleFiles(bundle)).filter((f) => f !== MEMORY_STORE_FILE);
-    if (uncovered.length > 0 && !problems.some((p) => p.file.endsWith(MANIFEST_FILE)))
+    const uncovered = (await bundleFiles(bundle)).filter((f) => f !== inBundle(layout, storeFile));
+    if (uncovered.length > 0 && !problems.some((p) => p.file === layout.signatureManifest))
       problems.push({
-        file: join(bundle, MANIFEST_FILE),
+        file: layout.signatureManifest,
         message: `is missing: ${plural(uncovered.length, 'file')} of the bundle (${uncovered.slice(0, 3).join(', ')}${uncovered.length > 3 ? ', …' : ''}) covered by no signature`,
       });
   } else
@@ -216,8 +220,27 @@ function checkStoreSignature(
   }
 }
 
+/** A bundle file's path as a manifest names it (bundle-relative, with `/`). */
+function inBundle(layout: { dir: string }, file: string): string {
+  return relative(layout.dir, file).split(/[\\/]/).join('/');
+}
+
+/** How a signed file differs from its digest in the manifest (undefined: it does not). */
+async function fileChange(
+  bundle: Bundle,
+  path: string,
+  digest: string,
+): Promise<string | undefined> {
+  const now = await fileDigest(bundle, path).catch((error: unknown) => {
+    if (error instanceof NotARegularFileError) return `${error.kind}, not a regular file`;
+    throw error;
+  });
+  if (!now.startsWith('sha256:')) return `was signed as a file and is now ${now}`;
+  return now !== digest ? 'changed after signing (its sha256 differs)' : undefined;
+}
+
 async function checkManifest(
-  bundle: string,
+  bundle: Bundle,
   manifest: Manifest,
   publicKey: string,
   exportId: string | null | undefined,
@@ -225,7 +248,8 @@ async function checkManifest(
   problems: VerifyProblem[],
   report: VerifyReport,
 ): Promise<void> {
-  const file = join(bundle, MANIFEST_FILE);
+  const { layout } = bundle;
+  const file = layout.signatureManifest;
   if (manifest.signature.public_key !== publicKey)
     problems.push({
       file,
@@ -249,26 +273,20 @@ async function checkManifest(
     });
   const present = new Set(await bundleFiles(bundle));
   for (const [ref, digest] of Object.entries(manifest.files)) {
-    const path = join(bundle, ref);
+    const path = join(bundle.dir, ref);
     if (!present.has(ref)) {
       problems.push({ file: path, message: 'was signed and is missing' });
       continue;
     }
     present.delete(ref);
     report.checked.files++;
-    const now = await fileDigest(path).catch((error: unknown) => {
-      if (error instanceof NotARegularFileError) return `${error.kind}, not a regular file`;
-      throw error;
-    });
-    if (!now.startsWith('sha256:'))
-      problems.push({ file: path, message: `was signed as a file and is now ${now}` });
-    else if (now !== digest)
-      problems.push({ file: path, message: 'changed after signing (its sha256 differs)' });
+    const changed = await fileChange(bundle, path, digest);
+    if (changed !== undefined) problems.push({ file: path, message: changed });
   }
   for (const ref of present)
-    if (ref !== MEMORY_JOURNAL_FILE)
-      problems.push({ file: join(bundle, ref), message: 'was added after signing' });
-  const storeFile = join(bundle, MEMORY_STORE_FILE);
+    if (ref !== inBundle(layout, layout.memoryJournal))
+      problems.push({ file: join(bundle.dir, ref), message: 'was added after signing' });
+  const storeFile = layout.memoryStore;
   const memories = new Map(store.memories.map((m) => [m.id, m]));
   for (const [id, digest] of Object.entries(manifest.memories)) {
     const memory = memories.get(id);

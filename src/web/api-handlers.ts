@@ -5,12 +5,11 @@ import {
   SHIPPED_PRICES,
   usageReport,
   type PriceTable,
-  topicMapCache,
   type QueryLimits,
   type Recaller,
 } from '../api/query.js';
 import { renderConversation } from '../api/view.js';
-import type { DataFolder, Store } from '../index.js';
+import type { DataFolder, StoreReader } from '../index.js';
 import { ApiError } from './api-error.js';
 import * as api from './api-routes.js';
 import type { API, AnswerOf, BodyOf, QueryOf, RouteName, RouteSpec } from './api-schema.js';
@@ -38,7 +37,7 @@ export type Handlers = { [N in RouteName]: Handler<(typeof API)[N]> };
 
 /** What the handlers answer from: made once when the app starts. */
 export interface ApiContext {
-  store: Store;
+  store: StoreReader;
   folder: DataFolder;
   recaller: Recaller;
   jobs: ImportJobs;
@@ -53,8 +52,6 @@ export interface ApiContext {
 export function apiHandlers(context: ApiContext): Handlers {
   const { store, folder, recaller, jobs, pages } = context;
   const memoryContext = { store, folder, recaller };
-  // Clustering is kept between requests until the vectors or the conversations change.
-  const topics = topicMapCache(store);
   return {
     listConversations: ({ query }) => api.listConversations(store, query),
     conversation: ({ id, query }) => pages.page(id, query),
@@ -67,7 +64,7 @@ export function apiHandlers(context: ApiContext): Handlers {
     similar: async ({ id, query }) => ({ hits: await recaller.similar(id, query.limit) }),
     graph: ({ id, query }) => api.graph(store, id, query),
     overview: () => store.stats(),
-    topics: () => topics(),
+    topics: () => folder.topics(),
     usage: ({ query }) =>
       usageReport(store.usage, {
         by: query.by,
@@ -104,9 +101,8 @@ export function apiHandlers(context: ApiContext): Handlers {
     conversationExport: async ({ id, query, response }) => {
       await sendConversationFile(response, folder, id, query.format);
     },
-    attachment: ({ query, response }) => {
-      sendAttachment(response, folder, query.ref);
-      return Promise.resolve(undefined);
+    attachment: async ({ query, response }) => {
+      await sendAttachment(response, folder, query.ref);
     },
   };
 }
@@ -145,8 +141,12 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 // An attachment from the bundle: images shown, anything else downloaded, never rendered.
-function sendAttachment(response: ServerResponse, folder: DataFolder, ref: string): void {
-  const attachment = folder.attachment(ref);
+async function sendAttachment(
+  response: ServerResponse,
+  folder: DataFolder,
+  ref: string,
+): Promise<void> {
+  const attachment = await folder.attachment(ref);
   if (attachment === undefined) throw new ApiError(404, 'no such attachment');
   const image = IMAGE_TYPES[extname(attachment.path).toLowerCase()];
   response.writeHead(200, {

@@ -6,7 +6,7 @@ import {
   type SearchQuery,
 } from '../api/query.js';
 import type { GraphNode } from '../api/view.js';
-import type { Store } from '../index.js';
+import type { StoreReader } from '../index.js';
 import type * as request from './api-requests.js';
 import type { Answer } from './api-schema.js';
 
@@ -18,7 +18,7 @@ export const GRAPH_NODE_LIMIT = 1200;
 
 /** GET /api/conversations: a filtered, sorted page. */
 export async function listConversations(
-  store: Store,
+  store: StoreReader,
   query: z.output<typeof request.conversationsQuery>,
 ): Promise<Answer<'listConversations'>> {
   return store.listConversations({
@@ -104,7 +104,7 @@ function captionOf(node: GraphNode): string {
  * messages nearest the focus message (or the start) are kept and the cut is reported.
  */
 export async function graph(
-  store: Store,
+  store: StoreReader,
   id: string,
   query: z.output<typeof request.graphQuery>,
 ): Promise<Answer<'graph'>> {
@@ -152,7 +152,7 @@ export async function graph(
 
 /** POST /api/cypher: read-only Cypher, rows as JSON. */
 export async function cypher(
-  store: Store,
+  store: StoreReader,
   body: z.output<typeof request.cypherBody>,
   limits: QueryLimits,
 ): Promise<Answer<'cypher'>> {

@@ -31,7 +31,7 @@ export class ConversationPages {
     // The id may be typed short (`#/c/3f2a9c1b`): the one conversation it starts, or an error.
     const value = fresh
       ? kept.value
-      : await this.folder.view((await resolveConversation(await this.folder.store(), id)).id);
+      : await this.folder.view((await resolveConversation(await this.folder.reader(), id)).id);
     if (!value) throw new ApiError(404, `no conversation with id ${id}`);
     this.kept = { id, at: Date.now(), value };
     const messages = value.messages.slice(offset, offset + limit);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { MemoryInputError, MemoryNotFoundError, memoryView } from '../api/memory.js';
-import type { DataFolder, Store } from '../index.js';
+import type { DataFolder, StoreReader } from '../index.js';
 import type { Recaller } from '../api/query.js';
 import { ApiError } from './api-error.js';
 import type * as request from './api-requests.js';
@@ -8,7 +8,7 @@ import type { Answer } from './api-schema.js';
 
 /** What the memory routes work on: the store read from, and the data folder written to. */
 export interface MemoryRouteContext {
-  store: Store;
+  store: StoreReader;
   folder: DataFolder;
   /** The search's model, lent to remember and edit (none loaded for each of them). */
   recaller?: Recaller | undefined;

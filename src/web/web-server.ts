@@ -183,7 +183,7 @@ export async function startWebApp(options: WebOptions): Promise<WebApp> {
   const { folder } = options;
   // Uploads a server killed outright left behind (see makeTempFolder).
   sweepTempFolders();
-  const store = await folder.store();
+  const store = await folder.reader();
   const recaller = options.recaller ?? (await folder.recaller());
   const jobs = new ImportJobs({
     folder,

@@ -18,6 +18,7 @@ import {
   writeChatgptCopies,
 } from '../support/merge-scenarios.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
+import { Folder } from '../../src/folder/folder.js';
 
 const server = useNeo4j();
 
@@ -43,14 +44,16 @@ describe('Neo4j: copies merged, nothing lost (issue 23, breaks 1 and 2)', () => 
     const { newer, older } = writeChatgptCopies(dir);
     const data = join(dir, 'data');
     const neo4j = server.target;
-    await importExports([newer], { dataDir: data, neo4j });
+    await importExports(new Folder(data, { neo4j: neo4j }), [newer]);
     expectPamValid(data);
-    const second = await importExports([older], { dataDir: data, neo4j });
+    const second = await importExports(new Folder(data, { neo4j: neo4j }), [older]);
     expect(outcome(second)).toMatchObject({ created: 1, updated: 2, unchanged: 1, keptNewer: 3 });
     expectPamValid(data);
     await withReader(expectMerged);
     for (const input of [older, newer]) {
-      const again = await importExports([input], { dataDir: data, neo4j, force: true });
+      const again = await importExports(new Folder(data, { neo4j: neo4j }), [input], {
+        force: true,
+      });
       expect(again.graph.written).toBe(0);
       expectPamValid(data);
     }
@@ -65,9 +68,9 @@ describe('Neo4j: copies merged, nothing lost (issue 23, breaks 1 and 2)', () => 
     writeFileSync(log, FULL_LOG.join(''));
     const data = join(tempDir(), 'data');
     const neo4j = server.target;
-    await importExports([projects], { dataDir: data, neo4j });
+    await importExports(new Folder(data, { neo4j: neo4j }), [projects]);
     writeFileSync(log, SHORTER_LOG.join(''));
-    await importExports([projects], { dataDir: data, neo4j });
+    await importExports(new Folder(data, { neo4j: neo4j }), [projects]);
     expectPamValid(data);
     await withReader(expectLogMerged);
     expectLogMergedInBundle(data);
@@ -77,10 +80,8 @@ describe('Neo4j: copies merged, nothing lost (issue 23, breaks 1 and 2)', () => 
     const watched = join(tempDir(), 'watched');
     writeFileSync(log, '');
     const waiters: (() => void)[] = [];
-    const follower = await followFolders({
-      dataDir: watched,
+    const follower = await followFolders(new Folder(watched, { neo4j: neo4j }), {
       folders: [projects],
-      neo4j,
       indexDelayMilliseconds: 0,
       pollMilliseconds: 50,
       settleMilliseconds: 50,
@@ -127,7 +128,7 @@ describe('Neo4j: copies merged, nothing lost (issue 23, breaks 1 and 2)', () => 
     );
     const data = join(tempDir(), 'data');
     const neo4j = server.target;
-    await importExports([projects], { dataDir: data, neo4j });
+    await importExports(new Folder(data, { neo4j: neo4j }), [projects]);
     writeFileSync(
       a,
       lines([
@@ -144,7 +145,7 @@ describe('Neo4j: copies merged, nothing lost (issue 23, breaks 1 and 2)', () => 
         [9, 2],
       ]),
     );
-    await importExports([projects], { dataDir: data, neo4j });
+    await importExports(new Folder(data, { neo4j: neo4j }), [projects]);
     await withReader(async (store) => {
       const all = (await store.thread('sess-x', { allBranches: true })).map((m) => m.content);
       expect([...all].sort()).toEqual([0, 1, 2, 3, 4, 5, 9].map((n) => `text ${n}`));

@@ -7,6 +7,7 @@ import type { FollowEvent } from '../../src/live/follow-event.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { useNeo4j } from '../support/neo4j-shared.js';
 import { SessionLog } from '../support/session-log.js';
+import { Folder } from '../../src/folder/folder.js';
 
 const server = useNeo4j();
 
@@ -21,17 +22,19 @@ describe('watch into Neo4j', () => {
     log.append('plan the zeppelin route');
     log.append('over the alps');
     const waiters: ((event: FollowEvent) => void)[] = [];
-    const follower = await followFolders({
-      dataDir: mkdtempSync(join(tmpdir(), 'chatgraph-neo4j-watch-data-')),
-      folders: [projects],
-      neo4j: server.target,
-      // No settle while the lines are appended: what is searchable came as deltas.
-      indexDelayMilliseconds: 60_000,
-      onEvent: (event) => {
-        if (event.kind === 'problem') throw new Error(event.message);
-        if (event.kind === 'imported') for (const w of waiters.splice(0)) w(event);
+    const follower = await followFolders(
+      new Folder(mkdtempSync(join(tmpdir(), 'chatgraph-neo4j-watch-data-')), {
+        neo4j: server.target,
+      }),
+      {
+        folders: [projects], // No settle while the lines are appended: what is searchable came as deltas.
+        indexDelayMilliseconds: 60_000,
+        onEvent: (event) => {
+          if (event.kind === 'problem') throw new Error(event.message);
+          if (event.kind === 'imported') for (const w of waiters.splice(0)) w(event);
+        },
       },
-    });
+    );
     const reader = await Neo4jStore.open(server.target);
     try {
       const words = ['quokka', 'marmot', 'ibex'];

@@ -4,6 +4,7 @@ import { inlineTextReader } from '../../src/bundle/read-inline-text.js';
 import type { GraphBatch } from '../../src/graph/graph-batch.js';
 import { projectConversation } from '../../src/graph/project-conversation.js';
 import { convertToTemp, tempDir } from './convert-to-temp.js';
+import { bundleAt } from './bundle-at.js';
 
 /** Text pasted into a Claude.ai conversation: a word found nowhere else, and code with a fence. */
 export const PASTED_NOTES =
@@ -63,6 +64,6 @@ export async function pastedBatch(): Promise<GraphBatch> {
   return projectConversation(
     conversation,
     { source: 'claude-ai', label: 'Claude AI' },
-    { deep: true, attachmentText: inlineTextReader(dir) },
+    { deep: true, attachmentText: inlineTextReader(bundleAt(dir)) },
   );
 }

@@ -7,6 +7,7 @@ import { branchedConversation } from './chatgpt-builder.js';
 import { convertToTemp, tempDir } from './convert-to-temp.js';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleAt } from './bundle-at.js';
 
 /**
  * Projects converted conversations as the importer does, IMPORTED edges included (pasted text
@@ -22,7 +23,7 @@ export function batchesOf(
     if (!provider) throw new Error(`no provider ${conversation.provider.name}`);
     return projectConversation(conversation, provider, {
       deep,
-      ...(bundle !== undefined ? { attachmentText: inlineTextReader(bundle) } : {}),
+      ...(bundle !== undefined ? { attachmentText: inlineTextReader(bundleAt(bundle)) } : {}),
     });
   });
 }

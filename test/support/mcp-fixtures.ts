@@ -9,6 +9,7 @@ import { msg, node } from './chatgpt-builder.js';
 import { tempDir } from './convert-to-temp.js';
 import { CLI } from './run-cli.js';
 import { ROOT } from './shared.js';
+import { Folder } from '../../src/folder/folder.js';
 
 type Json = Record<string, unknown>;
 
@@ -63,7 +64,7 @@ export async function mcpData(): Promise<string> {
     ]),
   );
   const data = join(dir, 'data');
-  await importExports([input, join(ROOT, 'samples', 'claude-export.zip')], { dataDir: data });
+  await importExports(new Folder(data), [input, join(ROOT, 'samples', 'claude-export.zip')]);
   return data;
 }
 

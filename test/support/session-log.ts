@@ -1,5 +1,5 @@
 import { appendFileSync, copyFileSync } from 'node:fs';
-import { storeFile } from '../../src/folder/data-dir.js';
+import { layoutOf } from '../../src/folder/layout.js';
 import { SqliteStore } from '../../src/stores/sqlite/sqlite-store.js';
 
 /** Writes a Claude Code session log line by line, as Claude Code does (a chain of entries). */
@@ -52,7 +52,7 @@ export class SessionLog {
 
 /** The messages of a conversation (by its platform id) in the data folder's store. */
 export async function messagesOf(data: string, platformId: string): Promise<string[]> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     const info = await store.conversation(platformId);
     if (!info) return [];
@@ -71,7 +71,7 @@ const UNSTABLE = new Set(['imported_at', 'size', 'crc32', 'redacted']);
  * is false: a reindex does not know them).
  */
 export async function graphOf(data: string, withFileFacts = true): Promise<unknown> {
-  const store = SqliteStore.open(storeFile(data), { readonly: true });
+  const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   try {
     const ids = (await store.listConversations({ limit: 1000 })).items.map((c) => c.id);
     const graphs = [];

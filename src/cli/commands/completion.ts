@@ -5,7 +5,7 @@ import { bashScript } from '../completion/bash-script.js';
 import { completionTree } from '../completion/completion-tree.js';
 import { fishScript } from '../completion/fish-script.js';
 import { zshScript } from '../completion/zsh-script.js';
-import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
 
 const SHELL_CHOICE: Choice<'bash' | 'zsh' | 'fish'> = {
   noun: 'shell',
@@ -31,7 +31,7 @@ export function runCompletion(program: Command, shell: string, io: CliIo): void 
  */
 export async function runCompleteIds(options: StoreOptions, io: CliIo): Promise<void> {
   try {
-    const page = await withStore(options, (store) =>
+    const page = await withReader(options, (store) =>
       store.listConversations({ sort: 'updated', limit: ID_LIMIT }),
     );
     for (const conversation of page.items) io.out(conversation.id);

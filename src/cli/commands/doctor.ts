@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { DataFolderMissingError, resolveDataDir } from '../../index.js';
-import { diagnose, type DoctorCheck } from '../../api/trust.js';
+import { DataFolder, DataFolderMissingError, resolveDataDir } from '../../index.js';
+import type { DoctorCheck } from '../../api/trust.js';
 import type { CliIo } from '../cli-io.js';
-import { neo4jOf, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { folderOptions, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 export type DoctorCliOptions = StoreOptions & {
@@ -32,9 +32,8 @@ export async function runDoctor(
   const dataDir = resolveDataDir(options.dataDir);
   let checks: DoctorCheck[];
   try {
-    checks = await diagnose({
-      dataDir,
-      neo4j: neo4jOf(options),
+    const folder = await DataFolder.open(dataDir, folderOptions(options));
+    checks = await folder.doctor({
       model: options.model,
       endpoint: options.endpoint,
       modelDir: options.modelDir,

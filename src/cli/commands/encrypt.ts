@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { decryptFolder, encryptFolder, type ConvertReport } from '../../api/trust.js';
-import { resolveDataDir } from '../../index.js';
+import type { ConvertReport } from '../../api/trust.js';
+import { DataFolder, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import {
   identityOption,
@@ -9,32 +9,32 @@ import {
   type SecretOptions,
 } from '../folder-secret.js';
 import { plural } from '../plural.js';
-import { dataDirOption } from '../store-options.js';
+import { dataDirOption, type DataDirOption } from '../store-options.js';
 
-type Options = SecretOptions & { dataDir?: string };
+type Options = SecretOptions & DataDirOption;
 
-function said(verb: string, dataDir: string, report: ConvertReport): string {
+function said(verb: string, folder: DataFolder, report: ConvertReport): string {
   const sqlite = report.sqlite.length > 0 ? ` and ${report.sqlite.join(', ')}` : '';
   const left = report.leftAsTheyAre ?? [];
   const strays =
     left.length > 0
       ? `; left as ${left.length === 1 ? 'it was' : 'they were'} (never encrypted, not the folder's): ${left.slice(0, 5).join(', ')}${left.length > 5 ? ` and ${String(left.length - 5)} more` : ''}`
       : '';
-  return `${verb} ${dataDir}: ${plural(report.files, 'file')}${sqlite}${strays}`;
+  return `${verb} ${folder.dir}: ${plural(report.files, 'file')}${sqlite}${strays}`;
 }
 
 /** `chatgraph encrypt`: the data folder encrypted at rest (age files, a SQLCipher index). */
 export async function runEncrypt(options: Options, io: CliIo): Promise<void> {
-  const dataDir = resolveDataDir(options.dataDir);
-  const report = await encryptFolder(dataDir, await readSecret(options, true));
-  io.out(said('encrypted', dataDir, report));
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  const report = await folder.encrypt(await readSecret(options, true));
+  io.out(said('encrypted', folder, report));
 }
 
 /** `chatgraph decrypt`: the data folder back to its plain form. */
 export async function runDecrypt(options: Options, io: CliIo): Promise<void> {
-  const dataDir = resolveDataDir(options.dataDir);
-  const report = await decryptFolder(dataDir, await readSecret(options));
-  io.out(said('decrypted', dataDir, report));
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir));
+  const report = await folder.decrypt(await readSecret(options));
+  io.out(said('decrypted', folder, report));
 }
 
 export function registerEncrypt(program: Command, io: CliIo): void {

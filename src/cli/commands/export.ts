@@ -1,19 +1,14 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { makeTempFolder, removeTempFolder } from '../../api/folder.js';
-import { DataFolder, exitCodeOf, resolveDataDir, type Store } from '../../index.js';
-import {
-  exportConversations,
-  plural,
-  type ExportFormat,
-  type ExportReport,
-} from '../../api/view.js';
+import { DataFolder, exitCodeOf } from '../../index.js';
+import { plural, type ExportFormat, type ExportReport } from '../../api/view.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { formatProblems } from '../format-report.js';
 import { checkInputs } from '../import-options.js';
 import { formatBytes } from '../progress-bar.js';
-import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 export type ExportCommandOptions = StoreOptions & {
@@ -111,10 +106,8 @@ export async function runExport(
       'export --from reads exports, not a data folder: leave out --data-dir and --neo4j',
     );
   const bar = new ExportBar();
-  const exportFrom = (store: Store, dataDir: string): Promise<ExportReport> =>
-    exportConversations({
-      store,
-      dataDir,
+  const exportFrom = (folder: DataFolder): Promise<ExportReport> =>
+    folder.exportConversations({
       format,
       out: options.out ?? '',
       source,
@@ -131,9 +124,10 @@ export async function runExport(
   const { report, readLoss } = await (
     from.length > 0
       ? fromExports(from, options, io, exportFrom)
-      : withStore(options, (store) => exportFrom(store, resolveDataDir(options.dataDir))).then(
-          (report) => ({ report, readLoss: 0 as const }),
-        )
+      : withReader(options, (_store, folder) => exportFrom(folder)).then((report) => ({
+          report,
+          readLoss: 0 as const,
+        }))
   ).finally(() => {
     bar.done();
   });
@@ -154,7 +148,7 @@ async function fromExports(
   inputs: string[],
   options: ExportCommandOptions,
   io: CliIo,
-  exportFrom: (store: Store, dataDir: string) => Promise<ExportReport>,
+  exportFrom: (folder: DataFolder) => Promise<ExportReport>,
 ): Promise<{ report: ExportReport; readLoss: 0 | 1 | 2 }> {
   checkInputs(inputs);
   // Removed on Ctrl-C and SIGTERM too, and swept by the next run after a kill -9.
@@ -165,7 +159,7 @@ async function fromExports(
     const readLoss = exitCodeOf(read);
     const problems = formatProblems(read);
     if (problems.length > 0) io.err(problems.join('\n').trim());
-    return { report: await exportFrom(await folder.store(), folder.dir), readLoss };
+    return { report: await exportFrom(folder), readLoss };
   } finally {
     await folder.close();
     await removeTempFolder(staging);

@@ -1,13 +1,6 @@
 import type { Command } from 'commander';
 import { claudeCodeProjectDirs, findAgentStores } from '../../api/sources.js';
-import { encryptFolder } from '../../api/trust.js';
-import {
-  exitCodeOf,
-  resolveDataDir,
-  type DataFolder,
-  type ImportResult,
-  type Neo4jTarget,
-} from '../../index.js';
+import { exitCodeOf, type DataFolder, type ImportResult, type Neo4jTarget } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { withRefusalReport } from '../refusal-report.js';
 import { runEmbed, withModelOptions, type EmbedCliOptions } from '../embed-command.js';
@@ -39,23 +32,25 @@ export type ImportOptions = StoreOptions &
  * `import --encrypt`: the folder is encrypted before anything is written to it, so a new one
  * never holds a plain byte (one encrypted already is left as it is, and asks for nothing more).
  */
-async function encryptFirst(options: ImportOptions, io: CliIo): Promise<void> {
+async function encryptFirst(folder: DataFolder, options: ImportOptions, io: CliIo): Promise<void> {
   if (options.encrypt !== true) return;
-  if (neo4jOf(options))
+  if (folder.neo4j)
     throw new UsageError(
       '--encrypt keeps the data folder encrypted; a Neo4j server’s data is the server’s to encrypt',
     );
-  const dataDir = resolveDataDir(options.dataDir);
-  const report = await encryptFolder(dataDir, () => readSecret(options, true), { ifPlain: true });
+  // The same handle imports next: it holds the key it made, and asks for nothing more.
+  const report = await folder.encrypt(() => readSecret(options, true), { ifPlain: true });
   if (report.already !== true && !options.json)
-    io.err(`encrypted ${dataDir} (docs/encryption.md): what is written to it from now on is too`);
+    io.err(
+      `encrypted ${folder.dir} (docs/encryption.md): what is written to it from now on is too`,
+    );
 }
 
 /** `chatgraph import [input...]`: the bundle, then the store; then, with --embed, vectors. */
 export async function runImport(given: string[], options: ImportOptions, io: CliIo): Promise<void> {
   const neo4j = neo4jOf(options);
-  await encryptFirst(options, io);
   const folder = await openForWriting(options, { onWait: onWaitOf(io) });
+  await encryptFirst(folder, options, io);
   if (given.length === 0 && options.restore === true) {
     const stop = await restoreWithoutExport(folder);
     if (stop !== undefined) {
@@ -77,8 +72,7 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
     );
   }
   checkInputs(inputs);
-  const dataDir = folder.dir;
-  const signed = await checkSignatureBeforeWrite(dataDir, io);
+  const signed = await checkSignatureBeforeWrite(folder, io);
   const bar = new ProgressBar();
   const report = await withRefusalReport(options.json, io, () =>
     folder.import(inputs, {
@@ -92,7 +86,7 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else printReport(report, options, neo4j, io);
-  await noteSignatureDropped(dataDir, signed, io);
+  await noteSignatureDropped(folder, signed, io);
   if (options.embed) await embedAfterImport(folder, options, io);
 }
 

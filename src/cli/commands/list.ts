@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { shortIds } from '../../api/view.js';
 import type { ConversationFilter, ConversationInfo, ConversationPage } from '../../api/query.js';
-import type { DataFolder, Store } from '../../index.js';
+import type { DataFolder, StoreReader } from '../../index.js';
 import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { plural } from '../plural.js';
-import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 export type ListOptions = StoreOptions & {
@@ -150,7 +150,7 @@ export function formatList(page: ListPage, offset: number, width = 80): string[]
 /** `chatgraph list`: conversations, filtered, sorted and a page at a time. */
 export async function runList(options: ListOptions, io: CliIo): Promise<void> {
   const filter = listFilterOf(options);
-  const page: ListPage = await withStore(options, (store, folder) =>
+  const page: ListPage = await withReader(options, (store, folder) =>
     options.gone === true ? gonePage(store, folder, filter) : store.listConversations(filter),
   );
   const offset = filter.offset ?? 0;
@@ -165,7 +165,7 @@ export async function runList(options: ListOptions, io: CliIo): Promise<void> {
 // `--gone`: the conversations kept only here (their agent deleted them while `watch` followed
 // them), the most recently gone first; of the filters, only --source applies.
 async function gonePage(
-  store: Store,
+  store: StoreReader,
   folder: DataFolder,
   filter: ConversationFilter,
 ): Promise<ListPage> {

@@ -57,20 +57,19 @@ export async function runMcp(options: McpOptions, io: CliIo): Promise<void> {
     ],
   );
   await followForServer(options, io);
-  const memory = await openForReading(options);
-  const store = await memory.store();
-  const recaller = await memory.recaller();
+  const folder = await openForReading(options);
+  const recaller = await folder.recaller();
   // Counted once at start (cheap counts): what the initialize result tells agents.
-  const holdings = await holdingsOf(store);
+  const holdings = await holdingsOf(await folder.reader());
   const prices = pricesFor();
-  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, memory, prices };
+  const mcpOptions = { queryLimits: limits, recaller, answerBudget, holdings, prices };
   if (port !== undefined) {
-    const endpoint = await serveMcpHttp(store, port, '127.0.0.1', mcpOptions);
+    const endpoint = await serveMcpHttp(folder, port, '127.0.0.1', mcpOptions);
     io.err(`chatgraph MCP server at ${endpoint.url}`);
     return;
   }
   // stdout carries the protocol: nothing else may be printed there.
-  await createServer(store, mcpOptions).connect(new LineTransport());
+  await (await createServer(folder, mcpOptions)).connect(new LineTransport());
   io.err('chatgraph MCP server on stdio');
 }
 

@@ -12,7 +12,7 @@ import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import {
   openForWriting,
-  withStore,
+  withReader,
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
@@ -106,7 +106,7 @@ export function registerMemories(program: Command, io: CliIo): void {
       'print one JSON document: {items: [{id, type, content, status, tags, createdAt, source, ...}], total, offset}',
     )
     .action(async (options: ListOptions) => {
-      await withStore(options, async (_store, folder) => {
+      await withReader(options, async (_store, folder) => {
         const page = await folder.memories({
           query: options.query,
           type: typeOf(options.type),

@@ -7,7 +7,7 @@ import { withQueryLimitOptions, type QueryLimitOptions } from '../query-limit-op
 import {
   checkFormat,
   withFormatOptions,
-  withStore,
+  withReader,
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
@@ -19,7 +19,7 @@ export type QueryOptions = StoreOptions &
 export async function runQuery(query: string, options: QueryOptions, io: CliIo): Promise<void> {
   const format = checkFormat(options.format, options.json);
   const limits = queryLimits(options, CLI_QUERY_LIMITS);
-  const rows = await withStore(options, (store) => store.cypher(query, options.param, limits));
+  const rows = await withReader(options, (store) => store.cypher(query, options.param, limits));
   io.out(format === 'json' ? JSON.stringify(rows, null, 2) : formatTable(rows));
 }
 

@@ -13,7 +13,7 @@ import {
 import {
   checkFormat,
   withFormatOptions,
-  withStore,
+  withReader,
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
@@ -55,7 +55,7 @@ export async function runSearch(
   }
   const query = searchQueryOf(terms.join(' '), options);
   const highlight = highlighter(io.stdoutIsTTY);
-  const lines = await withStore(options, async (_store, folder) => {
+  const lines = await withReader(options, async (_store, folder) => {
     const recaller = await folder.recaller();
     try {
       if (options.perMessage === true) {

@@ -37,7 +37,7 @@ export async function runServe(options: ServeOptions, io: CliIo): Promise<void> 
   const live = await followForServer(options, io);
   const folder = await openForWriting(options);
   // The store opened first: a Neo4j server that cannot be reached is said before listening.
-  await folder.store();
+  await folder.reader();
   let app: WebApp;
   try {
     app = await startWebApp({

@@ -5,7 +5,6 @@ import type { Command } from 'commander';
 import {
   createSigningKey,
   readSigningKey,
-  signBundle,
   verifyBundle,
   type VerifyReport,
 } from '../../api/trust.js';
@@ -13,7 +12,8 @@ import { DataFolder, resolveDataDir } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { keyFile, keysFolder, KEY_NAME } from '../config/key-file.js';
 import { plural } from '../plural.js';
-import { dataDirOption } from '../store-options.js';
+import type { SecretOptions } from '../folder-secret.js';
+import { dataDirOption, unlockOf, type DataDirOption } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 
 const keyOption = ['--key <name>', 'the signing key’s name (default: default)', 'default'] as const;
@@ -46,14 +46,16 @@ export async function runKeyShow(options: { key: string }, io: CliIo): Promise<v
 
 /** `chatgraph sign`: the data folder's bundle signed (PAM §18, and chatgraph's manifest). */
 export async function runSign(
-  options: { dataDir?: string; key: string; json?: boolean },
+  options: SecretOptions & DataDirOption & { key: string; json?: boolean },
   io: CliIo,
 ): Promise<void> {
   const key = await readSigningKey(checkedKeyFile(options.key));
-  const dataDir = resolveDataDir(options.dataDir);
-  if (!existsSync((await DataFolder.open(dataDir)).bundle))
-    throw new UsageError(`${dataDir} has no bundle to sign: import something first`);
-  const signed = await signBundle(dataDir, key);
+  const folder = await DataFolder.open(resolveDataDir(options.dataDir), {
+    unlock: unlockOf(options),
+  });
+  if (!existsSync(folder.bundle))
+    throw new UsageError(`${folder.dir} has no bundle to sign: import something first`);
+  const signed = await folder.sign(key);
   if (options.json) {
     io.out(JSON.stringify(signed, null, 2));
     return;
@@ -61,16 +63,6 @@ export async function runSign(
   io.out(
     `signed ${signed.bundle}: ${plural(signed.memories, 'memory', 'memories')} and ${plural(signed.files, 'file')}, by ${signed.publicKey}`,
   );
-}
-
-/** The bundle `verify` checks: the argument, else the data folder's. */
-async function bundleToVerify(
-  path: string | undefined,
-  dataDir: string | undefined,
-): Promise<string> {
-  if (path !== undefined && dataDir !== undefined)
-    throw new UsageError('give a bundle folder or --data-dir, not both');
-  return path ?? (await DataFolder.open(resolveDataDir(dataDir))).bundle;
 }
 
 function describe(report: VerifyReport, io: CliIo): void {
@@ -163,12 +155,20 @@ async function keysToTrust(options: { key?: string[]; trustedKeys?: string }): P
 /** `chatgraph verify`: exit 0 when verified, 1 when unsigned or anything fails. */
 export async function runVerify(
   path: string | undefined,
-  options: { dataDir?: string; json?: boolean; key?: string[]; trustedKeys?: string },
+  options: SecretOptions & DataDirOption & { json?: boolean; key?: string[]; trustedKeys?: string },
   io: CliIo,
 ): Promise<void> {
-  const bundle = await bundleToVerify(path, options.dataDir);
+  if (path !== undefined && options.dataDir !== undefined)
+    throw new UsageError('give a bundle folder or --data-dir, not both');
+  // A bundle folder given is read as it is; the data folder's, through its seal.
+  const folder =
+    path === undefined
+      ? await DataFolder.open(resolveDataDir(options.dataDir), { unlock: unlockOf(options) })
+      : undefined;
+  const bundle = path ?? folder?.bundle ?? '';
   if (!existsSync(bundle)) throw new UsageError(`${bundle}: no such bundle folder`);
-  const report = await verifyBundle(bundle, { trust: await keysToTrust(options) });
+  const trust = await keysToTrust(options);
+  const report = await (folder ? folder.verify({ trust }) : verifyBundle(bundle, { trust }));
   if (options.json) io.out(JSON.stringify(report, null, 2));
   else describe(report, io);
   io.exitCode = report.verdict === 'verified' ? 0 : 1;
@@ -203,7 +203,7 @@ export function registerSign(program: Command, io: CliIo): void {
       '--json',
       'print one JSON document: {bundle, exportId, signedAt, publicKey, keyId, files, memories}',
     )
-    .action((options: { dataDir?: string; key: string; json?: boolean }) => runSign(options, io));
+    .action((options: DataDirOption & { key: string; json?: boolean }) => runSign(options, io));
 }
 
 export function registerVerify(program: Command, io: CliIo): void {
@@ -224,7 +224,7 @@ export function registerVerify(program: Command, io: CliIo): void {
     .action(
       (
         path: string | undefined,
-        options: { dataDir?: string; json?: boolean; key?: string[]; trustedKeys?: string },
+        options: DataDirOption & { json?: boolean; key?: string[]; trustedKeys?: string },
       ) => runVerify(path, options, io),
     );
 }

@@ -4,7 +4,7 @@ import { formatTable } from '../format-table.js';
 import {
   checkFormat,
   withFormatOptions,
-  withStore,
+  withReader,
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
@@ -15,7 +15,7 @@ export type StatsOptions = StoreOptions & { format: string; json?: boolean };
 /** `chatgraph stats`: counts per source, per month and per role. */
 export async function runStats(options: StatsOptions, io: CliIo): Promise<void> {
   const format = checkFormat(options.format, options.json);
-  const stats = await withStore(options, (store) => store.stats());
+  const stats = await withReader(options, (store) => store.stats());
   if (format === 'json') {
     io.out(JSON.stringify(stats, null, 2));
     return;

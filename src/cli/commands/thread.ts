@@ -6,7 +6,7 @@ import { formatTranscript } from '../format-thread.js';
 import {
   checkFormat,
   withFormatOptions,
-  withStore,
+  withReader,
   withStoreOptions,
   type StoreOptions,
 } from '../store-options.js';
@@ -43,7 +43,7 @@ export function wantsColour(
 export async function runThread(id: string, options: ThreadOptions, io: CliIo): Promise<void> {
   const format = checkFormat(options.format, options.json);
   const allBranches = options.allBranches === true;
-  const { info, messages, at, view } = await withStore(options, async (store, folder) => {
+  const { info, messages, at, view } = await withReader(options, async (store, folder) => {
     const { conversation, messageId } = await resolveThreadTarget(store, id);
     const [all, view] = await Promise.all([
       store.thread(conversation.id, { allBranches: allBranches || messageId !== undefined }),

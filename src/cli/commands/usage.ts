@@ -15,7 +15,7 @@ import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
 import type { CliIo } from '../cli-io.js';
 import { configPath } from '../config/config-file.js';
 import { plural } from '../plural.js';
-import { withStore, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
 
 export type UsageOptions = StoreOptions & {
   by: string;
@@ -206,7 +206,7 @@ export async function runUsage(options: UsageOptions, io: CliIo): Promise<void> 
       ? checkChoice('--source', options.source, SOURCE_CHOICE)
       : undefined;
   const prices = pricesFor();
-  const report = await withStore(options, (store) =>
+  const report = await withReader(options, (store) =>
     usageReport(store.usage, {
       by,
       breakdown: options.breakdown,

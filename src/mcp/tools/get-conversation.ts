@@ -67,7 +67,7 @@ export function registerGetConversation(
           store.thread(info.id, { allBranches: args.branch === 'all' }),
           store.subgraph(info.id),
           // The bundle's side: each message's sources, and the platform's address.
-          folder?.view(info.id),
+          folder.view(info.id),
         ]);
         const cells = codeCellsIn(graph);
         const url = view?.url ?? platformUrlOf(info, graph);

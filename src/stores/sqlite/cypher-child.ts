@@ -4,7 +4,7 @@
  * Nothing else reads that graph, and the parent kills this process at the query's deadline; the
  * operating system's memory limit stops a query that takes too much.
  */
-import { receiveChildKey } from '../../at-rest/sqlite-key.js';
+import { childKey, receiveChildKey } from '../../at-rest/sqlite-key.js';
 import { openReadonly } from './open-readonly.js';
 import { z } from 'zod';
 import { CypherProjection, WriteRefused } from '../cypher/grafeo-projection.js';
@@ -36,7 +36,7 @@ if (file === undefined || process.send === undefined) {
 // The folder's key first, over stdin (never the environment), when it is encrypted.
 await receiveChildKey();
 // As the store reads it: a read-only folder (no -shm can be made) is read from a copy in memory.
-const db = openReadonly(file);
+const db = openReadonly(file, childKey());
 const projection = new CypherProjection(sqliteGraphSource(db));
 
 process.on('message', (message: unknown) => {

@@ -23,7 +23,7 @@ describe('user Cypher in a child process', () => {
     await store.upsert(batchesOf(await knownConversations()));
     store.flush();
     conversations = await store.conversationCount();
-    children = new CypherChildren(file);
+    children = new CypherChildren(file, undefined);
   });
   afterAll(
     cleanUp(async () => {

@@ -41,7 +41,11 @@ interface Child extends PooledChild {
 export class CypherChildren {
   private readonly pool = new ChildPool<Child>(MAX_RUNNING_QUERIES, 'queries');
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** The store's SQLCipher key, handed to each child over its stdin (see `childStart`). */
+    private readonly key: string | undefined,
+  ) {}
 
   /** Runs one read-only query within the limits. */
   async run(query: string, params: Record<string, unknown>, limits: QueryLimits): Promise<Row[]> {
@@ -67,7 +71,7 @@ export class CypherChildren {
   private spawn(memoryMb: number): Child {
     const perQuery = canLimitData();
     // The folder's key, when encrypted, goes over stdin: never in the child's environment.
-    const start = childStart(this.file);
+    const start = childStart(this.key);
     const node = [
       process.execPath,
       ...childCommand('cypher-child'),

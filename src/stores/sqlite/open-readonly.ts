@@ -2,15 +2,27 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { openDatabase } from '../../at-rest/open-database.js';
-import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
+
+/** How the embedded store is opened beyond its file. */
+export interface SqliteStoreOptions {
+  /** For reading only (at once; the file must exist). */
+  readonly?: boolean | undefined;
+  /** The SQLCipher key of an encrypted data folder's store. */
+  key?: string | undefined;
+  /**
+   * Where its binary vector index is saved for the next process (the data folder names it);
+   * none: built from the rows by each process.
+   */
+  vectorIndexFile?: string | undefined;
+}
 
 /**
  * Opens a store file for reading. A store in WAL mode needs its `-shm` file, which SQLite
  * cannot create in a read-only folder (a backup, a read-only mount): there the file is read
  * into memory instead (its WAL mode cleared in that copy), so reads still work.
  */
-export function openReadonly(file: string): Database.Database {
-  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+export function openReadonly(file: string, key: string | undefined): Database.Database {
+  const db = openDatabase(file, key, { readonly: true, fileMustExist: true });
   try {
     // The -shm file is opened at the first read, not at open.
     db.prepare(`SELECT count(*) FROM sqlite_master`).get();
@@ -20,7 +32,7 @@ export function openReadonly(file: string): Database.Database {
     if (
       (error as { code?: unknown }).code !== 'SQLITE_CANTOPEN' ||
       writable(dirname(file)) ||
-      sqliteKeyFor(file) !== undefined
+      key !== undefined
     )
       throw error;
     db.close();

@@ -7,7 +7,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { QueryError, type SearchQuery } from '../store.js';
-import { receiveChildKey } from '../../at-rest/sqlite-key.js';
+import { childKey, receiveChildKey } from '../../at-rest/sqlite-key.js';
 import { openReadonly } from './open-readonly.js';
 import { searchSqlite } from './sqlite-search.js';
 
@@ -30,7 +30,7 @@ if (file === undefined || process.send === undefined) {
 await receiveChildKey();
 const db = ((): Database.Database => {
   try {
-    return openReadonly(file);
+    return openReadonly(file, childKey());
   } catch (error) {
     // One line the parent reads back (a damaged store becomes its "run reindex" error).
     process.stderr.write(

@@ -5,7 +5,7 @@ import { batchesOf, knownConversations } from '../../../test/support/graph-fixtu
 import { tempDir } from '../../../test/support/convert-to-temp.js';
 import { cleanUp } from '../../../test/support/clean-up.js';
 import { QueryLimitError } from '../query-limits.js';
-import { SearchChildren } from './search-children.js';
+import { ChildSearchResult, SearchChildren } from './search-children.js';
 import { SqliteStore } from './sqlite-store.js';
 import { StoreDamagedError } from './store-damage.js';
 
@@ -22,7 +22,7 @@ describe('keyword searches in child processes', () => {
   });
 
   it('answers a search with the store’s result, checked as it comes over IPC', async () => {
-    const children = new SearchChildren(file);
+    const children = new SearchChildren(file, undefined);
     try {
       const result = await children.run({ text: 'sourdough', limit: 3 });
       expect(result.mode).toBe('keyword');
@@ -43,7 +43,7 @@ describe('keyword searches in child processes', () => {
       damaged,
       'this is not a database, only text long enough to be read\n'.repeat(100),
     );
-    const children = new SearchChildren(damaged);
+    const children = new SearchChildren(damaged, undefined);
     try {
       const failed = await children.run({ text: 'starter' }).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(StoreDamagedError);
@@ -76,7 +76,7 @@ describe('keyword searches in child processes', () => {
     );
 
     it('stops the search at its deadline while the child is still starting', async () => {
-      const children = new SearchChildren(file);
+      const children = new SearchChildren(file, undefined);
       try {
         const failed = await children.run({ text: 'the' }, 0.5).catch((error: unknown) => error);
         expect(failed).toBeInstanceOf(QueryLimitError);
@@ -87,5 +87,33 @@ describe('keyword searches in child processes', () => {
         children.close();
       }
     });
+  });
+});
+
+describe('a search child’s answer', () => {
+  const hit = {
+    conversationId: 'c1',
+    platformConversationId: 'p1',
+    title: 'Bread',
+    source: 'chatgpt',
+    messageId: 'm1',
+    role: 'user',
+    createdAt: '2026-01-01T00:00:00Z',
+    snippet: 'sourdough',
+    score: 1,
+  };
+  const result = { mode: 'keyword', matches: 1, matchesCapped: false, ranked: 1 };
+
+  it('crosses whole when it holds the fields the parent knows', () => {
+    expect(ChildSearchResult.parse({ ...result, hits: [hit] })).toEqual({ ...result, hits: [hit] });
+  });
+
+  it('fails loudly on a field the parent does not list, rather than dropping it', () => {
+    const parsed = ChildSearchResult.safeParse({ ...result, hits: [{ ...hit, newField: 1 }] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['hits', 0]);
+    expect(ChildSearchResult.safeParse({ ...result, hits: [hit], extra: true }).success).toBe(
+      false,
+    );
   });
 });

@@ -25,33 +25,42 @@ interface Child extends PooledChild {
 
 // The fields a keyword hit of the embedded store has (no memory or meaning: those are added
 // by the recaller in the parent); zod's own checks, nothing refined, as it is every search's.
-const Hit = z.object({
-  conversationId: z.string(),
-  platformConversationId: z.string(),
-  title: z.string(),
-  source: z.string(),
-  messageId: z.string(),
-  role: z.string(),
-  createdAt: z.string(),
-  snippet: z.string(),
-  score: z.number(),
-  kind: z.enum(['message', 'attachment', 'title', 'memory']).optional(),
-  attachment: z.object({ id: z.string(), name: z.string().nullable() }).optional(),
-  why: z.object({ keyword: z.object({ rank: z.number() }).optional() }).optional(),
-});
+// Strict: a field the child sends that is not listed here fails the answer loudly, rather than
+// vanishing at the process boundary (zod's plain object drops it without a word).
+const Hit = z
+  .object({
+    conversationId: z.string(),
+    platformConversationId: z.string(),
+    title: z.string(),
+    source: z.string(),
+    messageId: z.string(),
+    role: z.string(),
+    createdAt: z.string(),
+    snippet: z.string(),
+    score: z.number(),
+    kind: z.enum(['message', 'attachment', 'title', 'memory']).optional(),
+    attachment: z.object({ id: z.string(), name: z.string().nullable() }).strict().optional(),
+    why: z
+      .object({ keyword: z.object({ rank: z.number() }).strict().optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
 
-/** A keyword search's result as the child sends it. */
-export const ChildSearchResult = z.object({
-  mode: z.literal('keyword'),
-  hits: z.array(Hit),
-  conversationCount: z.number().optional(),
-  matches: z.number(),
-  matchesCapped: z.boolean(),
-  ranked: z.number(),
-  offset: z.number().optional(),
-  hint: z.string().optional(),
-  notice: z.string().optional(),
-});
+/** A keyword search's result as the child sends it (strict, as its hits). */
+export const ChildSearchResult = z
+  .object({
+    mode: z.literal('keyword'),
+    hits: z.array(Hit),
+    conversationCount: z.number().optional(),
+    matches: z.number(),
+    matchesCapped: z.boolean(),
+    ranked: z.number(),
+    offset: z.number().optional(),
+    hint: z.string().optional(),
+    notice: z.string().optional(),
+  })
+  .strict();
 
 const Answer = z.union([
   z.object({ result: ChildSearchResult }),
@@ -67,7 +76,11 @@ const Answer = z.union([
 export class SearchChildren {
   private readonly pool = new ChildPool<Child>(MAX_RUNNING_SEARCHES, 'searches');
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    /** The store's SQLCipher key, handed to each child over its stdin (see `childStart`). */
+    private readonly key: string | undefined,
+  ) {}
 
   /** Runs one search; past `timeoutSeconds` it is stopped with a one-line {@link QueryLimitError}. */
   async run(query: SearchQuery, timeoutSeconds = SEARCH_TIMEOUT_SECONDS): Promise<SearchResult> {
@@ -96,7 +109,7 @@ export class SearchChildren {
 
   private spawn(): Child {
     // The folder's key, when encrypted, goes over stdin: never in the child's environment.
-    const start = childStart(this.file);
+    const start = childStart(this.key);
     const spawned = spawn(
       process.execPath,
       [...childCommand('search-child'), this.file, ...start.args],
@@ -141,6 +154,15 @@ function resultOf(parsed: z.infer<typeof ChildSearchResult>): SearchResult {
   };
 }
 
+/** What is wrong with a child's answer: the result's first problem (its field named), else the error's. */
+function answerProblem(message: unknown): string {
+  const asResult = z.object({ result: ChildSearchResult }).safeParse(message);
+  const issue = asResult.success ? undefined : asResult.error.issues[0];
+  if (!issue) return 'neither a result nor an error';
+  const keys = issue.code === 'unrecognized_keys' ? ` (${issue.keys.join(', ')})` : '';
+  return `${issue.path.join('.') || 'the answer'}: ${issue.message}${keys}`;
+}
+
 function endedError(child: PooledChild, code: number | null, signal: NodeJS.Signals | null): Error {
   const how = signal !== null ? `signal ${signal}` : `exit code ${String(code)}`;
   const last = lastStderrLine(child);
@@ -173,7 +195,12 @@ async function ask(
       if (Ready.safeParse(message).success || !settle()) return;
       const answer = Answer.safeParse(message);
       if (answer.success) resolve(answer.data);
-      else reject(new Error('the search process answered something that is not an answer'));
+      else
+        reject(
+          new Error(
+            `the search process answered something that is not an answer: ${answerProblem(message)}`,
+          ),
+        );
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
       if (settle()) reject(endedError(child, code, signal));

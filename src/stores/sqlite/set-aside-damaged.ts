@@ -11,9 +11,10 @@ import { isEmptyFile, isStoreDamage } from './store-damage.js';
  */
 export async function setAsideIfDamaged(
   file: string,
+  key: string | undefined,
   now = new Date(),
 ): Promise<string | undefined> {
-  if (!existsSync(file) || !damaged(file)) return undefined;
+  if (!existsSync(file) || !damaged(file, key)) return undefined;
   const aside = `${file}.damaged-${now.toISOString().replace(/[:.]/g, '-')}`;
   await rename(file, aside);
   for (const suffix of ['-wal', '-shm'])
@@ -22,11 +23,11 @@ export async function setAsideIfDamaged(
 }
 
 // SQLite's own check of every page (quick_check: the b-trees, not index contents).
-function damaged(file: string): boolean {
+function damaged(file: string, key: string | undefined): boolean {
   if (isEmptyFile(file)) return true;
   let db: Database.Database | undefined;
   try {
-    db = openDatabase(file, { fileMustExist: true });
+    db = openDatabase(file, key, { fileMustExist: true });
     const result: unknown = db.pragma('quick_check(1)', { simple: true });
     return result !== 'ok';
   } catch (error) {

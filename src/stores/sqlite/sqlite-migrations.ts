@@ -97,8 +97,8 @@ function addMissingColumns(db: Database.Database): void {
 }
 
 /** Whether a store file lacks a table or a property column of this version. */
-export function outdated(file: string): boolean {
-  const db = openReadonly(file);
+export function outdated(file: string, key?: string): boolean {
+  const db = openReadonly(file, key);
   try {
     const tables = new Set(tableNames(db));
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
@@ -116,9 +116,9 @@ export function outdated(file: string): boolean {
 }
 
 /** Whether opening the file will bring it up to date: it exists and an older version made it. */
-export function needsUpgrade(file: string): boolean {
+export function needsUpgrade(file: string, key?: string): boolean {
   try {
-    return existsSync(file) && !isEmptyFile(file) && outdated(file);
+    return existsSync(file) && !isEmptyFile(file) && outdated(file, key);
   } catch {
     // A damaged file: opening it reports that.
     return false;

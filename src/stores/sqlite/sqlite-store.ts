@@ -38,7 +38,7 @@ import { clearFullText } from './full-text.js';
 import { batchNeedsDetector } from '../batch-language.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
-import { openReadonly } from './open-readonly.js';
+import { openReadonly, type SqliteStoreOptions } from './open-readonly.js';
 import { openDatabase } from '../../at-rest/open-database.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
 import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
@@ -82,13 +82,14 @@ export class SqliteStore implements Store {
   private constructor(
     readonly file: string,
     readonly: boolean,
+    { key, vectorIndexFile }: SqliteStoreOptions,
     // Off when an old store is brought up to date only to be read (a rebuild waits for a write).
     retokenize = true,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = readonly ? openReadonly(file) : openDatabase(file);
+    this.db = readonly ? openReadonly(file, key) : openDatabase(file, key);
     this.db.pragma('busy_timeout = 10000');
-    this.vectors = new SqliteVectors(this.db);
+    this.vectors = new SqliteVectors(this.db, vectorIndexFile);
     this.memories = new SqliteMemories(this.db);
     if (!readonly) {
       configureWritable(this.db);
@@ -98,8 +99,8 @@ export class SqliteStore implements Store {
     this.stateOf = this.db.prepare(
       `SELECT content_hash, deep FROM conversation_state WHERE id = ?`,
     );
-    this.queries = new CypherChildren(file);
-    this.searches = new SearchChildren(file);
+    this.queries = new CypherChildren(file, key);
+    this.searches = new SearchChildren(file, key);
   }
 
   private writable(): SqliteGraphWriter {
@@ -107,18 +108,17 @@ export class SqliteStore implements Store {
     return this.graphWriter;
   }
 
-  /** Whether opening the file will bring it up to date (it was made by an older version). */
+  /** Whether opening the file (with its key, if encrypted) will bring it up to date (an older version made it). */
   static readonly needsUpgrade = needsUpgrade;
-
   /** Opens (creating) the store file. */
-  static open(file: string, options: { readonly?: boolean } = {}): SqliteStore {
+  static open(file: string, options: SqliteStoreOptions = {}): SqliteStore {
     // SQLite takes an empty file for an empty database; a store emptied so (a full disk, a
     // truncating copy) would be filled afresh while the bundle still lists what it held.
     if (isEmptyFile(file)) throw new StoreDamagedError(file, EMPTY_FILE);
     // A store made by an older version is brought up to date before it is read.
-    if (options.readonly && existsSync(file) && outdated(file))
-      new SqliteStore(file, false, false).db.close();
-    return new SqliteStore(file, options.readonly ?? false);
+    if (options.readonly && existsSync(file) && outdated(file, options.key))
+      new SqliteStore(file, false, options, false).db.close();
+    return new SqliteStore(file, options.readonly ?? false, options);
   }
 
   private pending = 0;

@@ -1,5 +1,4 @@
 import { channel } from 'node:diagnostics_channel';
-import { dirname, join } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { type BinaryIndex, dot, toBinaryCode } from '../vectors/binary-index.js';
 import { quantizeVector } from '../vectors/int8-vectors.js';
@@ -19,7 +18,6 @@ import {
   candidateOf,
 } from './sqlite-vector-schemas.js';
 import { readIndexFile, removeIndexFile, saveIndexFile } from './vector-index-file.js';
-import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
 import { meanVectors } from './sqlite-mean-vectors.js';
 import type {
   ConversationVector,
@@ -77,7 +75,11 @@ export class SqliteVectors implements VectorIndex {
   // A search asks for the model (and its count) more than once: counted once per generation.
   private counted: { generation: string; count: number } | undefined;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    /** Where the in-memory index is saved for the next process (none: not saved). */
+    private readonly savedIndex?: string,
+  ) {}
 
   /** Creates the tables (a store opened for writing). */
   static createSchema(db: Database.Database): void {
@@ -114,12 +116,12 @@ export class SqliteVectors implements VectorIndex {
   }
 
   /**
-   * Where the in-memory index is saved for the next process: none for a store in memory, nor
-   * for an encrypted one (the codes would be a readable digest of the chats beside it).
+   * Where the in-memory index is saved for the next process: where its opener said (never for
+   * an encrypted folder's store: the codes would be a readable digest of the chats beside it),
+   * and none for a store in memory.
    */
   private indexFile(): string | undefined {
-    if (this.db.memory || sqliteKeyFor(this.db.name) !== undefined) return undefined;
-    return join(dirname(this.db.name), 'vector-index.bin');
+    return this.db.memory ? undefined : this.savedIndex;
   }
 
   model(): Promise<IndexedModel | undefined> {

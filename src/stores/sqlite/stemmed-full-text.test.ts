@@ -1,16 +1,16 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { storeFile } from '../../folder/data-dir.js';
-import { openStore } from '../../folder/open-store.js';
+import { layoutOf } from '../../folder/layout.js';
 import { tempDir } from '../../../test/support/convert-to-temp.js';
 import { stemBatches } from '../../../test/support/search-fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
+import { Folder } from '../../folder/folder.js';
 
 // A store as a version before stemming left it: everything but the stemmed table.
 async function olderStore(dataDir: string): Promise<string> {
-  const file = storeFile(dataDir);
+  const file = layoutOf(dataDir).store;
   const store = SqliteStore.open(file);
   await store.upsert(stemBatches());
   await store.close();
@@ -28,7 +28,7 @@ describe('the stemmed index of an older store', () => {
     const dataDir = tempDir();
     const file = await olderStore(dataDir);
     expect(SqliteStore.needsUpgrade(file)).toBe(true);
-    const store = await openStore({ dataDir }, { readonly: true });
+    const store = await new Folder(dataDir).openStore({ readonly: true });
     try {
       expect(await owners(store, 'panneau')).toEqual(['st-fr']);
       expect(await owners(store, 'Wohnung')).toEqual(['st-de']);
@@ -41,7 +41,7 @@ describe('the stemmed index of an older store', () => {
   it('holds what an import would have written', async () => {
     const dataDir = tempDir();
     const file = await olderStore(dataDir);
-    const upgraded = await openStore({ dataDir });
+    const upgraded = await new Folder(dataDir).openStore();
     await upgraded.close();
     const fresh = SqliteStore.open(join(tempDir(), 'fresh.sqlite'));
     await fresh.upsert(stemBatches());

@@ -1,7 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { sqliteKeyFor } from '../../at-rest/sqlite-key.js';
-import { isEncrypted, STAGING } from '../../bundle/encryption-markers.js';
+import { statSync } from 'node:fs';
 import { StoreConnectionError } from '../store.js';
 
 /**
@@ -60,26 +57,22 @@ export class FolderSwitchedError extends StoreConnectionError {}
 // What SQLite says of a file it cannot read as a database at all (a key missing or wrong).
 const NOT_A_DATABASE = /file is not a database/;
 
-/** Why the store reads as no database when its folder was switched under this process. */
-function switchedUnder(file: string): string | undefined {
-  const dir = dirname(file);
-  if (Object.values(STAGING).some((name) => existsSync(join(dir, name))))
-    return `${dir} is being encrypted or decrypted right now (its store is not damaged): try again when that is done`;
-  const encrypted = isEncrypted(dir);
-  const keyed = sqliteKeyFor(file) !== undefined;
-  if (encrypted && !keyed)
-    return `${dir} was encrypted after this process opened it (its store is not damaged): start the command or server again, and it asks for the passphrase`;
-  if (!encrypted && keyed)
-    return `${dir} was decrypted after this process opened it (its store is not damaged): start the command or server again`;
-  return undefined;
-}
+/**
+ * Why a store reads as no database when its folder's encryption was switched under this
+ * process (undefined: it was not); the folder that opened the store knows, and says.
+ */
+export type SwitchedUnder = () => string | undefined;
 
 /** The error as a {@link StoreDamagedError} when it is damage, else as it is. */
-export function asStoreDamage(error: unknown, file: string): unknown {
+export function asStoreDamage(
+  error: unknown,
+  file: string,
+  switchedUnder?: SwitchedUnder,
+): unknown {
   if (!isStoreDamage(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const switched =
-    NOT_A_DATABASE.test(message) || isNotADatabase(error) ? switchedUnder(file) : undefined;
+    NOT_A_DATABASE.test(message) || isNotADatabase(error) ? switchedUnder?.() : undefined;
   if (switched !== undefined) return new FolderSwitchedError(switched);
   return new StoreDamagedError(file, DAMAGE_TEXT.exec(message)?.[0] ?? message);
 }
@@ -88,7 +81,11 @@ export function asStoreDamage(error: unknown, file: string): unknown {
  * The store, with damage found by any of its methods (a page read mid-query) reported as a
  * {@link StoreDamagedError} rather than SQLite's message, so every command says the same.
  */
-export function reportingDamage<T extends object>(store: T, file: string): T {
+export function reportingDamage<T extends object>(
+  store: T,
+  file: string,
+  switchedUnder?: SwitchedUnder,
+): T {
   return new Proxy(store, {
     get(target, property, receiver): unknown {
       const value: unknown = Reflect.get(target, property, receiver);
@@ -98,14 +95,14 @@ export function reportingDamage<T extends object>(store: T, file: string): T {
           const result: unknown = Reflect.apply(value, target, args);
           // The writer an import writes through is guarded the same way.
           if (property === 'writer' && typeof result === 'object' && result !== null)
-            return reportingDamage(result, file);
+            return reportingDamage(result, file, switchedUnder);
           return result instanceof Promise
             ? result.catch((error: unknown) => {
-                throw asStoreDamage(error, file);
+                throw asStoreDamage(error, file, switchedUnder);
               })
             : result;
         } catch (error) {
-          throw asStoreDamage(error, file);
+          throw asStoreDamage(error, file, switchedUnder);
         }
       };
     },
