@@ -34,6 +34,15 @@ export function neo4jGraphWriter(write: Neo4jWrite, deep: boolean): GraphWriter 
   let queue: HashedBatch[] = [];
   let rows = 0;
   let inFlight: Promise<void> = Promise.resolve();
+  // A sub-agent's conversation may be written in a later group than the call that STARTED it,
+  // or replaced after it (its node detached): the edge is matched again once all is written.
+  const started: { from: string; to: string }[] = [];
+  const linkStarted = async (): Promise<void> => {
+    if (started.length === 0) return;
+    await write(async (tx) => {
+      for (const rows of chunks(started)) await tx.run(mergeEdges('STARTED'), { rows });
+    });
+  };
   const send = async (): Promise<void> => {
     const group = queue;
     queue = [];
@@ -49,16 +58,20 @@ export function neo4jGraphWriter(write: Neo4jWrite, deep: boolean): GraphWriter 
   return {
     write: async (batch) => {
       queue.push(batch);
+      for (const edge of batch.edges)
+        if (edge.kind === 'STARTED') started.push({ from: edge.from, to: edge.to });
       rows += batch.nodes.length + batch.edges.length;
       if (rows >= GROUP_ROWS) await send();
     },
     flush: async () => {
       if (queue.length > 0) await send();
       await inFlight;
+      await linkStarted();
     },
     end: async () => {
       if (queue.length > 0) await send();
       await inFlight;
+      await linkStarted();
       return { ...report };
     },
   };
