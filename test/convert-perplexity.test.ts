@@ -107,9 +107,10 @@ describe("Perplexity's official account export (issue 42, point 9)", () => {
 
   it('is listed by `chatgraph sources` with how to request it', async () => {
     const { stdout } = await run(process.execPath, [CLI, 'sources']);
-    const line = stdout.split('\n').find((l) => l.startsWith('perplexity'));
-    expect(line).toContain('perplexity.typeform.com/datarequest');
-    expect(line).toContain('user_data_export_');
+    // Each source's words wrap to 80 columns under its name: its entry runs to the next name.
+    const entry = /^perplexity .*(?:\n {2,}.*)*/m.exec(stdout)?.[0];
+    expect(entry).toContain('perplexity.typeform.com/datarequest');
+    expect(entry).toContain('user_data_export_');
   });
 });
 
