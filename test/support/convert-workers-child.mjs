@@ -3,6 +3,8 @@
 // done, in order), and writes that record and the report as JSON:
 //   node test/support/convert-workers-child.mjs <workers> <out> <record.json> <export>...
 import { writeFileSync } from 'node:fs';
+import { Bundle } from '../../dist/bundle/bundle.js';
+import { bundleLayout } from '../../dist/folder/layout.js';
 import { importPipeline } from '../../dist/pipeline/import-pipeline.js';
 
 const [workers, out, record, ...inputs] = process.argv.slice(2);
@@ -26,7 +28,11 @@ const store = {
   },
 };
 let report;
-const options = { out, workers: Number(workers), importedAt: new Date('2026-01-01T00:00:00Z') };
+const options = {
+  bundle: new Bundle(bundleLayout(out)),
+  workers: Number(workers),
+  importedAt: new Date('2026-01-01T00:00:00Z'),
+};
 for await (const event of importPipeline(inputs, options, store)) {
   if (event.kind === 'stored') stored.push({ id: event.written.id, file: undefined });
   if (event.kind === 'done') report = event.report;
