@@ -61,6 +61,8 @@ CALLS: dict[str, list[Args]] = {
         {"query": "MATCH (c:Conversation {conversation_id: $id}) RETURN c.name AS name", "params": {"id": "conv-short"}},
     ],
     "stats": [{}],
+    # Token usage (issue 45): the samples' Claude Code sessions carry counts; a day's rows too.
+    "usage": [{}, {"by": "day", "breakdown": True, "source": "claude-code", "since": "2020-01-01"}],
     # The memory tools (issue 15 §2), called when the server lists them.
     "remember": [
         {"content": "The user feeds the sourdough starter twice a day", "type": "fact", "tags": ["baking"]}
