@@ -68,6 +68,29 @@ export interface UncountedSource {
   models: { model: string; messages: number }[];
 }
 
+/** A source's count of conversations without token counts, as both stores read it. */
+export const UncountedRow = z.object({
+  source: z.string(),
+  conversations: z.number(),
+  of: z.number(),
+});
+
+/** The assistant messages of a source's model, as both stores read them. */
+export const ModelRow = z.object({ source: z.string(), model: z.string(), messages: z.number() });
+
+/** Each source's uncounted conversations with the models their messages name. */
+export function withModels(
+  sources: readonly z.infer<typeof UncountedRow>[],
+  models: readonly z.infer<typeof ModelRow>[],
+): UncountedSource[] {
+  return sources.map((row) => ({
+    ...row,
+    models: models
+      .filter((m) => m.source === row.source)
+      .map(({ model, messages }) => ({ model, messages })),
+  }));
+}
+
 /** A message of a conversation with no token count, for an estimate from its text. */
 export const UncountedMessageRow = z.object({
   conversationId: z.string(),

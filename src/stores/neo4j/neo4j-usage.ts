@@ -4,6 +4,9 @@ import {
   TokenSlotRow,
   UncountedMessageRow,
   UsageConversationRow,
+  ModelRow,
+  UncountedRow,
+  withModels,
 } from '../usage-reader.js';
 import type {
   TokenTotals,
@@ -44,8 +47,6 @@ const CopyRow = TokenSlotRow.extend({
   createdAt: z.string().nullable(),
   started: z.string().nullable(),
 });
-const UncountedRow = z.object({ source: z.string(), conversations: z.number(), of: z.number() });
-const ModelRow = z.object({ source: z.string(), model: z.string(), messages: z.number() });
 
 interface Conditions {
   where: string[];
@@ -153,12 +154,7 @@ export class Neo4jUsage implements UsageReader {
       ),
       'models without token counts',
     );
-    return sources.map((row) => ({
-      ...row,
-      models: models
-        .filter((m) => m.source === row.source)
-        .map(({ model, messages }) => ({ model, messages })),
-    }));
+    return withModels(sources, models);
   }
 
   async *uncountedMessages(

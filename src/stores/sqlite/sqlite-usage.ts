@@ -5,6 +5,9 @@ import {
   UncountedMessageRow,
   UsageConversationRow,
   slotAtOrAfter,
+  ModelRow,
+  UncountedRow,
+  withModels,
   slotOf,
   slotStart,
   type TokenSlot,
@@ -27,8 +30,6 @@ const CopyRow = SlotRow.omit({ slot: true }).extend({
   createdAt: z.string().nullable(),
   started: z.string().nullable(),
 });
-const UncountedRow = z.object({ source: z.string(), conversations: z.number(), of: z.number() });
-const ModelRow = z.object({ source: z.string(), model: z.string(), messages: z.number() });
 
 /** What an older store lacks: its token columns, the response ids, the summed counts. */
 interface Holdings {
@@ -246,14 +247,7 @@ export class SqliteUsage implements UsageReader {
         .all(params),
       'models without token counts',
     );
-    return Promise.resolve(
-      sources.map((row) => ({
-        ...row,
-        models: models
-          .filter((m) => m.source === row.source)
-          .map(({ model, messages }) => ({ model, messages })),
-      })),
-    );
+    return Promise.resolve(withModels(sources, models));
   }
 
   async *uncountedMessages(
