@@ -35,13 +35,24 @@ export function neo4jGraphWriter(write: Neo4jWrite, deep: boolean): GraphWriter 
   let rows = 0;
   let inFlight: Promise<void> = Promise.resolve();
   // A sub-agent's conversation may be written in a later group than the call that STARTED it,
-  // or replaced after it (its node detached): the edge is matched again once all is written.
-  const started: { from: string; to: string }[] = [];
+  // or replaced after it (its node detached): the edge is matched again once all is written,
+  // and kept to match again only while its conversation is not there (a writer that lives, as
+  // watch's, does not re-match every edge it ever wrote).
+  let started: { from: string; to: string }[] = [];
   const linkStarted = async (): Promise<void> => {
     if (started.length === 0) return;
-    await write(async (tx) => {
-      for (const rows of chunks(started)) await tx.run(mergeEdges('STARTED'), { rows });
+    const linked = await write(async (tx) => {
+      const done = new Set<string>();
+      for (const rows of chunks(started)) {
+        const result = await tx.run(
+          `${mergeEdges('STARTED')} RETURN row.from + ' ' + row.to AS edge`,
+          { rows },
+        );
+        for (const record of result.records) done.add(String(record.get('edge')));
+      }
+      return done;
     });
+    started = started.filter((edge) => !linked.has(`${edge.from} ${edge.to}`));
   };
   const send = async (): Promise<void> => {
     const group = queue;
