@@ -6,6 +6,10 @@ import { openReadonly } from './open-readonly.js';
 import { isEmptyFile } from './store-damage.js';
 import { fillStems, STEMS_TABLE, stemsMissing, stemsStatement } from './stemmed-full-text.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
+import {
+  messageConversationsMissing,
+  upgradeMessageConversations,
+} from './message-conversations.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
@@ -31,7 +35,7 @@ export function configureWritable(db: Database.Database): void {
 /**
  * Creates the tables of this version and brings an older store up to date in place: new
  * property columns, message and token counts, the full-text indexes (re-tokenized when `retokenize`),
- * the listing's indexes and previews.
+ * the listing's indexes and previews, each message's conversation number.
  */
 export function migrate(db: Database.Database, retokenize: boolean): void {
   const missing = fullTextMissing(db);
@@ -55,6 +59,9 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
     })();
   else db.exec(stems);
   upgradeListing(db);
+  // Each message's conversation number, for exact counts of conversations (a store made
+  // before them: filled once, about N s at a million messages, see docs/performance.md).
+  upgradeMessageConversations(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
@@ -104,6 +111,7 @@ export function outdated(file: string, key?: string): boolean {
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
     if (!tables.has('token_counts')) return true;
     if (stemsMissing(db)) return true;
+    if (tables.has('Message') && messageConversationsMissing(db)) return true;
     if (tables.has('Conversation') && listingMissing(db)) return true;
     if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
     return LABEL_NAMES.some((label) => {
