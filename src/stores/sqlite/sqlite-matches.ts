@@ -162,6 +162,9 @@ function numberedMatches(
   sources: readonly Source[],
   tables: Tables,
   filters: readonly string[],
+  // Whether a row found by both message tables is listed once (to count matches), not twice
+  // (enough to count conversations, without a temporary B-tree of every match's rowid).
+  once: boolean,
 ): string | undefined {
   if (!conversationOnly(filters)) return undefined;
   const kept =
@@ -173,8 +176,10 @@ function numberedMatches(
     const join = numberJoin(db, source);
     if (join === undefined) return undefined;
     const { porter, stems } = matchingRowids(source, tables);
-    const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
-    parts.push(`SELECT '${source}' AS source, k.n AS n FROM (${rows}) t ${join}${kept}`);
+    const rows =
+      stems === undefined ? [porter] : once ? [`${porter} UNION ${stems}`] : [porter, stems];
+    for (const matching of rows)
+      parts.push(`SELECT '${source}' AS source, k.n AS n FROM (${matching}) t ${join}${kept}`);
   }
   return parts.join(' UNION ALL ');
 }
@@ -192,7 +197,7 @@ export function countFiltered(
   filters: string[],
   params: Params,
 ): { kept: Record<Source, number>; conversations: number } {
-  const numbered = numberedMatches(db, sources, tables, filters);
+  const numbered = numberedMatches(db, sources, tables, filters, true);
   const hits =
     numbered ??
     sources
@@ -261,7 +266,7 @@ export function countConversations(
   filters: string[],
   params: Params,
 ): number {
-  const numbered = numberedMatches(db, sources, tables, filters);
+  const numbered = numberedMatches(db, sources, tables, filters, false);
   if (numbered !== undefined)
     return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
   const owners = sources.flatMap((source) => {
