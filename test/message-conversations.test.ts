@@ -14,7 +14,7 @@ import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { searchBatches } from './support/search-fixtures.js';
 
-// Issue 46: each message's conversation as a number, kept by triggers, is what exact counts of
+// Issue 46: each message's conversation as a number, kept beside the messages, is what exact counts of
 // conversations read. It must name every message's conversation and nothing else, whatever
 // wrote the messages, and a store made before it must get it once.
 
@@ -66,8 +66,7 @@ describe("each message's conversation number", () => {
     // The previous release's store: no table, no triggers.
     const old = new Database(file);
     old.exec(
-      `DROP TRIGGER message_conversation_insert; DROP TRIGGER message_conversation_delete;
-       DROP TRIGGER message_conversation_owner; DROP TABLE ${MESSAGE_CONVERSATIONS}; DROP TABLE ${CONVERSATION_NUMBERS}`,
+      `DROP TRIGGER message_conversation_delete; DROP TABLE ${MESSAGE_CONVERSATIONS}; DROP TABLE ${CONVERSATION_NUMBERS}`,
     );
     old.close();
     expect(SqliteStore.needsUpgrade(file)).toBe(true);
@@ -83,7 +82,7 @@ describe("each message's conversation number", () => {
     );
     numbers.close();
 
-    // Written again after the upgrade: the triggers keep it.
+    // Written again after the upgrade: the writer keeps it.
     const writer = SqliteStore.open(file);
     await writer.upsert(searchBatches().slice(0, 1));
     await writer.close();

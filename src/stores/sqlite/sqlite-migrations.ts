@@ -47,6 +47,10 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   SqliteVectors.createSchema(db);
   SqliteMemories.createSchema(db);
   addMissingColumns(db);
+  // Each message's conversation number, for exact counts of conversations (a store made
+  // before them: filled once, 11 s at a million messages, see docs/performance.md). Before
+  // the stems are filled: their writer numbers the messages it is given.
+  upgradeMessageConversations(db);
   backfillMessageCounts(db);
   createUsageIndexes(db);
   backfillTokenCounts(db);
@@ -59,9 +63,6 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
     })();
   else db.exec(stems);
   upgradeListing(db);
-  // Each message's conversation number, for exact counts of conversations (a store made
-  // before them: filled once, about N s at a million messages, see docs/performance.md).
-  upgradeMessageConversations(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
