@@ -11,14 +11,6 @@ import type { LibraryFile } from '../providers/provider.js';
  */
 const BACKLOG = 5;
 
-/**
- * The worker's young generation, in MB (V8's default on 64 bits is 48: three 16 MB semi-spaces).
- * The worker waits on the main thread half of an import, so its extra scavenges cost no wall
- * time, and what they save is resident: the 200 MB export's worker heap peaked at 94 MB with the
- * default and 54 MB with 4 MB semi-spaces (bench/import.mjs).
- */
-const WORKER_YOUNG_MB = 12;
-
 interface Pending {
   resolve: (result: RecordResult) => void;
   reject: (error: Error) => void;
@@ -59,9 +51,7 @@ export class RecordConverter {
     if (count > 0 && !compiled)
       throw new Error('worker threads need the compiled build (npm run build)');
     for (let i = 0; i < count; i++) {
-      const worker = new Worker(new URL('./convert-worker.js', import.meta.url), {
-        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-      });
+      const worker = new Worker(new URL('./convert-worker.js', import.meta.url));
       const slot: Slot = { worker, pending: new Map() };
       worker.on('message', (message: { seq: number; result?: RecordResult; error?: string }) => {
         const pending = slot.pending.get(message.seq);
