@@ -48,7 +48,7 @@ describe('the sync group', () => {
       expect(group.refusals).toEqual([]);
     }
     for (const sealer of groups) {
-      const sealed = await sealer.seal(Buffer.from(`from ${sealer.self.name}`));
+      const sealed = sealer.seal(Buffer.from(`from ${sealer.self.name}`));
       for (const opener of groups)
         expect(Buffer.from(await opener.open(sealed)).toString()).toBe(`from ${sealer.self.name}`);
       for (const other of groups)
@@ -205,12 +205,12 @@ describe('what a new machine reads', () => {
     const dir = temp();
     const [a, b] = [temp(), temp()];
     const founder = await openGroup(dir, { configDir: a, create: true });
-    const before = await founder.seal(Buffer.from('written before b joined'));
+    const before = founder.seal(Buffer.from('written before b joined'));
     const { code } = await inviteMachine(dir, { configDir: a, ...FAST });
     const joined = await joinGroup(dir, code, { configDir: b, ...FAST });
     expect(Buffer.from(await joined.open(before)).toString()).toBe('written before b joined');
     const stranger = await openGroup(temp(), { configDir: temp(), create: true });
-    const foreign = await stranger.seal(Buffer.from('not for this group'));
+    const foreign = stranger.seal(Buffer.from('not for this group'));
     await expect(joined.open(foreign, 'DIR/x/export.age')).rejects.toThrow(
       /refused DIR\/x\/export\.age: this machine cannot open it/,
     );

@@ -39,7 +39,7 @@ async function found(dir: string, identity: MachineIdentity, now: Date): Promise
     now,
   });
   const temp = `${layout.founder}.${randomUUID()}.tmp`;
-  await writeFileAtomic(temp, await sealTo([groupRecipient, self.recipient], text));
+  await writeFileAtomic(temp, sealTo([groupRecipient, self.recipient], text));
   try {
     // A link, not a rename: two machines founding at once in one DIR, only one founder.
     await link(temp, layout.founder);

@@ -77,7 +77,7 @@ export async function writeClosed(
     signer: input.signer,
     now: input.now,
   });
-  await writeFileAtomic(file, await sealTo([input.codeRecipient, ...input.recipients], text));
+  await writeFileAtomic(file, sealTo([input.codeRecipient, ...input.recipients], text));
 }
 
 /**
@@ -116,7 +116,7 @@ export async function inviteMachine(
     signer: identity.signing,
     now,
   });
-  await writeFileAtomic(layout.invite(inviteId), await group.seal(Buffer.from(invite)));
+  await writeFileAtomic(layout.invite(inviteId), group.seal(Buffer.from(invite)));
   const key = recordText({
     groupId: group.id,
     type: RECORD_TYPES.inviteKey,
@@ -133,7 +133,7 @@ export async function inviteMachine(
   });
   await writeFileAtomic(
     layout.inviteKey(inviteId),
-    await sealTo([keys.recipient, ...group.recipients], key),
+    sealTo([keys.recipient, ...group.recipients], key),
   );
   return { code, expires };
 }
