@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { AgeKey } from '../../at-rest/age-x25519.js';
-import { ageKeys, openWithAny, sealToRecipients } from './age-recipients.js';
+import {
+  ageKeys,
+  openWithAny,
+  prepareRecipients,
+  sealToRecipients,
+  type PreparedRecipient,
+} from './age-recipients.js';
 import type { SigningKey } from '../../trust/signing-key.js';
 import { SyncRefusal } from './errors.js';
 import { groupLayout } from './folder-layout.js';
@@ -60,7 +66,10 @@ export function selfOf(identity: MachineIdentity): Machine {
 }
 
 export function sealTo(recipients: Iterable<string>, plain: Uint8Array | string): Buffer {
-  return sealToRecipients(typeof plain === 'string' ? Buffer.from(plain) : plain, recipients);
+  return sealToRecipients(
+    typeof plain === 'string' ? Buffer.from(plain) : plain,
+    prepareRecipients(recipients),
+  );
 }
 
 export class Group implements SyncGroup {
@@ -70,6 +79,7 @@ export class Group implements SyncGroup {
   readonly refusals: readonly SyncRefusal[];
   readonly #recipients: readonly string[];
   readonly #keys: readonly AgeKey[];
+  readonly #prepared: readonly PreparedRecipient[];
   readonly #signing: SigningKey;
 
   constructor(identity: MachineIdentity, pin: GroupPin, roster: Roster) {
@@ -79,13 +89,14 @@ export class Group implements SyncGroup {
     this.refusals = roster.refusals;
     this.#recipients = [roster.groupRecipient, ...roster.members.map((m) => m.recipient)];
     // The group's key first: every file of DIR is sealed to it (one X25519 share to open).
+    this.#prepared = prepareRecipients(this.#recipients);
     this.#keys = ageKeys([pin.group_identity, identity.ageIdentity]);
     this.#signing = identity.signing;
   }
 
   /** Synchronous (Node's own X25519), so it fits src/bundle/sealed-files.ts's `Sealer` too. */
   seal(plain: Uint8Array): Buffer {
-    return sealTo(this.#recipients, plain);
+    return sealToRecipients(plain, this.#prepared);
   }
 
   // eslint-disable-next-line @typescript-eslint/require-await -- the contract's open is async; a throw becomes a rejection.
