@@ -109,6 +109,30 @@ describe('the sync group', () => {
     expect(group.members).toHaveLength(3);
   });
 
+  it('closes a spent invite once, whichever member opens the group', async () => {
+    const dir = temp();
+    const [a, b] = [temp(), temp()];
+    await openGroup(dir, { configDir: a, create: true });
+    const expiring = await inviteMachine(dir, { configDir: a, expiresInMs: 1000, ...FAST });
+    const later = () => new Date(Date.now() + 60_000);
+    const keyFiles = () =>
+      files(dir)
+        .filter((f) => f.endsWith('.code.age'))
+        .map((f) => readFileSync(f).toString('base64'))
+        .sort();
+    // A closes the expired invite before B joins: B is not among that file's recipients.
+    await openGroup(dir, { configDir: a, create: false, now: later });
+    const { code } = await inviteMachine(dir, { configDir: a, ...FAST });
+    await joinGroup(dir, code, { configDir: b, ...FAST });
+    const closed = keyFiles();
+    await openGroup(dir, { configDir: b, create: false, now: later });
+    await openGroup(dir, { configDir: a, create: false, now: later });
+    expect(keyFiles()).toEqual(closed);
+    await expect(joinGroup(dir, expiring.code, { configDir: temp(), ...FAST })).rejects.toThrow(
+      /this invite is closed: expired at/,
+    );
+  });
+
   it('refuses a machine that is not a member, and a folder with no group', async () => {
     const dir = temp();
     await openGroup(dir, { configDir: temp(), create: true });

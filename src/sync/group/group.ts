@@ -77,7 +77,7 @@ export async function openGroup(
       );
     return found(dir, identity, now);
   }
-  const { group, roster } = await openAsMember(dir, identity);
-  await closeSpentInvites(dir, identity, roster, group, now);
+  const { group, pin, roster } = await openAsMember(dir, identity);
+  await closeSpentInvites(dir, identity, pin, roster, group, now);
   return group;
 }
