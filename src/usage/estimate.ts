@@ -1,4 +1,11 @@
-import type { TokenSlot, UncountedMessage } from '../stores/usage-reader.js';
+import type {
+  TokenSlot,
+  TokenTotals,
+  UncountedMessage,
+  UncountedSource,
+  UsageFilter,
+  UsageReader,
+} from '../stores/usage-reader.js';
 import { slotOf } from '../stores/usage-reader.js';
 
 // No tokenizer of the models chat exports name ships with chatgraph: the embedder's tokenizers
@@ -91,4 +98,25 @@ export async function estimatedSlots(
   for (const [conversationId, prompts] of waiting)
     for (const prompt of prompts) add(conversationId, prompt.slot, '', prompt.tokens, 0);
   return [...slots.values()];
+}
+
+/** The way `estimatedTokens` counts, as a report says it. */
+export const ESTIMATE_METHOD =
+  'estimated from text length, not counted: about 4 characters a token (1 a character of Chinese, Japanese or Korean, 2 of other non-Latin scripts); input is the user’s text and output the assistant’s, priced at the model’s price (the earlier turns a model re-reads as context are not in it, so real input is higher)';
+
+/** Token slots estimated from the text of the uncounted sources' conversations. */
+export async function estimatesOf(
+  reader: UsageReader,
+  filter: UsageFilter,
+  uncounted: readonly UncountedSource[],
+): Promise<TokenTotals> {
+  const slots: TokenSlot[] = [];
+  const conversations: TokenTotals['conversations'] = [];
+  for (const { source } of uncounted) {
+    const own = await estimatedSlots(reader.uncountedMessages(filter, [source]));
+    slots.push(...own);
+    for (const id of new Set(own.map((s) => s.conversationId)))
+      conversations.push({ id, source, title: '', project: null });
+  }
+  return { slots, conversations };
 }

@@ -8,7 +8,7 @@ import type {
   UsageFilter,
   UsageReader,
 } from '../stores/usage-reader.js';
-import { estimatedSlots } from './estimate.js';
+import { ESTIMATE_METHOD, estimatesOf } from './estimate.js';
 import { priceOf, type ModelPrice, type PriceTable } from './prices.js';
 
 /** What a usage report groups its rows by. */
@@ -151,10 +151,26 @@ function boundOf(
   return bound;
 }
 
-/** The local day (YYYY-MM-DD) a quarter hour starts in. */
-function dayOf(zone: Intl.DateTimeFormat, slot: string): string {
-  const at = Date.parse(`${slot}:00Z`);
-  return new Date(at + offsetMinutes(zone, at) * MINUTE).toISOString().slice(0, 10);
+/**
+ * The local day (YYYY-MM-DD) of quarter hours, asking the time zone its offset twice a UTC day
+ * rather than for every quarter hour (`formatToParts` was most of a million-message report): a
+ * UTC day whose first and last quarter hours have one offset has it throughout (no zone changes
+ * its offset and back within a day).
+ */
+function dayFinder(zone: Intl.DateTimeFormat): (slot: string) => string {
+  const offsets = new Map<string, number | null>();
+  return (slot) => {
+    const at = Date.parse(`${slot}:00Z`);
+    const utcDay = slot.slice(0, 10);
+    let offset = offsets.get(utcDay);
+    if (offset === undefined) {
+      const start = Date.parse(`${utcDay}T00:00:00Z`);
+      const first = offsetMinutes(zone, start);
+      offset = first === offsetMinutes(zone, start + 95 * 15 * MINUTE) ? first : null;
+      offsets.set(utcDay, offset);
+    }
+    return new Date(at + (offset ?? offsetMinutes(zone, at)) * MINUTE).toISOString().slice(0, 10);
+  };
 }
 
 /** The Monday of a day's week (ISO weeks start on Monday). */
@@ -227,9 +243,22 @@ function finish(group: Group): UsageRow {
   };
 }
 
-/** The way `estimatedTokens` counts, as a report says it. */
-export const ESTIMATE_METHOD =
-  'estimated from text length, not counted: about 4 characters a token (1 a character of Chinese, Japanese or Korean, 2 of other non-Latin scripts); input is the user’s text and output the assistant’s, priced at the model’s price (the earlier turns a model re-reads as context are not in it, so real input is higher)';
+/** A slot's group: its local day, week or month, or its session, model, source or project. */
+function periodOf(
+  by: UsageGroup,
+  slot: TokenSlot,
+  dayOf: (slot: string) => string,
+  source: string,
+  project: string | null | undefined,
+): string {
+  if (by === 'session') return slot.conversationId;
+  if (by === 'model') return slot.model === '' ? '(no model named)' : slot.model;
+  if (by === 'source') return source;
+  if (by === 'project') return project ?? '(no project)';
+  const day = slot.slot === '' ? '(no time)' : dayOf(slot.slot);
+  if (by === 'day' || day === '(no time)') return day;
+  return by === 'week' ? mondayOf(day) : day.slice(0, 7);
+}
 
 /** Rows in time order (then model, source), or most tokens first; counted before estimated. */
 function rowOrder(timed: boolean): (a: UsageRow, b: UsageRow) => number {
@@ -264,8 +293,9 @@ export function summarizeUsage(
   query: Pick<UsageQuery, 'by' | 'breakdown' | 'prices'> & { timeZone: string },
   estimates?: TokenTotals,
 ): UsageReport {
-  const zone = zoneFormat(query.timeZone);
-  const days = new Map<string, string>();
+  const dayOf = dayFinder(zoneFormat(query.timeZone));
+  const timed = query.by === 'day' || query.by === 'week' || query.by === 'month';
+  const periods = new Map<string, string>();
   const conversations = new Map(
     [...totals.conversations, ...(estimates?.conversations ?? [])].map((c) => [c.id, c]),
   );
@@ -282,20 +312,11 @@ export function summarizeUsage(
   const place = (slot: TokenSlot, estimated: boolean): void => {
     const conversation = conversations.get(slot.conversationId);
     const source = conversation?.source ?? '';
-    let day = days.get(slot.slot);
-    if (day === undefined) {
-      day = slot.slot === '' ? '(no time)' : dayOf(zone, slot.slot);
-      days.set(slot.slot, day);
+    let period = timed ? periods.get(slot.slot) : undefined;
+    if (period === undefined) {
+      period = periodOf(query.by, slot, dayOf, source, conversation?.project);
+      if (timed) periods.set(slot.slot, period);
     }
-    const period = {
-      day,
-      week: day === '(no time)' ? day : mondayOf(day),
-      month: day === '(no time)' ? day : day.slice(0, 7),
-      session: slot.conversationId,
-      model: slot.model === '' ? '(no model named)' : slot.model,
-      source,
-      project: conversation?.project ?? '(no project)',
-    }[query.by];
     const model = query.breakdown === true || query.by === 'model' ? slot.model : undefined;
     const bySource = query.breakdown === true || query.by === 'source' ? source : undefined;
     const key = [period, model ?? '\u0001', bySource ?? '\u0001', estimated ? 'e' : ''].join(
@@ -321,7 +342,7 @@ export function summarizeUsage(
   for (const slot of totals.slots) place(slot, false);
   for (const slot of estimates?.slots ?? []) place(slot, true);
   const rows = [...groups.values()].map(finish);
-  rows.sort(rowOrder(query.by === 'day' || query.by === 'week' || query.by === 'month'));
+  rows.sort(rowOrder(timed));
   const { period: _p, model: _m, source: _s, ...total } = finish(all);
   const report: UsageReport = {
     by: query.by,
@@ -337,23 +358,6 @@ export function summarizeUsage(
   };
   if (estimates !== undefined) report.estimated = estimateOf(finish(allEstimated), estimates);
   return report;
-}
-
-/** Token slots estimated from the text of the uncounted sources' conversations. */
-async function estimatesOf(
-  reader: UsageReader,
-  filter: UsageFilter,
-  uncounted: readonly UncountedSource[],
-): Promise<TokenTotals> {
-  const slots: TokenSlot[] = [];
-  const conversations: TokenTotals['conversations'] = [];
-  for (const { source } of uncounted) {
-    const own = await estimatedSlots(reader.uncountedMessages(filter, [source]));
-    slots.push(...own);
-    for (const id of new Set(own.map((s) => s.conversationId)))
-      conversations.push({ id, source, title: '', project: null });
-  }
-  return { slots, conversations };
 }
 
 /**
