@@ -296,6 +296,8 @@ export function summarizeUsage(
   const dayOf = dayFinder(zoneFormat(query.timeZone));
   const timed = query.by === 'day' || query.by === 'week' || query.by === 'month';
   const periods = new Map<string, string>();
+  // A model's price looked up once (`priceOf` normalizes the name each time).
+  const prices = new Map<string, ModelPrice | undefined>();
   const conversations = new Map(
     [...totals.conversations, ...(estimates?.conversations ?? [])].map((c) => [c.id, c]),
   );
@@ -334,7 +336,12 @@ export function summarizeUsage(
       if (estimated) group.row.estimated = true;
       groups.set(key, group);
     }
-    const cost = costOf(slot, priceOf(query.prices, slot.model));
+    let price = prices.get(slot.model);
+    if (price === undefined && !prices.has(slot.model)) {
+      price = priceOf(query.prices, slot.model);
+      prices.set(slot.model, price);
+    }
+    const cost = costOf(slot, price);
     if (cost === undefined) unpricedModels.add(slot.model === '' ? '(no model named)' : slot.model);
     add(group, slot, cost, slot.model);
     add(estimated ? allEstimated : all, slot, cost, slot.model);
