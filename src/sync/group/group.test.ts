@@ -1,18 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Decrypter } from 'age-encryption';
 import { afterEach, describe, expect, it } from 'vitest';
+import { provisioned } from '../../../test/support/provisioned.js';
 import { groupLayout } from './folder-layout.js';
-import {
-  configDir,
-  inviteMachine,
-  joinGroup,
-  openGroup,
-  SyncRefusal,
-  type SyncGroup,
-} from './index.js';
+import { configDir, inviteMachine, joinGroup, openGroup, SyncRefusal } from './index.js';
 
 // scrypt at 2^10 in tests only: the code's cost in use is 2^18 (invite-code.ts).
 const FAST = { scryptLogN: 10 } as const;
@@ -127,12 +121,99 @@ describe('the sync group', () => {
   });
 });
 
-export { files, threeMachines, temp, FAST };
-export type { SyncGroup };
-void execFileSync;
-void spawnSync;
-void writeFileSync;
-void relative;
-void Decrypter;
-void groupLayout;
-void configDir;
+describe('the group files, from a shell and other tools', () => {
+  it('opens every file of DIR with the identity file, by the age CLI and age-encryption', async () => {
+    const { dir, configs } = await threeMachines();
+    const identityFile = join(configs.c, 'sync', 'age-identity.txt');
+    const identities = readFileSync(identityFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('AGE-SECRET-KEY-1'));
+    // `npm run provision` installs the age CLI (Debian's `age`): a test never skips for want of it.
+    const age = spawnSync('which', ['age'], { encoding: 'utf8' }).stdout.trim();
+    if (!age)
+      throw new Error('the age CLI is missing: run `npm run provision` (apt-get install age)');
+    for (const file of files(dir)) {
+      const decrypter = new Decrypter();
+      for (const identity of identities) decrypter.addIdentity(identity);
+      const text = await decrypter.decrypt(readFileSync(file), 'text');
+      expect(JSON.parse(text)).toMatchObject({ schema: 'portable-ai-memory' });
+      const run = spawnSync(age, ['-d', '-i', identityFile, file], { encoding: 'utf8' });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(text);
+    }
+  });
+
+  it('decrypted, every group file passes the official pam validate', async () => {
+    const { dir, configs } = await threeMachines();
+    await inviteMachine(dir, { configDir: configs.a, ...FAST }); // an open invite too
+    const pam = provisioned('.venv-pam', 'bin', 'pam');
+    const plain = temp();
+    const group = await openGroup(dir, { configDir: configs.a, create: false });
+    // One file of each record type (all are written by one function, records.ts): nine Python
+    // processes took 13 s on this shared machine, five take about half.
+    const byType = new Map<string, { file: string; out: string }>();
+    for (const [i, file] of files(dir).entries()) {
+      const text = Buffer.from(await group.open(readFileSync(file), file)).toString();
+      const type = String(
+        (JSON.parse(text) as { memories: { custom_type: string }[] }).memories[0]?.custom_type,
+      );
+      const out = join(plain, `${i}.json`);
+      writeFileSync(out, text);
+      byType.set(`${type}${text.includes('closed:') ? ' (closed)' : ''}`, { file, out });
+    }
+    expect([...byType.keys()].sort()).toEqual([
+      'chatgraph-machine',
+      'chatgraph-sync-founder',
+      'chatgraph-sync-invite',
+      'chatgraph-sync-invite-closed (closed)',
+      'chatgraph-sync-invite-key',
+    ]);
+    const written = [...byType.values()];
+    const runs = await Promise.all(
+      written.map(
+        ({ file, out }) =>
+          new Promise<{ file: string; status: number | null; output: string }>((resolve) => {
+            const child = spawn(pam, ['validate', out], {
+              env: { ...process.env, NO_COLOR: '1', COLUMNS: '200' },
+            });
+            let output = '';
+            child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+            child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+            child.on('close', (status) => {
+              resolve({ file, status, output });
+            });
+          }),
+      ),
+    );
+    for (const run of runs)
+      expect({ file: run.file, status: run.status, output: run.output }).toMatchObject({
+        status: 0,
+      });
+  });
+
+  it('finds the config folder as XDG says', () => {
+    expect(configDir({ XDG_CONFIG_HOME: '/x/conf' })).toBe('/x/conf/chatgraph');
+    expect(configDir({ XDG_CONFIG_HOME: 'relative', HOME: '/home/u' })).toBe(
+      '/home/u/.config/chatgraph',
+    );
+    expect(configDir({})).toBe(join(homedir(), '.config', 'chatgraph'));
+  });
+});
+
+describe('what a new machine reads', () => {
+  it('opens files sealed before it joined (the group key), and seals to the roster of its time', async () => {
+    const dir = temp();
+    const [a, b] = [temp(), temp()];
+    const founder = await openGroup(dir, { configDir: a, create: true });
+    const before = await founder.seal(Buffer.from('written before b joined'));
+    const { code } = await inviteMachine(dir, { configDir: a, ...FAST });
+    const joined = await joinGroup(dir, code, { configDir: b, ...FAST });
+    expect(Buffer.from(await joined.open(before)).toString()).toBe('written before b joined');
+    const stranger = await openGroup(temp(), { configDir: temp(), create: true });
+    const foreign = await stranger.seal(Buffer.from('not for this group'));
+    await expect(joined.open(foreign, 'DIR/x/export.age')).rejects.toThrow(
+      /refused DIR\/x\/export\.age: this machine cannot open it/,
+    );
+    expect(groupLayout(dir).machine(joined.self.id)).toContain(joined.self.id);
+  });
+});

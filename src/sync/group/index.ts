@@ -8,12 +8,12 @@ export { configDir } from './machine-identity.js';
 export type { Machine } from './roster.js';
 export {
   INVITE_LIFETIME_MS,
-  inviteMachine,
-  joinGroup,
-  openGroup,
   type GroupOptions,
   type InviteOptions,
   type SigningKeyLike,
   type SyncGroup,
-} from './group.js';
+} from './sealed-group.js';
+export { openGroup } from './group.js';
+export { inviteMachine } from './invite.js';
+export { joinGroup } from './join.js';
 export { groupLayout } from './folder-layout.js';

@@ -21,7 +21,7 @@ const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
 /** A new code, as shown: `XXXXX-XXXXX-XXXXX-XXXXX`. */
 export function newCode(): string {
   // 256 is a multiple of 32: each byte's low 5 bits are uniform.
-  const chars = [...randomBytes(LENGTH)].map((byte) => ALPHABET.charAt(byte & 31)).join('');
+  const chars = Array.from(randomBytes(LENGTH), (byte) => ALPHABET.charAt(byte & 31)).join('');
   return chars.match(/.{5}/g)?.join('-') ?? chars;
 }
 
@@ -35,7 +35,7 @@ export function canonicalCode(typed: string): string | undefined {
     .replace(/[\s-]+/g, '')
     .replace(/O/g, '0')
     .replace(/[IL]/g, '1');
-  if (chars.length !== LENGTH || [...chars].some((c) => !ALPHABET.includes(c))) return undefined;
+  if (!new RegExp(`^[${ALPHABET}]{${LENGTH}}$`).test(chars)) return undefined;
   return chars;
 }
 
@@ -55,7 +55,10 @@ function stretch(code: string, logN: number): Promise<Buffer> {
       SALT,
       64,
       { N: 2 ** logN, r: SCRYPT.r, p: SCRYPT.p, maxmem: 129 * SCRYPT.r * 2 ** logN + 2 ** 20 },
-      (error, key) => (error ? reject(error) : resolve(key)),
+      (error, key) => {
+        if (error) reject(error);
+        else resolve(key);
+      },
     );
   });
 }

@@ -91,6 +91,101 @@ export function admissionPayload(admission: unknown): string {
   return canonicalize(admission) ?? '';
 }
 
+type InviteClaim = { meta: InviteMeta; signer: string; file: string };
+type MachineClaim = {
+  machine: Machine;
+  meta: z.infer<typeof machineMetaSchema>;
+  file: string;
+};
+
+async function founderOf(
+  dir: string,
+  pin: GroupPin,
+  identities: readonly string[],
+): Promise<VerifiedRecord<z.infer<typeof founderMetaSchema>>> {
+  const { founder: file } = groupLayout(dir);
+  const record = await openRecord(file, identities, RECORD_TYPES.founder, founderMetaSchema);
+  if (record instanceof SyncRefusal) throw record;
+  if (
+    record.signer !== pin.founder_key ||
+    record.meta.machine.publicKey !== pin.founder_key ||
+    record.groupId !== pin.group_id ||
+    record.meta.group_id !== pin.group_id
+  )
+    throw new SyncRefusal(
+      file,
+      'not the founder this machine knows (another key or another group): the group is not opened',
+    );
+  return record;
+}
+
+async function inviteClaims(
+  dir: string,
+  groupId: string,
+  identities: readonly string[],
+  refusals: SyncRefusal[],
+): Promise<InviteClaim[]> {
+  const invites: InviteClaim[] = [];
+  for (const file of await recordFiles(groupLayout(dir).invites)) {
+    const record = await openRecord(file, identities, RECORD_TYPES.invite, inviteMetaSchema);
+    if (record instanceof SyncRefusal) refusals.push(record);
+    else if (record.groupId !== groupId || record.meta.group_id !== groupId)
+      refusals.push(new SyncRefusal(file, 'an invite of another group'));
+    else if (basename(file) !== `${record.meta.invite_id}.age`)
+      refusals.push(new SyncRefusal(file, 'its name is not its invite id'));
+    else invites.push({ meta: record.meta, signer: record.signer, file });
+  }
+  return invites;
+}
+
+async function machineClaims(
+  dir: string,
+  groupId: string,
+  identities: readonly string[],
+  refusals: SyncRefusal[],
+): Promise<MachineClaim[]> {
+  const claims: MachineClaim[] = [];
+  for (const file of await recordFiles(groupLayout(dir).machines)) {
+    const record = await openRecord(file, identities, RECORD_TYPES.machine, machineMetaSchema);
+    if (record instanceof SyncRefusal) {
+      refusals.push(record);
+      continue;
+    }
+    const { admission } = record.meta;
+    if (record.groupId !== groupId || admission.group_id !== groupId)
+      refusals.push(new SyncRefusal(file, 'an admission to another group'));
+    else if (basename(file) !== `${admission.machine.id}.age`)
+      refusals.push(new SyncRefusal(file, 'its name is not its machine id'));
+    else if (record.signer !== admission.machine.publicKey)
+      refusals.push(new SyncRefusal(file, 'not signed by the machine it admits'));
+    else claims.push({ machine: admission.machine, meta: record.meta, file });
+  }
+  return claims;
+}
+
+const byAdmission = (a: MachineClaim, b: MachineClaim): number =>
+  Date.parse(a.meta.admission.signed_at) - Date.parse(b.meta.admission.signed_at) ||
+  (a.machine.id < b.machine.id ? -1 : a.machine.id > b.machine.id ? 1 : 0);
+
+/** Why an admission under an accepted invite is refused, or undefined when it is admitted. */
+function admissionRefused(
+  claim: MachineClaim,
+  invite: InviteMeta,
+  members: readonly Machine[],
+  used: ReadonlyMap<string, Machine>,
+): string | undefined {
+  const { admission, code_signature: codeSignature } = claim.meta;
+  if (verifyBytes(invite.code_public_key, admissionPayload(admission), codeSignature) !== true)
+    return "not signed with its invite's code";
+  if (!(Date.parse(admission.signed_at) <= Date.parse(invite.expires)))
+    return `admitted after its invite expired (${invite.expires})`;
+  const winner = used.get(admission.invite_id);
+  if (winner) return `its invite was used already, by machine ${winner.id} (${winner.name})`;
+  if (members.some((m) => m.id === claim.machine.id || m.publicKey === claim.machine.publicKey))
+    return 'a machine id or key already in the roster';
+  return undefined;
+}
+
 /**
  * Reads and verifies the roster of DIR: the founder's record must be signed by the pinned
  * founder key; an invite counts when a member signed it; a machine is admitted when its record
@@ -104,61 +199,12 @@ export async function readRoster(
   pin: GroupPin,
   identities: readonly string[],
 ): Promise<Roster> {
-  const layout = groupLayout(dir);
-  const founderRecord = await openRecord(
-    layout.founder,
-    identities,
-    RECORD_TYPES.founder,
-    founderMetaSchema,
-  );
-  if (founderRecord instanceof SyncRefusal) throw founderRecord;
-  const founder = founderRecord.meta.machine;
-  if (
-    founderRecord.signer !== pin.founder_key ||
-    founder.publicKey !== pin.founder_key ||
-    founderRecord.groupId !== pin.group_id ||
-    founderRecord.meta.group_id !== pin.group_id
-  )
-    throw new SyncRefusal(
-      layout.founder,
-      'not the founder this machine knows (another key or another group): the group is not opened',
-    );
+  const founderRecord = await founderOf(dir, pin, identities);
   const groupId = pin.group_id;
   const refusals: SyncRefusal[] = [];
-
-  const invites: { meta: InviteMeta; signer: string; file: string }[] = [];
-  for (const file of await recordFiles(layout.invites)) {
-    const record = await openRecord(file, identities, RECORD_TYPES.invite, inviteMetaSchema);
-    if (record instanceof SyncRefusal) refusals.push(record);
-    else if (record.groupId !== groupId || record.meta.group_id !== groupId)
-      refusals.push(new SyncRefusal(file, 'an invite of another group'));
-    else if (basename(file) !== `${record.meta.invite_id}.age`)
-      refusals.push(new SyncRefusal(file, 'its name is not its invite id'));
-    else invites.push({ meta: record.meta, signer: record.signer, file });
-  }
-
-  const claims: {
-    machine: Machine;
-    record: VerifiedRecord<z.infer<typeof machineMetaSchema>>;
-    file: string;
-  }[] = [];
-  for (const file of await recordFiles(layout.machines)) {
-    const record = await openRecord(file, identities, RECORD_TYPES.machine, machineMetaSchema);
-    if (record instanceof SyncRefusal) {
-      refusals.push(record);
-      continue;
-    }
-    const { admission } = record.meta;
-    if (record.groupId !== groupId || admission.group_id !== groupId)
-      refusals.push(new SyncRefusal(file, 'an admission to another group'));
-    else if (basename(file) !== `${admission.machine.id}.age`)
-      refusals.push(new SyncRefusal(file, 'its name is not its machine id'));
-    else if (record.signer !== admission.machine.publicKey)
-      refusals.push(new SyncRefusal(file, 'not signed by the machine it admits'));
-    else claims.push({ machine: admission.machine, record, file });
-  }
-
-  const members: Machine[] = [founder];
+  const invites = await inviteClaims(dir, groupId, identities, refusals);
+  const claims = await machineClaims(dir, groupId, identities, refusals);
+  const members: Machine[] = [founderRecord.meta.machine];
   const accepted = new Map<string, { meta: InviteMeta; file: string }>();
   const used = new Map<string, Machine>();
   const settled = new Set<string>();
@@ -166,45 +212,23 @@ export async function readRoster(
     changed = false;
     for (const invite of invites) {
       if (accepted.has(invite.meta.invite_id)) continue;
-      if (!members.some((m) => m.publicKey === invite.signer)) continue;
-      if (!members.some((m) => m.id === invite.meta.inviter_id && m.publicKey === invite.signer))
-        continue;
+      const inviter = members.find((m) => m.publicKey === invite.signer);
+      if (inviter?.id !== invite.meta.inviter_id) continue;
       accepted.set(invite.meta.invite_id, { meta: invite.meta, file: invite.file });
       changed = true;
     }
-    const open = claims
-      .filter((c) => !settled.has(c.file) && accepted.has(c.record.meta.admission.invite_id))
-      .sort(
-        (a, b) =>
-          Date.parse(a.record.meta.admission.signed_at) -
-            Date.parse(b.record.meta.admission.signed_at) ||
-          (a.machine.id < b.machine.id ? -1 : a.machine.id > b.machine.id ? 1 : 0),
-      );
-    for (const claim of open) {
+    const ready = claims
+      .filter((c) => !settled.has(c.file) && accepted.has(c.meta.admission.invite_id))
+      .sort(byAdmission);
+    for (const claim of ready) {
       settled.add(claim.file);
       changed = true;
-      const { admission, code_signature: codeSignature } = claim.record.meta;
-      const invite = accepted.get(admission.invite_id);
+      const invite = accepted.get(claim.meta.admission.invite_id);
       if (!invite) continue;
-      const reason = ((): string | undefined => {
-        if (
-          verifyBytes(invite.meta.code_public_key, admissionPayload(admission), codeSignature) !==
-          true
-        )
-          return "not signed with its invite's code";
-        if (!(Date.parse(admission.signed_at) <= Date.parse(invite.meta.expires)))
-          return `admitted after its invite expired (${invite.meta.expires})`;
-        const winner = used.get(admission.invite_id);
-        if (winner) return `its invite was used already, by machine ${winner.id} (${winner.name})`;
-        if (
-          members.some((m) => m.id === claim.machine.id || m.publicKey === claim.machine.publicKey)
-        )
-          return 'a machine id or key already in the roster';
-        return undefined;
-      })();
+      const reason = admissionRefused(claim, invite.meta, members, used);
       if (reason) refusals.push(new SyncRefusal(claim.file, reason));
       else {
-        used.set(admission.invite_id, claim.machine);
+        used.set(claim.meta.admission.invite_id, claim.machine);
         members.push(claim.machine);
       }
     }
@@ -218,7 +242,7 @@ export async function readRoster(
   return {
     groupId,
     groupRecipient: founderRecord.meta.group_recipient,
-    founder,
+    founder: founderRecord.meta.machine,
     members,
     invites: accepted,
     used,
