@@ -45,8 +45,8 @@ export interface SyncReport {
   /** This machine's old exports removed by `--compact`. */
   compacted: number;
   problems: SyncProblem[];
-  /** 0 all read; 1 something refused or not imported; 2 nothing usable. */
-  exitCode: 0 | 1 | 2;
+  /** 0 all read; 1 something refused or not imported (a sync that cannot run throws: 2). */
+  exitCode: 0 | 1;
 }
 
 /**
@@ -235,8 +235,9 @@ function tally(
   entry.deletions += opened.deletions.length;
 }
 
-function exitCodeOf(report: SyncReport): 0 | 1 | 2 {
-  const lost = report.problems.filter((p) => p.level !== 'pending').length;
-  if (lost === 0) return 0;
-  return report.sent !== null || report.received.length > 0 ? 1 : 2;
+// 1 when anything was refused or not imported (the sync itself went through: this machine's
+// export is out, the rest taken in); 2 is left to a sync that could not run (no group, no
+// folder), which throws.
+function exitCodeOf(report: SyncReport): 0 | 1 {
+  return report.problems.some((p) => p.level !== 'pending') ? 1 : 0;
 }
