@@ -18,6 +18,8 @@ export type SyncCommandOptions = Pick<StoreOptions, 'dataDir'> & {
   join?: string;
   compact?: boolean;
   json?: boolean;
+  /** With `json`: the report on one line (`watch --sync --json`, a JSON line per event). */
+  jsonLine?: boolean;
 };
 
 /**
@@ -55,7 +57,7 @@ async function syncAndSay(
   for (const problem of report.problems)
     if (problem.level !== 'pending') io.err(`${problem.level}: ${problem.file} ${problem.message}`);
   io.exitCode = report.exitCode;
-  if (options.json) io.out(JSON.stringify(report, null, 2));
+  if (options.json) io.out(JSON.stringify(report, null, options.jsonLine === true ? 0 : 2));
   else for (const line of reportLines(report)) io.out(line);
   return report;
 }
