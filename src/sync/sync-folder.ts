@@ -1,6 +1,6 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { DataFolder } from '../data-folder/data-folder.js';
 import type { FolderDigests } from '../data-folder/sync-support.js';
 import type { GroupLike } from './group-contract.js';
@@ -65,7 +65,10 @@ export async function syncFolder(
   const self = group.self;
   const machineDir = join(dir, self.id);
   return folder.writing(async () => {
-    const state = parseState(await folder.syncState(), 'sync-state.json', self.id);
+    const state = parseState(await folder.syncState(), 'sync-state.json', {
+      machine: self.id,
+      dir: resolve(dir),
+    });
     const report: SyncReport = {
       dir,
       machine: { id: self.id, name: self.name },
@@ -77,7 +80,8 @@ export async function syncFolder(
       exitCode: 0,
     };
     const before = await folder.syncDigests();
-    const fresh = options.compact === true ? { ...emptyState(self.id), seen: state.seen } : state;
+    const fresh =
+      options.compact === true ? { ...emptyState(self.id, state.dir), seen: state.seen } : state;
     const seq = Math.max(state.seq, await lastSeq(machineDir)) + 1;
     const sent = await send(folder, group, fresh, before, { machineDir, seq, now: now() });
     if (sent && 'refused' in sent)

@@ -13,6 +13,8 @@ const SyncStateSchema = z.object({
   chatgraph_sync: z.literal(1),
   /** The machine this folder syncs as, and the last export it wrote (0: none). */
   machine: z.string(),
+  /** The shared folder (resolved): a folder synced through another DIR starts over there. */
+  dir: z.string(),
   seq: z.number().int().min(0),
   /** The full export this machine's increments extend (PAM 16), once one is written. */
   full: z.string().nullable(),
@@ -29,10 +31,11 @@ const SyncStateSchema = z.object({
 
 export type SyncState = z.infer<typeof SyncStateSchema>;
 
-export function emptyState(machine: string): SyncState {
+export function emptyState(machine: string, dir: string): SyncState {
   return {
     chatgraph_sync: 1,
     machine,
+    dir,
     seq: 0,
     full: null,
     known: { conversations: {}, memories: {}, relations: {}, deletions: [] },
@@ -44,8 +47,13 @@ export function emptyState(machine: string): SyncState {
  * The state as read (or a new one for `machine`). A damaged file is an error, not a new state:
  * a new state sends everything again, which is safe but should not pass unnoticed.
  */
-export function parseState(text: string | undefined, file: string, machine: string): SyncState {
-  if (text === undefined) return emptyState(machine);
+export function parseState(
+  text: string | undefined,
+  file: string,
+  at: { machine: string; dir: string },
+): SyncState {
+  const { machine, dir } = at;
+  if (text === undefined) return emptyState(machine, dir);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -57,8 +65,9 @@ export function parseState(text: string | undefined, file: string, machine: stri
     throw new Error(
       `${file} is not chatgraph's sync state: remove it to send and take in everything again`,
     );
-  // Another machine's state (a data folder copied between machines): start over as this one.
-  if (parsed.data.machine !== machine) return emptyState(machine);
+  // Another machine's state (a data folder copied between machines), or another shared folder's:
+  // start over (everything sent again, which merges as the same).
+  if (parsed.data.machine !== machine || parsed.data.dir !== dir) return emptyState(machine, dir);
   return parsed.data;
 }
 
