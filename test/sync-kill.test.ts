@@ -87,8 +87,8 @@ describe('chatgraph sync cut off or run at once', () => {
       ).toEqual([]);
     }
     const [ha, hb] = await Promise.all([holdings(a.data), holdings(b.data)]);
-    expect(ha?.conversations, JSON.stringify(ends)).toHaveLength(4);
-    expect(ha?.memories).toHaveLength(6);
+    expect(ha.conversations, JSON.stringify(ends)).toHaveLength(4);
+    expect(ha.memories).toHaveLength(6);
     expect(hb).toEqual(ha);
   }, 90_000);
 
@@ -106,8 +106,8 @@ describe('chatgraph sync cut off or run at once', () => {
     }
     for (const m of [a, b, a]) await syncOnce(m, dir);
     const [ha, hb] = await Promise.all([holdings(a.data), holdings(b.data)]);
-    expect(ha?.conversations).toHaveLength(4);
-    expect(ha?.memories).toHaveLength(42);
+    expect(ha.conversations).toHaveLength(4);
+    expect(ha.memories).toHaveLength(42);
     expect(hb).toEqual(ha);
   }, 120_000);
 });
