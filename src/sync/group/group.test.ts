@@ -48,7 +48,7 @@ describe('the sync group', () => {
       expect(group.refusals).toEqual([]);
     }
     for (const sealer of groups) {
-      const sealed = await sealer.seal(Buffer.from(`from ${sealer.self.name}`));
+      const sealed = sealer.seal(Buffer.from(`from ${sealer.self.name}`));
       for (const opener of groups)
         expect(Buffer.from(await opener.open(sealed)).toString()).toBe(`from ${sealer.self.name}`);
       for (const other of groups)
@@ -107,6 +107,30 @@ describe('the sync group', () => {
     const typed = loose.code.toLowerCase().replace(/-/g, ' ');
     const group = await joinGroup(dir, typed, { configDir: d, ...FAST });
     expect(group.members).toHaveLength(3);
+  });
+
+  it('closes a spent invite once, whichever member opens the group', async () => {
+    const dir = temp();
+    const [a, b] = [temp(), temp()];
+    await openGroup(dir, { configDir: a, create: true });
+    const expiring = await inviteMachine(dir, { configDir: a, expiresInMs: 1000, ...FAST });
+    const later = () => new Date(Date.now() + 60_000);
+    const keyFiles = () =>
+      files(dir)
+        .filter((f) => f.endsWith('.code.age'))
+        .map((f) => readFileSync(f).toString('base64'))
+        .sort();
+    // A closes the expired invite before B joins: B is not among that file's recipients.
+    await openGroup(dir, { configDir: a, create: false, now: later });
+    const { code } = await inviteMachine(dir, { configDir: a, ...FAST });
+    await joinGroup(dir, code, { configDir: b, ...FAST });
+    const closed = keyFiles();
+    await openGroup(dir, { configDir: b, create: false, now: later });
+    await openGroup(dir, { configDir: a, create: false, now: later });
+    expect(keyFiles()).toEqual(closed);
+    await expect(joinGroup(dir, expiring.code, { configDir: temp(), ...FAST })).rejects.toThrow(
+      /this invite is closed: expired at/,
+    );
   });
 
   it('refuses a machine that is not a member, and a folder with no group', async () => {
@@ -205,12 +229,12 @@ describe('what a new machine reads', () => {
     const dir = temp();
     const [a, b] = [temp(), temp()];
     const founder = await openGroup(dir, { configDir: a, create: true });
-    const before = await founder.seal(Buffer.from('written before b joined'));
+    const before = founder.seal(Buffer.from('written before b joined'));
     const { code } = await inviteMachine(dir, { configDir: a, ...FAST });
     const joined = await joinGroup(dir, code, { configDir: b, ...FAST });
     expect(Buffer.from(await joined.open(before)).toString()).toBe('written before b joined');
     const stranger = await openGroup(temp(), { configDir: temp(), create: true });
-    const foreign = await stranger.seal(Buffer.from('not for this group'));
+    const foreign = stranger.seal(Buffer.from('not for this group'));
     await expect(joined.open(foreign, 'DIR/x/export.age')).rejects.toThrow(
       /refused DIR\/x\/export\.age: this machine cannot open it/,
     );

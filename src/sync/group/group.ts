@@ -39,7 +39,7 @@ async function found(dir: string, identity: MachineIdentity, now: Date): Promise
     now,
   });
   const temp = `${layout.founder}.${randomUUID()}.tmp`;
-  await writeFileAtomic(temp, await sealTo([groupRecipient, self.recipient], text));
+  await writeFileAtomic(temp, sealTo([groupRecipient, self.recipient], text));
   try {
     // A link, not a rename: two machines founding at once in one DIR, only one founder.
     await link(temp, layout.founder);
@@ -77,7 +77,7 @@ export async function openGroup(
       );
     return found(dir, identity, now);
   }
-  const { group, roster } = await openAsMember(dir, identity);
-  await closeSpentInvites(dir, identity, roster, group, now);
+  const { group, pin, roster } = await openAsMember(dir, identity);
+  await closeSpentInvites(dir, identity, pin, roster, group, now);
   return group;
 }

@@ -6,7 +6,7 @@ import type { SigningKey } from '../../trust/signing-key.js';
 import { SyncRefusal } from './errors.js';
 import { groupLayout, INVITE_KEY_NAME } from './folder-layout.js';
 import { canonicalCode, codeKeys, newCode, SCRYPT } from './invite-code.js';
-import { machineIdentity, type MachineIdentity } from './machine-identity.js';
+import { machineIdentity, type GroupPin, type MachineIdentity } from './machine-identity.js';
 import { pamTime, RECORD_TYPES, recordText } from './records.js';
 import { openText, type Roster } from './roster.js';
 import {
@@ -26,6 +26,7 @@ import {
 export async function closeSpentInvites(
   dir: string,
   identity: MachineIdentity,
+  pin: GroupPin,
   roster: Roster,
   group: Group,
   now: Date,
@@ -40,8 +41,9 @@ export async function closeSpentInvites(
     const expired = Date.parse(invite.meta.expires) < now.getTime();
     if (!usedBy && !expired) continue;
     const file = layout.inviteKey(inviteId);
-    // Already closed? (opening it as a member costs one X25519 share.)
-    const text = await openText(file, [identity.ageIdentity]);
+    // Already closed? Opened with the group's key: a machine that joined after the invite was
+    // made is not among its own recipients (it rewrote a closed file at every sync).
+    const text = await openText(file, [pin.group_identity, identity.ageIdentity]);
     if (typeof text === 'string' && text.includes(RECORD_TYPES.inviteClosed)) continue;
     await writeClosed(file, {
       groupId: roster.groupId,
@@ -77,7 +79,7 @@ export async function writeClosed(
     signer: input.signer,
     now: input.now,
   });
-  await writeFileAtomic(file, await sealTo([input.codeRecipient, ...input.recipients], text));
+  await writeFileAtomic(file, sealTo([input.codeRecipient, ...input.recipients], text));
 }
 
 /**
@@ -116,7 +118,7 @@ export async function inviteMachine(
     signer: identity.signing,
     now,
   });
-  await writeFileAtomic(layout.invite(inviteId), await group.seal(Buffer.from(invite)));
+  await writeFileAtomic(layout.invite(inviteId), group.seal(Buffer.from(invite)));
   const key = recordText({
     groupId: group.id,
     type: RECORD_TYPES.inviteKey,
@@ -133,7 +135,7 @@ export async function inviteMachine(
   });
   await writeFileAtomic(
     layout.inviteKey(inviteId),
-    await sealTo([keys.recipient, ...group.recipients], key),
+    sealTo([keys.recipient, ...group.recipients], key),
   );
   return { code, expires };
 }

@@ -82,7 +82,7 @@ export async function joinGroup(
     ...roster.members.map((m) => m.recipient),
     self.recipient,
   ];
-  await writeFileAtomic(layout.machine(self.id), await sealTo(recipients, text));
+  await writeFileAtomic(layout.machine(self.id), sealTo(recipients, text));
   identity = await pinGroup(identity, pin);
   await writeClosed(file, {
     groupId: pin.group_id,

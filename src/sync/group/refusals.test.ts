@@ -73,7 +73,7 @@ describe('roster records that are refused, each named', () => {
     const text = await decrypter.decrypt(readFileSync(file), 'text');
     const changed = text.replace(`"name": "b"`, `"name": "evil"`);
     expect(changed).not.toBe(text);
-    writeFileSync(file, await sealTo([groupRecipient], changed));
+    writeFileSync(file, sealTo([groupRecipient], changed));
     const refusals = await refusalsOf(dir, a);
     expect(refusals.get(file)).toMatch(/changed after signing/);
   });
@@ -102,7 +102,7 @@ describe('roster records that are refused, each named', () => {
       signer: stranger.signing,
       now,
     });
-    writeFileSync(layout.invite(inviteId), await sealTo([groupRecipient], invite));
+    writeFileSync(layout.invite(inviteId), sealTo([groupRecipient], invite));
     // The stranger admitting itself under that invite, with the code's signature.
     const self = {
       id: stranger.id,
@@ -124,7 +124,7 @@ describe('roster records that are refused, each named', () => {
       signer: stranger.signing,
       now,
     });
-    writeFileSync(layout.machine(stranger.id), await sealTo([groupRecipient], record));
+    writeFileSync(layout.machine(stranger.id), sealTo([groupRecipient], record));
     // A second stranger under B's (real, used) invite with a code signature of its own making.
     const other = await machineIdentity(temp(), { name: 'other' });
     const group = await openGroup(dir, { configDir: a, create: false });
@@ -155,7 +155,7 @@ describe('roster records that are refused, each named', () => {
       signer: other.signing,
       now,
     });
-    writeFileSync(layout.machine(other.id), await sealTo([groupRecipient], forgedRecord));
+    writeFileSync(layout.machine(other.id), sealTo([groupRecipient], forgedRecord));
 
     const after = await openGroup(dir, { configDir: a, create: false });
     expect(after.members.map((m) => m.name)).toEqual(group.members.map((m) => m.name));
@@ -211,7 +211,7 @@ describe('roster records that are refused, each named', () => {
         signer: m.signing,
         now: when,
       });
-      writeFileSync(layout.machine(m.id), await sealTo([groupRecipient], text));
+      writeFileSync(layout.machine(m.id), sealTo([groupRecipient], text));
       return layout.machine(m.id);
     };
 
@@ -260,7 +260,7 @@ describe('roster records that are refused, each named', () => {
       signer: stranger.signing,
       now: new Date(),
     });
-    writeFileSync(groupLayout(dir).founder, await sealTo([groupRecipient], text));
+    writeFileSync(groupLayout(dir).founder, sealTo([groupRecipient], text));
     await expect(openGroup(dir, { configDir: a, create: false })).rejects.toThrow(
       /refused .*founder\.age: this machine is not in the sync group/,
     );

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { Decrypter } from 'age-encryption';
 import canonicalize from 'canonicalize';
 import type { z } from 'zod';
 import { verifyBytes } from '../../trust/signing-key.js';
+import { ageKeys, openWithAny } from './age-recipients.js';
 import { SyncRefusal } from './errors.js';
 import { groupLayout, RECORD_NAME } from './folder-layout.js';
 import type { GroupPin } from './machine-identity.js';
@@ -54,10 +54,8 @@ export async function openText(
   } catch (error) {
     return new SyncRefusal(file, `cannot be read (${(error as Error).message})`);
   }
-  const decrypter = new Decrypter();
-  for (const identity of identities) decrypter.addIdentity(identity);
   try {
-    return await decrypter.decrypt(sealed, 'text');
+    return openWithAny(sealed, ageKeys(identities)).toString('utf8');
   } catch (error) {
     return new SyncRefusal(
       file,

@@ -1,5 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { Decrypter, Encrypter } from 'age-encryption';
+import type { AgeKey } from '../../at-rest/age-x25519.js';
+import {
+  ageKeys,
+  openWithAny,
+  prepareRecipients,
+  sealToRecipients,
+  type PreparedRecipient,
+} from './age-recipients.js';
 import type { SigningKey } from '../../trust/signing-key.js';
 import { SyncRefusal } from './errors.js';
 import { groupLayout } from './folder-layout.js';
@@ -18,8 +25,13 @@ export interface SyncGroup {
   readonly id: string;
   /** Files of `.group/` that were not accepted (ignored, left in place): for the report. */
   readonly refusals: readonly SyncRefusal[];
-  /** age, to the group's shared recipient and every member's. */
-  seal(plain: Uint8Array): Uint8Array | Promise<Uint8Array>;
+  /**
+   * age, to the group's shared recipient and every member's; synchronous (the contract allowed
+   * a promise too; awaiting this is harmless).
+   */
+  seal(plain: Uint8Array): Uint8Array;
+  /** {@link open} without leaving the thread (with `seal`, a src/bundle `Sealer`). */
+  openSync(sealed: Uint8Array, file?: string): Uint8Array;
   /** Throws {@link SyncRefusal} (naming `file`, when given) when this machine cannot open it. */
   open(sealed: Uint8Array, file?: string): Promise<Uint8Array>;
   signingKey(): SigningKeyLike;
@@ -53,13 +65,11 @@ export function selfOf(identity: MachineIdentity): Machine {
   };
 }
 
-export async function sealTo(
-  recipients: Iterable<string>,
-  plain: Uint8Array | string,
-): Promise<Uint8Array> {
-  const encrypter = new Encrypter();
-  for (const recipient of new Set(recipients)) encrypter.addRecipient(recipient);
-  return encrypter.encrypt(plain);
+export function sealTo(recipients: Iterable<string>, plain: Uint8Array | string): Buffer {
+  return sealToRecipients(
+    typeof plain === 'string' ? Buffer.from(plain) : plain,
+    prepareRecipients(recipients),
+  );
 }
 
 export class Group implements SyncGroup {
@@ -68,7 +78,8 @@ export class Group implements SyncGroup {
   readonly id: string;
   readonly refusals: readonly SyncRefusal[];
   readonly #recipients: readonly string[];
-  readonly #identities: readonly string[];
+  readonly #keys: readonly AgeKey[];
+  readonly #prepared: readonly PreparedRecipient[];
   readonly #signing: SigningKey;
 
   constructor(identity: MachineIdentity, pin: GroupPin, roster: Roster) {
@@ -77,19 +88,26 @@ export class Group implements SyncGroup {
     this.id = roster.groupId;
     this.refusals = roster.refusals;
     this.#recipients = [roster.groupRecipient, ...roster.members.map((m) => m.recipient)];
-    this.#identities = [identity.ageIdentity, pin.group_identity];
+    // The group's key first: every file of DIR is sealed to it (one X25519 share to open).
+    this.#prepared = prepareRecipients(this.#recipients);
+    this.#keys = ageKeys([pin.group_identity, identity.ageIdentity]);
     this.#signing = identity.signing;
   }
 
-  seal(plain: Uint8Array): Promise<Uint8Array> {
-    return sealTo(this.#recipients, plain);
+  /** Synchronous (Node's own X25519), so it fits src/bundle/sealed-files.ts's `Sealer` too. */
+  seal(plain: Uint8Array): Buffer {
+    return sealToRecipients(plain, this.#prepared);
   }
 
+  // eslint-disable-next-line @typescript-eslint/require-await -- the contract's open is async; a throw becomes a rejection.
   async open(sealed: Uint8Array, file = '(sealed bytes)'): Promise<Uint8Array> {
-    const decrypter = new Decrypter();
-    for (const identity of this.#identities) decrypter.addIdentity(identity);
+    return this.openSync(sealed, file);
+  }
+
+  /** {@link open} without leaving the thread (a `Sealer`'s open). */
+  openSync(sealed: Uint8Array, file = '(sealed bytes)'): Buffer {
     try {
-      return await decrypter.decrypt(sealed);
+      return openWithAny(sealed, this.#keys);
     } catch (error) {
       throw new SyncRefusal(
         file,
