@@ -79,6 +79,8 @@ describe('chatgraph sync cut off or run at once', () => {
       await folder.close();
       ends.push(await syncKilledAfter(machine, dir, ms));
     }
+    // Killed at least once mid-way (a sync that ended first exits 0: also a moment).
+    expect(ends, JSON.stringify(ends)).toContain('SIGKILL');
     for (const m of [a, b, a, b]) {
       const report = await syncOnce(m, dir);
       expect(
