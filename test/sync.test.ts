@@ -1,8 +1,9 @@
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataFolder } from '../src/index.js';
+import { openGroup, syncFolder } from '../src/api/sync.js';
 import { tempDir } from './support/convert-to-temp.js';
 import {
   chatExport,
@@ -95,5 +96,17 @@ describe('chatgraph sync: three machines through one folder', () => {
     expect(ha?.memories.filter((m) => m.includes(':retracted:'))).toHaveLength(1);
     expect(hb).toEqual(ha);
     expect(hc).toEqual(ha);
+
+    // --compact: A's exports folded into one full one, written first, the old ones removed.
+    const group = await openGroup(dir, { configDir: a.config, create: false });
+    const folderA = await DataFolder.open(a.data);
+    const compacted = await syncFolder(folderA, group, dir, { compact: true });
+    await folderA.close();
+    expect(compacted.sent).toMatchObject({ exportType: 'full', conversations: 3, deletions: 1 });
+    expect(compacted.compacted).toBeGreaterThan(0);
+    expect(readdirSync(join(dir, group.self.id))).toHaveLength(1);
+    for (const m of machines.slice(1)) expect((await syncOnce(m, dir)).problems).toEqual([]);
+    const after = await Promise.all(machines.map((m) => holdings(m.data)));
+    expect(after).toEqual([ha, ha, ha]);
   }, 60_000);
 });
