@@ -90,7 +90,7 @@ describe('chatgraph sync refuses what its group did not write as it is', () => {
   it('refuses a file replaced by another the group sealed, and an export signed by a key not in the group or by another member', async () => {
     const original = readFileSync(aConversation);
     const group = await openGroup(dir, { configDir: A.config, create: false });
-    writeFileSync(aConversation, await group.seal(new TextEncoder().encode('{"schema":"x"}')));
+    writeFileSync(aConversation, group.seal(new TextEncoder().encode('{"schema":"x"}')));
     // Sealed to the group (age: anyone can seal to its recipients), signed by a stranger.
     const stranger = await createSigningKey(join(root, 'stranger.pem'));
     const folder = await DataFolder.open(A.data);
