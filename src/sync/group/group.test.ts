@@ -1,5 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decrypter } from 'age-encryption';
@@ -141,6 +149,16 @@ describe('the sync group', () => {
     );
     await expect(openGroup(temp(), { configDir: temp(), create: false })).rejects.toThrow(
       /no sync group in this folder/,
+    );
+    // Some group's files without the founder record (a sync tool half way): no second group.
+    rmSync(groupLayout(dir).founder);
+    await expect(openGroup(dir, { configDir: temp(), create: true })).rejects.toThrow(
+      /refused .*\.group: this folder holds a sync group's files but not its founder record/,
+    );
+    const exportsOnly = temp();
+    mkdirSync(join(exportsOnly, '0f8fad5b-d9cb-469f-a165-70867728950e'));
+    await expect(openGroup(exportsOnly, { configDir: temp(), create: true })).rejects.toThrow(
+      /refused .*0f8fad5b-d9cb-469f-a165-70867728950e: this folder holds/,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { link, rm } from 'node:fs/promises';
+import { link, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { writeFileAtomic } from '../../bundle/atomic-write.js';
 import { SyncRefusal } from './errors.js';
@@ -59,6 +60,21 @@ async function found(dir: string, identity: MachineIdentity, now: Date): Promise
   return new Group(pinned, pin, await readRoster(dir, pin, [identity.ageIdentity, groupIdentity]));
 }
 
+const MACHINE_FOLDER = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A file or folder that shows DIR is some group's already (`.group/`, a machine's export folder):
+ * a machine whose sync tool has not brought the founder record yet must not found a second group
+ * over the first.
+ */
+async function groupTraces(dir: string): Promise<string | undefined> {
+  if (!existsSync(dir)) return undefined;
+  const { root } = groupLayout(dir);
+  if (existsSync(root)) return root;
+  const machine = (await readdir(dir)).find((name) => MACHINE_FOLDER.test(name));
+  return machine === undefined ? undefined : join(dir, machine);
+}
+
 /**
  * Opens the group of DIR as this machine (its identity made on first use); `create` founds a
  * group when DIR has none. Throws {@link SyncRefusal} when this machine is not a member.
@@ -74,6 +90,12 @@ export async function openGroup(
       throw new SyncRefusal(
         dir,
         'no sync group in this folder: start one with `chatgraph sync DIR`, or join one with a code',
+      );
+    const stray = await groupTraces(dir);
+    if (stray)
+      throw new SyncRefusal(
+        stray,
+        "this folder holds a sync group's files but not its founder record (not synced here yet, or removed): no new group is started over it",
       );
     return found(dir, identity, now);
   }
