@@ -53,6 +53,7 @@ const GROUPS: { heading: string; commands: Record<string, string> }[] = [
       export: 'Markdown, an Obsidian vault, an HTML archive or PAM JSON Lines',
       'export-pam': 'the data folder as a PAM bundle for another tool',
       push: 'load the bundle into Neo4j (only what changed)',
+      sync: 'one history across your machines through a folder you sync',
     },
   },
   {
@@ -120,6 +121,7 @@ const COMMANDS: { names: readonly string[]; load: () => Promise<readonly Registe
     load: async () => [(await import('./commands/export-pam.js')).registerExportPam],
   },
   { names: ['push'], load: async () => [(await import('./commands/push.js')).registerPush] },
+  { names: ['sync'], load: async () => [(await import('./commands/sync.js')).registerSync] },
   {
     names: ['sign', 'verify', 'key'],
     load: async () => {

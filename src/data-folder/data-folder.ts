@@ -48,6 +48,13 @@ import {
   type LoadOptions,
 } from './import-exports.js';
 import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
+import {
+  folderDigests,
+  readSyncState,
+  receiveDeletions,
+  writeSyncState,
+  type FolderDigests,
+} from './sync-support.js';
 import type { LockHolder } from '../folder/write-lock.js';
 import {
   encryptFolder,
@@ -329,6 +336,30 @@ export class DataFolder {
   /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
   exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
     return exportPam(this.folder, options);
+  }
+
+  /** Runs `work` as one write of the folder (the verbs it calls join it): `sync` as a whole. */
+  writing<T>(work: () => Promise<T>): Promise<T> {
+    return this.folder.write(() => work());
+  }
+
+  /** What the folder holds now, by digest (see `folderDigests`): what `sync` compares. */
+  syncDigests(): Promise<FolderDigests> {
+    return folderDigests(this.folder);
+  }
+
+  /** Deletions made on another machine, applied here (see `receiveDeletions`). */
+  receiveDeletions(deletions: readonly Tombstone[]): Promise<number> {
+    return receiveDeletions(this.folder, deletions);
+  }
+
+  /** The sync state's text (`layout.syncState`), and writing it. */
+  syncState(): Promise<string | undefined> {
+    return readSyncState(this.folder);
+  }
+
+  saveSyncState(text: string): Promise<void> {
+    return writeSyncState(this.folder, text);
   }
 
   /** Writes conversations out as Markdown, Obsidian, HTML or PAM JSON Lines (see `exportConversations`). */
