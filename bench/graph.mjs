@@ -77,7 +77,8 @@ const rounds = option('--runs', 7);
 // 1. Import of at least `messages` messages.
 const big = searchOnly ? '' : await exportWith(`chatgpt-${messages}-messages.zip`, messages, 1000);
 const data = searchOnly ?? join(work, 'graph-data');
-let first = { seconds: 0, result: undefined };
+/** @type {ReturnType<typeof importInto> | undefined} */
+let first;
 if (!searchOnly) {
   rmSync(data, { recursive: true, force: true });
   first = importInto(big, data);
@@ -179,10 +180,12 @@ if (new Set(queries.map((q) => JSON.stringify(q.query))).size !== queries.length
 const perKind = new Map(
   Object.keys(kinds).map((k) => [k, { p50: [], p95: [], cpu50: [], cpu95: [] }]),
 );
+/** @type {{ p50: number[], p95: number[], cpu50: number[], cpu95: number[] }} */
 const overall = { p50: [], p95: [], cpu50: [], cpu95: [] };
 const cpuMs = (usage) => (usage.user + usage.system) / 1000;
 for (let round = 0; round < rounds; round++) {
   const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
+  /** @type {Map<string, { wall: number[], cpu: number[] }>} */
   const times = new Map(Object.keys(kinds).map((k) => [k, { wall: [], cpu: [] }]));
   for (const { kind, query } of queries) {
     const t = process.hrtime.bigint();
@@ -244,7 +247,7 @@ say(
 // 4. Unchanged re-import.
 const again = importInto(big, data);
 say(
-  `unchanged re-import: ${again.seconds.toFixed(2)} s, ${((again.seconds / first.seconds) * 100).toFixed(1)}% of the first import (target < 5%)`,
+  `unchanged re-import: ${again.seconds.toFixed(2)} s, ${((again.seconds / (first?.seconds ?? Number.NaN)) * 100).toFixed(1)}% of the first import (target < 5%)`,
 );
 
 // 5. The seed's four queries at 100,000 messages, projection included, in a fresh process.
