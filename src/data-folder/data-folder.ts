@@ -26,7 +26,7 @@ import type { MemoryOptions as MemoryWriteOptions } from '../memory/write-memori
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { EmbedReport } from '../recall/embed-conversations.js';
 import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
-import { createRecaller, type Recaller } from '../recall/recaller.js';
+import { createRecaller, type Recaller, type RecallerOptions } from '../recall/recaller.js';
 import { topicMapCache, type TopicMap } from '../recall/topic-map.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
@@ -91,6 +91,12 @@ export interface DataFolderOptions {
    * imported yet is a `StoreConnectionError`); the verbs that write open their own under the lock.
    */
   readonly?: boolean | undefined;
+  /**
+   * The store's keyword searches run in the caller's thread rather than in child processes,
+   * for a command that searches once and ends; past its deadline a search ends the process,
+   * after writing `deadlineLine(message)` to stderr. Servers leave it unset.
+   */
+  searchHere?: { deadlineLine(message: string): string } | undefined;
 }
 
 /** What `import` takes beyond the folder itself (its store is the folder's). */
@@ -184,7 +190,10 @@ export class DataFolder {
   /** The store the reads go through, opened on first use (see {@link reader}). */
   private store(): Promise<Store> {
     this.opened ??= this.folder
-      .openStore({ readonly: this.options.readonly === true })
+      .openStore({
+        readonly: this.options.readonly === true,
+        ...(this.options.searchHere ? { searchHere: this.options.searchHere } : {}),
+      })
       .catch((error: unknown) => {
         this.opened = undefined;
         throw error;
@@ -220,7 +229,7 @@ export class DataFolder {
   }
 
   /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
-  async recaller(options: EmbedStoreOptions = {}): Promise<Recaller> {
+  async recaller(options: RecallerOptions = {}): Promise<Recaller> {
     return createRecaller(await this.store(), this.folder, options);
   }
 
