@@ -5,9 +5,9 @@
 // bundle starts in another process or thread (the search and Cypher children, the embedding and
 // conversion workers).
 //
-// Dependencies stay external (node_modules, as installed): the native ones
-// (better-sqlite3-multiple-ciphers, onnxruntime-node, @grafeo-db/js) must, and the others keep
-// their own layout for the files they read beside themselves (language data, wasm, JSON).
+// Dependencies stay external (node_modules, as installed) but for a few pure ES modules (see
+// BUNDLED): the native ones (better-sqlite3-multiple-ciphers, onnxruntime-node, @grafeo-db/js)
+// must, and the others keep their own layout for the files they read beside themselves.
 //
 // `import.meta.url` means "where this module's file is" to the code that reads it (the child
 // and worker scripts beside it, the web client's files, package.json): in a bundle every module
@@ -73,6 +73,41 @@ const ownSideEffectFree = {
   },
 };
 
+/**
+ * Dependencies bundled in: pure ES modules a search loads at start, read as one file rather than
+ * one of theirs each (zod's `zod/v4` alone is 65). The others stay external: the native ones,
+ * the CommonJS ones (a bundle of ES modules has no `require` for them), and those that read
+ * files beside themselves or must be the one instance their peers load (onnxruntime-common).
+ */
+const BUNDLED = new Set([
+  'zod',
+  'smol-toml',
+  'htmlparser2',
+  'entities',
+  'domutils',
+  'domhandler',
+  'dom-serializer',
+  'domelementtype',
+  'marked',
+  're2js',
+  '@scure/base',
+]);
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const someExternal = {
+  name: 'some-external',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path }) =>
+      path.startsWith('node:') || !BUNDLED.has(packageOf(path))
+        ? { path, external: true }
+        : undefined,
+    );
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/cli/main.ts' },
@@ -83,12 +118,13 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
   sourcemap: 'linked',
   sourcesContent: false,
   // `#!/usr/bin/env node` is kept from main.ts; nothing else is added.
   logLevel: 'warning',
-  plugins: [ownSideEffectFree, ownUrl],
+  plugins: [someExternal, ownSideEffectFree, ownUrl],
+  // BUNDLE_META=file writes esbuild's metafile there (what each chunk holds and imports).
   metafile: process.env.BUNDLE_META !== undefined,
 });
-if (process.env.BUNDLE_META) writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+if (process.env.BUNDLE_META)
+  writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));

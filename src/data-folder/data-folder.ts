@@ -1,31 +1,20 @@
-import { followFolders } from './follow-folders.js';
 import { storedAttachment, type StoredAttachment } from './stored-attachment.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
 import type { GoneConversation } from '../live/live-state.js';
 import type { Conversation, Memory } from '../model/pam.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
-import {
-  readConversationView,
-  type ConversationView,
-} from '../conversation-view/conversation-view.js';
+import type { ConversationView } from '../conversation-view/conversation-view.js';
 import { listMemories, type MemoryPage, type MemoryQuery } from '../memory/list-memories.js';
 import {
   recentActivity,
   type RecentActivity,
   type RecentOptions,
 } from '../memory/recent-activity.js';
-import {
-  forget,
-  remember,
-  reviseMemory,
-  type MemoryRevision,
-  type RememberInput,
-  type RememberResult,
-} from '../memory/remember.js';
+import type { MemoryRevision, RememberInput, RememberResult } from '../memory/remember.js';
 import type { MemoryOptions as MemoryWriteOptions } from '../memory/write-memories.js';
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { EmbedReport } from '../recall/embed-conversations.js';
-import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
+import type { EmbedStoreOptions } from '../recall/embed-store.js';
 import { createRecaller, type Recaller, type RecallerOptions } from '../recall/recaller.js';
 import { topicMapCache, type TopicMap } from '../recall/topic-map.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
@@ -33,38 +22,17 @@ import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { readerOf, type StoreReader } from '../stores/store-reader.js';
 import { Folder } from '../folder/folder.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
-import {
-  deleteConversation,
-  type DeleteOptions,
-  type DeleteResult,
-} from './delete-conversation.js';
-import {
-  importExports,
-  pushBundle,
-  reindex,
-  type BundleLoad,
-  type ImportOptions,
-  type ImportResult,
-  type LoadOptions,
-} from './import-exports.js';
-import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
+import type { DeleteOptions, DeleteResult } from './delete-conversation.js';
+import type { BundleLoad, ImportOptions, ImportResult, LoadOptions } from './import-exports.js';
+import type { ExportPamOptions, ExportPamReport } from './export-pam.js';
 import type { LockHolder } from '../folder/write-lock.js';
-import {
-  encryptFolder,
-  decryptFolder,
-  type ConvertReport,
-  type EncryptOptions,
-} from '../folder/encrypt-folder.js';
+import type { ConvertReport, EncryptOptions } from '../folder/encrypt-folder.js';
 import type { Unlock } from '../at-rest/folder-key.js';
-import { signBundle, type SignOptions, type SignResult } from '../trust/sign-bundle.js';
-import { verifyBundleOf, type VerifyOptions, type VerifyReport } from '../trust/verify-bundle.js';
+import type { SignOptions, SignResult } from '../trust/sign-bundle.js';
+import type { VerifyOptions, VerifyReport } from '../trust/verify-bundle.js';
 import type { SigningKey } from '../trust/signing-key.js';
-import { diagnose, type DoctorCheck, type DoctorOptions } from '../doctor/doctor.js';
-import {
-  exportConversations,
-  type ExportOptions,
-  type ExportReport,
-} from '../export/export-conversations.js';
+import type { DoctorCheck, DoctorOptions } from '../doctor/doctor.js';
+import type { ExportOptions, ExportReport } from '../export/export-conversations.js';
 
 /** How a data folder is opened: its store, its secret, whether to write, and how a writing verb waits. */
 export interface DataFolderOptions {
@@ -124,6 +92,8 @@ export type FolderExportOptions = Omit<ExportOptions, 'store'>;
  * writer waiting; the store it writes opened and closed); readers never take the lock. The
  * store the reads go through is opened once, on first use (at once when `readonly`), and
  * closed by {@link close}; a shell reads it through {@link reader}, which has no write path.
+ * Each verb's code (the import pipeline and every provider, exports, signing, encryption, the
+ * doctor) is loaded when the verb is called: a `chatgraph search` loaded all of it (issue 46).
  */
 export class DataFolder {
   private opened: Promise<Store> | undefined;
@@ -238,7 +208,11 @@ export class DataFolder {
    * sources, attachments, the platform's address), or undefined when the store has no such id.
    */
   async view(id: string): Promise<ConversationView | undefined> {
-    return readConversationView(await this.store(), this.folder, id);
+    return (await import('../conversation-view/conversation-view.js')).readConversationView(
+      await this.store(),
+      this.folder,
+      id,
+    );
   }
 
   /** The bundle's PAM record of a conversation (by chatgraph's id), undefined when it has none. */
@@ -258,96 +232,106 @@ export class DataFolder {
   }
 
   /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
-  import(inputs: readonly string[], options: FolderImportOptions = {}): Promise<ImportResult> {
-    return importExports(this.folder, inputs, options);
+  async import(
+    inputs: readonly string[],
+    options: FolderImportOptions = {},
+  ): Promise<ImportResult> {
+    return (await import('./import-exports.js')).importExports(this.folder, inputs, options);
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
-  reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
-    return reindex(this.folder, options);
+  async reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
+    return (await import('./import-exports.js')).reindex(this.folder, options);
   }
 
   /** Loads the bundle into the store (Neo4j usually), skipping what is there already (see `pushBundle`). */
-  push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
-    return pushBundle(this.folder, options);
+  async push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
+    return (await import('./import-exports.js')).pushBundle(this.folder, options);
   }
 
   /** Deletes one conversation everywhere, and remembers it deleted (see `deleteConversation`). */
-  delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
-    return deleteConversation(this.folder, id, options);
+  async delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
+    return (await import('./delete-conversation.js')).deleteConversation(this.folder, id, options);
   }
 
   /** A new memory in the bundle and the store (see `remember`). */
-  remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
-    return remember(this.folder, input, options);
+  async remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
+    return (await import('../memory/remember.js')).remember(this.folder, input, options);
   }
 
   /** Retracts a memory (see `forget`). */
-  forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
-    return forget(this.folder, id, options);
+  async forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
+    return (await import('../memory/remember.js')).forget(this.folder, id, options);
   }
 
   /** A memory superseded by its revision (see `reviseMemory`). */
-  revise(
+  async revise(
     id: string,
     revision: MemoryRevision,
     options: MemoryOptions = {},
   ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
-    return reviseMemory(this.folder, id, revision, options);
+    return (await import('../memory/remember.js')).reviseMemory(this.folder, id, revision, options);
   }
 
   /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */
-  embed(
+  async embed(
     options: EmbedStoreOptions = {},
   ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
-    return embedStore(this.folder, options);
+    return (await import('../recall/embed-store.js')).embedStore(this.folder, options);
   }
 
   /** Follows session logs and dropped exports into the folder (see `followFolders`). */
-  follow(options: FolderFollowOptions = {}): Promise<Follower> {
-    return followFolders(this.folder, options);
+  async follow(options: FolderFollowOptions = {}): Promise<Follower> {
+    return (await import('./follow-folders.js')).followFolders(this.folder, options);
   }
 
   /** Signs the bundle with `key` (PAM §18, and chatgraph's manifest of every file). */
-  sign(key: SigningKey, options: SignOptions = {}): Promise<SignResult> {
-    return signBundle(this.folder, key, options);
+  async sign(key: SigningKey, options: SignOptions = {}): Promise<SignResult> {
+    return (await import('../trust/sign-bundle.js')).signBundle(this.folder, key, options);
   }
 
   /** Checks the bundle's signatures (PAM §18, and chatgraph's manifest), through the folder's seal. */
   async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
     await this.folder.unlock();
-    return verifyBundleOf(this.folder.bundle, options);
+    return (await import('../trust/verify-bundle.js')).verifyBundleOf(this.folder.bundle, options);
   }
 
   /**
    * Encrypts the folder at rest (see docs/encryption.md): the secret is asked for only when
    * the folder is plain; with `ifPlain`, one encrypted already is left as it is.
    */
-  encrypt(
+  async encrypt(
     secret: Unlock | (() => Promise<Unlock>),
     options: EncryptOptions = {},
   ): Promise<ConvertReport> {
-    return encryptFolder(this.folder, secret, options);
+    return (await import('../folder/encrypt-folder.js')).encryptFolder(
+      this.folder,
+      secret,
+      options,
+    );
   }
 
   /** Decrypts the folder back to its plain form. */
-  decrypt(secret: Unlock): Promise<ConvertReport> {
-    return decryptFolder(this.folder, secret);
+  async decrypt(secret: Unlock): Promise<ConvertReport> {
+    return (await import('../folder/encrypt-folder.js')).decryptFolder(this.folder, secret);
   }
 
   /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
-  exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
-    return exportPam(this.folder, options);
+  async exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
+    return (await import('./export-pam.js')).exportPam(this.folder, options);
   }
 
   /** Writes conversations out as Markdown, Obsidian, HTML or PAM JSON Lines (see `exportConversations`). */
   async exportConversations(options: FolderExportOptions): Promise<ExportReport> {
-    return exportConversations(this.folder, { ...options, store: await this.store() });
+    return (await import('../export/export-conversations.js')).exportConversations(this.folder, {
+      ...options,
+      store: await this.store(),
+    });
   }
 
   /** Every check of the folder (its store, indexes, model, Neo4j, the write lock), each with its fix. */
-  doctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
-    return diagnose(this.folder, options);
+  async doctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
+    return (await import('../doctor/doctor.js')).diagnose(this.folder, options);
   }
 
   /** The bundle's attachment at `ref`, ready to send (opened in memory when the folder is encrypted). */
