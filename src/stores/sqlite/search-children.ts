@@ -167,12 +167,13 @@ export class SearchChildren {
 }
 
 // The watchdog's whole program: at the deadline (from when it was asked for, not from when the
-// thread started), the line, then the process ends as a killed child did. A process that
+// thread started), the line, then the process ends as a killed child did (SIGKILL: a handler
+// of SIGTERM would wait for the blocked thread it runs on). A process that
 // finished first terminates it; unref'd, it never holds the process open.
 const WATCHDOG = `const { workerData } = require('node:worker_threads');
 setTimeout(() => {
   require('node:fs').writeSync(2, workerData.line);
-  process.kill(process.pid, 'SIGTERM');
+  process.kill(process.pid, 'SIGKILL');
 }, Math.max(0, workerData.until - Date.now()));`;
 
 function startWatchdog(line: string, timeoutSeconds: number): Worker {
