@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { queryLimitLine } from './limit-line.js';
 import { packageVersion } from './package-version.js';
 import { parseProblem } from './usage-line.js';
 import { UsageError } from './usage-error.js';
@@ -294,8 +295,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const { QueryLimitError } = await import('../api/query.js');
     if (error instanceof QueryLimitError && error.limit) {
-      const flag = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
-      io.err(`chatgraph: ${error.message} (the limit is set with ${flag})`);
+      io.err(queryLimitLine(error.message, error.limit.kind));
       return 2;
     }
     if ((await saidAsIs()).some((kind) => error instanceof kind)) {
