@@ -40,9 +40,9 @@ export interface SearchQuery {
 export const MATCH_START = '\ue000';
 export const MATCH_END = '\ue001';
 
-import type { SearchHit } from './search-hit.js';
+import type { SearchHit } from '../search/search-hit.js';
 
-export type { HitReason, SearchHit } from './search-hit.js';
+export type { HitReason, SearchHit } from '../search/search-hit.js';
 
 /** Ranked hits, and how many messages and attachments matched at all. */
 export interface SearchResult {

@@ -1,6 +1,7 @@
 import type {
   Answer,
   ConversationPage,
+  ConversationSearchHit,
   ConversationSearchResult,
   GraphView,
   ImportJob,
@@ -17,6 +18,7 @@ import {
   nullable,
   number,
   object,
+  objectOf,
   oneOf,
   optional,
   record,
@@ -114,14 +116,19 @@ export const sourceList: Reader<Answer<'sources'>> = array(text);
 /** GET /api/changes */
 export const changeCount: Reader<Answer<'changes'>> = object({ changes: nullable(number) });
 
-const hitKind = oneOf('message', 'attachment', 'title');
-const attachedTo = object({ id: text, name: nullableText });
-const hitReason = object({
-  keyword: optional(object({ rank: number })),
-  semantic: optional(object({ rank: number, similarity: number })),
+// The hit's readers name every field of the one declaration (search/search-hit.ts): objectOf
+// refuses a reader that leaves one out or adds one.
+type Passage = ConversationSearchHit['best'];
+type HitReason = NonNullable<SearchHit['why']>;
+const attachedTo = objectOf<NonNullable<SearchHit['attachment']>>({ id: text, name: nullableText });
+const hitReason = objectOf<HitReason>({
+  keyword: optional(objectOf<NonNullable<HitReason['keyword']>>({ rank: number })),
+  semantic: optional(
+    objectOf<NonNullable<HitReason['semantic']>>({ rank: number, similarity: number }),
+  ),
 });
 
-export const searchHit: Reader<SearchHit> = object({
+export const searchHit: Reader<SearchHit> = objectOf<SearchHit>({
   conversationId: text,
   platformConversationId: text,
   title: text,
@@ -132,37 +139,39 @@ export const searchHit: Reader<SearchHit> = object({
   snippet: text,
   score: number,
   kind: optional(oneOf('message', 'attachment', 'title', 'memory')),
-  memory: optional(object({ id: text, type: text, tags: array(text) })),
+  memory: optional(
+    objectOf<NonNullable<SearchHit['memory']>>({ id: text, type: text, tags: array(text) }),
+  ),
   attachment: optional(attachedTo),
   why: optional(hitReason),
 });
 
-const passage = object({
+const passage = objectOf<Passage>({
   messageId: text,
   snippet: text,
   role: text,
-  kind: hitKind,
+  kind: oneOf('message', 'attachment', 'title'),
   attachment: optional(attachedTo),
   why: optional(hitReason),
+});
+
+const conversationHit = objectOf<ConversationSearchHit>({
+  conversationId: text,
+  platformConversationId: text,
+  title: text,
+  source: text,
+  createdAt: text,
+  why: optional(hitReason),
+  score: number,
+  best: passage,
+  more: number,
+  passages: array(passage),
 });
 
 /** GET /api/search/conversations */
 export const conversationSearchResult: Reader<ConversationSearchResult> = object({
   mode: oneOf('keyword', 'semantic', 'hybrid'),
-  conversations: array(
-    object({
-      conversationId: text,
-      platformConversationId: text,
-      title: text,
-      source: text,
-      createdAt: text,
-      why: optional(hitReason),
-      score: number,
-      best: passage,
-      more: number,
-      passages: array(passage),
-    }),
-  ),
+  conversations: array(conversationHit),
   memories: array(searchHit),
   matches: number,
   matchesCapped: boolean,
