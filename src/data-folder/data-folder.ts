@@ -32,6 +32,9 @@ import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { readerOf, type StoreReader } from '../stores/store-reader.js';
 import { Folder } from '../folder/folder.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { withProblems } from '../pipeline/import-report.js';
+import { withSignatureNotes } from './signature-notes.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import {
   deleteConversation,
@@ -248,9 +251,20 @@ export class DataFolder {
     return recentActivity(await this.store(), this.folder, options);
   }
 
-  /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
-  import(inputs: readonly string[], options: FolderImportOptions = {}): Promise<ImportResult> {
-    return importExports(this.folder, inputs, options);
+  /**
+   * Imports exports: into the bundle, and each conversation indexed in the store (see
+   * `importExports`). A signed bundle's signature is checked first: a failure is a warning of
+   * the report, and the signature the import drops a notice (see `withSignatureNotes`).
+   */
+  async import(
+    inputs: readonly string[],
+    options: FolderImportOptions = {},
+  ): Promise<ImportResult> {
+    const { result, notes } = await withSignatureNotes(
+      () => this.verify(),
+      () => importExports(this.folder, inputs, options),
+    );
+    return { ...result, ...withProblems(result, notes) };
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
@@ -268,9 +282,19 @@ export class DataFolder {
     return deleteConversation(this.folder, id, options);
   }
 
-  /** A new memory in the bundle and the store (see `remember`). */
-  remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
-    return remember(this.folder, input, options);
+  /**
+   * A new memory in the bundle and the store (see `remember`); `notes` says what it did to a
+   * signed bundle's signature, as an import's report does.
+   */
+  async remember(
+    input: RememberInput,
+    options: MemoryOptions = {},
+  ): Promise<RememberResult & { notes: Diagnostic[] }> {
+    const { result, notes } = await withSignatureNotes(
+      () => this.verify(),
+      () => remember(this.folder, input, options),
+    );
+    return { ...result, notes };
   }
 
   /** Retracts a memory (see `forget`). */
@@ -278,13 +302,17 @@ export class DataFolder {
     return forget(this.folder, id, options);
   }
 
-  /** A memory superseded by its revision (see `reviseMemory`). */
-  revise(
+  /** A memory superseded by its revision (see `reviseMemory`); `notes` as `remember`'s. */
+  async revise(
     id: string,
     revision: MemoryRevision,
     options: MemoryOptions = {},
-  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
-    return reviseMemory(this.folder, id, revision, options);
+  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote; notes: Diagnostic[] }> {
+    const { result, notes } = await withSignatureNotes(
+      () => this.verify(),
+      () => reviseMemory(this.folder, id, revision, options),
+    );
+    return { ...result, notes };
   }
 
   /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */
