@@ -111,3 +111,16 @@ describe('a search hit is declared once', () => {
     >();
   });
 });
+
+describe("PAM's memory types are listed once", () => {
+  // The page's list (it loads no module outside the page) is held to the model's by the compiler.
+  it("in model/memory-type.ts, and the page's checked copy", () => {
+    const listing = sources(join(ROOT, 'src'))
+      .filter((file) =>
+        /'relationship',\s*'goal',\s*'instruction'/.test(readFileSync(file, 'utf8')),
+      )
+      .map((file) => relative(ROOT, file))
+      .sort();
+    expect(listing).toEqual(['src/model/memory-type.ts', 'src/web/client/answers.ts']);
+  });
+});

@@ -7,25 +7,14 @@
  */
 import { z } from 'zod';
 import { conversationHitSchema, searchHitSchema } from '../search/search-hit.js';
+import { MEMORY_TYPES } from '../model/memory-type.js';
 import { memoryRelation, memoryStatus } from './api-memory-relation.js';
 
 const count = z.number().int().nonnegative();
 const nullableText = z.string().nullable();
 
-/** PAM's memory types (the library's MEMORY_TYPES; memory-routes.ts checks the two agree). */
-export const API_MEMORY_TYPES = [
-  'fact',
-  'preference',
-  'skill',
-  'context',
-  'relationship',
-  'goal',
-  'instruction',
-  'identity',
-  'environment',
-  'project',
-  'custom',
-] as const;
+/** PAM's memory types: the model's one list. */
+export const API_MEMORY_TYPES = MEMORY_TYPES;
 
 export const conversationInfo = z
   .object({

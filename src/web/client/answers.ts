@@ -1,3 +1,4 @@
+import type { MemoryType } from '../../model/memory-type.js';
 import type {
   Answer,
   ConversationPage,
@@ -305,8 +306,17 @@ export const importJob: Reader<ImportJob> = object({
 
 const memoryStatus = oneOf('active', 'superseded', 'deprecated', 'retracted', 'archived');
 
-/** PAM's memory types (the page offers them when remembering, and reads them in answers). */
-export const MEMORY_TYPES = [
+/**
+ * PAM's memory types (the page offers them when remembering, and reads them in answers): the
+ * browser loads no module outside the page, so the list is written here, held to the model's
+ * one list by the compiler (none other, none missing).
+ */
+// The list given, refused by the compiler when it leaves out one of the model's types.
+const everyMemoryType = <const T extends readonly MemoryType[]>(
+  list: T & ([Exclude<MemoryType, T[number]>] extends [never] ? unknown : never),
+): T => list;
+
+export const MEMORY_TYPES = everyMemoryType([
   'fact',
   'preference',
   'skill',
@@ -318,7 +328,7 @@ export const MEMORY_TYPES = [
   'environment',
   'project',
   'custom',
-] as const;
+]);
 
 export const memoryView: Reader<MemoryView> = object({
   id: text,
