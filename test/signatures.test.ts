@@ -272,12 +272,8 @@ describe('a signed bundle written again', () => {
       const report = await folder.import([join(ROOT, 'samples', 'chatgpt-export.zip')]);
       const failed = report.problems.find((g) => g.code === 'bundle-signature-failed');
       expect(failed?.level).toBe('warning');
-      expect(failed?.examples).toContainEqual(
-        expect.objectContaining({
-          file,
-          message: expect.stringContaining('changed after signing'),
-        }),
-      );
+      const changed = failed?.examples.find((e) => e.file === file);
+      expect(changed?.message).toContain('changed after signing');
       expect(report.problems.find((g) => g.code === 'bundle-signature-dropped')?.level).toBe(
         'info',
       );
