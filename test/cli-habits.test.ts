@@ -261,7 +261,8 @@ describe('chatgraph list', () => {
     const branches = JSON.parse(
       (await cli('list', '--data-dir', data, '--branches', '--json')).out,
     ) as typeof page;
-    expect(branches.total).toBe(4);
+    // Three ChatGPT forks, a retried Claude.ai answer, two edited first Claude.ai messages.
+    expect(branches.total).toBe(6);
 
     const titles = JSON.parse(
       (
@@ -391,7 +392,7 @@ describe('the small things', () => {
       'memories',
       'skipped',
     ]);
-    expect(row.split(/\s+/)).toEqual(['claude-ai', '18', '53', '1', '2', '2', '0', '0']);
+    expect(row.split(/\s+/)).toEqual(['claude-ai', '18', '53', '3', '2', '2', '0', '0']);
   }, 120_000);
 
   it('import --restore with no path says in one line that it needs the export', async () => {

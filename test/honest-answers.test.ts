@@ -55,6 +55,18 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
       }
   });
 
+  // A question about something the samples never mention gets no answer by meaning. With
+  // multilingual-e5-small it still gets some: no query-relative test measured so far tells it
+  // from real questions without losing them (docs/search.md, "The meaning cutoff"); `fails`
+  // says so until one does.
+  const offTopic = model === 'multilingual-e5-small' ? it.fails : it;
+  offTopic('answers nothing to a question the history never mentions', async () => {
+    for (const mode of ['semantic', 'hybrid']) {
+      const answer = await search(data, 'how to tune a violin bridge', '--mode', mode);
+      expect(answer.conversations, mode).toEqual([]);
+    }
+  });
+
   it('still finds the conversation a real question is about', async () => {
     for (const [text, title] of [
       ['my car will not start', 'Car Won’t Start in the Cold'],

@@ -90,8 +90,9 @@ describe('the bundled samples', () => {
     expect(bySource('chatgpt')).toHaveLength(25);
     expect(bySource('claude')).toHaveLength(18);
     expect(bySource('claude-code')).toHaveLength(5);
-    // An edited question and regenerated answers in ChatGPT, a retried answer in Claude.ai.
-    expect(report.totals.branches).toBe(4);
+    // An edited question and regenerated answers in ChatGPT, a retried answer in Claude.ai, and
+    // two Claude.ai conversations whose first message was edited (a second root each).
+    expect(report.totals.branches).toBe(6);
     expect(report.totals.toolCalls).toBe(25);
     const messages = conversations.flatMap((c) => c.messages);
     expect(messages.filter((m) => m.is_thought).length).toBeGreaterThanOrEqual(6);

@@ -63,6 +63,11 @@ export interface MessagePart {
   next: GraphEdge[];
   withToolCalls: number;
   withBranches: number;
+  /**
+   * Messages with no parent that are turns of the chat (not system text): two or more are a
+   * fork at the root (a Claude.ai conversation whose first message was edited).
+   */
+  roots: number;
 }
 
 /** A message part kept to go on from when the conversation grows (see `BuildChange`). */

@@ -43,6 +43,7 @@ function wholePart(
     next: [],
     withToolCalls: 0,
     withBranches: 0,
+    roots: 0,
     messages,
     leaf,
     path,
@@ -223,6 +224,16 @@ function followPath(part: GrowingPart, leaf: string, fresh: readonly Message[]):
 function tally(part: MessagePart, message: Message, by: number): void {
   if (message.tool_calls.length > 0) part.withToolCalls += by;
   if (message.children_ids.length > 1) part.withBranches += by;
+  if (isChatRoot(message)) part.roots += by;
+}
+
+/**
+ * A turn of the chat with no parent. A Claude.ai conversation whose first message was edited
+ * has one for each version, and no message with two children to say so; a system message
+ * with no parent (a ChatGPT root, a coding session's compaction) forks nothing.
+ */
+export function isChatRoot(message: Message): boolean {
+  return message.parent_id === null && message.role !== 'system';
 }
 
 // A message's node and edges, given again when the memo has them for this object and place.

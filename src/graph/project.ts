@@ -119,7 +119,7 @@ export function conversationNode(
       ...(url ? { url } : {}),
       has_tool_calls: part.withToolCalls > 0,
       // Edited prompts and regenerated answers: a message with more than one reply.
-      has_branches: part.withBranches > 0,
+      has_branches: part.withBranches > 0 || part.roots > 1,
       ...chatgptSettings(conversation),
     },
   };

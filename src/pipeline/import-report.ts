@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
+import { isChatRoot } from '../graph/project-messages.js';
 
 /** Counts for one provider (or all). */
 export interface ProviderSummary {
@@ -100,14 +101,18 @@ export function countConversation(conversation: Conversation): ConversationCount
     attachmentsMissing: 0,
     inferredTimestamps: 0,
   };
+  let roots = 0;
   for (const message of conversation.messages) {
     if (message.children_ids.length > 1) counts.branches += message.children_ids.length - 1;
+    if (isChatRoot(message)) roots++;
     counts.toolCalls += message.tool_calls.length;
     counts.attachments += message.attachments.length;
     for (const attachment of message.attachments)
       if (attachment.ref === null) counts.attachmentsMissing++;
     if (message.raw_metadata.timestamp_inferred === true) counts.inferredTimestamps++;
   }
+  // Versions of the first message are branches too: a fork at the root.
+  if (roots > 1) counts.branches += roots - 1;
   return counts;
 }
 
