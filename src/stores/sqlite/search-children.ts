@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
-import { QueryError, type SearchHit, type SearchQuery, type SearchResult } from '../store.js';
+import { QueryError, type SearchQuery, type SearchResult } from '../store.js';
 import {
   ChildPool,
   childCommand,
@@ -146,7 +146,7 @@ function resultOf(parsed: z.infer<typeof ChildSearchResult>): SearchResult {
   const { offset, hint, notice, hits, conversationCount, ...rest } = parsed;
   return {
     ...rest,
-    hits: hits as SearchHit[],
+    hits,
     ...(conversationCount !== undefined ? { conversationCount } : {}),
     ...(offset !== undefined ? { offset } : {}),
     ...(hint !== undefined ? { hint } : {}),
