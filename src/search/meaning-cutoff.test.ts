@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from './search-hit.js';
+import type { SearchHit } from '../stores/search-hit.js';
 import {
   closeInMeaning,
   leastSimilarity,

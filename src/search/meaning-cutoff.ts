@@ -1,4 +1,4 @@
-import type { SearchHit } from './search-hit.js';
+import type { SearchHit } from '../stores/search-hit.js';
 
 /**
  * How a model's similarities are judged (calibrated per model, `node bench/recall-quality.mjs
