@@ -1,6 +1,6 @@
 // Cold commands (issue 46): whole processes of the file `package.json`'s `bin.chatgraph` names,
 // each beside a bare `node -e 0` run in the same round, medians of --runs rounds (7 by default).
-// `node bench/cold-search.mjs [--messages 64000] [--runs 7]`
+// `node bench/cold-search.mjs [--messages 64000] [--runs 7] [--only NAME] [--cli FILE]`
 // Measured: `--version`; `search WORD --mode keyword` on the folder before and after `embed`;
 // `search WORD` (the default mode: hybrid once embedded); and, beside them, a bare script that
 // loads the folder's model and embeds one query (the part of a hybrid search that is the
@@ -29,7 +29,10 @@ const runs = option('--runs', 7);
 const work = join(root, '.bench');
 mkdirSync(work, { recursive: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const cli = join(root, pkg.bin.chatgraph);
+// `--cli FILE` times another build's CLI on the same folders (a before/after in one session).
+const cli = args.includes('--cli')
+  ? (args[args.indexOf('--cli') + 1] ?? '')
+  : join(root, pkg.bin.chatgraph);
 const say = (line) => process.stdout.write(`${line}\n`);
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -199,7 +202,7 @@ for (let round = 0; round < runs; round++)
       results[name]?.push(measure(argv()));
 
 const bare = median((results['node -e 0'] ?? []).map((r) => r.wall));
-say(`cold commands, ${messages} messages, medians of ${runs} rounds; ${load()}`);
+say(`cold commands of ${cli}, ${messages} messages, medians of ${runs} rounds; ${load()}`);
 say('| command | wall | × bare node | peak RSS |');
 say('| --- | --- | --- | --- |');
 for (const [name, list] of Object.entries(results)) {

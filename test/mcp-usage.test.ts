@@ -82,8 +82,20 @@ describe('the MCP usage tool', () => {
   it('names what has no token counts, and a wrong time zone as an error', async () => {
     const all = await call({ by: 'source' });
     expect(all.content[0]?.text).toMatch(/No token counts in chatgpt \(1 of 1 conversations/);
+    expect(all.content[0]?.text).not.toContain('(estimated)');
     const wrong = await call({ timeZone: 'Mars/Olympus' });
     expect(wrong.isError).toBe(true);
     expect(wrong.content[0]?.text).toContain('no such time zone');
+  });
+
+  it('estimates chat exports from text when asked, apart from the counted total', async () => {
+    const counted = await call({ by: 'source' });
+    const estimated = await call({ by: 'source', estimate: true });
+    expect(estimated.isError).toBeFalsy();
+    expect(estimated.structuredContent?.total).toEqual(counted.structuredContent?.total);
+    const text = estimated.content[0]?.text ?? '';
+    expect(text).toMatch(/^- chatgpt \(estimated\): [\d,]+ in, [\d,]+ out/m);
+    expect(text).toContain('Estimated, not in the total: ');
+    expect(text).toContain('estimated from text length, not counted');
   });
 });

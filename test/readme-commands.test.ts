@@ -177,6 +177,8 @@ function shell(dir: string, line: string): Promise<{ stdout: string; stderr: str
       ...process.env,
       PATH: `${dir}:${process.env.PATH ?? ''}`,
       CHATGRAPH_DATA_DIR: join(dir, 'my-data'),
+      // `sync` makes this machine's keys in its config folder: the test's, not the user's.
+      XDG_CONFIG_HOME: join(dir, 'config'),
       // The official PAM JSON Schemas as `npm run provision` installs them: `validate
       // --fetch-schemas` finds them and fetches nothing.
       CHATGRAPH_PAM_SCHEMAS: pamSchemaDir(),

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { queryLimitLine } from './limit-line.js';
 import { packageVersion } from './package-version.js';
 import { parseProblem } from './usage-line.js';
 import { UsageError } from './usage-error.js';
@@ -53,6 +54,7 @@ const GROUPS: { heading: string; commands: Record<string, string> }[] = [
       export: 'Markdown, an Obsidian vault, an HTML archive or PAM JSON Lines',
       'export-pam': 'the data folder as a PAM bundle for another tool',
       push: 'load the bundle into Neo4j (only what changed)',
+      sync: 'one history across your machines through a folder you sync',
     },
   },
   {
@@ -120,6 +122,7 @@ const COMMANDS: { names: readonly string[]; load: () => Promise<readonly Registe
     load: async () => [(await import('./commands/export-pam.js')).registerExportPam],
   },
   { names: ['push'], load: async () => [(await import('./commands/push.js')).registerPush] },
+  { names: ['sync'], load: async () => [(await import('./commands/sync.js')).registerSync] },
   {
     names: ['sign', 'verify', 'key'],
     load: async () => {
@@ -292,8 +295,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     }
     const { QueryLimitError } = await import('../api/query.js');
     if (error instanceof QueryLimitError && error.limit) {
-      const flag = error.limit.kind === 'timeout' ? '--query-timeout' : '--query-memory';
-      io.err(`chatgraph: ${error.message} (the limit is set with ${flag})`);
+      io.err(queryLimitLine(error.message, error.limit.kind));
       return 2;
     }
     if ((await saidAsIs()).some((kind) => error instanceof kind)) {

@@ -109,9 +109,13 @@ export function openForWriting(
 }
 
 /** Opens the chosen data folder for reading: its store (it must exist), or Neo4j. */
-export function openForReading(options: StoreOptions & SecretOptions): Promise<DataFolder> {
+export function openForReading(
+  options: StoreOptions & SecretOptions,
+  more: Pick<DataFolderOptions, 'searchHere'> = {},
+): Promise<DataFolder> {
   return DataFolder.open(resolveDataDir(options.dataDir), {
     ...folderOptions(options),
+    ...more,
     readonly: true,
   });
 }
@@ -120,8 +124,9 @@ export function openForReading(options: StoreOptions & SecretOptions): Promise<D
 export async function withReader<T>(
   options: StoreOptions & SecretOptions,
   use: (reader: StoreReader, folder: DataFolder) => Promise<T>,
+  more: Pick<DataFolderOptions, 'searchHere'> = {},
 ): Promise<T> {
-  const folder = await openForReading(options);
+  const folder = await openForReading(options, more);
   try {
     return await use(await folder.reader(), folder);
   } finally {

@@ -1,73 +1,41 @@
-import { followFolders } from './follow-folders.js';
 import { storedAttachment, type StoredAttachment } from './stored-attachment.js';
 import type { Follower, FollowOptions } from '../live/follower.js';
 import type { GoneConversation } from '../live/live-state.js';
 import type { Conversation, Memory } from '../model/pam.js';
 import { readBundleConversation } from '../bundle/read-bundle.js';
-import {
-  readConversationView,
-  type ConversationView,
-} from '../conversation-view/conversation-view.js';
+import type { ConversationView } from '../conversation-view/conversation-view.js';
 import { listMemories, type MemoryPage, type MemoryQuery } from '../memory/list-memories.js';
 import {
   recentActivity,
   type RecentActivity,
   type RecentOptions,
 } from '../memory/recent-activity.js';
-import {
-  forget,
-  remember,
-  reviseMemory,
-  type MemoryRevision,
-  type RememberInput,
-  type RememberResult,
-} from '../memory/remember.js';
+import type { MemoryRevision, RememberInput, RememberResult } from '../memory/remember.js';
 import type { MemoryOptions as MemoryWriteOptions } from '../memory/write-memories.js';
 import type { MemoryVectorNote } from '../recall/memory-vectors.js';
 import type { EmbedReport } from '../recall/embed-conversations.js';
-import { embedStore, type EmbedStoreOptions } from '../recall/embed-store.js';
-import { createRecaller, type Recaller } from '../recall/recaller.js';
+import type { EmbedStoreOptions } from '../recall/embed-store.js';
+import { createRecaller, type Recaller, type RecallerOptions } from '../recall/recaller.js';
 import { topicMapCache, type TopicMap } from '../recall/topic-map.js';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { readerOf, type StoreReader } from '../stores/store-reader.js';
 import { Folder } from '../folder/folder.js';
 import type { Diagnostic } from '../model/diagnostic.js';
-import { withProblems } from '../pipeline/import-report.js';
 import { withSignatureNotes } from './signature-notes.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
-import {
-  deleteConversation,
-  type DeleteOptions,
-  type DeleteResult,
-} from './delete-conversation.js';
-import {
-  importExports,
-  pushBundle,
-  reindex,
-  type BundleLoad,
-  type ImportOptions,
-  type ImportResult,
-  type LoadOptions,
-} from './import-exports.js';
-import { exportPam, type ExportPamOptions, type ExportPamReport } from './export-pam.js';
+import type { DeleteOptions, DeleteResult } from './delete-conversation.js';
+import type { BundleLoad, ImportOptions, ImportResult, LoadOptions } from './import-exports.js';
+import type { ExportPamOptions, ExportPamReport } from './export-pam.js';
+import type { FolderDigests } from './sync-support.js';
 import type { LockHolder } from '../folder/write-lock.js';
-import {
-  encryptFolder,
-  decryptFolder,
-  type ConvertReport,
-  type EncryptOptions,
-} from '../folder/encrypt-folder.js';
+import type { ConvertReport, EncryptOptions } from '../folder/encrypt-folder.js';
 import type { Unlock } from '../at-rest/folder-key.js';
-import { signBundle, type SignOptions, type SignResult } from '../trust/sign-bundle.js';
-import { verifyBundleOf, type VerifyOptions, type VerifyReport } from '../trust/verify-bundle.js';
+import type { SignOptions, SignResult } from '../trust/sign-bundle.js';
+import type { VerifyOptions, VerifyReport } from '../trust/verify-bundle.js';
 import type { SigningKey } from '../trust/signing-key.js';
-import { diagnose, type DoctorCheck, type DoctorOptions } from '../doctor/doctor.js';
-import {
-  exportConversations,
-  type ExportOptions,
-  type ExportReport,
-} from '../export/export-conversations.js';
+import type { DoctorCheck, DoctorOptions } from '../doctor/doctor.js';
+import type { ExportOptions, ExportReport } from '../export/export-conversations.js';
 
 /** How a data folder is opened: its store, its secret, whether to write, and how a writing verb waits. */
 export interface DataFolderOptions {
@@ -94,6 +62,12 @@ export interface DataFolderOptions {
    * imported yet is a `StoreConnectionError`); the verbs that write open their own under the lock.
    */
   readonly?: boolean | undefined;
+  /**
+   * The store's keyword searches run in the caller's thread rather than in child processes,
+   * for a command that searches once and ends; past its deadline a search ends the process,
+   * after writing `deadlineLine(message)` to stderr. Servers leave it unset.
+   */
+  searchHere?: { deadlineLine(message: string): string } | undefined;
 }
 
 /** What `import` takes beyond the folder itself (its store is the folder's). */
@@ -121,6 +95,8 @@ export type FolderExportOptions = Omit<ExportOptions, 'store'>;
  * writer waiting; the store it writes opened and closed); readers never take the lock. The
  * store the reads go through is opened once, on first use (at once when `readonly`), and
  * closed by {@link close}; a shell reads it through {@link reader}, which has no write path.
+ * Each verb's code (the import pipeline and every provider, exports, signing, encryption, the
+ * doctor) is loaded when the verb is called: a `chatgraph search` loaded all of it (issue 46).
  */
 export class DataFolder {
   private opened: Promise<Store> | undefined;
@@ -187,7 +163,10 @@ export class DataFolder {
   /** The store the reads go through, opened on first use (see {@link reader}). */
   private store(): Promise<Store> {
     this.opened ??= this.folder
-      .openStore({ readonly: this.options.readonly === true })
+      .openStore({
+        readonly: this.options.readonly === true,
+        ...(this.options.searchHere ? { searchHere: this.options.searchHere } : {}),
+      })
       .catch((error: unknown) => {
         this.opened = undefined;
         throw error;
@@ -223,7 +202,7 @@ export class DataFolder {
   }
 
   /** Search in every mode over the folder's store, its model opened on the first search by meaning. */
-  async recaller(options: EmbedStoreOptions = {}): Promise<Recaller> {
+  async recaller(options: RecallerOptions = {}): Promise<Recaller> {
     return createRecaller(await this.store(), this.folder, options);
   }
 
@@ -232,7 +211,11 @@ export class DataFolder {
    * sources, attachments, the platform's address), or undefined when the store has no such id.
    */
   async view(id: string): Promise<ConversationView | undefined> {
-    return readConversationView(await this.store(), this.folder, id);
+    return (await import('../conversation-view/conversation-view.js')).readConversationView(
+      await this.store(),
+      this.folder,
+      id,
+    );
   }
 
   /** The bundle's PAM record of a conversation (by chatgraph's id), undefined when it has none. */
@@ -251,55 +234,50 @@ export class DataFolder {
     return recentActivity(await this.store(), this.folder, options);
   }
 
-  /**
-   * Imports exports: into the bundle, and each conversation indexed in the store (see
-   * `importExports`). A signed bundle's signature is checked first: a failure is a warning of
-   * the report, and the signature the import drops a notice (see `withSignatureNotes`).
-   */
+  /** Imports exports into the bundle and the store (see `importExports`), with the signature notes (`withSignatureNotes`). */
   async import(
     inputs: readonly string[],
     options: FolderImportOptions = {},
   ): Promise<ImportResult> {
     const { result, notes } = await withSignatureNotes(
       () => this.verify(),
-      () => importExports(this.folder, inputs, options),
+      async () => (await import('./import-exports.js')).importExports(this.folder, inputs, options),
     );
+    if (notes.length === 0) return result;
+    const { withProblems } = await import('../pipeline/import-report.js');
     return { ...result, ...withProblems(result, notes) };
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
-  reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
-    return reindex(this.folder, options);
+  async reindex(options: FolderLoadOptions = {}): Promise<BundleLoad & { movedAside?: string }> {
+    return (await import('./import-exports.js')).reindex(this.folder, options);
   }
 
   /** Loads the bundle into the store (Neo4j usually), skipping what is there already (see `pushBundle`). */
-  push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
-    return pushBundle(this.folder, options);
+  async push(options: FolderLoadOptions = {}): Promise<BundleLoad> {
+    return (await import('./import-exports.js')).pushBundle(this.folder, options);
   }
 
   /** Deletes one conversation everywhere, and remembers it deleted (see `deleteConversation`). */
-  delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
-    return deleteConversation(this.folder, id, options);
+  async delete(id: string, options: FolderDeleteOptions = {}): Promise<DeleteResult> {
+    return (await import('./delete-conversation.js')).deleteConversation(this.folder, id, options);
   }
 
-  /**
-   * A new memory in the bundle and the store (see `remember`); `notes` says what it did to a
-   * signed bundle's signature, as an import's report does.
-   */
+  /** A new memory in the bundle and the store (see `remember`); `notes`: the signature notes. */
   async remember(
     input: RememberInput,
     options: MemoryOptions = {},
   ): Promise<RememberResult & { notes: Diagnostic[] }> {
     const { result, notes } = await withSignatureNotes(
       () => this.verify(),
-      () => remember(this.folder, input, options),
+      async () => (await import('../memory/remember.js')).remember(this.folder, input, options),
     );
     return { ...result, notes };
   }
 
   /** Retracts a memory (see `forget`). */
-  forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
-    return forget(this.folder, id, options);
+  async forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
+    return (await import('../memory/remember.js')).forget(this.folder, id, options);
   }
 
   /** A memory superseded by its revision (see `reviseMemory`); `notes` as `remember`'s. */
@@ -310,63 +288,95 @@ export class DataFolder {
   ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote; notes: Diagnostic[] }> {
     const { result, notes } = await withSignatureNotes(
       () => this.verify(),
-      () => reviseMemory(this.folder, id, revision, options),
+      async () =>
+        (await import('../memory/remember.js')).reviseMemory(this.folder, id, revision, options),
     );
     return { ...result, notes };
   }
 
   /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */
-  embed(
+  async embed(
     options: EmbedStoreOptions = {},
   ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
-    return embedStore(this.folder, options);
+    return (await import('../recall/embed-store.js')).embedStore(this.folder, options);
   }
 
   /** Follows session logs and dropped exports into the folder (see `followFolders`). */
-  follow(options: FolderFollowOptions = {}): Promise<Follower> {
-    return followFolders(this.folder, options);
+  async follow(options: FolderFollowOptions = {}): Promise<Follower> {
+    return (await import('./follow-folders.js')).followFolders(this.folder, options);
   }
 
   /** Signs the bundle with `key` (PAM §18, and chatgraph's manifest of every file). */
-  sign(key: SigningKey, options: SignOptions = {}): Promise<SignResult> {
-    return signBundle(this.folder, key, options);
+  async sign(key: SigningKey, options: SignOptions = {}): Promise<SignResult> {
+    return (await import('../trust/sign-bundle.js')).signBundle(this.folder, key, options);
   }
 
   /** Checks the bundle's signatures (PAM §18, and chatgraph's manifest), through the folder's seal. */
   async verify(options: VerifyOptions = {}): Promise<VerifyReport> {
     await this.folder.unlock();
-    return verifyBundleOf(this.folder.bundle, options);
+    return (await import('../trust/verify-bundle.js')).verifyBundleOf(this.folder.bundle, options);
   }
 
   /**
    * Encrypts the folder at rest (see docs/encryption.md): the secret is asked for only when
    * the folder is plain; with `ifPlain`, one encrypted already is left as it is.
    */
-  encrypt(
+  async encrypt(
     secret: Unlock | (() => Promise<Unlock>),
     options: EncryptOptions = {},
   ): Promise<ConvertReport> {
-    return encryptFolder(this.folder, secret, options);
+    return (await import('../folder/encrypt-folder.js')).encryptFolder(
+      this.folder,
+      secret,
+      options,
+    );
   }
 
   /** Decrypts the folder back to its plain form. */
-  decrypt(secret: Unlock): Promise<ConvertReport> {
-    return decryptFolder(this.folder, secret);
+  async decrypt(secret: Unlock): Promise<ConvertReport> {
+    return (await import('../folder/encrypt-folder.js')).decryptFolder(this.folder, secret);
   }
 
   /** Writes the folder's memories and conversations as a PAM bundle, whole or since a time (see `exportPam`). */
-  exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
-    return exportPam(this.folder, options);
+  async exportPam(options: ExportPamOptions): Promise<ExportPamReport | { refused: string }> {
+    return (await import('./export-pam.js')).exportPam(this.folder, options);
+  }
+
+  /** Runs `work` as one write of the folder (the verbs it calls join it): `sync` as a whole. */
+  writing<T>(work: () => Promise<T>): Promise<T> {
+    return this.folder.write(() => work());
+  }
+
+  /** What the folder holds now, by digest (see `folderDigests`): what `sync` compares. */
+  async syncDigests(): Promise<FolderDigests> {
+    return (await import('./sync-support.js')).folderDigests(this.folder);
+  }
+
+  /** Deletions made on another machine, applied here (see `receiveDeletions`). */
+  async receiveDeletions(deletions: readonly Tombstone[]): Promise<number> {
+    return (await import('./sync-support.js')).receiveDeletions(this.folder, deletions);
+  }
+
+  /** The sync state's text (`layout.syncState`), and writing it. */
+  async syncState(): Promise<string | undefined> {
+    return (await import('./sync-support.js')).readSyncState(this.folder);
+  }
+
+  async saveSyncState(text: string): Promise<void> {
+    return (await import('./sync-support.js')).writeSyncState(this.folder, text);
   }
 
   /** Writes conversations out as Markdown, Obsidian, HTML or PAM JSON Lines (see `exportConversations`). */
   async exportConversations(options: FolderExportOptions): Promise<ExportReport> {
-    return exportConversations(this.folder, { ...options, store: await this.store() });
+    return (await import('../export/export-conversations.js')).exportConversations(this.folder, {
+      ...options,
+      store: await this.store(),
+    });
   }
 
   /** Every check of the folder (its store, indexes, model, Neo4j, the write lock), each with its fix. */
-  doctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
-    return diagnose(this.folder, options);
+  async doctor(options: DoctorOptions = {}): Promise<DoctorCheck[]> {
+    return (await import('../doctor/doctor.js')).diagnose(this.folder, options);
   }
 
   /** The bundle's attachment at `ref`, ready to send (opened in memory when the folder is encrypted). */

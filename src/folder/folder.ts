@@ -1,3 +1,4 @@
+import type { SearchHere } from '../stores/sqlite/search-here.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -123,7 +124,7 @@ export class Folder {
    * Opens the folder's store (read-only: at once, and it must exist). A switch of its
    * encryption that was cut off is finished first, and an encrypted folder's key opened.
    */
-  async openStore(options: { readonly?: boolean } = {}): Promise<Store> {
+  async openStore(options: { readonly?: boolean; searchHere?: SearchHere } = {}): Promise<Store> {
     if (!this.neo4j) {
       await this.recoverSwitch();
       await this.unlock();

@@ -25,6 +25,11 @@ export interface FolderLayout {
   liveState: string;
   /** Tombstones: the conversations deleted, so an import leaves them out. */
   deleted: string;
+  /**
+   * What `sync` sent and took in (docs/sync.md): written only after an import committed, so a
+   * sync cut off repeats work and never skips any.
+   */
+  syncState: string;
   /** The write lock (an empty SQLite file: its lock is the writer's), and its holder's pid. */
   writeLock: string;
   lockHolder: string;
@@ -62,6 +67,7 @@ export function layoutOf(dir: string): FolderLayout {
     embeddingSettings: at('embedding.json'),
     liveState: at('live-state.sqlite'),
     deleted: at('deleted.json'),
+    syncState: at('sync-state.json'),
     writeLock: at('write.lock'),
     lockHolder: at('write.lock.pid'),
     encryption: at('encryption.json'),

@@ -1,3 +1,4 @@
+import type { SearchHere } from '../stores/sqlite/search-here.js';
 import { existsSync } from 'node:fs';
 import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { StoreConnectionError, type Store } from '../stores/store.js';
@@ -31,7 +32,7 @@ export interface StoreChoice {
  */
 export async function openStore(
   choice: StoreChoice,
-  options: { readonly?: boolean; vectorIndexFile?: string } = {},
+  options: { readonly?: boolean; vectorIndexFile?: string; searchHere?: SearchHere } = {},
 ): Promise<Store> {
   if (choice.neo4j) {
     const { Neo4jStore } = await import('../stores/neo4j/neo4j-store.js');
@@ -59,6 +60,7 @@ export async function openStore(
       key: choice.key,
       // An encrypted folder's codes would be a readable digest of the chats beside it: not saved.
       vectorIndexFile: choice.key === undefined ? options.vectorIndexFile : undefined,
+      searchHere: options.searchHere,
     });
   } catch (error) {
     throw asStoreDamage(error, file, choice.switchedUnder);

@@ -33,6 +33,9 @@ export function withoutCopies(
   slots: readonly TokenSlot[],
   copies: readonly ResponseCopy[],
 ): TokenSlot[] {
+  const counted = (slot: TokenSlot): boolean => COUNTS.some((field) => slot[field] !== 0);
+  // Nothing held twice (the common case): the slots as they are, one per key already.
+  if (copies.length === 0) return slots.filter(counted);
   const byKey = new Map<string, TokenSlot>();
   for (const slot of slots) {
     const key = keyOf(slot);
@@ -52,5 +55,5 @@ export function withoutCopies(
       if (slot) for (const field of COUNTS) slot[field] -= copy[field];
     }
   }
-  return [...byKey.values()].filter((slot) => COUNTS.some((field) => slot[field] !== 0));
+  return [...byKey.values()].filter(counted);
 }

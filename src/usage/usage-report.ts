@@ -8,6 +8,7 @@ import type {
   UsageFilter,
   UsageReader,
 } from '../stores/usage-reader.js';
+import { ESTIMATE_METHOD, estimatesOf } from './estimate.js';
 import { priceOf, type ModelPrice, type PriceTable } from './prices.js';
 
 /** What a usage report groups its rows by. */
@@ -39,6 +40,11 @@ export interface UsageQuery {
   prices: PriceTable;
   /** The time relative bounds (`7d`) count back from. */
   now?: Date | undefined;
+  /**
+   * Estimate the tokens of conversations without counts (chat exports) from their text: rows
+   * of their own, marked `estimated`, outside `total`.
+   */
+  estimate?: boolean | undefined;
 }
 
 /** One row of a usage report: a group (and with a breakdown a model and source), summed. */
@@ -63,6 +69,17 @@ export interface UsageRow {
   cost_usd: number | null;
   /** The row's models with no price (their tokens are in the row, not in its cost). */
   unpriced_models: string[];
+  /** Present (true) on a row estimated from text length, never counted (`--estimate`). */
+  estimated?: true;
+}
+
+/** What an estimate covered, and its sum (kept apart from the counted total). */
+export interface UsageEstimate {
+  total: Omit<UsageRow, 'period' | 'model' | 'source' | 'title' | 'estimated'>;
+  /** The sources estimated, with how many conversations and messages of each. */
+  sources: { source: string; conversations: number }[];
+  /** How the tokens were estimated, in a sentence. */
+  method: string;
 }
 
 /** A usage report: its rows, their sum, and what could not be counted or priced. */
@@ -73,6 +90,8 @@ export interface UsageReport {
   total: Omit<UsageRow, 'period' | 'model' | 'source' | 'title'>;
   /** Sources with conversations that hold no token count (chat exports): not guessed. */
   uncounted: UncountedSource[];
+  /** With `estimate`: the estimated rows' sum and what they cover. */
+  estimated?: UsageEstimate;
   prices: { date: string; source: string; unpriced_models: string[] };
 }
 
@@ -132,10 +151,26 @@ function boundOf(
   return bound;
 }
 
-/** The local day (YYYY-MM-DD) a quarter hour starts in. */
-function dayOf(zone: Intl.DateTimeFormat, slot: string): string {
-  const at = Date.parse(`${slot}:00Z`);
-  return new Date(at + offsetMinutes(zone, at) * MINUTE).toISOString().slice(0, 10);
+/**
+ * The local day (YYYY-MM-DD) of quarter hours, asking the time zone its offset twice a UTC day
+ * rather than for every quarter hour (`formatToParts` was most of a million-message report): a
+ * UTC day whose first and last quarter hours have one offset has it throughout (no zone changes
+ * its offset and back within a day).
+ */
+function dayFinder(zone: Intl.DateTimeFormat): (slot: string) => string {
+  const offsets = new Map<string, number | null>();
+  return (slot) => {
+    const at = Date.parse(`${slot}:00Z`);
+    const utcDay = slot.slice(0, 10);
+    let offset = offsets.get(utcDay);
+    if (offset === undefined) {
+      const start = Date.parse(`${utcDay}T00:00:00Z`);
+      const first = offsetMinutes(zone, start);
+      offset = first === offsetMinutes(zone, start + 95 * 15 * MINUTE) ? first : null;
+      offsets.set(utcDay, offset);
+    }
+    return new Date(at + (offset ?? offsetMinutes(zone, at)) * MINUTE).toISOString().slice(0, 10);
+  };
 }
 
 /** The Monday of a day's week (ISO weeks start on Monday). */
@@ -208,69 +243,115 @@ function finish(group: Group): UsageRow {
   };
 }
 
+/** A slot's group: its local day, week or month, or its session, model, source or project. */
+function periodOf(
+  by: UsageGroup,
+  slot: TokenSlot,
+  dayOf: (slot: string) => string,
+  source: string,
+  project: string | null | undefined,
+): string {
+  if (by === 'session') return slot.conversationId;
+  if (by === 'model') return slot.model === '' ? '(no model named)' : slot.model;
+  if (by === 'source') return source;
+  if (by === 'project') return project ?? '(no project)';
+  const day = slot.slot === '' ? '(no time)' : dayOf(slot.slot);
+  if (by === 'day' || day === '(no time)') return day;
+  return by === 'week' ? mondayOf(day) : day.slice(0, 7);
+}
+
+/** Rows in time order (then model, source), or most tokens first; counted before estimated. */
+function rowOrder(timed: boolean): (a: UsageRow, b: UsageRow) => number {
+  return (a, b) =>
+    (timed
+      ? a.period.localeCompare(b.period) ||
+        (a.model ?? '').localeCompare(b.model ?? '') ||
+        (a.source ?? '').localeCompare(b.source ?? '')
+      : b.total_tokens - a.total_tokens || a.period.localeCompare(b.period)) ||
+    Number(a.estimated === true) - Number(b.estimated === true);
+}
+
+/** The estimate's part of a report: its sum and the conversations of each source it read. */
+function estimateOf(sum: UsageRow, estimates: TokenTotals): UsageEstimate {
+  const { period: _p, model: _m, source: _s, estimated: _e, ...total } = sum;
+  const perSource = new Map<string, number>();
+  for (const c of estimates.conversations)
+    perSource.set(c.source, (perSource.get(c.source) ?? 0) + 1);
+  return {
+    total,
+    sources: [...perSource]
+      .map(([source, conversations]) => ({ source, conversations }))
+      .sort((a, b) => a.source.localeCompare(b.source)),
+    method: ESTIMATE_METHOD,
+  };
+}
+
 /** The report's rows from the store's sums: pure, so every shell shows the same figures. */
 export function summarizeUsage(
   totals: TokenTotals,
   uncounted: UncountedSource[],
   query: Pick<UsageQuery, 'by' | 'breakdown' | 'prices'> & { timeZone: string },
+  estimates?: TokenTotals,
 ): UsageReport {
-  const zone = zoneFormat(query.timeZone);
-  const days = new Map<string, string>();
-  const conversations = new Map(totals.conversations.map((c) => [c.id, c]));
+  const dayOf = dayFinder(zoneFormat(query.timeZone));
+  const timed = query.by === 'day' || query.by === 'week' || query.by === 'month';
+  const periods = new Map<string, string>();
+  // A model's price looked up once (`priceOf` normalizes the name each time).
+  const prices = new Map<string, ModelPrice | undefined>();
+  const conversations = new Map(
+    [...totals.conversations, ...(estimates?.conversations ?? [])].map((c) => [c.id, c]),
+  );
   const groups = new Map<string, Group>();
-  const all: Group = { row: emptyRow('', null, null), priced: false, cost: 0, unpriced: new Set() };
+  const newGroup = (): Group => ({
+    row: emptyRow('', null, null),
+    priced: false,
+    cost: 0,
+    unpriced: new Set(),
+  });
+  const all = newGroup();
+  const allEstimated = newGroup();
   const unpricedModels = new Set<string>();
-  for (const slot of totals.slots) {
+  const place = (slot: TokenSlot, estimated: boolean): void => {
     const conversation = conversations.get(slot.conversationId);
     const source = conversation?.source ?? '';
-    let day = days.get(slot.slot);
-    if (day === undefined) {
-      day = slot.slot === '' ? '(no time)' : dayOf(zone, slot.slot);
-      days.set(slot.slot, day);
+    let period = timed ? periods.get(slot.slot) : undefined;
+    if (period === undefined) {
+      period = periodOf(query.by, slot, dayOf, source, conversation?.project);
+      if (timed) periods.set(slot.slot, period);
     }
-    const period = {
-      day,
-      week: day === '(no time)' ? day : mondayOf(day),
-      month: day === '(no time)' ? day : day.slice(0, 7),
-      session: slot.conversationId,
-      model: slot.model === '' ? '(no model named)' : slot.model,
-      source,
-      project: conversation?.project ?? '(no project)',
-    }[query.by];
     const model = query.breakdown === true || query.by === 'model' ? slot.model : undefined;
     const bySource = query.breakdown === true || query.by === 'source' ? source : undefined;
-    const key = [period, model ?? '\u0001', bySource ?? '\u0001'].join('\u0000');
+    const key = [period, model ?? '\u0001', bySource ?? '\u0001', estimated ? 'e' : ''].join(
+      '\u0000',
+    );
     let group = groups.get(key);
     if (group === undefined) {
-      group = {
-        row: emptyRow(
-          period,
-          model === undefined ? null : model === '' ? null : model,
-          bySource ?? null,
-        ),
-        priced: false,
-        cost: 0,
-        unpriced: new Set(),
-      };
+      group = newGroup();
+      group.row = emptyRow(
+        period,
+        model === undefined ? null : model === '' ? null : model,
+        bySource ?? null,
+      );
       if (query.by === 'session') group.row.title = conversation?.title ?? '';
+      if (estimated) group.row.estimated = true;
       groups.set(key, group);
     }
-    const cost = costOf(slot, priceOf(query.prices, slot.model));
+    let price = prices.get(slot.model);
+    if (price === undefined && !prices.has(slot.model)) {
+      price = priceOf(query.prices, slot.model);
+      prices.set(slot.model, price);
+    }
+    const cost = costOf(slot, price);
     if (cost === undefined) unpricedModels.add(slot.model === '' ? '(no model named)' : slot.model);
     add(group, slot, cost, slot.model);
-    add(all, slot, cost, slot.model);
-  }
+    add(estimated ? allEstimated : all, slot, cost, slot.model);
+  };
+  for (const slot of totals.slots) place(slot, false);
+  for (const slot of estimates?.slots ?? []) place(slot, true);
   const rows = [...groups.values()].map(finish);
-  const timed = query.by === 'day' || query.by === 'week' || query.by === 'month';
-  rows.sort((a, b) =>
-    timed
-      ? a.period.localeCompare(b.period) ||
-        (a.model ?? '').localeCompare(b.model ?? '') ||
-        (a.source ?? '').localeCompare(b.source ?? '')
-      : b.total_tokens - a.total_tokens || a.period.localeCompare(b.period),
-  );
+  rows.sort(rowOrder(timed));
   const { period: _p, model: _m, source: _s, ...total } = finish(all);
-  return {
+  const report: UsageReport = {
     by: query.by,
     timeZone: query.timeZone,
     rows,
@@ -282,6 +363,8 @@ export function summarizeUsage(
       unpriced_models: [...unpricedModels].sort(),
     },
   };
+  if (estimates !== undefined) report.estimated = estimateOf(finish(allEstimated), estimates);
+  return report;
 }
 
 /**
@@ -303,5 +386,7 @@ export async function usageReport(reader: UsageReader, query: UsageQuery): Promi
     reader.tokenTotals(filter),
     reader.uncounted(filter),
   ]);
-  return summarizeUsage(totals, uncounted, { ...query, timeZone });
+  const estimates =
+    query.estimate === true ? await estimatesOf(reader, filter, uncounted) : undefined;
+  return summarizeUsage(totals, uncounted, { ...query, timeZone }, estimates);
 }

@@ -1,3 +1,4 @@
+import { queryLimitLine } from '../limit-line.js';
 import type { Command } from 'commander';
 import { CLI_QUERY_LIMITS } from '../../api/query.js';
 import { MATCH_END, MATCH_START } from '../../api/view.js';
@@ -33,6 +34,14 @@ function highlighter(tty: boolean): (snippet: string) => string {
 }
 
 /**
+ * One search and the process ends: it runs in this thread, not a child process started for it
+ * (issue 46), stopped at its deadline by ending the process with the line the CLI says then.
+ */
+const ONE_SHOT = {
+  searchHere: { deadlineLine: (message: string) => `${queryLimitLine(message, 'timeout')}\n` },
+};
+
+/**
  * `chatgraph search <terms...>`: by words, meaning or both, one entry per conversation (or per
  * message with `--per-message`), a page at a time.
  */
@@ -55,23 +64,28 @@ export async function runSearch(
   }
   const query = searchQueryOf(terms.join(' '), options);
   const highlight = highlighter(io.stdoutIsTTY);
-  const lines = await withReader(options, async (_store, folder) => {
-    const recaller = await folder.recaller();
-    try {
-      if (options.perMessage === true) {
-        const rows = await recaller.search(query);
+  const lines = await withReader(
+    options,
+    async (_store, folder) => {
+      // One query and the process ends: a search by words never opens the model (issue 46).
+      const recaller = await folder.recaller({ nearestInMeaning: false });
+      try {
+        if (options.perMessage === true) {
+          const rows = await recaller.search(query);
+          return format === 'json'
+            ? [searchJson(rows, query.offset ?? 0)]
+            : formatSearch(rows, query, highlight);
+        }
+        const grouped = await recaller.searchConversations(query);
         return format === 'json'
-          ? [searchJson(rows, query.offset ?? 0)]
-          : formatSearch(rows, query, highlight);
+          ? [conversationsJson(grouped)]
+          : formatConversations(grouped, query, highlight);
+      } finally {
+        await recaller.close();
       }
-      const grouped = await recaller.searchConversations(query);
-      return format === 'json'
-        ? [conversationsJson(grouped)]
-        : formatConversations(grouped, query, highlight);
-    } finally {
-      await recaller.close();
-    }
-  });
+    },
+    ONE_SHOT,
+  );
   for (const line of lines) io.out(line);
 }
 

@@ -25,6 +25,7 @@ export type UsageOptions = StoreOptions & {
   since?: string;
   until?: string;
   json?: boolean;
+  estimate?: boolean;
 };
 
 const GROUP_CHOICE: Choice<UsageGroup> = {
@@ -65,12 +66,16 @@ const LABEL = 24;
 const NUMBER = 8;
 const COST = 9;
 
+/** The mark an estimated row's label ends with (explained under the table). */
+const ESTIMATED = ' ~';
+
 function line(label: string, numbers: readonly string[], cost: string): string {
   return `${cut(label, LABEL).padEnd(LABEL)}${numbers.map((n) => ` ${n.padStart(NUMBER)}`).join('')} ${cost.padStart(COST)}`.trimEnd();
 }
 
 /** A row's line; a label too long for its column (a model and source) gets a line of its own. */
 function rowLines(label: string, row: Omit<UsageRow, 'period' | 'model' | 'source'>): string[] {
+  if (row.estimated === true) label = `${label}${ESTIMATED}`;
   if (label.length <= LABEL) return [rowLine(label, row)];
   const indent = /^ */.exec(label)?.[0] ?? '';
   return [cut(label, 80), rowLine(indent, row)];
@@ -107,6 +112,7 @@ function summed(period: string, rows: readonly UsageRow[]): UsageRow {
     total_tokens: rows.reduce((s, r) => s + r.total_tokens, 0),
     cost_usd: costs.length > 0 ? costs.reduce((s, c) => s + c, 0) : null,
     unpriced_models: [...new Set(rows.flatMap((r) => r.unpriced_models))],
+    ...(rows[0]?.estimated === true ? { estimated: true as const } : {}),
   };
 }
 
@@ -146,13 +152,16 @@ export function formatUsage(report: UsageReport, breakdown: boolean): string[] {
       line(HEADING[report.by], ['input', 'output', 'cache wr', 'cache rd', 'total'], 'cost (USD)'),
     );
     if (breakdown) {
+      // A period's estimated rows are a group of their own: never summed with counted ones.
       const periods = new Map<string, UsageRow[]>();
       for (const row of report.rows) {
-        const list = periods.get(row.period);
+        const key = `${row.period}\u0000${row.estimated === true ? 'estimated' : ''}`;
+        const list = periods.get(key);
         if (list) list.push(row);
-        else periods.set(row.period, [row]);
+        else periods.set(key, [row]);
       }
-      for (const [period, rows] of periods) {
+      for (const rows of periods.values()) {
+        const period = rows[0]?.period ?? '';
         out.push(...rowLines(labelOf(rows[0] ?? summed(period, rows)), summed(period, rows)));
         for (const row of rows) {
           const what = [
@@ -168,6 +177,8 @@ export function formatUsage(report: UsageReport, breakdown: boolean): string[] {
       }
     } else for (const row of report.rows) out.push(...rowLines(labelOf(row), row));
     out.push(rowLine('total', report.total));
+    if (report.estimated && report.rows.some((row) => row.estimated === true))
+      out.push(...rowLines('estimated total', { ...report.estimated.total, estimated: true }));
   }
   out.push('');
   out.push(
@@ -183,6 +194,8 @@ export function formatUsage(report: UsageReport, breakdown: boolean): string[] {
         80,
       ),
     );
+  if (report.estimated)
+    out.push(...wrap(`${ESTIMATED.trim()} Estimated rows: ${report.estimated.method}.`, 80));
   for (const source of report.uncounted) {
     const models = source.models
       .slice(0, 5)
@@ -190,7 +203,7 @@ export function formatUsage(report: UsageReport, breakdown: boolean): string[] {
       .join(', ');
     out.push(
       ...wrap(
-        `No token counts in ${source.source} (${source.conversations.toLocaleString('en-US')} of ${plural(source.of, 'conversation')}): not counted, never guessed${models ? `; models: ${models}${source.models.length > 5 ? ', …' : ''}` : ''}.`,
+        `No token counts in ${source.source} (${source.conversations.toLocaleString('en-US')} of ${plural(source.of, 'conversation')}): ${report.estimated ? 'estimated in the rows marked ~, not counted' : 'not counted, never guessed (--estimate estimates them from text length)'}${models ? `; models: ${models}${source.models.length > 5 ? ', …' : ''}` : ''}.`,
         80,
       ),
     );
@@ -216,6 +229,7 @@ export async function runUsage(options: UsageOptions, io: CliIo): Promise<void> 
       until: options.until,
       timeZone: process.env.TZ || undefined,
       prices,
+      estimate: options.estimate,
     }),
   );
   if (options.json) {
@@ -243,8 +257,12 @@ export function registerUsage(program: Command, io: CliIo): void {
     )
     .option('--until <date>', 'only calls before this date (midnight in $TZ) or time')
     .option(
+      '--estimate',
+      'estimate the tokens of chat exports (which have no counts) from their text length: rows of their own, marked',
+    )
+    .option(
       '--json',
-      'print one JSON document: {by, timeZone, rows: [{period, model, source, input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens, reasoning_tokens, total_tokens, cost_usd, unpriced_models}], total, uncounted, prices}',
+      'print one JSON document: {by, timeZone, rows: [{period, model, source, input_tokens, output_tokens, cache_creation_tokens, cache_read_tokens, reasoning_tokens, total_tokens, cost_usd, unpriced_models, estimated?}], total, uncounted, estimated?, prices}',
     )
     .action((options: UsageOptions) => runUsage(options, io));
 }

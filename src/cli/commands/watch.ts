@@ -5,6 +5,7 @@ import type { CliIo } from '../cli-io.js';
 import { describeEvent } from '../follow-status.js';
 import { openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
+import { syncAfterUpdates } from '../sync-after-updates.js';
 
 export type WatchOptions = StoreOptions & {
   embed?: boolean;
@@ -12,7 +13,15 @@ export type WatchOptions = StoreOptions & {
   redact?: boolean;
   json?: boolean;
   agent?: string[];
+  /** `--sync DIR`: a sync through DIR after each quiet spell of updates (docs/sync.md). */
+  sync?: string;
 };
+
+/** How long the updates must be quiet before `watch --sync` syncs, and its sync at the least. */
+export const SYNC_TIMING = { quietMs: 5_000, everyMs: 120_000 };
+
+// The events that change the data folder: each asks for a sync once things are quiet.
+const CHANGES = new Set(['ready', 'imported', 'removed', 'rewritten', 'export']);
 
 /** `--redact` of `watch`, and of `mcp --watch` and `serve --watch`. */
 export const REDACT_HELP =
@@ -35,6 +44,8 @@ export async function startFollowing(
     poll?: boolean;
     redact?: boolean;
     agents?: readonly string[];
+    /** Told of every event after it is written (`watch --sync`). */
+    onEvent?: (event: { kind: string }) => void;
   },
   write: (line: string) => void,
   shape: { width?: number; json?: boolean } = {},
@@ -54,6 +65,7 @@ export async function startFollowing(
         write(
           shape.json ? JSON.stringify(event) : describeEvent(event, process.cwd(), shape.width),
         );
+        options.onEvent?.(event);
       },
       onWait: (holder) => {
         write(
@@ -104,6 +116,7 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  const syncs = options.sync === undefined ? undefined : syncsThrough(options.sync, options, io);
   let follower: Follower;
   try {
     follower = await startFollowing(
@@ -114,6 +127,13 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
         ...(options.poll ? { poll: true } : {}),
         ...(options.redact ? { redact: true } : {}),
         ...(options.agent ? { agents: options.agent } : {}),
+        ...(syncs
+          ? {
+              onEvent: (event: { kind: string }) => {
+                if (CHANGES.has(event.kind)) syncs.nudge();
+              },
+            }
+          : {}),
       },
       write,
       tty ? { width: (process.stdout.columns || 120) - 1 } : { json: options.json === true },
@@ -121,15 +141,43 @@ export async function runWatch(folders: string[], options: WatchOptions, io: Cli
   } catch (error) {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    await syncs?.stop();
     throw error;
   }
   up = true;
   await signal;
   await follower.stop();
+  await syncs?.stop();
   process.off('SIGINT', now);
   process.off('SIGTERM', now);
   if (tty) process.stdout.write('\n');
   io.out(options.json ? JSON.stringify({ kind: 'stopped' }) : 'stopped');
+}
+
+// `watch --sync DIR`: each sync as `chatgraph sync DIR` runs it, its report on the same output.
+function syncsThrough(
+  dir: string,
+  options: WatchOptions,
+  io: CliIo,
+): ReturnType<typeof syncAfterUpdates> {
+  return syncAfterUpdates(async () => {
+    const { runSync } = await import('./sync.js');
+    try {
+      await runSync(
+        dir,
+        {
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+          json: options.json === true,
+          jsonLine: true,
+        },
+        io,
+      );
+    } catch (error) {
+      io.err(
+        `sync through ${dir} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }, SYNC_TIMING);
 }
 
 export function registerWatch(program: Command, io: CliIo): void {
@@ -150,6 +198,10 @@ export function registerWatch(program: Command, io: CliIo): void {
       'embed new messages too, when the data folder has vectors (see chatgraph embed)',
     )
     .option('--poll', 'poll every 2 s instead of file-system events (network file systems)')
+    .option(
+      '--sync <dir>',
+      'sync through this shared folder (as chatgraph sync DIR) once updates are quiet for 5 s, and every 2 minutes to take in the other machines',
+    )
     .option('--redact', REDACT_HELP)
     .option(
       '--json',

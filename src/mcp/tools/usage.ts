@@ -29,6 +29,7 @@ const row = z.object({
   source: z.string().nullable(),
   title: z.string().optional(),
   ...sums,
+  estimated: z.literal(true).optional(),
 });
 const output = z.object({
   by: z.string(),
@@ -44,6 +45,13 @@ const output = z.object({
     }),
   ),
   prices: z.object({ date: z.string(), source: z.string(), unpriced_models: z.array(z.string()) }),
+  estimated: z
+    .object({
+      total: z.object(sums),
+      sources: z.array(z.object({ source: z.string(), conversations: count })),
+      method: z.string(),
+    })
+    .optional(),
   truncated: truncatedOutput,
 });
 
@@ -55,6 +63,7 @@ const input = {
   since: z.string().optional().describe('from: 2024-05-01 (in timeZone), 7d, today'),
   until: z.string().optional().describe('before this, as since'),
   timeZone: z.string().optional().describe('IANA zone of days (default: the server’s)'),
+  estimate: z.boolean().optional().describe('chat exports estimated from text length'),
 };
 
 function money(cost: number | null): string {
@@ -70,7 +79,7 @@ function label(r: UsageRow): string {
   const parts = [r.title ?? r.period];
   if (r.model !== null && r.model !== r.period) parts.push(r.model);
   if (r.source !== null && r.source !== r.period) parts.push(r.source);
-  return parts.join(' · ');
+  return `${parts.join(' · ')}${r.estimated === true ? ' (estimated)' : ''}`;
 }
 
 /** The report as an agent reads it: a line per row, the total, and what has no counts or price. */
@@ -86,9 +95,13 @@ function text(report: UsageReport, rows: readonly UsageRow[], truncated: boolean
     lines.push(
       `No price for ${report.prices.unpriced_models.join(', ')}: their tokens are counted, their cost is not guessed.`,
     );
+  if (report.estimated)
+    lines.push(
+      `Estimated, not in the total: ${described(report.estimated.total)}; ${report.estimated.method}.`,
+    );
   for (const u of report.uncounted)
     lines.push(
-      `No token counts in ${u.source} (${String(u.conversations)} of ${String(u.of)} conversations; models: ${u.models.map((m) => m.model).join(', ') || 'none named'}): not counted.`,
+      `No token counts in ${u.source} (${String(u.conversations)} of ${String(u.of)} conversations; models: ${u.models.map((m) => m.model).join(', ') || 'none named'}): ${report.estimated ? 'estimated' : 'not counted'}.`,
     );
   if (truncated)
     lines.push(

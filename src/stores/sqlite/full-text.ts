@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { clearStems } from './stemmed-full-text.js';
+import { clearMessageConversations } from './message-conversations.js';
 import { tableNames } from './sqlite-rows.js';
 
 /**
@@ -104,9 +105,13 @@ export function fullTextWriter(db: Database.Database): FullTextWriter {
   };
 }
 
-/** Empties the full-text tables, the stemmed one too (with their node tables, by `clear`). */
+/**
+ * Empties the full-text tables, the stemmed one too, and the messages' conversation numbers
+ * (with their node tables, by `clear`).
+ */
 export function clearFullText(db: Database.Database): void {
   for (const { table } of FULL_TEXT)
     db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
   clearStems(db);
+  clearMessageConversations(db);
 }

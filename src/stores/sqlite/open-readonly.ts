@@ -1,3 +1,4 @@
+import type { SearchHere } from './search-here.js';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
@@ -14,6 +15,8 @@ export interface SqliteStoreOptions {
    * none: built from the rows by each process.
    */
   vectorIndexFile?: string | undefined;
+  /** Keyword searches run in this thread, not in child processes (a one-shot command). */
+  searchHere?: SearchHere | undefined;
 }
 
 /**

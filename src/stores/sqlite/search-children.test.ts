@@ -8,6 +8,12 @@ import { QueryLimitError } from '../query-limits.js';
 import { ChildSearchResult, SearchChildren } from './search-children.js';
 import { SqliteStore } from './sqlite-store.js';
 import { StoreDamagedError } from './store-damage.js';
+import { openReadonly } from './open-readonly.js';
+
+// A search in a child never reads through the parent's connection.
+const notHere = (): never => {
+  throw new Error('a child search used the parent’s connection');
+};
 
 describe('keyword searches in child processes', () => {
   let dir: string;
@@ -22,7 +28,7 @@ describe('keyword searches in child processes', () => {
   });
 
   it('answers a search with the store’s result, checked as it comes over IPC', async () => {
-    const children = new SearchChildren(file, undefined);
+    const children = new SearchChildren(file, undefined, notHere);
     try {
       const result = await children.run({ text: 'sourdough', limit: 3 });
       expect(result.mode).toBe('keyword');
@@ -37,13 +43,39 @@ describe('keyword searches in child processes', () => {
     }
   });
 
+  it('answers the same in a one-shot process’s own thread (issue 46), and says a damaged store as the child does', async () => {
+    const children = new SearchChildren(file, undefined, notHere);
+    const db = openReadonly(file, undefined);
+    const damaged = join(dir, 'damaged-here.sqlite');
+    writeFileSync(damaged, 'not a database, only text long enough to be read\n'.repeat(100));
+    const query = { text: 'sourdough OR starter', limit: 5, offset: 1 };
+    try {
+      const inChild = await children.run(query);
+      const here_ = { deadlineLine: (message: string) => `${message}\n` };
+      const here = await new SearchChildren(file, undefined, () => db, here_).run(query);
+      expect(here).toEqual(inChild);
+      const failed = await new SearchChildren(
+        damaged,
+        undefined,
+        () => openReadonly(damaged, undefined),
+        here_,
+      )
+        .run({ text: 'starter' })
+        .catch((error: unknown) => error);
+      expect(failed).toBeInstanceOf(StoreDamagedError);
+    } finally {
+      children.close();
+      db.close();
+    }
+  });
+
   it('reports a store the child finds damaged at its open as the store’s damage, with the way out', async () => {
     const damaged = join(dir, 'damaged.sqlite');
     writeFileSync(
       damaged,
       'this is not a database, only text long enough to be read\n'.repeat(100),
     );
-    const children = new SearchChildren(damaged, undefined);
+    const children = new SearchChildren(damaged, undefined, notHere);
     try {
       const failed = await children.run({ text: 'starter' }).catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(StoreDamagedError);
@@ -76,7 +108,7 @@ describe('keyword searches in child processes', () => {
     );
 
     it('stops the search at its deadline while the child is still starting', async () => {
-      const children = new SearchChildren(file, undefined);
+      const children = new SearchChildren(file, undefined, notHere);
       try {
         const failed = await children.run({ text: 'the' }, 0.5).catch((error: unknown) => error);
         expect(failed).toBeInstanceOf(QueryLimitError);

@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
 import { QueryError, type SearchQuery, type SearchResult } from '../store.js';
@@ -12,6 +14,8 @@ import {
 } from './child-pool.js';
 import { asStoreDamage } from './store-damage.js';
 import { childStart } from '../../at-rest/sqlite-key.js';
+import type { SearchHere } from './search-here.js';
+import { searchSqlite } from './sqlite-search.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;
@@ -80,10 +84,15 @@ export class SearchChildren {
     private readonly file: string,
     /** The store's SQLCipher key, handed to each child over its stdin (see `childStart`). */
     private readonly key: string | undefined,
+    /** The store's own connection, searched through when `here` is given. */
+    private readonly db: () => Database.Database,
+    /** A one-shot command's searches run in its own thread (see `search-here`). */
+    private readonly here?: SearchHere,
   ) {}
 
   /** Runs one search; past `timeoutSeconds` it is stopped with a one-line {@link QueryLimitError}. */
   async run(query: SearchQuery, timeoutSeconds = SEARCH_TIMEOUT_SECONDS): Promise<SearchResult> {
+    if (this.here) return Promise.resolve(this.runHere(this.here, query, timeoutSeconds));
     let answer: z.infer<typeof Answer>;
     try {
       answer = await this.pool.use(
@@ -100,6 +109,23 @@ export class SearchChildren {
         this.file,
       );
     return resultOf(answer.result);
+  }
+
+  // In this thread, as the child would (the same query fields, errors as it sends them back),
+  // watched by a thread that ends the process at the deadline: nothing else can stop it.
+  private runHere(here: SearchHere, query: SearchQuery, timeoutSeconds: number): SearchResult {
+    const watchdog = startWatchdog(
+      here.deadlineLine(searchTimedOut(timeoutSeconds).message),
+      timeoutSeconds,
+    );
+    try {
+      const { timeoutSeconds: _deadline, mode: _mode, ...asked } = query;
+      return searchSqlite(this.db(), asked);
+    } catch (error) {
+      throw error instanceof QueryError ? error : asStoreDamage(error, this.file);
+    } finally {
+      void watchdog.terminate();
+    }
   }
 
   /** Ends every child. */
@@ -138,6 +164,27 @@ export class SearchChildren {
     child.ready.catch(() => undefined);
     return child;
   }
+}
+
+// The watchdog's whole program: at the deadline (from when it was asked for, not from when the
+// thread started), the line, then the process ends as a killed child did (SIGKILL: a handler
+// of SIGTERM would wait for the blocked thread it runs on). A process that
+// finished first terminates it; unref'd, it never holds the process open.
+const WATCHDOG = `const { workerData } = require('node:worker_threads');
+setTimeout(() => {
+  require('node:fs').writeSync(2, workerData.line);
+  process.kill(process.pid, 'SIGKILL');
+}, Math.max(0, workerData.until - Date.now()));`;
+
+function startWatchdog(line: string, timeoutSeconds: number): Worker {
+  const worker = new Worker(WATCHDOG, {
+    eval: true,
+    workerData: { line, until: Date.now() + timeoutSeconds * 1000 },
+    stdout: false,
+    stderr: false,
+  });
+  worker.unref();
+  return worker;
 }
 
 // The parsed result as the store's type (zod's output spells absent optionals as `undefined`,

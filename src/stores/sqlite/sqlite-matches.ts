@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { QueryError } from '../store.js';
 import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
+import { CONVERSATION_NUMBERS, MESSAGE_CONVERSATIONS } from './message-conversations.js';
 
 /**
  * What the embedded store's keyword search matches, as SQL over its full-text tables, and the
@@ -130,6 +131,60 @@ export function countMatches(
 }
 
 /**
+ * Whether the filters read only the conversation (`c`), not the message (`m`): then a match's
+ * conversation number is all a count needs (see {@link numberedMatches}).
+ */
+function conversationOnly(filters: readonly string[]): boolean {
+  return filters.every((filter) => !/\bm\./.test(filter));
+}
+
+/**
+ * A match's conversation number from {@link MESSAGE_CONVERSATIONS} (a few bytes a message),
+ * for a message by its rowid, for an attachment by the message carrying it. Undefined for a
+ * store opened read-only before it was upgraded.
+ */
+function numberJoin(db: Database.Database, source: Source): string | undefined {
+  if (!tableExists(db, MESSAGE_CONVERSATIONS)) return undefined;
+  return source === 'message'
+    ? `JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = t.rowid`
+    : `JOIN "Attachment" a ON a.rowid = t.rowid JOIN "HAS_ATTACHMENT" e ON e.dst = a.id
+       JOIN "Message" m ON m.id = e.src JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = m.rowid`;
+}
+
+/**
+ * Every match of the sources as `(source, n)`, n its conversation's number, kept by filters
+ * over the conversation alone, which are read once per conversation (the numbers of the
+ * conversations they keep, an ephemeral index), not once per match. Undefined when the store
+ * has no numbers or a filter reads the message.
+ */
+function numberedMatches(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  filters: readonly string[],
+  // Whether a row found by both message tables is listed once (to count matches), not twice
+  // (enough to count conversations, without a temporary B-tree of every match's rowid).
+  once: boolean,
+): string | undefined {
+  if (!conversationOnly(filters)) return undefined;
+  const kept =
+    filters.length > 0
+      ? ` WHERE k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${filters.join(' AND ')})`
+      : '';
+  const parts: string[] = [];
+  for (const source of sources) {
+    const join = numberJoin(db, source);
+    if (join === undefined) return undefined;
+    const { porter, stems } = matchingRowids(source, tables);
+    const rows =
+      stems === undefined ? [porter] : once ? [`${porter} UNION ${stems}`] : [porter, stems];
+    for (const matching of rows)
+      parts.push(`SELECT '${source}' AS source, k.n AS n FROM (${matching}) t ${join}${kept}`);
+  }
+  return parts.join(' UNION ALL ');
+}
+
+/**
  * With filters: the matches each source keeps and the conversations they are in, exactly, in
  * one pass over the matches joined to their message and conversation. They were two passes
  * (the matches kept, capped, then the conversations), and the first was about a quarter of a
@@ -142,20 +197,25 @@ export function countFiltered(
   filters: string[],
   params: Params,
 ): { kept: Record<Source, number>; conversations: number } {
-  const hits = sources.map((source) => {
-    const { porter, stems } = matchingRowids(source, tables);
-    const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
-    const join = ownerJoin(db, source) ?? SOURCES[source].join;
-    return `SELECT '${source}' AS source, m.owner AS owner FROM (${rows}) t ${join}
+  const numbered = numberedMatches(db, sources, tables, filters, true);
+  const hits =
+    numbered ??
+    sources
+      .map((source) => {
+        const { porter, stems } = matchingRowids(source, tables);
+        const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
+        const join = ownerJoin(db, source) ?? SOURCES[source].join;
+        return `SELECT '${source}' AS source, m.owner AS n FROM (${rows}) t ${join}
       JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
-  });
+      })
+      .join(' UNION ALL ');
   let row: unknown;
   try {
     row = db
       .prepare(
         `SELECT count(*) FILTER (WHERE source = 'message') AS message,
           count(*) FILTER (WHERE source = 'attachment') AS attachment,
-          count(DISTINCT owner) AS conversations FROM (${hits.join(' UNION ALL ')})`,
+          count(DISTINCT n) AS conversations FROM (${hits})`,
       )
       .get(params);
   } catch (error) {
@@ -193,10 +253,11 @@ function ownerJoin(db: Database.Database, source: Source): string | undefined {
 
 /**
  * The conversations holding a match, exactly (every match, the filters applied): each matching
- * row's conversation, counted once across message and attachment text. A message's
- * conversation (and role and time, for the filters) is read from {@link MESSAGE_OWNER_INDEX},
- * not from its row, which holds its text (measured at a million messages: 392 ms for a word in 70,000
- * messages through the rows, see docs/performance.md).
+ * row's conversation, counted once across message and attachment text. A match's conversation
+ * is read as its number from {@link MESSAGE_CONVERSATIONS}; where filters read the message (its
+ * role and time), from {@link MESSAGE_OWNER_INDEX}, not from its row, which holds its text
+ * (measured at a million messages: 392 ms for a word in 70,000 messages through the rows, see
+ * docs/performance.md).
  */
 export function countConversations(
   db: Database.Database,
@@ -205,6 +266,9 @@ export function countConversations(
   filters: string[],
   params: Params,
 ): number {
+  const numbered = numberedMatches(db, sources, tables, filters, false);
+  if (numbered !== undefined)
+    return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
   const owners = sources.flatMap((source) => {
     const { porter, stems } = matchingRowids(source, tables);
     const join = ownerJoin(db, source) ?? SOURCES[source].join;

@@ -6,6 +6,10 @@ import { openReadonly } from './open-readonly.js';
 import { isEmptyFile } from './store-damage.js';
 import { fillStems, STEMS_TABLE, stemsMissing, stemsStatement } from './stemmed-full-text.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
+import {
+  messageConversationsMissing,
+  upgradeMessageConversations,
+} from './message-conversations.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
@@ -22,7 +26,9 @@ export function configureWritable(db: Database.Database): void {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // Keys are random UUIDs: with SQLite's 2 MB default cache every index insert went to disk.
-  db.pragma('cache_size = -131072');
+  // 16 MB rather than 128: the 200 MB export imported with the same CPU time and a peak RSS
+  // 127 MB lower (bench/import.mjs; docs/performance.md).
+  db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
   // Checkpoint the WAL every 64 MB rather than 4 MB: fewer, larger copies during an import.
   db.pragma('wal_autocheckpoint = 16384');
@@ -31,7 +37,7 @@ export function configureWritable(db: Database.Database): void {
 /**
  * Creates the tables of this version and brings an older store up to date in place: new
  * property columns, message and token counts, the full-text indexes (re-tokenized when `retokenize`),
- * the listing's indexes and previews.
+ * the listing's indexes and previews, each message's conversation number.
  */
 export function migrate(db: Database.Database, retokenize: boolean): void {
   const missing = fullTextMissing(db);
@@ -43,6 +49,10 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   SqliteVectors.createSchema(db);
   SqliteMemories.createSchema(db);
   addMissingColumns(db);
+  // Each message's conversation number, for exact counts of conversations (a store made
+  // before them: filled once, 11 s at a million messages, see docs/performance.md). Before
+  // the stems are filled: their writer numbers the messages it is given.
+  upgradeMessageConversations(db);
   backfillMessageCounts(db);
   createUsageIndexes(db);
   backfillTokenCounts(db);
@@ -104,6 +114,7 @@ export function outdated(file: string, key?: string): boolean {
     if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
     if (!tables.has('token_counts')) return true;
     if (stemsMissing(db)) return true;
+    if (tables.has('Message') && messageConversationsMissing(db)) return true;
     if (tables.has('Conversation') && listingMissing(db)) return true;
     if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
     return LABEL_NAMES.some((label) => {

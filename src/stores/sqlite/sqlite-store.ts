@@ -82,7 +82,7 @@ export class SqliteStore implements Store {
   private constructor(
     readonly file: string,
     readonly: boolean,
-    { key, vectorIndexFile }: SqliteStoreOptions,
+    { key, vectorIndexFile, searchHere }: SqliteStoreOptions,
     // Off when an old store is brought up to date only to be read (a rebuild waits for a write).
     retokenize = true,
   ) {
@@ -100,7 +100,7 @@ export class SqliteStore implements Store {
       `SELECT content_hash, deep FROM conversation_state WHERE id = ?`,
     );
     this.queries = new CypherChildren(file, key);
-    this.searches = new SearchChildren(file, key);
+    this.searches = new SearchChildren(file, key, () => this.db, searchHere);
   }
 
   private writable(): SqliteGraphWriter {

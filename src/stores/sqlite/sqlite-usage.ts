@@ -19,10 +19,11 @@ import {
 } from '../usage-reader.js';
 import { withoutCopies, type ResponseCopy } from '../usage-copies.js';
 import { SQL } from './sqlite-dialect.js';
-import { ColumnRow, sqliteRows, tableNames } from './sqlite-rows.js';
+import { ColumnRow, Flag, sqliteRows, tableNames } from './sqlite-rows.js';
 import { M_HAS_TOKENS, M_LONG, M_SLOT, M_SUMS } from './sqlite-token-counts.js';
 
-const Flag = z.union([z.boolean(), z.number()]).transform((v) => v === true || v === 1);
+// `long` is a comparison's 0 or 1 (a number first: a union tried as a boolean first made and
+// threw away an issue for every row of a million-message report).
 const SlotRow = TokenSlotRow.extend({ long: Flag });
 const CopyRow = SlotRow.omit({ slot: true }).extend({
   response: z.string(),

@@ -3,6 +3,7 @@ import { conversationLanguage, type StemLanguage } from '../../search/stemming.j
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
 import { z } from 'zod';
 import { NullableText, Text, sqliteRows } from './sqlite-rows.js';
+import { messageNumbers } from './message-conversations.js';
 
 /**
  * The stemmed copy of message text (issue 24): each message's words stemmed in JS in its
@@ -27,6 +28,7 @@ export interface StemsWriter {
   /** Before a conversation's messages are deleted. */
   removeOwner(owner: string): void;
   remove(rowid: number | bigint): void;
+  /** A message written (inserted or changed): its stems, and its conversation's number. */
   add(rowid: number | bigint, content: unknown, language: StemLanguage | undefined): void;
 }
 
@@ -36,10 +38,13 @@ export function stemsWriter(db: Database.Database): StemsWriter {
   );
   const remove = db.prepare(`DELETE FROM ${STEMS_TABLE} WHERE rowid = ?`);
   const insert = db.prepare(`INSERT INTO ${STEMS_TABLE} (rowid, content) VALUES (?, ?)`);
+  const numbered = messageNumbers(db);
   return {
     removeOwner: (owner) => removeOwner.run(owner),
     remove: (rowid) => remove.run(rowid),
     add: (rowid, content, language) => {
+      // Every message written passes here, whole (an import) or patched (a live append).
+      numbered(rowid);
       const stems = messageStems(content, language);
       if (stems !== undefined) insert.run(rowid, stems);
     },
