@@ -1,4 +1,7 @@
 /** The dependency rule of architecture.md: a pure middle, I/O and shells at the edges, no cycles. */
+// The wire shapes: each declared once, as a zod schema (see the wire-shapes-stand-alone rule).
+const WIRE_SHAPES = ['^src/search/search-hit\\.ts$', '^src/model/memory-type\\.ts$'];
+
 module.exports = {
   forbidden: [
     {
@@ -42,8 +45,21 @@ module.exports = {
       from: { path: '^src/(cli|web|mcp)/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/index\\.ts$', '^src/api/[a-z-]+\\.ts$', '^src/(cli|web|mcp)/'],
+        pathNot: [
+          '^src/index\\.ts$',
+          '^src/api/[a-z-]+\\.ts$',
+          '^src/(cli|web|mcp)/',
+          ...WIRE_SHAPES,
+        ],
       },
+    },
+    {
+      name: 'wire-shapes-stand-alone',
+      comment:
+        'A wire shape (one zod schema a shell answers with and the library infers its type from) imports zod alone: the web page compiles it for its types, and the shells may import it beside the public API.',
+      severity: 'error',
+      from: { path: WIRE_SHAPES },
+      to: { path: '^src/' },
     },
     {
       name: 'write-lock-is-the-folders',

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DataFolder } from '../src/index.js';
 import { importSamples } from './support/bundled-samples.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { provisioned } from './support/provisioned.js';
@@ -257,6 +258,38 @@ describe('a signed bundle written again', () => {
     expect(imported.stderr).toContain('warning: the signature of');
     expect(imported.stderr).toContain(`${file}: changed after signing`);
     expect(imported.stderr).toContain('unsigned now');
+  });
+
+  // The notes are the folder's verbs' (data-folder/signature-notes.ts), not the CLI's: the web
+  // app's upload (folder.import) and an agent's memory (folder.remember) get them too.
+  it('the folder verbs report the notes as data, for every shell', async () => {
+    const data = copyOf('verbs');
+    const dir = join(data, 'bundle', 'conversations');
+    const file = join(dir, readdirSync(dir).sort()[0]!);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "', '"title": "Edited '));
+    const folder = await DataFolder.open(data);
+    try {
+      const report = await folder.import([join(ROOT, 'samples', 'chatgpt-export.zip')]);
+      const failed = report.problems.find((g) => g.code === 'bundle-signature-failed');
+      expect(failed?.level).toBe('warning');
+      const changed = failed?.examples.find((e) => e.file === file);
+      expect(changed?.message).toContain('changed after signing');
+      expect(report.problems.find((g) => g.code === 'bundle-signature-dropped')?.level).toBe(
+        'info',
+      );
+      // Unsigned now: the next write has nothing to say.
+      const { notes } = await folder.remember({ content: 'tea, not coffee', type: 'fact' });
+      expect(notes).toEqual([]);
+    } finally {
+      await folder.close();
+    }
+    const again = await DataFolder.open(copyOf('verbs-remember'));
+    try {
+      const { notes } = await again.remember({ content: 'tea, not coffee', type: 'fact' });
+      expect(notes.map((n) => [n.level, n.code])).toEqual([['info', 'bundle-signature-dropped']]);
+    } finally {
+      await again.close();
+    }
   });
 
   it('an unsigned bundle is not verified (exit 1), and a missing key is one line, exit 2', async () => {

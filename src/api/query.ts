@@ -28,7 +28,7 @@ export {
   resolveThreadTarget,
 } from '../stores/resolve-id.js';
 export { ConversationNotFoundError } from '../data-folder/delete-conversation.js';
-export type { ConversationHit, ConversationPassage } from '../search/group-by-conversation.js';
+export type { ConversationHit, ConversationPassage } from '../search/search-hit.js';
 export type { ConversationResult } from '../recall/recall-conversations.js';
 export type { Recaller } from '../recall/recaller.js';
 export { VectorModelMismatchError } from '../stores/vector-index.js';

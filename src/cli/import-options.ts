@@ -34,7 +34,7 @@ export function progressOf(bar: ProgressBar): {
   };
 }
 
-/** Says, on stderr, that this writer waits for another (see withWriteLock). */
+/** Says, on stderr, that this writer waits for another (the folder's `wait` option: DataFolderOptions). */
 export function onWaitOf(io: CliIo): (holder: LockHolder) => void {
   return (holder) => {
     io.err(`chatgraph: ${waitingMessage(holder)}`);

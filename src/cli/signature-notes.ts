@@ -1,36 +1,27 @@
-import type { DataFolder } from '../index.js';
+import type { Diagnostic } from '../index.js';
 import type { CliIo } from './cli-io.js';
 
-/**
- * Before a command writes a signed bundle (PAM §21.4: an importer verifies, and warns when a
- * signature fails, never silently): its signature checked, each failure a warning line.
- * Whether the bundle was signed.
- */
-export async function checkSignatureBeforeWrite(folder: DataFolder, io: CliIo): Promise<boolean> {
-  const { bundle } = folder;
-  // A bundle with no memory store yet is unsigned: verify throws, and the answer is no.
-  const report = await folder.verify().catch(() => undefined);
-  if (!report || report.verdict === 'unsigned') return false;
-  if (report.verdict === 'failed') {
-    io.err(`warning: the signature of ${bundle} fails (changed after it was signed):`);
-    for (const problem of report.problems.slice(0, 10))
-      io.err(`  ${problem.file}${problem.path ? ` ${problem.path}` : ''}: ${problem.message}`);
-    if (report.problems.length > 10)
-      io.err(`  and ${report.problems.length - 10} more (chatgraph verify)`);
-  }
-  return true;
-}
+// The folder's writing verbs report what they did to a signed bundle's signature as
+// diagnostics (data-folder/signature-notes.ts); the CLI says them on stderr, as lines apart
+// from the report.
+const FAILED = 'bundle-signature-failed';
+const DROPPED = 'bundle-signature-dropped';
 
-/** After the write: a signed bundle is unsigned now (its signature dropped), said once. */
-export async function noteSignatureDropped(
-  folder: DataFolder,
-  wasSigned: boolean,
-  io: CliIo,
-): Promise<void> {
-  if (!wasSigned) return;
-  const report = await folder.verify().catch(() => undefined);
-  if (report?.verdict === 'unsigned')
-    io.err(
-      'note: the bundle was signed and is written again, so it is unsigned now: chatgraph sign signs it again',
-    );
+/** Whether a report's problem group is a signature note (said apart by {@link sayNotes}). */
+export const isSignatureNote = (group: { code: string }): boolean =>
+  group.code === FAILED || group.code === DROPPED;
+
+/** The signature notes of a write, on stderr: each failure a warning line, then the drop. */
+export function sayNotes(notes: readonly Diagnostic[], bundle: string, io: CliIo): void {
+  const failed = notes.filter((n) => n.code === FAILED);
+  if (failed.length > 0) {
+    io.err(`warning: the signature of ${bundle} fails (changed after it was signed):`);
+    for (const problem of failed.slice(0, 10))
+      io.err(
+        `  ${problem.file ?? ''}${problem.record ? ` ${problem.record}` : ''}: ${problem.message}`,
+      );
+    if (failed.length > 10) io.err(`  and ${String(failed.length - 10)} more (chatgraph verify)`);
+  }
+  if (notes.some((n) => n.code === DROPPED))
+    io.err(`note: ${notes.find((n) => n.code === DROPPED)?.message ?? ''}`);
 }

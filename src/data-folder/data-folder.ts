@@ -21,6 +21,8 @@ import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { readerOf, type StoreReader } from '../stores/store-reader.js';
 import { Folder } from '../folder/folder.js';
+import type { Diagnostic } from '../model/diagnostic.js';
+import { withSignatureNotes } from './signature-notes.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import type { DeleteOptions, DeleteResult } from './delete-conversation.js';
 import type { BundleLoad, ImportOptions, ImportResult, LoadOptions } from './import-exports.js';
@@ -232,12 +234,18 @@ export class DataFolder {
     return recentActivity(await this.store(), this.folder, options);
   }
 
-  /** Imports exports: into the bundle, and each conversation indexed in the store (see `importExports`). */
+  /** Imports exports into the bundle and the store (see `importExports`), with the signature notes (`withSignatureNotes`). */
   async import(
     inputs: readonly string[],
     options: FolderImportOptions = {},
   ): Promise<ImportResult> {
-    return (await import('./import-exports.js')).importExports(this.folder, inputs, options);
+    const { result, notes } = await withSignatureNotes(
+      () => this.verify(),
+      async () => (await import('./import-exports.js')).importExports(this.folder, inputs, options),
+    );
+    if (notes.length === 0) return result;
+    const { withProblems } = await import('../pipeline/import-report.js');
+    return { ...result, ...withProblems(result, notes) };
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
@@ -255,9 +263,16 @@ export class DataFolder {
     return (await import('./delete-conversation.js')).deleteConversation(this.folder, id, options);
   }
 
-  /** A new memory in the bundle and the store (see `remember`). */
-  async remember(input: RememberInput, options: MemoryOptions = {}): Promise<RememberResult> {
-    return (await import('../memory/remember.js')).remember(this.folder, input, options);
+  /** A new memory in the bundle and the store (see `remember`); `notes`: the signature notes. */
+  async remember(
+    input: RememberInput,
+    options: MemoryOptions = {},
+  ): Promise<RememberResult & { notes: Diagnostic[] }> {
+    const { result, notes } = await withSignatureNotes(
+      () => this.verify(),
+      async () => (await import('../memory/remember.js')).remember(this.folder, input, options),
+    );
+    return { ...result, notes };
   }
 
   /** Retracts a memory (see `forget`). */
@@ -265,13 +280,18 @@ export class DataFolder {
     return (await import('../memory/remember.js')).forget(this.folder, id, options);
   }
 
-  /** A memory superseded by its revision (see `reviseMemory`). */
+  /** A memory superseded by its revision (see `reviseMemory`); `notes` as `remember`'s. */
   async revise(
     id: string,
     revision: MemoryRevision,
     options: MemoryOptions = {},
-  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote }> {
-    return (await import('../memory/remember.js')).reviseMemory(this.folder, id, revision, options);
+  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote; notes: Diagnostic[] }> {
+    const { result, notes } = await withSignatureNotes(
+      () => this.verify(),
+      async () =>
+        (await import('../memory/remember.js')).reviseMemory(this.folder, id, revision, options),
+    );
+    return { ...result, notes };
   }
 
   /** Embeds what the store has not embedded yet, caching the vectors in the folder (see `embedStore`). */

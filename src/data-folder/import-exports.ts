@@ -8,7 +8,7 @@ import {
 } from '../pipeline/convert-options.js';
 import { bundleSize } from '../bundle/read-bundle.js';
 import { inlineTextReader } from '../bundle/read-inline-text.js';
-import type { Store } from '../stores/store.js';
+import type { ImportLedger, Store } from '../stores/store.js';
 import { readTombstones, writeTombstones } from '../folder/deleted-conversations.js';
 import { waitingOf, type Folder } from '../folder/folder.js';
 import type { LockHolder } from '../folder/write-lock.js';
@@ -126,7 +126,7 @@ async function importLocked(
  * plain import masks what it wrote); `force` and `restore` read every file again.
  */
 async function skipping(
-  store: Store,
+  store: ImportLedger,
   options: ImportOptions,
 ): Promise<{ skipChecksums: Set<string>; knownFiles: Map<string, string> }> {
   const files = await store.importedFiles();

@@ -5,12 +5,13 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { readMemories } from '../memory/list-memories.js';
 import { redactText, redactValue, type RedactionCounts } from '../model/redact.js';
-import type { ConversationInfo, Store } from '../stores/store.js';
+import type { ConversationInfo } from '../stores/store.js';
 import {
   selectedIds,
   readExportItem,
   type ExportItem,
   type ExportSelection,
+  type ExportStore,
 } from './export-source.js';
 import { conversationStem, safeName, uniquePaths } from './file-names.js';
 import { frontmatter } from './frontmatter.js';
@@ -27,7 +28,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** What to export, from where, to where. */
 export interface ExportOptions extends ExportSelection {
-  store: Store;
+  store: ExportStore;
   format: ExportFormat;
   /** The folder written (made when missing); a second export to it writes only what changed. */
   out: string;

@@ -9,7 +9,15 @@ import type { Conversation } from '../model/pam.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';
 import { resolveConversation } from '../stores/resolve-id.js';
-import type { ConversationInfo, Store } from '../stores/store.js';
+import type {
+  ConversationInfo,
+  ConversationReader,
+  GraphQueries,
+  VectorHolder,
+} from '../stores/store.js';
+
+/** What an export reads of a store: conversations, a search by words, the vectors' model. */
+export type ExportStore = ConversationReader & GraphQueries & VectorHolder;
 
 /** Which conversations an export takes: the filters of `list` and `search`, or ids. */
 export interface ExportSelection {
@@ -43,7 +51,7 @@ export interface ExportItem {
  * be pointed elsewhere (a data folder object) without the renderers knowing.
  */
 export interface ExportSource {
-  store: Store;
+  store: ExportStore;
   folder: Folder;
 }
 
@@ -86,7 +94,7 @@ export async function* selectedIds(
 }
 
 // The conversations a word search finds (every page of hits), with the selection's filters.
-async function matching(store: Store, selection: ExportSelection): Promise<Set<string>> {
+async function matching(store: GraphQueries, selection: ExportSelection): Promise<Set<string>> {
   const ids = new Set<string>();
   for (let offset = 0; ; offset += MAX_SEARCH_LIMIT) {
     const result = await store.search({
@@ -107,7 +115,7 @@ async function matching(store: Store, selection: ExportSelection): Promise<Set<s
 async function passes(
   info: ConversationInfo,
   selection: ExportSelection,
-  store: Store,
+  store: GraphQueries,
 ): Promise<boolean> {
   if (selection.source !== undefined && info.source !== selection.source) return false;
   if (selection.since !== undefined && info.createdAt < bound(selection.since)) return false;

@@ -52,9 +52,13 @@ export async function createServer(
   });
   const server = new McpServer({ name: 'chatgraph', version: VERSION }, { instructions });
   const store = await folder.reader();
+  // A recaller given is its giver's to close (serveMcpHttp shares one across requests); one made
+  // here closes with this server, and the model it opened with it.
+  const recaller = options.recaller ?? (await folder.recaller());
+  const made = options.recaller ? undefined : recaller;
   const context: ToolContext = {
     store,
-    recaller: options.recaller ?? (await folder.recaller()),
+    recaller,
     limits: options.queryLimits ?? SERVER_QUERY_LIMITS,
     budget,
     folder,
@@ -72,5 +76,12 @@ export async function createServer(
   server.server.registerCapabilities({ tools: { listChanged: false } });
   serveToolList(server, tools);
   registerResources(server, store, context.budget);
+  if (made) {
+    const before = server.server.onclose;
+    server.server.onclose = () => {
+      before?.();
+      void made.close();
+    };
+  }
   return server;
 }

@@ -10,7 +10,7 @@ import {
   type MemoryView,
   RELATION_TYPES,
 } from '../api/memory.js';
-import type { DataFolder } from '../index.js';
+import type { DataFolder, Diagnostic } from '../index.js';
 import { conversationOutput, memoryOutput, truncatedOutput } from './output-schemas.js';
 import { clipText, fitPage } from './result-budget.js';
 import type { ToolContext } from './tool-context.js';
@@ -43,6 +43,21 @@ const shrinkMemory = (m: MemoryView, max: number): MemoryView => ({
   content: clipText(m.content, max),
   ...(m.snippet !== undefined ? { snippet: clipText(m.snippet, max) } : {}),
 });
+
+/**
+ * What a write did to a signed bundle's signature, for the agent as for the CLI: each failure
+ * found before it, then the signature dropped (a line each, in the text only).
+ */
+function signatureLines(notes: readonly Diagnostic[]): string {
+  return notes
+    .slice(0, 11)
+    .map((n) =>
+      n.level === 'warning'
+        ? `\nwarning: the bundle's signature fails: ${n.file ?? ''}${n.record ? ` ${n.record}` : ''}: ${n.message}`
+        : `\nnote: ${n.message}`,
+    )
+    .join('');
+}
 
 const TRUNCATED = (kb: number): string =>
   `Truncated to stay within the ${String(kb)} KB result budget`;
@@ -99,7 +114,7 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const { memory, created, vector } = await deps.folder.remember(
+        const { memory, created, vector, notes } = await deps.folder.remember(
           {
             content: args.content,
             type: args.type,
@@ -116,7 +131,7 @@ function registerRemember(server: McpServer, deps: MemoryToolDeps): void {
         // Each of the text and the structured content holds the memory once: half the budget each.
         const view = shrinkMemory(full, Math.floor(deps.budget.maxBytes / 8));
         const truncated = view.content !== full.content;
-        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}\n(${vector.note})${truncated ? `\n(${TRUNCATED(deps.budget.kb)}: list_memories gives it in pages)` : ''}`;
+        const text = `${created ? 'Remembered' : 'Already remembered'}: ${memoryLine(view).slice(2)}\n(${vector.note})${truncated ? `\n(${TRUNCATED(deps.budget.kb)}: list_memories gives it in pages)` : ''}${signatureLines(notes)}`;
         return ok(text, { id: memory.id, created, vector, memory: view, truncated });
       }),
   );

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  attachedToSchema,
+  conversationHitSchema,
+  conversationPassageSchema,
+  hitMemorySchema,
+  hitReasonSchema,
+  searchHitSchema,
+} from '../search/search-hit.js';
 import { memoryView } from '../web/api-responses.js';
 
 // The shapes tools return as structuredContent. Each tool parses its structured result with
@@ -56,65 +64,35 @@ export const messageOutput = z.object({
   attachments: z.array(attachmentOutput),
 });
 
+// A hit's shapes are the library's one declaration (search/search-hit.ts), stripping rather
+// than refusing a field the advertised schema lacks; `kind` stays free text on a hit, so an
+// agent reads a kind added later.
+
 /** Why a hit matched: by words (its rank), by meaning (its rank and cosine similarity), or both. */
-export const whyOutput = z.object({
-  keyword: z.object({ rank: z.number().int() }).optional(),
-  semantic: z.object({ rank: z.number().int(), similarity: z.number() }).optional(),
-});
+export const whyOutput = hitReasonSchema.strip();
 
 /** Which attachment a hit is in. */
-export const attachmentRefOutput = z.object({ id: z.string(), name: z.string().nullable() });
+export const attachmentRefOutput = attachedToSchema.strip();
 
 /** The memory a memory hit is. */
-export const memoryRefOutput = z.object({
-  id: z.string(),
-  type: z.string(),
-  tags: z.array(z.string()),
-});
+export const memoryRefOutput = hitMemorySchema.strip();
 
 /** A search hit (SearchHit), its snippet's matches in **bold**. */
-export const hitOutput = z.object({
-  conversationId: z.string(),
-  platformConversationId: z.string(),
-  title: z.string(),
-  source: z.string(),
-  messageId: z.string(),
-  role: z.string(),
-  createdAt: z.string(),
-  snippet: z.string(),
-  score: z.number(),
-  kind: z.string().optional(),
-  attachment: attachmentRefOutput.optional(),
-  why: whyOutput.optional(),
-});
+export const hitOutput = searchHitSchema
+  .omit({ memory: true })
+  .extend({ kind: z.string().optional() })
+  .strip();
 
 /** A memory a search found beside the hits. */
 export const memoryHitOutput = hitOutput.extend({ memory: memoryRefOutput });
 
 /** A passage of a conversation a search found. */
-export const passageOutput = z.object({
-  messageId: z.string(),
-  snippet: z.string(),
-  role: z.string(),
-  kind: z.enum(['message', 'attachment', 'title']),
-  attachment: attachmentRefOutput.optional(),
-  why: whyOutput.optional(),
-});
+export const passageOutput = conversationPassageSchema.strip();
 
 /** A conversation a search found, with its best passages. */
-export const conversationHitOutput = z.object({
-  conversationId: z.string(),
-  platformConversationId: z.string(),
-  title: z.string(),
-  source: z.string(),
-  createdAt: z.string(),
-  url: platformUrlOutput,
-  why: whyOutput.optional(),
-  score: z.number(),
-  best: passageOutput,
-  more: z.number().int(),
-  passages: z.array(passageOutput),
-});
+export const conversationHitOutput = conversationHitSchema
+  .extend({ url: platformUrlOutput, best: passageOutput, passages: z.array(passageOutput) })
+  .strip();
 
 /** A memory (the web API's, one library type behind both). */
 export const memoryOutput = memoryView;

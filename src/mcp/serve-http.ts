@@ -30,6 +30,10 @@ export async function serveMcpHttp(
   host = '127.0.0.1',
   options: McpOptions = {},
 ): Promise<HttpEndpoint> {
+  // One recaller for the endpoint's life, closed with it: a server per request each opening its
+  // own would leave a model opened by every search by meaning.
+  const made = options.recaller ? undefined : await folder.recaller();
+  const shared: McpOptions = made ? { ...options, recaller: made } : options;
   let own: string[] = [];
   const http = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
     const hostHeader = req.headers.host ?? '';
@@ -54,7 +58,7 @@ export async function serveMcpHttp(
     }
     // No session id generator: stateless, each request stands alone.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = createServer(folder, options);
+    const server = createServer(folder, shared);
     res.on('close', () => {
       void transport.close();
       void server.then((s) => s.close()).catch(() => undefined);
@@ -77,12 +81,14 @@ export async function serveMcpHttp(
   own = [`127.0.0.1:${actual}`, `localhost:${actual}`, `[::1]:${actual}`, `${host}:${actual}`];
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}/mcp`,
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         http.close(() => {
           resolve();
         });
         http.closeAllConnections();
-      }),
+      });
+      await made?.close();
+    },
   };
 }

@@ -3,7 +3,7 @@ import type { Folder } from '../folder/folder.js';
 import { MemoryInputError, toTag } from '../model/memory-input.js';
 import type { Memory, MemoryStatus, MemoryType, Relation, RelationType } from '../model/pam.js';
 import { pageBounds } from '../stores/page-bounds.js';
-import type { ConversationReader, Store } from '../stores/store.js';
+import type { ConversationReader, MemoryHolder } from '../stores/store.js';
 
 /** Which memories to list. */
 export interface MemoryQuery {
@@ -147,7 +147,7 @@ async function readRecord(folder: Folder): Promise<{ memories: Memory[]; relatio
  * `all`. With words, best match first (the store's word index); else newest first.
  */
 export async function listMemories(
-  store: Store,
+  store: MemoryHolder & ConversationReader,
   folder: Folder,
   query: MemoryQuery = {},
 ): Promise<MemoryPage> {

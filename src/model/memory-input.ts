@@ -1,21 +1,9 @@
 import { IMPORTER } from './version.js';
 import { contentHash } from './content-hash.js';
+import { MEMORY_TYPES } from './memory-type.js';
 import type { ExtractionMethod, Memory, MemoryType } from './pam.js';
 
-/** Every PAM memory type, in the spec's order (for enums in the shells). */
-export const MEMORY_TYPES = [
-  'fact',
-  'preference',
-  'skill',
-  'context',
-  'relationship',
-  'goal',
-  'instruction',
-  'identity',
-  'environment',
-  'project',
-  'custom',
-] as const satisfies readonly MemoryType[];
+export { MEMORY_TYPES };
 
 /** What a person or an agent gives to remember something. */
 export interface MemoryInput {

@@ -95,18 +95,9 @@ export interface Conversation {
   import_metadata?: ImportMetadata;
 }
 
-export type MemoryType =
-  | 'fact'
-  | 'preference'
-  | 'skill'
-  | 'context'
-  | 'relationship'
-  | 'goal'
-  | 'instruction'
-  | 'identity'
-  | 'environment'
-  | 'project'
-  | 'custom';
+import type { MemoryType } from './memory-type.js';
+
+export type { MemoryType };
 
 /** PAM's memory lifecycle: an edit supersedes, `forget` retracts; nothing is deleted. */
 export type MemoryStatus = 'active' | 'superseded' | 'deprecated' | 'retracted' | 'archived';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../stores/search-hit.js';
+import type { SearchHit } from './search-hit.js';
 import { answerSummary } from './answer-summary.js';
 import { groupByConversation } from './group-by-conversation.js';
 

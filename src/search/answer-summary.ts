@@ -1,5 +1,5 @@
 import type { SearchMode } from '../stores/store.js';
-import type { ConversationHit } from './group-by-conversation.js';
+import type { ConversationHit } from './search-hit.js';
 
 const conversations = (n: number): string => `${String(n)} conversation${n === 1 ? '' : 's'}`;
 

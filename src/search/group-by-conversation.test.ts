@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SearchHit } from '../stores/search-hit.js';
+import type { SearchHit } from './search-hit.js';
 import { groupByConversation } from './group-by-conversation.js';
 
 function hit(conversationId: string, messageId: string, score: number): SearchHit {

@@ -1,34 +1,7 @@
-import type { HitReason, SearchHit } from '../stores/search-hit.js';
+import type { ConversationHit, ConversationPassage, SearchHit } from './search-hit.js';
 
-/** One passage of a conversation that matched: where it is and what it says. */
-export interface ConversationPassage {
-  /** The message it is in (for a title match, the conversation's first message once resolved). */
-  messageId: string;
-  snippet: string;
-  role: string;
-  kind: 'message' | 'attachment' | 'title';
-  attachment?: { id: string; name: string | null };
-  why?: HitReason;
-}
-
-/** One conversation of a search's answer, with its best passage and the next few. */
-export interface ConversationHit {
-  conversationId: string;
-  /** The platform's conversation id. */
-  platformConversationId: string;
-  title: string;
-  source: string;
-  createdAt: string;
-  /** Why its best passage matched. */
-  why?: HitReason;
-  /** The best passage's score (as its row had). */
-  score: number;
-  best: ConversationPassage;
-  /** How many more of its passages matched besides the best (among the rows ranked). */
-  more: number;
-  /** The next best passages after the best one, at most `passages` of them. */
-  passages: ConversationPassage[];
-}
+// Its callers (recall) read the grouped type here, beside the grouping.
+export type { ConversationHit } from './search-hit.js';
 
 /** How many passages after the best one each conversation carries. */
 export const NEXT_PASSAGES = 3;

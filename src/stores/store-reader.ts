@@ -1,4 +1,10 @@
-import type { ConversationReader, GraphQueries, Store } from './store.js';
+import type {
+  ConversationReader,
+  GraphQueries,
+  ImportLedger,
+  UsageHolder,
+  VectorHolder,
+} from './store.js';
 import type { UsageReader } from './usage-reader.js';
 import type { IndexedModel } from './vector-index.js';
 
@@ -21,7 +27,13 @@ export interface StoreReader extends ConversationReader, GraphQueries {
  * The read-only view of a store: an object of its own that holds the reads alone, so a shell
  * cannot reach a write path even by a cast.
  */
-export function readerOf(store: Store): StoreReader {
+export function readerOf(
+  store: ConversationReader &
+    GraphQueries &
+    Pick<ImportLedger, 'conversationCount'> &
+    VectorHolder &
+    UsageHolder,
+): StoreReader {
   return {
     conversation: (id) => store.conversation(id),
     conversationsByPrefix: (prefix, limit) => store.conversationsByPrefix(prefix, limit),

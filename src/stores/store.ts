@@ -40,9 +40,9 @@ export interface SearchQuery {
 export const MATCH_START = '\ue000';
 export const MATCH_END = '\ue001';
 
-import type { SearchHit } from './search-hit.js';
+import type { SearchHit } from '../search/search-hit.js';
 
-export type { HitReason, SearchHit } from './search-hit.js';
+export type { HitReason, SearchHit } from '../search/search-hit.js';
 
 /** Ranked hits, and how many messages and attachments matched at all. */
 export interface SearchResult {
@@ -321,19 +321,36 @@ export interface GraphQueries {
   counts(): Promise<{ nodes: Record<string, number>; edges: Record<string, number> }>;
 }
 
+/** The store's vectors, for search by meaning and for the embedder to write (a role of {@link Store}). */
+export interface VectorHolder {
+  readonly vectors: VectorIndex;
+}
+
+/** The bundle's memories as Memory nodes (DERIVED_FROM their source), searchable by words; their writer. */
+export interface MemoryHolder {
+  readonly memories: MemoryIndex;
+}
+
+/** The messages' token counts summed for usage reports, each API response once (reads only). */
+export interface UsageHolder {
+  readonly usage: UsageReader;
+}
+
 /**
  * A graph store: the embedded SQLite store and Neo4j implement it, and pass one contract suite.
- * Its roles are apart so code can ask for the one it uses: an import's sink, the import
- * ledger, the reader of conversations, questions over the graph, token usage, vectors and
- * memories.
+ * It is the intersection of its roles, so code asks for the ones it uses: an import's sink
+ * (GraphSink), the import ledger, the reader of conversations, questions over the graph, the
+ * vectors, the memories and token usage.
  */
-export interface Store extends GraphSink, ImportLedger, ConversationReader, GraphQueries {
-  /** The store's vectors, for search by meaning. */
-  readonly vectors: VectorIndex;
-  /** The bundle's memories as Memory nodes (DERIVED_FROM their source), searchable by words. */
-  readonly memories: MemoryIndex;
-  /** The messages' token counts summed for usage reports, each API response once. */
-  readonly usage: UsageReader;
+export interface Store
+  extends
+    GraphSink,
+    ImportLedger,
+    ConversationReader,
+    GraphQueries,
+    VectorHolder,
+    MemoryHolder,
+    UsageHolder {
   close(): Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import type { SearchHit } from './search-hit.js';
+import type { SearchHit } from '../search/search-hit.js';
 
 /** What a vector stands for: a message's text, text attached to it, or a conversation's title. */
 export type UnitKind = 'message' | 'attachment' | 'title';

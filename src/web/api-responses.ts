@@ -6,25 +6,15 @@
  * fails the test.
  */
 import { z } from 'zod';
+import { conversationHitSchema, searchHitSchema } from '../search/search-hit.js';
+import { MEMORY_TYPES } from '../model/memory-type.js';
 import { memoryRelation, memoryStatus } from './api-memory-relation.js';
 
 const count = z.number().int().nonnegative();
 const nullableText = z.string().nullable();
 
-/** PAM's memory types (the library's MEMORY_TYPES; memory-routes.ts checks the two agree). */
-export const API_MEMORY_TYPES = [
-  'fact',
-  'preference',
-  'skill',
-  'context',
-  'relationship',
-  'goal',
-  'instruction',
-  'identity',
-  'environment',
-  'project',
-  'custom',
-] as const;
+/** PAM's memory types: the model's one list. */
+export const API_MEMORY_TYPES = MEMORY_TYPES;
 
 export const conversationInfo = z
   .object({
@@ -100,36 +90,8 @@ export const conversationPage = z
   })
   .strict();
 
-const rank = z.object({ rank: z.number().int().positive() }).strict();
-
-export const searchHit = z
-  .object({
-    conversationId: z.string(),
-    platformConversationId: z.string(),
-    title: z.string(),
-    source: z.string(),
-    messageId: z.string(),
-    role: z.string(),
-    createdAt: z.string(),
-    snippet: z.string(),
-    score: z.number(),
-    kind: z.enum(['message', 'attachment', 'title', 'memory']).optional(),
-    memory: z
-      .object({ id: z.string(), type: z.string(), tags: z.array(z.string()) })
-      .strict()
-      .optional(),
-    attachment: z.object({ id: z.string(), name: nullableText }).strict().optional(),
-    why: z
-      .object({
-        keyword: rank.optional(),
-        semantic: z
-          .object({ rank: z.number().int().positive(), similarity: z.number() })
-          .optional(),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+/** A search hit: the library's one declaration (search/search-hit.ts). */
+export const searchHit = searchHitSchema;
 
 export const searchMode = z.enum(['keyword', 'semantic', 'hybrid']);
 
@@ -150,34 +112,8 @@ export const searchResult = z
   })
   .strict();
 
-const hitReason = searchHit.shape.why;
-
-const passage = z
-  .object({
-    messageId: z.string(),
-    snippet: z.string(),
-    role: z.string(),
-    kind: z.enum(['message', 'attachment', 'title']),
-    attachment: z.object({ id: z.string(), name: nullableText }).strict().optional(),
-    why: hitReason,
-  })
-  .strict();
-
 /** One conversation of a grouped search: its best passage, the next few, how many more. */
-export const conversationHit = z
-  .object({
-    conversationId: z.string(),
-    platformConversationId: z.string(),
-    title: z.string(),
-    source: z.string(),
-    createdAt: z.string(),
-    why: hitReason,
-    score: z.number(),
-    best: passage,
-    more: count,
-    passages: z.array(passage),
-  })
-  .strict();
+export const conversationHit = conversationHitSchema;
 
 /** GET /api/search/conversations: one entry per conversation, memories apart. */
 export const conversationResult = z

@@ -10,7 +10,7 @@ import { ProgressBar } from '../progress-bar.js';
 import { neo4jOf, openForWriting, withStoreOptions, type StoreOptions } from '../store-options.js';
 import { UsageError } from '../usage-error.js';
 import { plural } from '../plural.js';
-import { checkSignatureBeforeWrite, noteSignatureDropped } from '../signature-notes.js';
+import { isSignatureNote, sayNotes } from '../signature-notes.js';
 import { readSecret, type SecretOptions } from '../folder-secret.js';
 import { foundLine } from './sources.js';
 
@@ -72,7 +72,6 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
     );
   }
   checkInputs(inputs);
-  const signed = await checkSignatureBeforeWrite(folder, io);
   const bar = new ProgressBar();
   const report = await withRefusalReport(options.json, io, () =>
     folder.import(inputs, {
@@ -85,8 +84,15 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   bar.done();
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
-  else printReport(report, options, neo4j, io);
-  await noteSignatureDropped(folder, signed, io);
+  else
+    printReport(
+      { ...report, problems: report.problems.filter((g) => !isSignatureNote(g)) },
+      options,
+      neo4j,
+      io,
+    );
+  const notes = report.problems.filter(isSignatureNote).flatMap((group) => group.examples);
+  sayNotes(notes, folder.bundle, io);
   if (options.embed) await embedAfterImport(folder, options, io);
 }
 

@@ -8,6 +8,7 @@ import {
   type MemoryView,
 } from '../../api/memory.js';
 import { MEMORY_TYPE_CHOICE, checkChoice } from '../choices.js';
+import { sayNotes } from '../signature-notes.js';
 import type { CliIo } from '../cli-io.js';
 import { onWaitOf } from '../import-options.js';
 import {
@@ -169,7 +170,7 @@ export function registerRemember(program: Command, io: CliIo): void {
         );
       const type = typeOf(options.type) ?? 'fact';
       const folder = await openForWriting(options, { onWait: onWaitOf(io) });
-      const { memory, created, vector } = await folder.remember({
+      const { memory, created, vector, notes } = await folder.remember({
         content,
         type,
         tags: options.tag,
@@ -179,6 +180,7 @@ export function registerRemember(program: Command, io: CliIo): void {
         method: 'manual',
         relations: relationsOf(options),
       });
+      sayNotes(notes, folder.bundle, io);
       if (options.json) {
         io.out(JSON.stringify({ created, vector, memory: await memoryView(memory) }, null, 2));
         return;

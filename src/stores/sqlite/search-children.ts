@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
-import { QueryError, type SearchHit, type SearchQuery, type SearchResult } from '../store.js';
+import { QueryError, type SearchQuery, type SearchResult } from '../store.js';
 import {
   ChildPool,
   childCommand,
@@ -193,7 +193,7 @@ function resultOf(parsed: z.infer<typeof ChildSearchResult>): SearchResult {
   const { offset, hint, notice, hits, conversationCount, ...rest } = parsed;
   return {
     ...rest,
-    hits: hits as SearchHit[],
+    hits,
     ...(conversationCount !== undefined ? { conversationCount } : {}),
     ...(offset !== undefined ? { offset } : {}),
     ...(hint !== undefined ? { hint } : {}),

@@ -1,6 +1,8 @@
+import type { MemoryType } from '../../model/memory-type.js';
 import type {
   Answer,
   ConversationPage,
+  ConversationSearchHit,
   ConversationSearchResult,
   GraphView,
   ImportJob,
@@ -17,6 +19,7 @@ import {
   nullable,
   number,
   object,
+  objectOf,
   oneOf,
   optional,
   record,
@@ -114,14 +117,19 @@ export const sourceList: Reader<Answer<'sources'>> = array(text);
 /** GET /api/changes */
 export const changeCount: Reader<Answer<'changes'>> = object({ changes: nullable(number) });
 
-const hitKind = oneOf('message', 'attachment', 'title');
-const attachedTo = object({ id: text, name: nullableText });
-const hitReason = object({
-  keyword: optional(object({ rank: number })),
-  semantic: optional(object({ rank: number, similarity: number })),
+// The hit's readers name every field of the one declaration (search/search-hit.ts): objectOf
+// refuses a reader that leaves one out or adds one.
+type Passage = ConversationSearchHit['best'];
+type HitReason = NonNullable<SearchHit['why']>;
+const attachedTo = objectOf<NonNullable<SearchHit['attachment']>>({ id: text, name: nullableText });
+const hitReason = objectOf<HitReason>({
+  keyword: optional(objectOf<NonNullable<HitReason['keyword']>>({ rank: number })),
+  semantic: optional(
+    objectOf<NonNullable<HitReason['semantic']>>({ rank: number, similarity: number }),
+  ),
 });
 
-export const searchHit: Reader<SearchHit> = object({
+export const searchHit: Reader<SearchHit> = objectOf<SearchHit>({
   conversationId: text,
   platformConversationId: text,
   title: text,
@@ -132,37 +140,39 @@ export const searchHit: Reader<SearchHit> = object({
   snippet: text,
   score: number,
   kind: optional(oneOf('message', 'attachment', 'title', 'memory')),
-  memory: optional(object({ id: text, type: text, tags: array(text) })),
+  memory: optional(
+    objectOf<NonNullable<SearchHit['memory']>>({ id: text, type: text, tags: array(text) }),
+  ),
   attachment: optional(attachedTo),
   why: optional(hitReason),
 });
 
-const passage = object({
+const passage = objectOf<Passage>({
   messageId: text,
   snippet: text,
   role: text,
-  kind: hitKind,
+  kind: oneOf('message', 'attachment', 'title'),
   attachment: optional(attachedTo),
   why: optional(hitReason),
+});
+
+const conversationHit = objectOf<ConversationSearchHit>({
+  conversationId: text,
+  platformConversationId: text,
+  title: text,
+  source: text,
+  createdAt: text,
+  why: optional(hitReason),
+  score: number,
+  best: passage,
+  more: number,
+  passages: array(passage),
 });
 
 /** GET /api/search/conversations */
 export const conversationSearchResult: Reader<ConversationSearchResult> = object({
   mode: oneOf('keyword', 'semantic', 'hybrid'),
-  conversations: array(
-    object({
-      conversationId: text,
-      platformConversationId: text,
-      title: text,
-      source: text,
-      createdAt: text,
-      why: optional(hitReason),
-      score: number,
-      best: passage,
-      more: number,
-      passages: array(passage),
-    }),
-  ),
+  conversations: array(conversationHit),
   memories: array(searchHit),
   matches: number,
   matchesCapped: boolean,
@@ -296,8 +306,17 @@ export const importJob: Reader<ImportJob> = object({
 
 const memoryStatus = oneOf('active', 'superseded', 'deprecated', 'retracted', 'archived');
 
-/** PAM's memory types (the page offers them when remembering, and reads them in answers). */
-export const MEMORY_TYPES = [
+/**
+ * PAM's memory types (the page offers them when remembering, and reads them in answers): the
+ * browser loads no module outside the page, so the list is written here, held to the model's
+ * one list by the compiler (none other, none missing).
+ */
+// The list given, refused by the compiler when it leaves out one of the model's types.
+const everyMemoryType = <const T extends readonly MemoryType[]>(
+  list: T & ([Exclude<MemoryType, T[number]>] extends [never] ? unknown : never),
+): T => list;
+
+export const MEMORY_TYPES = everyMemoryType([
   'fact',
   'preference',
   'skill',
@@ -309,7 +328,7 @@ export const MEMORY_TYPES = [
   'environment',
   'project',
   'custom',
-] as const;
+]);
 
 export const memoryView: Reader<MemoryView> = object({
   id: text,

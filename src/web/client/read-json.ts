@@ -143,16 +143,36 @@ export type Read<S extends Shape> = {
  * missing, or undefined). Fields the shape does not name are left out of the copy.
  */
 export function object<S extends Shape>(shape: S): Reader<Read<S>> {
-  return (value, at) => {
-    const fields = fieldsOf(value, at);
-    const out: Record<string, unknown> = {};
-    for (const [key, reader] of Object.entries(shape)) {
-      const item = fields[key];
-      if (typeof reader === 'function') out[key] = reader(item, field(at, key));
-      else if (item !== undefined) out[key] = reader.optional(item, field(at, key));
-    }
-    // Every field of the shape was read by its own reader just above: the copy is the shape's
-    // type, which the compiler cannot follow through the loop.
-    return out as Read<S>;
-  };
+  // Every field of the shape is read by its own reader: the copy is the shape's type, which the
+  // compiler cannot follow through the loop.
+  return (value, at) => readFields(shape, value, at) as Read<S>;
+}
+
+/**
+ * The readers of every field of T, none left out: a field T may leave out by an
+ * {@link optional} reader.
+ */
+export type ShapeOf<T> = {
+  [K in keyof T]-?: undefined extends T[K] ? Optional<Exclude<T[K], undefined>> : Reader<T[K]>;
+};
+
+/**
+ * An object reader of a type declared elsewhere (a schema's `z.infer`): the compiler refuses a
+ * shape that leaves out one of its fields or names one it lacks, so the reader cannot drift from
+ * the one declaration. Read as {@link object}.
+ */
+export function objectOf<T>(shape: ShapeOf<T>): Reader<T> {
+  // Every field of T has its reader in the shape (ShapeOf), each reading that field's type.
+  return (value, at) => readFields(shape, value, at) as T;
+}
+
+function readFields(shape: Shape, value: unknown, at: string): Record<string, unknown> {
+  const fields = fieldsOf(value, at);
+  const out: Record<string, unknown> = {};
+  for (const [key, reader] of Object.entries(shape)) {
+    const item = fields[key];
+    if (typeof reader === 'function') out[key] = reader(item, field(at, key));
+    else if (item !== undefined) out[key] = reader.optional(item, field(at, key));
+  }
+  return out;
 }
