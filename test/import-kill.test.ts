@@ -12,7 +12,7 @@ import { CLI, chatgraph } from './support/run-cli.js';
 const root = mkdtempSync(join(tmpdir(), 'chatgraph-import-kill-'));
 const exportZip = join(root, 'chatgpt.zip');
 const clean = join(root, 'clean');
-const CONVERSATIONS = 2000;
+const CONVERSATIONS = 1000;
 
 beforeAll(async () => {
   // Large enough that a run takes seconds: the kill lands with records in flight.
