@@ -52,7 +52,7 @@ describe('the sync group', () => {
       Object.values(configs).map((config) => openGroup(dir, { configDir: config, create: false })),
     );
     for (const group of groups) {
-      expect(group.members.map((m) => m.name)).toEqual(['laptop', 'desktop', 'work']);
+      expect(group.members.map((m) => m.name).sort()).toEqual(['desktop', 'laptop', 'work']);
       expect(group.refusals).toEqual([]);
     }
     for (const sealer of groups) {
