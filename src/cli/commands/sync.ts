@@ -114,8 +114,9 @@ export function registerSync(program: Command, io: CliIo): void {
     .description(
       'one history across your machines through a folder you already sync (Syncthing, Dropbox, a share): every file sealed and signed (docs/sync.md); "sync invite DIR" makes a code for a new machine',
     )
-    .argument('<dir>', 'the shared folder (or "invite", then the folder)')
-    .argument('[dir]', 'after "invite": the shared folder')
+    .usage('[options] DIR\n       chatgraph sync invite DIR [--json]')
+    .argument('<dir>', 'the shared folder (or the word "invite", then the folder)')
+    .argument('[invite-dir]', 'after "invite": the shared folder')
     .option(...dataDirOption)
     .option('--join <code>', 'join the group of DIR with a code from "sync invite", then sync')
     .option('--compact', "fold this machine's old exports in DIR into one full export")
