@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3-multiple-ciphers';
+import { hitReasonSchema, searchHitSchema } from '../../search/search-hit.js';
 import { z } from 'zod';
 import { SEARCH_TIMEOUT_SECONDS, searchTimedOut } from '../query-limits.js';
 import { QueryError, type SearchQuery, type SearchResult } from '../store.js';
@@ -27,29 +28,12 @@ interface Child extends PooledChild {
   ready: Promise<void>;
 }
 
-// The fields a keyword hit of the embedded store has (no memory or meaning: those are added
-// by the recaller in the parent); zod's own checks, nothing refined, as it is every search's.
-// Strict: a field the child sends that is not listed here fails the answer loudly, rather than
-// vanishing at the process boundary (zod's plain object drops it without a word).
-const Hit = z
-  .object({
-    conversationId: z.string(),
-    platformConversationId: z.string(),
-    title: z.string(),
-    source: z.string(),
-    messageId: z.string(),
-    role: z.string(),
-    createdAt: z.string(),
-    snippet: z.string(),
-    score: z.number(),
-    kind: z.enum(['message', 'attachment', 'title', 'memory']).optional(),
-    attachment: z.object({ id: z.string(), name: z.string().nullable() }).strict().optional(),
-    why: z
-      .object({ keyword: z.object({ rank: z.number() }).strict().optional() })
-      .strict()
-      .optional(),
-  })
-  .strict();
+// A keyword hit of the embedded store: the one hit schema without what the recaller adds in the
+// parent (memories, meaning). Strict, as that schema is: a field the child sends that is not
+// declared fails the answer loudly, rather than vanishing at the process boundary.
+const Hit = searchHitSchema
+  .omit({ memory: true, why: true })
+  .extend({ why: hitReasonSchema.pick({ keyword: true }).strict().optional() });
 
 /** A keyword search's result as the child sends it (strict, as its hits). */
 export const ChildSearchResult = z
