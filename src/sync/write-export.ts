@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
 import type { DataFolder } from '../data-folder/data-folder.js';
 import type { Tombstone } from '../folder/deleted-conversations.js';
-import { storePayload, type SignatureBlock } from '../trust/bundle-signature.js';
-import { signBytes } from '../trust/signing-key.js';
+import { storeSignature } from '../trust/bundle-signature.js';
 import { checksumOfMemories } from '../trust/store-checksum.js';
 import { bindingId, DELETED_TAG, digestTag } from './export-binding.js';
 import type { GroupLike } from './group-contract.js';
@@ -80,21 +79,13 @@ export async function writeSyncExport(
     const exportId = bindingId(unsigned);
     const key = group.signingKey();
     const checksum = checksumOfMemories(store.memories);
-    const signature: SignatureBlock = {
-      algorithm: 'Ed25519',
-      public_key: key.publicKey,
-      value: signBytes(
-        key,
-        storePayload({
-          checksum,
-          exportId,
-          exportDate: store.export_date,
-          ownerId: store.owner.id,
-        }),
-      ),
-      signed_at: store.export_date,
-      key_id: key.keyId,
-    };
+    const signature = storeSignature(key, {
+      checksum,
+      exportId,
+      exportDate: store.export_date,
+      ownerId: store.owner.id,
+      signedAt: store.export_date,
+    });
     const signed = { ...unsigned, export_id: exportId, signature };
     const text = new TextEncoder().encode(`${JSON.stringify(signed, null, 2)}\n`);
     await writeFileAtomic(sealedPath(exportDir, STORE_FILE), await group.seal(text));

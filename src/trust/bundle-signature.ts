@@ -3,6 +3,7 @@ import canonicalize from 'canonicalize';
 import { z } from 'zod';
 import type { BundleLayout } from '../bundle/bundle-layout.js';
 import { sha256 } from '../model/content-hash.js';
+import { signBytes, type SigningKey } from './signing-key.js';
 
 /**
  * Files a manifest leaves out, by their names at the top of the bundle: itself (chatgraph's
@@ -66,6 +67,24 @@ export function storePayload(input: {
     export_date: input.exportDate,
     owner_id: input.ownerId,
   });
+}
+
+/**
+ * A memory store's PAM §18 signature block: `key`'s signature over {@link storePayload}. What a
+ * bundle's `sign`, a sync export and a sync group's record each carry.
+ */
+export function storeSignature(
+  key: SigningKey,
+  input: Parameters<typeof storePayload>[0] & { signedAt: string },
+): SignatureBlock {
+  const { signedAt, ...payload } = input;
+  return {
+    algorithm: 'Ed25519',
+    public_key: key.publicKey,
+    value: signBytes(key, storePayload(payload)),
+    signed_at: signedAt,
+    key_id: key.keyId,
+  };
 }
 
 /** The RFC 8785 checksum of one memory, as the manifest lists it (to name a changed one). */

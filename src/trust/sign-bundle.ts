@@ -7,9 +7,8 @@ import { bundleFiles, fileDigest } from './bundle-files.js';
 import {
   manifestPayload,
   memoryDigest,
-  storePayload,
+  storeSignature,
   type Manifest,
-  type SignatureBlock,
 } from './bundle-signature.js';
 import { readStoreFile } from './read-store-file.js';
 import { signBytes, SigningKeyError, type SigningKey } from './signing-key.js';
@@ -63,16 +62,13 @@ export async function signBundle(
     const now = (options.now?.() ?? new Date()).toISOString();
     // PAM: signed_at is not before export_date (a clock behind the writer's gives export_date).
     const signedAt = Date.parse(now) > Date.parse(exportDate) ? now : exportDate;
-    const block: SignatureBlock = {
-      algorithm: 'Ed25519',
-      public_key: key.publicKey,
-      value: signBytes(
-        key,
-        storePayload({ checksum, exportId, exportDate, ownerId: store.owner.id }),
-      ),
-      signed_at: signedAt,
-      key_id: key.keyId,
-    };
+    const block = storeSignature(key, {
+      checksum,
+      exportId,
+      exportDate,
+      ownerId: store.owner.id,
+      signedAt,
+    });
     await bundle.files.write(storeFile, serialize({ ...json, signature: block }));
 
     // Built as own properties (never `record[id] = …`): a memory id `__proto__` is a key like

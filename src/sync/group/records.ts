@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { contentHash } from '../../model/content-hash.js';
 import { IMPORTER } from '../../model/version.js';
-import { signatureBlockSchema, storePayload } from '../../trust/bundle-signature.js';
-import { signBytes, verifyBytes, type SigningKey } from '../../trust/signing-key.js';
+import {
+  signatureBlockSchema,
+  storePayload,
+  storeSignature,
+} from '../../trust/bundle-signature.js';
+import { verifyBytes, type SigningKey } from '../../trust/signing-key.js';
 import { checksumOfMemories } from '../../trust/store-checksum.js';
 
 /**
@@ -128,16 +132,13 @@ export function recordText(input: {
     export_type: 'full',
     memories: [memory],
     integrity: { canonicalization: 'RFC8785', checksum, total_memories: 1 },
-    signature: {
-      algorithm: 'Ed25519',
-      public_key: input.signer.publicKey,
-      value: signBytes(
-        input.signer,
-        storePayload({ checksum, exportId, exportDate: at, ownerId: input.groupId }),
-      ),
-      signed_at: at,
-      key_id: input.signer.keyId,
-    },
+    signature: storeSignature(input.signer, {
+      checksum,
+      exportId,
+      exportDate: at,
+      ownerId: input.groupId,
+      signedAt: at,
+    }),
   };
   return `${JSON.stringify(store, null, 2)}\n`;
 }
