@@ -43,17 +43,20 @@ export function withoutCopies(
     if (seen) for (const field of COUNTS) seen[field] += slot[field];
     else byKey.set(key, { ...slot });
   }
+  for (const copy of takenOut(copies)) {
+    const slot = byKey.get(keyOf(copy));
+    if (slot) for (const field of COUNTS) slot[field] -= copy[field];
+  }
+  return [...byKey.values()].filter(counted);
+}
+
+/** Every copy of a response but the one counted (see {@link withoutCopies}). */
+export function takenOut(copies: readonly ResponseCopy[]): ResponseCopy[] {
   const byResponse = new Map<string, ResponseCopy[]>();
   for (const copy of copies) {
     const list = byResponse.get(copy.response);
     if (list) list.push(copy);
     else byResponse.set(copy.response, [copy]);
   }
-  for (const list of byResponse.values()) {
-    for (const copy of [...list].sort(compare).slice(1)) {
-      const slot = byKey.get(keyOf(copy));
-      if (slot) for (const field of COUNTS) slot[field] -= copy[field];
-    }
-  }
-  return [...byKey.values()].filter(counted);
+  return [...byResponse.values()].flatMap((list) => [...list].sort(compare).slice(1));
 }

@@ -58,6 +58,57 @@ export interface TokenTotals {
   conversations: UsageConversation[];
 }
 
+/**
+ * A stretch of time over which a time zone keeps one offset from UTC: from the quarter hour
+ * `from` (a slot) until the next stretch's.
+ */
+export interface OffsetStretch {
+  from: string;
+  /** Local time less UTC. */
+  minutes: number;
+}
+
+/**
+ * What a report sums token counts by, besides source, model and long prompt: the local day of
+ * a time zone (weeks and months are made of days), the session, the project, or nothing else.
+ */
+export type UsageGrain =
+  | {
+      by: 'day';
+      /** A slot's local day (YYYY-MM-DD). */
+      dayOf: (slot: string) => string;
+      /** The zone's offsets over the slots from `first` to `last`, as `dayOf` reads them. */
+      stretches: (first: string, last: string) => OffsetStretch[];
+    }
+  | { by: 'session' | 'project' | 'none' };
+
+/**
+ * The token counts of a report's grain: the calls of one group (see {@link UsageGrain}), source,
+ * model and long prompt, apart by whether their quarter hours read and wrote the cache (a price
+ * may lack either, and a quarter hour without is priced without it). A few thousand of these
+ * stand for a million messages.
+ */
+export const TokenCellRow = z.object({
+  /** The local day, the session's id or the project; null for no time or no project. */
+  group: z.string().nullable(),
+  /** By session: its title; else ''. */
+  title: z.string(),
+  source: z.string(),
+  /** '' when the log names no model. */
+  model: z.string(),
+  long: z.boolean(),
+  readsCache: z.boolean(),
+  writesCache: z.boolean(),
+  input: z.number(),
+  output: z.number(),
+  cacheRead: z.number(),
+  cacheCreation: z.number(),
+  reasoning: z.number(),
+});
+
+/** See {@link TokenCellRow}. */
+export type TokenCell = z.infer<typeof TokenCellRow>;
+
 /** A source's conversations started in the filter's time with no token count at all. */
 export interface UncountedSource {
   source: string;
@@ -111,6 +162,11 @@ export interface UsageReader {
    * the conversation that holds it first.
    */
   tokenTotals(filter: UsageFilter): Promise<TokenTotals>;
+  /**
+   * The same counts summed to a report's grain (see {@link TokenCell}), by the store where it
+   * can: what a report reads.
+   */
+  tokenCells(filter: UsageFilter, grain: UsageGrain): Promise<TokenCell[]>;
   /** Per source, the conversations (started in the filter's time) that have no token count. */
   uncounted(filter: UsageFilter): Promise<UncountedSource[]>;
   /**

@@ -1,15 +1,16 @@
-import { timestampOf } from '../model/time.js';
-import { QueryError } from '../stores/store.js';
-import { parseDateBound } from '../stores/date-bound.js';
+import { cellsOf, mergedCells } from '../stores/usage-cells.js';
 import type {
-  TokenSlot,
+  TokenCell,
   TokenTotals,
   UncountedSource,
+  UsageConversation,
   UsageFilter,
+  UsageGrain,
   UsageReader,
 } from '../stores/usage-reader.js';
 import { ESTIMATE_METHOD, estimatesOf } from './estimate.js';
 import { priceOf, type ModelPrice, type PriceTable } from './prices.js';
+import { boundOf, dayGrain, mondayOf, zoneFormat } from './usage-zone.js';
 
 /** What a usage report groups its rows by. */
 export const USAGE_GROUPS = [
@@ -95,93 +96,24 @@ export interface UsageReport {
   prices: { date: string; source: string; unpriced_models: string[] };
 }
 
-const MINUTE = 60_000;
-
-/** The time zone's offset from UTC at an instant, in minutes. */
-function offsetMinutes(zone: Intl.DateTimeFormat, at: number): number {
-  const parts = Object.fromEntries(zone.formatToParts(new Date(at)).map((p) => [p.type, p.value]));
-  const local = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour) % 24,
-    Number(parts.minute),
-  );
-  return Math.round((local - Math.floor(at / MINUTE) * MINUTE) / MINUTE);
+/** What a report's rows are summed by before they are priced, in the report's time zone. */
+function grainOf(by: UsageGroup, timeZone: string): UsageGrain {
+  if (by === 'session' || by === 'project') return { by };
+  if (by !== 'day' && by !== 'week' && by !== 'month') return { by: 'none' };
+  return dayGrain(zoneFormat(timeZone));
 }
 
-function zoneFormat(timeZone: string): Intl.DateTimeFormat {
-  try {
-    return new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
-  } catch {
-    throw new QueryError(`no such time zone: "${timeZone}" (an IANA name like Europe/Paris)`);
-  }
-}
+/** What a cell is priced and summed by. */
+type Counted = Pick<
+  TokenCell,
+  'long' | 'input' | 'output' | 'cacheRead' | 'cacheCreation' | 'reasoning'
+>;
 
 /**
- * A bound as a stored timestamp: a plain date is its midnight in the report's time zone (a
- * day of the report starts there), anything else as `list --since` reads it.
+ * A cell's cost in dollars, or undefined without a price for every field it uses. Its quarter
+ * hours all read the cache or all did not (and so for writes): priced as one, as each alone.
  */
-function boundOf(
-  text: string,
-  option: string,
-  zone: Intl.DateTimeFormat,
-  now: Date,
-): string | undefined {
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
-  if (day) {
-    const utc = Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]));
-    let at = utc - offsetMinutes(zone, utc) * MINUTE;
-    at = utc - offsetMinutes(zone, at) * MINUTE;
-    return timestampOf(new Date(at));
-  }
-  const bound = parseDateBound(text, now);
-  if (bound === undefined)
-    throw new QueryError(
-      `${option} takes a date like 2026-01-02 (midnight in the report's time zone), a time like 2026-01-02T10:00:00Z, or 24h, 7d, 2w, today or yesterday, not "${text}"`,
-    );
-  return bound;
-}
-
-/**
- * The local day (YYYY-MM-DD) of quarter hours, asking the time zone its offset twice a UTC day
- * rather than for every quarter hour (`formatToParts` was most of a million-message report): a
- * UTC day whose first and last quarter hours have one offset has it throughout (no zone changes
- * its offset and back within a day).
- */
-function dayFinder(zone: Intl.DateTimeFormat): (slot: string) => string {
-  const offsets = new Map<string, number | null>();
-  return (slot) => {
-    const at = Date.parse(`${slot}:00Z`);
-    const utcDay = slot.slice(0, 10);
-    let offset = offsets.get(utcDay);
-    if (offset === undefined) {
-      const start = Date.parse(`${utcDay}T00:00:00Z`);
-      const first = offsetMinutes(zone, start);
-      offset = first === offsetMinutes(zone, start + 95 * 15 * MINUTE) ? first : null;
-      offsets.set(utcDay, offset);
-    }
-    return new Date(at + (offset ?? offsetMinutes(zone, at)) * MINUTE).toISOString().slice(0, 10);
-  };
-}
-
-/** The Monday of a day's week (ISO weeks start on Monday). */
-function mondayOf(day: string): string {
-  const at = Date.parse(`${day}T00:00:00Z`);
-  const weekday = (new Date(at).getUTCDay() + 6) % 7;
-  return new Date(at - weekday * 86_400_000).toISOString().slice(0, 10);
-}
-
-/** A slot's cost in dollars, or undefined without a price for every field it uses. */
-function costOf(slot: TokenSlot, price: ModelPrice | undefined): number | undefined {
+function costOf(slot: Counted, price: ModelPrice | undefined): number | undefined {
   if (price === undefined) return undefined;
   const tier = slot.long && price.long ? price.long : price;
   const cacheRead = slot.cacheRead > 0 ? tier.cache_read : 0;
@@ -219,7 +151,7 @@ function emptyRow(period: string, model: string | null, source: string | null): 
   };
 }
 
-function add(group: Group, slot: TokenSlot, cost: number | undefined, model: string): void {
+function add(group: Group, slot: Counted, cost: number | undefined, model: string): void {
   const { row } = group;
   row.input_tokens += slot.input;
   row.output_tokens += slot.output;
@@ -243,40 +175,35 @@ function finish(group: Group): UsageRow {
   };
 }
 
-/** A slot's group: its local day, week or month, or its session, model, source or project. */
-function periodOf(
-  by: UsageGroup,
-  slot: TokenSlot,
-  dayOf: (slot: string) => string,
-  source: string,
-  project: string | null | undefined,
-): string {
-  if (by === 'session') return slot.conversationId;
-  if (by === 'model') return slot.model === '' ? '(no model named)' : slot.model;
-  if (by === 'source') return source;
-  if (by === 'project') return project ?? '(no project)';
-  const day = slot.slot === '' ? '(no time)' : dayOf(slot.slot);
-  if (by === 'day' || day === '(no time)') return day;
-  return by === 'week' ? mondayOf(day) : day.slice(0, 7);
+/** A cell's group: its local day, week or month, or its session, model, source or project. */
+function periodOf(by: UsageGroup, cell: TokenCell): string {
+  if (by === 'session') return cell.group ?? '';
+  if (by === 'model') return cell.model === '' ? '(no model named)' : cell.model;
+  if (by === 'source') return cell.source;
+  if (by === 'project') return cell.group ?? '(no project)';
+  if (cell.group === null) return '(no time)';
+  if (by === 'day') return cell.group;
+  return by === 'week' ? mondayOf(cell.group) : cell.group.slice(0, 7);
 }
 
-/** Rows in time order (then model, source), or most tokens first; counted before estimated. */
+/**
+ * Rows in time order, or most tokens first; then by group, model and source (an order of its
+ * own, not the store's); counted before estimated.
+ */
 function rowOrder(timed: boolean): (a: UsageRow, b: UsageRow) => number {
   return (a, b) =>
-    (timed
-      ? a.period.localeCompare(b.period) ||
-        (a.model ?? '').localeCompare(b.model ?? '') ||
-        (a.source ?? '').localeCompare(b.source ?? '')
-      : b.total_tokens - a.total_tokens || a.period.localeCompare(b.period)) ||
+    (timed ? 0 : b.total_tokens - a.total_tokens) ||
+    a.period.localeCompare(b.period) ||
+    (a.model ?? '').localeCompare(b.model ?? '') ||
+    (a.source ?? '').localeCompare(b.source ?? '') ||
     Number(a.estimated === true) - Number(b.estimated === true);
 }
 
 /** The estimate's part of a report: its sum and the conversations of each source it read. */
-function estimateOf(sum: UsageRow, estimates: TokenTotals): UsageEstimate {
+function estimateOf(sum: UsageRow, conversations: readonly UsageConversation[]): UsageEstimate {
   const { period: _p, model: _m, source: _s, estimated: _e, ...total } = sum;
   const perSource = new Map<string, number>();
-  for (const c of estimates.conversations)
-    perSource.set(c.source, (perSource.get(c.source) ?? 0) + 1);
+  for (const c of conversations) perSource.set(c.source, (perSource.get(c.source) ?? 0) + 1);
   return {
     total,
     sources: [...perSource]
@@ -286,21 +213,26 @@ function estimateOf(sum: UsageRow, estimates: TokenTotals): UsageEstimate {
   };
 }
 
-/** The report's rows from the store's sums: pure, so every shell shows the same figures. */
-export function summarizeUsage(
-  totals: TokenTotals,
+/** Estimated cells, and the conversations they were read from. */
+interface Estimates {
+  cells: TokenCell[];
+  conversations: UsageConversation[];
+}
+
+/**
+ * The report's rows from the store's sums at the report's grain: pure, so every shell shows the
+ * same figures. Cells of one key are summed first and priced in the order of their keys, so a
+ * report comes out the same from any store, however finely it summed.
+ */
+export function summarizeCells(
+  counted: readonly TokenCell[],
   uncounted: UncountedSource[],
   query: Pick<UsageQuery, 'by' | 'breakdown' | 'prices'> & { timeZone: string },
-  estimates?: TokenTotals,
+  estimates?: Estimates,
 ): UsageReport {
-  const dayOf = dayFinder(zoneFormat(query.timeZone));
   const timed = query.by === 'day' || query.by === 'week' || query.by === 'month';
-  const periods = new Map<string, string>();
   // A model's price looked up once (`priceOf` normalizes the name each time).
   const prices = new Map<string, ModelPrice | undefined>();
-  const conversations = new Map(
-    [...totals.conversations, ...(estimates?.conversations ?? [])].map((c) => [c.id, c]),
-  );
   const groups = new Map<string, Group>();
   const newGroup = (): Group => ({
     row: emptyRow('', null, null),
@@ -311,16 +243,10 @@ export function summarizeUsage(
   const all = newGroup();
   const allEstimated = newGroup();
   const unpricedModels = new Set<string>();
-  const place = (slot: TokenSlot, estimated: boolean): void => {
-    const conversation = conversations.get(slot.conversationId);
-    const source = conversation?.source ?? '';
-    let period = timed ? periods.get(slot.slot) : undefined;
-    if (period === undefined) {
-      period = periodOf(query.by, slot, dayOf, source, conversation?.project);
-      if (timed) periods.set(slot.slot, period);
-    }
-    const model = query.breakdown === true || query.by === 'model' ? slot.model : undefined;
-    const bySource = query.breakdown === true || query.by === 'source' ? source : undefined;
+  const place = (cell: TokenCell, estimated: boolean): void => {
+    const period = periodOf(query.by, cell);
+    const model = query.breakdown === true || query.by === 'model' ? cell.model : undefined;
+    const bySource = query.breakdown === true || query.by === 'source' ? cell.source : undefined;
     const key = [period, model ?? '\u0001', bySource ?? '\u0001', estimated ? 'e' : ''].join(
       '\u0000',
     );
@@ -332,22 +258,22 @@ export function summarizeUsage(
         model === undefined ? null : model === '' ? null : model,
         bySource ?? null,
       );
-      if (query.by === 'session') group.row.title = conversation?.title ?? '';
+      if (query.by === 'session') group.row.title = cell.title;
       if (estimated) group.row.estimated = true;
       groups.set(key, group);
     }
-    let price = prices.get(slot.model);
-    if (price === undefined && !prices.has(slot.model)) {
-      price = priceOf(query.prices, slot.model);
-      prices.set(slot.model, price);
+    let price = prices.get(cell.model);
+    if (price === undefined && !prices.has(cell.model)) {
+      price = priceOf(query.prices, cell.model);
+      prices.set(cell.model, price);
     }
-    const cost = costOf(slot, price);
-    if (cost === undefined) unpricedModels.add(slot.model === '' ? '(no model named)' : slot.model);
-    add(group, slot, cost, slot.model);
-    add(estimated ? allEstimated : all, slot, cost, slot.model);
+    const cost = costOf(cell, price);
+    if (cost === undefined) unpricedModels.add(cell.model === '' ? '(no model named)' : cell.model);
+    add(group, cell, cost, cell.model);
+    add(estimated ? allEstimated : all, cell, cost, cell.model);
   };
-  for (const slot of totals.slots) place(slot, false);
-  for (const slot of estimates?.slots ?? []) place(slot, true);
+  for (const cell of mergedCells(counted)) place(cell, false);
+  for (const cell of mergedCells(estimates?.cells ?? [])) place(cell, true);
   const rows = [...groups.values()].map(finish);
   rows.sort(rowOrder(timed));
   const { period: _p, model: _m, source: _s, ...total } = finish(all);
@@ -363,8 +289,25 @@ export function summarizeUsage(
       unpriced_models: [...unpricedModels].sort(),
     },
   };
-  if (estimates !== undefined) report.estimated = estimateOf(finish(allEstimated), estimates);
+  if (estimates !== undefined)
+    report.estimated = estimateOf(finish(allEstimated), estimates.conversations);
   return report;
+}
+
+/** The report of quarter hours summed one by one (see {@link summarizeCells}). */
+export function summarizeUsage(
+  totals: TokenTotals,
+  uncounted: UncountedSource[],
+  query: Pick<UsageQuery, 'by' | 'breakdown' | 'prices'> & { timeZone: string },
+  estimates?: TokenTotals,
+): UsageReport {
+  const grain = grainOf(query.by, query.timeZone);
+  return summarizeCells(
+    cellsOf(totals, grain),
+    uncounted,
+    query,
+    estimates && { cells: cellsOf(estimates, grain), conversations: estimates.conversations },
+  );
 }
 
 /**
@@ -382,11 +325,17 @@ export async function usageReport(reader: UsageReader, query: UsageQuery): Promi
     since: query.since === undefined ? undefined : boundOf(query.since, '--since', zone, now),
     until: query.until === undefined ? undefined : boundOf(query.until, '--until', zone, now),
   };
-  const [totals, uncounted] = await Promise.all([
-    reader.tokenTotals(filter),
+  const grain = grainOf(query.by, timeZone);
+  const [cells, uncounted] = await Promise.all([
+    reader.tokenCells(filter, grain),
     reader.uncounted(filter),
   ]);
   const estimates =
     query.estimate === true ? await estimatesOf(reader, filter, uncounted) : undefined;
-  return summarizeUsage(totals, uncounted, { ...query, timeZone }, estimates);
+  return summarizeCells(
+    cells,
+    uncounted,
+    { ...query, timeZone },
+    estimates && { cells: cellsOf(estimates, grain), conversations: estimates.conversations },
+  );
 }

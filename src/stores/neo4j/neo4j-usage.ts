@@ -9,12 +9,15 @@ import {
   withModels,
 } from '../usage-reader.js';
 import type {
+  TokenCell,
   TokenTotals,
   UncountedMessage,
   UncountedSource,
   UsageFilter,
+  UsageGrain,
   UsageReader,
 } from '../usage-reader.js';
+import { cellsOf } from '../usage-cells.js';
 import { withoutCopies } from '../usage-copies.js';
 import { CYPHER } from './neo4j-search.js';
 import { parseRows } from './neo4j-rows.js';
@@ -128,6 +131,11 @@ export class Neo4jUsage implements UsageReader {
       'usage conversations',
     );
     return { slots: counted, conversations };
+  }
+
+  /** Summed to the grain here, from the quarter hours the server sums. */
+  async tokenCells(filter: UsageFilter, grain: UsageGrain): Promise<TokenCell[]> {
+    return cellsOf(await this.tokenTotals(filter), grain);
   }
 
   async uncounted(filter: UsageFilter): Promise<UncountedSource[]> {

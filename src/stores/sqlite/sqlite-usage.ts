@@ -10,15 +10,18 @@ import {
   withModels,
   slotOf,
   slotStart,
+  type TokenCell,
   type TokenSlot,
   type TokenTotals,
   type UncountedMessage,
   type UncountedSource,
   type UsageFilter,
+  type UsageGrain,
   type UsageReader,
 } from '../usage-reader.js';
-import { withoutCopies, type ResponseCopy } from '../usage-copies.js';
-import { SQL } from './sqlite-dialect.js';
+import { cellsOf } from '../usage-cells.js';
+import { and, conversationWhere, summedCells, type Within } from './sqlite-usage-cells.js';
+import { takenOut, withoutCopies, type ResponseCopy } from '../usage-copies.js';
 import { ColumnRow, Flag, sqliteRows, tableNames } from './sqlite-rows.js';
 import { M_HAS_TOKENS, M_LONG, M_SLOT, M_SUMS } from './sqlite-token-counts.js';
 
@@ -38,26 +41,6 @@ interface Holdings {
   responses: boolean;
   counts: boolean;
 }
-
-/** A filter's conditions over the conversation `c`: its source and project. */
-function conversationWhere(filter: UsageFilter): {
-  where: string[];
-  params: Record<string, unknown>;
-} {
-  const where: string[] = [];
-  const params: Record<string, unknown> = {};
-  if (filter.source !== undefined) {
-    where.push('c.source = @source');
-    params.source = filter.source;
-  }
-  if (filter.project !== undefined && filter.project.trim() !== '') {
-    where.push(SQL.projectContains);
-    params.project = SQL.titleContains.value(filter.project.trim());
-  }
-  return { where, params };
-}
-
-const and = (where: readonly string[]): string => where.map((w) => ` AND ${w}`).join('');
 
 /**
  * The embedded store's usage reads: whole quarter hours from `token_counts`, the parts of a
@@ -95,14 +78,30 @@ export class SqliteUsage implements UsageReader {
     return Promise.resolve({ slots: counted, conversations: this.conversations(counted) });
   }
 
+  async tokenCells(filter: UsageFilter, grain: UsageGrain): Promise<TokenCell[]> {
+    const have = this.holdings();
+    if (!have.tokens) return [];
+    if (!have.counts) return cellsOf(await this.tokenTotals(filter), grain);
+    const copies = have.responses ? this.copies(filter) : [];
+    // The sessions a copy is taken out of (resumed ones: a handful) are summed quarter hour by
+    // quarter hour as tokenTotals sums them, the rest by SQL to the grain.
+    const held = [...new Set(takenOut(copies).map((copy) => copy.conversationId))];
+    const cells = summedCells(this.db, filter, grain, held);
+    if (held.length > 0) {
+      const slots = withoutCopies(this.summedSlots(filter, { only: held }), copies);
+      cells.push(...cellsOf({ slots, conversations: this.conversations(slots) }, grain));
+    }
+    return cells;
+  }
+
   /** Whole quarter hours from the sums, and the cut ones from the messages. */
-  private summedSlots(filter: UsageFilter): TokenSlot[] {
+  private summedSlots(filter: UsageFilter, within: Within = {}): TokenSlot[] {
     const { since, until } = filter;
     const from = since !== undefined ? slotAtOrAfter(since) : undefined;
     const to = until !== undefined ? slotOf(until) : undefined;
     if (from !== undefined && to !== undefined && from >= to)
-      return this.messageSlots(filter, { since, until });
-    const c = conversationWhere(filter);
+      return this.messageSlots(filter, { since, until }, within);
+    const c = conversationWhere(filter, within);
     const where = [...c.where];
     const params: Record<string, unknown> = { ...c.params };
     if (from !== undefined || to !== undefined) where.push(`t.slot <> ''`);
@@ -123,9 +122,9 @@ export class SqliteUsage implements UsageReader {
       .all(params);
     const slots = sqliteRows(SlotRow, rows, 'token counts');
     if (since !== undefined && from !== undefined && slotStart(from) > since)
-      slots.push(...this.messageSlots(filter, { since, until: slotStart(from) }));
+      slots.push(...this.messageSlots(filter, { since, until: slotStart(from) }, within));
     if (until !== undefined && to !== undefined && slotStart(to) < until)
-      slots.push(...this.messageSlots(filter, { since: slotStart(to), until }));
+      slots.push(...this.messageSlots(filter, { since: slotStart(to), until }, within));
     return slots;
   }
 
@@ -133,8 +132,9 @@ export class SqliteUsage implements UsageReader {
   private messageSlots(
     filter: UsageFilter,
     range: { since?: string | undefined; until?: string | undefined },
+    within: Within = {},
   ): TokenSlot[] {
-    const c = conversationWhere(filter);
+    const c = conversationWhere(filter, within);
     const where = [...c.where];
     const params: Record<string, unknown> = { ...c.params };
     if (range.since !== undefined) {
@@ -236,6 +236,8 @@ export class SqliteUsage implements UsageReader {
         .all(params),
       'conversations without token counts',
     ).filter((row) => row.conversations > 0);
+    // Every conversation counted (a coding agent's folder): no models to name.
+    if (sources.length === 0) return Promise.resolve([]);
     const models = sqliteRows(
       ModelRow,
       this.db
