@@ -98,12 +98,16 @@ function stretchesOf(zone: Intl.DateTimeFormat, first: string, last: string): Of
       stretches.push({ from: new Date(time).toISOString().slice(0, 16), minutes });
   };
   const end = Date.parse(`${last.slice(0, 10)}T00:00:00Z`);
-  for (let day = Date.parse(`${first.slice(0, 10)}T00:00:00Z`); day <= end; day += DAY) {
-    const offset = offsetMinutes(zone, day);
-    if (offset === offsetMinutes(zone, day + 95 * QUARTER_HOUR)) at(day, offset);
+  let day = Date.parse(`${first.slice(0, 10)}T00:00:00Z`);
+  // The zone asked once a day (two years of days were 50 ms of a report): a day that ends with
+  // the offset the next starts with kept it throughout, as `dayFinder` assumes.
+  for (let offset = offsetMinutes(zone, day); day <= end; day += DAY) {
+    const next = offsetMinutes(zone, day + DAY);
+    if (next === offset || offset === offsetMinutes(zone, day + 95 * QUARTER_HOUR)) at(day, offset);
     else
       for (let quarter = 0; quarter < 96; quarter++)
         at(day + quarter * QUARTER_HOUR, offsetMinutes(zone, day + quarter * QUARTER_HOUR));
+    offset = next;
   }
   return stretches;
 }
