@@ -22,6 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { throughDeclarers } from './unbarrel.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = `${root}src${sep}`;
@@ -33,7 +34,8 @@ const ownUrl = {
   name: 'own-import-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
+      const read = await readFile(path, 'utf8');
+      const source = path.startsWith(src) ? throughDeclarers(src, path, read) : read;
       if (!path.startsWith(src) || !source.includes('import.meta.url'))
         return { contents: source, loader: 'ts' };
       const compiled = `${root}dist${sep}${path.slice(src.length).replace(/\.ts$/, '.js')}`;
