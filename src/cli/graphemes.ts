@@ -1,4 +1,4 @@
-// Made at the first use: \`new Intl.Segmenter()\` loads ICU's break rules, 60 ms of every cold
+// Made at the first use: `new Intl.Segmenter()` loads ICU's break rules, 60 ms of every cold
 // command (issue 46) when made at import, though only a table or a long line needs it.
 let segmenter: Intl.Segmenter | undefined;
 
