@@ -2,7 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/stores/store.js';
-import type { TokenSlot } from '../../src/stores/usage-reader.js';
+import { cellsOf, mergedCells } from '../../src/stores/usage-cells.js';
+import type { TokenSlot, UsageFilter, UsageGrain } from '../../src/stores/usage-reader.js';
+import { dayGrain, zoneFormat } from '../../src/usage/usage-zone.js';
 import { batchesOf, knownConversations } from '../support/graph-fixtures.js';
 import { convertToTemp, tempDir } from '../support/convert-to-temp.js';
 import { ROOT } from '../support/shared.js';
@@ -149,6 +151,27 @@ export function usageContract(name: string, open: () => Promise<Store>): void {
       ).toEqual({ input: 7, output: 11, cacheRead: 9400, cacheCreation: 300, reasoning: 0 });
       expect((await at({ project: 'NOTES' })).input).toBe(1207);
       expect((await at({ project: 'no such project' })).input).toBe(0);
+    });
+
+    it('sums to a report’s grain what it sums by quarter hour', async () => {
+      const grains: UsageGrain[] = [
+        dayGrain(zoneFormat('America/New_York')),
+        { by: 'session' },
+        { by: 'project' },
+        { by: 'none' },
+      ];
+      const filters: UsageFilter[] = [
+        {},
+        { source: 'codex', since: '2025-10-29T09:12:35.000000Z' },
+        { until: '2025-10-06T08:10:00.000000Z' },
+        { project: 'notes' },
+      ];
+      for (const grain of grains)
+        for (const filter of filters) {
+          const cells = mergedCells(await store.usage.tokenCells(filter, grain));
+          expect(cells).toEqual(cellsOf(await store.usage.tokenTotals(filter), grain));
+          if (Object.keys(filter).length === 0) expect(cells.length).toBeGreaterThan(1);
+        }
     });
 
     it('says which conversations have no token counts, with their models', async () => {
