@@ -53,7 +53,7 @@ export function stemsWriter(db: Database.Database): StemsWriter {
   return {
     removeOwner: (owner) => removeOwner.run(owner),
     remove: (rowid) => remove.run(rowid),
-    numberOf: numbers.of,
+    numberOf: (owner) => numbers.of(owner),
     add: (rowid, content, language, n) => {
       // Every message written passes here, whole (an import) or patched (a live append).
       if (n === undefined) numbered(rowid);
