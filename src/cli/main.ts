@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { setFlagsFromString } from 'node:v8';
 import { packageVersion } from './package-version.js';
 
 // The shipped CLI is a bundle (scripts/bundle.mjs): its stack traces name our src/…ts files
@@ -10,6 +9,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // Answered before the rest of chatgraph (or commander) is loaded: a cold start is most of it.
   process.stdout.write(`${packageVersion()}\n`);
 } else {
+  // node:v8 loaded here, not at the top: `--version` loads nothing it does not need.
+  const [{ setFlagsFromString }, { processIo }, { takePassphraseFromEnvironment }, { runCli }] =
+    await Promise.all([
+      import('node:v8'),
+      import('./cli-io.js'),
+      import('./folder-secret.js'),
+      import('./run-cli.js'),
+    ]);
   // V8 lets a heap grow to up to four times what it kept live before collecting it again: an
   // import's main thread kept about 25 MB live and grew to 130 MB (docs/performance.md, issue 46).
   // 1.5 times keeps the peak RSS of the 200 MB export at about 240 MB instead of 315 for a few
@@ -18,11 +25,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // given by hand wins.
   if (!process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent')))
     setFlagsFromString('--heap-growing-percent=50');
-  const [{ processIo }, { takePassphraseFromEnvironment }, { runCli }] = await Promise.all([
-    import('./cli-io.js'),
-    import('./folder-secret.js'),
-    import('./run-cli.js'),
-  ]);
   // Before anything starts a process: none inherits the passphrase.
   takePassphraseFromEnvironment();
   // `chatgraph search x | head` closes the pipe early: that is not an error.
