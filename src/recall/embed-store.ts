@@ -258,6 +258,8 @@ export interface QueryEmbedder {
 export interface CentredSearch {
   centred: CentredQuery;
   test: MeaningTest;
+  /** The least lead over the plain noise level that shows a hit by its plain similarity. */
+  plainMargin: number;
 }
 
 /**
@@ -308,7 +310,12 @@ export async function openQueryEmbedder(
     centre: async (text, vector) => {
       if (!centredCutoff || !messages || messages.count === 0) return undefined;
       const centred = (await centringOf()).query(text, vector);
-      return { centred, test: { noise: centred.noise(await noiseVectors()), ...centredCutoff } };
+      const { plainMargin, ...cutoff } = centredCutoff;
+      return {
+        centred,
+        test: { noise: centred.noise(await noiseVectors()), ...cutoff },
+        plainMargin,
+      };
     },
     meaningJudge: async () => {
       const vectors = await noiseVectors();

@@ -190,6 +190,7 @@ describe('centring by language', () => {
       Promise.resolve({
         centred: centring.query(t, v),
         test: { noise: -Infinity, margin: 0, keep: 0, relatedZ: 0 },
+        plainMargin: 0,
       }),
     );
     const order = [...new Set(centred.hits.map((h) => h.platformConversationId))];

@@ -28,7 +28,7 @@ export type MeaningJudge = (vector: Float32Array) => Promise<MeaningTest>;
 export type QueryCentring = (
   text: string,
   vector: Float32Array,
-) => Promise<{ centred: CentredQuery; test: MeaningTest } | undefined>;
+) => Promise<{ centred: CentredQuery; test: MeaningTest; plainMargin: number } | undefined>;
 
 /** A search centred by language: the query, the plain test, the hits that pass it. */
 interface CentredMeaning {
@@ -252,7 +252,10 @@ async function meaningSpace(
   if (!centred) return { test: () => judge(vector), close: closeInMeaning };
   const meaning: CentredMeaning = {
     query: centred.centred,
-    plain: await judge(vector),
+    plain: await judge(vector).then((test) => ({
+      ...test,
+      margin: Math.max(test.margin, centred.plainMargin),
+    })),
     passes: new Set(),
   };
   return {
