@@ -75,7 +75,9 @@ async function searchByWords(
     const open = await opener();
     return open ? (await open.meaningJudge())(vector) : NO_TEST;
   };
-  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge));
+  const centre = async (text: string, vector: Float32Array) =>
+    (await opener())?.centre(text, vector);
+  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge, centre));
 }
 
 /**
@@ -127,7 +129,13 @@ export function createRecaller(
       const embedQuery = opener
         ? (text: string): Promise<Float32Array> => (vector ??= opener.embedQuery(text))
         : undefined;
-      const result = await recall(store, query_, embedQuery, judgeWith(opener));
+      const result = await recall(
+        store,
+        query_,
+        embedQuery,
+        judgeWith(opener),
+        opener ? (text, vector) => opener.centre(text, vector) : undefined,
+      );
       const meaning =
         opener && embedQuery && result.mode !== 'keyword'
           ? await (async () => {
