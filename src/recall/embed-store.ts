@@ -3,7 +3,7 @@ import { tokenizerChunker, type TextChunk } from '../embed/chunk-text.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
 import type { VectorCache } from '../embed/vector-cache.js';
-import type { Store } from '../stores/store.js';
+import type { GraphSink, MemoryHolder, Store, VectorHolder } from '../stores/store.js';
 import { VectorModelMismatchError } from '../stores/vector-index.js';
 import {
   embedConversations,
@@ -106,7 +106,7 @@ export async function embedStore(
 
 async function embedLocked(
   folder: Folder,
-  store: Store,
+  store: Pick<GraphSink, 'upsert'> & VectorHolder & MemoryHolder,
   options: EmbedStoreOptions,
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
   const chosen = await chooseByLanguages(store, folder, options);
@@ -195,7 +195,7 @@ function catalogModelInstalled(name: string, modelDir: string | undefined): bool
  * undefined when the folder keeps its model (with a note when the languages call for another).
  */
 async function chooseByLanguages(
-  store: Store,
+  store: VectorHolder,
   folder: Folder,
   options: EmbedStoreOptions,
 ): Promise<(ModelChoice & { languages: Record<string, number> }) | undefined> {
@@ -224,7 +224,7 @@ async function chooseByLanguages(
  * deleted), so a deleted text leaves no vector in the data folder; memories' vectors are made
  * again from the cache's misses at the next embed.
  */
-export async function pruneVectorCache(store: Store, folder: Folder): Promise<number> {
+export async function pruneVectorCache(store: VectorHolder, folder: Folder): Promise<number> {
   const model = await store.vectors.model();
   if (!model || !existsSync(folder.layout.vectorCache)) return 0;
   const cache = await openVectorCache(folder);
@@ -267,7 +267,7 @@ export interface CentredSearch {
  * queries; undefined when the store has no vectors. A model that is not installed, or not the index's, is an error naming the fix.
  */
 export async function openQueryEmbedder(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
   folder: Folder | undefined,
   options: EmbedStoreOptions = {},
 ): Promise<QueryEmbedder | undefined> {

@@ -4,7 +4,10 @@ import {
   type SearchMode,
   type SearchQuery,
   type SearchResult,
-  type Store,
+  type ConversationReader,
+  type GraphQueries,
+  type MemoryHolder,
+  type VectorHolder,
 } from '../stores/store.js';
 import type { VectorQuery } from '../stores/vector-index.js';
 import {
@@ -14,6 +17,12 @@ import {
   type MeaningTest,
 } from '../search/meaning-cutoff.js';
 import type { CentredQuery } from './language-centring.js';
+
+/** What a search in every mode reads of a store (and a shell's reader cannot write). */
+export type RecallStore = Pick<ConversationReader, 'conversation' | 'thread'> &
+  Pick<GraphQueries, 'search'> &
+  VectorHolder &
+  MemoryHolder;
 
 /** Turns a query's text into a vector of the index's model. */
 export type QueryEmbedding = (text: string) => Promise<Float32Array>;
@@ -69,7 +78,7 @@ function hitKey(hit: SearchHit): string {
  * memories' from the bundle at once; the messages' come back with `chatgraph embed`).
  */
 async function vectorCount(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
 ): Promise<{ messages: number; all: number; model: string | undefined }> {
   // Asked at once: on Neo4j each is a round trip to the server.
   const [model, memoryModel] = await Promise.all([
@@ -82,7 +91,7 @@ async function vectorCount(
 
 /** The mode a search runs in: the one asked for, else hybrid once vectors exist. */
 export async function searchModeFor(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
   asked: SearchMode | undefined,
   canEmbed: boolean,
 ): Promise<SearchMode> {
@@ -138,7 +147,7 @@ export function rankWithGists(hits: readonly SearchHit[]): SearchHit[] {
 }
 
 async function semanticHits(
-  store: Store,
+  store: VectorHolder,
   query: SearchQuery,
   vector: Float32Array,
   limit: number,
@@ -221,7 +230,7 @@ export function fuseRankings(
 // The keyword half of a search by meaning: its words' matches, counts and "did you mean", or
 // none when the words are ones it cannot take (only very common ones, say).
 function keywordHalf(
-  store: Store,
+  store: Pick<GraphQueries, 'search'>,
   query: SearchQuery,
   limit: number,
 ): Promise<SearchResult | undefined> {
@@ -277,7 +286,7 @@ async function meaningSpace(
  * when `judge` finds them close enough (see `search/meaning-cutoff.ts`); without it, all are.
  */
 export async function recall(
-  store: Store,
+  store: Pick<GraphQueries, 'search'> & VectorHolder & MemoryHolder,
   query: SearchQuery,
   embedQuery?: QueryEmbedding,
   judge: MeaningJudge = () => Promise.resolve(NO_TEST),
@@ -366,7 +375,7 @@ export async function recall(
  * search's hits are: those that do not stand out from the message's noise level are left out.
  */
 export async function similarMessages(
-  store: Store,
+  store: VectorHolder,
   messageId: string,
   limit: number,
   judge: MeaningJudge = () => Promise.resolve(NO_TEST),

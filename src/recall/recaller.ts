@@ -1,8 +1,9 @@
 import type { Folder } from '../folder/folder.js';
 import { checkQueryText } from '../search/search-terms.js';
-import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
+import type { SearchHit, SearchQuery, SearchResult } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
+import type { RecallStore } from './recall-search.js';
 import { queryLanguageNotice } from './query-language.js';
 import { NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
@@ -52,7 +53,7 @@ export const BY_MEANING_NOTICE =
  * then when `nearest` is off.
  */
 async function searchByWords(
-  store: Store,
+  store: RecallStore,
   query: SearchQuery,
   embedder: () => Promise<QueryEmbedder | undefined>,
   nearest: boolean,
@@ -86,7 +87,7 @@ async function searchByWords(
  * says why (`notice`). A mode asked for that cannot run is an error naming the fix.
  */
 export function createRecaller(
-  store: Store,
+  store: RecallStore,
   folder?: Folder,
   { nearestInMeaning = true, ...options }: RecallerOptions = {},
 ): Recaller {
