@@ -7,6 +7,7 @@ import { PREFIX_LENGTHS, prefixesOf } from '../src/stores/sqlite/full-text.js';
 import { RANK_WINDOW } from '../src/stores/sqlite/sqlite-search.js';
 import { STORE_REBUILD_CHANNEL } from '../src/stores/sqlite/sqlite-migrations.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import { STORE_REBUILD } from '../src/cli/run-cli.js';
 import type { SearchQuery } from '../src/stores/store.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { searchBatches, stemBatches } from './support/search-fixtures.js';
@@ -103,6 +104,8 @@ describe('the prefix index', () => {
     ]);
     expect(prefixes(file)).toEqual([PREFIX_LENGTHS, PREFIX_LENGTHS, PREFIX_LENGTHS]);
     expect(await answers(file)).toEqual(before);
+    // The CLI says so on stderr (for a store large enough to make people wait).
+    expect(STORE_REBUILD).toBe(STORE_REBUILD_CHANNEL);
   });
 
   it('is made with a new store', async () => {
