@@ -91,12 +91,7 @@ const percentile = (values, p) =>
 const median = (values) => percentile(values, 50);
 const queryVectors = QUERIES.map(() => unit());
 const figures = { hybrid: [], hybridCpu: [], keyword: [], keywordCpu: [] };
-// In-process: keyword searches in this thread, as the CLI runs them (not a search child), so
-// the CPU time is the whole search's.
-const store = SqliteStore.open(file, {
-  readonly: true,
-  searchHere: { deadlineLine: (message) => `${message}\n` },
-});
+const store = SqliteStore.open(file, { readonly: true });
 // The first search loads the vector index: not timed.
 await recall(store, { text: 'warm up', mode: 'hybrid', limit: 10 }, () => Promise.resolve(unit()));
 for (let round = 0; round < runs; round++) {

@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
+import { z } from 'zod';
 import { QueryError } from '../store.js';
+import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { CONVERSATION_NUMBERS, MESSAGE_CONVERSATIONS } from './message-conversations.js';
 
@@ -150,39 +152,43 @@ function numberJoin(db: Database.Database, source: Source): string | undefined {
 }
 
 /**
- * Every match of the sources as `(source, n)`, n its conversation's number. Undefined when the
- * store has no numbers (opened read-only before it was upgraded).
+ * Every match of the sources as `(source, n)`, n its conversation's number, kept by filters
+ * over the conversation alone, which are read once per conversation (the numbers of the
+ * conversations they keep, an ephemeral index), not once per match. Undefined when the store
+ * has no numbers or a filter reads the message.
  */
 function numberedMatches(
   db: Database.Database,
   sources: readonly Source[],
   tables: Tables,
+  filters: readonly string[],
+  // Whether a row found by both message tables is listed once (to count matches), not twice
+  // (enough to count conversations, without a temporary B-tree of every match's rowid).
+  once: boolean,
 ): string | undefined {
+  if (!conversationOnly(filters)) return undefined;
+  const kept =
+    filters.length > 0
+      ? ` WHERE k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${filters.join(' AND ')})`
+      : '';
   const parts: string[] = [];
   for (const source of sources) {
     const join = numberJoin(db, source);
     if (join === undefined) return undefined;
     const { porter, stems } = matchingRowids(source, tables);
-    // A row found by both message tables is listed twice: enough to count conversations,
-    // without a temporary B-tree of every match's rowid.
-    for (const matching of stems === undefined ? [porter] : [porter, stems])
-      parts.push(`SELECT '${source}' AS source, k.n AS n FROM (${matching}) t ${join}`);
+    const rows =
+      stems === undefined ? [porter] : once ? [`${porter} UNION ${stems}`] : [porter, stems];
+    for (const matching of rows)
+      parts.push(`SELECT '${source}' AS source, k.n AS n FROM (${matching}) t ${join}${kept}`);
   }
   return parts.join(' UNION ALL ');
 }
 
-/** The numbers of the conversations that filters over the conversation alone keep. */
-const keptNumbers = (filters: readonly string[]): string =>
-  `SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${filters.join(' AND ')}`;
-
 /**
- * With filters: the matches each source keeps, counted up to the cap as {@link countMatches}
- * counts (each table's rowids as FTS5 reads them, the stemmed table's only where the English
- * one has not matched, stopping at the cap), and the conversations they are in, exactly (see
- * {@link countConversations}). They were one pass over every match, which listed each row
- * found by both message tables once through a temporary B-tree of every matching rowid: for
- * `the*` with a source at a million messages, 369 ms against 220 ms for `the*` alone
- * (docs/performance.md); the capped count stops after 50,001 rows.
+ * With filters: the matches each source keeps and the conversations they are in, exactly, in
+ * one pass over the matches joined to their message and conversation. They were two passes
+ * (the matches kept, capped, then the conversations), and the first was about a quarter of a
+ * search's time over bench/graph.mjs's queries (profiled at 300,000 messages, docs/performance.md).
  */
 export function countFiltered(
   db: Database.Database,
@@ -191,38 +197,42 @@ export function countFiltered(
   filters: string[],
   params: Params,
 ): { kept: Record<Source, number>; conversations: number } {
-  const count = counter(db, params);
-  const cap = MATCH_COUNT_CAP + 1;
-  const kept: Record<Source, number> = { message: 0, attachment: 0 };
-  for (const source of sources) {
-    const keptBy = keptJoin(db, source, filters);
-    const { porter, stems } = matchingRowids(source, tables);
-    const all = count(`SELECT count(*) FROM (SELECT 1 FROM (${porter}) t ${keptBy} LIMIT ${cap})`);
-    kept[source] =
-      stems === undefined || all >= cap
-        ? Math.min(all, cap)
-        : Math.min(
-            cap,
-            all +
-              count(
-                `SELECT count(*) FROM (SELECT 1 FROM (${stems} AND rowid NOT IN (${porter})) t ${keptBy} LIMIT ${cap})`,
-              ),
-          );
+  const numbered = numberedMatches(db, sources, tables, filters, true);
+  const hits =
+    numbered ??
+    sources
+      .map((source) => {
+        const { porter, stems } = matchingRowids(source, tables);
+        const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
+        const join = ownerJoin(db, source) ?? SOURCES[source].join;
+        return `SELECT '${source}' AS source, m.owner AS n FROM (${rows}) t ${join}
+      JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
+      })
+      .join(' UNION ALL ');
+  let row: unknown;
+  try {
+    row = db
+      .prepare(
+        `SELECT count(*) FILTER (WHERE source = 'message') AS message,
+          count(*) FILTER (WHERE source = 'attachment') AS attachment,
+          count(DISTINCT n) AS conversations FROM (${hits})`,
+      )
+      .get(params);
+  } catch (error) {
+    throw engineError(error);
   }
-  return { kept, conversations: countConversations(db, sources, tables, filters, params) };
+  const counts = sqliteRow(FilteredCounts, row, 'match counts');
+  return {
+    kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
+    conversations: counts?.conversations ?? 0,
+  };
 }
 
-/**
- * A source's matches (`t`) joined to what the filters read, and the filters: by conversation
- * number when they read the conversation alone (its numbers read once), else through the
- * owner index (or the row) to the message and its conversation.
- */
-function keptJoin(db: Database.Database, source: Source, filters: readonly string[]): string {
-  const numbers = conversationOnly(filters) ? numberJoin(db, source) : undefined;
-  if (numbers !== undefined) return `${numbers} WHERE k.n IN (${keptNumbers(filters)})`;
-  const join = ownerJoin(db, source) ?? SOURCES[source].join;
-  return `${join} JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
-}
+const FilteredCounts = z.object({
+  message: z.number(),
+  attachment: z.number(),
+  conversations: z.number(),
+});
 
 /**
  * The index that finds a message's conversation (and what the filters read of it) by its rowid
@@ -256,20 +266,9 @@ export function countConversations(
   filters: string[],
   params: Params,
 ): number {
-  const numbered = conversationOnly(filters) ? numberedMatches(db, sources, tables) : undefined;
-  if (numbered !== undefined && filters.length === 0)
-    return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
-  // The matches' conversations first, then the filters over those alone (28,561 at a million
-  // messages), not once per match: 165 against 218 ms for `the*` with a source (materialized,
-  // or SQLite pushes the filter back down into every match).
+  const numbered = numberedMatches(db, sources, tables, filters, false);
   if (numbered !== undefined)
-    return counter(
-      db,
-      params,
-    )(
-      `WITH found(n) AS MATERIALIZED (SELECT DISTINCT n FROM (${numbered}))
-       SELECT count(*) FROM found WHERE n IN (${keptNumbers(filters)})`,
-    );
+    return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
   const owners = sources.flatMap((source) => {
     const { porter, stems } = matchingRowids(source, tables);
     const join = ownerJoin(db, source) ?? SOURCES[source].join;
