@@ -17,6 +17,8 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { SqliteStore } from '../dist/sqlite.js';
 import { layoutOf } from '../dist/folder/layout.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
+import { openEmbedder } from '../dist/embed/open-embedder.js';
+import { encodeVectors, makeNoise } from '../dist/recall/meaning-noise.js';
 
 const storeOf = (dataDir) => layoutOf(dataDir).store;
 
@@ -58,6 +60,21 @@ if (!existsSync(storeOf(embedded))) {
   cpSync(plain, embedded, { recursive: true });
   rmSync(join(embedded, 'write.lock'), { force: true });
   await fillVectors(embedded);
+}
+// What `chatgraph embed` leaves beside the vectors (embedding.json): the model, and its vectors
+// of the texts that mean nothing, from which each query's noise level is read. Without them every
+// hybrid search embedded the 40 noise texts again (a cost no embedded folder has): folders made
+// by an earlier version of this bench get them here.
+const settingsFile = layoutOf(embedded).embeddingSettings;
+if (!existsSync(settingsFile)) {
+  process.stderr.write(`saving the noise vectors in ${settingsFile}…\n`);
+  const embedder = await openEmbedder({ model: MODEL.id, workers: 1 });
+  const vectors = encodeVectors(await makeNoise((texts) => embedder.embed(texts)));
+  await embedder.close();
+  writeFileSync(
+    settingsFile,
+    `${JSON.stringify({ model: MODEL.id, noise: { model: embedder.model.id, vectors } }, null, 2)}\n`,
+  );
 }
 
 async function fillVectors(dataDir) {

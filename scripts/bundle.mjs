@@ -22,6 +22,7 @@ import { readFile } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { throughDeclarers } from './unbarrel.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const src = `${root}src${sep}`;
@@ -33,7 +34,8 @@ const ownUrl = {
   name: 'own-import-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
+      const read = await readFile(path, 'utf8');
+      const source = path.startsWith(src) ? throughDeclarers(src, path, read) : read;
       if (!path.startsWith(src) || !source.includes('import.meta.url'))
         return { contents: source, loader: 'ts' };
       const compiled = `${root}dist${sep}${path.slice(src.length).replace(/\.ts$/, '.js')}`;
@@ -80,6 +82,9 @@ const ownSideEffectFree = {
  * files beside themselves or must be the one instance their peers load (onnxruntime-common).
  */
 const BUNDLED = new Set([
+  // CommonJS, but its Node built-ins come through \`builtinsOfCommonJs\`: one chunk rather than
+  // nine files resolved, read and lexed for their exports at every start.
+  'commander',
   'zod',
   'smol-toml',
   'htmlparser2',
@@ -108,6 +113,24 @@ const someExternal = {
   },
 };
 
+/**
+ * A bundled CommonJS package's \`require('node:…')\`: an ES module bundle has no \`require\` (esbuild
+ * would throw "Dynamic require … is not supported"), so each is the built-in itself, taken
+ * synchronously with \`process.getBuiltinModule\` (Node 20.16 and later).
+ */
+const builtinsOfCommonJs = {
+  name: 'builtins-of-commonjs',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, ({ path, kind }) =>
+      kind === 'require-call' ? { path, namespace: 'builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
+      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/cli/main.ts' },
@@ -122,7 +145,7 @@ const result = await build({
   sourcesContent: false,
   // `#!/usr/bin/env node` is kept from main.ts; nothing else is added.
   logLevel: 'warning',
-  plugins: [someExternal, ownSideEffectFree, ownUrl],
+  plugins: [builtinsOfCommonJs, someExternal, ownSideEffectFree, ownUrl],
   // BUNDLE_META=file writes esbuild's metafile there (what each chunk holds and imports).
   metafile: process.env.BUNDLE_META !== undefined,
 });

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SOURCE_CHOICE } from '../src/cli/choices.js';
+import { SOURCE_CHOICE } from '../src/cli/source-choice.js';
 import { memoryIo } from '../src/cli/cli-io.js';
 import { describeEvent } from '../src/cli/follow-status.js';
 import { runCli } from '../src/cli/run-cli.js';

@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { BY_MEANING_NOTICE } from '../src/recall/recaller.js';
 import { writeExport } from './support/recall-fixtures.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -22,6 +24,8 @@ interface Loads {
   models: unknown[];
   vectorIndexes: unknown[];
   native: string[];
+  /** The URL of every ES module loaded. */
+  modules: string[];
 }
 
 /** Runs the CLI with the load probe: its JSON answer, and what it loaded. */
@@ -34,6 +38,22 @@ async function probed(dir: string, args: string[]): Promise<{ answer: unknown; l
 }
 
 const onnx = (loads: Loads): string[] => loads.native.filter((f) => /onnxruntime/i.test(f));
+
+const SourceMap = z.object({ sources: z.array(z.string()) });
+
+/**
+ * The code a process loaded, as paths from the root: the source files of each bundle chunk
+ * loaded (from its source map) and each package file imported.
+ */
+function loadedCode(loads: Loads): string[] {
+  return loads.modules.flatMap((url) => {
+    if (!url.startsWith('file:')) return [];
+    const file = fileURLToPath(url);
+    if (!existsSync(`${file}.map`)) return [relative(ROOT, file)];
+    const map = SourceMap.parse(JSON.parse(readFileSync(`${file}.map`, 'utf8')));
+    return map.sources.map((source) => relative(ROOT, resolve(dirname(file), source)));
+  });
+}
 
 describe('a search by words on an embedded folder (issue 46)', () => {
   it('opens neither the vector index nor the model; a search by meaning opens both', async () => {
@@ -53,6 +73,15 @@ describe('a search by words on an embedded folder (issue 46)', () => {
     expect(words.loads.models).toEqual([]);
     expect(words.loads.vectorIndexes).toEqual([]);
     expect(onnx(words.loads)).toEqual([]);
+    // Nor the code of what it does not do: the providers (and yaml, through one of them), the
+    // import pipeline, the exports, zod 4 (the bundle files' schema). They came in through the
+    // public API's entry files, 2 MB of JavaScript in 69 chunks for a search by words.
+    const code = loadedCode(words.loads);
+    expect(code).toContain('src/stores/sqlite/sqlite-search.ts');
+    // (providers/untrusted.ts: a few type guards the graph shares.)
+    const unneeded = /^src\/(providers\/(?!untrusted\.ts)|pipeline\/|export\/|sample\/)/;
+    expect(code.filter((f) => unneeded.test(f))).toEqual([]);
+    expect(code.filter((f) => /node_modules\/(yaml|zod\/v4)\//.test(f))).toEqual([]);
 
     // The same probe sees both where they are needed: it is not blind.
     const meaning = await probed(dir, ['search', 'my bread leaven has a chemical odour', ...json]);

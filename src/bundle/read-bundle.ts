@@ -3,9 +3,16 @@ import { basename, join } from 'node:path';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation } from '../model/pam.js';
 import type { Bundle } from './bundle.js';
-import { parseConversationFile } from './conversation-schema.js';
 import { SealedFileError, type SealedFiles } from './sealed-files.js';
 import { FileTooLargeError, NotARegularFileError } from '../read/regular-file.js';
+
+/**
+ * PAM's conversation schema (zod 4, 400 kB of it), loaded when a conversation file is read: the
+ * data folder that imports this module is opened by every command, most of which (a `search`)
+ * read no conversation file (issue 46).
+ */
+const schema = async (): Promise<typeof import('./conversation-schema.js')> =>
+  import('./conversation-schema.js');
 
 async function conversationFiles(bundle: Bundle): Promise<string[]> {
   const dir = bundle.layout.conversations;
@@ -77,6 +84,7 @@ export async function* readBundleConversations(
   bundle: Bundle,
   onProblem: (problem: Diagnostic) => void,
 ): AsyncGenerator<{ conversation: Conversation; text: string; path: string; bytes: number }> {
+  const { parseConversationFile } = await schema();
   for await (const { path, text, bytes, unreadable } of readBundleTexts(bundle)) {
     if (unreadable !== undefined) {
       onProblem(badBundleFile(path, unreadable));
@@ -119,7 +127,7 @@ export async function readBundleConversation(
   const path = bundle.layout.conversation(id);
   const text = await bundle.files.readText(path);
   if (text === undefined) return undefined;
-  const parsed = parseConversationFile(text);
+  const parsed = (await schema()).parseConversationFile(text);
   if (!parsed.ok) throw new BadBundleFileError(badBundleFile(path, parsed.reason));
   return parsed.conversation;
 }

@@ -1,5 +1,4 @@
 import { MEMORY_TYPES } from '../api/memory.js';
-import { PROVIDERS } from '../api/sources.js';
 import { closest } from './did-you-mean.js';
 import { UsageError } from './usage-error.js';
 
@@ -15,20 +14,6 @@ export interface Choice<T extends string> {
 // Beyond this many values an error line names the command that lists them instead: every chat
 // platform and coding agent is a source, and thirty of them make an error no one reads.
 const LISTED_AT_MOST = 10;
-
-/** The sources chatgraph reads. */
-export const SOURCE_CHOICE: Choice<string> = {
-  noun: 'source',
-  plural: 'sources',
-  listedBy: 'chatgraph sources',
-  // PAM files keep each conversation's own platform: no conversation has the source `pam`;
-  // nor one of a store chatgraph cannot read (Windsurf's).
-  values: PROVIDERS.filter(
-    (provider) => provider.carriesPlatforms !== true && provider.agent?.unreadable === undefined,
-  )
-    .map((provider) => provider.source)
-    .sort(),
-};
 
 /** Search modes. */
 export const MODE_CHOICE: Choice<'keyword' | 'semantic' | 'hybrid'> = {

@@ -11,7 +11,7 @@ import {
   type SearchResult,
 } from '../api/query.js';
 import { MATCH_END, MATCH_START, shortIds, shortMessageIds } from '../api/view.js';
-import { MODE_CHOICE, ROLE_CHOICE, SOURCE_CHOICE, checkChoice } from './choices.js';
+import { MODE_CHOICE, ROLE_CHOICE, checkChoice } from './choices.js';
 
 /** What `search` takes besides its words. */
 export interface SearchCliOptions {
@@ -29,13 +29,16 @@ export interface SearchCliOptions {
   perMessage?: boolean;
 }
 
-/** The search the options ask for; a bad option is one sentence. */
-export function searchQueryOf(text: string, options: SearchCliOptions): SearchQuery {
+/**
+ * The search the options ask for; a bad option is one sentence. The sources' list (every
+ * provider's code) is loaded only to check a `--source`.
+ */
+export async function searchQueryOf(text: string, options: SearchCliOptions): Promise<SearchQuery> {
   const mode =
     options.mode !== undefined ? checkChoice('--mode', options.mode, MODE_CHOICE) : undefined;
   const role = options.role ? checkChoice('--role', options.role, ROLE_CHOICE) : undefined;
   const source = options.source
-    ? checkChoice('--source', options.source, SOURCE_CHOICE)
+    ? checkChoice('--source', options.source, (await import('./source-choice.js')).SOURCE_CHOICE)
     : undefined;
   const offset = Number(options.offset);
   if (!Number.isSafeInteger(offset) || offset < 0)

@@ -3,7 +3,9 @@ import type { Message } from '../model/pam.js';
 /** The longest preview kept: a list shows one line of it, cut by the page to its width. */
 export const PREVIEW_LENGTH = 160;
 
-const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
+// Made at the first long text, not at import: ICU's break rules cost every command that loads
+// this module (a cold `search` among them, issue 46).
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * A message's text as one line of plain text: Markdown marks, HTML tags and code fences
@@ -22,7 +24,8 @@ export function plainPreview(text: string): string {
   if (plain.length <= PREVIEW_LENGTH) return plain;
   // Cut between characters as people see them (an emoji or an accented letter stays whole).
   let cut = '';
-  for (const { segment } of GRAPHEMES.segment(plain)) {
+  graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' });
+  for (const { segment } of graphemes.segment(plain)) {
     if (cut.length + segment.length > PREVIEW_LENGTH - 1) break;
     cut += segment;
   }

@@ -182,27 +182,3 @@ export async function buildTopicMap(
     milliseconds: Math.round(performance.now() - started),
   };
 }
-
-/**
- * The topic map kept between requests: built again only when the vectors changed (their model
- * or their count) or the store's conversations did.
- */
-export function topicMapCache(
-  store: Store,
-  options: TopicMapOptions = {},
-): () => Promise<TopicMap> {
-  let kept: { key: string; map: Promise<TopicMap> } | undefined;
-  return async () => {
-    const model = await store.vectors.model();
-    const stats = await store.stats();
-    const key = `${model?.id ?? ''}:${String(model?.count ?? 0)}:${String(stats.conversations)}:${String(stats.messages)}`;
-    if (kept?.key !== key) {
-      const map = buildTopicMap(store, options);
-      kept = { key, map };
-      map.catch(() => {
-        if (kept?.map === map) kept = undefined;
-      });
-    }
-    return kept.map;
-  };
-}

@@ -62,7 +62,7 @@ export async function runSearch(
       );
     throw new UsageError(`unknown option ${unknown}`);
   }
-  const query = searchQueryOf(terms.join(' '), options);
+  const query = await searchQueryOf(terms.join(' '), options);
   const highlight = highlighter(io.stdoutIsTTY);
   const lines = await withReader(
     options,

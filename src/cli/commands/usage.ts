@@ -11,7 +11,8 @@ import {
   type UsageReport,
   type UsageRow,
 } from '../../api/query.js';
-import { SOURCE_CHOICE, checkChoice, type Choice } from '../choices.js';
+import { checkChoice, type Choice } from '../choices.js';
+import { SOURCE_CHOICE } from '../source-choice.js';
 import type { CliIo } from '../cli-io.js';
 import { configPath } from '../config/config-file.js';
 import { plural } from '../plural.js';

@@ -4,9 +4,9 @@ import {
   MEMORY_TYPE_CHOICE,
   MODE_CHOICE,
   ROLE_CHOICE,
-  SOURCE_CHOICE,
   type Choice,
 } from '../choices.js';
+import { SOURCE_CHOICE } from '../source-choice.js';
 import { SORT_CHOICE } from '../commands/list.js';
 import { MODEL_SOURCE_CHOICE } from '../model-command.js';
 
