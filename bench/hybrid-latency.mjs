@@ -46,7 +46,11 @@ if (!hasVectors) {
   const t = Date.now();
   process.stderr.write(`filling ${file} with noise vectors…\n`);
   const db = new Database(file, { readonly: true });
-  const sources = new Map(db.prepare(`SELECT id, source FROM "Conversation"`).raw().all());
+  const sources = new Map(
+    /** @type {[string, string][]} */ (
+      db.prepare(`SELECT id, source FROM "Conversation"`).raw().all()
+    ),
+  );
   const rows = db
     .prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`)
     .raw()
@@ -59,7 +63,12 @@ if (!hasVectors) {
     if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
     units = [];
   };
-  for (const [rowOwner = '', id = '', role = '', createdAt = ''] of rows) {
+  for (const [
+    rowOwner = '',
+    id = '',
+    role = '',
+    createdAt = '',
+  ] of /** @type {Iterable<string[]>} */ (rows)) {
     if (rowOwner !== owner) {
       await flush();
       owner = rowOwner;
@@ -90,11 +99,13 @@ const percentile = (values, p) =>
   ];
 const median = (values) => percentile(values, 50);
 const queryVectors = QUERIES.map(() => unit());
+/** @type {Record<'hybrid' | 'hybridCpu' | 'keyword' | 'keywordCpu', [number, number][]>} */
 const figures = { hybrid: [], hybridCpu: [], keyword: [], keywordCpu: [] };
 const store = SqliteStore.open(file, { readonly: true });
 // The first search loads the vector index: not timed.
 await recall(store, { text: 'warm up', mode: 'hybrid', limit: 10 }, () => Promise.resolve(unit()));
 for (let round = 0; round < runs; round++) {
+  /** @type {Record<'hybrid' | 'hybridCpu' | 'keyword' | 'keywordCpu', number[]>} */
   const times = { hybrid: [], hybridCpu: [], keyword: [], keywordCpu: [] };
   for (let i = 0; i < QUERIES.length; i++) {
     const embedQuery = () => Promise.resolve(queryVectors[i]);
