@@ -327,9 +327,16 @@ function sayingRebuilds(io: CliIo): () => void {
         ? Number(message.messages)
         : 0;
     if (messages < REBUILD_SAID_FROM) return;
-    const minutes = Math.max(1, Math.round(messages / 1_000_000));
+    // About 32 CPU-seconds a million messages (docs/performance.md).
+    const minutes = Math.round(messages / 1_000_000);
+    const wait =
+      minutes < 1
+        ? 'less than a minute'
+        : minutes === 1
+          ? 'about a minute'
+          : `about ${minutes} minutes`;
     io.err(
-      `chatgraph: rebuilding the search index of ${messages.toLocaleString('en')} messages for this version (once; about ${minutes === 1 ? 'a minute' : `${minutes} minutes`}, more on a busy machine)…`,
+      `chatgraph: rebuilding the search index of ${messages.toLocaleString('en')} messages for this version (once; ${wait}, more on a busy machine)…`,
     );
   };
   subscribe(STORE_REBUILD, listener);
