@@ -60,7 +60,7 @@ describe('DataFolder', () => {
           method: 'manual',
         });
         expect(created).toBe(true);
-        expect((await reader.forget(memory.id)).status).toBe('retracted');
+        expect((await reader.forget(memory.id)).memory.status).toBe('retracted');
 
         // The readers the shells use: a conversation's view and its PAM record, memories, recent.
         const shown = page.items[1];

@@ -56,11 +56,10 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
   });
 
   // A question about something the samples never mention gets no answer by meaning. With
-  // multilingual-e5-small it still gets some: no query-relative test measured so far tells it
-  // from real questions without losing them (docs/search.md, "The meaning cutoff"); `fails`
-  // says so until one does.
-  const offTopic = model === 'multilingual-e5-small' ? it.fails : it;
-  offTopic('answers nothing to a question the history never mentions', async () => {
+  // multilingual-e5-small it is told apart centred by language (docs/search.md, "Centring by
+  // language"): its best passage stands below its centred noise level, and 0.022 above its plain
+  // one, under the 0.03 a plain similarity needs beside the centred test.
+  it('answers nothing to a question the history never mentions', async () => {
     for (const mode of ['semantic', 'hybrid']) {
       const answer = await search(data, 'how to tune a violin bridge', '--mode', mode);
       expect(answer.conversations, mode).toEqual([]);

@@ -49,6 +49,7 @@ const EXPECTED = {
     'FollowOptions',
     'ImportOptions',
     'LoadOptions',
+    'RestoreError',
     'SignOptions',
     'SignResult',
     'StoredAttachment',

@@ -3,6 +3,9 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
+import type { z as z4 } from 'zod/v4';
+import type { Conversation, Message } from '../src/model/pam.js';
+import type { conversationSchema, messageSchema } from '../src/model/pam-conversation.js';
 import type { SearchHit as StoreSearchHit } from '../src/api/query.js';
 import type { hitOutput, memoryHitOutput } from '../src/mcp/output-schemas.js';
 import type {
@@ -118,5 +121,42 @@ describe("PAM's memory types are listed once", () => {
       .map((file) => relative(ROOT, file))
       .sort();
     expect(listing).toEqual(['src/model/memory-type.ts', 'src/web/client/answers.ts']);
+  });
+});
+
+// A PAM conversation's field set, and a PAM message's: an object declaring three of either is
+// a declaration of it.
+const CONVERSATION_FIELDS = ['schema_version', 'provider', 'temporal', 'participants', 'messages'];
+const MESSAGE_FIELDS = ['provider_message_id', 'children_ids', 'is_thought', 'tool_calls'];
+// The one declaration (the types of model/pam.ts are inferred from it, the bundle reads files
+// back with it, a bundle's index repair picks from it, a provider's draft message picks its
+// type). Two lenient readers of files other tools wrote stay apart, each a looser contract on
+// zod 3 that cannot extend the zod 4 declaration until the code is on one zod major: the PAM
+// provider's (what PAM defaults may be missing or null, times in any form PAM allows) and the
+// validator's message graph (every field nullish, to report what is wrong rather than refuse).
+const PAM_ALLOWED = new Set([
+  'src/model/pam-conversation.ts',
+  'src/providers/pam/pam-schema.ts',
+  'src/validate/deep-conversation.ts',
+]);
+
+describe('a PAM conversation is declared once', () => {
+  it('lists its field set in one schema (and the lenient reader of other tools), nowhere else', () => {
+    const declarations = sources(join(ROOT, 'src')).flatMap((file) =>
+      declaredShapes(file)
+        .filter(
+          ({ fields }) =>
+            CONVERSATION_FIELDS.filter((f) => fields.includes(f)).length >= 3 ||
+            MESSAGE_FIELDS.filter((f) => fields.includes(f)).length >= 3,
+        )
+        .map(({ line }) => `${relative(ROOT, file)}:${String(line)}`),
+    );
+    expect(declarations.filter((at) => !PAM_ALLOWED.has(at.replace(/:\d+$/, '')))).toEqual([]);
+    expect(declarations.filter((at) => at.startsWith('src/model/'))).toHaveLength(2);
+  });
+
+  it("gives the model's types as the schema's", () => {
+    expectTypeOf<Conversation>().toEqualTypeOf<z4.infer<typeof conversationSchema>>();
+    expectTypeOf<Message>().toEqualTypeOf<z4.infer<typeof messageSchema>>();
   });
 });

@@ -13,7 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { DataFolder } from '../src/index.js';
+import { readSigningKey } from '../src/api/trust.js';
+import { createServer } from '../src/mcp/create-server.js';
+import { startWebApp } from '../src/web/web-server.js';
+import { raw } from './support/web-request.js';
 import { importSamples } from './support/bundled-samples.js';
 import { pamValidate } from './support/pam-sdk.js';
 import { provisioned } from './support/provisioned.js';
@@ -62,6 +68,14 @@ function editStore(dataDir: string, edit: (store: Json) => void): void {
 }
 
 const signed = join(root, 'signed');
+
+/** Changes the first conversation file of a copy after it was signed; gives its path. */
+function changeOneConversation(dataDir: string): string {
+  const dir = join(dataDir, 'bundle', 'conversations');
+  const file = join(dir, readdirSync(dir).sort()[0]!);
+  writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "', '"title": "Edited '));
+  return file;
+}
 
 beforeAll(async () => {
   importSamples(signed);
@@ -289,6 +303,89 @@ describe('a signed bundle written again', () => {
       expect(notes.map((n) => [n.level, n.code])).toEqual([['info', 'bundle-signature-dropped']]);
     } finally {
       await again.close();
+    }
+  });
+
+  // Issue 40, "Done when": the web app and an agent over MCP get the notes the CLI says, for
+  // each memory write (remember, revise, forget), from the verbs themselves.
+  it('the web app answers and the MCP tools say the same notes, on every memory write', async () => {
+    const keyFile = join(root, 'config', 'chatgraph', 'keys', 'default.pem');
+    const data = copyOf('shells');
+    const changed = changeOneConversation(data);
+    const folder = await DataFolder.open(data);
+    const app = await startWebApp({ folder, port: 0 });
+    type Notes = { notes: { level: string; code: string; file?: string; message: string }[] };
+    const send = async <T>(method: string, path: string, body?: unknown): Promise<T & Notes> => {
+      const answer = await raw(app, path, {
+        method,
+        ...(body !== undefined
+          ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
+          : {}),
+      });
+      expect(answer.status, answer.body).toBe(method === 'POST' ? 201 : 200);
+      return JSON.parse(answer.body) as T & Notes;
+    };
+    const dropped = [['info', 'bundle-signature-dropped']];
+    const codes = (answer: Notes) => answer.notes.map((n) => [n.level, n.code]);
+    try {
+      // Changed after signing: the failure first, naming the file, then the signature dropped.
+      const made = await send<{ memory: { id: string } }>('POST', '/api/memories', {
+        content: 'tea, not coffee',
+        type: 'preference',
+      });
+      expect(codes(made)).toEqual([['warning', 'bundle-signature-failed'], ...dropped]);
+      expect(made.notes[0]?.file).toBe(changed);
+      expect(made.notes[0]?.message).toContain('changed after signing');
+      await folder.sign(await readSigningKey(keyFile));
+      const revised = await send<{ memory: { id: string } }>(
+        'PUT',
+        `/api/memories/${made.memory.id}`,
+        { content: 'green tea, not coffee' },
+      );
+      expect(codes(revised)).toEqual(dropped);
+      await folder.sign(await readSigningKey(keyFile));
+      expect(codes(await send('DELETE', `/api/memories/${revised.memory.id}`))).toEqual(dropped);
+      // Unsigned now: nothing to say.
+      const plain = await send('POST', '/api/memories', { content: 'oat milk', type: 'fact' });
+      expect(plain.notes).toEqual([]);
+    } finally {
+      await app.close();
+      await folder.close();
+    }
+
+    const mcpData = copyOf('mcp');
+    const mcpChanged = changeOneConversation(mcpData);
+    const mcpFolder = await DataFolder.open(mcpData);
+    const server = await createServer(mcpFolder);
+    const client = new Client({ name: 'signature-notes', version: '1.0.0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const text = async (name: string, args: Record<string, unknown>): Promise<string> => {
+      const result = (await client.callTool({ name, arguments: args })) as {
+        content: { text: string }[];
+        structuredContent?: { id?: string };
+        isError?: boolean;
+      };
+      expect(result.isError, result.content[0]?.text).not.toBe(true);
+      return result.content.map((c) => c.text).join('\n');
+    };
+    try {
+      const said = await text('remember', { content: 'tea, not coffee', type: 'preference' });
+      expect(said).toContain(`warning: the bundle's signature fails: ${mcpChanged}`);
+      expect(said).toContain('changed after signing');
+      expect(said).toContain(
+        'note: the bundle was signed and is written again, so it is unsigned now',
+      );
+      const [memory] = (await mcpFolder.memories({ query: 'tea' })).items;
+      await mcpFolder.sign(await readSigningKey(keyFile));
+      const forgot = await text('forget', { id: memory?.id ?? '' });
+      expect(forgot).toMatch(/^Forgot memory /);
+      expect(forgot).toContain(
+        'note: the bundle was signed and is written again, so it is unsigned now',
+      );
+    } finally {
+      await client.close();
+      await mcpFolder.close();
     }
   });
 

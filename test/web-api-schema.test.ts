@@ -80,7 +80,7 @@ const PAGE_READERS: Partial<Record<RouteName, Reader<unknown>>> = {
   importJob: page.importJob,
   listMemories: page.memoryPage,
   remember: page.remembered,
-  forget: page.memoryView,
+  forget: page.forgotten,
 };
 
 function readByPage(name: RouteName, body: unknown): void {
@@ -239,7 +239,7 @@ describe('the web API against its shared definitions', () => {
     expect(found.memories?.map((m) => m.kind)).toEqual(['memory']);
     const grouped = await call('searchConversations', { query: { q: 'spelt' } });
     expect(grouped.memories.map((m) => m.kind)).toEqual(['memory']);
-    expect((await call('forget', { id: revised.memory.id })).status).toBe('retracted');
+    expect((await call('forget', { id: revised.memory.id })).memory.status).toBe('retracted');
   });
 
   it('answers an import and its events as their schemas say', async () => {

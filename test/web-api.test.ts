@@ -18,6 +18,8 @@ async function json<T>(app: WebApp, path: string): Promise<T> {
   return JSON.parse(response.body) as T;
 }
 
+type JobEnd = { state: string; error?: string; report?: { problems: { code: string }[] } };
+
 let dataDir: string;
 let store: StoreReader;
 let folder: DataFolder;
@@ -221,6 +223,37 @@ describe('the web app API', () => {
     expect(big.status).toBe(413);
     expect(big.body).toMatch(/upload limit of 5 MB/);
     expect((await raw(app, '/api/import', { method: 'POST', body: 'x' })).status).toBe(400);
+  });
+
+  // The restore rules are the folder's import verb's, not the CLI's: an upload keeps a deleted
+  // conversation out, and `restore=1` brings it back, as `import --restore` does.
+  it('keeps a deleted conversation out of an upload of its export, unless restore is asked', async () => {
+    const exportText = JSON.stringify([branchedConversation('gpt-kites', 'Kites in the wind')]);
+    const upload = async (body: string, query = ''): Promise<JobEnd> => {
+      const started = await raw(app, `/api/import${query}`, {
+        method: 'POST',
+        headers: { 'X-File-Name': 'conversations.json' },
+        body,
+      });
+      expect(started.status, started.body).toBe(202);
+      const { id } = JSON.parse(started.body) as { id: string };
+      const events = (await serverEvents(app, `/api/import/${id}/events`)) as JobEnd[];
+      return events.at(-1) ?? { state: 'no events' };
+    };
+    expect((await upload(exportText)).state).toBe('done');
+    const gone = await raw(app, '/api/conversations/gpt-kites', { method: 'DELETE' });
+    expect(gone.status, gone.body).toBe(200);
+    const { id } = JSON.parse(gone.body) as { id: string };
+    expect(await store.conversation(id)).toBeUndefined();
+    // The same export again (a byte more, so it is read rather than skipped as imported).
+    const again = await upload(`${exportText}\n`);
+    expect(again.state, again.error).toBe('done');
+    expect(again.report?.problems.map((p) => p.code)).toContain('deleted-conversation-left-out');
+    expect(await store.conversation(id)).toBeUndefined();
+    const restored = await upload(exportText, '?restore=1');
+    expect(restored.state, restored.error).toBe('done');
+    expect((await store.conversation(id))?.title).toBe('Kites in the wind');
+    expect(await folder.tombstones()).toEqual([]);
   });
 
   it('never serves a file from outside the bundle attachments', async () => {

@@ -18,6 +18,7 @@ export type { BundleLoad } from '../data-folder/import-exports.js';
 export type { DeleteResult } from '../data-folder/delete-conversation.js';
 export type { ExportPamOptions, ExportPamReport } from '../data-folder/export-pam.js';
 export type { StoredAttachment } from '../data-folder/stored-attachment.js';
+export { RestoreError } from '../data-folder/restore-rules.js';
 export type { Tombstone } from '../folder/deleted-conversations.js';
 export type { EmbedStoreOptions } from '../recall/embed-store.js';
 export { makeTempFolder, removeTempFolder, sweepTempFolders } from '../read/temp-folders.js';

@@ -1,19 +1,19 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { Diagnostic } from '../model/diagnostic.js';
 import type { Conversation, ConversationIndexEntry } from '../model/pam.js';
 import type { Bundle } from './bundle.js';
 import { toIndexEntry } from './memory-store.js';
 import { plural } from '../model/plural.js';
+import { conversationSchema, providerInfoSchema } from '../model/pam-conversation.js';
 
-// What indexing a conversation file reads of it (the rest is not looked at).
-const IndexedFields = z.object({
-  id: z.string(),
-  provider: z.object({ name: z.string() }).passthrough(),
-  title: z.string().nullable(),
-  temporal: z.object({ created_at: z.string(), updated_at: z.string().nullable() }).passthrough(),
-  messages: z.array(z.unknown()),
-  tags: z.array(z.string()),
-});
+// What indexing a conversation file reads of it (the rest is not looked at): the PAM
+// conversation's fields (model/pam-conversation.ts), its messages only counted.
+const IndexedFields = conversationSchema
+  .pick({ id: true, title: true, temporal: true, tags: true })
+  .extend({
+    provider: providerInfoSchema.pick({ name: true }).loose(),
+    messages: z.array(z.unknown()),
+  });
 
 /** What {@link repairIndex} changed in a bundle's conversation index. */
 export interface IndexRepair {

@@ -22,8 +22,7 @@ import type { Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import type { SearchQuery, SearchResult, Store } from '../stores/store.js';
 import { readerOf, type StoreReader } from '../stores/store-reader.js';
 import { Folder } from '../folder/folder.js';
-import type { Diagnostic } from '../model/diagnostic.js';
-import { withSignatureNotes } from './signature-notes.js';
+import { withSignatureNotes, type Noted } from './signature-notes.js';
 import { readTombstones, type Tombstone } from '../folder/deleted-conversations.js';
 import type { DeleteOptions, DeleteResult } from './delete-conversation.js';
 import type { BundleLoad, ImportOptions, ImportResult, LoadOptions } from './import-exports.js';
@@ -235,18 +234,13 @@ export class DataFolder {
     return recentActivity(await this.store(), this.folder, options);
   }
 
-  /** Imports exports into the bundle and the store (see `importExports`), with the signature notes (`withSignatureNotes`). */
+  /** Imports exports into the bundle and the store, with every shell's rules (see `importVerb`). */
   async import(
     inputs: readonly string[],
     options: FolderImportOptions = {},
   ): Promise<ImportResult> {
-    const { result, notes } = await withSignatureNotes(
-      () => this.verify(),
-      async () => (await import('./import-exports.js')).importExports(this.folder, inputs, options),
-    );
-    if (notes.length === 0) return result;
-    const { withProblems } = await import('../pipeline/import-report.js');
-    return { ...result, ...withProblems(result, notes) };
+    const verify = () => this.verify();
+    return (await import('./import-exports.js')).importVerb(this.folder, verify, inputs, options);
   }
 
   /** Rebuilds the store from the bundle alone (see `reindex`). */
@@ -268,17 +262,13 @@ export class DataFolder {
   async remember(
     input: RememberInput,
     options: MemoryOptions = {},
-  ): Promise<RememberResult & { notes: Diagnostic[] }> {
-    const { result, notes } = await withSignatureNotes(
-      () => this.verify(),
-      async () => (await import('../memory/remember.js')).remember(this.folder, input, options),
-    );
-    return { ...result, notes };
+  ): Promise<RememberResult & Noted> {
+    return this.memoryWrite((m) => m.remember(this.folder, input, options));
   }
 
-  /** Retracts a memory (see `forget`). */
-  async forget(id: string, options: MemoryOptions = {}): Promise<Memory> {
-    return (await import('../memory/remember.js')).forget(this.folder, id, options);
+  /** Retracts a memory (see `forget`); `notes` as `remember`'s (the memory store is written again). */
+  async forget(id: string, options: MemoryOptions = {}): Promise<{ memory: Memory } & Noted> {
+    return this.memoryWrite(async (m) => ({ memory: await m.forget(this.folder, id, options) }));
   }
 
   /** A memory superseded by its revision (see `reviseMemory`); `notes` as `remember`'s. */
@@ -286,11 +276,18 @@ export class DataFolder {
     id: string,
     revision: MemoryRevision,
     options: MemoryOptions = {},
-  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote; notes: Diagnostic[] }> {
+  ): Promise<{ previous: Memory; memory: Memory; vector: MemoryVectorNote } & Noted> {
+    return this.memoryWrite((m) => m.reviseMemory(this.folder, id, revision, options));
+  }
+
+  // A memory write, with the signature notes (`withSignatureNotes`) every shell says.
+  private async memoryWrite<T extends object>(
+    write: (memories: typeof import('../memory/remember.js')) => Promise<T>,
+  ): Promise<T & Noted> {
+    const memories = await import('../memory/remember.js');
     const { result, notes } = await withSignatureNotes(
       () => this.verify(),
-      async () =>
-        (await import('../memory/remember.js')).reviseMemory(this.folder, id, revision, options),
+      () => write(memories),
     );
     return { ...result, notes };
   }

@@ -17,6 +17,9 @@ import { NotAnExportError } from '../pipeline/not-an-export-error.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { syncMemories } from '../recall/sync-memories.js';
 import { flushMemories } from '../memory/write-memories.js';
+import type { VerifyReport } from '../trust/verify-bundle.js';
+import { restoreInputs } from './restore-rules.js';
+import { withSignatureNotes } from './signature-notes.js';
 
 /** Options of {@link importExports}. */
 export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'skipChecksums'> {
@@ -33,6 +36,26 @@ export interface ImportOptions extends Omit<ConvertOptions, 'out' | 'skipChecksu
 /** An import's report, with what it did to the graph. */
 export interface ImportResult extends ImportReport {
   graph: { written: number; unchanged: number; reindexed: boolean };
+}
+
+/**
+ * The folder's import verb, with the rules every shell's import keeps: deleted conversations
+ * stay out unless `restore`, and `restore` with no input reads what can bring them back or
+ * says why nothing can (`restoreInputs`); a signed bundle's notes (`withSignatureNotes`) among
+ * the report's problems, so the CLI, an upload in the web app and a library caller get them.
+ */
+export async function importVerb(
+  folder: Folder,
+  verify: () => Promise<VerifyReport>,
+  inputs: readonly string[],
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const reading =
+    inputs.length === 0 && options.restore === true ? await restoreInputs(folder) : inputs;
+  const { result, notes } = await withSignatureNotes(verify, () =>
+    importExports(folder, reading, options),
+  );
+  return notes.length === 0 ? result : { ...result, ...withProblems(result, notes) };
 }
 
 /**

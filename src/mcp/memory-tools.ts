@@ -157,13 +157,13 @@ function registerForget(server: McpServer, deps: MemoryToolDeps): void {
     },
     (args) =>
       guarded(async () => {
-        const memory = await deps.folder.forget(args.id, {
+        const { memory, notes } = await deps.folder.forget(args.id, {
           lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
         });
         const content = clipText(memory.content, Math.floor(deps.budget.maxBytes / 8));
         const truncated = content !== memory.content;
         return ok(
-          `Forgot memory ${memory.id}: ${content}${truncated ? ` (${TRUNCATED(deps.budget.kb)})` : ''}`,
+          `Forgot memory ${memory.id}: ${content}${truncated ? ` (${TRUNCATED(deps.budget.kb)})` : ''}${signatureLines(notes)}`,
           { id: memory.id, status: 'retracted', content, truncated },
         );
       }),

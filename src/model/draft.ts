@@ -1,31 +1,28 @@
-import type {
-  Attachment,
-  Citation,
-  JsonObject,
-  MessageContent,
-  ProviderInfo,
-  Role,
-  ToolCall,
-} from './pam.js';
+import type { JsonObject, Message, ProviderInfo } from './pam.js';
 
-/** A message as a provider reads it, before ids, links and times are settled. */
-export interface DraftMessage {
+/**
+ * A message as a provider reads it, before ids, links and times are settled: the PAM message's
+ * fields (model/pam-conversation.ts) but its id, links and time, which it has as keys here.
+ */
+export interface DraftMessage extends Pick<
+  Message,
+  | 'provider_message_id'
+  | 'role'
+  | 'content'
+  | 'model'
+  | 'is_thought'
+  | 'attachments'
+  | 'citations'
+  | 'tool_calls'
+  | 'raw_metadata'
+> {
   /** Unique within the conversation (a node id, a uuid, `uuid#thinking-0`). */
   key: string;
   parentKey: string | null;
   /** The order of children the export gives, where it gives one. */
   childKeys?: readonly string[];
-  provider_message_id: string | null;
-  role: Role;
-  content?: MessageContent;
   /** A PAM timestamp, or undefined when the export has none. */
   createdAt: string | undefined;
-  model: string | null;
-  is_thought: boolean;
-  attachments: Attachment[];
-  citations: Citation[];
-  tool_calls: ToolCall[];
-  raw_metadata: JsonObject;
 }
 
 /** A conversation as a provider reads it. */

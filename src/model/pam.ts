@@ -1,99 +1,21 @@
 /** Portable AI Memory v1.0 types, field for field as in the official schemas (snake_case kept). */
 
-export type Role = 'user' | 'assistant' | 'system' | 'tool';
+import type { z } from 'zod/v4';
+import type * as pam from './pam-conversation.js';
 
-export type JsonObject = Record<string, unknown>;
-
-export interface ProviderInfo {
-  name: string;
-  conversation_id: string | null;
-  account_id: string | null;
-  export_format_version: string | null;
-}
-
-export interface Participant {
-  role: Role;
-  name?: string | null;
-  provider_id?: string | null;
-}
-
-export interface ContentPart {
-  type: 'text' | 'image' | 'code' | 'file' | 'audio' | 'video';
-  text?: string | null;
-  language?: string | null;
-  mime_type?: string | null;
-  ref?: string | null;
-}
-
-export interface MessageContent {
-  type: 'text' | 'multipart';
-  text: string | null;
-  parts?: ContentPart[];
-}
-
-export interface Attachment {
-  type: 'file' | 'image' | 'audio' | 'video' | 'document';
-  name: string | null;
-  mime_type: string | null;
-  size_bytes: number | null;
-  ref: string | null;
-  provider_id: string | null;
-}
-
-export interface Citation {
-  title: string | null;
-  url: string | null;
-  snippet: string | null;
-}
-
-export interface ToolCall {
-  id: string | null;
-  name: string;
-  input: JsonObject | string | null;
-  output: string | null;
-}
-
-export interface Message {
-  id: string;
-  provider_message_id: string | null;
-  role: Role;
-  content?: MessageContent;
-  created_at: string;
-  parent_id: string | null;
-  children_ids: string[];
-  model: string | null;
-  is_thought: boolean;
-  token_count: number | null;
-  attachments: Attachment[];
-  citations: Citation[];
-  tool_calls: ToolCall[];
-  raw_metadata: JsonObject;
-}
-
-export interface ImportMetadata {
-  importer: string;
-  importer_version: string | null;
-  imported_at: string;
-  source_file: string;
-  source_checksum: string;
-}
-
-export interface Conversation {
-  schema: 'portable-ai-memory-conversation';
-  schema_version: '1.0';
-  id: string;
-  provider: ProviderInfo;
-  title: string | null;
-  temporal: { created_at: string; updated_at: string | null };
-  participants: Participant[];
-  messages: Message[];
-  model: string | null;
-  system_instruction: string | null;
-  is_archived: boolean;
-  tags: string[];
-  raw_metadata: JsonObject;
-  import_metadata?: ImportMetadata;
-}
+// Each type is the schema's (`pam-conversation.ts`, the one declaration of the conversation).
+export type Role = z.infer<typeof pam.roleSchema>;
+export type JsonObject = z.infer<typeof pam.jsonObjectSchema>;
+export type ProviderInfo = z.infer<typeof pam.providerInfoSchema>;
+export type Participant = z.infer<typeof pam.participantSchema>;
+export type ContentPart = z.infer<typeof pam.contentPartSchema>;
+export type MessageContent = z.infer<typeof pam.messageContentSchema>;
+export type Attachment = z.infer<typeof pam.attachmentSchema>;
+export type Citation = z.infer<typeof pam.citationSchema>;
+export type ToolCall = z.infer<typeof pam.toolCallSchema>;
+export type Message = z.infer<typeof pam.messageSchema>;
+export type ImportMetadata = z.infer<typeof pam.importMetadataSchema>;
+export type Conversation = z.infer<typeof pam.conversationSchema>;
 
 import type { MemoryType } from './memory-type.js';
 

@@ -13,7 +13,7 @@ import { findProvider } from '../providers/registry.js';
 import type { AssetIndex } from '../read/asset-index.js';
 import type { ConversationIndexEntry } from '../model/pam.js';
 import type { WriteOutcome } from '../bundle/bundle-writer.js';
-import type { GraphWriter, HashedBatch, ImportRecord, Store } from '../stores/store.js';
+import type { GraphWriter, HashedBatch, ImportLedger, ImportRecord } from '../stores/store.js';
 import type { Claim } from './claim.js';
 import { convertFile, type ConvertStage } from './convert-claims.js';
 import type { LiveStoreWriter, SettledStep, StepConversation } from './live-store-writer.js';
@@ -339,7 +339,7 @@ export async function* project(
 export interface StoreTarget {
   writer?: GraphWriter | undefined;
   steps?: LiveStoreWriter | undefined;
-  store: Pick<Store, 'recordImport' | 'recordFingerprint' | 'dropStaleImports'>;
+  store: Pick<ImportLedger, 'recordImport' | 'recordFingerprint' | 'dropStaleImports'>;
 }
 
 /**

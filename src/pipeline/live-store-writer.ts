@@ -1,6 +1,6 @@
 import type { GraphBatch } from '../graph/graph-batch.js';
 import type { GraphDelta } from '../graph/graph-delta.js';
-import type { HashedBatch, Store } from '../stores/store.js';
+import type { GraphSink, HashedBatch } from '../stores/store.js';
 
 /** A followed conversation as of a step of its conversion (`LiveConversation`, live/convert-session.ts). */
 export interface StepConversation {
@@ -45,7 +45,7 @@ export class LiveStoreWriter {
   private readonly batches = new Map<string, HashedBatch>();
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Pick<GraphSink, 'patch' | 'applyDelta' | 'writer'>,
     private readonly deep: boolean,
   ) {}
 

@@ -3,7 +3,7 @@ import { tokenizerChunker, type TextChunk } from '../embed/chunk-text.js';
 import type { Embedder } from '../embed/embedder.js';
 import { openEmbedder, type OpenEmbedderOptions } from '../embed/open-embedder.js';
 import type { VectorCache } from '../embed/vector-cache.js';
-import type { Store } from '../stores/store.js';
+import type { GraphSink, MemoryHolder, Store, VectorHolder } from '../stores/store.js';
 import { VectorModelMismatchError } from '../stores/vector-index.js';
 import {
   embedConversations,
@@ -29,6 +29,15 @@ import {
 import type { QueryEmbedding } from './recall-search.js';
 import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
+import { centredCutoffOf } from '../embed/model-catalog.js';
+import {
+  centringBy,
+  decodeCentres,
+  encodeCentres,
+  measureCentres,
+  type CentredQuery,
+} from './language-centring.js';
+import { preloadLanguageDetector } from '../search/language-detection.js';
 
 /** Chunks overlap by this many tokens, so a sentence cut at a boundary is whole in one of them. */
 const OVERLAP_TOKENS = 32;
@@ -97,7 +106,7 @@ export async function embedStore(
 
 async function embedLocked(
   folder: Folder,
-  store: Store,
+  store: Pick<GraphSink, 'upsert'> & VectorHolder & MemoryHolder,
   options: EmbedStoreOptions,
 ): Promise<EmbedReport & { source: string; memories: { memories: number; embedded: number } }> {
   const chosen = await chooseByLanguages(store, folder, options);
@@ -145,7 +154,24 @@ async function embedLocked(
             model: embedder.model.id,
             vectors: encodeVectors(await makeNoise((t) => embedder.embed(t))),
           };
-    await writeEmbeddingSettings(folder, { model, endpoint: open.endpoint, ...why, noise });
+    // The language means, for a model that searches centred by language: the languages of
+    // conversations already told are kept, only the new ones are read.
+    const centring = centredCutoffOf(embedder.model.id)
+      ? encodeCentres(
+          await measureCentres(
+            store.vectors,
+            embedder.model.id,
+            decodeCentres(saved.centring, embedder.model.id, embedder.model.dimensions),
+          ),
+        )
+      : undefined;
+    await writeEmbeddingSettings(folder, {
+      model,
+      endpoint: open.endpoint,
+      ...why,
+      noise,
+      ...(centring ? { centring } : {}),
+    });
     return { ...report, source: embedder.model.source, memories };
   } finally {
     cache.close();
@@ -169,7 +195,7 @@ function catalogModelInstalled(name: string, modelDir: string | undefined): bool
  * undefined when the folder keeps its model (with a note when the languages call for another).
  */
 async function chooseByLanguages(
-  store: Store,
+  store: VectorHolder,
   folder: Folder,
   options: EmbedStoreOptions,
 ): Promise<(ModelChoice & { languages: Record<string, number> }) | undefined> {
@@ -198,7 +224,7 @@ async function chooseByLanguages(
  * deleted), so a deleted text leaves no vector in the data folder; memories' vectors are made
  * again from the cache's misses at the next embed.
  */
-export async function pruneVectorCache(store: Store, folder: Folder): Promise<number> {
+export async function pruneVectorCache(store: VectorHolder, folder: Folder): Promise<number> {
   const model = await store.vectors.model();
   if (!model || !existsSync(folder.layout.vectorCache)) return 0;
   const cache = await openVectorCache(folder);
@@ -220,7 +246,20 @@ export interface QueryEmbedder {
    * that mean nothing, saved by `embed` or made once here) and the model's calibrated cutoff.
    */
   meaningJudge(): Promise<(vector: Float32Array) => MeaningTest>;
+  /**
+   * For a model that searches centred by language: the query centred on its language, and its
+   * hits' test in centred space; undefined for the others.
+   */
+  centre(text: string, vector: Float32Array): Promise<CentredSearch | undefined>;
   close(): Promise<void>;
+}
+
+/** A query centred by language, and how its hits are judged in centred space. */
+export interface CentredSearch {
+  centred: CentredQuery;
+  test: MeaningTest;
+  /** The least lead over the plain noise level that shows a hit by its plain similarity. */
+  plainMargin: number;
 }
 
 /**
@@ -228,7 +267,7 @@ export interface QueryEmbedder {
  * queries; undefined when the store has no vectors. A model that is not installed, or not the index's, is an error naming the fix.
  */
 export async function openQueryEmbedder(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
   folder: Folder | undefined,
   options: EmbedStoreOptions = {},
 ): Promise<QueryEmbedder | undefined> {
@@ -250,8 +289,34 @@ export async function openQueryEmbedder(
     (noise ??= Promise.resolve(
       readSavedNoise(folder, embedder.model.id, embedder.model.dimensions),
     ).then((saved) => saved ?? makeNoise((texts) => embedder.embed(texts))));
+  const centredCutoff = centredCutoffOf(embedder.model.id);
+  // The folder's language means, as `embed` kept them; a folder embedded before centring has
+  // them measured from its stored vectors once a process (the next `embed` keeps them).
+  let centring: Promise<ReturnType<typeof centringBy>> | undefined;
+  const centringOf = (): Promise<ReturnType<typeof centringBy>> =>
+    (centring ??= (async () => {
+      await preloadLanguageDetector();
+      const kept = folder
+        ? decodeCentres(
+            readEmbeddingSettings(folder).centring,
+            embedder.model.id,
+            embedder.model.dimensions,
+          )
+        : undefined;
+      return centringBy(kept ?? (await measureCentres(store.vectors, embedder.model.id)));
+    })());
   return {
     model: embedder.model,
+    centre: async (text, vector) => {
+      if (!centredCutoff || !messages || messages.count === 0) return undefined;
+      const centred = (await centringOf()).query(text, vector);
+      const { plainMargin, ...cutoff } = centredCutoff;
+      return {
+        centred,
+        test: { noise: centred.noise(await noiseVectors()), ...cutoff },
+        plainMargin,
+      };
+    },
     meaningJudge: async () => {
       const vectors = await noiseVectors();
       return (vector) => meaningTest(vector, vectors, embedder.model.id);

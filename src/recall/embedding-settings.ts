@@ -17,7 +17,23 @@ export interface EmbeddingSettings {
    * made once by `embed`: each query's noise level is read from them without loading the model.
    */
   noise?: { model: string; vectors: string } | undefined;
+  /**
+   * Each language's mean vector and each embedded conversation's language, kept by `embed` for
+   * the models that search centred by language (`language-centring.ts`).
+   */
+  centring?: StoredCentres | undefined;
 }
+
+/** The form of the language means in `embedding.json`: means in base64 float32. */
+export const storedCentresSchema = z.object({
+  model: z.string().min(1),
+  languages: z.record(
+    z.string(),
+    z.object({ count: z.number().int().positive(), mean: z.string() }),
+  ),
+  conversations: z.record(z.string(), z.string()),
+});
+export type StoredCentres = z.infer<typeof storedCentresSchema>;
 
 const settingsSchema = z.object({
   model: z.string().min(1).optional(),
@@ -25,6 +41,7 @@ const settingsSchema = z.object({
   reason: z.string().optional(),
   languages: z.record(z.string(), z.number()).optional(),
   noise: z.object({ model: z.string().min(1), vectors: z.string() }).optional(),
+  centring: storedCentresSchema.optional(),
 });
 
 /** The data folder's embedding settings, or none (a bad file is reported, not used). */

@@ -2,7 +2,13 @@ import { fuseRankings } from './recall-search.js';
 import { parseDateBound } from '../stores/date-bound.js';
 import type { MemoryMatch } from '../stores/memory-index.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
-import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
+import type {
+  ConversationReader,
+  MemoryHolder,
+  SearchHit,
+  SearchQuery,
+  SearchResult,
+} from '../stores/store.js';
 
 /** The most memories a search lists beside its hits. */
 export const MEMORY_HITS = 5;
@@ -26,7 +32,7 @@ export interface QueryMeaning {
 
 function hitOf(
   m: MemoryMatch,
-  conversation: Awaited<ReturnType<Store['conversation']>>,
+  conversation: Awaited<ReturnType<ConversationReader['conversation']>>,
 ): SearchHit {
   return {
     conversationId: conversation?.id ?? '',
@@ -45,7 +51,7 @@ function hitOf(
 
 /** The memories matching a query (the source and date filters applied), best first. */
 async function matching(
-  store: Store,
+  store: Pick<ConversationReader, 'conversation'> & MemoryHolder,
   query: SearchQuery,
   mode: 'keyword' | 'semantic',
   meaning: QueryMeaning | undefined,
@@ -88,14 +94,14 @@ async function matching(
  * memories are listed: a forgotten or edited one never is.
  */
 export async function withMemoryHits(
-  store: Store,
+  store: Pick<ConversationReader, 'conversation'> & MemoryHolder,
   query: SearchQuery,
   result: SearchResult,
   meaning?: QueryMeaning,
 ): Promise<SearchResult> {
   if ((query.offset ?? 0) > 0 || query.role !== undefined) return result;
   const { mode } = result;
-  const conversations = new Map<string, Awaited<ReturnType<Store['conversation']>>>();
+  const conversations = new Map<string, Awaited<ReturnType<ConversationReader['conversation']>>>();
   const toHits = async (matches: MemoryMatch[]): Promise<SearchHit[]> => {
     const hits: SearchHit[] = [];
     for (const m of matches) {

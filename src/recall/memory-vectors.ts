@@ -1,6 +1,6 @@
 import type { Folder } from '../folder/folder.js';
 import { openEmbedder } from '../embed/open-embedder.js';
-import type { Store } from '../stores/store.js';
+import type { MemoryHolder, VectorHolder } from '../stores/store.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { embedMemories, pruneMemoryEmbeddings } from './embed-memories.js';
 import { modelOptions, openVectorCache } from './embed-store.js';
@@ -17,7 +17,7 @@ export interface MemoryVectorNote {
 }
 
 /** Whether the data folder searches by meaning: it has vectors, or was embedded once. */
-async function hasVectors(store: Store, folder: Folder): Promise<boolean> {
+async function hasVectors(store: VectorHolder & MemoryHolder, folder: Folder): Promise<boolean> {
   return (
     (await store.vectors.model()) !== undefined ||
     (await store.memories.vectorModel()) !== undefined ||
@@ -34,7 +34,7 @@ async function hasVectors(store: Store, folder: Folder): Promise<boolean> {
  * opens. The store is not touched: the caller indexes the bundle's vectors afterwards.
  */
 export async function refreshMemoryVectors(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
   folder: Folder,
   options: {
     embed: boolean;

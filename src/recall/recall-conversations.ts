@@ -2,7 +2,13 @@ import { answerSummary } from '../search/answer-summary.js';
 import { groupByConversation, type ConversationHit } from '../search/group-by-conversation.js';
 import { searchTerms } from '../search/search-terms.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';
-import type { SearchHit, SearchMode, SearchQuery, SearchResult, Store } from '../stores/store.js';
+import type {
+  ConversationReader,
+  SearchHit,
+  SearchMode,
+  SearchQuery,
+  SearchResult,
+} from '../stores/store.js';
 
 /** A search's answer as conversations: one entry each, ranked, and memories apart. */
 export interface ConversationResult {
@@ -31,7 +37,10 @@ export interface ConversationResult {
 const ROWS_PER_CONVERSATION = 5;
 
 // A title match has no message: it opens at the conversation's first one.
-async function withMessageIds(store: Store, found: ConversationHit[]): Promise<void> {
+async function withMessageIds(
+  store: Pick<ConversationReader, 'thread'>,
+  found: ConversationHit[],
+): Promise<void> {
   const first = new Map<string, string>();
   const firstOf = async (id: string): Promise<string> => {
     let known = first.get(id);
@@ -78,7 +87,7 @@ function termCount(text: string): number {
  * {@link groupByConversation}.
  */
 export async function recallConversations(
-  store: Store,
+  store: Pick<ConversationReader, 'thread'>,
   search: (query: SearchQuery) => Promise<SearchResult>,
   query: SearchQuery,
 ): Promise<ConversationResult> {

@@ -4,16 +4,61 @@ import {
   type SearchMode,
   type SearchQuery,
   type SearchResult,
-  type Store,
+  type ConversationReader,
+  type GraphQueries,
+  type MemoryHolder,
+  type VectorHolder,
 } from '../stores/store.js';
 import type { VectorQuery } from '../stores/vector-index.js';
-import { closeInMeaning, NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
+import {
+  closeInMeaning,
+  leastSimilarity,
+  NO_TEST,
+  type MeaningTest,
+} from '../search/meaning-cutoff.js';
+import type { CentredQuery } from './language-centring.js';
+
+/** What a search in every mode reads of a store (and a shell's reader cannot write). */
+export type RecallStore = Pick<ConversationReader, 'conversation' | 'thread'> &
+  Pick<GraphQueries, 'search'> &
+  VectorHolder &
+  MemoryHolder;
 
 /** Turns a query's text into a vector of the index's model. */
 export type QueryEmbedding = (text: string) => Promise<Float32Array>;
 
 /** How the matches of a query's vector are judged (its noise level, its model's cutoff). */
 export type MeaningJudge = (vector: Float32Array) => Promise<MeaningTest>;
+
+/**
+ * Centres a query on its language and judges its hits in centred space, for a model that
+ * searches so (see `language-centring.ts`); undefined for the others.
+ */
+export type QueryCentring = (
+  text: string,
+  vector: Float32Array,
+) => Promise<{ centred: CentredQuery; test: MeaningTest; plainMargin: number } | undefined>;
+
+/** A search centred by language: the query, the plain test, the hits that pass it. */
+interface CentredMeaning {
+  query: CentredQuery;
+  /** The model's test of uncentred similarities (its noise level, its plain cutoff). */
+  plain: MeaningTest;
+  /** Keys of hits whose uncentred similarity passes {@link plain}: shown whatever centring says. */
+  passes: Set<string>;
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  return sum;
+}
+
+/**
+ * Passages a centred search scores at least: centring reorders the nearest passages by their
+ * languages' terms, so it re-scores more than the page asks for.
+ */
+const CENTRED_DEPTH = 100;
 
 /** Reciprocal rank fusion's constant (the usual 60: ranks matter, scores' scales do not). */
 const RRF_K = 60;
@@ -33,7 +78,7 @@ function hitKey(hit: SearchHit): string {
  * memories' from the bundle at once; the messages' come back with `chatgraph embed`).
  */
 async function vectorCount(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
 ): Promise<{ messages: number; all: number; model: string | undefined }> {
   // Asked at once: on Neo4j each is a round trip to the server.
   const [model, memoryModel] = await Promise.all([
@@ -46,7 +91,7 @@ async function vectorCount(
 
 /** The mode a search runs in: the one asked for, else hybrid once vectors exist. */
 export async function searchModeFor(
-  store: Store,
+  store: VectorHolder & MemoryHolder,
   asked: SearchMode | undefined,
   canEmbed: boolean,
 ): Promise<SearchMode> {
@@ -102,11 +147,46 @@ export function rankWithGists(hits: readonly SearchHit[]): SearchHit[] {
 }
 
 async function semanticHits(
-  store: Store,
+  store: VectorHolder,
   query: SearchQuery,
   vector: Float32Array,
   limit: number,
+  centred?: CentredMeaning,
 ): Promise<SearchHit[]> {
+  if (centred) {
+    // Searched with the centred query, each hit re-scored by its conversation's language.
+    const found = await store.vectors.search({
+      ...vectorQueryOf(query, centred.query.vector, Math.max(limit, CENTRED_DEPTH)),
+      withVectors: true,
+    });
+    // A hit whose own (uncentred) similarity passes the model's plain test stays too.
+    let bestRaw = -Infinity;
+    const raw = new Map<string, number>();
+    for (const hit of found)
+      if (hit.vector) {
+        const similarity = dot(hit.vector, vector);
+        raw.set(hit.nodeId, similarity);
+        bestRaw = Math.max(bestRaw, similarity);
+      }
+    const leastRaw = leastSimilarity(bestRaw, centred.plain);
+    const hits = found
+      .map((hit) => ({ ...hit, similarity: centred.query.score(hit), vector: undefined }))
+      .sort((a, b) => b.similarity - a.similarity);
+    // Keyed as `hitKey` keys the hits these become.
+    for (const hit of hits)
+      if ((raw.get(hit.nodeId) ?? -Infinity) >= leastRaw)
+        centred.passes.add(
+          hit.kind === 'attachment'
+            ? `a:${hit.nodeId}`
+            : hit.kind === 'title' || hit.messageId === null
+              ? `t:${hit.owner}`
+              : `m:${hit.messageId}`,
+        );
+    const described = await store.vectors.describe(hits);
+    return rankWithGists(described)
+      .slice(0, limit)
+      .map((hit, i) => ({ ...hit, why: { semantic: { rank: i + 1, similarity: hit.score } } }));
+  }
   const hits = await store.vectors.search(vectorQueryOf(query, vector, limit));
   const described = await store.vectors.describe(hits);
   return rankWithGists(described).map((hit, i) => ({
@@ -150,7 +230,7 @@ export function fuseRankings(
 // The keyword half of a search by meaning: its words' matches, counts and "did you mean", or
 // none when the words are ones it cannot take (only very common ones, say).
 function keywordHalf(
-  store: Store,
+  store: Pick<GraphQueries, 'search'>,
   query: SearchQuery,
   limit: number,
 ): Promise<SearchResult | undefined> {
@@ -160,6 +240,45 @@ function keywordHalf(
   });
 }
 
+/** How a query's hits by meaning are scored and judged: centred by language, or plain. */
+interface MeaningSpace {
+  centred?: CentredMeaning;
+  test: () => Promise<MeaningTest>;
+  close: typeof closeInMeaning;
+}
+
+/**
+ * A hit is shown when it passes the centred test or the plain one: centring finds what is about
+ * the question across languages, and its test alone lost targets the plain one keeps.
+ */
+async function meaningSpace(
+  text: string,
+  vector: Float32Array,
+  judge: MeaningJudge,
+  centre: QueryCentring | undefined,
+): Promise<MeaningSpace> {
+  const centred = centre ? await centre(text, vector) : undefined;
+  if (!centred) return { test: () => judge(vector), close: closeInMeaning };
+  const meaning: CentredMeaning = {
+    query: centred.centred,
+    plain: await judge(vector).then((test) => ({
+      ...test,
+      margin: Math.max(test.margin, centred.plainMargin),
+    })),
+    passes: new Set(),
+  };
+  return {
+    centred: meaning,
+    test: () => Promise.resolve(centred.test),
+    close: (hits, test) => {
+      const judged = closeInMeaning(hits, test);
+      const kept = new Set(judged.hits);
+      const shown = hits.filter((hit) => kept.has(hit) || meaning.passes.has(hitKey(hit)));
+      return { hits: shown, below: hits.length - shown.length };
+    },
+  };
+}
+
 /**
  * Searches by words, by meaning, or both (hybrid: the two rankings fused), with the same
  * filters and paging in every mode. Without vectors (or a way to embed the query) the search is
@@ -167,11 +286,15 @@ function keywordHalf(
  * when `judge` finds them close enough (see `search/meaning-cutoff.ts`); without it, all are.
  */
 export async function recall(
-  store: Store,
+  store: Pick<GraphQueries, 'search'> & VectorHolder & MemoryHolder,
   query: SearchQuery,
   embedQuery?: QueryEmbedding,
   judge: MeaningJudge = () => Promise.resolve(NO_TEST),
+  centre?: QueryCentring,
 ): Promise<SearchResult> {
+  // The query's test: in centred space when the model centres by language.
+  const centring = (vector: Float32Array): Promise<MeaningSpace> =>
+    meaningSpace(query.text, vector, judge, centre);
   const mode = await searchModeFor(store, query.mode, embedQuery !== undefined);
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 20;
@@ -192,10 +315,8 @@ export async function recall(
     } catch {
       return { ...result, hits, mode, offset };
     }
-    const nearest = closeInMeaning(
-      await semanticHits(store, query, vector, 3),
-      await judge(vector),
-    );
+    const { centred, test, close } = await centring(vector);
+    const nearest = close(await semanticHits(store, query, vector, 3, centred), await test());
     return { ...result, hits, mode, offset, nearest: nearest.hits };
   }
   const count = await vectorCount(store);
@@ -205,18 +326,19 @@ export async function recall(
     );
   if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
   const vector = await embedQuery(query.text);
+  const { centred, test: judged, close } = await centring(vector);
   // Only memories have vectors (a reindex, before the next embed): no message is near.
   const nearest = (limit_: number): Promise<SearchHit[]> =>
-    count.messages > 0 ? semanticHits(store, query, vector, limit_) : Promise.resolve([]);
+    count.messages > 0 ? semanticHits(store, query, vector, limit_, centred) : Promise.resolve([]);
   // Nearest neighbours always exist: those far in meaning are left out, not shown as padding.
   if (mode === 'semantic') {
     // The words are looked up too, for a "did you mean" when nothing holds them.
     const [found, words, test] = await Promise.all([
       nearest(offset + limit),
       keywordHalf(store, query, 1),
-      judge(vector),
+      judged(),
     ]);
-    const { hits, below } = closeInMeaning(found, test);
+    const { hits, below } = close(found, test);
     return {
       hits: hits.slice(offset),
       matches: hits.length,
@@ -232,9 +354,9 @@ export async function recall(
   const [keyword, semantic, test] = await Promise.all([
     keywordHalf(store, query, Math.min(depth, 100)),
     nearest(depth),
-    judge(vector),
+    judged(),
   ]);
-  const fused = closeInMeaning(fuseRankings(keyword?.hits ?? [], semantic), test);
+  const fused = close(fuseRankings(keyword?.hits ?? [], semantic), test);
   return {
     hits: fused.hits.slice(offset, offset + limit),
     belowFloor: fused.below,
@@ -253,7 +375,7 @@ export async function recall(
  * search's hits are: those that do not stand out from the message's noise level are left out.
  */
 export async function similarMessages(
-  store: Store,
+  store: VectorHolder,
   messageId: string,
   limit: number,
   judge: MeaningJudge = () => Promise.resolve(NO_TEST),

@@ -1,8 +1,9 @@
 import type { Folder } from '../folder/folder.js';
 import { checkQueryText } from '../search/search-terms.js';
-import type { SearchHit, SearchQuery, SearchResult, Store } from '../stores/store.js';
+import type { SearchHit, SearchQuery, SearchResult } from '../stores/store.js';
 import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from './embed-store.js';
 import { withMemoryHits } from './memory-hits.js';
+import type { RecallStore } from './recall-search.js';
 import { queryLanguageNotice } from './query-language.js';
 import { NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
@@ -52,7 +53,7 @@ export const BY_MEANING_NOTICE =
  * then when `nearest` is off.
  */
 async function searchByWords(
-  store: Store,
+  store: RecallStore,
   query: SearchQuery,
   embedder: () => Promise<QueryEmbedder | undefined>,
   nearest: boolean,
@@ -75,7 +76,9 @@ async function searchByWords(
     const open = await opener();
     return open ? (await open.meaningJudge())(vector) : NO_TEST;
   };
-  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge));
+  const centre = async (text: string, vector: Float32Array) =>
+    (await opener())?.centre(text, vector);
+  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge, centre));
 }
 
 /**
@@ -84,7 +87,7 @@ async function searchByWords(
  * says why (`notice`). A mode asked for that cannot run is an error naming the fix.
  */
 export function createRecaller(
-  store: Store,
+  store: RecallStore,
   folder?: Folder,
   { nearestInMeaning = true, ...options }: RecallerOptions = {},
 ): Recaller {
@@ -127,7 +130,13 @@ export function createRecaller(
       const embedQuery = opener
         ? (text: string): Promise<Float32Array> => (vector ??= opener.embedQuery(text))
         : undefined;
-      const result = await recall(store, query_, embedQuery, judgeWith(opener));
+      const result = await recall(
+        store,
+        query_,
+        embedQuery,
+        judgeWith(opener),
+        opener ? (text, vector) => opener.centre(text, vector) : undefined,
+      );
       const meaning =
         opener && embedQuery && result.mode !== 'keyword'
           ? await (async () => {

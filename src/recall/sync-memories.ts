@@ -4,7 +4,7 @@ import { projectPlatformProjects } from '../graph/platform-projects.js';
 import type { Diagnostic } from '../model/diagnostic.js';
 import { readMemoryVectors } from './embed-memories.js';
 import type { MemoryVector } from '../stores/memory-index.js';
-import type { Store } from '../stores/store.js';
+import type { GraphSink, MemoryHolder } from '../stores/store.js';
 
 /** What {@link syncMemories} indexed, and a damaged `embeddings.json` if there was one. */
 export interface MemorySync {
@@ -19,7 +19,10 @@ export interface MemorySync {
  * them from the bundle alone, embedding nothing. An `embeddings.json` that cannot be read is
  * reported and its vectors left out (the memories are still found by words).
  */
-export async function syncMemories(store: Store, folder: Folder): Promise<MemorySync> {
+export async function syncMemories(
+  store: Pick<GraphSink, 'upsert'> & MemoryHolder,
+  folder: Folder,
+): Promise<MemorySync> {
   const { bundle } = folder;
   const file = await readMemoryStore(bundle);
   let vectors: MemoryVector[] = [];

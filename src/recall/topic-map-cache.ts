@@ -1,4 +1,4 @@
-import type { Store } from '../stores/store.js';
+import type { GraphQueries, VectorHolder } from '../stores/store.js';
 import type { TopicMap, TopicMapOptions } from './topic-map.js';
 
 // Apart from the topic map's code: the data folder, which every command opens, holds one of
@@ -10,7 +10,7 @@ import type { TopicMap, TopicMapOptions } from './topic-map.js';
  * or their count) or the store's conversations did.
  */
 export function topicMapCache(
-  store: Store,
+  store: Pick<GraphQueries, 'stats'> & VectorHolder,
   options: TopicMapOptions = {},
 ): () => Promise<TopicMap> {
   let kept: { key: string; map: Promise<TopicMap> } | undefined;

@@ -1,4 +1,4 @@
-import type { Store } from '../stores/store.js';
+import type { GraphQueries, VectorHolder } from '../stores/store.js';
 import type { ConversationVector } from '../stores/vector-index.js';
 import { MIN_OTHERS, standingOut } from '../search/meaning-cutoff.js';
 import { meaningCutoffOf } from '../embed/model-catalog.js';
@@ -136,7 +136,7 @@ export function clusterConversations(
 
 /** The topic map of a store: its latest conversations (up to the cap) clustered by meaning. */
 export async function buildTopicMap(
-  store: Store,
+  store: Pick<GraphQueries, 'stats'> & VectorHolder,
   options: TopicMapOptions = {},
 ): Promise<TopicMap> {
   const started = performance.now();

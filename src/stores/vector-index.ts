@@ -38,6 +38,11 @@ export interface VectorQuery {
   until?: string | undefined;
   /** Leave out this node's own units ("similar messages"). */
   exclude?: string | undefined;
+  /**
+   * Give each hit its chunk's vector, where the store has it at hand (the embedded store does;
+   * Neo4j does not send them back): a search centred by language re-scores hits with them.
+   */
+  withVectors?: boolean | undefined;
 }
 
 /** A unit close in meaning to the query: the best chunk of its node. */
@@ -50,6 +55,8 @@ export interface VectorHit {
   similarity: number;
   start: number;
   end: number;
+  /** The chunk's vector, when the query asked for it and the store had it. */
+  vector?: Float32Array | undefined;
 }
 
 /** The model an index holds vectors of. */

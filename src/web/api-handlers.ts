@@ -77,13 +77,13 @@ export function apiHandlers(context: ApiContext): Handlers {
         prices: context.prices ?? SHIPPED_PRICES,
       }),
     cypher: ({ body }) => api.cypher(store, body, context.queryLimits ?? SERVER_QUERY_LIMITS),
-    startImport: async ({ request }) => {
+    startImport: async ({ request, query }) => {
       const name = request.headers['x-file-name'];
       if (typeof name !== 'string' || name === '') {
         request.resume();
         throw new ApiError(400, 'send the file name in the X-File-Name header');
       }
-      return jobs.start(request, decodeURIComponent(name));
+      return jobs.start(request, decodeURIComponent(name), { restore: query.restore });
     },
     importJob: ({ id }) => {
       const job = jobs.get(id);

@@ -156,6 +156,9 @@ function memoryCount(name: string) {
     });
 }
 
+/** POST /api/import: `restore=1` brings back the conversations deleted, as `import --restore` does. */
+export const importQuery = z.object({ restore: flag });
+
 /** GET /api/memories */
 export const memoriesQuery = z.object({
   query: text,

@@ -286,13 +286,27 @@ const vectorNote = z
   .object({ state: z.enum(['embedded', 'pending', 'none']), note: z.string() })
   .strict();
 
+// `notes`: what the write did to a signed bundle's signature (a failure found before it, the
+// signature dropped), as the CLI says them on stderr and the MCP tools in their text.
 export const remembered = z
-  .object({ created: z.boolean(), vector: vectorNote, memory: memoryView })
+  .object({
+    created: z.boolean(),
+    vector: vectorNote,
+    memory: memoryView,
+    notes: z.array(diagnostic),
+  })
   .strict();
 
 export const revised = z
-  .object({ vector: vectorNote, previous: memoryView, memory: memoryView })
+  .object({
+    vector: vectorNote,
+    previous: memoryView,
+    memory: memoryView,
+    notes: z.array(diagnostic),
+  })
   .strict();
+
+export const forgotten = z.object({ memory: memoryView, notes: z.array(diagnostic) }).strict();
 
 export const deleted = z
   .object({

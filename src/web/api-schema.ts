@@ -83,7 +83,13 @@ export const API = {
     response: response.cypherResult,
   },
   /** The export file is the body, its name in the X-File-Name header. */
-  startImport: { method: 'POST', path: '/api/import', status: 202, response: response.importJob },
+  startImport: {
+    method: 'POST',
+    path: '/api/import',
+    status: 202,
+    query: request.importQuery,
+    response: response.importJob,
+  },
   importJob: { method: 'GET', path: '/api/import/:id', response: response.importJob },
   /** Server-sent events: the job now, then each change of it until it ends. */
   importEvents: {
@@ -111,7 +117,7 @@ export const API = {
     body: request.reviseBody,
     response: response.revised,
   },
-  forget: { method: 'DELETE', path: '/api/memories/:id', response: response.memoryView },
+  forget: { method: 'DELETE', path: '/api/memories/:id', response: response.forgotten },
   /** The conversation as one file to download: a Markdown note or an HTML page. */
   conversationExport: {
     method: 'GET',

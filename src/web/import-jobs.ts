@@ -66,8 +66,15 @@ export class ImportJobs {
     for (const listener of [...(this.watchers.get(job.id) ?? [])]) listener(job);
   }
 
-  /** Receives an upload and starts its import; resolves once the file is saved. */
-  async start(request: IncomingMessage, name: string): Promise<ImportJob> {
+  /**
+   * Receives an upload and starts its import; resolves once the file is saved. Conversations
+   * deleted stay out unless `restore` (the folder's import keeps the rule for every shell).
+   */
+  async start(
+    request: IncomingMessage,
+    name: string,
+    options: { restore?: boolean } = {},
+  ): Promise<ImportJob> {
     if (this.running) throw new UploadError(409, 'an import is running already: wait for it');
     const file =
       basename(name)
@@ -113,14 +120,15 @@ export class ImportJobs {
       throw new UploadError(400, `${file} is empty`);
     }
     this.jobs.set(job.id, job);
-    void this.run(job, path, dir);
+    void this.run(job, path, dir, options.restore === true);
     return job;
   }
 
-  private async run(job: ImportJob, path: string, dir: string): Promise<void> {
+  private async run(job: ImportJob, path: string, dir: string, restore: boolean): Promise<void> {
     let told = 0;
     try {
       job.report = await this.options.folder.import([path], {
+        restore,
         onProgress: (progress) => {
           job.progress = progress;
           if (Date.now() - told < PROGRESS_EVERY_MS) return;

@@ -59,11 +59,11 @@ export function rememberRoute(
   input: z.output<typeof request.rememberBody>,
 ): Promise<Answer<'remember'>> {
   return answering(async () => {
-    const { memory, created, vector } = await context.folder.remember(
+    const { memory, created, vector, notes } = await context.folder.remember(
       { ...input, method: 'manual' },
       { embedder: lentModel(context), lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS },
     );
-    return { created, vector, memory: await memoryView(memory, context.store) };
+    return { created, vector, memory: await memoryView(memory, context.store), notes };
   });
 }
 
@@ -74,7 +74,7 @@ export function reviseRoute(
   revision: z.output<typeof request.reviseBody>,
 ): Promise<Answer<'revise'>> {
   return answering(async () => {
-    const { previous, memory, vector } = await context.folder.revise(id, revision, {
+    const { previous, memory, vector, notes } = await context.folder.revise(id, revision, {
       embedder: lentModel(context),
       lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
     });
@@ -82,6 +82,7 @@ export function reviseRoute(
       vector,
       previous: await memoryView(previous, context.store),
       memory: await memoryView(memory, context.store),
+      notes,
     };
   });
 }
@@ -89,7 +90,9 @@ export function reviseRoute(
 /** DELETE /api/memories/:id: forgets (retracted, kept in the bundle). */
 export function forgetRoute(context: MemoryRouteContext, id: string): Promise<Answer<'forget'>> {
   return answering(async () => {
-    const memory = await context.folder.forget(id, { lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS });
-    return memoryView(memory, context.store);
+    const { memory, notes } = await context.folder.forget(id, {
+      lockWaitMilliseconds: MEMORY_LOCK_WAIT_MS,
+    });
+    return { memory: await memoryView(memory, context.store), notes };
   });
 }

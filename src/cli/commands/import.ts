@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { claudeCodeProjectDirs, findAgentStores } from '../../api/sources.js';
+import { RestoreError } from '../../api/folder.js';
 import { exitCodeOf, type DataFolder, type ImportResult, type Neo4jTarget } from '../../index.js';
 import type { CliIo } from '../cli-io.js';
 import { withRefusalReport } from '../refusal-report.js';
@@ -51,20 +52,16 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
   const neo4j = neo4jOf(options);
   const folder = await openForWriting(options, { onWait: onWaitOf(io) });
   await encryptFirst(folder, options, io);
-  if (given.length === 0 && options.restore === true) {
-    const stop = await restoreWithoutExport(folder);
-    if (stop !== undefined) {
-      io.out(options.json ? JSON.stringify({ restored: 0, note: stop }, null, 2) : stop);
-      return;
-    }
-  }
-  const inputs =
-    options.agents === true
+  // `--restore` with no path: the folder's import says what brings the deleted ones back.
+  const restoring = given.length === 0 && options.restore === true;
+  const inputs = restoring
+    ? []
+    : options.agents === true
       ? [...given, ...(await agentInputs(options, io))]
       : given.length > 0
         ? given
         : claudeCodeProjectDirs();
-  if (inputs.length === 0) {
+  if (inputs.length === 0 && !restoring) {
     throw new UsageError(
       options.agents === true
         ? 'no coding agent’s sessions were found in their usual places (chatgraph sources lists them); give the path of an export or a session folder'
@@ -80,7 +77,16 @@ export async function runImport(given: string[], options: ImportOptions, io: Cli
       restore: options.restore === true,
       ...runOptions(options, bar),
     }),
-  );
+  ).catch((error: unknown) => {
+    bar.done();
+    if (!(error instanceof RestoreError)) throw error;
+    if (!error.nothingDeleted) throw new UsageError(error.message);
+    io.out(
+      options.json ? JSON.stringify({ restored: 0, note: error.message }, null, 2) : error.message,
+    );
+    return undefined;
+  });
+  if (report === undefined) return;
   bar.done();
   io.exitCode = exitCodeOf(report);
   if (options.json) io.out(JSON.stringify(report, null, 2));
@@ -107,28 +113,6 @@ async function agentInputs(options: ImportOptions, io: CliIo): Promise<string[]>
   if (options.quiet !== true || options.json === true)
     for (const store of found) say(`found ${foundLine(store)}`);
   return found.map((store) => store.path);
-}
-
-/**
- * `import --restore` with no path: the deleted conversations' text left the bundle with them,
- * so only their export brings them back. Claude Code sessions are read from their folders as a
- * plain import does; anything else is one line saying which export is needed. Undefined when
- * the import goes on, else what to say (nothing deleted).
- */
-async function restoreWithoutExport(folder: DataFolder): Promise<string | undefined> {
-  const tombstones = await folder.tombstones();
-  if (tombstones.length === 0)
-    return `nothing to restore: no conversation in ${folder.dir} was deleted with "chatgraph delete"`;
-  const others = tombstones.filter((t) => t.source !== 'claude-code');
-  if (others.length === 0 && claudeCodeProjectDirs().length > 0) return undefined;
-  const sources = [...new Set(others.map((t) => t.source ?? 'unknown'))].sort();
-  const what =
-    others.length > 0
-      ? `${plural(others.length, 'deleted conversation')} (${sources.join(', ')})`
-      : `${plural(tombstones.length, 'deleted Claude Code session')} (no session folder was found)`;
-  throw new UsageError(
-    `import --restore reads deleted conversations again from their export, and ${what} left the bundle with their text: chatgraph import --restore <export>`,
-  );
 }
 
 function printReport(

@@ -204,7 +204,8 @@ export function registerForget(program: Command, io: CliIo): void {
     )
     .action(async (id: string, options: StoreOptions & { json?: boolean }) => {
       const folder = await openForWriting(options, { onWait: onWaitOf(io) });
-      const memory = await folder.forget(id);
+      const { memory, notes } = await folder.forget(id);
+      sayNotes(notes, folder.bundle, io);
       if (options.json) io.out(JSON.stringify(await memoryView(memory), null, 2));
       else io.out(`forgot ${memory.id}: ${memory.content}`);
     });

@@ -35,26 +35,44 @@ export function messageConversationStatements(): string[] {
   ];
 }
 
+/** A conversation's number, given when first asked; and a message's number, set. */
+export interface ConversationNumbers {
+  of(owner: string): number | bigint;
+  give(rowid: number | bigint, n: number | bigint): void;
+}
+
 /**
- * Gives a message just written its conversation's number (inside the writer's transaction).
+ * The statements behind {@link messageNumbers}, for a writer that knows the conversation it
+ * writes: its number asked once, not two lookups a message (an import's writer).
  * Single-row statements only: an INSERT … SELECT or an INSERT OR REPLACE would open a statement
  * journal, and with it a segment of FTS5's pending terms.
  */
-export function messageNumbers(db: Database.Database): (rowid: number | bigint) => void {
-  const ownerOf = db.prepare(`SELECT owner FROM "Message" WHERE rowid = ?`).pluck();
+export function conversationNumbers(db: Database.Database): ConversationNumbers {
   const numberOf = db.prepare(`SELECT n FROM ${CONVERSATION_NUMBERS} WHERE owner = ?`).pluck();
   const number = db.prepare(`INSERT INTO ${CONVERSATION_NUMBERS} (owner) VALUES (?)`);
   const change = db.prepare(`UPDATE ${MESSAGE_CONVERSATIONS} SET n = ? WHERE rowid = ?`);
   const insert = db.prepare(`INSERT INTO ${MESSAGE_CONVERSATIONS} (rowid, n) VALUES (?, ?)`);
+  return {
+    of: (owner) => {
+      const known: unknown = numberOf.get(owner);
+      return typeof known === 'number' || typeof known === 'bigint'
+        ? known
+        : number.run(owner).lastInsertRowid;
+    },
+    give: (rowid, n) => {
+      if (change.run(n, rowid).changes === 0) insert.run(rowid, n);
+    },
+  };
+}
+
+/** Gives a message just written its conversation's number (inside the writer's transaction). */
+export function messageNumbers(db: Database.Database): (rowid: number | bigint) => void {
+  const ownerOf = db.prepare(`SELECT owner FROM "Message" WHERE rowid = ?`).pluck();
+  const numbers = conversationNumbers(db);
   return (rowid) => {
     const owner: unknown = ownerOf.get(rowid);
     if (typeof owner !== 'string') return;
-    const known: unknown = numberOf.get(owner);
-    const n =
-      typeof known === 'number' || typeof known === 'bigint'
-        ? known
-        : number.run(owner).lastInsertRowid;
-    if (change.run(n, rowid).changes === 0) insert.run(rowid, n);
+    numbers.give(rowid, numbers.of(owner));
   };
 }
 

@@ -133,14 +133,18 @@ export class SqliteGraphWriter {
     if (this.statements.known.get(batch.owner, batch.owner) !== undefined)
       this.removeOwned(batch.owner);
     const language = batchLanguage(batch.nodes);
+    // The conversation's number, asked once for all its messages (given at its first one).
+    let n: number | bigint | undefined;
     for (const node of batch.nodes) {
       const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
       const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
       // The conversation's rows were just deleted, so this was an insert with a fresh rowid.
       if (info) {
         this.fullText.add(node.label, info.lastInsertRowid, node.properties.content);
-        if (node.label === 'Message')
-          this.stems.add(info.lastInsertRowid, node.properties.content, language);
+        if (node.label === 'Message') {
+          n ??= this.stems.numberOf(batch.owner);
+          this.stems.add(info.lastInsertRowid, node.properties.content, language, n);
+        }
       }
     }
     for (const edge of batch.edges)

@@ -258,7 +258,8 @@ export class SqliteVectors implements VectorIndex {
         const unit = candidateOf(row, at);
         at.index++;
         if (unit.nodeId === query.exclude) continue;
-        const similarity = dot(query.vector, fromBlob(unit.vector));
+        const vector = fromBlob(unit.vector);
+        const similarity = dot(query.vector, vector);
         const seen = best.get(unit.nodeId);
         if (seen && seen.similarity >= similarity) continue;
         best.set(unit.nodeId, {
@@ -269,6 +270,7 @@ export class SqliteVectors implements VectorIndex {
           similarity,
           start: unit.start,
           end: unit.end,
+          ...(query.withVectors ? { vector } : {}),
         });
       }
     }

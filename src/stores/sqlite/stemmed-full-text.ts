@@ -3,7 +3,7 @@ import { conversationLanguage, type StemLanguage } from '../../search/stemming.j
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
 import { z } from 'zod';
 import { NullableText, Text, sqliteRows } from './sqlite-rows.js';
-import { messageNumbers } from './message-conversations.js';
+import { conversationNumbers, messageNumbers } from './message-conversations.js';
 
 /**
  * The stemmed copy of message text (issue 24): each message's words stemmed in JS in its
@@ -50,8 +50,18 @@ export interface StemsWriter {
   /** Before a conversation's messages are deleted. */
   removeOwner(owner: string): void;
   remove(rowid: number | bigint): void;
-  /** A message written (inserted or changed): its stems, and its conversation's number. */
-  add(rowid: number | bigint, content: unknown, language: StemLanguage | undefined): void;
+  /**
+   * A message written (inserted or changed): its stems, and its conversation's number (`n`,
+   * when the caller asked it once for the conversation: see {@link StemsWriter.numberOf}).
+   */
+  add(
+    rowid: number | bigint,
+    content: unknown,
+    language: StemLanguage | undefined,
+    n?: number | bigint,
+  ): void;
+  /** A conversation's number, for the messages {@link StemsWriter.add} gives it. */
+  numberOf(owner: string): number | bigint;
 }
 
 export function stemsWriter(db: Database.Database): StemsWriter {
@@ -61,12 +71,15 @@ export function stemsWriter(db: Database.Database): StemsWriter {
   const remove = db.prepare(`DELETE FROM ${STEMS_TABLE} WHERE rowid = ?`);
   const insert = db.prepare(`INSERT INTO ${STEMS_TABLE} (rowid, content) VALUES (?, ?)`);
   const numbered = messageNumbers(db);
+  const numbers = conversationNumbers(db);
   return {
     removeOwner: (owner) => removeOwner.run(owner),
     remove: (rowid) => remove.run(rowid),
-    add: (rowid, content, language) => {
+    numberOf: (owner) => numbers.of(owner),
+    add: (rowid, content, language, n) => {
       // Every message written passes here, whole (an import) or patched (a live append).
-      numbered(rowid);
+      if (n === undefined) numbered(rowid);
+      else numbers.give(rowid, n);
       const stems = messageStems(content, language);
       if (stems !== undefined) insert.run(rowid, stems);
     },

@@ -383,6 +383,13 @@ export const remembered: Reader<Answer<'remember'>> = object({
   created: boolean,
   vector: vectorNote,
   memory: memoryView,
+  notes: array(diagnostic),
+});
+
+/** DELETE /api/memories/:id */
+export const forgotten: Reader<Answer<'forget'>> = object({
+  memory: memoryView,
+  notes: array(diagnostic),
 });
 
 /** A refusal or failure's body: its one sentence. */

@@ -1,5 +1,6 @@
 import { ApiFailure, errorOf, get, post, type MemoryView, type ReviseBody } from './api.js';
 import { MEMORY_TYPES, memoryPage, remembered } from './answers.js';
+import type { Answer } from '../api-schema.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
 import { snippet } from './search-hit.js';
 
@@ -15,6 +16,12 @@ async function send(method: 'PUT' | 'DELETE', path: string, body?: ReviseBody): 
     throw new ApiFailure(response.status, errorOf(text) ?? text.trim());
   }
 }
+
+/** What the write did to a signed bundle's signature, as the CLI says it on stderr. */
+const signatureLine = (n: Answer<'remember'>['notes'][number]): string =>
+  n.level === 'warning'
+    ? `warning: the bundle's signature fails: ${n.file ?? ''}${n.record ? ` ${n.record}` : ''}: ${n.message}`
+    : `note: ${n.message}`;
 
 const tagsOf = (text: string): string[] =>
   text
@@ -159,7 +166,13 @@ function addForm(load: () => Promise<void>): HTMLElement {
         content.value = '';
         tags.value = '';
         await load();
-        replace(addNote, answer.vector.note);
+        replace(
+          addNote,
+          answer.vector.note,
+          ...answer.notes.map((n) =>
+            h('div', { class: 'memory-signature-note' }, signatureLine(n)),
+          ),
+        );
       },
       (error: unknown) => {
         replace(addError, errorBox(error));
