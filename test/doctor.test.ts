@@ -118,6 +118,17 @@ describe('chatgraph doctor', () => {
     }
   });
 
+  it('says when a multilingual folder has no language means kept, and the embed that keeps them', async () => {
+    const old = copyOf(data);
+    // Vectors filed under the model that searches centred by language, embedded before its
+    // language means were kept: embedding.json has none.
+    sql(old, `UPDATE meta SET value = 'multilingual-e5-small' WHERE key = 'vector_model'`);
+    const { code, out } = await cli('doctor', '--data-dir', old);
+    expect(out).toContain('FIX   language means: not kept for multilingual-e5-small');
+    expect(out).toContain(`run: chatgraph embed --data-dir ${old}`);
+    expect(code).toBe(1);
+  });
+
   it('names the holder of the write lock and a pid file left by a dead one', async () => {
     const locked = copyOf(data);
     writeFileSync(join(locked, 'write.lock'), '');

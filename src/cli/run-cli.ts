@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { Command, CommanderError } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { queryLimitLine } from './limit-line.js';
@@ -277,6 +278,7 @@ async function withEveryCommand(caught: unknown, argv: string[], io: CliIo): Pro
  * gives its exit code. Servers (`mcp`, `serve`) go on running after it returns.
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const rebuilds = sayingRebuilds(io);
   try {
     await (await buildProgram(io, argv)).parseAsync(argv);
     return io.exitCode;
@@ -305,5 +307,38 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     io.err(`chatgraph: ${error instanceof Error ? error.message : String(error)}`);
     if (process.env.CHATGRAPH_DEBUG && error instanceof Error) io.err(error.stack ?? '');
     return 1;
+  } finally {
+    rebuilds();
   }
+}
+
+/**
+ * The store's announcement that it builds its full-text tables again (a folder made by an
+ * older version, on its first open for writing: the name is sqlite-migrations.ts's
+ * STORE_REBUILD_CHANNEL), said on stderr when the wait is long enough to wonder about. Returns
+ * what stops listening.
+ */
+export const STORE_REBUILD = 'chatgraph:store-rebuild';
+const REBUILD_SAID_FROM = 20_000;
+function sayingRebuilds(io: CliIo): () => void {
+  const listener = (message: unknown): void => {
+    const messages =
+      typeof message === 'object' && message !== null && 'messages' in message
+        ? Number(message.messages)
+        : 0;
+    if (messages < REBUILD_SAID_FROM) return;
+    // About 32 CPU-seconds a million messages (docs/performance.md).
+    const minutes = Math.round(messages / 1_000_000);
+    const wait =
+      minutes < 1
+        ? 'less than a minute'
+        : minutes === 1
+          ? 'about a minute'
+          : `about ${minutes} minutes`;
+    io.err(
+      `chatgraph: rebuilding the search index of ${messages.toLocaleString('en')} messages for this version (once; ${wait}, more on a busy machine)…`,
+    );
+  };
+  subscribe(STORE_REBUILD, listener);
+  return () => unsubscribe(STORE_REBUILD, listener);
 }

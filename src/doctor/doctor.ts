@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { centredCutoffOf } from '../embed/model-catalog.js';
 import type { Folder } from '../folder/folder.js';
+import { readEmbeddingSettings } from '../recall/embedding-settings.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 import { lockCheck } from './lock-check.js';
 import { modelCheck } from './model-check.js';
@@ -86,6 +88,18 @@ export async function diagnose(folder: Folder, options: DoctorOptions): Promise<
     }
   }
   checks.push(...(await modelCheck({ ...options, indexed, flags })));
+  // A folder embedded before its model searched centred by language has no language means:
+  // its searches stay plain (not centred) until the next embed measures and keeps them.
+  if (indexed !== undefined && centredCutoffOf(indexed) !== undefined)
+    checks.push(
+      readEmbeddingSettings(folder).centring?.model === indexed
+        ? ok('language means', `kept for ${indexed}: searches by meaning are centred by language`)
+        : fix(
+            'language means',
+            `not kept for ${indexed} (embedded before searches were centred by language): searches by meaning across languages are weaker until embed keeps them, which embeds nothing again`,
+            `chatgraph embed${flags}`,
+          ),
+    );
   checks.push(await lockCheck(layout));
   return checks;
 }

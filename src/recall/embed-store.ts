@@ -290,12 +290,13 @@ export async function openQueryEmbedder(
       readSavedNoise(folder, embedder.model.id, embedder.model.dimensions),
     ).then((saved) => saved ?? makeNoise((texts) => embedder.embed(texts))));
   const centredCutoff = centredCutoffOf(embedder.model.id);
-  // The folder's language means, as `embed` kept them; a folder embedded before centring has
-  // them measured from its stored vectors once a process (the next `embed` keeps them).
-  let centring: Promise<ReturnType<typeof centringBy>> | undefined;
-  const centringOf = (): Promise<ReturnType<typeof centringBy>> =>
+  // The folder's language means, as `embed` kept them. A folder embedded before centring
+  // searches the plain way until its next `embed` stores them: measuring them here would cost
+  // every search process seconds (8.3 s at 64,000 messages) and they could not be kept, a
+  // search being no writer. A store searched without a folder has them measured once a process.
+  let centring: Promise<ReturnType<typeof centringBy> | undefined> | undefined;
+  const centringOf = (): Promise<ReturnType<typeof centringBy> | undefined> =>
     (centring ??= (async () => {
-      await preloadLanguageDetector();
       const kept = folder
         ? decodeCentres(
             readEmbeddingSettings(folder).centring,
@@ -303,13 +304,17 @@ export async function openQueryEmbedder(
             embedder.model.dimensions,
           )
         : undefined;
+      if (folder && !kept) return undefined;
+      await preloadLanguageDetector();
       return centringBy(kept ?? (await measureCentres(store.vectors, embedder.model.id)));
     })());
   return {
     model: embedder.model,
     centre: async (text, vector) => {
       if (!centredCutoff || !messages || messages.count === 0) return undefined;
-      const centred = (await centringOf()).query(text, vector);
+      const centring = await centringOf();
+      if (!centring) return undefined;
+      const centred = centring.query(text, vector);
       const { plainMargin, ...cutoff } = centredCutoff;
       return {
         centred,

@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { clearStems } from './stemmed-full-text.js';
+import {
+  clearStems,
+  STEMS_PREFIX_LENGTHS,
+  STEMS_TABLE,
+  STEMS_TOKENIZER,
+} from './stemmed-full-text.js';
 import { clearMessageConversations } from './message-conversations.js';
 import { tableNames } from './sqlite-rows.js';
 
@@ -15,6 +20,20 @@ import { tableNames } from './sqlite-rows.js';
  */
 export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
+/**
+ * FTS5 keeps an index of every word's first 2 and first 3 letters beside the words: a prefix of
+ * that length (`th*`, `the*`) reads one list of matches. Without it FTS5 merged the lists of
+ * every word the prefix starts (the, then, there, their…) whole before reading any, whatever
+ * the window: `the*` took about a second at a million messages (docs/performance.md). Longer
+ * prefixes start few words and are read as before.
+ */
+export const PREFIX_LENGTHS = STEMS_PREFIX_LENGTHS;
+
+/** The options of a full-text table over a node table's text (external content). */
+export function fullTextOptions(label: string): string {
+  return `content, content='${label}', content_rowid='rowid', tokenize='${TOKENIZER}', prefix='${PREFIX_LENGTHS}'`;
+}
+
 /** The full-text tables, and the node table each indexes. */
 export const FULL_TEXT = [
   { table: 'message_fts', label: 'Message' },
@@ -25,7 +44,7 @@ export const FULL_TEXT = [
 export function fullTextStatements(): string[] {
   return FULL_TEXT.map(
     ({ table, label }) =>
-      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(content, content='${label}', content_rowid='rowid', tokenize='${TOKENIZER}')`,
+      `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(${fullTextOptions(label)})`,
   );
 }
 
@@ -35,14 +54,39 @@ export function fullTextMissing(db: Database.Database): string[] {
   return FULL_TEXT.filter(({ table }) => !tables.has(table)).map(({ table }) => table);
 }
 
-/** The tokenizer a full-text table was made with, from its CREATE statement. */
-export function tokenizerOf(db: Database.Database, table: string): string | undefined {
+/** An option of a full-text table as its CREATE statement gave it ('' when not given). */
+function optionOf(db: Database.Database, table: string, option: string): string | undefined {
   const sql: unknown = db
     .prepare(`SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`)
     .pluck()
     .get(table);
   if (typeof sql !== 'string') return undefined;
-  return /tokenize\s*=\s*'([^']*)'/i.exec(sql)?.[1] ?? '';
+  return new RegExp(`${option}\\s*=\\s*'([^']*)'`, 'i').exec(sql)?.[1] ?? '';
+}
+
+/** The tokenizer a full-text table was made with, from its CREATE statement. */
+export function tokenizerOf(db: Database.Database, table: string): string | undefined {
+  return optionOf(db, table, 'tokenize');
+}
+
+/** The prefix lengths a full-text table indexes ('' for none), from its CREATE statement. */
+export function prefixesOf(db: Database.Database, table: string): string | undefined {
+  return optionOf(db, table, 'prefix');
+}
+
+/**
+ * The full-text tables a writable open will build again (made with an older tokenizer or
+ * without {@link PREFIX_LENGTHS}), the stemmed table too.
+ */
+export function fullTextOutdated(db: Database.Database): string[] {
+  const stale = (table: string, tokenizer: string): boolean => {
+    const made = tokenizerOf(db, table);
+    return made !== undefined && (made !== tokenizer || prefixesOf(db, table) !== PREFIX_LENGTHS);
+  };
+  return [
+    ...FULL_TEXT.filter(({ table }) => stale(table, TOKENIZER)).map(({ table }) => table),
+    ...(stale(STEMS_TABLE, STEMS_TOKENIZER) ? [STEMS_TABLE] : []),
+  ];
 }
 
 /**
@@ -59,14 +103,13 @@ export function upgradeFullText(
 ): string[] {
   const rebuilt: string[] = [];
   for (const { table, label } of FULL_TEXT) {
-    const tokenizer = tokenizerOf(db, table);
-    if (tokenizer === TOKENIZER && !missing.includes(table)) continue;
-    if (tokenizer !== TOKENIZER && !retokenize) continue;
+    const current =
+      tokenizerOf(db, table) === TOKENIZER && prefixesOf(db, table) === PREFIX_LENGTHS;
+    if (current && !missing.includes(table)) continue;
+    if (!current && !retokenize) continue;
     db.transaction(() => {
       db.exec(`DROP TABLE IF EXISTS ${table}`);
-      db.exec(
-        `CREATE VIRTUAL TABLE ${table} USING fts5(content, content='${label}', content_rowid='rowid', tokenize='${TOKENIZER}')`,
-      );
+      db.exec(`CREATE VIRTUAL TABLE ${table} USING fts5(${fullTextOptions(label)})`);
       db.exec(`INSERT INTO ${table} (${table}) VALUES ('rebuild')`);
     })();
     rebuilt.push(table);

@@ -1,10 +1,17 @@
+import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { LABEL_NAMES } from '../../graph/schema.js';
-import { FULL_TEXT, fullTextMissing, upgradeFullText } from './full-text.js';
+import { FULL_TEXT, fullTextMissing, fullTextOutdated, upgradeFullText } from './full-text.js';
 import { openReadonly } from './open-readonly.js';
 import { isEmptyFile } from './store-damage.js';
-import { fillStems, STEMS_TABLE, stemsMissing, stemsStatement } from './stemmed-full-text.js';
+import {
+  fillStems,
+  rebuildStems,
+  STEMS_TABLE,
+  stemsMissing,
+  stemsStatement,
+} from './stemmed-full-text.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import {
   messageConversationsMissing,
@@ -15,6 +22,13 @@ import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { backfillTokenCounts, createUsageIndexes } from './sqlite-token-counts.js';
 import { ColumnRow, sqliteRows, tableNames } from './sqlite-rows.js';
+
+/**
+ * The diagnostics channel told before a writable open builds full-text tables again (a store
+ * made by an older version): `{ file, tables, messages }`.
+ */
+export const STORE_REBUILD_CHANNEL = 'chatgraph:store-rebuild';
+const storeRebuilds = channel(STORE_REBUILD_CHANNEL);
 
 /** The settings of a connection that writes. */
 export function configureWritable(db: Database.Database): void {
@@ -56,6 +70,8 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   backfillMessageCounts(db);
   createUsageIndexes(db);
   backfillTokenCounts(db);
+  const rebuilt = retokenize ? fullTextOutdated(db) : [];
+  if (rebuilt.length > 0) announceRebuild(db, rebuilt);
   upgradeFullText(db, retokenize, missing);
   // A store made before stemming: its messages stemmed once (needs the language detector).
   if (noStems)
@@ -63,11 +79,23 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
       db.exec(stems);
       fillStems(db);
     })();
+  else if (rebuilt.includes(STEMS_TABLE)) rebuildStems(db);
   else db.exec(stems);
   upgradeListing(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
+}
+
+/**
+ * Tells whoever listens on {@link STORE_REBUILD_CHANNEL} (the CLI, which says so on stderr)
+ * that full-text tables are about to be built again, and over how many messages: about a
+ * minute a million messages, once, before the command goes on.
+ */
+function announceRebuild(db: Database.Database, tables: string[]): void {
+  if (!storeRebuilds.hasSubscribers) return;
+  const messages = Number(db.prepare(`SELECT max(rowid) FROM "Message"`).pluck().get() ?? 0);
+  storeRebuilds.publish({ file: db.name, tables, messages });
 }
 
 // A store made before message_counts existed: count its messages once.

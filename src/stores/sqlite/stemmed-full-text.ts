@@ -18,9 +18,31 @@ export const STEMS_TABLE = 'message_stems';
 /** Without porter: the words come stemmed already; accents folded as in message_fts. */
 export const STEMS_TOKENIZER = 'unicode61 remove_diacritics 2';
 
+/** The same prefix lengths as message_fts's (full-text.ts), for a prefix read in the stems. */
+export const STEMS_PREFIX_LENGTHS = '2 3';
+
 /** The statement that creates the stemmed table (idempotent). */
-export function stemsStatement(): string {
-  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${STEMS_TABLE} USING fts5(content, tokenize='${STEMS_TOKENIZER}')`;
+export function stemsStatement(table = STEMS_TABLE): string {
+  return `CREATE VIRTUAL TABLE IF NOT EXISTS ${table} USING fts5(content, tokenize='${STEMS_TOKENIZER}', prefix='${STEMS_PREFIX_LENGTHS}')`;
+}
+
+/**
+ * Builds the stemmed table again from its own rows (the stems are kept, not computed again),
+ * when it was made without {@link STEMS_PREFIX_LENGTHS}: a new table filled and renamed in
+ * one transaction, so a kill part-way leaves the old one. Returns the rows indexed.
+ */
+export function rebuildStems(db: Database.Database): number {
+  const next = `${STEMS_TABLE}_next`;
+  return db.transaction(() => {
+    db.exec(`DROP TABLE IF EXISTS ${next}`);
+    db.exec(stemsStatement(next));
+    const { changes } = db
+      .prepare(`INSERT INTO ${next} (rowid, content) SELECT rowid, content FROM ${STEMS_TABLE}`)
+      .run();
+    db.exec(`DROP TABLE ${STEMS_TABLE}`);
+    db.exec(`ALTER TABLE ${next} RENAME TO ${STEMS_TABLE}`);
+    return changes;
+  })();
 }
 
 /** Writes and deletes stemmed rows (inside the writer's transaction). */
