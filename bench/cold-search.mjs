@@ -17,6 +17,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import { SqliteStore } from '../dist/sqlite.js';
 import { layoutOf } from '../dist/folder/layout.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
+import { fillNoiseVectors, seededGaussian, unitVector } from './noise-vectors.mjs';
 import { openEmbedder } from '../dist/embed/open-embedder.js';
 import { encodeVectors, makeNoise } from '../dist/recall/meaning-noise.js';
 
@@ -78,57 +79,11 @@ if (!existsSync(settingsFile)) {
 }
 
 async function fillVectors(dataDir) {
-  let seed = 46;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-  const unit = () => {
-    const v = new Float32Array(MODEL.dimensions);
-    let norm = 0;
-    for (let d = 0; d < v.length; d++) {
-      const x = Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-      v[d] = x;
-      norm += x * x;
-    }
-    norm = Math.sqrt(norm);
-    return v.map((x) => x / norm);
-  };
-  const db = new Database(storeOf(dataDir), { readonly: true });
-  const rows = /** @type {string[][]} */ (
-    db.prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`).raw().all()
-  );
-  const sources = new Map(
-    /** @type {[string, string][]} */ (
-      db.prepare(`SELECT id, source FROM "Conversation"`).raw().all()
-    ),
-  );
-  db.close();
+  const gaussian = seededGaussian(46);
   const store = SqliteStore.open(storeOf(dataDir));
-  await store.vectors.reset(MODEL);
-  let owner;
-  let units = [];
-  const flush = async () => {
-    if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
-    units = [];
-  };
-  for (const [rowOwner = '', id = '', role = '', createdAt = ''] of rows) {
-    if (rowOwner !== owner) {
-      await flush();
-      owner = rowOwner;
-    }
-    units.push({
-      nodeId: id,
-      kind: 'message',
-      messageId: id,
-      source: sources.get(rowOwner) ?? '',
-      role,
-      createdAt,
-      chunk: 0,
-      start: 0,
-      end: 0,
-      textHash: '',
-      vector: unit(),
-    });
-  }
-  await flush();
+  await fillNoiseVectors(store, storeOf(dataDir), MODEL, () =>
+    unitVector(MODEL.dimensions, gaussian),
+  );
   await store.close();
 }
 

@@ -9,6 +9,7 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3-multiple-ciphers';
+import { fillNoiseVectors, seededGaussian, unitVector } from './noise-vectors.mjs';
 import { QUERIES } from './recall-queries.mjs';
 
 const args = process.argv.slice(2);
@@ -23,19 +24,8 @@ const { recall } = await import(join(dist, 'recall', 'recall-search.js'));
 const file = layoutOf(data).store;
 const MODEL = { id: 'bench-noise', dimensions: 384 };
 
-let seed = 46;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-const unit = () => {
-  const v = new Float32Array(MODEL.dimensions);
-  let norm = 0;
-  for (let d = 0; d < v.length; d++) {
-    const x = Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-    v[d] = x;
-    norm += x * x;
-  }
-  norm = Math.sqrt(norm);
-  return v.map((x) => x / norm);
-};
+const gaussian = seededGaussian(46);
+const unit = () => unitVector(MODEL.dimensions, gaussian);
 
 const peek = new Database(file, { readonly: true });
 const hasVectors =
@@ -45,50 +35,8 @@ peek.close();
 if (!hasVectors) {
   const t = Date.now();
   process.stderr.write(`filling ${file} with noise vectors…\n`);
-  const db = new Database(file, { readonly: true });
-  const sources = new Map(
-    /** @type {[string, string][]} */ (
-      db.prepare(`SELECT id, source FROM "Conversation"`).raw().all()
-    ),
-  );
-  const rows = db
-    .prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`)
-    .raw()
-    .iterate();
   const store = SqliteStore.open(file);
-  await store.vectors.reset(MODEL);
-  let owner;
-  let units = [];
-  const flush = async () => {
-    if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
-    units = [];
-  };
-  for (const [
-    rowOwner = '',
-    id = '',
-    role = '',
-    createdAt = '',
-  ] of /** @type {Iterable<string[]>} */ (rows)) {
-    if (rowOwner !== owner) {
-      await flush();
-      owner = rowOwner;
-    }
-    units.push({
-      nodeId: id,
-      kind: 'message',
-      messageId: id,
-      source: sources.get(rowOwner) ?? '',
-      role,
-      createdAt,
-      chunk: 0,
-      start: 0,
-      end: 0,
-      textHash: '',
-      vector: unit(),
-    });
-  }
-  await flush();
-  db.close();
+  await fillNoiseVectors(store, file, MODEL, unit);
   await store.close();
   process.stderr.write(`filled in ${((Date.now() - t) / 1000).toFixed(0)} s\n`);
 }

@@ -24,6 +24,7 @@ import { writeChatgptExport } from '../dist/sample/write-samples.js';
 import { writeClaudeCodeProjects } from '../dist/sample/claude-code-sample.js';
 import { startNeo4j } from '../scripts/neo4j-server.mjs';
 import { breakdownNeo4jSearch } from './neo4j-recall-breakdown.mjs';
+import { fillNoiseVectors, seededGaussian, unitVector } from './noise-vectors.mjs';
 import { sweepNeo4jVectors } from './neo4j-vector-sweep.mjs';
 import { QUERIES } from './recall-queries.mjs';
 
@@ -124,22 +125,14 @@ if (sample.length < 100) throw new Error('the embed run gave too few vectors to 
 const dimensions = sample[0]?.length ?? 0;
 say(`sample: ${sample.length} real vectors of ${dimensions} dimensions`);
 
-let seed = 7;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-const gaussian = () =>
-  Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
-function noisy(i) {
-  const base = sample[i % sample.length] ?? new Float32Array(dimensions);
-  const v = new Float32Array(dimensions);
-  let norm = 0;
-  for (let d = 0; d < dimensions; d++) {
-    const x = (base[d] ?? 0) + gaussian() * 0.035;
-    v[d] = x;
-    norm += x * x;
-  }
-  norm = Math.sqrt(norm);
-  return v.map((x) => x / norm);
-}
+const gaussian = seededGaussian(7);
+const noisy = (i) =>
+  unitVector(
+    dimensions,
+    gaussian,
+    sample[i % sample.length] ?? new Float32Array(dimensions),
+    0.035,
+  );
 
 const embedder = await openEmbedder({});
 const queryVectors = await embedder.embed(QUERIES);
@@ -147,49 +140,19 @@ await embedder.close();
 
 /** Gives every message of a store `chunks` vectors (real sample plus noise); returns them all. */
 async function fillVectors(store, dataDir, chunks = 1) {
-  const db = new Database(layoutOf(dataDir).store, { readonly: true });
-  const rows = db
-    .prepare(`SELECT owner, id, role, created_at FROM "Message" ORDER BY owner`)
-    .raw()
-    .iterate();
-  const sources = new Map(
-    /** @type {[string, string][]} */ (
-      db.prepare(`SELECT id, source FROM "Conversation"`).raw().all()
-    ),
-  );
-  await store.vectors.reset({ id: 'bench-noisy-sample', dimensions });
+  /** @type {{ id: string, vector: Float32Array }[]} */
   const all = [];
-  let owner;
-  let units = [];
-  const flush = async () => {
-    if (owner !== undefined) await store.vectors.write(owner, 'bench', units);
-    units = [];
-  };
-  for (const [rowOwner = '', id, role, createdAt] of /** @type {Iterable<string[]>} */ (rows)) {
-    if (rowOwner !== owner) {
-      await flush();
-      owner = rowOwner;
-    }
-    for (let chunk = 0; chunk < chunks; chunk++) {
-      const vector = noisy(all.length);
+  await fillNoiseVectors(
+    store,
+    layoutOf(dataDir).store,
+    { id: 'bench-noisy-sample', dimensions },
+    (index, id) => {
+      const vector = noisy(index);
       all.push({ id, vector });
-      units.push({
-        nodeId: id,
-        kind: 'message',
-        messageId: id,
-        source: sources.get(rowOwner) ?? '',
-        role,
-        createdAt,
-        chunk,
-        start: 0,
-        end: 0,
-        textHash: '',
-        vector,
-      });
-    }
-  }
-  await flush();
-  db.close();
+      return vector;
+    },
+    chunks,
+  );
   return all;
 }
 

@@ -18,7 +18,7 @@ const GROUPS: { heading: string; commands: Record<string, string> }[] = [
     commands: {
       import: 'read exports into the data folder (its PAM bundle, then its graph)',
       convert: 'turn exports into a PAM bundle, with no data folder',
-      watch: 'keep importing new Claude Code sessions and dropped exports',
+      watch: 'keep importing what coding agents write, and dropped exports',
       sources: 'the exports chatgraph reads, and how to get each',
       sample: 'write small sample exports to try chatgraph on',
     },
