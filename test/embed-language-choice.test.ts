@@ -118,6 +118,13 @@ describe('embed chooses the model by the history’s languages', () => {
       reason: '80% of messages are not in English (fr 80%, en 20%)',
       languages: { fr: 0.8, en: 0.2 },
       noise: { model: 'multilingual-e5-small', vectors: expect.any(String) as unknown },
+      // The model searches centred by language: each conversation's language and each
+      // language's mean vector, kept by embed.
+      centring: {
+        model: 'multilingual-e5-small',
+        languages: expect.any(Object) as unknown,
+        conversations: expect.any(Object) as unknown,
+      },
     });
     const search = await cli(['search', 'levain', '--data-dir', data, '--format', 'json'], models);
     expect(search.code).toBe(0);

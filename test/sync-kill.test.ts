@@ -63,11 +63,17 @@ describe('chatgraph sync cut off or run at once', () => {
   it('loses and duplicates nothing when a sync is killed (SIGKILL) at a random moment', async () => {
     const { dir, a, b } = await twoMachines('kill');
     await syncOnce(a, dir);
+    // How long a whole sync takes in a child process here (B taking in A's export), so the
+    // moments fall within one: fixed moments (0.3–2.5 s) missed every sync once the CLI started
+    // faster.
+    const started = Date.now();
+    expect(await syncKilledAfter(b, dir, 60_000)).toBe('exit 0');
+    const whole = Date.now() - started;
     // Random moments over a sync's life (start-up, export, import, state): 2 of each machine.
-    const moments = fc.sample(fc.integer({ min: 300, max: 2500 }), {
-      numRuns: 4,
-      seed: Date.now(),
-    });
+    const moments = fc.sample(
+      fc.integer({ min: Math.max(20, Math.round(whole * 0.1)), max: Math.round(whole * 0.9) }),
+      { numRuns: 4, seed: Date.now() },
+    );
     const ends: string[] = [];
     for (const [i, ms] of moments.entries()) {
       const machine = i % 2 === 0 ? b : a;
