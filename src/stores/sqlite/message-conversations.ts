@@ -66,9 +66,11 @@ export function conversationNumbers(db: Database.Database): ConversationNumbers 
 }
 
 /** Gives a message just written its conversation's number (inside the writer's transaction). */
-export function messageNumbers(db: Database.Database): (rowid: number | bigint) => void {
+export function messageNumbers(
+  db: Database.Database,
+  numbers: ConversationNumbers = conversationNumbers(db),
+): (rowid: number | bigint) => void {
   const ownerOf = db.prepare(`SELECT owner FROM "Message" WHERE rowid = ?`).pluck();
-  const numbers = conversationNumbers(db);
   return (rowid) => {
     const owner: unknown = ownerOf.get(rowid);
     if (typeof owner !== 'string') return;

@@ -70,8 +70,9 @@ export function stemsWriter(db: Database.Database): StemsWriter {
   );
   const remove = db.prepare(`DELETE FROM ${STEMS_TABLE} WHERE rowid = ?`);
   const insert = db.prepare(`INSERT INTO ${STEMS_TABLE} (rowid, content) VALUES (?, ?)`);
-  const numbered = messageNumbers(db);
+  // One set of statements for both ways a message gets its conversation's number.
   const numbers = conversationNumbers(db);
+  const numbered = messageNumbers(db, numbers);
   return {
     removeOwner: (owner) => removeOwner.run(owner),
     remove: (rowid) => remove.run(rowid),
