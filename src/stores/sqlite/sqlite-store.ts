@@ -41,7 +41,7 @@ import { quote } from './sqlite-schema.js';
 import { openReadonly, type SqliteStoreOptions } from './open-readonly.js';
 import { openDatabase } from '../../at-rest/open-database.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
-import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
+import { configureWritable, migrate, needsUpgrade, outdatedIn } from './sqlite-migrations.js';
 import {
   conversationOf,
   conversationPage,
@@ -85,9 +85,11 @@ export class SqliteStore implements Store {
     { key, vectorIndexFile, searchHere }: SqliteStoreOptions,
     // Off when an old store is brought up to date only to be read (a rebuild waits for a write).
     retokenize = true,
+    /** Its connection, opened already (read-only: its schema was checked on it). */
+    opened?: Database.Database,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = readonly ? openReadonly(file, key) : openDatabase(file, key);
+    this.db = opened ?? (readonly ? openReadonly(file, key) : openDatabase(file, key));
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db, vectorIndexFile);
     this.memories = new SqliteMemories(this.db);
@@ -115,10 +117,33 @@ export class SqliteStore implements Store {
     // SQLite takes an empty file for an empty database; a store emptied so (a full disk, a
     // truncating copy) would be filled afresh while the bundle still lists what it held.
     if (isEmptyFile(file)) throw new StoreDamagedError(file, EMPTY_FILE);
-    // A store made by an older version is brought up to date before it is read.
-    if (options.readonly && existsSync(file) && outdated(file, options.key))
+    if (options.readonly && existsSync(file)) {
+      const current = SqliteStore.openCurrent(file, options);
+      if (current) return current;
+      // A store made by an older version is brought up to date before it is read.
       new SqliteStore(file, false, options, false).db.close();
+    }
     return new SqliteStore(file, options.readonly ?? false, options);
+  }
+
+  /**
+   * Opens the store file read-only when it has this version's schema, checked on the connection
+   * it then reads through; undefined when an older version made it ({@link open} brings it up to
+   * date first).
+   */
+  static openCurrent(file: string, options: SqliteStoreOptions = {}): SqliteStore | undefined {
+    if (isEmptyFile(file)) throw new StoreDamagedError(file, EMPTY_FILE);
+    const db = openReadonly(file, options.key);
+    let old: boolean;
+    try {
+      old = outdatedIn(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    if (!old) return new SqliteStore(file, true, options, true, db);
+    db.close();
+    return undefined;
   }
 
   private pending = 0;
