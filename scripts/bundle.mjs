@@ -15,8 +15,8 @@
 // URL its tsc-compiled file has (resolved from the bundle's own, as every output of the bundle
 // lies in dist/cli/), so every such path resolves as before, installed anywhere.
 //
-// Source maps beside each output file; `src/cli/main.ts` turns Node's source-map support on, so
-// a stack trace names our src/…ts files and lines.
+// Source maps beside each output file; `src/cli/mapped-stacks.ts` maps a stack trace's frames
+// through them when one is written, so it names our src/…ts files and lines.
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
