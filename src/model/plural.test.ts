@@ -28,7 +28,7 @@ describe('plurals in what chatgraph says', () => {
   });
 
   it('writes thousands as toLocaleString("en-US") does, without ICU', () => {
-    for (const n of [0, 7, -7, 999, 1000, -1000, 12_345, 999_999, 1_000_000, 64_045])
+    for (const n of [0, -0, 7, -7, 999, 1000, -1000, 12_345, 999_999, 1_000_000, 64_045])
       expect(thousands(n)).toBe(n.toLocaleString('en-US'));
     fc.assert(
       fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double()), (n) => {

@@ -4,7 +4,7 @@
  * tenth of a cold keyword search, issue 46). Other numbers go to `toLocaleString`.
  */
 export function thousands(n: number): string {
-  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
   const digits = String(Math.abs(n));
   let out = digits.slice(0, digits.length % 3 || 3);
   for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
