@@ -288,10 +288,21 @@ async function librarySearcher(dataDir) {
         limit: 100,
         withVectors: true,
       });
-      const scored = found
-        .map((hit) => ({ ...hit, similarity: centre.centred.score(hit), vector: undefined }))
-        .sort((a, b) => b.similarity - a.similarity);
-      return { hits: await store.vectors.describe(scored), noise: centre.test.noise };
+      // Ranked as a search ranks them (plain similarity less the language pair's term), each
+      // hit's score its centred similarity (what the cutoff judges).
+      const dot = (a, b) => a.reduce((sum, x, i) => sum + x * b[i], 0);
+      const centred = new Map();
+      const ranked = found
+        .map((hit) => {
+          centred.set(hit.nodeId, centre.centred.score(hit));
+          const rank = hit.vector
+            ? dot(hit.vector, vector) - centre.pairWeight * centre.centred.languagePair(hit.owner)
+            : centre.centred.score(hit);
+          return { ...hit, rank, vector: undefined };
+        })
+        .sort((a, b) => b.rank - a.rank)
+        .map(({ rank, ...hit }) => ({ ...hit, similarity: centred.get(hit.nodeId) }));
+      return { hits: await store.vectors.describe(ranked), noise: centre.test.noise };
     },
     cutoff: centredCutoffOf(embedder?.model.id ?? '') ?? meaningCutoffOf(embedder?.model.id ?? ''),
     model: embedder?.model.id,

@@ -155,7 +155,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // 88.2% / 96.9% with it, 82.4% / 96.9% without, 80.9% / 93.8% with `passage: ` for messages
     // and `query: ` for questions, 82.4% / 84.4% with `passage: ` on both sides.
     textPrefix: 'query: ',
-    // Passages ranked with their conversation's gist (recall-search.ts), measured with
+    // Passages ranked with their conversation's gist (recall/gist-ranking.ts), measured with
     // `bench/recall-quality.mjs --library --floors` on the cross-language set: margin 0.005 and
     // keep 0.3 found 35 of 60 in the first three (targets just above their noise level left
     // out); margin 0 finds 39 with keep 0.1, 0.15 or 0.2 (17.5, 15.5 and 13.3 conversations an
