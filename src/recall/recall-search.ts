@@ -14,7 +14,6 @@ import {
   closeInMeaning,
   leastSimilarity,
   NO_TEST,
-  withFirstConversations,
   type MeaningTest,
 } from '../search/meaning-cutoff.js';
 import { rankWithGists } from './gist-ranking.js';
@@ -245,7 +244,7 @@ async function meaningSpace(
   centre: QueryCentring | undefined,
 ): Promise<MeaningSpace> {
   const centred = centre ? await centre(text, vector) : undefined;
-  if (!centred) return { test: () => judge(vector), close: withFirstConversations(closeInMeaning) };
+  if (!centred) return { test: () => judge(vector), close: closeInMeaning };
   const meaning: CentredMeaning = {
     query: centred.centred,
     plain: await judge(vector).then((test) => ({
@@ -258,12 +257,12 @@ async function meaningSpace(
   return {
     centred: meaning,
     test: () => Promise.resolve(centred.test),
-    close: withFirstConversations((hits, test) => {
+    close: (hits, test) => {
       const judged = closeInMeaning(hits, test);
       const kept = new Set(judged.hits);
       const shown = hits.filter((hit) => kept.has(hit) || meaning.passes.has(hitKey(hit)));
       return { hits: shown, below: hits.length - shown.length };
-    }),
+    },
   };
 }
 

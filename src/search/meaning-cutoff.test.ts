@@ -3,11 +3,9 @@ import type { SearchHit } from '../stores/search-hit.js';
 import {
   closeInMeaning,
   leastSimilarity,
-  FIRST_CONVERSATIONS,
   NO_TEST,
   noiseLevel,
   standingOut,
-  withFirstConversations,
 } from './meaning-cutoff.js';
 
 function hit(id: string, why: SearchHit['why']): SearchHit {
@@ -73,48 +71,5 @@ describe('the meaning cutoff', () => {
 
   it('keeps everything without a test (no noise vectors to judge by)', () => {
     expect(closeInMeaning([meaning('x', -0.2)], NO_TEST).hits).toHaveLength(1);
-  });
-});
-
-describe('withFirstConversations', () => {
-  // Ranked by meaning: each hit's rank and similarity, as a search's semantic half gives them.
-  const ranked = (...hits: [string, number][]): SearchHit[] =>
-    hits.map(([id, similarity], i) => hit(id, { semantic: { rank: i + 1, similarity } }));
-  const close = withFirstConversations(closeInMeaning);
-
-  it("shows the first three conversations of an answer that passes, whatever share of the best's lead they keep", () => {
-    // Issue 43: "as abelhas vão abandonar a colmeia" ranks its conversation third, its best
-    // passage 0.012 above the noise level where the best stands 0.108 above (keep 0.2 asks 0.022).
-    const hits = ranked(
-      ['best', 0.108],
-      ['second', 0.03],
-      ['target', 0.012],
-      ['target', 0.011],
-      ['fourth', 0.011],
-    );
-    const test = { noise: 0, margin: 0, keep: 0.2, relatedZ: 0 };
-    expect(closeInMeaning(hits, test).hits.map((h) => h.conversationId)).toEqual([
-      'best',
-      'second',
-    ]);
-    const { hits: shown, below } = close(hits, test);
-    expect(shown.map((h) => h.conversationId)).toEqual(['best', 'second', 'target', 'target']);
-    expect(below).toBe(1);
-    expect(FIRST_CONVERSATIONS).toBe(3);
-  });
-
-  it('adds nothing to an answer nothing by meaning passes', () => {
-    const hits = ranked(['a', 0.01], ['b', 0.005]);
-    expect(close(hits, { noise: 0.02, margin: 0, keep: 0.2, relatedZ: 0 })).toEqual({
-      hits: [],
-      below: 2,
-    });
-  });
-
-  it('keeps hits found by words, and adds none of theirs to the first conversations', () => {
-    const words = hit('words', { keyword: { rank: 1 } });
-    const hits = [words, ...ranked(['a', 0.3], ['b', 0.01])];
-    const shown = close(hits, { noise: 0, margin: 0, keep: 0.5, relatedZ: 0 }).hits;
-    expect(shown.map((h) => h.conversationId)).toEqual(['words', 'a', 'b']);
   });
 });

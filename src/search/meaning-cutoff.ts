@@ -103,38 +103,3 @@ export function closeInMeaning(
   );
   return { hits: kept, below: hits.length - kept.length };
 }
-
-/**
- * Conversations an answer by meaning shows whatever share of the best's lead they keep, once
- * one of its hits passes the cutoff: the cutoff tells whether the question has an answer here,
- * the ranking which conversations come first. Measured on the recall bench (docs/search.md):
- * the keep share alone left out 8 of the 140 targets written apart that the ranking put in the
- * first three behind a better-scored conversation (3 of the 60 tuning questions).
- */
-export const FIRST_CONVERSATIONS = 3;
-
-/**
- * `close`, which also shows the hits by meaning of the first {@link FIRST_CONVERSATIONS}
- * conversations of the ranking by meaning when anything by meaning passes it. Nothing is added
- * to an answer that nothing by meaning passes (nonsense stays unanswered).
- */
-export function withFirstConversations(close: typeof closeInMeaning): typeof closeInMeaning {
-  return (hits, test) => {
-    const judged = close(hits, test);
-    const kept = new Set(judged.hits);
-    const byMeaning = hits
-      .filter((hit) => hit.why?.semantic !== undefined && !hit.memory)
-      .sort((a, b) => (a.why?.semantic?.rank ?? 0) - (b.why?.semantic?.rank ?? 0));
-    if (!byMeaning.some((hit) => kept.has(hit))) return judged;
-    const first = new Set<string>();
-    for (const hit of byMeaning)
-      if (first.size < FIRST_CONVERSATIONS) first.add(hit.conversationId);
-      else break;
-    const shown = hits.filter(
-      (hit) =>
-        kept.has(hit) ||
-        (hit.why?.semantic !== undefined && !hit.memory && first.has(hit.conversationId)),
-    );
-    return { hits: shown, below: hits.length - shown.length };
-  };
-}
