@@ -85,6 +85,26 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
+  setPendingSize(db);
+}
+
+/** FTS5's pending terms held in memory before a table writes them out as a segment. */
+const PENDING_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Each full-text table holds up to {@link PENDING_BYTES} of pending terms (FTS5's `hashsize`,
+ * 1 MB by default) before it writes a segment, so a large import writes fewer, larger level-0
+ * segments and merges them less: replaying the 200 MB export's messages into message_fts alone
+ * took 4.1–4.6 CPU-seconds instead of 5.6–6.1, and left 6 segments instead of 8 for a search to
+ * read (docs/performance.md, import, third pass). A larger `automerge` saved as much but left
+ * 20 segments. Stored in each table's config; set at every writable open, like secure-delete.
+ * Each commit writes the pending terms out whatever their size, so an import's groups stay open
+ * up to 10 s (SqliteStore), not 3: in 40 commits the same replay took 5.2–5.6 CPU-seconds with
+ * or without the larger hash; readers see an import's conversations up to 10 s later.
+ */
+function setPendingSize(db: Database.Database): void {
+  for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${PENDING_BYTES})`);
 }
 
 /**

@@ -57,9 +57,9 @@ import { StateRow, sqliteRow } from './sqlite-rows.js';
 
 type Statement = Database.Statement;
 
-/** Conversations per commit, and the longest a group stays open (readers see it then). */
+/** Conversations per commit, and the longest a group stays open (10 s: see setPendingSize). */
 const GROUP_SIZE = 2000;
-const GROUP_MILLISECONDS = 3000;
+const GROUP_MILLISECONDS = 10_000;
 
 /**
  * The embedded store: the graph as SQLite tables (WAL, so readers go on while an import
