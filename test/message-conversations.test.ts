@@ -19,7 +19,7 @@ import { searchBatches } from './support/search-fixtures.js';
 // wrote the messages, and a store made before it must get it once.
 
 /** What the table says against what the messages say, read from the file. */
-function check(file: string): { messages: number; wrong: number; extra: number } {
+function check(file: string): { messages: number; wrong: number; extra: number; facts: number } {
   const db = new Database(file, { readonly: true });
   try {
     const count = (sql: string): number => Number(db.prepare(sql).pluck().get());
@@ -29,6 +29,12 @@ function check(file: string): { messages: number; wrong: number; extra: number }
       wrong: count(
         `SELECT count(*) FROM "Message" m LEFT JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = m.rowid
          LEFT JOIN ${CONVERSATION_NUMBERS} n ON n.n = k.n WHERE n.owner IS NOT m.owner`,
+      ),
+      // A role or a day that is not the message's (issue 46, fifth pass).
+      facts: count(
+        `SELECT count(*) FROM "Message" m JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = m.rowid
+         WHERE k.role IS NOT m.role
+            OR k.day IS NOT CAST(replace(substr(m.created_at, 1, 10), '-', '') AS INTEGER)`,
       ),
       // A number for a message that is no longer there.
       extra: count(
@@ -41,8 +47,8 @@ function check(file: string): { messages: number; wrong: number; extra: number }
 }
 
 function expectRight(file: string): number {
-  const { messages, wrong, extra } = check(file);
-  expect({ wrong, extra }).toEqual({ wrong: 0, extra: 0 });
+  const { messages, wrong, extra, facts } = check(file);
+  expect({ wrong, extra, facts }).toEqual({ wrong: 0, extra: 0, facts: 0 });
   return messages;
 }
 

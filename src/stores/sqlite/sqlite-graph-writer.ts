@@ -143,7 +143,11 @@ export class SqliteGraphWriter {
         this.fullText.add(node.label, info.lastInsertRowid, node.properties.content);
         if (node.label === 'Message') {
           n ??= this.stems.numberOf(batch.owner);
-          this.stems.add(info.lastInsertRowid, node.properties.content, language, n);
+          // Its number, role and day beside it, from the properties just written.
+          this.stems.add(info.lastInsertRowid, node.properties.content, language, {
+            n,
+            facts: node.properties,
+          });
         }
       }
     }
