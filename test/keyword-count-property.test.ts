@@ -1,7 +1,8 @@
 // Issue 46 (fifth pass) and issue 43: the number of conversations a keyword search reports is
-// exact, the same at every --limit, and a role or date filter keeps the same matches whether
-// it is checked beside each message's conversation number (its role and day, this version) or
-// through the owner index (a store made before, opened read-only, not upgraded). Checked on
+// exact, the same at every --limit, whether counted from each conversation's words (a word, a
+// prefix, an OR, this version) or from every match (a store made before, opened read-only, not
+// upgraded), and a role or date filter keeps the same matches whether it is checked beside each
+// message's conversation number (its role and day, this version) or through the owner index. Checked on
 // random small stores: the filtered hits against the unfiltered ones filtered here, and the
 // count against the distinct conversations of the hits, at limits 1 to N.
 import { copyFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
 import { dateBound } from '../src/stores/date-bound.js';
+import { CONVERSATION_STEMS, CONVERSATION_WORDS } from '../src/stores/sqlite/conversation-words.js';
 import { MESSAGE_CONVERSATIONS } from '../src/stores/sqlite/message-conversations.js';
 import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
 import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
@@ -117,7 +119,10 @@ function batches(conversations: Drawn[]): GraphBatch[] {
   });
 }
 
-/** The same store as a version before role and day were kept beside the numbers left it. */
+/**
+ * The same store as the version before this left it: no role and day beside the numbers, no
+ * words of each conversation (counts read every match).
+ */
 function oldShape(file: string): string {
   const old = join(tempDir(), 'old.sqlite');
   copyFileSync(file, old);
@@ -126,6 +131,7 @@ function oldShape(file: string): string {
   db.exec(`DROP TABLE ${MESSAGE_CONVERSATIONS}`);
   db.exec(`CREATE TABLE ${MESSAGE_CONVERSATIONS} (rowid INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
   db.exec(`INSERT INTO ${MESSAGE_CONVERSATIONS} SELECT r, n FROM kept; DROP TABLE kept`);
+  db.exec(`DROP TABLE ${CONVERSATION_WORDS}; DROP TABLE ${CONVERSATION_STEMS}`);
   db.close();
   return old;
 }
@@ -164,8 +170,17 @@ describe('the count of conversations holding the words', () => {
                   (until === undefined || hit.createdAt < until) &&
                   (source === undefined || hit.source === source),
               );
-              const holding = new Set(expected.map((hit) => hit.conversationId)).size;
+              const conversationsOf = (hits: SearchResult['hits']): number =>
+                new Set(hits.map((hit) => hit.conversationId)).size;
+              const holding = conversationsOf(expected);
               for (const db of dbs) {
+                // Unfiltered: a word, a prefix or an OR counted from the conversations' words
+                // (this version), the others from every match; the same hits in both shapes.
+                const plain = (limit: number): SearchResult =>
+                  searchSqlite(db, { text: q.text, limit });
+                expect(plain(all).hits.map(key).sort()).toEqual(unfiltered.hits.map(key).sort());
+                for (let limit = 1; limit <= unfiltered.hits.length + 1; limit++)
+                  expect(plain(limit).conversationCount).toBe(conversationsOf(unfiltered.hits));
                 const asked: SearchQuery = { text: q.text };
                 if (role !== undefined) asked.role = role;
                 if (q.since !== undefined) asked.since = q.since;

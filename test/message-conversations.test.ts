@@ -12,6 +12,7 @@ import {
 } from '../src/stores/sqlite/message-conversations.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { grainMismatches } from './support/grain-check.js';
 import { searchBatches } from './support/search-fixtures.js';
 
 // Issue 46: each message's conversation as a number, kept beside the messages, is what exact counts of
@@ -49,6 +50,8 @@ function check(file: string): { messages: number; wrong: number; extra: number; 
 function expectRight(file: string): number {
   const { messages, wrong, extra, facts } = check(file);
   expect({ wrong, extra, facts }).toEqual({ wrong: 0, extra: 0, facts: 0 });
+  // Each conversation's words (issue 46, fifth pass) say what its texts say.
+  expect(grainMismatches(file)).toEqual([]);
   return messages;
 }
 

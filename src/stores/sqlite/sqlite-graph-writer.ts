@@ -16,6 +16,7 @@ import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
 import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';
 import { addTokenCounts, tokenCountStatements, tokenCounts } from './sqlite-token-counts.js';
+import { conversationWordsWriter, type ConversationWordsWriter } from './conversation-words.js';
 
 type Statement = Database.Statement;
 
@@ -48,6 +49,7 @@ export class SqliteGraphWriter {
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly fullText: ReturnType<typeof fullTextWriter>;
   private readonly stems: StemsWriter;
+  private readonly words: ConversationWordsWriter;
   private readonly patcher: ReturnType<typeof deltaPatcher>;
   private readonly tokens: ReturnType<typeof tokenCountStatements>;
   private readonly statements: Record<
@@ -72,6 +74,7 @@ export class SqliteGraphWriter {
     }
     this.fullText = fullTextWriter(db);
     this.stems = stemsWriter(db);
+    this.words = conversationWordsWriter(db);
     this.statements = {
       state: db.prepare(
         `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
@@ -96,6 +99,8 @@ export class SqliteGraphWriter {
       rowOf,
       stems: this.stems,
       finish: (owner, hash, deep) => {
+        // The conversation's words written again whole (see conversation-words.ts).
+        this.words.refresh(owner);
         this.statements.state.run(owner, hash, deep ? 1 : 0);
         this.bump();
       },
@@ -113,6 +118,7 @@ export class SqliteGraphWriter {
 
   /** Deletes one conversation's rows (inside the caller's transaction). */
   remove(owner: string): void {
+    this.words.remove(owner);
     this.removeOwned(owner);
     this.statements.countsDelete.run(owner);
     this.tokens.remove.run(owner);
@@ -153,6 +159,8 @@ export class SqliteGraphWriter {
     }
     for (const edge of batch.edges)
       this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+    // The conversation's words, from the rows just written (see conversation-words.ts).
+    this.words.refresh(batch.owner);
     this.finish(batch, hash, deep);
   }
 

@@ -3,6 +3,13 @@ import { z } from 'zod';
 import { QueryError } from '../store.js';
 import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
+import type { SearchNode } from '../../search/search-terms.js';
+import {
+  CONVERSATION_STEMS,
+  CONVERSATION_WORDS,
+  conversationWordsMissing,
+  grainCountable,
+} from './conversation-words.js';
 import {
   CONVERSATION_NUMBERS,
   MESSAGE_CONVERSATIONS,
@@ -42,6 +49,29 @@ export interface Tables {
   stems: boolean;
   /** How many words in capitals every match must hold as written (`@acronym0`…). */
   acronyms: number;
+  /**
+   * The conversations holding the matches, without filters, are those whose words match
+   * (conversation-words.ts: the store has the tables and the search is one {@link grainCountable}
+   * answers exactly).
+   */
+  grain: boolean;
+}
+
+/** Whether {@link Tables.grain} holds for a search of `root` over `sources`. */
+export function grainFor(
+  db: Database.Database,
+  root: SearchNode,
+  sources: readonly Source[],
+  stems: boolean,
+  acronyms: number,
+): boolean {
+  return (
+    acronyms === 0 &&
+    stems &&
+    sources.includes('attachment') &&
+    grainCountable(root) &&
+    !conversationWordsMissing(db)
+  );
 }
 
 /**
@@ -292,7 +322,9 @@ function ownerJoin(db: Database.Database, source: Source): string | undefined {
 }
 
 /**
- * The conversations holding a match, exactly (every match, the filters applied): each matching
+ * The conversations holding a match, exactly (every match, the filters applied): without
+ * filters, for a word, a prefix or an OR of them, the conversations whose words match (one
+ * document a conversation, see conversation-words.ts); otherwise each matching
  * row's conversation, counted once across message and attachment text. A match's conversation
  * is read as its number from {@link MESSAGE_CONVERSATIONS}; where filters read the message (its
  * role and time), from {@link MESSAGE_OWNER_INDEX}, not from its row, which holds its text
@@ -306,6 +338,14 @@ export function countConversations(
   filters: string[],
   params: Params,
 ): number {
+  if (filters.length === 0 && tables.grain)
+    return counter(
+      db,
+      params,
+    )(
+      `SELECT count(*) FROM (SELECT rowid FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+       UNION SELECT rowid FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)`,
+    );
   const numbered = numberedMatches(db, sources, tables, filters, params, false);
   if (numbered !== undefined)
     return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);

@@ -32,6 +32,7 @@ import {
   countConversations,
   countFiltered,
   countMatches,
+  grainFor,
   matched,
   numberedFilters,
   tableExists,
@@ -195,11 +196,16 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     ...conditions.params,
   };
   fts.acronyms.forEach((word, i) => (params[`acronym${i}`] = word));
-  const tables: Tables = { stems: tableExists(db, STEMS_TABLE), acronyms: fts.acronyms.length };
   // A store opened read-only before it was upgraded may lack the attachment index.
   const sources: Source[] = tableExists(db, 'attachment_fts')
     ? ['message', 'attachment']
     : ['message'];
+  const stems = tableExists(db, STEMS_TABLE);
+  const tables: Tables = {
+    stems,
+    acronyms: fts.acronyms.length,
+    grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),
+  };
   const totals = new Map(
     sources.map((source) => [source, countMatches(db, source, tables, params)]),
   );
