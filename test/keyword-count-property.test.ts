@@ -62,10 +62,10 @@ const conversation: fc.Arbitrary<Drawn> = fc.record({
 });
 const query = fc.record({
   text: fc.constantFrom(...QUERIES),
-  role: fc.option(fc.constantFrom(...ROLES), { nil: undefined }),
-  since: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined }),
-  until: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined }),
-  source: fc.option(fc.constantFrom('chatgpt', 'claude-ai'), { nil: undefined }),
+  role: fc.option(fc.constantFrom(...ROLES), { nil: undefined, freq: 2 }),
+  since: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
+  until: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
+  source: fc.option(fc.constantFrom('chatgpt', 'claude-ai'), { nil: undefined, freq: 2 }),
 });
 
 interface Drawn {

@@ -142,3 +142,20 @@ export function grainCountable(node: SearchNode): boolean {
       );
   }
 }
+
+/** Whether a search of `root` over `sources` counts its conversations here (`Tables.grain`). */
+export function grainFor(
+  db: Database.Database,
+  root: SearchNode,
+  sources: readonly string[],
+  stems: boolean,
+  acronyms: number,
+): boolean {
+  return (
+    acronyms === 0 &&
+    stems &&
+    sources.includes('attachment') &&
+    grainCountable(root) &&
+    !conversationWordsMissing(db)
+  );
+}

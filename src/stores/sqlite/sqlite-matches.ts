@@ -3,13 +3,7 @@ import { z } from 'zod';
 import { QueryError } from '../store.js';
 import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
-import type { SearchNode } from '../../search/search-terms.js';
-import {
-  CONVERSATION_STEMS,
-  CONVERSATION_WORDS,
-  conversationWordsMissing,
-  grainCountable,
-} from './conversation-words.js';
+import { CONVERSATION_STEMS, CONVERSATION_WORDS } from './conversation-words.js';
 import {
   CONVERSATION_NUMBERS,
   MESSAGE_CONVERSATIONS,
@@ -51,27 +45,10 @@ export interface Tables {
   acronyms: number;
   /**
    * The conversations holding the matches, without filters, are those whose words match
-   * (conversation-words.ts: the store has the tables and the search is one {@link grainCountable}
-   * answers exactly).
+   * (conversation-words.ts: the store has the tables and the search is one they answer
+   * exactly, see grainFor).
    */
   grain: boolean;
-}
-
-/** Whether {@link Tables.grain} holds for a search of `root` over `sources`. */
-export function grainFor(
-  db: Database.Database,
-  root: SearchNode,
-  sources: readonly Source[],
-  stems: boolean,
-  acronyms: number,
-): boolean {
-  return (
-    acronyms === 0 &&
-    stems &&
-    sources.includes('attachment') &&
-    grainCountable(root) &&
-    !conversationWordsMissing(db)
-  );
 }
 
 /**
@@ -267,6 +244,8 @@ export function countFiltered(
   filters: string[],
   params: Params,
 ): { kept: Record<Source, number>; conversations: number } {
+  const grained = grainFiltered(db, sources, tables, filters, params);
+  if (grained !== undefined) return grained;
   const numbered = numberedMatches(db, sources, tables, filters, params, true);
   const hits =
     numbered ??
@@ -296,6 +275,47 @@ export function countFiltered(
     kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
     conversations: counts?.conversations ?? 0,
   };
+}
+
+/**
+ * {@link countFiltered} when the filters read the conversation alone (its source) and the
+ * search is one each conversation's words answer (see {@link Tables.grain}): the conversations
+ * whose words match and which the filters keep, exactly; the matches kept counted up to the
+ * cap, as {@link countMatches} counts them (the number shown stops there).
+ */
+function grainFiltered(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  filters: readonly string[],
+  params: Params,
+): { kept: Record<Source, number>; conversations: number } | undefined {
+  if (!tables.grain || filters.some(readsMessage)) return undefined;
+  const conditions = numberedFilters(db, filters, params);
+  if (conditions === undefined || conditions.length === 0) return undefined;
+  const joins = sources.map((source) => numberJoin(db, source));
+  if (joins.some((join) => join === undefined)) return undefined;
+  const where = conditions.join(' AND ');
+  const cap = MATCH_COUNT_CAP + 1;
+  const count = counter(db, params);
+  const kept: Record<Source, number> = { message: 0, attachment: 0 };
+  sources.forEach((source, i) => {
+    const join = joins[i] ?? '';
+    const { porter, stems } = matchingRowids(source, tables);
+    const keptOf = (rows: string): number =>
+      count(`SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${join} WHERE ${where} LIMIT ${cap})`);
+    const english = keptOf(porter);
+    kept[source] =
+      stems === undefined || english >= cap
+        ? english
+        : Math.min(cap, english + keptOf(`${stems} AND rowid NOT IN (${porter})`));
+  });
+  const conversations = count(
+    `SELECT count(*) FROM (SELECT rowid AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+     UNION SELECT rowid AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems) k
+     WHERE ${where}`,
+  );
+  return { kept, conversations };
 }
 
 const FilteredCounts = z.object({

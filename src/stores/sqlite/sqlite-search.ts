@@ -25,6 +25,7 @@ import { SQL } from './sqlite-dialect.js';
 import { STEMS_LANGUAGES } from '../batch-language.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
+import { grainFor } from './conversation-words.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
@@ -32,7 +33,6 @@ import {
   countConversations,
   countFiltered,
   countMatches,
-  grainFor,
   matched,
   numberedFilters,
   tableExists,
