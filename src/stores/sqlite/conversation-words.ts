@@ -19,10 +19,10 @@ import { tableNames } from './sqlite-rows.js';
  * phrase, AND, NOT or a word of several tokens could match across two texts, and a filter reads
  * the message: those keep counting each match (see {@link grainCountable}).
  *
- * Contentless with `contentless_delete=1` (SQLite 3.43; the bundled one is 3.53), `detail=none`
- * (which documents, no positions): a few bytes a conversation a word. A conversation's rows are
- * written again whole by the writer after each write of it (an import, a live append, a
- * re-import with --redact) and taken out when it is deleted.
+ * Contentless, `detail=none` (which documents, no positions): a few bytes a conversation a word.
+ * A conversation's rows are taken out before each write of it (an import, a live append, a
+ * re-import with --redact, a delete) and written again whole after it (see
+ * {@link conversationWordsWriter}).
  */
 export const CONVERSATION_WORDS = 'conversation_words';
 
@@ -30,7 +30,7 @@ export const CONVERSATION_WORDS = 'conversation_words';
 export const CONVERSATION_STEMS = 'conversation_stems';
 
 const options = (tokenizer: string): string =>
-  `content, content='', contentless_delete=1, detail=none, tokenize='${tokenizer}', prefix='${PREFIX_LENGTHS}'`;
+  `content, content='', detail=none, tokenize='${tokenizer}', prefix='${PREFIX_LENGTHS}'`;
 
 /** The two tables (idempotent). */
 export function conversationWordsStatements(): string[] {
@@ -50,17 +50,29 @@ const WORDS_OF = `SELECT group_concat(content, char(10)) FROM (
 const STEMS_OF = `SELECT group_concat(s.content, char(10)) FROM ${STEMS_TABLE} s
   WHERE s.rowid IN (SELECT m.rowid FROM "Message" m WHERE m.owner = @owner)`;
 
-/** Writes a conversation's words again (inside the writer's transaction). */
+/** Writes a conversation's words (inside the writer's transaction). */
 export interface ConversationWordsWriter {
-  /** After a conversation was written (whole or patched): its rows made again from its texts. */
-  refresh(owner: string): void;
-  /** When a conversation is deleted. */
-  remove(owner: string): void;
+  /** The words of a conversation's texts as they are now: before its rows change. */
+  wordsOf(owner: string): ConversationText;
+  /** Takes out the words {@link wordsOf} read (before the rows changed). */
+  remove(text: ConversationText): void;
+  /** Writes a conversation's words from its rows as they are now (after they were written). */
+  add(owner: string): void;
+}
+
+/** What a conversation's rows in both tables were made of. */
+export interface ConversationText {
+  n: number | bigint | undefined;
+  texts: unknown[];
 }
 
 /**
  * Single-row statements only: an INSERT … SELECT on an FTS5 table opens a statement journal,
- * where FTS5 writes its pending terms out as a segment (see message-conversations.ts).
+ * where FTS5 writes its pending terms out as a segment (see message-conversations.ts). A row is
+ * taken out by FTS5's 'delete' command with the text it was made of, read from the
+ * conversation's rows before they change: with `secure-delete` that leaves none of its words in
+ * the file (a re-import with --redact must not keep a secret's words), where a
+ * `contentless_delete=1` table kept them until a merge.
  */
 export function conversationWordsWriter(db: Database.Database): ConversationWordsWriter {
   const numberOf = db.prepare(`SELECT n FROM ${CONVERSATION_NUMBERS} WHERE owner = ?`).pluck();
@@ -69,24 +81,32 @@ export function conversationWordsWriter(db: Database.Database): ConversationWord
     { table: CONVERSATION_STEMS, text: db.prepare(STEMS_OF).pluck() },
   ].map(({ table, text }) => ({
     text,
-    remove: db.prepare(`DELETE FROM ${table} WHERE rowid = ?`),
+    remove: db.prepare(`INSERT INTO ${table} (${table}, rowid, content) VALUES ('delete', ?, ?)`),
     insert: db.prepare(`INSERT INTO ${table} (rowid, content) VALUES (?, ?)`),
   }));
-  const remove = (owner: string): void => {
+  const wordsOf = (owner: string): ConversationText => {
     const n: unknown = numberOf.get(owner);
-    if (typeof n !== 'number' && typeof n !== 'bigint') return;
-    for (const table of tables) table.remove.run(n);
+    if (typeof n !== 'number' && typeof n !== 'bigint') return { n: undefined, texts: [] };
+    return { n, texts: tables.map((table) => table.text.get({ owner })) };
   };
+  // A table has a conversation's row when its text was not empty (see add).
+  const written = (text: unknown): text is string => typeof text === 'string' && text !== '';
   return {
-    remove,
-    refresh: (owner) => {
-      const n: unknown = numberOf.get(owner);
-      if (typeof n !== 'number' && typeof n !== 'bigint') return;
-      for (const table of tables) {
-        table.remove.run(n);
-        const text: unknown = table.text.get({ owner });
-        if (typeof text === 'string' && text !== '') table.insert.run(n, text);
-      }
+    wordsOf,
+    remove: ({ n, texts }) => {
+      if (n === undefined) return;
+      tables.forEach((table, i) => {
+        const text = texts[i];
+        if (written(text)) table.remove.run(n, text);
+      });
+    },
+    add: (owner) => {
+      const { n, texts } = wordsOf(owner);
+      if (n === undefined) return;
+      tables.forEach((table, i) => {
+        const text = texts[i];
+        if (written(text)) table.insert.run(n, text);
+      });
     },
   };
 }
@@ -110,7 +130,7 @@ export function upgradeConversationWords(db: Database.Database): number | undefi
     for (const statement of conversationWordsStatements()) db.exec(statement);
     const owners = db.prepare(`SELECT owner FROM ${CONVERSATION_NUMBERS}`).pluck().all();
     const writer = conversationWordsWriter(db);
-    for (const owner of owners) if (typeof owner === 'string') writer.refresh(owner);
+    for (const owner of owners) if (typeof owner === 'string') writer.add(owner);
     return owners.length;
   })();
 }
@@ -118,7 +138,8 @@ export function upgradeConversationWords(db: Database.Database): number | undefi
 /** Empties both tables (with the node tables, by `clear`). */
 export function clearConversationWords(db: Database.Database): void {
   for (const table of [CONVERSATION_WORDS, CONVERSATION_STEMS])
-    if (tableNames(db).includes(table)) db.exec(`DELETE FROM ${table}`);
+    if (tableNames(db).includes(table))
+      db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
 }
 
 // One token under both tokenizers whatever SQLite's Unicode tables say: Latin letters, digits.

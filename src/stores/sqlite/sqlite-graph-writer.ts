@@ -99,8 +99,6 @@ export class SqliteGraphWriter {
       rowOf,
       stems: this.stems,
       finish: (owner, hash, deep) => {
-        // The conversation's words written again whole (see conversation-words.ts).
-        this.words.refresh(owner);
         this.statements.state.run(owner, hash, deep ? 1 : 0);
         this.bump();
       },
@@ -118,7 +116,7 @@ export class SqliteGraphWriter {
 
   /** Deletes one conversation's rows (inside the caller's transaction). */
   remove(owner: string): void {
-    this.words.remove(owner);
+    this.words.remove(this.words.wordsOf(owner));
     this.removeOwned(owner);
     this.statements.countsDelete.run(owner);
     this.tokens.remove.run(owner);
@@ -136,8 +134,11 @@ export class SqliteGraphWriter {
     // INSERT … SELECT or a multi-row DELETE on an FTS5 table opens a statement savepoint, where
     // FTS5 writes its pending terms out as a segment, so every conversation of an import made
     // its own tiny segments to merge (1.9 s of a 14 s import of 4,698 conversations).
-    if (this.statements.known.get(batch.owner, batch.owner) !== undefined)
+    if (this.statements.known.get(batch.owner, batch.owner) !== undefined) {
+      // Its words out first, told the texts they were made of (see conversation-words.ts).
+      this.words.remove(this.words.wordsOf(batch.owner));
       this.removeOwned(batch.owner);
+    }
     const language = batchLanguage(batch.nodes);
     // The conversation's number, asked once for all its messages (given at its first one).
     let n: number | bigint | undefined;
@@ -160,7 +161,7 @@ export class SqliteGraphWriter {
     for (const edge of batch.edges)
       this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
     // The conversation's words, from the rows just written (see conversation-words.ts).
-    this.words.refresh(batch.owner);
+    this.words.add(batch.owner);
     this.finish(batch, hash, deep);
   }
 
@@ -169,7 +170,15 @@ export class SqliteGraphWriter {
    * not additive and the conversation must be written whole.
    */
   patch(delta: GraphDelta, hash: string, deep: boolean): PatchOutcome {
-    return this.patcher(delta, hash, deep);
+    // The conversation's words before the patch changes its rows, taken out after it (a patch
+    // that answers 'replace' has changed nothing: the whole write that follows does it).
+    const before = this.words.wordsOf(delta.owner);
+    const outcome = this.patcher(delta, hash, deep);
+    if (outcome !== 'replace') {
+      this.words.remove(before);
+      this.words.add(delta.owner);
+    }
+    return outcome;
   }
 
   /** A written conversation's message counts, content hash, and the store's version. */
