@@ -6,7 +6,6 @@ import {
   STEMS_TOKENIZER,
 } from './stemmed-full-text.js';
 import { clearMessageConversations } from './message-conversations.js';
-import { clearConversationWords } from './conversation-words.js';
 import { tableNames } from './sqlite-rows.js';
 
 /**
@@ -157,6 +156,5 @@ export function clearFullText(db: Database.Database): void {
   for (const { table } of FULL_TEXT)
     db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
   clearStems(db);
-  clearConversationWords(db);
   clearMessageConversations(db);
 }

@@ -2,7 +2,13 @@ import { channel } from 'node:diagnostics_channel';
 import { existsSync } from 'node:fs';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { LABEL_NAMES } from '../../graph/schema.js';
-import { FULL_TEXT, fullTextMissing, fullTextOutdated, upgradeFullText } from './full-text.js';
+import {
+  FULL_TEXT,
+  clearFullText,
+  fullTextMissing,
+  fullTextOutdated,
+  upgradeFullText,
+} from './full-text.js';
 import { openReadonly } from './open-readonly.js';
 import { isEmptyFile } from './store-damage.js';
 import {
@@ -20,6 +26,7 @@ import {
 import {
   CONVERSATION_STEMS,
   CONVERSATION_WORDS,
+  clearConversationWords,
   conversationWordsMissing,
   upgradeConversationWords,
 } from './conversation-words.js';
@@ -146,6 +153,12 @@ function addMissingColumns(db: Database.Database): void {
       }
     }
   }
+}
+
+/** Empties every search table (with the node tables, by `clear`). */
+export function clearSearch(db: Database.Database): void {
+  clearFullText(db);
+  clearConversationWords(db);
 }
 
 /** Whether a store file lacks a table or a property column of this version. */

@@ -34,14 +34,14 @@ import { EMPTY_FILE, StoreDamagedError, isEmptyFile } from './store-damage.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { SearchChildren } from './search-children.js';
 import { toFtsQuery } from './fts-query.js';
-import { clearFullText } from './full-text.js';
 import { batchNeedsDetector } from '../batch-language.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
 import { quote } from './sqlite-schema.js';
 import { openReadonly, type SqliteStoreOptions } from './open-readonly.js';
 import { openDatabase } from '../../at-rest/open-database.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
-import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
+import { clearSearch, configureWritable, migrate, needsUpgrade } from './sqlite-migrations.js';
+import { outdated } from './sqlite-migrations.js';
 import {
   conversationOf,
   conversationPage,
@@ -379,7 +379,7 @@ export class SqliteStore implements Store {
       this.db.exec(`DELETE FROM conversation_state`);
       this.db.exec(`DELETE FROM message_counts; DELETE FROM token_counts`);
       this.vectors.dropAll();
-      clearFullText(this.db);
+      clearSearch(this.db);
       SqliteMemories.clear(this.db);
       this.db
         .prepare(
