@@ -11,6 +11,7 @@ import { memoryStoreErrors } from '../support/pam-validator.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
 import { cleanUp } from '../support/clean-up.js';
+import { pageFaults } from './page-faults.js';
 
 /**
  * The Memories page in Chromium: remember through the page, find it by a word, open its
@@ -220,6 +221,7 @@ describe('the Memories page in Chromium', () => {
     expect(
       await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
     ).toBeUndefined();
+    const faults: string[] = [];
     for (const scheme of ['light', 'dark'] as const)
       for (const width of [1280, 390]) {
         const context = await browser.newContext({
@@ -233,8 +235,10 @@ describe('the Memories page in Chromium', () => {
           path: join(SHOTS, `memories-markdown-${String(width)}-${scheme}.png`),
           fullPage: true,
         });
+        faults.push(...(await pageFaults(shot, `memories ${String(width)} ${scheme}`)));
         await context.close();
       }
+    expect(faults).toEqual([]);
     expect(errors).toEqual([]);
   });
 
