@@ -153,7 +153,7 @@ describe('the search deadline in the CLI', () => {
         data,
       );
       expect(run.stderr).toBe(
-        'chatgraph: the search ran longer than 0.05 s and was stopped: narrow it (rarer words, longer prefixes, a filter) (the limit is set with --query-timeout)\n',
+        'chatgraph: the search ran longer than 0.05 s and was stopped: narrow it (rarer words, longer prefixes, a filter) or give it more time (the limit is set with --query-timeout)\n',
       );
       expect(run.stdout).toBe('');
       expect(run.code).toBe(2);
