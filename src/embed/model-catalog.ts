@@ -69,6 +69,13 @@ export interface CatalogModel {
  */
 export interface CentredCutoff extends MeaningCutoff {
   plainMargin: number;
+  /**
+   * How hits are ranked (not judged): by their plain similarity less this many times their
+   * language pair's term, the dot product of the passage's and the query's language centres
+   * (`recall/language-centring.ts`): it takes out what a passage gets for sharing the query's
+   * language and keeps the plain ranking within a language, which full centring upsets.
+   */
+  pairWeight: number;
 }
 
 /** The model used when none is named. */
@@ -148,7 +155,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // 88.2% / 96.9% with it, 82.4% / 96.9% without, 80.9% / 93.8% with `passage: ` for messages
     // and `query: ` for questions, 82.4% / 84.4% with `passage: ` on both sides.
     textPrefix: 'query: ',
-    // Passages ranked with their conversation's gist (recall-search.ts), measured with
+    // Passages ranked with their conversation's gist (recall/gist-ranking.ts), measured with
     // `bench/recall-quality.mjs --library --floors` on the cross-language set: margin 0.005 and
     // keep 0.3 found 35 of 60 in the first three (targets just above their noise level left
     // out); margin 0 finds 39 with keep 0.1, 0.15 or 0.2 (17.5, 15.5 and 13.3 conversations an
@@ -161,7 +168,11 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // first three; shown also when the plain test passes with margin 0, 8 are lost but "how to
     // tune a violin bridge" is answered on the samples (plain lead 0.022, centred -0.012); with
     // a plain margin of 0.03, 11 are lost and the samples answer it nothing.
-    centred: { margin: 0, keep: 0.2, relatedZ: 2.6, plainMargin: 0.03 },
+    // Ranked by plain similarity less 1.5 times the language pair's term, measured on the
+    // nearest hundred passages (docs/search.md): on the cross-language set a weight of 1 finds
+    // 46 of 60 in the first three, 1.3 48, 1.5 50, 1.7 50, 1.8 49 (ranked centred: 48); English
+    // 61, 60, 59, 58, 58 of 68 (centred: 57).
+    centred: { margin: 0, keep: 0.2, relatedZ: 2.6, plainMargin: 0.03, pairWeight: 1.5 },
     sources: [
       {
         kind: 'pypi',
@@ -260,6 +271,12 @@ export function centredCutoffOf(id: string): CentredCutoff | undefined {
   if (asked === '0') return undefined;
   const entry = catalogEntryOf(id);
   if (asked === '1')
-    return entry?.centred ?? { ...(entry?.cutoff ?? UNCALIBRATED_CUTOFF), plainMargin: 0 };
+    return (
+      entry?.centred ?? {
+        ...(entry?.cutoff ?? UNCALIBRATED_CUTOFF),
+        plainMargin: 0,
+        pairWeight: 1,
+      }
+    );
   return entry?.centred;
 }

@@ -260,6 +260,8 @@ export interface CentredSearch {
   test: MeaningTest;
   /** The least lead over the plain noise level that shows a hit by its plain similarity. */
   plainMargin: number;
+  /** How much of its language pair's term a hit's plain similarity loses when ranked. */
+  pairWeight: number;
 }
 
 /**
@@ -315,11 +317,12 @@ export async function openQueryEmbedder(
       const centring = await centringOf();
       if (!centring) return undefined;
       const centred = centring.query(text, vector);
-      const { plainMargin, ...cutoff } = centredCutoff;
+      const { plainMargin, pairWeight, ...cutoff } = centredCutoff;
       return {
         centred,
         test: { noise: centred.noise(await noiseVectors()), ...cutoff },
         plainMargin,
+        pairWeight,
       };
     },
     meaningJudge: async () => {

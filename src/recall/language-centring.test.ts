@@ -191,10 +191,29 @@ describe('centring by language', () => {
         centred: centring.query(t, v),
         test: { noise: -Infinity, margin: 0, keep: 0, relatedZ: 0 },
         plainMargin: 0,
+        pairWeight: 1,
       }),
     );
     const order = [...new Set(centred.hits.map((h) => h.platformConversationId))];
     expect(order.slice(0, 2).sort()).toEqual(['en-cat', 'fr-cat']);
     expect(order.indexOf('en-cat')).toBeLessThan(order.indexOf('fr-bread'));
+  });
+
+  it("gives each passage's language pair with the query's the dot product of their centres", async () => {
+    const centres = await measureCentres(store.vectors, languageHeavy.model.id);
+    const centring = centringBy(centres, 0);
+    const [vector] = await languageHeavy.embed(['mon chat vomit']);
+    if (!vector) throw new Error('no vector');
+    const query = centring.query('mon chat vomit', vector);
+    const ownerOf = (language: string) =>
+      [...centres.conversations].find(([, l]) => l === language)?.[0] ?? '';
+    const fr = centres.languages.get('fr')?.mean ?? new Float32Array(4);
+    const en = centres.languages.get('en')?.mean ?? new Float32Array(4);
+    const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
+    expect(query.language).toBe('fr');
+    expect(query.languagePair(ownerOf('fr'))).toBeCloseTo(dot(fr, fr), 6);
+    expect(query.languagePair(ownerOf('en'))).toBeCloseTo(dot(en, fr), 6);
+    // Sharing the query's language is worth more than sharing another's.
+    expect(query.languagePair(ownerOf('fr'))).toBeGreaterThan(query.languagePair(ownerOf('en')));
   });
 });

@@ -144,6 +144,13 @@ export interface CentredQuery {
   score(hit: Pick<VectorHit, 'owner' | 'similarity' | 'vector'>): number;
   /** The query's noise level in centred space (the noise texts centred on the overall mean). */
   noise(noise: readonly Float32Array[]): number;
+  /**
+   * How near the hit's conversation's language stands to the query's, as the model sees any two
+   * texts of them: the dot product of the two languages' centres (what two conversations of
+   * those languages have in common on average); hits are ranked by their plain similarity less
+   * the model's `pairWeight` times it (`embed/model-catalog.ts`).
+   */
+  languagePair(owner: string): number;
 }
 
 /** Centres queries and scores hits by the folder's language means. */
@@ -191,6 +198,8 @@ export function centringBy(centres: LanguageCentres, shrink = SHRINK_CONVERSATIO
       const searched = unit(minus(vector, of(language).centre));
       // The language term a hit's score loses, per language, made once per query.
       const shift = new Map<string, number>();
+      const pair = new Map<string, number>();
+      const queryCentre = of(language).centre;
       const shiftOf = (passage: { centre: Float32Array }): number => dot(passage.centre, searched);
       return {
         language,
@@ -205,6 +214,13 @@ export function centringBy(centres: LanguageCentres, shrink = SHRINK_CONVERSATIO
           let term = shift.get(passageLanguage);
           if (term === undefined) shift.set(passageLanguage, (term = shiftOf(passage)));
           return (hit.similarity - term) / passage.length;
+        },
+        languagePair(owner) {
+          const passageLanguage = centres.conversations.get(owner) ?? '';
+          let term = pair.get(passageLanguage);
+          if (term === undefined)
+            pair.set(passageLanguage, (term = dot(of(passageLanguage).centre, queryCentre)));
+          return term;
         },
         noise(noise) {
           return noiseLevel(

@@ -9,13 +9,14 @@ import {
   type MemoryHolder,
   type VectorHolder,
 } from '../stores/store.js';
-import type { VectorQuery } from '../stores/vector-index.js';
+import type { VectorHit, VectorQuery } from '../stores/vector-index.js';
 import {
   closeInMeaning,
   leastSimilarity,
   NO_TEST,
   type MeaningTest,
 } from '../search/meaning-cutoff.js';
+import { rankWithGists } from './gist-ranking.js';
 import type { CentredQuery } from './language-centring.js';
 
 /** What a search in every mode reads of a store (and a shell's reader cannot write). */
@@ -37,7 +38,9 @@ export type MeaningJudge = (vector: Float32Array) => Promise<MeaningTest>;
 export type QueryCentring = (
   text: string,
   vector: Float32Array,
-) => Promise<{ centred: CentredQuery; test: MeaningTest; plainMargin: number } | undefined>;
+) => Promise<
+  { centred: CentredQuery; test: MeaningTest; plainMargin: number; pairWeight: number } | undefined
+>;
 
 /** A search centred by language: the query, the plain test, the hits that pass it. */
 interface CentredMeaning {
@@ -46,6 +49,8 @@ interface CentredMeaning {
   plain: MeaningTest;
   /** Keys of hits whose uncentred similarity passes {@link plain}: shown whatever centring says. */
   passes: Set<string>;
+  /** How much of its language pair's term a hit's plain similarity loses when ranked. */
+  pairWeight: number;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -64,6 +69,13 @@ const CENTRED_DEPTH = 100;
 const RRF_K = 60;
 /** Extra hits each side brings to the fusion beyond the page asked for. */
 const FUSION_DEPTH = 50;
+
+/** The key {@link hitKey} gives the hit a vector hit becomes. */
+function vectorHitKey(hit: Pick<VectorHit, 'kind' | 'nodeId' | 'owner' | 'messageId'>): string {
+  if (hit.kind === 'attachment') return `a:${hit.nodeId}`;
+  if (hit.kind === 'title' || hit.messageId === null) return `t:${hit.owner}`;
+  return `m:${hit.messageId}`;
+}
 
 /** What identifies one hit across keyword and vector results. */
 function hitKey(hit: SearchHit): string {
@@ -111,41 +123,6 @@ function vectorQueryOf(query: SearchQuery, vector: Float32Array, limit: number):
   };
 }
 
-/**
- * How much a conversation's gist (its title, first questions and the start of its long answers,
- * one vector) weighs beside a passage's own similarity when passages are ranked by meaning.
- * Measured with `node bench/recall-quality.mjs --library` (first three conversations, no
- * cutoff, multilingual-e5-small): 0 finds 37 of the 60 cross-language questions, 0.25 finds 41,
- * 0.5 40, 1 39; English 60, 62, 62, 60 of 68; all-minilm-l6-v2 65, 66, 65, 65 of 68 English.
- */
-export const GIST_WEIGHT = 0.25;
-
-/**
- * Passages ranked by their similarity plus {@link GIST_WEIGHT} times their conversation's gist's:
- * a passage of a conversation that is about the question as a whole outranks one that only
- * shares a sentence with it. A conversation whose gist is not among the hits gets the least
- * similarity among them (its gist is at most that near). The similarity shown and judged by the
- * cutoff stays the passage's own.
- */
-export function rankWithGists(hits: readonly SearchHit[]): SearchHit[] {
-  if (hits.length === 0) return [];
-  let least = Infinity;
-  const gist = new Map<string, number>();
-  for (const hit of hits) {
-    least = Math.min(least, hit.score);
-    if (hit.kind === 'title' && !gist.has(hit.conversationId))
-      gist.set(hit.conversationId, hit.score);
-  }
-  return hits
-    .map((hit, i) => ({
-      hit,
-      i,
-      rank: hit.score + GIST_WEIGHT * (gist.get(hit.conversationId) ?? least),
-    }))
-    .sort((a, b) => b.rank - a.rank || a.i - b.i)
-    .map(({ hit }) => hit);
-}
-
 async function semanticHits(
   store: VectorHolder,
   query: SearchQuery,
@@ -154,7 +131,8 @@ async function semanticHits(
   centred?: CentredMeaning,
 ): Promise<SearchHit[]> {
   if (centred) {
-    // Searched with the centred query, each hit re-scored by its conversation's language.
+    // Searched with the centred query, each hit scored in centred space (what the cutoff
+    // judges) and ranked by its plain similarity less its language pair's term.
     const found = await store.vectors.search({
       ...vectorQueryOf(query, centred.query.vector, Math.max(limit, CENTRED_DEPTH)),
       withVectors: true,
@@ -169,23 +147,31 @@ async function semanticHits(
         bestRaw = Math.max(bestRaw, similarity);
       }
     const leastRaw = leastSimilarity(bestRaw, centred.plain);
+    // Each hit's centred similarity, by the key of the hit it becomes; its rank: the plain
+    // similarity less the language pair's term where the store gave the vectors, else (Neo4j,
+    // which sends none back) the centred similarity.
+    const similarityOf = new Map<string, number>();
     const hits = found
-      .map((hit) => ({ ...hit, similarity: centred.query.score(hit), vector: undefined }))
+      .map((hit) => {
+        const similarity = centred.query.score(hit);
+        const key = vectorHitKey(hit);
+        similarityOf.set(key, similarity);
+        const plain = raw.get(hit.nodeId);
+        if (plain !== undefined && plain >= leastRaw) centred.passes.add(key);
+        const rank =
+          plain === undefined
+            ? similarity
+            : plain - centred.pairWeight * centred.query.languagePair(hit.owner);
+        return { ...hit, similarity: rank, vector: undefined };
+      })
       .sort((a, b) => b.similarity - a.similarity);
-    // Keyed as `hitKey` keys the hits these become.
-    for (const hit of hits)
-      if ((raw.get(hit.nodeId) ?? -Infinity) >= leastRaw)
-        centred.passes.add(
-          hit.kind === 'attachment'
-            ? `a:${hit.nodeId}`
-            : hit.kind === 'title' || hit.messageId === null
-              ? `t:${hit.owner}`
-              : `m:${hit.messageId}`,
-        );
     const described = await store.vectors.describe(hits);
     return rankWithGists(described)
       .slice(0, limit)
-      .map((hit, i) => ({ ...hit, why: { semantic: { rank: i + 1, similarity: hit.score } } }));
+      .map((hit, i) => {
+        const similarity = similarityOf.get(hitKey(hit)) ?? hit.score;
+        return { ...hit, score: similarity, why: { semantic: { rank: i + 1, similarity } } };
+      });
   }
   const hits = await store.vectors.search(vectorQueryOf(query, vector, limit));
   const described = await store.vectors.describe(hits);
@@ -266,6 +252,7 @@ async function meaningSpace(
       margin: Math.max(test.margin, centred.plainMargin),
     })),
     passes: new Set(),
+    pairWeight: centred.pairWeight,
   };
   return {
     centred: meaning,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchHit } from '../stores/search-hit.js';
-import { GIST_WEIGHT, rankWithGists } from './recall-search.js';
+import { GIST_WEIGHT, rankWithGists } from './gist-ranking.js';
 
 function hit(
   conversationId: string,
