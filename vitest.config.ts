@@ -6,6 +6,10 @@ const report = process.env.CHATGRAPH_TEST_REPORT;
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Each file in a worker thread of its own rather than a forked process: the same isolation
+    // (a fresh module graph per file), without a process start per file. Measured on 30 small
+    // files, one at a time: 29 s against 39-45 s wall, 13.7 s against 18.5 s of CPU.
+    pool: 'threads',
     testTimeout: 60_000,
     hookTimeout: 180_000,
     globalSetup: ['test/support/global-setup.ts'],
