@@ -5,7 +5,11 @@
 // getrusage in a preloaded sampler, which also samples process.memoryUsage() for the heap,
 // external and array-buffer parts at the peak). Beside each run, the baseline: a process that
 // reads the same zip entry and JSON.parses its records (no conversion, no writes), so the ratio
-// import ÷ baseline is comparable across a noisy, shared machine.
+// import ÷ baseline is comparable across a noisy, shared machine. `--compare OTHER_CLI` runs
+// that build too, alternating with this one run by run, and prints each build's medians. The
+// data folders are removed only at the end: ext4 here creates files about 40 times slower
+// (0.6 ms of system time each) for some tens of seconds after thousands were deleted nearby,
+// which made each run pay for the deletion of the one before (docs/performance.md).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -45,6 +49,9 @@ const heapProf = option('--heap-prof', undefined);
 const work = join(root, '.bench');
 mkdirSync(work, { recursive: true });
 const cli = option('--cli', join(root, 'dist', 'cli', 'main.js'));
+const compare = option('--compare', undefined);
+const builds = compare ? [cli, compare] : [cli];
+const leftBehind = [];
 const sampler = join(root, 'bench', 'memory-sampler.mjs');
 
 const exportPath = join(work, `chatgpt-${mb}mb.zip`);
@@ -54,8 +61,8 @@ if (!existsSync(exportPath)) {
   await writeChatgptExport(exportPath, { seed: 42, targetBytes: mb * 1024 * 1024 });
 }
 
-function importOnce(run) {
-  const dataDir = join(work, `import-data-${mb}mb-${process.pid}-${run}`);
+function importOnce(run, build = cli) {
+  const dataDir = join(work, `import-data-${mb}mb-${process.pid}-${run}-${builds.indexOf(build)}`);
   const memoryFile = `${dataDir}.memory.json`;
   rmSync(dataDir, { recursive: true, force: true });
   const flags = [`--import=${sampler}`];
@@ -65,7 +72,7 @@ function importOnce(run) {
   const report = JSON.parse(
     execFileSync(
       process.execPath,
-      [...flags, cli, 'import', exportPath, '--data-dir', dataDir, '--json', '-q'],
+      [...flags, build, 'import', exportPath, '--data-dir', dataDir, '--json', '-q'],
       {
         encoding: 'utf8',
         maxBuffer: 1 << 28,
@@ -81,7 +88,7 @@ function importOnce(run) {
       memory.workerHeaps.push(JSON.parse(readFileSync(join(work, name), 'utf8')).heap);
       rmSync(join(work, name), { force: true });
     }
-  rmSync(dataDir, { recursive: true, force: true });
+  leftBehind.push(dataDir);
   rmSync(memoryFile, { force: true });
   return { seconds, messages: report.totals.messages, memory };
 }
@@ -100,21 +107,38 @@ const load = () => (loadavg()[0] ?? 0).toFixed(1);
 const say = (line) => process.stdout.write(`${line}\n`);
 
 say(`import of ${exportPath}, ${runs} runs, load average ${load()} at the start`);
-const rates = [];
-const peaks = [];
-const ratios = [];
+const results = builds.map(() => ({ rates: [], peaks: [], ratios: [], cpu: [], perCpu: [] }));
 for (let run = 0; run < runs; run++) {
   const base = baselineOnce();
-  const result = importOnce(run);
-  const rate = result.messages / result.seconds;
-  const { maxRss, atPeak, cpuSeconds, workerHeaps } = result.memory;
-  rates.push(rate);
-  peaks.push(maxRss);
-  ratios.push(result.seconds / base);
+  // Alternating which build goes first, so neither always follows the baseline.
+  const order = run % 2 === 0 ? builds : [...builds].reverse();
+  for (const build of order) {
+    const result = importOnce(run, build);
+    const into = results[builds.indexOf(build)];
+    const rate = result.messages / result.seconds;
+    const {
+      maxRss,
+      atPeak,
+      cpuSeconds,
+      userSeconds,
+      systemSeconds,
+      mainThreadSeconds,
+      workerHeaps,
+    } = result.memory;
+    into.rates.push(rate);
+    into.peaks.push(maxRss);
+    into.ratios.push(result.seconds / base);
+    into.cpu.push(cpuSeconds);
+    into.perCpu.push(result.messages / cpuSeconds);
+    say(
+      `run ${run + 1}${compare ? ` ${build === cli ? 'this build' : 'compared'}` : ''}: ${result.messages} messages in ${result.seconds.toFixed(1)} s, ${rate.toFixed(0)} messages/s, ${cpuSeconds.toFixed(1)} CPU-s (user ${userSeconds?.toFixed(1)}, system ${systemSeconds?.toFixed(1)}; main thread ${mainThreadSeconds?.toFixed(1)}), ${(result.messages / cpuSeconds).toFixed(0)} messages per CPU-s; baseline ${base.toFixed(1)} s (× ${(result.seconds / base).toFixed(2)}); peak RSS ${MB(maxRss)} MB (sampled at its peak: heap ${MB(atPeak.heapUsed)} of ${MB(atPeak.heapTotal)}, external ${MB(atPeak.external)}, array buffers ${MB(atPeak.arrayBuffers)}; workers' largest heaps ${workerHeaps.map(MB).join(', ')} MB); load ${load()}`,
+    );
+  }
+}
+for (const [i, build] of builds.entries()) {
+  const { rates, peaks, ratios, cpu, perCpu } = results[i];
   say(
-    `run ${run + 1}: ${result.messages} messages in ${result.seconds.toFixed(1)} s, ${rate.toFixed(0)} messages/s, ${cpuSeconds.toFixed(1)} CPU-s; baseline ${base.toFixed(1)} s (× ${(result.seconds / base).toFixed(2)}); peak RSS ${MB(maxRss)} MB (sampled at its peak: heap ${MB(atPeak.heapUsed)} of ${MB(atPeak.heapTotal)}, external ${MB(atPeak.external)}, array buffers ${MB(atPeak.arrayBuffers)}; workers' largest heaps ${workerHeaps.map(MB).join(', ')} MB); load ${load()}`,
+    `median${compare ? ` (${i === 0 ? 'this build' : `compared: ${build}`})` : ''}: ${median(rates).toFixed(0)} messages/s (target ≥ 30,000), ${median(cpu).toFixed(1)} CPU-s, ${median(perCpu).toFixed(0)} messages per CPU-s, peak RSS ${MB(median(peaks))} MB (target ≤ 300), import ÷ baseline × ${median(ratios).toFixed(2)}`,
   );
 }
-say(
-  `median: ${median(rates).toFixed(0)} messages/s (target ≥ 30,000), peak RSS ${MB(median(peaks))} MB (target ≤ 300), import ÷ baseline × ${median(ratios).toFixed(2)}`,
-);
+for (const dir of leftBehind) rmSync(dir, { recursive: true, force: true });

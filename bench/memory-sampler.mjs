@@ -3,7 +3,7 @@
 // threads) with process.memoryUsage() at the highest sampled RSS to the file named by
 // CHATGRAPH_MEMORY_SAMPLES; on a worker thread, keeps that file's `.worker-N` sibling up to date
 // with the worker's largest V8 heap (a worker is terminated, so it has no exit of its own).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { isMainThread, threadId } from 'node:worker_threads';
 
@@ -21,7 +21,18 @@ if (file && isMainThread) {
   process.on('exit', () => {
     const usage = process.resourceUsage();
     const cpuSeconds = (usage.userCPUTime + usage.systemCPUTime) / 1e6;
-    writeFileSync(file, JSON.stringify({ maxRss: usage.maxRSS * 1024, cpuSeconds, atPeak }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        maxRss: usage.maxRSS * 1024,
+        cpuSeconds,
+        userSeconds: usage.userCPUTime / 1e6,
+        systemSeconds: usage.systemCPUTime / 1e6,
+        // The main thread's CPU seconds; the rest is the workers' (ended ones too) and helpers'.
+        mainThreadSeconds: mainThreadSeconds(),
+        atPeak,
+      }),
+    );
   });
 } else if (file) {
   let heap = 0;
@@ -32,4 +43,16 @@ if (file && isMainThread) {
     writeFileSync(`${file}.worker-${threadId}`, JSON.stringify({ heap }));
   }, 200);
   timer.unref();
+}
+
+/** The main thread's CPU seconds (user and system), by Linux's /proc; undefined elsewhere. */
+function mainThreadSeconds() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }

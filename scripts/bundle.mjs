@@ -15,10 +15,11 @@
 // URL its tsc-compiled file has (resolved from the bundle's own, as every output of the bundle
 // lies in dist/cli/), so every such path resolves as before, installed anywhere.
 //
-// Source maps beside each output file; `src/cli/main.ts` turns Node's source-map support on, so
-// a stack trace names our src/…ts files and lines.
+// Source maps beside each output file; `src/cli/mapped-stacks.ts` maps a stack trace's frames
+// through them when one is written, so it names our src/…ts files and lines.
 import { writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -96,6 +97,8 @@ const BUNDLED = new Set([
   'marked',
   're2js',
   '@scure/base',
+  // CommonJS without built-ins: what the bundled stemmers require (see `bundledStemmers`).
+  '@nlpjs/core',
 ]);
 const packageOf = (specifier) =>
   specifier
@@ -131,6 +134,42 @@ const builtinsOfCommonJs = {
   },
 };
 
+/**
+ * nlp.js's stemmers in the bundle: `src/search/stemmer-class.ts` finds each language's CommonJS
+ * file in node_modules at run time (the library does so); here its table is read and each file
+ * resolved now, so a search no longer resolves, reads and compiles a stemmer's file and
+ * @nlpjs/core's 22 one by one (35 CommonJS files for a search's seven languages, issue 46).
+ * Each is still run on first use of its language.
+ */
+const bundledStemmers = {
+  name: 'bundled-stemmers',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]search[\\/]stemmer-class\.ts$/ }, async ({ path }) => {
+      const table = [
+        ...(await readFile(path, 'utf8')).matchAll(
+          /^ {2}(\w+): \{ from: '([^']+)', file: '([^']+)' \},$/gm,
+        ),
+      ];
+      if (table.length !== 7)
+        throw new Error(`${path}: expected seven stemmers, read ${table.length}`);
+      const cases = table.map(([, language, from, file]) => {
+        const resolved = createRequire(createRequire(path).resolve(from)).resolve(file);
+        return `    case ${JSON.stringify(language)}: return require(${JSON.stringify(resolved)});`;
+      });
+      return {
+        contents: `export function stemmerClass(language) {
+  switch (language) {
+${cases.join('\n')}
+  }
+  throw new Error(\`no stemmer for \${language}\`);
+}
+`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/cli/main.ts' },
@@ -145,7 +184,7 @@ const result = await build({
   sourcesContent: false,
   // `#!/usr/bin/env node` is kept from main.ts; nothing else is added.
   logLevel: 'warning',
-  plugins: [builtinsOfCommonJs, someExternal, ownSideEffectFree, ownUrl],
+  plugins: [bundledStemmers, builtinsOfCommonJs, someExternal, ownSideEffectFree, ownUrl],
   // BUNDLE_META=file writes esbuild's metafile there (what each chunk holds and imports).
   metafile: process.env.BUNDLE_META !== undefined,
 });

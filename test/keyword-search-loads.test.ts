@@ -26,6 +26,8 @@ interface Loads {
   native: string[];
   /** The URL of every ES module loaded. */
   modules: string[];
+  /** The path of every CommonJS file required. */
+  commonjs: string[];
 }
 
 /** Runs the CLI with the load probe: its JSON answer, and what it loaded. */
@@ -82,6 +84,10 @@ describe('a search by words on an embedded folder (issue 46)', () => {
     const unneeded = /^src\/(providers\/(?!untrusted\.ts)|pipeline\/|export\/|sample\/)/;
     expect(code.filter((f) => unneeded.test(f))).toEqual([]);
     expect(code.filter((f) => /node_modules\/(yaml|zod\/v4)\//.test(f))).toEqual([]);
+    // nlp.js's stemmers are in the bundle: a search read them and @nlpjs/core, 35 CommonJS
+    // files, one by one (the stems of the query in every language are still made).
+    expect(words.loads.commonjs.filter((f) => /@nlpjs/.test(f))).toEqual([]);
+    expect(code).toContain('node_modules/@nlpjs/lang-fr/src/stemmer-fr.js');
 
     // The same probe sees both where they are needed: it is not blind.
     const meaning = await probed(dir, ['search', 'my bread leaven has a chemical odour', ...json]);

@@ -125,6 +125,7 @@ const EXPECTED = {
     'renderConversation',
     'shortIds',
     'shortMessageIds',
+    'thousands',
   ],
   memory: [
     'MEMORY_CONTENT_LIMIT',

@@ -15,6 +15,6 @@ export { shortIds, shortMessageIds } from '../stores/short-ids.js';
 export { branchThrough, forkLevels } from '../stores/thread-tree.js';
 export { MATCH_START, MATCH_END } from '../stores/store.js';
 export type { ThreadMessage, ThreadAttachment } from '../stores/store.js';
-export { plural } from '../model/plural.js';
+export { plural, thousands } from '../model/plural.js';
 export type { GraphNode } from '../graph/graph-batch.js';
 export { LABELS, EDGES } from '../graph/schema.js';

@@ -10,7 +10,7 @@ import {
   type SearchQuery,
   type SearchResult,
 } from '../api/query.js';
-import { MATCH_END, MATCH_START, shortIds, shortMessageIds } from '../api/view.js';
+import { MATCH_END, MATCH_START, shortIds, shortMessageIds, thousands } from '../api/view.js';
 import { MODE_CHOICE, ROLE_CHOICE, checkChoice } from './choices.js';
 
 /** What `search` takes besides its words. */
@@ -141,7 +141,7 @@ export function formatSearch(
   const { text } = query;
   const offset = query.offset ?? 0;
   const lines: string[] = [];
-  const count = (n: number): string => n.toLocaleString('en-US');
+  const count = thousands;
   if (result.notice) lines.push(`(${result.notice})`);
   // Memories matching (by words, meaning or both) come first, marked as memories (first page only).
   const short = shortIdsOf([...result.hits, ...(result.nearest ?? []), ...(result.memories ?? [])]);
@@ -241,7 +241,7 @@ export function formatConversations(
   highlight: (snippet: string) => string,
 ): string[] {
   const lines: string[] = [];
-  const count = (n: number): string => n.toLocaleString('en-US');
+  const count = thousands;
   const short = shortIdsOf([
     ...result.conversations.map((c) => ({
       conversationId: c.conversationId,

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
+import { mapStacksWhenShown } from './mapped-stacks.js';
 import { packageVersion } from './package-version.js';
 
 // The shipped CLI is a bundle (scripts/bundle.mjs): its stack traces name our src/…ts files
-// through the source maps beside it. On before the bundle's chunks load, so each one's map is read.
-process.setSourceMapsEnabled(true);
+// through the source maps beside it, read when a stack is written (not as each chunk loads).
+mapStacksWhenShown(new URL('..', import.meta.url).href);
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // Answered before the rest of chatgraph (or commander) is loaded: a cold start is most of it.

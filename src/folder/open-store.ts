@@ -50,18 +50,25 @@ export async function openStore(
     );
   }
   const { SqliteStore } = await import('../stores/sqlite/sqlite-store.js');
+  const storeOptions = {
+    readonly: options.readonly ?? false,
+    key: choice.key,
+    // An encrypted folder's codes would be a readable digest of the chats beside it: not saved.
+    vectorIndexFile: choice.key === undefined ? options.vectorIndexFile : undefined,
+    searchHere: options.searchHere,
+  };
+  let store: Store | undefined;
+  try {
+    // Read-only, the schema is checked on the connection the store reads through (issue 46).
+    if (storeOptions.readonly) store = SqliteStore.openCurrent(file, storeOptions);
+  } catch (error) {
+    throw asStoreDamage(error, file, choice.switchedUnder);
+  }
   // An old store's upgrade stems its messages in a synchronous transaction, in the languages
   // eld tells: its data is loaded first (0.4 s; writers load it when a conversation needs it).
-  if (SqliteStore.needsUpgrade(file, choice.key)) await preloadLanguageDetector();
-  let store: Store;
+  if (!store && SqliteStore.needsUpgrade(file, choice.key)) await preloadLanguageDetector();
   try {
-    store = SqliteStore.open(file, {
-      readonly: options.readonly ?? false,
-      key: choice.key,
-      // An encrypted folder's codes would be a readable digest of the chats beside it: not saved.
-      vectorIndexFile: choice.key === undefined ? options.vectorIndexFile : undefined,
-      searchHere: options.searchHere,
-    });
+    store ??= SqliteStore.open(file, storeOptions);
   } catch (error) {
     throw asStoreDamage(error, file, choice.switchedUnder);
   }

@@ -2,7 +2,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { reportInferred } from './inferred-times.js';
-import { plural } from './plural.js';
+import fc from 'fast-check';
+import { plural, thousands } from './plural.js';
 import { depthCutMessage } from '../read/bound-depth.js';
 
 const SRC = join(import.meta.dirname);
@@ -24,6 +25,17 @@ describe('plurals in what chatgraph says', () => {
     const said: string[] = [];
     reportInferred(1, { report: (d) => said.push(d.message), record: 'r' });
     expect(said).toEqual(['1 message had no time and took the nearest known one']);
+  });
+
+  it('writes thousands as toLocaleString("en-US") does, without ICU', () => {
+    for (const n of [0, -0, 7, -7, 999, 1000, -1000, 12_345, 999_999, 1_000_000, 64_045])
+      expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double()), (n) => {
+        expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('never writes "message(s)" in a report or error (MCP text and sample content aside)', () => {

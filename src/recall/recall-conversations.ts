@@ -1,5 +1,9 @@
 import { answerSummary } from '../search/answer-summary.js';
-import { groupByConversation, type ConversationHit } from '../search/group-by-conversation.js';
+import {
+  NEXT_PASSAGES,
+  groupByConversation,
+  type ConversationHit,
+} from '../search/group-by-conversation.js';
 import { searchTerms } from '../search/search-terms.js';
 import { MAX_SEARCH_LIMIT } from '../stores/page-bounds.js';
 import type {
@@ -81,23 +85,38 @@ function termCount(text: string): number {
   }
 }
 
+/** What an answer in conversations carries besides each one's best passage. */
+export interface ConversationOptions {
+  /**
+   * The passages after the best one each conversation carries ({@link NEXT_PASSAGES} unless
+   * said): none for a terminal, which shows the best and how many more matched.
+   */
+  passages?: number;
+}
+
 /**
  * A search answered in conversations, paged by conversation: enough rows are searched to fill the
  * page (fetched again, twice as many, when one conversation's rows crowd it), then grouped by
- * {@link groupByConversation}.
+ * {@link groupByConversation}. Snippets are made only for the passages the answer carries.
  */
 export async function recallConversations(
   store: Pick<ConversationReader, 'thread'>,
   search: (query: SearchQuery) => Promise<SearchResult>,
   query: SearchQuery,
+  { passages = NEXT_PASSAGES }: ConversationOptions = {},
 ): Promise<ConversationResult> {
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 20;
   const want = offset + limit;
   let rows = Math.min(MAX_SEARCH_LIMIT, want * ROWS_PER_CONVERSATION);
   for (;;) {
-    const result = await search({ ...query, offset: 0, limit: rows });
-    const grouped = groupByConversation(result.hits);
+    const result = await search({
+      ...query,
+      offset: 0,
+      limit: rows,
+      snippetsPerConversation: passages + 1,
+    });
+    const grouped = groupByConversation(result.hits, passages);
     if (grouped.length <= want && result.hits.length === rows && rows < MAX_SEARCH_LIMIT) {
       rows = Math.min(MAX_SEARCH_LIMIT, rows * 2);
       continue;

@@ -220,7 +220,9 @@ function keywordHalf(
   query: SearchQuery,
   limit: number,
 ): Promise<SearchResult | undefined> {
-  return store.search({ ...query, mode: 'keyword', offset: 0, limit }).catch((error: unknown) => {
+  // Fused with the hits by meaning, a conversation's best row may be any of its rows here.
+  const { snippetsPerConversation: _all, ...asked } = query;
+  return store.search({ ...asked, mode: 'keyword', offset: 0, limit }).catch((error: unknown) => {
     if (error instanceof QueryError) return undefined;
     throw error;
   });

@@ -8,13 +8,20 @@ import { queryLanguageNotice } from './query-language.js';
 import { NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
-import { recallConversations, type ConversationResult } from './recall-conversations.js';
+import {
+  recallConversations,
+  type ConversationOptions,
+  type ConversationResult,
+} from './recall-conversations.js';
 
 /** Search in every mode over one store, the query model opened on first use and kept. */
 export interface Recaller {
   search(query: SearchQuery): Promise<SearchResult>;
   /** The same search answered in conversations (one entry each, paged by conversation). */
-  searchConversations(query: SearchQuery): Promise<ConversationResult>;
+  searchConversations(
+    query: SearchQuery,
+    options?: ConversationOptions,
+  ): Promise<ConversationResult>;
   /** Messages close in meaning to one message. */
   similar(messageId: string, limit: number): Promise<SearchHit[]>;
   /**
@@ -107,9 +114,9 @@ export function createRecaller(
     return current;
   };
   const recaller: Recaller = {
-    searchConversations(query) {
+    searchConversations(query, options) {
       checkQueryText(query.text);
-      return recallConversations(store, (q) => recaller.search(q), query);
+      return recallConversations(store, (q) => recaller.search(q), query, options);
     },
     async search(query) {
       // Before anything reads it (the embedding, the stemmer): a search's length is bounded.

@@ -1,3 +1,4 @@
+import { thousands } from '../model/plural.js';
 import { QueryError } from './query-error.js';
 import { isAcronym } from './stemming.js';
 
@@ -37,7 +38,7 @@ export const MAX_WORD_CHARACTERS = 256;
 export function checkQueryText(text: string): void {
   if (text.length > MAX_QUERY_CHARACTERS)
     throw new QueryError(
-      `this search is ${text.length.toLocaleString('en-US')} characters long: a search is at most ${MAX_QUERY_CHARACTERS.toLocaleString('en-US')} characters`,
+      `this search is ${thousands(text.length)} characters long: a search is at most ${thousands(MAX_QUERY_CHARACTERS)} characters`,
     );
 }
 
@@ -223,7 +224,7 @@ function termOf(token: Token & { type: 'word' | 'phrase' }): SearchTerm | undefi
   if (!/[\p{L}\p{N}]/u.test(token.text)) return undefined;
   if (token.text.length > MAX_WORD_CHARACTERS)
     throw new QueryError(
-      `a word of ${token.text.length.toLocaleString('en-US')} characters (${token.text.slice(0, 20)}…): a search word is at most ${MAX_WORD_CHARACTERS} characters`,
+      `a word of ${thousands(token.text.length)} characters (${token.text.slice(0, 20)}…): a search word is at most ${MAX_WORD_CHARACTERS} characters`,
     );
   return {
     kind: 'term',

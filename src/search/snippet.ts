@@ -61,6 +61,20 @@ function scanned(
   return { text: content.slice(from, to), cutBefore: from > 0, cutAfter: to < content.length };
 }
 
+// Whether a word matches, by its lower case, kept for every snippet of one search (the same
+// words recur from message to message: stemming each anew was most of a cold search's snippets).
+const matchCache = new WeakMap<SnippetTerms, Map<string, boolean>>();
+const MATCH_CACHE_LIMIT = 50_000;
+
+function matchesOf(terms: SnippetTerms): Map<string, boolean> {
+  let known = matchCache.get(terms);
+  if (!known || known.size > MATCH_CACHE_LIMIT) {
+    known = new Map();
+    matchCache.set(terms, known);
+  }
+  return known;
+}
+
 /**
  * A passage of about `size` words of the text made plain ({@link plainText}) around the
  * densest run of matches, matched words between
@@ -78,7 +92,7 @@ export function makeSnippet(
   const tokens = [...plainText(scan.text).matchAll(/[\p{L}\p{N}]+|[^\p{L}\p{N}]+/gu)].map(
     (m) => m[0],
   );
-  const stems = new Map<string, boolean>();
+  const stems = matchesOf(terms);
   const isMatch = (token: string): boolean => {
     const lower = token.toLowerCase();
     if (terms.prefixes.some((p) => lower.startsWith(p))) return true;

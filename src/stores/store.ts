@@ -34,6 +34,13 @@ export interface SearchQuery {
   limit?: number;
   /** The longest the search may run, in seconds, before it is stopped (a server's query timeout). */
   timeoutSeconds?: number;
+  /**
+   * Snippets are made for this many hits of each conversation, its first in the ranking; the
+   * others' snippet is empty. An answer grouped by conversation shows no more than its best
+   * passage and the next few, and cutting a snippet is most of a cold keyword search's own work
+   * (issue 46). All of them when absent; a store may make them all anyway.
+   */
+  snippetsPerConversation?: number;
 }
 
 /** Marks around the matched words of a snippet (private-use characters, never in chat text by accident). */

@@ -2,13 +2,14 @@
 // process loaded that costs memory: models opened and vector indexes loaded (told on the
 // channels of src/embed/open-embedder.ts and src/stores/sqlite/sqlite-vectors.ts), and native
 // modules (the ONNX runtime's binding among them: seen even if the channels were bypassed); and
-// every ES module loaded (the bundle's chunks, the packages imported), by module hooks.
+// every ES module loaded (the bundle's chunks, the packages imported), by module hooks; and every
+// CommonJS file required (Node's one CommonJS cache, read at exit).
 import { subscribe } from 'node:diagnostics_channel';
 import { writeFileSync } from 'node:fs';
-import { register } from 'node:module';
+import { createRequire, register } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
 
-const seen = { models: [], vectorIndexes: [], native: [], modules: [] };
+const seen = { models: [], vectorIndexes: [], native: [], modules: [], commonjs: [] };
 const { port1, port2 } = new MessageChannel();
 port1.on('message', (url) => seen.modules.push(String(url)));
 port1.unref();
@@ -25,5 +26,6 @@ process.dlopen = (module, filename, ...rest) => {
 };
 process.on('exit', () => {
   const file = process.env.CHATGRAPH_LOAD_PROBE;
+  seen.commonjs = Object.keys(createRequire(import.meta.url).cache);
   if (file) writeFileSync(file, JSON.stringify(seen));
 });

@@ -76,7 +76,11 @@ export async function runSearch(
             ? [searchJson(rows, query.offset ?? 0)]
             : formatSearch(rows, query, highlight);
         }
-        const grouped = await recaller.searchConversations(query);
+        // A terminal shows each conversation's best passage and how many more matched.
+        const grouped = await recaller.searchConversations(
+          query,
+          format === 'json' ? {} : { passages: 0 },
+        );
         return format === 'json'
           ? [conversationsJson(grouped)]
           : formatConversations(grouped, query, highlight);

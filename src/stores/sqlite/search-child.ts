@@ -19,6 +19,7 @@ const Ask = z.object({
   until: z.string().optional(),
   role: z.string().optional(),
   limit: z.number().optional(),
+  snippetsPerConversation: z.number().optional(),
 });
 
 const file = process.argv[2];
@@ -51,7 +52,7 @@ process.on('message', (message: unknown) => {
     });
     return;
   }
-  const { text, offset, source, since, until, role, limit } = ask.data;
+  const { text, offset, source, since, until, role, limit, snippetsPerConversation } = ask.data;
   const query: SearchQuery = {
     text,
     ...(offset !== undefined ? { offset } : {}),
@@ -60,6 +61,7 @@ process.on('message', (message: unknown) => {
     ...(until !== undefined ? { until } : {}),
     ...(role !== undefined ? { role } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    ...(snippetsPerConversation !== undefined ? { snippetsPerConversation } : {}),
   };
   try {
     process.send?.({ result: searchSqlite(db, query) });

@@ -43,6 +43,39 @@ describe('keyword searches in child processes', () => {
     }
   });
 
+  it('cuts snippets only for the first rows of each conversation asked for, here and in a child (issue 46)', async () => {
+    const children = new SearchChildren(file, undefined, notHere);
+    const db = openReadonly(file, undefined);
+    const here = new SearchChildren(file, undefined, () => db, {
+      deadlineLine: (message: string) => `${message}\n`,
+    });
+    const query = { text: 'answer OR sourdough OR hours', limit: 40 };
+    try {
+      const all = await here.run(query);
+      const seen = new Map<string, number>();
+      const firsts = all.hits.map((hit) => {
+        const n = seen.get(hit.conversationId) ?? 0;
+        seen.set(hit.conversationId, n + 1);
+        return n;
+      });
+      // The fixture has a conversation matching in several rows, or this shows nothing.
+      expect(firsts.some((n) => n >= 1)).toBe(true);
+      expect(all.hits.every((hit) => hit.snippet !== '')).toBe(true);
+      for (const run of [here, children]) {
+        const one = await run.run({ ...query, snippetsPerConversation: 1 });
+        expect(one.hits.map(({ snippet: _, ...hit }) => hit)).toEqual(
+          all.hits.map(({ snippet: _, ...hit }) => hit),
+        );
+        expect(one.hits.map((hit) => hit.snippet)).toEqual(
+          all.hits.map((hit, i) => (firsts[i] === 0 ? hit.snippet : '')),
+        );
+      }
+    } finally {
+      children.close();
+      db.close();
+    }
+  });
+
   it('answers the same in a one-shot process’s own thread (issue 46), and says a damaged store as the child does', async () => {
     const children = new SearchChildren(file, undefined, notHere);
     const db = openReadonly(file, undefined);

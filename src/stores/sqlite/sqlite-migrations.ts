@@ -85,6 +85,26 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
+  setPendingSize(db);
+}
+
+/** FTS5's pending terms held in memory before a table writes them out as a segment. */
+const PENDING_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Each full-text table holds up to {@link PENDING_BYTES} of pending terms (FTS5's `hashsize`,
+ * 1 MB by default) before it writes a segment, so a large import writes fewer, larger level-0
+ * segments and merges them less: replaying the 200 MB export's messages into message_fts alone
+ * took 4.1–4.6 CPU-seconds instead of 5.6–6.1, and left 6 segments instead of 8 for a search to
+ * read (docs/performance.md, import, third pass). A larger `automerge` saved as much but left
+ * 20 segments. Stored in each table's config; set at every writable open, like secure-delete.
+ * Each commit writes the pending terms out whatever their size, so an import's groups stay open
+ * up to 10 s (SqliteStore), not 3: in 40 commits the same replay took 5.2–5.6 CPU-seconds with
+ * or without the larger hash; readers see an import's conversations up to 10 s later.
+ */
+function setPendingSize(db: Database.Database): void {
+  for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
+    db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${PENDING_BYTES})`);
 }
 
 /**
@@ -138,20 +158,41 @@ function addMissingColumns(db: Database.Database): void {
 export function outdated(file: string, key?: string): boolean {
   const db = openReadonly(file, key);
   try {
-    const tables = new Set(tableNames(db));
-    if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
-    if (!tables.has('token_counts')) return true;
-    if (stemsMissing(db)) return true;
-    if (tables.has('Message') && messageConversationsMissing(db)) return true;
-    if (tables.has('Conversation') && listingMissing(db)) return true;
-    if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
-    return LABEL_NAMES.some((label) => {
-      const have = columnNames(db, label);
-      return columnsOf(label).some((column) => !have.has(column));
-    });
+    return outdatedIn(db);
   } finally {
     db.close();
   }
+}
+
+/** {@link outdated}, asked of an open connection. */
+function outdatedIn(db: Database.Database): boolean {
+  const tables = new Set(tableNames(db));
+  if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
+  if (!tables.has('token_counts')) return true;
+  if (stemsMissing(db)) return true;
+  if (tables.has('Message') && messageConversationsMissing(db)) return true;
+  if (tables.has('Conversation') && listingMissing(db)) return true;
+  if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
+  return LABEL_NAMES.some((label) => {
+    const have = columnNames(db, label);
+    return columnsOf(label).some((column) => !have.has(column));
+  });
+}
+
+/**
+ * A read-only connection to the file when it has this version's schema, checked on it (a second
+ * connection to check cost 10 ms warm, ~50 ms cold: issue 46); undefined when it is outdated.
+ */
+export function openIfCurrent(file: string, key?: string): Database.Database | undefined {
+  const db = openReadonly(file, key);
+  try {
+    if (!outdatedIn(db)) return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  db.close();
+  return undefined;
 }
 
 /** Whether opening the file will bring it up to date: it exists and an older version made it. */

@@ -153,17 +153,22 @@ function hitsOf(
   ranked: Ranked[],
   text: string,
   offset: number,
+  perConversation = Infinity,
 ): SearchHit[] {
   const terms = snippetTerms(text);
   const detail = { message: db.prepare(DETAIL.message), attachment: db.prepare(DETAIL.attachment) };
+  const snippets = new Map<string, number>();
   return ranked.flatMap(({ source, rowid, score }, i) => {
     const row = sqliteRow(DetailRow, detail[source].get(rowid), 'search hit');
     if (!row) return [];
     const { content, attachmentId, attachmentName, ...rest } = row;
+    const made = snippets.get(rest.conversationId) ?? 0;
+    snippets.set(rest.conversationId, made + 1);
     return [
       {
         ...rest,
-        snippet: makeSnippet(content ?? '', terms, MATCH_START, MATCH_END),
+        snippet:
+          made < perConversation ? makeSnippet(content ?? '', terms, MATCH_START, MATCH_END) : '',
         score: -score,
         ...(attachmentId !== null
           ? { attachment: { id: attachmentId, name: attachmentName } }
@@ -219,7 +224,7 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   const page = all.slice(offset, offset + limit);
   const result: SearchResult = {
     mode: 'keyword',
-    hits: hitsOf(db, page, query.text, offset),
+    hits: hitsOf(db, page, query.text, offset, query.snippetsPerConversation),
     conversationCount:
       matches === 0
         ? 0

@@ -3,7 +3,6 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphBatch } from '../../graph/graph-batch.js';
 import { deltaOf, type GraphDelta } from '../../graph/graph-delta.js';
-import { EDGE_KINDS, LABEL_NAMES } from '../../graph/schema.js';
 import { batchHash } from '../batch-hash.js';
 import { messageContextAt } from '../thread-tree.js';
 import { assertReadOnly, footprint } from '../cypher/cypher-text.js';
@@ -34,14 +33,13 @@ import { EMPTY_FILE, StoreDamagedError, isEmptyFile } from './store-damage.js';
 import { SqliteVectors } from './sqlite-vectors.js';
 import { SearchChildren } from './search-children.js';
 import { toFtsQuery } from './fts-query.js';
-import { clearFullText } from './full-text.js';
+import { clearStore } from './sqlite-clear.js';
 import { batchNeedsDetector } from '../batch-language.js';
 import { afterLanguageDetector, preloadLanguageDetector } from '../../search/language-detection.js';
-import { quote } from './sqlite-schema.js';
 import { openReadonly, type SqliteStoreOptions } from './open-readonly.js';
 import { openDatabase } from '../../at-rest/open-database.js';
 import { SqliteGraphWriter } from './sqlite-graph-writer.js';
-import { configureWritable, migrate, needsUpgrade, outdated } from './sqlite-migrations.js';
+import { configureWritable, migrate, needsUpgrade, openIfCurrent } from './sqlite-migrations.js';
 import {
   conversationOf,
   conversationPage,
@@ -59,9 +57,9 @@ import { StateRow, sqliteRow } from './sqlite-rows.js';
 
 type Statement = Database.Statement;
 
-/** Conversations per commit, and the longest a group stays open (readers see it then). */
+/** Conversations per commit, and the longest a group stays open (10 s: see setPendingSize). */
 const GROUP_SIZE = 2000;
-const GROUP_MILLISECONDS = 3000;
+const GROUP_MILLISECONDS = 10_000;
 
 /**
  * The embedded store: the graph as SQLite tables (WAL, so readers go on while an import
@@ -85,9 +83,10 @@ export class SqliteStore implements Store {
     { key, vectorIndexFile, searchHere }: SqliteStoreOptions,
     // Off when an old store is brought up to date only to be read (a rebuild waits for a write).
     retokenize = true,
+    opened?: Database.Database,
   ) {
     if (!readonly) mkdirSync(dirname(file), { recursive: true });
-    this.db = readonly ? openReadonly(file, key) : openDatabase(file, key);
+    this.db = opened ?? (readonly ? openReadonly(file, key) : openDatabase(file, key));
     this.db.pragma('busy_timeout = 10000');
     this.vectors = new SqliteVectors(this.db, vectorIndexFile);
     this.memories = new SqliteMemories(this.db);
@@ -115,10 +114,18 @@ export class SqliteStore implements Store {
     // SQLite takes an empty file for an empty database; a store emptied so (a full disk, a
     // truncating copy) would be filled afresh while the bundle still lists what it held.
     if (isEmptyFile(file)) throw new StoreDamagedError(file, EMPTY_FILE);
+    const existing = options.readonly === true && existsSync(file);
+    const current = existing ? SqliteStore.openCurrent(file, options) : undefined;
+    if (current) return current;
     // A store made by an older version is brought up to date before it is read.
-    if (options.readonly && existsSync(file) && outdated(file, options.key))
-      new SqliteStore(file, false, options, false).db.close();
+    if (existing) new SqliteStore(file, false, options, false).db.close();
     return new SqliteStore(file, options.readonly ?? false, options);
+  }
+
+  /** Read-only, when it has this version's schema (checked on the connection it reads through). */
+  static openCurrent(file: string, options: SqliteStoreOptions = {}): SqliteStore | undefined {
+    const db = openIfCurrent(file, options.key);
+    return db && new SqliteStore(file, true, options, true, db);
   }
 
   private pending = 0;
@@ -373,20 +380,7 @@ export class SqliteStore implements Store {
 
   clear(): Promise<void> {
     this.flush();
-    this.db.transaction(() => {
-      for (const label of LABEL_NAMES) this.db.exec(`DELETE FROM ${quote(label)}`);
-      for (const kind of EDGE_KINDS) this.db.exec(`DELETE FROM ${quote(kind)}`);
-      this.db.exec(`DELETE FROM conversation_state`);
-      this.db.exec(`DELETE FROM message_counts; DELETE FROM token_counts`);
-      this.vectors.dropAll();
-      clearFullText(this.db);
-      SqliteMemories.clear(this.db);
-      this.db
-        .prepare(
-          `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
-        )
-        .run(`cleared-${Date.now()}`);
-    })();
+    clearStore(this.db, this.vectors);
     return Promise.resolve();
   }
 
