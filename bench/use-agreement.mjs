@@ -68,7 +68,8 @@ async function embedIds(batch) {
     input_ids: new ort.Tensor('int64', ids, [batch.length, width]),
     attention_mask: new ort.Tensor('int64', mask, [batch.length, width]),
   });
-  const data = out.sentence_embedding.data;
+  const data = out.sentence_embedding?.data;
+  if (!(data instanceof Float32Array)) throw new Error('the graph gave no sentence_embedding');
   return batch.map((_, r) => data.slice(r * 512, (r + 1) * 512));
 }
 
@@ -134,25 +135,35 @@ async function useRate(texts) {
 }
 const e5 = await resolveLocalModel({ model: MULTILINGUAL_MODEL }).catch(() => undefined);
 const e5Embedder = e5 ? await openLocalEmbedder(e5, { threads: 1 }) : undefined;
-async function e5Rate(texts) {
+// The installed model (`chatgraph model fetch --model use-multilingual-v3`) through our embedder,
+// with its own batching and token budget, as `embed` runs it.
+const installed = await resolveLocalModel({ model: 'use-multilingual-v3' }).catch(() => undefined);
+const useEmbedder = installed ? await openLocalEmbedder(installed, { threads: 1 }) : undefined;
+/** @param {import('../dist/embed/embedder.js').Embedder} embedder @param {string[]} texts */
+async function embedderRate(embedder, texts) {
   const run = async () => {
     const cpuStart = process.cpuUsage();
-    await e5Embedder.embed(texts);
+    await embedder.embed(texts);
     const cpu = process.cpuUsage(cpuStart);
     return texts.length / ((cpu.user + cpu.system) / 1e6);
   };
-  await e5Embedder.embed(texts.slice(0, 4));
+  await embedder.embed(texts.slice(0, 4));
   return Math.max(await run(), await run());
 }
 for (const [name, texts] of Object.entries(corpora)) {
   const use = await useRate(texts);
-  const base = e5Embedder ? await e5Rate(texts) : undefined;
+  const base = e5Embedder ? await embedderRate(e5Embedder, texts) : undefined;
+  const through = useEmbedder ? await embedderRate(useEmbedder, texts) : undefined;
   say(
     `${name}: use-multilingual-v3 ${use.toFixed(0)} texts per CPU-second` +
       (base === undefined
         ? ` (${MULTILINGUAL_MODEL} not installed)`
         : `, ${MULTILINGUAL_MODEL} ${base.toFixed(0)}: ${(use / base).toFixed(2)}x`) +
-      ` (load ${loadavg()[0].toFixed(2)})`,
+      (through === undefined || base === undefined
+        ? ''
+        : `; through the embedder ${through.toFixed(0)}: ${(through / base).toFixed(2)}x`) +
+      ` (load ${(loadavg()[0] ?? 0).toFixed(2)})`,
   );
 }
 await e5Embedder?.close();
+await useEmbedder?.close();
