@@ -107,6 +107,7 @@ const load = () => (loadavg()[0] ?? 0).toFixed(1);
 const say = (line) => process.stdout.write(`${line}\n`);
 
 say(`import of ${exportPath}, ${runs} runs, load average ${load()} at the start`);
+/** @type {{ rates: number[], peaks: number[], ratios: number[], cpu: number[], perCpu: number[] }[]} */
 const results = builds.map(() => ({ rates: [], peaks: [], ratios: [], cpu: [], perCpu: [] }));
 for (let run = 0; run < runs; run++) {
   const base = baselineOnce();
@@ -115,6 +116,7 @@ for (let run = 0; run < runs; run++) {
   for (const build of order) {
     const result = importOnce(run, build);
     const into = results[builds.indexOf(build)];
+    if (into === undefined) throw new Error(`no results for ${build}`);
     const rate = result.messages / result.seconds;
     const {
       maxRss,
@@ -136,7 +138,9 @@ for (let run = 0; run < runs; run++) {
   }
 }
 for (const [i, build] of builds.entries()) {
-  const { rates, peaks, ratios, cpu, perCpu } = results[i];
+  const figures = results[i];
+  if (figures === undefined) continue;
+  const { rates, peaks, ratios, cpu, perCpu } = figures;
   say(
     `median${compare ? ` (${i === 0 ? 'this build' : `compared: ${build}`})` : ''}: ${median(rates).toFixed(0)} messages/s (target ≥ 30,000), ${median(cpu).toFixed(1)} CPU-s, ${median(perCpu).toFixed(0)} messages per CPU-s, peak RSS ${MB(median(peaks))} MB (target ≤ 300), import ÷ baseline × ${median(ratios).toFixed(2)}`,
   );

@@ -46,7 +46,7 @@ describe('chatgraph doctor', () => {
     expect(out).toContain(`ok    data folder: ${data} (`);
     expect(out).toMatch(/ok {4}store: SQLite quick_check ok/);
     expect(out).toMatch(
-      /ok {4}full-text index: attachment_fts, memory_fts, message_fts, message_stems intact/,
+      /ok {4}full-text index: attachment_fts, conversation_stems, conversation_words, memory_fts, message_fts, message_stems intact/,
     );
     expect(out).toMatch(/ok {4}embeddings: \d+ of \d+ messages embedded/);
     expect(out).toMatch(/ok {4}model: all-minilm-l6-v2\S* installed/);

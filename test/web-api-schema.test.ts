@@ -220,6 +220,13 @@ describe('the web API against its shared definitions', () => {
     const usage = await call('usage', { query: { by: 'month', breakdown: '1', tz: 'UTC' } });
     expect(usage.by).toBe('month');
     expect(usage.timeZone).toBe('UTC');
+    // With `estimate=1` (the CLI's --estimate): the chat exports' estimated rows and their sum.
+    const estimated = await call('usage', {
+      query: { by: 'month', breakdown: '1', tz: 'UTC', estimate: '1' },
+    });
+    expect(estimated.rows.some((row) => row.estimated === true)).toBe(true);
+    expect(estimated.estimated?.total.total_tokens).toBeGreaterThan(0);
+    expect(usage.estimated).toBeUndefined();
     await refused('usage', 'by', { query: { by: 'dya' } });
   });
 

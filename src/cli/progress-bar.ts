@@ -1,4 +1,5 @@
 import type { ImportProgress } from '../index.js';
+import { thousands } from './plural.js';
 
 /** Formats a byte count for people. */
 export function formatBytes(bytes: number): string {
@@ -43,7 +44,7 @@ export class ProgressBar {
           : progress.phase === 'push'
             ? 'pushing'
             : 'finishing';
-    const line = `${label.padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${formatBytes(progress.bytesDone)}/${formatBytes(progress.bytesTotal)} · ${progress.conversations.toLocaleString('en-US')} conversations`;
+    const line = `${label.padEnd(10)} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0).padStart(3)}% ${formatBytes(progress.bytesDone)}/${formatBytes(progress.bytesTotal)} · ${thousands(progress.conversations)} conversations`;
     this.stream.write(`\r${line.slice(0, (this.stream.columns || 100) - 1)}\x1b[K`);
     this.shown = true;
   }

@@ -1,3 +1,4 @@
+import { thousands } from '../model/plural.js';
 import type { ThreadAttachment } from '../stores/store.js';
 
 /**
@@ -8,7 +9,7 @@ export function attachmentHeader(attachment: ThreadAttachment): string {
   const name = attachment.name ?? (attachment.text !== null ? 'pasted text' : 'attachment');
   const facts = [
     attachment.mimeType,
-    attachment.sizeBytes !== null ? `${attachment.sizeBytes.toLocaleString('en-US')} bytes` : null,
+    attachment.sizeBytes !== null ? `${thousands(attachment.sizeBytes)} bytes` : null,
     attachment.ref === null ? 'not in the export' : null,
   ].filter((fact): fact is string => fact !== null);
   return `${name}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;

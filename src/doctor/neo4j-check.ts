@@ -1,5 +1,5 @@
 import type { Folder } from '../folder/folder.js';
-import { plural } from '../model/plural.js';
+import { plural, thousands } from '../model/plural.js';
 import { shownUrl, withoutSecrets, type Neo4jTarget } from '../stores/neo4j/neo4j-target.js';
 import { fix, ok, type DoctorCheck } from './check.js';
 
@@ -40,7 +40,7 @@ export async function neo4jCheck(
     );
   return fix(
     'neo4j',
-    `${shownUrl(target.url)} holds ${plural(held, 'conversation')}, the bundle ${bundled.toLocaleString('en-US')}`,
+    `${shownUrl(target.url)} holds ${plural(held, 'conversation')}, the bundle ${thousands(bundled)}`,
     `chatgraph push${flags}`,
   );
 }

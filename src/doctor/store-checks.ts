@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { plural } from '../model/plural.js';
+import { plural, thousands } from '../model/plural.js';
 import { fix, note, ok, type DoctorCheck } from './check.js';
 
 /** What the store's own checks need from the caller: how to write the commands that fix things. */
@@ -101,7 +101,7 @@ export function embeddingCheck(db: Database.Database, context: StoreCheckContext
      LEFT JOIN vector_state v ON v.owner = s.id
      WHERE v.content_hash IS NULL OR v.content_hash <> s.content_hash`,
   );
-  const share = `${embedded.toLocaleString('en-US')} of ${plural(messages, 'message')} embedded`;
+  const share = `${thousands(embedded)} of ${plural(messages, 'message')} embedded`;
   if (pending === 0) return ok('embeddings', share);
   return fix(
     'embeddings',

@@ -1,4 +1,5 @@
 import { IMPORTER } from './version.js';
+import { thousands } from './plural.js';
 import { contentHash } from './content-hash.js';
 import { MEMORY_TYPES } from './memory-type.js';
 import type { ExtractionMethod, Memory, MemoryType } from './pam.js';
@@ -38,7 +39,7 @@ export const MEMORY_TAG_LIMIT = 64;
 export function toTag(tag: string): string {
   if (tag.length > MEMORY_TAG_LIMIT)
     throw new MemoryInputError(
-      `a tag is at most ${String(MEMORY_TAG_LIMIT)} characters, and one has ${tag.length.toLocaleString('en')} ("${tag.slice(0, 20)}…")`,
+      `a tag is at most ${String(MEMORY_TAG_LIMIT)} characters, and one has ${thousands(tag.length)} ("${tag.slice(0, 20)}…")`,
     );
   const normal = tag.trim().toLowerCase().replace(/\s+/g, '-');
   if (!/^[a-z0-9][a-z0-9_-]*$/.test(normal))
@@ -59,7 +60,7 @@ function checked(input: MemoryInput): void {
   if (input.content.trim() === '') throw new MemoryInputError('a memory needs some content');
   if (input.content.length > MEMORY_CONTENT_LIMIT)
     throw new MemoryInputError(
-      `a memory is at most ${MEMORY_CONTENT_LIMIT.toLocaleString('en')} characters and this one has ${input.content.length.toLocaleString('en')}: keep the gist, and name the conversation it came from`,
+      `a memory is at most ${thousands(MEMORY_CONTENT_LIMIT)} characters and this one has ${thousands(input.content.length)}: keep the gist, and name the conversation it came from`,
     );
   if (!(MEMORY_TYPES as readonly string[]).includes(input.type))
     throw new MemoryInputError(

@@ -61,7 +61,7 @@ export const SEARCH_TIMEOUT_SECONDS = 30;
 /** A search stopped at its deadline, in one line that says what to do. */
 export function searchTimedOut(seconds: number): QueryLimitError {
   return new QueryLimitError(
-    `the search ran longer than ${String(seconds)} s and was stopped: narrow it (rarer words, longer prefixes, a filter)`,
+    `the search ran longer than ${String(seconds)} s and was stopped: narrow it (rarer words, longer prefixes, a filter) or give it more time`,
     { kind: 'timeout', value: seconds },
   );
 }

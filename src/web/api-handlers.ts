@@ -75,6 +75,7 @@ export function apiHandlers(context: ApiContext): Handlers {
         until: query.until,
         timeZone: query.tz,
         prices: context.prices ?? SHIPPED_PRICES,
+        estimate: query.estimate,
       }),
     cypher: ({ body }) => api.cypher(store, body, context.queryLimits ?? SERVER_QUERY_LIMITS),
     startImport: async ({ request, query }) => {

@@ -81,6 +81,7 @@ export const usage = z
           source: z.string().nullable(),
           title: z.string().optional(),
           ...sums,
+          estimated: z.literal(true).optional(),
         })
         .strict(),
     ),
@@ -95,6 +96,14 @@ export const usage = z
         })
         .strict(),
     ),
+    estimated: z
+      .object({
+        total: z.object(sums).strict(),
+        sources: z.array(z.object({ source: z.string(), conversations: count }).strict()),
+        method: z.string(),
+      })
+      .strict()
+      .optional(),
     prices: z
       .object({ date: z.string(), source: z.string(), unpriced_models: z.array(z.string()) })
       .strict(),

@@ -216,4 +216,6 @@ export const usageQuery = z.object({
   since: text,
   until: text,
   tz: text,
+  /** `usage --estimate`: chat exports' tokens estimated from their text length. */
+  estimate: flag,
 });

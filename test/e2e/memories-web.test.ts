@@ -11,6 +11,7 @@ import { memoryStoreErrors } from '../support/pam-validator.js';
 import { startServe } from '../support/serve-cli.js';
 import { ROOT } from '../support/shared.js';
 import { cleanUp } from '../support/clean-up.js';
+import { pageFaults } from './page-faults.js';
 
 /**
  * The Memories page in Chromium: remember through the page, find it by a word, open its
@@ -81,6 +82,24 @@ beforeAll(async () => {
     hit.conversationId,
     '--message',
     hit.messageId,
+    '--data-dir',
+    data,
+  ]);
+  // Claude's export with a project whose doc is Markdown: a memory of its own (a heading, a list).
+  execFileSync('node', [
+    CLI,
+    'import',
+    join(ROOT, 'test', 'fixtures', 'claude-ai', 'memories-only-2026'),
+    '--data-dir',
+    data,
+    '-q',
+  ]);
+  execFileSync('node', [
+    CLI,
+    'remember',
+    'Prefers **short** answers; see [the notes](javascript:window.__xss=2)',
+    '--type',
+    'preference',
     '--data-dir',
     data,
   ]);
@@ -176,6 +195,50 @@ describe('the Memories page in Chromium', () => {
       () => document.querySelectorAll('#memory-list article.memory').length === 2,
     );
     expect(await page.locator('#memory-list .memory-actions').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  // The conversation pages' Markdown (marked, then DOMPurify): a project doc's heading and list
+  // were flattened into one line of text before; HTML in a memory stays text as it was.
+  it('renders a memory’s Markdown as the conversation pages do, safely', async () => {
+    await page.goto(`${base}/#/memories`);
+    const doc = page.locator('#memory-list article.memory', { hasText: 'Family: 34' });
+    await doc.waitFor();
+    expect(await doc.locator('.memory-content h1').innerText()).toBe('Guests');
+    expect(await doc.locator('.memory-content li').allInnerTexts()).toEqual([
+      'Family: 34',
+      'Friends: 38',
+      'Colleagues: 8',
+    ]);
+    const short = page.locator('#memory-list article.memory', { hasText: 'answers; see' });
+    expect(await short.locator('.memory-content strong').innerText()).toBe('short');
+    // The javascript: link loses its target (DOMPurify), so nothing runs when it is clicked.
+    const link = short.locator('.memory-content a', { hasText: 'the notes' });
+    expect(await link.getAttribute('href')).toBeNull();
+    await link.click();
+    await page.locator('#memory-list article.memory', { hasText: '<img src=x onerror=' }).waitFor();
+    expect(await page.locator('#memory-list article.memory img').count()).toBe(0);
+    expect(
+      await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
+    ).toBeUndefined();
+    const faults: string[] = [];
+    for (const scheme of ['light', 'dark'] as const)
+      for (const width of [1280, 390]) {
+        const context = await browser.newContext({
+          viewport: { width, height: 900 },
+          colorScheme: scheme,
+        });
+        const shot = await context.newPage();
+        await shot.goto(`${base}/#/memories`);
+        await shot.locator('#memory-list article.memory', { hasText: 'Family: 34' }).waitFor();
+        await shot.screenshot({
+          path: join(SHOTS, `memories-markdown-${String(width)}-${scheme}.png`),
+          fullPage: true,
+        });
+        faults.push(...(await pageFaults(shot, `memories ${String(width)} ${scheme}`)));
+        await context.close();
+      }
+    expect(faults).toEqual([]);
     expect(errors).toEqual([]);
   });
 

@@ -107,18 +107,62 @@ describe('the Usage page', () => {
     await page.context().close();
   });
 
+  // The CLI's `usage --estimate` and the MCP tool's `estimate`: chat exports (here ChatGPT's,
+  // which hold no token counts) estimated from their text length, apart from the counted total.
+  it('estimates the chat exports’ tokens when asked, marked and apart, kept in the address', async () => {
+    const page = await open('/usage?by=month', 1280, 'light');
+    const box = page.getByLabel('Estimate chat exports’ tokens from their text length');
+    expect(await box.isChecked()).toBe(false);
+    expect(await page.locator('#usage-estimated').count()).toBe(0);
+    await box.check();
+    await page.click('#usage-filters button[type=submit]');
+    await page.waitForFunction(() => location.hash.includes('estimate=1'));
+    await page.waitForSelector('#usage-estimated');
+    const api = await page.evaluate(async () => {
+      const response = await fetch('/api/usage?by=month&breakdown=1&tz=UTC&estimate=1');
+      return (await response.json()) as {
+        total: { total_tokens: number };
+        estimated: { total: { total_tokens: number }; method: string };
+      };
+    });
+    // The counted total is unchanged; the estimate is its own sum, shown beside it.
+    expect(api.total.total_tokens).toBe(31_640 + 730 + 19_869 + 10_380 + 41_520 + 41_520);
+    expect(api.estimated.total.total_tokens).toBeGreaterThan(0);
+    expect(await page.locator('#usage-tokens').textContent()).toBe('146K');
+    expect(await page.locator('#usage-estimated').textContent()).toBe(
+      `~${api.estimated.total.total_tokens.toLocaleString('en-US')}`,
+    );
+    const models = await page
+      .locator('table:has(caption:text("By model")) tbody th')
+      .allTextContents();
+    expect(models.filter((m) => m.endsWith(' ~')).length).toBeGreaterThan(0);
+    const text = (await page.locator('#view').textContent()) ?? '';
+    expect(text).toContain('~ Estimated rows: estimated from text length, not counted');
+    expect(text).toContain('No token counts in chatgpt');
+    expect(text).toContain('estimated in the rows marked ~, not counted');
+    // The address is the page's state: opened from it, the box is checked.
+    await page.reload();
+    await page.waitForSelector('#usage-estimated');
+    expect(await box.isChecked()).toBe(true);
+    await box.uncheck();
+    await page.click('#usage-filters button[type=submit]');
+    await page.waitForFunction(() => !location.hash.includes('estimate'));
+    await page.waitForFunction(() => document.querySelector('#usage-estimated') === null);
+    await page.context().close();
+  });
+
   it('has no serious accessibility fault and fits 390 and 1280 px, light and dark', async () => {
     const failures: string[] = [];
     for (const scheme of ['light', 'dark'] as const)
       for (const width of [1280, 390]) {
-        const page = await open('/usage?by=month', width, scheme);
-        await page.waitForTimeout(200);
-        await page.screenshot({
-          path: join(SHOTS, `usage-${String(width)}-${scheme}.png`),
-          fullPage: true,
-        });
-        failures.push(...(await pageFaults(page, `usage ${String(width)} ${scheme}`)));
-        await page.context().close();
+        for (const estimate of [false, true]) {
+          const page = await open(`/usage?by=month${estimate ? '&estimate=1' : ''}`, width, scheme);
+          await page.waitForTimeout(200);
+          const name = `usage${estimate ? '-estimate' : ''}-${String(width)}-${scheme}`;
+          await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+          failures.push(...(await pageFaults(page, name)));
+          await page.context().close();
+        }
       }
     expect(failures).toEqual([]);
   }, 120_000);

@@ -151,19 +151,49 @@ export class SearchChildren {
 }
 
 // The watchdog's whole program: at the deadline (from when it was asked for, not from when the
-// thread started), the line, then the process ends as a killed child did (SIGKILL: a handler
-// of SIGTERM would wait for the blocked thread it runs on). A process that
-// finished first terminates it; unref'd, it never holds the process open.
+// thread started), the line, then the process ends with exit code 2, as the CLI's other errors
+// do. A worker's process.exit() ends only its thread, and a signal handler would wait for the
+// blocked thread it runs on; WASI's proc_exit, with returnOnExit false, is C's exit() for the
+// whole process, called from this thread. Should WASI fail, SIGKILL still ends the search (137).
+// WASI's experimental warning is silenced: it would go through the blocked main thread anyway.
+// A process that finished first terminates the thread; unref'd, it never holds the process open.
 const WATCHDOG = `const { workerData } = require('node:worker_threads');
 setTimeout(() => {
   require('node:fs').writeSync(2, workerData.line);
-  process.kill(process.pid, 'SIGKILL');
+  try {
+    process.emitWarning = () => undefined;
+    const { WASI } = require('node:wasi');
+    const wasi = new WASI({ version: 'preview1', returnOnExit: false });
+    const module = new WebAssembly.Module(workerData.exit);
+    wasi.start(new WebAssembly.Instance(module, wasi.getImportObject()));
+  } finally {
+    process.kill(process.pid, 'SIGKILL');
+  }
 }, Math.max(0, workerData.until - Date.now()));`;
+
+/** The exit code a search stopped at its deadline ends a one-shot process with. */
+const DEADLINE_EXIT_CODE = 2;
+
+// A WebAssembly module whose _start calls WASI's proc_exit(DEADLINE_EXIT_CODE): its type,
+// import, function, memory (WASI requires one exported), export and code sections.
+const EXIT_MODULE = (() => {
+  const text = (s: string): number[] => [s.length, ...Buffer.from(s)];
+  const section = (id: number, body: number[]): number[] => [id, body.length, ...body];
+  return Uint8Array.from([
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 0, 0]),
+    ...section(2, [1, ...text('wasi_snapshot_preview1'), ...text('proc_exit'), 0x00, 0]),
+    ...section(3, [1, 1]),
+    ...section(5, [1, 0x00, 1]),
+    ...section(7, [2, ...text('memory'), 0x02, 0, ...text('_start'), 0x00, 1]),
+    ...section(10, [1, 6, 0, 0x41, DEADLINE_EXIT_CODE, 0x10, 0, 0x0b]),
+  ]);
+})();
 
 function startWatchdog(line: string, timeoutSeconds: number): Worker {
   const worker = new Worker(WATCHDOG, {
     eval: true,
-    workerData: { line, until: Date.now() + timeoutSeconds * 1000 },
+    workerData: { line, until: Date.now() + timeoutSeconds * 1000, exit: EXIT_MODULE },
     stdout: false,
     stderr: false,
   });

@@ -8,7 +8,7 @@ export interface SearchHere {
   /**
    * The one line (newline included) written to stderr when a search passes its deadline: a
    * search's FTS5 work cannot be interrupted, so a watchdog thread says this and ends the
-   * process (SIGKILL), as the parent killed a child.
+   * process with exit code 2, as the CLI's other errors (see `search-children`'s watchdog).
    */
   deadlineLine(message: string): string;
 }

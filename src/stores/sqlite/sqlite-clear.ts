@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { EDGE_KINDS, LABEL_NAMES } from '../../graph/schema.js';
 import { clearFullText } from './full-text.js';
+import { clearConversationWords } from './conversation-words.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { quote } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
@@ -14,6 +15,7 @@ export function clearStore(db: Database.Database, vectors: SqliteVectors): void 
     db.exec(`DELETE FROM message_counts; DELETE FROM token_counts`);
     vectors.dropAll();
     clearFullText(db);
+    clearConversationWords(db);
     SqliteMemories.clear(db);
     db.prepare(
       `INSERT INTO meta (key, value) VALUES ('version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,

@@ -16,6 +16,7 @@ import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
 import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';
 import { addTokenCounts, tokenCountStatements, tokenCounts } from './sqlite-token-counts.js';
+import { conversationWordsWriter, type ConversationWordsWriter } from './conversation-words.js';
 
 type Statement = Database.Statement;
 
@@ -48,6 +49,7 @@ export class SqliteGraphWriter {
   private readonly deleteEdges = new Map<EdgeKind, Statement>();
   private readonly fullText: ReturnType<typeof fullTextWriter>;
   private readonly stems: StemsWriter;
+  private readonly words: ConversationWordsWriter;
   private readonly patcher: ReturnType<typeof deltaPatcher>;
   private readonly tokens: ReturnType<typeof tokenCountStatements>;
   private readonly statements: Record<
@@ -72,6 +74,7 @@ export class SqliteGraphWriter {
     }
     this.fullText = fullTextWriter(db);
     this.stems = stemsWriter(db);
+    this.words = conversationWordsWriter(db);
     this.statements = {
       state: db.prepare(
         `INSERT INTO conversation_state (id, content_hash, deep) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET content_hash = excluded.content_hash, deep = excluded.deep`,
@@ -113,6 +116,7 @@ export class SqliteGraphWriter {
 
   /** Deletes one conversation's rows (inside the caller's transaction). */
   remove(owner: string): void {
+    this.words.remove(this.words.wordsOf(owner));
     this.removeOwned(owner);
     this.statements.countsDelete.run(owner);
     this.tokens.remove.run(owner);
@@ -130,8 +134,11 @@ export class SqliteGraphWriter {
     // INSERT … SELECT or a multi-row DELETE on an FTS5 table opens a statement savepoint, where
     // FTS5 writes its pending terms out as a segment, so every conversation of an import made
     // its own tiny segments to merge (1.9 s of a 14 s import of 4,698 conversations).
-    if (this.statements.known.get(batch.owner, batch.owner) !== undefined)
+    if (this.statements.known.get(batch.owner, batch.owner) !== undefined) {
+      // Its words out first, told the texts they were made of (see conversation-words.ts).
+      this.words.remove(this.words.wordsOf(batch.owner));
       this.removeOwned(batch.owner);
+    }
     const language = batchLanguage(batch.nodes);
     // The conversation's number, asked once for all its messages (given at its first one).
     let n: number | bigint | undefined;
@@ -143,12 +150,18 @@ export class SqliteGraphWriter {
         this.fullText.add(node.label, info.lastInsertRowid, node.properties.content);
         if (node.label === 'Message') {
           n ??= this.stems.numberOf(batch.owner);
-          this.stems.add(info.lastInsertRowid, node.properties.content, language, n);
+          // Its number, role and day beside it, from the properties just written.
+          this.stems.add(info.lastInsertRowid, node.properties.content, language, {
+            n,
+            facts: node.properties,
+          });
         }
       }
     }
     for (const edge of batch.edges)
       this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
+    // The conversation's words, from the rows just written (see conversation-words.ts).
+    this.words.add(batch.owner);
     this.finish(batch, hash, deep);
   }
 
@@ -157,7 +170,15 @@ export class SqliteGraphWriter {
    * not additive and the conversation must be written whole.
    */
   patch(delta: GraphDelta, hash: string, deep: boolean): PatchOutcome {
-    return this.patcher(delta, hash, deep);
+    // The conversation's words before the patch changes its rows, taken out after it (a patch
+    // that answers 'replace' has changed nothing: the whole write that follows does it).
+    const before = this.words.wordsOf(delta.owner);
+    const outcome = this.patcher(delta, hash, deep);
+    if (outcome !== 'replace') {
+      this.words.remove(before);
+      this.words.add(delta.owner);
+    }
+    return outcome;
   }
 
   /** A written conversation's message counts, content hash, and the store's version. */

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { QueryError } from '../store.js';
 import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
-import { CONVERSATION_NUMBERS, MESSAGE_CONVERSATIONS } from './message-conversations.js';
+import { CONVERSATION_STEMS, CONVERSATION_WORDS } from './conversation-words.js';
+import {
+  CONVERSATION_NUMBERS,
+  MESSAGE_CONVERSATIONS,
+  dayOf,
+  messageFactsKept,
+} from './message-conversations.js';
 
 /**
  * What the embedded store's keyword search matches, as SQL over its full-text tables, and the
@@ -37,6 +43,12 @@ export interface Tables {
   stems: boolean;
   /** How many words in capitals every match must hold as written (`@acronym0`…). */
   acronyms: number;
+  /**
+   * The conversations holding the matches, without filters, are those whose words match
+   * (conversation-words.ts: the store has the tables and the search is one they answer
+   * exactly, see grainFor).
+   */
+  grain: boolean;
 }
 
 /**
@@ -130,12 +142,50 @@ export function countMatches(
   );
 }
 
+/** Reads the message (`m`): its role or time. */
+const readsMessage = (filter: string): boolean => /\bm\./.test(filter);
+
 /**
- * Whether the filters read only the conversation (`c`), not the message (`m`): then a match's
- * conversation number is all a count needs (see {@link numberedMatches}).
+ * The filters as conditions over a match's row of {@link MESSAGE_CONVERSATIONS} (`k`): those
+ * over the conversation (`c`) read once, as the set of numbers of the conversations they keep
+ * (an ephemeral index), not once per match; those over the message (its role, its time) read
+ * from the role and day kept beside the number, where the message's own time is read (through
+ * the owner index) only for a match on a date bound's own day. Undefined when the store has no
+ * numbers, or no role and day (a store opened read-only before its upgrade) and a filter reads
+ * the message, or a filter is one this does not know: then a search reads the owner index.
  */
-function conversationOnly(filters: readonly string[]): boolean {
-  return filters.every((filter) => !/\bm\./.test(filter));
+export function numberedFilters(
+  db: Database.Database,
+  filters: readonly string[],
+  params: Params,
+): string[] | undefined {
+  if (!tableExists(db, MESSAGE_CONVERSATIONS)) return undefined;
+  const conversation = filters.filter((filter) => !readsMessage(filter));
+  const message = filters.filter(readsMessage);
+  if (message.length > 0 && !messageFactsKept(db)) return undefined;
+  const where: string[] = [];
+  if (conversation.length > 0)
+    where.push(
+      `k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${conversation.join(' AND ')})`,
+    );
+  const index = tableExists(db, MESSAGE_OWNER_INDEX) ? ` INDEXED BY ${MESSAGE_OWNER_INDEX}` : '';
+  const time = `(SELECT x.created_at FROM "Message" x${index} WHERE x.rowid = k.rowid)`;
+  for (const filter of message) {
+    if (filter === 'm.role = @role') {
+      where.push('k.role = @role');
+      continue;
+    }
+    const bound = /^m\.created_at (>=|<) @(since|until)$/.exec(filter);
+    const day = bound ? dayOf(params[bound[2] ?? '']) : null;
+    if (!bound || day === null) return undefined;
+    // Exact: a day after (or before) the bound's day is in (or out); on its day, or with no
+    // day (a time that is not an ISO date), the message's time is compared as the filter does.
+    const [, op = '>=', name = ''] = bound;
+    where.push(
+      `(k.day ${op === '>=' ? '>' : '<'} ${day} OR ((k.day IS NULL OR k.day = ${day}) AND ${time} ${op} @${name}))`,
+    );
+  }
+  return where;
 }
 
 /**
@@ -152,25 +202,22 @@ function numberJoin(db: Database.Database, source: Source): string | undefined {
 }
 
 /**
- * Every match of the sources as `(source, n)`, n its conversation's number, kept by filters
- * over the conversation alone, which are read once per conversation (the numbers of the
- * conversations they keep, an ephemeral index), not once per match. Undefined when the store
- * has no numbers or a filter reads the message.
+ * Every match of the sources as `(source, n)`, n its conversation's number, kept by the
+ * filters as {@link numberedFilters} reads them. Undefined when it cannot.
  */
 function numberedMatches(
   db: Database.Database,
   sources: readonly Source[],
   tables: Tables,
   filters: readonly string[],
+  params: Params,
   // Whether a row found by both message tables is listed once (to count matches), not twice
   // (enough to count conversations, without a temporary B-tree of every match's rowid).
   once: boolean,
 ): string | undefined {
-  if (!conversationOnly(filters)) return undefined;
-  const kept =
-    filters.length > 0
-      ? ` WHERE k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${filters.join(' AND ')})`
-      : '';
+  const conditions = numberedFilters(db, filters, params);
+  if (conditions === undefined) return undefined;
+  const kept = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
   const parts: string[] = [];
   for (const source of sources) {
     const join = numberJoin(db, source);
@@ -197,7 +244,9 @@ export function countFiltered(
   filters: string[],
   params: Params,
 ): { kept: Record<Source, number>; conversations: number } {
-  const numbered = numberedMatches(db, sources, tables, filters, true);
+  const grained = grainFiltered(db, sources, tables, filters, params);
+  if (grained !== undefined) return grained;
+  const numbered = numberedMatches(db, sources, tables, filters, params, true);
   const hits =
     numbered ??
     sources
@@ -228,6 +277,49 @@ export function countFiltered(
   };
 }
 
+/**
+ * {@link countFiltered} when the filters read the conversation alone (its source) and the
+ * search is one each conversation's words answer (see {@link Tables.grain}): the conversations
+ * whose words match and which the filters keep, exactly; the matches kept counted up to the
+ * cap, as {@link countMatches} counts them (the number shown stops there).
+ */
+function grainFiltered(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  filters: readonly string[],
+  params: Params,
+): { kept: Record<Source, number>; conversations: number } | undefined {
+  if (!tables.grain || filters.some(readsMessage)) return undefined;
+  const conditions = numberedFilters(db, filters, params);
+  if (conditions === undefined || conditions.length === 0) return undefined;
+  const joins = sources.map((source) => numberJoin(db, source));
+  if (joins.some((join) => join === undefined)) return undefined;
+  const where = conditions.join(' AND ');
+  const cap = MATCH_COUNT_CAP + 1;
+  const count = counter(db, params);
+  const kept: Record<Source, number> = { message: 0, attachment: 0 };
+  sources.forEach((source, i) => {
+    const join = joins[i] ?? '';
+    const { porter, stems } = matchingRowids(source, tables);
+    const keptOf = (rows: string): number =>
+      count(`SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${join} WHERE ${where} LIMIT ${cap})`);
+    const english = keptOf(porter);
+    kept[source] =
+      stems === undefined || english >= cap
+        ? english
+        : Math.min(cap, english + keptOf(`${stems} AND rowid NOT IN (${porter})`));
+  });
+  // Materialized: else SQLite hands the filter's numbers to FTS5 as `rowid IN (…)`, one FTS5
+  // query a number (40 s for a prefix with a source at a million messages).
+  const conversations = count(
+    `WITH g AS MATERIALIZED (SELECT rowid AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+     UNION SELECT rowid AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
+     SELECT count(*) FROM g k WHERE ${where}`,
+  );
+  return { kept, conversations };
+}
+
 const FilteredCounts = z.object({
   message: z.number(),
   attachment: z.number(),
@@ -252,7 +344,9 @@ function ownerJoin(db: Database.Database, source: Source): string | undefined {
 }
 
 /**
- * The conversations holding a match, exactly (every match, the filters applied): each matching
+ * The conversations holding a match, exactly (every match, the filters applied): without
+ * filters, for a word, a prefix or an OR of them, the conversations whose words match (one
+ * document a conversation, see conversation-words.ts); otherwise each matching
  * row's conversation, counted once across message and attachment text. A match's conversation
  * is read as its number from {@link MESSAGE_CONVERSATIONS}; where filters read the message (its
  * role and time), from {@link MESSAGE_OWNER_INDEX}, not from its row, which holds its text
@@ -266,7 +360,15 @@ export function countConversations(
   filters: string[],
   params: Params,
 ): number {
-  const numbered = numberedMatches(db, sources, tables, filters, false);
+  if (filters.length === 0 && tables.grain)
+    return counter(
+      db,
+      params,
+    )(
+      `SELECT count(*) FROM (SELECT rowid FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+       UNION SELECT rowid FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)`,
+    );
+  const numbered = numberedMatches(db, sources, tables, filters, params, false);
   if (numbered !== undefined)
     return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
   const owners = sources.flatMap((source) => {

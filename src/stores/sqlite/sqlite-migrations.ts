@@ -17,6 +17,12 @@ import {
   messageConversationsMissing,
   upgradeMessageConversations,
 } from './message-conversations.js';
+import {
+  CONVERSATION_STEMS,
+  CONVERSATION_WORDS,
+  conversationWordsMissing,
+  upgradeConversationWords,
+} from './conversation-words.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';
@@ -82,8 +88,16 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   else if (rebuilt.includes(STEMS_TABLE)) rebuildStems(db);
   else db.exec(stems);
   upgradeListing(db);
+  // Each conversation's words, for exact counts (a store made before them: filled once, after
+  // the numbers and the stems it is made from).
+  upgradeConversationWords(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
-  for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
+  for (const table of [
+    ...FULL_TEXT.map((t) => t.table),
+    STEMS_TABLE,
+    CONVERSATION_WORDS,
+    CONVERSATION_STEMS,
+  ])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
   setPendingSize(db);
 }
@@ -171,6 +185,7 @@ function outdatedIn(db: Database.Database): boolean {
   if (!tables.has('token_counts')) return true;
   if (stemsMissing(db)) return true;
   if (tables.has('Message') && messageConversationsMissing(db)) return true;
+  if (tables.has('Message') && conversationWordsMissing(db)) return true;
   if (tables.has('Conversation') && listingMissing(db)) return true;
   if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
   return LABEL_NAMES.some((label) => {

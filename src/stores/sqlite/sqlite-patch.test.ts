@@ -12,6 +12,7 @@ import {
   snapshot,
 } from '../../../test/support/patch-fixtures.js';
 import { SqliteStore } from './sqlite-store.js';
+import { grainMismatches } from '../../../test/support/grain-check.js';
 
 // The first message's row id: kept by a patch, new after a rewrite (its rows deleted and inserted).
 function firstRowId(file: string): number {
@@ -54,6 +55,8 @@ describe('patching a grown conversation into the SQLite store', () => {
         expect(await snapshot(patched, next.owner, WORDS)).toEqual(
           await snapshot(whole, next.owner, WORDS),
         );
+        // Each conversation's words follow a live append (issue 46, fifth pass).
+        expect(grainMismatches(join(dir, 'patched.sqlite'))).toEqual([]);
         previous = next;
       }
       // The merged reply holds both halves (once in each conversation).
@@ -73,6 +76,10 @@ describe('patching a grown conversation into the SQLite store', () => {
       );
       // The other conversation's zeppelin only: the rewritten one's words are gone.
       expect((await patched.search({ text: 'zeppelin', mode: 'keyword' })).hits).toHaveLength(1);
+      expect((await patched.search({ text: 'zeppelin', mode: 'keyword' })).conversationCount).toBe(
+        1,
+      );
+      expect(grainMismatches(join(dir, 'patched.sqlite'))).toEqual([]);
       await whole.close();
       await patched.close();
     },

@@ -24,7 +24,8 @@ import { toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
 import { STEMS_LANGUAGES } from '../batch-language.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
-import { CONVERSATION_NUMBERS, MESSAGE_CONVERSATIONS } from './message-conversations.js';
+import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
+import { grainFor } from './conversation-words.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
@@ -33,6 +34,7 @@ import {
   countFiltered,
   countMatches,
   matched,
+  numberedFilters,
   tableExists,
   type Params,
   type Source,
@@ -75,7 +77,7 @@ function rankIn(
   const statement = db.prepare(
     `SELECT t.rowid AS rowid, ${unranked ? (source === 'message' ? '-t.rowid' : '-m.rowid') : 't.score'} AS score
      FROM (${matched(source, tables, !unranked, '@window')}) t
-     ${keptBy(db, source, filters)}
+     ${keptBy(db, source, filters, params)}
      ORDER BY score, t.rowid DESC LIMIT @want`,
   );
   const want = Number(params.want);
@@ -97,18 +99,21 @@ function rankIn(
  * How a source's matches are joined to what the filters read. A message match is not joined
  * to its row, which holds its text (joining the 2,000 rows of a ranking window to them took
  * 45–65 ms at 300,000 messages, against 5–9 ms for the window alone): to its conversation's
- * number when no filter reads the message (the filters over the conversation read once), to
- * the index holding its conversation, role and time when one does.
+ * number, role and day (see numberedFilters), or in a store opened read-only before those were
+ * kept, to the index holding its conversation, role and time.
  */
-function keptBy(db: Database.Database, source: Source, filters: readonly string[]): string {
+function keptBy(
+  db: Database.Database,
+  source: Source,
+  filters: readonly string[],
+  params: Params,
+): string {
   const where = filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : '';
   if (source === 'message') {
-    const numbers = tableExists(db, MESSAGE_CONVERSATIONS);
-    if (numbers && filters.every((f) => !/\bm\./.test(f)))
+    const numbered = numberedFilters(db, filters, params);
+    if (numbered !== undefined)
       return `JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = t.rowid${
-        filters.length > 0
-          ? ` WHERE k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner ${where})`
-          : ''
+        numbered.length > 0 ? ` WHERE ${numbered.join(' AND ')}` : ''
       }`;
     if (tableExists(db, MESSAGE_OWNER_INDEX))
       return `JOIN "Message" m INDEXED BY ${MESSAGE_OWNER_INDEX} ON m.rowid = t.rowid
@@ -196,11 +201,16 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     ...conditions.params,
   };
   fts.acronyms.forEach((word, i) => (params[`acronym${i}`] = word));
-  const tables: Tables = { stems: tableExists(db, STEMS_TABLE), acronyms: fts.acronyms.length };
   // A store opened read-only before it was upgraded may lack the attachment index.
   const sources: Source[] = tableExists(db, 'attachment_fts')
     ? ['message', 'attachment']
     : ['message'];
+  const stems = tableExists(db, STEMS_TABLE);
+  const tables: Tables = {
+    stems,
+    acronyms: fts.acronyms.length,
+    grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),
+  };
   const totals = new Map(
     sources.map((source) => [source, countMatches(db, source, tables, params)]),
   );

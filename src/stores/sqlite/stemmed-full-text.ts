@@ -3,7 +3,7 @@ import { conversationLanguage, type StemLanguage } from '../../search/stemming.j
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
 import { z } from 'zod';
 import { NullableText, Text, sqliteRows } from './sqlite-rows.js';
-import { conversationNumbers, messageNumbers } from './message-conversations.js';
+import { conversationNumbers, messageNumbers, type MessageFacts } from './message-conversations.js';
 
 /**
  * The stemmed copy of message text (issue 24): each message's words stemmed in JS in its
@@ -51,14 +51,16 @@ export interface StemsWriter {
   removeOwner(owner: string): void;
   remove(rowid: number | bigint): void;
   /**
-   * A message written (inserted or changed): its stems, and its conversation's number (`n`,
-   * when the caller asked it once for the conversation: see {@link StemsWriter.numberOf}).
+   * A message written (inserted or changed): its stems, and its conversation's number with its
+   * role and day (`numbered`, when the caller asked the number once for the conversation, see
+   * {@link StemsWriter.numberOf}, and has the message's properties at hand; else read from its
+   * row).
    */
   add(
     rowid: number | bigint,
     content: unknown,
     language: StemLanguage | undefined,
-    n?: number | bigint,
+    numbered?: { n: number | bigint; facts: MessageFacts },
   ): void;
   /** A conversation's number, for the messages {@link StemsWriter.add} gives it. */
   numberOf(owner: string): number | bigint;
@@ -77,10 +79,10 @@ export function stemsWriter(db: Database.Database): StemsWriter {
     removeOwner: (owner) => removeOwner.run(owner),
     remove: (rowid) => remove.run(rowid),
     numberOf: (owner) => numbers.of(owner),
-    add: (rowid, content, language, n) => {
+    add: (rowid, content, language, known) => {
       // Every message written passes here, whole (an import) or patched (a live append).
-      if (n === undefined) numbered(rowid);
-      else numbers.give(rowid, n);
+      if (known === undefined) numbered(rowid);
+      else numbers.give(rowid, known.n, known.facts);
       const stems = messageStems(content, language);
       if (stems !== undefined) insert.run(rowid, stems);
     },

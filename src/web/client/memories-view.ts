@@ -2,6 +2,7 @@ import { ApiFailure, errorOf, get, post, type MemoryView, type ReviseBody } from
 import { MEMORY_TYPES, memoryPage, remembered } from './answers.js';
 import type { Answer } from '../api-schema.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
+import { renderMarkdown } from './markdown.js';
 import { snippet } from './search-hit.js';
 
 async function send(method: 'PUT' | 'DELETE', path: string, body?: ReviseBody): Promise<void> {
@@ -80,13 +81,20 @@ function relationList(memory: MemoryView): HTMLElement | null {
   );
 }
 
+/**
+ * A memory's text as the conversation pages render a message's Markdown (a project doc's
+ * headings and lists kept), its HTML shown as text.
+ */
+function memoryText(content: string): HTMLElement {
+  const rendered = renderMarkdown(content, { htmlAsText: true });
+  rendered.classList.add('memory-content');
+  return rendered;
+}
+
 /** One memory: what it says, where it came from, and Edit and Forget for an active one. */
 function memoryItem(memory: MemoryView, reload: () => Promise<void>): HTMLElement {
   const item = h('article', { class: `memory memory-${memory.status}`, 'data-id': memory.id });
-  const body =
-    memory.snippet !== undefined
-      ? snippet(memory.snippet)
-      : h('p', { class: 'memory-content' }, memory.content);
+  const body = memory.snippet !== undefined ? snippet(memory.snippet) : memoryText(memory.content);
   const source = memory.source
     ? h(
         'a',

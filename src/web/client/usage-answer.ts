@@ -1,5 +1,14 @@
 import type { UsageView } from './api.js';
-import { array, nullable, number, object, optional, text, type Reader } from './read-json.js';
+import {
+  AnswerMisfit,
+  array,
+  nullable,
+  number,
+  object,
+  optional,
+  text,
+  type Reader,
+} from './read-json.js';
 
 // The Usage page's reader of its answer, field for field the server's schema
 // (src/web/api-overview-responses.ts), as the readers in answers.ts.
@@ -15,6 +24,12 @@ const usageSums = {
   unpriced_models: array(text),
 };
 
+/** An estimated row's mark: present and true, or absent. */
+const isTrue: Reader<true> = (value, at) => {
+  if (value === true) return value;
+  throw new AnswerMisfit(at, 'true', value);
+};
+
 /** GET /api/usage */
 export const usage: Reader<UsageView> = object({
   by: text,
@@ -26,6 +41,7 @@ export const usage: Reader<UsageView> = object({
       source: nullable(text),
       title: optional(text),
       ...usageSums,
+      estimated: optional(isTrue),
     }),
   ),
   total: object(usageSums),
@@ -35,6 +51,13 @@ export const usage: Reader<UsageView> = object({
       conversations: number,
       of: number,
       models: array(object({ model: text, messages: number })),
+    }),
+  ),
+  estimated: optional(
+    object({
+      total: object(usageSums),
+      sources: array(object({ source: text, conversations: number })),
+      method: text,
     }),
   ),
   prices: object({ date: text, source: text, unpriced_models: array(text) }),

@@ -7,6 +7,14 @@ type Row = UsageView['rows'][number];
 
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** The mark an estimated row's name ends with, as in `chatgraph usage --estimate`. */
+const ESTIMATED = ' ~';
+
+/** A row's model as the chart and the tables name it: marked when estimated. */
+function modelOf(r: Row): string {
+  return `${r.model ?? 'no model named'}${r.estimated === true ? ESTIMATED : ''}`;
+}
+
 function svg<K extends keyof SVGElementTagNameMap>(
   tag: K,
   attributes: Record<string, string | number>,
@@ -43,20 +51,18 @@ interface Stacks {
 
 /** The rows' tokens per period and model: the seven largest models, the rest together. */
 function stacked(report: UsageView): Stacks {
-  const named = (model: string | null): string => model ?? 'no model named';
   const byModel = new Map<string, number>();
   for (const r of report.rows)
-    byModel.set(named(r.model), (byModel.get(named(r.model)) ?? 0) + r.total_tokens);
+    byModel.set(modelOf(r), (byModel.get(modelOf(r)) ?? 0) + r.total_tokens);
   const ranked = [...byModel.entries()].sort((a, b) => b[1] - a[1]).map(([m]) => m);
   const shown = ranked.length > SERIES ? ranked.slice(0, SERIES - 1) : ranked;
-  const seriesOf = (model: string | null): string =>
-    shown.includes(named(model)) ? named(model) : 'other models';
+  const seriesOf = (r: Row): string => (shown.includes(modelOf(r)) ? modelOf(r) : 'other models');
   const series = ranked.length > SERIES ? [...shown, 'other models'] : shown;
   const periods = [...new Set(report.rows.map((r) => r.period))].sort();
   const stacks = new Map<string, Map<string, number>>();
   for (const r of report.rows) {
     const stack = stacks.get(r.period) ?? new Map<string, number>();
-    stack.set(seriesOf(r.model), (stack.get(seriesOf(r.model)) ?? 0) + r.total_tokens);
+    stack.set(seriesOf(r), (stack.get(seriesOf(r)) ?? 0) + r.total_tokens);
     stacks.set(r.period, stack);
   }
   const sums = [...stacks.values()].map((s) => [...s.values()].reduce((a, b) => a + b, 0));
@@ -211,7 +217,7 @@ function filterForm(params: URLSearchParams, sources: string[]): HTMLElement {
     event.preventDefault();
     const data = new FormData(event.target as HTMLFormElement);
     const next = new URLSearchParams();
-    for (const name of ['source', 'since', 'until', 'by']) {
+    for (const name of ['source', 'since', 'until', 'by', 'estimate']) {
       const v = data.get(name);
       if (typeof v === 'string' && v !== '' && !(name === 'by' && v === 'day')) next.set(name, v);
     }
@@ -238,7 +244,78 @@ function filterForm(params: URLSearchParams, sources: string[]): HTMLElement {
         h('option', { value: b, selected: by === b }, `by ${b}`),
       ),
     ),
+    // `chatgraph usage --estimate`: its own rows, marked ~, never added to the counted total.
+    h(
+      'label',
+      {
+        title:
+          'Estimate the tokens of chat exports (which have no counts) from their text length: rows of their own, marked ~',
+      },
+      h('input', {
+        name: 'estimate',
+        type: 'checkbox',
+        value: '1',
+        checked: params.get('estimate') === '1',
+      }),
+      ' Estimate chat exports’ tokens from their text length',
+    ),
     h('button', { type: 'submit' }, 'Filter'),
+  );
+}
+
+/** The sentences under the tables: how tokens are counted, what has no price, what no count. */
+function notesOf(report: UsageView): string[] {
+  const { total, estimated } = report;
+  return [
+    `Each API response counted once. Input is without cache reads; output includes reasoning (${short(total.reasoning_tokens)}). Days in ${report.timeZone}. Prices of ${report.prices.date}: ${report.prices.source}.`,
+    ...(report.prices.unpriced_models.length > 0
+      ? [
+          `No price for ${report.prices.unpriced_models.join(', ')}: tokens counted, cost not guessed (a + marks a cost without them).`,
+        ]
+      : []),
+    ...(estimated ? [`${ESTIMATED.trim()} Estimated rows: ${estimated.method}.`] : []),
+    ...report.uncounted.map(
+      (u) =>
+        `No token counts in ${u.source} (${count(u.conversations)} of ${count(u.of)} conversations${
+          u.models.length > 0
+            ? `; models: ${u.models
+                .slice(0, 5)
+                .map((m) => m.model)
+                .join(', ')}`
+            : ''
+        }): ${estimated ? 'estimated in the rows marked ~, not counted' : 'not counted, never guessed (the estimate box above estimates them from text length)'}.`,
+    ),
+  ];
+}
+
+/** The counted tokens and cost, and beside them (never in them) what was estimated. */
+function totals(report: UsageView): HTMLElement {
+  const { total, estimated } = report;
+  return h(
+    'div',
+    { class: 'totals' },
+    h(
+      'div',
+      { class: 'total' },
+      h('strong', { id: 'usage-tokens' }, short(total.total_tokens)),
+      ' tokens',
+    ),
+    h(
+      'div',
+      { class: 'total' },
+      h('strong', { id: 'usage-cost' }, money(total.cost_usd, total.unpriced_models)),
+      ' cost (USD)',
+    ),
+    ...(estimated
+      ? [
+          h(
+            'div',
+            { class: 'total estimated' },
+            h('strong', { id: 'usage-estimated' }, `~${short(estimated.total.total_tokens)}`),
+            ` estimated tokens (${money(estimated.total.cost_usd, estimated.total.unpriced_models)}), not in the total`,
+          ),
+        ]
+      : []),
   );
 }
 
@@ -250,6 +327,7 @@ export async function showUsage(view: HTMLElement): Promise<void> {
     const value = params.get(name);
     if (value) query.set(name, value);
   }
+  if (params.get('estimate') === '1') query.set('estimate', '1');
   query.set('tz', Intl.DateTimeFormat().resolvedOptions().timeZone);
   const byProject = new URLSearchParams(query);
   byProject.set('by', 'project');
@@ -258,46 +336,11 @@ export async function showUsage(view: HTMLElement): Promise<void> {
     get(`/api/usage?${query.toString()}`, readUsage),
     get(`/api/usage?${byProject.toString()}`, readUsage),
   ]);
-  const { total } = report;
-  const notes = [
-    `Each API response counted once. Input is without cache reads; output includes reasoning (${short(total.reasoning_tokens)}). Days in ${report.timeZone}. Prices of ${report.prices.date}: ${report.prices.source}.`,
-    ...(report.prices.unpriced_models.length > 0
-      ? [
-          `No price for ${report.prices.unpriced_models.join(', ')}: tokens counted, cost not guessed (a + marks a cost without them).`,
-        ]
-      : []),
-    ...report.uncounted.map(
-      (u) =>
-        `No token counts in ${u.source} (${count(u.conversations)} of ${count(u.of)} conversations${
-          u.models.length > 0
-            ? `; models: ${u.models
-                .slice(0, 5)
-                .map((m) => m.model)
-                .join(', ')}`
-            : ''
-        }): not counted, never guessed.`,
-    ),
-  ];
   replace(
     view,
     h('h1', {}, 'Usage'),
     filterForm(params, sources),
-    h(
-      'div',
-      { class: 'totals' },
-      h(
-        'div',
-        { class: 'total' },
-        h('strong', { id: 'usage-tokens' }, short(total.total_tokens)),
-        ' tokens',
-      ),
-      h(
-        'div',
-        { class: 'total' },
-        h('strong', { id: 'usage-cost' }, money(total.cost_usd, total.unpriced_models)),
-        ' cost (USD)',
-      ),
-    ),
+    totals(report),
     report.rows.length > 0
       ? h(
           'section',
@@ -312,14 +355,12 @@ export async function showUsage(view: HTMLElement): Promise<void> {
       h(
         'section',
         {},
-        table('By project', projects.rows, (r) => r.period),
+        table('By project', projects.rows, (r) =>
+          r.estimated === true ? `${r.period}${ESTIMATED}` : r.period,
+        ),
       ),
-      h(
-        'section',
-        {},
-        table('By model', report.rows, (r) => r.model ?? 'no model named'),
-      ),
+      h('section', {}, table('By model', report.rows, modelOf)),
     ),
-    ...notes.map((n) => h('p', { class: 'usage-note' }, n)),
+    ...notesOf(report).map((n) => h('p', { class: 'usage-note' }, n)),
   );
 }

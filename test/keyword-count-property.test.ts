@@ -1,0 +1,206 @@
+// Issue 46 (fifth pass) and issue 43: the number of conversations a keyword search reports is
+// exact, the same at every --limit, whether counted from each conversation's words (a word, a
+// prefix, an OR, this version) or from every match (a store made before, opened read-only, not
+// upgraded), and a role or date filter keeps the same matches whether it is checked beside each
+// message's conversation number (its role and day, this version) or through the owner index. Checked on
+// random small stores: the filtered hits against the unfiltered ones filtered here, and the
+// count against the distinct conversations of the hits, at limits 1 to N.
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3-multiple-ciphers';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
+import { dateBound } from '../src/stores/date-bound.js';
+import { CONVERSATION_STEMS, CONVERSATION_WORDS } from '../src/stores/sqlite/conversation-words.js';
+import { MESSAGE_CONVERSATIONS } from '../src/stores/sqlite/message-conversations.js';
+import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
+import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
+import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import type { SearchQuery, SearchResult } from '../src/stores/store.js';
+import { tempDir } from './support/convert-to-temp.js';
+
+const WORDS = ['apple', 'apples', 'apricot', 'banana', 'band', 'cherry', 'chart', 'zeppelin'];
+const ROLES = ['user', 'assistant', 'tool'];
+// Three days, three times each, and a time that is not an ISO date.
+const TIMES = [
+  ...['2024-01-01', '2024-01-02', '2024-02-10'].flatMap((day) =>
+    ['T00:00:00Z', 'T08:30:00Z', 'T23:59:59.500Z'].map((time) => `${day}${time}`),
+  ),
+  '2024-1-2 08:00',
+];
+const BOUNDS = [
+  '2024-01-01T00:00:00Z',
+  '2024-01-02T00:00:00Z',
+  '2024-01-02T08:30:00Z',
+  '2024-01-02T08:30:01Z',
+  '2024-02-10T23:59:59Z',
+  '2024-03-01T00:00:00Z',
+];
+const QUERIES = [
+  'apple',
+  'ap*',
+  'ba*',
+  'apple OR banana',
+  'apple banana',
+  '"apple banana"',
+  'apple -banana',
+  'cherry OR zep*',
+];
+
+const message: fc.Arbitrary<Drawn['messages'][number]> = fc.record({
+  role: fc.constantFrom(...ROLES),
+  at: fc.constantFrom(...TIMES),
+  words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+  attachment: fc.option(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }), {
+    nil: undefined,
+  }),
+});
+const conversation: fc.Arbitrary<Drawn> = fc.record({
+  source: fc.constantFrom('chatgpt', 'claude-ai'),
+  messages: fc.array(message, { minLength: 1, maxLength: 5 }),
+});
+const query = fc.record({
+  text: fc.constantFrom(...QUERIES),
+  role: fc.option(fc.constantFrom(...ROLES), { nil: undefined, freq: 2 }),
+  since: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
+  until: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
+  source: fc.option(fc.constantFrom('chatgpt', 'claude-ai'), { nil: undefined, freq: 2 }),
+});
+
+interface Drawn {
+  source: string;
+  messages: { role: string; at: string; words: string[]; attachment: string[] | undefined }[];
+}
+
+function batches(conversations: Drawn[]): GraphBatch[] {
+  return conversations.map(({ source, messages }, c) => {
+    const id = `c${c}`;
+    const nodes: GraphNode[] = [
+      {
+        label: 'Conversation',
+        id,
+        properties: { name: id, title: id, conversation_id: `p-${id}`, source },
+      },
+    ];
+    const edges: GraphEdge[] = [];
+    messages.forEach((m, position) => {
+      const messageId = `${id}:m${position}`;
+      nodes.push({
+        label: 'Message',
+        id: messageId,
+        properties: {
+          role: m.role,
+          content: m.words.join(' '),
+          created_at: m.at,
+          conversation_id: `p-${id}`,
+          position,
+          on_shown_thread: true,
+        },
+      });
+      edges.push({ kind: 'HAS_MESSAGE', from: id, to: messageId });
+      if (m.attachment) {
+        const attachmentId = `${messageId}:a`;
+        nodes.push({
+          label: 'Attachment',
+          id: attachmentId,
+          properties: {
+            name: 'notes.txt',
+            content: m.attachment.join(' '),
+            message_id: messageId,
+            conversation_id: `p-${id}`,
+            position: 0,
+          },
+        });
+        edges.push({ kind: 'HAS_ATTACHMENT', from: messageId, to: attachmentId });
+      }
+    });
+    return { owner: id, nodes, edges };
+  });
+}
+
+/**
+ * The same store as the version before this left it: no role and day beside the numbers, no
+ * words of each conversation (counts read every match).
+ */
+function oldShape(file: string): string {
+  const old = join(tempDir(), 'old.sqlite');
+  copyFileSync(file, old);
+  const db = new Database(old);
+  db.exec(`CREATE TABLE kept AS SELECT rowid AS r, n FROM ${MESSAGE_CONVERSATIONS}`);
+  db.exec(`DROP TABLE ${MESSAGE_CONVERSATIONS}`);
+  db.exec(`CREATE TABLE ${MESSAGE_CONVERSATIONS} (rowid INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
+  db.exec(`INSERT INTO ${MESSAGE_CONVERSATIONS} SELECT r, n FROM kept; DROP TABLE kept`);
+  db.exec(`DROP TABLE ${CONVERSATION_WORDS}; DROP TABLE ${CONVERSATION_STEMS}`);
+  db.close();
+  return old;
+}
+
+const key = (hit: SearchResult['hits'][number]): string =>
+  `${hit.messageId}|${hit.attachment?.id ?? ''}`;
+
+describe('the count of conversations holding the words', () => {
+  it('equals the conversations of the hits at every limit, in both store shapes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(conversation, { minLength: 1, maxLength: 6 }),
+        fc.array(query, { minLength: 1, maxLength: 6 }),
+        async (drawn, queries) => {
+          const file = join(tempDir(), 'chatgraph.sqlite');
+          const store = SqliteStore.open(file);
+          await store.upsert(batches(drawn));
+          await store.close();
+          const dbs = [openReadonly(file, undefined), openReadonly(oldShape(file), undefined)];
+          try {
+            for (const q of queries) {
+              const { role, source } = q;
+              // As the search takes them (a stored timestamp).
+              const since = q.since === undefined ? undefined : dateBound(q.since, 'since');
+              const until = q.until === undefined ? undefined : dateBound(q.until, 'until');
+              const all = 1_000;
+              // The unfiltered hits, filtered here: what the filters must keep.
+              const unfiltered = searchSqlite(dbs[0] as Database.Database, {
+                text: q.text,
+                limit: all,
+              });
+              const expected = unfiltered.hits.filter(
+                (hit) =>
+                  (role === undefined || hit.role === role) &&
+                  (since === undefined || hit.createdAt >= since) &&
+                  (until === undefined || hit.createdAt < until) &&
+                  (source === undefined || hit.source === source),
+              );
+              const conversationsOf = (hits: SearchResult['hits']): number =>
+                new Set(hits.map((hit) => hit.conversationId)).size;
+              const holding = conversationsOf(expected);
+              for (const db of dbs) {
+                // Unfiltered: a word, a prefix or an OR counted from the conversations' words
+                // (this version), the others from every match; the same hits in both shapes.
+                const plain = (limit: number): SearchResult =>
+                  searchSqlite(db, { text: q.text, limit });
+                expect(plain(all).hits.map(key).sort()).toEqual(unfiltered.hits.map(key).sort());
+                for (let limit = 1; limit <= unfiltered.hits.length + 1; limit++)
+                  expect(plain(limit).conversationCount).toBe(conversationsOf(unfiltered.hits));
+                const asked: SearchQuery = { text: q.text };
+                if (role !== undefined) asked.role = role;
+                if (q.since !== undefined) asked.since = q.since;
+                if (q.until !== undefined) asked.until = q.until;
+                if (source !== undefined) asked.source = source;
+                const search = (limit: number): SearchResult =>
+                  searchSqlite(db, { ...asked, limit });
+                const whole = search(all);
+                expect(whole.hits.map(key).sort()).toEqual(expected.map(key).sort());
+                expect(whole.matches).toBe(expected.length);
+                for (let limit = 1; limit <= expected.length + 1; limit++)
+                  expect(search(limit).conversationCount).toBe(holding);
+              }
+            }
+          } finally {
+            for (const db of dbs) db.close();
+          }
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+});

@@ -1,0 +1,66 @@
+import Database from 'better-sqlite3-multiple-ciphers';
+import {
+  CONVERSATION_STEMS,
+  CONVERSATION_WORDS,
+} from '../../src/stores/sqlite/conversation-words.js';
+
+/**
+ * The words whose conversations, counted from each conversation's words (conversation-words.ts),
+ * are not those of their matches (every indexed word of the store's texts and stems, each
+ * match's conversation through its number): empty when the table is right.
+ */
+export function grainMismatches(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const wrong: string[] = [];
+    const count = (sql: string, term: string): number =>
+      Number(
+        db
+          .prepare(sql)
+          .pluck()
+          .get({ t: `"${term.replace(/"/g, '""')}"` }),
+      );
+    const terms = (table: string): string[] => {
+      db.exec(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_v USING fts5vocab(main, ${table}, 'row')`,
+      );
+      return db
+        .prepare(`SELECT term FROM temp.${table}_v LIMIT 500`)
+        .pluck()
+        .all()
+        .filter((t): t is string => typeof t === 'string');
+    };
+    const words = new Set([...terms('message_fts'), ...terms('attachment_fts')]);
+    for (const term of words) {
+      const grain = count(
+        `SELECT count(*) FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @t`,
+        term,
+      );
+      const matches = count(
+        `SELECT count(DISTINCT n) FROM (
+           SELECT k.n FROM message_fts t JOIN message_conversation k ON k.rowid = t.rowid WHERE message_fts MATCH @t
+           UNION ALL
+           SELECT k.n FROM attachment_fts t JOIN "Attachment" a ON a.rowid = t.rowid
+             JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src
+             JOIN message_conversation k ON k.rowid = m.rowid WHERE attachment_fts MATCH @t)`,
+        term,
+      );
+      if (grain !== matches) wrong.push(`${term}: ${grain} conversations, ${matches} by match`);
+    }
+    for (const term of terms('message_stems')) {
+      const grain = count(
+        `SELECT count(*) FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @t`,
+        term,
+      );
+      const matches = count(
+        `SELECT count(DISTINCT k.n) FROM message_stems t JOIN message_conversation k ON k.rowid = t.rowid WHERE message_stems MATCH @t`,
+        term,
+      );
+      if (grain !== matches)
+        wrong.push(`stem ${term}: ${grain} conversations, ${matches} by match`);
+    }
+    return wrong;
+  } finally {
+    db.close();
+  }
+}
