@@ -61,8 +61,10 @@ describe('search with use-multilingual-v3 on the samples', () => {
       'how to tune a violin bridge',
       'offside rules in ice hockey',
     ])
-      for (const mode of ['semantic', 'hybrid'] as const)
-        expect(await titles(text, mode), `${text} (${mode})`).toEqual([]);
+      expect(await titles(text, 'semantic'), text).toEqual([]);
+    // Hybrid judges its meaning half by the same test (the words match nothing here).
+    for (const text of ['asdfgh qwerty', 'how to tune a violin bridge'])
+      expect(await titles(text, 'hybrid'), `${text} (hybrid)`).toEqual([]);
   });
 
   it('finds the conversation of a real question, in English and in French', async () => {
