@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { testModelDir } from '../../test/support/embedding-model.js';
+import { embedCostOf } from '../recall/embed-plan.js';
 import { loadTokenizer } from './load-tokenizer.js';
 import { fetchModel } from './model-fetch.js';
 import { modelFolder } from './model-folder.js';
@@ -72,4 +73,12 @@ describe('USE multilingual v3 as model fetch installs it', () => {
       await embedder.close();
     }
   }, 60_000);
+
+  // embed's plan estimated USE's time with the English model's cost, about five times too long.
+  it('has its own cost in the embed plan, about a fifth of the English model’s a token', () => {
+    const use = embedCostOf(MODEL);
+    const english = embedCostOf('all-minilm-l6-v2');
+    expect(use.perToken / english.perToken).toBeGreaterThan(0.15);
+    expect(use.perToken / english.perToken).toBeLessThan(0.3);
+  });
 });
