@@ -17,11 +17,11 @@
 //
 // Source maps beside each output file; `src/cli/mapped-stacks.ts` maps a stack trace's frames
 // through them when one is written, so it names our src/…ts files and lines.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { throughDeclarers } from './unbarrel.mjs';
 
@@ -31,12 +31,13 @@ const src = `${root}src${sep}`;
 const outDir = `${root}dist${sep}cli`;
 
 /** Rewrites `import.meta.url` in each of our modules to its compiled file's URL (see above). */
-const ownUrl = {
+const ownUrl = ({ recordRuns = false } = {}) => ({
   name: 'own-import-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
       const read = await readFile(path, 'utf8');
-      const source = path.startsWith(src) ? throughDeclarers(src, path, read) : read;
+      const own = path.startsWith(src) ? throughDeclarers(src, path, read) : read;
+      const source = recordRuns ? ranFirst(path, own) : own;
       if (!path.startsWith(src) || !source.includes('import.meta.url'))
         return { contents: source, loader: 'ts' };
       const compiled = `${root}dist${sep}${path.slice(src.length).replace(/\.ts$/, '.js')}`;
@@ -49,8 +50,26 @@ const ownUrl = {
         loader: 'ts',
       };
     });
+    // The bundled packages' files, for the same record.
+    if (recordRuns)
+      build.onLoad({ filter: /[\\/]node_modules[\\/].*\.(c|m)?js$/ }, async ({ path }) => ({
+        contents: ranFirst(path, await readFile(path, 'utf8')),
+        loader: 'js',
+      }));
   },
-};
+});
+
+/**
+ * Which of our modules (and the bundled packages' files) a command ran, for the tests' load
+ * probe (\`src/cli/code-cache.ts\` gives \`__chatgraphRan\`, a list): a module of the CommonJS-shaped
+ * bundle is run when first imported, and tells its path first. On the source's first line, so
+ * that every other line keeps its number in the source map.
+ */
+function ranFirst(path, source) {
+  const name = relative(root, path).split(sep).join('/');
+  const shebang = source.startsWith('#!') ? source.slice(0, source.indexOf('\n') + 1) : '';
+  return `${shebang}__chatgraphRan.push(${JSON.stringify(name)});${source.slice(shebang.length)}`;
+}
 
 /**
  * Our modules are bundled as free of side effects at import (none is imported for its effects
@@ -170,23 +189,115 @@ ${cases.join('\n')}
   },
 };
 
-const result = await build({
+/**
+ * Every other dependency of the CommonJS-shaped bundle (see below): a module of a few lines
+ * whose exports are the package's, taken at run time from `__chatgraphImport` (`src/cli/
+ * code-cache.ts`: resolved as an `import()` from dist/cli would be, loaded synchronously), when
+ * the module that imports it first runs. The names are read here, by importing the package.
+ */
+const hostImports = {
+  name: 'host-imports',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, ({ path }) => {
+      if (path.startsWith('node:')) return { path, external: true };
+      if (BUNDLED.has(packageOf(path))) return undefined;
+      return { path, namespace: 'host-import' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'host-import' }, async ({ path }) => {
+      const namespace = await import(import.meta.resolve(path, pathToFileURL(src).href));
+      const names = Object.keys(namespace).filter((name) => name !== 'default');
+      return {
+        contents: [
+          `const namespace = __chatgraphImport(${JSON.stringify(path)});`,
+          'export default namespace.default;',
+          ...names.map(
+            (name, i) =>
+              `const name${i} = namespace[${JSON.stringify(name)}]; export { name${i} as ${JSON.stringify(name)} };`,
+          ),
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: root,
+      };
+    });
+  },
+};
+
+const common = {
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts' },
   outdir: 'dist/cli',
-  chunkNames: '[name]-[hash]',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
   sourcesContent: false,
-  // `#!/usr/bin/env node` is kept from main.ts; nothing else is added.
   logLevel: 'warning',
-  plugins: [bundledStemmers, builtinsOfCommonJs, someExternal, ownSideEffectFree, ownUrl],
-  // BUNDLE_META=file writes esbuild's metafile there (what each chunk holds and imports).
+};
+
+/**
+ * The CLI but `--version`: one CommonJS-shaped file, so that it can be compiled through
+ * `vm.Script` with V8's code cache (`src/cli/code-cache.ts`; Node 20 has none for ES modules).
+ * Every module is still run only when first imported (esbuild's `__esm`), and what only some
+ * commands use is never compiled for the others (V8 compiles a function when first called).
+ * `import.meta.url` is the bundle's URL, given by the loader (each module's own, see `ownUrl`).
+ */
+const cli = await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/start.ts' },
+  entryNames: '[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // Less source to read and hold (it is all read, whichever command runs); names are kept, for
+  // the stack traces' function names.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  charset: 'ascii',
+  define: { 'import.meta.url': '__chatgraphUrl' },
+  plugins: [bundledStemmers, hostImports, ownSideEffectFree, ownUrl({ recordRuns: true })],
+  metafile: true,
+});
+const cliFile = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
+if (cliFile === undefined) throw new Error('bundle: no .cjs output');
+asciiOnly(join(root, cliFile));
+
+/**
+ * esbuild escapes every character outside ASCII but in regular expression literals (7 lines):
+ * those are escaped here, so that the loader can read the bundle as latin1 (a third of the CPU
+ * of reading it as UTF-8, and half the memory: V8 keeps it one byte a character). `\\uXXXX`
+ * means the same code unit in a string, a template, a regular expression (a surrogate pair of
+ * them is one code point with the u flag too), an identifier or a comment. The source map's
+ * columns after each on its line are moved by the same count.
+ */
+function asciiOnly(file) {
+  const code = readFileSync(file, 'utf8');
+  const escaped = code.replace(
+    /[^\0-\x7f]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  writeFileSync(file, escaped);
+}
+
+/** `main.ts` alone: `--version`, and the loader of the file above. */
+const startExternal = {
+  name: 'start-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/start\.js$/ }, ({ path }) => ({ path, external: true }));
+  },
+};
+const result = await build({
+  ...common,
+  entryPoints: { main: 'src/cli/main.ts' },
+  format: 'esm',
+  // `#!/usr/bin/env node` is kept from main.ts; nothing else is added.
+  define: { CHATGRAPH_CLI_BUNDLE: JSON.stringify(`./${cliFile.split('/').at(-1)}`) },
+  plugins: [startExternal, someExternal, ownSideEffectFree, ownUrl()],
+  // BUNDLE_META=file writes esbuild's metafile there (what each output holds and imports).
   metafile: process.env.BUNDLE_META !== undefined,
 });
 if (process.env.BUNDLE_META)
-  writeFileSync(process.env.BUNDLE_META, JSON.stringify(result.metafile));
+  writeFileSync(
+    process.env.BUNDLE_META,
+    JSON.stringify({
+      inputs: { ...cli.metafile.inputs, ...result.metafile.inputs },
+      outputs: { ...cli.metafile.outputs, ...result.metafile.outputs },
+    }),
+  );

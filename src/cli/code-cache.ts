@@ -1,0 +1,150 @@
+import { channel } from 'node:diagnostics_channel';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+/**
+ * The shipped CLI's code, compiled from V8's code cache when one is kept (issue 46). Node 20
+ * compiles every ES module from its source at every start (Node 22's `module.enableCompileCache`
+ * is not on 20), ~25 ms of a cold keyword search. A script compiled through `vm.Script` takes
+ * V8's `cachedData`: so `scripts/bundle.mjs` also makes the CLI one CommonJS-shaped file
+ * (`dist/cli/cli-<hash>.cjs`), run here inside a function as Node runs a CommonJS file, and the
+ * code V8 compiled for a command (the functions it ran, `script.createCachedData()` at exit) is
+ * kept in `$XDG_CACHE_HOME/chatgraph/code/` (or `~/.cache/…`), one file a command, named after
+ * the bundle (its name holds its content's hash), Node's version, the architecture and the
+ * file's size and time. It is compiled code, not an answer: each search still reads the folder.
+ * V8 checks a cache against the source and its own version and flags and rejects one that does
+ * not fit (`cachedDataRejected`); such a file, a missing one or one that cannot be read is
+ * ignored and written again at exit, atomically (a file beside it, renamed). Nothing is written
+ * when the cache was taken, and nothing fails when the folder cannot be written.
+ *
+ * How v8-compile-cache (npm) does it was read first: it patches `Module.prototype._compile` for
+ * every CommonJS file and caches with `produceCachedData` at compile time, which holds only the
+ * code compiled before the script ran: an esbuild bundle's modules are functions run later
+ * (`__esm`), so almost none of what a command runs. It caches no ES module either.
+ */
+
+/** Told on `chatgraph:code-cache` once the bundle has run its top level (tests, the load probe). */
+export interface CodeCacheReport {
+  /** The bundle's file. */
+  file: string;
+  /** The cache file read, or written at exit. */
+  cache: string;
+  /** Whether V8 took the cache (false: none, unreadable, or rejected). */
+  accepted: boolean;
+  /** The source file of each bundled module run so far, in the order run (filled as it runs). */
+  ran: string[];
+}
+
+const CHANNEL = 'chatgraph:code-cache';
+
+/** The folder the code caches are kept in. */
+export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  return join(
+    xdg !== undefined && xdg !== '' ? xdg : join(homedir(), '.cache'),
+    'chatgraph',
+    'code',
+  );
+}
+
+/**
+ * An ES module of a dependency, as `import()` from the bundle's folder would give it, but
+ * synchronously (the bundle's imports are `require`s): resolved with the import conditions,
+ * then loaded by `require`, which on Node 20.19+ loads an ES module too (the same instance an
+ * `import()` gets). A CommonJS package's namespace is Node's: its exports and `default`.
+ */
+function hostImport(from: string): (specifier: string) => unknown {
+  const require = createRequire(from);
+  return (specifier) => {
+    const url = import.meta.resolve(specifier);
+    if (!url.startsWith('file:')) return process.getBuiltinModule(specifier);
+    const loaded: unknown = require(fileURLToPath(url));
+    // (An ES module's namespace is tagged 'Module'; node:util's check would load node:util.)
+    if (Object.prototype.toString.call(loaded) === '[object Module]') return loaded;
+    return Object.assign(Object.create(null) as object, loaded, { default: loaded });
+  };
+}
+
+/** The cache file's name: the bundle, Node, the architecture, the file's identity, the command. */
+function cacheName(file: string, command: string): string {
+  const { size, mtimeMs } = statSync(file);
+  const word = /^[a-z][a-z0-9-]{0,30}$/.test(command) ? command : 'other';
+  return `${basename(file)}-${process.version}-${process.arch}-${String(size)}-${String(Math.trunc(mtimeMs))}-${word}.v8`;
+}
+
+/**
+ * Runs the CommonJS-shaped bundle `fileUrl` (a `file:` URL) through V8's code cache, kept for
+ * `command`; returns its exports.
+ */
+export function runCommonJsBundle(
+  fileUrl: string,
+  command: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, unknown> {
+  const file = fileURLToPath(fileUrl);
+  const folder = codeCacheFolder(env);
+  const name = cacheName(file, command);
+  const cacheFile = join(folder, name);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  // Node's own CommonJS wrapper, on the bundle's first line: its lines and columns stay the
+  // source map's (the first line is esbuild's "use strict").
+  const script = new Script(
+    `(function (exports, require, module, __filename, __dirname, __chatgraphUrl, __chatgraphImport, __chatgraphRan) {${readFileSync(file, 'latin1')}\n})`,
+    // A URL, as an ES module's frames name their file: `mapped-stacks.ts` maps those.
+    { filename: fileUrl, cachedData },
+  );
+  const accepted = cachedData !== undefined && !script.cachedDataRejected;
+  if (!accepted)
+    process.once('exit', () => {
+      writeCache(folder, cacheFile, name, script);
+    });
+  const module = { exports: {} as Record<string, unknown> };
+  const ran: string[] = [];
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper(
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+    fileUrl,
+    hostImport(fileUrl),
+    ran,
+  );
+  const report: CodeCacheReport = { file, cache: cacheFile, accepted, ran };
+  const told = channel(CHANNEL);
+  if (told.hasSubscribers) told.publish(report);
+  return module.exports;
+}
+
+/** Writes the code V8 compiled so far, atomically; drops the caches of other builds. */
+function writeCache(folder: string, cacheFile: string, name: string, script: Script): void {
+  try {
+    mkdirSync(folder, { recursive: true });
+    const temporary = `${cacheFile}.${String(process.pid)}.tmp`;
+    writeFileSync(temporary, script.createCachedData());
+    renameSync(temporary, cacheFile);
+    // Another build's (another hash, Node or file time), a day old: not read by this one, and
+    // likely by none (two installs side by side each keep theirs while they are used).
+    const bundle = name.slice(0, name.indexOf('.cjs-') + '.cjs-'.length);
+    const node = `-${process.version}-${process.arch}-`;
+    const old = Date.now() - 86_400_000;
+    for (const other of readdirSync(folder)) {
+      if (!other.startsWith('cli-') || (other.startsWith(bundle) && other.includes(node))) continue;
+      const path = join(folder, other);
+      if (statSync(path).mtimeMs < old) rmSync(path, { force: true });
+    }
+  } catch {
+    // A cache is worth nothing to a command that cannot write it: it runs as it would without.
+  }
+}
