@@ -204,11 +204,19 @@ const hostImports = {
       return { path, namespace: 'host-import' };
     });
     build.onLoad({ filter: /.*/, namespace: 'host-import' }, async ({ path }) => {
-      const namespace = await import(import.meta.resolve(path, pathToFileURL(src).href));
+      const asImport = import.meta.resolve(path, pathToFileURL(src).href);
+      const namespace = await import(asImport);
       const names = Object.keys(namespace).filter((name) => name !== 'default');
+      let asRequire;
+      try {
+        asRequire = createRequire(src).resolve(path);
+      } catch {
+        asRequire = undefined;
+      }
+      const how = asRequire === fileURLToPath(asImport) ? 'require' : 'import';
       return {
         contents: [
-          `const namespace = __chatgraphImport(${JSON.stringify(path)});`,
+          `const namespace = __chatgraphImport(${JSON.stringify(path)}, ${JSON.stringify(how)});`,
           'export default namespace.default;',
           ...names.map(
             (name, i) =>
@@ -219,6 +227,38 @@ const hostImports = {
         resolveDir: root,
       };
     });
+  },
+};
+
+/**
+ * Node's built-ins that cost a cold start a few ms each to load (child_process with net and the
+ * streams ~5 ms, crypto ~3 ms of CPU) and that some commands use only on some paths (a keyword
+ * search never starts a process: commander and the stores import child_process at their top):
+ * in the CommonJS-shaped bundle, each is an object of getters that loads the built-in when one
+ * of its exports is first read. Its names are read here.
+ */
+const LAZY_BUILTINS = new Set([
+  'node:child_process',
+  'node:crypto',
+  'node:zlib',
+  'node:http',
+  'node:stream',
+  'node:fs/promises',
+]);
+const lazyBuiltins = {
+  name: 'lazy-builtins',
+  setup(build) {
+    build.onResolve({ filter: /^node:/ }, ({ path }) =>
+      LAZY_BUILTINS.has(path) ? { path, namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, ({ path }) => ({
+      contents: `let loaded;
+const load = () => (loaded ??= process.getBuiltinModule(${JSON.stringify(path)}));
+for (const name of ${JSON.stringify(Object.keys(process.getBuiltinModule(path)))})
+  Object.defineProperty(exports, name, { get: () => load()[name], enumerable: true });
+`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -252,7 +292,7 @@ const cli = await build({
   minifySyntax: true,
   charset: 'ascii',
   define: { 'import.meta.url': '__chatgraphUrl' },
-  plugins: [bundledStemmers, hostImports, ownSideEffectFree, ownUrl({ recordRuns: true })],
+  plugins: [bundledStemmers, lazyBuiltins, hostImports, ownSideEffectFree, ownUrl({ recordRuns: true })],
   metafile: true,
 });
 const cliFile = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
@@ -276,7 +316,10 @@ function asciiOnly(file) {
   writeFileSync(file, escaped);
 }
 
-/** `main.ts` alone: `--version`, and the loader of the file above. */
+/**
+ * `main.ts` alone: `--version`, and the loader of the file above; CommonJS too (\`bin\`:
+ * dist/cli/main.cjs), so that Node starts it without its ES module loader (~12 ms of CPU).
+ */
 const startExternal = {
   name: 'start-external',
   setup(build) {
@@ -286,13 +329,24 @@ const startExternal = {
 const result = await build({
   ...common,
   entryPoints: { main: 'src/cli/main.ts' },
-  format: 'esm',
-  // `#!/usr/bin/env node` is kept from main.ts; nothing else is added.
-  define: { CHATGRAPH_CLI_BUNDLE: JSON.stringify(`./${cliFile.split('/').at(-1)}`) },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  // `#!/usr/bin/env node` is kept from main.ts; each module's `import.meta.url` (see `ownUrl`)
+  // is resolved from this file's.
+  banner: { js: '"use strict"; var __chatgraphUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: {
+    'import.meta.url': '__chatgraphUrl',
+    CHATGRAPH_CLI_BUNDLE: JSON.stringify(`./${cliFile.split('/').at(-1)}`),
+  },
   plugins: [startExternal, someExternal, ownSideEffectFree, ownUrl()],
   // BUNDLE_META=file writes esbuild's metafile there (what each output holds and imports).
   metafile: process.env.BUNDLE_META !== undefined,
 });
+// dist/cli/main.js, the same CLI, for those who ran it by that name (tsc wrote the unbundled one).
+writeFileSync(
+  join(outDir, 'main.js'),
+  "#!/usr/bin/env node\n// The CLI is dist/cli/main.cjs (scripts/bundle.mjs).\nimport './main.cjs';\n",
+);
 if (process.env.BUNDLE_META)
   writeFileSync(
     process.env.BUNDLE_META,

@@ -53,17 +53,24 @@ export function codeCacheFolder(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * An ES module of a dependency, as `import()` from the bundle's folder would give it, but
- * synchronously (the bundle's imports are `require`s): resolved with the import conditions,
- * then loaded by `require`, which on Node 20.19+ loads an ES module too (the same instance an
- * `import()` gets). A CommonJS package's namespace is Node's: its exports and `default`.
+ * A package's module, as `import()` from the bundle's folder would give it, but synchronously
+ * (the bundle's imports are \`require\`s): \`how\` is "require" where CommonJS resolution finds the
+ * same file as an import (\`scripts/bundle.mjs\` checks), else "import": resolved with the import
+ * conditions (\`import-resolve.ts\`, an ES module loaded by \`require\` when first needed). Either
+ * is then loaded by \`require\`, which on Node 20.19+ loads an ES module too (the one instance an
+ * \`import()\` gets). A CommonJS module's namespace is Node's: its exports and \`default\`.
  */
-function hostImport(from: string): (specifier: string) => unknown {
-  const require = createRequire(from);
-  return (specifier) => {
-    const url = import.meta.resolve(specifier);
-    if (!url.startsWith('file:')) return process.getBuiltinModule(specifier);
-    const loaded: unknown = require(fileURLToPath(url));
+function hostImport(file: string): (specifier: string, how: 'require' | 'import') => unknown {
+  const require = createRequire(file);
+  let resolveAsImport: ((specifier: string) => string) | undefined;
+  return (specifier, how) => {
+    let loaded: unknown;
+    if (how === 'require') loaded = require(specifier);
+    else {
+      resolveAsImport ??= (require('./import-resolve.js') as typeof import('./import-resolve.js'))
+        .resolveAsImport;
+      loaded = require(fileURLToPath(resolveAsImport(specifier)));
+    }
     // (An ES module's namespace is tagged 'Module'; node:util's check would load node:util.)
     if (Object.prototype.toString.call(loaded) === '[object Module]') return loaded;
     return Object.assign(Object.create(null) as object, loaded, { default: loaded });
@@ -118,7 +125,7 @@ export function runCommonJsBundle(
     file,
     dirname(file),
     fileUrl,
-    hostImport(fileUrl),
+    hostImport(file),
     ran,
   );
   const report: CodeCacheReport = { file, cache: cacheFile, accepted, ran };

@@ -20,10 +20,11 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   setHeapGrowth();
   const bundle = typeof CHATGRAPH_CLI_BUNDLE === 'string' ? CHATGRAPH_CLI_BUNDLE : undefined;
-  const { start } = (
+  // No top-level await: the shipped file is CommonJS (`bin`: dist/cli/main.cjs), which Node
+  // starts without its ES module loader. A failure is an unhandled rejection, as it was.
+  void (
     bundle === undefined
-      ? await import('./start.js')
-      : runCommonJsBundle(new URL(bundle, import.meta.url).href, args[0] ?? '')
-  ) as { start: () => Promise<void> };
-  await start();
+      ? import('./start.js')
+      : Promise.resolve(runCommonJsBundle(new URL(bundle, import.meta.url).href, args[0] ?? ''))
+  ).then((loaded) => (loaded as { start: () => Promise<void> }).start());
 }
