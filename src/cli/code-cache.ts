@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 
 /**
@@ -21,6 +22,13 @@ import { Script } from 'node:vm';
  * not fit (`cachedDataRejected`); such a file, a missing one or one that cannot be read is
  * ignored and written again at exit, atomically (a file beside it, renamed). Nothing is written
  * when the cache was taken, and nothing fails when the folder cannot be written.
+ *
+ * V8 does not check the cached code itself unless told to (\`--verify-snapshot-checksum\`, off in
+ * release builds): a cache damaged on disk (64 bytes flipped in its middle, tried) was taken, and
+ * its code ended the process with a fatal error. The flag is turned on while a cache is written
+ * (V8 then writes a checksum in it) and while one is read (V8 then checks it, and rejects a
+ * damaged one), and off again: while on, every worker thread's start checks V8's own snapshot
+ * too (+30–60 ms of CPU each, measured; a search starts one).
  *
  * How v8-compile-cache (npm) does it was read first: it patches `Module.prototype._compile` for
  * every CommonJS file and caches with `produceCachedData` at compile time, which holds only the
@@ -105,11 +113,13 @@ export function runCommonJsBundle(
   }
   // Node's own CommonJS wrapper, on the bundle's first line: its lines and columns stay the
   // source map's (the first line is esbuild's "use strict").
+  setFlagsFromString('--verify-snapshot-checksum');
   const script = new Script(
     `(function (exports, require, module, __filename, __dirname, __chatgraphUrl, __chatgraphImport, __chatgraphRan) {${readFileSync(file, 'latin1')}\n})`,
     // A URL, as an ES module's frames name their file: `mapped-stacks.ts` maps those.
     { filename: fileUrl, cachedData },
   );
+  setFlagsFromString('--no-verify-snapshot-checksum');
   const accepted = cachedData !== undefined && !script.cachedDataRejected;
   if (!accepted)
     process.once('exit', () => {
@@ -139,7 +149,10 @@ function writeCache(folder: string, cacheFile: string, name: string, script: Scr
   try {
     mkdirSync(folder, { recursive: true });
     const temporary = `${cacheFile}.${String(process.pid)}.tmp`;
-    writeFileSync(temporary, script.createCachedData());
+    setFlagsFromString('--verify-snapshot-checksum');
+    const data = script.createCachedData();
+    setFlagsFromString('--no-verify-snapshot-checksum');
+    writeFileSync(temporary, data);
     renameSync(temporary, cacheFile);
     // Another build's (another hash, Node or file time), a day old: not read by this one, and
     // likely by none (two installs side by side each keep theirs while they are used).
