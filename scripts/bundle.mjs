@@ -292,7 +292,13 @@ const cli = await build({
   minifySyntax: true,
   charset: 'ascii',
   define: { 'import.meta.url': '__chatgraphUrl' },
-  plugins: [bundledStemmers, lazyBuiltins, hostImports, ownSideEffectFree, ownUrl({ recordRuns: true })],
+  plugins: [
+    bundledStemmers,
+    lazyBuiltins,
+    hostImports,
+    ownSideEffectFree,
+    ownUrl({ recordRuns: true }),
+  ],
   metafile: true,
 });
 const cliFile = Object.keys(cli.metafile.outputs).find((file) => file.endsWith('.cjs'));
@@ -308,12 +314,70 @@ asciiOnly(join(root, cliFile));
  * columns after each on its line are moved by the same count.
  */
 function asciiOnly(file) {
-  const code = readFileSync(file, 'utf8');
-  const escaped = code.replace(
-    /[^\0-\x7f]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  const lines = readFileSync(file, 'utf8').split('\n');
+  /** Per line, the columns of the characters escaped (each takes 5 more). */
+  const moved = lines.map((line) => [...line.matchAll(/[^\0-\x7f]/g)].map((match) => match.index));
+  if (moved.every((columns) => columns.length === 0)) return;
+  const escaped = lines.map((line) =>
+    line.replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
   );
-  writeFileSync(file, escaped);
+  writeFileSync(file, escaped.join('\n'));
+  const map = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
+  map.mappings = map.mappings
+    .split(';')
+    .map((segments, line) => {
+      const columns = moved[line] ?? [];
+      if (columns.length === 0 || segments === '') return segments;
+      let before = 0;
+      let after = 0;
+      return segments
+        .split(',')
+        .map((segment) => {
+          const fields = vlqDecode(segment);
+          before += fields[0];
+          const column = before + 5 * columns.filter((c) => c < before).length;
+          fields[0] = column - after;
+          after = column;
+          return vlqEncode(fields);
+        })
+        .join(',');
+    })
+    .join(';');
+  writeFileSync(`${file}.map`, JSON.stringify(map));
+}
+
+/** A source map segment's fields (base64 VLQ, as the source map format writes them). */
+function vlqDecode(segment) {
+  const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const fields = [];
+  let value = 0;
+  let shift = 0;
+  for (const char of segment) {
+    const digit = BASE64.indexOf(char);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return fields;
+}
+function vlqEncode(fields) {
+  const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  return fields
+    .map((field) => {
+      let value = field < 0 ? (-field << 1) | 1 : field << 1;
+      let out = '';
+      do {
+        const digit = value & 31;
+        value >>>= 5;
+        out += BASE64[value > 0 ? digit | 32 : digit];
+      } while (value > 0);
+      return out;
+    })
+    .join('');
 }
 
 /**
@@ -333,7 +397,9 @@ const result = await build({
   format: 'cjs',
   // `#!/usr/bin/env node` is kept from main.ts; each module's `import.meta.url` (see `ownUrl`)
   // is resolved from this file's.
-  banner: { js: '"use strict"; var __chatgraphUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js: '"use strict"; var __chatgraphUrl = require("node:url").pathToFileURL(__filename).href;',
+  },
   define: {
     'import.meta.url': '__chatgraphUrl',
     CHATGRAPH_CLI_BUNDLE: JSON.stringify(`./${cliFile.split('/').at(-1)}`),
