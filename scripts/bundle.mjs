@@ -96,14 +96,13 @@ const ownSideEffectFree = {
 };
 
 /**
- * Dependencies bundled in: pure ES modules a search loads at start, read as one file rather than
- * one of theirs each (zod's `zod/v4` alone is 65). The others stay external: the native ones,
- * the CommonJS ones (a bundle of ES modules has no `require` for them), and those that read
- * files beside themselves or must be the one instance their peers load (onnxruntime-common).
+ * Dependencies bundled in: pure modules a search loads at start, read as part of the bundle
+ * rather than one of their files each (zod's `zod/v4` alone is 65). The others stay external
+ * (\`hostImports\`): the native ones, and those that read files beside themselves or must be the
+ * one instance their peers load (onnxruntime-common).
  */
 const BUNDLED = new Set([
-  // CommonJS, but its Node built-ins come through \`builtinsOfCommonJs\`: one chunk rather than
-  // nine files resolved, read and lexed for their exports at every start.
+  // CommonJS: one part of the bundle rather than nine files resolved and read at every start.
   'commander',
   'zod',
   'smol-toml',
@@ -132,24 +131,6 @@ const someExternal = {
         ? { path, external: true }
         : undefined,
     );
-  },
-};
-
-/**
- * A bundled CommonJS package's \`require('node:…')\`: an ES module bundle has no \`require\` (esbuild
- * would throw "Dynamic require … is not supported"), so each is the built-in itself, taken
- * synchronously with \`process.getBuiltinModule\` (Node 20.16 and later).
- */
-const builtinsOfCommonJs = {
-  name: 'builtins-of-commonjs',
-  setup(build) {
-    build.onResolve({ filter: /^node:/ }, ({ path, kind }) =>
-      kind === 'require-call' ? { path, namespace: 'builtin' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'builtin' }, ({ path }) => ({
-      contents: `module.exports = process.getBuiltinModule(${JSON.stringify(path)});`,
-      loader: 'js',
-    }));
   },
 };
 
