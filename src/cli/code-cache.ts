@@ -1,5 +1,14 @@
 import { channel } from 'node:diagnostics_channel';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
@@ -148,6 +157,8 @@ export function runCommonJsBundle(
 function writeCache(folder: string, cacheFile: string, name: string, script: Script): void {
   try {
     mkdirSync(folder, { recursive: true });
+    // Not serialized for a folder it cannot write (every run would pay for it).
+    accessSync(folder, constants.W_OK);
     const temporary = `${cacheFile}.${String(process.pid)}.tmp`;
     setFlagsFromString('--verify-snapshot-checksum');
     const data = script.createCachedData();
