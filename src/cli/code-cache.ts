@@ -94,11 +94,23 @@ function hostImport(file: string): (specifier: string, how: 'require' | 'import'
   };
 }
 
-/** The cache file's name: the bundle, Node, the architecture, the file's identity, the command. */
+/**
+ * The cache file's name: the bundle, Node, the architecture, the file's identity, Node's options
+ * (V8 rejects a cache made under other flags: runs with and without \`--max-semi-space-size\`, say,
+ * would each reject and rewrite the other's), the command.
+ */
 function cacheName(file: string, command: string): string {
   const { size, mtimeMs } = statSync(file);
   const word = /^[a-z][a-z0-9-]{0,30}$/.test(command) ? command : 'other';
-  return `${basename(file)}-${process.version}-${process.arch}-${String(size)}-${String(Math.trunc(mtimeMs))}-${word}.v8`;
+  const options = fnv1a(`${process.execArgv.join(' ')}\n${process.env.NODE_OPTIONS ?? ''}`);
+  return `${basename(file)}-${process.version}-${process.arch}-${String(size)}-${String(Math.trunc(mtimeMs))}-${options}-${word}.v8`;
+}
+
+/** A short hash of a string (FNV-1a, 32 bits): a name, not a check. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(36);
 }
 
 /**
