@@ -25,8 +25,8 @@ import { Script } from 'node:vm';
  * (`dist/cli/cli-<hash>.cjs`), run here inside a function as Node runs a CommonJS file, and the
  * code V8 compiled for a command (the functions it ran, `script.createCachedData()` at exit) is
  * kept in `$XDG_CACHE_HOME/chatgraph/code/` (or `~/.cache/…`), one file a command, named after
- * the bundle (its name holds its content's hash), Node's version, the architecture and the
- * file's size and time. It is compiled code, not an answer: each search still reads the folder.
+ * the bundle (its name holds its content's hash), Node's version, the architecture, the file's
+ * size and time and Node's options. It is compiled code, not an answer: each search still reads the folder.
  * V8 checks a cache against the source and its own version and flags and rejects one that does
  * not fit (`cachedDataRejected`); such a file, a missing one or one that cannot be read is
  * ignored and written again at exit, atomically (a file beside it, renamed). Nothing is written
