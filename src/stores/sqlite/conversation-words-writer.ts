@@ -255,36 +255,22 @@ class SegmentWriter implements ConversationWordsWriter {
     return [text(statements?.words.get(at)), text(statements?.stems.get(at))];
   }
 
+  // A table has a segment's document when its text was not empty.
   private remove(n: number, k: number, texts: SegmentTexts): void {
-    this.hand('remove', n, k, texts);
+    this.tables.forEach((table, i) => {
+      const value = texts[i] ?? '';
+      this.fed.characters += value.length;
+      if (value !== '') table.remove.run(documentOf(n, k), value);
+    });
   }
 
   private insert(n: number, k: number, texts: SegmentTexts): void {
-    this.hand('insert', n, k, texts);
-  }
-
-  // A table has a segment's document when it has a word (see distinctChunks).
-  private hand(verb: 'remove' | 'insert', n: number, k: number, texts: SegmentTexts): void {
     this.tables.forEach((table, i) => {
-      const value = distinctChunks(texts[i] ?? '');
+      const value = texts[i] ?? '';
       this.fed.characters += value.length;
-      if (value !== '') table[verb].run(documentOf(n, k), value);
+      if (value !== '') table.insert.run(documentOf(n, k), value);
     });
   }
-}
-
-/**
- * A text's whitespace-separated chunks, each once: the same words under both tokenizers (a
- * token never spans whitespace, every kind of which is a separator to unicode61), handed to
- * FTS5 once each instead of at every repeat. A document keeps which words it holds, not how
- * often (`detail=none`, counts only), and is taken out by the same words: a segment's text
- * read again from its rows gives the same chunks.
- */
-export function distinctChunks(text: string): string {
-  if (text === '') return '';
-  const chunks = new Set(text.split(/\s+/));
-  chunks.delete('');
-  return [...chunks].join(' ');
 }
 
 /** The rowid of conversation `n`'s document of segment `k`. */
