@@ -1,6 +1,6 @@
 // Cold commands (issue 46): whole processes of the file `package.json`'s `bin.chatgraph` names,
 // each beside a bare `node -e 0` run in the same round, medians of --runs rounds (7 by default).
-// `node bench/cold-search.mjs [--messages 64000] [--runs 7] [--only NAME] [--cli FILE]`
+// `node bench/cold-search.mjs [--messages 64000] [--runs 7] [--only NAME] [--cli FILE] [--against FILE]`
 // Measured: `--version`; `search WORD --mode keyword` on the folder before and after `embed`;
 // `search WORD` (the default mode: hybrid once embedded); and, beside them, a bare script that
 // loads the folder's model and embeds one query (the part of a hybrid search that is the
@@ -32,10 +32,15 @@ const runs = option('--runs', 7);
 const work = join(root, '.bench');
 mkdirSync(work, { recursive: true });
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-// `--cli FILE` times another build's CLI on the same folders (a before/after in one session).
+// `--cli FILE` times another build's CLI on the same folders (a before/after in one session);
+// `--against FILE` times another build in the same rounds, each of its runs right after (or, every
+// other round, before) the first build's, with the same word: under a load that moves from minute
+// to minute, the two columns are comparable where two separate runs of the bench are not. With
+// it, each row also gives user + system CPU seconds (GNU time), steadier than wall time.
 const cli = args.includes('--cli')
   ? (args[args.indexOf('--cli') + 1] ?? '')
   : join(root, pkg.bin.chatgraph);
+const against = args.includes('--against') ? args[args.indexOf('--against') + 1] : undefined;
 const say = (line) => process.stdout.write(`${line}\n`);
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -110,14 +115,16 @@ const freshWord = () => {
   return word;
 };
 
-/** One whole process: wall seconds and peak RSS (MB), by GNU time. */
+/** One whole process: wall seconds, peak RSS (MB) and CPU seconds, by GNU time. */
 function measure(argv) {
-  const out = spawnSync('/usr/bin/time', ['-f', '%e %M', ...argv], { encoding: 'utf8' });
+  const out = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', ...argv], { encoding: 'utf8' });
   if (out.status !== 0) throw new Error(`${argv.join(' ')} failed: ${out.stderr}`);
-  const [wall = NaN, rss = NaN] = (out.stderr.trim().split('\n').at(-1) ?? '')
+  const [wall = NaN, rss = NaN, user = NaN, system = NaN] = (
+    out.stderr.trim().split('\n').at(-1) ?? ''
+  )
     .split(' ')
     .map(Number);
-  return { wall, rss: rss / 1024 };
+  return { wall, rss: rss / 1024, cpu: user + system };
 }
 
 const queryScript = join(work, 'embed-one-query.mjs');
@@ -166,23 +173,50 @@ const cases = {
   ],
 };
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-/** @type {Record<string, { wall: number, rss: number }[]>} */
+/** @type {Record<string, { wall: number, rss: number, cpu: number }[]>} */
 const results = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
+/** The same, for `--against`'s build. @type {Record<string, { wall: number, rss: number, cpu: number }[]>} */
+const otherResults = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));
 for (let round = 0; round < runs; round++)
   for (const [name, argv] of Object.entries(cases))
-    if (only === undefined || name === 'node -e 0' || name.includes(only))
-      results[name]?.push(measure(argv()));
+    if (only === undefined || name === 'node -e 0' || name.includes(only)) {
+      const first = argv();
+      const other =
+        against !== undefined && first[1] === cli
+          ? [first[0], against, ...first.slice(2)]
+          : undefined;
+      if (other !== undefined && round % 2 === 1) otherResults[name]?.push(measure(other));
+      results[name]?.push(measure(first));
+      if (other !== undefined && round % 2 === 0) otherResults[name]?.push(measure(other));
+    }
 
 const bare = median((results['node -e 0'] ?? []).map((r) => r.wall));
 say(`cold commands of ${cli}, ${messages} messages, medians of ${runs} rounds; ${load()}`);
-say('| command | wall | × bare node | peak RSS |');
-say('| --- | --- | --- | --- |');
-for (const [name, list] of Object.entries(results)) {
-  if (list.length === 0) continue;
+const row = (list) => {
   const wall = median(list.map((r) => r.wall));
+  return `${wall.toFixed(2)} s, ${median(list.map((r) => r.cpu)).toFixed(2)} s CPU | ${(wall / bare).toFixed(1)}× | ${median(list.map((r) => r.rss)).toFixed(0)} MB`;
+};
+if (against === undefined) {
+  say('| command | wall | × bare node | peak RSS |');
+  say('| --- | --- | --- | --- |');
+  for (const [name, list] of Object.entries(results)) {
+    if (list.length === 0) continue;
+    const wall = median(list.map((r) => r.wall));
+    say(
+      `| ${name} | ${wall.toFixed(2)} s | ${(wall / bare).toFixed(1)}× | ${median(list.map((r) => r.rss)).toFixed(0)} MB |`,
+    );
+  }
+} else {
+  say(`beside ${against}, in the same rounds`);
   say(
-    `| ${name} | ${wall.toFixed(2)} s | ${(wall / bare).toFixed(1)}× | ${median(list.map((r) => r.rss)).toFixed(0)} MB |`,
+    '| command | wall, CPU | × bare node | peak RSS | against: wall, CPU | × bare node | peak RSS |',
   );
+  say('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const [name, list] of Object.entries(results)) {
+    if (list.length === 0) continue;
+    const other = otherResults[name] ?? [];
+    say(`| ${name} | ${row(list)} | ${other.length > 0 ? row(other) : '– | – | –'} |`);
+  }
 }
 
 function load() {

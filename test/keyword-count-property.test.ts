@@ -59,6 +59,9 @@ const message: fc.Arbitrary<Drawn['messages'][number]> = fc.record({
 const conversation: fc.Arbitrary<Drawn> = fc.record({
   source: fc.constantFrom('chatgpt', 'claude-ai'),
   messages: fc.array(message, { minLength: 1, maxLength: 5 }),
+  // Messages a live append adds afterwards, one patch each (segments of the conversation's
+  // words, merged as they grow: issue 46, sixth pass).
+  appended: fc.array(message, { maxLength: 2 }),
 });
 const query = fc.record({
   text: fc.constantFrom(...QUERIES),
@@ -71,6 +74,7 @@ const query = fc.record({
 interface Drawn {
   source: string;
   messages: { role: string; at: string; words: string[]; attachment: string[] | undefined }[];
+  appended: Drawn['messages'];
 }
 
 function batches(conversations: Drawn[]): GraphBatch[] {
@@ -149,6 +153,19 @@ describe('the count of conversations holding the words', () => {
           const file = join(tempDir(), 'chatgraph.sqlite');
           const store = SqliteStore.open(file);
           await store.upsert(batches(drawn));
+          // Then each conversation grown by its appended messages, one live append at a time.
+          for (let step = 1; drawn.some((d) => d.appended.length >= step); step++) {
+            const grown = (s: number): GraphBatch[] =>
+              batches(
+                drawn.map((d) => ({ ...d, messages: [...d.messages, ...d.appended.slice(0, s)] })),
+              );
+            const [before, after] = [grown(step - 1), grown(step)];
+            for (const [c, d] of drawn.entries()) {
+              const [previous, next] = [before[c], after[c]];
+              if (d.appended.length >= step && previous && next)
+                expect(await store.patch(previous, next, false)).toBe('written');
+            }
+          }
           await store.close();
           const dbs = [openReadonly(file, undefined), openReadonly(oldShape(file), undefined)];
           try {

@@ -28,6 +28,8 @@ interface Loads {
   modules: string[];
   /** The path of every CommonJS file required. */
   commonjs: string[];
+  /** The modules the CLI's bundle ran (src/…ts, node_modules/…): paths from the root. */
+  ran: string[];
 }
 
 /** Runs the CLI with the load probe: its JSON answer, and what it loaded. */
@@ -44,10 +46,15 @@ const onnx = (loads: Loads): string[] => loads.native.filter((f) => /onnxruntime
 const SourceMap = z.object({ sources: z.array(z.string()) });
 
 /**
- * The code a process loaded, as paths from the root: the source files of each bundle chunk
- * loaded (from its source map) and each package file imported.
+ * The code a process loaded, as paths from the root: the modules the CLI's bundle ran (it is one
+ * file, compiled through V8's code cache: src/cli/code-cache.ts), the source files of each other
+ * built file loaded (from its source map) and each package file imported.
  */
 function loadedCode(loads: Loads): string[] {
+  return [...loads.ran, ...builtCode(loads)];
+}
+
+function builtCode(loads: Loads): string[] {
   return loads.modules.flatMap((url) => {
     if (!url.startsWith('file:')) return [];
     const file = fileURLToPath(url);

@@ -1,6 +1,14 @@
 #!/usr/bin/env node
+import { runCommonJsBundle } from './code-cache.js';
+import { setHeapGrowth } from './heap-growth.js';
 import { mapStacksWhenShown } from './mapped-stacks.js';
 import { packageVersion } from './package-version.js';
+
+/**
+ * The CLI's code as one CommonJS-shaped file beside this one, named by `scripts/bundle.mjs`
+ * (`define`); undefined where this file runs as tsc compiled it (the CLI is then `start.js`).
+ */
+declare const CHATGRAPH_CLI_BUNDLE: string | undefined;
 
 // The shipped CLI is a bundle (scripts/bundle.mjs): its stack traces name our src/…ts files
 // through the source maps beside it, read when a stack is written (not as each chunk loads).
@@ -10,29 +18,13 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // Answered before the rest of chatgraph (or commander) is loaded: a cold start is most of it.
   process.stdout.write(`${packageVersion()}\n`);
 } else {
-  // node:v8 loaded here, not at the top: `--version` loads nothing it does not need.
-  const [{ setFlagsFromString }, { processIo }, { takePassphraseFromEnvironment }, { runCli }] =
-    await Promise.all([
-      import('node:v8'),
-      import('./cli-io.js'),
-      import('./folder-secret.js'),
-      import('./run-cli.js'),
-    ]);
-  // V8 lets a heap grow to up to four times what it kept live before collecting it again: an
-  // import's main thread kept about 25 MB live and grew to 130 MB (docs/performance.md, issue 46).
-  // 1.5 times keeps the peak RSS of the 200 MB export at about 240 MB instead of 315 for a few
-  // percent more CPU. Read at each collection, so it holds although set after start, and for
-  // the worker threads too (V8's flags are the process's). A `node --heap-growing-percent=N`
-  // given by hand wins.
-  if (!process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent')))
-    setFlagsFromString('--heap-growing-percent=50');
-  // Before anything starts a process: none inherits the passphrase.
-  takePassphraseFromEnvironment();
-  // `chatgraph search x | head` closes the pipe early: that is not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
-  const io = processIo();
-  process.exitCode = await runCli(process.argv, io);
+  setHeapGrowth();
+  const bundle = typeof CHATGRAPH_CLI_BUNDLE === 'string' ? CHATGRAPH_CLI_BUNDLE : undefined;
+  // No top-level await: the shipped file is CommonJS (`bin`: dist/cli/main.cjs), which Node
+  // starts without its ES module loader. A failure is an unhandled rejection, as it was.
+  void (
+    bundle === undefined
+      ? import('./start.js')
+      : Promise.resolve(runCommonJsBundle(new URL(bundle, import.meta.url).href, args[0] ?? ''))
+  ).then((loaded) => (loaded as { start: () => Promise<void> }).start());
 }

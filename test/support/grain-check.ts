@@ -2,6 +2,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import {
   CONVERSATION_STEMS,
   CONVERSATION_WORDS,
+  GRAIN_NUMBER,
 } from '../../src/stores/sqlite/conversation-words.js';
 
 /**
@@ -33,7 +34,7 @@ export function grainMismatches(file: string): string[] {
     const words = new Set([...terms('message_fts'), ...terms('attachment_fts')]);
     for (const term of words) {
       const grain = count(
-        `SELECT count(*) FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @t`,
+        `SELECT count(DISTINCT ${GRAIN_NUMBER}) FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @t`,
         term,
       );
       const matches = count(
@@ -49,7 +50,7 @@ export function grainMismatches(file: string): string[] {
     }
     for (const term of terms('message_stems')) {
       const grain = count(
-        `SELECT count(*) FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @t`,
+        `SELECT count(DISTINCT ${GRAIN_NUMBER}) FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @t`,
         term,
       );
       const matches = count(

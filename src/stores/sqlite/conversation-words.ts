@@ -1,12 +1,11 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import type { SearchNode } from '../../search/search-terms.js';
 import { TOKENIZER, PREFIX_LENGTHS } from './full-text.js';
-import { STEMS_TABLE, STEMS_TOKENIZER } from './stemmed-full-text.js';
-import { CONVERSATION_NUMBERS } from './message-conversations.js';
+import { STEMS_TOKENIZER } from './stemmed-full-text.js';
 import { tableNames } from './sqlite-rows.js';
 
 /**
- * The words of each conversation, one row per conversation number (issue 46, fifth pass): what
+ * The words of each conversation, by conversation number (issue 46, fifth pass): what
  * an exact count of the conversations holding a word, a prefix or an OR of them reads, 28,561
  * documents at a million messages instead of every match (a word in 600,000 messages took
  * 110–130 ms of CPU to count through each match's number, about 0.2 µs a match).
@@ -20,126 +19,66 @@ import { tableNames } from './sqlite-rows.js';
  * the message: those keep counting each match (see {@link grainCountable}).
  *
  * Contentless, `detail=none` (which documents, no positions): a few bytes a conversation a word.
- * A conversation's rows are taken out before each write of it (an import, a live append, a
- * re-import with --redact, a delete) and written again whole after it (see
- * {@link conversationWordsWriter}).
+ * A conversation may have several documents (issue 46, sixth pass), one a segment of its
+ * messages (see {@link CONVERSATION_SEGMENTS}): the document's rowid is the conversation's
+ * number shifted by {@link SEGMENT_BITS} plus the segment's index, so a count takes the
+ * distinct {@link GRAIN_NUMBER}s. An import writes one segment a conversation from the texts it
+ * holds; a live append adds a segment of the new messages alone, so a watched session's
+ * append no longer reads and tokenizes the whole conversation again.
  */
 export const CONVERSATION_WORDS = 'conversation_words';
 
 /** The stemmed words of each conversation (see {@link CONVERSATION_WORDS}). */
 export const CONVERSATION_STEMS = 'conversation_stems';
 
+/**
+ * The segments of each conversation's documents: segment `k` of conversation `n` holds the
+ * words of its messages whose rowids lie in `lo`..`hi` (and of the attachments they carry), in
+ * the document whose rowid is `n << SEGMENT_BITS | k`. A conversation's messages lie each in
+ * one of its segments (a new message's rowid is past every row's). A document is taken out with
+ * the text it was made of, read again from its messages by their rowids, before any of them
+ * changes; segments are merged as a binary counter (the last two while the older holds no more
+ * messages than the newer), so a message is tokenized O(log n) times over a session's appends.
+ */
+export const CONVERSATION_SEGMENTS = 'conversation_word_segments';
+
+/** The bits of a document's rowid that number its segment (see {@link CONVERSATION_SEGMENTS}). */
+export const SEGMENT_BITS = 8;
+
+/** A grain document's conversation number, in SQL (see {@link CONVERSATION_WORDS}). */
+export const GRAIN_NUMBER = `(rowid >> ${SEGMENT_BITS})`;
+
 const options = (tokenizer: string): string =>
   `content, content='', detail=none, tokenize='${tokenizer}', prefix='${PREFIX_LENGTHS}'`;
 
-/** The two tables (idempotent). */
+/** The tables (idempotent). */
 export function conversationWordsStatements(): string[] {
   return [
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${CONVERSATION_WORDS} USING fts5(${options(TOKENIZER)})`,
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${CONVERSATION_STEMS} USING fts5(${options(STEMS_TOKENIZER)})`,
+    `CREATE TABLE IF NOT EXISTS ${CONVERSATION_SEGMENTS} (n INTEGER NOT NULL, k INTEGER NOT NULL,
+       lo INTEGER NOT NULL, hi INTEGER NOT NULL, messages INTEGER NOT NULL,
+       PRIMARY KEY (n, k)) WITHOUT ROWID`,
   ];
 }
 
-// A conversation's texts joined by a line break, a word separator for both tokenizers: the
-// messages' texts and those of the attachments they carry, as the per-match count joins them.
-const WORDS_OF = `SELECT group_concat(content, char(10)) FROM (
-    SELECT m.content AS content FROM "Message" m WHERE m.owner = @owner
-    UNION ALL
-    SELECT a.content FROM "Message" m JOIN "HAS_ATTACHMENT" e ON e.src = m.id
-      JOIN "Attachment" a ON a.id = e.dst WHERE m.owner = @owner)`;
-const STEMS_OF = `SELECT group_concat(s.content, char(10)) FROM ${STEMS_TABLE} s
-  WHERE s.rowid IN (SELECT m.rowid FROM "Message" m WHERE m.owner = @owner)`;
-
-/** Writes a conversation's words (inside the writer's transaction). */
-export interface ConversationWordsWriter {
-  /** The words of a conversation's texts as they are now: before its rows change. */
-  wordsOf(owner: string): ConversationText;
-  /** Takes out the words {@link wordsOf} read (before the rows changed). */
-  remove(text: ConversationText): void;
-  /** Writes a conversation's words from its rows as they are now (after they were written). */
-  add(owner: string): void;
-}
-
-/** What a conversation's rows in both tables were made of. */
-export interface ConversationText {
-  n: number | bigint | undefined;
-  texts: unknown[];
-}
-
-/**
- * Single-row statements only: an INSERT … SELECT on an FTS5 table opens a statement journal,
- * where FTS5 writes its pending terms out as a segment (see message-conversations.ts). A row is
- * taken out by FTS5's 'delete' command with the text it was made of, read from the
- * conversation's rows before they change: with `secure-delete` that leaves none of its words in
- * the file (a re-import with --redact must not keep a secret's words), where a
- * `contentless_delete=1` table kept them until a merge.
- */
-export function conversationWordsWriter(db: Database.Database): ConversationWordsWriter {
-  const numberOf = db.prepare(`SELECT n FROM ${CONVERSATION_NUMBERS} WHERE owner = ?`).pluck();
-  const tables = [
-    { table: CONVERSATION_WORDS, text: db.prepare(WORDS_OF).pluck() },
-    { table: CONVERSATION_STEMS, text: db.prepare(STEMS_OF).pluck() },
-  ].map(({ table, text }) => ({
-    text,
-    remove: db.prepare(`INSERT INTO ${table} (${table}, rowid, content) VALUES ('delete', ?, ?)`),
-    insert: db.prepare(`INSERT INTO ${table} (rowid, content) VALUES (?, ?)`),
-  }));
-  const wordsOf = (owner: string): ConversationText => {
-    const n: unknown = numberOf.get(owner);
-    if (typeof n !== 'number' && typeof n !== 'bigint') return { n: undefined, texts: [] };
-    return { n, texts: tables.map((table) => table.text.get({ owner })) };
-  };
-  // A table has a conversation's row when its text was not empty (see add).
-  const written = (text: unknown): text is string => typeof text === 'string' && text !== '';
-  return {
-    wordsOf,
-    remove: ({ n, texts }) => {
-      if (n === undefined) return;
-      tables.forEach((table, i) => {
-        const text = texts[i];
-        if (written(text)) table.remove.run(n, text);
-      });
-    },
-    add: (owner) => {
-      const { n, texts } = wordsOf(owner);
-      if (n === undefined) return;
-      tables.forEach((table, i) => {
-        const text = texts[i];
-        if (written(text)) table.insert.run(n, text);
-      });
-    },
-  };
-}
-
-/** Whether the store lacks the tables (an older version made it). */
+/** Whether the store lacks the tables, or has them in their older shape (one row a conversation). */
 export function conversationWordsMissing(db: Database.Database): boolean {
   const names = new Set(tableNames(db));
-  return !names.has(CONVERSATION_WORDS) || !names.has(CONVERSATION_STEMS);
+  return (
+    !names.has(CONVERSATION_WORDS) ||
+    !names.has(CONVERSATION_STEMS) ||
+    !names.has(CONVERSATION_SEGMENTS)
+  );
 }
 
-/**
- * Makes and fills the tables of a store made before them, in one transaction (a kill part-way
- * leaves the store as it was; run after the messages' numbers and stems are up to date).
- * Returns how many conversations were indexed, or undefined when the store was up to date.
- */
-export function upgradeConversationWords(db: Database.Database): number | undefined {
-  if (!conversationWordsMissing(db)) return undefined;
-  return db.transaction(() => {
-    for (const table of [CONVERSATION_WORDS, CONVERSATION_STEMS])
-      db.exec(`DROP TABLE IF EXISTS ${table}`);
-    for (const statement of conversationWordsStatements()) db.exec(statement);
-    const owners = db.prepare(`SELECT owner FROM ${CONVERSATION_NUMBERS}`).pluck().all();
-    const writer = conversationWordsWriter(db);
-    for (const owner of owners) if (typeof owner === 'string') writer.add(owner);
-    return owners.length;
-  })();
-}
-
-/** Empties both tables (with the node tables, by `clear`). */
+/** Empties the tables (with the node tables, by `clear`). */
 export function clearConversationWords(db: Database.Database): void {
   for (const table of [CONVERSATION_WORDS, CONVERSATION_STEMS])
     if (tableNames(db).includes(table))
       db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
+  if (tableNames(db).includes(CONVERSATION_SEGMENTS))
+    db.exec(`DELETE FROM ${CONVERSATION_SEGMENTS}`);
 }
 
 // One token under both tokenizers whatever SQLite's Unicode tables say: Latin letters, digits.

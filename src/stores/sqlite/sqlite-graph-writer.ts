@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import type { GraphBatch, GraphNode } from '../../graph/graph-batch.js';
-import type { GraphDelta } from '../../graph/graph-delta.js';
+import { removesNode, type GraphDelta } from '../../graph/graph-delta.js';
 import {
   EDGE_KINDS,
   LABEL_NAMES,
@@ -16,7 +16,11 @@ import { columnsOf, ownedBySource, quote, typesOf } from './sqlite-schema.js';
 import type { SqliteVectors } from './sqlite-vectors.js';
 import { deltaPatcher, messageCounts, type PatchOutcome } from './sqlite-patch.js';
 import { addTokenCounts, tokenCountStatements, tokenCounts } from './sqlite-token-counts.js';
-import { conversationWordsWriter, type ConversationWordsWriter } from './conversation-words.js';
+import {
+  conversationWordsWriter,
+  type ConversationWordsWriter,
+  type SegmentTexts,
+} from './conversation-words-writer.js';
 
 type Statement = Database.Statement;
 
@@ -116,7 +120,7 @@ export class SqliteGraphWriter {
 
   /** Deletes one conversation's rows (inside the caller's transaction). */
   remove(owner: string): void {
-    this.words.remove(this.words.wordsOf(owner));
+    this.words.removeOwner(owner);
     this.removeOwned(owner);
     this.statements.countsDelete.run(owner);
     this.tokens.remove.run(owner);
@@ -136,12 +140,14 @@ export class SqliteGraphWriter {
     // its own tiny segments to merge (1.9 s of a 14 s import of 4,698 conversations).
     if (this.statements.known.get(batch.owner, batch.owner) !== undefined) {
       // Its words out first, told the texts they were made of (see conversation-words.ts).
-      this.words.remove(this.words.wordsOf(batch.owner));
+      this.words.removeOwner(batch.owner);
       this.removeOwned(batch.owner);
     }
     const language = batchLanguage(batch.nodes);
     // The conversation's number, asked once for all its messages (given at its first one).
     let n: number | bigint | undefined;
+    // Its words for the conversation-grain tables, from the texts at hand (not read back).
+    const grain = grainTexts();
     for (const node of batch.nodes) {
       const owner = SHARED_LABELS.has(node.label) ? null : batch.owner;
       const info = this.insertNode.get(node.label)?.run(...rowOf(node, owner));
@@ -151,17 +157,21 @@ export class SqliteGraphWriter {
         if (node.label === 'Message') {
           n ??= this.stems.numberOf(batch.owner);
           // Its number, role and day beside it, from the properties just written.
-          this.stems.add(info.lastInsertRowid, node.properties.content, language, {
+          const stems = this.stems.add(info.lastInsertRowid, node.properties.content, language, {
             n,
             facts: node.properties,
           });
-        }
+          grain.message(node, info.lastInsertRowid, stems);
+        } else if (node.label === 'Attachment') grain.attachment(node);
       }
     }
-    for (const edge of batch.edges)
+    for (const edge of batch.edges) {
       this.insertEdge.get(edge.kind)?.run(edge.from, edge.to, batch.owner);
-    // The conversation's words, from the rows just written (see conversation-words.ts).
-    this.words.add(batch.owner);
+      if (edge.kind === 'HAS_ATTACHMENT') grain.carries(edge.from, edge.to);
+    }
+    // The conversation's words as one segment (see conversation-words.ts).
+    const { segment, texts } = grain.done();
+    this.words.addWhole(batch.owner, segment, texts);
     this.finish(batch, hash, deep);
   }
 
@@ -170,14 +180,13 @@ export class SqliteGraphWriter {
    * not additive and the conversation must be written whole.
    */
   patch(delta: GraphDelta, hash: string, deep: boolean): PatchOutcome {
-    // The conversation's words before the patch changes its rows, taken out after it (a patch
-    // that answers 'replace' has changed nothing: the whole write that follows does it).
-    const before = this.words.wordsOf(delta.owner);
+    // What the append changes of the conversation's words, read before its rows change, made
+    // again after (a patch that answers 'replace' has changed nothing: the whole write that
+    // follows does it); only the segments it touches and its new messages are read.
+    if (removesNode(delta)) return 'replace';
+    const plan = this.words.planAppend(delta);
     const outcome = this.patcher(delta, hash, deep);
-    if (outcome !== 'replace') {
-      this.words.remove(before);
-      this.words.add(delta.owner);
-    }
+    if (outcome !== 'replace') this.words.finishAppend(plan);
     return outcome;
   }
 
@@ -213,6 +222,63 @@ export class SqliteGraphWriter {
         record.redacted === undefined ? null : record.redacted ? 1 : 0,
       );
   }
+}
+
+/**
+ * A conversation's texts as an import writes them, joined for its conversation-grain documents
+ * as conversation-words.ts reads them back from the rows (each message's text, each attachment
+ * it carries): the last write of an id wins, as the upsert's, and an edge counts once, as
+ * `INSERT OR IGNORE`'s. Undefined texts (read back from the rows after all) where they could
+ * differ from the rows: a text that is not a string, an attachment not in the batch.
+ */
+function grainTexts(): {
+  message(node: GraphNode, rowid: number | bigint, stems: string | undefined): void;
+  attachment(node: GraphNode): void;
+  carries(message: string, attachment: string): void;
+  done(): {
+    segment: { lo: number; hi: number; messages: number };
+    texts: SegmentTexts | undefined;
+  };
+} {
+  const messages = new Map<string, { content: unknown; stems: string | undefined }>();
+  const attachments = new Map<string, unknown>();
+  const carried = new Map<string, Set<string>>();
+  let lo = Number.MAX_SAFE_INTEGER;
+  let hi = 0;
+  const textOf = (value: unknown): string | undefined | false =>
+    typeof value === 'string' ? value : value === undefined || value === null ? undefined : false;
+  return {
+    message: (node, rowid, stems) => {
+      lo = Math.min(lo, Number(rowid));
+      hi = Math.max(hi, Number(rowid));
+      messages.set(node.id, { content: node.properties.content, stems });
+    },
+    attachment: (node) => attachments.set(node.id, node.properties.content),
+    carries: (message, attachment) => {
+      if (!messages.has(message)) return;
+      const set = carried.get(message) ?? new Set<string>();
+      set.add(attachment);
+      carried.set(message, set);
+    },
+    done: () => {
+      const segment = { lo: messages.size > 0 ? lo : 0, hi, messages: messages.size };
+      const words: string[] = [];
+      const stems: string[] = [];
+      let exact = true;
+      for (const [id, { content, stems: stemmed }] of messages) {
+        const text = textOf(content);
+        if (text === false) exact = false;
+        else if (text !== undefined) words.push(text);
+        if (stemmed !== undefined) stems.push(stemmed);
+        for (const attachment of carried.get(id) ?? []) {
+          const a = attachments.has(attachment) ? textOf(attachments.get(attachment)) : false;
+          if (a === false) exact = false;
+          else if (a !== undefined) words.push(a);
+        }
+      }
+      return { segment, texts: exact ? [words.join('\n'), stems.join('\n')] : undefined };
+    },
+  };
 }
 
 function rowOf(node: GraphNode, owner: string | null): unknown[] {

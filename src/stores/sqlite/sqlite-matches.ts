@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { QueryError } from '../store.js';
 import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
-import { CONVERSATION_STEMS, CONVERSATION_WORDS } from './conversation-words.js';
+import { CONVERSATION_STEMS, CONVERSATION_WORDS, GRAIN_NUMBER } from './conversation-words.js';
 import {
   CONVERSATION_NUMBERS,
   MESSAGE_CONVERSATIONS,
@@ -313,8 +313,8 @@ function grainFiltered(
   // Materialized: else SQLite hands the filter's numbers to FTS5 as `rowid IN (…)`, one FTS5
   // query a number (40 s for a prefix with a source at a million messages).
   const conversations = count(
-    `WITH g AS MATERIALIZED (SELECT rowid AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
-     UNION SELECT rowid AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
+    `WITH g AS MATERIALIZED (SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+     UNION SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
      SELECT count(*) FROM g k WHERE ${where}`,
   );
   return { kept, conversations };
@@ -346,7 +346,7 @@ function ownerJoin(db: Database.Database, source: Source): string | undefined {
 /**
  * The conversations holding a match, exactly (every match, the filters applied): without
  * filters, for a word, a prefix or an OR of them, the conversations whose words match (one
- * document a conversation, see conversation-words.ts); otherwise each matching
+ * document a segment of a conversation, counted by its number, see conversation-words.ts); otherwise each matching
  * row's conversation, counted once across message and attachment text. A match's conversation
  * is read as its number from {@link MESSAGE_CONVERSATIONS}; where filters read the message (its
  * role and time), from {@link MESSAGE_OWNER_INDEX}, not from its row, which holds its text
@@ -365,8 +365,8 @@ export function countConversations(
       db,
       params,
     )(
-      `SELECT count(*) FROM (SELECT rowid FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
-       UNION SELECT rowid FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)`,
+      `SELECT count(*) FROM (SELECT ${GRAIN_NUMBER} FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+       UNION SELECT ${GRAIN_NUMBER} FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)`,
     );
   const numbered = numberedMatches(db, sources, tables, filters, params, false);
   if (numbered !== undefined)

@@ -21,8 +21,8 @@ import {
   CONVERSATION_STEMS,
   CONVERSATION_WORDS,
   conversationWordsMissing,
-  upgradeConversationWords,
 } from './conversation-words.js';
+import { upgradeConversationWords } from './conversation-words-writer.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
 import { SqliteMemories } from './sqlite-memories.js';
 import { SqliteVectors } from './sqlite-vectors.js';

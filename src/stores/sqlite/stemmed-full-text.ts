@@ -54,14 +54,14 @@ export interface StemsWriter {
    * A message written (inserted or changed): its stems, and its conversation's number with its
    * role and day (`numbered`, when the caller asked the number once for the conversation, see
    * {@link StemsWriter.numberOf}, and has the message's properties at hand; else read from its
-   * row).
+   * row). Returns the stems written (none for a message without words).
    */
   add(
     rowid: number | bigint,
     content: unknown,
     language: StemLanguage | undefined,
     numbered?: { n: number | bigint; facts: MessageFacts },
-  ): void;
+  ): string | undefined;
   /** A conversation's number, for the messages {@link StemsWriter.add} gives it. */
   numberOf(owner: string): number | bigint;
 }
@@ -85,6 +85,7 @@ export function stemsWriter(db: Database.Database): StemsWriter {
       else numbers.give(rowid, known.n, known.facts);
       const stems = messageStems(content, language);
       if (stems !== undefined) insert.run(rowid, stems);
+      return stems;
     },
   };
 }
