@@ -2,10 +2,18 @@ import { defineConfig } from 'vitest/config';
 
 // CHATGRAPH_TEST_REPORT=<file> adds a JSON report (used by .ci/run for its summary line).
 const report = process.env.CHATGRAPH_TEST_REPORT;
+// CHATGRAPH_TEST_WORKERS=<n> runs n test files at once (vitest's default on 2 cores is one): for
+// measuring whether files that wait on a browser, Neo4j or a CLI child gain from overlapping.
+const workers = Number(process.env.CHATGRAPH_TEST_WORKERS ?? 0);
 
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Each file in a worker thread of its own rather than a forked process: the same isolation
+    // (a fresh module graph per file), without a process start per file. Measured on 30 small
+    // files, one at a time: 29 s against 39-45 s wall, 13.7 s against 18.5 s of CPU.
+    pool: 'threads',
+    ...(workers > 0 ? { maxWorkers: workers } : {}),
     testTimeout: 60_000,
     hookTimeout: 180_000,
     globalSetup: ['test/support/global-setup.ts'],

@@ -8,7 +8,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { followFolders } from '../src/live/follower.js';
 import { convertToTemp } from './support/convert-to-temp.js';
 import { LINES } from './support/patch-fixtures.js';
@@ -21,7 +21,7 @@ import {
   fixturesOf,
   itReadsTheCorpus,
 } from './support/shared.js';
-import { pamValidate } from './support/pam-sdk.js';
+import { startPamValidator } from './support/pam-sdk.js';
 import { Folder } from '../src/folder/folder.js';
 import { fixtureInput } from './support/sqlite-fixtures.js';
 
@@ -41,12 +41,18 @@ const inputs: [string, string[]][] = [
     .map((name): [string, string[]] => [`samples/${name}`, [join(ROOT, 'samples', name)]]),
 ];
 
+// One Python process runs every `pam validate` of the file (about a hundred bundles).
+const validator = startPamValidator();
+afterAll(() => {
+  validator.close();
+});
+
 describe('the official PAM SDK validator (pam validate)', () => {
   itReadsTheCorpus();
 
   it.each(inputs)('accepts the bundle written from %s', async (_name, paths) => {
     const { dir } = await convertToTemp(paths.map(fixtureInput));
-    const { status, output } = pamValidate(dir);
+    const { status, output } = await validator.validate(dir);
     expect(output).toMatch(/\b0 invalid\b/);
     expect(status, output).toBe(0);
   });
@@ -76,14 +82,14 @@ describe('the official PAM SDK validator (pam validate)', () => {
     const text = files.map((f) => readFileSync(join(data, 'bundle', 'conversations', f), 'utf8'));
     // The conversation file as of the last line (settled), beside memory-store.json.
     expect(text.join('')).toContain('and the return trip');
-    const { status, output } = pamValidate(join(data, 'bundle'));
+    const { status, output } = await validator.validate(join(data, 'bundle'));
     expect(output).toMatch(/\b2 valid, 0 invalid\b/);
     expect(status, output).toBe(0);
   }, 60_000);
 
   it('accepts the bundle written from the hostile corpus', async () => {
     const { dir } = await convertToTemp(await writeHostileCorpus());
-    const { status, output } = pamValidate(dir);
+    const { status, output } = await validator.validate(dir);
     expect(output).toMatch(/\b0 invalid\b/);
     expect(status, output).toBe(0);
   }, 120_000);

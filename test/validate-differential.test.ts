@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validatePam } from '../src/api/trust.js';
-import { pamValidate } from './support/pam-sdk.js';
+import { startPamValidator } from './support/pam-sdk.js';
 import { pamSchemaDir } from './support/pam-validator.js';
 import { CLI } from './support/run-cli.js';
 import { ROOT } from './support/shared.js';
@@ -57,7 +57,11 @@ beforeAll(() => {
   ]);
 }, 60_000);
 
+// One Python process runs the official `pam validate` of every case.
+const pam = startPamValidator();
+
 afterAll(() => {
+  pam.close();
   rmSync(root, { recursive: true, force: true });
 });
 
@@ -328,7 +332,7 @@ describe('chatgraph validate agrees with the official pam validate', () => {
       const dir = join(root, `case-${i}`);
       cpSync(base, dir, { recursive: true });
       c.change(dir);
-      const official = pamValidate(dir);
+      const official = await pam.validate(dir);
       const ours = await validatePam(dir, { schemas: SCHEMAS });
       const errors = ours.findings.filter((f) => f.level === 'error');
       // The corpus is what it says: a broken case is broken for the official validator too.
