@@ -27,11 +27,11 @@ import { STEMS_TABLE } from './stemmed-full-text.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 import { grainFor } from './conversation-words.js';
 import { scopeFilters } from './conversation-scope.js';
+import { countConversations } from './conversation-count.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
   SOURCES,
-  countConversations,
   countFiltered,
   countMatches,
   matched,
@@ -217,13 +217,16 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),
     kept: scoped.kept,
   };
+  // Filtered, the matches of message text are counted in the filtered count's pass when it
+  // reads every match (see countFiltered).
+  const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
   const totals = new Map(
-    sources.map((source) => [source, countMatches(db, source, tables, params)]),
+    sources.map((source) => [
+      source,
+      (source === 'message' ? filtered?.messages : undefined) ??
+        countMatches(db, source, tables, params),
+    ]),
   );
-  const filtered =
-    where.length > 0 && [...totals.values()].some((n) => n > 0)
-      ? countFiltered(db, sources, tables, where, params)
-      : undefined;
   let matches = 0;
   let ranked = 0;
   const all: Ranked[] = [];
