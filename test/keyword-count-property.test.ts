@@ -19,6 +19,7 @@ import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import type { SearchQuery, SearchResult } from '../src/stores/store.js';
 import { tempDir } from './support/convert-to-temp.js';
+import { searchBatches, stemBatches } from './support/search-fixtures.js';
 
 const WORDS = ['apple', 'apples', 'apricot', 'banana', 'band', 'cherry', 'chart', 'zeppelin'];
 const ROLES = ['user', 'assistant', 'tool'];
@@ -206,7 +207,9 @@ describe('the count of conversations holding the words', () => {
                 const search = (limit: number): SearchResult =>
                   searchSqlite(db, { ...asked, limit });
                 const whole = search(all);
-                expect(whole.hits.map(key).sort()).toEqual(expected.map(key).sort());
+                // In the same order too: a filter that keeps every conversation is dropped,
+                // one that keeps some is checked as the numbers kept or those left out.
+                expect(whole.hits.map(key)).toEqual(expected.map(key));
                 expect(whole.matches).toBe(expected.length);
                 for (let limit = 1; limit <= expected.length + 1; limit++)
                   expect(search(limit).conversationCount).toBe(holding);
@@ -219,5 +222,57 @@ describe('the count of conversations holding the words', () => {
       ),
       { numRuns: 20 },
     );
+  });
+
+  // Issue 46, sixth pass: a filtered count reads the stemmed table's matches the English one
+  // has not (no longer a UNION of both): a message matched by both is still one match.
+  it('counts a message matched by both full-text tables once under a filter', () => {
+    const file = join(tempDir(), 'chatgraph.sqlite');
+    const store = SqliteStore.open(file);
+    return store
+      .upsert([...searchBatches(), ...stemBatches()])
+      .then(() => store.close())
+      .then(() => {
+        const db = openReadonly(file, undefined);
+        try {
+          const filters: Omit<SearchQuery, 'text'>[] = [
+            { role: 'user' },
+            { role: 'assistant' },
+            { since: '2024-05-02' },
+            { source: 'claude-ai' },
+            { source: 'chatgpt', role: 'user' },
+          ];
+          let both = 0;
+          for (const text of ['la', 'de', 'panneau', 'la -maison', '"de la"', 'installer'])
+            for (const filter of filters) {
+              const unfiltered = searchSqlite(db, { text, limit: 1_000 });
+              const since = filter.since === undefined ? '' : dateBound(filter.since, 'since');
+              const expected = unfiltered.hits.filter(
+                (hit) =>
+                  (filter.role === undefined || hit.role === filter.role) &&
+                  hit.createdAt >= since &&
+                  (filter.source === undefined || hit.source === filter.source),
+              );
+              const found = searchSqlite(db, { text, ...filter, limit: 1_000 });
+              expect(found.hits.map(key)).toEqual(expected.map(key));
+              expect(found.matches).toBe(expected.length);
+              expect(found.conversationCount).toBe(
+                new Set(expected.map((hit) => hit.conversationId)).size,
+              );
+              both += expected.length;
+            }
+          // The fixture's French and Spanish messages are in both tables ("la", "de").
+          const inBoth = db
+            .prepare(
+              `SELECT count(*) FROM message_stems WHERE message_stems MATCH 'la' AND rowid IN (SELECT rowid FROM message_fts WHERE message_fts MATCH 'la')`,
+            )
+            .pluck()
+            .get();
+          expect(inBoth).toBeGreaterThan(0);
+          expect(both).toBeGreaterThan(0);
+        } finally {
+          db.close();
+        }
+      });
   });
 });

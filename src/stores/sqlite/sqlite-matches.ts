@@ -49,6 +49,12 @@ export interface Tables {
    * exactly, see grainFor).
    */
   grain: boolean;
+  /**
+   * The conversations the filters over the conversation keep, as a condition over a match's
+   * number (`k.n`), chosen once a search by {@link scopeFilters}; when absent, the set of the
+   * numbers they keep.
+   */
+  kept?: string | undefined;
 }
 
 /**
@@ -88,7 +94,7 @@ export function tableExists(db: Database.Database, table: string): boolean {
  * The rowids of one source that match, unranked and unwindowed: of message_fts (or
  * attachment_fts) and, for messages, of message_stems apart (a message may be in both).
  */
-function matchingRowids(
+export function matchingRowids(
   source: Source,
   tables: Tables,
 ): { porter: string; stems: string | undefined } {
@@ -108,10 +114,16 @@ function matchingRowids(
   return { porter, stems };
 }
 
-function counter(db: Database.Database, params: Params): (sql: string) => number {
+export function counter(db: Database.Database, params: Params): (sql: string) => number;
+export function counter(db: Database.Database, params: Params, row: true): (sql: string) => unknown;
+export function counter(
+  db: Database.Database,
+  params: Params,
+  row = false,
+): (sql: string) => unknown {
   return (sql) => {
     try {
-      return Number(db.prepare(sql).pluck().get(params));
+      return row ? db.prepare(sql).get(params) : Number(db.prepare(sql).pluck().get(params));
     } catch (error) {
       throw engineError(error);
     }
@@ -143,7 +155,7 @@ export function countMatches(
 }
 
 /** Reads the message (`m`): its role or time. */
-const readsMessage = (filter: string): boolean => /\bm\./.test(filter);
+export const readsMessage = (filter: string): boolean => /\bm\./.test(filter);
 
 /**
  * The filters as conditions over a match's row of {@link MESSAGE_CONVERSATIONS} (`k`): those
@@ -158,6 +170,7 @@ export function numberedFilters(
   db: Database.Database,
   filters: readonly string[],
   params: Params,
+  kept?: string,
 ): string[] | undefined {
   if (!tableExists(db, MESSAGE_CONVERSATIONS)) return undefined;
   const conversation = filters.filter((filter) => !readsMessage(filter));
@@ -166,7 +179,8 @@ export function numberedFilters(
   const where: string[] = [];
   if (conversation.length > 0)
     where.push(
-      `k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${conversation.join(' AND ')})`,
+      kept ??
+        `k.n IN (SELECT kn.n FROM ${CONVERSATION_NUMBERS} kn JOIN "Conversation" c ON c.id = kn.owner WHERE ${conversation.join(' AND ')})`,
     );
   const index = tableExists(db, MESSAGE_OWNER_INDEX) ? ` INDEXED BY ${MESSAGE_OWNER_INDEX}` : '';
   const time = `(SELECT x.created_at FROM "Message" x${index} WHERE x.rowid = k.rowid)`;
@@ -205,7 +219,7 @@ function numberJoin(db: Database.Database, source: Source): string | undefined {
  * Every match of the sources as `(source, n)`, n its conversation's number, kept by the
  * filters as {@link numberedFilters} reads them. Undefined when it cannot.
  */
-function numberedMatches(
+export function numberedMatches(
   db: Database.Database,
   sources: readonly Source[],
   tables: Tables,
@@ -215,18 +229,29 @@ function numberedMatches(
   // (enough to count conversations, without a temporary B-tree of every match's rowid).
   once: boolean,
 ): string | undefined {
-  const conditions = numberedFilters(db, filters, params);
+  const conditions = numberedFilters(db, filters, params, tables.kept);
   if (conditions === undefined) return undefined;
-  const kept = conditions.length > 0 ? ` WHERE ${conditions.join(' AND ')}` : '';
+  const condition = conditions.length > 0 ? conditions.join(' AND ') : '1';
+  // Once (to count matches): every match listed, whether the filters keep it as `ok`, and a
+  // message without a number still listed, so the same pass counts a source's matches.
+  const kept = once ? '' : conditions.length > 0 ? ` WHERE ${condition}` : '';
+  const ok = once ? `, (${condition}) AS ok` : '';
   const parts: string[] = [];
   for (const source of sources) {
-    const join = numberJoin(db, source);
-    if (join === undefined) return undefined;
+    const numbered = numberJoin(db, source);
+    if (numbered === undefined) return undefined;
+    const join = once && source === 'message' ? `LEFT ${numbered}` : numbered;
     const { porter, stems } = matchingRowids(source, tables);
+    // Once: the stemmed table's rows the English one has not matched (a UNION kept every
+    // match's rowid in a B-tree: 50 of 170 ms for "the" since a date at a million messages).
     const rows =
-      stems === undefined ? [porter] : once ? [`${porter} UNION ${stems}`] : [porter, stems];
+      stems === undefined
+        ? [porter]
+        : once
+          ? [porter, `${stems} AND rowid NOT IN (${porter})`]
+          : [porter, stems];
     for (const matching of rows)
-      parts.push(`SELECT '${source}' AS source, k.n AS n FROM (${matching}) t ${join}${kept}`);
+      parts.push(`SELECT '${source}' AS source, k.n AS n${ok} FROM (${matching}) t ${join}${kept}`);
   }
   return parts.join(' UNION ALL ');
 }
@@ -243,21 +268,42 @@ export function countFiltered(
   tables: Tables,
   filters: string[],
   params: Params,
-): { kept: Record<Source, number>; conversations: number } {
+): { kept: Record<Source, number>; conversations: number; messages?: number } {
   const grained = grainFiltered(db, sources, tables, filters, params);
   if (grained !== undefined) return grained;
   const numbered = numberedMatches(db, sources, tables, filters, params, true);
-  const hits =
-    numbered ??
-    sources
-      .map((source) => {
-        const { porter, stems } = matchingRowids(source, tables);
-        const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
-        const join = ownerJoin(db, source) ?? SOURCES[source].join;
-        return `SELECT '${source}' AS source, m.owner AS n FROM (${rows}) t ${join}
+  if (numbered !== undefined) {
+    // The matches of message text, kept or not, read in the same pass: a phrase of two common
+    // words takes 50-70 ms a reading at a million messages, and countMatches read it again.
+    const counts = sqliteRow(
+      FilteredCounts.extend({ messages: z.number() }),
+      counter(
+        db,
+        params,
+        true,
+      )(
+        `SELECT count(*) FILTER (WHERE source = 'message' AND ok) AS message,
+          count(*) FILTER (WHERE source = 'attachment' AND ok) AS attachment,
+          count(DISTINCT n) FILTER (WHERE ok) AS conversations,
+          count(*) FILTER (WHERE source = 'message') AS messages FROM (${numbered})`,
+      ),
+      'match counts',
+    );
+    return {
+      kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
+      conversations: counts?.conversations ?? 0,
+      messages: Math.min(counts?.messages ?? 0, MATCH_COUNT_CAP + 1),
+    };
+  }
+  const hits = sources
+    .map((source) => {
+      const { porter, stems } = matchingRowids(source, tables);
+      const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
+      const join = ownerJoin(db, source) ?? SOURCES[source].join;
+      return `SELECT '${source}' AS source, m.owner AS n FROM (${rows}) t ${join}
       JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
-      })
-      .join(' UNION ALL ');
+    })
+    .join(' UNION ALL ');
   let row: unknown;
   try {
     row = db
@@ -291,7 +337,7 @@ function grainFiltered(
   params: Params,
 ): { kept: Record<Source, number>; conversations: number } | undefined {
   if (!tables.grain || filters.some(readsMessage)) return undefined;
-  const conditions = numberedFilters(db, filters, params);
+  const conditions = numberedFilters(db, filters, params, tables.kept);
   if (conditions === undefined || conditions.length === 0) return undefined;
   const joins = sources.map((source) => numberJoin(db, source));
   if (joins.some((join) => join === undefined)) return undefined;
@@ -337,50 +383,8 @@ export const MESSAGE_OWNER_COLUMNS = 'rowid, owner, role, created_at';
 
 // A message match joined to its message through the index (none for attachments, or a store
 // opened read-only before it was upgraded).
-function ownerJoin(db: Database.Database, source: Source): string | undefined {
+export function ownerJoin(db: Database.Database, source: Source): string | undefined {
   return source === 'message' && tableExists(db, MESSAGE_OWNER_INDEX)
     ? `JOIN "Message" m INDEXED BY ${MESSAGE_OWNER_INDEX} ON m.rowid = t.rowid`
     : undefined;
-}
-
-/**
- * The conversations holding a match, exactly (every match, the filters applied): without
- * filters, for a word, a prefix or an OR of them, the conversations whose words match (one
- * document a segment of a conversation, counted by its number, see conversation-words.ts); otherwise each matching
- * row's conversation, counted once across message and attachment text. A match's conversation
- * is read as its number from {@link MESSAGE_CONVERSATIONS}; where filters read the message (its
- * role and time), from {@link MESSAGE_OWNER_INDEX}, not from its row, which holds its text
- * (measured at a million messages: 392 ms for a word in 70,000 messages through the rows, see
- * docs/performance.md).
- */
-export function countConversations(
-  db: Database.Database,
-  sources: readonly Source[],
-  tables: Tables,
-  filters: string[],
-  params: Params,
-): number {
-  if (filters.length === 0 && tables.grain)
-    return counter(
-      db,
-      params,
-    )(
-      `SELECT count(*) FROM (SELECT ${GRAIN_NUMBER} FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
-       UNION SELECT ${GRAIN_NUMBER} FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)`,
-    );
-  const numbered = numberedMatches(db, sources, tables, filters, params, false);
-  if (numbered !== undefined)
-    return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
-  const owners = sources.flatMap((source) => {
-    const { porter, stems } = matchingRowids(source, tables);
-    const join = ownerJoin(db, source) ?? SOURCES[source].join;
-    const where =
-      filters.length > 0
-        ? ` JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`
-        : '';
-    return [porter, ...(stems !== undefined ? [stems] : [])].map(
-      (rows) => `SELECT m.owner AS owner FROM (${rows}) t ${join}${where}`,
-    );
-  });
-  return counter(db, params)(`SELECT count(DISTINCT owner) FROM (${owners.join(' UNION ALL ')})`);
 }

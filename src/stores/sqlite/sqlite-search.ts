@@ -26,11 +26,12 @@ import { STEMS_LANGUAGES } from '../batch-language.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 import { grainFor } from './conversation-words.js';
+import { scopeFilters } from './conversation-scope.js';
+import { countConversations } from './conversation-count.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
   SOURCES,
-  countConversations,
   countFiltered,
   countMatches,
   matched,
@@ -77,7 +78,7 @@ function rankIn(
   const statement = db.prepare(
     `SELECT t.rowid AS rowid, ${unranked ? (source === 'message' ? '-t.rowid' : '-m.rowid') : 't.score'} AS score
      FROM (${matched(source, tables, !unranked, '@window')}) t
-     ${keptBy(db, source, filters, params)}
+     ${keptBy(db, source, filters, params, tables.kept)}
      ORDER BY score, t.rowid DESC LIMIT @want`,
   );
   const want = Number(params.want);
@@ -107,10 +108,11 @@ function keptBy(
   source: Source,
   filters: readonly string[],
   params: Params,
+  kept: string | undefined,
 ): string {
   const where = filters.length > 0 ? `WHERE ${filters.join(' AND ')}` : '';
   if (source === 'message') {
-    const numbered = numberedFilters(db, filters, params);
+    const numbered = numberedFilters(db, filters, params, kept);
     if (numbered !== undefined)
       return `JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = t.rowid${
         numbered.length > 0 ? ` WHERE ${numbered.join(' AND ')}` : ''
@@ -206,18 +208,25 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     ? ['message', 'attachment']
     : ['message'];
   const stems = tableExists(db, STEMS_TABLE);
+  // A filter over the conversation that keeps every one is no filter (see scopeFilters).
+  const scoped = scopeFilters(db, conditions.where, params);
+  const where = scoped.filters;
   const tables: Tables = {
     stems,
     acronyms: fts.acronyms.length,
     grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),
+    kept: scoped.kept,
   };
+  // Filtered, the matches of message text are counted in the filtered count's pass when it
+  // reads every match (see countFiltered).
+  const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
   const totals = new Map(
-    sources.map((source) => [source, countMatches(db, source, tables, params)]),
+    sources.map((source) => [
+      source,
+      (source === 'message' ? filtered?.messages : undefined) ??
+        countMatches(db, source, tables, params),
+    ]),
   );
-  const filtered =
-    conditions.where.length > 0 && [...totals.values()].some((n) => n > 0)
-      ? countFiltered(db, sources, tables, conditions.where, params)
-      : undefined;
   let matches = 0;
   let ranked = 0;
   const all: Ranked[] = [];
@@ -226,7 +235,7 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     const kept = filtered ? filtered.kept[source] : total;
     matches += Math.min(kept, MATCH_COUNT_CAP + 1);
     if (kept === 0) continue;
-    const found = rankIn(db, source, tables, total, fts.unranked, conditions.where, params);
+    const found = rankIn(db, source, tables, total, fts.unranked, where, params);
     ranked += found.window;
     for (const item of found.rows) all.push(item);
   }
