@@ -20,7 +20,11 @@ import { tempDir } from './support/convert-to-temp.js';
 const WORDS = ['sourdough', 'starter', 'kernel', 'planner', 'zeppelin', 'cherry', 'banana'];
 
 // A conversation of `length` messages; every tenth carries an attachment.
-function conversation(length: number): GraphBatch {
+function conversation(
+  length: number,
+  text: (i: number) => string = (i) =>
+    `message ${i} ${WORDS[i % WORDS.length] ?? ''} word${i} and some more text`,
+): GraphBatch {
   const id = 'c1';
   const nodes: GraphNode[] = [
     {
@@ -32,7 +36,7 @@ function conversation(length: number): GraphBatch {
   const edges: GraphEdge[] = [];
   for (let i = 0; i < length; i++) {
     const messageId = `${id}:m${i}`;
-    const content = `message ${i} ${WORDS[i % WORDS.length] ?? ''} word${i} and some more text`;
+    const content = text(i);
     nodes.push({
       label: 'Message',
       id: messageId,
@@ -173,6 +177,41 @@ describe("a live append to a long conversation and the conversation's words", ()
         expect(searchSqlite(db, { text, limit: 1 }).conversationCount).toBe(1);
     } finally {
       db.close();
+    }
+  });
+
+  // CI caught it (live-store-writer's property test): segments of messages with no words were
+  // put in as no document, then merged and read back as "\n" (empty texts joined) and taken
+  // out of a table that never had them; SQLite then called the table malformed at the next
+  // 'delete' and the append failed.
+  it('grows a conversation of messages with no words, one at a time, and writes it whole again', async () => {
+    const wordless = ['', '', ' ', '', '\n', '...', '', '', '', 'zeppelin', '', '', '', ''];
+    const text = (i: number): string => wordless[i % wordless.length] ?? '';
+    const file = join(tempDir(), 'chatgraph.sqlite');
+    const store = SqliteStore.open(file);
+    await store.upsert([conversation(1, text)]);
+    for (let n = 2; n <= 3 * wordless.length; n++)
+      expect(await store.patch(conversation(n - 1, text), conversation(n, text), false)).toBe(
+        'written',
+      );
+    // Written whole: every segment's documents taken out with the texts they were made of.
+    await store.upsert([{ ...conversation(3 * wordless.length, text), hash: 'again' }]);
+    await store.close();
+    const db = new Database(file);
+    try {
+      for (const table of [CONVERSATION_WORDS, CONVERSATION_STEMS])
+        expect(() =>
+          db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`),
+        ).not.toThrow();
+    } finally {
+      db.close();
+    }
+    expect(grainMismatches(file)).toEqual([]);
+    const read = openReadonly(file, undefined);
+    try {
+      expect(searchSqlite(read, { text: 'zeppelin', limit: 1 }).conversationCount).toBe(1);
+    } finally {
+      read.close();
     }
   });
 });

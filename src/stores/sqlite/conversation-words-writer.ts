@@ -122,6 +122,7 @@ export function conversationWordsWriter(db: Database.Database): ConversationWord
   return new SegmentWriter(db);
 }
 
+const HAS_TEXT = /\S/;
 const joined = (a: string, b: string): string => (a === '' ? b : b === '' ? a : `${a}\n${b}`);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const integer = (value: unknown): number | undefined =>
@@ -255,12 +256,15 @@ class SegmentWriter implements ConversationWordsWriter {
     return [text(statements?.words.get(at)), text(statements?.stems.get(at))];
   }
 
-  // A table has a segment's document when its text was not empty.
+  // A table has a segment's document when its text holds more than white space. Not "when its
+  // text is not empty": the same rows read again or joined can give "" one time and "\n" the
+  // next (empty messages joined by line breaks), and FTS5's 'delete' of a row it never had
+  // leaves the table's totals wrong, so that a later 'delete' finds it malformed.
   private remove(n: number, k: number, texts: SegmentTexts): void {
     this.tables.forEach((table, i) => {
       const value = texts[i] ?? '';
       this.fed.characters += value.length;
-      if (value !== '') table.remove.run(documentOf(n, k), value);
+      if (HAS_TEXT.test(value)) table.remove.run(documentOf(n, k), value);
     });
   }
 
@@ -268,7 +272,7 @@ class SegmentWriter implements ConversationWordsWriter {
     this.tables.forEach((table, i) => {
       const value = texts[i] ?? '';
       this.fed.characters += value.length;
-      if (value !== '') table.insert.run(documentOf(n, k), value);
+      if (HAS_TEXT.test(value)) table.insert.run(documentOf(n, k), value);
     });
   }
 }
