@@ -206,20 +206,41 @@ describe('at both sizes', () => {
     const failures: string[] = [];
     for (const scheme of ['light', 'dark'] as const)
       for (const width of [390, 1280])
-        for (const [name, route, act] of [
-          ['honest-list', '/', undefined],
-          ['honest-list-filters', '/', '#list-filters .filters-toggle'],
-          ['honest-search', '/search?q=japan', undefined],
-          ['honest-graph', `/graph/${TRIP}`, undefined],
-          ['honest-topics', '/topics', '#topic-list button.topic'],
-          ['honest-overview', '/overview', undefined],
-          ['honest-cypher', '/cypher', '#cypher-run'],
-          ['honest-conversation', '/c/56d81554-ad3d-4cf5-8cd5-949d638acbae', undefined],
+        // Each page with what shows it drawn, and what a click on `act` puts on the page.
+        for (const [name, route, drawn, act, acted] of [
+          ['honest-list', '/', '.conversation-row', undefined, undefined],
+          [
+            'honest-list-filters',
+            '/',
+            '.conversation-row',
+            '#list-filters .filters-toggle',
+            '#list-filters .filters-toggle[aria-expanded=true]',
+          ],
+          ['honest-search', '/search?q=japan', '.hit-card', undefined, undefined],
+          ['honest-graph', `/graph/${TRIP}`, '#graph-canvas canvas', undefined, undefined],
+          [
+            'honest-topics',
+            '/topics',
+            '#topic-list button.topic',
+            '#topic-list button.topic',
+            '#topic-panel h2',
+          ],
+          ['honest-overview', '/overview', '#timeline canvas', undefined, undefined],
+          ['honest-cypher', '/cypher', '#cypher-query', '#cypher-run', '#cypher-results table'],
+          [
+            'honest-conversation',
+            '/c/56d81554-ad3d-4cf5-8cd5-949d638acbae',
+            'article.message',
+            undefined,
+            undefined,
+          ],
         ] as const) {
           const page = await open(route, width, scheme);
-          if (act !== undefined && (width === 390 || !act.includes('toggle')))
+          await page.waitForSelector(drawn);
+          if (act !== undefined && (width === 390 || !act.includes('toggle'))) {
             await page.click(act);
-          await page.waitForTimeout(400);
+            await page.waitForSelector(acted);
+          }
           await page.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
           failures.push(...(await pageFaults(page, `${name} ${String(width)} ${scheme}`)));
           await page.context().close();
