@@ -141,7 +141,6 @@ describe('every page on Neo4j, in Chromium', () => {
         for (const [name, route, drawn] of pages) {
           const page = await open(route, width, scheme);
           await page.waitForSelector(drawn);
-          await page.waitForTimeout(200);
           await page.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
           failures.push(...(await pageFaults(page, `${name} ${String(width)} ${scheme}`)));
           await page.context().close();
