@@ -312,7 +312,16 @@ describe('the web app in Chromium', () => {
     await page.goto(`${base}/#/?title=hostile`);
     await page.click('a.conversation-link');
     await page.waitForSelector('article.message.role-assistant .markdown');
-    await page.waitForTimeout(300);
+    // Whatever the text could run has had its chance: every image loaded or failed (an onerror
+    // runs in the task that marks it complete), every frame loaded.
+    await page.waitForFunction(
+      () =>
+        [...document.images].every((image) => image.complete) &&
+        [...document.querySelectorAll('iframe')].every(
+          (frame) =>
+            frame.contentDocument === null || frame.contentDocument.readyState === 'complete',
+        ),
+    );
     const state = await page.evaluate(() => {
       const markdown = document.querySelector('article.message.role-assistant .markdown');
       return {
