@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { memoryIo } from '../src/cli/cli-io.js';
+import { runCli } from '../src/cli/run-cli.js';
 import { fetchModel } from '../src/embed/model-fetch.js';
 import { importSamples } from './support/bundled-samples.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -24,7 +26,8 @@ const Answer = z.object({
   conversations: z.array(z.object({ conversationId: z.string(), title: z.string() })),
 });
 
-async function search(data: string, text: string, ...args: string[]) {
+/** `chatgraph search … --format json` in a CLI child, as a person or an agent runs it. */
+async function searchInChild(data: string, text: string, ...args: string[]) {
   const { stdout } = await run(
     process.execPath,
     [CLI, 'search', text, '--data-dir', data, '--format', 'json', ...args],
@@ -33,21 +36,68 @@ async function search(data: string, text: string, ...args: string[]) {
   return Answer.parse(JSON.parse(stdout));
 }
 
+/**
+ * The same command line run in this process (the code `main.ts` runs): each CLI child loads the
+ * model again, seconds apiece, so every test makes its first search in a child and the rest here.
+ */
+async function searchHere(data: string, text: string, ...args: string[]) {
+  const io = memoryIo();
+  const code = await runCli(
+    ['node', 'chatgraph', 'search', text, '--data-dir', data, '--format', 'json', ...args],
+    io,
+  );
+  expect(code, io.stderr.join('\n')).toBe(0);
+  return Answer.parse(JSON.parse(io.stdout.join('\n')));
+}
+
+/** A test's searches: the first in a CLI child, the others in this process. */
+function firstInChild(): typeof searchHere {
+  let searched = false;
+  return (data, text, ...args) => {
+    const here = searched;
+    searched = true;
+    return here ? searchHere(data, text, ...args) : searchInChild(data, text, ...args);
+  };
+}
+
 const MODELS = ['all-minilm-l6-v2', 'multilingual-e5-small'] as const;
 const NONSENSE = ['asdfgh qwerty', 'no such wordxyz', 'qwertzuiop', 'lorem ipsum dolor sit amet'];
 
+// The searches run in this process read the models from where the children do.
+beforeAll(() => {
+  vi.stubEnv('CHATGRAPH_MODEL_DIR', testModelDir());
+});
+
+const embedded = new Map<string, Promise<string>>();
+/**
+ * The samples imported and embedded with `model`, once for the file: every test here only
+ * searches them (the import and the embedding take most of a minute).
+ */
+function samplesEmbeddedWith(model: (typeof MODELS)[number]): Promise<string> {
+  const made =
+    embedded.get(model) ??
+    (async () => {
+      await fetchModel({ model, modelDir: testModelDir() });
+      const data = join(tempDir(), 'data');
+      importSamples(data);
+      await run(process.execPath, [CLI, 'embed', '--model', model, '--data-dir', data, '-q'], {
+        env,
+      });
+      return data;
+    })();
+  embedded.set(model, made);
+  return made;
+}
+
 // The multilingual model takes a few seconds to load in each search's process.
 describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (model) => {
-  const data = join(tempDir(), 'data');
+  let data = '';
   beforeAll(async () => {
-    await fetchModel({ model, modelDir: testModelDir() });
-    importSamples(data);
-    await run(process.execPath, [CLI, 'embed', '--model', model, '--data-dir', data, '-q'], {
-      env,
-    });
+    data = await samplesEmbeddedWith(model);
   }, 900_000);
 
   it('answers nothing to nonsense, in every mode that searches by meaning', async () => {
+    const search = firstInChild();
     for (const text of NONSENSE)
       for (const mode of ['semantic', 'hybrid']) {
         const answer = await search(data, text, '--mode', mode);
@@ -60,6 +110,7 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
   // language"): its best passage stands below its centred noise level, and 0.022 above its plain
   // one, under the 0.03 a plain similarity needs beside the centred test.
   it('answers nothing to a question the history never mentions', async () => {
+    const search = firstInChild();
     for (const mode of ['semantic', 'hybrid']) {
       const answer = await search(data, 'how to tune a violin bridge', '--mode', mode);
       expect(answer.conversations, mode).toEqual([]);
@@ -67,6 +118,7 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
   });
 
   it('still finds the conversation a real question is about', async () => {
+    const search = firstInChild();
     for (const [text, title] of [
       ['my car will not start', 'Car Won’t Start in the Cold'],
       ['dog destroying furniture', 'Puppy Chewing the Sofa'],
@@ -77,6 +129,8 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
   });
 
   it('says "did you mean" whenever the words match nothing, in every mode', async () => {
+    // The plain answer below is a CLI child's.
+    const search = searchHere;
     for (const mode of ['keyword', 'semantic', 'hybrid']) {
       const answer = await search(data, 'sourdogh', '--mode', mode);
       expect(answer.hint, mode).toBe('sourdough');
@@ -92,6 +146,7 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
   });
 
   it('starts its summary with the conversations holding the words, at every --limit', async () => {
+    const search = firstInChild();
     const all = await search(data, 'week', '--mode', 'keyword', '--limit', '50');
     const holding = all.conversations.length;
     expect(holding).toBeGreaterThan(3);
@@ -107,11 +162,7 @@ describe.each(MODELS)('search with %s on the samples', { timeout: 300_000 }, (mo
 
 describe('the English model on a question in another language', () => {
   it('says so once, naming the command that fetches the multilingual model', async () => {
-    const data = join(tempDir(), 'data');
-    importSamples(data);
-    await run(process.execPath, [CLI, 'embed', '--model', MODELS[0], '--data-dir', data, '-q'], {
-      env,
-    });
+    const data = await samplesEmbeddedWith(MODELS[0]);
     const { stdout } = await run(
       process.execPath,
       [CLI, 'search', 'ma voiture ne démarre plus ce matin', '--data-dir', data],
@@ -120,18 +171,13 @@ describe('the English model on a question in another language', () => {
     const fetch = 'chatgraph model fetch --model multilingual-e5-small';
     expect(stdout.split(fetch)).toHaveLength(2);
     expect(stdout).toMatch(/^\(the question looks French; all-minilm-l6-v2 reads English only/);
-    const english = await search(data, 'my car will not start in the morning');
+    const english = await searchHere(data, 'my car will not start in the morning');
     expect(english.notice).toBeUndefined();
   }, 300_000);
 
   it('says nothing of the kind with the multilingual model', async () => {
-    const data = join(tempDir(), 'data');
-    importSamples(data);
-    await fetchModel({ model: MODELS[1], modelDir: testModelDir() });
-    await run(process.execPath, [CLI, 'embed', '--model', MODELS[1], '--data-dir', data, '-q'], {
-      env,
-    });
-    const answer = await search(data, 'ma voiture ne démarre plus ce matin');
+    const data = await samplesEmbeddedWith(MODELS[1]);
+    const answer = await searchInChild(data, 'ma voiture ne démarre plus ce matin');
     expect(answer.notice).toBeUndefined();
     expect(answer.conversations[0]?.title).toBe('Car Won’t Start in the Cold');
   }, 600_000);
