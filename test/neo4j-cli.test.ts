@@ -185,12 +185,16 @@ describe('chatgraph over Neo4j', () => {
   });
 
   it('pushes a bundle, and completes a push cut off by the server going down, without duplicates', async () => {
+    // Enough that the cut past 500 (below) leaves many to push: groups of about 140
+    // conversations, so four or five at most are in when the server goes down. (It was 1,500:
+    // the import and every push half as long again, the same cut.)
+    const PUSHED = 1000;
     // This test pulls the plug, so it has a server of its own rather than the run's shared one.
     const own = await startNeo4j();
     try {
       const dir = tempDir();
       const input = join(dir, 'export.zip');
-      await writeChatgptExport(input, { seed: 9, conversations: 1500 });
+      await writeChatgptExport(input, { seed: 9, conversations: PUSHED });
       const data = join(dir, 'data');
       await cli(['import', input, '--data-dir', data, '--quiet']);
       const expected = await withSqlite(data, (store) => store.counts());
@@ -228,11 +232,11 @@ describe('chatgraph over Neo4j', () => {
       const before = await partial.conversationCount();
       await partial.close();
       expect(before).toBeGreaterThan(0);
-      expect(before).toBeLessThan(1500);
+      expect(before).toBeLessThan(PUSHED);
       const again = await cli(['push', '--data-dir', data, '--neo4j', own.target.url]);
       expect(again.stdout).toMatch(
         new RegExp(
-          `pushed 1,500 conversations .*: ${1500 - before} written, ${before} already there`,
+          `pushed ${PUSHED.toLocaleString('en-US')} conversations .*: ${PUSHED - before} written, ${before} already there`,
         ),
       );
       const neo4j = await Neo4jStore.open(own.target);
@@ -242,7 +246,7 @@ describe('chatgraph over Neo4j', () => {
         await neo4j.close();
       }
       const third = await cli(['push', '--data-dir', data, '--neo4j', own.target.url]);
-      expect(third.stdout).toContain('0 written, 1500 already there');
+      expect(third.stdout).toContain(`0 written, ${PUSHED} already there`);
     } finally {
       await own.dispose();
     }
