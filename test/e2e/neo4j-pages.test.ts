@@ -1,9 +1,10 @@
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../scripts/chromium.mjs';
+import { layoutOf } from '../../src/folder/layout.js';
 import { Neo4jStore } from '../../src/stores/neo4j/neo4j-store.js';
 import { SAMPLE_INPUTS, importSamples } from '../support/bundled-samples.js';
 import { cleanUp } from '../support/clean-up.js';
@@ -55,6 +56,15 @@ beforeAll(async () => {
   const remote = join(dir, 'remote');
   const onNeo4j = ['--data-dir', remote, '--neo4j', neo4j.target.url];
   run(['import', ...SAMPLE_INPUTS, ...onNeo4j]);
+  // The same texts, the same model: the local folder's vectors (cached by model and text) are
+  // what the model would compute again. The embed still reads every text from Neo4j and writes
+  // every vector there; only the model's work is not done twice.
+  for (const suffix of ['', '-wal'])
+    if (existsSync(`${layoutOf(local).vectorCache}${suffix}`))
+      copyFileSync(
+        `${layoutOf(local).vectorCache}${suffix}`,
+        `${layoutOf(remote).vectorCache}${suffix}`,
+      );
   run(['embed', ...onNeo4j]);
   embedded = await startServe(local, env);
   graph = await startServe(remote, env, ['--neo4j', neo4j.target.url]);
