@@ -226,13 +226,13 @@ describe('the topic map', () => {
     const failures: string[] = [];
     for (const scheme of ['light', 'dark'] as const)
       for (const width of [1280, 390])
-        for (const [name, route] of [
-          ['topic-map', '/topics'],
-          ['graph-tree', `/graph/${TRIP}`],
-          ['timeline', '/overview'],
+        for (const [name, route, drawn] of [
+          ['topic-map', '/topics', '#topic-canvas canvas'],
+          ['graph-tree', `/graph/${TRIP}`, '#graph-canvas canvas'],
+          ['timeline', '/overview', '#timeline canvas'],
         ] as const) {
           const page = await open(route, width, scheme);
-          await page.waitForTimeout(300);
+          await page.waitForSelector(drawn);
           await page.screenshot({ path: join(SHOTS, `${name}-${String(width)}-${scheme}.png`) });
           failures.push(...(await pageFaults(page, `${name} ${String(width)} ${scheme}`)));
           await page.context().close();
