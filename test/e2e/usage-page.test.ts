@@ -157,7 +157,7 @@ describe('the Usage page', () => {
       for (const width of [1280, 390]) {
         for (const estimate of [false, true]) {
           const page = await open(`/usage?by=month${estimate ? '&estimate=1' : ''}`, width, scheme);
-          await page.waitForTimeout(200);
+          await page.waitForSelector(estimate ? '#usage-estimated' : '#usage-tokens');
           const name = `usage${estimate ? '-estimate' : ''}-${String(width)}-${scheme}`;
           await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
           failures.push(...(await pageFaults(page, name)));
