@@ -194,11 +194,14 @@ describe("a live append to a long conversation and the conversation's words", ()
       expect(await store.patch(conversation(n - 1, text), conversation(n, text), false)).toBe(
         'written',
       );
-    // Written whole: every segment's documents taken out with the texts they were made of.
-    await store.upsert([{ ...conversation(3 * wordless.length, text), hash: 'again' }]);
+    // Written whole (one message more, so not passed over as unchanged): every segment's
+    // documents taken out with the texts they were made of.
+    await store.upsert([conversation(3 * wordless.length + 1, text)]);
     await store.close();
     const db = new Database(file);
     try {
+      // One segment left: the appends' segments were taken out by the whole write.
+      expect(db.prepare(`SELECT count(*) FROM ${CONVERSATION_SEGMENTS}`).pluck().get()).toBe(1);
       for (const table of [CONVERSATION_WORDS, CONVERSATION_STEMS])
         expect(() =>
           db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 1)`),

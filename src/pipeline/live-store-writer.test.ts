@@ -73,5 +73,5 @@ describe('LiveStoreWriter', () => {
     );
     // The deltas were written, not passed over for whole writes.
     expect(deltas / steps).toBeGreaterThan(0.3);
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,8 +1,11 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bagOfWords } from '../../test/contract/vector-contract.js';
-import { tempDir } from '../../test/support/convert-to-temp.js';
+import { convertToTemp, tempDir } from '../../test/support/convert-to-temp.js';
 import { batchesOf, knownConversations } from '../../test/support/graph-fixtures.js';
+import { embeddingCheck } from '../doctor/store-checks.js';
 import { chunkText } from '../embed/chunk-text.js';
 import { SqliteStore } from '../stores/sqlite/sqlite-store.js';
 import type { Store } from '../stores/store.js';
@@ -177,5 +180,74 @@ describe('embedConversations', () => {
     const other = SqliteStore.open(join(tempDir(), 'chatgraph.sqlite'));
     await other.upsert(batchesOf(await knownConversations()));
     expect(await run(other).finally(() => other.close())).toEqual([0, 0]);
+  });
+
+  it('embeds no text of white space alone, counts none, and has nothing to do the second time', async () => {
+    const blank = ['\n\n', '\t', ' \u00a0\u3000\u2028 ', '\r\n\u0085\ufeff'];
+    const file = join(tempDir(), 'claude.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        {
+          uuid: 'blank-1',
+          name: 'Mostly blank',
+          created_at: '2025-02-01T10:00:00Z',
+          updated_at: '2025-02-01T10:05:00Z',
+          chat_messages: [
+            ...blank.map((text, i) => ({
+              uuid: `b${String(i)}`,
+              sender: i % 2 === 0 ? 'human' : 'assistant',
+              created_at: `2025-02-01T10:0${String(i)}:00Z`,
+              content: [{ type: 'text', text }],
+            })),
+            {
+              uuid: 'b9',
+              sender: 'human',
+              created_at: '2025-02-01T10:09:00Z',
+              content: [{ type: 'text', text: 'the kettle whistles at dawn' }],
+            },
+          ],
+        },
+      ]),
+    );
+    const path = join(tempDir(), 'chatgraph.sqlite');
+    const target = SqliteStore.open(path);
+    const raw = new Database(path, { readonly: true });
+    try {
+      await target.upsert(batchesOf((await convertToTemp([file])).conversations));
+      const stored = raw.prepare(`SELECT id, content FROM "Message" ORDER BY position`).all() as {
+        id: string;
+        content: string;
+      }[];
+      // The store keeps the blank messages (they are the export's); only their vectors go.
+      const blanks = stored.filter((m) => blank.includes(m.content)).map((m) => m.id);
+      expect(blanks).toHaveLength(blank.length);
+      const [owner] = (await target.vectors.pending()).map((p) => p.owner);
+      const texts = await target.vectors.texts(owner ?? '');
+      expect(texts.filter((t) => t.kind === 'message').map((t) => t.text)).toEqual([
+        'the kettle whistles at dawn',
+      ]);
+      const plans: EmbedPlan[] = [];
+      const embed = () =>
+        embedConversations(target.vectors, {
+          embedder: bagOfWords,
+          chunk: counting().chunk,
+          onPlan: (plan) => plans.push(plan),
+        });
+      await embed();
+      // The plan's texts are the title and the one message: the count a user is shown.
+      expect(plans.find((p) => p.pass === 'chunks')?.texts).toBe(2);
+      const vectors = raw.prepare(`SELECT node_id FROM vector_unit`).pluck().all() as string[];
+      expect(vectors.filter((id) => blanks.includes(id))).toEqual([]);
+      expect(embeddingCheck(raw, { flags: '' }).detail).toBe('1 of 1 message embedded');
+      // Nothing is left to plan: a second run embeds nothing.
+      expect(await target.vectors.pending()).toEqual([]);
+      plans.length = 0;
+      expect((await embed()).embedded).toBe(0);
+      expect(plans.reduce((sum, p) => sum + p.chunks - p.cached, 0)).toBe(0);
+    } finally {
+      raw.close();
+      await target.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { PAM_SCHEMA_VERSION } from '../model/pam.js';
 import { textHash } from '../embed/text-hash.js';
 import type { MemoryVector } from '../stores/memory-index.js';
 import type { EmbeddingCache, TextEmbedder } from './embed-conversations.js';
+import { holdsText } from '../model/white-space.js';
 
 const embeddingsSchema = z.object({
   embeddings: z.array(
@@ -79,7 +80,7 @@ async function activeMemories(bundle: Bundle): Promise<{ id: string; content: st
   if (journal && journal.base === store?.export_id)
     for (const [id, memory] of journal.memories) memories.set(id, memory);
   return [...memories.values()].filter(
-    (m) => (m.status ?? 'active') === 'active' && m.content.trim() !== '',
+    (m) => (m.status ?? 'active') === 'active' && holdsText(m.content),
   );
 }
 

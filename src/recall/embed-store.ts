@@ -29,7 +29,8 @@ import {
 import type { QueryEmbedding } from './recall-search.js';
 import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
-import { centredCutoffOf } from '../embed/model-catalog.js';
+import { centredCutoffOf, meaningCutoffOf } from '../embed/model-catalog.js';
+import { letterReferenceTexts, type LetterReference } from './letter-noise.js';
 import {
   centringBy,
   decodeCentres,
@@ -251,6 +252,11 @@ export interface QueryEmbedder {
    * hits' test in centred space; undefined for the others.
    */
   centre(text: string, vector: Float32Array): Promise<CentredSearch | undefined>;
+  /**
+   * The vectors a query's hits are also judged against (shuffles of its letters, placeholder
+   * text: `letter-noise.ts`) with the model's margin over them; undefined for a model with none.
+   */
+  letters(text: string): Promise<LetterReference | undefined>;
   close(): Promise<void>;
 }
 
@@ -324,6 +330,15 @@ export async function openQueryEmbedder(
         plainMargin,
         pairWeight,
       };
+    },
+    letters: async (text) => {
+      const { letters: calibrated, keep } = meaningCutoffOf(embedder.model.id);
+      // For the recall bench, which measures other margins (`off`: none).
+      const asked = process.env.CHATGRAPH_LETTER_MARGIN;
+      const letters =
+        asked === undefined ? calibrated : asked === 'off' ? undefined : Number(asked);
+      if (letters === undefined || !Number.isFinite(letters)) return undefined;
+      return { vectors: await embedder.embed(letterReferenceTexts(text)), margin: letters, keep };
     },
     meaningJudge: async () => {
       const vectors = await noiseVectors();

@@ -1,13 +1,5 @@
-import { MODEL_CATALOG, MULTILINGUAL_MODEL } from '../embed/model-catalog.js';
+import { MULTILINGUAL_MODEL, modelLanguages } from '../embed/model-catalog.js';
 import { detectLanguage, preloadLanguageDetector } from '../search/language-detection.js';
-
-/** The languages a model was made for (its catalog entry's), or none when it is not known. */
-function modelLanguages(model: string): readonly string[] | undefined {
-  const lower = model.toLowerCase();
-  return MODEL_CATALOG.find(
-    (entry) => entry.name === lower || entry.sources.some((source) => source.id === lower),
-  )?.languages;
-}
 
 /**
  * Fewer words than this say too little of their language: eld called "retirement" French. Such a
@@ -18,10 +10,10 @@ const JUDGED_FROM_WORDS = 3;
 
 /**
  * One sentence when a query is in a language the model searching by meaning was not made for
- * (a French question to the English model finds conversations by the shape of its letters, not
- * by what it asks), naming the command that installs the multilingual model; none when the
- * language cannot be told (fewer than {@link JUDGED_FROM_WORDS} words, mixed text) or the model
- * covers it.
+ * (a French question to the English model, a Swedish one to use-multilingual-v3, finds
+ * conversations by the shape of its letters, not by what it asks), naming the command that
+ * installs the multilingual model; none when the language cannot be told (fewer than
+ * {@link JUDGED_FROM_WORDS} words, mixed text) or the model covers it.
  */
 export async function queryLanguageNotice(
   text: string,
@@ -33,7 +25,16 @@ export async function queryLanguageNotice(
   await preloadLanguageDetector();
   const language = detectLanguage(text);
   if (language === undefined || covered.includes(language)) return undefined;
+  const name = languageName(language);
+  const reads =
+    covered.length === 1
+      ? `reads ${languageName(covered[0] ?? language)} only`
+      : `was not made for ${name}`;
+  return `the question looks ${name}; ${model} ${reads}, so what it finds by meaning may be wrong: chatgraph model fetch --model ${MULTILINGUAL_MODEL}, then chatgraph embed --model ${MULTILINGUAL_MODEL}`;
+}
+
+/** A language's English name (`French` for `fr`). */
+function languageName(code: string): string {
   // Made here, not at import: ICU's data is loaded for it.
-  const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
-  return `the question looks ${name}; ${model} reads English only, so what it finds by meaning may be wrong: chatgraph model fetch --model ${MULTILINGUAL_MODEL}, then chatgraph embed --model ${MULTILINGUAL_MODEL}`;
+  return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
 }

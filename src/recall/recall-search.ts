@@ -9,15 +9,19 @@ import {
   type MemoryHolder,
   type VectorHolder,
 } from '../stores/store.js';
-import type { VectorHit, VectorQuery } from '../stores/vector-index.js';
-import {
-  closeInMeaning,
-  leastSimilarity,
-  NO_TEST,
-  type MeaningTest,
-} from '../search/meaning-cutoff.js';
+import type { VectorQuery } from '../stores/vector-index.js';
+import { closeInMeaning, leastSimilarity, NO_TEST } from '../search/meaning-cutoff.js';
 import { rankWithGists } from './gist-ranking.js';
-import type { CentredQuery } from './language-centring.js';
+import {
+  hitKey,
+  judgeByLetters,
+  meaningSpace,
+  vectorHitKey,
+  type MeaningJudge,
+  type MeaningSpace,
+  type QueryCentring,
+  type QueryLetters,
+} from './meaning-space.js';
 
 /** What a search in every mode reads of a store (and a shell's reader cannot write). */
 export type RecallStore = Pick<ConversationReader, 'conversation' | 'thread'> &
@@ -28,30 +32,7 @@ export type RecallStore = Pick<ConversationReader, 'conversation' | 'thread'> &
 /** Turns a query's text into a vector of the index's model. */
 export type QueryEmbedding = (text: string) => Promise<Float32Array>;
 
-/** How the matches of a query's vector are judged (its noise level, its model's cutoff). */
-export type MeaningJudge = (vector: Float32Array) => Promise<MeaningTest>;
-
-/**
- * Centres a query on its language and judges its hits in centred space, for a model that
- * searches so (see `language-centring.ts`); undefined for the others.
- */
-export type QueryCentring = (
-  text: string,
-  vector: Float32Array,
-) => Promise<
-  { centred: CentredQuery; test: MeaningTest; plainMargin: number; pairWeight: number } | undefined
->;
-
-/** A search centred by language: the query, the plain test, the hits that pass it. */
-interface CentredMeaning {
-  query: CentredQuery;
-  /** The model's test of uncentred similarities (its noise level, its plain cutoff). */
-  plain: MeaningTest;
-  /** Keys of hits whose uncentred similarity passes {@link plain}: shown whatever centring says. */
-  passes: Set<string>;
-  /** How much of its language pair's term a hit's plain similarity loses when ranked. */
-  pairWeight: number;
-}
+export type { MeaningJudge, QueryCentring, QueryLetters } from './meaning-space.js';
 
 function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
@@ -69,21 +50,6 @@ const CENTRED_DEPTH = 100;
 const RRF_K = 60;
 /** Extra hits each side brings to the fusion beyond the page asked for. */
 const FUSION_DEPTH = 50;
-
-/** The key {@link hitKey} gives the hit a vector hit becomes. */
-function vectorHitKey(hit: Pick<VectorHit, 'kind' | 'nodeId' | 'owner' | 'messageId'>): string {
-  if (hit.kind === 'attachment') return `a:${hit.nodeId}`;
-  if (hit.kind === 'title' || hit.messageId === null) return `t:${hit.owner}`;
-  return `m:${hit.messageId}`;
-}
-
-/** What identifies one hit across keyword and vector results. */
-function hitKey(hit: SearchHit): string {
-  if (hit.memory) return `k:${hit.memory.id}`;
-  if (hit.attachment) return `a:${hit.attachment.id}`;
-  if (hit.kind === 'title' || hit.messageId === '') return `t:${hit.conversationId}`;
-  return `m:${hit.messageId}`;
-}
 
 /**
  * How many vectors a store holds: its messages' and its memories' (a reindex restores the
@@ -128,7 +94,7 @@ async function semanticHits(
   query: SearchQuery,
   vector: Float32Array,
   limit: number,
-  centred?: CentredMeaning,
+  { centred, letters }: Pick<MeaningSpace, 'centred' | 'letters'> = {},
 ): Promise<SearchHit[]> {
   if (centred) {
     // Searched with the centred query, each hit scored in centred space (what the cutoff
@@ -147,6 +113,7 @@ async function semanticHits(
         bestRaw = Math.max(bestRaw, similarity);
       }
     const leastRaw = leastSimilarity(bestRaw, centred.plain);
+    if (letters) judgeByLetters(found, vector, letters);
     // Each hit's centred similarity, by the key of the hit it becomes; its rank: the plain
     // similarity less the language pair's term where the store gave the vectors, else (Neo4j,
     // which sends none back) the centred similarity.
@@ -173,7 +140,14 @@ async function semanticHits(
         return { ...hit, score: similarity, why: { semantic: { rank: i + 1, similarity } } };
       });
   }
-  const hits = await store.vectors.search(vectorQueryOf(query, vector, limit));
+  // With a letter test, the nearest hundred (with their vectors) are what it is judged among,
+  // as a centred search's are; the page is the first of them.
+  const found = await store.vectors.search({
+    ...vectorQueryOf(query, vector, letters ? Math.max(limit, CENTRED_DEPTH) : limit),
+    ...(letters ? { withVectors: true } : {}),
+  });
+  if (letters) judgeByLetters(found, vector, letters);
+  const hits = found.slice(0, limit).map((hit) => ({ ...hit, vector: undefined }));
   const described = await store.vectors.describe(hits);
   return rankWithGists(described).map((hit, i) => ({
     ...hit,
@@ -228,44 +202,24 @@ function keywordHalf(
   });
 }
 
-/** How a query's hits by meaning are scored and judged: centred by language, or plain. */
-interface MeaningSpace {
-  centred?: CentredMeaning;
-  test: () => Promise<MeaningTest>;
-  close: typeof closeInMeaning;
-}
-
 /**
- * A hit is shown when it passes the centred test or the plain one: centring finds what is about
- * the question across languages, and its test alone lost targets the plain one keeps.
+ * A search by words that matched nothing: the three nearest hits in meaning that pass the cutoff,
+ * or undefined when the query does not embed (a search by words does not fail for want of a model).
  */
-async function meaningSpace(
-  text: string,
-  vector: Float32Array,
-  judge: MeaningJudge,
-  centre: QueryCentring | undefined,
-): Promise<MeaningSpace> {
-  const centred = centre ? await centre(text, vector) : undefined;
-  if (!centred) return { test: () => judge(vector), close: closeInMeaning };
-  const meaning: CentredMeaning = {
-    query: centred.centred,
-    plain: await judge(vector).then((test) => ({
-      ...test,
-      margin: Math.max(test.margin, centred.plainMargin),
-    })),
-    passes: new Set(),
-    pairWeight: centred.pairWeight,
-  };
-  return {
-    centred: meaning,
-    test: () => Promise.resolve(centred.test),
-    close: (hits, test) => {
-      const judged = closeInMeaning(hits, test);
-      const kept = new Set(judged.hits);
-      const shown = hits.filter((hit) => kept.has(hit) || meaning.passes.has(hitKey(hit)));
-      return { hits: shown, below: hits.length - shown.length };
-    },
-  };
+async function nearestInMeaning(
+  store: VectorHolder,
+  query: SearchQuery,
+  embedQuery: QueryEmbedding,
+  centring: (vector: Float32Array) => Promise<MeaningSpace>,
+): Promise<SearchHit[] | undefined> {
+  let vector: Float32Array;
+  try {
+    vector = await embedQuery(query.text);
+  } catch {
+    return undefined;
+  }
+  const space = await centring(vector);
+  return space.close(await semanticHits(store, query, vector, 3, space), await space.test()).hits;
 }
 
 /**
@@ -280,10 +234,11 @@ export async function recall(
   embedQuery?: QueryEmbedding,
   judge: MeaningJudge = () => Promise.resolve(NO_TEST),
   centre?: QueryCentring,
+  letters?: QueryLetters,
 ): Promise<SearchResult> {
   // The query's test: in centred space when the model centres by language.
   const centring = (vector: Float32Array): Promise<MeaningSpace> =>
-    meaningSpace(query.text, vector, judge, centre);
+    meaningSpace(query.text, vector, judge, centre, letters);
   const mode = await searchModeFor(store, query.mode, embedQuery !== undefined);
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 20;
@@ -298,15 +253,9 @@ export async function recall(
     if (!model || model.count === 0) return { ...result, hits, mode, offset };
     // Nothing has the words: say what is nearest in meaning instead, when anything is (and the
     // model opens: a search by words does not fail for want of one).
-    let vector: Float32Array;
-    try {
-      vector = await embedQuery(query.text);
-    } catch {
-      return { ...result, hits, mode, offset };
-    }
-    const { centred, test, close } = await centring(vector);
-    const nearest = close(await semanticHits(store, query, vector, 3, centred), await test());
-    return { ...result, hits, mode, offset, nearest: nearest.hits };
+    const nearest = await nearestInMeaning(store, query, embedQuery, centring);
+    if (!nearest) return { ...result, hits, mode, offset };
+    return { ...result, hits, mode, offset, nearest };
   }
   const count = await vectorCount(store);
   if (count.all === 0)
@@ -315,10 +264,11 @@ export async function recall(
     );
   if (!embedQuery) throw new QueryError(`a ${mode} search needs an embedding model`);
   const vector = await embedQuery(query.text);
-  const { centred, test: judged, close } = await centring(vector);
+  const space = await centring(vector);
+  const { test: judged, close } = space;
   // Only memories have vectors (a reindex, before the next embed): no message is near.
   const nearest = (limit_: number): Promise<SearchHit[]> =>
-    count.messages > 0 ? semanticHits(store, query, vector, limit_, centred) : Promise.resolve([]);
+    count.messages > 0 ? semanticHits(store, query, vector, limit_, space) : Promise.resolve([]);
   // Nearest neighbours always exist: those far in meaning are left out, not shown as padding.
   if (mode === 'semantic') {
     // The words are looked up too, for a "did you mean" when nothing holds them.

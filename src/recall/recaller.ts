@@ -85,7 +85,12 @@ async function searchByWords(
   };
   const centre = async (text: string, vector: Float32Array) =>
     (await opener())?.centre(text, vector);
-  return withMemoryHits(store, query, await recall(store, query, embedQuery, judge, centre));
+  const letters = async (text: string) => (await opener())?.letters(text);
+  return withMemoryHits(
+    store,
+    query,
+    await recall(store, query, embedQuery, judge, centre, letters),
+  );
 }
 
 /**
@@ -143,6 +148,7 @@ export function createRecaller(
         embedQuery,
         judgeWith(opener),
         opener ? (text, vector) => opener.centre(text, vector) : undefined,
+        opener ? (text) => opener.letters(text) : undefined,
       );
       const meaning =
         opener && embedQuery && result.mode !== 'keyword'

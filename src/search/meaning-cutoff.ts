@@ -15,6 +15,12 @@ export interface MeaningCutoff {
    * stand above the conversation's own similarities to all the others.
    */
   relatedZ: number;
+  /**
+   * A query's hit found by meaning only is shown, too, when its similarity stands this much above
+   * the best that shuffles of the query's letters reach among the same passages (and keeps `keep`
+   * of the best hit's lead over that), see `recall/letter-noise.ts`; no such test when absent.
+   */
+  letters?: number;
 }
 
 /**

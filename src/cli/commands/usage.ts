@@ -17,6 +17,7 @@ import type { CliIo } from '../cli-io.js';
 import { configPath } from '../config/config-file.js';
 import { plural } from '../plural.js';
 import { withReader, withStoreOptions, type StoreOptions } from '../store-options.js';
+import { wrapWords } from '../wrap-words.js';
 
 export type UsageOptions = StoreOptions & {
   by: string;
@@ -118,19 +119,8 @@ function summed(period: string, rows: readonly UsageRow[]): UsageRow {
 }
 
 /** Text wrapped to `width` columns, its lines after the first indented by `indent`. */
-function wrap(text: string, width: number, indent = '  '): string[] {
-  const lines: string[] = [];
-  let current = '';
-  for (const word of text.split(' ')) {
-    const next = current === '' ? word : `${current} ${word}`;
-    if (next.length > width && current !== '') {
-      lines.push(current);
-      current = `${indent}${word}`;
-    } else current = next;
-  }
-  if (current !== '') lines.push(current);
-  return lines;
-}
+const wrap = (text: string, width: number, indent = '  '): string[] =>
+  wrapWords(text, width, indent);
 
 const HEADING: Record<UsageGroup, string> = {
   day: 'day',

@@ -10,6 +10,7 @@ import type {
   VectorQuery,
   VectorUnit,
 } from '../vector-index.js';
+import { holdsText } from '../../model/white-space.js';
 import { META_LABEL } from './neo4j-schema.js';
 import { VECTOR_INDEX, VECTOR_LABEL, vectorIndexStatement } from './neo4j-vector-index.js';
 import {
@@ -111,7 +112,8 @@ export class Neo4jVectors implements VectorIndex {
        RETURN m.id AS id, m.role AS role, m.content AS content, m.created_at AS createdAt ORDER BY m._seq`,
       { owner },
     );
-    for (const m of messages)
+    // Cypher's trim leaves some of Unicode's white space: the same test as the SQLite store's.
+    for (const m of messages.filter((row) => holdsText(str(row.content))))
       texts.push({
         nodeId: str(m.id),
         kind: 'message',
@@ -126,7 +128,7 @@ export class Neo4jVectors implements VectorIndex {
        RETURN a.id AS id, a.content AS content, m.id AS messageId, m.role AS role, m.created_at AS createdAt`,
       { owner },
     );
-    for (const a of attachments)
+    for (const a of attachments.filter((row) => holdsText(str(row.content))))
       texts.push({
         nodeId: str(a.id),
         kind: 'attachment',

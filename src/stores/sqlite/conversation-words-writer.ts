@@ -212,22 +212,25 @@ class SegmentWriter implements ConversationWordsWriter {
     const k = (this.segmentsOf(n).at(-1)?.k ?? -1) + 1;
     const segment = { lo: before + 1, hi: this.highest(), messages: fresh };
     this.segments.put.run(n, k, segment.lo, segment.hi, segment.messages);
-    this.insert(n, k, this.textsOf(owner, segment));
-    this.merge(owner, n);
+    const texts = this.textsOf(owner, segment);
+    this.insert(n, k, texts);
+    this.merge(owner, n, texts);
   }
 
-  // The last two segments merged while the older holds no more messages than the newer.
-  private merge(owner: string, n: number): void {
+  // The last two segments merged while the older holds no more messages than the newer; `newest`
+  // is the last segment's texts, just read (a merged segment's are the two joined).
+  private merge(owner: string, n: number, newest: SegmentTexts): void {
     const list = this.segmentsOf(n);
+    let b = newest;
     for (;;) {
       const newer = list.at(-1);
       const older = list.at(-2);
       if (!newer || !older || older.messages > newer.messages) return;
       const a = this.textsOf(owner, older);
-      const b = this.textsOf(owner, newer);
       this.remove(n, older.k, a);
       this.remove(n, newer.k, b);
-      this.insert(n, older.k, [joined(a[0], b[0]), joined(a[1], b[1])]);
+      b = [joined(a[0], b[0]), joined(a[1], b[1])];
+      this.insert(n, older.k, b);
       this.segments.drop.run(n, newer.k);
       older.hi = newer.hi;
       older.messages += newer.messages;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import type { EmbeddingText } from '../vector-index.js';
 import { NullableText, Text, sqliteRow, sqliteRows } from './sqlite-rows.js';
+import { sqlHoldsText } from './sqlite-white-space.js';
 
 // The rows one conversation's texts to embed are read from: a few at a time (the model's time
 // dwarfs their reading), parsed with zod as the store's other rows are.
@@ -43,7 +44,7 @@ export function embeddingTexts(db: Database.Database, owner: string): EmbeddingT
     MessageTextRow,
     db
       .prepare(
-        `SELECT id, role, content, created_at FROM "Message" WHERE owner = ? AND content IS NOT NULL AND trim(content) <> '' ORDER BY position IS NULL, position, rowid`,
+        `SELECT id, role, content, created_at FROM "Message" WHERE owner = ? AND ${sqlHoldsText('content')} ORDER BY position IS NULL, position, rowid`,
       )
       .all(owner),
     'message',
@@ -83,7 +84,7 @@ export function embeddingTexts(db: Database.Database, owner: string): EmbeddingT
       .prepare(
         `SELECT a.id, a.content, e.src AS message_id, m.role, m.created_at FROM "Attachment" a
          JOIN "HAS_ATTACHMENT" e ON e.dst = a.id JOIN "Message" m ON m.id = e.src
-         WHERE a.owner = ? AND a.content IS NOT NULL AND trim(a.content) <> ''`,
+         WHERE a.owner = ? AND ${sqlHoldsText('a.content')}`,
       )
       .all(owner),
     'attachment',
