@@ -138,7 +138,13 @@ describe('the web app in Chromium', () => {
     await page.selectOption('#list-filters select[name=source]', 'claude-ai');
     await page.click('#list-filters button[type=submit]');
     await page.waitForFunction(() => location.hash.includes('source=claude-ai'));
-    await page.waitForSelector('.conversation-row');
+    // The address changes before its 'hashchange' event runs: rows seen just then are the old
+    // list's, about to be taken away (read then, they were none, and the test failed on a busy
+    // machine). Wait for the list to change, then read it.
+    await page.waitForFunction((before) => {
+      const rows = document.querySelectorAll('.conversation-row').length;
+      return rows > 0 && rows !== before;
+    }, all);
     const sources = await page.locator('.conversation-row .source').allTextContents();
     expect(new Set(sources)).toEqual(new Set(['claude-ai']));
     expect(sources.length).toBeLessThan(all);
