@@ -9,6 +9,7 @@
  */
 
 import { leastSimilarity } from '../search/meaning-cutoff.js';
+import { dot } from '../stores/vectors/binary-index.js';
 
 /** How many shuffles of the query are embedded with it. */
 export const LETTER_SHUFFLES = 4;
@@ -70,12 +71,6 @@ export interface LetterReference {
   margin: number;
   /** The share of the best hit's lead over that a hit must keep. */
   keep: number;
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
 }
 
 /**
