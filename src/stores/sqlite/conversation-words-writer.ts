@@ -10,6 +10,7 @@ import {
   conversationWordsMissing,
   conversationWordsStatements,
 } from './conversation-words.js';
+import { holdsText } from '../../model/white-space.js';
 import { CONVERSATION_NUMBERS } from './message-conversations.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { sqliteRows } from './sqlite-rows.js';
@@ -122,7 +123,6 @@ export function conversationWordsWriter(db: Database.Database): ConversationWord
   return new SegmentWriter(db);
 }
 
-const HAS_TEXT = /\S/;
 const joined = (a: string, b: string): string => (a === '' ? b : b === '' ? a : `${a}\n${b}`);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const integer = (value: unknown): number | undefined =>
@@ -267,7 +267,7 @@ class SegmentWriter implements ConversationWordsWriter {
     this.tables.forEach((table, i) => {
       const value = texts[i] ?? '';
       this.fed.characters += value.length;
-      if (HAS_TEXT.test(value)) table.remove.run(documentOf(n, k), value);
+      if (holdsText(value)) table.remove.run(documentOf(n, k), value);
     });
   }
 
@@ -275,7 +275,7 @@ class SegmentWriter implements ConversationWordsWriter {
     this.tables.forEach((table, i) => {
       const value = texts[i] ?? '';
       this.fed.characters += value.length;
-      if (HAS_TEXT.test(value)) table.insert.run(documentOf(n, k), value);
+      if (holdsText(value)) table.insert.run(documentOf(n, k), value);
     });
   }
 }
