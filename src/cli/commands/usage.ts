@@ -118,9 +118,8 @@ function summed(period: string, rows: readonly UsageRow[]): UsageRow {
   };
 }
 
-/** Text wrapped to `width` columns, its lines after the first indented by `indent`. */
-const wrap = (text: string, width: number, indent = '  '): string[] =>
-  wrapWords(text, width, indent);
+// The notes under the table: 80 columns, their lines after the first indented by two spaces.
+const note = (text: string): string[] => wrapWords(text, 80, '  ');
 
 const HEADING: Record<UsageGroup, string> = {
   day: 'day',
@@ -173,29 +172,26 @@ export function formatUsage(report: UsageReport, breakdown: boolean): string[] {
   }
   out.push('');
   out.push(
-    ...wrap(
+    ...note(
       `Input is without cache reads, output with reasoning (${count(report.total.reasoning_tokens)} of it); cache wr and rd are cache writes and reads; each API response counted once. ${report.by === 'day' || report.by === 'week' || report.by === 'month' ? `Days in ${report.timeZone}. ` : ''}Prices of ${report.prices.date}: ${report.prices.source}.`,
-      80,
     ),
   );
   if (report.prices.unpriced_models.length > 0)
     out.push(
-      ...wrap(
+      ...note(
         `No price for ${report.prices.unpriced_models.join(', ')}: tokens shown, not in the cost (a + marks a cost without them). Prices can be added in ${priceFilePath()}.`,
-        80,
       ),
     );
   if (report.estimated)
-    out.push(...wrap(`${ESTIMATED.trim()} Estimated rows: ${report.estimated.method}.`, 80));
+    out.push(...note(`${ESTIMATED.trim()} Estimated rows: ${report.estimated.method}.`));
   for (const source of report.uncounted) {
     const models = source.models
       .slice(0, 5)
       .map((m) => `${m.model} (${plural(m.messages, 'reply', 'replies')})`)
       .join(', ');
     out.push(
-      ...wrap(
+      ...note(
         `No token counts in ${source.source} (${source.conversations.toLocaleString('en-US')} of ${plural(source.of, 'conversation')}): ${report.estimated ? 'estimated in the rows marked ~, not counted' : 'not counted, never guessed (--estimate estimates them from text length)'}${models ? `; models: ${models}${source.models.length > 5 ? ', …' : ''}` : ''}.`,
-        80,
       ),
     );
   }
