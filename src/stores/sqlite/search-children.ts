@@ -108,7 +108,7 @@ export class SearchChildren {
     } catch (error) {
       throw error instanceof QueryError ? error : asStoreDamage(error, this.file);
     } finally {
-      void watchdog.terminate();
+      watchdog.finished();
     }
   }
 
@@ -150,6 +150,13 @@ export class SearchChildren {
   }
 }
 
+// Whose turn it is, decided once by the thread that takes it first: the watchdog's (1), which
+// ends the process, or the search's (2), which goes on to print its answer. C's exit() running
+// while this thread goes on into JavaScript could crash the process (a signal, not exit code 2:
+// CI saw it once), so a search that finishes after the watchdog took its turn waits for the end.
+const WATCHDOG_TURN = 1;
+const SEARCH_TURN = 2;
+
 // The watchdog's whole program: at the deadline (from when it was asked for, not from when the
 // thread started), the line, then the process ends with exit code 2, as the CLI's other errors
 // do. A worker's process.exit() ends only its thread, and a signal handler would wait for the
@@ -159,6 +166,7 @@ export class SearchChildren {
 // A process that finished first terminates the thread; unref'd, it never holds the process open.
 const WATCHDOG = `const { workerData } = require('node:worker_threads');
 setTimeout(() => {
+  if (Atomics.compareExchange(workerData.turn, 0, 0, ${WATCHDOG_TURN}) !== 0) return;
   require('node:fs').writeSync(2, workerData.line);
   try {
     process.emitWarning = () => undefined;
@@ -190,15 +198,30 @@ const EXIT_MODULE = (() => {
   ]);
 })();
 
-function startWatchdog(line: string, timeoutSeconds: number): Worker {
+/** A started watchdog: `finished()` when the search ended, whichever way. */
+interface Watchdog {
+  finished(): void;
+}
+
+function startWatchdog(line: string, timeoutSeconds: number): Watchdog {
+  const turn = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(WATCHDOG, {
     eval: true,
-    workerData: { line, until: Date.now() + timeoutSeconds * 1000, exit: EXIT_MODULE },
+    workerData: { line, until: Date.now() + timeoutSeconds * 1000, exit: EXIT_MODULE, turn },
     stdout: false,
     stderr: false,
   });
   worker.unref();
-  return worker;
+  return {
+    finished(): void {
+      if (Atomics.compareExchange(turn, 0, 0, SEARCH_TURN) === WATCHDOG_TURN) {
+        // The watchdog ends the process; this thread does nothing more (the second slot never
+        // changes, so the wait lasts until the exit).
+        for (;;) Atomics.wait(turn, 1, 0);
+      }
+      void worker.terminate();
+    },
+  };
 }
 
 // The parsed result as the store's type (zod's output spells absent optionals as `undefined`,
