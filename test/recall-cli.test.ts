@@ -4,7 +4,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3-multiple-ciphers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { memoryIo } from '../src/cli/cli-io.js';
+import { runEmbedCommand } from '../src/cli/commands/embed.js';
 import { layoutOf } from '../src/folder/layout.js';
 import { textHash } from '../src/embed/text-hash.js';
 import { TOPICS, writeExport } from './support/recall-fixtures.js';
@@ -76,7 +78,16 @@ describe('recall from the CLI, with the real model', () => {
       expect(result.conversations[0]?.best.messageId).not.toBe('');
     }
     const again = await cli(['embed', '--data-dir', data]);
-    expect(again.stdout).toMatch(/nothing to embed/);
+    // Said once, with no summary of zeros after it.
+    expect(again.stdout).toMatch(/^nothing to embed: [^\n]*\n$/);
+    // On an 80-column terminal, the same sentence in lines that fit it.
+    vi.stubEnv('CHATGRAPH_MODEL_DIR', testModelDir());
+    const terminal = { ...memoryIo(), terminal: { columns: 80, rows: 24 } };
+    await runEmbedCommand({ dataDir: data }, terminal);
+    vi.unstubAllEnvs();
+    expect(terminal.stdout.length).toBeGreaterThan(1);
+    for (const line of terminal.stdout) expect(line.length).toBeLessThanOrEqual(80);
+    expect(terminal.stdout.join('\n').replace(/\n {2}/g, ' ')).toBe(again.stdout.trimEnd());
     // A deleted conversation leaves no vector behind: not in the index, not in the cache.
     await cli(['delete', 'starter', '--data-dir', data]);
     const cache = new Database(join(data, 'vectors-cache.sqlite'), { readonly: true });

@@ -10,6 +10,7 @@ import {
   passDone,
 } from './embed-progress.js';
 import { plural } from './plural.js';
+import { wrapWords } from './wrap-words.js';
 
 /** The options `embed` (and `import --embed`) take about the model. */
 export interface EmbedCliOptions {
@@ -44,7 +45,8 @@ export function withModelOptions(command: Command): Command {
 export async function runEmbed(
   folder: DataFolder,
   options: EmbedCliOptions,
-  print: (text: string) => void,
+  printLine: (text: string) => void,
+  columns?: number,
 ): Promise<EmbedReport> {
   const controller = new AbortController();
   const stop = (): void => {
@@ -54,6 +56,12 @@ export async function runEmbed(
   process.once('SIGTERM', stop);
   const bar = new EmbedProgressBar();
   const started = Date.now();
+  // On a terminal, each sentence in lines of its width (the continuations indented); written
+  // elsewhere (a log, a pipe), a sentence a line, for grep.
+  const print = (line: string): void => {
+    for (const part of columns === undefined ? [line] : wrapWords(line, columns, '  '))
+      printLine(part);
+  };
   let firstPassSaid = false;
   try {
     const report = await folder.embed({
@@ -100,6 +108,9 @@ export async function runEmbed(
       report.embedded > 0
         ? ` (${describeRate(report.embedded, report.seconds, report.workers)})`
         : '';
+    // Nothing was to be embedded: the plan said so, and a summary of zeros would add nothing.
+    if (report.conversations === 0 && !report.interrupted && report.replacedModel === undefined)
+      return report;
     // Stopped in the first pass: the conversations are counted by the vector each one got.
     if (report.pass === 'conversations')
       print(

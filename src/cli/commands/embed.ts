@@ -12,7 +12,7 @@ export async function runEmbedCommand(options: EmbedOptions, io: CliIo): Promise
     // With --json, stdout holds the report alone: no plan, no progress bar, no summary line.
     const report = options.json
       ? await runEmbed(folder, { ...options, quiet: true }, () => undefined)
-      : await runEmbed(folder, options, io.out);
+      : await runEmbed(folder, options, io.out, io.terminal?.columns);
     if (options.json) io.out(JSON.stringify(report, null, 2));
     if (report.interrupted) io.exitCode = 1;
   } finally {

@@ -139,7 +139,12 @@ async function embedAfterImport(
   try {
     // With --json, stdout holds the report alone: the embed's lines go to stderr.
     const say = options.json ? io.err : io.out;
-    const embedded = await runEmbed(folder, options, say);
+    const embedded = await runEmbed(
+      folder,
+      options,
+      say,
+      options.json ? undefined : io.terminal?.columns,
+    );
     if (embedded.interrupted) io.exitCode = 1;
   } finally {
     await folder.close();
