@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { memoryIo } from '../src/cli/cli-io.js';
+import { runCli } from '../src/cli/run-cli.js';
 import { layoutOf } from '../src/folder/layout.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
@@ -146,5 +148,32 @@ describe('chatgraph search', () => {
       more: 0,
       best: { messageId: 'kw-bread:m2', snippet: expect.stringContaining('«levain»') as unknown },
     });
+  });
+
+  it('on a terminal, fits its lines to the terminal’s width and marks the matches in bold', async () => {
+    const data = await dataWithSearchFixtures();
+    const onTerminal = async (columns: number): Promise<string[]> => {
+      const io = { ...memoryIo(), stdoutIsTTY: true, terminal: { columns, rows: 24 } };
+      expect(
+        await runCli(['node', 'chatgraph', 'search', 'zeppelin', '--data-dir', data], io),
+      ).toBe(0);
+      return io.stdout;
+    };
+    const piped = (await search(data, 'zeppelin')).trimEnd().split('\n');
+    // Written to a pipe, a hit's lines are wider than a narrow terminal.
+    expect(Math.max(...piped.map((line) => line.length))).toBeGreaterThan(60);
+    const lines = await onTerminal(60);
+    const bold = new RegExp(String.raw`\u001b\[(?:1|22)m`, 'g');
+    for (const line of lines) expect(line.replace(bold, '').length).toBeLessThanOrEqual(60);
+    expect(lines.join('\n')).toContain('\x1b[1mzeppelin\x1b[22m');
+    // The same words as in a pipe, in the same order; only where the lines break differs.
+    const words = (text: string): string[] => text.split(/\s+/).filter(Boolean);
+    expect(words(lines.join(' ').replace(bold, ''))).toEqual(
+      words(piped.join(' ').replace(/[«»]/g, '')),
+    );
+    // Wide enough, a line is as a pipe has it, its gaps of two spaces kept.
+    expect((await onTerminal(400)).map((line) => line.replace(bold, ''))).toEqual(
+      piped.map((line) => line.replace(/[«»]/g, '')),
+    );
   });
 });

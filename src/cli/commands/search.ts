@@ -20,6 +20,7 @@ import {
 } from '../store-options.js';
 import { unknownOption } from '../usage-line.js';
 import { UsageError } from '../usage-error.js';
+import { wrapWords } from '../wrap-words.js';
 
 export type SearchOptions = StoreOptions & SearchCliOptions;
 
@@ -63,7 +64,11 @@ export async function runSearch(
     throw new UsageError(`unknown option ${unknown}`);
   }
   const query = await searchQueryOf(terms.join(' '), options);
-  const highlight = highlighter(io.stdoutIsTTY);
+  // On a terminal the lines are cut to its width first (each continuation indented under its
+  // line), their matches marked in bold after: the marks take no column.
+  const columns = format === 'json' ? undefined : io.terminal?.columns;
+  const keepMarks = (snippet: string): string => snippet;
+  const highlight = columns === undefined ? highlighter(io.stdoutIsTTY) : keepMarks;
   const lines = await withReader(
     options,
     async (_store, folder) => {
@@ -90,7 +95,19 @@ export async function runSearch(
     },
     ONE_SHOT,
   );
-  for (const line of lines) io.out(line);
+  if (columns === undefined) for (const line of lines) io.out(line);
+  else {
+    const bold = highlighter(true);
+    for (const line of lines) for (const part of fitLine(line, columns)) io.out(bold(part));
+  }
+}
+
+// A line of the answer in lines of the terminal's width, its continuations indented two more
+// than the line itself.
+function fitLine(line: string, columns: number): string[] {
+  if (line.length <= columns) return [line];
+  const indent = `${/^ */.exec(line)?.[0] ?? ''}  `;
+  return wrapWords(line, columns, indent);
 }
 
 export function registerSearch(program: Command, io: CliIo): void {
