@@ -56,7 +56,17 @@ describe('the web app API', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/script-src 'self' 'sha256-/);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
-    expect((await raw(app, '/app/main.js')).status).toBe(200);
+    const main = await raw(app, '/app/main.js');
+    expect(main.status).toBe(200);
+    // Asked again with the version it has, the browser gets a 304 and no body; a stale version
+    // gets the file.
+    const etag = String(main.headers['etag']);
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    const again = await raw(app, '/app/main.js', { headers: { 'If-None-Match': etag } });
+    expect([again.status, again.body, again.headers['etag']]).toEqual([304, '', etag]);
+    const stale = await raw(app, '/app/main.js', { headers: { 'If-None-Match': '"old"' } });
+    expect([stale.status, stale.body]).toEqual([200, main.body]);
+    expect((await raw(app, '/vendor/marked.js')).headers['etag']).not.toBe(etag);
     expect((await raw(app, '/vendor/dompurify.js')).status).toBe(200);
     expect((await raw(app, '/app/../../package.json')).status).toBe(404);
     expect((await raw(app, '/app/%2e%2e/%2e%2e/package.json')).status).toBe(404);

@@ -34,6 +34,12 @@ export function send(
   response.end(body);
 }
 
+/** A 304: the browser's copy (the version its `If-None-Match` named) is the current one. */
+export function sendNotModified(response: ServerResponse, extra: Record<string, string>): void {
+  response.writeHead(304, { ...SECURITY_HEADERS, ...extra });
+  response.end();
+}
+
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
   send(response, status, JSON.stringify(body), JSON_TYPE);
 }

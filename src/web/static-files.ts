@@ -14,6 +14,8 @@ const require = createRequire(import.meta.url);
 export interface StaticFile {
   body: Buffer;
   type: string;
+  /** Its body's hash, quoted: a browser that has this version asks with it and gets a 304. */
+  etag: string;
 }
 
 const TYPES: Record<string, string> = {
@@ -130,9 +132,11 @@ function load(path: string): StaticFile | undefined {
   if (cached) return cached;
   // `/app/` names the folder itself: only files are sent.
   if (!existsSync(path) || !statSync(path).isFile()) return undefined;
+  const body = readFileSync(path);
   const file = {
-    body: readFileSync(path),
+    body,
     type: TYPES[extname(path)] ?? 'application/octet-stream',
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
   };
   cache.set(path, file);
   return file;

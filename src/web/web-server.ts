@@ -7,7 +7,7 @@ import { ApiError, errorAnswer } from './api-error.js';
 import { apiHandlers, type Handlers } from './api-handlers.js';
 import { serveApi } from './api-router.js';
 import { ConversationPages } from './conversation-pages.js';
-import { JSON_TYPE, send, sendJson } from './http-answers.js';
+import { JSON_TYPE, send, sendJson, sendNotModified } from './http-answers.js';
 import { ImportJobs, UploadError } from './import-jobs.js';
 import { UPLOAD_PACE } from './upload-limiter.js';
 import { TOKEN_COOKIE, isLoopback, makeGuard, tokenOf } from './request-guard.js';
@@ -89,8 +89,11 @@ function servePage(
   }
   if (method === 'GET' && (path.startsWith('/app/') || path.startsWith('/vendor/'))) {
     const file = staticFile(path);
-    if (file) send(response, 200, file.body, file.type, { 'Cache-Control': 'no-cache' });
-    else send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
+    // `no-cache`: the browser asks each time, and a file it already has is a 304 with no body.
+    const headers = { 'Cache-Control': 'no-cache', ETag: file?.etag ?? '' };
+    if (!file) send(response, 404, 'not found\n', 'text/plain; charset=utf-8');
+    else if (request.headers['if-none-match'] === file.etag) sendNotModified(response, headers);
+    else send(response, 200, file.body, file.type, headers);
     return true;
   }
   return false;
