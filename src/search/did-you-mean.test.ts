@@ -54,6 +54,15 @@ describe('did you mean', () => {
     expect(nearestLanguageTerms('zorblax', german, ['de'])).toEqual([]);
   });
 
+  it('suggests no word far shorter than the typed one, though their stems are near', () => {
+    // Swedish "lagar" has the Spanish stem "lag", one edit from "la": "la" is three from "lagar".
+    const spanish = [{ term: 'la', count: 50 }];
+    expect(nearestLanguageTerms('lagar', spanish, ['es'])).toEqual(['la']);
+    expect(languageSurfaceForm('lagar', ['la casa y la mesa'], 'la', ['es'])).toBeUndefined();
+    // One letter shorter is one edit: still a suggestion.
+    expect(languageSurfaceForm('casaa', ['la casa'], 'cas', ['es'])).toBe('casa');
+  });
+
   it('suggests nothing for short words, nor a word two edits away as written', () => {
     const vocabulary = [
       { term: 'do', count: 40 },

@@ -85,8 +85,17 @@ export function languageSurfaceForm(
   term: string,
   languages: readonly StemLanguage[],
 ): string | undefined {
-  return nearestToken(typed, texts, (candidate) =>
-    languages.some((language) => stemWord(candidate, language) === term),
+  // A stem near the typed word's can belong to a word far shorter than it ("lagar", Swedish, has
+  // the Spanish stem "lag", one edit from the stem of "la"): a suggestion may be longer than
+  // what was typed (a plural: "wohnunk" → "wohnungen"), but not shorter by more edits than the
+  // typed word allows.
+  const shortest = foldWord(typed).length - allowedDistance(foldWord(typed));
+  return nearestToken(
+    typed,
+    texts,
+    (candidate) =>
+      foldWord(candidate).length >= shortest &&
+      languages.some((language) => stemWord(candidate, language) === term),
   )?.token;
 }
 
