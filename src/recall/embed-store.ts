@@ -207,7 +207,7 @@ async function chooseByLanguages(
     saved.endpoint ?? saved.model ?? (indexed && indexed.count > 0 ? indexed.id : undefined);
   if (kept !== undefined) {
     if (!options.onModelChoice || saved.endpoint !== undefined) return undefined;
-    const note = keptModelNote(kept, chooseModel(await historyLanguages(store.vectors)));
+    const note = keptModelNote(kept, await historyLanguages(store.vectors));
     if (note) options.onModelChoice(note);
     return undefined;
   }

@@ -110,12 +110,26 @@ describe('the model a history calls for', () => {
     expect(missingMultilingualMessage(choice)).toBe(
       '90% of messages are not in English (fr 90%, en 10%): the English model would find little in them; install the multilingual model with chatgraph model fetch --model multilingual-e5-small, or keep the English one with chatgraph embed --model all-minilm-l6-v2',
     );
-    expect(keptModelNote('all-minilm-l6-v2', choice)).toMatch(
+    const french = history({ fr: 0.9, en: 0.1 });
+    expect(keptModelNote('all-minilm-l6-v2', french)).toMatch(
       /^keeping all-minilm-l6-v2, the model this data folder was embedded with, though 90% .*; chatgraph embed --model multilingual-e5-small re-embeds/,
     );
-    expect(keptModelNote('multilingual-e5-small', choice)).toBeUndefined();
+    expect(keptModelNote('all-minilm-l6-v2', history({ en: 0.8, fr: 0.2 }))).toBeUndefined();
+    expect(keptModelNote('multilingual-e5-small', french)).toBeUndefined();
     // Another multilingual model is no reason to re-embed (the note called USE "not multilingual").
-    expect(keptModelNote('use-multilingual-v3', choice)).toBeUndefined();
-    expect(keptModelNote('paraphrase-multilingual-minilm-l12-v2@hub', choice)).toBeUndefined();
+    expect(keptModelNote('use-multilingual-v3', french)).toBeUndefined();
+    expect(keptModelNote('paraphrase-multilingual-minilm-l12-v2@hub', french)).toBeUndefined();
+  });
+
+  it('names e5 for a folder kept on USE whose history is mostly in languages USE was not made for', () => {
+    const swedish = history({ sv: 0.5, en: 0.3, fi: 0.15, fr: 0.05 });
+    expect(keptModelNote('use-multilingual-v3', swedish)).toBe(
+      'keeping use-multilingual-v3, the model this data folder was embedded with, though 65% of messages are in languages it was not made for (sv 50%, fi 15%); chatgraph embed --model multilingual-e5-small re-embeds everything with a model of about 100 languages',
+    );
+    // Under a quarter in its other languages: kept without a word.
+    expect(keptModelNote('use-multilingual-v3', history({ sv: 0.2, fr: 0.5, en: 0.3 }))).toBe(
+      undefined,
+    );
+    expect(keptModelNote('multilingual-e5-small', swedish)).toBeUndefined();
   });
 });

@@ -1,4 +1,9 @@
-import { DEFAULT_MODEL, MULTILINGUAL_MODEL, isMultilingualModel } from '../embed/model-catalog.js';
+import {
+  DEFAULT_MODEL,
+  MULTILINGUAL_MODEL,
+  isMultilingualModel,
+  modelLanguages,
+} from '../embed/model-catalog.js';
 import { describeShares, type HistoryLanguages } from './history-languages.js';
 
 /** From this share of messages not in English on, a history is embedded with the multilingual model. */
@@ -43,9 +48,23 @@ export function missingMultilingualMessage(choice: ModelChoice): string {
   return `${choice.reason}: the English model would find little in them; install the multilingual model with chatgraph model fetch --model ${choice.model}, or keep the English one with chatgraph embed --model ${DEFAULT_MODEL}`;
 }
 
-/** The note for a data folder embedded with the English model whose history is mostly not English. */
-export function keptModelNote(kept: string, choice: ModelChoice): string | undefined {
-  // Any multilingual model reads the history (use-multilingual-v3 too): no reason to re-embed.
-  if (!choice.multilingual || isMultilingualModel(kept)) return undefined;
-  return `keeping ${kept}, the model this data folder was embedded with, though ${choice.reason}; chatgraph embed --model ${choice.model} re-embeds everything with the multilingual model`;
+/**
+ * The note for a data folder kept on a model that reads too little of its history: the English
+ * model where a quarter or more is not English, or a model of a list of languages
+ * (use-multilingual-v3's 16) where a quarter or more is in the others. A model of about every
+ * language is never a reason to re-embed.
+ */
+export function keptModelNote(kept: string, languages: HistoryLanguages): string | undefined {
+  const choice = chooseModel(languages);
+  if (!choice.multilingual) return undefined;
+  if (!isMultilingualModel(kept))
+    return `keeping ${kept}, the model this data folder was embedded with, though ${choice.reason}; chatgraph embed --model ${choice.model} re-embeds everything with the multilingual model`;
+  const made = modelLanguages(kept);
+  if (made === undefined) return undefined;
+  const others = Object.fromEntries(
+    Object.entries(languages.shares).filter(([language]) => !made.includes(language)),
+  );
+  const share = Object.values(others).reduce((sum, s) => sum + s, 0);
+  if (share < MULTILINGUAL_FROM) return undefined;
+  return `keeping ${kept}, the model this data folder was embedded with, though ${percent(share)} of messages are in languages it was not made for (${describeShares(others)}); chatgraph embed --model ${MULTILINGUAL_MODEL} re-embeds everything with a model of about 100 languages`;
 }
