@@ -30,7 +30,7 @@ import type { QueryEmbedding } from './recall-search.js';
 import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
 import { centredCutoffOf, meaningCutoffOf } from '../embed/model-catalog.js';
-import { letterReferenceTexts, type LetterReference } from './letter-noise.js';
+import { LETTER_SHUFFLES, letterReferenceTexts, type LetterReference } from './letter-noise.js';
 import {
   centringBy,
   decodeCentres,
@@ -332,13 +332,26 @@ export async function openQueryEmbedder(
       };
     },
     letters: async (text) => {
-      const { letters: calibrated, keep } = meaningCutoffOf(embedder.model.id);
+      const {
+        letters: calibrated,
+        keep,
+        lettersKeep,
+        placeholderLead,
+      } = meaningCutoffOf(embedder.model.id);
       // For the recall bench, which measures other margins (`off`: none).
       const asked = process.env.CHATGRAPH_LETTER_MARGIN;
       const letters =
         asked === undefined ? calibrated : asked === 'off' ? undefined : Number(asked);
       if (letters === undefined || !Number.isFinite(letters)) return undefined;
-      return { vectors: await embedder.embed(letterReferenceTexts(text)), margin: letters, keep };
+      // The shuffles and the placeholder texts, in one batch.
+      const vectors = await embedder.embed(letterReferenceTexts(text));
+      return {
+        vectors: vectors.slice(0, LETTER_SHUFFLES),
+        placeholders: vectors.slice(LETTER_SHUFFLES),
+        placeholderLead,
+        margin: letters,
+        keep: lettersKeep ?? keep,
+      };
     },
     meaningJudge: async () => {
       const vectors = await noiseVectors();
