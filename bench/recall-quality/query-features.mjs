@@ -88,7 +88,8 @@ for (const { set, query, target } of queries) {
     );
   const first = (hits) => {
     const ids = [];
-    for (const h of hits) if (!ids.includes(h.platformConversationId)) ids.push(h.platformConversationId);
+    for (const h of hits)
+      if (!ids.includes(h.platformConversationId)) ids.push(h.platformConversationId);
     return ids.slice(0, 3);
   };
   const hybrid = await open('hybrid');

@@ -251,21 +251,13 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     // violin bridge" stands 0.047 above its noise level there, "offside rules in ice hockey"
     // 0.046, "dog destroying furniture" 0.125. Margin 0.05 loses 19 of the 215 labelled targets
     // it ranks in the first three (0.03: 16, and the samples answer the violin question); keep
-    // 0.5 leaves 4.5 conversations an answer where 0.3 leaves 10. Not centred by language: on
-    // (pair weight 1) it found 113 of the 140 questions written apart as off did, and 3 fewer
-    // of the 32 non-English ones. relatedZ is not measured for it (the uncalibrated 3).
-    // Letters 0.06 (recall/letter-noise.ts): a hit 0.06 above the best that shuffles of the
-    // query's letters reach among its nearest passages is shown whatever the noise level says.
-    // Letters 0.03, keep 0.25, placeholder lead 0.3 (issue 43, chosen on the English,
-    // non-English and cross-language sets and the questions nothing answers; docs/search.md,
-    // "The letter test"): the shuffles alone are the reference unless the query stands 0.3
-    // nearer a lorem ipsum fragment than its own shuffles (fragments 0.47 and more, the tuning
-    // sets' questions at most 0.21). With the fragments always in it (letters 0.06, keep 0.5)
-    // short questions in French, Spanish and Portuguese stood under what the fragments reach
-    // among their passages: the cross-language set found 52 of its 60, now 56; keep 0.25 keeps a
-    // target second or third under a clear first ("o café expresso sai azedo"), and answers hold
-    // more conversations (4.7 of the nearest where 3.7). No question nothing answers is answered
-    // that was not before, on the bench or the samples.
+    // 0.5 leaves 4.5 conversations an answer where 0.3 leaves 10. Not centred by language;
+    // relatedZ not measured (the uncalibrated 3). Letters (recall/letter-noise.ts): a hit 0.03
+    // above the best that shuffles of the query's letters reach among its nearest passages,
+    // keeping 0.25 of the best's lead over that, is shown whatever the noise level says; lorem
+    // ipsum fragments join the shuffles only for a query 0.3 nearer one of them than its own
+    // shuffles (always in, they lifted the reference among French, Spanish and Portuguese
+    // passages). Tuned on the labelled and cross-language sets (docs/search.md, letter test).
     cutoff: {
       margin: 0.05,
       keep: 0.5,
