@@ -74,6 +74,8 @@ const unit = (v) => {
 for (const { set, query, target } of queries) {
   const vector = await embedder.embedQuery(query);
   const test = judge(vector);
+  // Centred by language (multilingual-e5-small): its noise level in centred space.
+  const centredTest = await embedder.centre(query, vector);
   // The ranking with no cutoff: every hit kept, centred by language when the model searches so.
   const open = (mode) =>
     recall(
@@ -126,6 +128,7 @@ for (const { set, query, target } of queries) {
     target,
     words: query.trim().split(/\s+/u).length,
     noise: test.noise,
+    centredNoise: centredTest?.test.noise ?? null,
     reach,
     reachShuffles,
     selfShuffle,
