@@ -30,7 +30,7 @@ import type { QueryEmbedding } from './recall-search.js';
 import { encodeVectors, makeNoise, meaningTest, readSavedNoise } from './meaning-noise.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
 import { centredCutoffOf, meaningCutoffOf } from '../embed/model-catalog.js';
-import { letterReferenceTexts, type LetterReference } from './letter-noise.js';
+import { LETTER_SHUFFLES, letterReferenceTexts, type LetterReference } from './letter-noise.js';
 import {
   centringBy,
   decodeCentres,
@@ -271,6 +271,34 @@ export interface CentredSearch {
 }
 
 /**
+ * The letter test's reference for a query (`letter-noise.ts`): its shuffles and the placeholder
+ * texts embedded in one batch, with the model's calibration; none for a model without one.
+ */
+async function lettersOf(
+  embedder: Pick<Embedder, 'model' | 'embed'>,
+  text: string,
+): Promise<LetterReference | undefined> {
+  const {
+    letters: calibrated,
+    keep,
+    lettersKeep,
+    placeholderLead,
+  } = meaningCutoffOf(embedder.model.id);
+  // For the recall bench, which measures other margins (`off`: none).
+  const asked = process.env.CHATGRAPH_LETTER_MARGIN;
+  const letters = asked === undefined ? calibrated : asked === 'off' ? undefined : Number(asked);
+  if (letters === undefined || !Number.isFinite(letters)) return undefined;
+  const vectors = await embedder.embed(letterReferenceTexts(text));
+  return {
+    vectors: vectors.slice(0, LETTER_SHUFFLES),
+    placeholders: vectors.slice(LETTER_SHUFFLES),
+    placeholderLead,
+    margin: letters,
+    keep: lettersKeep ?? keep,
+  };
+}
+
+/**
  * Opens the model the store's vectors (its messages', else its memories') were made with, for
  * queries; undefined when the store has no vectors. A model that is not installed, or not the index's, is an error naming the fix.
  */
@@ -331,15 +359,7 @@ export async function openQueryEmbedder(
         pairWeight,
       };
     },
-    letters: async (text) => {
-      const { letters: calibrated, keep } = meaningCutoffOf(embedder.model.id);
-      // For the recall bench, which measures other margins (`off`: none).
-      const asked = process.env.CHATGRAPH_LETTER_MARGIN;
-      const letters =
-        asked === undefined ? calibrated : asked === 'off' ? undefined : Number(asked);
-      if (letters === undefined || !Number.isFinite(letters)) return undefined;
-      return { vectors: await embedder.embed(letterReferenceTexts(text)), margin: letters, keep };
-    },
+    letters: (text) => lettersOf(embedder, text),
     meaningJudge: async () => {
       const vectors = await noiseVectors();
       return (vector) => meaningTest(vector, vectors, embedder.model.id);

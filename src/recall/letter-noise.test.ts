@@ -4,6 +4,7 @@ import {
   LETTER_SHUFFLES,
   letterReferenceTexts,
   PLACEHOLDER_TEXTS,
+  readsAsPlaceholder,
   shuffledWords,
 } from './letter-noise.js';
 
@@ -66,5 +67,36 @@ describe('the query’s letters as a reference', () => {
       aboveLetters(lead, v(1, 0, 0), { ...reference, vectors: [v(0, 1, 0)] }).map((h) => h.id),
     ).toEqual(['best', 'near']);
     expect(aboveLetters([{ id: 'none', vector: undefined }], query, reference)).toEqual([]);
+  });
+
+  it('reads a query as placeholder text when it stands the lead nearer one than its shuffles', () => {
+    const query = v(1, 0, 0);
+    // Its shuffles at cosine 0.6, a placeholder at 0.95: 0.35 nearer the placeholder.
+    const shuffles = [v(0.6, 0.8, 0)];
+    const placeholders = [v(0, 0, 1), v(0.95, 0, Math.sqrt(1 - 0.95 ** 2))];
+    expect(readsAsPlaceholder(query, shuffles, placeholders, 0.3)).toBe(true);
+    expect(readsAsPlaceholder(query, shuffles, placeholders, 0.4)).toBe(false);
+    // A real question: nearer its own letters than any placeholder.
+    expect(readsAsPlaceholder(query, [v(0.9, Math.sqrt(0.19), 0)], placeholders, 0.3)).toBe(false);
+    // Lengths do not count, only directions.
+    expect(readsAsPlaceholder(v(3, 0, 0), shuffles, placeholders, 0.3)).toBe(true);
+  });
+
+  it('judges by the shuffles alone unless the query reads as placeholder text', () => {
+    const query = v(1, 0, 0);
+    const shuffle = v(0, 1, 0);
+    // A placeholder text near the hits but far from the query (a question in a language whose
+    // passages sit near lorem ipsum): it does not join the reference, the hit is shown.
+    const placeholder = v(0, 0, 1);
+    const hits = [{ id: 'hit', vector: v(0.6, 0, 0.8) }];
+    const reference = { vectors: [shuffle], placeholders: [placeholder], margin: 0.05, keep: 0.5 };
+    // Without a lead the placeholders always join (it reaches the hit at 0.8, above the hit's 0.6
+    // from the query): nothing is shown.
+    expect(aboveLetters(hits, query, reference)).toEqual([]);
+    expect(aboveLetters(hits, query, { ...reference, placeholderLead: 0.3 })).toEqual(hits);
+    // The query is placeholder text itself (0.8 from the placeholder, 0 from its shuffle): the
+    // placeholder joins and the hit is not shown.
+    const lorem = { ...reference, placeholders: [v(1, 0, 0)], placeholderLead: 0.3 };
+    expect(aboveLetters([{ vector: v(0.9, 0, Math.sqrt(0.19)) }], query, lorem)).toEqual([]);
   });
 });

@@ -21,6 +21,14 @@ export interface MeaningCutoff {
    * of the best hit's lead over that), see `recall/letter-noise.ts`; no such test when absent.
    */
   letters?: number;
+  /** The share of the best hit's lead over what the shuffles reach (else `keep`). */
+  lettersKeep?: number;
+  /**
+   * How much nearer to a placeholder text than to its own shuffles a query must stand for the
+   * placeholder texts to join its letter reference (`recall/letter-noise.ts`,
+   * `readsAsPlaceholder`); when absent they always join.
+   */
+  placeholderLead?: number;
 }
 
 /**

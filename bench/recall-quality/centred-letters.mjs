@@ -1,0 +1,83 @@
+// Issue 43, multilingual-e5-small: the letter test in centred space. For each question of the
+// bench's sets and the questions nothing answers, its nearest hundred passages by the centred
+// search, each conversation's best centred similarity to the question, and the best centred
+// similarity any shuffle of its letters (centred on the question's language) has to them.
+//   node bench/recall-quality/centred-letters.mjs --data-dir DIR > out.jsonl
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const args = process.argv.slice(2);
+const dataDir = args[args.indexOf('--data-dir') + 1];
+const setDir = join(root, 'bench', 'recall-quality');
+const files = [
+  ['English', 'queries.json'],
+  ['non-English', 'queries-multilingual.json'],
+  ['cross-language', 'queries-crosslingual.json'],
+  ['held-out', 'queries-heldout.json'],
+  ['held-out 2', 'queries-heldout-2.json'],
+  ['held-out 3', 'queries-heldout-3.json'],
+];
+const queries = [];
+for (const [set, file] of files)
+  for (const q of JSON.parse(readFileSync(join(setDir, file), 'utf8')))
+    queries.push({ set, query: q.query, target: q.target });
+const extra = (args[args.indexOf('--unanswerable') + 1] ?? '').split('|').filter(Boolean);
+for (const query of [
+  'asdfgh qwerty',
+  'no such wordxyz',
+  'lorem ipsum dolor sit amet',
+  'jkl; jkl; fdsa',
+  'the mating habits of octopuses',
+  'medieval siege weapons trebuchet',
+  'precio del oro en 1980',
+  'zorblaxian quuxification',
+  'the',
+  'offside rules in ice hockey',
+  'Quantenchromodynamik und Gluonen',
+  'horaires des marées à Saint-Malo',
+  'reglas del críquet',
+  'a história da dinastia Ming',
+  'qwertzuiop',
+  'how to tune a violin bridge',
+  ...extra,
+])
+  queries.push({ set: 'unanswerable', query, target: null });
+const only = args.includes('--unanswerable-only');
+
+const { Folder } = await import('../../dist/folder/folder.js');
+const { openQueryEmbedder } = await import('../../dist/recall/embed-store.js');
+const { shuffledWords } = await import('../../dist/recall/letter-noise.js');
+const folder = new Folder(dataDir);
+const store = await folder.openStore({ readonly: true });
+const embedder = await openQueryEmbedder(store, folder);
+for (const { set, query, target } of queries) {
+  if (only && set !== 'unanswerable') continue;
+  const [vector, ...shuffles] = await embedder.embed([query, ...shuffledWords(query)]);
+  const centre = await embedder.centre(query, vector);
+  if (!centre) throw new Error('the model does not centre by language');
+  const found = await store.vectors.search({
+    vector: centre.centred.vector,
+    limit: 100,
+    withVectors: true,
+  });
+  const described = await store.vectors.describe(found.map((h) => ({ ...h, vector: undefined })));
+  const centredShuffles = await Promise.all(
+    shuffles.map(async (s) => (await embedder.centre(query, s)).centred),
+  );
+  let reach = -Infinity;
+  const conversations = new Map();
+  found.forEach((hit, i) => {
+    const s = centre.centred.score(hit);
+    for (const c of centredShuffles) reach = Math.max(reach, c.score(hit));
+    const id = described[i]?.platformConversationId;
+    if (id !== undefined && (conversations.get(id) ?? -Infinity) < s) conversations.set(id, s);
+  });
+  const ranked = [...conversations].sort((a, b) => b[1] - a[1]).slice(0, 20);
+  process.stdout.write(
+    `${JSON.stringify({ set, query, target, noise: centre.test.noise, reach, conversations: ranked })}\n`,
+  );
+}
+await embedder.close();
+await store.close();
