@@ -8,6 +8,7 @@ import type { EmbeddingText, VectorHit, VectorIndex } from '../stores/vector-ind
 import { noiseLevel } from '../search/meaning-cutoff.js';
 import { decodeVectors, encodeVectors } from './meaning-noise.js';
 import type { StoredCentres } from './embedding-settings.js';
+import { dot } from '../search/similarity.js';
 
 /**
  * Centring by language (issue 43). A multilingual model puts every text of one language near
@@ -114,12 +115,6 @@ export async function measureCentres(
  * mean would be little more than those conversations' topics), one of many on its own.
  */
 export const SHRINK_CONVERSATIONS = 5;
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
-}
 
 function minus(a: Float32Array, b: Float32Array): Float32Array {
   return Float32Array.from(a, (value, i) => value - (b[i] ?? 0));

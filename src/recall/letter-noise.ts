@@ -9,7 +9,7 @@
  */
 
 import { leastSimilarity } from '../search/meaning-cutoff.js';
-import { dot } from '../stores/vectors/binary-index.js';
+import { dot } from '../search/similarity.js';
 
 /** How many shuffles of the query are embedded with it. */
 export const LETTER_SHUFFLES = 4;

@@ -22,6 +22,7 @@ import {
   type QueryCentring,
   type QueryLetters,
 } from './meaning-space.js';
+import { dot } from '../search/similarity.js';
 
 /** What a search in every mode reads of a store (and a shell's reader cannot write). */
 export type RecallStore = Pick<ConversationReader, 'conversation' | 'thread'> &
@@ -33,12 +34,6 @@ export type RecallStore = Pick<ConversationReader, 'conversation' | 'thread'> &
 export type QueryEmbedding = (text: string) => Promise<Float32Array>;
 
 export type { MeaningJudge, QueryCentring, QueryLetters } from './meaning-space.js';
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
-}
 
 /**
  * Passages a centred search scores at least: centring reorders the nearest passages by their

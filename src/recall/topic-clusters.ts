@@ -1,4 +1,5 @@
 import { deu, eng, fra, ita, nld, por, spa } from 'stopword';
+import { dot } from '../search/similarity.js';
 /**
  * The topic map's two steps, on plain data: k-means (cosine, k-means++ seeding, a fixed seed so
  * the same history gives the same map) over conversation vectors, and each cluster's name from
@@ -24,12 +25,6 @@ export function unit(vector: Float32Array): Float32Array {
   for (const v of vector) norm += v * v;
   norm = Math.sqrt(norm);
   return norm === 0 ? vector : vector.map((v) => v / norm);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
 }
 
 function nearest(vector: Float32Array, centroids: Float32Array[]): [number, number] {

@@ -3,6 +3,7 @@ import type { ConversationVector } from '../stores/vector-index.js';
 import { MIN_OTHERS, standingOut } from '../search/meaning-cutoff.js';
 import { meaningCutoffOf } from '../embed/model-catalog.js';
 import { clusterCount, distinctiveWords, kMeans, unit, type NamedText } from './topic-clusters.js';
+import { dot } from '../search/similarity.js';
 
 /**
  * One topic: its name (its most distinctive words), the conversation nearest its centre (whose
@@ -67,12 +68,6 @@ function nameFromTexts(clusters: TopicCluster[], texts: Map<string, string>): To
     const words = names[i] ?? [];
     return words.length > 0 ? { ...cluster, words, name: words.join(' · ') } : cluster;
   });
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
 }
 
 /** The words a conversation is known by: its title, and some of its text when given. */

@@ -1,4 +1,5 @@
 import type { SearchHit } from '../stores/search-hit.js';
+import { dot } from './similarity.js';
 
 /**
  * How a model's similarities are judged (calibrated per model, `node bench/recall-quality.mjs
@@ -67,12 +68,6 @@ export function standingOut(similarities: readonly number[], z: number): number[
     .filter(({ s }) => (s - mean) / sd >= z)
     .sort((a, b) => b.s - a.s || a.i - b.i)
     .map(({ i }) => i);
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
 }
 
 function norm(a: Float32Array): number {

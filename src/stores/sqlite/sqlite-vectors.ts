@@ -1,6 +1,7 @@
 import { channel } from 'node:diagnostics_channel';
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { type BinaryIndex, dot, toBinaryCode } from '../vectors/binary-index.js';
+import { dot } from '../../search/similarity.js';
+import { type BinaryIndex, toBinaryCode } from '../vectors/binary-index.js';
 import { quantizeVector } from '../vectors/int8-vectors.js';
 import { passageSnippet } from '../vector-passage.js';
 import { dateBound } from '../date-bound.js';

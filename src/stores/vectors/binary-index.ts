@@ -358,10 +358,3 @@ function signTable(query: Float32Array, width: number): Float32Array {
   }
   return table;
 }
-
-/** Cosine similarity of two unit-length vectors (their dot product). */
-export function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
-  return sum;
-}
