@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { UNANSWERABLE } from './recall-quality/question-sets.mjs';
 import { sharedWords } from './recall-quality/word-overlap.mjs';
 
 const run = promisify(execFile);
@@ -66,25 +67,7 @@ const firstConversations = 3;
 const targetRate = 90;
 const minimumConversations = 60;
 
-// Questions nothing in the sets answers, in the sets' languages and in none (unknown words, a
-// stopword, keyboard runs): what a model makes of them sets the margin of its meaning cutoff.
-const unanswerable = [
-  'asdfgh qwerty',
-  'no such wordxyz',
-  'lorem ipsum dolor sit amet',
-  'jkl; jkl; fdsa',
-  'the mating habits of octopuses',
-  'medieval siege weapons trebuchet',
-  'precio del oro en 1980',
-  'zorblaxian quuxification',
-  'the',
-  'offside rules in ice hockey',
-  'Quantenchromodynamik und Gluonen',
-  'horaires des marées à Saint-Malo',
-  'reglas del críquet',
-  'a história da dinastia Ming',
-  'qwertzuiop',
-];
+const unanswerable = UNANSWERABLE;
 
 /** A broken rule or a failed step: reported in one message, the run stops with exit code 1. */
 class BenchError extends Error {}

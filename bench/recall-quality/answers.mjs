@@ -2,32 +2,14 @@
 // and a hybrid search show (with the model's cutoff, as `chatgraph search` does), those matched by
 // words marked. By default the recall bench's questions nothing answers and the violin question.
 //   node bench/recall-quality/answers.mjs --data-dir DIR ["question|question…"]
+import { UNANSWERABLE, VIOLIN } from './question-sets.mjs';
+
 const args = process.argv.slice(2);
 const at = args.indexOf('--data-dir');
 if (at < 0 || args[at + 1] === undefined) throw new Error('--data-dir DIR');
 const dataDir = args[at + 1];
 const given = args.filter((_, i) => i !== at && i !== at + 1)[0];
-const questions =
-  given !== undefined
-    ? given.split('|')
-    : [
-        'asdfgh qwerty',
-        'no such wordxyz',
-        'lorem ipsum dolor sit amet',
-        'jkl; jkl; fdsa',
-        'the mating habits of octopuses',
-        'medieval siege weapons trebuchet',
-        'precio del oro en 1980',
-        'zorblaxian quuxification',
-        'the',
-        'offside rules in ice hockey',
-        'Quantenchromodynamik und Gluonen',
-        'horaires des marées à Saint-Malo',
-        'reglas del críquet',
-        'a história da dinastia Ming',
-        'qwertzuiop',
-        'how to tune a violin bridge',
-      ];
+const questions = given !== undefined ? given.split('|') : [...UNANSWERABLE, VIOLIN];
 const { DataFolder } = await import('../../dist/index.js');
 const folder = await DataFolder.open(dataDir, { readonly: true });
 const recaller = await folder.recaller();

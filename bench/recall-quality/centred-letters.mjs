@@ -3,46 +3,13 @@
 // search, each conversation's best centred similarity to the question, and the best centred
 // similarity any shuffle of its letters (centred on the question's language) has to them.
 //   node bench/recall-quality/centred-letters.mjs --data-dir DIR > out.jsonl
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { UNANSWERABLE, VIOLIN, labelledQuestions } from './question-sets.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
 const dataDir = args[args.indexOf('--data-dir') + 1];
-const setDir = join(root, 'bench', 'recall-quality');
-const files = [
-  ['English', 'queries.json'],
-  ['non-English', 'queries-multilingual.json'],
-  ['cross-language', 'queries-crosslingual.json'],
-  ['held-out', 'queries-heldout.json'],
-  ['held-out 2', 'queries-heldout-2.json'],
-  ['held-out 3', 'queries-heldout-3.json'],
-];
-const queries = [];
-for (const [set, file] of files)
-  for (const q of JSON.parse(readFileSync(join(setDir, file), 'utf8')))
-    queries.push({ set, query: q.query, target: q.target });
+const queries = labelledQuestions();
 const extra = (args[args.indexOf('--unanswerable') + 1] ?? '').split('|').filter(Boolean);
-for (const query of [
-  'asdfgh qwerty',
-  'no such wordxyz',
-  'lorem ipsum dolor sit amet',
-  'jkl; jkl; fdsa',
-  'the mating habits of octopuses',
-  'medieval siege weapons trebuchet',
-  'precio del oro en 1980',
-  'zorblaxian quuxification',
-  'the',
-  'offside rules in ice hockey',
-  'Quantenchromodynamik und Gluonen',
-  'horaires des marées à Saint-Malo',
-  'reglas del críquet',
-  'a história da dinastia Ming',
-  'qwertzuiop',
-  'how to tune a violin bridge',
-  ...extra,
-])
+for (const query of [...UNANSWERABLE, VIOLIN, ...extra])
   queries.push({ set: 'unanswerable', query, target: null });
 const only = args.includes('--unanswerable-only');
 

@@ -3,54 +3,20 @@
 // questions nothing answers): the conversations of the uncut hybrid ranking (the cutoff's test
 // turned off), the model's noise level, what the shuffles of the query's letters reach among the
 // nearest hundred passages, each conversation's best plain similarity, and the query's words.
-//   node bench/recall-quality/query-features.mjs --data-dir DIR [--queries a.json,b.json] > out.jsonl
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   node bench/recall-quality/query-features.mjs --data-dir DIR [--unanswerable 'q|q'] [--unanswerable-only] > out.jsonl
+import { UNANSWERABLE, VIOLIN, labelledQuestions } from './question-sets.mjs';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
   args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback;
 const dataDir = option('--data-dir', undefined);
 if (dataDir === undefined) throw new Error('--data-dir DIR');
-const setDir = join(root, 'bench', 'recall-quality');
-const sets = [
-  ['English', 'queries.json'],
-  ['non-English', 'queries-multilingual.json'],
-  ['cross-language', 'queries-crosslingual.json'],
-  ['held-out', 'queries-heldout.json'],
-  ['held-out 2', 'queries-heldout-2.json'],
-  ['held-out 3', 'queries-heldout-3.json'],
-];
 const extra = option('--unanswerable', '')
   .split('|')
   .filter((q) => q !== '');
-const unanswerable = [
-  'asdfgh qwerty',
-  'no such wordxyz',
-  'lorem ipsum dolor sit amet',
-  'jkl; jkl; fdsa',
-  'the mating habits of octopuses',
-  'medieval siege weapons trebuchet',
-  'precio del oro en 1980',
-  'zorblaxian quuxification',
-  'the',
-  'offside rules in ice hockey',
-  'Quantenchromodynamik und Gluonen',
-  'horaires des marées à Saint-Malo',
-  'reglas del críquet',
-  'a história da dinastia Ming',
-  'qwertzuiop',
-  'how to tune a violin bridge',
-  ...extra,
-];
-const queries = [];
-if (!args.includes('--unanswerable-only'))
-  for (const [set, file] of sets)
-    for (const q of JSON.parse(readFileSync(join(setDir, file), 'utf8')))
-      queries.push({ set, query: q.query, target: q.target });
-for (const query of unanswerable) queries.push({ set: 'unanswerable', query, target: null });
+const queries = args.includes('--unanswerable-only') ? [] : labelledQuestions();
+for (const query of [...UNANSWERABLE, VIOLIN, ...extra])
+  queries.push({ set: 'unanswerable', query, target: null });
 
 const { Folder } = await import('../../dist/folder/folder.js');
 const { openQueryEmbedder } = await import('../../dist/recall/embed-store.js');
