@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { QueryError } from '../store.js';
+import type { Exclusion } from './fts-query.js';
 import { sqliteRow } from './sqlite-rows.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { CONVERSATION_STEMS, CONVERSATION_WORDS, GRAIN_NUMBER } from './conversation-words.js';
@@ -55,6 +56,11 @@ export interface Tables {
    * numbers they keep.
    */
   kept?: string | undefined;
+  /**
+   * A search `a -b`: what must match and what must not, to count its conversations from each
+   * conversation's words first (see exclusionCountable in conversation-words.ts).
+   */
+  exclusion?: Exclusion | undefined;
 }
 
 /**
