@@ -28,11 +28,11 @@ import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 import { exclusionCountable, grainFor } from './conversation-words.js';
 import { scopeFilters } from './conversation-scope.js';
 import { countConversations } from './conversation-count.js';
+import { countFiltered } from './filtered-count.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
   SOURCES,
-  countFiltered,
   countMatches,
   matched,
   numberedFilters,
