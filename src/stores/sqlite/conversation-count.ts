@@ -6,11 +6,14 @@ import {
   matchingRowids,
   numberedMatches,
   ownerJoin,
+  tableExists,
   type Params,
   type Source,
   type Tables,
 } from './sqlite-matches.js';
 import type { Exclusion } from './fts-query.js';
+import { othersMatch } from './filtered-count.js';
+import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 
 /**
  * The conversations holding a match, exactly (every match, the filters applied): without
@@ -43,6 +46,21 @@ export function countConversations(
       ? countExcluding(db, tables.exclusion, params)
       : undefined;
   if (excluding !== undefined) return excluding;
+  // Message text alone matches (no stems, no attachment text): its matches' numbers counted
+  // directly, not through a UNION ALL list (issue 46, seventh pass: `because -borrow`, 100 → 80
+  // ms at a million messages).
+  if (
+    filters.length === 0 &&
+    tableExists(db, MESSAGE_CONVERSATIONS) &&
+    !othersMatch(db, sources, tables, params)
+  )
+    return counter(
+      db,
+      params,
+    )(
+      `SELECT count(DISTINCT k.n) FROM (${matchingRowids('message', tables).porter}) t
+       JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = t.rowid`,
+    );
   const numbered = numberedMatches(db, sources, tables, filters, params, false);
   if (numbered !== undefined)
     return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);

@@ -95,6 +95,26 @@ export function countFiltered(
 }
 
 /**
+ * Whether the stemmed table or attachment text holds a match: when neither does, a search's
+ * counts read message_fts's matches alone (see {@link messageTextAlone}).
+ */
+export function othersMatch(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  params: Params,
+): boolean {
+  const count = counter(db, params);
+  const others = [
+    matchingRowids('message', tables).stems,
+    ...sources
+      .filter((source) => source !== 'message')
+      .map((s) => matchingRowids(s, tables).porter),
+  ];
+  return others.some((rows) => rows !== undefined && count(`SELECT EXISTS (${rows})`) !== 0);
+}
+
+/**
  * {@link countFiltered} when message_fts alone matches (the stemmed table and attachment text
  * match nothing, as in a store of English conversations without attached text): the same
  * counts, aggregated over message_fts's matches joined to their numbers directly rather than
@@ -111,15 +131,7 @@ function messageTextAlone(
 ): { kept: Record<Source, number>; conversations: number; messages: number } | undefined {
   const conditions = numberedFilters(db, filters, params, tables.kept);
   if (conditions === undefined || !tableExists(db, MESSAGE_CONVERSATIONS)) return undefined;
-  const count = counter(db, params);
-  const others = [
-    matchingRowids('message', tables).stems,
-    ...sources
-      .filter((source) => source !== 'message')
-      .map((s) => matchingRowids(s, tables).porter),
-  ];
-  for (const rows of others)
-    if (rows !== undefined && count(`SELECT EXISTS (${rows})`) !== 0) return undefined;
+  if (othersMatch(db, sources, tables, params)) return undefined;
   const condition = conditions.length > 0 ? conditions.join(' AND ') : '1';
   const counts = sqliteRow(
     z.object({ message: z.number(), conversations: z.number(), messages: z.number() }),
