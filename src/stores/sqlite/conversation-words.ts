@@ -122,10 +122,10 @@ function monotone(node: SearchNode): boolean {
 
 /**
  * Whether the conversations of a search `a -b` (one thing to match that each conversation's
- * words answer, then exclusions) are counted from the words first (`Tables.exclusion`, see
- * conversation-count.ts): a conversation whose words hold `a` and none of the exclusions
- * holds a match (the text holding `a` holds none of them); one whose words do not hold `a`
- * holds none; only those holding both are looked at message by message.
+ * words answer, then exclusions the words can be asked) may be counted from the words
+ * (`Tables.exclusion`, see countExcluding in conversation-count.ts): when no document holds
+ * both `a` and an exclusion, every text holding `a` holds a match, so they are the
+ * conversations whose words hold `a`; otherwise the count is made match by match.
  */
 export function exclusionCountable(
   db: Database.Database,
