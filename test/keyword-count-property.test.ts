@@ -47,6 +47,13 @@ const QUERIES = [
   '"apple banana"',
   'apple -banana',
   'cherry OR zep*',
+  // Counted from each conversation's words first, then message by message in its segments
+  // (issue 46, seventh pass).
+  'ap* -banana',
+  'band -apple -cherry',
+  '(apple OR cherry) -banana',
+  'apple -"banana cherry"',
+  'banana -ap*',
 ];
 
 const message: fc.Arbitrary<Drawn['messages'][number]> = fc.record({
@@ -224,6 +231,61 @@ describe('the count of conversations holding the words', () => {
     );
   });
 
+  // Issue 46, seventh pass: `a -b` is counted from the conversations' words unless a document
+  // of them holds both; each case here is one a wrong shortcut miscounts.
+  it('counts the conversations of a -b exactly, from the words or match by match', async () => {
+    const m = (words: string): Drawn['messages'][number] => ({
+      role: 'user',
+      at: '2024-01-01T00:00:00Z',
+      words: words.split(' '),
+      attachment: undefined,
+    });
+    const drawn: Drawn[] = [
+      // Every apple with a banana: no match.
+      { source: 'chatgpt', messages: [m('apple banana'), m('cherry')], appended: [] },
+      // An apple without one, a banana elsewhere in the conversation: a match.
+      { source: 'chatgpt', messages: [m('apple'), m('banana')], appended: [] },
+      // Apple alone: a match.
+      { source: 'chatgpt', messages: [m('apple cherry')], appended: [] },
+      // A banana appended live (a second segment of the conversation's words): still a match,
+      // though no document holds both.
+      { source: 'chatgpt', messages: [m('apple')], appended: [m('banana')] },
+      // An apple with a banana appended to apple and banana alone: no match.
+      { source: 'chatgpt', messages: [m('band')], appended: [m('apple banana')] },
+    ];
+    const file = join(tempDir(), 'chatgraph.sqlite');
+    const store = SqliteStore.open(file);
+    await store.upsert(batches(drawn.map((d) => ({ ...d, appended: [] }))));
+    const [before, after] = [
+      batches(drawn.map((d) => ({ ...d, appended: [] }))),
+      batches(drawn.map((d) => ({ ...d, messages: [...d.messages, ...d.appended] }))),
+    ];
+    for (const [c, d] of drawn.entries()) {
+      const [previous, next] = [before[c], after[c]];
+      if (d.appended.length > 0 && previous && next)
+        expect(await store.patch(previous, next, false)).toBe('written');
+    }
+    await store.close();
+    const db = openReadonly(file, undefined);
+    try {
+      const count = (text: string): number | undefined =>
+        searchSqlite(db, { text, limit: 1 }).conversationCount;
+      // c1, c2, c3 (c0's and c4's apples all hold a banana).
+      expect(count('apple -banana')).toBe(3);
+      expect(count('ap* -banana')).toBe(3);
+      expect(count('apple -banana -band')).toBe(3);
+      // c0 and c2; c0 (its cherry alone).
+      expect(count('cherry -banana')).toBe(2);
+      expect(count('cherry -apple')).toBe(1);
+      // No document holds both: counted from the words alone (c0 and c2).
+      expect(count('cherry -band')).toBe(2);
+      // c1 and c3.
+      expect(count('banana -apple')).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+
   // Issue 46, sixth pass: a filtered count reads the stemmed table's matches the English one
   // has not (no longer a UNION of both): a message matched by both is still one match.
   it('counts a message matched by both full-text tables once under a filter', () => {
@@ -236,6 +298,8 @@ describe('the count of conversations holding the words', () => {
         const db = openReadonly(file, undefined);
         try {
           const filters: Omit<SearchQuery, 'text'>[] = [
+            // None: `a -b` counted from the conversations' words and stems (seventh pass).
+            {},
             { role: 'user' },
             { role: 'assistant' },
             { since: '2024-05-02' },
@@ -243,7 +307,17 @@ describe('the count of conversations holding the words', () => {
             { source: 'chatgpt', role: 'user' },
           ];
           let both = 0;
-          for (const text of ['la', 'de', 'panneau', 'la -maison', '"de la"', 'installer'])
+          for (const text of [
+            'la',
+            'de',
+            'panneau',
+            'la -maison',
+            '"de la"',
+            'installer',
+            'panneau -la',
+            'installer -de',
+            'maison -installer',
+          ])
             for (const filter of filters) {
               const unfiltered = searchSqlite(db, { text, limit: 1_000 });
               const since = filter.since === undefined ? '' : dateBound(filter.since, 'since');

@@ -103,6 +103,48 @@ export function grainCountable(node: SearchNode): boolean {
   }
 }
 
+/**
+ * Whether a text that holds `node`'s matches makes each conversation's words hold it too, and
+ * the words (which keep no positions) can be asked: words and prefixes of one token, AND and
+ * OR of them; not NOT (a conversation's words could hold what one of its texts excludes), not
+ * phrases.
+ */
+function monotone(node: SearchNode): boolean {
+  switch (node.kind) {
+    case 'term':
+      return !node.phrase && ONE_TOKEN.test(node.text);
+    case 'any':
+      return node.of.every(monotone);
+    case 'all':
+      return node.exclude.length === 0 && node.include.every(monotone);
+  }
+}
+
+/**
+ * Whether the conversations of a search `a -b` (one thing to match that each conversation's
+ * words answer, then exclusions the words can be asked) may be counted from the words
+ * (`Tables.exclusion`, see countExcluding in conversation-count.ts): when no document holds
+ * both `a` and an exclusion, every text holding `a` holds a match, so they are the
+ * conversations whose words hold `a`; otherwise the count is made match by match.
+ */
+export function exclusionCountable(
+  db: Database.Database,
+  root: SearchNode,
+  sources: readonly string[],
+  stems: boolean,
+  acronyms: number,
+): boolean {
+  if (root.kind !== 'all' || root.include.length !== 1 || root.exclude.length === 0) return false;
+  return (
+    acronyms === 0 &&
+    stems &&
+    sources.includes('attachment') &&
+    root.include.every(grainCountable) &&
+    root.exclude.every(monotone) &&
+    !conversationWordsMissing(db)
+  );
+}
+
 /** Whether a search of `root` over `sources` counts its conversations here (`Tables.grain`). */
 export function grainFor(
   db: Database.Database,

@@ -71,6 +71,35 @@ function combine(
   return [base, ...node.exclude.map((n) => `NOT ${group(n)}`)].join(' ');
 }
 
+/**
+ * A search of one thing that must match and things it must not hold (`a -b`, `a* -b -"c d"`):
+ * the MATCH expressions of what must match and of any of the exclusions, over message_fts's
+ * tokenizer and over message_stems's (what each conversation's words are matched with, see
+ * conversation-count.ts). Undefined for any other search.
+ */
+export interface Exclusion {
+  include: string;
+  includeStems: string;
+  exclude: string;
+  excludeStems: string;
+}
+
+export function exclusionOf(root: SearchNode): Exclusion | undefined {
+  if (root.kind !== 'all' || root.exclude.length === 0) return undefined;
+  const [include, ...others] = root.include;
+  if (include === undefined || others.length > 0) return undefined;
+  const exclude: SearchNode =
+    root.exclude.length === 1 && root.exclude[0] !== undefined
+      ? root.exclude[0]
+      : { kind: 'any', of: root.exclude };
+  return {
+    include: expression(include),
+    includeStems: stemsExpression(include),
+    exclude: expression(exclude),
+    excludeStems: stemsExpression(exclude),
+  };
+}
+
 /** Turns what a person types into an FTS5 query (see {@link searchTerms}). */
 export function toFtsQuery(text: string): FtsQuery | undefined {
   const parsed = searchTerms(text);

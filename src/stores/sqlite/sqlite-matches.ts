@@ -1,9 +1,7 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
-import { z } from 'zod';
 import { QueryError } from '../store.js';
-import { sqliteRow } from './sqlite-rows.js';
+import type { Exclusion } from './fts-query.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
-import { CONVERSATION_STEMS, CONVERSATION_WORDS, GRAIN_NUMBER } from './conversation-words.js';
 import {
   CONVERSATION_NUMBERS,
   MESSAGE_CONVERSATIONS,
@@ -55,6 +53,11 @@ export interface Tables {
    * numbers they keep.
    */
   kept?: string | undefined;
+  /**
+   * A search `a -b`: what must match and what must not, to count its conversations from each
+   * conversation's words first (see exclusionCountable in conversation-words.ts).
+   */
+  exclusion?: Exclusion | undefined;
 }
 
 /**
@@ -207,7 +210,7 @@ export function numberedFilters(
  * for a message by its rowid, for an attachment by the message carrying it. Undefined for a
  * store opened read-only before it was upgraded.
  */
-function numberJoin(db: Database.Database, source: Source): string | undefined {
+export function numberJoin(db: Database.Database, source: Source): string | undefined {
   if (!tableExists(db, MESSAGE_CONVERSATIONS)) return undefined;
   return source === 'message'
     ? `JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = t.rowid`
@@ -255,122 +258,6 @@ export function numberedMatches(
   }
   return parts.join(' UNION ALL ');
 }
-
-/**
- * With filters: the matches each source keeps and the conversations they are in, exactly, in
- * one pass over the matches joined to their message and conversation. They were two passes
- * (the matches kept, capped, then the conversations), and the first was about a quarter of a
- * search's time over bench/graph.mjs's queries (profiled at 300,000 messages, docs/performance.md).
- */
-export function countFiltered(
-  db: Database.Database,
-  sources: readonly Source[],
-  tables: Tables,
-  filters: string[],
-  params: Params,
-): { kept: Record<Source, number>; conversations: number; messages?: number } {
-  const grained = grainFiltered(db, sources, tables, filters, params);
-  if (grained !== undefined) return grained;
-  const numbered = numberedMatches(db, sources, tables, filters, params, true);
-  if (numbered !== undefined) {
-    // The matches of message text, kept or not, read in the same pass: a phrase of two common
-    // words takes 50-70 ms a reading at a million messages, and countMatches read it again.
-    const counts = sqliteRow(
-      FilteredCounts.extend({ messages: z.number() }),
-      counter(
-        db,
-        params,
-        true,
-      )(
-        `SELECT count(*) FILTER (WHERE source = 'message' AND ok) AS message,
-          count(*) FILTER (WHERE source = 'attachment' AND ok) AS attachment,
-          count(DISTINCT n) FILTER (WHERE ok) AS conversations,
-          count(*) FILTER (WHERE source = 'message') AS messages FROM (${numbered})`,
-      ),
-      'match counts',
-    );
-    return {
-      kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
-      conversations: counts?.conversations ?? 0,
-      messages: Math.min(counts?.messages ?? 0, MATCH_COUNT_CAP + 1),
-    };
-  }
-  const hits = sources
-    .map((source) => {
-      const { porter, stems } = matchingRowids(source, tables);
-      const rows = stems === undefined ? porter : `${porter} UNION ${stems}`;
-      const join = ownerJoin(db, source) ?? SOURCES[source].join;
-      return `SELECT '${source}' AS source, m.owner AS n FROM (${rows}) t ${join}
-      JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
-    })
-    .join(' UNION ALL ');
-  let row: unknown;
-  try {
-    row = db
-      .prepare(
-        `SELECT count(*) FILTER (WHERE source = 'message') AS message,
-          count(*) FILTER (WHERE source = 'attachment') AS attachment,
-          count(DISTINCT n) AS conversations FROM (${hits})`,
-      )
-      .get(params);
-  } catch (error) {
-    throw engineError(error);
-  }
-  const counts = sqliteRow(FilteredCounts, row, 'match counts');
-  return {
-    kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
-    conversations: counts?.conversations ?? 0,
-  };
-}
-
-/**
- * {@link countFiltered} when the filters read the conversation alone (its source) and the
- * search is one each conversation's words answer (see {@link Tables.grain}): the conversations
- * whose words match and which the filters keep, exactly; the matches kept counted up to the
- * cap, as {@link countMatches} counts them (the number shown stops there).
- */
-function grainFiltered(
-  db: Database.Database,
-  sources: readonly Source[],
-  tables: Tables,
-  filters: readonly string[],
-  params: Params,
-): { kept: Record<Source, number>; conversations: number } | undefined {
-  if (!tables.grain || filters.some(readsMessage)) return undefined;
-  const conditions = numberedFilters(db, filters, params, tables.kept);
-  if (conditions === undefined || conditions.length === 0) return undefined;
-  const joins = sources.map((source) => numberJoin(db, source));
-  if (joins.some((join) => join === undefined)) return undefined;
-  const where = conditions.join(' AND ');
-  const cap = MATCH_COUNT_CAP + 1;
-  const count = counter(db, params);
-  const kept: Record<Source, number> = { message: 0, attachment: 0 };
-  sources.forEach((source, i) => {
-    const join = joins[i] ?? '';
-    const { porter, stems } = matchingRowids(source, tables);
-    const keptOf = (rows: string): number =>
-      count(`SELECT count(*) FROM (SELECT 1 FROM (${rows}) t ${join} WHERE ${where} LIMIT ${cap})`);
-    const english = keptOf(porter);
-    kept[source] =
-      stems === undefined || english >= cap
-        ? english
-        : Math.min(cap, english + keptOf(`${stems} AND rowid NOT IN (${porter})`));
-  });
-  // Materialized: else SQLite hands the filter's numbers to FTS5 as `rowid IN (…)`, one FTS5
-  // query a number (40 s for a prefix with a source at a million messages).
-  const conversations = count(
-    `WITH g AS MATERIALIZED (SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
-     UNION SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
-     SELECT count(*) FROM g k WHERE ${where}`,
-  );
-  return { kept, conversations };
-}
-
-const FilteredCounts = z.object({
-  message: z.number(),
-  attachment: z.number(),
-  conversations: z.number(),
-});
 
 /**
  * The index that finds a message's conversation (and what the filters read of it) by its rowid

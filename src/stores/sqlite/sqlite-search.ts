@@ -20,19 +20,19 @@ import {
   type SearchQuery,
   type SearchResult,
 } from '../store.js';
-import { toFtsQuery } from './fts-query.js';
+import { exclusionOf, toFtsQuery } from './fts-query.js';
 import { SQL } from './sqlite-dialect.js';
 import { STEMS_LANGUAGES } from '../batch-language.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
-import { grainFor } from './conversation-words.js';
+import { exclusionCountable, grainFor } from './conversation-words.js';
 import { scopeFilters } from './conversation-scope.js';
 import { countConversations } from './conversation-count.js';
+import { countFiltered } from './filtered-count.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
   SOURCES,
-  countFiltered,
   countMatches,
   matched,
   numberedFilters,
@@ -216,6 +216,9 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     acronyms: fts.acronyms.length,
     grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),
     kept: scoped.kept,
+    exclusion: exclusionCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
+      ? exclusionOf(fts.parsed.root)
+      : undefined,
   };
   // Filtered, the matches of message text are counted in the filtered count's pass when it
   // reads every match (see countFiltered).
