@@ -252,6 +252,23 @@ describe('the count of conversations holding the words', () => {
       { source: 'chatgpt', messages: [m('apple')], appended: [m('banana')] },
       // An apple with a banana appended to apple and banana alone: no match.
       { source: 'chatgpt', messages: [m('band')], appended: [m('apple banana')] },
+      // "panneaux" is "panneau" to the French stems only: the stems hold it with "maison" here
+      // (no match), where the English words hold neither "panneau" nor both.
+      {
+        source: 'chatgpt',
+        messages: [
+          m('Nous voulons installer des panneaux solaires sur le toit de la maison cet été'),
+        ],
+        appended: [],
+      },
+      // And alone here: a match.
+      {
+        source: 'chatgpt',
+        messages: [
+          m('Les panneaux solaires du voisin produisent beaucoup plus que prévu cette année'),
+        ],
+        appended: [],
+      },
     ];
     const file = join(tempDir(), 'chatgraph.sqlite');
     const store = SqliteStore.open(file);
@@ -281,6 +298,9 @@ describe('the count of conversations holding the words', () => {
       expect(count('cherry -band')).toBe(2);
       // c1 and c3.
       expect(count('banana -apple')).toBe(2);
+      // c6 (c5's holds "maison" too), by the French stems alone.
+      expect(count('panneau -maison')).toBe(1);
+      expect(count('panneau')).toBe(2);
     } finally {
       db.close();
     }
