@@ -11,6 +11,7 @@ import { formatAttachments } from './format-attachments.js';
 import { localTime } from './local-time.js';
 import { plural } from './plural.js';
 import { toolCallLine, toolCallLines } from './tool-call-line.js';
+import { wrapWords } from './wrap-words.js';
 
 /** How `thread` prints: every branch at once, and the message it was opened at. */
 export interface TranscriptShape {
@@ -27,6 +28,8 @@ export interface TranscriptShape {
   colour?: boolean;
   /** The width a tool call's line is cut to. */
   width?: number;
+  /** Texts' lines wrapped at `width` at their spaces (a terminal's), not left to it to cut. */
+  wrap?: boolean;
 }
 
 // Roles as a terminal shows them: who spoke stands out, the rest of the header steps back.
@@ -96,7 +99,11 @@ export function formatTranscript(
     const body: string[] = [];
     // A text a tool call below shows as its input is drawn once, as the call.
     if (view?.textShown !== false && message.content !== '')
-      body.push(`${indent}${message.content.split('\n').join(`\n${indent}`)}`);
+      body.push(
+        shape.wrap === true
+          ? wrapText(message.content, indent, shape.width ?? 100)
+          : `${indent}${message.content.split('\n').join(`\n${indent}`)}`,
+      );
     for (const call of view?.toolCalls ?? [])
       if (shape.tools === true) body.push(...toolCallLines(call, indent));
       else body.push(paint('dim', toolCallLine(call, indent, shape.width ?? 100)));
@@ -116,4 +123,27 @@ function sourcesList(sources: readonly CitationView[], indent: string): string {
       `${indent}  [${String(i + 1)}] ${[source.title, source.url].filter(Boolean).join(' — ') || '(a source with no title or address)'}`,
   );
   return [`${indent}Sources:`, ...rows].join('\n');
+}
+
+/**
+ * A message's text in lines of `width` at most, cut at spaces, as a terminal would not (it cuts
+ * mid-word): a list item's continuations under its text, not under its marker; code (between
+ * ``` fences, or indented by a tab or four spaces) and table rows left whole, since a cut there
+ * changes what they say.
+ */
+function wrapText(text: string, indent: string, width: number): string {
+  let fenced = false;
+  const lines: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const whole = `${indent}${line}`;
+    const code = /^(\t| {4,})(?!\s*(?:[-*+]|\d+[.)])\s)/.test(line);
+    if (fenced || code || /^\s*(```|~~~|\|)/.test(line) || whole.length <= width) {
+      lines.push(whole);
+      continue;
+    }
+    const hanging = /^\s*(?:[-*+]|\d+[.)])\s+|^\s*/.exec(line)?.[0] ?? '';
+    lines.push(...wrapWords(whole, width, `${indent}${' '.repeat(hanging.length)}`));
+  }
+  return lines.join('\n');
 }

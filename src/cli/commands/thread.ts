@@ -83,6 +83,7 @@ export async function runThread(id: string, options: ThreadOptions, io: CliIo): 
     tools: options.tools === true,
     colour: wantsColour(io, options),
     width: io.terminal?.columns ?? 100,
+    wrap: io.terminal !== undefined,
   });
   if (options.pager === false) for (const line of lines) io.out(line);
   else await io.page(lines.join('\n'));
