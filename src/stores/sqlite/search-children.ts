@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3-multiple-ciphers';
 import { hitReasonSchema, searchHitSchema } from '../../search/search-hit.js';
 import { z } from 'zod';
@@ -17,6 +16,7 @@ import { asStoreDamage } from './store-damage.js';
 import { childStart } from '../../at-rest/sqlite-key.js';
 import type { SearchHere } from './search-here.js';
 import { searchSqlite } from './sqlite-search.js';
+import { startWatchdog } from './search-watchdog.js';
 
 /** Searches running at once; one more is refused rather than queued behind slow ones. */
 export const MAX_RUNNING_SEARCHES = 4;
@@ -96,7 +96,7 @@ export class SearchChildren {
   }
 
   // In this thread, as the child would (the same query fields, errors as it sends them back),
-  // watched by a thread that ends the process at the deadline: nothing else can stop it.
+  // watched by a thread that stops it at the deadline (search-watchdog.ts).
   private runHere(here: SearchHere, query: SearchQuery, timeoutSeconds: number): SearchResult {
     const watchdog = startWatchdog(
       here.deadlineLine(searchTimedOut(timeoutSeconds).message),
@@ -104,7 +104,12 @@ export class SearchChildren {
     );
     try {
       const { timeoutSeconds: _deadline, mode: _mode, ...asked } = query;
-      return searchSqlite(this.db(), asked);
+      // Each statement asks the watchdog first: past the deadline, the search stops there, as
+      // an error this thread reports (see search-watchdog.ts).
+      return searchSqlite(
+        watchdog.gate(this.db(), () => searchTimedOut(timeoutSeconds)),
+        asked,
+      );
     } catch (error) {
       throw error instanceof QueryError ? error : asStoreDamage(error, this.file);
     } finally {
@@ -148,80 +153,6 @@ export class SearchChildren {
     child.ready.catch(() => undefined);
     return child;
   }
-}
-
-// Whose turn it is, decided once by the thread that takes it first: the watchdog's (1), which
-// ends the process, or the search's (2), which goes on to print its answer. C's exit() running
-// while this thread goes on into JavaScript could crash the process (a signal, not exit code 2:
-// CI saw it once), so a search that finishes after the watchdog took its turn waits for the end.
-const WATCHDOG_TURN = 1;
-const SEARCH_TURN = 2;
-
-// The watchdog's whole program: at the deadline (from when it was asked for, not from when the
-// thread started), the line, then the process ends with exit code 2, as the CLI's other errors
-// do. A worker's process.exit() ends only its thread, and a signal handler would wait for the
-// blocked thread it runs on; WASI's proc_exit, with returnOnExit false, is C's exit() for the
-// whole process, called from this thread. Should WASI fail, SIGKILL still ends the search (137).
-// WASI's experimental warning is silenced: it would go through the blocked main thread anyway.
-// A process that finished first terminates the thread; unref'd, it never holds the process open.
-const WATCHDOG = `const { workerData } = require('node:worker_threads');
-setTimeout(() => {
-  if (Atomics.compareExchange(workerData.turn, 0, 0, ${WATCHDOG_TURN}) !== 0) return;
-  require('node:fs').writeSync(2, workerData.line);
-  try {
-    process.emitWarning = () => undefined;
-    const { WASI } = require('node:wasi');
-    const wasi = new WASI({ version: 'preview1', returnOnExit: false });
-    const module = new WebAssembly.Module(workerData.exit);
-    wasi.start(new WebAssembly.Instance(module, wasi.getImportObject()));
-  } finally {
-    process.kill(process.pid, 'SIGKILL');
-  }
-}, Math.max(0, workerData.until - Date.now()));`;
-
-/** The exit code a search stopped at its deadline ends a one-shot process with. */
-const DEADLINE_EXIT_CODE = 2;
-
-// A WebAssembly module whose _start calls WASI's proc_exit(DEADLINE_EXIT_CODE): its type,
-// import, function, memory (WASI requires one exported), export and code sections.
-const EXIT_MODULE = (() => {
-  const text = (s: string): number[] => [s.length, ...Buffer.from(s)];
-  const section = (id: number, body: number[]): number[] => [id, body.length, ...body];
-  return Uint8Array.from([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, [2, 0x60, 1, 0x7f, 0, 0x60, 0, 0]),
-    ...section(2, [1, ...text('wasi_snapshot_preview1'), ...text('proc_exit'), 0x00, 0]),
-    ...section(3, [1, 1]),
-    ...section(5, [1, 0x00, 1]),
-    ...section(7, [2, ...text('memory'), 0x02, 0, ...text('_start'), 0x00, 1]),
-    ...section(10, [1, 6, 0, 0x41, DEADLINE_EXIT_CODE, 0x10, 0, 0x0b]),
-  ]);
-})();
-
-/** A started watchdog: `finished()` when the search ended, whichever way. */
-interface Watchdog {
-  finished(): void;
-}
-
-function startWatchdog(line: string, timeoutSeconds: number): Watchdog {
-  const turn = new Int32Array(new SharedArrayBuffer(8));
-  const worker = new Worker(WATCHDOG, {
-    eval: true,
-    workerData: { line, until: Date.now() + timeoutSeconds * 1000, exit: EXIT_MODULE, turn },
-    stdout: false,
-    stderr: false,
-  });
-  worker.unref();
-  return {
-    finished(): void {
-      if (Atomics.compareExchange(turn, 0, 0, SEARCH_TURN) === WATCHDOG_TURN) {
-        // The watchdog ends the process; this thread does nothing more (the second slot never
-        // changes, so the wait lasts until the exit).
-        for (;;) Atomics.wait(turn, 1, 0);
-      }
-      void worker.terminate();
-    },
-  };
 }
 
 // The parsed result as the store's type (zod's output spells absent optionals as `undefined`,

@@ -83,7 +83,9 @@ export function matched(source: Source, tables: Tables, scored: boolean, window:
   return `SELECT rowid, min(score) AS score FROM (${porter} UNION ALL ${stems}) GROUP BY rowid`;
 }
 
+/** What SQLite's error says, as the search's; one that is the search's own already (a deadline) as it is. */
 export function engineError(error: unknown): QueryError {
+  if (error instanceof QueryError) return error;
   return new QueryError(
     `the search could not be run: ${error instanceof Error ? error.message : String(error)}`,
   );
