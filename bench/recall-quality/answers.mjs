@@ -6,8 +6,8 @@ import { UNANSWERABLE, VIOLIN } from './question-sets.mjs';
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--data-dir');
-if (at < 0 || args[at + 1] === undefined) throw new Error('--data-dir DIR');
-const dataDir = args[at + 1];
+const dataDir = at < 0 ? undefined : args[at + 1];
+if (dataDir === undefined) throw new Error('--data-dir DIR');
 const given = args.filter((_, i) => i !== at && i !== at + 1)[0];
 const questions = given !== undefined ? given.split('|') : [...UNANSWERABLE, VIOLIN];
 const { DataFolder } = await import('../../dist/index.js');
@@ -17,7 +17,7 @@ let answered = 0;
 for (const text of questions) {
   const line = [];
   let byMeaning = false;
-  for (const mode of ['semantic', 'hybrid']) {
+  for (const mode of /** @type {const} */ (['semantic', 'hybrid'])) {
     const { hits } = await recaller.search({ text, mode, limit: 20 });
     const titles = [];
     for (const hit of hits) {

@@ -6,7 +6,8 @@
 import { UNANSWERABLE, VIOLIN, labelledQuestions } from './question-sets.mjs';
 
 const args = process.argv.slice(2);
-const dataDir = args[args.indexOf('--data-dir') + 1];
+const dataDir = args.includes('--data-dir') ? args[args.indexOf('--data-dir') + 1] : undefined;
+if (dataDir === undefined) throw new Error('--data-dir DIR');
 const queries = labelledQuestions();
 const extra = (args[args.indexOf('--unanswerable') + 1] ?? '').split('|').filter(Boolean);
 for (const query of [...UNANSWERABLE, VIOLIN, ...extra])
@@ -19,9 +20,11 @@ const { shuffledWords } = await import('../../dist/recall/letter-noise.js');
 const folder = new Folder(dataDir);
 const store = await folder.openStore({ readonly: true });
 const embedder = await openQueryEmbedder(store, folder);
+if (!embedder) throw new Error(`${dataDir} has no vectors: embed it first`);
 for (const { set, query, target } of queries) {
   if (only && set !== 'unanswerable') continue;
   const [vector, ...shuffles] = await embedder.embed([query, ...shuffledWords(query)]);
+  if (!vector) throw new Error(`no vector for ${query}`);
   const centre = await embedder.centre(query, vector);
   if (!centre) throw new Error('the model does not centre by language');
   const found = await store.vectors.search({
@@ -31,7 +34,11 @@ for (const { set, query, target } of queries) {
   });
   const described = await store.vectors.describe(found.map((h) => ({ ...h, vector: undefined })));
   const centredShuffles = await Promise.all(
-    shuffles.map(async (s) => (await embedder.centre(query, s)).centred),
+    shuffles.map(async (s) => {
+      const shuffled = await embedder.centre(query, s);
+      if (!shuffled) throw new Error('the model does not centre by language');
+      return shuffled.centred;
+    }),
   );
   let reach = -Infinity;
   const conversations = new Map();

@@ -26,6 +26,7 @@ const { letterReferenceTexts } = await import('../../dist/recall/letter-noise.js
 const folder = new Folder(dataDir);
 const store = await folder.openStore({ readonly: true });
 const embedder = await openQueryEmbedder(store, folder);
+if (!embedder) throw new Error(`${dataDir} has no vectors: embed it first`);
 const judge = await embedder.meaningJudge();
 const dot = (a, b) => {
   let s = 0;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
-/** Each labelled set's name and file. */
+/** Each labelled set's name and file. @type {[string, string][]} */
 export const LABELLED_SETS = [
   ['English', 'queries.json'],
   ['non-English', 'queries-multilingual.json'],
