@@ -98,18 +98,10 @@ const USE_WHEEL = {
 export const DEFAULT_MODEL = 'all-minilm-l6-v2';
 
 /**
- * The model `embed` takes for a history mostly not in English, when none is named: the one a
- * registry reachable here ships (paraphrase-multilingual comes from the hub only) that reads
- * about every language.
+ * The model `embed` takes for a history mostly not in English, when none is named, that reads
+ * about every language (paraphrase-multilingual comes from the hub only).
  */
 export const MULTILINGUAL_MODEL = 'multilingual-e5-small';
-
-/**
- * The model `embed` takes first for such a history when its languages are among the 16 this one
- * was made for: it finds more of the questions written apart from their conversations (126 of
- * 140 against e5's 108, docs/search.md) and embeds about 9 times as fast.
- */
-export const LISTED_LANGUAGES_MODEL = 'use-multilingual-v3';
 
 /**
  * The models `chatgraph model fetch` knows. The PyPI sources are registry packages that ship the
