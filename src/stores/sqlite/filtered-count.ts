@@ -7,7 +7,6 @@ import {
   MATCH_COUNT_CAP,
   SOURCES,
   counter,
-  engineError,
   matchingRowids,
   numberJoin,
   numberedFilters,
@@ -75,19 +74,19 @@ export function countFiltered(
       JOIN "Conversation" c ON c.id = m.owner WHERE ${filters.join(' AND ')}`;
     })
     .join(' UNION ALL ');
-  let row: unknown;
-  try {
-    row = db
-      .prepare(
-        `SELECT count(*) FILTER (WHERE source = 'message') AS message,
-          count(*) FILTER (WHERE source = 'attachment') AS attachment,
-          count(DISTINCT n) AS conversations FROM (${hits})`,
-      )
-      .get(params);
-  } catch (error) {
-    throw engineError(error);
-  }
-  const counts = sqliteRow(FilteredCounts, row, 'match counts');
+  const counts = sqliteRow(
+    FilteredCounts,
+    counter(
+      db,
+      params,
+      true,
+    )(
+      `SELECT count(*) FILTER (WHERE source = 'message') AS message,
+        count(*) FILTER (WHERE source = 'attachment') AS attachment,
+        count(DISTINCT n) AS conversations FROM (${hits})`,
+    ),
+    'match counts',
+  );
   return {
     kept: { message: counts?.message ?? 0, attachment: counts?.attachment ?? 0 },
     conversations: counts?.conversations ?? 0,

@@ -216,9 +216,12 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     acronyms: fts.acronyms.length,
     grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),
     kept: scoped.kept,
-    exclusion: exclusionCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
-      ? exclusionOf(fts.parsed.root)
-      : undefined,
+    // Only an unfiltered count reads it (countConversations).
+    exclusion:
+      where.length === 0 &&
+      exclusionCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
+        ? exclusionOf(fts.parsed.root)
+        : undefined,
   };
   // Filtered, the matches of message text are counted in the filtered count's pass when it
   // reads every match (see countFiltered).
