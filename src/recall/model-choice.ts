@@ -33,14 +33,17 @@ function percent(share: number): string {
   return `${String(Math.round(share * 100))}%`;
 }
 
-/** The share of the history's detected messages in languages `model` was not made for. */
-function outsideShare(model: string, shares: Record<string, number>): number {
+/** The history's languages `model` was not made for, with their shares (none for a model of every language). */
+function outsideLanguages(model: string, shares: Record<string, number>): Record<string, number> {
   const made = modelLanguages(model);
-  if (made === undefined) return 0;
-  return Object.entries(shares)
-    .filter(([language]) => !made.includes(language))
-    .reduce((sum, [, share]) => sum + share, 0);
+  if (made === undefined) return {};
+  return Object.fromEntries(
+    Object.entries(shares).filter(([language]) => !made.includes(language)),
+  );
 }
+
+const total = (shares: Record<string, number>): number =>
+  Object.values(shares).reduce((sum, share) => sum + share, 0);
 
 /**
  * Chooses the model by the history's languages: multilingual when a quarter or more is not
@@ -58,7 +61,8 @@ export function chooseModel(languages: HistoryLanguages): ModelChoice {
   const shares = describeShares(languages.shares);
   if (languages.notEnglish >= MULTILINGUAL_FROM) {
     const listed =
-      outsideShare(LISTED_LANGUAGES_MODEL, languages.shares) <= OUTSIDE_LANGUAGES_AT_MOST;
+      total(outsideLanguages(LISTED_LANGUAGES_MODEL, languages.shares)) <=
+      OUTSIDE_LANGUAGES_AT_MOST;
     return {
       model: listed ? LISTED_LANGUAGES_MODEL : MULTILINGUAL_MODEL,
       reason: `${percent(languages.notEnglish)} of messages are not in English (${shares})`,
@@ -94,12 +98,8 @@ export function keptModelNote(kept: string, languages: HistoryLanguages): string
   if (!choice.multilingual) return undefined;
   if (!isMultilingualModel(kept))
     return `keeping ${kept}, the model this data folder was embedded with, though ${choice.reason}; chatgraph embed --model ${choice.model} re-embeds everything with a multilingual model`;
-  const made = modelLanguages(kept);
-  if (made === undefined) return undefined;
-  const others = Object.fromEntries(
-    Object.entries(languages.shares).filter(([language]) => !made.includes(language)),
-  );
-  const share = Object.values(others).reduce((sum, s) => sum + s, 0);
+  const others = outsideLanguages(kept, languages.shares);
+  const share = total(others);
   if (share < MULTILINGUAL_FROM) return undefined;
   return `keeping ${kept}, the model this data folder was embedded with, though ${percent(share)} of messages are in languages it was not made for (${describeShares(others)}); chatgraph embed --model ${MULTILINGUAL_MODEL} re-embeds everything with a model of about 100 languages`;
 }
