@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EmbedPlan } from '../api/models.js';
-import { describePlan, describeRate } from './embed-progress.js';
+import type { EmbedPlan, EmbedProgress } from '../api/models.js';
+import { EmbedProgressBar, describePlan, describeRate } from './embed-progress.js';
 
 const plan = (over: Partial<EmbedPlan>): EmbedPlan => ({
   pass: 'chunks',
@@ -61,5 +61,37 @@ describe('describeRate', () => {
         'm',
       ),
     ).toContain('about 60 s on 2 cores with m');
+  });
+});
+
+describe('EmbedProgressBar', () => {
+  // A terminal as the bar writes to it: what it was sent.
+  const terminal = (): { written: string[]; stream: NodeJS.WriteStream } => {
+    const written: string[] = [];
+    const stream = Object.assign(Object.create(process.stderr) as NodeJS.WriteStream, {
+      isTTY: true,
+      columns: 80,
+      write: (text: string) => written.push(text) > 0,
+    });
+    return { written, stream };
+  };
+  const progress = (conversations: number): EmbedProgress => ({
+    pass: 'chunks',
+    conversations,
+    conversationsDone: 0,
+    embedded: 0,
+    cached: 0,
+    characters: 100,
+    charactersDone: 10,
+    seconds: 0,
+  });
+
+  it('draws a pass with work, and nothing for a pass with none', () => {
+    const busy = terminal();
+    new EmbedProgressBar(busy.stream).update(progress(3));
+    expect(busy.written.join('')).toMatch(/embedding chunks \[#+-+\]\s+10% 0\/3 conversations/);
+    const idle = terminal();
+    new EmbedProgressBar(idle.stream).update(progress(0));
+    expect(idle.written).toEqual([]);
   });
 });

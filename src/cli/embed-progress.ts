@@ -65,7 +65,8 @@ export class EmbedProgressBar {
   constructor(private readonly stream: NodeJS.WriteStream = process.stderr) {}
 
   update(progress: EmbedProgress): void {
-    if (!this.stream.isTTY) return;
+    // A pass with nothing to do ("nothing to embed") draws no bar of zeros.
+    if (!this.stream.isTTY || progress.conversations === 0) return;
     const now = Date.now();
     if (now - this.last < 200) return;
     this.last = now;
