@@ -168,7 +168,8 @@ describe('the English model on a question in another language', () => {
       [CLI, 'search', 'ma voiture ne démarre plus ce matin', '--data-dir', data],
       { env },
     );
-    const fetch = 'chatgraph model fetch --model multilingual-e5-small';
+    // French is one of use-multilingual-v3's languages: the model embed would choose is named.
+    const fetch = 'chatgraph model fetch --model use-multilingual-v3';
     expect(stdout.split(fetch)).toHaveLength(2);
     expect(stdout).toMatch(/^\(the question looks French; all-minilm-l6-v2 reads English only/);
     const english = await searchHere(data, 'my car will not start in the morning');

@@ -14,7 +14,7 @@ export const MULTILINGUAL_FROM = 0.25;
  * was made for: it finds more of the questions written apart from their conversations (126 of
  * 140 against e5's 108, docs/search.md) and embeds about 9 times as fast.
  */
-const LISTED_LANGUAGES_MODEL = 'use-multilingual-v3';
+export const LISTED_LANGUAGES_MODEL = 'use-multilingual-v3';
 
 /** Above this share of messages in languages a model was not made for (a language detector errs on a few), it is not chosen. */
 const OUTSIDE_LANGUAGES_AT_MOST = 0.1;

@@ -1,5 +1,6 @@
 import { MULTILINGUAL_MODEL, modelLanguages } from '../embed/model-catalog.js';
 import { detectLanguage, preloadLanguageDetector } from '../search/language-detection.js';
+import { LISTED_LANGUAGES_MODEL } from './model-choice.js';
 
 /**
  * Fewer words than this say too little of their language: eld called "retirement" French. Such a
@@ -12,7 +13,8 @@ const JUDGED_FROM_WORDS = 3;
  * One sentence when a query is in a language the model searching by meaning was not made for
  * (a French question to the English model, a Swedish one to use-multilingual-v3, finds
  * conversations by the shape of its letters, not by what it asks), naming the command that
- * installs the multilingual model; none when the language cannot be told (fewer than
+ * installs a model that reads it: use-multilingual-v3 for one of its 16 languages (it finds more
+ * of the questions written apart than e5, as `embed` chooses it), else multilingual-e5-small; none when the language cannot be told (fewer than
  * {@link JUDGED_FROM_WORDS} words, mixed text) or the model covers it.
  */
 export async function queryLanguageNotice(
@@ -30,7 +32,10 @@ export async function queryLanguageNotice(
     covered.length === 1
       ? `reads ${languageName(covered[0] ?? language)} only`
       : `was not made for ${name}`;
-  return `the question looks ${name}; ${model} ${reads}, so what it finds by meaning may be wrong: chatgraph model fetch --model ${MULTILINGUAL_MODEL}, then chatgraph embed --model ${MULTILINGUAL_MODEL}`;
+  const reader = (modelLanguages(LISTED_LANGUAGES_MODEL) ?? []).includes(language)
+    ? LISTED_LANGUAGES_MODEL
+    : MULTILINGUAL_MODEL;
+  return `the question looks ${name}; ${model} ${reads}, so what it finds by meaning may be wrong: chatgraph model fetch --model ${reader}, then chatgraph embed --model ${reader}`;
 }
 
 /** A language's English name (`French` for `fr`). */
