@@ -76,6 +76,43 @@ describe('on a 390 px phone', () => {
     await page.context().close();
   });
 
+  it("search's source, role and dates fold behind a button, the answers starting in the top half", async () => {
+    const page = await open('/search?q=sourdough', 390);
+    const toggle = page.locator('#search-filters .filters-toggle');
+    expect(await toggle.isVisible()).toBe(true);
+    expect(await toggle.textContent()).toBe('Filters');
+    expect(await page.locator('#search-filters select[name=role]').isVisible()).toBe(false);
+    expect(await page.locator('#search-mode').isVisible()).toBe(true);
+    // The mode and the button share the row under the box.
+    const [mode, button] = await Promise.all([
+      page.locator('#search-mode').boundingBox(),
+      toggle.boundingBox(),
+    ]);
+    expect(Math.abs((mode?.y ?? 0) - (button?.y ?? 100))).toBeLessThan(8);
+    // Under the two rows and the summary (four lines at this width), the first answer starts in
+    // the top half; with the filters out it began at 56% of the screen.
+    const first = page.locator('#search-results .hit-card').first();
+    await first.waitFor();
+    expect((await first.boundingBox())?.y ?? 1000).toBeLessThan(844 * 0.5);
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.selectOption('#search-filters select[name=role]', 'user');
+    expect(await toggle.textContent()).toBe('Filters (1)');
+    await page.waitForFunction(() => location.hash.includes('role=user'));
+    await page.context().close();
+  });
+
+  it('a search opened with a filter in its address says so on the folded button', async () => {
+    const page = await open('/search?q=sourdough&source=chatgpt&since=2025-01-01', 390);
+    expect(await page.locator('#search-filters .filters-toggle').textContent()).toBe('Filters (2)');
+    // On a laptop the same filters stand in the row and no button is shown.
+    const wide = await open('/search?q=sourdough', 1280);
+    expect(await wide.locator('#search-filters .filters-toggle').isVisible()).toBe(false);
+    expect(await wide.locator('#search-filters select[name=role]').isVisible()).toBe(true);
+    await page.context().close();
+    await wide.context().close();
+  });
+
   it("the list's filters fold behind a button, and the list starts near the top", async () => {
     const page = await open('/', 390);
     const toggle = page.locator('#list-filters .filters-toggle');

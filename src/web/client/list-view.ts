@@ -1,6 +1,7 @@
 import { get, type ConversationListItem } from './api.js';
 import { conversationList, sourceList } from './answers.js';
 import { count, errorBox, formatDate, h, hashParams, replace } from './dom.js';
+import { foldButton } from './fold-filters.js';
 import { periodOf } from './list-periods.js';
 
 const PAGE = 50;
@@ -97,8 +98,8 @@ function filterForm(
     ),
     h('button', { type: 'submit' }, 'Filter'),
   );
-  const form = h('form', { class: 'filters', id: 'list-filters', onsubmit: submit });
-  form.append(titleBox(params, retitle), foldButton(form, set), more);
+  const form = h('form', { class: 'filters foldable', id: 'list-filters', onsubmit: submit });
+  form.append(titleBox(params, retitle), foldButton(form, 'more-filters', set), more);
   return form;
 }
 
@@ -119,26 +120,6 @@ function titleBox(params: URLSearchParams, retitle: Retitle): HTMLInputElement {
     }, TYPING_PAUSE_MS);
   });
   return title;
-}
-
-/** The button a phone shows for the folded filters, saying how many are set. */
-function foldButton(form: HTMLElement, set: number): HTMLButtonElement {
-  const toggle = h(
-    'button',
-    {
-      type: 'button',
-      class: 'filters-toggle',
-      'aria-expanded': 'false',
-      'aria-controls': 'more-filters',
-    },
-    set > 0 ? `Filters (${String(set)})` : 'Filters',
-  );
-  toggle.addEventListener('click', () => {
-    const open = !form.classList.contains('open');
-    form.classList.toggle('open', open);
-    toggle.setAttribute('aria-expanded', String(open));
-  });
-  return toggle;
 }
 
 function dateOf(item: ConversationListItem, sort: Sort): string {

@@ -1,6 +1,7 @@
 import { get, type ConversationSearchResult, type SearchHit } from './api.js';
 import { conversationSearchResult, sourceList } from './answers.js';
 import { count, errorBox, h, hashParams, replace } from './dom.js';
+import { foldButton, sayFiltersSet } from './fold-filters.js';
 import { conversationCard, hitLink, snippet } from './search-hit.js';
 
 /** Conversations per page of results (More adds the next). */
@@ -180,21 +181,30 @@ export async function showSearch(view: HTMLElement): Promise<void> {
   input.addEventListener('input', soon);
   for (const field of [mode, source, role, since, until])
     field.addEventListener('change', () => void run());
-  replace(
-    view,
-    h('h1', {}, 'Search'),
+  // On a phone the box and the mode stay out; the source, role and dates fold behind a button
+  // (they took a third of the screen above the answers).
+  const filters = h('div', { class: 'filters foldable', id: 'search-filters' });
+  const narrowing = [source, role, since, until];
+  const set = (): number => narrowing.filter((field) => field.value !== '').length;
+  const toggle = foldButton(filters, 'search-more-filters', set());
+  for (const field of narrowing)
+    field.addEventListener('change', () => {
+      sayFiltersSet(toggle, set());
+    });
+  filters.append(
+    input,
+    mode,
+    toggle,
     h(
       'div',
-      { class: 'filters' },
-      input,
-      mode,
+      { class: 'more-filters', id: 'search-more-filters' },
       source,
       role,
       h('label', {}, 'From ', since),
       h('label', {}, 'before ', until),
     ),
-    results,
   );
+  replace(view, h('h1', {}, 'Search'), filters, results);
   input.focus();
   await run();
 }
