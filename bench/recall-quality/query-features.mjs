@@ -3,8 +3,14 @@
 // questions nothing answers): the conversations of the uncut hybrid ranking (the cutoff's test
 // turned off), the model's noise level, what the shuffles of the query's letters reach among the
 // nearest hundred passages, each conversation's best plain similarity, and the query's words.
+// The questions nothing answers held out (UNANSWERABLE_HELDOUT) come last, set "unanswerable held-out".
 //   node bench/recall-quality/query-features.mjs --data-dir DIR [--unanswerable 'q|q'] [--unanswerable-only] > out.jsonl
-import { UNANSWERABLE, VIOLIN, labelledQuestions } from './question-sets.mjs';
+import {
+  UNANSWERABLE,
+  UNANSWERABLE_HELDOUT,
+  VIOLIN,
+  labelledQuestions,
+} from './question-sets.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
@@ -17,12 +23,18 @@ const extra = option('--unanswerable', '')
 const queries = args.includes('--unanswerable-only') ? [] : labelledQuestions();
 for (const query of [...UNANSWERABLE, VIOLIN, ...extra])
   queries.push({ set: 'unanswerable', query, target: null });
+for (const query of UNANSWERABLE_HELDOUT)
+  queries.push({ set: 'unanswerable held-out', query, target: null });
 
 const { Folder } = await import('../../dist/folder/folder.js');
 const { openQueryEmbedder } = await import('../../dist/recall/embed-store.js');
 const { recall } = await import('../../dist/recall/recall-search.js');
 const { NO_TEST } = await import('../../dist/search/meaning-cutoff.js');
 const { letterReferenceTexts } = await import('../../dist/recall/letter-noise.js');
+const { detectLanguage, preloadLanguageDetector } = await import(
+  '../../dist/search/language-detection.js'
+);
+await preloadLanguageDetector();
 const folder = new Folder(dataDir);
 const store = await folder.openStore({ readonly: true });
 const embedder = await openQueryEmbedder(store, folder);
@@ -94,6 +106,7 @@ for (const { set, query, target } of queries) {
     query,
     target,
     words: query.trim().split(/\s+/u).length,
+    language: detectLanguage(query) ?? null,
     noise: test.noise,
     centredNoise: centredTest?.test.noise ?? null,
     reach,
