@@ -5,6 +5,7 @@ import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from '.
 import { withMemoryHits } from './memory-hits.js';
 import type { RecallStore } from './recall-search.js';
 import { queryLanguageNotice } from './query-language.js';
+import { nothingByMeaning, outsideModelLanguage } from './outside-language.js';
 import { NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
@@ -32,11 +33,20 @@ export interface Recaller {
   close(): Promise<void>;
 }
 
-// How a search's or a neighbour's matches are judged with the opened model (none without one).
+// How a search's or a neighbour's matches are judged with the opened model (none without one);
+// a query's `text` in a language the model does not read is answered by its words only.
 function judgeWith(
   opener: QueryEmbedder | undefined,
+  text?: string,
 ): ((vector: Float32Array) => Promise<MeaningTest>) | undefined {
-  return opener ? async (vector) => (await opener.meaningJudge())(vector) : undefined;
+  if (!opener) return undefined;
+  let outside: Promise<boolean> | undefined;
+  return async (vector) => {
+    const test = (await opener.meaningJudge())(vector);
+    if (text === undefined) return test;
+    outside ??= outsideModelLanguage(text, opener.model.id);
+    return (await outside) ? nothingByMeaning(test) : test;
+  };
 }
 
 /** How a {@link Recaller} answers, beside the model it embeds with. */
@@ -81,7 +91,7 @@ async function searchByWords(
   };
   const judge = async (vector: Float32Array): Promise<MeaningTest> => {
     const open = await opener();
-    return open ? (await open.meaningJudge())(vector) : NO_TEST;
+    return (await judgeWith(open, query.text)?.(vector)) ?? NO_TEST;
   };
   const centre = async (text: string, vector: Float32Array) =>
     (await opener())?.centre(text, vector);
@@ -146,7 +156,7 @@ export function createRecaller(
         store,
         query_,
         embedQuery,
-        judgeWith(opener),
+        judgeWith(opener, query_.text),
         opener ? (text, vector) => opener.centre(text, vector) : undefined,
         opener ? (text) => opener.letters(text) : undefined,
       );
@@ -154,7 +164,7 @@ export function createRecaller(
         opener && embedQuery && result.mode !== 'keyword'
           ? await (async () => {
               const vector = await embedQuery(query_.text);
-              const test = (await opener.meaningJudge())(vector);
+              const test = (await judgeWith(opener, query_.text)?.(vector)) ?? NO_TEST;
               return { vector, model: opener.model.id, test };
             })()
           : undefined;

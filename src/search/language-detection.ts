@@ -6,7 +6,11 @@
  */
 
 interface Detector {
-  detect(text: string): { language: string; isReliable(): boolean };
+  detect(text: string): {
+    language: string;
+    isReliable(): boolean;
+    getScores(): Record<string, number>;
+  };
 }
 
 let detector: Detector | undefined;
@@ -39,6 +43,16 @@ export function detectLanguage(text: string): string | undefined {
     throw new Error('the language detector is not loaded: await preloadLanguageDetector() first');
   const result = detector.detect(text);
   return result.language !== '' && result.isReliable() ? result.language : undefined;
+}
+
+/**
+ * eld's score (0 to 1) of each language it finds `text` near, the detected one highest; a
+ * language it finds nothing of is absent. Throws when the detector is not loaded.
+ */
+export function languageScores(text: string): Readonly<Record<string, number>> {
+  if (!detector)
+    throw new Error('the language detector is not loaded: await preloadLanguageDetector() first');
+  return detector.detect(text).getScores();
 }
 
 /**

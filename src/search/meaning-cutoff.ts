@@ -88,9 +88,14 @@ export function noiseLevel(vector: Float32Array, noise: readonly Float32Array[])
   return level;
 }
 
-/** The least similarity a hit needs to be shown, given the best similarity of its search. */
+/**
+ * The least similarity a hit needs to be shown, given the best similarity of its search. A noise
+ * level of Infinity shows nothing by meaning (a question the model does not read:
+ * `recall/outside-language.ts`).
+ */
 export function leastSimilarity(best: number, test: MeaningTest): number {
   if (test.noise === -Infinity) return -Infinity;
+  if (test.noise === Infinity) return Infinity;
   const lead = best - test.noise;
   return test.noise + Math.max(test.margin, test.keep * lead);
 }
