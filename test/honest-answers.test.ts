@@ -177,7 +177,7 @@ describe('the English model on a question in another language', () => {
   }, 300_000);
 
   // Read by its letters, a French question found French conversations whatever it asked (on the
-  // recall bench 106 of the English model's 119 answers by meaning to labelled questions in
+  // recall bench 105 of the English model's 118 answers by meaning to labelled questions in
   // French, German, Spanish or Portuguese were wrong: docs/search.md). What its words find stays.
   it('answers it by its words only', async () => {
     const data = await samplesEmbeddedWith(MODELS[0]);
