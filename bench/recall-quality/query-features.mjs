@@ -5,12 +5,7 @@
 // nearest hundred passages, each conversation's best plain similarity, and the query's words.
 // The questions nothing answers held out (UNANSWERABLE_HELDOUT) come last, set "unanswerable held-out".
 //   node bench/recall-quality/query-features.mjs --data-dir DIR [--unanswerable 'q|q'] [--unanswerable-only] > out.jsonl
-import {
-  UNANSWERABLE,
-  UNANSWERABLE_HELDOUT,
-  VIOLIN,
-  labelledQuestions,
-} from './question-sets.mjs';
+import { UNANSWERABLE, UNANSWERABLE_HELDOUT, VIOLIN, labelledQuestions } from './question-sets.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
@@ -31,9 +26,8 @@ const { openQueryEmbedder } = await import('../../dist/recall/embed-store.js');
 const { recall } = await import('../../dist/recall/recall-search.js');
 const { NO_TEST } = await import('../../dist/search/meaning-cutoff.js');
 const { letterReferenceTexts } = await import('../../dist/recall/letter-noise.js');
-const { detectLanguage, preloadLanguageDetector } = await import(
-  '../../dist/search/language-detection.js'
-);
+const { detectLanguage, preloadLanguageDetector } =
+  await import('../../dist/search/language-detection.js');
 await preloadLanguageDetector();
 const folder = new Folder(dataDir);
 const store = await folder.openStore({ readonly: true });
