@@ -239,6 +239,7 @@ async function librarySearcher(dataDir) {
   const { Folder } = await import('../dist/folder/folder.js');
   const { openQueryEmbedder } = await import('../dist/recall/embed-store.js');
   const { meaningCutoffOf, centredCutoffOf } = await import('../dist/embed/model-catalog.js');
+  const { outsideModelLanguage } = await import('../dist/recall/outside-language.js');
   const dataFolder = await DataFolder.open(dataDir, { readonly: true });
   const recaller = await dataFolder.recaller();
   const folder = new Folder(dataDir);
@@ -260,6 +261,9 @@ async function librarySearcher(dataDir) {
      */
     async nearest(query) {
       if (!embedder || !judge) fail('the store has no vectors to measure a cutoff on');
+      // A question in a language the model does not read is answered by its words only.
+      const byWordsOnly = await outsideModelLanguage(query, embedder.model.id);
+      if (byWordsOnly) return { hits: [], noise: Infinity, byWordsOnly };
       const vector = await embedder.embedQuery(query);
       // Centred by language when the model searches so: the index searched with the centred
       // query, each hit re-scored in centred space, judged by the centred noise level.
@@ -424,16 +428,24 @@ function conversationsOf(hits) {
 async function measureFloor(searcher, sets) {
   const { cutoff } = searcher;
   const answers = [];
+  // Questions in a language the model does not read (answered by words only): left out here.
+  let byWords = 0;
   for (const set of sets)
     for (const { query, target } of set.queries) {
-      const { hits, noise } = await searcher.nearest(query);
-      answers.push({ query, target, noise, ranked: conversationsOf(hits) });
+      const { hits, noise, byWordsOnly } = await searcher.nearest(query);
+      if (byWordsOnly) byWords++;
+      else answers.push({ query, target, noise, ranked: conversationsOf(hits) });
     }
   const unanswered = [];
   for (const query of unanswerable) {
-    const { hits, noise } = await searcher.nearest(query);
-    unanswered.push({ query, lead: (hits[0]?.score ?? 0) - noise });
+    const { hits, noise, byWordsOnly } = await searcher.nearest(query);
+    if (byWordsOnly) byWords++;
+    else unanswered.push({ query, lead: (hits[0]?.score ?? 0) - noise });
   }
+  if (byWords > 0)
+    process.stdout.write(
+      `  ${byWords} questions in a language ${searcher.model} does not read (answered by their words only) are left out below\n`,
+    );
   let lowest = { lead: Infinity };
   let lowestShare = { share: Infinity };
   for (const { query, target, noise, ranked } of answers) {
