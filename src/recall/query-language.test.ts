@@ -46,5 +46,9 @@ describe('the notice of a question in a language the model was not made for', ()
     ).toMatch(
       /^the question looks Swedish; all-minilm-l6-v2 reads English only, .*: chatgraph model fetch --model multilingual-e5-small, /,
     );
+    // Answered by its words alone, the notice says so instead of warning of its meaning.
+    expect(
+      await queryLanguageNotice('ma voiture ne démarre plus ce matin', 'all-minilm-l6-v2', true),
+    ).toMatch(/reads English only, so it was searched by its words only: chatgraph model fetch /);
   });
 });

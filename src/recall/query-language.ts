@@ -15,11 +15,13 @@ const JUDGED_FROM_WORDS = 3;
  * conversations by the shape of its letters, not by what it asks), naming the command that
  * installs a model that reads it: use-multilingual-v3 for one of its 16 languages (it finds more
  * of the questions written apart than e5, as `embed` chooses it), else multilingual-e5-small; none when the language cannot be told (fewer than
- * {@link JUDGED_FROM_WORDS} words, mixed text) or the model covers it.
+ * {@link JUDGED_FROM_WORDS} words, mixed text) or the model covers it. `byWordsOnly`: the
+ * question was answered by its words alone (`outside-language.ts`), and the notice says so.
  */
 export async function queryLanguageNotice(
   text: string,
   model: string,
+  byWordsOnly = false,
 ): Promise<string | undefined> {
   const covered = modelLanguages(model);
   if (covered === undefined) return undefined;
@@ -35,7 +37,10 @@ export async function queryLanguageNotice(
   const reader = (modelLanguages(LISTED_LANGUAGES_MODEL) ?? []).includes(language)
     ? LISTED_LANGUAGES_MODEL
     : MULTILINGUAL_MODEL;
-  return `the question looks ${name}; ${model} ${reads}, so what it finds by meaning may be wrong: chatgraph model fetch --model ${reader}, then chatgraph embed --model ${reader}`;
+  const so = byWordsOnly
+    ? 'so it was searched by its words only'
+    : 'so what it finds by meaning may be wrong';
+  return `the question looks ${name}; ${model} ${reads}, ${so}: chatgraph model fetch --model ${reader}, then chatgraph embed --model ${reader}`;
 }
 
 /** A language's English name (`French` for `fr`). */

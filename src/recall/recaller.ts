@@ -170,7 +170,10 @@ export function createRecaller(
           : undefined;
       const withMemories = await withMemoryHits(store, query_, result, meaning);
       // Said once, beside the answer: the model may not understand the question's language.
-      notice ??= meaning ? await queryLanguageNotice(query_.text, meaning.model) : undefined;
+      // (`nothingByMeaning` leaves a question in a language the model does not read to its words.)
+      notice ??= meaning
+        ? await queryLanguageNotice(query_.text, meaning.model, meaning.test.noise === Infinity)
+        : undefined;
       return notice === undefined ? withMemories : { ...withMemories, notice };
     },
     async similar(messageId, limit) {
