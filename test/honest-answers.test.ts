@@ -23,6 +23,8 @@ const Answer = z.object({
   summary: z.string(),
   hint: z.string().optional(),
   notice: z.string().optional(),
+  belowFloor: z.number().optional(),
+  byWordsOnly: z.literal(true).optional(),
   conversations: z.array(z.object({ conversationId: z.string(), title: z.string() })),
 });
 
@@ -196,6 +198,10 @@ describe('the English model on a question in another language', () => {
       }
     const byWords = await search(data, 'préavis logement zone tendue', '--mode', 'hybrid');
     expect(byWords.conversations[0]?.title).toBe('Lettre de résiliation de bail');
+    // The answer says it was searched by its words alone, not that passages were too far.
+    expect(byWords.summary).toMatch(/; not searched by meaning$/);
+    expect(byWords.byWordsOnly).toBe(true);
+    expect(byWords.belowFloor).toBeUndefined();
   }, 300_000);
 
   it('says nothing of the kind with the multilingual model', async () => {

@@ -153,7 +153,10 @@ export function formatSearch(
       );
     else if (result.hint !== undefined)
       lines.push(`no match for ${text}; did you mean: ${result.hint}`);
-    else lines.push(`no matches (searched by ${result.mode === 'keyword' ? 'words' : 'meaning'})`);
+    else
+      lines.push(
+        `no matches (searched by ${result.mode === 'keyword' || result.byWordsOnly === true ? 'words' : 'meaning'})`,
+      );
     if (result.nearest && result.nearest.length > 0) {
       lines.push('nearest in meaning:');
       for (const hit of result.nearest) lines.push(...hitLines(hit, highlight, short));
@@ -255,7 +258,10 @@ export function formatConversations(
     if (result.offset > 0) lines.push(`no more conversations after --offset ${result.offset}`);
     else if (result.hint !== undefined)
       lines.push(`no match for ${query.text}; did you mean: ${result.hint}`);
-    else lines.push(`no matches (searched by ${result.mode === 'keyword' ? 'words' : 'meaning'})`);
+    else
+      lines.push(
+        `no matches (searched by ${result.mode === 'keyword' || result.byWordsOnly === true ? 'words' : 'meaning'})`,
+      );
     if ((result.belowFloor ?? 0) > 0) lines.push(`(${result.summary})`);
     if (result.nearest && result.nearest.length > 0) {
       lines.push('nearest in meaning:');

@@ -51,3 +51,8 @@ export async function outsideModelLanguage(text: string, model: string): Promise
 export function nothingByMeaning(test: MeaningTest): MeaningTest {
   return { ...test, noise: Infinity };
 }
+
+/** Whether a test is {@link nothingByMeaning}'s: the question was left to its words. */
+export function leftToWords(test: MeaningTest): boolean {
+  return test.noise === Infinity;
+}

@@ -32,6 +32,8 @@ export interface ConversationResult {
   /** What the answer holds, in words ("1 conversation has the word; 2 more are close in meaning"). */
   summary: string;
   belowFloor?: number;
+  /** Not searched by meaning: the question was left to its words (see `SearchResult`). */
+  byWordsOnly?: true;
   hint?: string;
   nearest?: SearchHit[];
   notice?: string;
@@ -138,11 +140,13 @@ export async function recallConversations(
         termCount(query.text),
         result.belowFloor,
         result.conversationCount,
+        result.byWordsOnly === true,
       ),
       ...(result.conversationCount !== undefined
         ? { conversationCount: result.conversationCount }
         : {}),
       ...(result.belowFloor !== undefined ? { belowFloor: result.belowFloor } : {}),
+      ...(result.byWordsOnly === true ? { byWordsOnly: true as const } : {}),
       ...(result.hint !== undefined ? { hint: result.hint } : {}),
       ...(result.nearest !== undefined ? { nearest: result.nearest } : {}),
       ...(result.notice !== undefined ? { notice: result.notice } : {}),

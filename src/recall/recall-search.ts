@@ -10,7 +10,13 @@ import {
   type VectorHolder,
 } from '../stores/store.js';
 import type { VectorQuery } from '../stores/vector-index.js';
-import { closeInMeaning, leastSimilarity, NO_TEST } from '../search/meaning-cutoff.js';
+import {
+  closeInMeaning,
+  leastSimilarity,
+  NO_TEST,
+  type MeaningTest,
+} from '../search/meaning-cutoff.js';
+import { leftToWords } from './outside-language.js';
 import { rankWithGists } from './gist-ranking.js';
 import {
   hitKey,
@@ -280,7 +286,7 @@ export async function recall(
       ranked: count.messages,
       mode,
       offset,
-      belowFloor: below,
+      ...meaningJudged(test, below),
       ...(words?.hint !== undefined ? { hint: words.hint } : {}),
     };
   }
@@ -293,7 +299,7 @@ export async function recall(
   const fused = close(fuseRankings(keyword?.hits ?? [], semantic), test);
   return {
     hits: fused.hits.slice(offset, offset + limit),
-    belowFloor: fused.below,
+    ...meaningJudged(test, fused.below),
     conversationCount: keyword?.conversationCount ?? 0,
     matches: keyword?.matches ?? 0,
     matchesCapped: keyword?.matchesCapped ?? false,
@@ -328,4 +334,13 @@ export async function similarMessages(
     })),
     test,
   ).hits;
+}
+
+// How many hits by meaning were too far to show, or that none was judged (the question left to
+// its words).
+function meaningJudged(
+  test: MeaningTest,
+  below: number,
+): { belowFloor: number } | { byWordsOnly: true } {
+  return leftToWords(test) ? { byWordsOnly: true } : { belowFloor: below };
 }

@@ -5,7 +5,7 @@ import { openQueryEmbedder, type EmbedStoreOptions, type QueryEmbedder } from '.
 import { withMemoryHits } from './memory-hits.js';
 import type { RecallStore } from './recall-search.js';
 import { queryLanguageNotice } from './query-language.js';
-import { nothingByMeaning, outsideModelLanguage } from './outside-language.js';
+import { leftToWords, nothingByMeaning, outsideModelLanguage } from './outside-language.js';
 import { NO_TEST, type MeaningTest } from '../search/meaning-cutoff.js';
 import type { TextEmbedder } from './embed-conversations.js';
 import { recall, similarMessages } from './recall-search.js';
@@ -172,7 +172,7 @@ export function createRecaller(
       // Said once, beside the answer: the model may not understand the question's language.
       // (`nothingByMeaning` leaves a question in a language the model does not read to its words.)
       notice ??= meaning
-        ? await queryLanguageNotice(query_.text, meaning.model, meaning.test.noise === Infinity)
+        ? await queryLanguageNotice(query_.text, meaning.model, leftToWords(meaning.test))
         : undefined;
       return notice === undefined ? withMemories : { ...withMemories, notice };
     },

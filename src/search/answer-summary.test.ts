@@ -50,4 +50,17 @@ describe('answerSummary', () => {
       '0 conversations have the words; none is close in meaning; 5 passages were too far in meaning to show',
     );
   });
+
+  it('says a question left to its words was not searched by meaning, with no passages "too far"', () => {
+    const found = groupByConversation([hit('a', words)]);
+    expect(answerSummary('hybrid', found, 4, 150, 1, true)).toBe(
+      '1 conversation has the words; not searched by meaning',
+    );
+    expect(answerSummary('hybrid', [], 7, 150, 0, true)).toBe(
+      '0 conversations have the words; not searched by meaning',
+    );
+    expect(answerSummary('semantic', [], 7, 150, undefined, true)).toBe(
+      '0 conversations have the words; not searched by meaning',
+    );
+  });
 });

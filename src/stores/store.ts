@@ -85,6 +85,11 @@ export interface SearchResult {
    * relevance floor), in a semantic or hybrid search.
    */
   belowFloor?: number;
+  /**
+   * The question was left to its words (in a language the model does not read): nothing was
+   * judged by meaning, and `belowFloor` is not given.
+   */
+  byWordsOnly?: true;
   /** Something the person should know about how the search ran (e.g. why it was by words only). */
   notice?: string;
   /**

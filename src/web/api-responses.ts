@@ -109,6 +109,7 @@ export const searchResult = z
     notice: z.string().optional(),
     memories: z.array(searchHit).optional(),
     belowFloor: count.optional(),
+    byWordsOnly: z.literal(true).optional(),
   })
   .strict();
 
@@ -128,6 +129,7 @@ export const conversationResult = z
     conversationCount: count.optional(),
     summary: z.string(),
     belowFloor: count.optional(),
+    byWordsOnly: z.literal(true).optional(),
     hint: z.string().optional(),
     nearest: z.array(searchHit).optional(),
     notice: z.string().optional(),

@@ -24,6 +24,7 @@ import {
   optional,
   record,
   text,
+  yes,
   type Reader,
 } from './read-json.js';
 
@@ -181,6 +182,7 @@ export const conversationSearchResult: Reader<ConversationSearchResult> = object
   conversationCount: optional(number),
   summary: text,
   belowFloor: optional(number),
+  byWordsOnly: optional(yes),
   hint: optional(text),
   nearest: optional(array(searchHit)),
   notice: optional(text),

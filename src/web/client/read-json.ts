@@ -72,6 +72,12 @@ export const boolean: Reader<boolean> = (value, at) => {
   throw new AnswerMisfit(at, 'true or false', value);
 };
 
+/** A flag that is given only when set (`byWordsOnly: true`). */
+export const yes: Reader<true> = (value, at) => {
+  if (value === true) return value;
+  throw new AnswerMisfit(at, 'true', value);
+};
+
 /** Any value, kept as it is (a Cypher row's cells, a node's properties: shown, not read). */
 export const anything: Reader<unknown> = (value) => value;
 

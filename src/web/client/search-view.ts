@@ -17,11 +17,13 @@ const MODES: [string, string][] = [
 /** What a result says before its conversations: how it ran, what it found, any hint or notice. */
 function summaryOf(result: ConversationSearchResult): HTMLElement[] {
   const how =
-    result.mode === 'semantic'
-      ? 'by meaning'
-      : result.mode === 'hybrid'
-        ? 'by words and meaning'
-        : 'by words';
+    result.byWordsOnly === true
+      ? 'by words only'
+      : result.mode === 'semantic'
+        ? 'by meaning'
+        : result.mode === 'hybrid'
+          ? 'by words and meaning'
+          : 'by words';
   const out: HTMLElement[] = [];
   if (result.conversations.length === 0) {
     out.push(h('p', { class: 'summary' }, `No matches (searched ${how}).`));
