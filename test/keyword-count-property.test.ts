@@ -18,6 +18,7 @@ import {
 } from '../src/stores/sqlite/conversation-words.js';
 import { MESSAGE_CONVERSATIONS } from '../src/stores/sqlite/message-conversations.js';
 import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
+import { SEGMENT_DAYS_WHEN } from '../src/stores/sqlite/segment-days.js';
 import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import type { SearchQuery, SearchResult } from '../src/stores/store.js';
@@ -97,13 +98,11 @@ const query = fc.record({
   until: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
   source: fc.option(fc.constantFrom('chatgpt', 'claude-ai'), { nil: undefined, freq: 2 }),
 });
-
 interface Drawn {
   source: string;
   messages: { role: string; at: string; words: string[]; attachment: string[] | undefined }[];
   appended: Drawn['messages'];
 }
-
 function batches(conversations: Drawn[]): GraphBatch[] {
   return conversations.map(({ source, messages }, c) => {
     const id = `c${c}`;
@@ -149,7 +148,6 @@ function batches(conversations: Drawn[]): GraphBatch[] {
     return { owner: id, nodes, edges };
   });
 }
-
 // The store as the fourth pass left it (no role and day beside the numbers, no words of each
 // conversation: counts read every match), or as `statements` leave it.
 function oldShape(file: string, name = 'old', statements = OLD_SHAPE): string {
@@ -175,6 +173,8 @@ const undated = (file: string): string =>
     SEGMENT_DAY_COLUMNS.map((c) => `ALTER TABLE ${CONVERSATION_SEGMENTS} DROP COLUMN ${c}`),
   );
 
+// Every dated word search counted from the segments' days, whatever the store's size.
+Object.assign(SEGMENT_DAYS_WHEN, { matches: 0, wholly: 0, straddling: 1e9, range: 1e9 });
 const key = (hit: SearchResult['hits'][number]): string =>
   `${hit.messageId}|${hit.attachment?.id ?? ''}`;
 

@@ -2,12 +2,13 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { CONVERSATION_STEMS, CONVERSATION_WORDS, GRAIN_NUMBER } from './conversation-words.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
-import { conversationsByDays } from './segment-days.js';
+import { SEGMENT_DAYS_WHEN, conversationsByDays } from './segment-days.js';
 import { sqliteRow } from './sqlite-rows.js';
 import {
   MATCH_COUNT_CAP,
   SOURCES,
   counter,
+  countMatches,
   matchingRowids,
   numberJoin,
   numberedFilters,
@@ -168,7 +169,7 @@ function grainFiltered(
   tables: Tables,
   filters: readonly string[],
   params: Params,
-): { kept: Record<Source, number>; conversations: number } | undefined {
+): { kept: Record<Source, number>; conversations: number; messages?: number } | undefined {
   if (!tables.grain) return undefined;
   const conditions = numberedFilters(db, filters, params, tables.kept);
   if (conditions === undefined || conditions.length === 0) return undefined;
@@ -177,7 +178,11 @@ function grainFiltered(
   const where = conditions.join(' AND ');
   // With a date bound, the conversations from each segment's days (see segment-days.ts).
   let byDays: number | undefined;
+  let messages: number | undefined;
   if (filters.some(readsMessage)) {
+    // Under the cap, a count that reads each match is as cheap (and needs no second reading).
+    messages = countMatches(db, 'message', tables, params);
+    if (messages < SEGMENT_DAYS_WHEN.matches) return undefined;
     const scope = numberedFilters(db, filters.filter(overConversation), params, tables.kept) ?? [];
     const conversation = scope.length > 0 ? scope.join(' AND ') : undefined;
     byDays = conversationsByDays(db, sources, tables, filters, params, conditions, conversation);
@@ -206,7 +211,7 @@ function grainFiltered(
      UNION SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
      SELECT count(*) FROM g k WHERE ${where}`,
     );
-  return { kept, conversations };
+  return messages === undefined ? { kept, conversations } : { kept, conversations, messages };
 }
 
 const overConversation = (filter: string): boolean => !readsMessage(filter);
