@@ -8,7 +8,6 @@ import {
   MATCH_COUNT_CAP,
   SOURCES,
   counter,
-  countMatches,
   matchingRowids,
   numberJoin,
   numberedFilters,
@@ -180,12 +179,28 @@ function grainFiltered(
   let byDays: number | undefined;
   let messages: number | undefined;
   if (filters.some(readsMessage)) {
-    // Under the cap, a count that reads each match is as cheap (and needs no second reading).
-    messages = countMatches(db, 'message', tables, params);
-    if (messages < SEGMENT_DAYS_WHEN.matches) return undefined;
     const scope = numberedFilters(db, filters.filter(overConversation), params, tables.kept) ?? [];
     const conversation = scope.length > 0 ? scope.join(' AND ') : undefined;
-    byDays = conversationsByDays(db, sources, tables, filters, params, conditions, conversation);
+    // Asked once the segments are read: enough matches that those kept likely reach the cap
+    // (counted up to 1.5 times the cap over the share of messages wholly kept); else a count
+    // that reads each match costs no more (it reads each match once, this would twice).
+    const enough = (share: number): boolean => {
+      const limit = Math.ceil((1.5 * SEGMENT_DAYS_WHEN.matches) / Math.max(share, 1e-6));
+      const { porter } = matchingRowids('message', tables);
+      const found = counter(db, params)(`SELECT count(*) FROM (${porter} LIMIT ${limit})`);
+      if (found > MATCH_COUNT_CAP) messages = MATCH_COUNT_CAP + 1;
+      return found >= limit;
+    };
+    byDays = conversationsByDays(
+      db,
+      sources,
+      tables,
+      filters,
+      params,
+      conditions,
+      conversation,
+      enough,
+    );
     if (byDays === undefined) return undefined;
   }
   const cap = MATCH_COUNT_CAP + 1;

@@ -55,6 +55,8 @@ export function conversationsByDays(
   // first, then each bound.
   conditions: readonly string[],
   conversation: string | undefined,
+  // Whether there are matches enough for this to pay, given the share of messages wholly kept.
+  enough: (share: number) => boolean,
 ): number | undefined {
   const days = boundDays(filters, params);
   if (days === undefined || !tables.grain || !segmentDaysKept(db)) return undefined;
@@ -91,13 +93,13 @@ export function conversationsByDays(
   const share = Number(
     db
       .prepare(
-        `SELECT coalesce(sum(s.messages) FILTER (WHERE ${wholly}) >= @share * sum(s.messages), 1)
+        `SELECT coalesce(1.0 * sum(s.messages) FILTER (WHERE ${wholly}) / sum(s.messages), 0)
          FROM ${CONVERSATION_SEGMENTS} s`,
       )
       .pluck()
-      .get({ share: SEGMENT_DAYS_WHEN.wholly }),
+      .get(),
   );
-  if (share !== 1) return undefined;
+  if (share < SEGMENT_DAYS_WHEN.wholly) return undefined;
   const straddle = db
     .prepare(`SELECT s.n, s.lo, s.hi FROM ${CONVERSATION_SEGMENTS} s WHERE ${straddling}`)
     .raw()
@@ -109,6 +111,7 @@ export function conversationsByDays(
   const last = Number(db.prepare(`SELECT max(rowid) FROM ${MESSAGE_CONVERSATIONS}`).pluck().get());
   const { straddling: most, range } = SEGMENT_DAYS_WHEN;
   if (numbers.length > most || (numbers.length > 0 && hi - lo > last * range)) return undefined;
+  if (!enough(share)) return undefined;
   const where = ` AND k.n IN (${numbers.join(', ')})${conditions.map((c) => ` AND ${c}`).join('')}`;
   const read: string[] = [];
   if (numbers.length > 0)
@@ -128,10 +131,11 @@ export function conversationsByDays(
 
 /**
  * When the count from the segments' days is taken (else the count that reads each match, as
- * cheap or cheaper then): at least `matches` matches of message text; at least `wholly` of the
- * messages in segments wholly kept; at most `straddling` conversations straddling a bound's day,
- * their segments within `range` of the rowids. Exactness does not depend on them: tests set
- * them so that every search they draw is counted here.
+ * cheap or cheaper then): at least `wholly` of the messages in segments wholly kept; matches
+ * enough that `matches` of them are likely kept (see grainFiltered); at most `straddling`
+ * conversations straddling a bound's day, their segments within `range` of the rowids.
+ * Exactness does not depend on them: tests set them so that every search they draw is
+ * counted here.
  */
 export const SEGMENT_DAYS_WHEN = {
   matches: MATCH_COUNT_CAP + 1,
