@@ -174,7 +174,7 @@ const undated = (file: string): string =>
   );
 
 // Every dated word search counted from the segments' days, whatever the store's size.
-Object.assign(SEGMENT_DAYS_WHEN, { matches: 0, wholly: 0, straddling: 1e9, range: 1e9 });
+Object.assign(SEGMENT_DAYS_WHEN, { wholly: 0, straddling: 1e9, range: 1e9 });
 const key = (hit: SearchResult['hits'][number]): string =>
   `${hit.messageId}|${hit.attachment?.id ?? ''}`;
 

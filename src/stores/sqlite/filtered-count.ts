@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { CONVERSATION_STEMS, CONVERSATION_WORDS, GRAIN_NUMBER } from './conversation-words.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
-import { SEGMENT_DAYS_WHEN, conversationsByDays } from './segment-days.js';
+import { conversationsByDays } from './segment-days.js';
 import { sqliteRow } from './sqlite-rows.js';
 import {
   MATCH_COUNT_CAP,
@@ -177,30 +177,10 @@ function grainFiltered(
   const where = conditions.join(' AND ');
   // With a date bound, the conversations from each segment's days (see segment-days.ts).
   let byDays: number | undefined;
-  let messages: number | undefined;
   if (filters.some(readsMessage)) {
     const scope = numberedFilters(db, filters.filter(overConversation), params, tables.kept) ?? [];
     const conversation = scope.length > 0 ? scope.join(' AND ') : undefined;
-    // Asked once the segments are read: enough matches that those kept likely reach the cap
-    // (counted up to 1.5 times the cap over the share of messages wholly kept); else a count
-    // that reads each match costs no more (it reads each match once, this would twice).
-    const enough = (share: number): boolean => {
-      const limit = Math.ceil((1.5 * SEGMENT_DAYS_WHEN.matches) / Math.max(share, 1e-6));
-      const { porter } = matchingRowids('message', tables);
-      const found = counter(db, params)(`SELECT count(*) FROM (${porter} LIMIT ${limit})`);
-      if (found > MATCH_COUNT_CAP) messages = MATCH_COUNT_CAP + 1;
-      return found >= limit;
-    };
-    byDays = conversationsByDays(
-      db,
-      sources,
-      tables,
-      filters,
-      params,
-      conditions,
-      conversation,
-      enough,
-    );
+    byDays = conversationsByDays(db, sources, tables, filters, params, conditions, conversation);
     if (byDays === undefined) return undefined;
   }
   const cap = MATCH_COUNT_CAP + 1;
@@ -226,7 +206,8 @@ function grainFiltered(
      UNION SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
      SELECT count(*) FROM g k WHERE ${where}`,
     );
-  return messages === undefined ? { kept, conversations } : { kept, conversations, messages };
+  // Past the cap kept, past it found (what countMatches would say, without its reading).
+  return kept.message >= cap ? { kept, conversations, messages: cap } : { kept, conversations };
 }
 
 const overConversation = (filter: string): boolean => !readsMessage(filter);

@@ -8,7 +8,6 @@ import {
 } from './conversation-words.js';
 import { MESSAGE_CONVERSATIONS, dayOf } from './message-conversations.js';
 import {
-  MATCH_COUNT_CAP,
   counter,
   matchingRowids,
   numberJoin,
@@ -43,7 +42,8 @@ import {
  *
  * Undefined when it does not apply: a filter that reads the message other than a date bound (a
  * role), a bound that is not a date, a store whose segments have no days (opened read-only
- * before its upgrade).
+ * before its upgrade); or does not pay (see {@link SEGMENT_DAYS_WHEN}): then the count reads
+ * each match.
  */
 export function conversationsByDays(
   db: Database.Database,
@@ -55,8 +55,6 @@ export function conversationsByDays(
   // first, then each bound.
   conditions: readonly string[],
   conversation: string | undefined,
-  // Whether there are matches enough for this to pay, given the share of messages wholly kept.
-  enough: (share: number) => boolean,
 ): number | undefined {
   const days = boundDays(filters, params);
   if (days === undefined || !tables.grain || !segmentDaysKept(db)) return undefined;
@@ -111,7 +109,6 @@ export function conversationsByDays(
   const last = Number(db.prepare(`SELECT max(rowid) FROM ${MESSAGE_CONVERSATIONS}`).pluck().get());
   const { straddling: most, range } = SEGMENT_DAYS_WHEN;
   if (numbers.length > most || (numbers.length > 0 && hi - lo > last * range)) return undefined;
-  if (!enough(share)) return undefined;
   const where = ` AND k.n IN (${numbers.join(', ')})${conditions.map((c) => ` AND ${c}`).join('')}`;
   const read: string[] = [];
   if (numbers.length > 0)
@@ -131,14 +128,12 @@ export function conversationsByDays(
 
 /**
  * When the count from the segments' days is taken (else the count that reads each match, as
- * cheap or cheaper then): at least `wholly` of the messages in segments wholly kept; matches
- * enough that `matches` of them are likely kept (see grainFiltered); at most `straddling`
+ * cheap or cheaper then): at least `wholly` of the messages in segments wholly kept; at most `straddling`
  * conversations straddling a bound's day, their segments within `range` of the rowids.
  * Exactness does not depend on them: tests set them so that every search they draw is
  * counted here.
  */
 export const SEGMENT_DAYS_WHEN = {
-  matches: MATCH_COUNT_CAP + 1,
   wholly: 0.5,
   straddling: 2_000,
   range: 0.5,
