@@ -1,10 +1,8 @@
-// Issue 46 (fifth pass) and issue 43: the number of conversations a keyword search reports is
-// exact, the same at every --limit, whether counted from each conversation's words (a word, a
-// prefix, an OR, this version) or from every match (a store made before, opened read-only, not
-// upgraded), and a role or date filter keeps the same matches whether it is checked beside each
-// message's conversation number (its role and day, this version) or through the owner index. Checked on
-// random small stores: the filtered hits against the unfiltered ones filtered here, and the
-// count against the distinct conversations of the hits, at limits 1 to N.
+// Issue 46 (fifth to eighth passes), issue 43: the count of conversations a keyword search
+// reports is exact at every --limit, counted from each conversation's words (with a date bound,
+// from their segments' days) or from every match (older stores read before their upgrade), and
+// a role or date filter keeps the same matches. Random small stores: the filtered hits against
+// the unfiltered ones filtered here, the count against the conversations of the hits.
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
@@ -12,9 +10,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
 import { dateBound } from '../src/stores/date-bound.js';
-import { CONVERSATION_STEMS, CONVERSATION_WORDS } from '../src/stores/sqlite/conversation-words.js';
+import {
+  CONVERSATION_SEGMENTS,
+  CONVERSATION_STEMS,
+  CONVERSATION_WORDS,
+  SEGMENT_DAY_COLUMNS,
+} from '../src/stores/sqlite/conversation-words.js';
 import { MESSAGE_CONVERSATIONS } from '../src/stores/sqlite/message-conversations.js';
 import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
+import { SEGMENT_DAYS_WHEN } from '../src/stores/sqlite/segment-days.js';
 import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import type { SearchQuery, SearchResult } from '../src/stores/store.js';
@@ -24,14 +28,16 @@ import { searchBatches, stemBatches } from './support/search-fixtures.js';
 const WORDS = ['apple', 'apples', 'apricot', 'banana', 'band', 'cherry', 'chart', 'zeppelin'];
 const ROLES = ['user', 'assistant', 'tool'];
 // Three days, three times each, and a time that is not an ISO date.
+const DAYS = ['2024-01-01', '2024-01-02', '2024-02-10'];
 const TIMES = [
-  ...['2024-01-01', '2024-01-02', '2024-02-10'].flatMap((day) =>
+  ...DAYS.flatMap((day) =>
     ['T00:00:00Z', 'T08:30:00Z', 'T23:59:59.500Z'].map((time) => `${day}${time}`),
   ),
   '2024-1-2 08:00',
 ];
 const BOUNDS = [
   '2024-01-01T00:00:00Z',
+  '2024-01-01T08:30:01Z',
   '2024-01-02T00:00:00Z',
   '2024-01-02T08:30:00Z',
   '2024-01-02T08:30:01Z',
@@ -56,35 +62,47 @@ const QUERIES = [
   'banana -ap*',
 ];
 
-const message: fc.Arbitrary<Drawn['messages'][number]> = fc.record({
-  role: fc.constantFrom(...ROLES),
-  at: fc.constantFrom(...TIMES),
-  words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
-  attachment: fc.option(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }), {
-    nil: undefined,
-  }),
-});
-const conversation: fc.Arbitrary<Drawn> = fc.record({
-  source: fc.constantFrom('chatgpt', 'claude-ai'),
-  messages: fc.array(message, { minLength: 1, maxLength: 5 }),
-  // Messages a live append adds afterwards, one patch each (segments of the conversation's
-  // words, merged as they grow: issue 46, sixth pass).
-  appended: fc.array(message, { maxLength: 2 }),
-});
+// Mostly on one day of the conversation's (a segment of its words then lies wholly on one side
+// of a bound's day, or on it: issue 46, eighth pass), else at any time.
+const message = (day: string): fc.Arbitrary<Drawn['messages'][number]> =>
+  fc.record({
+    role: fc.constantFrom(...ROLES),
+    at: fc.oneof(
+      { arbitrary: fc.constantFrom(...TIMES.filter((t) => t.startsWith(day))), weight: 3 },
+      { arbitrary: fc.constantFrom(...TIMES), weight: 1 },
+    ),
+    words: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }),
+    attachment: fc.option(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 2 }), {
+      nil: undefined,
+    }),
+  });
+const conversation: fc.Arbitrary<Drawn> = fc
+  .tuple(fc.constantFrom(...DAYS), fc.constantFrom(...DAYS))
+  .chain(([first, later]) =>
+    fc.record({
+      source: fc.constantFrom('chatgpt', 'claude-ai'),
+      messages: fc.array(message(first), { minLength: 1, maxLength: 5 }),
+      // Messages a live append adds afterwards, one patch each (segments of the conversation's
+      // words, merged as they grow: issue 46, sixth pass), on another day or the same.
+      appended: fc.array(message(later), { maxLength: 2 }),
+    }),
+  );
 const query = fc.record({
   text: fc.constantFrom(...QUERIES),
-  role: fc.option(fc.constantFrom(...ROLES), { nil: undefined, freq: 2 }),
+  // One search in four (without, a word's dated count reads the segments' days).
+  role: fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 3 },
+    { arbitrary: fc.constantFrom(...ROLES), weight: 1 },
+  ),
   since: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
   until: fc.option(fc.constantFrom(...BOUNDS), { nil: undefined, freq: 2 }),
   source: fc.option(fc.constantFrom('chatgpt', 'claude-ai'), { nil: undefined, freq: 2 }),
 });
-
 interface Drawn {
   source: string;
   messages: { role: string; at: string; words: string[]; attachment: string[] | undefined }[];
   appended: Drawn['messages'];
 }
-
 function batches(conversations: Drawn[]): GraphBatch[] {
   return conversations.map(({ source, messages }, c) => {
     const id = `c${c}`;
@@ -130,29 +148,38 @@ function batches(conversations: Drawn[]): GraphBatch[] {
     return { owner: id, nodes, edges };
   });
 }
-
-/**
- * The same store as the version before this left it: no role and day beside the numbers, no
- * words of each conversation (counts read every match).
- */
-function oldShape(file: string): string {
-  const old = join(tempDir(), 'old.sqlite');
+// The store as the fourth pass left it (no role and day beside the numbers, no words of each
+// conversation: counts read every match), or as `statements` leave it.
+function oldShape(file: string, name = 'old', statements = OLD_SHAPE): string {
+  const old = join(tempDir(), `${name}.sqlite`);
   copyFileSync(file, old);
   const db = new Database(old);
-  db.exec(`CREATE TABLE kept AS SELECT rowid AS r, n FROM ${MESSAGE_CONVERSATIONS}`);
-  db.exec(`DROP TABLE ${MESSAGE_CONVERSATIONS}`);
-  db.exec(`CREATE TABLE ${MESSAGE_CONVERSATIONS} (rowid INTEGER PRIMARY KEY, n INTEGER NOT NULL)`);
-  db.exec(`INSERT INTO ${MESSAGE_CONVERSATIONS} SELECT r, n FROM kept; DROP TABLE kept`);
-  db.exec(`DROP TABLE ${CONVERSATION_WORDS}; DROP TABLE ${CONVERSATION_STEMS}`);
+  for (const statement of statements) db.exec(statement);
   db.close();
   return old;
 }
+const OLD_SHAPE = [
+  `CREATE TABLE kept AS SELECT rowid AS r, n FROM ${MESSAGE_CONVERSATIONS}`,
+  `DROP TABLE ${MESSAGE_CONVERSATIONS}`,
+  `CREATE TABLE ${MESSAGE_CONVERSATIONS} (rowid INTEGER PRIMARY KEY, n INTEGER NOT NULL)`,
+  `INSERT INTO ${MESSAGE_CONVERSATIONS} SELECT r, n FROM kept; DROP TABLE kept`,
+  `DROP TABLE ${CONVERSATION_WORDS}; DROP TABLE ${CONVERSATION_STEMS}`,
+];
+/** The store as the seventh pass left it: segments without their days (eighth pass). */
+const undated = (file: string): string =>
+  oldShape(
+    file,
+    'undated',
+    SEGMENT_DAY_COLUMNS.map((c) => `ALTER TABLE ${CONVERSATION_SEGMENTS} DROP COLUMN ${c}`),
+  );
 
+// Every dated word search counted from the segments' days, whatever the store's size.
+Object.assign(SEGMENT_DAYS_WHEN, { wholly: 0, straddling: 1e9, range: 1e9 });
 const key = (hit: SearchResult['hits'][number]): string =>
   `${hit.messageId}|${hit.attachment?.id ?? ''}`;
 
 describe('the count of conversations holding the words', () => {
-  it('equals the conversations of the hits at every limit, in both store shapes', async () => {
+  it('equals the conversations of the hits at every limit, in the three store shapes', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(conversation, { minLength: 1, maxLength: 6 }),
@@ -175,7 +202,7 @@ describe('the count of conversations holding the words', () => {
             }
           }
           await store.close();
-          const dbs = [openReadonly(file, undefined), openReadonly(oldShape(file), undefined)];
+          const dbs = [file, oldShape(file), undated(file)].map((f) => openReadonly(f, undefined));
           try {
             for (const q of queries) {
               const { role, source } = q;

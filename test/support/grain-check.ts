@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import {
+  CONVERSATION_SEGMENTS,
   CONVERSATION_STEMS,
   CONVERSATION_WORDS,
   GRAIN_NUMBER,
 } from '../../src/stores/sqlite/conversation-words.js';
+
+type Day = number | null;
 
 /**
  * The words whose conversations, counted from each conversation's words (conversation-words.ts),
@@ -60,6 +63,30 @@ export function grainMismatches(file: string): string[] {
       if (grain !== matches)
         wrong.push(`stem ${term}: ${grain} conversations, ${matches} by match`);
     }
+    // Each segment's first and last day are its messages' (issue 46, eighth pass): null
+    // unless every message of it has a day.
+    const days = db
+      .prepare(
+        `SELECT s.n, s.k, s.first_day AS kept0, s.last_day AS kept1,
+           (SELECT CASE WHEN count(*) > 0 AND count(day) = count(*) THEN min(day) END
+            FROM message_conversation WHERE rowid BETWEEN s.lo AND s.hi AND n = s.n) AS day0,
+           (SELECT CASE WHEN count(*) > 0 AND count(day) = count(*) THEN max(day) END
+            FROM message_conversation WHERE rowid BETWEEN s.lo AND s.hi AND n = s.n) AS day1
+         FROM ${CONVERSATION_SEGMENTS} s`,
+      )
+      .all() as {
+      n: number;
+      k: number;
+      kept0: Day;
+      kept1: Day;
+      day0: Day;
+      day1: Day;
+    }[];
+    for (const { n, k, kept0, kept1, day0, day1 } of days)
+      if (kept0 !== day0 || kept1 !== day1)
+        wrong.push(
+          `segment ${n}.${k}: days ${String(kept0)}–${String(kept1)}, its messages' ${String(day0)}–${String(day1)}`,
+        );
     return wrong;
   } finally {
     db.close();

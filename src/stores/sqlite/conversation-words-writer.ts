@@ -7,6 +7,7 @@ import {
   CONVERSATION_STEMS,
   CONVERSATION_WORDS,
   SEGMENT_BITS,
+  SEGMENT_DAYS,
   conversationWordsMissing,
   conversationWordsStatements,
 } from './conversation-words.js';
@@ -44,6 +45,9 @@ const SegmentRow = z.object({
   hi: z.number(),
   messages: z.number(),
 });
+
+/** A segment's first or last day as YYYYMMDD, null when not every message has one. */
+type Day = number | null;
 
 /** The texts of a segment's two documents: message_fts's words, then the stems. */
 export type SegmentTexts = [words: string, stems: string];
@@ -133,7 +137,10 @@ class SegmentWriter implements ConversationWordsWriter {
   private readonly numberOf: Database.Statement;
   private readonly read: { words: Database.Statement; stems: Database.Statement }[];
   private readonly tables: { remove: Database.Statement; insert: Database.Statement }[];
-  private readonly segments: Record<'of' | 'put' | 'drop' | 'dropAll', Database.Statement>;
+  private readonly segments: Record<
+    'of' | 'put' | 'drop' | 'dropAll' | 'days' | 'setDays',
+    Database.Statement
+  >;
   private readonly lastMessage: Database.Statement;
   private readonly messageRowid: Database.Statement;
 
@@ -152,10 +159,18 @@ class SegmentWriter implements ConversationWordsWriter {
         `SELECT k, lo, hi, messages FROM ${CONVERSATION_SEGMENTS} WHERE n = ? ORDER BY k`,
       ),
       put: db.prepare(
-        `INSERT OR REPLACE INTO ${CONVERSATION_SEGMENTS} (n, k, lo, hi, messages) VALUES (?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO ${CONVERSATION_SEGMENTS} (n, k, lo, hi, messages, first_day, last_day)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       ),
       drop: db.prepare(`DELETE FROM ${CONVERSATION_SEGMENTS} WHERE n = ? AND k = ?`),
       dropAll: db.prepare(`DELETE FROM ${CONVERSATION_SEGMENTS} WHERE n = ?`),
+      // A segment's first and last day, from its messages' days beside their numbers (given
+      // before the words are written: an import's and an append's messages pass the stems'
+      // writer first).
+      days: db.prepare(SEGMENT_DAYS).raw(),
+      setDays: db.prepare(
+        `UPDATE ${CONVERSATION_SEGMENTS} SET first_day = ?, last_day = ? WHERE n = ? AND k = ?`,
+      ),
     };
     // The last rowid of the table: a new message's rowid is past it.
     this.lastMessage = db.prepare(`SELECT max(rowid) FROM "Message"`).pluck();
@@ -177,7 +192,7 @@ class SegmentWriter implements ConversationWordsWriter {
   ): void {
     const n = this.number(owner);
     if (n === undefined) return;
-    this.segments.put.run(n, 0, segment.lo, segment.hi, segment.messages);
+    this.put(n, 0, segment);
     this.insert(n, 0, texts ?? this.textsOf(owner, segment));
   }
 
@@ -206,12 +221,20 @@ class SegmentWriter implements ConversationWordsWriter {
       this.remove(n, segment.k, texts);
       this.insert(n, segment.k, this.textsOf(owner, segment));
     }
-    if (fresh === 0) return;
+    if (fresh > 0) this.addSegment(owner, n, before, fresh);
+    // Every segment's days read again: a patch may change an old message's time without its
+    // text (a few rows of numbers a message, far cheaper than its words).
+    for (const segment of this.segmentsOf(n))
+      this.segments.setDays.run(...this.daysOf(n, segment), n, segment.k);
+  }
+
+  // The new messages' segment, then the last segments merged.
+  private addSegment(owner: string, n: number, before: number, fresh: number): void {
     // A binary counter's merges keep a conversation's segments under log2 of its messages, + 1:
     // far below the 2^SEGMENT_BITS a conversation's documents can number.
     const k = (this.segmentsOf(n).at(-1)?.k ?? -1) + 1;
     const segment = { lo: before + 1, hi: this.highest(), messages: fresh };
-    this.segments.put.run(n, k, segment.lo, segment.hi, segment.messages);
+    this.put(n, k, segment);
     const texts = this.textsOf(owner, segment);
     this.insert(n, k, texts);
     this.merge(owner, n, texts);
@@ -234,9 +257,26 @@ class SegmentWriter implements ConversationWordsWriter {
       this.segments.drop.run(n, newer.k);
       older.hi = newer.hi;
       older.messages += newer.messages;
-      this.segments.put.run(n, older.k, older.lo, older.hi, older.messages);
+      this.put(n, older.k, older);
       list.pop();
     }
+  }
+
+  private put(n: number, k: number, segment: Pick<Segment, 'lo' | 'hi' | 'messages'>): void {
+    this.segments.put.run(
+      n,
+      k,
+      segment.lo,
+      segment.hi,
+      segment.messages,
+      ...this.daysOf(n, segment),
+    );
+  }
+
+  private daysOf(n: number, { lo, hi }: Pick<Segment, 'lo' | 'hi'>): [Day, Day] {
+    const row: unknown = this.segments.days.get({ n, lo, hi });
+    const [first, last] = Array.isArray(row) ? (row as unknown[]) : [];
+    return [integer(first) ?? null, integer(last) ?? null];
   }
 
   private number(owner: string): number | undefined {

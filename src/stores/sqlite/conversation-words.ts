@@ -3,6 +3,7 @@ import type { SearchNode } from '../../search/search-terms.js';
 import { TOKENIZER, PREFIX_LENGTHS } from './full-text.js';
 import { STEMS_TOKENIZER } from './stemmed-full-text.js';
 import { tableNames } from './sqlite-rows.js';
+import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 
 /**
  * The words of each conversation, by conversation number (issue 46, fifth pass): what
@@ -42,6 +43,53 @@ export const CONVERSATION_STEMS = 'conversation_stems';
  */
 export const CONVERSATION_SEGMENTS = 'conversation_word_segments';
 
+/**
+ * The columns of {@link CONVERSATION_SEGMENTS} holding the first and the last day (YYYYMMDD, as
+ * message_conversation's `day`) of a segment's messages (issue 46, eighth pass): null when one
+ * of them has no day (a time that is not an ISO date) or the segment has no numbered message.
+ * A search with a date bound counts a conversation from its words when a matching segment lies
+ * wholly on the kept side of the bound's day (see segment-days.ts). Written with the segment by
+ * the words' writer; a store made before them gets them on upgrade.
+ */
+export const SEGMENT_DAY_COLUMNS = ['first_day', 'last_day'] as const;
+
+// A segment's first or last day: null unless every one of its messages has a day.
+const dayOfSegment = (of: 'min' | 'max', n: string, lo: string, hi: string): string =>
+  `SELECT CASE WHEN count(*) > 0 AND count(day) = count(*) THEN ${of}(day) END
+   FROM ${MESSAGE_CONVERSATIONS} WHERE rowid BETWEEN ${lo} AND ${hi} AND n = ${n}`;
+
+/** A segment's first and last day (`@n`, `@lo`, `@hi`; see {@link SEGMENT_DAY_COLUMNS}). */
+export const SEGMENT_DAYS = `SELECT (${dayOfSegment('min', '@n', '@lo', '@hi')}),
+  (${dayOfSegment('max', '@n', '@lo', '@hi')})`;
+
+/** Whether the segments have their days (a store made before them, opened read-only, has not). */
+export function segmentDaysKept(db: Database.Database): boolean {
+  const columns = new Set(
+    db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(CONVERSATION_SEGMENTS),
+  );
+  return SEGMENT_DAY_COLUMNS.every((column) => columns.has(column));
+}
+
+/**
+ * Gives the segments of a store made before their days those days, from the messages' days
+ * (run after the messages' numbers and days are up to date), in one transaction. Returns how
+ * many segments, or undefined when there was nothing to do.
+ */
+export function upgradeSegmentDays(db: Database.Database): number | undefined {
+  if (!tableNames(db).includes(CONVERSATION_SEGMENTS) || segmentDaysKept(db)) return undefined;
+  return db.transaction(() => {
+    for (const column of SEGMENT_DAY_COLUMNS)
+      db.exec(`ALTER TABLE ${CONVERSATION_SEGMENTS} ADD COLUMN ${column} INTEGER`);
+    return db
+      .prepare(
+        `UPDATE ${CONVERSATION_SEGMENTS} AS s SET
+           first_day = (${dayOfSegment('min', 's.n', 's.lo', 's.hi')}),
+           last_day = (${dayOfSegment('max', 's.n', 's.lo', 's.hi')})`,
+      )
+      .run().changes;
+  })();
+}
+
 /** The bits of a document's rowid that number its segment (see {@link CONVERSATION_SEGMENTS}). */
 export const SEGMENT_BITS = 8;
 
@@ -58,7 +106,7 @@ export function conversationWordsStatements(): string[] {
     `CREATE VIRTUAL TABLE IF NOT EXISTS ${CONVERSATION_STEMS} USING fts5(${options(STEMS_TOKENIZER)})`,
     `CREATE TABLE IF NOT EXISTS ${CONVERSATION_SEGMENTS} (n INTEGER NOT NULL, k INTEGER NOT NULL,
        lo INTEGER NOT NULL, hi INTEGER NOT NULL, messages INTEGER NOT NULL,
-       PRIMARY KEY (n, k)) WITHOUT ROWID`,
+       first_day INTEGER, last_day INTEGER, PRIMARY KEY (n, k)) WITHOUT ROWID`,
   ];
 }
 

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { z } from 'zod';
 import { CONVERSATION_STEMS, CONVERSATION_WORDS, GRAIN_NUMBER } from './conversation-words.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
+import { conversationsByDays } from './segment-days.js';
 import { sqliteRow } from './sqlite-rows.js';
 import {
   MATCH_COUNT_CAP,
@@ -155,10 +156,11 @@ function messageTextAlone(
 }
 
 /**
- * {@link countFiltered} when the filters read the conversation alone (its source) and the
- * search is one each conversation's words answer (see {@link Tables.grain}): the conversations
- * whose words match and which the filters keep, exactly; the matches kept counted up to the
- * cap, as {@link countMatches} counts them (the number shown stops there).
+ * {@link countFiltered} when the filters read the conversation (its source) and the message's
+ * date alone, and the search is one each conversation's words answer (see {@link Tables.grain}):
+ * the conversations whose words match and which the filters keep, exactly (with a date bound,
+ * from each segment's days: see segment-days.ts); the matches kept counted up to the cap, as
+ * {@link countMatches} counts them (the number shown stops there).
  */
 function grainFiltered(
   db: Database.Database,
@@ -166,13 +168,21 @@ function grainFiltered(
   tables: Tables,
   filters: readonly string[],
   params: Params,
-): { kept: Record<Source, number>; conversations: number } | undefined {
-  if (!tables.grain || filters.some(readsMessage)) return undefined;
+): { kept: Record<Source, number>; conversations: number; messages?: number } | undefined {
+  if (!tables.grain) return undefined;
   const conditions = numberedFilters(db, filters, params, tables.kept);
   if (conditions === undefined || conditions.length === 0) return undefined;
   const joins = sources.map((source) => numberJoin(db, source));
   if (joins.some((join) => join === undefined)) return undefined;
   const where = conditions.join(' AND ');
+  // With a date bound, the conversations from each segment's days (see segment-days.ts).
+  let byDays: number | undefined;
+  if (filters.some(readsMessage)) {
+    const scope = numberedFilters(db, filters.filter(overConversation), params, tables.kept) ?? [];
+    const conversation = scope.length > 0 ? scope.join(' AND ') : undefined;
+    byDays = conversationsByDays(db, sources, tables, filters, params, conditions, conversation);
+    if (byDays === undefined) return undefined;
+  }
   const cap = MATCH_COUNT_CAP + 1;
   const count = counter(db, params);
   const kept: Record<Source, number> = { message: 0, attachment: 0 };
@@ -189,13 +199,18 @@ function grainFiltered(
   });
   // Materialized: else SQLite hands the filter's numbers to FTS5 as `rowid IN (…)`, one FTS5
   // query a number (40 s for a prefix with a source at a million messages).
-  const conversations = count(
-    `WITH g AS MATERIALIZED (SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
+  const conversations =
+    byDays ??
+    count(
+      `WITH g AS MATERIALIZED (SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_WORDS} WHERE ${CONVERSATION_WORDS} MATCH @match
      UNION SELECT ${GRAIN_NUMBER} AS n FROM ${CONVERSATION_STEMS} WHERE ${CONVERSATION_STEMS} MATCH @stems)
      SELECT count(*) FROM g k WHERE ${where}`,
-  );
-  return { kept, conversations };
+    );
+  // Past the cap kept, past it found (what countMatches would say, without its reading).
+  return kept.message >= cap ? { kept, conversations, messages: cap } : { kept, conversations };
 }
+
+const overConversation = (filter: string): boolean => !readsMessage(filter);
 
 const FilteredCounts = z.object({
   message: z.number(),

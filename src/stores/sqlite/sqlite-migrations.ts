@@ -21,6 +21,8 @@ import {
   CONVERSATION_STEMS,
   CONVERSATION_WORDS,
   conversationWordsMissing,
+  segmentDaysKept,
+  upgradeSegmentDays,
 } from './conversation-words.js';
 import { upgradeConversationWords } from './conversation-words-writer.js';
 import { columnsOf, quote, schemaStatements, typesOf } from './sqlite-schema.js';
@@ -91,6 +93,9 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   // Each conversation's words, for exact counts (a store made before them: filled once, after
   // the numbers and the stems it is made from).
   upgradeConversationWords(db);
+  // Their segments' first and last days, for counts with a date bound (a store made before
+  // them: read from the messages' days once).
+  upgradeSegmentDays(db);
   // The same for the search indexes: FTS5 otherwise keeps a deleted row's words until a merge.
   for (const table of [
     ...FULL_TEXT.map((t) => t.table),
@@ -186,6 +191,7 @@ function outdatedIn(db: Database.Database): boolean {
   if (stemsMissing(db)) return true;
   if (tables.has('Message') && messageConversationsMissing(db)) return true;
   if (tables.has('Message') && conversationWordsMissing(db)) return true;
+  if (tables.has('Message') && !segmentDaysKept(db)) return true;
   if (tables.has('Conversation') && listingMissing(db)) return true;
   if (tables.has('vector_unit') && !columnNames(db, 'vector_unit').has('q8')) return true;
   return LABEL_NAMES.some((label) => {
