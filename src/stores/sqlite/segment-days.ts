@@ -98,10 +98,12 @@ export function conversationsByDays(
       .get(),
   );
   if (share < SEGMENT_DAYS_WHEN.wholly) return undefined;
-  const straddle = db
-    .prepare(`SELECT s.n, s.lo, s.hi FROM ${CONVERSATION_SEGMENTS} s WHERE ${straddling}`)
-    .raw()
-    .all() as [number, number, number][];
+  const straddle = straddlingRows(
+    db
+      .prepare(`SELECT s.n, s.lo, s.hi FROM ${CONVERSATION_SEGMENTS} s WHERE ${straddling}`)
+      .raw()
+      .all(),
+  );
   const numbers = [...new Set(straddle.map(([n]) => n))];
   const lo = Math.min(...straddle.map(([, l]) => l));
   const hi = Math.max(...straddle.map(([, , h]) => h));
@@ -124,6 +126,21 @@ export function conversationsByDays(
     db,
     params,
   )(`SELECT count(DISTINCT k.n) FROM (${[whole, ...read].join(' UNION ALL ')}) k${scope}`);
+}
+
+/**
+ * The straddling segments' rows, each its conversation's number and its rowid range, checked
+ * without zod: a bound in the middle of a history can straddle a segment of every conversation
+ * (28,561 rows at a million messages) before the count falls back (SEGMENT_DAYS_WHEN).
+ */
+function straddlingRows(rows: unknown[]): [number, number, number][] {
+  return rows.map((row, i) => {
+    const cells: unknown[] = Array.isArray(row) ? row : [];
+    const [n, lo, hi] = cells;
+    if (typeof n !== 'number' || typeof lo !== 'number' || typeof hi !== 'number')
+      throw new Error(`conversation_word_segments row ${String(i)} is not (n, lo, hi) numbers`);
+    return [n, lo, hi];
+  });
 }
 
 /**
