@@ -10,6 +10,7 @@ import { layoutOf } from '../dist/folder/layout.js';
 import { openReadonly } from '../dist/stores/sqlite/open-readonly.js';
 import { searchSqlite } from '../dist/stores/sqlite/sqlite-search.js';
 import { writeChatgptExport } from '../dist/sample/write-samples.js';
+import { KIND_NAMES, keywordQueries } from './keyword-queries.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -104,89 +105,21 @@ if (!searchOnly) {
 
 // 2. Search latency per kind of query, 20 distinct queries a kind (issue 46: p95 < 50 ms at a
 // million messages for every kind).
-const words = [
-  'postgres',
-  'replication',
-  'borrow',
-  'lifetimes',
-  'kubernetes',
-  'ingress',
-  'sourdough',
-  'levain',
-  'marathon',
-  'taper',
-  'generics',
-  'compost',
-  'budget',
-  'mortgage',
-  'the',
-  'because',
-  'vacuum',
-  'helm',
-  'crumb',
-  'rebalancing',
-];
-// Words of the generator's filler (src/sample/prose.ts), each in a large part of all messages
-// ("the" and "because" are among the single words).
-const common = [
-  'and',
-  'that',
-  'with',
-  'use',
-  'time',
-  'first',
-  'make',
-  'like',
-  'need',
-  'good',
-  'way',
-  'well',
-  'may',
-  'much',
-  'one',
-  'also',
-  'which',
-  'each',
-  'when',
-  'should',
-];
-/** @type {Record<string, (a: string, b: string, i: number) => import('../dist/api/query.js').SearchQuery>} */
-const kinds = {
-  word: (a) => ({ text: a }),
-  'two words': (a, b) => ({ text: `${a} ${b}` }),
-  'phrase, role': (a) => ({ text: `"${a} and"`, role: 'user' }),
-  prefix: (a) => ({ text: `${a.slice(0, 3)}*` }),
-  'prefix, source': (a) => ({ text: `${a.slice(0, 4)}*`, source: 'chatgpt' }),
-  'word, since': (a) => ({ text: a, since: '2023-12-01' }),
-  'common word': (_a, _b, i) => ({ text: common[i] ?? 'the' }),
-  'OR / NOT': (a, b, i) => ({ text: i % 2 === 0 ? `${a} OR ${b}` : `${a} -${b}` }),
-};
-/** @type {{ kind: string, query: import('../dist/api/query.js').SearchQuery }[]} */
-const queries = [];
-for (const [kind, make] of Object.entries(kinds)) {
-  for (let i = 0; i < words.length; i++) {
-    const a = words[i] ?? '';
-    // The second word: another topic's, never the first one.
-    const b = words[(i + 7) % words.length] ?? '';
-    queries.push({ kind, query: make(a, b, i) });
-  }
-}
+const queries = keywordQueries();
 if (new Set(queries.map((q) => JSON.stringify(q.query))).size !== queries.length)
   throw new Error('the search bench needs distinct queries');
 // Wall time through the store (its search child process), and beside it the CPU time of the
 // same search run by searchSqlite in this process (what the child does): on a shared machine a
 // query's wall time also holds other processes' turns on the cores and the disk.
 /** @type {Map<string, { p50: number[], p95: number[], cpu50: number[], cpu95: number[] }>} */
-const perKind = new Map(
-  Object.keys(kinds).map((k) => [k, { p50: [], p95: [], cpu50: [], cpu95: [] }]),
-);
+const perKind = new Map(KIND_NAMES.map((k) => [k, { p50: [], p95: [], cpu50: [], cpu95: [] }]));
 /** @type {{ p50: number[], p95: number[], cpu50: number[], cpu95: number[] }} */
 const overall = { p50: [], p95: [], cpu50: [], cpu95: [] };
 const cpuMs = (usage) => (usage.user + usage.system) / 1000;
 for (let round = 0; round < rounds; round++) {
   const store = SqliteStore.open(layoutOf(data).store, { readonly: true });
   /** @type {Map<string, { wall: number[], cpu: number[] }>} */
-  const times = new Map(Object.keys(kinds).map((k) => [k, { wall: [], cpu: [] }]));
+  const times = new Map(KIND_NAMES.map((k) => [k, { wall: [], cpu: [] }]));
   // The store's first search starts its search child (a process, then the store opened in it):
   // not timed, or it lands in the first kind's p95 (a word's was 174 ms wall against 16 ms CPU).
   await store.search({ text: 'warm', limit: 1 });

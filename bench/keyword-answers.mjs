@@ -15,6 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { layoutOf } from '../dist/folder/layout.js';
 import { openReadonly } from '../dist/stores/sqlite/open-readonly.js';
 import { searchSqlite } from '../dist/stores/sqlite/sqlite-search.js';
+import { FILTERED_KINDS, WORDS, keywordQueries } from './keyword-queries.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -23,53 +24,13 @@ const out = option('--out');
 if (dataDir === undefined || out === undefined)
   throw new Error('usage: keyword-answers.mjs --data-dir DIR --out FILE');
 
-// As bench/graph.mjs builds them.
-const words = [
-  'postgres',
-  'replication',
-  'borrow',
-  'lifetimes',
-  'kubernetes',
-  'ingress',
-  'sourdough',
-  'levain',
-  'marathon',
-  'taper',
-  'generics',
-  'compost',
-  'budget',
-  'mortgage',
-  'the',
-  'because',
-  'vacuum',
-  'helm',
-  'crumb',
-  'rebalancing',
-];
-const common = ['and', 'that', 'with', 'use', 'time', 'first', 'make', 'like', 'need', 'good'];
-common.push('way', 'well', 'may', 'much', 'one', 'also', 'which', 'each', 'when', 'should');
-/** @type {Record<string, (a: string, b: string, i: number) => import('../dist/api/query.js').SearchQuery>} */
-const kinds = {
-  word: (a) => ({ text: a }),
-  'two words': (a, b) => ({ text: `${a} ${b}` }),
-  'phrase, role': (a) => ({ text: `"${a} and"`, role: 'user' }),
-  prefix: (a) => ({ text: `${a.slice(0, 3)}*` }),
-  'prefix, source': (a) => ({ text: `${a.slice(0, 4)}*`, source: 'chatgpt' }),
-  'word, since': (a) => ({ text: a, since: '2023-12-01' }),
-  'common word': (_a, _b, i) => ({ text: common[i] ?? 'the' }),
-  'OR / NOT': (a, b, i) => ({ text: i % 2 === 0 ? `${a} OR ${b}` : `${a} -${b}` }),
-};
-const filtered = new Set(['phrase, role', 'prefix, source', 'word, since', 'OR / NOT']);
-
 const db = openReadonly(layoutOf(dataDir).store, undefined);
 /** @type {import('../dist/api/query.js').SearchQuery[]} */
 const searches = [];
-for (const [kind, make] of Object.entries(kinds))
-  for (let i = 0; i < words.length; i++) {
-    const query = make(words[i] ?? '', words[(i + 7) % words.length] ?? '', i);
-    for (const limit of [1, 20, 100]) searches.push({ ...query, limit });
-    if (filtered.has(kind)) searches.push({ ...query, limit: 20, offset: 20 });
-  }
+for (const { kind, query } of keywordQueries()) {
+  for (const limit of [1, 20, 100]) searches.push({ ...query, limit });
+  if (FILTERED_KINDS.has(kind)) searches.push({ ...query, limit: 20, offset: 20 });
+}
 
 // Days where conversations begin or end, spread over the store's span: each, the day before
 // and after, and a time inside it.
@@ -111,7 +72,7 @@ for (const text of dated)
 
 // NOT searches beyond the bench's, and a source that keeps no conversation.
 for (const a of ['because', 'the', 'borrow', 'postgres'])
-  for (const b of words.slice(0, 10)) if (a !== b) searches.push({ text: `${a} -${b}`, limit: 20 });
+  for (const b of WORDS.slice(0, 10)) if (a !== b) searches.push({ text: `${a} -${b}`, limit: 20 });
 for (const text of ['the* -lifetimes -helm', 'beca* -lifetimes -helm', 'the', 'borr*'])
   searches.push(
     { text, source: 'claude-ai', limit: 20 },
