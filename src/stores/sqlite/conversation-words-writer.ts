@@ -57,6 +57,8 @@ export interface AppendPlan {
   owner: string;
   /** The segments whose messages the append changes, and the texts they were made of. */
   touched: { segment: Segment; texts: SegmentTexts }[];
+  /** The segments holding a message whose time the append changes: their days are read again. */
+  retimed: Segment[];
   /** The last message rowid before the append: its new messages come after it. */
   before: number;
   fresh: number;
@@ -85,9 +87,14 @@ export interface ConversationWordsWriter {
 
 // The Message nodes a delta adds, and the old messages whose words it changes (their text, the
 // attachments they carry, or those attachments' text).
-function appendShape(delta: GraphDelta): { fresh: number; touched: Set<string> } {
+function appendShape(delta: GraphDelta): {
+  fresh: number;
+  touched: Set<string>;
+  retimed: Set<string>;
+} {
   const old = new Map(delta.left.nodes.map((node) => [node.id, node]));
   const touched = new Set<string>();
+  const retimed = new Set<string>();
   let fresh = 0;
   const carried = (edges: readonly GraphEdge[], attachment: string): void => {
     for (const edge of edges)
@@ -96,6 +103,13 @@ function appendShape(delta: GraphDelta): { fresh: number; touched: Set<string> }
   for (const node of delta.fresh.nodes) {
     const before = old.get(node.id);
     if (node.label === 'Message' && before === undefined) fresh++;
+    // A patch may change an old message's time without its text: its segment's days change.
+    if (
+      node.label === 'Message' &&
+      before !== undefined &&
+      before.properties.created_at !== node.properties.created_at
+    )
+      retimed.add(node.id);
     if (before === undefined || before.properties.content === node.properties.content) continue;
     if (node.label === 'Message') touched.add(node.id);
     if (node.label === 'Attachment') {
@@ -112,7 +126,7 @@ function appendShape(delta: GraphDelta): { fresh: number; touched: Set<string> }
       touched.add(edge.from);
   // A new message's words go into the new segment.
   for (const node of delta.fresh.nodes) if (!old.has(node.id)) touched.delete(node.id);
-  return { fresh, touched };
+  return { fresh, touched, retimed };
 }
 
 /**
@@ -198,34 +212,42 @@ class SegmentWriter implements ConversationWordsWriter {
 
   planAppend(delta: GraphDelta): AppendPlan {
     const { owner } = delta;
-    const { fresh, touched } = appendShape(delta);
-    const plan: AppendPlan = { owner, touched: [], before: this.highest(), fresh };
+    const { fresh, touched, retimed } = appendShape(delta);
+    const plan: AppendPlan = { owner, touched: [], retimed: [], before: this.highest(), fresh };
     const n = this.number(owner);
-    if (n === undefined || touched.size === 0) return plan;
+    if (n === undefined || touched.size + retimed.size === 0) return plan;
     const list = this.segmentsOf(n);
-    const hit = new Set<Segment>();
-    for (const id of touched) {
-      const rowid = integer(this.messageRowid.get(id));
-      if (rowid === undefined) continue;
-      const segment = list.find((s) => s.lo <= rowid && rowid <= s.hi);
-      if (segment) hit.add(segment);
-    }
-    plan.touched = [...hit].map((segment) => ({ segment, texts: this.textsOf(owner, segment) }));
+    const segmentsOf = (ids: Set<string>): Segment[] => {
+      const hit = new Set<Segment>();
+      for (const id of ids) {
+        const rowid = integer(this.messageRowid.get(id));
+        if (rowid === undefined) continue;
+        const segment = list.find((s) => s.lo <= rowid && rowid <= s.hi);
+        if (segment) hit.add(segment);
+      }
+      return [...hit];
+    };
+    plan.touched = segmentsOf(touched).map((segment) => ({
+      segment,
+      texts: this.textsOf(owner, segment),
+    }));
+    plan.retimed = segmentsOf(retimed);
     return plan;
   }
 
-  finishAppend({ owner, touched, before, fresh }: AppendPlan): void {
+  finishAppend({ owner, touched, retimed, before, fresh }: AppendPlan): void {
     const n = this.number(owner);
     if (n === undefined) return;
     for (const { segment, texts } of touched) {
       this.remove(n, segment.k, texts);
       this.insert(n, segment.k, this.textsOf(owner, segment));
     }
-    if (fresh > 0) this.addSegment(owner, n, before, fresh);
-    // Every segment's days read again: a patch may change an old message's time without its
-    // text (a few rows of numbers a message, far cheaper than its words).
-    for (const segment of this.segmentsOf(n))
+    // Only the segments whose messages were given another time: reading every segment's days
+    // at each append cost a growing session its whole length again each time. (Before the new
+    // segment: merging it writes the merged segments' days itself.)
+    for (const segment of retimed)
       this.segments.setDays.run(...this.daysOf(n, segment), n, segment.k);
+    if (fresh > 0) this.addSegment(owner, n, before, fresh);
   }
 
   // The new messages' segment, then the last segments merged.
