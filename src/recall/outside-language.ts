@@ -1,10 +1,7 @@
 import { modelLanguages } from '../embed/model-catalog.js';
-import {
-  detectLanguage,
-  languageScores,
-  preloadLanguageDetector,
-} from '../search/language-detection.js';
+import { languageScores } from '../search/language-detection.js';
 import type { MeaningTest } from '../search/meaning-cutoff.js';
+import { questionLanguage } from './query-language.js';
 
 // Issue 43: a model made for one language reads a question in another by the shape of its
 // letters. all-minilm-l6-v2 answered 118 of the recall bench's 137 labelled questions in French,
@@ -12,12 +9,6 @@ import type { MeaningTest } from '../search/meaning-cutoff.js';
 // conversation among the first three: a French question finds French conversations, whatever it
 // asks ("les règles de la pétanque" → a crêpe batter, a lease letter, a cat). Such a question is
 // answered by its words only (docs/search.md, "Questions in a language the model does not read").
-
-/**
- * Fewer words than this say too little of their language (eld called "retirement" French): such
- * a query is searched by meaning as any other, and eld's data is not loaded for it.
- */
-const JUDGED_FROM_WORDS = 3;
 
 /**
  * How much higher eld must score the query's language than the model's for the query to be
@@ -29,8 +20,8 @@ const CLEARLY_OTHER = 0.05;
 
 /**
  * Whether `text` is, by its language, outside what `model` reads: the model was made for one
- * language (its catalog entry's `languages`), the query has at least {@link JUDGED_FROM_WORDS}
- * words, and eld is sure it is in another, clearly ({@link CLEARLY_OTHER}). Models made for many
+ * language (its catalog entry's `languages`), eld is sure the question is in another
+ * ({@link questionLanguage}: three words or more), clearly ({@link CLEARLY_OTHER}). Models made for many
  * languages are not judged so: they read languages near theirs (Catalan beside Spanish), and eld
  * names some of the bench's questions in their languages wrongly ("pneu furado" Yoruba, "alergia
  * al polen en primavera" Catalan).
@@ -38,9 +29,7 @@ const CLEARLY_OTHER = 0.05;
 export async function outsideModelLanguage(text: string, model: string): Promise<boolean> {
   const covered = modelLanguages(model);
   if (covered?.length !== 1) return false;
-  if ((text.match(/\p{L}+/gu) ?? []).length < JUDGED_FROM_WORDS) return false;
-  await preloadLanguageDetector();
-  const language = detectLanguage(text);
+  const language = await questionLanguage(text);
   if (language === undefined || covered.includes(language)) return false;
   const scores = languageScores(text);
   const top = scores[language] ?? 0;

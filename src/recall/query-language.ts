@@ -10,12 +10,22 @@ import { LISTED_LANGUAGES_MODEL } from './model-choice.js';
 const JUDGED_FROM_WORDS = 3;
 
 /**
+ * The language of a question as eld tells it, when it is sure and the question has at least
+ * {@link JUDGED_FROM_WORDS} words (else undefined, without loading eld's data).
+ */
+export async function questionLanguage(text: string): Promise<string | undefined> {
+  if ((text.match(/\p{L}+/gu) ?? []).length < JUDGED_FROM_WORDS) return undefined;
+  await preloadLanguageDetector();
+  return detectLanguage(text);
+}
+
+/**
  * One sentence when a query is in a language the model searching by meaning was not made for
  * (a French question to the English model, a Swedish one to use-multilingual-v3, finds
  * conversations by the shape of its letters, not by what it asks), naming the command that
  * installs a model that reads it: use-multilingual-v3 for one of its 16 languages (it finds more
- * of the questions written apart than e5, as `embed` chooses it), else multilingual-e5-small; none when the language cannot be told (fewer than
- * {@link JUDGED_FROM_WORDS} words, mixed text) or the model covers it. `byWordsOnly`: the
+ * of the questions written apart than e5, as `embed` chooses it), else multilingual-e5-small; none when the language cannot be told
+ * ({@link questionLanguage}) or the model covers it. `byWordsOnly`: the
  * question was answered by its words alone (`outside-language.ts`), and the notice says so.
  */
 export async function queryLanguageNotice(
@@ -25,9 +35,7 @@ export async function queryLanguageNotice(
 ): Promise<string | undefined> {
   const covered = modelLanguages(model);
   if (covered === undefined) return undefined;
-  if ((text.match(/\p{L}+/gu) ?? []).length < JUDGED_FROM_WORDS) return undefined;
-  await preloadLanguageDetector();
-  const language = detectLanguage(text);
+  const language = await questionLanguage(text);
   if (language === undefined || covered.includes(language)) return undefined;
   const name = languageName(language);
   const reads =
