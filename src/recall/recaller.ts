@@ -152,11 +152,13 @@ export function createRecaller(
       const embedQuery = opener
         ? (text: string): Promise<Float32Array> => (vector ??= opener.embedQuery(text))
         : undefined;
+      // One judge for the messages and the memories: the question's language is told once.
+      const judge = judgeWith(opener, query_.text);
       const result = await recall(
         store,
         query_,
         embedQuery,
-        judgeWith(opener, query_.text),
+        judge,
         opener ? (text, vector) => opener.centre(text, vector) : undefined,
         opener ? (text) => opener.letters(text) : undefined,
       );
@@ -164,7 +166,7 @@ export function createRecaller(
         opener && embedQuery && result.mode !== 'keyword'
           ? await (async () => {
               const vector = await embedQuery(query_.text);
-              const test = (await judgeWith(opener, query_.text)?.(vector)) ?? NO_TEST;
+              const test = (await judge?.(vector)) ?? NO_TEST;
               return { vector, model: opener.model.id, test };
             })()
           : undefined;
