@@ -31,6 +31,9 @@ interface Drawn {
 
 const day = (d: number, time = '10:00:00Z'): string => `2024-01-0${d}T${time}`;
 
+// Four messages of cherries on the first day: a segment larger than one appended message.
+const fourCherries: Said[] = Array.from({ length: 4 }, () => [day(1), 'cherry']);
+
 const CONVERSATIONS: Drawn[] = [
   // Wholly on the first day.
   {
@@ -64,22 +67,12 @@ const CONVERSATIONS: Drawn[] = [
   // older holds more messages); in the second, then a banana on the second day (merged).
   {
     source: 'chatgpt',
-    messages: [
-      [day(1), 'cherry'],
-      [day(1), 'cherry'],
-      [day(1), 'cherry'],
-      [day(1), 'cherry'],
-    ],
+    messages: fourCherries,
     appended: [[[day(3), 'apple']]],
   },
   {
     source: 'chatgpt',
-    messages: [
-      [day(1), 'cherry'],
-      [day(1), 'cherry'],
-      [day(1), 'cherry'],
-      [day(1), 'cherry'],
-    ],
+    messages: fourCherries,
     appended: [[[day(3), 'apple']], [[day(2, '12:00:00Z'), 'banana']]],
   },
   // An apple on the third day, a banana appended on the first.
