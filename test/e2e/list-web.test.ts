@@ -99,6 +99,25 @@ describe('the conversation list', () => {
     expect(new Set(periods).size).toBe(periods.length);
   });
 
+  it('keeps loading as it is scrolled when the page is put together after a slow answer', async () => {
+    // The sources answer late: the list is built, then waits for them before it is shown.
+    await page.route('**/api/sources', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await route.continue();
+    });
+    try {
+      await page.goto(`${base}/#/?source=chatgpt&sort=title`);
+      await page.waitForSelector('.conversation-row');
+      expect(await page.locator('.conversation-row').count()).toBe(50);
+      await page.locator('button.more').scrollIntoViewIfNeeded();
+      await page.waitForFunction(
+        () => document.querySelectorAll('.conversation-row').length === 65,
+      );
+    } finally {
+      await page.unroute('**/api/sources');
+    }
+  });
+
   it('shows empty conversations when asked, sorts by title and by size, filters by source', async () => {
     await page.goto(`${base}/`);
     await page.waitForSelector('.conversation-row');

@@ -249,11 +249,17 @@ async function listBody(params: URLSearchParams): Promise<HTMLElement[]> {
     return loading ?? Promise.resolve();
   };
   // Infinite scroll: the button coming near the viewport loads the next page; observed again
-  // after each page, so a page too short to push it away loads the one after.
+  // after each page, so a page too short to push it away loads the one after. Let go once the
+  // list has left the page, not before it is on it: the observer's first report can come while
+  // the page still waits for its other answers (the sources), and letting go then left the list
+  // with no infinite scroll.
+  let placed = false;
   const near = new IntersectionObserver(
     (entries) => {
-      if (!more.isConnected) near.disconnect();
-      else if (entries.some((e) => e.isIntersecting)) void loadMore().then(watch, failed);
+      if (more.isConnected) placed = true;
+      else if (placed) near.disconnect();
+      if (more.isConnected && entries.some((e) => e.isIntersecting))
+        void loadMore().then(watch, failed);
     },
     { rootMargin: '400px' },
   );
