@@ -25,7 +25,15 @@ const Answer = z.object({
   notice: z.string().optional(),
   belowFloor: z.number().optional(),
   byWordsOnly: z.literal(true).optional(),
-  conversations: z.array(z.object({ conversationId: z.string(), title: z.string() })),
+  conversations: z.array(
+    z.object({
+      conversationId: z.string(),
+      title: z.string(),
+      why: z
+        .object({ keyword: z.object({ rank: z.number() }).optional(), semantic: z.unknown() })
+        .optional(),
+    }),
+  ),
 });
 
 /** `chatgraph search … --format json` in a CLI child, as a person or an agent runs it. */
@@ -198,6 +206,8 @@ describe('the English model on a question in another language', () => {
       }
     const byWords = await search(data, 'préavis logement zone tendue', '--mode', 'hybrid');
     expect(byWords.conversations[0]?.title).toBe('Lettre de résiliation de bail');
+    // Found and ranked by its words alone: no similarity shown beside them ("words + meaning").
+    expect(byWords.conversations[0]?.why).toEqual({ keyword: { rank: 1 } });
     // The answer says it was searched by its words alone, not that passages were too far.
     expect(byWords.summary).toMatch(/; not searched by meaning$/);
     expect(byWords.byWordsOnly).toBe(true);
