@@ -7,6 +7,7 @@ import {
   nearestTerms,
   rewriteSearch,
   surfaceForm,
+  vocabularyRanges,
 } from './did-you-mean.js';
 
 describe('did you mean', () => {
@@ -20,6 +21,23 @@ describe('did you mean', () => {
         expect(editDistance(a, a)).toBe(0);
       }),
     );
+  });
+
+  it('reads the parts of a vocabulary where a swap in the first letters leads', () => {
+    expect(vocabularyRanges('frist')).toEqual([
+      ['fr', 'fs'],
+      ['rf', 'rg'],
+      ['fi', 'fj'],
+    ]);
+    expect(vocabularyRanges('aab')).toEqual([
+      ['aa', 'ab'],
+      ['ab', 'ac'],
+    ]);
+    expect(vocabularyRanges('été')).toEqual([
+      ['ét', 'éu'],
+      ['té', 'tê'],
+      ['éé', 'éê'],
+    ]);
   });
 
   it('counts two neighbouring letters swapped as one edit, as people mistype', () => {

@@ -37,6 +37,21 @@ export function editDistance(a: string, b: string, max = Infinity): number {
   return Math.min(previous[b.length] ?? max + 1, max + 1);
 }
 
+/**
+ * The ranges of a sorted vocabulary that hold a word's suggestions, as `[from, to)`: the words
+ * sharing its first two letters, and those whose first two letters a swap makes ("frist" →
+ * "first" starts "fi", "rfist" → "fr"): a vocabulary is read one such range at a time, not whole.
+ */
+export function vocabularyRanges(word: string): [string, string][] {
+  // By code point, as the vocabulary's words (letters and digits) sort in SQLite.
+  const [a = '', b = '', c = ''] = Array.from(word);
+  const starts = new Set([a + b, b + a, a + c].filter((start) => Array.from(start).length === 2));
+  return [...starts].map((from) => {
+    const [first = '', second = ''] = Array.from(from);
+    return [from, first + String.fromCodePoint((second.codePointAt(0) ?? 0) + 1)];
+  });
+}
+
 /** How far a suggestion may be from a word: one edit for short words, two from eight letters. */
 export function allowedDistance(word: string): number {
   return word.length >= 8 ? 2 : 1;

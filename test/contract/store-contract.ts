@@ -558,6 +558,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         expect((await store.search({ text: 'focaccia' })).hint).toBeUndefined();
         // Two neighbouring letters swapped are one edit, as people mistype.
         expect((await store.search({ text: 'focaccia acetnoe' })).hint).toBe('focaccia acetone');
+        // Also in the first letters, which choose the part of the vocabulary read.
+        expect((await store.search({ text: 'fcoaccia' })).hint).toBe('focaccia');
         // A hint that would still find nothing is none: one word has no near word.
         expect((await store.search({ text: 'focacia qzxwvbk' })).hint).toBeUndefined();
       });

@@ -189,6 +189,17 @@ describe('the web app in Chromium', () => {
     expect(await page.locator('.branch-position').allTextContents()).toEqual(['1 / 2']);
   });
 
+  it('offers "did you mean" as a link that runs the search, keeping the mode', async () => {
+    await page.goto(`${base}/#/search?q=frist%20answer&mode=keyword`);
+    const suggestion = page.locator('p.hint a');
+    await suggestion.waitFor();
+    expect(await page.locator('p.hint').textContent()).toBe('Did you mean first answer?');
+    await suggestion.click();
+    await page.locator('a.hit mark', { hasText: /first/i }).first().waitFor();
+    const params = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+    expect([params.get('q'), params.get('mode')]).toEqual(['first answer', 'keyword']);
+  });
+
   it('opens a conversation at a message by their short ids (#/c/<8 chars>?m=<8 chars>)', async () => {
     await page.goto(`${base}/`);
     const { id, message } = await page.evaluate(async () => {

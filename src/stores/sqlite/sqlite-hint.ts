@@ -7,6 +7,7 @@ import {
   nearestTerms,
   rewriteSearch,
   surfaceForm,
+  vocabularyRanges,
 } from '../../search/did-you-mean.js';
 import { indexForm } from '../../search/porter-stem.js';
 import { foldWord, queryStems } from '../../search/stemming.js';
@@ -92,26 +93,21 @@ function foundStemmed(db: Database.Database, word: string): boolean {
 /** The nearest word of the languages other than English, from the stemmed table's vocabulary. */
 function suggestFromStems(db: Database.Database, word: string): string | undefined {
   const folded = foldWord(word);
-  const from = folded.slice(0, 2);
-  const to = from.slice(0, -1) + String.fromCodePoint((from.codePointAt(1) ?? 0) + 1);
   db.exec(
     `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${STEMS_TABLE}_vocab USING fts5vocab(main, ${STEMS_TABLE}, 'row')`,
   );
-  const candidates = db
-    .prepare(
-      `SELECT term, doc AS count FROM temp.${STEMS_TABLE}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
-    )
-    .all(from, to);
+  const range = db.prepare(
+    `SELECT term, doc AS count FROM temp.${STEMS_TABLE}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
+  );
+  const candidates = vocabularyRanges(folded).flatMap(([from, to]) =>
+    sqliteRows(VocabRow, range.all(from, to), 'vocabulary'),
+  );
   const texts = db
     .prepare(
       `SELECT m.content FROM ${STEMS_TABLE} s JOIN "Message" m ON m.rowid = s.rowid WHERE ${STEMS_TABLE} MATCH ? LIMIT 3`,
     )
     .pluck();
-  for (const term of nearestLanguageTerms(
-    word,
-    sqliteRows(VocabRow, candidates, 'vocabulary'),
-    STEMS_LANGUAGES,
-  ).slice(0, 3)) {
+  for (const term of nearestLanguageTerms(word, candidates, STEMS_LANGUAGES).slice(0, 3)) {
     const found = sqliteRows(NullableText, texts.all(`"${term}"`), 'message text').filter(
       (t): t is string => t !== null,
     );
@@ -123,8 +119,6 @@ function suggestFromStems(db: Database.Database, word: string): string | undefin
 
 function suggest(db: Database.Database, word: string, sources: Source[]): string | undefined {
   const stem = indexForm(word);
-  const from = stem.slice(0, 2);
-  const to = from.slice(0, -1) + String.fromCodePoint((from.codePointAt(1) ?? 0) + 1);
   const candidates = new Map<string, number>();
   for (const source of sources) {
     const table = SOURCES[source].table;
@@ -132,13 +126,12 @@ function suggest(db: Database.Database, word: string, sources: Source[]): string
     db.exec(
       `CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_vocab USING fts5vocab(main, ${table}, 'row')`,
     );
-    const rows = db
-      .prepare(
-        `SELECT term, doc FROM temp.${table}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
-      )
-      .all(from, to);
-    for (const row of sqliteRows(z.object({ term: Text, doc: z.number() }), rows, 'vocabulary'))
-      candidates.set(row.term, (candidates.get(row.term) ?? 0) + row.doc);
+    const range = db.prepare(
+      `SELECT term, doc AS count FROM temp.${table}_vocab WHERE term >= ? AND term < ? LIMIT ${HINT_CANDIDATES}`,
+    );
+    for (const [from, to] of vocabularyRanges(stem))
+      for (const row of sqliteRows(VocabRow, range.all(from, to), 'vocabulary'))
+        candidates.set(row.term, (candidates.get(row.term) ?? 0) + row.count);
   }
   const terms = nearestTerms(
     word,

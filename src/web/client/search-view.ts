@@ -28,7 +28,7 @@ function summaryOf(result: ConversationSearchResult): HTMLElement[] {
   if (result.conversations.length === 0) {
     out.push(h('p', { class: 'summary' }, `No matches (searched ${how}).`));
     if ((result.belowFloor ?? 0) > 0) out.push(h('p', { class: 'summary' }, `${result.summary}.`));
-    if (result.hint) out.push(h('p', { class: 'hint' }, `Did you mean “${result.hint}”?`));
+    if (result.hint) out.push(hintLine(result.hint));
     if (result.nearest && result.nearest.length > 0)
       out.push(h('p', { class: 'summary' }, 'Nearest in meaning:'), ...result.nearest.map(hitLink));
   } else
@@ -39,10 +39,23 @@ function summaryOf(result: ConversationSearchResult): HTMLElement[] {
         `${count(result.offset + 1)}–${count(result.offset + result.conversations.length)}, searched ${how}: ${result.summary}.`,
       ),
       // Answers by meaning alone: the words matched nothing, and a near word may have.
-      ...(result.hint ? [h('p', { class: 'hint' }, `Did you mean “${result.hint}”?`)] : []),
+      ...(result.hint ? [hintLine(result.hint)] : []),
     );
   if (result.notice) out.push(h('p', { class: 'notice' }, result.notice));
   return out;
+}
+
+/** "Did you mean …?", its words a link to that search with the same mode and filters. */
+function hintLine(hint: string): HTMLElement {
+  const params = hashParams();
+  params.set('q', hint);
+  return h(
+    'p',
+    { class: 'hint' },
+    'Did you mean ',
+    h('a', { href: `#/search?${params.toString()}` }, hint),
+    '?',
+  );
 }
 
 /** A memory matching the words: it opens the Memories page on them (its source is linked there). */
