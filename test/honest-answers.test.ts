@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { memoryIo } from '../src/cli/cli-io.js';
 import { runCli } from '../src/cli/run-cli.js';
 import { fetchModel } from '../src/embed/model-fetch.js';
@@ -25,8 +27,18 @@ const Answer = z.object({
   notice: z.string().optional(),
   belowFloor: z.number().optional(),
   byWordsOnly: z.literal(true).optional(),
-  conversations: z.array(z.object({ conversationId: z.string(), title: z.string() })),
+  conversations: z.array(
+    z.object({
+      conversationId: z.string(),
+      title: z.string(),
+      why: z
+        .object({ keyword: z.object({ rank: z.number() }).optional(), semantic: z.unknown() })
+        .optional(),
+    }),
+  ),
 });
+
+const McpText = z.object({ content: z.array(z.object({ type: z.string(), text: z.string() })) });
 
 /** `chatgraph search … --format json` in a CLI child, as a person or an agent runs it. */
 async function searchInChild(data: string, text: string, ...args: string[]) {
@@ -198,10 +210,42 @@ describe('the English model on a question in another language', () => {
       }
     const byWords = await search(data, 'préavis logement zone tendue', '--mode', 'hybrid');
     expect(byWords.conversations[0]?.title).toBe('Lettre de résiliation de bail');
+    // Found and ranked by its words alone: no similarity shown beside them ("words + meaning").
+    expect(byWords.conversations[0]?.why).toEqual({ keyword: { rank: 1 } });
     // The answer says it was searched by its words alone, not that passages were too far.
     expect(byWords.summary).toMatch(/; not searched by meaning$/);
     expect(byWords.byWordsOnly).toBe(true);
     expect(byWords.belowFloor).toBeUndefined();
+  }, 300_000);
+
+  it('tells an agent over MCP that it searched by words only', async () => {
+    const data = await samplesEmbeddedWith(MODELS[0]);
+    const client = new Client({ name: 'chatgraph-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--data-dir', data],
+        env: { ...env },
+        stderr: 'ignore',
+      }),
+    );
+    try {
+      const answer = McpText.parse(
+        await client.callTool({
+          name: 'search_conversations',
+          arguments: { query: 'préavis logement zone tendue' },
+        }),
+      );
+      const text = answer.content.map((part) => part.text).join('\n');
+      expect(text).toMatch(
+        /^Searched by words only: 1 conversation has the words; not searched by meaning\.\n\(?the question looks French/,
+      );
+      // Found by its words: no similarity by meaning beside it.
+      expect(text).toContain('Lettre de résiliation de bail');
+      expect(text).not.toContain('similarity');
+    } finally {
+      await client.close();
+    }
   }, 300_000);
 
   it('says nothing of the kind with the multilingual model', async () => {

@@ -296,7 +296,11 @@ export async function recall(
     nearest(depth),
     judged(),
   ]);
-  const fused = close(fuseRankings(keyword?.hits ?? [], semantic), test);
+  // A question left to its words (outside-language.ts) is ranked by them alone: fused, its hits
+  // kept their rank and similarity by meaning and were labelled "words + meaning".
+  const fused = leftToWords(test)
+    ? { hits: keyword?.hits ?? [], below: 0 }
+    : close(fuseRankings(keyword?.hits ?? [], semantic), test);
   return {
     hits: fused.hits.slice(offset, offset + limit),
     ...meaningJudged(test, fused.below),

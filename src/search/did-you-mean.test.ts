@@ -22,6 +22,24 @@ describe('did you mean', () => {
     );
   });
 
+  it('counts two neighbouring letters swapped as one edit, as people mistype', () => {
+    expect(editDistance('statrer', 'starter')).toBe(1);
+    expect(editDistance('levian', 'levain')).toBe(1);
+    expect(editDistance('ab', 'ba')).toBe(1);
+    // Optimal string alignment: a swapped pair is not edited again.
+    expect(editDistance('ca', 'abc')).toBe(3);
+    // The bounded distance is the whole one, or the bound plus one past it, on letters drawn
+    // from a small alphabet so that swaps and repeats are common.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'c'), maxLength: 9 });
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 0, max: 4 }), (a, b, max) => {
+        const whole = alignment(a, b);
+        expect(editDistance(a, b)).toBe(whole);
+        expect(editDistance(a, b, max)).toBe(Math.min(whole, max + 1));
+      }),
+    );
+  });
+
   it('picks near indexed stems, the most frequent first on a tie, and the word as written', () => {
     const vocabulary = [
       { term: 'focaccia', count: 3 },
@@ -82,3 +100,24 @@ describe('did you mean', () => {
     );
   });
 });
+
+/** Optimal string alignment distance, the textbook table in full (no early stop). */
+function alignment(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number): number => d[i]?.[j] ?? 0;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      let value = Math.min(
+        at(i - 1, j) + 1,
+        at(i, j - 1) + 1,
+        at(i - 1, j - 1) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, at(i - 2, j - 2) + 1);
+      const row = d[i];
+      if (row) row[j] = value;
+    }
+  return at(a.length, b.length);
+}

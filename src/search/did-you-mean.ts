@@ -1,27 +1,40 @@
 import { indexForm } from './porter-stem.js';
 import { foldWord, queryStems, stemWord, type StemLanguage } from './stemming.js';
 
-/** Levenshtein distance, stopping early once it exceeds `max` (then `max + 1`). */
+/**
+ * Edit distance where a swap of two neighbouring letters is one edit, as people mistype
+ * ("statrer" for "starter", "levian" for "levain": two edits for plain Levenshtein, so no
+ * suggestion for a word under eight letters), as Lucene's fuzzy query counts it on Neo4j
+ * (optimal string alignment). Stops early once it exceeds `max` (then `max + 1`).
+ */
 export function editDistance(a: string, b: string, max = Infinity): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let previousBest = 0;
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     let best = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(
+      let value = Math.min(
         (previous[j] ?? 0) + 1,
         (current[j - 1] ?? 0) + 1,
         (previous[j - 1] ?? 0) + cost,
       );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, (before[j - 2] ?? 0) + 1);
       current.push(value);
       best = Math.min(best, value);
     }
-    if (best > max) return max + 1;
+    // A transposition reads two rows back, so a row's minimum bounds the result only with the
+    // row before it: stop when both are past the bound.
+    if (best > max && previousBest > max) return max + 1;
+    before = previous;
     previous = current;
+    previousBest = best;
   }
-  return previous[b.length] ?? max + 1;
+  return Math.min(previous[b.length] ?? max + 1, max + 1);
 }
 
 /** How far a suggestion may be from a word: one edit for short words, two from eight letters. */

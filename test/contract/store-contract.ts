@@ -556,6 +556,10 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         // Every word is somewhere, only not together: no hint.
         expect((await store.search({ text: 'marathon levain' })).hint).toBeUndefined();
         expect((await store.search({ text: 'focaccia' })).hint).toBeUndefined();
+        // Two neighbouring letters swapped are one edit, as people mistype.
+        expect((await store.search({ text: 'focaccia acetnoe' })).hint).toBe('focaccia acetone');
+        // A hint that would still find nothing is none: one word has no near word.
+        expect((await store.search({ text: 'focacia qzxwvbk' })).hint).toBeUndefined();
       });
     });
 

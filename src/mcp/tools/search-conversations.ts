@@ -163,7 +163,10 @@ function renderConversations(
 ) {
   const end = result.offset + shown.length;
   const nextOffset = truncated || result.more ? end : null;
-  const lines = [`Searched by ${result.mode}: ${result.summary}.`];
+  // A question left to its words (the model does not read its language) says so, as the CLI
+  // and the web app do, not "Searched by hybrid".
+  const how = result.byWordsOnly === true ? 'words only' : result.mode;
+  const lines = [`Searched by ${how}: ${result.summary}.`];
   if (result.notice) lines.push(result.notice);
   if (shown.length === 0) {
     lines.push(

@@ -239,7 +239,16 @@ async function neo4jHint(
     const suggestion = nearerSuggestion(word, english, other);
     if (suggestion !== undefined) replacements.set(word.toLowerCase(), suggestion);
   }
-  return replacements.size > 0 ? rewriteSearch(text, replacements) : undefined;
+  if (replacements.size === 0) return undefined;
+  // Offered only when it finds something (as on SQLite): a question in a language the history
+  // does not hold is not "corrected" word by word into another search that finds nothing.
+  const rewritten = rewriteSearch(text, replacements);
+  const finds = async (index: string, q: string | undefined): Promise<boolean> =>
+    q !== undefined && (await first(index, q, 1)).length > 0;
+  return (await finds(TEXT_INDEX, toLuceneQuery(rewritten))) ||
+    (stems && (await finds(STEMS_INDEX, toLuceneStemsQuery(rewritten))))
+    ? rewritten
+    : undefined;
 }
 
 /** The nearest word of the other languages, from texts near the word's stems (fuzzily). */
