@@ -327,7 +327,8 @@ function sayingRebuilds(io: CliIo): () => void {
         ? Number(message.messages)
         : 0;
     if (messages < REBUILD_SAID_FROM) return;
-    // About 32 CPU-seconds a million messages (docs/performance.md).
+    // About 32 CPU-seconds a million messages with 2- and 3-letter prefixes, 44 with 4-letter
+    // ones too (docs/performance.md, issue 46 fourth and ninth passes).
     const minutes = Math.round(messages / 1_000_000);
     const wait =
       minutes < 1

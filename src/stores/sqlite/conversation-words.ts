@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3-multiple-ciphers';
 import type { SearchNode } from '../../search/search-terms.js';
-import { TOKENIZER, PREFIX_LENGTHS } from './full-text.js';
+import { TOKENIZER } from './full-text.js';
 import { STEMS_TOKENIZER } from './stemmed-full-text.js';
 import { tableNames } from './sqlite-rows.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
@@ -96,8 +96,15 @@ export const SEGMENT_BITS = 8;
 /** A grain document's conversation number, in SQL (see {@link CONVERSATION_WORDS}). */
 export const GRAIN_NUMBER = `(rowid >> ${SEGMENT_BITS})`;
 
+/**
+ * The prefix lengths the words index: 2 and 3 letters, as message_fts had them when the tables
+ * came (a store's tables are kept as they were made: a contentless table cannot be rebuilt from
+ * itself, it is filled from the messages again).
+ */
+export const WORDS_PREFIX_LENGTHS = '2 3';
+
 const options = (tokenizer: string): string =>
-  `content, content='', detail=none, tokenize='${tokenizer}', prefix='${PREFIX_LENGTHS}'`;
+  `content, content='', detail=none, tokenize='${tokenizer}', prefix='${WORDS_PREFIX_LENGTHS}'`;
 
 /** The tables (idempotent). */
 export function conversationWordsStatements(): string[] {

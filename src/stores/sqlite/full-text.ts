@@ -21,11 +21,13 @@ import { tableNames } from './sqlite-rows.js';
 export const TOKENIZER = 'porter unicode61 remove_diacritics 2';
 
 /**
- * FTS5 keeps an index of every word's first 2 and first 3 letters beside the words: a prefix of
- * that length (`th*`, `the*`) reads one list of matches. Without it FTS5 merged the lists of
- * every word the prefix starts (the, then, there, their…) whole before reading any, whatever
- * the window: `the*` took about a second at a million messages (docs/performance.md). Longer
- * prefixes start few words and are read as before.
+ * FTS5 keeps an index of every word's first 2, 3 and 4 letters beside the words: a prefix of
+ * that length (`th*`, `the*`, `beca*`) reads one list of matches. Without it FTS5 merged the
+ * lists of every word the prefix starts (the, then, there, their…) whole before reading any,
+ * whatever the window, and again for bm25's statistics: `the*` took about a second at a million
+ * messages, and `beca*` 70 ms with 2 and 3 alone (docs/performance.md, issue 46 fourth and ninth
+ * passes). Longer prefixes start few words and are read as before. A store made with other
+ * lengths is rebuilt once at its next writable open ({@link fullTextOutdated}).
  */
 export const PREFIX_LENGTHS = STEMS_PREFIX_LENGTHS;
 

@@ -19,7 +19,7 @@ export const STEMS_TABLE = 'message_stems';
 export const STEMS_TOKENIZER = 'unicode61 remove_diacritics 2';
 
 /** The same prefix lengths as message_fts's (full-text.ts), for a prefix read in the stems. */
-export const STEMS_PREFIX_LENGTHS = '2 3';
+export const STEMS_PREFIX_LENGTHS = '2 3 4';
 
 /** The statement that creates the stemmed table (idempotent). */
 export function stemsStatement(table = STEMS_TABLE): string {
