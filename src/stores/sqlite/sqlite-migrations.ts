@@ -61,7 +61,7 @@ export function configureWritable(db: Database.Database): void {
  * property columns, message and token counts, the full-text indexes (re-tokenized when `retokenize`),
  * the listing's indexes and previews, each message's conversation number.
  */
-export function migrate(db: Database.Database, retokenize: boolean): void {
+export function migrate(db: Database.Database, retokenize: boolean, encrypted = false): void {
   const missing = fullTextMissing(db);
   const noStems = stemsMissing(db);
   const stems = stemsStatement();
@@ -80,15 +80,17 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   backfillTokenCounts(db);
   const rebuilt = retokenize ? fullTextOutdated(db) : [];
   if (rebuilt.length > 0) announceRebuild(db, rebuilt);
-  upgradeFullText(db, retokenize, missing);
-  // A store made before stemming: its messages stemmed once (needs the language detector).
-  if (noStems)
-    db.transaction(() => {
-      db.exec(stems);
-      fillStems(db);
-    })();
-  else if (rebuilt.includes(STEMS_TABLE)) rebuildStems(db);
-  else db.exec(stems);
+  journalsOnDisk(db, rebuilt.length > 0 && !encrypted, () => {
+    upgradeFullText(db, retokenize, missing);
+    // A store made before stemming: its messages stemmed once (needs the language detector).
+    if (noStems)
+      db.transaction(() => {
+        db.exec(stems);
+        fillStems(db);
+      })();
+    else if (rebuilt.includes(STEMS_TABLE)) rebuildStems(db);
+    else db.exec(stems);
+  });
   upgradeListing(db);
   // Each conversation's words, for exact counts (a store made before them: filled once, after
   // the numbers and the stems it is made from).
@@ -105,6 +107,27 @@ export function migrate(db: Database.Database, retokenize: boolean): void {
   ])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
   setPendingSize(db);
+}
+
+/**
+ * Runs `step` with SQLite's temporary files (a statement's journal) on disk when `onDisk`. A
+ * full-text table rebuilt in place is dropped inside the rebuild's transaction, and with
+ * `secure_delete` every freed page is overwritten, its old content kept in the statement's
+ * journal: in memory (`temp_store = MEMORY`) that was 700 MB at a million messages, against
+ * 68 MB with the journal on disk (docs/performance.md, ninth pass). An encrypted store keeps its
+ * journals in memory: SQLite's temporary files are not encrypted.
+ */
+function journalsOnDisk(db: Database.Database, onDisk: boolean, step: () => void): void {
+  if (!onDisk) {
+    step();
+    return;
+  }
+  db.pragma('temp_store = FILE');
+  try {
+    step();
+  } finally {
+    db.pragma('temp_store = MEMORY');
+  }
 }
 
 /** FTS5's pending terms held in memory before a table writes them out as a segment. */

@@ -92,7 +92,7 @@ export class SqliteStore implements Store {
     this.memories = new SqliteMemories(this.db);
     if (!readonly) {
       configureWritable(this.db);
-      migrate(this.db, retokenize);
+      migrate(this.db, retokenize, key !== undefined);
       this.graphWriter = new SqliteGraphWriter(this.db, this.vectors);
     }
     this.stateOf = this.db.prepare(
