@@ -243,6 +243,16 @@ describe('the English model on a question in another language', () => {
       // Found by its words: no similarity by meaning beside it.
       expect(text).toContain('Lettre de résiliation de bail');
       expect(text).not.toContain('similarity');
+      // One row per message says the same.
+      const rows = McpText.parse(
+        await client.callTool({
+          name: 'search_conversations',
+          arguments: { query: 'préavis logement zone tendue', group: 'message' },
+        }),
+      );
+      expect(rows.content.map((part) => part.text).join('\n')).toMatch(
+        /^Searched by words only\.\n/,
+      );
     } finally {
       await client.close();
     }

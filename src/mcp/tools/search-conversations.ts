@@ -91,12 +91,20 @@ function memoryWhy(hit: SearchHit): string {
   return keyword && semantic ? `by words and ${meaning.slice(3)}` : meaning || 'by words';
 }
 
+/**
+ * How an answer was searched: its mode, or "words only" for a question left to its words (the
+ * model does not read its language), as the CLI and the web app say, not "hybrid".
+ */
+function searchedBy(result: { mode: string; byWordsOnly?: true }): string {
+  return result.byWordsOnly === true ? 'words only' : result.mode;
+}
+
 // One page of hits as text and structured content; `truncated` when the budget left some out.
 function renderHits(page: Page, shown: readonly SearchHit[], truncated: boolean, kb: number) {
   const { result, nearest, memories, offset, limit } = page;
   const end = offset + shown.length;
   const nextOffset = truncated || result.hits.length === limit ? end : null;
-  const lines = [`Searched by ${result.mode}.`];
+  const lines = [`Searched by ${searchedBy(result)}.`];
   if (result.notice) lines.push(result.notice);
   if (shown.length === 0) {
     lines.push(offset > 0 ? `No hits past the first ${String(offset)}.` : 'Nothing matches.');
@@ -163,10 +171,7 @@ function renderConversations(
 ) {
   const end = result.offset + shown.length;
   const nextOffset = truncated || result.more ? end : null;
-  // A question left to its words (the model does not read its language) says so, as the CLI
-  // and the web app do, not "Searched by hybrid".
-  const how = result.byWordsOnly === true ? 'words only' : result.mode;
-  const lines = [`Searched by ${how}: ${result.summary}.`];
+  const lines = [`Searched by ${searchedBy(result)}: ${result.summary}.`];
   if (result.notice) lines.push(result.notice);
   if (shown.length === 0) {
     lines.push(
