@@ -20,6 +20,7 @@ import {
 } from './sqlite-matches.js';
 import type { Exclusion } from './fts-query.js';
 import { othersMatch } from './filtered-count.js';
+import { countExcludingBySegments } from './exclusion-count.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 
 /** A grain document's segment index, the low bits of its rowid (see conversation-words.ts). */
@@ -46,7 +47,7 @@ export function countConversations(
   if (filters.length === 0 && tables.grain) return grainConversations(db, params, 'match', 'stems');
   const excluding =
     filters.length === 0 && tables.exclusion !== undefined
-      ? countExcluding(db, tables.exclusion, params)
+      ? countExcluding(db, sources, tables, tables.exclusion, params)
       : undefined;
   if (excluding !== undefined) return excluding;
   // Message text alone matches (no stems, no attachment text): its matches' numbers counted
@@ -88,13 +89,14 @@ export function countConversations(
  * see conversation-words.ts) holds both `a` and an exclusion, nor of its stems: then every text
  * holding `a` holds no exclusion (its document would hold both), so the conversations holding
  * a match are exactly those whose words hold `a` (or whose stems hold its stems), counted as a
- * word's are. Undefined when one does: whether one of its texts holds `a` without the
- * exclusions is then read match by match (looking up a conversation's messages by the rowid
- * range of its segments cost 4–20 ms each, FTS5 reading the doclists up to the range: measured
- * at a million messages, docs/performance.md).
+ * word's are. When one does and message text alone matches, from the documents and the
+ * matches in the rowid ranges of the segments holding both (see countExcludingBySegments,
+ * issue 46, tenth pass). Undefined otherwise: counted match by match.
  */
 function countExcluding(
   db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
   exclusion: Exclusion,
   params: Params,
 ): number | undefined {
@@ -102,16 +104,18 @@ function countExcluding(
     counter(db, { match }, true)(`SELECT 1 FROM ${table} WHERE ${table} MATCH @match LIMIT 1`) !==
     undefined;
   if (
-    held(CONVERSATION_WORDS, `(${exclusion.include}) AND (${exclusion.exclude})`) ||
-    held(CONVERSATION_STEMS, `(${exclusion.includeStems}) AND (${exclusion.excludeStems})`)
+    !held(CONVERSATION_WORDS, `(${exclusion.include}) AND (${exclusion.exclude})`) &&
+    !held(CONVERSATION_STEMS, `(${exclusion.includeStems}) AND (${exclusion.excludeStems})`)
   )
-    return undefined;
-  return grainConversations(
-    db,
-    { ...params, grainIn: exclusion.include, grainInStems: exclusion.includeStems },
-    'grainIn',
-    'grainInStems',
-  );
+    return grainConversations(
+      db,
+      { ...params, grainIn: exclusion.include, grainInStems: exclusion.includeStems },
+      'grainIn',
+      'grainInStems',
+    );
+  return othersMatch(db, sources, tables, params)
+    ? undefined
+    : countExcludingBySegments(db, exclusion, params);
 }
 
 const GrainDocuments = z.object({ documents: z.number(), later: z.number().nullable() });
