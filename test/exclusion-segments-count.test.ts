@@ -1,0 +1,185 @@
+// Issue 46, tenth pass: `a -b` where some conversations' words hold both `a` and `b` counts
+// those conversations from the matches of `a -b` inside their segments' rowid ranges (one
+// masked reading of message_fts), not by joining every match to its conversation. Each
+// conversation here is one way a shortcut could miscount: every `apple` with a `banana`, one
+// alone, an `apple` alone in a live-appended segment, and segments merged across other
+// conversations' appends (their ranges hold other conversations' messages, matches included).
+import { join } from 'node:path';
+import type Database from 'better-sqlite3-multiple-ciphers';
+import { describe, expect, it } from 'vitest';
+import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
+import { CONVERSATION_SEGMENTS } from '../src/stores/sqlite/conversation-words.js';
+import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
+import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
+import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
+import { tempDir } from './support/convert-to-temp.js';
+
+// A message's words, and the words of an attachment it carries.
+type Text = string | [message: string, attachment: string];
+
+// In an English sentence: the stemmed table (other languages) then holds none of them, so
+// message text alone matches (short texts of a few words are told another language).
+const sentence = (words: string): string =>
+  `We wrote about the ${words} in the kitchen and then we went home for the evening`;
+
+function batch(c: number, texts: Text[]): GraphBatch {
+  const id = `c${c}`;
+  const nodes: GraphNode[] = [
+    {
+      label: 'Conversation',
+      id,
+      properties: { name: id, title: id, conversation_id: id, source: 'chatgpt' },
+    },
+  ];
+  const edges: GraphEdge[] = [];
+  texts.forEach((text, position) => {
+    const [words, attached] = typeof text === 'string' ? [text, undefined] : text;
+    const content = sentence(words);
+    const messageId = `${id}:m${position}`;
+    nodes.push({
+      label: 'Message',
+      id: messageId,
+      properties: {
+        role: 'user',
+        content,
+        created_at: `2024-01-01T10:0${position}:00Z`,
+        conversation_id: id,
+        position,
+        on_shown_thread: true,
+      },
+    });
+    edges.push({ kind: 'HAS_MESSAGE', from: id, to: messageId });
+    if (attached === undefined) return;
+    nodes.push({
+      label: 'Attachment',
+      id: `${messageId}:a`,
+      properties: {
+        name: 'notes.txt',
+        content: sentence(attached),
+        message_id: messageId,
+        position: 0,
+      },
+    });
+    edges.push({ kind: 'HAS_ATTACHMENT', from: messageId, to: `${messageId}:a` });
+  });
+  return { owner: id, nodes, edges };
+}
+
+// Written in three steps: `first`, then `second` (their rowids after every one of `first`'s),
+// then the appends, one patch each in this order (each after every row before it).
+const FIRST: Record<number, Text[]> = {
+  // Every apple with a banana: no match.
+  0: ['apple banana', 'cherry'],
+  // One apple alone: a match.
+  1: ['apple banana', 'apple'],
+  // An apple alone, the banana in another message: a match.
+  2: ['apple', 'banana'],
+  // Then an apple alone appended, a segment of its own (the older holds more messages).
+  3: ['apple banana', 'cherry'],
+  // Then an apple with a banana appended: merged with the first segment, whose range then holds
+  // the messages of c5, c6, c7 and c3's append; none is c4's own apple alone: no match.
+  4: ['apple banana'],
+  // Then an apple alone appended, merged: its range holds c5's and c7's apples alone first.
+  6: ['apple banana'],
+};
+const SECOND: Record<number, Text[]> = { 5: ['apple cherry'], 7: ['apple'] };
+const APPENDS: [c: number, text: string][] = [
+  [3, 'apple'],
+  [4, 'apple banana'],
+  [6, 'apple'],
+];
+
+async function written(): Promise<string> {
+  const file = join(tempDir(), 'chatgraph.sqlite');
+  const store = SqliteStore.open(file);
+  const texts = new Map<number, Text[]>();
+  for (const step of [FIRST, SECOND]) {
+    const batches = Object.entries(step).map(([c, list]) => {
+      texts.set(Number(c), list);
+      return batch(Number(c), list);
+    });
+    await store.upsert(batches);
+  }
+  for (const [c, text] of APPENDS) {
+    const before = texts.get(c) ?? [];
+    const after = [...before, text];
+    expect(await store.patch(batch(c, before), batch(c, after), false)).toBe('written');
+    texts.set(c, after);
+  }
+  await store.close();
+  return file;
+}
+
+// The statements a search prepares.
+function watched(db: Database.Database): string[] {
+  const statements: string[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = (sql: string) => {
+    statements.push(sql);
+    return prepare(sql);
+  };
+  return statements;
+}
+
+describe('the conversations of a -b whose words hold both', () => {
+  it('are counted exactly from the matches in those segments, not match by match', async () => {
+    const file = await written();
+    const db = openReadonly(file, undefined);
+    try {
+      // c3 has two segments; c4's and c6's were merged across other conversations' rows.
+      const segments = db
+        .prepare(
+          `SELECT n, count(*) AS segments, sum(hi - lo + 1 > messages) AS merged
+           FROM ${CONVERSATION_SEGMENTS} GROUP BY n ORDER BY n`,
+        )
+        .raw()
+        .all();
+      expect(segments.map((row) => (row as number[]).slice(1))).toEqual([
+        [1, 0],
+        [1, 0],
+        [1, 0],
+        [2, 0],
+        [1, 1],
+        [1, 1],
+        [1, 0],
+        [1, 0],
+      ]);
+      const statements = watched(db);
+      const count = (text: string): number | undefined =>
+        searchSqlite(db, { text, limit: 1 }).conversationCount;
+      // c1, c2, c3 (its append), c5, c6 (its append, after c5's and c7's apples), c7.
+      expect(count('apple -banana')).toBe(6);
+      expect(count('ap* -banana')).toBe(6);
+      expect(count('apple -banana -zeppelin')).toBe(6);
+      // c2's banana alone.
+      expect(count('banana -apple')).toBe(1);
+      // c0's and c3's cherry alone (c5's is with an apple).
+      expect(count('cherry -apple')).toBe(2);
+      expect(statements.some((sql) => sql.includes('substr(@mask'))).toBe(true);
+      expect(statements.some((sql) => /count\(DISTINCT k\.n\)/.test(sql))).toBe(false);
+      expect(searchSqlite(db, { text: 'apple -banana', limit: 20 }).matches).toBe(6);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('are counted match by match when attachment text matches', async () => {
+    const file = join(tempDir(), 'chatgraph.sqlite');
+    const store = SqliteStore.open(file);
+    await store.upsert([
+      // The message holds both, its attachment an apple alone: a match.
+      batch(0, [['apple banana', 'apple pie']]),
+      batch(1, ['apple banana']),
+      batch(2, ['apple', 'banana']),
+    ]);
+    await store.close();
+    const db = openReadonly(file, undefined);
+    try {
+      const statements = watched(db);
+      expect(searchSqlite(db, { text: 'apple -banana', limit: 1 }).conversationCount).toBe(2);
+      expect(statements.some((sql) => sql.includes('substr(@mask'))).toBe(false);
+    } finally {
+      db.close();
+    }
+  });
+});
