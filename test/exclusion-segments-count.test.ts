@@ -6,6 +6,7 @@
 // conversations' appends (their ranges hold other conversations' messages, matches included).
 import { join } from 'node:path';
 import type Database from 'better-sqlite3-multiple-ciphers';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
 import { CONVERSATION_SEGMENTS } from '../src/stores/sqlite/conversation-words.js';
@@ -181,5 +182,57 @@ describe('the conversations of a -b whose words hold both', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('are counted as the messages holding one word without the other say, on random stores', async () => {
+    const WORDS = ['apple', 'banana', 'cherry'];
+    const words = fc.subarray(WORDS, { minLength: 1 }).map((list) => list.join(' '));
+    // Conversations written in two steps, then appends interleaved between them (segments of
+    // their own, or merged across other conversations' rows).
+    const drawn = fc.record({
+      first: fc.array(fc.array(words, { minLength: 1, maxLength: 4 }), {
+        minLength: 1,
+        maxLength: 4,
+      }),
+      second: fc.array(fc.array(words, { minLength: 1, maxLength: 3 }), { maxLength: 3 }),
+      appends: fc.array(fc.tuple(fc.nat(6), words), { maxLength: 6 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(drawn, async ({ first, second, appends }) => {
+        const file = join(tempDir(), 'chatgraph.sqlite');
+        const store = SqliteStore.open(file);
+        const texts = [...first, ...second].map((list) => [...list]);
+        await store.upsert(first.map((list, c) => batch(c, list)));
+        if (second.length > 0)
+          await store.upsert(second.map((list, i) => batch(first.length + i, list)));
+        for (const [pick, text] of appends) {
+          const c = pick % texts.length;
+          const before = texts[c] ?? [];
+          expect(await store.patch(batch(c, before), batch(c, [...before, text]), false)).toBe(
+            'written',
+          );
+          texts[c] = [...before, text];
+        }
+        await store.close();
+        const db = openReadonly(file, undefined);
+        try {
+          for (const a of WORDS)
+            for (const b of WORDS) {
+              if (a === b) continue;
+              const holding = texts.filter((list) =>
+                list.some((text) => text.split(' ').includes(a) && !text.split(' ').includes(b)),
+              ).length;
+              const text = `${a} -${b}`;
+              expect({
+                text,
+                count: searchSqlite(db, { text, limit: 1 }).conversationCount,
+              }).toEqual({ text, count: holding });
+            }
+        } finally {
+          db.close();
+        }
+      }),
+      { numRuns: 15 },
+    );
   });
 });
