@@ -159,6 +159,18 @@ describe('the conversations of a -b whose words hold both', () => {
       expect(statements.some((sql) => sql.includes('substr(@mask'))).toBe(true);
       expect(statements.some((sql) => /count\(DISTINCT k\.n\)/.test(sql))).toBe(false);
       expect(searchSqlite(db, { text: 'apple -banana', limit: 20 }).matches).toBe(6);
+      // The window is scored by `apple` alone, to the same scores as bm25 of `apple NOT banana`.
+      const scores = db
+        .prepare(
+          `SELECT -bm25(message_fts) FROM message_fts WHERE message_fts MATCH '"apple" NOT "banana"'
+           ORDER BY bm25(message_fts), rowid DESC`,
+        )
+        .pluck()
+        .all();
+      expect(
+        searchSqlite(db, { text: 'apple -banana', limit: 20 }).hits.map((hit) => hit.score),
+      ).toEqual(scores);
+      expect(statements.some((sql) => sql.includes('MATCH @include'))).toBe(true);
     } finally {
       db.close();
     }

@@ -75,12 +75,42 @@ export function matched(source: Source, tables: Tables, scored: boolean, window:
   );
   const porter =
     held.length === 0
-      ? `SELECT * FROM (SELECT rowid, ${score(table)} AS score FROM ${table} WHERE ${table} MATCH @match ORDER BY rowid DESC LIMIT ${window})`
+      ? scoredWindow(table, scored, tables.exclusion !== undefined, '@match', '@include', window)
       : `SELECT * FROM (SELECT f.rowid AS rowid, ${score(table)} AS score FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid
          WHERE ${table} MATCH @match AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
   if (source !== 'message' || !tables.stems) return porter;
-  const stems = `SELECT * FROM (SELECT rowid, ${score(STEMS_TABLE)} AS score FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems ORDER BY rowid DESC LIMIT ${window})`;
+  const stems = scoredWindow(
+    STEMS_TABLE,
+    scored,
+    tables.exclusion !== undefined,
+    '@stems',
+    '@includeStems',
+    window,
+  );
   return `SELECT rowid, min(score) AS score FROM (${porter} UNION ALL ${stems}) GROUP BY rowid`;
+}
+
+/**
+ * A table's newest `window` rows matching `match`, with their bm25 score (or 0). For `a -b`
+ * (`byInclude`), scored by `include` (`a` alone) over those rows: a row matching `a NOT b` holds
+ * no instance of `b`'s phrases, so their terms add exactly 0.0 to bm25's sum and the score is
+ * the same to the bit, while bm25's IDF then reads `a`'s rows only, not `b`'s (issue 46, tenth
+ * pass: `levain -the` read all 479,189 rows of `the`, 16 ms).
+ */
+function scoredWindow(
+  table: string,
+  scored: boolean,
+  byInclude: boolean,
+  match: string,
+  include: string,
+  window: string,
+): string {
+  const newest = `SELECT rowid FROM ${table} WHERE ${table} MATCH ${match} ORDER BY rowid DESC LIMIT ${window}`;
+  if (!scored || !byInclude)
+    return `SELECT * FROM (SELECT rowid, ${scored ? `bm25(${table})` : '0'} AS score FROM ${table} WHERE ${table} MATCH ${match} ORDER BY rowid DESC LIMIT ${window})`;
+  return `SELECT * FROM (SELECT rowid, bm25(${table}) AS score FROM ${table}
+    WHERE ${table} MATCH ${include} AND rowid >= (SELECT min(rowid) FROM (${newest}))
+      AND +rowid IN (${newest}))`;
 }
 
 /** What SQLite's error says, as the search's; one that is the search's own already (a deadline) as it is. */

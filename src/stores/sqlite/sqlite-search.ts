@@ -209,6 +209,11 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
         ? exclusionOf(fts.parsed.root)
         : undefined,
   };
+  // `a -b`'s ranking window is scored by `a` alone (see matched).
+  if (tables.exclusion !== undefined) {
+    params.include = tables.exclusion.include;
+    params.includeStems = tables.exclusion.includeStems;
+  }
   // Filtered, the matches of message text are counted in the filtered count's pass when it
   // reads every match (see countFiltered).
   const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
