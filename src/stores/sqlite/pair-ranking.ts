@@ -52,7 +52,10 @@ function statistics(
   const tokens = varint(row.data.block, rows.next).value;
   const nRow = rows.value;
   if (nRow <= 0) return undefined;
-  const hits = counter(db, params)(`SELECT count(*) FROM ${PAIRS_TABLE} WHERE ${PAIRS_TABLE} MATCH @pairs`);
+  const hits = counter(
+    db,
+    params,
+  )(`SELECT count(*) FROM ${PAIRS_TABLE} WHERE ${PAIRS_TABLE} MATCH @pairs`);
   const quotient = (nRow - hits + 0.5) / (hits + 0.5);
   let idf = Number(db.prepare(`SELECT ln(?)`).pluck().get(quotient));
   if (!(idf > 0)) idf = 1e-6;
@@ -65,7 +68,8 @@ function statistics(
  */
 function windowRows(rows: unknown[]): { rowid: number; size: Uint8Array | null }[] {
   return rows.map((row) => {
-    const [rowid, size] = Array.isArray(row) ? row : [];
+    const cells: unknown[] = Array.isArray(row) ? row : [];
+    const [rowid, size] = cells;
     if (typeof rowid !== 'number' || !(size === null || size instanceof Uint8Array))
       throw new Error(`a search match read as ${String(row)}`);
     return { rowid, size };

@@ -82,7 +82,9 @@ export function matched(source: Source, tables: Tables, scored: boolean, window:
   const { label } = SOURCES[source];
   // Scored, a phrase the pairs table holds is ranked by pair-ranking.ts.
   const { table, match } =
-    source === 'message' && !scored ? messageText(tables) : { table: SOURCES[source].table, match: '@match' };
+    source === 'message' && !scored
+      ? messageText(tables)
+      : { table: SOURCES[source].table, match: '@match' };
   const score = (t: string): string => (scored ? `bm25(${t})` : '0');
   // Porter made "na" of "NAS": a match must hold the capitals as written.
   const held = Array.from(

@@ -5,12 +5,14 @@ import { z } from 'zod';
 import { sqliteRows } from './sqlite-rows.js';
 
 /**
- * Adjacent pairs of very common words, indexed apart (Lucene's CommonGrams, issue 46 tenth
- * pass): `"the and"` is the token `the_and` of {@link PAIRS_TABLE}, whose list of matches holds
- * the 11,261 messages with the phrase, where FTS5 finds them by comparing the positions of
+ * Adjacent pairs of words one of which is very common, indexed apart (Lucene's CommonGrams,
+ * issue 46 tenth pass): `"the and"` is the token `the_and` of {@link PAIRS_TABLE}, whose list
+ * holds the 11,261 messages with the phrase, where FTS5 finds them by comparing the positions of
  * "the" and "and" in the 400,000 messages holding both (about 60 ms a reading at a million
- * messages). A pair is kept when both its words, as message_fts's porter tokenizer indexes
- * them, are in {@link PAIR_WORDS}: a fixed list, so the index never depends on the data.
+ * messages). A pair is kept when one of its words, as message_fts's porter tokenizer indexes
+ * it, is in {@link PAIR_WORDS}: a fixed list, so the index never depends on the data. A phrase
+ * of two words, one of them in the list, is counted and ranked from its pair's list
+ * (sqlite-matches.ts, pair-ranking.ts); any other search reads message_fts as before.
  */
 export const PAIRS_TABLE = 'message_pairs';
 
@@ -18,7 +20,8 @@ export const PAIRS_TABLE = 'message_pairs';
  * English stop words (search-terms.ts's, and a few more) and the commonest function words of
  * French, German, Spanish, Portuguese and Italian that are written in ASCII.
  */
-export const PAIR_WORDS: readonly string[] = `a about above after again all also am an and any are as at
+export const PAIR_WORDS: readonly string[] =
+  `a about above after again all also am an and any are as at
   be because been before being below between both but by can could did do does doing down during
   each few for from further had has have having he her here hers him his how i if in into is it its
   itself just me more most my no nor not now of off on once only or other our ours out over own same
@@ -32,8 +35,8 @@ export const PAIR_WORDS: readonly string[] = `a about above after again all also
   al como con del el es las lo los mas para pero por se su sus un una y
   ao com da das do dos em na nas no nos os um uma
   che di gli il nel non per sono`
-  .split(/\s+/)
-  .filter((word) => word !== '');
+    .split(/\s+/)
+    .filter((word) => word !== '');
 
 /**
  * The longest token a pair is made of: FTS5's porter leaves longer ones as they are, and
@@ -59,7 +62,6 @@ const known = new Map<string, string>();
 
 /** The words of {@link PAIR_WORDS} as message_fts indexes them (porter). */
 export const PAIR_STEMS: ReadonlySet<string> = new Set(PAIR_WORDS.map((word) => indexedForm(word)));
-
 
 /**
  * Characters outside ASCII that unicode61 (SQLite's tables as bundled) reads as separators and
@@ -237,7 +239,7 @@ export function fillPairs(db: Database.Database): number {
   let read = 0;
   let after = -1;
   for (;;) {
-    const rows = next.all(after) as { rowid: number; content: unknown }[];
+    const rows = sqliteRows(TextRow, next.all(after), 'message');
     for (const { rowid, content } of rows) writer.add(rowid, content);
     read += rows.length;
     const last = rows.at(-1);
