@@ -167,7 +167,7 @@ function announceRebuild(db: Database.Database, tables: string[]): void {
 /**
  * Makes the pairs table (word-pairs.ts) with its rows in one transaction: a kill part-way
  * leaves none, and the next writable open fills it. A store with messages is announced as a
- * rebuild (about 30 CPU-seconds at a million messages, docs/performance.md tenth pass).
+ * rebuild (about 60 CPU-seconds at a million messages, docs/performance.md tenth pass).
  */
 function upgradePairs(db: Database.Database): void {
   if (!pairsMissing(db)) return;
