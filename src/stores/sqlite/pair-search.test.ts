@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
@@ -8,6 +9,7 @@ import { tempDir } from '../../../test/support/convert-to-temp.js';
 import { grainMismatches } from '../../../test/support/grain-check.js';
 import { openReadonly } from './open-readonly.js';
 import { searchSqlite } from './sqlite-search.js';
+import { STORE_REBUILD_CHANNEL } from './sqlite-migrations.js';
 import { SqliteStore } from './sqlite-store.js';
 import { PAIRS_TABLE } from './word-pairs.js';
 
@@ -96,6 +98,15 @@ function answers(file: string): unknown[] {
   }
 }
 
+function tableNames(file: string): unknown[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(`SELECT name FROM sqlite_master`).pluck().all();
+  } finally {
+    db.close();
+  }
+}
+
 /** The statements a search prepares. */
 function statementsOf(file: string, query: SearchQuery): string[] {
   const db = openReadonly(file, undefined);
@@ -137,8 +148,20 @@ describe('a phrase of common words read from their pairs', () => {
         ),
       ).toEqual([]);
     expect(grainMismatches(file)).toEqual([]);
+    // Opened to be read, it is left as it is (no minute a million messages to wait).
+    await SqliteStore.open(older, { readonly: true }).close();
+    expect(tableNames(older)).not.toContain(PAIRS_TABLE);
     // Opened to write, the older store gets its pairs, with the same answers.
-    await SqliteStore.open(older).close();
+    const told: unknown[] = [];
+    const listen = (message: unknown): number => told.push(message);
+    subscribe(STORE_REBUILD_CHANNEL, listen);
+    try {
+      await SqliteStore.open(older).close();
+    } finally {
+      unsubscribe(STORE_REBUILD_CHANNEL, listen);
+    }
+    expect(told).toEqual([{ file: older, tables: [PAIRS_TABLE], messages: 240 }]);
+    expect(tableNames(older)).toContain(PAIRS_TABLE);
     expect(grainMismatches(older)).toEqual([]);
     expect(answers(older)).toEqual(expected);
   });

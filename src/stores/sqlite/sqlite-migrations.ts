@@ -93,8 +93,10 @@ export function migrate(db: Database.Database, retokenize: boolean, encrypted = 
     else db.exec(stems);
   });
   upgradeListing(db);
-  // Pairs of very common words, for their phrases (a store made before them: filled once).
-  upgradePairs(db);
+  // Pairs of very common words, for their phrases (a store made before them: filled once, at
+  // a writable open, like a rebuild; until then its phrases are read from message_fts, and a
+  // store opened to be read is not kept waiting a minute a million messages for them).
+  if (retokenize) upgradePairs(db);
   // Each conversation's words, for exact counts (a store made before them: filled once, after
   // the numbers and the stems it is made from).
   upgradeConversationWords(db);
@@ -231,7 +233,6 @@ function outdatedIn(db: Database.Database): boolean {
   if (!tables.has('message_counts') || fullTextMissing(db).length > 0) return true;
   if (!tables.has('token_counts')) return true;
   if (stemsMissing(db)) return true;
-  if (tables.has('Message') && pairsMissing(db)) return true;
   if (tables.has('Message') && messageConversationsMissing(db)) return true;
   if (tables.has('Message') && conversationWordsMissing(db)) return true;
   if (tables.has('Message') && !segmentDaysKept(db)) return true;
