@@ -5,6 +5,7 @@ import {
   CONVERSATION_WORDS,
   GRAIN_NUMBER,
 } from '../../src/stores/sqlite/conversation-words.js';
+import { PAIR_STEMS, PAIRS_TABLE } from '../../src/stores/sqlite/word-pairs.js';
 
 type Day = number | null;
 
@@ -63,6 +64,7 @@ export function grainMismatches(file: string): string[] {
       if (grain !== matches)
         wrong.push(`stem ${term}: ${grain} conversations, ${matches} by match`);
     }
+    wrong.push(...pairMismatches(db));
     // Each segment's first and last day are its messages' (issue 46, eighth pass): null
     // unless every message of it has a day.
     const days = db
@@ -91,4 +93,54 @@ export function grainMismatches(file: string): string[] {
   } finally {
     db.close();
   }
+}
+
+/**
+ * The pairs of very common words (word-pairs.ts) whose rows in message_pairs are not the
+ * messages message_fts holds them in, read from message_fts's own positions (fts5vocab): each
+ * adjacent pair with a word of the list, and `pair_c` for a message holding it c times or more.
+ */
+function pairMismatches(db: Database.Database): string[] {
+  if (db.prepare(`SELECT 1 FROM sqlite_master WHERE name = ?`).get(PAIRS_TABLE) === undefined)
+    return [];
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.message_fts_at USING fts5vocab(main, message_fts, 'instance')`,
+  );
+  const tokens = new Map<number, string[]>();
+  for (const row of db.prepare(`SELECT doc, offset, term FROM temp.message_fts_at`).all() as {
+    doc: number;
+    offset: number;
+    term: string;
+  }[]) {
+    const list = tokens.get(row.doc) ?? [];
+    list[row.offset] = row.term;
+    tokens.set(row.doc, list);
+  }
+  const expected = new Map<string, Set<number>>();
+  for (const [doc, list] of tokens) {
+    const counts = new Map<string, number>();
+    for (let i = 0; i + 1 < list.length; i++) {
+      const [a, b] = [list[i], list[i + 1]];
+      if (a === undefined || b === undefined || a.length > 64 || b.length > 64) continue;
+      if (PAIR_STEMS.has(a) || PAIR_STEMS.has(b))
+        counts.set(`${a}_${b}`, (counts.get(`${a}_${b}`) ?? 0) + 1);
+    }
+    for (const [pair, count] of counts)
+      for (let c = 1; c <= count; c++) {
+        const term = c === 1 ? pair : `${pair}_${c}`;
+        expected.set(term, (expected.get(term) ?? new Set()).add(doc));
+      }
+  }
+  db.exec(
+    `CREATE VIRTUAL TABLE IF NOT EXISTS temp.pairs_v USING fts5vocab(main, ${PAIRS_TABLE}, 'row')`,
+  );
+  const held = db.prepare(`SELECT term FROM temp.pairs_v`).pluck().all() as string[];
+  const rows = db.prepare(`SELECT rowid FROM ${PAIRS_TABLE} WHERE ${PAIRS_TABLE} MATCH ?`).pluck();
+  const wrong: string[] = [];
+  for (const term of new Set([...held, ...expected.keys()])) {
+    const got = (rows.all(`"${term}"`) as number[]).toSorted((a, b) => a - b).join(',');
+    const want = [...(expected.get(term) ?? [])].toSorted((a, b) => a - b).join(',');
+    if (got !== want) wrong.push(`pair ${term}: rows ${got}, message_fts's ${want}`);
+  }
+  return wrong;
 }

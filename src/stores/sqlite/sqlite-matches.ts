@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3-multiple-ciphers';
 import { QueryError } from '../store.js';
 import type { Exclusion } from './fts-query.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
+import { PAIRS_TABLE } from './word-pairs.js';
 import {
   CONVERSATION_NUMBERS,
   MESSAGE_CONVERSATIONS,
@@ -58,6 +59,18 @@ export interface Tables {
    * conversation's words first (see exclusionCountable in conversation-words.ts).
    */
   exclusion?: Exclusion | undefined;
+  /**
+   * A phrase of two very common words: message_fts's matches are read from the pairs table's
+   * list of the pair (`@pairs`, word-pairs.ts), which holds the same messages.
+   */
+  pairs?: string | undefined;
+}
+
+/** message_fts, or for a phrase the pairs table holds, the pairs table (the same rowids). */
+function messageText(tables: Tables): { table: string; match: string } {
+  return tables.pairs === undefined
+    ? { table: 'message_fts', match: '@match' }
+    : { table: PAIRS_TABLE, match: '@pairs' };
 }
 
 /**
@@ -66,7 +79,12 @@ export interface Tables {
  * adds matches and takes none away. `window` keeps each table's most recently indexed matches.
  */
 export function matched(source: Source, tables: Tables, scored: boolean, window: string): string {
-  const { table, label } = SOURCES[source];
+  const { label } = SOURCES[source];
+  // Scored, a phrase the pairs table holds is ranked by pair-ranking.ts.
+  const { table, match } =
+    source === 'message' && !scored
+      ? messageText(tables)
+      : { table: SOURCES[source].table, match: '@match' };
   const score = (t: string): string => (scored ? `bm25(${t})` : '0');
   // Porter made "na" of "NAS": a match must hold the capitals as written.
   const held = Array.from(
@@ -75,9 +93,9 @@ export function matched(source: Source, tables: Tables, scored: boolean, window:
   );
   const porter =
     held.length === 0
-      ? scoredWindow(table, scored, tables.exclusion !== undefined, '@match', '@include', window)
+      ? scoredWindow(table, scored, tables.exclusion !== undefined, match, '@include', window)
       : `SELECT * FROM (SELECT f.rowid AS rowid, ${score(table)} AS score FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid
-         WHERE ${table} MATCH @match AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
+         WHERE ${table} MATCH ${match} AND ${held.join(' AND ')} ORDER BY f.rowid DESC LIMIT ${window})`;
   if (source !== 'message' || !tables.stems) return porter;
   const stems = scoredWindow(
     STEMS_TABLE,
@@ -133,15 +151,17 @@ export function matchingRowids(
   source: Source,
   tables: Tables,
 ): { porter: string; stems: string | undefined } {
-  const { table, label } = SOURCES[source];
+  const { label } = SOURCES[source];
+  const { table, match } =
+    source === 'message' ? messageText(tables) : { table: SOURCES[source].table, match: '@match' };
   const held = Array.from(
     { length: tables.acronyms },
     (_, i) => `instr(x.content, @acronym${i}) > 0`,
   );
   const porter =
     held.length === 0
-      ? `SELECT rowid FROM ${table} WHERE ${table} MATCH @match`
-      : `SELECT f.rowid AS rowid FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid WHERE ${table} MATCH @match AND ${held.join(' AND ')}`;
+      ? `SELECT rowid FROM ${table} WHERE ${table} MATCH ${match}`
+      : `SELECT f.rowid AS rowid FROM ${table} f JOIN "${label}" x ON x.rowid = f.rowid WHERE ${table} MATCH ${match} AND ${held.join(' AND ')}`;
   const stems =
     source === 'message' && tables.stems
       ? `SELECT rowid FROM ${STEMS_TABLE} WHERE ${STEMS_TABLE} MATCH @stems`

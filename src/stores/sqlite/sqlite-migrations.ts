@@ -12,6 +12,7 @@ import {
   stemsMissing,
   stemsStatement,
 } from './stemmed-full-text.js';
+import { PAIRS_TABLE, fillPairs, pairsMissing, pairsStatement } from './word-pairs.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import {
   messageConversationsMissing,
@@ -92,6 +93,10 @@ export function migrate(db: Database.Database, retokenize: boolean, encrypted = 
     else db.exec(stems);
   });
   upgradeListing(db);
+  // Pairs of very common words, for their phrases (a store made before them: filled once, at
+  // a writable open, like a rebuild; until then its phrases are read from message_fts, and a
+  // store opened to be read is not kept waiting a minute a million messages for them).
+  if (retokenize) upgradePairs(db);
   // Each conversation's words, for exact counts (a store made before them: filled once, after
   // the numbers and the stems it is made from).
   upgradeConversationWords(db);
@@ -102,6 +107,7 @@ export function migrate(db: Database.Database, retokenize: boolean, encrypted = 
   for (const table of [
     ...FULL_TEXT.map((t) => t.table),
     STEMS_TABLE,
+    PAIRS_TABLE,
     CONVERSATION_WORDS,
     CONVERSATION_STEMS,
   ])
@@ -145,7 +151,7 @@ const PENDING_BYTES = 8 * 1024 * 1024;
  * or without the larger hash; readers see an import's conversations up to 10 s later.
  */
 function setPendingSize(db: Database.Database): void {
-  for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE])
+  for (const table of [...FULL_TEXT.map((t) => t.table), STEMS_TABLE, PAIRS_TABLE])
     db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('hashsize', ${PENDING_BYTES})`);
 }
 
@@ -158,6 +164,21 @@ function announceRebuild(db: Database.Database, tables: string[]): void {
   if (!storeRebuilds.hasSubscribers) return;
   const messages = Number(db.prepare(`SELECT max(rowid) FROM "Message"`).pluck().get() ?? 0);
   storeRebuilds.publish({ file: db.name, tables, messages });
+}
+
+/**
+ * Makes the pairs table (word-pairs.ts) with its rows in one transaction: a kill part-way
+ * leaves none, and the next writable open fills it. A store with messages is announced as a
+ * rebuild (about 60 CPU-seconds at a million messages, docs/performance.md eleventh pass).
+ */
+function upgradePairs(db: Database.Database): void {
+  if (!pairsMissing(db)) return;
+  const messages = db.prepare(`SELECT EXISTS (SELECT 1 FROM "Message")`).pluck().get() === 1;
+  if (messages) announceRebuild(db, [PAIRS_TABLE]);
+  db.transaction(() => {
+    db.exec(pairsStatement());
+    fillPairs(db);
+  })();
 }
 
 // A store made before message_counts existed: count its messages once.

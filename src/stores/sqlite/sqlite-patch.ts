@@ -112,17 +112,15 @@ export function deltaPatcher(
     const text = indexed.get(node.label);
     const shared = SHARED_LABELS.has(node.label);
     // The text index is external-content: the old words come out before the row changes.
-    if (text && existed) {
-      const row = sqliteRow(TextRow, text.row.get(node.id), node.label);
-      if (row) text.remove.run(row.rowid, typeof row.content === 'string' ? row.content : '');
-    }
+    const old = text && existed ? sqliteRow(TextRow, text.row.get(node.id), node.label) : undefined;
+    if (text && old) text.remove.run(old.rowid, typeof old.content === 'string' ? old.content : '');
     deps.insertNode.get(node.label)?.run(...deps.rowOf(node, shared ? null : owner));
     if (text) {
       const row = sqliteRow(TextRow, text.row.get(node.id), node.label);
       const content = node.properties.content;
       if (row) text.add.run(row.rowid, typeof content === 'string' ? content : '');
       if (row && node.label === 'Message') {
-        if (existed) deps.stems.remove(row.rowid);
+        if (existed) deps.stems.remove(row.rowid, old?.content);
         deps.stems.add(row.rowid, content, language);
       }
     }

@@ -19,6 +19,8 @@ import { exclusionCountable, grainFor } from './conversation-words.js';
 import { scopeFilters } from './conversation-scope.js';
 import { countConversations } from './conversation-count.js';
 import { countFiltered } from './filtered-count.js';
+import { rankPairs } from './pair-ranking.js';
+import { PAIRS_TABLE, phrasePair } from './word-pairs.js';
 import {
   MATCH_COUNT_CAP,
   MESSAGE_OWNER_INDEX,
@@ -59,6 +61,14 @@ function rankIn(
   filters: string[],
   params: Params,
 ): { rows: Ranked[]; window: number } {
+  const want = Number(params.want);
+  let window = Math.min(matches, RANK_WINDOW);
+  if (source === 'message' && tables.pairs !== undefined && !unranked) {
+    const kept = keptBy(db, source, filters, params, tables.kept);
+    const found = rankPairs(db, tables, matches, kept, params, window);
+    if (found !== undefined)
+      return { rows: found.rows.map((row) => ({ ...row, source })), window: found.window };
+  }
   // bm25() rather than FTS5's rank column: ORDER BY rank scores every match and ignores the
   // rowid window (measured: 526 ms against 36 ms for "the"). Unranked, the newest message first.
   const statement = db.prepare(
@@ -67,8 +77,6 @@ function rankIn(
      ${keptBy(db, source, filters, params, tables.kept)}
      ORDER BY score, t.rowid DESC LIMIT @want`,
   );
-  const want = Number(params.want);
-  let window = Math.min(matches, RANK_WINDOW);
   for (;;) {
     // Read newest-indexed first, which FTS5 does cheaply (a `rowid >= ?` range was read from
     // the start of the doclist: 23 ms for "the").
@@ -197,7 +205,11 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   // A filter over the conversation that keeps every one is no filter (see scopeFilters).
   const scoped = scopeFilters(db, conditions.where, params);
   const where = scoped.filters;
+  // A phrase of two very common words: read from their pair's list (word-pairs.ts).
+  const pairs = tableExists(db, PAIRS_TABLE) ? phrasePair(fts.parsed.root) : undefined;
+  if (pairs !== undefined) params.pairs = `"${pairs}"`;
   const tables: Tables = {
+    pairs,
     stems,
     acronyms: fts.acronyms.length,
     grain: grainFor(db, fts.parsed.root, sources, stems, fts.acronyms.length),

@@ -3,6 +3,7 @@ import { conversationLanguage, type StemLanguage } from '../../search/stemming.j
 import { FIRST_MESSAGES, messageStems } from '../batch-language.js';
 import { z } from 'zod';
 import { NullableText, Text, sqliteRows } from './sqlite-rows.js';
+import { PAIRS_TABLE, pairsMissing, pairsWriter } from './word-pairs.js';
 import { conversationNumbers, messageNumbers, type MessageFacts } from './message-conversations.js';
 
 /**
@@ -49,7 +50,8 @@ export function rebuildStems(db: Database.Database): number {
 export interface StemsWriter {
   /** Before a conversation's messages are deleted. */
   removeOwner(owner: string): void;
-  remove(rowid: number | bigint): void;
+  /** A message changed: its stems out, and its pairs, made from its text before (`content`). */
+  remove(rowid: number | bigint, content: unknown): void;
   /**
    * A message written (inserted or changed): its stems, and its conversation's number with its
    * role and day (`numbered`, when the caller asked the number once for the conversation, see
@@ -75,14 +77,23 @@ export function stemsWriter(db: Database.Database): StemsWriter {
   // One set of statements for both ways a message gets its conversation's number.
   const numbers = conversationNumbers(db);
   const numbered = messageNumbers(db, numbers);
+  // Each message's pairs of very common words (word-pairs.ts) pass here too.
+  const pairs = pairsWriter(db);
   return {
-    removeOwner: (owner) => removeOwner.run(owner),
-    remove: (rowid) => remove.run(rowid),
+    removeOwner: (owner) => {
+      removeOwner.run(owner);
+      pairs.removeOwner(owner);
+    },
+    remove: (rowid, content) => {
+      remove.run(rowid);
+      pairs.remove(rowid, content);
+    },
     numberOf: (owner) => numbers.of(owner),
     add: (rowid, content, language, known) => {
       // Every message written passes here, whole (an import) or patched (a live append).
       if (known === undefined) numbered(rowid);
       else numbers.give(rowid, known.n, known.facts);
+      pairs.add(rowid, content);
       const stems = messageStems(content, language);
       if (stems !== undefined) insert.run(rowid, stems);
       return stems;
@@ -133,4 +144,7 @@ export function fillStems(db: Database.Database): number {
 /** Empties the stemmed table (with the node tables, by `clear`). */
 export function clearStems(db: Database.Database): void {
   db.exec(`DELETE FROM ${STEMS_TABLE}`);
+  // Contentless: emptied by FTS5's own command.
+  if (!pairsMissing(db))
+    db.exec(`INSERT INTO ${PAIRS_TABLE} (${PAIRS_TABLE}) VALUES ('delete-all')`);
 }
