@@ -1,5 +1,5 @@
 // What SQLite and FTS5 alone cost for an import's rows (issue 46 point 4): `node
-// bench/import-floor.mjs STORE [--only fts|rows|words] [--runs 3]`. Reads a finished store (a
+// bench/import-floor.mjs STORE [--only fts|rows|words|all] [--runs 3]`. Reads a finished store (a
 // data folder's chatgraph.sqlite, e.g. one `bench/import.mjs` or `chatgraph import` wrote) into
 // memory, then writes the same rows into a fresh file with the store's pragmas, conversation by
 // conversation in the same order and in groups of 2,000 conversations a commit (the import's
@@ -10,13 +10,15 @@
 //   words each conversation's texts joined into one contentless detail=none table (prefix '2 3');
 //   all   the three in one file, as an import writes them.
 // A floor, not a replay of everything: no stems, counts, conversation numbers or JS work.
+// FLOOR_DIR: where the fresh files go (default the temporary folder); FLOOR_CACHE_KB: the page
+// cache (default the store's 16 MB); FLOOR_DEFER=index,…: indexes made after the last commit.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
+import Database from 'better-sqlite3-multiple-ciphers';
 
-const require = createRequire(import.meta.url);
-const Database = require('better-sqlite3-multiple-ciphers');
+/** @typedef {{ type: string, name: string, tbl_name: string, sql: string }} SchemaRow */
+/** @typedef {{ nodes: [string, unknown[]][], edges: [string, unknown[]][] }} Owned */
 const args = process.argv.slice(2);
 const option = (name, fallback) =>
   args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback;
@@ -29,9 +31,9 @@ const GROUP = 2000;
 const deferred = (process.env.FLOOR_DEFER ?? '').split(',').filter(Boolean);
 
 const from = new Database(source, { readonly: true });
-const schema = from
-  .prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL`)
-  .all();
+const schema = /** @type {SchemaRow[]} */ (
+  from.prepare(`SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL`).all()
+);
 const virtual = new Set(
   schema.filter((r) => /CREATE VIRTUAL TABLE/i.test(r.sql)).map((r) => r.name),
 );
@@ -48,18 +50,26 @@ const nodeTables = schema
       /\(rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, owner TEXT/.test(r.sql),
   )
   .map((r) => r.name);
-const conversations = from.prepare(`SELECT owner FROM "Conversation" ORDER BY rowid`).pluck().all();
+const conversations = /** @type {string[]} */ (
+  from.prepare(`SELECT owner FROM "Conversation" ORDER BY rowid`).pluck().all()
+);
+/** @type {Map<string, Owned>} */
 const byOwner = new Map(conversations.map((o) => [o, { nodes: [], edges: [] }]));
+/** Rows of no conversation (shared nodes: the import's) go with the first. @param {unknown} owner */
+const ownedBy = (owner) =>
+  /** @type {Owned} */ (byOwner.get(String(owner)) ?? byOwner.get(conversations[0] ?? ''));
+/** @param {string} sql */
+const rowsOf = (sql) => /** @type {unknown[][]} */ (from.prepare(sql).raw().all());
 for (const table of nodeTables)
-  for (const row of from.prepare(`SELECT * FROM "${table}" ORDER BY rowid`).raw().all()) {
-    const owner = row[2];
-    const to = byOwner.get(owner) ?? byOwner.get(conversations[0]);
-    to.nodes.push([table, row.slice(1)]);
-  }
+  for (const row of rowsOf(`SELECT * FROM "${table}" ORDER BY rowid`))
+    ownedBy(row[2]).nodes.push([table, row.slice(1)]);
 for (const table of edgeTables)
-  for (const row of from.prepare(`SELECT src, dst, owner FROM "${table}"`).raw().all())
-    (byOwner.get(row[2]) ?? byOwner.get(conversations[0])).edges.push([table, row]);
-const texts = from.prepare(`SELECT owner, content FROM "Message" ORDER BY rowid`).raw().all();
+  for (const row of rowsOf(`SELECT src, dst, owner FROM "${table}"`))
+    ownedBy(row[2]).edges.push([table, row]);
+const texts = /** @type {[string, string | null][]} */ (
+  rowsOf(`SELECT owner, content FROM "Message" ORDER BY rowid`)
+);
+/** @type {Map<string, string[]>} */
 const textsByOwner = new Map();
 for (const [owner, content] of texts) {
   const list = textsByOwner.get(owner) ?? [];
@@ -120,7 +130,7 @@ function setUp(db, kind) {
       db.prepare(`INSERT OR IGNORE INTO "${table}" (src, dst, owner) VALUES (?, ?, ?)`),
     );
   return (owner) => {
-    const { nodes, edges } = byOwner.get(owner);
+    const { nodes, edges } = ownedBy(owner);
     for (const [table, row] of nodes) inserts.get(table).run(...row);
     for (const [table, row] of edges) inserts.get(table).run(...row);
   };
@@ -152,13 +162,12 @@ function once(kind) {
 }
 
 const kinds = only ? [only] : ['fts', 'rows', 'words', 'all'];
-console.log(
-  `${messages} messages, ${conversations.length} conversations; load average ${loadavg()[0].toFixed(1)}`,
-);
+const load = () => (loadavg()[0] ?? 0).toFixed(1);
+console.log(`${messages} messages, ${conversations.length} conversations; load average ${load()}`);
 for (let run = 1; run <= runs; run++)
   for (const kind of kinds) {
     const r = once(kind);
     console.log(
-      `${kind.padEnd(5)} run ${run}: ${r.writes.toFixed(2)} CPU-s writing, ${r.withClose.toFixed(2)} with the close (system ${r.system.toFixed(2)}); ${r.seconds.toFixed(2)} s wall; ${Math.round(messages / r.withClose)} messages per CPU-s; load ${loadavg()[0].toFixed(1)}`,
+      `${kind.padEnd(5)} run ${run}: ${r.writes.toFixed(2)} CPU-s writing, ${r.withClose.toFixed(2)} with the close (system ${r.system.toFixed(2)}); ${r.seconds.toFixed(2)} s wall; ${Math.round(messages / r.withClose)} messages per CPU-s; load ${load()}`,
     );
   }
