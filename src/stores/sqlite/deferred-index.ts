@@ -3,10 +3,11 @@ import { MESSAGE_LOCAL_ID_INDEX } from './sqlite-schema.js';
 
 /**
  * The index of message ids typed short (`message_local_id`, a random key per message) left out
- * while the first import fills a store that holds no message yet, and made once after it: each
- * insert into it touched a page of its own, which the 16 MB page cache had spilled and read back
- * (the rows of the 200 MB export, replayed: 5.2–6.5 CPU-seconds with it, 4.3–5.5 without it
- * and the index made after; `bench/import-floor.mjs`, docs/performance.md).
+ * while the first import fills a store that holds no message yet, and made once after it, by a
+ * sort: each insert into it touched a page of its own, anywhere in the index (the 200 MB
+ * export's rows, replayed: 5.2–6.5 CPU-seconds with it, 4.3–5.5 without it and the index made
+ * after; with message_fts and the conversation words too, 0.6–0.8 less; `bench/import-floor.mjs`,
+ * docs/performance.md).
  *
  * Dropped in the first group's transaction, so it is gone only where messages were committed
  * without it; made again when the writer ends or the store closes, and by any writable open
