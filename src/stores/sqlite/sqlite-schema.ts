@@ -91,7 +91,7 @@ export function schemaStatements(): string[] {
     `CREATE INDEX IF NOT EXISTS conversation_platform ON "Conversation" (conversation_id)`,
     `CREATE INDEX IF NOT EXISTS conversation_created ON "Conversation" (created_at)`,
     // A message id typed short is a prefix of its message part (after the conversation's id).
-    `CREATE INDEX IF NOT EXISTS message_local_id ON "Message" (${MESSAGE_PART})`,
+    MESSAGE_LOCAL_ID_INDEX,
     // Ranked search over message and attachment text (see full-text.ts).
     ...fullTextStatements(),
     // Message text stemmed per language (see stemmed-full-text.ts).
@@ -102,6 +102,9 @@ export function schemaStatements(): string[] {
 
 /** A message node id's message part (what follows `{conversation}:`), as its index has it. */
 export const MESSAGE_PART = `substr(id, instr(id, ':') + 1)`;
+
+/** The index of message parts (a short message id is a prefix of one; see deferred-index.ts). */
+export const MESSAGE_LOCAL_ID_INDEX = `CREATE INDEX IF NOT EXISTS message_local_id ON "Message" (${MESSAGE_PART})`;
 
 /** Every edge kind, for loops. */
 export const EDGE_TABLES: readonly EdgeKind[] = EDGE_KINDS;

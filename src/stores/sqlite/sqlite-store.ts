@@ -54,6 +54,7 @@ import {
   threadOf,
 } from './sqlite-reads.js';
 import { StateRow, sqliteRow } from './sqlite-rows.js';
+import { DeferredIndex } from './deferred-index.js';
 
 type Statement = Database.Statement;
 
@@ -130,6 +131,7 @@ export class SqliteStore implements Store {
 
   private pending = 0;
   private readonly stateOf: Statement;
+  private readonly deferred = new DeferredIndex();
   private openedAt = 0;
 
   /**
@@ -155,6 +157,7 @@ export class SqliteStore implements Store {
       this.openedAt = Date.now();
     }
     try {
+      this.deferred.begin(this.db);
       this.writable().write(batch, hash, deep);
     } catch (error) {
       // The group is all-or-nothing; its conversations are in the bundle, and the next import
@@ -237,6 +240,7 @@ export class SqliteStore implements Store {
       },
       end: () => {
         this.flush();
+        this.deferred.restore(this.db);
         return Promise.resolve({ ...report });
       },
     };
@@ -386,6 +390,7 @@ export class SqliteStore implements Store {
 
   close(): Promise<void> {
     if (this.db.open && !this.db.readonly) this.flush();
+    if (this.db.open && !this.db.readonly) this.deferred.restore(this.db);
     this.queries.close();
     this.searches.close();
     this.db.close();
