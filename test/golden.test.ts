@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { INLINE_TEXT_DIR } from '../src/bundle/inline-text.js';
 import { describe, expect, it } from 'vitest';
@@ -31,19 +31,7 @@ function inlineTexts(dir: string): { inline_texts?: Record<string, string> } {
   };
 }
 
-// A record with no time of its own (Claude.ai's memories.json object) takes its file's modified
-// time; a folder fixture's files get theirs from the checkout, so they are set to one fixed
-// moment (the 2026 delivery manifest's) before converting, as a zip's entries carry theirs.
-const FIXED_MTIME = new Date('2026-09-10T21:25:17Z');
-function fixMtimes(path: string): void {
-  // Our own fixtures only: the public samples beside the project are read-only.
-  if (!path.startsWith(ROOT) || !statSync(path).isDirectory()) return;
-  for (const name of readdirSync(path, { recursive: true, encoding: 'utf8' }))
-    utimesSync(join(path, name), FIXED_MTIME, FIXED_MTIME);
-}
-
 async function expectGoldenPam(folder: string, name: string, fixture: string): Promise<void> {
-  fixMtimes(fixture);
   const path = fixtureInput(fixture);
   const { conversations, store, report, dir } = await convertToTemp([path]);
   for (const conversation of conversations) expect(conversationErrors(conversation)).toEqual([]);

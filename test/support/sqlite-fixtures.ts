@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3-multiple-ciphers';
 import { PROVIDERS } from '../../src/providers/registry.js';
@@ -8,8 +8,12 @@ import { readHead } from '../../src/read/head.js';
 import { readRecords } from '../../src/read/read-records.js';
 import { parseRecord } from '../../src/read/record.js';
 import { tempDir } from './convert-to-temp.js';
+import { ROOT } from './shared.js';
 
-/** The moment a built store's file carries, as a zip entry carries its own. */
+/**
+ * The moment a built store's file carries, as a zip entry carries its own; a folder fixture's
+ * files carry it too (see {@link fixtureInput}).
+ */
 const FIXED_MTIME = new Date('2026-09-10T21:25:17Z');
 
 /**
@@ -40,9 +44,20 @@ export function buildSqliteFixture(
   return path;
 }
 
-/** A fixture's path to convert: a committed `.sql` text is built into its store first. */
+/**
+ * A fixture's path to convert: a committed `.sql` text is built into its store first, and a
+ * folder's files are given {@link FIXED_MTIME}. A record with no time of its own (Claude.ai's
+ * memories.json, a Kilo Code task) takes its file's modified time, which a checkout sets to the
+ * moment of the checkout: the goldens would depend on when the clone was made, and did on which
+ * test file ran first (golden.test.ts set them, golden-graph.test.ts relied on it).
+ */
 export function fixtureInput(path: string): string {
-  return path.endsWith('.sql') ? buildSqliteFixture(path) : path;
+  if (path.endsWith('.sql')) return buildSqliteFixture(path);
+  // Our own fixtures only: the public samples beside the project are read-only.
+  if (path.startsWith(ROOT) && statSync(path).isDirectory())
+    for (const name of readdirSync(path, { recursive: true, encoding: 'utf8' }))
+      utimesSync(join(path, name), FIXED_MTIME, FIXED_MTIME);
+  return path;
 }
 
 /**
