@@ -165,8 +165,8 @@ function frequencies(
     let more = false;
     for (const rowid of holding(c, lowest)) {
       const f = typeof rowid === 'number' ? frequency.get(rowid) : undefined;
-      if (f === undefined) continue;
-      frequency.set(rowid as number, f + 1.0);
+      if (f === undefined || typeof rowid !== 'number') continue;
+      frequency.set(rowid, f + 1.0);
       more = true;
     }
     if (!more) return frequency;

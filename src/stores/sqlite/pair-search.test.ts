@@ -131,11 +131,13 @@ describe('a phrase of common words read from their pairs', () => {
     const store = SqliteStore.open(file);
     await store.upsert(batches());
     await store.close();
-    // The same store without the pairs table: searched as an older store is, from message_fts.
+    // The same store with its pairs table under another name, as one made with another word
+    // list (or before the name carried one) has it: searched as an older store is, from
+    // message_fts, and never from the other table.
     const older = join(dir, 'older.sqlite');
     copyFileSync(file, older);
     const db = new Database(older);
-    db.exec(`DROP TABLE ${PAIRS_TABLE}`);
+    db.exec(`ALTER TABLE ${PAIRS_TABLE} RENAME TO message_pairs`);
     db.close();
     const expected = answers(older);
     expect(answers(file)).toEqual(expected);
@@ -151,6 +153,7 @@ describe('a phrase of common words read from their pairs', () => {
     // Opened to be read, it is left as it is (no minute a million messages to wait).
     await SqliteStore.open(older, { readonly: true }).close();
     expect(tableNames(older)).not.toContain(PAIRS_TABLE);
+    expect(tableNames(older)).toContain('message_pairs');
     // Opened to write, the older store gets its pairs, with the same answers.
     const told: unknown[] = [];
     const listen = (message: unknown): number => told.push(message);
@@ -162,6 +165,11 @@ describe('a phrase of common words read from their pairs', () => {
     }
     expect(told).toEqual([{ file: older, tables: [PAIRS_TABLE], messages: 240 }]);
     expect(tableNames(older)).toContain(PAIRS_TABLE);
+    // The other cutting's table is gone, its shadow tables with it.
+    expect(tableNames(older).filter((name) => String(name).startsWith('message_pairs_'))).toEqual(
+      tableNames(file).filter((name) => String(name).startsWith('message_pairs_')),
+    );
+    expect(tableNames(older)).not.toContain('message_pairs');
     expect(grainMismatches(older)).toEqual([]);
     expect(answers(older)).toEqual(expected);
   });

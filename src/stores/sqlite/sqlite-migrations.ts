@@ -12,7 +12,13 @@ import {
   stemsMissing,
   stemsStatement,
 } from './stemmed-full-text.js';
-import { PAIRS_TABLE, fillPairs, pairsMissing, pairsStatement } from './word-pairs.js';
+import {
+  PAIRS_TABLE,
+  fillPairs,
+  pairsMissing,
+  pairsStatement,
+  stalePairTables,
+} from './word-pairs.js';
 import { listingMissing, upgradeListing } from './sqlite-list-migration.js';
 import {
   messageConversationsMissing,
@@ -172,10 +178,14 @@ function announceRebuild(db: Database.Database, tables: string[]): void {
  * rebuild (about 60 CPU-seconds at a million messages, docs/performance.md eleventh pass).
  */
 function upgradePairs(db: Database.Database): void {
-  if (!pairsMissing(db)) return;
+  const stale = stalePairTables(db);
+  if (!pairsMissing(db) && stale.length === 0) return;
   const messages = db.prepare(`SELECT EXISTS (SELECT 1 FROM "Message")`).pluck().get() === 1;
-  if (messages) announceRebuild(db, [PAIRS_TABLE]);
+  if (messages && pairsMissing(db)) announceRebuild(db, [PAIRS_TABLE]);
   db.transaction(() => {
+    // Made with another word list or cutting (see PAIRS_TABLE): its pairs are not today's.
+    for (const table of stale) db.exec(`DROP TABLE "${table}"`);
+    if (!pairsMissing(db)) return;
     db.exec(pairsStatement());
     fillPairs(db);
   })();

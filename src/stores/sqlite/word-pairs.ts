@@ -12,9 +12,9 @@ import { sqliteRows } from './sqlite-rows.js';
  * messages). A pair is kept when one of its words, as message_fts's porter tokenizer indexes
  * it, is in {@link PAIR_WORDS}: a fixed list, so the index never depends on the data. A phrase
  * of two words, one of them in the list, is counted and ranked from its pair's list
- * (sqlite-matches.ts, pair-ranking.ts); any other search reads message_fts as before.
+ * (sqlite-matches.ts, pair-ranking.ts); any other search reads message_fts as before. The
+ * table's name carries a digest of how pairs are cut ({@link PAIRS_TABLE}).
  */
-export const PAIRS_TABLE = 'message_pairs';
 
 /**
  * English stop words (search-terms.ts's, and a few more) and the commonest function words of
@@ -71,6 +71,42 @@ export const PAIR_STEMS: ReadonlySet<string> = new Set(PAIR_WORDS.map((word) => 
  * `src/stores/sqlite/word-pairs.test.ts` checks each of them against FTS5.
  */
 export const SEPARATOR_RANGES = `a0-a9 ab-b1 b4 b6-b8 bb bf d7 f7 2000-2064 206a-206f 20a0-20b9 2190-23f3 2500-26ff 2701-2775 2794-2b4c 3000-3004 3008-3020 3030 3036-3037 303d-303f fe0f ff01-ff0f ff1a-ff20 ff3b-ff40 ff5b-ff65 ffe0-ffe6 ffe8-ffee 1f300-1f320 1f330-1f335 1f337-1f37c 1f380-1f393 1f3a0-1f3c4 1f3c6-1f3ca 1f3e0-1f3f0 1f400-1f43e 1f440 1f442-1f4f7 1f4f9-1f4fc 1f500-1f53d 1f540-1f543 1f550-1f567 1f5fb-1f640 1f645-1f64f 1f680-1f6c5`;
+
+/**
+ * How pairs are cut, in one number: raise it when the cutting changes in a way the digest of
+ * {@link PAIR_WORDS} and {@link SEPARATOR_RANGES} does not see (the stemmer, the token rules).
+ */
+const PAIRS_FORMAT = 1;
+
+/** FNV-1a, 32 bits, as 8 hex digits: a name's digest, nothing secret. */
+function digest(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The pairs table, named after how its pairs were cut: a store whose table was made with
+ * another word list, other separators or another {@link PAIRS_FORMAT} has none of this name, so
+ * its phrases are read from message_fts (the same answers, slower) until its next writable
+ * open drops the old table and fills this one ({@link stalePairTables}). Without it, a pair
+ * the new list indexes and the old did not would be found in no message.
+ */
+export const PAIRS_TABLE = `message_pairs_${digest(
+  `${PAIRS_FORMAT}\n${LONGEST_TOKEN}\n${PAIR_WORDS.join(' ')}\n${SEPARATOR_RANGES}`,
+)}`;
+
+/** Pairs tables made with another cutting than today's (see {@link PAIRS_TABLE}). */
+export function stalePairTables(db: Database.Database): string[] {
+  return db
+    .prepare(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'message\\_pairs%' ESCAPE '\\'
+       AND sql LIKE 'CREATE VIRTUAL TABLE%' AND name != ?`,
+    )
+    .pluck()
+    .all(PAIRS_TABLE)
+    .filter((name): name is string => typeof name === 'string');
+}
 
 const SEPARATORS = new RegExp(
   `[${SEPARATOR_RANGES.split(' ')
