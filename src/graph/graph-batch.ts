@@ -8,6 +8,12 @@ export interface GraphNode {
   label: Label;
   id: string;
   properties: Record<string, PropertyValue>;
+  /**
+   * A Message's pairs of common words as the SQLite store indexes them, made from its
+   * `content` by the conversion worker (notePairs in src/stores/pairs-of-text.ts) to spare the
+   * writer's thread; absent, the writer makes them. No property: not written as one.
+   */
+  pairs?: string;
 }
 
 /** A relationship between two node ids. */

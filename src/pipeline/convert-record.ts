@@ -12,6 +12,7 @@ import { parseRecord, type RawRecord } from '../read/record.js';
 import { IMPORTER } from '../model/version.js';
 import { projectConversation } from '../graph/project-conversation.js';
 import type { GraphBatch } from '../graph/graph-batch.js';
+import { notePairs } from '../stores/pairs-of-text.js';
 import { Redactor, type RedactionCounts } from '../model/redact.js';
 import { InlineTexts, type InlineAsset } from '../bundle/inline-text.js';
 
@@ -229,11 +230,14 @@ function finishRecord(
         inlineAssets: texts.forConversation(conversation),
         ...(task.graph
           ? {
-              batch: projectConversation(conversation, projectorOf(conversation, provider), {
-                deep: task.graph.deep,
-                checksum: task.checksum,
-                attachmentText: texts.lookup,
-              }),
+              // With its messages' pairs of common words, made here off the writer's thread.
+              batch: notePairs(
+                projectConversation(conversation, projectorOf(conversation, provider), {
+                  deep: task.graph.deep,
+                  checksum: task.checksum,
+                  attachmentText: texts.lookup,
+                }),
+              ),
             }
           : {}),
       };

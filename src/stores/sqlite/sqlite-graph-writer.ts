@@ -157,10 +157,14 @@ export class SqliteGraphWriter {
         if (node.label === 'Message') {
           n ??= this.stems.numberOf(batch.owner);
           // Its number, role and day beside it, from the properties just written.
-          const stems = this.stems.add(info.lastInsertRowid, node.properties.content, language, {
-            n,
-            facts: node.properties,
-          });
+          // Its pairs of common words, when the conversion worker made them (notePairs).
+          const stems = this.stems.add(
+            info.lastInsertRowid,
+            node.properties.content,
+            language,
+            { n, facts: node.properties },
+            node.pairs,
+          );
           grain.message(node, info.lastInsertRowid, stems);
         } else if (node.label === 'Attachment') grain.attachment(node);
       }

@@ -56,13 +56,15 @@ export interface StemsWriter {
    * A message written (inserted or changed): its stems, and its conversation's number with its
    * role and day (`numbered`, when the caller asked the number once for the conversation, see
    * {@link StemsWriter.numberOf}, and has the message's properties at hand; else read from its
-   * row). Returns the stems written (none for a message without words).
+   * row), and its pairs when the conversion worker made them (`pairs`, see PairsWriter.add).
+   * Returns the stems written (none for a message without words).
    */
   add(
     rowid: number | bigint,
     content: unknown,
     language: StemLanguage | undefined,
     numbered?: { n: number | bigint; facts: MessageFacts },
+    pairs?: string,
   ): string | undefined;
   /** A conversation's number, for the messages {@link StemsWriter.add} gives it. */
   numberOf(owner: string): number | bigint;
@@ -89,11 +91,11 @@ export function stemsWriter(db: Database.Database): StemsWriter {
       pairs.remove(rowid, content);
     },
     numberOf: (owner) => numbers.of(owner),
-    add: (rowid, content, language, known) => {
+    add: (rowid, content, language, known, given) => {
       // Every message written passes here, whole (an import) or patched (a live append).
       if (known === undefined) numbered(rowid);
       else numbers.give(rowid, known.n, known.facts);
-      pairs.add(rowid, content);
+      pairs.add(rowid, content, given);
       const stems = messageStems(content, language);
       if (stems !== undefined) insert.run(rowid, stems);
       return stems;
