@@ -52,4 +52,3 @@ describe('a connection opened for reading', () => {
     }
   });
 });
-});
