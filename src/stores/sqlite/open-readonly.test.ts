@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../../test/support/convert-to-temp.js';
@@ -23,9 +24,11 @@ describe('a connection opened for reading', () => {
   beforeAll(() => {
     dir = tempDir();
   });
-  afterAll(() => {
-    cleanUp(dir);
-  });
+  afterAll(
+    cleanUp(() => {
+      rmSync(dir, { recursive: true, force: true });
+    }),
+  );
 
   it('reads through a larger page cache than SQLite’s 2 MB (issue 46, twelfth pass)', () => {
     const file = join(dir, 'plain.sqlite');
