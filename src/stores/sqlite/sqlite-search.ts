@@ -15,7 +15,7 @@ import { sqliteHint } from './sqlite-hint.js';
 import { SQL } from './sqlite-dialect.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
-import { exclusionCountable, grainFor } from './conversation-words.js';
+import { exclusionCountable, grainFor, togetherCountable } from './conversation-words.js';
 import { scopeFilters } from './conversation-scope.js';
 import { countConversations } from './conversation-count.js';
 import { countFiltered } from './filtered-count.js';
@@ -180,6 +180,10 @@ function hitsOf(
   });
 }
 
+/** A count of matches as countMatches gives it (up to one past the cap). */
+const capped = (count: number | undefined): number | undefined =>
+  count === undefined ? undefined : Math.min(count, MATCH_COUNT_CAP + 1);
+
 /**
  * BM25 over message text and attachment text, filtered by source, dates and role, a page at a
  * time (`offset`). Message and attachment hits are merged by their BM25 scores (the same formula
@@ -220,6 +224,11 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
       exclusionCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
         ? exclusionOf(fts.parsed.root)
         : undefined,
+    together:
+      where.length === 0 &&
+      togetherCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
+        ? fts.match
+        : undefined,
   };
   // `a -b`'s ranking window is scored by `a` alone (see matched).
   if (tables.exclusion !== undefined) {
@@ -229,10 +238,17 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
   // Filtered, the matches of message text are counted in the filtered count's pass when it
   // reads every match (see countFiltered).
   const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
+  // An AND of words reads every match's rowid to count its conversations: counted first, its
+  // matches are counted in the same reading.
+  const read: { messages?: number } = {};
+  const conversations =
+    tables.together !== undefined
+      ? countConversations(db, sources, tables, [], params, read)
+      : undefined;
   const totals = new Map(
     sources.map((source) => [
       source,
-      (source === 'message' ? filtered?.messages : undefined) ??
+      (source === 'message' ? (filtered?.messages ?? capped(read.messages)) : undefined) ??
         countMatches(db, source, tables, params),
     ]),
   );
@@ -256,7 +272,9 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     conversationCount:
       matches === 0
         ? 0
-        : (filtered?.conversations ?? countConversations(db, sources, tables, [], params)),
+        : (filtered?.conversations ??
+          conversations ??
+          countConversations(db, sources, tables, [], params)),
     matches: Math.min(matches, MATCH_COUNT_CAP),
     matchesCapped: matches > MATCH_COUNT_CAP,
     ranked: fts.unranked ? 0 : Math.min(ranked, MATCH_COUNT_CAP),
