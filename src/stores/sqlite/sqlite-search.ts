@@ -180,6 +180,39 @@ function hitsOf(
   });
 }
 
+/**
+ * Each source's matches (up to one past the cap), and the counts read with them: filtered, the
+ * matches of message text are counted in the filtered count's pass when it reads every match
+ * (see countFiltered); an AND of words reads every match's rowid to count its conversations, so
+ * those are counted first and its matches in the same reading.
+ */
+function countsOf(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  where: string[],
+  params: Params,
+): {
+  filtered: ReturnType<typeof countFiltered> | undefined;
+  conversations: number | undefined;
+  totals: Map<Source, number>;
+} {
+  const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
+  const read: { messages?: number } = {};
+  const conversations =
+    tables.together !== undefined
+      ? countConversations(db, sources, tables, [], params, read)
+      : undefined;
+  const totals = new Map(
+    sources.map((source) => [
+      source,
+      (source === 'message' ? (filtered?.messages ?? capped(read.messages)) : undefined) ??
+        countMatches(db, source, tables, params),
+    ]),
+  );
+  return { filtered, conversations, totals };
+}
+
 /** A count of matches as countMatches gives it (up to one past the cap). */
 const capped = (count: number | undefined): number | undefined =>
   count === undefined ? undefined : Math.min(count, MATCH_COUNT_CAP + 1);
@@ -235,23 +268,7 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     params.include = tables.exclusion.include;
     params.includeStems = tables.exclusion.includeStems;
   }
-  // Filtered, the matches of message text are counted in the filtered count's pass when it
-  // reads every match (see countFiltered).
-  const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
-  // An AND of words reads every match's rowid to count its conversations: counted first, its
-  // matches are counted in the same reading.
-  const read: { messages?: number } = {};
-  const conversations =
-    tables.together !== undefined
-      ? countConversations(db, sources, tables, [], params, read)
-      : undefined;
-  const totals = new Map(
-    sources.map((source) => [
-      source,
-      (source === 'message' ? (filtered?.messages ?? capped(read.messages)) : undefined) ??
-        countMatches(db, source, tables, params),
-    ]),
-  );
+  const { filtered, conversations, totals } = countsOf(db, sources, tables, where, params);
   let matches = 0;
   let ranked = 0;
   const all: Ranked[] = [];
