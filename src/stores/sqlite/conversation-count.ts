@@ -49,7 +49,7 @@ export function countConversations(
   if (filters.length === 0 && tables.grain) return grainConversations(db, params, 'match', 'stems');
   const excluding =
     filters.length === 0 && tables.exclusion !== undefined
-      ? countExcluding(db, sources, tables, tables.exclusion, params)
+      ? countExcluding(db, sources, tables, tables.exclusion, params, read)
       : undefined;
   if (excluding !== undefined) return excluding;
   // Message text alone matches (no stems, no attachment text): its matches' numbers counted
@@ -109,6 +109,7 @@ function countExcluding(
   tables: Tables,
   exclusion: Exclusion,
   params: Params,
+  read: { messages?: number },
 ): number | undefined {
   const held = (table: string, match: string): boolean =>
     counter(db, { match }, true)(`SELECT 1 FROM ${table} WHERE ${table} MATCH @match LIMIT 1`) !==
@@ -125,7 +126,7 @@ function countExcluding(
     );
   return othersMatch(db, sources, tables, params)
     ? undefined
-    : countExcludingBySegments(db, exclusion, params);
+    : countExcludingBySegments(db, exclusion, params, read);
 }
 
 const GrainDocuments = z.object({ documents: z.number(), later: z.number().nullable() });

@@ -183,8 +183,9 @@ function hitsOf(
 /**
  * Each source's matches (up to one past the cap), and the counts read with them: filtered, the
  * matches of message text are counted in the filtered count's pass when it reads every match
- * (see countFiltered); an AND of words reads every match's rowid to count its conversations, so
- * those are counted first and its matches in the same reading.
+ * (see countFiltered); an AND of words reads every match's rowid to count its conversations,
+ * and `a -b` may (see countExcludingBySegments), so those are counted first and their matches
+ * in the same reading.
  */
 function countsOf(
   db: Database.Database,
@@ -200,7 +201,7 @@ function countsOf(
   const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
   const read: { messages?: number } = {};
   const conversations =
-    tables.together !== undefined
+    tables.together !== undefined || tables.exclusion !== undefined
       ? countConversations(db, sources, tables, [], params, read)
       : undefined;
   const totals = new Map(
