@@ -113,7 +113,8 @@ export function countExcludingBySegments(
   const masked = `substr(@mask, ${offset > 0 ? `rowid - ${offset}` : 'rowid'}, 1) = x'01'`;
   // Ranges spanning most of the rowids: every match is read anyway (`because -borrow`, 2,919 to
   // 999,991 of 1,000,028), so all are, and counted in the same pass (the search's count of
-  // matches then need not read them again). The range as integers in the statement: FTS5 takes a
+  // matches then need not read them again; `FILTER`, not `CASE`: a `CASE` called group_concat's
+  // step for every match, 7 ms more than the capped count it saves). The range as integers in the statement: FTS5 takes a
   // bound given as a number of JavaScript (a double) as no bound at all.
   const wide = (last - first + 1) * 2 >= highestRowid(db);
   const found = sqliteRow(
@@ -122,7 +123,8 @@ export function countExcludingBySegments(
       db,
       { ...params, mask },
       wide
-        ? `SELECT count(*) AS matches, group_concat(CASE WHEN rowid BETWEEN ${first} AND ${last} AND ${masked} THEN rowid END) AS inside
+        ? `SELECT count(*) AS matches,
+             group_concat(rowid) FILTER (WHERE rowid BETWEEN ${first} AND ${last} AND ${masked}) AS inside
            FROM ${table} WHERE ${table} MATCH @match`
         : `SELECT NULL AS matches, group_concat(rowid) AS inside FROM ${table}
            WHERE ${table} MATCH @match AND rowid BETWEEN ${first} AND ${last} AND ${masked}`,
