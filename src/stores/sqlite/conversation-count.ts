@@ -20,7 +20,7 @@ import {
 } from './sqlite-matches.js';
 import type { Exclusion } from './fts-query.js';
 import { othersMatch } from './filtered-count.js';
-import { countExcludingBySegments } from './exclusion-count.js';
+import { countExcludingBySegments, countTogetherBySegments } from './exclusion-count.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
 
 /** A grain document's segment index, the low bits of its rowid (see conversation-words.ts). */
@@ -35,7 +35,8 @@ const SEGMENT_MASK = (1 << SEGMENT_BITS) - 1;
  * is read as its number from {@link MESSAGE_CONVERSATIONS}; where filters read the message (its
  * role and time), from {@link MESSAGE_OWNER_INDEX}, not from its row, which holds its text
  * (measured at a million messages: 392 ms for a word in 70,000 messages through the rows, see
- * docs/performance.md).
+ * docs/performance.md). When it read every match of message text (and nothing else matched),
+ * how many they are is left in `read.messages`.
  */
 export function countConversations(
   db: Database.Database,
@@ -43,11 +44,12 @@ export function countConversations(
   tables: Tables,
   filters: string[],
   params: Params,
+  read: { messages?: number } = {},
 ): number {
   if (filters.length === 0 && tables.grain) return grainConversations(db, params, 'match', 'stems');
   const excluding =
     filters.length === 0 && tables.exclusion !== undefined
-      ? countExcluding(db, sources, tables, tables.exclusion, params)
+      ? countExcluding(db, sources, tables, tables.exclusion, params, read)
       : undefined;
   if (excluding !== undefined) return excluding;
   // Message text alone matches (no stems, no attachment text): its matches' numbers counted
@@ -58,13 +60,21 @@ export function countConversations(
     tableExists(db, MESSAGE_CONVERSATIONS) &&
     !othersMatch(db, sources, tables, params)
   )
-    return counter(
-      db,
-      params,
-    )(
-      `SELECT count(DISTINCT k.n) FROM (${matchingRowids('message', tables).porter}) t
+    return tables.together !== undefined
+      ? countTogetherBySegments(
+          db,
+          tables.together,
+          matchingRowids('message', tables).porter,
+          params,
+          read,
+        )
+      : counter(
+          db,
+          params,
+        )(
+          `SELECT count(DISTINCT k.n) FROM (${matchingRowids('message', tables).porter}) t
        JOIN ${MESSAGE_CONVERSATIONS} k ON k.rowid = t.rowid`,
-    );
+        );
   const numbered = numberedMatches(db, sources, tables, filters, params, false);
   if (numbered !== undefined)
     return counter(db, params)(`SELECT count(DISTINCT n) FROM (${numbered})`);
@@ -99,6 +109,7 @@ function countExcluding(
   tables: Tables,
   exclusion: Exclusion,
   params: Params,
+  read: { messages?: number },
 ): number | undefined {
   const held = (table: string, match: string): boolean =>
     counter(db, { match }, true)(`SELECT 1 FROM ${table} WHERE ${table} MATCH @match LIMIT 1`) !==
@@ -115,7 +126,7 @@ function countExcluding(
     );
   return othersMatch(db, sources, tables, params)
     ? undefined
-    : countExcludingBySegments(db, exclusion, params);
+    : countExcludingBySegments(db, exclusion, params, read);
 }
 
 const GrainDocuments = z.object({ documents: z.number(), later: z.number().nullable() });

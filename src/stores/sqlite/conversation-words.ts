@@ -200,6 +200,30 @@ export function exclusionCountable(
   );
 }
 
+/**
+ * Whether the conversations of an AND of words (`a b`, no NOT, no phrase) may be counted from
+ * the segments whose words hold them all (`Tables.together`, see countTogetherBySegments in
+ * exclusion-count.ts): a text holding a match makes its segment's words hold every word.
+ */
+export function togetherCountable(
+  db: Database.Database,
+  root: SearchNode,
+  sources: readonly string[],
+  stems: boolean,
+  acronyms: number,
+): boolean {
+  return (
+    root.kind === 'all' &&
+    root.include.length > 1 &&
+    root.exclude.length === 0 &&
+    acronyms === 0 &&
+    stems &&
+    sources.includes('attachment') &&
+    monotone(root) &&
+    !conversationWordsMissing(db)
+  );
+}
+
 /** Whether a search of `root` over `sources` counts its conversations here (`Tables.grain`). */
 export function grainFor(
   db: Database.Database,

@@ -60,6 +60,11 @@ export interface Tables {
    */
   exclusion?: Exclusion | undefined;
   /**
+   * An AND of words without filters: the expression its conversations' words must match, to
+   * count them from the segments holding it (see togetherCountable in conversation-words.ts).
+   */
+  together?: string | undefined;
+  /**
    * A phrase of two very common words: message_fts's matches are read from the pairs table's
    * list of the pair (`@pairs`, word-pairs.ts), which holds the same messages.
    */

@@ -15,7 +15,7 @@ import { sqliteHint } from './sqlite-hint.js';
 import { SQL } from './sqlite-dialect.js';
 import { STEMS_TABLE } from './stemmed-full-text.js';
 import { MESSAGE_CONVERSATIONS } from './message-conversations.js';
-import { exclusionCountable, grainFor } from './conversation-words.js';
+import { exclusionCountable, grainFor, togetherCountable } from './conversation-words.js';
 import { scopeFilters } from './conversation-scope.js';
 import { countConversations } from './conversation-count.js';
 import { countFiltered } from './filtered-count.js';
@@ -181,6 +181,44 @@ function hitsOf(
 }
 
 /**
+ * Each source's matches (up to one past the cap), and the counts read with them: filtered, the
+ * matches of message text are counted in the filtered count's pass when it reads every match
+ * (see countFiltered); an AND of words reads every match's rowid to count its conversations,
+ * and `a -b` may (see countExcludingBySegments), so those are counted first and their matches
+ * in the same reading.
+ */
+function countsOf(
+  db: Database.Database,
+  sources: readonly Source[],
+  tables: Tables,
+  where: string[],
+  params: Params,
+): {
+  filtered: ReturnType<typeof countFiltered> | undefined;
+  conversations: number | undefined;
+  totals: Map<Source, number>;
+} {
+  const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
+  const read: { messages?: number } = {};
+  const conversations =
+    tables.together !== undefined || tables.exclusion !== undefined
+      ? countConversations(db, sources, tables, [], params, read)
+      : undefined;
+  const totals = new Map(
+    sources.map((source) => [
+      source,
+      (source === 'message' ? (filtered?.messages ?? capped(read.messages)) : undefined) ??
+        countMatches(db, source, tables, params),
+    ]),
+  );
+  return { filtered, conversations, totals };
+}
+
+/** A count of matches as countMatches gives it (up to one past the cap). */
+const capped = (count: number | undefined): number | undefined =>
+  count === undefined ? undefined : Math.min(count, MATCH_COUNT_CAP + 1);
+
+/**
  * BM25 over message text and attachment text, filtered by source, dates and role, a page at a
  * time (`offset`). Message and attachment hits are merged by their BM25 scores (the same formula
  * over two FTS5 tables, each with its own word statistics). When nothing matches, a hint.
@@ -220,22 +258,18 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
       exclusionCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
         ? exclusionOf(fts.parsed.root)
         : undefined,
+    together:
+      where.length === 0 &&
+      togetherCountable(db, fts.parsed.root, sources, stems, fts.acronyms.length)
+        ? fts.match
+        : undefined,
   };
   // `a -b`'s ranking window is scored by `a` alone (see matched).
   if (tables.exclusion !== undefined) {
     params.include = tables.exclusion.include;
     params.includeStems = tables.exclusion.includeStems;
   }
-  // Filtered, the matches of message text are counted in the filtered count's pass when it
-  // reads every match (see countFiltered).
-  const filtered = where.length > 0 ? countFiltered(db, sources, tables, where, params) : undefined;
-  const totals = new Map(
-    sources.map((source) => [
-      source,
-      (source === 'message' ? filtered?.messages : undefined) ??
-        countMatches(db, source, tables, params),
-    ]),
-  );
+  const { filtered, conversations, totals } = countsOf(db, sources, tables, where, params);
   let matches = 0;
   let ranked = 0;
   const all: Ranked[] = [];
@@ -256,7 +290,9 @@ export function searchSqlite(db: Database.Database, query: SearchQuery): SearchR
     conversationCount:
       matches === 0
         ? 0
-        : (filtered?.conversations ?? countConversations(db, sources, tables, [], params)),
+        : (filtered?.conversations ??
+          conversations ??
+          countConversations(db, sources, tables, [], params)),
     matches: Math.min(matches, MATCH_COUNT_CAP),
     matchesCapped: matches > MATCH_COUNT_CAP,
     ranked: fts.unranked ? 0 : Math.min(ranked, MATCH_COUNT_CAP),
