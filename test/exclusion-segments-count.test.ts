@@ -5,66 +5,14 @@
 // alone, an `apple` alone in a live-appended segment, and segments merged across other
 // conversations' appends (their ranges hold other conversations' messages, matches included).
 import { join } from 'node:path';
-import type Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
 import { CONVERSATION_SEGMENTS } from '../src/stores/sqlite/conversation-words.js';
 import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
 import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
-
-// A message's words, and the words of an attachment it carries.
-type Text = string | [message: string, attachment: string];
-
-// In an English sentence: the stemmed table (other languages) then holds none of them, so
-// message text alone matches (short texts of a few words are told another language).
-const sentence = (words: string): string =>
-  `We wrote about the ${words} in the kitchen and then we went home for the evening`;
-
-function batch(c: number, texts: Text[]): GraphBatch {
-  const id = `c${c}`;
-  const nodes: GraphNode[] = [
-    {
-      label: 'Conversation',
-      id,
-      properties: { name: id, title: id, conversation_id: id, source: 'chatgpt' },
-    },
-  ];
-  const edges: GraphEdge[] = [];
-  texts.forEach((text, position) => {
-    const [words, attached] = typeof text === 'string' ? [text, undefined] : text;
-    const content = sentence(words);
-    const messageId = `${id}:m${position}`;
-    nodes.push({
-      label: 'Message',
-      id: messageId,
-      properties: {
-        role: 'user',
-        content,
-        created_at: `2024-01-01T10:0${position}:00Z`,
-        conversation_id: id,
-        position,
-        on_shown_thread: true,
-      },
-    });
-    edges.push({ kind: 'HAS_MESSAGE', from: id, to: messageId });
-    if (attached === undefined) return;
-    nodes.push({
-      label: 'Attachment',
-      id: `${messageId}:a`,
-      properties: {
-        name: 'notes.txt',
-        content: sentence(attached),
-        message_id: messageId,
-        position: 0,
-      },
-    });
-    edges.push({ kind: 'HAS_ATTACHMENT', from: messageId, to: `${messageId}:a` });
-  });
-  return { owner: id, nodes, edges };
-}
+import { batch, type Text, watched, writtenInSteps } from './support/segment-stores.js';
 
 // Written in three steps: `first`, then `second` (their rowids after every one of `first`'s),
 // then the appends, one patch each in this order (each after every row before it).
@@ -90,37 +38,7 @@ const APPENDS: [c: number, text: string][] = [
   [6, 'apple'],
 ];
 
-async function written(): Promise<string> {
-  const file = join(tempDir(), 'chatgraph.sqlite');
-  const store = SqliteStore.open(file);
-  const texts = new Map<number, Text[]>();
-  for (const step of [FIRST, SECOND]) {
-    const batches = Object.entries(step).map(([c, list]) => {
-      texts.set(Number(c), list);
-      return batch(Number(c), list);
-    });
-    await store.upsert(batches);
-  }
-  for (const [c, text] of APPENDS) {
-    const before = texts.get(c) ?? [];
-    const after = [...before, text];
-    expect(await store.patch(batch(c, before), batch(c, after), false)).toBe('written');
-    texts.set(c, after);
-  }
-  await store.close();
-  return file;
-}
-
-// The statements a search prepares.
-function watched(db: Database.Database): string[] {
-  const statements: string[] = [];
-  const prepare = db.prepare.bind(db);
-  db.prepare = (sql: string) => {
-    statements.push(sql);
-    return prepare(sql);
-  };
-  return statements;
-}
+const written = (): Promise<string> => writtenInSteps(FIRST, SECOND, APPENDS);
 
 describe('the conversations of a -b whose words hold both', () => {
   it('are counted exactly from the matches in those segments, not match by match', async () => {

@@ -4,64 +4,14 @@
 // in one message, or in two; the pair in a live-appended segment of its own; and segments merged
 // across other conversations' appends, whose ranges hold other conversations' matches.
 import { join } from 'node:path';
-import type Database from 'better-sqlite3-multiple-ciphers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { GraphBatch, GraphEdge, GraphNode } from '../src/graph/graph-batch.js';
 import { CONVERSATION_SEGMENTS } from '../src/stores/sqlite/conversation-words.js';
 import { openReadonly } from '../src/stores/sqlite/open-readonly.js';
 import { searchSqlite } from '../src/stores/sqlite/sqlite-search.js';
 import { SqliteStore } from '../src/stores/sqlite/sqlite-store.js';
 import { tempDir } from './support/convert-to-temp.js';
-
-// A message's words, and the words of an attachment it carries.
-type Text = string | [message: string, attachment: string];
-
-// In an English sentence: the stemmed table then holds none of them (message text alone).
-const sentence = (words: string): string =>
-  `We wrote about the ${words} in the kitchen and then we went home for the evening`;
-
-function batch(c: number, texts: Text[]): GraphBatch {
-  const id = `c${c}`;
-  const nodes: GraphNode[] = [
-    {
-      label: 'Conversation',
-      id,
-      properties: { name: id, title: id, conversation_id: id, source: 'chatgpt' },
-    },
-  ];
-  const edges: GraphEdge[] = [];
-  texts.forEach((text, position) => {
-    const [words, attached] = typeof text === 'string' ? [text, undefined] : text;
-    const messageId = `${id}:m${position}`;
-    nodes.push({
-      label: 'Message',
-      id: messageId,
-      properties: {
-        role: 'user',
-        content: sentence(words),
-        created_at: `2024-01-01T10:0${position}:00Z`,
-        conversation_id: id,
-        position,
-        on_shown_thread: true,
-      },
-    });
-    edges.push({ kind: 'HAS_MESSAGE', from: id, to: messageId });
-    if (attached === undefined) return;
-    nodes.push({
-      label: 'Attachment',
-      id: `${messageId}:a`,
-      properties: {
-        name: 'notes.txt',
-        content: sentence(attached),
-        message_id: messageId,
-        position: 0,
-      },
-    });
-    edges.push({ kind: 'HAS_ATTACHMENT', from: messageId, to: `${messageId}:a` });
-  });
-  return { owner: id, nodes, edges };
-}
+import { batch, type Text, watched, writtenInSteps } from './support/segment-stores.js';
 
 // Written in three steps: `first`, `second` (rowids after every one of `first`'s), then the
 // appends, one patch each in this order.
@@ -85,36 +35,7 @@ const APPENDS: [c: number, text: string][] = [
   [6, 'apple banana'],
 ];
 
-async function written(): Promise<string> {
-  const file = join(tempDir(), 'chatgraph.sqlite');
-  const store = SqliteStore.open(file);
-  const texts = new Map<number, Text[]>();
-  for (const step of [FIRST, SECOND])
-    await store.upsert(
-      Object.entries(step).map(([c, list]) => {
-        texts.set(Number(c), list);
-        return batch(Number(c), list);
-      }),
-    );
-  for (const [c, text] of APPENDS) {
-    const before = texts.get(c) ?? [];
-    expect(await store.patch(batch(c, before), batch(c, [...before, text]), false)).toBe('written');
-    texts.set(c, [...before, text]);
-  }
-  await store.close();
-  return file;
-}
-
-// The statements a search prepares.
-function watched(db: Database.Database): string[] {
-  const statements: string[] = [];
-  const prepare = db.prepare.bind(db);
-  db.prepare = (sql: string) => {
-    statements.push(sql);
-    return prepare(sql);
-  };
-  return statements;
-}
+const written = (): Promise<string> => writtenInSteps(FIRST, SECOND, APPENDS);
 
 describe('the conversations of an AND of words', () => {
   it('are counted exactly from the segments holding every word, not match by match', async () => {
