@@ -8,6 +8,7 @@ import { withWriteLock } from '../src/folder/write-lock.js';
 import { tempDir } from './support/convert-to-temp.js';
 import { ROOT } from './support/shared.js';
 import { layoutOf } from '../src/folder/layout.js';
+import { PAIRS_TABLE } from '../src/stores/sqlite/word-pairs.js';
 
 async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   const io = memoryIo();
@@ -45,8 +46,9 @@ describe('chatgraph doctor', () => {
     const { code, out } = await cli('doctor', '--data-dir', data);
     expect(out).toContain(`ok    data folder: ${data} (`);
     expect(out).toMatch(/ok {4}store: SQLite quick_check ok/);
-    expect(out).toMatch(
-      /ok {4}full-text index: attachment_fts, conversation_stems, conversation_words, memory_fts, message_fts, message_stems intact/,
+    // The pairs table is named after its word list (word-pairs.ts).
+    expect(out).toContain(
+      `ok    full-text index: attachment_fts, conversation_stems, conversation_words, memory_fts, message_fts, ${PAIRS_TABLE}, message_stems intact`,
     );
     expect(out).toMatch(/ok {4}embeddings: \d+ of \d+ messages embedded/);
     expect(out).toMatch(/ok {4}model: all-minilm-l6-v2\S* installed/);

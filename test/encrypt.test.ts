@@ -39,7 +39,12 @@ function dump(file: string): Record<string, string[]> {
   const db = new Database(file, { readonly: true });
   try {
     const tables = db
-      .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+      // A contentless FTS5 table without row sizes (the word pairs) cannot be scanned; its
+      // shadow tables, dumped beside it, hold all it has.
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+         AND coalesce(sql, '') NOT LIKE '%columnsize=0%'`,
+      )
       .pluck()
       .all() as string[];
     // Rows as sorted JSON: virtual tables (FTS) have no rowid order to rely on.
